@@ -1,0 +1,120 @@
+# Makefile - the one build entry point of vxtrace
+#
+#   make             libvxtrace.a and build/vxrecord, build/vxreplay, build/vxtop
+#   make check       every test (units, command lines, TUI; module tests skip without qemu)
+#   make check-kmod  the kernel module under qemu
+#   make demo        record the built-in simulated workload and replay it
+#   make bench       the benchmarks
+#   make fuzz        the fuzz targets (FUZZ_SECONDS=N each)
+#   make SAN=1 ...   the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make WERROR=-Werror ...   warnings are errors (CI)
+
+CC       ?= cc
+PKG      ?= pkg-config
+PKGS      = libzstd yaml-0.1 libtracefs libtraceevent
+TUI_PKGS  = ncursesw
+WERROR   ?=
+OPT      ?= -O2
+SAN      ?=
+
+ifeq ($(SAN),1)
+B        := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+B        := build
+SANFLAGS :=
+endif
+
+PKG_CFLAGS := $(shell $(PKG) --cflags $(PKGS) $(TUI_PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
+TUI_LIBS   := $(shell $(PKG) --libs $(TUI_PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell $(PKG) --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell $(PKG) --libs check 2>/dev/null)
+
+CFLAGS   ?= $(OPT) -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	     -Wno-missing-field-initializers $(WERROR) $(SANFLAGS) -Iinclude -Isrc/lib \
+	     -Isrc/tui $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC   := $(sort $(wildcard src/lib/*.c))
+TUI_SRC   := $(sort $(wildcard src/tui/*.c))
+PROGS     := vxrecord vxreplay vxtop
+LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
+TUI_OBJ   := $(TUI_SRC:%.c=$(B)/%.o)
+LIBA      := $(B)/libvxtrace.a
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o
+
+.PHONY: all deps check check-unit check-cli check-tui check-kmod bench fuzz demo clean \
+	install uninstall
+all: $(PROGS:%=$(B)/%)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+define prog_rule
+$(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c))
+$(B)/$(1): $$($(1)_SRC:%.c=$(B)/%.o) $(TUI_OBJ) $(LIBA)
+	$$(CC) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS_ALL) $$(TUI_LIBS)
+endef
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+# The unit runner: one Check suite per tests/unit/test_NAME.c (function NAME_suite()).
+$(B)/tests/unit/suites.h: $(UNIT_SRC) Makefile
+	@mkdir -p $(dir $@)
+	@{ for f in $(UNIT_SRC); do n=$$(basename $$f .c); n=$${n#test_}; \
+	   echo "SUITE($$n)"; done; } > $@.tmp && \
+	 if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(B)/tests/unit/main.o: tests/unit/main.c $(B)/tests/unit/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -I$(B)/tests/unit -c $< -o $@
+$(B)/tests/unit/test_%.o: tests/unit/test_%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+$(B)/unit-tests: $(UNIT_OBJ) $(TUI_OBJ) $(LIBA)
+	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL) $(TUI_LIBS)
+
+deps:
+	@sh contrib/install-deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(B)/unit-tests
+	@$(MAKE) --no-print-directory check-unit check-cli check-tui check-kmod-maybe
+
+check-unit: $(B)/unit-tests
+	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests
+
+check-cli: all
+	@sh tests/run-scripts.sh cli $(B)
+
+check-tui: all
+	@sh tests/run-scripts.sh tui $(B)
+
+check-kmod-maybe:
+	@if [ -x tests/kmod/run.sh ]; then sh tests/kmod/run.sh --if-possible $(B); \
+	 else echo "kmod tests: skipped (tests/kmod/run.sh missing)"; fi
+
+check-kmod: all
+	@sh tests/kmod/run.sh $(B)
+
+bench: all
+	@sh tests/bench/run.sh $(B)
+
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh contrib/demo.sh $(B)
+
+clean:
+	rm -rf build build-san
+	@if [ -f kmod/Makefile ]; then $(MAKE) -C kmod clean >/dev/null 2>&1 || true; fi
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

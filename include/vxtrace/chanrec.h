@@ -1,0 +1,51 @@
+/* chanrec.h - decoding the /dev/vxtrace record stream in userspace
+ *
+ * read() on a channel returns whole records, but a decoder may be fed any
+ * byte stream (a pipe, a saved dump, a fuzzer): a record split across two
+ * buffers is kept until the rest arrives; unknown types are skipped by length.
+ */
+#ifndef VXTRACE_CHANREC_H
+#define VXTRACE_CHANREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltrace.h"
+
+/* A decoded record, fields in host byte order. */
+struct vxt_chanrec {
+	uint8_t type;		/* enum voliot_rec_type */
+	uint8_t len;
+	union {
+		struct voliot_io_rec io;
+		struct voliot_lost_rec lost;
+		struct voliot_object_rec object;
+		struct voliot_clock_rec clock;
+	} u;
+};
+
+struct vxt_chandec {
+	uint8_t partial[256];
+	size_t npartial;
+	uint64_t records;	/* decoded */
+	uint64_t skipped;	/* unknown types skipped */
+	uint64_t offset;	/* stream bytes consumed so far */
+};
+
+/* Called per record; @rec is borrowed for the call. Non-zero stops the feed
+ * and is returned by vxt_chandec_feed(). */
+typedef int (*vxt_chanrec_fn)(const struct vxt_chanrec *rec, void *arg);
+
+void vxt_chandec_init(struct vxt_chandec *d);
+/* Decode @len bytes. @return 0, the callback's non-zero value, or -EBADMSG
+ * when a record is malformed (length < 2, or too short for its type); the
+ * stream offset of the bad record is d->offset. */
+int vxt_chandec_feed(struct vxt_chandec *d, const void *buf, size_t len,
+		     vxt_chanrec_fn fn, void *arg);
+/* Bytes of an unfinished record held back. */
+static inline size_t vxt_chandec_pending(const struct vxt_chandec *d)
+{
+	return d->npartial;
+}
+
+#endif

@@ -1,0 +1,100 @@
+/* event.h - the one in-memory I/O event every source produces
+ *
+ * A source (kernel module, tracefs, simulator, blktrace import) turns what it
+ * sees into struct vxt_event; the writer, the reader, filters, speculation and
+ * the analysis code know nothing else. Objects and command names are ids into
+ * a struct vxt_objtab and a struct vxt_strtab that travel with the events.
+ */
+#ifndef VXTRACE_EVENT_H
+#define VXTRACE_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What happened to the I/O. */
+enum vxt_phase {
+	VXT_PH_START = 0,	/* issued to the device (blktrace D) */
+	VXT_PH_DONE = 1,	/* completed; error != 0 means it failed (C) */
+	VXT_PH_REQUEUE = 2,	/* put back on the queue (R) */
+	VXT_PH_LOST = 3,	/* the source dropped events: count in .sector */
+	VXT_PH_MARK = 4,	/* a user or tool annotation */
+	VXT_PH_QUEUE = 5,	/* bio queued (Q) */
+	VXT_PH_MERGE = 6,	/* merged into a request (M, F) */
+	VXT_PH_INSERT = 7,	/* inserted into the scheduler (I) */
+	VXT_PH_PLUG = 8,	/* queue plugged (P) */
+	VXT_PH_UNPLUG = 9,	/* queue unplugged (U, UT) */
+	VXT_PH_REMAP = 10,	/* remapped from a stacked device (A) */
+	VXT_PH_SPLIT = 11,	/* split (X) */
+	VXT_PH_GETRQ = 12,	/* request allocated (G, S) */
+	VXT_PH_COUNT
+};
+
+/* The operation. Values equal enum voliot_op. */
+enum vxt_op {
+	VXT_OP_READ = 0,
+	VXT_OP_WRITE = 1,
+	VXT_OP_FLUSH = 2,
+	VXT_OP_DISCARD = 3,
+	VXT_OP_WRITE_ZEROES = 4,
+	VXT_OP_PASSTHRU = 5,	/* special I/O: ioctl-style, pass-through */
+	VXT_OP_OTHER = 6,
+	VXT_OP_COUNT
+};
+
+/* Flags. Values equal VOLIOT_F_*. */
+#define VXT_F_SYNC	0x0001
+#define VXT_F_FUA	0x0002
+#define VXT_F_META	0x0004
+#define VXT_F_PREFLUSH	0x0008
+#define VXT_F_RECOVERY	0x0010
+#define VXT_F_RAHEAD	0x0020
+#define VXT_F_BIO	0x0040	/* bio level (stacked device), not request level */
+
+/*
+ * One event. 48 bytes, no padding holes.
+ * time_ns is CLOCK_MONOTONIC of the capturing machine (the file header keeps
+ * the realtime anchor). For VXT_PH_LOST, sector holds the number of events
+ * lost; use vxt_event_lost_count().
+ */
+struct vxt_event {
+	uint64_t time_ns;	/* monotonic, nanoseconds */
+	uint64_t sector;	/* first 512-byte sector (LOST: count) */
+	uint64_t latency_ns;	/* DONE: time since start, 0 if unknown */
+	uint32_t bytes;		/* size of the I/O */
+	uint32_t object;	/* id in the object table */
+	uint32_t pid;		/* 0 if unknown */
+	uint32_t comm;		/* id in the string table, 0 = "" */
+	uint16_t flags;		/* VXT_F_* */
+	uint16_t cpu;
+	int16_t error;		/* negative errno, 0 = ok */
+	uint8_t phase;		/* enum vxt_phase */
+	uint8_t op;		/* enum vxt_op */
+};
+
+_Static_assert(sizeof(struct vxt_event) == 48, "struct vxt_event is 48 bytes");
+
+static inline uint64_t vxt_event_lost_count(const struct vxt_event *ev)
+{
+	return ev->phase == VXT_PH_LOST ? ev->sector : 0;
+}
+
+static inline bool vxt_event_is_error(const struct vxt_event *ev)
+{
+	return ev->error != 0;
+}
+
+/* "start", "done", ...; "?" for unknown values. Can't fail. */
+const char *vxt_phase_name(unsigned phase);
+/* "read", "write", "flush", "discard", "write-zeroes", "passthru", "other". */
+const char *vxt_op_name(unsigned op);
+/* Short op letter as blkparse's RWBS: R W F D Z P N. */
+char vxt_op_letter(unsigned op);
+/* Parse names above; @return the value or -1. */
+int vxt_phase_parse(const char *s);
+int vxt_op_parse(const char *s);
+/* Flags as "sync,fua" into @buf (empty string for none); @return buf. */
+char *vxt_flags_format(unsigned flags, char *buf, size_t size);
+/* Parse one flag name; @return its bit or 0. */
+unsigned vxt_flag_parse(const char *s);
+
+#endif

@@ -1,0 +1,76 @@
+/* source.h - where events come from
+ *
+ * Every capture source (kernel module, tracefs, simulator, blktrace import)
+ * sits behind this one interface. A source knows nothing of files: it fills
+ * batches of struct vxt_event and adds objects and command names to the
+ * tables it was given.
+ */
+#ifndef VXTRACE_SOURCE_H
+#define VXTRACE_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "objtab.h"
+#include "strtab.h"
+
+#ifndef VXT_ERRBUF_SIZE
+#define VXT_ERRBUF_SIZE 512
+#endif
+
+struct vxt_source_opts {
+	const char *objects;	/* "sda,dm-0,8:16"; NULL or "" = every object */
+	size_t bufsize;		/* kernel buffer bytes; 0 = the source's default */
+	bool errors;		/* kmod: error-trace channel (saved + new errors) */
+	const char *progname;	/* for tracefs instance names */
+	/* simulator */
+	uint64_t seed;		/* 0 = 1 */
+	uint64_t count;		/* stop after this many events; 0 = no limit */
+	uint64_t duration_ns;	/* stop after this much simulated time; 0 = no limit */
+	double rate;		/* events per second of simulated time; 0 = default */
+	bool realtime;		/* pace simulated time to the wall clock */
+	const char *sim_objects;	/* object spec, see sim.c; NULL = built-in */
+	const char *sim_errors;		/* error bursts, see sim.c; NULL = built-in */
+	/* import */
+	const char *path;	/* blktrace: prefix, files (comma separated) or "-" */
+};
+
+/* A growing array of events the source appends to. */
+struct vxt_batch {
+	struct vxt_event *ev;
+	size_t n, cap;
+};
+
+struct vxt_source;
+
+/* Open source @kind ("sim", "kmod", "tracefs", "blktrace"; NULL = the default:
+ * kmod when /dev/vxtrace exists, else tracefs). @objs and @strs are borrowed.
+ * @return the source, or NULL with a message in @err. */
+struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
+				   struct vxt_objtab *objs, struct vxt_strtab *strs,
+				   char err[VXT_ERRBUF_SIZE]);
+/* Append available events to @b, waiting up to @timeout_ms (-1 forever) for the
+ * first one. @return 1 (b->n may not have grown on timeout), 0 at the end of
+ * the source, or a negative errno (see vxt_source_error()). */
+int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms);
+/* A pollable fd that becomes readable when events wait, or -1. */
+int vxt_source_fd(const struct vxt_source *s);
+/* Events the source lost so far (also present in the stream as LOST events). */
+uint64_t vxt_source_lost(const struct vxt_source *s);
+/* The source's clock anchor: mono_ns corresponds to real_ns. */
+void vxt_source_clock(const struct vxt_source *s, uint64_t *mono_ns, uint64_t *real_ns);
+const char *vxt_source_name(const struct vxt_source *s);
+const char *vxt_source_error(const struct vxt_source *s);
+/* A one-line note for the user at the end (e.g. "12 blktrace events skipped"),
+ * or NULL. */
+const char *vxt_source_note(const struct vxt_source *s);
+/* Stop and free; NULL is fine. Releases every kernel resource. */
+void vxt_source_close(struct vxt_source *s);
+
+/* Batch helpers. @return a pointer to a new zeroed slot, or NULL (ENOMEM). */
+struct vxt_event *vxt_batch_push(struct vxt_batch *b);
+void vxt_batch_free(struct vxt_batch *b);
+
+#endif

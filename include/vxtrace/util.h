@@ -1,0 +1,46 @@
+/* util.h - small shared helpers: errno names, times, sizes, CRC
+ */
+#ifndef VXTRACE_UTIL_H
+#define VXTRACE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "EIO" for 5 (or -5); NULL if unknown. */
+const char *vxt_errno_name(int err);
+/* "EIO" or "5" -> 5. @return the positive errno, or -1. */
+int vxt_errno_parse(const char *s);
+
+/* Parse a duration: "1.5" (seconds), "500us", "20ms", "2s", "3m", "1h", "10ns".
+ * @return 0 and *ns, or -EINVAL. */
+int vxt_parse_duration(const char *s, uint64_t *ns);
+/* Parse a size: "4096", "4k", "1M", "2G" (binary: k = 1024). @return 0 or -EINVAL. */
+int vxt_parse_size(const char *s, uint64_t *bytes);
+
+/*
+ * Parse a point in a trace: "12.5" (seconds from @start_ns), "+2s" / "-500ms"
+ * (relative to @cur_ns), "14:03:07.25" (wall clock, on the day of @start_ns
+ * through the anchor real = mono + (anchor_real - anchor_mono)), or a full
+ * "2026-11-30T14:03:07.25". @return 0 and *out (monotonic ns), or -EINVAL.
+ */
+int vxt_parse_time(const char *s, uint64_t start_ns, uint64_t cur_ns,
+		   uint64_t anchor_mono, uint64_t anchor_real, uint64_t *out);
+
+/* "12.345678901" seconds from @base. @return buf. */
+char *vxt_format_reltime(uint64_t ns, uint64_t base, char *buf, size_t size);
+/* "14:03:07.250123" local wall clock. @return buf. */
+char *vxt_format_walltime(uint64_t real_ns, char *buf, size_t size);
+/* "1.5ms", "230us", "2.00s". @return buf. */
+char *vxt_format_duration(uint64_t ns, char *buf, size_t size);
+/* "4.0K", "1.5M" (binary). @return buf. */
+char *vxt_format_size(uint64_t bytes, char *buf, size_t size);
+
+/* CRC-32C (Castagnoli). Start with crc = 0. */
+uint32_t vxt_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
+uint64_t vxt_now_mono(void);
+uint64_t vxt_now_real(void);
+
+#endif

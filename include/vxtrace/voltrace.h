@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/* voltrace.h - the /dev/vxtrace channel ABI, shared by kmod/ and userspace
+ *
+ * Modelled on VERITAS VxVM vxtrace(7). Every open() of /dev/vxtrace is a
+ * private trace channel. It is made an I/O channel with VOLIOT_IO_TRACE_INIT
+ * (then objects are picked with VOLIOT_IO_TRACE / VOLIOT_IO_UNTRACE) or an
+ * error channel with VOLIOT_ERROR_TRACE_INIT. read() returns whole records:
+ * byte 0 of a record is its total length (including that byte), byte 1 its
+ * type. Unknown types are skipped by length, so the ABI can grow.
+ *
+ * All fields are fixed width and little-endian. Spec: formats/channel.md.
+ */
+#ifndef VXTRACE_VOLTRACE_H
+#define VXTRACE_VOLTRACE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#define VOLIOT_STATIC_ASSERT(expr, msg) static_assert(expr, msg)
+#else
+#define VOLIOT_STATIC_ASSERT(expr, msg) _Static_assert(expr, msg)
+#endif
+
+#define VOLIOT_ABI_VERSION	1
+#define VOLIOT_DEVICE		"/dev/vxtrace"
+
+/* Device numbers travel in the kernel's own encoding: major << 20 | minor. */
+#define VOLIOT_MINORBITS	20
+#define VOLIOT_MKDEV(ma, mi)	(((__u32)(ma) << VOLIOT_MINORBITS) | (__u32)(mi))
+#define VOLIOT_MAJOR(dev)	((__u32)(dev) >> VOLIOT_MINORBITS)
+#define VOLIOT_MINOR(dev)	((__u32)(dev) & ((1U << VOLIOT_MINORBITS) - 1))
+
+/* ---- records read() returns ---- */
+
+enum voliot_rec_type {
+	VOLIOT_REC_IO_START	= 1,	/* struct voliot_io_rec: request issued */
+	VOLIOT_REC_IO_DONE	= 2,	/* struct voliot_io_rec: completed (ok or not) */
+	VOLIOT_REC_ERROR	= 3,	/* struct voliot_io_rec: error (error channel) */
+	VOLIOT_REC_LOST		= 4,	/* struct voliot_lost_rec: events dropped */
+	VOLIOT_REC_OBJECT	= 5,	/* struct voliot_object_rec: first sight of dev */
+	VOLIOT_REC_CLOCK	= 6,	/* struct voliot_clock_rec: time anchor */
+	VOLIOT_REC_REQUEUE	= 7,	/* struct voliot_io_rec: request requeued */
+};
+
+/* Operation codes (voliot_io_rec.op). Same values as enum vxt_op. */
+enum voliot_op {
+	VOLIOT_OP_READ		= 0,
+	VOLIOT_OP_WRITE		= 1,
+	VOLIOT_OP_FLUSH		= 2,
+	VOLIOT_OP_DISCARD	= 3,
+	VOLIOT_OP_WRITE_ZEROES	= 4,
+	VOLIOT_OP_PASSTHRU	= 5,	/* special I/O: ioctl-style, SCSI/NVMe pass-through */
+	VOLIOT_OP_OTHER		= 6,
+};
+
+/* Flags (voliot_io_rec.flags). Same values as VXT_F_*. */
+#define VOLIOT_F_SYNC		0x0001
+#define VOLIOT_F_FUA		0x0002
+#define VOLIOT_F_META		0x0004
+#define VOLIOT_F_PREFLUSH	0x0008
+#define VOLIOT_F_RECOVERY	0x0010	/* recovery / resync I/O where the kernel marks it */
+#define VOLIOT_F_RAHEAD		0x0020	/* read-ahead */
+#define VOLIOT_F_BIO		0x0040	/* seen at bio level (stacked device), not request */
+
+/* Common two-byte header of every record. */
+struct voliot_hdr {
+	__u8	len;		/* total record length in bytes, >= 2 */
+	__u8	type;		/* enum voliot_rec_type */
+};
+
+/* I/O start, done, requeue and error records. */
+struct voliot_io_rec {
+	__u8	len;		/* sizeof(struct voliot_io_rec) */
+	__u8	type;		/* IO_START, IO_DONE, ERROR or REQUEUE */
+	__u8	op;		/* enum voliot_op */
+	__u8	reserved0;	/* zero */
+	__u16	flags;		/* VOLIOT_F_* */
+	__u16	cpu;		/* CPU the event was seen on */
+	__u32	dev;		/* VOLIOT_MKDEV(major, minor) */
+	__u32	pid;		/* task that caused the event, 0 if none */
+	__u32	bytes;		/* size of the I/O in bytes */
+	__s32	error;		/* negative errno, 0 = success; start: 0 */
+	__u64	time_ns;	/* CLOCK_MONOTONIC (ktime_get_ns) */
+	__u64	sector;		/* first 512-byte sector */
+	__u64	latency_ns;	/* done/error: since the request's start; else 0 */
+	char	comm[16];	/* task name, NUL padded */
+};
+
+/* Events dropped because the channel's ring was full. Precedes the next event. */
+struct voliot_lost_rec {
+	__u8	len;		/* sizeof(struct voliot_lost_rec) */
+	__u8	type;		/* VOLIOT_REC_LOST */
+	__u8	reserved[6];	/* zero */
+	__u64	count;		/* events lost since the previous lost record */
+	__u64	time_ns;	/* CLOCK_MONOTONIC when the loss was reported */
+};
+
+/* Object kinds (voliot_object_rec.kind). Same values as enum vxt_obj_kind. */
+enum voliot_obj_kind {
+	VOLIOT_OBJ_OTHER	= 0,
+	VOLIOT_OBJ_DISK		= 1,
+	VOLIOT_OBJ_PARTITION	= 2,
+	VOLIOT_OBJ_DM		= 3,
+	VOLIOT_OBJ_MD		= 4,
+	VOLIOT_OBJ_LOOP		= 5,
+	VOLIOT_OBJ_SIM		= 6,
+};
+
+/* Sent before a channel's first event of each object. */
+struct voliot_object_rec {
+	__u8	len;		/* sizeof(struct voliot_object_rec) */
+	__u8	type;		/* VOLIOT_REC_OBJECT */
+	__u8	kind;		/* enum voliot_obj_kind */
+	__u8	reserved0;	/* zero */
+	__u32	dev;		/* VOLIOT_MKDEV(major, minor) */
+	__u64	nr_sectors;	/* capacity in 512-byte sectors, 0 if unknown */
+	char	name[32];	/* disk name as in /sys/block, NUL padded */
+};
+
+/* Pairs the monotonic clock of time_ns with wall-clock time. */
+struct voliot_clock_rec {
+	__u8	len;		/* sizeof(struct voliot_clock_rec) */
+	__u8	type;		/* VOLIOT_REC_CLOCK */
+	__u8	reserved[6];	/* zero */
+	__u64	mono_ns;	/* CLOCK_MONOTONIC */
+	__u64	real_ns;	/* CLOCK_REALTIME at the same instant */
+};
+
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_hdr) == 2, "voliot_hdr size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_io_rec) == 64, "voliot_io_rec size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_lost_rec) == 24, "voliot_lost_rec size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_object_rec) == 48, "voliot_object_rec size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_clock_rec) == 24, "voliot_clock_rec size");
+
+/* ---- object selection ---- */
+
+enum voliot_want_type {
+	VOLIOT_WANT_ALL		= 1,	/* every block device */
+	VOLIOT_WANT_DEV		= 2,	/* one device by dev */
+	VOLIOT_WANT_MAJOR	= 3,	/* every device of a major number */
+	VOLIOT_WANT_DISK	= 4,	/* a whole disk and all its partitions */
+};
+
+/* One object set. The first member of every variant is its type. */
+union voliot_want_set {
+	__u32	type;		/* enum voliot_want_type */
+	struct {
+		__u32	type;	/* VOLIOT_WANT_ALL */
+		__u32	reserved;
+	} all;
+	struct {
+		__u32	type;	/* VOLIOT_WANT_DEV */
+		__u32	dev;	/* VOLIOT_MKDEV(major, minor) */
+	} dev;
+	struct {
+		__u32	type;	/* VOLIOT_WANT_MAJOR */
+		__u32	major;
+	} major;
+	struct {
+		__u32	type;	/* VOLIOT_WANT_DISK */
+		__u32	dev;	/* the whole disk's dev; its partitions follow it */
+	} disk;
+	__u8	raw[16];	/* room to grow; unused bytes zero */
+};
+
+#define VOLIOT_WANT_MAX		256	/* most sets one ioctl may pass */
+
+struct voliot_want_list {
+	__u32	count;		/* entries in sets, 1..VOLIOT_WANT_MAX */
+	__u32	reserved;	/* zero */
+	__u64	sets;		/* user pointer to union voliot_want_set[count] */
+};
+
+VOLIOT_STATIC_ASSERT(sizeof(union voliot_want_set) == 16, "voliot_want_set size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_want_list) == 16, "voliot_want_list size");
+
+/* ---- channel information ---- */
+
+enum voliot_chan_mode {
+	VOLIOT_MODE_NONE	= 0,	/* opened, not initialised */
+	VOLIOT_MODE_IO		= 1,
+	VOLIOT_MODE_ERROR	= 2,
+};
+
+struct voliot_info {
+	__u32	abi_version;	/* VOLIOT_ABI_VERSION */
+	__u32	mode;		/* enum voliot_chan_mode */
+	__u64	bufsize;	/* ring size in bytes */
+	__u64	events;		/* records queued since init */
+	__u64	lost;		/* events dropped since init */
+	__u32	nsets;		/* object sets selected */
+	__u32	reserved0;
+	__u64	reserved[4];	/* zero */
+};
+
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_info) == 72, "voliot_info size");
+
+/* ---- ioctls: 0 on success, -1 with errno ---- */
+
+#define VOLIOT_IOC_MAGIC	0xB7
+
+/* arg: the ring size in bytes by value; 0 = default, (size_t)-1 = maximum. */
+#define VOLIOT_IO_TRACE_INIT	_IO(VOLIOT_IOC_MAGIC, 1)
+#define VOLIOT_IO_TRACE		_IOW(VOLIOT_IOC_MAGIC, 2, struct voliot_want_list)
+#define VOLIOT_IO_UNTRACE	_IOW(VOLIOT_IOC_MAGIC, 3, struct voliot_want_list)
+#define VOLIOT_ERROR_TRACE_INIT	_IO(VOLIOT_IOC_MAGIC, 4)
+#define VOLIOT_DISCARD		_IO(VOLIOT_IOC_MAGIC, 5)
+#define VOLIOT_GET_INFO		_IOR(VOLIOT_IOC_MAGIC, 6, struct voliot_info)
+
+#endif /* VXTRACE_VOLTRACE_H */

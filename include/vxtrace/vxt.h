@@ -1,0 +1,176 @@
+/* vxt.h - writing and reading .vxt trace files
+ *
+ * A .vxt file is a sequence of zstd frames and zstd skippable frames (so
+ * `zstd -d` reads it): a header, then for each chunk of events an index entry
+ * and a compressed column block, then a footer index on clean close.
+ * Spec: formats/vxt.md.
+ *
+ *   char err[VXT_ERRBUF_SIZE];
+ *   struct vxt_reader *r = vxt_reader_open(path, err);
+ *   if (!r)
+ *           die("%s", err);
+ *   const struct vxt_event *ev;
+ *   while ((rc = vxt_reader_next(r, &ev)) == 1)   // ev borrowed until the next call
+ *           show(ev);
+ *   if (rc < 0)
+ *           die("%s", vxt_reader_error(r));
+ */
+#ifndef VXTRACE_VXT_H
+#define VXTRACE_VXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "objtab.h"
+#include "strtab.h"
+
+#define VXT_ERRBUF_SIZE 512
+
+#define VXT_FORMAT_VERSION 1
+/* Feature bits. A reader refuses a file with an incompat bit it does not know. */
+#define VXT_COMPAT_PROFILE	0x1	/* the header names the profile that filtered the capture */
+#define VXT_INCOMPAT_KNOWN	0x0
+
+#define VXT_LAT_BUCKETS 32	/* log2 latency histogram: bucket b holds [2^b, 2^(b+1)) ns */
+
+/* Per object, per chunk aggregates kept in the index. */
+struct vxt_objagg {
+	uint32_t object;
+	uint32_t ios[VXT_OP_COUNT];	/* completed I/Os (done events) by op */
+	uint32_t starts;		/* start events */
+	uint32_t errors;		/* done events with error != 0 */
+	uint64_t bytes_read;		/* completed */
+	uint64_t bytes_written;
+	uint64_t lat_sum_ns;		/* sum of done latencies */
+	uint32_t lat_hist[VXT_LAT_BUCKETS];
+};
+
+/* One chunk's index entry. */
+struct vxt_chunk_info {
+	uint64_t offset;		/* file offset of the entry's skippable frame */
+	uint64_t data_offset;		/* file offset of the zstd frame */
+	uint32_t data_size;		/* compressed bytes */
+	uint32_t raw_size;		/* encoded bytes before compression */
+	uint32_t data_crc;		/* CRC-32C of the compressed bytes */
+	uint32_t nevents;
+	uint64_t first_event;		/* ordinal of the chunk's first event in the file */
+	uint64_t first_ns, last_ns;	/* event time range */
+	uint32_t nerrors;
+	uint64_t nlost;			/* sum of lost counts */
+	uint32_t nobjagg;
+	struct vxt_objagg *objagg;	/* sorted by object id */
+};
+
+/* What the header says. */
+struct vxt_file_info {
+	uint32_t version;
+	uint32_t compat, incompat;
+	uint64_t created_real_ns;	/* wall clock when the file was opened */
+	uint64_t anchor_mono_ns;	/* CLOCK_MONOTONIC ... */
+	uint64_t anchor_real_ns;	/* ... equals this CLOCK_REALTIME */
+	char host[64];
+	char source[32];		/* "sim", "kmod", "tracefs", "blktrace" */
+	char profile[64];		/* profile applied at record time, "" if none */
+	char command[256];		/* command line that made the file */
+};
+
+/* ---- writer ---- */
+
+struct vxt_writer_opts {
+	int level;			/* zstd level; 0 = 3 */
+	bool sync;			/* fdatasync each closed chunk */
+	bool force;			/* overwrite an existing file */
+	bool follow_symlink;		/* allow @path to be a symlink */
+	size_t chunk_bytes;		/* close a chunk at this many raw bytes; 0 = 1 MiB */
+	uint64_t chunk_ns;		/* ... or when it spans this long; 0 = 1 s */
+	const char *host;		/* NULL = uname */
+	const char *source;
+	const char *profile;
+	const char *command;
+	uint64_t anchor_mono_ns, anchor_real_ns;	/* 0 = now */
+};
+
+struct vxt_writer_stats {
+	uint64_t events;
+	uint64_t chunks;
+	uint64_t raw_bytes;		/* as struct vxt_event, for the compression ratio */
+	uint64_t file_bytes;		/* written so far */
+	uint64_t lost;
+	uint64_t errors;
+};
+
+struct vxt_writer;
+
+/* Create @path (mode 0600). @objs and @strs are borrowed for the writer's life;
+ * the writer stores objects and strings as events first refer to them.
+ * @return the writer, or NULL with a message in @err. */
+struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opts *opts,
+				   struct vxt_objtab *objs, struct vxt_strtab *strs,
+				   char err[VXT_ERRBUF_SIZE]);
+/* Append @n events. Chunks close by size here. @return 0 or a negative errno. */
+int vxt_writer_write(struct vxt_writer *w, const struct vxt_event *ev, size_t n);
+/* Close the current chunk if it has been open longer than chunk_ns of wall
+ * time; call this from the capture loop. @return 0 or a negative errno. */
+int vxt_writer_tick(struct vxt_writer *w);
+/* Close the current chunk now. @return 0 or a negative errno. */
+int vxt_writer_flush(struct vxt_writer *w);
+/* Flush, write the footer, close the file and free @w (also on error).
+ * @return 0 or a negative errno (message in @err if not NULL). */
+int vxt_writer_close(struct vxt_writer *w, char err[VXT_ERRBUF_SIZE]);
+const char *vxt_writer_error(const struct vxt_writer *w);
+void vxt_writer_get_stats(const struct vxt_writer *w, struct vxt_writer_stats *st);
+
+/* ---- reader ---- */
+
+struct vxt_reader;
+
+/* Open @path: through the footer when there is one, else by a forward scan
+ * that stops at the first torn or corrupt unit (see vxt_reader_damage()).
+ * @return the reader, or NULL with a message in @err. */
+struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
+/* Open a file in memory; @buf is borrowed for the reader's life. */
+struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *name,
+				       char err[VXT_ERRBUF_SIZE]);
+void vxt_reader_close(struct vxt_reader *r);
+/* The last error, borrowed until the next call. */
+const char *vxt_reader_error(const struct vxt_reader *r);
+
+const struct vxt_file_info *vxt_reader_info(const struct vxt_reader *r);
+const struct vxt_objtab *vxt_reader_objects(const struct vxt_reader *r);
+const struct vxt_strtab *vxt_reader_strings(const struct vxt_reader *r);
+/* Total events in indexed chunks. */
+uint64_t vxt_reader_nevents(const struct vxt_reader *r);
+size_t vxt_reader_nchunks(const struct vxt_reader *r);
+/* @return chunk @i's index entry, borrowed until the next refresh. */
+const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i);
+/* True when the file had no valid footer (crash or still being written). */
+bool vxt_reader_recovered(const struct vxt_reader *r);
+/* When the scan stopped at damage: its offset and a message; else -1. */
+int64_t vxt_reader_damage(const struct vxt_reader *r, const char **why);
+
+/* Scan for chunks appended since open. @return new chunks (>= 0), or a negative errno. */
+int vxt_reader_refresh(struct vxt_reader *r);
+
+/* Position before the first event with time >= @t_ns. @return 0 or a negative errno. */
+int vxt_reader_seek_time(struct vxt_reader *r, uint64_t t_ns);
+/* Position before event number @ordinal (0-based; nevents = end). */
+int vxt_reader_seek_ordinal(struct vxt_reader *r, uint64_t ordinal);
+/* Ordinal of the event the next vxt_reader_next() returns. */
+uint64_t vxt_reader_tell(const struct vxt_reader *r);
+/* Step forward / backward. @ev is borrowed until the next call.
+ * @return 1 with an event, 0 at the end (start), negative errno on damage. */
+int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev);
+int vxt_reader_prev(struct vxt_reader *r, const struct vxt_event **ev);
+/* Decode chunk @i whole. @return its events, borrowed until the next call
+ * that moves the reader, or NULL on damage (see vxt_reader_error()). */
+const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, size_t *n);
+/* Check every unit's CRC and frame. @return 0 when sound, else a negative errno
+ * with the first bad offset in @bad_offset and the message in the handle. */
+int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset);
+
+/* Monotonic ns of the file -> wall clock ns, through the header anchor. */
+uint64_t vxt_reader_to_real(const struct vxt_reader *r, uint64_t mono_ns);
+
+#endif

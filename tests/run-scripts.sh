@@ -1,0 +1,27 @@
+#!/bin/sh
+# run-scripts.sh - run every tests/KIND/*.sh, print one line per script and
+# a closing "N passed, N failed, N skipped" line.
+#   usage: tests/run-scripts.sh cli|tui BUILD_DIR
+# A script exits 0 (pass), 77 (skip; its last line says why) or anything else (fail).
+kind=$1
+build=$(cd "${2:-build}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+pass=0 fail=0 skip=0 failed=""
+for t in "$top"/tests/"$kind"/*.sh; do
+	[ -e "$t" ] || continue
+	name=$(basename "$t" .sh)
+	log=$(mktemp)
+	VXT_BUILD=$build VXT_TOP=$top VXT_SHARED=$top/../shared sh "$t" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1)); echo "PASS: $kind/$name"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1)); echo "SKIP: $kind/$name: $(tail -n 1 "$log")"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL: $kind/$name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 30
+	fi
+	rm -f "$log"
+done
+echo "$kind: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
