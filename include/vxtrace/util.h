@@ -39,6 +39,9 @@ char *vxt_format_size(uint64_t bytes, char *buf, size_t size);
 /* CRC-32C (Castagnoli). Start with crc = 0. */
 uint32_t vxt_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* strerror(-rc) without the library prefix. Can't fail. */
+const char *vxt_strerror_plain(int rc);
+
 /* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
 uint64_t vxt_now_mono(void);
 uint64_t vxt_now_real(void);

@@ -1,0 +1,47 @@
+/* source_impl.h - what a capture source implements (internal to libvxtrace)
+ *
+ * Each source file (source_sim.c, source_kmod.c, ...) defines one const
+ * struct vxt_source_ops and lists it in the table of source.c. The generic
+ * struct vxt_source carries what every source shares; a source keeps its own
+ * state in ->priv.
+ */
+#ifndef VXT_SOURCE_IMPL_H
+#define VXT_SOURCE_IMPL_H
+
+#include <stdarg.h>
+
+#include "vxtrace/source.h"
+
+struct vxt_source_ops {
+	const char *name;
+	/* Set s->priv and any kernel state. @return 0, or a negative errno with
+	 * a message set by vxt_source_seterr(). */
+	int (*open)(struct vxt_source *s, const struct vxt_source_opts *opts);
+	/* As vxt_source_next(). */
+	int (*next)(struct vxt_source *s, struct vxt_batch *b, int timeout_ms);
+	/* As vxt_source_fd(); NULL = -1. */
+	int (*fd)(const struct vxt_source *s);
+	/* Release everything open() took; must cope with a half-done open(). */
+	void (*close)(struct vxt_source *s);
+	/* Can this source be used here (for picking the default)? NULL = yes. */
+	int (*probe)(void);
+};
+
+struct vxt_source {
+	const struct vxt_source_ops *ops;
+	struct vxt_objtab *objs;	/* borrowed */
+	struct vxt_strtab *strs;	/* borrowed */
+	uint64_t lost;			/* events lost so far */
+	uint64_t clock_mono, clock_real;	/* anchor; set at open, updated by clock records */
+	void *priv;
+	char note[256];
+	char err[VXT_ERRBUF_SIZE];
+};
+
+/* printf into s->err. @return @rc, to write `return vxt_source_seterr(s, -EIO, ...)`. */
+int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+extern const struct vxt_source_ops vxt_source_sim_ops;
+
+#endif
