@@ -1,0 +1,202 @@
+/* stats.c - per-object I/O statistics and log-linear latency histograms
+ *
+ * Invariant: st->obj has st->nobj entries, one per object id seen so far;
+ * st->total sums every object.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxtrace/stats.h"
+
+unsigned vxt_hist_bucket(uint64_t v)
+{
+	unsigned msb, sub;
+
+	if (v < VXT_HIST_SUB)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	sub = (unsigned)(v >> (msb - 2)) & (VXT_HIST_SUB - 1);
+	return (msb - 1) * VXT_HIST_SUB + sub;
+}
+
+uint64_t vxt_hist_bucket_low(unsigned i)
+{
+	unsigned msb, sub;
+
+	if (i < VXT_HIST_SUB)
+		return i;
+	msb = i / VXT_HIST_SUB + 1;
+	sub = i % VXT_HIST_SUB;
+	return (1ull << msb) | ((uint64_t)sub << (msb - 2));
+}
+
+void vxt_hist_add(struct vxt_hist *h, uint64_t v)
+{
+	h->b[vxt_hist_bucket(v)]++;
+	h->count++;
+	h->sum += v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void vxt_hist_add_log2(struct vxt_hist *h, unsigned log2b, uint64_t n)
+{
+	uint64_t low = log2b ? 1ull << log2b : 0;
+	/* the middle of [2^b, 2^(b+1)) */
+	uint64_t mid = log2b ? low + low / 2 : 1;
+
+	if (!n || log2b >= 63)
+		return;
+	h->b[vxt_hist_bucket(mid)] += n;
+	h->count += n;
+	h->sum += mid * n;
+	if (mid > h->max)
+		h->max = mid;
+}
+
+void vxt_hist_merge(struct vxt_hist *dst, const struct vxt_hist *src)
+{
+	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t vxt_hist_quantile(const struct vxt_hist *h, double q)
+{
+	uint64_t rank, seen = 0;
+
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		q = 0;
+	if (q >= 1)
+		return h->max;
+	rank = (uint64_t)(q * (double)h->count);
+	if (rank >= h->count)
+		rank = h->count - 1;
+	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
+		seen += h->b[i];
+		if (seen > rank) {
+			/* middle of the bucket, never above the true maximum */
+			uint64_t lo = vxt_hist_bucket_low(i);
+			uint64_t hi = i + 1 < VXT_HIST_BUCKETS ? vxt_hist_bucket_low(i + 1) : lo;
+			uint64_t v = lo + (hi - lo) / 2;
+
+			return v > h->max ? h->max : v;
+		}
+	}
+	return h->max;
+}
+
+void vxt_stats_init(struct vxt_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void vxt_stats_free(struct vxt_stats *st)
+{
+	free(st->obj);
+	memset(st, 0, sizeof(*st));
+}
+
+void vxt_stats_reset(struct vxt_stats *st)
+{
+	struct vxt_objstats *obj = st->obj;
+	size_t nobj = st->nobj;
+
+	memset(obj, 0, nobj * sizeof(*obj));
+	memset(st, 0, sizeof(*st));
+	st->obj = obj;
+	st->nobj = nobj;
+}
+
+static int grow(struct vxt_stats *st, uint32_t id)
+{
+	size_t n = st->nobj ? st->nobj : 8;
+	struct vxt_objstats *obj;
+
+	while (n <= id)
+		n *= 2;
+	obj = realloc(st->obj, n * sizeof(*obj));
+	if (!obj)
+		return -ENOMEM;
+	memset(obj + st->nobj, 0, (n - st->nobj) * sizeof(*obj));
+	st->obj = obj;
+	st->nobj = n;
+	return 0;
+}
+
+static void account(struct vxt_objstats *o, const struct vxt_event *ev)
+{
+	if (!o->first_ns || ev->time_ns < o->first_ns)
+		o->first_ns = ev->time_ns;
+	if (ev->time_ns > o->last_ns)
+		o->last_ns = ev->time_ns;
+	switch (ev->phase) {
+	case VXT_PH_START:
+		o->starts++;
+		if (o->in_flight++ <= 0)
+			o->busy_since = ev->time_ns;
+		break;
+	case VXT_PH_DONE:
+		o->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
+		if (ev->error)
+			o->errors++;
+		else if (ev->op == VXT_OP_READ)
+			o->bytes_read += ev->bytes;
+		else if (ev->op == VXT_OP_WRITE)
+			o->bytes_written += ev->bytes;
+		else
+			o->bytes_other += ev->bytes;
+		if (ev->latency_ns || !ev->error)
+			vxt_hist_add(&o->lat, ev->latency_ns);
+		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
+			o->busy_ns += ev->time_ns - o->busy_since;
+		break;
+	case VXT_PH_REQUEUE:
+		o->requeues++;
+		break;
+	default:
+		break;
+	}
+}
+
+int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
+{
+	st->events++;
+	if (ev->phase < VXT_PH_COUNT)
+		st->by_phase[ev->phase]++;
+	if (!st->first_ns || ev->time_ns < st->first_ns)
+		st->first_ns = ev->time_ns;
+	if (ev->time_ns > st->last_ns)
+		st->last_ns = ev->time_ns;
+	if (ev->phase == VXT_PH_LOST) {
+		st->lost += ev->sector;
+		return 0;
+	}
+	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
+		return -ENOMEM;
+	account(&st->obj[ev->object], ev);
+	account(&st->total, ev);
+	return 0;
+}
+
+uint64_t vxt_objstats_ios(const struct vxt_objstats *o)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < VXT_OP_COUNT; i++)
+		n += o->ios[i];
+	return n;
+}
+
+const struct vxt_objstats *vxt_stats_object(const struct vxt_stats *st, uint32_t id)
+{
+	if (id >= st->nobj || !st->obj[id].last_ns)
+		return NULL;
+	return &st->obj[id];
+}

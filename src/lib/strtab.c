@@ -1,0 +1,117 @@
+/* strtab.c - interned strings, with an open-addressing hash for lookups
+ *
+ * Invariant: strs[0] is ""; the hash holds id+1 (0 = empty slot) and is kept
+ * at most half full.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxtrace/strtab.h"
+
+struct vxt_strtab {
+	char **strs;
+	size_t n, cap;
+	uint32_t *hash;
+	size_t hcap;		/* power of two */
+};
+
+static uint32_t hash_str(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int rehash(struct vxt_strtab *t, size_t hcap)
+{
+	uint32_t *h = calloc(hcap, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t id = 0; id < t->n; id++) {
+		size_t i = hash_str(t->strs[id], strlen(t->strs[id])) & (hcap - 1);
+
+		while (h[i])
+			i = (i + 1) & (hcap - 1);
+		h[i] = (uint32_t)id + 1;
+	}
+	free(t->hash);
+	t->hash = h;
+	t->hcap = hcap;
+	return 0;
+}
+
+struct vxt_strtab *vxt_strtab_new(void)
+{
+	struct vxt_strtab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	if (vxt_strtab_intern(t, "", 0) != 0) {
+		vxt_strtab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void vxt_strtab_free(struct vxt_strtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->hash);
+	free(t);
+}
+
+int64_t vxt_strtab_intern(struct vxt_strtab *t, const char *s, size_t len)
+{
+	size_t i;
+	char *copy;
+
+	if (len > VXT_STR_MAX)
+		len = VXT_STR_MAX;
+	if (memchr(s, '\0', len))
+		len = strlen(s);
+	if ((t->n + 1) * 2 > t->hcap && rehash(t, t->hcap ? t->hcap * 2 : 64) < 0)
+		return -ENOMEM;
+	i = hash_str(s, len) & (t->hcap - 1);
+	while (t->hash[i]) {
+		const char *c = t->strs[t->hash[i] - 1];
+
+		if (!strncmp(c, s, len) && c[len] == '\0')
+			return t->hash[i] - 1;
+		i = (i + 1) & (t->hcap - 1);
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		char **strs = realloc(t->strs, cap * sizeof(*strs));
+
+		if (!strs)
+			return -ENOMEM;
+		t->strs = strs;
+		t->cap = cap;
+	}
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	t->strs[t->n] = copy;
+	t->hash[i] = (uint32_t)t->n + 1;
+	return (int64_t)t->n++;
+}
+
+const char *vxt_strtab_get(const struct vxt_strtab *t, uint32_t id)
+{
+	return id < t->n ? t->strs[id] : "";
+}
+
+size_t vxt_strtab_count(const struct vxt_strtab *t)
+{
+	return t->n;
+}
