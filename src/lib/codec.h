@@ -1,0 +1,36 @@
+/* codec.h - columnar encoding of event chunks (internal)
+ *
+ * A chunk's events are stored column by column: time, phase+op, object,
+ * flags, sector, bytes, latency, error, pid, comm, cpu. Integers are LEB128
+ * varints; time, sector and pid are deltas (sector per object), signed values
+ * zigzag. The encoded block is what the writer compresses with zstd.
+ */
+#ifndef VXT_CODEC_H
+#define VXT_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vxtrace/event.h"
+
+#define VXT_CODEC_COLUMNS 11
+/* Worst case encoded size of @n events (column headers included). */
+#define VXT_CODEC_BOUND(n) (4u * VXT_CODEC_COLUMNS + (size_t)(n) * 64u)
+
+/* Encode @n events into @out (at least VXT_CODEC_BOUND(n) bytes).
+ * @return the encoded size. Can't fail. */
+size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out);
+/* Decode @len bytes holding exactly @n events into @ev. Object ids must be
+ * below @nobjs and comm ids below @nstrs.
+ * @return 0, or -EBADMSG when the block is malformed. */
+int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,
+		     uint32_t nobjs, uint32_t nstrs);
+
+/* Varint primitives, exposed for the file format code and the tests. */
+size_t vxt_varint_put(uint8_t *p, uint64_t v);
+/* @return bytes read, or 0 when the varint is truncated or longer than 10 bytes. */
+size_t vxt_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v);
+static inline uint64_t vxt_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t vxt_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+#endif

@@ -1,0 +1,328 @@
+/* main.c - vxrecord: capture block I/O (or import a blktrace capture) into a
+ * .vxt trace file
+ *
+ * A thin loop over libvxtrace: source -> batch -> writer, with a progress
+ * line on a terminal, clean close on SIGINT/SIGTERM and one summary line.
+ * Exit status: 0 success, 1 failure while capturing or writing, 2 bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vxtrace/vxtrace.h"
+
+#define EXIT_USAGE 2
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vxrecord -o FILE [options]\n"
+"       vxrecord --import blktrace PREFIX|FILES|- -o FILE\n"
+"Capture block I/O into a .vxt trace file.\n"
+"  -o, --output FILE       trace file to write (created 0600)\n"
+"  -s, --source KIND       kmod, tracefs or sim (default: kmod if /dev/vxtrace\n"
+"                          exists, else tracefs)\n"
+"      --objects LIST      objects to trace: sda,dm-0,8:16 (default: all)\n"
+"      --bufsize SIZE      kernel buffer size, e.g. 4M\n"
+"      --errors            error trace: saved and new errors (kmod)\n"
+"      --import blktrace P convert a blktrace capture (prefix, files or -)\n"
+"  -d, --duration TIME     stop after TIME (e.g. 30s; simulated time for sim)\n"
+"  -c, --count N           stop after N events\n"
+"      --seed N            simulator seed (default 1)\n"
+"      --rate N            simulator events per second (default 50000)\n"
+"      --sim-objects SPEC  simulator objects NAME:rand|seq:READPCT:SIZE:LAT[:WEIGHT],...\n"
+"      --sim-errors SPEC   simulator error bursts OBJECT@TIME+COUNT[:ERRNO],... or none\n"
+"      --realtime          pace the simulator to the wall clock\n"
+"  -l, --level N           zstd level (default 3)\n"
+"      --sync              make each closed chunk durable (fdatasync)\n"
+"  -f, --force             overwrite an existing file\n"
+"      --follow-symlinks   allow the output to be a symlink\n"
+"  -q, --quiet             no progress line or summary\n"
+"  -h, --help              this help\n"
+"  -V, --version           print the version\n");
+}
+
+struct options {
+	const char *output;
+	const char *source;
+	const char *import;
+	struct vxt_source_opts src;
+	struct vxt_writer_opts wr;
+	uint64_t count;
+	uint64_t duration_ns;
+	bool quiet;
+};
+
+static int die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vxrecord: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'vxrecord --help'.\n");
+	return EXIT_USAGE;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	static char buf[256];
+	size_t len = 0;
+
+	for (int i = 0; i < argc && len < sizeof(buf) - 1; i++) {
+		int n = snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "", argv[i]);
+
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	return buf;
+}
+
+static int parse_uint(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+/* @return -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	enum { O_OBJECTS = 256, O_BUFSIZE, O_ERRORS, O_IMPORT, O_SEED, O_RATE, O_SIMOBJ,
+	       O_SIMERR, O_REALTIME, O_SYNC, O_FOLLOW };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "source", required_argument, NULL, 's' },
+		{ "objects", required_argument, NULL, O_OBJECTS },
+		{ "bufsize", required_argument, NULL, O_BUFSIZE },
+		{ "errors", no_argument, NULL, O_ERRORS },
+		{ "import", required_argument, NULL, O_IMPORT },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "rate", required_argument, NULL, O_RATE },
+		{ "sim-objects", required_argument, NULL, O_SIMOBJ },
+		{ "sim-errors", required_argument, NULL, O_SIMERR },
+		{ "realtime", no_argument, NULL, O_REALTIME },
+		{ "level", required_argument, NULL, 'l' },
+		{ "sync", no_argument, NULL, O_SYNC },
+		{ "force", no_argument, NULL, 'f' },
+		{ "follow-symlinks", no_argument, NULL, O_FOLLOW },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	uint64_t v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:s:d:c:l:fqhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 's': o->source = optarg; break;
+		case O_OBJECTS: o->src.objects = optarg; break;
+		case O_BUFSIZE:
+			if (vxt_parse_size(optarg, &v) < 0)
+				return die_usage("--bufsize: bad size '%s'", optarg);
+			o->src.bufsize = (size_t)v;
+			break;
+		case O_ERRORS: o->src.errors = true; break;
+		case O_IMPORT:
+			if (strcmp(optarg, "blktrace"))
+				return die_usage("--import: unknown format '%s' (known: blktrace)",
+						 optarg);
+			o->import = optarg;
+			break;
+		case 'd':
+			if (vxt_parse_duration(optarg, &o->duration_ns) < 0 || !o->duration_ns)
+				return die_usage("--duration: bad duration '%s'", optarg);
+			break;
+		case 'c':
+			if (parse_uint(optarg, &o->count) < 0 || !o->count)
+				return die_usage("--count: bad number '%s'", optarg);
+			break;
+		case O_SEED:
+			if (parse_uint(optarg, &o->src.seed) < 0)
+				return die_usage("--seed: bad number '%s'", optarg);
+			break;
+		case O_RATE:
+			if (parse_uint(optarg, &v) < 0 || !v || v > 1000000000)
+				return die_usage("--rate: bad rate '%s'", optarg);
+			o->src.rate = (double)v;
+			break;
+		case O_SIMOBJ: o->src.sim_objects = optarg; break;
+		case O_SIMERR: o->src.sim_errors = optarg; break;
+		case O_REALTIME: o->src.realtime = true; break;
+		case 'l':
+			if (parse_uint(optarg, &v) < 0 || v < 1 || v > 19)
+				return die_usage("--level: expected 1..19, got '%s'", optarg);
+			o->wr.level = (int)v;
+			break;
+		case O_SYNC: o->wr.sync = true; break;
+		case 'f': o->wr.force = true; break;
+		case O_FOLLOW: o->wr.follow_symlink = true; break;
+		case 'q': o->quiet = true; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
+		default: fprintf(stderr, "Try 'vxrecord --help'.\n"); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (!o->import || o->src.path)
+			return die_usage("unexpected argument '%s'", argv[optind]);
+		o->src.path = argv[optind++];
+		if (optind < argc)
+			return die_usage("unexpected argument '%s'", argv[optind]);
+	}
+	if (!o->output)
+		return die_usage("%s", "no output file (-o FILE)");
+	if (o->import) {
+		if (!o->src.path)
+			return die_usage("%s", "--import blktrace needs PREFIX, FILES or -");
+		o->source = "blktrace";
+	}
+	return -1;
+}
+
+static void progress(const struct options *o, struct vxt_writer *w, struct vxt_source *src,
+		     uint64_t started, bool final)
+{
+	struct vxt_writer_stats st;
+	double secs = (double)(vxt_now_mono() - started) / 1e9;
+	char fsize[16];
+
+	vxt_writer_get_stats(w, &st);
+	vxt_format_size(st.file_bytes, fsize, sizeof(fsize));
+	if (!final) {
+		fprintf(stderr, "\r%7.1fs  %llu events  %.0f ev/s  %s written  ratio %.1fx  "
+			"lost %llu\033[K", secs, (unsigned long long)st.events,
+			secs > 0 ? (double)st.events / secs : 0.0, fsize,
+			st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0,
+			(unsigned long long)vxt_source_lost(src));
+		return;
+	}
+	fprintf(stderr, "vxrecord: %llu events (%llu errors, %llu lost) in %llu chunks, %s "
+		"(%.1f bytes/event, ratio %.1fx) to %s in %.2fs\n",
+		(unsigned long long)st.events, (unsigned long long)st.errors,
+		(unsigned long long)st.lost, (unsigned long long)st.chunks, fsize,
+		st.events ? (double)st.file_bytes / (double)st.events : 0.0,
+		st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0,
+		o->output, secs);
+}
+
+static int record(struct options *o, int argc, char **argv)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_source *src = NULL;
+	struct vxt_writer *w = NULL;
+	struct vxt_batch batch = { 0 };
+	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet;
+	uint64_t started = vxt_now_mono(), last_progress = started, written = 0;
+	int status = 1, rc;
+
+	if (!objs || !strs) {
+		fprintf(stderr, "vxrecord: out of memory\n");
+		goto out;
+	}
+	o->src.progname = "vxrecord";
+	is_sim = o->source && !strcmp(o->source, "sim");
+	if (is_sim) {
+		o->src.count = o->count;
+		o->src.duration_ns = o->duration_ns;
+	}
+	src = vxt_source_open(o->source, &o->src, objs, strs, err);
+	if (!src) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
+	live = !(is_sim && !o->src.realtime) && strcmp(vxt_source_name(src), "blktrace");
+	o->wr.source = vxt_source_name(src);
+	o->wr.command = join_args(argc, argv);
+	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
+	if (is_sim && !o->src.realtime)
+		o->wr.host = "simulator";
+	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);
+	if (!w) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
+	while (!stop_requested) {
+		rc = vxt_source_next(src, &batch, 200);
+		if (rc < 0) {
+			if (rc == -EINTR && stop_requested)
+				break;
+			fprintf(stderr, "vxrecord: %s\n", vxt_source_error(src));
+			goto out;
+		}
+		if (!is_sim && o->count && written + batch.n > o->count)
+			batch.n = (size_t)(o->count - written);
+		if (batch.n && vxt_writer_write(w, batch.ev, batch.n) < 0) {
+			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
+			goto out;
+		}
+		written += batch.n;
+		batch.n = 0;
+		if (rc == 0 || (!is_sim && o->count && written >= o->count))
+			break;
+		if (live && vxt_writer_tick(w) < 0) {
+			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
+			goto out;
+		}
+		if (!is_sim && o->duration_ns && vxt_now_mono() - started >= o->duration_ns)
+			break;
+		if (tty && vxt_now_mono() - last_progress >= 500000000ull) {
+			last_progress = vxt_now_mono();
+			progress(o, w, src, started, false);
+		}
+	}
+	status = 0;
+out:
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	if (w) {
+		if (status == 0 && !o->quiet)
+			progress(o, w, src, started, true);
+		if (vxt_writer_close(w, err) < 0) {
+			fprintf(stderr, "vxrecord: %s\n", err);
+			status = 1;
+		}
+	}
+	if (src && vxt_source_note(src) && !o->quiet)
+		fprintf(stderr, "vxrecord: %s\n", vxt_source_note(src));
+	vxt_source_close(src);
+	vxt_batch_free(&batch);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct sigaction sa = { 0 };
+	int rc = parse_options(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return record(&o, argc, argv);
+}
