@@ -1,0 +1,96 @@
+/* timeline.h - binning a time window of a trace: events, errors, lost, cells
+ *
+ * A timeline cuts the window [t0, t1) into nbins equal bins and counts, per
+ * bin, events, errors and lost events, and per (row, bin) cell the completed
+ * I/Os, bytes, errors and a log2 latency histogram. Rows are objects (chosen
+ * by the caller, e.g. the busiest first) or, for one object, LBA buckets.
+ *
+ * Two ways in: vxt_timeline_add() for decoded events (exact), and
+ * vxt_timeline_add_chunk() for a chunk's index entry (no decompression; exact
+ * when the chunk lies inside one bin, else spread over the bins it overlaps
+ * in proportion to time). A browser can draw the index estimate at once and
+ * refine it by decoding only the chunks for which vxt_timeline_chunk_exact()
+ * is false.
+ *
+ *   struct vxt_timeline tl;
+ *   if (vxt_timeline_init(&tl, t0, t1, 120, rows, nrows) < 0)
+ *           return -ENOMEM;
+ *   vxt_timeline_add(&tl, ev);           // for each event
+ *   ... tl.errors[b], tl.cells[row * tl.nbins + b].ios ...
+ *   vxt_timeline_free(&tl);
+ */
+#ifndef VXTRACE_TIMELINE_H
+#define VXTRACE_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "vxt.h"
+
+struct vxt_tl_cell {
+	uint32_t ios;			/* completed I/Os (done events) */
+	uint32_t errors;		/* done events with an error */
+	uint64_t bytes;			/* bytes of completed I/Os */
+	uint32_t lat[VXT_LAT_BUCKETS];	/* log2 histogram of done latencies */
+};
+
+enum vxt_tl_rows {
+	VXT_TL_ROWS_OBJECT = 0,		/* a row per chosen object */
+	VXT_TL_ROWS_LBA = 1,		/* one object, a row per LBA bucket */
+};
+
+struct vxt_timeline {
+	uint64_t t0, t1;		/* the window [t0, t1) */
+	unsigned nbins;
+	unsigned nrows;
+	enum vxt_tl_rows mode;
+	uint32_t *row_obj;		/* OBJECT: object id of each row */
+	int32_t *obj_row;		/* OBJECT: row of object id, -1 = none */
+	uint32_t nobj_map;
+	uint32_t lba_object;		/* LBA: the object */
+	uint64_t lba_sectors;		/* LBA: sectors covered by the rows */
+	uint64_t *events;		/* per bin: events */
+	uint64_t *errors;		/* per bin: done events with an error */
+	uint64_t *lost;			/* per bin: sum of lost counts */
+	struct vxt_tl_cell *cells;	/* nrows * nbins, row-major */
+};
+
+/* Set up an empty OBJECT timeline of @nbins bins over [t0, t1) (t1 > t0) with
+ * a row per object in @objs (copied). @return 0 or -ENOMEM / -EINVAL. */
+int vxt_timeline_init(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigned nbins,
+		      const uint32_t *objs, unsigned nrows);
+/* Set up an LBA timeline: events of @object only fill cells, in @nrows
+ * buckets over sectors [0, @sectors). Bin totals still count every event. */
+int vxt_timeline_init_lba(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigned nbins,
+			  uint32_t object, uint64_t sectors, unsigned nrows);
+/* Free the arrays; a zeroed or freed timeline is fine. */
+void vxt_timeline_free(struct vxt_timeline *tl);
+/* Zero every count, keep the window and rows. */
+void vxt_timeline_clear(struct vxt_timeline *tl);
+
+/* @return the bin holding @t, or -1 outside the window. */
+int vxt_timeline_bin(const struct vxt_timeline *tl, uint64_t t);
+/* @return the first ns of bin @b (b == nbins gives t1). */
+uint64_t vxt_timeline_bin_start(const struct vxt_timeline *tl, unsigned b);
+/* @return the row of @ev, or -1 when it has none. */
+int vxt_timeline_row(const struct vxt_timeline *tl, const struct vxt_event *ev);
+
+/* Count one decoded event. Can't fail. */
+void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev);
+/* Count a chunk from its index entry, spread over the bins it overlaps. */
+void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
+/* True when the index entry of @ci gives exact counts (it lies inside one bin
+ * or outside the window, and, for LBA rows, holds nothing of the object). */
+bool vxt_timeline_chunk_exact(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
+/* True when @ci overlaps the window. */
+bool vxt_timeline_chunk_overlaps(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
+
+/* Latency quantile @q (0..1) of a log2 histogram: the middle of the bucket
+ * holding it, in ns; 0 when empty. */
+uint64_t vxt_log2hist_quantile(const uint32_t *lat, unsigned nbuckets, double q);
+/* The log2 bucket of @ns as in struct vxt_objagg. */
+unsigned vxt_log2hist_bucket(uint64_t ns);
+
+#endif

@@ -1,0 +1,173 @@
+/* test_timeline.c - the timeline binning and heatmap levels against brute force
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxtrace/heatmap.h"
+#include "vxtrace/timeline.h"
+
+static struct vxt_event mk(uint64_t t, uint32_t obj, int err, uint64_t lat)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.object = obj;
+	ev.phase = VXT_PH_DONE;
+	ev.op = VXT_OP_READ;
+	ev.bytes = 4096;
+	ev.error = (int16_t)err;
+	ev.latency_ns = lat;
+	return ev;
+}
+
+START_TEST(bins_match_brute_force)
+{
+	const uint64_t t0 = 1000, t1 = 1000 + 977 * 1000;
+	uint32_t objs[] = { 2, 0 };
+	struct vxt_timeline tl;
+	uint64_t want_ev[37] = { 0 }, want_err[37] = { 0 }, want_ios0[37] = { 0 };
+
+	ck_assert_int_eq(vxt_timeline_init(&tl, t0, t1, 37, objs, 2), 0);
+	srand(7);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t t = (uint64_t)rand() % (t1 + 5000);
+		struct vxt_event ev = mk(t, (uint32_t)(rand() % 3), rand() % 10 ? 0 : -5, 1000);
+
+		vxt_timeline_add(&tl, &ev);
+		if (t < t0 || t >= t1)
+			continue;
+		/* brute force: find the bin by walking the bin starts */
+		unsigned b = 0;
+		while (b + 1 < 37 && vxt_timeline_bin_start(&tl, b + 1) <= t)
+			b++;
+		want_ev[b]++;
+		if (ev.error)
+			want_err[b]++;
+		if (ev.object == 0)
+			want_ios0[b]++;
+	}
+	for (int b = 0; b < 37; b++) {
+		ck_assert_uint_eq(tl.events[b], want_ev[b]);
+		ck_assert_uint_eq(tl.errors[b], want_err[b]);
+		ck_assert_uint_eq(tl.cells[1 * 37 + b].ios, want_ios0[b]);
+	}
+	ck_assert_int_eq(vxt_timeline_bin(&tl, t0 - 1), -1);
+	ck_assert_int_eq(vxt_timeline_bin(&tl, t1), -1);
+	ck_assert_int_eq(vxt_timeline_bin(&tl, t1 - 1), 36);
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(chunk_spread_keeps_totals)
+{
+	uint32_t objs[] = { 0 };
+	struct vxt_objagg agg;
+	struct vxt_chunk_info ci;
+	struct vxt_timeline tl;
+	uint64_t ev = 0, err = 0, ios = 0, lost = 0;
+
+	memset(&agg, 0, sizeof(agg));
+	agg.ios[VXT_OP_READ] = 999;
+	agg.errors = 7;
+	agg.lat_hist[10] = 999;
+	memset(&ci, 0, sizeof(ci));
+	ci.nevents = 2001;
+	ci.nerrors = 7;
+	ci.nlost = 3;
+	ci.first_ns = 150;
+	ci.last_ns = 849;
+	ci.nobjagg = 1;
+	ci.objagg = &agg;
+	ck_assert_int_eq(vxt_timeline_init(&tl, 0, 1000, 10, objs, 1), 0);
+	ck_assert(!vxt_timeline_chunk_exact(&tl, &ci));
+	vxt_timeline_add_chunk(&tl, &ci);
+	for (int b = 0; b < 10; b++) {
+		ev += tl.events[b];
+		err += tl.errors[b];
+		lost += tl.lost[b];
+		ios += tl.cells[b].ios;
+	}
+	ck_assert_uint_eq(ev, 2001);
+	ck_assert_uint_eq(err, 7);
+	ck_assert_uint_eq(lost, 3);
+	ck_assert_uint_eq(ios, 999);
+	ck_assert_uint_eq(tl.events[0], 0);
+	ck_assert_uint_eq(tl.events[9], 0);
+	ck_assert_uint_gt(tl.events[5], 0);
+	/* inside one bin: exact */
+	ci.first_ns = 510;
+	ci.last_ns = 590;
+	ck_assert(vxt_timeline_chunk_exact(&tl, &ci));
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(heat_levels_and_quantile)
+{
+	uint32_t lat[VXT_LAT_BUCKETS] = { 0 };
+	uint32_t objs[] = { 0 };
+	struct vxt_timeline tl;
+	struct vxt_heatmap hm = { 0 };
+
+	ck_assert_uint_eq(vxt_heat_level(0, 1, 10, false), 0);
+	ck_assert_uint_eq(vxt_heat_level(10, 1, 10, false), VXT_HEAT_LEVELS);
+	ck_assert_uint_eq(vxt_heat_level(1, 1, 100, true), 1);
+	ck_assert_uint_le(vxt_heat_level(5, 1, 10, false), vxt_heat_level(6, 1, 10, false));
+	lat[10] = 98;
+	lat[20] = 2;
+	ck_assert_uint_eq(vxt_log2hist_quantile(lat, VXT_LAT_BUCKETS, 0.5), 1024 + 512);
+	ck_assert_uint_eq(vxt_log2hist_quantile(lat, VXT_LAT_BUCKETS, 0.99), (1 << 20) + (1 << 19));
+	ck_assert_uint_eq(vxt_log2hist_bucket(1500), 10);
+
+	ck_assert_int_eq(vxt_timeline_init(&tl, 0, 4000000000ull, 4, objs, 1), 0);
+	for (int i = 0; i < 30; i++) {
+		struct vxt_event ev = mk(2500000000ull, 0, i == 0 ? -5 : 0, 1000);
+
+		vxt_timeline_add(&tl, &ev);
+	}
+	struct vxt_event one = mk(100, 0, 0, 1000);
+	vxt_timeline_add(&tl, &one);
+	ck_assert_int_eq(vxt_heatmap_build(&hm, &tl, VXT_HEAT_IOPS, false), 0);
+	ck_assert_uint_eq(hm.level[2], VXT_HEAT_LEVELS);
+	ck_assert_uint_eq(hm.level[1], 0);
+	ck_assert_uint_ge(hm.level[0], 1);
+	ck_assert_uint_eq(hm.err[2], 1);
+	ck_assert_uint_eq(hm.err[0], 0);
+	ck_assert(hm.hi > 29.0 && hm.hi < 31.0);
+	vxt_heatmap_free(&hm);
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(lba_rows)
+{
+	struct vxt_timeline tl;
+	struct vxt_event ev = mk(10, 3, 0, 1);
+
+	ck_assert_int_eq(vxt_timeline_init_lba(&tl, 0, 100, 2, 3, 1000, 4), 0);
+	ev.sector = 999;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
+	ev.sector = 0;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 0);
+	ev.sector = 5000;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
+	ev.object = 1;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
+Suite *timeline_suite(void)
+{
+	Suite *s = suite_create("timeline");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, bins_match_brute_force);
+	tcase_add_test(tc, chunk_spread_keeps_totals);
+	tcase_add_test(tc, heat_levels_and_quantile);
+	tcase_add_test(tc, lba_rows);
+	suite_add_tcase(s, tc);
+	return s;
+}
