@@ -162,6 +162,8 @@ void vxt_put_strings(struct vxt_buf *b, const struct vxt_strtab *t, size_t from)
 {
 	size_t n = vxt_strtab_count(t);
 
+	if (from == 0)
+		from = 1;	/* id 0 is always "" and never stored */
 	vxt_buf_u32(b, (uint32_t)(n - from));
 	for (size_t i = from; i < n; i++) {
 		const char *s = vxt_strtab_get(t, (uint32_t)i);

@@ -1,0 +1,53 @@
+/* report.h - vxreplay's batch reports: summary, objects, errors, events
+ *
+ * Each report reads the events a struct report_scope selects and prints one
+ * format (text, json, csv). The column and key names are an interface that
+ * scripts rely on: see formats/reports.md.
+ */
+#ifndef VXREPLAY_REPORT_H
+#define VXREPLAY_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vxtrace/vxtrace.h"
+
+enum report_format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+/* Which events a report covers. */
+struct report_scope {
+	uint64_t from_ns, to_ns;	/* [from, to]; 0 / UINT64_MAX = open */
+	int64_t object;			/* object id, or -1 for all */
+};
+
+/* Called for each event in scope; return true to keep it. NULL keeps all. */
+typedef bool (*report_keep_fn)(const struct vxt_event *ev, void *arg);
+
+struct report_ctx {
+	struct vxt_reader *r;
+	struct report_scope scope;
+	enum report_format fmt;
+	FILE *out;
+	report_keep_fn keep;
+	void *keep_arg;
+	uint64_t start_ns;		/* time origin of relative times: first event */
+};
+
+/* @return 0, or 1 after printing why the file could not be read. */
+int report_summary(struct report_ctx *c);
+int report_objects(struct report_ctx *c);
+int report_errors(struct report_ctx *c);
+int report_events(struct report_ctx *c);
+int report_info(struct vxt_reader *r, FILE *out);
+
+/* One event as a CSV row (no newline) / JSON object, as the events report
+ * writes it; shared with exports. */
+void report_csv_header(FILE *out);
+void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev);
+void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
+		       uint64_t start_ns);
+/* Write @s as a JSON string literal. */
+void report_json_str(FILE *out, const char *s);
+
+#endif
