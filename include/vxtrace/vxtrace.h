@@ -22,6 +22,7 @@
 #include "source.h"
 #include "vxt.h"
 #include "stats.h"
+#include "filter.h"
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);
