@@ -722,6 +722,17 @@ const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, 
 int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
 {
 	for (size_t i = 0; i < r->n; i++) {
+		uint8_t *u;
+		size_t len;
+		int rc = read_unit(r, r->chunks[i].offset, VXT_UNIT_CHUNK, &u, &len);
+
+		if (rc == 0)
+			free(u);
+		if (rc < 0 || r->chunks[i].offset + len != r->chunks[i].data_offset) {
+			*bad_offset = r->chunks[i].offset;
+			return seterr(r, -EBADMSG, "chunk %zu: corrupt entry at offset %llu", i,
+				      (unsigned long long)r->chunks[i].offset);
+		}
 		r->cur_chunk = SIZE_MAX;
 		if (decode_chunk(r, i) < 0) {
 			*bad_offset = r->chunks[i].data_offset;

@@ -1,0 +1,154 @@
+/* test_codec.c - the columnar event codec and its varints, against plain arrays */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void random_events(struct vxt_event *ev, size_t n, uint32_t nobjs, uint32_t nstrs)
+{
+	uint64_t t = rnd() % 1000000000000ull;
+
+	for (size_t i = 0; i < n; i++) {
+		struct vxt_event *e = &ev[i];
+
+		memset(e, 0, sizeof(*e));
+		/* mostly increasing time, sometimes backwards (per-CPU skew) */
+		if (rnd() % 10 == 0)
+			t -= rnd() % 5000;
+		else
+			t += rnd() % 100000;
+		e->time_ns = t;
+		e->phase = (uint8_t)(rnd() % VXT_PH_COUNT);
+		e->op = (uint8_t)(rnd() % VXT_OP_COUNT);
+		e->object = (uint32_t)(rnd() % nobjs);
+		e->flags = (uint16_t)rnd();
+		e->sector = rnd() % 4 == 0 ? rnd() : rnd() % 100000000;
+		e->bytes = (uint32_t)rnd();
+		e->latency_ns = rnd() % 3 == 0 ? rnd() : rnd() % 10000000;
+		e->error = rnd() % 50 == 0 ? (int16_t)-(int)(1 + rnd() % 4095) : 0;
+		e->pid = (uint32_t)rnd();
+		e->comm = (uint32_t)(rnd() % nstrs);
+		e->cpu = (uint16_t)rnd();
+	}
+}
+
+static void roundtrip(const struct vxt_event *ev, size_t n)
+{
+	uint8_t *buf = malloc(VXT_CODEC_BOUND(n));
+	struct vxt_event *out = calloc(n ? n : 1, sizeof(*out));
+	size_t len;
+
+	ck_assert_ptr_nonnull(buf);
+	len = vxt_codec_encode(ev, n, buf);
+	ck_assert_uint_le(len, VXT_CODEC_BOUND(n));
+	ck_assert_int_eq(vxt_codec_decode(buf, len, n, out, 1000, 1000), 0);
+	ck_assert_int_eq(memcmp(ev, out, n * sizeof(*ev)), 0);
+	/* one event fewer or more than encoded is malformed */
+	if (n)
+		ck_assert_int_eq(vxt_codec_decode(buf, len, n - 1, out, 1000, 1000), -EBADMSG);
+	free(buf);
+	free(out);
+}
+
+START_TEST(random_streams)
+{
+	rng_state = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
+	for (int round = 0; round < 20; round++) {
+		size_t n = rnd() % 5000;
+		struct vxt_event *ev = malloc((n ? n : 1) * sizeof(*ev));
+
+		random_events(ev, n, 1000, 1000);
+		roundtrip(ev, n);
+		free(ev);
+	}
+}
+END_TEST
+
+START_TEST(edge_values)
+{
+	struct vxt_event ev[6];
+
+	memset(ev, 0, sizeof(ev));
+	ev[1].time_ns = UINT64_MAX;
+	ev[1].sector = UINT64_MAX;
+	ev[1].latency_ns = UINT64_MAX;
+	ev[1].bytes = UINT32_MAX;
+	ev[1].pid = UINT32_MAX;
+	ev[1].flags = UINT16_MAX;
+	ev[1].cpu = UINT16_MAX;
+	ev[1].error = -4095;
+	ev[1].object = 999;
+	ev[1].comm = 999;
+	ev[2].time_ns = 0;		/* from the maximum back to 0 */
+	ev[3].time_ns = 5;
+	ev[3].sector = 0;
+	ev[4] = ev[1];
+	ev[5].time_ns = 1;		/* negative delta */
+	roundtrip(ev, 6);
+	roundtrip(ev, 0);
+}
+END_TEST
+
+START_TEST(varint_edges)
+{
+	static const uint64_t values[] = { 0, 1, 127, 128, 16383, 16384, UINT32_MAX,
+					   (uint64_t)1 << 63, UINT64_MAX };
+	uint8_t buf[16];
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		uint64_t v = 0;
+		size_t n = vxt_varint_put(buf, values[i]);
+
+		ck_assert_uint_eq(vxt_varint_get(buf, buf + n, &v), n);
+		ck_assert_uint_eq(v, values[i]);
+		/* truncated varints are refused */
+		ck_assert_uint_eq(vxt_varint_get(buf, buf + n - 1, &v), 0);
+	}
+	/* 11 continuation bytes: too long */
+	memset(buf, 0xff, sizeof(buf));
+	ck_assert_uint_eq(vxt_varint_get(buf, buf + sizeof(buf), &(uint64_t){ 0 }), 0);
+	for (int64_t s = -3; s <= 3; s++)
+		ck_assert_int_eq(vxt_unzigzag(vxt_zigzag(s)), s);
+	ck_assert_int_eq(vxt_unzigzag(vxt_zigzag(INT64_MIN)), INT64_MIN);
+	ck_assert_int_eq(vxt_unzigzag(vxt_zigzag(INT64_MAX)), INT64_MAX);
+	ck_assert_uint_eq(vxt_zigzag(-1), 1);
+}
+END_TEST
+
+START_TEST(rejects_bad_ids)
+{
+	struct vxt_event ev = { .object = 7, .comm = 3 }, out;
+	uint8_t buf[VXT_CODEC_BOUND(1)];
+	size_t len = vxt_codec_encode(&ev, 1, buf);
+
+	ck_assert_int_eq(vxt_codec_decode(buf, len, 1, &out, 8, 4), 0);
+	ck_assert_int_eq(vxt_codec_decode(buf, len, 1, &out, 7, 4), -EBADMSG);
+	ck_assert_int_eq(vxt_codec_decode(buf, len, 1, &out, 8, 3), -EBADMSG);
+	ck_assert_int_eq(vxt_codec_decode(buf, len - 1, 1, &out, 8, 4), -EBADMSG);
+}
+END_TEST
+
+Suite *codec_suite(void)
+{
+	Suite *s = suite_create("codec");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_loop_test(tc, random_streams, 0, 5);
+	tcase_add_test(tc, edge_values);
+	tcase_add_test(tc, varint_edges);
+	tcase_add_test(tc, rejects_bad_ids);
+	suite_add_tcase(s, tc);
+	return s;
+}

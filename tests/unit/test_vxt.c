@@ -1,0 +1,335 @@
+/* test_vxt.c - the .vxt writer and reader: round trips, seeks, a growing
+ * file, truncation at every byte and bit flips in every chunk */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vxtrace/vxtrace.h"
+
+#define NEV 3000
+
+static struct vxt_event events[NEV];
+static char path[64];
+
+static void make_events(size_t n, uint32_t nobjs)
+{
+	uint64_t t = 1000000000ull, x = 88172645463325252ull;
+
+	for (size_t i = 0; i < n; i++) {
+		struct vxt_event *e = &events[i];
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		memset(e, 0, sizeof(*e));
+		t += x % 200000;
+		e->time_ns = t;
+		e->object = (uint32_t)(x % nobjs);
+		e->phase = (uint8_t)(x % 2);
+		e->op = (uint8_t)(x >> 8) % 2;
+		e->sector = x % 1000000;
+		e->bytes = 4096;
+		e->latency_ns = e->phase ? x % 1000000 : 0;
+		e->error = e->phase && x % 97 == 0 ? -5 : 0;
+		e->pid = 100 + (uint32_t)(x % 3);
+		e->comm = (uint32_t)(x % 3);
+		if (i % 1000 == 999) {
+			e->phase = VXT_PH_LOST;
+			e->sector = 7;
+		}
+	}
+}
+
+/* Write events[0..n) with small chunks; @return the file size. */
+static size_t write_file(size_t n, size_t chunk_events, bool close_it, struct vxt_writer **keep)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_writer_opts o = { .chunk_bytes = chunk_events * sizeof(struct vxt_event),
+				     .force = true, .host = "testhost", .source = "test" };
+	struct vxt_writer *w;
+	struct stat st;
+
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 0), "sda", VXT_OBJ_DISK, 1 << 30);
+	vxt_strtab_intern(strs, "fio", 3);
+	vxt_strtab_intern(strs, "dd", 2);
+	w = vxt_writer_open(path, &o, objs, strs, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	/* objects that appear after the header travel in chunk entries */
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 16), "sdb", VXT_OBJ_DISK, 0);
+	vxt_objtab_add(objs, VOLIOT_MKDEV(253, 0), "dm-0", VXT_OBJ_DM, 0);
+	ck_assert_int_eq(vxt_writer_write(w, events, n), 0);
+	if (close_it) {
+		ck_assert_int_eq(vxt_writer_close(w, err), 0);
+		vxt_objtab_free(objs);
+		vxt_strtab_free(strs);
+	} else {
+		*keep = w;	/* objs/strs leak with the test process; fine */
+	}
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	return (size_t)st.st_size;
+}
+
+static uint8_t *slurp(size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(f);
+	fstat(fileno(f), &st);
+	buf = malloc((size_t)st.st_size + 1);
+	*len = fread(buf, 1, (size_t)st.st_size, f);
+	fclose(f);
+	return buf;
+}
+
+/* Read all events; check they are the first ones written. @return the count. */
+static uint64_t check_prefix(struct vxt_reader *r)
+{
+	const struct vxt_event *ev;
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = vxt_reader_next(r, &ev)) == 1) {
+		ck_assert_uint_lt(n, NEV);
+		ck_assert_int_eq(memcmp(ev, &events[n], sizeof(*ev)), 0);
+		n++;
+	}
+	ck_assert_int_eq(rc, 0);
+	return n;
+}
+
+static void setup(void)
+{
+	snprintf(path, sizeof(path), "/tmp/vxt-unit-%d.vxt", (int)getpid());
+	make_events(NEV, 3);
+}
+
+static void teardown(void)
+{
+	unlink(path);
+}
+
+START_TEST(roundtrip)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r;
+	const struct vxt_event *ev;
+	uint64_t errors = 0, lost = 0;
+
+	write_file(NEV, 256, true, NULL);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert(!vxt_reader_recovered(r));
+	ck_assert_uint_eq(vxt_reader_nevents(r), NEV);
+	ck_assert_uint_eq(vxt_reader_nchunks(r), (NEV + 255) / 256);
+	ck_assert_uint_eq(vxt_objtab_count(vxt_reader_objects(r)), 3);
+	ck_assert_str_eq(vxt_objtab_get(vxt_reader_objects(r), 2)->name, "dm-0");
+	ck_assert_uint_eq(vxt_objtab_get(vxt_reader_objects(r), 2)->dev, VOLIOT_MKDEV(253, 0));
+	ck_assert_str_eq(vxt_strtab_get(vxt_reader_strings(r), 2), "dd");
+	ck_assert_str_eq(vxt_reader_info(r)->host, "testhost");
+	ck_assert_uint_eq(check_prefix(r), NEV);
+	/* backwards from the end gives the same events reversed */
+	for (uint64_t i = NEV; i-- > 0;) {
+		ck_assert_int_eq(vxt_reader_prev(r, &ev), 1);
+		ck_assert_int_eq(memcmp(ev, &events[i], sizeof(*ev)), 0);
+	}
+	ck_assert_int_eq(vxt_reader_prev(r, &ev), 0);
+	/* index aggregates agree with the events */
+	for (size_t i = 0; i < vxt_reader_nchunks(r); i++) {
+		errors += vxt_reader_chunk(r, i)->nerrors;
+		lost += vxt_reader_chunk(r, i)->nlost;
+	}
+	for (size_t i = 0; i < NEV; i++) {
+		errors -= events[i].error != 0 && events[i].phase == VXT_PH_DONE;
+		lost -= events[i].phase == VXT_PH_LOST ? events[i].sector : 0;
+	}
+	ck_assert_uint_eq(errors, 0);
+	ck_assert_uint_eq(lost, 0);
+	ck_assert_int_eq(vxt_reader_verify(r, &(uint64_t){ 0 }), 0);
+	vxt_reader_close(r);
+}
+END_TEST
+
+START_TEST(seek_against_scan)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r;
+	const struct vxt_event *ev;
+
+	write_file(NEV, 100, true, NULL);
+	r = vxt_reader_open(path, err);
+	ck_assert_ptr_nonnull(r);
+	for (size_t k = 0; k < NEV; k += 37) {
+		uint64_t t = events[k].time_ns - 1, want = 0;
+
+		while (want < NEV && events[want].time_ns < t)
+			want++;
+		ck_assert_int_eq(vxt_reader_seek_time(r, t), 0);
+		ck_assert_uint_eq(vxt_reader_tell(r), want);
+		ck_assert_int_eq(vxt_reader_seek_ordinal(r, k), 0);
+		ck_assert_int_eq(vxt_reader_next(r, &ev), 1);
+		ck_assert_int_eq(memcmp(ev, &events[k], sizeof(*ev)), 0);
+	}
+	ck_assert_int_eq(vxt_reader_seek_time(r, UINT64_MAX), 0);
+	ck_assert_uint_eq(vxt_reader_tell(r), NEV);
+	vxt_reader_close(r);
+}
+END_TEST
+
+START_TEST(growing_file)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_writer *w;
+	struct vxt_reader *r;
+
+	write_file(1000, 100, false, &w);	/* 9 chunks closed, 100 events pending */
+	ck_assert_int_eq(vxt_writer_flush(w), 0);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert(vxt_reader_recovered(r));
+	ck_assert_uint_eq(vxt_reader_nevents(r), 1000);
+	ck_assert_int_eq(vxt_writer_write(w, events + 1000, 550), 0);
+	ck_assert_int_eq(vxt_reader_refresh(r), 5);
+	ck_assert_uint_eq(vxt_reader_nevents(r), 1500);
+	ck_assert_int_eq(vxt_writer_close(w, err), 0);
+	ck_assert_int_eq(vxt_reader_refresh(r), 1);
+	ck_assert_uint_eq(vxt_reader_nevents(r), 1550);
+	ck_assert_int_lt(vxt_reader_damage(r, NULL), 0);
+	ck_assert_uint_eq(check_prefix(r), 1550);
+	vxt_reader_close(r);
+}
+END_TEST
+
+START_TEST(truncation_at_every_byte)
+{
+	size_t len, header_len = 0;
+	uint8_t *buf;
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *full;
+	size_t nchunks;
+
+	write_file(240, 40, true, NULL);
+	buf = slurp(&len);
+	full = vxt_reader_open(path, err);
+	ck_assert_ptr_nonnull(full);
+	nchunks = vxt_reader_nchunks(full);
+	header_len = vxt_reader_chunk(full, 0)->offset;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct vxt_reader *r = vxt_reader_open_mem(buf, cut, "cut", err);
+		uint64_t whole = 0;
+
+		if (cut < header_len) {
+			ck_assert_ptr_null(r);
+			ck_assert(strstr(err, "cut: ") == err);
+			continue;
+		}
+		ck_assert_msg(r != NULL, "cut at %zu: %s", cut, err);
+		/* exactly the chunks that fit whole before the cut */
+		for (size_t i = 0; i < nchunks; i++) {
+			const struct vxt_chunk_info *c = vxt_reader_chunk(full, i);
+
+			if (c->data_offset + c->data_size <= cut)
+				whole += c->nevents;
+		}
+		ck_assert_uint_eq(vxt_reader_nevents(r), whole);
+		ck_assert_uint_eq(check_prefix(r), whole);
+		vxt_reader_close(r);
+	}
+	vxt_reader_close(full);
+	free(buf);
+}
+END_TEST
+
+START_TEST(bit_flip_in_each_chunk)
+{
+	size_t len;
+	uint8_t *buf;
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *full;
+
+	write_file(600, 100, true, NULL);
+	buf = slurp(&len);
+	full = vxt_reader_open(path, err);
+	ck_assert_ptr_nonnull(full);
+	for (size_t i = 0; i < vxt_reader_nchunks(full); i++) {
+		const struct vxt_chunk_info *c = vxt_reader_chunk(full, i);
+		uint64_t where[2] = { c->data_offset + c->data_size / 2, c->offset + 20 };
+
+		for (int k = 0; k < 2; k++) {
+			struct vxt_reader *r;
+			uint64_t bad = 0;
+
+			buf[where[k]] ^= 0x10;
+			r = vxt_reader_open_mem(buf, len, "flip", err);
+			ck_assert_msg(r != NULL, "%s", err);
+			ck_assert_int_eq(vxt_reader_verify(r, &bad), -EBADMSG);
+			ck_assert_uint_eq(bad, k == 0 ? c->data_offset : c->offset);
+			/* the chunks before the damage still read */
+			if (k == 0) {
+				const struct vxt_event *ev;
+
+				vxt_reader_seek_ordinal(r, 0);
+				for (uint64_t n = 0; n < c->first_event; n++)
+					ck_assert_int_eq(vxt_reader_next(r, &ev), 1);
+				ck_assert_int_eq(vxt_reader_next(r, &ev), -EBADMSG);
+				ck_assert_ptr_nonnull(strstr(vxt_reader_error(r), "CRC"));
+			}
+			vxt_reader_close(r);
+			buf[where[k]] ^= 0x10;
+		}
+	}
+	vxt_reader_close(full);
+	free(buf);
+}
+END_TEST
+
+START_TEST(not_a_vxt_file)
+{
+	char err[VXT_ERRBUF_SIZE];
+	static const char junk[] = "hello, this is not a trace file at all........";
+
+	ck_assert_ptr_null(vxt_reader_open_mem(junk, sizeof(junk), "junk.txt", err));
+	ck_assert_str_eq(err, "junk.txt: not a .vxt file (no header at offset 0)");
+	ck_assert_ptr_null(vxt_reader_open("/nonexistent/x.vxt", err));
+	ck_assert_str_eq(err, "/nonexistent/x.vxt: No such file or directory");
+}
+END_TEST
+
+START_TEST(refuses_to_overwrite)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_writer_opts o = { 0 };
+
+	write_file(10, 100, true, NULL);
+	ck_assert_ptr_null(vxt_writer_open(path, &o, objs, strs, err));
+	ck_assert_ptr_nonnull(strstr(err, "file exists"));
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+}
+END_TEST
+
+Suite *vxt_suite(void)
+{
+	Suite *s = suite_create("vxt");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, roundtrip);
+	tcase_add_test(tc, seek_against_scan);
+	tcase_add_test(tc, growing_file);
+	tcase_add_test(tc, truncation_at_every_byte);
+	tcase_add_test(tc, bit_flip_in_each_chunk);
+	tcase_add_test(tc, not_a_vxt_file);
+	tcase_add_test(tc, refuses_to_overwrite);
+	suite_add_tcase(s, tc);
+	return s;
+}
