@@ -55,6 +55,10 @@ struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opt
  * first one. @return 1 (b->n may not have grown on timeout), 0 at the end of
  * the source, or a negative errno (see vxt_source_error()). */
 int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms);
+/* Stop capturing (e.g. on SIGINT) without losing what the kernel already
+ * holds: the following vxt_source_next() calls hand out the rest, then
+ * return 0. @return 0 or a negative errno. */
+int vxt_source_stop(struct vxt_source *s);
 /* A pollable fd that becomes readable when events wait, or -1. */
 int vxt_source_fd(const struct vxt_source *s);
 /* Events the source lost so far (also present in the stream as LOST events). */

@@ -14,7 +14,9 @@
 /* In order of preference for the default; sim and import sources are never
  * picked by default (probe returns an error). */
 static const struct vxt_source_ops *const source_table[] = {
+	&vxt_source_tracefs_ops,
 	&vxt_source_sim_ops,
+	&vxt_source_blktrace_ops,
 };
 
 #define NSOURCES (sizeof(source_table) / sizeof(source_table[0]))
@@ -81,7 +83,15 @@ struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opt
 
 int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 {
+	if (s->stopped && !s->ops->stop)
+		return 0;
 	return s->ops->next(s, b, timeout_ms);
+}
+
+int vxt_source_stop(struct vxt_source *s)
+{
+	s->stopped = true;
+	return s->ops->stop ? s->ops->stop(s) : 0;
 }
 
 int vxt_source_fd(const struct vxt_source *s)

@@ -25,6 +25,9 @@ struct vxt_source_ops {
 	void (*close)(struct vxt_source *s);
 	/* Can this source be used here (for picking the default)? NULL = yes. */
 	int (*probe)(void);
+	/* Stop capturing; next() then hands out what is left and returns 0.
+	 * NULL: next() returns 0 at once after vxt_source_stop(). */
+	int (*stop)(struct vxt_source *s);
 };
 
 struct vxt_source {
@@ -34,6 +37,7 @@ struct vxt_source {
 	uint64_t lost;			/* events lost so far */
 	uint64_t clock_mono, clock_real;	/* anchor; set at open, updated by clock records */
 	void *priv;
+	bool stopped;			/* vxt_source_stop() was called */
 	char note[256];
 	char err[VXT_ERRBUF_SIZE];
 };
@@ -43,5 +47,7 @@ int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 extern const struct vxt_source_ops vxt_source_sim_ops;
+extern const struct vxt_source_ops vxt_source_tracefs_ops;
+extern const struct vxt_source_ops vxt_source_blktrace_ops;
 
 #endif
