@@ -179,6 +179,24 @@ static int tfs_mount(struct vxt_source *s)
 	return 0;
 }
 
+/* Is @pid gone? A zombie counts as gone: its files are closed already. */
+static bool pid_dead(long pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	p = p ? strrchr(buf, ')') : NULL;
+	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
 struct stale_ctx {
 	const char *prefix;
 	char names[32][64];
@@ -197,7 +215,7 @@ static int stale_cb(const char *name, void *data)
 	pid = strtol(name + l + 1, &end, 10);
 	if (*end || pid <= 0 || pid == getpid())
 		return 0;
-	if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+	if (!pid_dead(pid))
 		return 0;
 	if (c->n < 32)
 		snprintf(c->names[c->n++], sizeof(c->names[0]), "%s", name);

@@ -186,9 +186,9 @@ int vxt_sysdev_describe(uint32_t dev, char name[32], unsigned *kind, uint64_t *s
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "DEVNAME=", 8))
-			snprintf(devname, sizeof(devname), "%s", line + 8);
+			snprintf(devname, sizeof(devname), "%.31s", line + 8);
 		else if (!strncmp(line, "DEVTYPE=", 8))
-			snprintf(devtype, sizeof(devtype), "%s", line + 8);
+			snprintf(devtype, sizeof(devtype), "%.31s", line + 8);
 	}
 	fclose(f);
 	if (!devname[0])
