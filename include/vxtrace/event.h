@@ -92,7 +92,7 @@ char vxt_op_letter(unsigned op);
 /* Parse names above; @return the value or -1. */
 int vxt_phase_parse(const char *s);
 int vxt_op_parse(const char *s);
-/* Flags as "sync,fua" into @buf (empty string for none); @return buf. */
+/* Flags as "sync|fua" into @buf (empty string for none); @return buf. */
 char *vxt_flags_format(unsigned flags, char *buf, size_t size);
 /* Parse one flag name; @return its bit or 0. */
 unsigned vxt_flag_parse(const char *s);

@@ -68,7 +68,7 @@ char *vxt_flags_format(unsigned flags, char *buf, size_t size)
 		if (!(flags & (1u << i)))
 			continue;
 		int n = snprintf(buf + len, size > len ? size - len : 0, "%s%s",
-				 len ? "," : "", flag_names[i]);
+				 len ? "|" : "", flag_names[i]);
 		if (n < 0 || (size_t)n >= size - len)
 			break;
 		len += (size_t)n;

@@ -121,6 +121,7 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 {
 	struct vxt_writer *w = calloc(1, sizeof(*w));
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+	struct stat st;
 
 	if (!w || !(w->path = strdup(path))) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
@@ -143,6 +144,11 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	if (w->cap > VXT_CHUNK_EVENTS_MAX)
 		w->cap = VXT_CHUNK_EVENTS_MAX;
 	flags |= opts->force ? O_TRUNC : O_EXCL;
+	if (!opts->follow_symlink && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		snprintf(err, VXT_ERRBUF_SIZE,
+			 "%s: is a symlink; refusing to follow it (use --follow-symlinks)", path);
+		goto fail;
+	}
 	if (!opts->follow_symlink)
 		flags |= O_NOFOLLOW;
 	w->fd = open(path, flags, 0600);

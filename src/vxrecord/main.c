@@ -69,7 +69,7 @@ static int die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vxrecord: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'vxrecord --help'.\n");
+	fprintf(stderr, " (see vxrecord --help)\n");
 	return EXIT_USAGE;
 }
 
@@ -130,7 +130,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "o:s:d:c:l:fqhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:s:d:c:l:fqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 's': o->source = optarg; break;
@@ -178,7 +179,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
-		default: fprintf(stderr, "Try 'vxrecord --help'.\n"); return EXIT_USAGE;
+		case ':':
+			return die_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {

@@ -49,7 +49,7 @@ static int die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vxreplay: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'vxreplay --help'.\n");
+	fprintf(stderr, " (see vxreplay --help)\n");
 	return EXIT_USAGE;
 }
 
@@ -71,7 +71,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "r:F:o:hV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:F:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
@@ -100,7 +101,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_VERIFY: o->mode = MODE_VERIFY; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxreplay %s\n", vxt_version()); return 0;
-		default: fprintf(stderr, "Try 'vxreplay --help'.\n"); return EXIT_USAGE;
+		case ':':
+			return die_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

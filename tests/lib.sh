@@ -1,0 +1,22 @@
+# lib.sh - helpers for the command-line tests (sourced)
+set -u
+B=${VXT_BUILD:?VXT_BUILD not set}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+# expect_eq WHAT GOT WANT
+expect_eq() { if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
+# expect_fail WHAT STATUS PATTERN -- CMD...: CMD exits STATUS and stderr matches PATTERN
+expect_fail() {
+	what=$1 want=$2 pat=$3; shift 4
+	"$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -ne "$want" ]; then fail "$what: exit $rc, want $want ($(head -c 200 "$T/err"))"; return; fi
+	if [ "$(wc -l <"$T/err")" -ne 1 ]; then fail "$what: want one line on stderr, got: $(cat "$T/err")"; return; fi
+	if grep -q -- "$pat" "$T/err"; then ok "$what: $(cat "$T/err")"; else fail "$what: '$(cat "$T/err")' lacks '$pat'"; fi
+}
+# json FILE EXPR: evaluate a python expression on the parsed JSON in 'j'
+json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+finish() { [ $fails -eq 0 ] && exit 0; echo "$fails check(s) failed"; exit 1; }
