@@ -1,0 +1,26 @@
+#!/bin/sh
+# tracefs_bio.sh - a bio-based device (zram) is traced at bio level: every
+# fio I/O once, flagged "bio", with its latency.
+. "$VXT_TOP/tests/cli/lib.sh"
+. "$VXT_TOP/tests/cli/tracefs_env.inc"
+need_tracefs
+[ -w /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram) for a bio-based device"
+ZRAM=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || skip "cannot add a zram device"
+echo 32M >"/sys/block/zram$ZRAM/disksize" || fail "zram disksize"
+[ -d "/sys/block/zram$ZRAM/mq" ] && skip "zram is blk-mq on this kernel"
+
+start_rec --source tracefs --objects "zram$ZRAM" -o "$T/z.vxt" -q || finish
+set -- $(fio_run "/dev/zram$ZRAM" zw randwrite 300)
+writes=$2
+set -- $(fio_run "/dev/zram$ZRAM" zr randread 200)
+reads=$1
+sleep 0.5
+expect_eq "vxrecord exit status" "$(stop_rec INT)" 0
+"$B/vxreplay" "$T/z.vxt" --report summary --format json >"$T/sum.json" || fail "summary"
+expect_eq "writes (fio issued $writes)" "$(json "$T/sum.json" 'j["writes"]')" "$writes"
+expect_eq "reads (fio issued $reads)" "$(json "$T/sum.json" 'j["reads"]')" "$reads"
+"$B/vxreplay" "$T/z.vxt" --report events --format csv >"$T/ev.csv"
+expect_eq "events not flagged bio" "$(awk -F, 'NR > 1 && $5 !~ /bio/' "$T/ev.csv" | wc -l)" 0
+expect_eq "done events without latency" \
+	"$(awk -F, '$3 == "done" && $8 == 0' "$T/ev.csv" | wc -l)" 0
+finish

@@ -1,0 +1,33 @@
+#!/bin/sh
+# tracefs_cleanup.sh - no tracefs instance outlives the recorder: SIGTERM and
+# --duration remove it; after kill -9 the next run removes the stale one.
+# A bad object list fails before touching tracefs.
+. "$VXT_TOP/tests/cli/lib.sh"
+. "$VXT_TOP/tests/cli/tracefs_env.inc"
+need_tracefs
+make_loop 16M
+
+expect_fail "unknown object" 1 "object 'nosuchdisk0': no such block device" -- \
+	"$B/vxrecord" --source tracefs --objects "$LNAME,nosuchdisk0" -o "$T/x.vxt" -q
+
+start_rec --source tracefs --objects "$LNAME" -o "$T/a.vxt" -q || finish
+pid=$REC
+expect_eq "vxrecord exit status after SIGTERM" "$(stop_rec TERM)" 0
+instance_exists "vxrecord-$pid" && fail "SIGTERM: instance left behind" ||
+	ok "SIGTERM: instance removed"
+
+start_rec --source tracefs --objects "$LNAME" -o "$T/b.vxt" -q || finish
+stale=$REC
+stop_rec KILL >/dev/null
+instance_exists "vxrecord-$stale" && ok "kill -9 leaves vxrecord-$stale" ||
+	fail "kill -9: no stale instance to clean"
+
+"$B/vxrecord" --source tracefs --objects "$LNAME" -d 1s -o "$T/c.vxt" -q 2>"$T/c.err" &
+next=$!
+wait $next
+expect_eq "next run's exit status" "$?" 0
+instance_exists "vxrecord-$stale" && fail "stale instance vxrecord-$stale not removed" ||
+	ok "stale instance vxrecord-$stale removed by the next run"
+instance_exists "vxrecord-$next" && fail "--duration: instance left behind" ||
+	ok "--duration: instance removed"
+finish
