@@ -1,7 +1,7 @@
 #!/bin/sh
 # tracefs_bio.sh - a bio-based device (zram) is traced at bio level: every
 # fio I/O once, flagged "bio", with its latency.
-. "$VXT_TOP/tests/cli/lib.sh"
+. "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
 [ -w /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram) for a bio-based device"
@@ -9,13 +9,14 @@ ZRAM=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || skip "cannot add a zr
 echo 32M >"/sys/block/zram$ZRAM/disksize" || fail "zram disksize"
 [ -d "/sys/block/zram$ZRAM/mq" ] && skip "zram is blk-mq on this kernel"
 
-start_rec --source tracefs --objects "zram$ZRAM" -o "$T/z.vxt" -q || finish
+start_rec "$T/z.vxt" --source tracefs --objects "zram$ZRAM" -q || finish
 set -- $(fio_run "/dev/zram$ZRAM" zw randwrite 300)
 writes=$2
 set -- $(fio_run "/dev/zram$ZRAM" zr randread 200)
 reads=$1
 sleep 0.5
-expect_eq "vxrecord exit status" "$(stop_rec INT)" 0
+stop_rec INT
+expect_eq "vxrecord exit status" "$RC" 0
 "$B/vxreplay" "$T/z.vxt" --report summary --format json >"$T/sum.json" || fail "summary"
 expect_eq "writes (fio issued $writes)" "$(json "$T/sum.json" 'j["writes"]')" "$writes"
 expect_eq "reads (fio issued $reads)" "$(json "$T/sum.json" 'j["reads"]')" "$reads"

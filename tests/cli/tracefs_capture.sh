@@ -1,12 +1,19 @@
 #!/bin/sh
 # tracefs_capture.sh - the tracefs source captures every I/O fio does on a
 # loop device, and nothing of other devices; SIGINT leaves no instance behind.
-. "$VXT_TOP/tests/cli/lib.sh"
+. "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
 make_loop 64M
 
-start_rec --source tracefs --objects "$LNAME" -o "$T/f.vxt" -q || finish
+start_rec "$T/f.vxt" --source tracefs --objects "$LNAME" -q || finish
+inst=$(tracing_dir)/instances/vxrecord-$REC
+devnum=$(( $(stat -c 0x%t "$LOOP") << 20 | $(stat -c 0x%T "$LOOP") ))
+expect_eq "kernel filter on block_rq_issue" \
+	"$(cat "$inst/events/block/block_rq_issue/filter")" "dev == $devnum"
+expect_eq "trace clock" "$(grep -o '\[[a-z_]*\]' "$inst/trace_clock")" "[mono]"
+mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
+t0=$(mono)
 # I/O on the disk under $T during the capture must not appear
 dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
 set -- $(fio_run "$LOOP" r randread 1500)
@@ -16,9 +23,11 @@ writes=$2
 set -- $(fio_run "$LOOP" rw randrw 800)
 reads=$((reads + $1)) writes=$((writes + $2))
 dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
+t1=$(mono)
 sleep 0.5
 pid=$REC
-expect_eq "vxrecord exit status after SIGINT" "$(stop_rec INT)" 0
+stop_rec INT
+expect_eq "vxrecord exit status after SIGINT" "$RC" 0
 instance_exists "vxrecord-$pid" && fail "instance vxrecord-$pid left behind" ||
 	ok "instance vxrecord-$pid removed"
 
@@ -30,6 +39,8 @@ expect_eq "starts" "$(json "$T/sum.json" 'j["starts"]')" $((reads + writes))
 expect_eq "bytes" "$(json "$T/sum.json" 'j["bytes"]')" $(((reads + writes) * 4096))
 expect_eq "errors" "$(json "$T/sum.json" 'j["errors"]')" 0
 expect_eq "lost" "$(json "$T/sum.json" 'j["lost"]')" 0
+expect_eq "events within CLOCK_MONOTONIC of the run" \
+	"$(json "$T/sum.json" 'int('$t0' <= j["start_ns"] <= j["end_ns"] <= '$t1')')" 1
 expect_eq "objects seen" "$(json "$T/obj.json" '",".join(o["object"] for o in j)')" "$LNAME"
 "$B/vxreplay" "$T/f.vxt" --report events --format csv >"$T/ev.csv"
 expect_eq "done events without latency" \

@@ -2,7 +2,7 @@
 # tracefs_cleanup.sh - no tracefs instance outlives the recorder: SIGTERM and
 # --duration remove it; after kill -9 the next run removes the stale one.
 # A bad object list fails before touching tracefs.
-. "$VXT_TOP/tests/cli/lib.sh"
+. "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
 make_loop 16M
@@ -10,15 +10,16 @@ make_loop 16M
 expect_fail "unknown object" 1 "object 'nosuchdisk0': no such block device" -- \
 	"$B/vxrecord" --source tracefs --objects "$LNAME,nosuchdisk0" -o "$T/x.vxt" -q
 
-start_rec --source tracefs --objects "$LNAME" -o "$T/a.vxt" -q || finish
+start_rec "$T/a.vxt" --source tracefs --objects "$LNAME" -q || finish
 pid=$REC
-expect_eq "vxrecord exit status after SIGTERM" "$(stop_rec TERM)" 0
+stop_rec TERM
+expect_eq "vxrecord exit status after SIGTERM" "$RC" 0
 instance_exists "vxrecord-$pid" && fail "SIGTERM: instance left behind" ||
 	ok "SIGTERM: instance removed"
 
-start_rec --source tracefs --objects "$LNAME" -o "$T/b.vxt" -q || finish
+start_rec "$T/b.vxt" --source tracefs --objects "$LNAME" -q || finish
 stale=$REC
-stop_rec KILL >/dev/null
+stop_rec KILL
 instance_exists "vxrecord-$stale" && ok "kill -9 leaves vxrecord-$stale" ||
 	fail "kill -9: no stale instance to clean"
 
