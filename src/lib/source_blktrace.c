@@ -95,6 +95,14 @@ static int in_error(struct vxt_source *s, struct blk_in *in, int rc, const char 
 				 (unsigned long long)in->off, what);
 }
 
+static bool magic_ok(const unsigned char *p)
+{
+	uint32_t le = (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	uint32_t be = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+
+	return (le & 0xffffff00u) == VXT_BLK_MAGIC || (be & 0xffffff00u) == VXT_BLK_MAGIC;
+}
+
 /* Load the next record of @in into in->head. @return 1, 0 at the end, or a
  * negative errno with the message set. */
 static int in_advance(struct vxt_source *s, struct blk_in *in)
@@ -110,6 +118,13 @@ static int in_advance(struct vxt_source *s, struct blk_in *in)
 	rc = in_fill(in, VXT_BLK_HDR_SIZE);
 	if (rc == 0)
 		return 0;
+	if (rc == -EPIPE && in->len - in->pos >= 4 && !magic_ok(in->buf + in->pos)) {
+		const unsigned char *p = in->buf + in->pos;
+
+		snprintf(what, sizeof(what), "bad magic %02x%02x%02x%02x (not a blktrace "
+			 "record)", p[0], p[1], p[2], p[3]);
+		return in_error(s, in, -EBADMSG, what);
+	}
 	if (rc == -EPIPE)
 		return in_error(s, in, -EPIPE, "truncated record header");
 	if (rc < 0)
