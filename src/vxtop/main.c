@@ -1,10 +1,257 @@
-/* main.c - vxtop: live view of block I/O per object */
+/* main.c - vxtop: live view of block I/O per object
+ *
+ * Parses the command line, opens the source (or the followed file), and runs
+ * either the batch output (-b, no terminal needed) or the live screens.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "vxtrace/vxtrace.h"
+#include "vxtop.h"
 
-int main(void)
+volatile sig_atomic_t vxtop_stop;
+
+static void usage(FILE *f)
 {
-	fprintf(stderr, "vxtop %s: live view not built in this tree\n", vxt_version());
-	return 1;
+	fprintf(f,
+"usage: vxtop [options]\n"
+"       vxtop -b [-n COUNT] [-i INTERVAL] [--format text|json] [options]\n"
+"\n"
+"Live view of block I/O per object: rates, latency, queue depth, utilisation,\n"
+"errors as they happen, and heatmaps of the last minutes.\n"
+"\n"
+"  -b, --batch           print one table per interval on stdout (no terminal needed)\n"
+"  -n, --count N         stop after N intervals\n"
+"  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
+"      --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
+"  -s, --source KIND     kmod, tracefs or sim (default: kmod when loaded, else tracefs)\n"
+"  -F, --follow FILE     watch a .vxt file that vxrecord is writing\n"
+"  -w, --write FILE      record to FILE while viewing\n"
+"      --force           let -w overwrite an existing file\n"
+"  -o, --objects LIST    trace only these objects (sda,dm-0,8:16)\n"
+"      --sort COL        sort by COL (r/s w/s rMB/s wMB/s avg p99 qd util err name)\n"
+"      --asc             ascending sort\n"
+"  -f, --filter GLOB     show only objects whose name matches GLOB\n"
+"      --seed N          simulator seed\n"
+"      --rate N          simulator events per second\n"
+"      --sim-objects S   simulator objects (see vxrecord(1))\n"
+"      --sim-errors S    simulator error bursts\n"
+"      --no-color        monochrome screens\n"
+"  -h, --help            this help\n"
+"  -V, --version         the version\n"
+"\n"
+"Keys: ? for help, q to quit.\n");
+}
+
+enum {
+	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SEED, OPT_RATE, OPT_SIM_OBJECTS,
+	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_PROFILE,
+};
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "source", required_argument, NULL, 's' },
+	{ "follow", required_argument, NULL, 'F' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "objects", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "asc", no_argument, NULL, OPT_ASC },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "sim-objects", required_argument, NULL, OPT_SIM_OBJECTS },
+	{ "sim-errors", required_argument, NULL, OPT_SIM_ERRORS },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void die_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vxtop: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'vxtop --help'.\n");
+	exit(2);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		die_usage(what, s);
+	return v;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
+{
+	char *end;
+	int col;
+
+	switch (c) {
+	case 'b': cfg->batch = true; break;
+	case 'n': cfg->count = parse_u64(arg, "bad count '%s'"); break;
+	case 'i':
+		if (vxt_parse_duration(arg, &cfg->src.interval_ns) < 0 ||
+		    cfg->src.interval_ns < 10000000ull)
+			die_usage("bad interval '%s' (at least 10ms)", arg);
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			cfg->format = VXTOP_FMT_TEXT;
+		else if (!strcmp(arg, "json"))
+			cfg->format = VXTOP_FMT_JSON;
+		else
+			die_usage("unknown format '%s' (text or json)", arg);
+		break;
+	case 's': cfg->src.source = arg; break;
+	case 'F': cfg->src.follow = arg; break;
+	case 'w': cfg->src.write = arg; break;
+	case OPT_FORCE: cfg->src.force = true; break;
+	case 'o': cfg->src.objects = arg; break;
+	case OPT_SORT:
+		col = vxtop_col_parse(arg);
+		if (col < 0)
+			die_usage("unknown column '%s'", arg);
+		cfg->view.sort_col = (unsigned)col;
+		cfg->view.ascending = col == VXTOP_COL_NAME;
+		cfg->sort_given = true;
+		break;
+	case OPT_ASC: cfg->view.ascending = true; break;
+	case 'f': cfg->view.glob = arg; break;
+	case OPT_SEED: cfg->src.seed = parse_u64(arg, "bad seed '%s'"); break;
+	case OPT_RATE:
+		cfg->src.rate = strtod(arg, &end);
+		if (*end || !(cfg->src.rate > 0) || isinf(cfg->src.rate))
+			die_usage("bad rate '%s'", arg);
+		break;
+	case OPT_SIM_OBJECTS: cfg->src.sim_objects = arg; break;
+	case OPT_SIM_ERRORS: cfg->src.sim_errors = arg; break;
+	case OPT_NO_COLOR: cfg->mono = true; break;
+	case 'h': usage(stdout); exit(0);
+	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
+	default: usage(stderr); exit(2);
+	}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	vxtop_stop = 1;
+}
+
+static void set_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int main(int argc, char **argv)
+{
+	struct vxtop_cfg cfg = {
+		.src.interval_ns = 1000000000ull,
+		.view.sort_col = VXTOP_COL_UTIL,
+	};
+	struct vxtop_collector c;
+	int opt, status, rc;
+	const char *cs;
+
+	setlocale(LC_ALL, "");
+	while ((opt = getopt_long(argc, argv, "bn:i:s:F:w:o:f:hV", long_opts, NULL)) != -1)
+		parse_opt(&cfg, opt, optarg);
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (getenv("NO_COLOR") && getenv("NO_COLOR")[0])
+		cfg.mono = true;
+	cs = nl_langinfo(CODESET);
+	cfg.ascii = !cs || strcmp(cs, "UTF-8");
+	if (!cfg.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "vxtop: not a terminal; use -b for batch output\n");
+		return 2;
+	}
+	cfg.src.command = join_args(argc, argv);
+	set_signals();
+	if (vxtop_collect_open(&c, &cfg.src) < 0) {
+		fprintf(stderr, "vxtop: %s\n", c.err);
+		vxtop_collect_close(&c);
+		free((char *)cfg.src.command);
+		return 1;
+	}
+	status = cfg.batch ? vxtop_batch(&c, &cfg) : vxtop_tui(&c, &cfg);
+	rc = vxtop_collect_close(&c);
+	if (rc < 0) {
+		fprintf(stderr, "vxtop: %s: %s\n", cfg.src.write, c.err);
+		status = 1;
+	}
+	free((char *)cfg.src.command);
+	return status;
+}
+
+char *vxtop_fmt_lat(double ns, char *buf, size_t size)
+{
+	if (ns <= 0)
+		snprintf(buf, size, "-");
+	else if (ns < 1e3)
+		snprintf(buf, size, "%.0fns", ns);
+	else if (ns < 1e5)
+		snprintf(buf, size, "%.1fus", ns / 1e3);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.0fus", ns / 1e3);
+	else if (ns < 1e8)
+		snprintf(buf, size, "%.2fms", ns / 1e6);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.0fms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.2fs", ns / 1e9);
+	return buf;
+}
+
+char *vxtop_fmt_rate(double v, char *buf, size_t size)
+{
+	if (v < 9999.5)
+		snprintf(buf, size, v < 99.95 && v != 0 ? "%.1f" : "%.0f", v);
+	else if (v < 9999.5e3)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.1fM", v / 1e6);
+	return buf;
 }

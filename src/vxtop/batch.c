@@ -1,0 +1,242 @@
+/* batch.c - vxtop -b: one table per interval on stdout, as text or JSON
+ *
+ * Works without a terminal and never touches curses. Text is iostat-like;
+ * JSON is one array, one interval object per line (formats/vxtop-json.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vxtop.h"
+
+#define JSON_ERRORS_MAX 100	/* new errors listed per interval */
+
+struct batch_state {
+	const struct vxtop_cfg *cfg;
+	struct vxtop_row *rows;
+	size_t cap;
+	uint64_t shown;
+	int status;
+};
+
+static void fmt_real(uint64_t real_ns, bool iso, char *buf, size_t size)
+{
+	time_t sec = (time_t)(real_ns / 1000000000ull);
+	unsigned ms = (unsigned)(real_ns / 1000000ull % 1000);
+	struct tm tm;
+	size_t n;
+
+	if (iso) {
+		gmtime_r(&sec, &tm);
+		n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf + n, size - n, ".%03uZ", ms);
+	} else {
+		localtime_r(&sec, &tm);
+		n = strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+		snprintf(buf + n, size - n, ".%03u", ms);
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* JSON has no NaN or infinity; figures here are finite, but be sure. */
+static void json_num(FILE *f, double v, int prec)
+{
+	if (v != v || v > 1e300 || v < -1e300)
+		v = 0;
+	fprintf(f, "%.*f", prec, v);
+}
+
+static size_t get_rows(struct vxtop_collector *c, struct batch_state *b,
+		       const struct vxtop_snap *s)
+{
+	size_t need = vxtop_model_nobjects(&c->model);
+	struct vxtop_view v = b->cfg->view;
+
+	if (need > b->cap) {
+		struct vxtop_row *r = realloc(b->rows, need * sizeof(*r));
+
+		if (!r)
+			return 0;
+		b->rows = r;
+		b->cap = need;
+	}
+	v.by_id = !b->cfg->sort_given;
+	return vxtop_rows(&c->model, s, &v, b->rows);
+}
+
+static void text_interval(struct vxtop_collector *c, struct batch_state *b,
+			  const struct vxtop_snap *s)
+{
+	double sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	size_t i, n = get_rows(c, b, s);
+	char when[64], a[16], p[16];
+
+	fmt_real(s->real_end_ns, false, when, sizeof(when));
+	printf("%s  %s  interval %.2fs  events %llu (%.0f/s)  lost %llu (total %llu)  errors %llu (total %llu)\n",
+	       when, c->name, sec, (unsigned long long)s->events, sec > 0 ? s->events / sec : 0,
+	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
+	       (unsigned long long)s->errors,
+	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
+	printf("%-16s %10s %10s %9s %9s %9s %9s %6s %6s %6s\n", "OBJECT", "r/s", "w/s",
+	       "rMB/s", "wMB/s", "avg", "p99", "qd", "util%", "err");
+	for (i = 0; i < n; i++) {
+		const struct vxtop_row *r = &b->rows[i];
+
+		printf("%-16s %10.1f %10.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n", r->name,
+		       r->v[VXTOP_COL_RPS], r->v[VXTOP_COL_WPS], r->v[VXTOP_COL_RMBS],
+		       r->v[VXTOP_COL_WMBS], vxtop_fmt_lat(r->v[VXTOP_COL_AVG], a, sizeof(a)),
+		       vxtop_fmt_lat(r->v[VXTOP_COL_P99], p, sizeof(p)), r->v[VXTOP_COL_QD],
+		       r->v[VXTOP_COL_UTIL], r->v[VXTOP_COL_ERR]);
+	}
+	printf("\n");
+}
+
+static void json_object(FILE *f, const struct vxtop_collector *c, const struct vxtop_row *r)
+{
+	const struct vxt_object *ob = vxt_objtab_get(c->model.objs, r->object);
+
+	fputs("{\"name\":", f);
+	json_str(f, r->name);
+	fprintf(f, ",\"kind\":\"%s\",\"dev\":\"%u:%u\"", vxt_obj_kind_name(ob ? ob->kind : 0),
+		ob ? ob->dev >> 20 : 0, ob ? ob->dev & 0xfffff : 0);
+	fputs(",\"r_s\":", f);
+	json_num(f, r->v[VXTOP_COL_RPS], 2);
+	fputs(",\"w_s\":", f);
+	json_num(f, r->v[VXTOP_COL_WPS], 2);
+	fputs(",\"rmb_s\":", f);
+	json_num(f, r->v[VXTOP_COL_RMBS], 4);
+	fputs(",\"wmb_s\":", f);
+	json_num(f, r->v[VXTOP_COL_WMBS], 4);
+	fputs(",\"avg_lat_us\":", f);
+	json_num(f, r->v[VXTOP_COL_AVG] / 1e3, 3);
+	fputs(",\"p99_lat_us\":", f);
+	json_num(f, r->v[VXTOP_COL_P99] / 1e3, 3);
+	fprintf(f, ",\"in_flight\":%.0f", r->v[VXTOP_COL_QD]);
+	fputs(",\"util_pct\":", f);
+	json_num(f, r->v[VXTOP_COL_UTIL], 2);
+	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s}", r->v[VXTOP_COL_ERR],
+		(unsigned long long)r->errors_total, r->idle ? "true" : "false");
+}
+
+static void json_error(FILE *f, const struct vxtop_collector *c, const struct vxtop_err *e)
+{
+	const struct vxt_object *ob = vxt_objtab_get(c->model.objs, e->object);
+	const struct vxt_strtab *strs = vxtop_collect_strings(c);
+	const char *en = vxt_errno_name(e->error);
+	char when[64];
+
+	fmt_real(e->real_ns, true, when, sizeof(when));
+	fprintf(f, "{\"time\":\"%s\",\"object\":", when);
+	json_str(f, ob ? ob->name : "?");
+	fprintf(f, ",\"op\":\"%s\",\"sector\":%llu,\"bytes\":%u,\"errno\":\"%s\",\"error\":%d,\"pid\":%u,\"comm\":",
+		vxt_op_name(e->op), (unsigned long long)e->sector, e->bytes, en ? en : "?",
+		e->error, e->pid);
+	json_str(f, strs ? vxt_strtab_get(strs, e->comm) : "");
+	fputc('}', f);
+}
+
+static void json_interval(struct vxtop_collector *c, struct batch_state *b,
+			  const struct vxtop_snap *s)
+{
+	double sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	size_t i, n = get_rows(c, b, s);
+	uint64_t k, listed = s->errors < JSON_ERRORS_MAX ? s->errors : JSON_ERRORS_MAX;
+	char when[64];
+
+	fmt_real(s->real_end_ns, true, when, sizeof(when));
+	printf("%s{\"interval\":%llu,\"time\":\"%s\",\"duration_s\":%.6f,\"source\":",
+	       b->shown ? ",\n" : "[\n", (unsigned long long)s->seq + 1, when, sec);
+	json_str(stdout, c->name);
+	printf(",\"events\":%llu,\"events_per_s\":", (unsigned long long)s->events);
+	json_num(stdout, sec > 0 ? s->events / sec : 0, 1);
+	printf(",\"lost\":%llu,\"lost_total\":%llu,\"errors\":%llu,\"errors_total\":%llu,\"objects\":[",
+	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
+	       (unsigned long long)s->errors,
+	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
+	for (i = 0; i < n; i++) {
+		if (i)
+			putchar(',');
+		json_object(stdout, c, &b->rows[i]);
+	}
+	printf("],\"new_errors\":[");
+	/* The newest s->errors errors are this interval's; list oldest first. */
+	for (k = listed; k > 0; k--) {
+		const struct vxtop_err *e = vxtop_model_err(&c->model, k - 1);
+
+		if (!e)
+			continue;
+		if (k != listed)
+			putchar(',');
+		json_error(stdout, c, e);
+	}
+	printf("],\"new_errors_omitted\":%llu}", (unsigned long long)(s->errors - listed));
+}
+
+static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void *arg)
+{
+	struct batch_state *b = arg;
+
+	if (b->cfg->count && b->shown >= b->cfg->count)
+		return;
+	if (b->cfg->format == VXTOP_FMT_JSON)
+		json_interval(c, b, s);
+	else
+		text_interval(c, b, s);
+	b->shown++;
+	if (fflush(stdout) == EOF && b->status == 0)
+		b->status = 2;
+}
+
+int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
+{
+	struct batch_state b = { .cfg = cfg };
+	bool input;
+	int rc = 0;
+
+	c->on_close = on_close;
+	c->arg = &b;
+	while (!vxtop_stop && !b.status && !(cfg->count && b.shown >= cfg->count)) {
+		rc = vxtop_collect_step(c, -1, &input);
+		if (rc < 0)
+			break;
+		if (c->ended && !c->rd) {
+			/* A finite source: show the partial interval, then stop. */
+			uint64_t last = c->model.total.last_ns;
+
+			if (c->model.cur_events && last > c->model.cur_start &&
+			    vxtop_model_close(&c->model, last) == 0)
+				on_close(c, vxtop_model_snap(&c->model, 0), &b);
+			break;
+		}
+	}
+	if (cfg->format == VXTOP_FMT_JSON)
+		printf("%s]\n", b.shown ? "\n" : "[");
+	fflush(stdout);
+	free(b.rows);
+	c->on_close = NULL;
+	if (rc < 0) {
+		fprintf(stderr, "vxtop: %s\n", c->err);
+		return 1;
+	}
+	if (b.status)
+		fprintf(stderr, "vxtop: writing the output: %s\n", strerror(errno));
+	return b.status;
+}

@@ -1,0 +1,391 @@
+/* collect.c - vxtop's collector: source or followed file -> interval model
+ *
+ * Intervals are cut in source time. A live source stamps events with
+ * CLOCK_MONOTONIC, so "now" in source time is the monotonic clock (plus an
+ * offset learnt from the first event when a source uses another base). An
+ * interval closes when an event past its end arrives, or when the clock has
+ * passed its end by lag_ns (events may sit in a buffer or, when following a
+ * file, in the recorder's open chunk for up to a second).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collect.h"
+
+#define STEP_MAX_MS 100
+#define LIVE_LAG_NS 20000000ull		/* 20 ms */
+#define FOLLOW_LAG_NS 1500000000ull	/* a recorder closes a chunk each second */
+#define FOLLOW_POLL_NS 100000000ull	/* look for appended chunks 10 times a second */
+#define FOLLOW_WAIT_NS 5000000000ull	/* wait this long for the file to appear */
+#define CLOCK_SAME_NS 10000000000ull	/* closer than this to the clock: same base */
+#define GAP_INTERVALS 100		/* skip empty stretches longer than this */
+
+static uint64_t src_now(const struct vxtop_collector *c)
+{
+	return (uint64_t)((int64_t)vxt_now_mono() + c->clock_off);
+}
+
+static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	uint64_t give_up = vxt_now_mono() + FOLLOW_WAIT_NS;
+	struct timespec nap = { 0, 100000000 };
+	int rc;
+
+	for (;;) {
+		c->rd = vxt_reader_open(o->follow, c->err);
+		if (c->rd || vxt_now_mono() > give_up)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (!c->rd)
+		return -EINVAL;
+	/* Like tail -f: what is already in the file is history. */
+	rc = vxt_reader_seek_ordinal(c->rd, vxt_reader_nevents(c->rd));
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "%s: %s", o->follow, vxt_reader_error(c->rd));
+		return rc;
+	}
+	snprintf(c->name, sizeof(c->name), "follow %s", o->follow);
+	c->lag_ns = FOLLOW_LAG_NS;
+	return 0;
+}
+
+static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	struct vxt_source_opts so = {
+		.objects = o->objects,
+		.progname = "vxtop",
+		.seed = o->seed,
+		.rate = o->rate,
+		.realtime = true,
+		.sim_objects = o->sim_objects,
+		.sim_errors = o->sim_errors,
+	};
+	uint64_t mono, real;
+
+	c->objs = vxt_objtab_new();
+	c->strs = vxt_strtab_new();
+	if (!c->objs || !c->strs) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
+	c->src = vxt_source_open(o->source, &so, c->objs, c->strs, c->err);
+	if (!c->src)
+		return -EINVAL;
+	snprintf(c->name, sizeof(c->name), "%s", vxt_source_name(c->src));
+	vxt_source_clock(c->src, &mono, &real);
+	vxtop_model_set_anchor(&c->model, mono, real);
+	c->lag_ns = LIVE_LAG_NS;
+	return 0;
+}
+
+static int open_writer(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	struct vxt_writer_opts wo = {
+		.force = o->force,
+		.source = vxt_source_name(c->src),
+		.profile = o->profile,
+		.command = o->command,
+	};
+
+	vxt_source_clock(c->src, &wo.anchor_mono_ns, &wo.anchor_real_ns);
+	c->wr = vxt_writer_open(o->write, &wo, c->objs, c->strs, c->err);
+	return c->wr ? 0 : -EINVAL;
+}
+
+int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->start_mono = vxt_now_mono();
+	rc = vxtop_model_init(&c->model, NULL, o->interval_ns, c->start_mono);
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return rc;
+	}
+	if (o->follow) {
+		if (o->write) {
+			snprintf(c->err, sizeof(c->err),
+				 "-w and --follow together: the recorder already keeps the data");
+			return -EINVAL;
+		}
+		rc = open_follow(c, o);
+		if (rc < 0)
+			return rc;
+		c->model.objs = vxt_reader_objects(c->rd);
+		vxtop_model_set_anchor(&c->model, vxt_reader_info(c->rd)->anchor_mono_ns,
+				       vxt_reader_info(c->rd)->anchor_real_ns);
+		return 0;
+	}
+	rc = open_source(c, o);
+	if (rc < 0)
+		return rc;
+	c->model.objs = c->objs;
+	if (o->write)
+		rc = open_writer(c, o);
+	return rc;
+}
+
+int vxtop_collect_close(struct vxtop_collector *c)
+{
+	int rc = 0;
+
+	if (c->wr)
+		rc = vxt_writer_close(c->wr, c->err);
+	c->wr = NULL;
+	vxt_source_close(c->src);
+	vxt_reader_close(c->rd);
+	vxt_batch_free(&c->batch);
+	vxtop_model_free(&c->model);
+	vxt_objtab_free(c->objs);
+	vxt_strtab_free(c->strs);
+	c->src = NULL;
+	c->rd = NULL;
+	c->objs = NULL;
+	c->strs = NULL;
+	return rc;
+}
+
+static int close_interval(struct vxtop_collector *c, uint64_t end)
+{
+	int rc = vxtop_model_close(&c->model, end);
+
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return rc;
+	}
+	if (c->on_close)
+		c->on_close(c, vxtop_model_snap(&c->model, 0), c->arg);
+	return 0;
+}
+
+/* An event at @t lies past the open interval: close intervals up to it; a long
+ * silence (a paused recorder) is closed once and then skipped. */
+static int catch_up(struct vxtop_collector *c, uint64_t t)
+{
+	struct vxtop_model *m = &c->model;
+	int rc;
+
+	while (t >= vxtop_model_cur_end(m)) {
+		rc = close_interval(c, vxtop_model_cur_end(m));
+		if (rc < 0)
+			return rc;
+		if (t - m->cur_start > GAP_INTERVALS * m->interval_ns)
+			m->cur_start = t - (t - m->cur_start) % m->interval_ns;
+	}
+	return 0;
+}
+
+/* The first event tells whether the source stamps with this clock. */
+static void learn_clock(struct vxtop_collector *c, uint64_t t)
+{
+	uint64_t now = vxt_now_mono();
+	uint64_t d = t > now ? t - now : now - t;
+
+	c->clock_set = true;
+	if (d < CLOCK_SAME_NS)
+		return;
+	c->clock_off = (int64_t)(t - now);
+	vxtop_model_restart(&c->model, t);
+}
+
+static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
+{
+	size_t i = 0, j;
+	int rc;
+
+	if (n && !c->clock_set)
+		learn_clock(c, ev[0].time_ns);
+	while (i < n) {
+		uint64_t end = vxtop_model_cur_end(&c->model);
+
+		for (j = i; j < n && ev[j].time_ns < end; j++)
+			;
+		rc = vxtop_model_feed(&c->model, ev + i, j - i);
+		if (rc < 0) {
+			snprintf(c->err, sizeof(c->err), "out of memory");
+			return rc;
+		}
+		c->fed += j - i;
+		if (j < n) {
+			rc = catch_up(c, ev[j].time_ns);
+			if (rc < 0)
+				return rc;
+		}
+		i = j;
+	}
+	return 0;
+}
+
+static int take_batch(struct vxtop_collector *c)
+{
+	int rc = 0;
+
+	if (c->wr && c->batch.n) {
+		rc = vxt_writer_write(c->wr, c->batch.ev, c->batch.n);
+		if (rc < 0) {
+			snprintf(c->err, sizeof(c->err), "%s", vxt_writer_error(c->wr));
+			return rc;
+		}
+	}
+	rc = feed(c, c->batch.ev, c->batch.n);
+	c->batch.n = 0;
+	return rc;
+}
+
+static int read_source(struct vxtop_collector *c, int timeout_ms)
+{
+	int rc = vxt_source_next(c->src, &c->batch, timeout_ms);
+
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "%s: %s", c->name, vxt_source_error(c->src));
+		return rc;
+	}
+	if (rc == 0)
+		c->ended = true;
+	return take_batch(c);
+}
+
+static int read_follow(struct vxtop_collector *c)
+{
+	const struct vxt_event *ev;
+	struct vxt_event *slot;
+	int rc;
+
+	if (vxt_now_mono() < c->next_refresh)
+		return 0;
+	c->next_refresh = vxt_now_mono() + FOLLOW_POLL_NS;
+	rc = vxt_reader_refresh(c->rd);
+	if (rc < 0)
+		goto fail;
+	c->model.objs = vxt_reader_objects(c->rd);
+	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
+		slot = vxt_batch_push(&c->batch);
+		if (!slot) {
+			snprintf(c->err, sizeof(c->err), "out of memory");
+			return -ENOMEM;
+		}
+		*slot = *ev;
+	}
+	if (rc < 0)
+		goto fail;
+	return take_batch(c);
+fail:
+	snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
+	return rc;
+}
+
+static int wait_ms(const struct vxtop_collector *c)
+{
+	uint64_t due = vxtop_model_cur_end(&c->model) + c->lag_ns;
+	uint64_t now = src_now(c);
+	uint64_t ms;
+
+	if (now >= due)
+		return 0;
+	ms = (due - now + 999999) / 1000000;
+	if (c->rd && ms > FOLLOW_POLL_NS / 1000000)
+		ms = FOLLOW_POLL_NS / 1000000;
+	return ms > STEP_MAX_MS ? STEP_MAX_MS : (int)ms;
+}
+
+static bool poll_input(int in_fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = in_fd, .events = POLLIN };
+
+	if (in_fd < 0) {
+		if (timeout_ms > 0)
+			poll(NULL, 0, timeout_ms);
+		return false;
+	}
+	return poll(&p, 1, timeout_ms) > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
+static int wait_and_read(struct vxtop_collector *c, int in_fd, bool *input)
+{
+	struct pollfd p[2];
+	int timeout = wait_ms(c);
+	int sfd, n = 0;
+
+	if (c->rd) {
+		*input = poll_input(in_fd, timeout);
+		return read_follow(c);
+	}
+	if (c->ended) {
+		*input = poll_input(in_fd, timeout);
+		return 0;
+	}
+	sfd = vxt_source_fd(c->src);
+	if (sfd < 0) {
+		/* No fd to poll: let the source wait, then look at the terminal. */
+		int rc = read_source(c, in_fd >= 0 && timeout > 20 ? 20 : timeout);
+
+		*input = poll_input(in_fd, 0);
+		return rc;
+	}
+	p[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	if (in_fd >= 0)
+		p[n++] = (struct pollfd){ .fd = in_fd, .events = POLLIN };
+	if (poll(p, n, timeout) < 0 && errno != EINTR) {
+		snprintf(c->err, sizeof(c->err), "poll: %s", strerror(errno));
+		return -errno;
+	}
+	*input = n > 1 && (p[1].revents & (POLLIN | POLLHUP));
+	if (p[0].revents)
+		return read_source(c, 0);
+	return 0;
+}
+
+int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input)
+{
+	struct vxtop_model *m = &c->model;
+	int rc;
+
+	*input = false;
+	rc = wait_and_read(c, in_fd, input);
+	if (rc < 0)
+		return rc;
+	if (c->wr) {
+		rc = vxt_writer_tick(c->wr);
+		if (rc < 0) {
+			snprintf(c->err, sizeof(c->err), "%s", vxt_writer_error(c->wr));
+			return rc;
+		}
+	}
+	if (src_now(c) >= vxtop_model_cur_end(m) + c->lag_ns)
+		return catch_up(c, src_now(c) - c->lag_ns);
+	return 0;
+}
+
+uint64_t vxtop_collect_lost(const struct vxtop_collector *c)
+{
+	uint64_t stream = c->model.total.lost;
+	uint64_t src = c->src ? vxt_source_lost(c->src) : 0;
+
+	return stream > src ? stream : src;
+}
+
+void vxtop_collect_set_interval(struct vxtop_collector *c, uint64_t ns)
+{
+	vxtop_model_set_interval(&c->model, ns);
+}
+
+double vxtop_collect_uptime(const struct vxtop_collector *c)
+{
+	return (double)(vxt_now_mono() - c->start_mono) / 1e9;
+}
+
+const struct vxt_objtab *vxtop_collect_objects(const struct vxtop_collector *c)
+{
+	return c->rd ? vxt_reader_objects(c->rd) : c->objs;
+}
+
+const struct vxt_strtab *vxtop_collect_strings(const struct vxtop_collector *c)
+{
+	return c->rd ? vxt_reader_strings(c->rd) : c->strs;
+}

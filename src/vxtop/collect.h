@@ -1,0 +1,78 @@
+/* collect.h - vxtop's collector: source or followed file -> interval model
+ *
+ * One loop step waits (poll) on the source and on the terminal at once, drains
+ * what the source has, records it when asked (-w), feeds the model and closes
+ * intervals when their end has passed. The source is never left waiting: a
+ * step returns within ~100 ms and the caller redraws only once per interval or
+ * on a key. No curses here.
+ */
+#ifndef VXTOP_COLLECT_H
+#define VXTOP_COLLECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct vxtop_opts {
+	const char *source;		/* NULL = the default source */
+	const char *follow;		/* follow this .vxt instead of a source */
+	const char *write;		/* record to this file while viewing */
+	const char *profile;
+	const char *objects;		/* source object selection */
+	uint64_t interval_ns;
+	uint64_t seed;
+	double rate;
+	const char *sim_objects, *sim_errors;
+	const char *command;		/* the command line, for -w */
+	bool force;			/* -w overwrites */
+};
+
+struct vxtop_collector;
+
+/* Called for every closed interval (newest snapshot in the model). */
+typedef void (*vxtop_close_fn)(struct vxtop_collector *c, const struct vxtop_snap *s,
+			       void *arg);
+
+struct vxtop_collector {
+	struct vxt_source *src;
+	struct vxt_reader *rd;
+	struct vxt_writer *wr;
+	struct vxt_objtab *objs;	/* owned (source mode) */
+	struct vxt_strtab *strs;	/* owned (source mode) */
+	struct vxt_batch batch;
+	struct vxtop_model model;
+	int64_t clock_off;		/* source time minus CLOCK_MONOTONIC */
+	bool clock_set;
+	uint64_t lag_ns;		/* how long to wait for late events */
+	uint64_t start_mono;		/* when the view started */
+	uint64_t next_refresh;		/* follow: next look at the file */
+	uint64_t fed;			/* events fed since start */
+	bool ended;			/* the source has no more events */
+	vxtop_close_fn on_close;
+	void *arg;
+	char name[160];			/* "sim", "follow trace.vxt" */
+	char err[VXT_ERRBUF_SIZE];
+};
+
+/* Open the source (or the followed file) and the recording. @return 0, or a
+ * negative errno with a message in c->err. */
+int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o);
+/* Close everything; the recording gets its footer. @return 0, or a negative
+ * errno with a message in c->err (from closing the recording). */
+int vxtop_collect_close(struct vxtop_collector *c);
+/* One step: wait at most ~100 ms for the source or @in_fd (-1 = none), take
+ * what came, close due intervals (calling c->on_close). *@input tells whether
+ * @in_fd is readable. @return 0, or a negative errno with c->err set. */
+int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input);
+/* Events the source lost so far (the larger of its count and the stream's). */
+uint64_t vxtop_collect_lost(const struct vxtop_collector *c);
+/* Change the interval; the open interval ends at its start plus @ns. */
+void vxtop_collect_set_interval(struct vxtop_collector *c, uint64_t ns);
+/* Seconds since the view started. */
+double vxtop_collect_uptime(const struct vxtop_collector *c);
+/* The object table in use (the source's or the followed file's). */
+const struct vxt_objtab *vxtop_collect_objects(const struct vxtop_collector *c);
+const struct vxt_strtab *vxtop_collect_strings(const struct vxtop_collector *c);
+
+#endif

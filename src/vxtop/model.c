@@ -1,0 +1,453 @@
+/* model.c - vxtop's interval model: per-object accumulators, interval ring, errors
+ *
+ * Invariants: obj[] covers every object id fed so far; ring[first..first+nsnap)
+ * holds closed intervals oldest first, each with its own obj[] of nobj entries;
+ * busy time of an object is counted up to obj->busy_mark, which never lies
+ * before the open interval's start while I/O is in flight.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model.h"
+
+int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
+		     uint64_t interval_ns, uint64_t start_ns)
+{
+	memset(m, 0, sizeof(*m));
+	m->objs = objs;
+	m->interval_ns = interval_ns ? interval_ns : 1000000000ull;
+	m->cur_start = start_ns;
+	vxt_stats_init(&m->total);
+	return 0;
+}
+
+void vxtop_model_free(struct vxtop_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < VXTOP_RING; i++)
+		free(m->ring[i].obj);
+	free(m->obj);
+	vxt_stats_free(&m->total);
+	memset(m, 0, sizeof(*m));
+}
+
+void vxtop_model_set_anchor(struct vxtop_model *m, uint64_t mono_ns, uint64_t real_ns)
+{
+	m->anchor_mono = mono_ns;
+	m->anchor_real = real_ns;
+}
+
+static bool osnap_active(const struct vxtop_osnap *d)
+{
+	unsigned op;
+
+	for (op = 0; op < VXT_OP_COUNT; op++)
+		if (d->ios[op])
+			return true;
+	return d->errors != 0;
+}
+
+static void reset_acc(struct vxtop_obj *o)
+{
+	memset(&o->acc, 0, sizeof(o->acc));
+	memset(&o->lat, 0, sizeof(o->lat));
+}
+
+void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
+{
+	size_t i;
+
+	for (i = 0; i < m->nobj; i++) {
+		reset_acc(&m->obj[i]);
+		m->obj[i].busy_mark = start_ns;
+	}
+	m->cur_start = start_ns;
+	m->cur_events = m->cur_lost = m->cur_errors = 0;
+}
+
+static int grow_objects(struct vxtop_model *m, uint32_t id)
+{
+	size_t cap = m->capobj ? m->capobj : 16;
+	struct vxtop_obj *o;
+
+	while (cap <= id)
+		cap *= 2;
+	if (cap != m->capobj) {
+		o = realloc(m->obj, cap * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		m->obj = o;
+		m->capobj = cap;
+	}
+	memset(&m->obj[m->nobj], 0, (id + 1 - m->nobj) * sizeof(*o));
+	for (size_t i = m->nobj; i <= id; i++)
+		m->obj[i].busy_mark = m->cur_start;
+	m->nobj = id + 1;
+	return 0;
+}
+
+/* Address slice of @sector on object @id: the object's size when the table
+ * knows it, else the highest sector seen rounded up to a power of two. */
+static unsigned lba_bucket(const struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
+			   const struct vxt_event *ev)
+{
+	const struct vxt_object *ob = vxt_objtab_get(m->objs, id);
+	uint64_t end = ev->sector + ev->bytes / 512;
+	uint64_t cap;
+
+	if (end > o->max_sector)
+		o->max_sector = end;
+	if (ob && ob->size >= 512)
+		cap = ob->size / 512;
+	else
+		for (cap = 1u << 20; cap < o->max_sector; cap <<= 1)
+			;
+	if (ev->sector >= cap)
+		return VXTOP_LBA_BUCKETS - 1;
+	return (unsigned)((ev->sector * VXTOP_LBA_BUCKETS) / cap);
+}
+
+static void note_error(struct vxtop_model *m, const struct vxt_event *ev)
+{
+	struct vxtop_err *e = &m->errs[m->nerrs % VXTOP_ERR_RING];
+	size_t i;
+
+	e->time_ns = ev->time_ns;
+	e->real_ns = ev->time_ns - m->anchor_mono + m->anchor_real;
+	e->sector = ev->sector;
+	e->object = ev->object;
+	e->bytes = ev->bytes;
+	e->pid = ev->pid;
+	e->comm = ev->comm;
+	e->error = ev->error;
+	e->op = ev->op;
+	m->nerrs++;
+	m->cur_errors++;
+	for (i = 0; i < m->nkinds; i++)
+		if (m->kinds[i].object == ev->object && m->kinds[i].error == ev->error)
+			break;
+	if (i == m->nkinds) {
+		if (m->nkinds == VXTOP_ERR_KINDS)
+			return;
+		m->kinds[i].object = ev->object;
+		m->kinds[i].error = ev->error;
+		m->nkinds++;
+	}
+	m->kinds[i].count++;
+	m->kinds[i].last_ns = ev->time_ns;
+}
+
+static void on_start(struct vxtop_obj *o, uint64_t t)
+{
+	if (o->in_flight++ == 0 && t > o->busy_mark)
+		o->busy_mark = t;
+}
+
+static void on_done(const struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
+		    const struct vxt_event *ev)
+{
+	struct vxtop_osnap *a = &o->acc;
+	uint64_t t = ev->time_ns;
+
+	if (o->in_flight > 0 && --o->in_flight == 0 && t > o->busy_mark) {
+		a->busy_ns += t - o->busy_mark;
+		o->busy_mark = t;
+	}
+	a->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
+	if (ev->op == VXT_OP_READ)
+		a->bytes_read += ev->bytes;
+	else if (ev->op == VXT_OP_WRITE)
+		a->bytes_written += ev->bytes;
+	if (ev->latency_ns) {
+		vxt_hist_add(&o->lat, ev->latency_ns);
+		a->lat_n++;
+		a->lat_sum += ev->latency_ns;
+	}
+	if (ev->bytes)
+		a->lba[lba_bucket(m, o, id, ev)]++;
+}
+
+int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++, ev++) {
+		struct vxtop_obj *o;
+
+		rc = vxt_stats_add(&m->total, ev);
+		if (rc < 0)
+			return rc;
+		m->cur_events++;
+		if (ev->phase == VXT_PH_LOST) {
+			m->cur_lost += vxt_event_lost_count(ev);
+			continue;
+		}
+		if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE)
+			continue;
+		if (ev->object >= m->nobj) {
+			rc = grow_objects(m, ev->object);
+			if (rc < 0)
+				return rc;
+		}
+		o = &m->obj[ev->object];
+		o->seen = true;
+		if (ev->phase == VXT_PH_START) {
+			on_start(o, ev->time_ns);
+			continue;
+		}
+		on_done(m, o, ev->object, ev);
+		if (ev->error) {
+			o->acc.errors++;
+			note_error(m, ev);
+		}
+	}
+	return 0;
+}
+
+static struct vxtop_snap *next_slot(struct vxtop_model *m)
+{
+	struct vxtop_snap *s;
+
+	if (m->nsnap < VXTOP_RING) {
+		s = &m->ring[(m->first + m->nsnap) % VXTOP_RING];
+		m->nsnap++;
+	} else {
+		s = &m->ring[m->first];
+		m->first = (m->first + 1) % VXTOP_RING;
+	}
+	return s;
+}
+
+static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns)
+{
+	if (o->in_flight > 0 && end_ns > o->busy_mark) {
+		o->acc.busy_ns += end_ns - o->busy_mark;
+		o->busy_mark = end_ns;
+	}
+	*d = o->acc;
+	d->in_flight = o->in_flight > 0 ? (uint32_t)o->in_flight : 0;
+	d->lat_p50 = vxt_hist_quantile(&o->lat, 0.50);
+	d->lat_p99 = vxt_hist_quantile(&o->lat, 0.99);
+	d->lat_max = o->lat.max;
+	if (osnap_active(d))
+		o->idle = 0;
+	else if (o->idle < 1000000)
+		o->idle++;
+	o->last_lat = o->lat;
+	reset_acc(o);
+}
+
+int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
+{
+	struct vxtop_snap *s;
+	struct vxtop_osnap *obj;
+	size_t i;
+
+	if (end_ns < m->cur_start)
+		end_ns = m->cur_start;
+	s = next_slot(m);
+	obj = realloc(s->obj, (m->nobj ? m->nobj : 1) * sizeof(*obj));
+	if (!obj) {
+		/* Keep the slot consistent: an interval without objects. */
+		s->nobj = 0;
+		return -ENOMEM;
+	}
+	s->obj = obj;
+	s->nobj = m->nobj;
+	s->seq = m->next_seq++;
+	s->start_ns = m->cur_start;
+	s->end_ns = end_ns;
+	s->real_end_ns = end_ns - m->anchor_mono + m->anchor_real;
+	s->events = m->cur_events;
+	s->lost = m->cur_lost;
+	s->errors = m->cur_errors;
+	for (i = 0; i < m->nobj; i++)
+		close_object(&m->obj[i], &obj[i], end_ns);
+	m->cur_start = end_ns;
+	m->cur_events = m->cur_lost = m->cur_errors = 0;
+	return 0;
+}
+
+void vxtop_model_set_interval(struct vxtop_model *m, uint64_t interval_ns)
+{
+	if (interval_ns)
+		m->interval_ns = interval_ns;
+}
+
+const struct vxtop_snap *vxtop_model_snap(const struct vxtop_model *m, size_t back)
+{
+	if (back >= m->nsnap)
+		return NULL;
+	return &m->ring[(m->first + m->nsnap - 1 - back) % VXTOP_RING];
+}
+
+const struct vxtop_err *vxtop_model_err(const struct vxtop_model *m, uint64_t back)
+{
+	uint64_t kept = m->nerrs < VXTOP_ERR_RING ? m->nerrs : VXTOP_ERR_RING;
+
+	if (back >= kept)
+		return NULL;
+	return &m->errs[(m->nerrs - 1 - back) % VXTOP_ERR_RING];
+}
+
+uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id)
+{
+	const struct vxt_objstats *o;
+
+	if (id == UINT32_MAX)
+		return m->total.total.errors;
+	o = vxt_stats_object(&m->total, id);
+	return o ? o->errors : 0;
+}
+
+size_t vxtop_model_nobjects(const struct vxtop_model *m)
+{
+	size_t n = vxt_objtab_count(m->objs);
+
+	return n > m->nobj ? n : m->nobj;
+}
+
+/* ---- rows ---- */
+
+static const struct {
+	const char *title, *name;
+} cols[VXTOP_COL_COUNT] = {
+	[VXTOP_COL_NAME] = { "OBJECT", "name" },
+	[VXTOP_COL_RPS] = { "r/s", "reads per second" },
+	[VXTOP_COL_WPS] = { "w/s", "writes per second" },
+	[VXTOP_COL_RMBS] = { "rMB/s", "MB read per second" },
+	[VXTOP_COL_WMBS] = { "wMB/s", "MB written per second" },
+	[VXTOP_COL_AVG] = { "avg", "average latency" },
+	[VXTOP_COL_P99] = { "p99", "99th percentile latency" },
+	[VXTOP_COL_QD] = { "qd", "I/Os in flight (queue depth)" },
+	[VXTOP_COL_UTIL] = { "util%", "utilisation" },
+	[VXTOP_COL_ERR] = { "err", "errors in the interval" },
+};
+
+const char *vxtop_col_title(unsigned col)
+{
+	return col < VXTOP_COL_COUNT ? cols[col].title : "?";
+}
+
+const char *vxtop_col_name(unsigned col)
+{
+	return col < VXTOP_COL_COUNT ? cols[col].name : "?";
+}
+
+int vxtop_col_parse(const char *s)
+{
+	static const char *const alias[VXTOP_COL_COUNT] = {
+		"name", "rps", "wps", "rmbs", "wmbs", "lat", "p99lat", "inflight", "util", "errors",
+	};
+	unsigned i;
+
+	for (i = 0; i < VXTOP_COL_COUNT; i++)
+		if (!strcasecmp(s, cols[i].title) || !strcasecmp(s, alias[i]))
+			return (int)i;
+	if (!strcasecmp(s, "object") || !strcasecmp(s, "device"))
+		return VXTOP_COL_NAME;
+	if (!strcasecmp(s, "err"))
+		return VXTOP_COL_ERR;
+	return -1;
+}
+
+void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uint32_t id,
+		    struct vxtop_row *r)
+{
+	const struct vxtop_osnap *o = vxtop_snap_obj(s, id);
+	const struct vxt_object *ob = vxt_objtab_get(m->objs, id);
+	const struct vxtop_obj *st = id < m->nobj ? &m->obj[id] : NULL;
+	double sec;
+
+	memset(r, 0, sizeof(*r));
+	r->object = id;
+	r->name = ob ? ob->name : "?";
+	r->errors_total = vxtop_model_obj_errors(m, id);
+	r->idle = st ? st->idle : 1000000;
+	if (!o || s->end_ns <= s->start_ns)
+		return;
+	sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	r->v[VXTOP_COL_RPS] = o->ios[VXT_OP_READ] / sec;
+	r->v[VXTOP_COL_WPS] = o->ios[VXT_OP_WRITE] / sec;
+	r->v[VXTOP_COL_RMBS] = o->bytes_read / sec / 1e6;
+	r->v[VXTOP_COL_WMBS] = o->bytes_written / sec / 1e6;
+	r->v[VXTOP_COL_AVG] = o->lat_n ? (double)o->lat_sum / o->lat_n : 0;
+	r->v[VXTOP_COL_P99] = (double)o->lat_p99;
+	r->v[VXTOP_COL_QD] = o->in_flight;
+	r->v[VXTOP_COL_UTIL] = 100.0 * o->busy_ns / (double)(s->end_ns - s->start_ns);
+	if (r->v[VXTOP_COL_UTIL] > 100.0)
+		r->v[VXTOP_COL_UTIL] = 100.0;
+	r->v[VXTOP_COL_ERR] = (double)o->errors;
+}
+
+/* @return the sort key of @r: its figure, or for an idle object its last
+ * active figure halved once per idle interval (it sinks, it does not jump). */
+static double fade_key(const struct vxtop_model *m, const struct vxtop_snap *s,
+		       const struct vxtop_row *r, unsigned col)
+{
+	const struct vxtop_snap *newest = vxtop_model_snap(m, 0);
+	struct vxtop_row old;
+	size_t back, k;
+
+	if (!s || !newest || !r->idle || col == VXTOP_COL_NAME || r->v[col] != 0)
+		return r->v[col];
+	back = (size_t)(newest->seq - s->seq);
+	for (k = 1; k <= 8; k++) {
+		const struct vxtop_snap *p = vxtop_model_snap(m, back + k);
+		const struct vxtop_osnap *o = vxtop_snap_obj(p, r->object);
+
+		if (!o)
+			break;
+		if (osnap_active(o)) {
+			vxtop_row_fill(m, p, r->object, &old);
+			return ldexp(old.v[col], -(int)k);
+		}
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct vxtop_row *a = pa, *b = pb;
+	const struct vxtop_view *v = arg;
+	int c = 0;
+
+	if (v->sort_col == VXTOP_COL_NAME)
+		c = strcmp(a->name, b->name);
+	else if (a->key != b->key)
+		c = a->key < b->key ? -1 : 1;
+	if (!v->ascending)
+		c = -c;
+	if (!c)
+		c = a->object < b->object ? -1 : a->object > b->object;
+	return c;
+}
+
+size_t vxtop_rows(const struct vxtop_model *m, const struct vxtop_snap *s,
+		  const struct vxtop_view *v, struct vxtop_row *rows)
+{
+	size_t i, n = 0, nobj = vxtop_model_nobjects(m);
+
+	for (i = 0; i < nobj; i++) {
+		struct vxtop_row *r = &rows[n];
+		const struct vxt_object *ob = vxt_objtab_get(m->objs, (uint32_t)i);
+
+		if (!ob && !(i < m->nobj && m->obj[i].seen))
+			continue;
+		vxtop_row_fill(m, s, (uint32_t)i, r);
+		if (v->glob && v->glob[0] && fnmatch(v->glob, r->name, 0))
+			continue;
+		r->key = fade_key(m, s, r, v->sort_col);
+		n++;
+	}
+	if (v->by_id)
+		return n;
+	qsort_r(rows, n, sizeof(*rows), cmp_rows, (void *)v);
+	return n;
+}

@@ -1,0 +1,185 @@
+/* model.h - vxtop's interval model: what happened per object, interval by interval
+ *
+ * Events go in (vxtop_model_feed), intervals are closed by the caller at a
+ * point in source time (vxtop_model_close), and every closed interval is kept
+ * in a ring of per-object snapshots for the table, sparklines and heatmaps.
+ * Errors are kept in a ring of their own with per-object, per-errno counts.
+ * Totals since start go through struct vxt_stats. No curses here.
+ */
+#ifndef VXTOP_MODEL_H
+#define VXTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vxtrace/vxtrace.h"
+
+#define VXTOP_LBA_BUCKETS 32	/* address space slices per object */
+#define VXTOP_RING 600		/* closed intervals kept */
+#define VXTOP_ERR_RING 1024	/* newest errors kept */
+#define VXTOP_ERR_KINDS 256	/* distinct (object, errno) pairs counted */
+
+/* One object over one closed interval. */
+struct vxtop_osnap {
+	uint64_t ios[VXT_OP_COUNT];	/* completed I/Os by op */
+	uint64_t bytes_read, bytes_written;
+	uint64_t errors;
+	uint64_t busy_ns;		/* time with I/O in flight */
+	uint64_t lat_n, lat_sum;	/* completed I/Os with a latency */
+	uint64_t lat_p50, lat_p99, lat_max;
+	uint32_t in_flight;		/* at the end of the interval */
+	uint32_t lba[VXTOP_LBA_BUCKETS];	/* completed I/Os by address slice */
+};
+
+/* One closed interval. */
+struct vxtop_snap {
+	uint64_t seq;			/* 0 for the first interval */
+	uint64_t start_ns, end_ns;	/* source time */
+	uint64_t real_end_ns;		/* wall clock at the end */
+	uint64_t events;		/* events fed */
+	uint64_t lost;			/* events the source lost */
+	uint64_t errors;
+	size_t nobj;
+	struct vxtop_osnap *obj;	/* indexed by object id */
+};
+
+/* Per-object state that spans intervals. */
+struct vxtop_obj {
+	int64_t in_flight;
+	uint64_t busy_mark;		/* busy time counted up to here */
+	uint64_t max_sector;		/* highest sector seen + length */
+	unsigned idle;			/* closed intervals in a row without I/O */
+	bool seen;			/* had an event */
+	struct vxtop_osnap acc;		/* the open interval */
+	struct vxt_hist lat;		/* the open interval's latencies */
+	struct vxt_hist last_lat;	/* the last closed interval's latencies */
+};
+
+struct vxtop_err {
+	uint64_t time_ns;
+	uint64_t real_ns;		/* wall clock, through the clock anchor */
+	uint64_t sector;
+	uint32_t object;
+	uint32_t bytes;
+	uint32_t pid;
+	uint32_t comm;
+	int16_t error;
+	uint8_t op;
+};
+
+struct vxtop_errkind {
+	uint32_t object;
+	int16_t error;
+	uint64_t count;
+	uint64_t last_ns;
+};
+
+struct vxtop_model {
+	const struct vxt_objtab *objs;	/* borrowed */
+	uint64_t interval_ns;
+	uint64_t cur_start;		/* the open interval, source time */
+	uint64_t cur_events, cur_lost, cur_errors;
+	uint64_t anchor_mono, anchor_real;	/* source time -> wall clock */
+	size_t nobj, capobj;
+	struct vxtop_obj *obj;
+	/* closed intervals: ring[(first + i) % VXTOP_RING], i < nsnap */
+	struct vxtop_snap ring[VXTOP_RING];
+	size_t first, nsnap;
+	uint64_t next_seq;
+	/* errors */
+	struct vxtop_err errs[VXTOP_ERR_RING];
+	uint64_t nerrs;			/* errors seen; errs holds the newest */
+	struct vxtop_errkind kinds[VXTOP_ERR_KINDS];
+	size_t nkinds;
+	/* since start */
+	struct vxt_stats total;
+};
+
+/* Set up @m for objects in @objs (borrowed) starting at source time @start_ns.
+ * @return 0 or -ENOMEM. */
+int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
+		     uint64_t interval_ns, uint64_t start_ns);
+void vxtop_model_free(struct vxtop_model *m);
+/* Source time -> wall clock mapping for error times. */
+void vxtop_model_set_anchor(struct vxtop_model *m, uint64_t mono_ns, uint64_t real_ns);
+/* Restart the open interval at @start_ns, dropping what it collected. */
+void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns);
+/* Account @n events to the open interval. @return 0 or -ENOMEM. */
+int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n);
+/* The end of the open interval in source time. */
+static inline uint64_t vxtop_model_cur_end(const struct vxtop_model *m)
+{
+	return m->cur_start + m->interval_ns;
+}
+/* Close the open interval at source time @end_ns and open the next one there.
+ * @return 0 or -ENOMEM. */
+int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns);
+/* Change the interval length; applies to the open interval. */
+void vxtop_model_set_interval(struct vxtop_model *m, uint64_t interval_ns);
+
+/* @return the closed interval @back steps before the newest (0 = newest), or
+ * NULL. Borrowed until the next vxtop_model_close(). */
+const struct vxtop_snap *vxtop_model_snap(const struct vxtop_model *m, size_t back);
+/* @return object @id in snapshot @s, or NULL when @s predates it. */
+static inline const struct vxtop_osnap *vxtop_snap_obj(const struct vxtop_snap *s, uint32_t id)
+{
+	return s && id < s->nobj ? &s->obj[id] : NULL;
+}
+/* @return the error @back steps before the newest (0 = newest), or NULL. */
+const struct vxtop_err *vxtop_model_err(const struct vxtop_model *m, uint64_t back);
+/* Errors since start on object @id (every object for UINT32_MAX). */
+uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id);
+/* Number of objects the model knows (table count or fed ids). */
+size_t vxtop_model_nobjects(const struct vxtop_model *m);
+
+/* ---- rows: what the table and the batch output show ---- */
+
+enum vxtop_col {
+	VXTOP_COL_NAME,
+	VXTOP_COL_RPS,
+	VXTOP_COL_WPS,
+	VXTOP_COL_RMBS,
+	VXTOP_COL_WMBS,
+	VXTOP_COL_AVG,
+	VXTOP_COL_P99,
+	VXTOP_COL_QD,
+	VXTOP_COL_UTIL,
+	VXTOP_COL_ERR,
+	VXTOP_COL_COUNT
+};
+
+struct vxtop_row {
+	uint32_t object;
+	const char *name;		/* borrowed from the object table */
+	double v[VXTOP_COL_COUNT];	/* figures (NAME unused) */
+	double key;			/* sort key after fading */
+	unsigned idle;			/* intervals without I/O (0 = active now) */
+	uint64_t errors_total;
+};
+
+/* Short column title ("r/s") and long name ("reads per second"). */
+const char *vxtop_col_title(unsigned col);
+const char *vxtop_col_name(unsigned col);
+/* Column by title or short name ("r/s", "util", "p99"); @return it or -1. */
+int vxtop_col_parse(const char *s);
+
+/* Figures of object @id in snapshot @s. Can't fail. */
+void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uint32_t id,
+		    struct vxtop_row *r);
+
+struct vxtop_view {
+	unsigned sort_col;		/* enum vxtop_col */
+	bool ascending;			/* default: names ascending, figures descending */
+	bool by_id;			/* object order, ignore sort_col (batch default) */
+	const char *glob;		/* name filter (fnmatch), NULL or "" = all */
+};
+
+/* Rows of snapshot @s (NULL = all zero) that pass @v's filter, sorted; idle
+ * objects sink gradually (their key halves each idle interval) instead of
+ * jumping. @rows has room for vxtop_model_nobjects() rows.
+ * @return the number of rows. */
+size_t vxtop_rows(const struct vxtop_model *m, const struct vxtop_snap *s,
+		  const struct vxtop_view *v, struct vxtop_row *rows);
+
+#endif
