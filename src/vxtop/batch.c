@@ -236,6 +236,8 @@ int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;
 	}
+	if (b.status && errno == EPIPE)
+		return 0;	/* the reader went away (| head): not an error */
 	if (b.status)
 		fprintf(stderr, "vxtop: writing the output: %s\n", strerror(errno));
 	return b.status;

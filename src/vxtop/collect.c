@@ -17,6 +17,7 @@
 #include "collect.h"
 
 #define STEP_MAX_MS 100
+#define DRAIN_CALLS_MAX 256		/* bounded work per step */
 #define LIVE_LAG_NS 20000000ull		/* 20 ms */
 #define FOLLOW_LAG_NS 1500000000ull	/* a recorder closes a chunk each second */
 #define FOLLOW_POLL_NS 100000000ull	/* look for appended chunks 10 times a second */
@@ -251,6 +252,29 @@ static int read_source(struct vxtop_collector *c, int timeout_ms)
 	return take_batch(c);
 }
 
+/* Take everything the source has now, in a few calls (a source fills at most
+ * a few thousand events per call). */
+static int drain_source(struct vxtop_collector *c)
+{
+	size_t before;
+	int rc, calls;
+
+	for (calls = 0; calls < DRAIN_CALLS_MAX && !c->ended; calls++) {
+		before = c->batch.n;
+		rc = vxt_source_next(c->src, &c->batch, 0);
+		if (rc < 0) {
+			snprintf(c->err, sizeof(c->err), "%s: %s", c->name,
+				 vxt_source_error(c->src));
+			return rc;
+		}
+		if (rc == 0)
+			c->ended = true;
+		if (c->batch.n == before)
+			break;
+	}
+	return take_batch(c);
+}
+
 static int read_follow(struct vxtop_collector *c)
 {
 	const struct vxt_event *ev;
@@ -322,11 +346,10 @@ static int wait_and_read(struct vxtop_collector *c, int in_fd, bool *input)
 	}
 	sfd = vxt_source_fd(c->src);
 	if (sfd < 0) {
-		/* No fd to poll: let the source wait, then look at the terminal. */
-		int rc = read_source(c, in_fd >= 0 && timeout > 20 ? 20 : timeout);
-
-		*input = poll_input(in_fd, 0);
-		return rc;
+		/* No fd to wait on (the simulator makes events as time passes):
+		 * wait on the terminal alone, then take all that is due. */
+		*input = poll_input(in_fd, timeout);
+		return drain_source(c);
 	}
 	p[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	if (in_fd >= 0)
