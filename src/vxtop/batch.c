@@ -20,6 +20,7 @@ struct batch_state {
 	size_t cap;
 	uint64_t shown;
 	int status;
+	int err;			/* errno of the failed write */
 };
 
 static void fmt_real(uint64_t real_ns, bool iso, char *buf, size_t size)
@@ -201,8 +202,10 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 	else
 		text_interval(c, b, s);
 	b->shown++;
-	if (fflush(stdout) == EOF && b->status == 0)
+	if (fflush(stdout) == EOF && b->status == 0) {
 		b->status = 2;
+		b->err = errno;
+	}
 }
 
 int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
@@ -236,9 +239,9 @@ int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;
 	}
-	if (b.status && errno == EPIPE)
+	if (b.status && b.err == EPIPE)
 		return 0;	/* the reader went away (| head): not an error */
 	if (b.status)
-		fprintf(stderr, "vxtop: writing the output: %s\n", strerror(errno));
+		fprintf(stderr, "vxtop: writing the output: %s\n", strerror(b.err));
 	return b.status;
 }

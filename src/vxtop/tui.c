@@ -1,12 +1,632 @@
-/* tui.c - vxtop's live screens */
+/* tui.c - vxtop's screen manager: terminal setup, the loop, header, keys
+ *
+ * The loop lets the collector wait on the source and the terminal together;
+ * the screen is drawn once per closed interval or after a key. Only this file
+ * handles KEY_RESIZE, the prompt line and the terminal's restoration (also on
+ * SIGINT/SIGTERM/SIGHUP and on a fatal error).
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "vxtop.h"
+#include <curses.h>
+
+#include "tui.h"
+
+static const uint64_t interval_steps[] = {
+	100000000ull, 250000000ull, 500000000ull, 1000000000ull, 2000000000ull,
+	5000000000ull, 10000000000ull, 30000000000ull, 60000000000ull,
+};
+#define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
+
+/* Role -> colour pair and attribute; monochrome uses the attribute only. */
+static const struct {
+	short fg, bg;
+	int attr, mono;
+} roles[TR_COUNT] = {
+	[TR_NORMAL] = { -1, -1, 0, 0 },
+	[TR_HEADER] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+	[TR_TITLE] = { COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE },
+	[TR_SORTCOL] = { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD | A_UNDERLINE },
+	[TR_SELECTED] = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+	[TR_IDLE] = { -1, -1, A_DIM, A_DIM },
+	[TR_ERROR] = { COLOR_RED, -1, A_BOLD, A_BOLD },
+	[TR_WARN] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	[TR_KEY] = { -1, -1, A_BOLD, A_BOLD },
+	[TR_KEYTEXT] = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+	[TR_PAUSED] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE | A_BOLD },
+	[TR_GOOD] = { COLOR_GREEN, -1, 0, 0 },
+	[TR_HEAT1] = { COLOR_BLUE, -1, 0, A_DIM },
+	[TR_HEAT2] = { COLOR_CYAN, -1, 0, 0 },
+	[TR_HEAT3] = { COLOR_GREEN, -1, A_BOLD, 0 },
+	[TR_HEAT4] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	[TR_HEAT5] = { COLOR_RED, -1, A_BOLD, A_BOLD },
+};
+
+static bool curses_on;
+
+int tui_attr(const struct tui *t, enum tui_role role)
+{
+	if (!t->color)
+		return roles[role].mono;
+	return COLOR_PAIR(role + 1) | roles[role].attr;
+}
+
+static void init_colors(struct tui *t)
+{
+	int i;
+
+	t->color = !t->cfg->mono && has_colors();
+	if (!t->color)
+		return;
+	start_color();
+	use_default_colors();
+	for (i = 0; i < TR_COUNT; i++)
+		init_pair((short)(i + 1), roles[i].fg, roles[i].bg);
+}
+
+void tui_print(int y, int x, int width, int attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	if (width < 0 || x + width > COLS)
+		width = COLS - x;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attrset(attr);
+	mvaddnstr(y, x, buf, width);
+	attrset(A_NORMAL);
+}
+
+static const char *const heat_utf8[] = { " ", "\u2591", "\u2591", "\u2592", "\u2592",
+					  "\u2593", "\u2593", "\u2588", "\u2588" };
+static const char *const spark_utf8[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
+					   "\u2585", "\u2586", "\u2587", "\u2588" };
+static const char heat_ascii[] = " .:-=+*#@";
+static const char spark_ascii[] = " _.,-=+*#";
+
+static int level_attr(const struct tui *t, unsigned level)
+{
+	static const enum tui_role r[9] = { TR_NORMAL, TR_HEAT1, TR_HEAT1, TR_HEAT2, TR_HEAT2,
+					    TR_HEAT3, TR_HEAT4, TR_HEAT5, TR_HEAT5 };
+
+	return tui_attr(t, r[level > 8 ? 8 : level]);
+}
+
+static void put_glyph(int y, int x, int attr, const char *g)
+{
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return;
+	attrset(attr);
+	mvaddstr(y, x, g);
+	attrset(A_NORMAL);
+}
+
+void tui_heat_cell(const struct tui *t, int y, int x, unsigned level)
+{
+	char s[2] = { heat_ascii[level > 8 ? 8 : level], 0 };
+
+	if (level > 8)
+		level = 8;
+	put_glyph(y, x, level_attr(t, level), t->ascii ? s : heat_utf8[level]);
+}
+
+void tui_spark_cell(const struct tui *t, int y, int x, unsigned level)
+{
+	char s[2] = { spark_ascii[level > 8 ? 8 : level], 0 };
+
+	if (level > 8)
+		level = 8;
+	put_glyph(y, x, level_attr(t, level), t->ascii ? s : spark_utf8[level]);
+}
+
+unsigned tui_level(double v, double max, bool log)
+{
+	double f;
+
+	if (!(v > 0) || !(max > 0))
+		return 0;
+	f = log ? log1p(v) / log1p(max) : v / max;
+	if (f >= 1)
+		return 8;
+	return 1 + (unsigned)(f * 7.999);
+}
+
+const struct vxtop_snap *tui_snap(const struct tui *t, size_t back)
+{
+	const struct vxtop_model *m = &t->c->model;
+	const struct vxtop_snap *newest = vxtop_model_snap(m, 0);
+	size_t skip = 0;
+
+	if (!newest)
+		return NULL;
+	if (t->paused) {
+		skip = (size_t)(newest->seq - t->frozen_seq);
+		if (skip >= m->nsnap)
+			skip = m->nsnap - 1;	/* fell out of the ring: the oldest */
+	}
+	return vxtop_model_snap(m, skip + back);
+}
+
+uint64_t tui_nerrs(const struct tui *t)
+{
+	return t->paused ? t->frozen_nerrs : t->c->model.nerrs;
+}
+
+const struct vxtop_err *tui_err(const struct tui *t, uint64_t back)
+{
+	return vxtop_model_err(&t->c->model, back + (t->c->model.nerrs - tui_nerrs(t)));
+}
+
+char *tui_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
+{
+	time_t sec = (time_t)(real_ns / 1000000000ull);
+	struct tm tm;
+	size_t n;
+
+	localtime_r(&sec, &tm);
+	n = strftime(buf, size, "%H:%M:%S", &tm);
+	if (ms)
+		snprintf(buf + n, size - n, ".%03u", (unsigned)(real_ns / 1000000 % 1000));
+	return buf;
+}
+
+double tui_metric(const struct tui *t, const struct vxtop_snap *s, uint32_t id,
+		  enum heat_metric metric)
+{
+	struct vxtop_row r;
+
+	if (!vxtop_snap_obj(s, id))
+		return 0;
+	vxtop_row_fill(&t->c->model, s, id, &r);
+	switch (metric) {
+	case HM_IOPS:
+		return r.v[VXTOP_COL_RPS] + r.v[VXTOP_COL_WPS];
+	case HM_MBS:
+		return r.v[VXTOP_COL_RMBS] + r.v[VXTOP_COL_WMBS];
+	case HM_UTIL:
+		return r.v[VXTOP_COL_UTIL];
+	case HM_P99:
+		return r.v[VXTOP_COL_P99];
+	case HM_ERRORS:
+		return r.v[VXTOP_COL_ERR];
+	default:
+		return 0;
+	}
+}
+
+const char *tui_metric_name(enum heat_metric m)
+{
+	static const char *const names[HM_COUNT] = { "IO/s", "MB/s", "util%", "p99 latency",
+						     "errors" };
+
+	return m < HM_COUNT ? names[m] : "?";
+}
+
+void tui_show(struct tui *t, const struct tui_screen *s)
+{
+	if (t->scr != s && t->scr != &tui_help_screen)
+		t->back = t->scr;
+	t->scr = s;
+}
+
+int tui_move_key(struct tui *t, int key, size_t n, size_t *sel, int page)
+{
+	(void)t;
+	if (page < 1)
+		page = 1;
+	switch (key) {
+	case KEY_UP: case 'k':
+		if (*sel > 0)
+			(*sel)--;
+		break;
+	case KEY_DOWN: case 'j':
+		if (*sel + 1 < n)
+			(*sel)++;
+		break;
+	case KEY_PPAGE:
+		*sel = *sel > (size_t)page ? *sel - page : 0;
+		break;
+	case KEY_NPAGE:
+		*sel = *sel + page < n ? *sel + page : (n ? n - 1 : 0);
+		break;
+	case KEY_HOME: case 'g':
+		*sel = 0;
+		break;
+	case KEY_END: case 'G':
+		*sel = n ? n - 1 : 0;
+		break;
+	default:
+		return -1;
+	}
+	return TUI_REDRAW | TUI_ROWS;
+}
+
+/* ---- rows ---- */
+
+static void build_rows(struct tui *t)
+{
+	const struct vxtop_model *m = &t->c->model;
+	size_t need = vxtop_model_nobjects(m), i;
+	struct vxtop_view v = t->cfg->view;
+
+	if (need > t->caprows) {
+		struct vxtop_row *r = realloc(t->rows, need * sizeof(*r));
+
+		if (!r)
+			return;		/* keep the old rows; the next interval retries */
+		t->rows = r;
+		t->caprows = need;
+	}
+	v.glob = t->glob;
+	v.by_id = false;
+	t->nrows = vxtop_rows(m, tui_snap(t, 0), &v, t->rows);
+	t->nidle = 0;
+	for (i = 0; i < t->nrows; i++)
+		t->nidle += t->rows[i].idle != 0;
+	/* follow the selected object through re-sorts */
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].object == t->sel_object) {
+			t->sel = i;
+			return;
+		}
+	if (t->sel >= t->nrows)
+		t->sel = t->nrows ? t->nrows - 1 : 0;
+	if (t->nrows)
+		t->sel_object = t->rows[t->sel].object;
+}
+
+/* ---- header, key bar, prompt ---- */
+
+static void draw_header(struct tui *t)
+{
+	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
+	const struct vxtop_snap *shown = tui_snap(t, 0);
+	double up = vxtop_collect_uptime(t->c);
+	double sec = s ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
+	uint64_t lost = vxtop_collect_lost(t->c);
+	unsigned u = (unsigned)up;
+	char iv[32], rate[32], tot[32], when[32];
+	int x;
+
+	vxt_format_duration(t->c->model.interval_ns, iv, sizeof(iv));
+	vxtop_fmt_rate(s && sec > 0 ? s->events / sec : 0, rate, sizeof(rate));
+	vxtop_fmt_rate((double)t->c->fed, tot, sizeof(tot));
+	move(0, 0);
+	clrtoeol();
+	tui_print(0, 0, -1, tui_attr(t, TR_HEADER), "vxtop");
+	tui_print(0, 6, -1, A_NORMAL,
+		  "%s  interval %s  up %u:%02u:%02u  events %s/s  total %s  errors %llu  lost ",
+		  t->c->name, iv, u / 3600, u / 60 % 60, u % 60, rate, tot,
+		  (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX));
+	getyx(stdscr, u, x);
+	tui_print(0, x, -1, lost ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_NORMAL), "%llu",
+		  (unsigned long long)lost);
+	if (t->c->ended)
+		tui_print(0, COLS - 18, -1, tui_attr(t, TR_WARN), " source ended ");
+	if (t->paused)
+		tui_print(0, COLS - 8, -1, tui_attr(t, TR_PAUSED), " PAUSED ");
+	move(1, 0);
+	clrtoeol();
+	tui_print(1, 0, -1, A_NORMAL, "[%s]  sort %s %s   filter %s   objects %zu (%zu idle)   shown %s",
+		  t->scr->name, vxtop_col_title(t->cfg->view.sort_col),
+		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
+		  t->nrows, t->nidle,
+		  shown ? tui_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
+}
+
+static void draw_keybar(struct tui *t)
+{
+	const char *p = t->scr->keys;
+	int y = LINES - 1, x = 0;
+
+	move(y, 0);
+	clrtoeol();
+	if (t->prompt == TP_FILTER) {
+		tui_print(y, 0, -1, tui_attr(t, TR_KEY), "filter (glob, empty = all): ");
+		getyx(stdscr, y, x);
+		tui_print(y, x, -1, A_NORMAL, "%s_", t->line);
+		return;
+	}
+	if (t->msg[0]) {
+		tui_print(y, 0, -1, tui_attr(t, TR_WARN), "%s", t->msg);
+		t->msg[0] = '\0';
+		return;
+	}
+	while (*p && x < COLS) {
+		const char *colon = strchr(p, ':'), *sp;
+		int kl, ll;
+
+		if (!colon)
+			break;
+		sp = strchr(colon, ' ');
+		kl = (int)(colon - p);
+		ll = sp ? (int)(sp - colon - 1) : (int)strlen(colon + 1);
+		tui_print(y, x, kl, tui_attr(t, TR_KEY), "%.*s", kl, p);
+		x += kl;
+		tui_print(y, x, ll + 2, tui_attr(t, TR_KEYTEXT), " %.*s ", ll, colon + 1);
+		x += ll + 3;
+		p = sp ? sp + 1 : colon + 1 + ll;
+	}
+}
+
+static void draw_sort_menu(struct tui *t)
+{
+	int h = VXTOP_COL_COUNT + 2, w = 36, y0 = 3, x0 = 2;
+	int i;
+
+	for (i = 0; i < h && y0 + i < LINES - 1; i++)
+		tui_print(y0 + i, x0, w, tui_attr(t, TR_KEYTEXT), "%-*s", w, "");
+	tui_print(y0, x0 + 1, w - 2, tui_attr(t, TR_KEYTEXT), "Sort by (Enter, Esc)");
+	for (i = 0; i < VXTOP_COL_COUNT && y0 + 1 + i < LINES - 1; i++)
+		tui_print(y0 + 1 + i, x0 + 1, w - 2,
+			  (size_t)i == t->sort_pick ? (int)(tui_attr(t, TR_SELECTED) | A_BOLD) :
+			  tui_attr(t, TR_KEYTEXT),
+			  "%c %-6s %-24s", (unsigned)i == t->cfg->view.sort_col ? '*' : ' ',
+			  vxtop_col_title((unsigned)i), vxtop_col_name((unsigned)i));
+}
+
+static void draw(struct tui *t)
+{
+	erase();
+	build_rows(t);
+	if (LINES < 6 || COLS < 40) {
+		tui_print(0, 0, -1, A_NORMAL, "vxtop: terminal too small (%dx%d)", COLS, LINES);
+		refresh();
+		return;
+	}
+	draw_header(t);
+	t->scr->draw(t, 2, LINES - 1);
+	if (t->prompt == TP_SORT)
+		draw_sort_menu(t);
+	draw_keybar(t);
+	refresh();
+}
+
+/* ---- keys ---- */
+
+static void set_sort(struct tui *t, unsigned col)
+{
+	if (col == t->cfg->view.sort_col)
+		return;
+	t->cfg->view.sort_col = col;
+	t->cfg->view.ascending = col == VXTOP_COL_NAME;
+}
+
+static void change_interval(struct tui *t, int dir)
+{
+	uint64_t cur = t->c->model.interval_ns;
+	size_t i;
+	char buf[32];
+
+	if (dir < 0) {
+		for (i = NSTEPS; i-- > 0;)
+			if (interval_steps[i] < cur)
+				break;
+		if (i >= NSTEPS)
+			i = 0;
+	} else {
+		for (i = 0; i < NSTEPS; i++)
+			if (interval_steps[i] > cur)
+				break;
+		if (i == NSTEPS)
+			i = NSTEPS - 1;
+	}
+	vxtop_collect_set_interval(t->c, interval_steps[i]);
+	snprintf(t->msg, sizeof(t->msg), "interval %s",
+		 vxt_format_duration(interval_steps[i], buf, sizeof(buf)));
+}
+
+static int prompt_key(struct tui *t, int key)
+{
+	size_t n = strlen(t->line);
+
+	if (t->prompt == TP_SORT) {
+		switch (key) {
+		case KEY_UP:
+			if (t->sort_pick > 0)
+				t->sort_pick--;
+			break;
+		case KEY_DOWN:
+			if (t->sort_pick + 1 < VXTOP_COL_COUNT)
+				t->sort_pick++;
+			break;
+		case '\n': case '\r': case KEY_ENTER:
+			set_sort(t, (unsigned)t->sort_pick);
+			t->prompt = TP_NONE;
+			break;
+		case 27: case KEY_F(6): case 'q':
+			t->prompt = TP_NONE;
+			break;
+		}
+		return TUI_REDRAW | TUI_ROWS;
+	}
+	switch (key) {
+	case '\n': case '\r': case KEY_ENTER:
+		snprintf(t->glob, sizeof(t->glob), "%s", t->line);
+		t->prompt = TP_NONE;
+		t->top = 0;
+		break;
+	case 27:
+		t->prompt = TP_NONE;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (n)
+			t->line[n - 1] = '\0';
+		break;
+	default:
+		if (key >= 32 && key < 127 && n + 1 < sizeof(t->line)) {
+			t->line[n] = (char)key;
+			t->line[n + 1] = '\0';
+		}
+	}
+	return TUI_REDRAW | TUI_ROWS;
+}
+
+static void toggle_pause(struct tui *t)
+{
+	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
+
+	t->paused = !t->paused;
+	if (t->paused) {
+		t->frozen_seq = s ? s->seq : 0;
+		t->frozen_nerrs = t->c->model.nerrs;
+	}
+}
+
+/* Keys every screen shares. @return a reaction, or -1. */
+static int global_key(struct tui *t, int key)
+{
+	int col;
+
+	switch (key) {
+	case 'q':
+		return TUI_QUIT;
+	case ' ':
+		toggle_pause(t);
+		return TUI_REDRAW | TUI_ROWS;
+	case 'd':
+		change_interval(t, -1);
+		return TUI_REDRAW;
+	case 'D':
+		change_interval(t, +1);
+		return TUI_REDRAW;
+	case '?': case KEY_F(1):
+		tui_show(t, t->scr == &tui_help_screen ? t->back : &tui_help_screen);
+		return TUI_REDRAW;
+	case 'e':
+		tui_show(t, t->scr == &tui_errors_screen ? &tui_table_screen : &tui_errors_screen);
+		return TUI_REDRAW;
+	case 'h':
+		tui_show(t, t->scr == &tui_heat_screen ? &tui_table_screen : &tui_heat_screen);
+		return TUI_REDRAW;
+	case 27: case KEY_LEFT: case KEY_BACKSPACE: case 127:
+		tui_show(t, t->scr == &tui_table_screen || !t->back ? &tui_table_screen : t->back);
+		if (t->scr == t->back)
+			t->back = &tui_table_screen;
+		return TUI_REDRAW;
+	case '<': case '>':
+		col = (int)t->cfg->view.sort_col + (key == '<' ? -1 : 1);
+		set_sort(t, (unsigned)((col + VXTOP_COL_COUNT) % VXTOP_COL_COUNT));
+		return TUI_REDRAW | TUI_ROWS;
+	case 'I': case 'r':
+		t->cfg->view.ascending = !t->cfg->view.ascending;
+		return TUI_REDRAW | TUI_ROWS;
+	case KEY_F(6):
+		t->prompt = TP_SORT;
+		t->sort_pick = t->cfg->view.sort_col;
+		return TUI_REDRAW;
+	case 'f': case '/':
+		t->prompt = TP_FILTER;
+		snprintf(t->line, sizeof(t->line), "%s", t->glob);
+		return TUI_REDRAW;
+	case 12:	/* ^L */
+		clearok(curscr, TRUE);
+		return TUI_REDRAW;
+	case KEY_RESIZE:
+		return TUI_REDRAW;
+	}
+	return -1;
+}
+
+static int handle_key(struct tui *t, int key)
+{
+	int r;
+
+	if (t->prompt != TP_NONE)
+		return prompt_key(t, key);
+	r = t->scr->on_key ? t->scr->on_key(t, key) : -1;
+	if (r >= 0)
+		return r;
+	r = global_key(t, key);
+	return r >= 0 ? r : 0;
+}
+
+/* ---- setup and the loop ---- */
+
+static void restore_terminal(void)
+{
+	if (curses_on) {
+		curses_on = false;
+		endwin();
+	}
+}
+
+static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void *arg)
+{
+	struct tui *t = arg;
+
+	(void)c;
+	(void)s;
+	t->closed++;
+}
+
+static void start_curses(struct tui *t)
+{
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	initscr();
+	curses_on = true;
+	atexit(restore_terminal);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	init_colors(t);
+}
 
 int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 {
-	(void)c;
-	(void)cfg;
-	fprintf(stderr, "vxtop: the live screens are not built in; use -b\n");
-	return 2;
+	struct tui t = {
+		.c = c,
+		.cfg = cfg,
+		.scr = &tui_table_screen,
+		.back = &tui_table_screen,
+		.ascii = cfg->ascii,
+	};
+	bool input, redraw = true;
+	int rc = 0, key, r;
+
+	if (cfg->view.glob)
+		snprintf(t.glob, sizeof(t.glob), "%s", cfg->view.glob);
+	c->on_close = on_close;
+	c->arg = &t;
+	start_curses(&t);
+	while (!vxtop_stop) {
+		if (redraw || t.closed) {
+			draw(&t);
+			redraw = false;
+			t.closed = 0;
+		}
+		rc = vxtop_collect_step(c, STDIN_FILENO, &input);
+		if (rc < 0)
+			break;
+		/* Also without input: a resize arrives as a key after SIGWINCH. */
+		r = 0;
+		while ((key = getch()) != ERR)
+			r |= handle_key(&t, key);
+		if (r & TUI_QUIT)
+			break;
+		redraw = r != 0;
+	}
+	restore_terminal();
+	c->on_close = NULL;
+	free(t.rows);
+	if (rc < 0) {
+		fprintf(stderr, "vxtop: %s\n", c->err);
+		return 1;
+	}
+	return 0;
 }

@@ -1,0 +1,201 @@
+/* scr_detail.c - vxtop's object detail: figures, op mix, latency histogram,
+ * LBA heatmap
+ *
+ * Shows the object selected in the table. The latency histogram is grouped by
+ * powers of two, for the last interval and since start; the LBA heatmap has
+ * address slices as rows (low addresses on top) and intervals as columns
+ * (newest on the right).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "tui.h"
+
+#define POW_MAX 64
+#define BAR_W 20
+
+static void pow_hist(const struct vxt_hist *h, uint64_t out[POW_MAX])
+{
+	memset(out, 0, POW_MAX * sizeof(out[0]));
+	if (!h)
+		return;
+	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
+		uint64_t low = vxt_hist_bucket_low(i);
+		unsigned p = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
+
+		if (h->b[i])
+			out[p] += h->b[i];
+	}
+}
+
+static void bar(const struct tui *t, int y, int x, int w, double f, int attr)
+{
+	int n = (int)(f * w + 0.5);
+
+	(void)t;
+	if (f > 0 && n == 0)
+		n = 1;
+	for (int i = 0; i < n && i < w; i++)
+		tui_print(y, x + i, 1, attr, "%s", "#");
+}
+
+static void draw_summary(struct tui *t, int y, uint32_t id)
+{
+	const struct vxt_object *ob = vxt_objtab_get(t->c->model.objs, id);
+	const struct vxtop_snap *s = tui_snap(t, 0);
+	struct vxtop_row r;
+	char sz[16], a[16], p[16], when[32];
+
+	vxtop_row_fill(&t->c->model, s, id, &r);
+	tui_print(y, 0, -1, tui_attr(t, TR_HEADER), "%s", r.name);
+	tui_print(y, (int)strlen(r.name) + 2, -1, A_NORMAL, "%s  dev %u:%u  size %s   interval ending %s",
+		  vxt_obj_kind_name(ob ? ob->kind : 0), ob ? ob->dev >> 20 : 0,
+		  ob ? ob->dev & 0xfffff : 0,
+		  ob && ob->size ? vxt_format_size(ob->size, sz, sizeof(sz)) : "?",
+		  s ? tui_clock(s->real_end_ns, false, when, sizeof(when)) : "-");
+	tui_print(y + 1, 0, -1, r.idle ? tui_attr(t, TR_IDLE) : tui_attr(t, TR_NORMAL),
+		  "r/s %.1f  w/s %.1f  rMB/s %.2f  wMB/s %.2f  avg %s  p99 %s  qd %.0f  util %.1f%%",
+		  r.v[VXTOP_COL_RPS], r.v[VXTOP_COL_WPS], r.v[VXTOP_COL_RMBS], r.v[VXTOP_COL_WMBS],
+		  vxtop_fmt_lat(r.v[VXTOP_COL_AVG], a, sizeof(a)),
+		  vxtop_fmt_lat(r.v[VXTOP_COL_P99], p, sizeof(p)), r.v[VXTOP_COL_QD],
+		  r.v[VXTOP_COL_UTIL]);
+	tui_print(y + 2, 0, -1, r.errors_total ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_NORMAL),
+		  "errors: %.0f in the interval, %llu since start", r.v[VXTOP_COL_ERR],
+		  (unsigned long long)r.errors_total);
+}
+
+static int draw_opmix(struct tui *t, int y, int x, int h, uint32_t id)
+{
+	const struct vxtop_osnap *o = vxtop_snap_obj(tui_snap(t, 0), id);
+	uint64_t total = 0;
+	int n = 0;
+
+	tui_print(y, x, 40, tui_attr(t, TR_TITLE), "%-38s", "op mix (interval)");
+	for (unsigned op = 0; o && op < VXT_OP_COUNT; op++)
+		total += o->ios[op];
+	for (unsigned op = 0; op < VXT_OP_COUNT && n + 1 < h; op++) {
+		uint64_t c = o ? o->ios[op] : 0;
+		double f = total ? (double)c / total : 0;
+
+		tui_print(y + 1 + n, x, 40, c ? tui_attr(t, TR_NORMAL) : tui_attr(t, TR_IDLE), "%-12s %8llu %3.0f%%",
+			  vxt_op_name(op), (unsigned long long)c, 100 * f);
+		bar(t, y + 1 + n, x + 27, 11, f, tui_attr(t, TR_HEAT3));
+		n++;
+	}
+	return n + 1;
+}
+
+static int draw_latency(struct tui *t, int y, int x, int h, uint32_t id)
+{
+	const struct vxtop_model *m = &t->c->model;
+	const struct vxt_objstats *os = vxt_stats_object(&m->total, id);
+	uint64_t cur[POW_MAX], tot[POW_MAX], maxc = 0, maxt = 0;
+	int lo = POW_MAX, hi = -1, n = 0;
+
+	pow_hist(id < m->nobj ? &m->obj[id].last_lat : NULL, cur);
+	pow_hist(os ? &os->lat : NULL, tot);
+	for (int p = 0; p < POW_MAX; p++) {
+		if (!tot[p] && !cur[p])
+			continue;
+		lo = p < lo ? p : lo;
+		hi = p;
+		maxc = cur[p] > maxc ? cur[p] : maxc;
+		maxt = tot[p] > maxt ? tot[p] : maxt;
+	}
+	tui_print(y, x, -1, tui_attr(t, TR_TITLE), "%-*s", COLS - x,
+		  "latency      last interval          since start");
+	if (hi - lo + 2 > h)
+		lo = hi - h + 2;	/* keep the slow end in view */
+	for (int p = lo; p <= hi && n + 1 < h; p++, n++) {
+		char a[16];
+
+		tui_print(y + 1 + n, x, -1, A_NORMAL, ">=%-8s %8llu", vxtop_fmt_lat((double)(1ull << p), a,
+			  sizeof(a)), (unsigned long long)cur[p]);
+		bar(t, y + 1 + n, x + 21, 12, maxc ? (double)cur[p] / maxc : 0, tui_attr(t, TR_HEAT3));
+		tui_print(y + 1 + n, x + 34, -1, A_NORMAL, "%10llu", (unsigned long long)tot[p]);
+		bar(t, y + 1 + n, x + 45, 12, maxt ? (double)tot[p] / maxt : 0, tui_attr(t, TR_HEAT2));
+	}
+	if (hi < 0)
+		tui_print(y + 1, x, -1, tui_attr(t, TR_IDLE), "no completed I/O yet");
+	return n + 1;
+}
+
+static void draw_lba(struct tui *t, int y, int h, uint32_t id)
+{
+	int w = COLS - 8, rows = h - 1, fold;
+	double max = 0;
+
+	if (rows < 2 || w < 4)
+		return;
+	if (rows > VXTOP_LBA_BUCKETS)
+		rows = VXTOP_LBA_BUCKETS;
+	fold = (VXTOP_LBA_BUCKETS + rows - 1) / rows;
+	rows = (VXTOP_LBA_BUCKETS + fold - 1) / fold;
+	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS,
+		  "LBA heatmap: completed I/Os by address (rows, low on top) and interval (newest right)");
+	for (int pass = 0; pass < 2; pass++) {
+		for (int c = 0; c < w; c++) {
+			const struct vxtop_osnap *o = vxtop_snap_obj(tui_snap(t, (size_t)(w - 1 - c)), id);
+
+			for (int r = 0; r < rows; r++) {
+				double v = 0;
+
+				for (int k = r * fold; o && k < (r + 1) * fold && k < VXTOP_LBA_BUCKETS; k++)
+					v += o->lba[k];
+				if (!pass && v > max)
+					max = v;
+				else if (pass)
+					tui_heat_cell(t, y + 1 + r, 8 + c, tui_level(v, max, true));
+			}
+		}
+	}
+	for (int r = 0; r < rows; r++)
+		tui_print(y + 1 + r, 0, 7, tui_attr(t, TR_IDLE), "%5.0f%%",
+			  100.0 * r * fold / VXTOP_LBA_BUCKETS);
+}
+
+static void detail_draw(struct tui *t, int top, int bottom)
+{
+	uint32_t id = t->sel_object;
+	int h = bottom - top, mid, used;
+
+	if (!t->nrows && id >= vxtop_model_nobjects(&t->c->model)) {
+		tui_print(top, 0, -1, tui_attr(t, TR_IDLE), "no object selected");
+		return;
+	}
+	draw_summary(t, top, id);
+	mid = (h - 4) / 2;
+	if (mid < VXT_OP_COUNT + 1)
+		mid = h - 4;
+	used = draw_opmix(t, top + 4, 0, mid, id);
+	if (COLS >= 100)
+		draw_latency(t, top + 4, 42, mid, id);
+	else
+		used += draw_latency(t, top + 4 + used, 0, mid - used, id);
+	(void)used;
+	draw_lba(t, top + 4 + mid, bottom - (top + 4 + mid), id);
+}
+
+static int detail_key(struct tui *t, int key)
+{
+	int r;
+
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		tui_show(t, &tui_table_screen);
+		return TUI_REDRAW;
+	}
+	/* up/down walk the objects in table order */
+	r = tui_move_key(t, key, t->nrows, &t->sel, 1);
+	if (r >= 0 && t->sel < t->nrows)
+		t->sel_object = t->rows[t->sel].object;
+	return r;
+}
+
+const struct tui_screen tui_detail_screen = {
+	.name = "detail",
+	.draw = detail_draw,
+	.on_key = detail_key,
+	.keys = "Esc:back Up/Down:object space:pause e:errors h:heatmap d/D:interval q:quit",
+};

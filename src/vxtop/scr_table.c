@@ -1,0 +1,205 @@
+/* scr_table.c - vxtop's main screen: the object table and the error ticker
+ *
+ * One row per object with the shown interval's figures and a sparkline of
+ * I/O per second over the last intervals; idle objects are drawn faded. The
+ * newest errors run along the bottom with the counts since start.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "tui.h"
+
+#define NAME_W 14
+#define TICKER_MAX 6
+
+static const int col_w[VXTOP_COL_COUNT] = {
+	[VXTOP_COL_NAME] = NAME_W, [VXTOP_COL_RPS] = 8, [VXTOP_COL_WPS] = 8,
+	[VXTOP_COL_RMBS] = 8, [VXTOP_COL_WMBS] = 8, [VXTOP_COL_AVG] = 8,
+	[VXTOP_COL_P99] = 8, [VXTOP_COL_QD] = 5, [VXTOP_COL_UTIL] = 6, [VXTOP_COL_ERR] = 5,
+};
+
+static int table_width(void)
+{
+	int w = 0;
+
+	for (unsigned i = 0; i < VXTOP_COL_COUNT; i++)
+		w += col_w[i] + 1;
+	return w;
+}
+
+static void fmt_cell(const struct vxtop_row *r, unsigned col, char *buf, size_t size)
+{
+	double v = r->v[col];
+
+	switch (col) {
+	case VXTOP_COL_NAME:
+		snprintf(buf, size, "%s", r->name);
+		break;
+	case VXTOP_COL_RPS: case VXTOP_COL_WPS:
+		vxtop_fmt_rate(v, buf, size);
+		break;
+	case VXTOP_COL_RMBS: case VXTOP_COL_WMBS:
+		snprintf(buf, size, v >= 99.95 ? "%.0f" : "%.1f", v);
+		break;
+	case VXTOP_COL_AVG: case VXTOP_COL_P99:
+		vxtop_fmt_lat(v, buf, size);
+		break;
+	case VXTOP_COL_UTIL:
+		snprintf(buf, size, "%.1f", v);
+		break;
+	default:
+		snprintf(buf, size, "%.0f", v);
+	}
+}
+
+static void draw_titles(struct tui *t, int y, int spark_w)
+{
+	int x = 0;
+
+	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS, "");
+	for (unsigned i = 0; i < VXTOP_COL_COUNT; i++) {
+		int a = tui_attr(t, i == t->cfg->view.sort_col ? TR_SORTCOL : TR_TITLE);
+
+		if (i == VXTOP_COL_NAME)
+			tui_print(y, x, col_w[i], a, "%-*s", col_w[i], vxtop_col_title(i));
+		else
+			tui_print(y, x, col_w[i], a, "%*s", col_w[i], vxtop_col_title(i));
+		x += col_w[i] + 1;
+	}
+	if (spark_w > 4)
+		tui_print(y, x, spark_w, tui_attr(t, TR_TITLE), "IO/s, last %d intervals", spark_w);
+}
+
+static void draw_spark(struct tui *t, int y, int x, int w, uint32_t id)
+{
+	double v[256], max = 0;
+	int i;
+
+	if (w > 256)
+		w = 256;
+	for (i = 0; i < w; i++) {
+		v[i] = tui_metric(t, tui_snap(t, (size_t)(w - 1 - i)), id, HM_IOPS);
+		if (v[i] > max)
+			max = v[i];
+	}
+	for (i = 0; i < w; i++)
+		tui_spark_cell(t, y, x + i, tui_level(v[i], max, false));
+}
+
+static void draw_row(struct tui *t, int y, const struct vxtop_row *r, bool sel, int spark_w)
+{
+	int base = sel ? tui_attr(t, TR_SELECTED) : r->idle ? tui_attr(t, TR_IDLE) : tui_attr(t, TR_NORMAL);
+	char buf[64];
+	int x = 0;
+
+	if (sel)
+		tui_print(y, 0, -1, base, "%-*s", COLS, "");
+	for (unsigned i = 0; i < VXTOP_COL_COUNT; i++) {
+		int a = base;
+
+		fmt_cell(r, i, buf, sizeof(buf));
+		if (i == VXTOP_COL_ERR && r->v[i] > 0 && !sel)
+			a = tui_attr(t, TR_ERROR);
+		if (i == VXTOP_COL_NAME)
+			tui_print(y, x, col_w[i], a, "%-*s", col_w[i], buf);
+		else
+			tui_print(y, x, col_w[i], a, "%*s", col_w[i], buf);
+		x += col_w[i] + 1;
+	}
+	if (spark_w > 0)
+		draw_spark(t, y, x, spark_w, r->object);
+}
+
+/* The error ticker: a summary line and the newest errors. @return lines used. */
+static int draw_ticker(struct tui *t, int y, int lines)
+{
+	const struct vxtop_model *m = &t->c->model;
+	uint64_t total = vxtop_model_obj_errors(m, UINT32_MAX);
+	int x, i, n = 0;
+
+	if (lines < 1)
+		return 0;
+	tui_print(y, 0, -1, total ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_GOOD),
+		  total ? "errors since start: %llu " : "no errors since start",
+		  (unsigned long long)total);
+	getyx(stdscr, i, x);
+	for (size_t k = 0; k < m->nkinds && x < COLS; k++) {
+		const struct vxt_object *ob = vxt_objtab_get(m->objs, m->kinds[k].object);
+		const char *en = vxt_errno_name(m->kinds[k].error);
+
+		tui_print(y, x, -1, A_NORMAL, " %s %s x%llu", ob ? ob->name : "?", en ? en : "?",
+			  (unsigned long long)m->kinds[k].count);
+		getyx(stdscr, i, x);
+		if (i != y)
+			break;
+	}
+	for (i = 1; i < lines; i++) {
+		const struct vxtop_err *e = tui_err(t, (uint64_t)(i - 1));
+		const struct vxt_object *ob;
+		const char *en;
+		char when[32], sz[16];
+
+		if (!e)
+			break;
+		ob = vxt_objtab_get(m->objs, e->object);
+		en = vxt_errno_name(e->error);
+		tui_print(y + i, 0, -1, A_NORMAL, "  %s  %-*s %-6s sector %-12llu %6s  %s",
+			  tui_clock(e->real_ns, true, when, sizeof(when)), NAME_W,
+			  ob ? ob->name : "?", vxt_op_name(e->op), (unsigned long long)e->sector,
+			  vxt_format_size(e->bytes, sz, sizeof(sz)), en ? en : "?");
+		n++;
+	}
+	return n + 1;
+}
+
+static void table_draw(struct tui *t, int top, int bottom)
+{
+	int avail = bottom - top, tick, body, spark_w, y;
+	uint64_t nerrs = tui_nerrs(t);
+	size_t i;
+
+	tick = 1 + (int)(nerrs < TICKER_MAX - 1 ? nerrs : TICKER_MAX - 1);
+	if (tick > avail / 3)
+		tick = avail / 3;
+	body = avail - tick - 1;	/* titles */
+	spark_w = COLS - table_width() - 1;
+	if (spark_w > 60)
+		spark_w = 60;
+	draw_titles(t, top, spark_w);
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (body > 0 && t->sel >= t->top + (size_t)body)
+		t->top = t->sel - (size_t)body + 1;
+	for (i = t->top, y = top + 1; i < t->nrows && y < top + 1 + body; i++, y++)
+		draw_row(t, y, &t->rows[i], i == t->sel, spark_w);
+	if (!t->nrows)
+		tui_print(top + 1, 0, -1, tui_attr(t, TR_IDLE), "%s",
+			  t->glob[0] ? "no object matches the filter" : "waiting for I/O...");
+	draw_ticker(t, bottom - tick, tick);
+}
+
+static int table_key(struct tui *t, int key)
+{
+	int page = LINES - 8;
+	int r;
+
+	if (key == '\n' || key == '\r' || key == KEY_ENTER || key == KEY_RIGHT) {
+		if (!t->nrows)
+			return TUI_REDRAW;
+		tui_show(t, &tui_detail_screen);
+		return TUI_REDRAW;
+	}
+	r = tui_move_key(t, key, t->nrows, &t->sel, page);
+	if (r >= 0 && t->sel < t->nrows)
+		t->sel_object = t->rows[t->sel].object;
+	return r;
+}
+
+const struct tui_screen tui_table_screen = {
+	.name = "objects",
+	.draw = table_draw,
+	.on_key = table_key,
+	.keys = "?:help space:pause </>:sort f:filter e:errors h:heatmap Enter:detail d/D:interval q:quit",
+};
