@@ -30,7 +30,7 @@ static void pow_hist(const struct vxt_hist *h, uint64_t out[POW_MAX])
 	}
 }
 
-static void bar(const struct tui *t, int y, int x, int w, double f, int attr)
+static void bar(const struct top *t, int y, int x, int w, double f, int attr)
 {
 	int n = (int)(f * w + 0.5);
 
@@ -38,56 +38,56 @@ static void bar(const struct tui *t, int y, int x, int w, double f, int attr)
 	if (f > 0 && n == 0)
 		n = 1;
 	for (int i = 0; i < n && i < w; i++)
-		tui_print(y, x + i, 1, attr, "%s", "#");
+		top_print(y, x + i, 1, attr, "%s", "#");
 }
 
-static void draw_summary(struct tui *t, int y, uint32_t id)
+static void draw_summary(struct top *t, int y, uint32_t id)
 {
 	const struct vxt_object *ob = vxt_objtab_get(t->c->model.objs, id);
-	const struct vxtop_snap *s = tui_snap(t, 0);
+	const struct vxtop_snap *s = top_snap(t, 0);
 	struct vxtop_row r;
 	char sz[16], a[16], p[16], when[32];
 
 	vxtop_row_fill(&t->c->model, s, id, &r);
-	tui_print(y, 0, -1, tui_attr(t, TR_HEADER), "%s", r.name);
-	tui_print(y, (int)strlen(r.name) + 2, -1, A_NORMAL, "%s  dev %u:%u  size %s   interval ending %s",
+	top_print(y, 0, -1, TUI_R_HEADER, "%s", r.name);
+	top_print(y, (int)strlen(r.name) + 2, -1, TUI_R_NORMAL, "%s  dev %u:%u  size %s   interval ending %s",
 		  vxt_obj_kind_name(ob ? ob->kind : 0), ob ? ob->dev >> 20 : 0,
 		  ob ? ob->dev & 0xfffff : 0,
 		  ob && ob->size ? vxt_format_size(ob->size, sz, sizeof(sz)) : "?",
-		  s ? tui_clock(s->real_end_ns, false, when, sizeof(when)) : "-");
-	tui_print(y + 1, 0, -1, r.idle ? tui_attr(t, TR_IDLE) : tui_attr(t, TR_NORMAL),
+		  s ? top_clock(s->real_end_ns, false, when, sizeof(when)) : "-");
+	top_print(y + 1, 0, -1, r.idle ? TUI_R_DIM : TUI_R_NORMAL,
 		  "r/s %.1f  w/s %.1f  rMB/s %.2f  wMB/s %.2f  avg %s  p99 %s  qd %.0f  util %.1f%%",
 		  r.v[VXTOP_COL_RPS], r.v[VXTOP_COL_WPS], r.v[VXTOP_COL_RMBS], r.v[VXTOP_COL_WMBS],
 		  vxtop_fmt_lat(r.v[VXTOP_COL_AVG], a, sizeof(a)),
 		  vxtop_fmt_lat(r.v[VXTOP_COL_P99], p, sizeof(p)), r.v[VXTOP_COL_QD],
 		  r.v[VXTOP_COL_UTIL]);
-	tui_print(y + 2, 0, -1, r.errors_total ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_NORMAL),
+	top_print(y + 2, 0, -1, r.errors_total ? TUI_R_ERROR : TUI_R_NORMAL,
 		  "errors: %.0f in the interval, %llu since start", r.v[VXTOP_COL_ERR],
 		  (unsigned long long)r.errors_total);
 }
 
-static int draw_opmix(struct tui *t, int y, int x, int h, uint32_t id)
+static int draw_opmix(struct top *t, int y, int x, int h, uint32_t id)
 {
-	const struct vxtop_osnap *o = vxtop_snap_obj(tui_snap(t, 0), id);
+	const struct vxtop_osnap *o = vxtop_snap_obj(top_snap(t, 0), id);
 	uint64_t total = 0;
 	int n = 0;
 
-	tui_print(y, x, 40, tui_attr(t, TR_TITLE), "%-38s", "op mix (interval)");
+	top_print(y, x, 40, TUI_R_COLHEAD, "%-38s", "op mix (interval)");
 	for (unsigned op = 0; o && op < VXT_OP_COUNT; op++)
 		total += o->ios[op];
 	for (unsigned op = 0; op < VXT_OP_COUNT && n + 1 < h; op++) {
 		uint64_t c = o ? o->ios[op] : 0;
 		double f = total ? (double)c / total : 0;
 
-		tui_print(y + 1 + n, x, 40, c ? tui_attr(t, TR_NORMAL) : tui_attr(t, TR_IDLE), "%-12s %8llu %3.0f%%",
+		top_print(y + 1 + n, x, 40, c ? TUI_R_NORMAL : TUI_R_DIM, "%-12s %8llu %3.0f%%",
 			  vxt_op_name(op), (unsigned long long)c, 100 * f);
-		bar(t, y + 1 + n, x + 27, 11, f, tui_attr(t, TR_HEAT3));
+		bar(t, y + 1 + n, x + 27, 11, f, TUI_R_HEAT5);
 		n++;
 	}
 	return n + 1;
 }
 
-static int draw_latency(struct tui *t, int y, int x, int h, uint32_t id)
+static int draw_latency(struct top *t, int y, int x, int h, uint32_t id)
 {
 	const struct vxtop_model *m = &t->c->model;
 	const struct vxt_objstats *os = vxt_stats_object(&m->total, id);
@@ -104,25 +104,25 @@ static int draw_latency(struct tui *t, int y, int x, int h, uint32_t id)
 		maxc = cur[p] > maxc ? cur[p] : maxc;
 		maxt = tot[p] > maxt ? tot[p] : maxt;
 	}
-	tui_print(y, x, -1, tui_attr(t, TR_TITLE), "%-*s", COLS - x,
+	top_print(y, x, -1, TUI_R_COLHEAD, "%-*s", COLS - x,
 		  "latency      last interval          since start");
 	if (hi - lo + 2 > h)
 		lo = hi - h + 2;	/* keep the slow end in view */
 	for (int p = lo; p <= hi && n + 1 < h; p++, n++) {
 		char a[16];
 
-		tui_print(y + 1 + n, x, -1, A_NORMAL, ">=%-8s %8llu", vxtop_fmt_lat((double)(1ull << p), a,
+		top_print(y + 1 + n, x, -1, TUI_R_NORMAL, ">=%-8s %8llu", vxtop_fmt_lat((double)(1ull << p), a,
 			  sizeof(a)), (unsigned long long)cur[p]);
-		bar(t, y + 1 + n, x + 21, 12, maxc ? (double)cur[p] / maxc : 0, tui_attr(t, TR_HEAT3));
-		tui_print(y + 1 + n, x + 34, -1, A_NORMAL, "%10llu", (unsigned long long)tot[p]);
-		bar(t, y + 1 + n, x + 45, 12, maxt ? (double)tot[p] / maxt : 0, tui_attr(t, TR_HEAT2));
+		bar(t, y + 1 + n, x + 21, 12, maxc ? (double)cur[p] / maxc : 0, TUI_R_HEAT5);
+		top_print(y + 1 + n, x + 34, -1, TUI_R_NORMAL, "%10llu", (unsigned long long)tot[p]);
+		bar(t, y + 1 + n, x + 45, 12, maxt ? (double)tot[p] / maxt : 0, TUI_R_HEAT3);
 	}
 	if (hi < 0)
-		tui_print(y + 1, x, -1, tui_attr(t, TR_IDLE), "no completed I/O yet");
+		top_print(y + 1, x, -1, TUI_R_DIM, "no completed I/O yet");
 	return n + 1;
 }
 
-static void draw_lba(struct tui *t, int y, int h, uint32_t id)
+static void draw_lba(struct top *t, int y, int h, uint32_t id)
 {
 	int w = COLS - 8, rows = h - 1, fold;
 	double max = 0;
@@ -133,11 +133,11 @@ static void draw_lba(struct tui *t, int y, int h, uint32_t id)
 		rows = VXTOP_LBA_BUCKETS;
 	fold = (VXTOP_LBA_BUCKETS + rows - 1) / rows;
 	rows = (VXTOP_LBA_BUCKETS + fold - 1) / fold;
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS,
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-*s", COLS,
 		  "LBA heatmap: completed I/Os by address (rows, low on top) and interval (newest right)");
 	for (int pass = 0; pass < 2; pass++) {
 		for (int c = 0; c < w; c++) {
-			const struct vxtop_osnap *o = vxtop_snap_obj(tui_snap(t, (size_t)(w - 1 - c)), id);
+			const struct vxtop_osnap *o = vxtop_snap_obj(top_snap(t, (size_t)(w - 1 - c)), id);
 
 			for (int r = 0; r < rows; r++) {
 				double v = 0;
@@ -147,22 +147,22 @@ static void draw_lba(struct tui *t, int y, int h, uint32_t id)
 				if (!pass && v > max)
 					max = v;
 				else if (pass)
-					tui_heat_cell(t, y + 1 + r, 8 + c, tui_level(v, max, true));
+					top_heat_cell(t, y + 1 + r, 8 + c, top_level(v, max, true));
 			}
 		}
 	}
 	for (int r = 0; r < rows; r++)
-		tui_print(y + 1 + r, 0, 7, tui_attr(t, TR_IDLE), "%5.0f%%",
+		top_print(y + 1 + r, 0, 7, TUI_R_DIM, "%5.0f%%",
 			  100.0 * r * fold / VXTOP_LBA_BUCKETS);
 }
 
-static void detail_draw(struct tui *t, int top, int bottom)
+static void detail_draw(struct top *t, int top, int bottom)
 {
 	uint32_t id = t->sel_object;
 	int h = bottom - top, mid, used;
 
 	if (!t->nrows && id >= vxtop_model_nobjects(&t->c->model)) {
-		tui_print(top, 0, -1, tui_attr(t, TR_IDLE), "no object selected");
+		top_print(top, 0, -1, TUI_R_DIM, "no object selected");
 		return;
 	}
 	draw_summary(t, top, id);
@@ -178,22 +178,22 @@ static void detail_draw(struct tui *t, int top, int bottom)
 	draw_lba(t, top + 4 + mid, bottom - (top + 4 + mid), id);
 }
 
-static int detail_key(struct tui *t, int key)
+static int detail_key(struct top *t, int key)
 {
 	int r;
 
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		tui_show(t, &tui_table_screen);
+		top_show(t, &top_table_screen);
 		return TUI_REDRAW;
 	}
 	/* up/down walk the objects in table order */
-	r = tui_move_key(t, key, t->nrows, &t->sel, 1);
+	r = top_move_key(t, key, t->nrows, &t->sel, 1);
 	if (r >= 0 && t->sel < t->nrows)
 		t->sel_object = t->rows[t->sel].object;
 	return r;
 }
 
-const struct tui_screen tui_detail_screen = {
+const struct top_screen top_detail_screen = {
 	.name = "detail",
 	.draw = detail_draw,
 	.on_key = detail_key,

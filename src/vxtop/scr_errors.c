@@ -10,13 +10,13 @@
 
 #include "tui.h"
 
-static int draw_kinds(struct tui *t, int y, int max)
+static int draw_kinds(struct top *t, int y, int max)
 {
 	const struct vxtop_model *m = &t->c->model;
 	int n = 0;
 
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS, "");
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-16s %-10s %10s  %s", "OBJECT", "ERRNO",
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-16s %-10s %10s  %s", "OBJECT", "ERRNO",
 		  "COUNT", "LAST");
 	for (size_t k = 0; k < m->nkinds && n + 1 < max; k++, n++) {
 		const struct vxtop_errkind *e = &m->kinds[k];
@@ -24,33 +24,33 @@ static int draw_kinds(struct tui *t, int y, int max)
 		const char *en = vxt_errno_name(e->error);
 		char when[32];
 
-		tui_print(y + 1 + n, 0, -1, tui_attr(t, TR_ERROR), "%-16s %-10s %10llu  %s",
+		top_print(y + 1 + n, 0, -1, TUI_R_ERROR, "%-16s %-10s %10llu  %s",
 			  ob ? ob->name : "?", en ? en : "?", (unsigned long long)e->count,
-			  tui_clock(e->last_ns - m->anchor_mono + m->anchor_real, true, when,
+			  top_clock(e->last_ns - m->anchor_mono + m->anchor_real, true, when,
 				    sizeof(when)));
 	}
 	if (!m->nkinds) {
-		tui_print(y + 1, 0, -1, tui_attr(t, TR_GOOD), "no errors since start");
+		top_print(y + 1, 0, -1, TUI_R_GOOD, "no errors since start");
 		n++;
 	}
 	return n + 1;
 }
 
-static void errors_draw(struct tui *t, int top, int bottom)
+static void errors_draw(struct top *t, int top, int bottom)
 {
 	const struct vxtop_model *m = &t->c->model;
 	const struct vxt_strtab *strs = vxtop_collect_strings(t->c);
-	uint64_t nerrs = tui_nerrs(t), kept = nerrs < VXTOP_ERR_RING ? nerrs : VXTOP_ERR_RING;
+	uint64_t nerrs = top_nerrs(t), kept = nerrs < VXTOP_ERR_RING ? nerrs : VXTOP_ERR_RING;
 	int y = top + draw_kinds(t, top, (bottom - top) / 3) + 1, rows;
 
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS, "");
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-12s  %-14s %-8s %14s %7s  %-10s %7s  %s",
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-12s  %-14s %-8s %14s %7s  %-10s %7s  %s",
 		  "TIME", "OBJECT", "OP", "SECTOR", "SIZE", "ERRNO", "PID", "COMM");
 	rows = bottom - y - 1;
 	if (t->err_top + 1 > kept)
 		t->err_top = kept ? kept - 1 : 0;
 	for (int i = 0; i < rows; i++) {
-		const struct vxtop_err *e = tui_err(t, t->err_top + (uint64_t)i);
+		const struct vxtop_err *e = top_err(t, t->err_top + (uint64_t)i);
 		const struct vxt_object *ob;
 		const char *en;
 		char when[32], sz[16];
@@ -59,26 +59,26 @@ static void errors_draw(struct tui *t, int top, int bottom)
 			break;
 		ob = vxt_objtab_get(m->objs, e->object);
 		en = vxt_errno_name(e->error);
-		tui_print(y + 1 + i, 0, -1, A_NORMAL, "%-12s  %-14s %-8s %14llu %7s  %-10s %7u  %s",
-			  tui_clock(e->real_ns, true, when, sizeof(when)), ob ? ob->name : "?",
+		top_print(y + 1 + i, 0, -1, TUI_R_NORMAL, "%-12s  %-14s %-8s %14llu %7s  %-10s %7u  %s",
+			  top_clock(e->real_ns, true, when, sizeof(when)), ob ? ob->name : "?",
 			  vxt_op_name(e->op), (unsigned long long)e->sector,
 			  vxt_format_size(e->bytes, sz, sizeof(sz)), en ? en : "?", e->pid,
 			  strs ? vxt_strtab_get(strs, e->comm) : "");
 	}
 	if (nerrs > kept)
-		tui_print(bottom - 1, 0, -1, tui_attr(t, TR_IDLE), "(the newest %llu of %llu shown)",
+		top_print(bottom - 1, 0, -1, TUI_R_DIM, "(the newest %llu of %llu shown)",
 			  (unsigned long long)kept, (unsigned long long)nerrs);
 }
 
-static int errors_key(struct tui *t, int key)
+static int errors_key(struct top *t, int key)
 {
-	uint64_t nerrs = tui_nerrs(t);
+	uint64_t nerrs = top_nerrs(t);
 	size_t n = nerrs < VXTOP_ERR_RING ? (size_t)nerrs : VXTOP_ERR_RING;
 
-	return tui_move_key(t, key, n, &t->err_top, LINES / 2);
+	return top_move_key(t, key, n, &t->err_top, LINES / 2);
 }
 
-const struct tui_screen tui_errors_screen = {
+const struct top_screen top_errors_screen = {
 	.name = "errors",
 	.draw = errors_draw,
 	.on_key = errors_key,

@@ -5,6 +5,7 @@
  * whole map (log scale for rates and latency, linear for util%).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <curses.h>
 
@@ -12,12 +13,33 @@
 
 #define LABEL_W 15
 
-static void heat_draw(struct tui *t, int top, int bottom)
+/* Shade of object row @i's cells; error cells flagged in @err. */
+static double fill_row(struct top *t, size_t i, int w, double *v, uint8_t *err)
 {
-	int w = COLS - LABEL_W - 1, rows = bottom - top - 2;
+	double max = 0;
+
+	for (int c = 0; c < w; c++) {
+		const struct vxtop_snap *s = top_snap(t, (size_t)(w - 1 - c));
+		const struct vxtop_osnap *o = vxtop_snap_obj(s, t->rows[i].object);
+
+		v[c] = top_metric(t, s, t->rows[i].object, t->heat);
+		err[c] = o && o->errors && t->heat != HM_ERRORS;
+		if (v[c] > max)
+			max = v[c];
+	}
+	return max;
+}
+
+static void heat_draw(struct top *t, int top, int bottom)
+{
+	struct tui_rect r = { top + 1, 0, bottom - top - 2, COLS };
+	int w = COLS - LABEL_W - 1, rows = r.h;
 	bool log = t->heat != HM_UTIL;
-	double max = 0, v;
-	size_t i, first;
+	struct tui_heatmap hm = { .label_w = LABEL_W, .cursor = -1 };
+	double *v = NULL, max = 0;
+	uint8_t *lv = NULL, *err = NULL;
+	const char **labels = NULL;
+	size_t n, i, first;
 	char mx[32];
 
 	if (w < 4 || rows < 1)
@@ -27,40 +49,49 @@ static void heat_draw(struct tui *t, int top, int bottom)
 	if (t->sel >= t->top + (size_t)rows)
 		t->top = t->sel - (size_t)rows + 1;
 	first = t->top;
-	for (i = first; i < t->nrows && i < first + (size_t)rows; i++)
-		for (int c = 0; c < w; c++) {
-			v = tui_metric(t, tui_snap(t, (size_t)c), t->rows[i].object, t->heat);
-			if (v > max)
-				max = v;
-		}
+	n = t->nrows > first ? t->nrows - first : 0;
+	if (n > (size_t)rows)
+		n = (size_t)rows;
+	v = calloc(n * (size_t)w + 1, sizeof(*v));
+	lv = calloc(n * (size_t)w + 1, 1);
+	err = calloc(n * (size_t)w + 1, 1);
+	labels = calloc(n + 1, sizeof(*labels));
+	if (!v || !lv || !err || !labels)
+		goto out;
+	for (i = 0; i < n; i++) {
+		double m = fill_row(t, first + i, w, v + i * (size_t)w, err + i * (size_t)w);
+
+		max = m > max ? m : max;
+		labels[i] = t->rows[first + i].name;
+	}
 	if (t->heat == HM_UTIL)
 		max = 100;
+	for (i = 0; i < n * (size_t)w; i++)
+		lv[i] = (uint8_t)top_level(v[i], max, log);
 	if (t->heat == HM_P99)
 		vxtop_fmt_lat(max, mx, sizeof(mx));
 	else
 		snprintf(mx, sizeof(mx), "%.1f", max);
-	tui_print(top, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS, "");
-	tui_print(top, 0, -1, tui_attr(t, TR_TITLE),
-		  "heatmap of %s, last %d intervals, newest right; scale 0..%s (%s)   m: metric",
-		  tui_metric_name(t->heat), w, mx, log ? "log" : "linear");
-	for (i = first; i < t->nrows && i < first + (size_t)rows; i++) {
-		int y = top + 1 + (int)(i - first);
-		const struct vxtop_row *r = &t->rows[i];
-
-		tui_print(y, 0, LABEL_W, tui_attr(t, i == t->sel ? TR_SELECTED :
-			  r->idle ? TR_IDLE : TR_NORMAL), "%-*s", LABEL_W, r->name);
-		for (int c = 0; c < w; c++) {
-			v = tui_metric(t, tui_snap(t, (size_t)(w - 1 - c)), r->object, t->heat);
-			tui_heat_cell(t, y, LABEL_W + 1 + c, tui_level(v, max, log));
-		}
-	}
-	tui_print(bottom - 1, 0, -1, A_NORMAL, "low ");
-	for (unsigned l = 1; l <= 8; l++)
-		tui_heat_cell(t, bottom - 1, 3 + (int)l, l);
-	tui_print(bottom - 1, 13, -1, A_NORMAL, "high");
+	top_print(top, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
+	top_print(top, 0, -1, TUI_R_COLHEAD,
+		  "heatmap of %s, last %d intervals, newest right; %s scale   m: metric",
+		  top_metric_name(t->heat), w, log ? "log" : "linear");
+	hm.rows = (int)n;
+	hm.cols = w;
+	hm.level = lv;
+	hm.err = err;
+	hm.labels = labels;
+	hm.sel_row = t->sel >= first ? (int)(t->sel - first) : -1;
+	tui_heatmap_draw(&r, &hm);
+	tui_heatmap_legend(bottom - 1, 0, COLS, top_metric_name(t->heat), "0", mx);
+out:
+	free(v);
+	free(lv);
+	free(err);
+	free(labels);
 }
 
-static int heat_key(struct tui *t, int key)
+static int heat_key(struct top *t, int key)
 {
 	int r;
 
@@ -70,16 +101,16 @@ static int heat_key(struct tui *t, int key)
 	}
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 		if (t->nrows)
-			tui_show(t, &tui_detail_screen);
+			top_show(t, &top_detail_screen);
 		return TUI_REDRAW;
 	}
-	r = tui_move_key(t, key, t->nrows, &t->sel, LINES - 6);
+	r = top_move_key(t, key, t->nrows, &t->sel, LINES - 6);
 	if (r >= 0 && t->sel < t->nrows)
 		t->sel_object = t->rows[t->sel].object;
 	return r;
 }
 
-const struct tui_screen tui_heat_screen = {
+const struct top_screen top_heat_screen = {
 	.name = "heatmap",
 	.draw = heat_draw,
 	.on_key = heat_key,

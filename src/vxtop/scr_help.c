@@ -29,17 +29,18 @@ static const char *const help_lines[] = {
 	"The header's lost count is the events the source dropped; it is never hidden.",
 };
 
-static void help_draw(struct tui *t, int top, int bottom)
+static void help_draw(struct top *t, int top, int bottom)
 {
+	(void)t;
 	for (size_t i = 0; i < sizeof(help_lines) / sizeof(help_lines[0]); i++) {
 		if (top + (int)i >= bottom)
 			break;
-		tui_print(top + (int)i, 1, -1, help_lines[i][0] != ' ' ? tui_attr(t, TR_HEADER) :
-			  tui_attr(t, TR_NORMAL), "%s", help_lines[i]);
+		top_print(top + (int)i, 1, -1, help_lines[i][0] != ' ' ? TUI_R_HEADER :
+			  TUI_R_NORMAL, "%s", help_lines[i]);
 	}
 }
 
-const struct tui_screen tui_help_screen = {
+const struct top_screen top_help_screen = {
 	.name = "help",
 	.draw = help_draw,
 	.on_key = NULL,

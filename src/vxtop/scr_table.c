@@ -54,25 +54,25 @@ static void fmt_cell(const struct vxtop_row *r, unsigned col, char *buf, size_t 
 	}
 }
 
-static void draw_titles(struct tui *t, int y, int spark_w)
+static void draw_titles(struct top *t, int y, int spark_w)
 {
 	int x = 0;
 
-	tui_print(y, 0, -1, tui_attr(t, TR_TITLE), "%-*s", COLS, "");
+	top_print(y, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
 	for (unsigned i = 0; i < VXTOP_COL_COUNT; i++) {
-		int a = tui_attr(t, i == t->cfg->view.sort_col ? TR_SORTCOL : TR_TITLE);
+		int a = i == t->cfg->view.sort_col ? TUI_R_TITLE_FOCUS : TUI_R_COLHEAD;
 
 		if (i == VXTOP_COL_NAME)
-			tui_print(y, x, col_w[i], a, "%-*s", col_w[i], vxtop_col_title(i));
+			top_print(y, x, col_w[i], a, "%-*s", col_w[i], vxtop_col_title(i));
 		else
-			tui_print(y, x, col_w[i], a, "%*s", col_w[i], vxtop_col_title(i));
+			top_print(y, x, col_w[i], a, "%*s", col_w[i], vxtop_col_title(i));
 		x += col_w[i] + 1;
 	}
 	if (spark_w > 4)
-		tui_print(y, x, spark_w, tui_attr(t, TR_TITLE), "IO/s, last %d intervals", spark_w);
+		top_print(y, x, spark_w, TUI_R_COLHEAD, "IO/s, last %d intervals", spark_w);
 }
 
-static void draw_spark(struct tui *t, int y, int x, int w, uint32_t id)
+static void draw_spark(struct top *t, int y, int x, int w, uint32_t id)
 {
 	double v[256], max = 0;
 	int i;
@@ -80,32 +80,32 @@ static void draw_spark(struct tui *t, int y, int x, int w, uint32_t id)
 	if (w > 256)
 		w = 256;
 	for (i = 0; i < w; i++) {
-		v[i] = tui_metric(t, tui_snap(t, (size_t)(w - 1 - i)), id, HM_IOPS);
+		v[i] = top_metric(t, top_snap(t, (size_t)(w - 1 - i)), id, HM_IOPS);
 		if (v[i] > max)
 			max = v[i];
 	}
 	for (i = 0; i < w; i++)
-		tui_spark_cell(t, y, x + i, tui_level(v[i], max, false));
+		top_spark_cell(t, y, x + i, top_level(v[i], max, false));
 }
 
-static void draw_row(struct tui *t, int y, const struct vxtop_row *r, bool sel, int spark_w)
+static void draw_row(struct top *t, int y, const struct vxtop_row *r, bool sel, int spark_w)
 {
-	int base = sel ? tui_attr(t, TR_SELECTED) : r->idle ? tui_attr(t, TR_IDLE) : tui_attr(t, TR_NORMAL);
+	int base = sel ? TUI_R_SELECTED : r->idle ? TUI_R_DIM : TUI_R_NORMAL;
 	char buf[64];
 	int x = 0;
 
 	if (sel)
-		tui_print(y, 0, -1, base, "%-*s", COLS, "");
+		top_print(y, 0, -1, base, "%-*s", COLS, "");
 	for (unsigned i = 0; i < VXTOP_COL_COUNT; i++) {
 		int a = base;
 
 		fmt_cell(r, i, buf, sizeof(buf));
 		if (i == VXTOP_COL_ERR && r->v[i] > 0 && !sel)
-			a = tui_attr(t, TR_ERROR);
+			a = TUI_R_ERROR;
 		if (i == VXTOP_COL_NAME)
-			tui_print(y, x, col_w[i], a, "%-*s", col_w[i], buf);
+			top_print(y, x, col_w[i], a, "%-*s", col_w[i], buf);
 		else
-			tui_print(y, x, col_w[i], a, "%*s", col_w[i], buf);
+			top_print(y, x, col_w[i], a, "%*s", col_w[i], buf);
 		x += col_w[i] + 1;
 	}
 	if (spark_w > 0)
@@ -113,7 +113,7 @@ static void draw_row(struct tui *t, int y, const struct vxtop_row *r, bool sel, 
 }
 
 /* The error ticker: a summary line and the newest errors. @return lines used. */
-static int draw_ticker(struct tui *t, int y, int lines)
+static int draw_ticker(struct top *t, int y, int lines)
 {
 	const struct vxtop_model *m = &t->c->model;
 	uint64_t total = vxtop_model_obj_errors(m, UINT32_MAX);
@@ -121,7 +121,7 @@ static int draw_ticker(struct tui *t, int y, int lines)
 
 	if (lines < 1)
 		return 0;
-	tui_print(y, 0, -1, total ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_GOOD),
+	top_print(y, 0, -1, total ? TUI_R_ERROR : TUI_R_GOOD,
 		  total ? "errors since start: %llu " : "no errors since start",
 		  (unsigned long long)total);
 	getyx(stdscr, i, x);
@@ -129,14 +129,14 @@ static int draw_ticker(struct tui *t, int y, int lines)
 		const struct vxt_object *ob = vxt_objtab_get(m->objs, m->kinds[k].object);
 		const char *en = vxt_errno_name(m->kinds[k].error);
 
-		tui_print(y, x, -1, A_NORMAL, " %s %s x%llu", ob ? ob->name : "?", en ? en : "?",
+		top_print(y, x, -1, TUI_R_NORMAL, " %s %s x%llu", ob ? ob->name : "?", en ? en : "?",
 			  (unsigned long long)m->kinds[k].count);
 		getyx(stdscr, i, x);
 		if (i != y)
 			break;
 	}
 	for (i = 1; i < lines; i++) {
-		const struct vxtop_err *e = tui_err(t, (uint64_t)(i - 1));
+		const struct vxtop_err *e = top_err(t, (uint64_t)(i - 1));
 		const struct vxt_object *ob;
 		const char *en;
 		char when[32], sz[16];
@@ -145,8 +145,8 @@ static int draw_ticker(struct tui *t, int y, int lines)
 			break;
 		ob = vxt_objtab_get(m->objs, e->object);
 		en = vxt_errno_name(e->error);
-		tui_print(y + i, 0, -1, A_NORMAL, "  %s  %-*s %-6s sector %-12llu %6s  %s",
-			  tui_clock(e->real_ns, true, when, sizeof(when)), NAME_W,
+		top_print(y + i, 0, -1, TUI_R_NORMAL, "  %s  %-*s %-6s sector %-12llu %6s  %s",
+			  top_clock(e->real_ns, true, when, sizeof(when)), NAME_W,
 			  ob ? ob->name : "?", vxt_op_name(e->op), (unsigned long long)e->sector,
 			  vxt_format_size(e->bytes, sz, sizeof(sz)), en ? en : "?");
 		n++;
@@ -154,10 +154,10 @@ static int draw_ticker(struct tui *t, int y, int lines)
 	return n + 1;
 }
 
-static void table_draw(struct tui *t, int top, int bottom)
+static void table_draw(struct top *t, int top, int bottom)
 {
 	int avail = bottom - top, tick, body, spark_w, y;
-	uint64_t nerrs = tui_nerrs(t);
+	uint64_t nerrs = top_nerrs(t);
 	size_t i;
 
 	tick = 1 + (int)(nerrs < TICKER_MAX - 1 ? nerrs : TICKER_MAX - 1);
@@ -175,12 +175,12 @@ static void table_draw(struct tui *t, int top, int bottom)
 	for (i = t->top, y = top + 1; i < t->nrows && y < top + 1 + body; i++, y++)
 		draw_row(t, y, &t->rows[i], i == t->sel, spark_w);
 	if (!t->nrows)
-		tui_print(top + 1, 0, -1, tui_attr(t, TR_IDLE), "%s",
+		top_print(top + 1, 0, -1, TUI_R_DIM, "%s",
 			  t->glob[0] ? "no object matches the filter" : "waiting for I/O...");
 	draw_ticker(t, bottom - tick, tick);
 }
 
-static int table_key(struct tui *t, int key)
+static int table_key(struct top *t, int key)
 {
 	int page = LINES - 8;
 	int r;
@@ -188,16 +188,16 @@ static int table_key(struct tui *t, int key)
 	if (key == '\n' || key == '\r' || key == KEY_ENTER || key == KEY_RIGHT) {
 		if (!t->nrows)
 			return TUI_REDRAW;
-		tui_show(t, &tui_detail_screen);
+		top_show(t, &top_detail_screen);
 		return TUI_REDRAW;
 	}
-	r = tui_move_key(t, key, t->nrows, &t->sel, page);
+	r = top_move_key(t, key, t->nrows, &t->sel, page);
 	if (r >= 0 && t->sel < t->nrows)
 		t->sel_object = t->rows[t->sel].object;
 	return r;
 }
 
-const struct tui_screen tui_table_screen = {
+const struct top_screen top_table_screen = {
 	.name = "objects",
 	.draw = table_draw,
 	.on_key = table_key,

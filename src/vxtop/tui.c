@@ -6,6 +6,7 @@
  * SIGINT/SIGTERM/SIGHUP and on a fatal error).
  */
 #include <fnmatch.h>
+#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,53 +25,7 @@ static const uint64_t interval_steps[] = {
 };
 #define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
 
-/* Role -> colour pair and attribute; monochrome uses the attribute only. */
-static const struct {
-	short fg, bg;
-	int attr, mono;
-} roles[TR_COUNT] = {
-	[TR_NORMAL] = { -1, -1, 0, 0 },
-	[TR_HEADER] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
-	[TR_TITLE] = { COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE },
-	[TR_SORTCOL] = { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD | A_UNDERLINE },
-	[TR_SELECTED] = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
-	[TR_IDLE] = { -1, -1, A_DIM, A_DIM },
-	[TR_ERROR] = { COLOR_RED, -1, A_BOLD, A_BOLD },
-	[TR_WARN] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
-	[TR_KEY] = { -1, -1, A_BOLD, A_BOLD },
-	[TR_KEYTEXT] = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
-	[TR_PAUSED] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE | A_BOLD },
-	[TR_GOOD] = { COLOR_GREEN, -1, 0, 0 },
-	[TR_HEAT1] = { COLOR_BLUE, -1, 0, A_DIM },
-	[TR_HEAT2] = { COLOR_CYAN, -1, 0, 0 },
-	[TR_HEAT3] = { COLOR_GREEN, -1, A_BOLD, 0 },
-	[TR_HEAT4] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
-	[TR_HEAT5] = { COLOR_RED, -1, A_BOLD, A_BOLD },
-};
-
-static bool curses_on;
-
-int tui_attr(const struct tui *t, enum tui_role role)
-{
-	if (!t->color)
-		return roles[role].mono;
-	return COLOR_PAIR(role + 1) | roles[role].attr;
-}
-
-static void init_colors(struct tui *t)
-{
-	int i;
-
-	t->color = !t->cfg->mono && has_colors();
-	if (!t->color)
-		return;
-	start_color();
-	use_default_colors();
-	for (i = 0; i < TR_COUNT; i++)
-		init_pair((short)(i + 1), roles[i].fg, roles[i].bg);
-}
-
-void tui_print(int y, int x, int width, int attr, const char *fmt, ...)
+void top_print(int y, int x, int width, int role, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -82,66 +37,44 @@ void tui_print(int y, int x, int width, int attr, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	attrset(attr);
-	mvaddnstr(y, x, buf, width);
-	attrset(A_NORMAL);
+	tui_puts(y, x, width, role, buf);
 }
 
-static const char *const heat_utf8[] = { " ", "\u2591", "\u2591", "\u2592", "\u2592",
-					  "\u2593", "\u2593", "\u2588", "\u2588" };
-static const char *const spark_utf8[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
-					   "\u2585", "\u2586", "\u2587", "\u2588" };
-static const char heat_ascii[] = " .:-=+*#@";
-static const char spark_ascii[] = " _.,-=+*#";
-
-static int level_attr(const struct tui *t, unsigned level)
+void top_heat_cell(const struct top *t, int y, int x, unsigned level)
 {
-	static const enum tui_role r[9] = { TR_NORMAL, TR_HEAT1, TR_HEAT1, TR_HEAT2, TR_HEAT2,
-					    TR_HEAT3, TR_HEAT4, TR_HEAT5, TR_HEAT5 };
-
-	return tui_attr(t, r[level > 8 ? 8 : level]);
+	(void)t;
+	if (level > TUI_HEAT_LEVELS)
+		level = TUI_HEAT_LEVELS;
+	/* as the shared heatmap widget: 1-2 light, 3-4 medium, 5-6 dark, 7-8 full */
+	tui_fill(y, x, 1, level ? TUI_R_HEAT1 + (int)level - 1 : TUI_R_NORMAL,
+		 tui_glyphs->shade[(level + 1) / 2]);
 }
 
-static void put_glyph(int y, int x, int attr, const char *g)
+void top_spark_cell(const struct top *t, int y, int x, unsigned level)
 {
-	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
-		return;
-	attrset(attr);
-	mvaddstr(y, x, g);
-	attrset(A_NORMAL);
+	(void)t;
+	if (level > TUI_HEAT_LEVELS)
+		level = TUI_HEAT_LEVELS;
+	tui_fill(y, x, 1, level ? TUI_R_HEAT1 + (int)level - 1 : TUI_R_NORMAL,
+		 tui_glyphs->bar[level]);
 }
 
-void tui_heat_cell(const struct tui *t, int y, int x, unsigned level)
-{
-	char s[2] = { heat_ascii[level > 8 ? 8 : level], 0 };
-
-	if (level > 8)
-		level = 8;
-	put_glyph(y, x, level_attr(t, level), t->ascii ? s : heat_utf8[level]);
-}
-
-void tui_spark_cell(const struct tui *t, int y, int x, unsigned level)
-{
-	char s[2] = { spark_ascii[level > 8 ? 8 : level], 0 };
-
-	if (level > 8)
-		level = 8;
-	put_glyph(y, x, level_attr(t, level), t->ascii ? s : spark_utf8[level]);
-}
-
-unsigned tui_level(double v, double max, bool log)
+unsigned top_level(double v, double max, bool log)
 {
 	double f;
 
 	if (!(v > 0) || !(max > 0))
 		return 0;
-	f = log ? log1p(v) / log1p(max) : v / max;
+	/* log: three decades below the maximum, 1/10 of it two thirds up */
+	f = log ? 1 + log10(v / max) / 3 : v / max;
+	if (f <= 0)
+		return 1;
 	if (f >= 1)
 		return 8;
 	return 1 + (unsigned)(f * 7.999);
 }
 
-const struct vxtop_snap *tui_snap(const struct tui *t, size_t back)
+const struct vxtop_snap *top_snap(const struct top *t, size_t back)
 {
 	const struct vxtop_model *m = &t->c->model;
 	const struct vxtop_snap *newest = vxtop_model_snap(m, 0);
@@ -157,17 +90,17 @@ const struct vxtop_snap *tui_snap(const struct tui *t, size_t back)
 	return vxtop_model_snap(m, skip + back);
 }
 
-uint64_t tui_nerrs(const struct tui *t)
+uint64_t top_nerrs(const struct top *t)
 {
 	return t->paused ? t->frozen_nerrs : t->c->model.nerrs;
 }
 
-const struct vxtop_err *tui_err(const struct tui *t, uint64_t back)
+const struct vxtop_err *top_err(const struct top *t, uint64_t back)
 {
-	return vxtop_model_err(&t->c->model, back + (t->c->model.nerrs - tui_nerrs(t)));
+	return vxtop_model_err(&t->c->model, back + (t->c->model.nerrs - top_nerrs(t)));
 }
 
-char *tui_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
+char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
 {
 	time_t sec = (time_t)(real_ns / 1000000000ull);
 	struct tm tm;
@@ -180,7 +113,7 @@ char *tui_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
 	return buf;
 }
 
-double tui_metric(const struct tui *t, const struct vxtop_snap *s, uint32_t id,
+double top_metric(const struct top *t, const struct vxtop_snap *s, uint32_t id,
 		  enum heat_metric metric)
 {
 	struct vxtop_row r;
@@ -204,7 +137,7 @@ double tui_metric(const struct tui *t, const struct vxtop_snap *s, uint32_t id,
 	}
 }
 
-const char *tui_metric_name(enum heat_metric m)
+const char *top_metric_name(enum heat_metric m)
 {
 	static const char *const names[HM_COUNT] = { "IO/s", "MB/s", "util%", "p99 latency",
 						     "errors" };
@@ -212,14 +145,14 @@ const char *tui_metric_name(enum heat_metric m)
 	return m < HM_COUNT ? names[m] : "?";
 }
 
-void tui_show(struct tui *t, const struct tui_screen *s)
+void top_show(struct top *t, const struct top_screen *s)
 {
-	if (t->scr != s && t->scr != &tui_help_screen)
+	if (t->scr != s && t->scr != &top_help_screen)
 		t->back = t->scr;
 	t->scr = s;
 }
 
-int tui_move_key(struct tui *t, int key, size_t n, size_t *sel, int page)
+int top_move_key(struct top *t, int key, size_t n, size_t *sel, int page)
 {
 	(void)t;
 	if (page < 1)
@@ -248,12 +181,12 @@ int tui_move_key(struct tui *t, int key, size_t n, size_t *sel, int page)
 	default:
 		return -1;
 	}
-	return TUI_REDRAW | TUI_ROWS;
+	return TUI_REDRAW | TOP_ROWS;
 }
 
 /* ---- rows ---- */
 
-static void build_rows(struct tui *t)
+static void build_rows(struct top *t)
 {
 	const struct vxtop_model *m = &t->c->model;
 	size_t need = vxtop_model_nobjects(m), i;
@@ -269,7 +202,7 @@ static void build_rows(struct tui *t)
 	}
 	v.glob = t->glob;
 	v.by_id = false;
-	t->nrows = vxtop_rows(m, tui_snap(t, 0), &v, t->rows);
+	t->nrows = vxtop_rows(m, top_snap(t, 0), &v, t->rows);
 	t->nidle = 0;
 	for (i = 0; i < t->nrows; i++)
 		t->nidle += t->rows[i].idle != 0;
@@ -287,10 +220,10 @@ static void build_rows(struct tui *t)
 
 /* ---- header, key bar, prompt ---- */
 
-static void draw_header(struct tui *t)
+static void draw_header(struct top *t)
 {
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
-	const struct vxtop_snap *shown = tui_snap(t, 0);
+	const struct vxtop_snap *shown = top_snap(t, 0);
 	double up = vxtop_collect_uptime(t->c);
 	double sec = s ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
 	uint64_t lost = vxtop_collect_lost(t->c);
@@ -303,28 +236,28 @@ static void draw_header(struct tui *t)
 	vxtop_fmt_rate((double)t->c->fed, tot, sizeof(tot));
 	move(0, 0);
 	clrtoeol();
-	tui_print(0, 0, -1, tui_attr(t, TR_HEADER), "vxtop");
-	tui_print(0, 6, -1, A_NORMAL,
+	top_print(0, 0, -1, TUI_R_HEADER, "vxtop");
+	top_print(0, 6, -1, A_NORMAL,
 		  "%s  interval %s  up %u:%02u:%02u  events %s/s  total %s  errors %llu  lost ",
 		  t->c->name, iv, u / 3600, u / 60 % 60, u % 60, rate, tot,
 		  (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX));
 	getyx(stdscr, u, x);
-	tui_print(0, x, -1, lost ? tui_attr(t, TR_ERROR) : tui_attr(t, TR_NORMAL), "%llu",
+	top_print(0, x, -1, lost ? TUI_R_ERROR : TUI_R_NORMAL, "%llu",
 		  (unsigned long long)lost);
 	if (t->c->ended)
-		tui_print(0, COLS - 18, -1, tui_attr(t, TR_WARN), " source ended ");
+		top_print(0, COLS - 18, -1, TUI_R_WARN, " source ended ");
 	if (t->paused)
-		tui_print(0, COLS - 8, -1, tui_attr(t, TR_PAUSED), " PAUSED ");
+		top_print(0, COLS - 8, -1, TUI_R_MSG_ERROR, " PAUSED ");
 	move(1, 0);
 	clrtoeol();
-	tui_print(1, 0, -1, A_NORMAL, "[%s]  sort %s %s   filter %s   objects %zu (%zu idle)   shown %s",
+	top_print(1, 0, -1, TUI_R_NORMAL, "[%s]  sort %s %s   filter %s   objects %zu (%zu idle)   shown %s",
 		  t->scr->name, vxtop_col_title(t->cfg->view.sort_col),
 		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
 		  t->nrows, t->nidle,
-		  shown ? tui_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
+		  shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
 }
 
-static void draw_keybar(struct tui *t)
+static void draw_keybar(struct top *t)
 {
 	const char *p = t->scr->keys;
 	int y = LINES - 1, x = 0;
@@ -332,13 +265,13 @@ static void draw_keybar(struct tui *t)
 	move(y, 0);
 	clrtoeol();
 	if (t->prompt == TP_FILTER) {
-		tui_print(y, 0, -1, tui_attr(t, TR_KEY), "filter (glob, empty = all): ");
+		top_print(y, 0, -1, TUI_R_KEY, "filter (glob, empty = all): ");
 		getyx(stdscr, y, x);
-		tui_print(y, x, -1, A_NORMAL, "%s_", t->line);
+		top_print(y, x, -1, TUI_R_NORMAL, "%s_", t->line);
 		return;
 	}
 	if (t->msg[0]) {
-		tui_print(y, 0, -1, tui_attr(t, TR_WARN), "%s", t->msg);
+		top_print(y, 0, -1, TUI_R_WARN, "%s", t->msg);
 		t->msg[0] = '\0';
 		return;
 	}
@@ -351,36 +284,36 @@ static void draw_keybar(struct tui *t)
 		sp = strchr(colon, ' ');
 		kl = (int)(colon - p);
 		ll = sp ? (int)(sp - colon - 1) : (int)strlen(colon + 1);
-		tui_print(y, x, kl, tui_attr(t, TR_KEY), "%.*s", kl, p);
+		top_print(y, x, kl, TUI_R_KEY, "%.*s", kl, p);
 		x += kl;
-		tui_print(y, x, ll + 2, tui_attr(t, TR_KEYTEXT), " %.*s ", ll, colon + 1);
+		top_print(y, x, ll + 2, TUI_R_KEY_LABEL, " %.*s ", ll, colon + 1);
 		x += ll + 3;
 		p = sp ? sp + 1 : colon + 1 + ll;
 	}
 }
 
-static void draw_sort_menu(struct tui *t)
+static void draw_sort_menu(struct top *t)
 {
 	int h = VXTOP_COL_COUNT + 2, w = 36, y0 = 3, x0 = 2;
 	int i;
 
 	for (i = 0; i < h && y0 + i < LINES - 1; i++)
-		tui_print(y0 + i, x0, w, tui_attr(t, TR_KEYTEXT), "%-*s", w, "");
-	tui_print(y0, x0 + 1, w - 2, tui_attr(t, TR_KEYTEXT), "Sort by (Enter, Esc)");
+		top_print(y0 + i, x0, w, TUI_R_KEY_LABEL, "%-*s", w, "");
+	top_print(y0, x0 + 1, w - 2, TUI_R_KEY_LABEL, "Sort by (Enter, Esc)");
 	for (i = 0; i < VXTOP_COL_COUNT && y0 + 1 + i < LINES - 1; i++)
-		tui_print(y0 + 1 + i, x0 + 1, w - 2,
-			  (size_t)i == t->sort_pick ? (int)(tui_attr(t, TR_SELECTED) | A_BOLD) :
-			  tui_attr(t, TR_KEYTEXT),
+		top_print(y0 + 1 + i, x0 + 1, w - 2,
+			  (size_t)i == t->sort_pick ? TUI_R_SELECTED :
+			  TUI_R_KEY_LABEL,
 			  "%c %-6s %-24s", (unsigned)i == t->cfg->view.sort_col ? '*' : ' ',
 			  vxtop_col_title((unsigned)i), vxtop_col_name((unsigned)i));
 }
 
-static void draw(struct tui *t)
+static void draw(struct top *t)
 {
 	erase();
 	build_rows(t);
 	if (LINES < 6 || COLS < 40) {
-		tui_print(0, 0, -1, A_NORMAL, "vxtop: terminal too small (%dx%d)", COLS, LINES);
+		top_print(0, 0, -1, TUI_R_NORMAL, "vxtop: terminal too small (%dx%d)", COLS, LINES);
 		refresh();
 		return;
 	}
@@ -394,7 +327,7 @@ static void draw(struct tui *t)
 
 /* ---- keys ---- */
 
-static void set_sort(struct tui *t, unsigned col)
+static void set_sort(struct top *t, unsigned col)
 {
 	if (col == t->cfg->view.sort_col)
 		return;
@@ -402,7 +335,7 @@ static void set_sort(struct tui *t, unsigned col)
 	t->cfg->view.ascending = col == VXTOP_COL_NAME;
 }
 
-static void change_interval(struct tui *t, int dir)
+static void change_interval(struct top *t, int dir)
 {
 	uint64_t cur = t->c->model.interval_ns;
 	size_t i;
@@ -426,7 +359,7 @@ static void change_interval(struct tui *t, int dir)
 		 vxt_format_duration(interval_steps[i], buf, sizeof(buf)));
 }
 
-static int prompt_key(struct tui *t, int key)
+static int prompt_key(struct top *t, int key)
 {
 	size_t n = strlen(t->line);
 
@@ -448,7 +381,7 @@ static int prompt_key(struct tui *t, int key)
 			t->prompt = TP_NONE;
 			break;
 		}
-		return TUI_REDRAW | TUI_ROWS;
+		return TUI_REDRAW | TOP_ROWS;
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
@@ -469,10 +402,10 @@ static int prompt_key(struct tui *t, int key)
 			t->line[n + 1] = '\0';
 		}
 	}
-	return TUI_REDRAW | TUI_ROWS;
+	return TUI_REDRAW | TOP_ROWS;
 }
 
-static void toggle_pause(struct tui *t)
+static void toggle_pause(struct top *t)
 {
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
 
@@ -484,7 +417,7 @@ static void toggle_pause(struct tui *t)
 }
 
 /* Keys every screen shares. @return a reaction, or -1. */
-static int global_key(struct tui *t, int key)
+static int global_key(struct top *t, int key)
 {
 	int col;
 
@@ -493,7 +426,7 @@ static int global_key(struct tui *t, int key)
 		return TUI_QUIT;
 	case ' ':
 		toggle_pause(t);
-		return TUI_REDRAW | TUI_ROWS;
+		return TUI_REDRAW | TOP_ROWS;
 	case 'd':
 		change_interval(t, -1);
 		return TUI_REDRAW;
@@ -501,26 +434,26 @@ static int global_key(struct tui *t, int key)
 		change_interval(t, +1);
 		return TUI_REDRAW;
 	case '?': case KEY_F(1):
-		tui_show(t, t->scr == &tui_help_screen ? t->back : &tui_help_screen);
+		top_show(t, t->scr == &top_help_screen ? t->back : &top_help_screen);
 		return TUI_REDRAW;
 	case 'e':
-		tui_show(t, t->scr == &tui_errors_screen ? &tui_table_screen : &tui_errors_screen);
+		top_show(t, t->scr == &top_errors_screen ? &top_table_screen : &top_errors_screen);
 		return TUI_REDRAW;
 	case 'h':
-		tui_show(t, t->scr == &tui_heat_screen ? &tui_table_screen : &tui_heat_screen);
+		top_show(t, t->scr == &top_heat_screen ? &top_table_screen : &top_heat_screen);
 		return TUI_REDRAW;
 	case 27: case KEY_LEFT: case KEY_BACKSPACE: case 127:
-		tui_show(t, t->scr == &tui_table_screen || !t->back ? &tui_table_screen : t->back);
+		top_show(t, t->scr == &top_table_screen || !t->back ? &top_table_screen : t->back);
 		if (t->scr == t->back)
-			t->back = &tui_table_screen;
+			t->back = &top_table_screen;
 		return TUI_REDRAW;
 	case '<': case '>':
 		col = (int)t->cfg->view.sort_col + (key == '<' ? -1 : 1);
 		set_sort(t, (unsigned)((col + VXTOP_COL_COUNT) % VXTOP_COL_COUNT));
-		return TUI_REDRAW | TUI_ROWS;
+		return TUI_REDRAW | TOP_ROWS;
 	case 'I': case 'r':
 		t->cfg->view.ascending = !t->cfg->view.ascending;
-		return TUI_REDRAW | TUI_ROWS;
+		return TUI_REDRAW | TOP_ROWS;
 	case KEY_F(6):
 		t->prompt = TP_SORT;
 		t->sort_pick = t->cfg->view.sort_col;
@@ -538,7 +471,7 @@ static int global_key(struct tui *t, int key)
 	return -1;
 }
 
-static int handle_key(struct tui *t, int key)
+static int handle_key(struct top *t, int key)
 {
 	int r;
 
@@ -553,48 +486,50 @@ static int handle_key(struct tui *t, int key)
 
 /* ---- setup and the loop ---- */
 
-static void restore_terminal(void)
-{
-	if (curses_on) {
-		curses_on = false;
-		endwin();
-	}
-}
-
 static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void *arg)
 {
-	struct tui *t = arg;
+	struct top *t = arg;
 
 	(void)c;
 	(void)s;
 	t->closed++;
 }
 
-static void start_curses(struct tui *t)
+static void on_stop(int sig)
 {
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
-	initscr();
-	curses_on = true;
-	atexit(restore_terminal);
-	cbreak();
-	noecho();
-	nonl();
+	(void)sig;
+	vxtop_stop = 1;
+}
+
+/* The shared screen manager sets up the terminal, colours, glyphs and the
+ * fatal-signal paths; vxtop runs its own loop (it waits on the source and the
+ * terminal together), so SIGINT/SIGTERM/SIGHUP come back to vxtop_stop. */
+static int start_curses(struct top *t)
+{
+	struct tui_screen_opts o = {
+		.color = t->cfg->mono ? TUI_COLOR_NEVER : TUI_COLOR_AUTO,
+		.ascii = t->cfg->ascii,
+	};
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	if (tui_screen_init(&t->scr_mgr, &o) < 0)
+		return -1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
-	curs_set(0);
-	init_colors(t);
+	return 0;
 }
 
 int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 {
-	struct tui t = {
+	struct top t = {
 		.c = c,
 		.cfg = cfg,
-		.scr = &tui_table_screen,
-		.back = &tui_table_screen,
-		.ascii = cfg->ascii,
+		.scr = &top_table_screen,
+		.back = &top_table_screen,
 	};
 	bool input, redraw = true;
 	int rc = 0, key, r;
@@ -603,7 +538,8 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 		snprintf(t.glob, sizeof(t.glob), "%s", cfg->view.glob);
 	c->on_close = on_close;
 	c->arg = &t;
-	start_curses(&t);
+	if (start_curses(&t) < 0)
+		return 1;
 	while (!vxtop_stop) {
 		if (redraw || t.closed) {
 			draw(&t);
@@ -621,7 +557,7 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 			break;
 		redraw = r != 0;
 	}
-	restore_terminal();
+	tui_screen_end(&t.scr_mgr);
 	c->on_close = NULL;
 	free(t.rows);
 	if (rc < 0) {

@@ -11,57 +11,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tui_color.h"
+#include "tui_draw.h"
+#include "tui_heatmap.h"
+#include "tui_screen.h"
 #include "vxtop.h"
 
-/* Colour roles; one table maps them to colours or monochrome attributes. */
-enum tui_role {
-	TR_NORMAL,
-	TR_HEADER,
-	TR_TITLE,	/* column titles */
-	TR_SORTCOL,	/* the sorted column's title */
-	TR_SELECTED,
-	TR_IDLE,	/* objects without I/O: faded */
-	TR_ERROR,
-	TR_WARN,
-	TR_KEY,		/* key names in the key bar */
-	TR_KEYTEXT,
-	TR_PAUSED,
-	TR_GOOD,
-	TR_HEAT1, TR_HEAT2, TR_HEAT3, TR_HEAT4, TR_HEAT5,
-	TR_COUNT
-};
+/* Reactions of a key: TUI_REDRAW and TUI_QUIT of tui_screen.h, and: */
+#define TOP_ROWS	0x100	/* rebuild rows (sort, filter, selection) */
 
-/* Reactions of a key. */
-#define TUI_REDRAW	0x1
-#define TUI_QUIT	0x2
-#define TUI_ROWS	0x4	/* rebuild rows (sort, filter, selection) */
+struct top;
 
-struct tui;
-
-struct tui_screen {
+struct top_screen {
 	const char *name;
 	/* Draw in lines [top, bottom) of the terminal. */
-	void (*draw)(struct tui *t, int top, int bottom);
+	void (*draw)(struct top *t, int top, int bottom);
 	/* @return a reaction mask, or -1 when the key is not the screen's. */
-	int (*on_key)(struct tui *t, int key);
+	int (*on_key)(struct top *t, int key);
 	const char *keys;	/* key bar text, "key:label key:label" */
 };
 
-extern const struct tui_screen tui_table_screen;
-extern const struct tui_screen tui_errors_screen;
-extern const struct tui_screen tui_heat_screen;
-extern const struct tui_screen tui_detail_screen;
-extern const struct tui_screen tui_help_screen;
+extern const struct top_screen top_table_screen;
+extern const struct top_screen top_errors_screen;
+extern const struct top_screen top_heat_screen;
+extern const struct top_screen top_detail_screen;
+extern const struct top_screen top_help_screen;
 
-enum tui_prompt { TP_NONE, TP_FILTER, TP_SORT };
+enum top_prompt { TP_NONE, TP_FILTER, TP_SORT };
 
 enum heat_metric { HM_IOPS, HM_MBS, HM_UTIL, HM_P99, HM_ERRORS, HM_COUNT };
 
-struct tui {
+struct top {
 	struct vxtop_collector *c;
 	struct vxtop_cfg *cfg;
-	const struct tui_screen *scr;
-	const struct tui_screen *back;	/* where Esc returns */
+	const struct top_screen *scr;
+	const struct top_screen *back;	/* where Esc returns */
 	bool paused;
 	uint64_t frozen_seq;		/* the interval shown while paused */
 	uint64_t frozen_nerrs;
@@ -73,39 +57,38 @@ struct tui {
 	size_t top;			/* first row shown */
 	size_t err_top;			/* error list scroll */
 	enum heat_metric heat;
-	enum tui_prompt prompt;
+	enum top_prompt prompt;
 	char line[64];			/* prompt text being typed */
 	size_t sort_pick;
 	char glob[64];
 	char msg[128];			/* shown in place of the key bar once */
 	unsigned closed;		/* intervals closed since the last draw */
-	bool color, ascii;
+	struct tui_screen scr_mgr;	/* terminal setup and restoration */
 };
 
-/* Attribute of @role. */
-int tui_attr(const struct tui *t, enum tui_role role);
-/* printf at (@y, @x), clipped to @width columns (-1 = to the edge). */
-void tui_print(int y, int x, int width, int attr, const char *fmt, ...)
+/* printf at (@y, @x) in @role (enum tui_role), clipped to @width columns
+ * (-1 = to the edge). */
+void top_print(int y, int x, int width, int role, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* Shade @level (0..8) as a heat cell or a sparkline bar at (@y, @x). */
-void tui_heat_cell(const struct tui *t, int y, int x, unsigned level);
-void tui_spark_cell(const struct tui *t, int y, int x, unsigned level);
+/* Shade @level (0..TUI_HEAT_LEVELS) as a heat cell or a sparkline bar. */
+void top_heat_cell(const struct top *t, int y, int x, unsigned level);
+void top_spark_cell(const struct top *t, int y, int x, unsigned level);
 /* The shown interval and the ones before it (@back = 0: the shown one). */
-const struct vxtop_snap *tui_snap(const struct tui *t, size_t back);
+const struct vxtop_snap *top_snap(const struct top *t, size_t back);
 /* The @back-th newest error as of the shown moment, or NULL. */
-const struct vxtop_err *tui_err(const struct tui *t, uint64_t back);
-uint64_t tui_nerrs(const struct tui *t);
+const struct vxtop_err *top_err(const struct top *t, uint64_t back);
+uint64_t top_nerrs(const struct top *t);
 /* Selection moves shared by list screens. @return a reaction or -1. */
-int tui_move_key(struct tui *t, int key, size_t n, size_t *sel, int page);
+int top_move_key(struct top *t, int key, size_t n, size_t *sel, int page);
 /* Wall clock "HH:MM:SS.mmm" of @real_ns. */
-char *tui_clock(uint64_t real_ns, bool ms, char *buf, size_t size);
+char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size);
 /* Level 0..8 of @v on a scale to @max; @log for a log scale. */
-unsigned tui_level(double v, double max, bool log);
+unsigned top_level(double v, double max, bool log);
 /* Value of @metric for object @id in @s. */
-double tui_metric(const struct tui *t, const struct vxtop_snap *s, uint32_t id,
+double top_metric(const struct top *t, const struct vxtop_snap *s, uint32_t id,
 		  enum heat_metric metric);
-const char *tui_metric_name(enum heat_metric m);
+const char *top_metric_name(enum heat_metric m);
 /* Switch to @s, remembering where Esc returns. */
-void tui_show(struct tui *t, const struct tui_screen *s);
+void top_show(struct top *t, const struct top_screen *s);
 
 #endif
