@@ -104,6 +104,7 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 
 	memset(c, 0, sizeof(*c));
 	c->start_mono = vxt_now_mono();
+	c->view_start = c->start_mono;
 	rc = vxtop_model_init(&c->model, NULL, o->interval_ns, c->start_mono);
 	if (rc < 0) {
 		snprintf(c->err, sizeof(c->err), "out of memory");
@@ -192,6 +193,7 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 	if (d < CLOCK_SAME_NS)
 		return;
 	c->clock_off = (int64_t)(t - now);
+	c->view_start = t;
 	vxtop_model_restart(&c->model, t);
 }
 
@@ -202,6 +204,10 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 
 	if (n && !c->clock_set)
 		learn_clock(c, ev[0].time_ns);
+	/* Following a file, what happened before the view started is history
+	 * (it arrives late, with the chunk that was open when we started). */
+	while (c->rd && i < n && ev[i].time_ns < c->view_start)
+		i++;
 	while (i < n) {
 		uint64_t end = vxtop_model_cur_end(&c->model);
 

@@ -46,6 +46,7 @@ struct vxtop_collector {
 	bool clock_set;
 	uint64_t lag_ns;		/* how long to wait for late events */
 	uint64_t start_mono;		/* when the view started */
+	uint64_t view_start;		/* ... in source time */
 	uint64_t next_refresh;		/* follow: next look at the file */
 	uint64_t fed;			/* events fed since start */
 	bool ended;			/* the source has no more events */

@@ -1,0 +1,79 @@
+#!/bin/sh
+# vxtop_batch.sh - vxtop -b without a terminal: JSON is one valid document with
+# one object per interval, rates match the simulator's configured workload,
+# the scheduled errors are reported, and the text table lists every object.
+set -u
+B=${VXT_BUILD:?}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# 20000 events/s = 10000 I/O/s; alpha gets 1/4 (all reads), beta 3/4 (all
+# writes); 1 in 200 I/Os is a flush.
+OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3"
+ERRS="beta@1s+7:EIO,alpha@1500ms+3:ENOSPC"
+
+"$B/vxtop" -b -n 3 -i 1s --format json -s sim --seed 3 --rate 20000 \
+	--sim-objects "$OBJS" --sim-errors "$ERRS" </dev/null >"$T/out.json" 2>"$T/err" || {
+	echo "vxtop -b failed"; cat "$T/err"; exit 1; }
+
+python3 - "$T/out.json" <<'EOF' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert isinstance(doc, list), "not an array"
+assert len(doc) == 3, "expected 3 intervals, got %d" % len(doc)
+for i, iv in enumerate(doc):
+    assert iv["interval"] == i + 1, iv["interval"]
+    assert abs(iv["duration_s"] - 1.0) < 0.01, iv["duration_s"]
+    assert iv["source"] == "sim"
+    assert iv["lost"] == 0 and iv["lost_total"] == 0
+    names = sorted(o["name"] for o in iv["objects"])
+    assert names == ["alpha", "beta"], names
+# steady state: the last two intervals
+for iv in doc[1:]:
+    objs = {o["name"]: o for o in iv["objects"]}
+    a, b = objs["alpha"], objs["beta"]
+    def near(v, want, tol=0.10):
+        return abs(v - want) <= tol * want
+    assert near(a["r_s"], 2500 * 0.995), ("alpha r/s", a["r_s"])
+    assert near(b["w_s"], 7500 * 0.995), ("beta w/s", b["w_s"])
+    assert a["w_s"] == 0 and b["r_s"] == 0, (a["w_s"], b["r_s"])
+    assert near(a["rmb_s"], 2500 * 0.995 * 4096 / 1e6), ("alpha rMB/s", a["rmb_s"])
+    assert near(iv["events_per_s"], 20000), iv["events_per_s"]
+    assert 500 < a["avg_lat_us"] < 2000, a["avg_lat_us"]
+    assert 0 < b["util_pct"] <= 100, b["util_pct"]
+errs = [e for iv in doc for e in iv["new_errors"]]
+kinds = sorted(set((e["object"], e["errno"]) for e in errs))
+assert kinds == [("alpha", "ENOSPC"), ("beta", "EIO")], kinds
+assert sum(1 for e in errs if e["object"] == "beta") == 7
+assert sum(1 for e in errs if e["object"] == "alpha") == 3
+assert doc[-1]["errors_total"] == 10, doc[-1]["errors_total"]
+assert sum(iv["errors"] for iv in doc) == 10
+print("json ok:", [round(iv["events_per_s"]) for iv in doc])
+EOF
+
+# Text: one table per interval, every object in each.
+"$B/vxtop" -b -n 2 -i 500ms -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
+	--sim-errors none </dev/null >"$T/out.txt" 2>"$T/err" || {
+	echo "vxtop -b text failed"; cat "$T/err"; exit 1; }
+n=$(grep -c '^OBJECT' "$T/out.txt")
+[ "$n" -eq 2 ] || { echo "expected 2 tables, got $n"; cat "$T/out.txt"; exit 1; }
+[ "$(grep -c '^alpha ' "$T/out.txt")" -eq 2 ] || { echo "alpha missing"; cat "$T/out.txt"; exit 1; }
+grep -q 'interval 0.50s' "$T/out.txt" || { echo "interval not 0.5s"; cat "$T/out.txt"; exit 1; }
+
+# --sort and --filter apply to the batch table.
+"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+	--sort w/s </dev/null >"$T/sorted.txt" 2>&1 || exit 1
+first=$(awk '/^OBJECT/ { getline; print $1; exit }' "$T/sorted.txt")
+[ "$first" = beta ] || { echo "sort by w/s: first row $first"; cat "$T/sorted.txt"; exit 1; }
+"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+	-f 'al*' </dev/null >"$T/filtered.txt" 2>&1 || exit 1
+if grep -q '^beta' "$T/filtered.txt" || ! grep -q '^alpha' "$T/filtered.txt"; then
+	echo "filter al* wrong"; cat "$T/filtered.txt"; exit 1
+fi
+
+# Bad usage exits 2 with a message; the live view refuses a non-terminal.
+"$B/vxtop" -b --format xml >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "unknown format" "$T/err" || { echo "bad --format accepted"; exit 1; }
+"$B/vxtop" -s sim </dev/null >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "not a terminal" "$T/err" || { echo "live view without a terminal"; exit 1; }
+echo "ok"
