@@ -38,6 +38,8 @@ char *vxt_format_size(uint64_t bytes, char *buf, size_t size);
 
 /* CRC-32C (Castagnoli). Start with crc = 0. */
 uint32_t vxt_crc32c(uint32_t crc, const void *buf, size_t len);
+/* The same without the CPU instruction (to test one against the other). */
+uint32_t vxt_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 
 /* strerror(-rc) without the library prefix. Can't fail. */
 const char *vxt_strerror_plain(int rc);

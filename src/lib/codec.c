@@ -16,32 +16,77 @@
 
 enum { C_TIME, C_PHOP, C_OBJ, C_FLAGS, C_SECTOR, C_BYTES, C_LAT, C_ERR, C_PID, C_COMM, C_CPU };
 
+/*
+ * Prefix varints: the number of trailing 1 bits of the first byte says how
+ * many bytes follow (0..7, or 8 when the first byte is 0xFF), and the value
+ * sits above those bits, little-endian. One length test and one unaligned
+ * load decode any value.
+ *   1 byte:  v < 2^7     first byte = v << 1
+ *   L bytes: v < 2^(7L)  word = v << L | (2^(L-1) - 1), L <= 8
+ *   9 bytes: first byte 0xFF, then v as 8 bytes
+ */
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);	/* the format is little-endian, as is every host we build for */
+	return w;
+}
+
+static inline unsigned varint_len(uint64_t v)
+{
+	unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
+	unsigned len = (bits + 6) / 7;
+
+	return len > 8 ? 9 : len;
+}
+
+/* Write @v at @p; up to 8 bytes past the value may be scribbled on. */
+static inline size_t put_fast(uint8_t *p, uint64_t v)
+{
+	unsigned len;
+	uint64_t w;
+
+	if (v < 0x80) {
+		*p = (uint8_t)(v << 1);
+		return 1;
+	}
+	len = varint_len(v);
+	if (len == 9) {
+		p[0] = 0xff;
+		memcpy(p + 1, &v, 8);
+		return 9;
+	}
+	w = v << len | ((1ull << (len - 1)) - 1);
+	memcpy(p, &w, 8);
+	return len;
+}
+
 size_t vxt_varint_put(uint8_t *p, uint64_t v)
 {
-	size_t n = 0;
+	uint8_t tmp[16];
+	size_t n = put_fast(tmp, v);
 
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
+	memcpy(p, tmp, n);
 	return n;
 }
 
 size_t vxt_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
-	uint64_t r = 0;
+	uint8_t tmp[16] = { 0 };
+	unsigned len;
 
-	for (size_t i = 0; i < 10 && p + i < end; i++) {
-		r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			if (i == 9 && p[i] > 1)
-				return 0;	/* beyond 64 bits */
-			*v = r;
-			return i + 1;
-		}
-	}
-	return 0;
+	if (p >= end)
+		return 0;
+	len = (unsigned)__builtin_ctz(~(unsigned)p[0]) + 1;
+	if (len > (size_t)(end - p))
+		return 0;
+	memcpy(tmp, p, len);
+	if (len == 9)
+		*v = load64(tmp + 1);
+	else
+		*v = (load64(tmp) & (len == 8 ? ~0ull : (1ull << (8 * len)) - 1)) >> len;
+	return len;
 }
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -57,151 +102,207 @@ static uint32_t get_u32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Encoding: one tight loop per column. */
+#define PUT(expr) (p += put_fast(p, (expr)))
+
 size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out)
 {
-	uint8_t *p = out + 4 * VXT_CODEC_COLUMNS;
-	uint64_t last_sector[SECTOR_SLOTS] = { 0 };
+	uint8_t *p = out + 4 * VXT_CODEC_COLUMNS, *col[VXT_CODEC_COLUMNS + 1];
+	uint64_t last_sector[SECTOR_SLOTS] = { 0 }, prev;
+	size_t i;
 
-	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
-		uint8_t *start = p;
-		uint64_t prev = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			const struct vxt_event *e = &ev[i];
-			uint64_t *ls;
-
-			switch (c) {
-			case C_TIME:
-				p += vxt_varint_put(p, vxt_zigzag((int64_t)(e->time_ns - prev)));
-				prev = e->time_ns;
-				break;
-			case C_PHOP:
-				p += vxt_varint_put(p, (uint64_t)e->phase << 4 | (e->op & 15));
-				break;
-			case C_OBJ:
-				p += vxt_varint_put(p, e->object);
-				break;
-			case C_FLAGS:
-				p += vxt_varint_put(p, e->flags);
-				break;
-			case C_SECTOR:
-				ls = &last_sector[e->object % SECTOR_SLOTS];
-				p += vxt_varint_put(p, vxt_zigzag((int64_t)(e->sector - *ls)));
-				*ls = e->sector;
-				break;
-			case C_BYTES:
-				p += vxt_varint_put(p, e->bytes);
-				break;
-			case C_LAT:
-				p += vxt_varint_put(p, e->latency_ns);
-				break;
-			case C_ERR:
-				p += vxt_varint_put(p, vxt_zigzag(e->error));
-				break;
-			case C_PID:
-				p += vxt_varint_put(p, vxt_zigzag((int64_t)e->pid - (int64_t)prev));
-				prev = e->pid;
-				break;
-			case C_COMM:
-				p += vxt_varint_put(p, e->comm);
-				break;
-			case C_CPU:
-				p += vxt_varint_put(p, e->cpu);
-				break;
-			}
-		}
-		put_u32(out + 4 * c, (uint32_t)(p - start));
+	col[C_TIME] = p;
+	for (i = 0, prev = 0; i < n; i++) {
+		PUT(vxt_zigzag((int64_t)(ev[i].time_ns - prev)));
+		prev = ev[i].time_ns;
 	}
+	col[C_PHOP] = p;
+	for (i = 0; i < n; i++)
+		PUT((uint64_t)ev[i].phase << 4 | (ev[i].op & 15));
+	col[C_OBJ] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].object);
+	col[C_FLAGS] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].flags);
+	col[C_SECTOR] = p;
+	for (i = 0; i < n; i++) {
+		uint64_t *ls = &last_sector[ev[i].object % SECTOR_SLOTS];
+
+		PUT(vxt_zigzag((int64_t)(ev[i].sector - *ls)));
+		*ls = ev[i].sector;
+	}
+	col[C_BYTES] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].bytes);
+	col[C_LAT] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].latency_ns);
+	col[C_ERR] = p;
+	for (i = 0; i < n; i++)
+		PUT(vxt_zigzag(ev[i].error));
+	col[C_PID] = p;
+	for (i = 0, prev = 0; i < n; i++) {
+		PUT(vxt_zigzag((int64_t)ev[i].pid - (int64_t)prev));
+		prev = ev[i].pid;
+	}
+	col[C_COMM] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].comm);
+	col[C_CPU] = p;
+	for (i = 0; i < n; i++)
+		PUT(ev[i].cpu);
+	col[VXT_CODEC_COLUMNS] = p;
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++)
+		put_u32(out + 4 * c, (uint32_t)(col[c + 1] - col[c]));
 	return (size_t)(p - out);
+}
+
+/* Decoding: one tight loop per column. The block is followed by at least 8
+ * readable bytes (VXT_CODEC_SLACK), so a value is one load. GET() leaves the
+ * column with -EBADMSG when a value runs past the column's end. */
+#define GET(v)								\
+	do {								\
+		unsigned len_;						\
+		if (p >= cend)						\
+			return -EBADMSG;				\
+		if (!(*p & 1)) {					\
+			(v) = *p++ >> 1;				\
+			break;						\
+		}							\
+		len_ = (unsigned)__builtin_ctz(~(unsigned)*p) + 1;	\
+		if (len_ > (size_t)(cend - p))				\
+			return -EBADMSG;				\
+		if (len_ == 9)						\
+			(v) = load64(p + 1);				\
+		else if (len_ == 8)					\
+			(v) = load64(p) >> 8;				\
+		else							\
+			(v) = (load64(p) & ((1ull << (8 * len_)) - 1)) >> len_; \
+		p += len_;						\
+	} while (0)
+
+static int decode_column(int c, const uint8_t *p, const uint8_t *cend, size_t n,
+			 struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs)
+{
+	uint64_t last_sector[SECTOR_SLOTS], prev = 0, v;
+	size_t i;
+
+	switch (c) {
+	case C_TIME:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			prev += (uint64_t)vxt_unzigzag(v);
+			ev[i].time_ns = prev;
+		}
+		break;
+	case C_PHOP:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if ((v >> 4) >= VXT_PH_COUNT || (v & 15) >= VXT_OP_COUNT)
+				return -EBADMSG;
+			ev[i].phase = (uint8_t)(v >> 4);
+			ev[i].op = (uint8_t)(v & 15);
+		}
+		break;
+	case C_OBJ:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if (v >= nobjs)
+				return -EBADMSG;
+			ev[i].object = (uint32_t)v;
+		}
+		break;
+	case C_FLAGS:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if (v > 0xffff)
+				return -EBADMSG;
+			ev[i].flags = (uint16_t)v;
+		}
+		break;
+	case C_SECTOR:
+		memset(last_sector, 0, sizeof(last_sector));
+		for (i = 0; i < n; i++) {
+			uint64_t *ls = &last_sector[ev[i].object % SECTOR_SLOTS];
+
+			GET(v);
+			*ls += (uint64_t)vxt_unzigzag(v);
+			ev[i].sector = *ls;
+		}
+		break;
+	case C_BYTES:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if (v > UINT32_MAX)
+				return -EBADMSG;
+			ev[i].bytes = (uint32_t)v;
+		}
+		break;
+	case C_LAT:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			ev[i].latency_ns = v;
+		}
+		break;
+	case C_ERR:
+		for (i = 0; i < n; i++) {
+			int64_t err;
+
+			GET(v);
+			err = vxt_unzigzag(v);
+			if (err > 0 || err < -4095)
+				return -EBADMSG;
+			ev[i].error = (int16_t)err;
+		}
+		break;
+	case C_PID:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			prev = (uint64_t)((int64_t)prev + vxt_unzigzag(v));
+			if (prev > UINT32_MAX)
+				return -EBADMSG;
+			ev[i].pid = (uint32_t)prev;
+		}
+		break;
+	case C_COMM:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if (v >= nstrs)
+				return -EBADMSG;
+			ev[i].comm = (uint32_t)v;
+		}
+		break;
+	case C_CPU:
+		for (i = 0; i < n; i++) {
+			GET(v);
+			if (v > 0xffff)
+				return -EBADMSG;
+			ev[i].cpu = (uint16_t)v;
+		}
+		break;
+	}
+	return p == cend ? 0 : -EBADMSG;
 }
 
 int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,
 		     uint32_t nobjs, uint32_t nstrs)
 {
 	const uint8_t *p = in + 4 * VXT_CODEC_COLUMNS, *end = in + len;
-	uint64_t last_sector[SECTOR_SLOTS] = { 0 };
 
 	if (len < 4 * VXT_CODEC_COLUMNS)
 		return -EBADMSG;
-	memset(ev, 0, n * sizeof(*ev));
+	/* every field of struct vxt_event is set by exactly one column */
 	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
 		uint32_t clen = get_u32(in + 4 * c);
-		const uint8_t *cend;
-		uint64_t prev = 0, v;
+		int rc;
 
 		if (clen > (size_t)(end - p))
 			return -EBADMSG;
-		cend = p + clen;
-		for (size_t i = 0; i < n; i++) {
-			struct vxt_event *e = &ev[i];
-			size_t k = vxt_varint_get(p, cend, &v);
-			uint64_t *ls;
-
-			if (!k)
-				return -EBADMSG;
-			p += k;
-			switch (c) {
-			case C_TIME:
-				prev += (uint64_t)vxt_unzigzag(v);
-				e->time_ns = prev;
-				break;
-			case C_PHOP:
-				if ((v >> 4) >= VXT_PH_COUNT || (v & 15) >= VXT_OP_COUNT || v > 0xff)
-					return -EBADMSG;
-				e->phase = (uint8_t)(v >> 4);
-				e->op = (uint8_t)(v & 15);
-				break;
-			case C_OBJ:
-				if (v >= nobjs)
-					return -EBADMSG;
-				e->object = (uint32_t)v;
-				break;
-			case C_FLAGS:
-				if (v > 0xffff)
-					return -EBADMSG;
-				e->flags = (uint16_t)v;
-				break;
-			case C_SECTOR:
-				ls = &last_sector[e->object % SECTOR_SLOTS];
-				*ls += (uint64_t)vxt_unzigzag(v);
-				e->sector = *ls;
-				break;
-			case C_BYTES:
-				if (v > UINT32_MAX)
-					return -EBADMSG;
-				e->bytes = (uint32_t)v;
-				break;
-			case C_LAT:
-				e->latency_ns = v;
-				break;
-			case C_ERR: {
-				int64_t err = vxt_unzigzag(v);
-
-				if (err > 0 || err < -4095)
-					return -EBADMSG;
-				e->error = (int16_t)err;
-				break;
-			}
-			case C_PID:
-				prev = (uint64_t)((int64_t)prev + vxt_unzigzag(v));
-				if (prev > UINT32_MAX)
-					return -EBADMSG;
-				e->pid = (uint32_t)prev;
-				break;
-			case C_COMM:
-				if (v >= nstrs)
-					return -EBADMSG;
-				e->comm = (uint32_t)v;
-				break;
-			case C_CPU:
-				if (v > 0xffff)
-					return -EBADMSG;
-				e->cpu = (uint16_t)v;
-				break;
-			}
-		}
-		if (p != cend)
-			return -EBADMSG;
+		rc = decode_column(c, p, p + clen, n, ev, nobjs, nstrs);
+		if (rc < 0)
+			return rc;
+		p += clen;
 	}
 	return p == end ? 0 : -EBADMSG;
 }

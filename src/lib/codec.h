@@ -2,8 +2,8 @@
  *
  * A chunk's events are stored column by column: time, phase+op, object,
  * flags, sector, bytes, latency, error, pid, comm, cpu. Integers are LEB128
- * varints; time, sector and pid are deltas (sector per object), signed values
- * zigzag. The encoded block is what the writer compresses with zstd.
+ * prefix varints (the first byte's trailing 1 bits give the length); time,
+ * sector and pid are deltas (sector per object), signed values zigzag. The encoded block is what the writer compresses with zstd.
  */
 #ifndef VXT_CODEC_H
 #define VXT_CODEC_H
@@ -14,13 +14,17 @@
 #include "vxtrace/event.h"
 
 #define VXT_CODEC_COLUMNS 11
-/* Worst case encoded size of @n events (column headers included). */
-#define VXT_CODEC_BOUND(n) (4u * VXT_CODEC_COLUMNS + (size_t)(n) * 64u)
+/* Bytes past the end of a block that encode may scribble on and decode may
+ * read (never use): buffers holding blocks are this much larger. */
+#define VXT_CODEC_SLACK 8
+/* Worst case encoded size of @n events (column headers and slack included). */
+#define VXT_CODEC_BOUND(n) (4u * VXT_CODEC_COLUMNS + (size_t)(n) * 64u + VXT_CODEC_SLACK)
 
 /* Encode @n events into @out (at least VXT_CODEC_BOUND(n) bytes).
  * @return the encoded size. Can't fail. */
 size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out);
-/* Decode @len bytes holding exactly @n events into @ev. Object ids must be
+/* Decode @len bytes holding exactly @n events into @ev; VXT_CODEC_SLACK
+ * readable bytes must follow in[len - 1]. Object ids must be
  * below @nobjs and comm ids below @nstrs.
  * @return 0, or -EBADMSG when the block is malformed. */
 int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,

@@ -1,4 +1,5 @@
-/* crc32c.c - CRC-32C (Castagnoli), table driven, slicing by 8 */
+/* crc32c.c - CRC-32C (Castagnoli): the SSE4.2 crc32 instruction where the
+ * CPU has it, else table driven, slicing by 8 */
 #include <stdint.h>
 #include <string.h>
 
@@ -22,7 +23,47 @@ static void crc32c_init(void)
 	__atomic_store_n(&table_ready, 1, __ATOMIC_RELEASE);
 }
 
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw(uint32_t crc, const unsigned char *p, size_t len)
+{
+	uint64_t c = ~crc;
+
+	while (len >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		c = __builtin_ia32_crc32di(c, w);
+		p += 8;
+		len -= 8;
+	}
+	while (len--)
+		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	return ~(uint32_t)c;
+}
+
+static int have_hw(void)
+{
+	static int hw = -1;
+
+	if (hw < 0)
+		hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+	return hw;
+}
+#endif
+
 uint32_t vxt_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+#if defined(__x86_64__)
+	if (have_hw())
+		return crc32c_hw(crc, p, len);
+#endif
+	return vxt_crc32c_sw(crc, p, len);
+}
+
+uint32_t vxt_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 

@@ -587,13 +587,14 @@ static int decode_chunk(struct vxt_reader *r, size_t i)
 		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
 			      rc == -ENODATA ? "truncated data" : "corrupt data (CRC)",
 			      (unsigned long long)ci->data_offset);
-	if (ci->raw_size > r->raw_cap) {
-		uint8_t *p = realloc(r->raw, ci->raw_size);
+	if (ci->raw_size + VXT_CODEC_SLACK > r->raw_cap) {
+		uint8_t *p = realloc(r->raw, ci->raw_size + VXT_CODEC_SLACK);
 
 		if (!p)
 			return seterr(r, -ENOMEM, "out of memory");
+		memset(p + ci->raw_size, 0, VXT_CODEC_SLACK);
 		r->raw = p;
-		r->raw_cap = ci->raw_size;
+		r->raw_cap = ci->raw_size + VXT_CODEC_SLACK;
 	}
 	if (ci->nevents > r->ev_cap) {
 		struct vxt_event *e = realloc(r->ev, ci->nevents * sizeof(*e));
@@ -652,6 +653,18 @@ static int event_at(struct vxt_reader *r, uint64_t ordinal, const struct vxt_eve
 int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev)
 {
 	int rc;
+
+	/* the common case: the next event is in the decoded chunk */
+	if (r->cur_chunk < r->n) {
+		const struct vxt_chunk_info *c = &r->chunks[r->cur_chunk];
+		uint64_t k = r->pos - c->first_event;
+
+		if (r->pos >= c->first_event && k < c->nevents) {
+			*ev = &r->ev[k];
+			r->pos++;
+			return 1;
+		}
+	}
 
 	if (r->pos >= r->nevents)
 		return 0;

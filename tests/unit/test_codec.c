@@ -116,9 +116,19 @@ START_TEST(varint_edges)
 		/* truncated varints are refused */
 		ck_assert_uint_eq(vxt_varint_get(buf, buf + n - 1, &v), 0);
 	}
-	/* 11 continuation bytes: too long */
+	/* a nine-byte value cut short */
 	memset(buf, 0xff, sizeof(buf));
-	ck_assert_uint_eq(vxt_varint_get(buf, buf + sizeof(buf), &(uint64_t){ 0 }), 0);
+	ck_assert_uint_eq(vxt_varint_get(buf, buf + 5, &(uint64_t){ 0 }), 0);
+	ck_assert_uint_eq(vxt_varint_get(buf, buf + 9, &(uint64_t){ 0 }), 9);
+	/* the length of every power of two */
+	for (int k = 0; k < 64; k++) {
+		uint64_t v = 0, want = (uint64_t)1 << k;
+		size_t n = vxt_varint_put(buf, want);
+
+		ck_assert_uint_eq(n, k < 56 ? (size_t)k / 7 + 1 : 9);
+		ck_assert_uint_eq(vxt_varint_get(buf, buf + n, &v), n);
+		ck_assert_uint_eq(v, want);
+	}
 	for (int64_t s = -3; s <= 3; s++)
 		ck_assert_int_eq(vxt_unzigzag(vxt_zigzag(s)), s);
 	ck_assert_int_eq(vxt_unzigzag(vxt_zigzag(INT64_MIN)), INT64_MIN);

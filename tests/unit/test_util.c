@@ -1,0 +1,96 @@
+/* test_util.c - errno names, durations, sizes, trace times, CRC-32C */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxtrace/util.h"
+
+START_TEST(crc32c_known_values)
+{
+	static const char digits[] = "123456789";
+	unsigned char buf[1000];
+
+	/* the check value of CRC-32C */
+	ck_assert_uint_eq(vxt_crc32c(0, digits, 9), 0xE3069283u);
+	ck_assert_uint_eq(vxt_crc32c_sw(0, digits, 9), 0xE3069283u);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 7 + 3);
+	for (size_t len = 0; len < sizeof(buf); len += 13) {
+		ck_assert_uint_eq(vxt_crc32c(0, buf, len), vxt_crc32c_sw(0, buf, len));
+		/* incremental equals whole */
+		ck_assert_uint_eq(vxt_crc32c(vxt_crc32c(0, buf, len / 2), buf + len / 2,
+					     len - len / 2), vxt_crc32c(0, buf, len));
+	}
+}
+END_TEST
+
+START_TEST(durations_and_sizes)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(vxt_parse_duration("500us", &v), 0);
+	ck_assert_uint_eq(v, 500000);
+	ck_assert_int_eq(vxt_parse_duration("20ms", &v), 0);
+	ck_assert_uint_eq(v, 20000000);
+	ck_assert_int_eq(vxt_parse_duration("1.5", &v), 0);
+	ck_assert_uint_eq(v, 1500000000);
+	ck_assert_int_eq(vxt_parse_duration("2m", &v), 0);
+	ck_assert_uint_eq(v, 120000000000ull);
+	ck_assert_int_eq(vxt_parse_duration("-1s", &v), -EINVAL);
+	ck_assert_int_eq(vxt_parse_duration("5 parsecs", &v), -EINVAL);
+	ck_assert_int_eq(vxt_parse_duration("", &v), -EINVAL);
+	ck_assert_int_eq(vxt_parse_size("4k", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(vxt_parse_size("1M", &v), 0);
+	ck_assert_uint_eq(v, 1048576);
+	ck_assert_int_eq(vxt_parse_size("2GiB", &v), 0);
+	ck_assert_uint_eq(v, 2147483648ull);
+	ck_assert_int_eq(vxt_parse_size("12q", &v), -EINVAL);
+}
+END_TEST
+
+START_TEST(trace_times)
+{
+	uint64_t out, start = 1000000000000ull, cur = start + 5000000000ull;
+	/* anchor: monotonic 1000 s is 2026-01-01T00:00:00Z */
+	uint64_t am = 1000000000000ull, ar = 1767225600000000000ull;
+
+	setenv("TZ", "UTC", 1);
+	ck_assert_int_eq(vxt_parse_time("12.5", start, cur, am, ar, &out), 0);
+	ck_assert_uint_eq(out, start + 12500000000ull);
+	ck_assert_int_eq(vxt_parse_time("+2s", start, cur, am, ar, &out), 0);
+	ck_assert_uint_eq(out, cur + 2000000000ull);
+	ck_assert_int_eq(vxt_parse_time("-500ms", start, cur, am, ar, &out), 0);
+	ck_assert_uint_eq(out, cur - 500000000ull);
+	ck_assert_int_eq(vxt_parse_time("00:00:07.25", start, cur, am, ar, &out), 0);
+	ck_assert_uint_eq(out, am + 7250000000ull);
+	ck_assert_int_eq(vxt_parse_time("2026-01-01T00:01:00", start, cur, am, ar, &out), 0);
+	ck_assert_uint_eq(out, am + 60000000000ull);
+	ck_assert_int_eq(vxt_parse_time("25:00:00", start, cur, am, ar, &out), -EINVAL);
+	ck_assert_int_eq(vxt_parse_time("soon", start, cur, am, ar, &out), -EINVAL);
+}
+END_TEST
+
+START_TEST(errno_names)
+{
+	ck_assert_str_eq(vxt_errno_name(-EIO), "EIO");
+	ck_assert_str_eq(vxt_errno_name(ETIMEDOUT), "ETIMEDOUT");
+	ck_assert_int_eq(vxt_errno_parse("EIO"), EIO);
+	ck_assert_int_eq(vxt_errno_parse("110"), 110);
+	ck_assert_int_eq(vxt_errno_parse("EBOGUS"), -1);
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, crc32c_known_values);
+	tcase_add_test(tc, durations_and_sizes);
+	tcase_add_test(tc, trace_times);
+	tcase_add_test(tc, errno_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
