@@ -1,0 +1,140 @@
+#!/bin/sh
+# vxtop_live.sh - the live view in a real terminal (tmux): the simulator's
+# objects at their configured rates, sorting keys reorder the table, the error
+# ticker shows the scheduled errors, pause freezes the table while counting
+# goes on, the other screens open, and q / SIGTERM restore the terminal.
+set -u
+B=${VXT_BUILD:?}
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
+T=$(mktemp -d)
+SOCK=vxtop-live-$$
+tm() { tmux -L "$SOCK" "$@"; }
+cleanup() {
+	tm kill-server 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen:"
+	tm capture-pane -p -t vx 2>/dev/null
+	exit 1
+}
+screen() { tm capture-pane -p -t vx; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+	i=0
+	while [ $i -lt $((${2:-5} * 10)) ]; do
+		screen | grep -q -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "screen never showed '$1'"
+}
+# row NAME: the table row of object NAME
+row() { screen | awk -v n="$1" '$1 == n { print; exit }'; }
+# first object row under the column titles
+first_row() { screen | awk '/^OBJECT/ { getline; print $1; exit }'; }
+header_total() { screen | sed -n '1s/.* total \([^ ]*\) .*/\1/p'; }
+num() {	# "7.5k" -> 7500
+	echo "$1" | awk '{ v = $1; m = 1; if (v ~ /k$/) m = 1000; if (v ~ /M$/) m = 1e6;
+		sub(/[kM]$/, "", v); printf "%d\n", v * m }'
+}
+near() {	# near VALUE WANT PERCENT
+	awk -v v="$1" -v w="$2" -v p="$3" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= w * p / 100) }'
+}
+
+# 24000 events/s = 12000 I/O/s: alpha 2400 (reads), beta 7200 (writes), gamma
+# 2400; 1 in 200 I/Os is a flush. Errors at 1 s, 1.5 s and, during the pause, 6 s.
+OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3,gamma:seq:50:64k:3ms:1"
+ERRS="beta@1s+7:EIO,alpha@1500ms+3:ENOSPC,gamma@6s+4:EIO"
+tm -f /dev/null new-session -d -s vx -x 150 -y 40 \
+	"$B/vxtop -s sim --seed 3 --rate 24000 --sim-objects '$OBJS' --sim-errors '$ERRS' --sort r/s; echo EXIT=\$? >$T/exit; sleep 60"
+
+# --- objects and rates
+wait_for "^alpha " 5
+sleep 2.5
+r=$(row alpha); set -- $r
+near "$(num "$2")" $((2400 * 995 / 1000)) 10 || fail "alpha r/s $2, want ~2388"
+r=$(row beta); set -- $r
+near "$(num "$3")" $((7200 * 995 / 1000)) 10 || fail "beta w/s $3, want ~7164"
+row gamma | grep -q . || fail "gamma missing"
+
+# --- sorting: by r/s alpha leads; '>' sorts by w/s (beta leads); 'I' reverses
+[ "$(first_row)" = alpha ] || fail "sorted by r/s, first row $(first_row)"
+tm send-keys -t vx '>'
+wait_for "sort w/s desc" 2
+[ "$(first_row)" = beta ] || fail "sorted by w/s, first row $(first_row)"
+tm send-keys -t vx 'I'
+wait_for "sort w/s asc" 2
+[ "$(first_row)" = alpha ] || fail "sorted by w/s ascending, first row $(first_row)"
+tm send-keys -t vx '<' '<'
+wait_for "sort OBJECT" 2
+[ "$(first_row)" = alpha ] || fail "sorted by name, first row $(first_row)"
+
+# --- the error ticker
+wait_for "errors since start: 10" 3
+screen | grep -q "beta EIO x7" || fail "ticker lacks beta EIO x7"
+screen | grep -q "alpha ENOSPC x3" || fail "ticker lacks alpha ENOSPC x3"
+screen | grep -q "alpha .*read .*ENOSPC" || fail "ticker lacks an alpha read ENOSPC line"
+
+# --- pause: the table freezes, the header keeps counting (gamma fails at 6 s)
+tm send-keys -t vx ' '
+wait_for "PAUSED" 2
+before=$(screen | sed -n '3,7p')
+total1=$(header_total)
+sleep 3.2
+screen | grep -q "PAUSED" || fail "pause lost"
+[ "$(screen | sed -n '3,7p')" = "$before" ] || fail "table changed while paused"
+total2=$(header_total)
+[ "$(num "$total2")" -gt "$(num "$total1")" ] || fail "no counting while paused ($total1 -> $total2)"
+screen | sed -n 1p | grep -q "errors 14" || fail "errors made during the pause not counted"
+tm send-keys -t vx ' '
+sleep 0.5
+screen | grep -q "PAUSED" && fail "still paused"
+screen | grep -q "gamma EIO x4" || fail "ticker lacks the errors made during the pause"
+
+# --- other screens
+tm send-keys -t vx Enter
+wait_for "op mix" 2
+screen | grep -q "latency" || fail "detail without latency histogram"
+screen | grep -q "LBA heatmap" || fail "detail without LBA heatmap"
+tm send-keys -t vx Escape
+wait_for "^OBJECT" 2
+tm send-keys -t vx h
+wait_for "heatmap of IO/s" 2
+tm send-keys -t vx e
+wait_for "ENOSPC" 2
+screen | grep -q "^TIME" || fail "error list without its table"
+tm send-keys -t vx '?'
+wait_for "Keys" 2
+tm send-keys -t vx Escape
+tm send-keys -t vx Escape
+# --- filter
+tm send-keys -t vx f
+wait_for "filter (glob" 2
+tm send-keys -t vx 'b' 'e' '*' Enter
+wait_for "filter be\*" 2
+row alpha | grep -q . && fail "alpha shown with filter be*"
+row beta | grep -q . || fail "beta hidden with filter be*"
+# --- interval
+tm send-keys -t vx D
+wait_for "interval 2.00s" 2
+
+# --- q quits and restores the terminal
+tm send-keys -t vx q
+i=0; while [ ! -s "$T/exit" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "EXIT=0" "$T/exit" 2>/dev/null || fail "q: no clean exit ($(cat "$T/exit" 2>/dev/null))"
+[ "$(tm display -p -t vx '#{alternate_on}')" = 0 ] || fail "terminal left in the alternate screen"
+
+# --- SIGTERM restores the terminal too
+rm -f "$T/exit"
+tm respawn-pane -k -t vx "sh -c 'echo \$\$ >$T/pid; exec $B/vxtop -s sim'; echo EXIT=\$? >$T/exit; sleep 60"
+wait_for "^OBJECT" 5
+pid=$(cat "$T/pid" 2>/dev/null)
+[ -n "$pid" ] || fail "no vxtop process"
+kill -TERM "$pid"
+i=0; while [ ! -s "$T/exit" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "EXIT=" "$T/exit" 2>/dev/null || fail "SIGTERM: vxtop did not stop"
+[ "$(tm display -p -t vx '#{alternate_on}')" = 0 ] || fail "SIGTERM left the alternate screen on"
+echo ok
