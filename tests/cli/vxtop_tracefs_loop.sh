@@ -1,0 +1,55 @@
+#!/bin/sh
+# vxtop_tracefs_loop.sh - vxtop on the real kernel: the tracefs source on a
+# loop device while fio reads it at a fixed rate; the loop device's r/s is
+# fio's own IOPS, its reads add up to fio's count, and nothing is lost.
+. "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/tracefs_env.inc"
+need_tracefs
+"$B/vxtop" -b -n 1 -i 100ms -s tracefs -o none-such </dev/null >/dev/null 2>"$T/probe"
+grep -q "unknown source" "$T/probe" && skip "the tracefs source is not built in"
+make_loop 256M
+
+VX=
+stop_vx() { [ -n "$VX" ] && kill "$VX" 2>/dev/null; }
+trap 'stop_vx; cleanup' EXIT
+
+"$B/vxtop" -b -n 8 -i 1s --format json -s tracefs -o "$LNAME" </dev/null \
+	>"$T/top.json" 2>"$T/top.err" &
+VX=$!
+sleep 1.5	# the source is set up (instance, filter) well within this
+fio --name=r --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=psync \
+	--time_based --runtime=4 --rate_iops=2000 --size=200M --output-format=json \
+	>"$T/fio.json" 2>"$T/fio.err" || { fail "fio: $(cat "$T/fio.err")"; finish; }
+wait "$VX"
+rc=$?
+VX=
+expect_eq "vxtop exit status" "$rc" 0
+[ $rc -eq 0 ] || { cat "$T/top.err"; finish; }
+
+python3 - "$T/top.json" "$T/fio.json" "$LNAME" <<'EOF' || fail "figures differ from fio's"
+import json, sys
+top = json.load(open(sys.argv[1]))
+fio = json.load(open(sys.argv[2]))["jobs"][0]["read"]
+name = sys.argv[3]
+rs = [next((o["r_s"] for o in iv["objects"] if o["name"] == name), 0.0) for iv in top]
+reads = sum(round(r * iv["duration_s"]) for r, iv in zip(rs, top))
+busy = [i for i, r in enumerate(rs) if r > 0]
+print("r/s per interval:", rs, "fio iops %.1f total %d" % (fio["iops"], fio["total_ios"]))
+ok = True
+if reads != fio["total_ios"]:
+    print("FAIL: reads %d, fio issued %d" % (reads, fio["total_ios"])); ok = False
+# intervals fully inside fio's run: all busy ones but the first and the last
+inner = [rs[i] for i in busy[1:-1]]
+if len(inner) < 2:
+    print("FAIL: fio's run covers too few intervals: %s" % rs); ok = False
+else:
+    mean = sum(inner) / len(inner)
+    if abs(mean - fio["iops"]) > 0.10 * fio["iops"]:
+        print("FAIL: mean r/s %.1f, fio iops %.1f" % (mean, fio["iops"])); ok = False
+    else:
+        print("ok: mean r/s %.1f, fio iops %.1f" % (mean, fio["iops"]))
+if any(iv["lost"] for iv in top) or top[-1]["lost_total"]:
+    print("FAIL: lost events"); ok = False
+sys.exit(0 if ok else 1)
+EOF
+finish
