@@ -8,6 +8,8 @@
 #   make fuzz        the fuzz targets (FUZZ_SECONDS=N each)
 #   make SAN=1 ...   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make WERROR=-Werror ...   warnings are errors (CI)
+#   make shared      build/libvxtrace.so (PIC objects in build/pic)
+#   make install PREFIX=/usr/local DESTDIR=...   (and uninstall); install-dkms
 
 CC       ?= cc
 PKG      ?= pkg-config
@@ -116,5 +118,7 @@ demo: deps
 clean:
 	rm -rf build build-san
 	@if [ -f kmod/Makefile ]; then $(MAKE) -C kmod clean >/dev/null 2>&1 || true; fi
+
+include contrib/install.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,93 @@
+#!/bin/sh
+# install.sh - `make install` into a temporary DESTDIR gives working programs,
+# a shared library with its soname, headers and a vxtrace.pc that a tiny
+# program builds and runs against; `make uninstall` removes every file.
+set -u
+top=${VXT_TOP:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/root
+prefix=/usr/local
+fail() { echo "install: $*"; exit 1; }
+
+command -v pkg-config >/dev/null || { echo "pkg-config not installed"; exit 77; }
+make -s -C "$top" install DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 ||
+	{ tail -n 20 "$tmp/make.log"; fail "make install failed"; }
+
+p=$dest$prefix
+for f in bin/vxrecord bin/vxreplay bin/vxtop lib/libvxtrace.a lib/libvxtrace.so \
+	 lib/libvxtrace.so.0 lib/pkgconfig/vxtrace.pc include/vxtrace/vxtrace.h \
+	 include/vxtrace/vxt.h include/vxtrace/voltrace.h; do
+	[ -e "$p/$f" ] || fail "missing $prefix/$f"
+done
+for m in "$top"/contrib/man/*.[1-8]; do
+	[ -e "$m" ] || continue
+	s=${m##*.}
+	[ -f "$p/share/man/man$s/$(basename "$m")" ] || fail "man page $(basename "$m") not installed"
+done
+for c in vxrecord vxreplay vxtop; do
+	[ -e "$top/contrib/bash-completion/$c" ] || continue
+	[ -f "$p/share/bash-completion/completions/$c" ] || fail "completion $c not installed"
+done
+for y in "$top"/formats/profiles/*.yaml; do
+	[ -e "$y" ] || continue
+	[ -f "$p/share/vxtrace/profiles/$(basename "$y")" ] || fail "profile $(basename "$y") not installed"
+done
+soname=$(readelf -d "$p/lib/libvxtrace.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = libvxtrace.so.0 ] || fail "soname is '$soname', expected libvxtrace.so.0"
+grep -q "^prefix=$prefix\$" "$p/lib/pkgconfig/vxtrace.pc" || fail "vxtrace.pc does not say prefix=$prefix"
+
+# A tiny consumer: count events and errors of a trace through the public API.
+cat > "$tmp/count.c" <<'CEOF'
+#include <stdio.h>
+#include <vxtrace/vxtrace.h>
+
+int main(int argc, char **argv)
+{
+	char err[VXT_ERRBUF_SIZE];
+	const struct vxt_event *ev;
+	unsigned long long n = 0, errors = 0;
+	struct vxt_reader *r;
+	int rc;
+
+	if (argc != 2)
+		return 2;
+	r = vxt_reader_open(argv[1], err);
+	if (!r) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	while ((rc = vxt_reader_next(r, &ev)) == 1) {
+		n++;
+		errors += vxt_event_is_error(ev);
+	}
+	printf("%s %llu %llu\n", vxt_version(), n, errors);
+	vxt_reader_close(r);
+	return rc < 0;
+}
+CEOF
+export PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+flags=$(pkg-config --cflags --libs vxtrace) || fail "pkg-config --cflags --libs vxtrace failed"
+echo "pkg-config: $flags"
+case $flags in *"-I$p/include"*) ;; *) fail "cflags do not point into DESTDIR: $flags" ;; esac
+cc -std=c11 -Wall -Werror -o "$tmp/count" "$tmp/count.c" $flags || fail "tiny program does not build"
+readelf -d "$tmp/count" | grep -q 'NEEDED.*libvxtrace.so.0' || fail "tiny program not linked to libvxtrace.so.0"
+
+LD_LIBRARY_PATH=$p/lib "$p/bin/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" ||
+	fail "installed vxrecord failed"
+out=$(LD_LIBRARY_PATH=$p/lib "$tmp/count" "$tmp/t.vxt") || fail "tiny program failed: $out"
+LD_LIBRARY_PATH=$p/lib ldd "$tmp/count" | grep -q "libvxtrace.so.0 => $p/lib/" ||
+	fail "tiny program does not load the installed library"
+sum=$("$p/bin/vxreplay" "$tmp/t.vxt" --report summary --format json) || fail "vxreplay failed"
+events=$(echo "$sum" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
+errors=$(echo "$sum" | python3 -c 'import json,sys; print(json.load(sys.stdin)["errors"])')
+version=$("$p/bin/vxreplay" --version | awk '{print $2}')
+echo "tiny program: $out; vxreplay: $version $events $errors"
+[ "$out" = "$version $events $errors" ] || fail "tiny program disagrees with vxreplay"
+[ "$errors" -gt 0 ] || fail "the simulated trace has no errors"
+
+make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 ||
+	{ tail -n 20 "$tmp/make.log"; fail "make uninstall failed"; }
+left=$(find "$dest" ! -type d)
+[ -z "$left" ] || fail "uninstall left files behind: $left"
+echo "install: ok"
