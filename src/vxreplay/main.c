@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "report.h"
 
 #define EXIT_USAGE 2
@@ -25,15 +26,17 @@ struct options {
 	enum report_format fmt;
 	const char *from, *to, *object;
 	const char *output;
+	int export;		/* enum export_format, -1 = none */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vxreplay FILE [--report KIND] [options]\n"
+"usage: vxreplay FILE [--report KIND | --export FORMAT] [options]\n"
 "       vxreplay --info FILE | --verify FILE\n"
 "Investigate a .vxt trace file.\n"
-"  -r, --report KIND   summary, objects, errors or events\n"
+"  -r, --report KIND   summary, objects, errors, events or html\n"
+"      --export FMT    csv, jsonl, chrome or blktrace (every event in scope)\n"
 "  -F, --format FMT    text (default), json or csv\n"
 "      --from T        start at T: seconds from the start (12.5), +2s, or 14:03:07.25\n"
 "      --to T          stop at T (same syntax; +T is relative to --from)\n"
@@ -56,9 +59,11 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
+	enum { O_EXPORT = 400 };
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "export", required_argument, NULL, O_EXPORT },
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "object", required_argument, NULL, O_OBJECT },
@@ -69,16 +74,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
-	int c;
+	int c, ex;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:F:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
-			    strcmp(optarg, "errors") && strcmp(optarg, "events"))
+			    strcmp(optarg, "errors") && strcmp(optarg, "events") &&
+			    strcmp(optarg, "html"))
 				return die_usage("--report: unknown report '%s' (summary, objects, "
-						 "errors, events)", optarg);
+						 "errors, events, html)", optarg);
 			o->report = optarg;
 			o->mode = MODE_REPORT;
 			break;
@@ -92,6 +98,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 			else
 				return die_usage("--format: unknown format '%s' (text, json, csv)",
 						 optarg);
+			break;
+		case O_EXPORT:
+			ex = export_parse(optarg);
+			if (ex < 0)
+				return die_usage("--export: unknown format '%s' (csv, jsonl, chrome, "
+						 "blktrace)", optarg);
+			o->export = ex;
+			o->mode = MODE_REPORT;
 			break;
 		case O_FROM: o->from = optarg; break;
 		case O_TO: o->to = optarg; break;
@@ -171,6 +185,9 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (vxt_reader_damage(r, &why) >= 0)
 		fprintf(stderr, "vxreplay: %s: warning: %s; reading what came before\n", o->file,
 			why);
+	if (o->export >= 0 && export_is_binary(o->export) && !o->output &&
+	    isatty(STDOUT_FILENO))
+		return die_usage("%s", "--export: binary output to a terminal; use -o FILE");
 	if (o->output) {
 		c.out = fopen(o->output, "w");
 		if (!c.out) {
@@ -178,7 +195,11 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 			return 1;
 		}
 	}
-	if (!o->report || !strcmp(o->report, "summary"))
+	if (o->export >= 0)
+		rc = export_run(&c, (enum export_format)o->export);
+	else if (o->report && !strcmp(o->report, "html"))
+		rc = report_html(&c);
+	else if (!o->report || !strcmp(o->report, "summary"))
 		rc = report_summary(&c);
 	else if (!strcmp(o->report, "objects"))
 		rc = report_objects(&c);
@@ -200,7 +221,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .export = -1 };
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	int rc = parse_options(argc, argv, &o);

@@ -422,3 +422,13 @@ int report_info(struct vxt_reader *r, FILE *out)
 		vxt_reader_nevents(r) ? (double)bytes / (double)vxt_reader_nevents(r) : 0.0);
 	return 0;
 }
+
+int report_scope_begin(struct report_ctx *c)
+{
+	return scope_begin(c);
+}
+
+int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
+{
+	return scope_next(c, ev);
+}

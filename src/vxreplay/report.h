@@ -47,6 +47,11 @@ void report_csv_header(FILE *out);
 void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev);
 void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
 		       uint64_t start_ns);
+/* Iterate the events in scope, as the reports do: begin, then next until it
+ * returns 0 (end) or -1 (damage, already printed); 1 gives @ev, borrowed
+ * until the next call. */
+int report_scope_begin(struct report_ctx *c);
+int report_scope_next(struct report_ctx *c, const struct vxt_event **ev);
 /* Write @s as a JSON string literal. */
 void report_json_str(FILE *out, const char *s);
 
