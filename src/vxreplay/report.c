@@ -296,16 +296,34 @@ void report_csv_header(FILE *out)
 		"pid,comm,cpu\n");
 }
 
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+static void csv_str(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
 {
 	char fl[64], e[16];
 
-	fprintf(out, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%u,%" PRIu64 ",%d,%s,%u,%s,%u",
-		ev->time_ns, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object),
-		vxt_phase_name(ev->phase), vxt_op_name(ev->op),
-		vxt_flags_format(ev->flags, fl, sizeof(fl)), ev->sector, ev->bytes, ev->latency_ns,
-		-ev->error, err_name(ev->error, e, sizeof(e)), ev->pid,
-		vxt_strtab_get(vxt_reader_strings(r), ev->comm), ev->cpu);
+	fprintf(out, "%" PRIu64 ",", ev->time_ns);
+	csv_str(out, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	fprintf(out, ",%s,%s,", vxt_phase_name(ev->phase), vxt_op_name(ev->op));
+	csv_str(out, vxt_flags_format(ev->flags, fl, sizeof(fl)));
+	fprintf(out, ",%" PRIu64 ",%u,%" PRIu64 ",%d,%s,%u,", ev->sector, ev->bytes,
+		ev->latency_ns, -ev->error, err_name(ev->error, e, sizeof(e)), ev->pid);
+	csv_str(out, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
+	fprintf(out, ",%u", ev->cpu);
 }
 
 void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,

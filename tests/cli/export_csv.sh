@@ -1,0 +1,76 @@
+#!/bin/sh
+# export_csv.sh - vxreplay --export csv and jsonl: one row per event with the
+# column names vxt(5) documents, counts equal to the summary report, and
+# --from/--to/--object honoured.
+set -u
+b=${VXT_BUILD:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "export_csv: $*"; exit 1; }
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
+"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || fail "csv export failed"
+"$b/vxreplay" "$tmp/t.vxt" --export jsonl > "$tmp/all.jsonl" || fail "jsonl export failed"
+"$b/vxreplay" "$tmp/t.vxt" --export csv --object sdb --from 0.5 --to +2s -o "$tmp/part.csv" ||
+	fail "scoped csv export failed"
+"$b/vxreplay" "$tmp/t.vxt" --report events --format csv --object sdb --from 0.5 --to +2s \
+	-o "$tmp/part-events.csv" || fail "events report failed"
+cmp -s "$tmp/part.csv" "$tmp/part-events.csv" || fail "scoped csv differs from the events report"
+
+python3 - "$tmp" <<'PYEOF' || exit 1
+import csv, json, sys
+tmp = sys.argv[1]
+cols = ["time_ns", "object", "phase", "op", "flags", "sector", "bytes", "latency_ns",
+        "error", "errname", "pid", "comm", "cpu"]
+s = json.load(open(tmp + "/sum.json"))
+def fail(m):
+    print("export_csv:", m); sys.exit(1)
+with open(tmp + "/all.csv", newline="") as f:
+    rows = list(csv.reader(f))
+if rows[0] != cols:
+    fail("csv header %s" % rows[0])
+rows = [dict(zip(cols, r)) for r in rows[1:]]
+if len(rows) != s["events"]:
+    fail("csv rows %d, summary events %d" % (len(rows), s["events"]))
+errs = sum(1 for r in rows if r["phase"] == "done" and r["error"] != "0")
+if errs != s["errors"] or errs == 0:
+    fail("csv errors %d, summary errors %d" % (errs, s["errors"]))
+if any(r["error"] != "0" and not r["errname"] for r in rows):
+    fail("csv error row without errname")
+times = [int(r["time_ns"]) for r in rows]
+if times != sorted(times):
+    fail("csv rows not in time order")
+lines = open(tmp + "/all.jsonl").read().splitlines()
+if len(lines) != s["events"]:
+    fail("jsonl lines %d, summary events %d" % (len(lines), s["events"]))
+keys = ["time_ns", "rel_ns"] + cols[1:]
+for i, (l, r) in enumerate(zip(lines, rows)):
+    o = json.loads(l)
+    if list(o.keys()) != keys:
+        fail("jsonl keys %s" % list(o.keys()))
+    if str(o["time_ns"]) != r["time_ns"] or o["object"] != r["object"] or \
+       str(o["sector"]) != r["sector"] or str(o["error"]) != r["error"]:
+        fail("jsonl line %d differs from csv row" % (i + 1))
+with open(tmp + "/part.csv", newline="") as f:
+    part = list(csv.DictReader(f))
+t0 = s["start_ns"]
+if not part:
+    fail("scoped export is empty")
+for r in part:
+    t = int(r["time_ns"]) - t0
+    if r["object"] != "sdb" or t < 500000000 or t > 2500000000:
+        fail("scoped row out of scope: %s" % r)
+want = sum(1 for r in rows if r["object"] == "sdb" and
+           500000000 <= int(r["time_ns"]) - t0 <= 2500000000)
+if want != len(part):
+    fail("scoped export has %d rows, expected %d" % (len(part), want))
+print("export_csv: %d events, %d errors, %d in scope" % (len(rows), errs, len(part)))
+PYEOF
+
+"$b/vxreplay" "$tmp/t.vxt" --export xml >/dev/null 2>&1
+[ $? -eq 2 ] || fail "unknown export format should exit 2"
+"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/no/such/dir.csv" 2>/dev/null
+[ $? -eq 1 ] || fail "unwritable output should exit 1"
+echo "export_csv: ok"
