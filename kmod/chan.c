@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0
+/* chan.c - /dev/vxtrace: the misc device, its trace channels and ioctls
+ *
+ * Userspace sees vxtrace(7):
+ *
+ *	fd = open("/dev/vxtrace", O_RDONLY);		// needs CAP_SYS_ADMIN
+ *	ioctl(fd, VOLIOT_IO_TRACE_INIT, bufsize);	// 0 = default size
+ *	ioctl(fd, VOLIOT_IO_TRACE, &want_list);		// pick objects
+ *	n = read(fd, buf, sizeof(buf));			// whole records only
+ *
+ * or ioctl(fd, VOLIOT_ERROR_TRACE_INIT) for the saved and new errors.
+ * Every open() is a private channel. An I/O channel is a byte ring filled by
+ * the probes in any context under the channel's spinlock; when it is full the
+ * event is dropped and counted, and a lost record goes out before the next
+ * event that fits. Channels in I/O mode sit on an RCU list the probes walk.
+ * A channel moves NONE -> IO or ERROR; initialising again shuts it down first.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+
+#include "vxtrace.h"
+
+#define VXT_MIN_BUFSIZE		256U
+#define VXT_BOUNCE_MAX		(64U << 10)
+#define VXT_SETS_MAX		VOLIOT_WANT_MAX
+
+static unsigned int default_bufsize = 1U << 20;
+module_param(default_bufsize, uint, 0644);
+MODULE_PARM_DESC(default_bufsize, "Ring size of a channel initialised with bufsize 0 (bytes)");
+
+static unsigned int max_bufsize = 64U << 20;
+module_param(max_bufsize, uint, 0644);
+MODULE_PARM_DESC(max_bufsize, "Largest ring size of a channel (bytes)");
+
+static unsigned int max_channels = 32;
+module_param(max_channels, uint, 0644);
+MODULE_PARM_DESC(max_channels, "Most channels open at once");
+
+static unsigned int errbuf_size = 16U << 10;
+module_param(errbuf_size, uint, 0444);
+MODULE_PARM_DESC(errbuf_size, "Size of the saved-error ring (bytes, at load)");
+
+static atomic_t nr_channels = ATOMIC_INIT(0);
+static atomic64_t ring_bytes = ATOMIC64_INIT(0);
+
+struct vxt_wantset {
+	struct rcu_head rcu;
+	u32 n;
+	bool all;
+	union voliot_want_set sets[];
+};
+
+struct vxt_chan {
+	struct list_head node;		/* on io_chans while in IO mode */
+	struct mutex mutex;		/* ioctls and reads */
+	spinlock_t lock;		/* ring, lost, seen (IO mode) */
+	wait_queue_head_t wait;
+	u32 mode;			/* enum voliot_chan_mode */
+	struct vxt_ring ring;
+	u64 lost_pending;		/* not yet reported in a lost record */
+	u64 lost;			/* since init */
+	u64 events;			/* I/O records queued since init */
+	struct vxt_wantset __rcu *want;
+	u8 *bounce;
+	u32 bounce_size;
+	u64 err_pos;			/* ERROR mode: next saved error */
+	bool clock_pending;		/* ERROR mode: clock record to send */
+	struct vxt_seen seen;
+};
+
+static LIST_HEAD(io_chans);
+static DEFINE_SPINLOCK(io_chans_lock);	/* writers of io_chans */
+
+/* ---- live counters, read-only parameters ---- */
+
+static int param_get_nr_channels(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&nr_channels));
+}
+
+static int param_get_ring_bytes(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&ring_bytes));
+}
+
+static int param_get_rq_errors(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&vxt_rq_errors));
+}
+
+static int param_set_readonly(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+static const struct kernel_param_ops open_channels_ops = {
+	.set = param_set_readonly,
+	.get = param_get_nr_channels,
+};
+
+static const struct kernel_param_ops buffer_bytes_ops = {
+	.set = param_set_readonly,
+	.get = param_get_ring_bytes,
+};
+
+static const struct kernel_param_ops rq_errors_ops = {
+	.set = param_set_readonly,
+	.get = param_get_rq_errors,
+};
+
+module_param_cb(open_channels, &open_channels_ops, NULL, 0444);
+MODULE_PARM_DESC(open_channels, "Channels open now (read-only)");
+module_param_cb(buffer_bytes, &buffer_bytes_ops, NULL, 0444);
+MODULE_PARM_DESC(buffer_bytes, "Bytes of channel buffers allocated now (read-only)");
+module_param_cb(rq_errors, &rq_errors_ops, NULL, 0444);
+MODULE_PARM_DESC(rq_errors, "Request errors the block layer reported (read-only)");
+
+/* ---- objects a channel announced ---- */
+
+static u32 seen_slot(u32 dev)
+{
+	return (dev * 2654435761U) % VXT_SEEN_SLOTS;
+}
+
+bool vxt_seen_has(const struct vxt_seen *s, u32 dev)
+{
+	u32 i, slot = seen_slot(dev);
+
+	for (i = 0; i < VXT_SEEN_SLOTS; i++) {
+		u32 d = s->dev[(slot + i) % VXT_SEEN_SLOTS];
+
+		if (d == dev)
+			return true;
+		if (!d)
+			return false;
+	}
+	return false;
+}
+
+void vxt_seen_add(struct vxt_seen *s, u32 dev)
+{
+	u32 i, slot = seen_slot(dev);
+
+	for (i = 0; i < VXT_SEEN_SLOTS; i++) {
+		u32 *d = &s->dev[(slot + i) % VXT_SEEN_SLOTS];
+
+		if (*d == dev)
+			return;
+		if (!*d) {
+			*d = dev;
+			return;
+		}
+	}
+}
+
+/* ---- the probe side ---- */
+
+static bool want_matches(const struct vxt_wantset *ws, const struct vxt_kev *ev)
+{
+	u32 i;
+
+	if (!ws)
+		return false;
+	if (ws->all)
+		return true;
+	for (i = 0; i < ws->n; i++) {
+		const union voliot_want_set *w = &ws->sets[i];
+
+		switch (w->type) {
+		case VOLIOT_WANT_DEV:
+			if (w->dev.dev == ev->rec.dev ||
+			    (ev->part && w->dev.dev == ev->part))
+				return true;
+			break;
+		case VOLIOT_WANT_MAJOR:
+			if (w->major.major == VOLIOT_MAJOR(ev->rec.dev))
+				return true;
+			break;
+		case VOLIOT_WANT_DISK:
+			if (w->disk.dev == ev->disk)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+static void ring_put_lost(struct vxt_ring *r, u64 count)
+{
+	struct voliot_lost_rec l = {
+		.len = sizeof(l),
+		.type = VOLIOT_REC_LOST,
+		.count = count,
+		.time_ns = ktime_get_ns(),
+	};
+
+	vxt_ring_put(r, &l, sizeof(l));
+}
+
+static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
+{
+	unsigned long flags;
+	bool announce;
+	u32 need;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	announce = !vxt_seen_has(&ch->seen, ev->rec.dev);
+	need = sizeof(ev->rec);
+	if (announce)
+		need += sizeof(ev->obj);
+	if (ch->lost_pending)
+		need += sizeof(struct voliot_lost_rec);
+	if (need > vxt_ring_space(&ch->ring)) {
+		ch->lost_pending++;
+		ch->lost++;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	if (ch->lost_pending) {
+		ring_put_lost(&ch->ring, ch->lost_pending);
+		ch->lost_pending = 0;
+	}
+	if (announce) {
+		vxt_event_object(ev);
+		vxt_ring_put(&ch->ring, &ev->obj, sizeof(ev->obj));
+		vxt_seen_add(&ch->seen, ev->rec.dev);
+	}
+	vxt_ring_put(&ch->ring, &ev->rec, sizeof(ev->rec));
+	ch->events++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (wq_has_sleeper(&ch->wait))
+		wake_up_interruptible(&ch->wait);
+}
+
+void vxt_dispatch(struct vxt_kev *ev)
+{
+	struct vxt_chan *ch;
+
+	if (ev->rec.error && ev->rec.type == VOLIOT_REC_IO_DONE)
+		vxt_errlog_save(ev);
+	if (list_empty(&io_chans))
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(ch, &io_chans, node)
+		if (want_matches(rcu_dereference(ch->want), ev))
+			chan_put(ch, ev);
+	rcu_read_unlock();
+}
+
+/* ---- channel state ---- */
+
+static void chan_shutdown(struct vxt_chan *ch)
+{
+	struct vxt_wantset *ws;
+
+	if (ch->mode == VOLIOT_MODE_IO) {
+		spin_lock(&io_chans_lock);
+		list_del_rcu(&ch->node);
+		spin_unlock(&io_chans_lock);
+		synchronize_rcu();
+		atomic64_sub(ch->ring.size, &ring_bytes);
+		vxt_ring_free(&ch->ring);
+	}
+	ws = rcu_dereference_protected(ch->want, 1);
+	RCU_INIT_POINTER(ch->want, NULL);
+	kfree(ws);
+	if (ch->bounce) {
+		atomic64_sub(ch->bounce_size, &ring_bytes);
+		kvfree(ch->bounce);
+		ch->bounce = NULL;
+	}
+	ch->mode = VOLIOT_MODE_NONE;
+	ch->lost = 0;
+	ch->lost_pending = 0;
+	ch->events = 0;
+	ch->clock_pending = false;
+	memset(&ch->seen, 0, sizeof(ch->seen));
+	wake_up_interruptible(&ch->wait);
+	wake_up_interruptible(&vxt_err_wait);
+}
+
+static void clock_rec(struct voliot_clock_rec *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->len = sizeof(*c);
+	c->type = VOLIOT_REC_CLOCK;
+	c->mono_ns = ktime_get_ns();
+	c->real_ns = ktime_get_real_ns();
+}
+
+static int chan_alloc_bounce(struct vxt_chan *ch, u32 size)
+{
+	ch->bounce = kvmalloc(size, GFP_KERNEL);
+	if (!ch->bounce)
+		return -ENOMEM;
+	ch->bounce_size = size;
+	atomic64_add(size, &ring_bytes);
+	return 0;
+}
+
+static u32 clamp_bufsize(unsigned long arg)
+{
+	u32 max = max(READ_ONCE(max_bufsize), VXT_MIN_BUFSIZE);
+	u32 def = READ_ONCE(default_bufsize);
+
+	if (arg == 0)
+		arg = def;
+	return clamp_t(unsigned long, arg, VXT_MIN_BUFSIZE, max);
+}
+
+static int chan_io_init(struct vxt_chan *ch, unsigned long arg)
+{
+	struct voliot_clock_rec c;
+	u32 size = clamp_bufsize(arg);
+	int rc;
+
+	chan_shutdown(ch);
+	rc = vxt_ring_alloc(&ch->ring, size);
+	if (rc)
+		return rc;
+	atomic64_add(size, &ring_bytes);
+	rc = chan_alloc_bounce(ch, min(size, VXT_BOUNCE_MAX));
+	if (rc) {
+		atomic64_sub(size, &ring_bytes);
+		vxt_ring_free(&ch->ring);
+		return rc;
+	}
+	clock_rec(&c);
+	vxt_ring_put(&ch->ring, &c, sizeof(c));
+	ch->mode = VOLIOT_MODE_IO;
+	spin_lock(&io_chans_lock);
+	list_add_tail_rcu(&ch->node, &io_chans);
+	spin_unlock(&io_chans_lock);
+	return 0;
+}
+
+static int chan_error_init(struct vxt_chan *ch)
+{
+	int rc;
+
+	chan_shutdown(ch);
+	rc = chan_alloc_bounce(ch, VXT_BOUNCE_MAX);
+	if (rc)
+		return rc;
+	ch->err_pos = vxt_errlog_first();
+	ch->clock_pending = true;
+	ch->mode = VOLIOT_MODE_ERROR;
+	return 0;
+}
+
+static int chan_discard(struct vxt_chan *ch)
+{
+	switch (ch->mode) {
+	case VOLIOT_MODE_IO:
+		spin_lock_irq(&ch->lock);
+		vxt_ring_reset(&ch->ring);
+		ch->lost_pending = 0;
+		memset(&ch->seen, 0, sizeof(ch->seen));
+		spin_unlock_irq(&ch->lock);
+		return 0;
+	case VOLIOT_MODE_ERROR:
+		vxt_errlog_discard();
+		ch->err_pos = vxt_errlog_seq();
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- object selection ---- */
+
+static int want_check(const union voliot_want_set *w)
+{
+	switch (w->type) {
+	case VOLIOT_WANT_ALL:
+		return w->all.reserved ? -EINVAL : 0;
+	case VOLIOT_WANT_DEV:
+	case VOLIOT_WANT_DISK:
+		return w->dev.dev ? 0 : -EINVAL;
+	case VOLIOT_WANT_MAJOR:
+		return w->major.major ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static bool want_same(const union voliot_want_set *a,
+		      const union voliot_want_set *b)
+{
+	return a->type == b->type &&
+	       (a->type == VOLIOT_WANT_ALL || a->dev.dev == b->dev.dev);
+}
+
+static union voliot_want_set *want_copy_in(unsigned long arg, u32 *count)
+{
+	struct voliot_want_list wl;
+	union voliot_want_set *sets;
+	u32 i;
+	int rc;
+
+	if (copy_from_user(&wl, (void __user *)arg, sizeof(wl)))
+		return ERR_PTR(-EFAULT);
+	if (!wl.count || wl.count > VOLIOT_WANT_MAX || wl.reserved)
+		return ERR_PTR(-EINVAL);
+	sets = memdup_user(u64_to_user_ptr(wl.sets),
+			   array_size(wl.count, sizeof(*sets)));
+	if (IS_ERR(sets))
+		return sets;
+	for (i = 0; i < wl.count; i++) {
+		rc = want_check(&sets[i]);
+		if (rc) {
+			kfree(sets);
+			return ERR_PTR(rc);
+		}
+	}
+	*count = wl.count;
+	return sets;
+}
+
+/* Build the channel's next want set from the old one plus or minus @sets. */
+static struct vxt_wantset *want_merge(const struct vxt_wantset *old,
+				      const union voliot_want_set *sets,
+				      u32 count, bool add)
+{
+	u32 n = old ? old->n : 0, i, j;
+	struct vxt_wantset *ws;
+
+	ws = kzalloc(struct_size(ws, sets, n + (add ? count : 0)), GFP_KERNEL);
+	if (!ws)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++) {
+		for (j = 0; !add && j < count; j++)
+			if (want_same(&old->sets[i], &sets[j]))
+				break;
+		if (add || j == count)
+			ws->sets[ws->n++] = old->sets[i];
+	}
+	for (j = 0; add && j < count; j++) {
+		for (i = 0; i < ws->n; i++)
+			if (want_same(&ws->sets[i], &sets[j]))
+				break;
+		if (i == ws->n)
+			ws->sets[ws->n++] = sets[j];
+	}
+	if (ws->n > VXT_SETS_MAX) {
+		kfree(ws);
+		return ERR_PTR(-ENOSPC);
+	}
+	for (i = 0; i < ws->n; i++)
+		if (ws->sets[i].type == VOLIOT_WANT_ALL)
+			ws->all = true;
+	return ws;
+}
+
+static int chan_trace(struct vxt_chan *ch, unsigned long arg, bool add)
+{
+	struct vxt_wantset *old, *ws;
+	union voliot_want_set *sets;
+	u32 count;
+
+	if (ch->mode != VOLIOT_MODE_IO)
+		return -EINVAL;
+	sets = want_copy_in(arg, &count);
+	if (IS_ERR(sets))
+		return PTR_ERR(sets);
+	old = rcu_dereference_protected(ch->want, lockdep_is_held(&ch->mutex));
+	ws = want_merge(old, sets, count, add);
+	kfree(sets);
+	if (IS_ERR(ws))
+		return PTR_ERR(ws);
+	rcu_assign_pointer(ch->want, ws);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int chan_info(struct vxt_chan *ch, unsigned long arg)
+{
+	struct voliot_info info = {
+		.abi_version = VOLIOT_ABI_VERSION,
+		.mode = ch->mode,
+	};
+	struct vxt_wantset *ws;
+
+	spin_lock_irq(&ch->lock);
+	info.bufsize = ch->ring.size;
+	info.events = ch->events;
+	info.lost = ch->lost;
+	spin_unlock_irq(&ch->lock);
+	ws = rcu_dereference_protected(ch->want, lockdep_is_held(&ch->mutex));
+	info.nsets = ws ? ws->n : 0;
+	if (copy_to_user((void __user *)arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct vxt_chan *ch = file->private_data;
+	long rc;
+
+	mutex_lock(&ch->mutex);
+	switch (cmd) {
+	case VOLIOT_IO_TRACE_INIT:
+		rc = chan_io_init(ch, arg);
+		break;
+	case VOLIOT_IO_TRACE:
+		rc = chan_trace(ch, arg, true);
+		break;
+	case VOLIOT_IO_UNTRACE:
+		rc = chan_trace(ch, arg, false);
+		break;
+	case VOLIOT_ERROR_TRACE_INIT:
+		rc = chan_error_init(ch);
+		break;
+	case VOLIOT_DISCARD:
+		rc = chan_discard(ch);
+		break;
+	case VOLIOT_GET_INFO:
+		rc = chan_info(ch, arg);
+		break;
+	default:
+		rc = -ENOTTY;
+		break;
+	}
+	mutex_unlock(&ch->mutex);
+	return rc;
+}
+
+/* ---- reading ---- */
+
+/* Fill the bounce buffer with whole records, at most @max bytes.
+ * @return bytes; *@next is the length of the next record (0: nothing). */
+static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next)
+{
+	u32 n = 0;
+
+	if (ch->mode == VOLIOT_MODE_ERROR) {
+		if (ch->clock_pending) {
+			*next = sizeof(struct voliot_clock_rec);
+			if (*next > max)
+				return 0;
+			clock_rec((struct voliot_clock_rec *)ch->bounce);
+			n = *next;
+			ch->clock_pending = false;
+		}
+		return n + vxt_errlog_read(&ch->err_pos, &ch->seen,
+					   ch->bounce + n, max - n, next);
+	}
+	spin_lock_irq(&ch->lock);
+	if (ch->lost_pending &&
+	    vxt_ring_space(&ch->ring) >= sizeof(struct voliot_lost_rec)) {
+		ring_put_lost(&ch->ring, ch->lost_pending);
+		ch->lost_pending = 0;
+	}
+	n = vxt_ring_get_records(&ch->ring, ch->bounce, max, next);
+	spin_unlock_irq(&ch->lock);
+	return n;
+}
+
+static bool chan_ready(struct vxt_chan *ch, u32 mode)
+{
+	if (READ_ONCE(ch->mode) != mode)
+		return true;
+	if (mode == VOLIOT_MODE_ERROR)
+		return READ_ONCE(ch->clock_pending) ||
+		       vxt_errlog_seq() > READ_ONCE(ch->err_pos);
+	return READ_ONCE(ch->ring.head) != READ_ONCE(ch->ring.tail) ||
+	       READ_ONCE(ch->lost_pending);
+}
+
+static int chan_wait(struct vxt_chan *ch, u32 mode)
+{
+	wait_queue_head_t *wq = mode == VOLIOT_MODE_ERROR ?
+				&vxt_err_wait : &ch->wait;
+
+	return wait_event_interruptible(*wq, chan_ready(ch, mode));
+}
+
+static ssize_t vxt_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	struct vxt_chan *ch = file->private_data;
+	u32 n, next, mode;
+	int rc;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&ch->mutex))
+			return -ERESTARTSYS;
+		mode = ch->mode;
+		if (mode == VOLIOT_MODE_NONE) {
+			mutex_unlock(&ch->mutex);
+			return -EINVAL;
+		}
+		n = chan_fill(ch, min_t(size_t, count, ch->bounce_size),
+			      &next);
+		if (n)
+			break;
+		mutex_unlock(&ch->mutex);
+		if (next)
+			return -EINVAL;		/* buffer smaller than a record */
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		rc = chan_wait(ch, mode);
+		if (rc)
+			return rc;
+	}
+	rc = copy_to_user(buf, ch->bounce, n) ? -EFAULT : 0;
+	mutex_unlock(&ch->mutex);
+	return rc ? rc : n;
+}
+
+static __poll_t vxt_poll(struct file *file, poll_table *wait)
+{
+	struct vxt_chan *ch = file->private_data;
+	u32 mode = READ_ONCE(ch->mode);
+
+	poll_wait(file, &ch->wait, wait);
+	poll_wait(file, &vxt_err_wait, wait);
+	if (mode == VOLIOT_MODE_NONE)
+		return EPOLLERR;
+	return chan_ready(ch, mode) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/* ---- open and release ---- */
+
+static int vxt_open(struct inode *inode, struct file *file)
+{
+	struct vxt_chan *ch;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (atomic_inc_return(&nr_channels) > READ_ONCE(max_channels)) {
+		atomic_dec(&nr_channels);
+		return -EMFILE;
+	}
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch) {
+		atomic_dec(&nr_channels);
+		return -ENOMEM;
+	}
+	mutex_init(&ch->mutex);
+	spin_lock_init(&ch->lock);
+	init_waitqueue_head(&ch->wait);
+	INIT_LIST_HEAD(&ch->node);
+	file->private_data = ch;
+	return stream_open(inode, file);
+}
+
+static int vxt_release(struct inode *inode, struct file *file)
+{
+	struct vxt_chan *ch = file->private_data;
+
+	mutex_lock(&ch->mutex);
+	chan_shutdown(ch);
+	mutex_unlock(&ch->mutex);
+	mutex_destroy(&ch->mutex);
+	kfree(ch);
+	atomic_dec(&nr_channels);
+	return 0;
+}
+
+static const struct file_operations vxt_fops = {
+	.owner = THIS_MODULE,
+	.open = vxt_open,
+	.release = vxt_release,
+	.read = vxt_read,
+	.poll = vxt_poll,
+	.unlocked_ioctl = vxt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+static struct miscdevice vxt_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "vxtrace",
+	.fops = &vxt_fops,
+	.mode = 0600,
+};
+
+static int __init vxt_init(void)
+{
+	int rc;
+
+	rc = vxt_errlog_init(errbuf_size);
+	if (rc)
+		return rc;
+	rc = vxt_probes_attach();
+	if (rc)
+		goto out_errlog;
+	rc = misc_register(&vxt_misc);
+	if (rc)
+		goto out_probes;
+	pr_info("ready: ABI %d, error ring %u bytes\n", VOLIOT_ABI_VERSION,
+		errbuf_size);
+	return 0;
+
+out_probes:
+	vxt_probes_detach();
+out_errlog:
+	vxt_errlog_exit();
+	return rc;
+}
+
+static void __exit vxt_exit(void)
+{
+	misc_deregister(&vxt_misc);
+	vxt_probes_detach();
+	vxt_errlog_exit();
+}
+
+module_init(vxt_init);
+module_exit(vxt_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Block I/O tracing device modelled on VxVM vxtrace(7)");
+MODULE_AUTHOR("The vxtrace authors");

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* probes.c - block-layer tracepoints turned into vxtrace events
+ *
+ * Request level (blk-mq devices): block_rq_issue (start), block_rq_complete
+ * (done, with the request's status and its latency from the request's own
+ * start time), block_rq_requeue, and block_rq_error where the kernel has it.
+ * Bio level, for bio-based (stacked) devices such as device-mapper and md
+ * only: block_bio_queue (start) and block_bio_complete (done), flagged
+ * VOLIOT_F_BIO. Bios of request-based devices are left to the request
+ * events, so one I/O is never counted twice on one device.
+ * Most block tracepoints are not exported to modules: they are found by
+ * name with for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register(). Probe prototypes follow the kernel version.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/version.h>
+
+#include "vxtrace.h"
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+#error "vxtrace needs Linux 5.12 or newer (bio->bi_bdev)"
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
+#define rq_gendisk(rq)	((rq)->rq_disk)
+#else
+#define rq_gendisk(rq)	((rq)->q->disk)
+#endif
+
+atomic64_t vxt_rq_errors = ATOMIC64_INIT(0);
+
+static u8 vxt_op(unsigned int op)
+{
+	switch (op) {
+	case REQ_OP_READ:
+		return VOLIOT_OP_READ;
+	case REQ_OP_WRITE:
+		return VOLIOT_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return VOLIOT_OP_FLUSH;
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		return VOLIOT_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return VOLIOT_OP_WRITE_ZEROES;
+	case REQ_OP_DRV_IN:
+	case REQ_OP_DRV_OUT:
+		return VOLIOT_OP_PASSTHRU;
+	}
+	return VOLIOT_OP_OTHER;
+}
+
+static u16 vxt_flags(u64 opf)
+{
+	u16 f = 0;
+
+	if (opf & REQ_SYNC)
+		f |= VOLIOT_F_SYNC;
+	if (opf & REQ_FUA)
+		f |= VOLIOT_F_FUA;
+	if (opf & REQ_META)
+		f |= VOLIOT_F_META;
+	if (opf & REQ_PREFLUSH)
+		f |= VOLIOT_F_PREFLUSH;
+	if (opf & REQ_RAHEAD)
+		f |= VOLIOT_F_RAHEAD;
+	return f;
+}
+
+static void kev_init(struct vxt_kev *ev, u8 type)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->rec.len = sizeof(ev->rec);
+	ev->rec.type = type;
+	ev->rec.cpu = raw_smp_processor_id();
+	ev->rec.time_ns = ktime_get_ns();
+	if (in_task()) {
+		ev->rec.pid = task_pid_nr(current);
+		memcpy(ev->rec.comm, current->comm, sizeof(ev->rec.comm));
+		ev->rec.comm[sizeof(ev->rec.comm) - 1] = '\0';
+	}
+}
+
+static u8 obj_kind(const char *name, bool partition)
+{
+	if (partition)
+		return VOLIOT_OBJ_PARTITION;
+	if (!strncmp(name, "dm-", 3))
+		return VOLIOT_OBJ_DM;
+	if (!strncmp(name, "md", 2))
+		return VOLIOT_OBJ_MD;
+	if (!strncmp(name, "loop", 4))
+		return VOLIOT_OBJ_LOOP;
+	return VOLIOT_OBJ_DISK;
+}
+
+void vxt_event_object(struct vxt_kev *ev)
+{
+	struct voliot_object_rec *o = &ev->obj;
+	bool part = ev->bdev && bdev_is_partition(ev->bdev);
+
+	if (ev->obj_ready)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->len = sizeof(*o);
+	o->type = VOLIOT_REC_OBJECT;
+	o->dev = ev->rec.dev;
+	if (ev->bdev) {
+		snprintf(o->name, sizeof(o->name), "%pg", ev->bdev);
+		o->nr_sectors = bdev_nr_sectors(ev->bdev);
+	} else {
+		strscpy(o->name, ev->gd->disk_name, sizeof(o->name));
+		o->nr_sectors = get_capacity(ev->gd);
+	}
+	o->kind = obj_kind(o->name, part);
+	ev->obj_ready = true;
+}
+
+/* ---- request level ---- */
+
+static void rq_event(struct request *rq, u8 type, int error, u32 bytes)
+{
+	struct gendisk *gd = rq_gendisk(rq);
+	struct vxt_kev ev;
+	u64 start;
+
+	if (!gd)
+		return;
+	kev_init(&ev, type);
+	ev.gd = gd;
+	ev.rec.dev = disk_devt(gd);
+	ev.disk = ev.rec.dev;
+	if (rq->part && bdev_is_partition(rq->part))
+		ev.part = rq->part->bd_dev;
+	ev.rec.op = vxt_op(req_op(rq));
+	ev.rec.flags = vxt_flags((__force u64)rq->cmd_flags);
+	ev.rec.sector = blk_rq_pos(rq);
+	ev.rec.bytes = bytes;
+	ev.rec.error = error;
+	if (type == VOLIOT_REC_IO_DONE) {
+		start = rq->io_start_time_ns ? : rq->start_time_ns;
+		if (start && start <= ev.rec.time_ns)
+			ev.rec.latency_ns = ev.rec.time_ns - start;
+	}
+	vxt_dispatch(&ev);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+static void probe_rq_issue(void *data, struct request *rq)
+#else
+static void probe_rq_issue(void *data, struct request_queue *q,
+			   struct request *rq)
+#endif
+{
+	rq_event(rq, VOLIOT_REC_IO_START, 0, blk_rq_bytes(rq));
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+static void probe_rq_requeue(void *data, struct request *rq)
+#else
+static void probe_rq_requeue(void *data, struct request_queue *q,
+			     struct request *rq)
+#endif
+{
+	rq_event(rq, VOLIOT_REC_REQUEUE, 0, blk_rq_bytes(rq));
+}
+
+static void probe_rq_complete(void *data, struct request *rq,
+			      blk_status_t error, unsigned int nr_bytes)
+{
+	rq_event(rq, VOLIOT_REC_IO_DONE, blk_status_to_errno(error), nr_bytes);
+}
+
+/* Same prototype as block_rq_complete, which already carries the error:
+ * only counted, to cross-check the error ring. */
+static void probe_rq_error(void *data, struct request *rq,
+			   blk_status_t error, unsigned int nr_bytes)
+{
+	atomic64_inc(&vxt_rq_errors);
+}
+
+/* ---- bio level, bio-based devices only ---- */
+
+static bool bio_traced(struct bio *bio)
+{
+	return bio->bi_bdev && !queue_is_mq(bdev_get_queue(bio->bi_bdev));
+}
+
+static void bio_event(struct bio *bio, u8 type)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	struct vxt_kev ev;
+
+	kev_init(&ev, type);
+	ev.gd = bdev->bd_disk;
+	ev.bdev = bdev;
+	ev.rec.dev = bdev->bd_dev;
+	ev.disk = disk_devt(bdev->bd_disk);
+	if (bdev_is_partition(bdev))
+		ev.part = bdev->bd_dev;
+	ev.rec.op = vxt_op(bio_op(bio));
+	ev.rec.flags = vxt_flags((__force u64)bio->bi_opf) | VOLIOT_F_BIO;
+	ev.rec.sector = bio->bi_iter.bi_sector;
+	ev.rec.bytes = bio->bi_iter.bi_size;
+	if (type == VOLIOT_REC_IO_DONE) {
+		ev.rec.error = blk_status_to_errno(bio->bi_status);
+#ifdef CONFIG_BLK_CGROUP
+		{
+			u64 now = __bio_issue_time(ev.rec.time_ns);
+			u64 start = bio_issue_time(&bio->bi_issue);
+
+			if (start && start <= now)
+				ev.rec.latency_ns = now - start;
+		}
+#endif
+	}
+	vxt_dispatch(&ev);
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+static void probe_bio_queue(void *data, struct bio *bio)
+#else
+static void probe_bio_queue(void *data, struct request_queue *q,
+			    struct bio *bio)
+#endif
+{
+	if (bio_traced(bio))
+		bio_event(bio, VOLIOT_REC_IO_START);
+}
+
+static void probe_bio_complete(void *data, struct request_queue *q,
+			       struct bio *bio)
+{
+	if (bio_traced(bio))
+		bio_event(bio, VOLIOT_REC_IO_DONE);
+}
+
+/* ---- attaching ---- */
+
+struct vxt_tp {
+	const char *name;
+	void *probe;
+	bool optional;		/* not in every kernel */
+	struct tracepoint *tp;
+	bool attached;
+};
+
+static struct vxt_tp vxt_tps[] = {
+	{ "block_rq_issue", probe_rq_issue },
+	{ "block_rq_complete", probe_rq_complete },
+	{ "block_rq_requeue", probe_rq_requeue },
+	{ "block_rq_error", probe_rq_error, true },
+	{ "block_bio_queue", probe_bio_queue },
+	{ "block_bio_complete", probe_bio_complete },
+};
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vxt_tps); i++)
+		if (!strcmp(tp->name, vxt_tps[i].name))
+			vxt_tps[i].tp = tp;
+}
+
+void vxt_probes_detach(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vxt_tps); i++) {
+		if (!vxt_tps[i].attached)
+			continue;
+		tracepoint_probe_unregister(vxt_tps[i].tp, vxt_tps[i].probe,
+					    NULL);
+		vxt_tps[i].attached = false;
+	}
+	tracepoint_synchronize_unregister();
+}
+
+int vxt_probes_attach(void)
+{
+	struct vxt_tp *t;
+	int i, rc;
+
+	for_each_kernel_tracepoint(find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(vxt_tps); i++) {
+		t = &vxt_tps[i];
+		if (!t->tp) {
+			if (t->optional)
+				continue;
+			pr_err("tracepoint %s not found\n", t->name);
+			rc = -ENOENT;
+			goto out_detach;
+		}
+		rc = tracepoint_probe_register(t->tp, t->probe, NULL);
+		if (rc) {
+			pr_err("cannot attach to %s: %d\n", t->name, rc);
+			goto out_detach;
+		}
+		t->attached = true;
+	}
+	return 0;
+
+out_detach:
+	vxt_probes_detach();
+	return rc;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* vxtrace.h - internals shared by the files of the vxtrace module
+ *
+ * chan.c owns the misc device and the channels, ring.c the byte rings,
+ * errlog.c the saved-error ring, probes.c the block-layer tracepoints.
+ * Probes build one struct vxt_kev and hand it to vxt_dispatch(), which
+ * copies it into every I/O channel that wants the object and, when it
+ * carries an error, into the saved-error ring.
+ */
+#ifndef VXT_KMOD_H
+#define VXT_KMOD_H
+
+#include <linux/types.h>
+#include <linux/spinlock.h>
+#include <vxtrace/voltrace.h>
+
+/* ---- byte rings (ring.c); the caller serialises ---- */
+
+struct vxt_ring {
+	u8 *buf;
+	u32 size;
+	u64 head;		/* bytes ever written */
+	u64 tail;		/* bytes ever consumed */
+};
+
+int vxt_ring_alloc(struct vxt_ring *r, u32 size);
+void vxt_ring_free(struct vxt_ring *r);
+void vxt_ring_reset(struct vxt_ring *r);
+static inline u32 vxt_ring_used(const struct vxt_ring *r)
+{
+	return r->head - r->tail;
+}
+
+static inline u32 vxt_ring_space(const struct vxt_ring *r)
+{
+	return r->size - vxt_ring_used(r);
+}
+
+/* Append @len bytes; the caller checked the space. */
+void vxt_ring_put(struct vxt_ring *r, const void *src, u32 len);
+/* Copy whole records, at most @max bytes, into @dst and consume them.
+ * @return bytes copied; *@next is the length of the first record left
+ * (0 when the ring is empty). */
+u32 vxt_ring_get_records(struct vxt_ring *r, u8 *dst, u32 max, u32 *next);
+
+/* ---- one event as the probes see it ---- */
+
+struct vxt_kev {
+	struct voliot_io_rec rec;	/* type, op, flags, dev, ... filled in */
+	u32 disk;			/* whole-disk dev (want "disk" sets) */
+	u32 part;			/* partition dev, 0 if none */
+	struct voliot_object_rec obj;	/* announcement, built on demand */
+	bool obj_ready;
+	struct gendisk *gd;		/* for the announcement */
+	struct block_device *bdev;	/* the same; may be NULL */
+};
+
+/* Fill ev->obj from ev->gd / ev->bdev once. */
+void vxt_event_object(struct vxt_kev *ev);
+/* Called from the probes, any context. */
+void vxt_dispatch(struct vxt_kev *ev);
+
+/* ---- saved errors (errlog.c) ---- */
+
+int vxt_errlog_init(u32 bytes);
+void vxt_errlog_exit(void);
+void vxt_errlog_save(struct vxt_kev *ev);
+/* Sequence number of the next error to be saved. */
+u64 vxt_errlog_seq(void);
+/* Errors before this sequence number are discarded or overwritten. */
+u64 vxt_errlog_first(void);
+void vxt_errlog_discard(void);
+
+/* Copy saved errors from *@pos on into @dst (at most @max bytes), each
+ * preceded by an object record when @seen says the channel has not seen its
+ * object, and by a lost record when errors were overwritten before being
+ * read. Advances *@pos. @return bytes copied; *@next is the length the next
+ * record would need (0 when nothing is left). */
+struct vxt_seen;
+u32 vxt_errlog_read(u64 *pos, struct vxt_seen *seen, u8 *dst, u32 max,
+		    u32 *next);
+extern struct wait_queue_head vxt_err_wait;
+
+/* ---- objects a channel has announced (chan.c) ---- */
+
+#define VXT_SEEN_SLOTS	512
+
+struct vxt_seen {
+	u32 dev[VXT_SEEN_SLOTS];	/* 0 = free slot */
+};
+
+/* @return true when @dev was already announced. */
+bool vxt_seen_has(const struct vxt_seen *s, u32 dev);
+/* Remember @dev. A full table forgets nothing and remembers nothing more:
+ * such objects are announced again (harmless: readers keep the first). */
+void vxt_seen_add(struct vxt_seen *s, u32 dev);
+
+/* ---- probes (probes.c) ---- */
+
+int vxt_probes_attach(void);
+void vxt_probes_detach(void);
+extern atomic64_t vxt_rq_errors;	/* block_rq_error hits */
+
+#endif /* VXT_KMOD_H */
