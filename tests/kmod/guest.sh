@@ -1,0 +1,93 @@
+# guest.sh - the module tests, run as root inside the test guest by /init
+#
+# Prints "VXT-RESULT PASS|FAIL name: detail" lines; tests/kmod/run.sh decides.
+# Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
+# sectors 2048-2055), dm-0 (device-mapper "error" target).
+
+M=/modules
+P=/sys/module/vxtrace/parameters
+BAD=2048
+
+res() { echo "VXT-RESULT $1 $2: $3"; }
+param() { cat "$P/$1" 2>/dev/null; }
+
+setup() {
+	insmod $M/configfs.ko &&
+	mount -t configfs none /sys/kernel/config &&
+	insmod $M/null_blk.ko nr_devices=1 gb=4 bs=512 &&
+	insmod $M/dm-mod.ko || return 1
+	echo none >/sys/block/nullb0/queue/scheduler
+	d=/sys/kernel/config/nullb/nullb1
+	mkdir $d && echo 64 >$d/size && echo "+$BAD-$((BAD + 7))" >$d/badblocks &&
+		echo 1 >$d/power || return 1
+	vxtest dm-create vxterr 8192 error || return 1
+	i=0
+	while [ ! -b /dev/nullb1 ] || [ ! -b /dev/dm-0 ]; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && return 1
+		sleep 0.1
+	done
+	echo none >/sys/block/nullb1/queue/scheduler
+	return 0
+}
+
+if setup; then
+	res PASS setup "null_blk nullb0, nullb1 with bad sectors $BAD-$((BAD + 7)), dm-0 error target"
+else
+	res FAIL setup "could not create the test devices"
+fi
+
+if insmod $M/vxtrace.ko && [ -c /dev/vxtrace ] && [ "$(param open_channels)" = 0 ]; then
+	res PASS load "/dev/vxtrace, error ring $(param errbuf_size) bytes, default bufsize $(param default_bufsize)"
+else
+	res FAIL load "insmod failed or /dev/vxtrace missing"
+fi
+
+vxtest exact /dev/nullb0 300
+vxtest badblocks /dev/nullb1 $BAD
+vxtest dmerror /dev/dm-0
+vxtest eagain /dev/nullb0
+vxtest smallbuf /dev/nullb0
+vxtest lost /dev/nullb0 2000
+vxtest multi /dev/nullb0 100
+# Saved so far: 1 request error (badblocks) + 3 bio errors (dm).
+vxtest errchan /dev/nullb1 $BAD 4
+
+# block_rq_error saw exactly the two bad reads; the error ring agrees.
+n=$(param rq_errors)
+if [ "$n" = 2 ]; then
+	res PASS rq_errors "block_rq_error counted 2 request errors"
+else
+	res FAIL rq_errors "block_rq_error counted '$n', expected 2"
+fi
+
+vxtest eperm
+
+if [ "$(param open_channels)" = 0 ] && [ "$(param buffer_bytes)" = 0 ]; then
+	res PASS leaks "no channel or buffer left after the tests"
+else
+	res FAIL leaks "open_channels=$(param open_channels) buffer_bytes=$(param buffer_bytes)"
+fi
+
+vxtest hold
+if rmmod vxtrace && [ ! -e /dev/vxtrace ] && ! grep -q '^vxtrace ' /proc/modules; then
+	res PASS unload "rmmod clean once no channel is open"
+else
+	res FAIL unload "rmmod failed or left /dev/vxtrace"
+fi
+
+if [ -f /guest-more.sh ]; then
+	insmod $M/vxtrace.ko
+	. /guest-more.sh
+	rmmod vxtrace
+fi
+
+dmesg >/tmp/dmesg.txt
+if grep -E -q 'BUG|WARNING|Oops|Call Trace|general protection' /tmp/dmesg.txt; then
+	res FAIL dmesg "kernel log has problems:"
+	grep -E -B2 -A20 'BUG|WARNING|Oops|Call Trace|general protection' /tmp/dmesg.txt | head -60
+else
+	res PASS dmesg "no BUG, WARNING or Oops in the kernel log"
+fi
+echo "--- guest dmesg (vxtrace lines) ---"
+grep -i vxtrace /tmp/dmesg.txt

@@ -1,0 +1,151 @@
+# lib.sh - shared by tests/kmod/run.sh and tests/bench/kmod.sh (sourced, POSIX sh)
+#
+# Finds the Debian kernel, builds vxtrace.ko against its headers, packs a
+# busybox initramfs with the module, the kernel's own null_blk, configfs and
+# dm-mod, the test programs and chosen binaries (with their libraries), boots
+# it under qemu (TCG) and leaves the serial console log in $KM_LOG.
+# Every function returns non-zero with a reason in $KM_WHY.
+
+KM_TOP=${KM_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+KM_WHY=
+
+km_why() { KM_WHY=$*; return 1; }
+
+# Pick the newest kernel that has an image, modules and headers.
+km_find_kernel() {
+	command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+		{ km_why "qemu-system-x86_64 not installed"; return 1; }
+	KM_KVER=
+	for img in /boot/vmlinuz-*; do
+		[ -f "$img" ] || continue
+		v=${img#/boot/vmlinuz-}
+		[ -d "/lib/modules/$v/kernel" ] || continue
+		[ -f "/lib/modules/$v/build/Makefile" ] || continue
+		KM_KVER=$v
+	done
+	if [ -z "$KM_KVER" ]; then
+		if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
+			km_why "no kernel image in /boot (linux-image-amd64)"
+		else
+			km_why "no kernel headers for the kernels in /boot (linux-headers-amd64)"
+		fi
+		return 1
+	fi
+	KM_KIMG=/boot/vmlinuz-$KM_KVER
+	KM_KDIR=/lib/modules/$KM_KVER/build
+	[ -r "$KM_KIMG" ] || { km_why "$KM_KIMG not readable"; return 1; }
+	for t in cpio gcc; do
+		command -v $t >/dev/null 2>&1 || { km_why "$t not installed"; return 1; }
+	done
+	KM_BUSYBOX=
+	for b in /bin/busybox /usr/bin/busybox; do
+		if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
+			KM_BUSYBOX=$b
+			break
+		fi
+	done
+	[ -n "$KM_BUSYBOX" ] || { km_why "no static busybox (busybox-static)"; return 1; }
+	return 0
+}
+
+# Build kmod/vxtrace.ko and the static test programs into $KM_WORK.
+km_build() {
+	KM_WORK=${KM_WORK:-$(mktemp -d /tmp/vxt-kmod.XXXXXX)}
+	rm -rf "$KM_WORK/kmod"
+	cp -r "$KM_TOP/kmod" "$KM_WORK/kmod"
+	mkdir -p "$KM_WORK/include"
+	cp -r "$KM_TOP/include/vxtrace" "$KM_WORK/include/"
+	make -s -C "$KM_KDIR" M="$KM_WORK/kmod" modules >"$KM_WORK/kbuild.log" 2>&1 ||
+		{ cat "$KM_WORK/kbuild.log"; km_why "module build failed"; return 1; }
+	if grep -q "warning:" "$KM_WORK/kbuild.log"; then
+		cat "$KM_WORK/kbuild.log"
+		km_why "module build has warnings"
+		return 1
+	fi
+	gcc -static -O2 -Wall -Wextra -std=c11 -D_GNU_SOURCE -I"$KM_TOP/include" \
+		-o "$KM_WORK/vxtest" "$KM_TOP/tests/kmod/vxtest.c" -lpthread \
+		>"$KM_WORK/cc.log" 2>&1 ||
+		{ cat "$KM_WORK/cc.log"; km_why "vxtest build failed (static libc?)"; return 1; }
+	return 0
+}
+
+# Copy a dynamic binary and its libraries into the root @1 under /usr/bin.
+km_add_bin() {
+	root=$1 bin=$2
+	[ -x "$bin" ] || return 1
+	cp -L "$bin" "$root/usr/bin/"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	return 0
+}
+
+# Find one of the kernel's modules by file name (.ko, .ko.xz, .ko.zst).
+km_kmod() {
+	f=$(find "/lib/modules/$KM_KVER/kernel" -name "$1.ko*" | head -n 1)
+	[ -n "$f" ] || return 1
+	case $f in
+	*.xz) xz -dc "$f" ;;
+	*.zst) zstd -dc "$f" ;;
+	*.gz) gzip -dc "$f" ;;
+	*) cat "$f" ;;
+	esac
+}
+
+# km_initramfs GUEST_SCRIPT [BINARY...]: pack $KM_WORK/initramfs.cpio.
+km_initramfs() {
+	guest=$1
+	shift
+	root=$KM_WORK/root
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/usr/bin" "$root/modules" "$root/proc" "$root/sys" \
+		"$root/dev" "$root/tmp" "$root/etc"
+	cp "$KM_BUSYBOX" "$root/bin/busybox"
+	for m in configfs null_blk dm-mod; do
+		km_kmod $m >"$root/modules/$m.ko" || { km_why "kernel module $m not found"; return 1; }
+	done
+	cp "$KM_WORK/kmod/vxtrace.ko" "$root/modules/"
+	cp "$KM_WORK/vxtest" "$root/usr/bin/"
+	for b in "$@"; do
+		km_add_bin "$root" "$b" || { km_why "cannot add $b"; return 1; }
+	done
+	cp "$guest" "$root/guest.sh"
+	echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+	echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
+	cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo "VXT-BOOTED $(uname -r) $(nproc) cpus"
+cd /tmp
+sh /guest.sh 2>&1
+echo "VXT-GUEST-DONE"
+sync
+poweroff -f
+INIT
+	chmod +x "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio" ||
+		{ km_why "cpio failed"; return 1; }
+	return 0
+}
+
+# km_boot TIMEOUT_SECONDS [EXTRA_CMDLINE]: boot, serial log in $KM_LOG.
+km_boot() {
+	KM_LOG=$KM_WORK/console.log
+	timeout "$1" qemu-system-x86_64 -accel tcg -smp 2 -m 2048 \
+		-kernel "$KM_KIMG" -initrd "$KM_WORK/initramfs.cpio" \
+		-append "console=ttyS0 quiet panic=-1 ${2:-}" \
+		-display none -monitor none -serial "file:$KM_LOG" -no-reboot \
+		-nodefaults >"$KM_WORK/qemu.log" 2>&1
+	rc=$?
+	[ $rc -eq 124 ] && { km_why "guest timed out after $1 s"; return 1; }
+	[ $rc -eq 0 ] || { cat "$KM_WORK/qemu.log"; km_why "qemu failed ($rc)"; return 1; }
+	return 0
+}

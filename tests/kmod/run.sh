@@ -1,0 +1,97 @@
+#!/bin/sh
+# run.sh - the kernel module tests: build vxtrace.ko, boot it under qemu, judge
+#
+#   tests/kmod/run.sh [--if-possible] [BUILD_DIR]
+#
+# Builds the module against the installed Debian kernel headers, boots the
+# Debian kernel with a busybox initramfs under qemu TCG, runs guest.sh there
+# and counts the "VXT-RESULT" lines on the serial console. With --if-possible
+# a missing qemu, kernel image or headers skips the tests (exit 0); without
+# it they are a failure. Ends with "kmod: N passed, N failed".
+set -u
+
+if_possible=0
+if [ "${1:-}" = "--if-possible" ]; then
+	if_possible=1
+	shift
+fi
+BUILD=${1:-build}
+KM_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$KM_TOP/tests/kmod/lib.sh"
+case $BUILD in /*) ;; *) BUILD=$KM_TOP/$BUILD ;; esac
+
+EXPECTED="setup load exact badblocks dmerror eagain smallbuf lost multi errchan
+rq_errors eperm leaks hold unload dmesg"
+
+fail_early() {
+	echo "kmod tests: FAILED ($1)"
+	echo "kmod: 0 passed, 1 failed"
+	exit 1
+}
+
+if ! km_find_kernel; then
+	if [ $if_possible = 1 ]; then
+		echo "kmod tests: skipped ($KM_WHY)"
+		exit 0
+	fi
+	fail_early "$KM_WHY"
+fi
+if [ "$(id -u)" != 0 ] && [ ! -r "$KM_KIMG" ]; then
+	fail_early "cannot read $KM_KIMG"
+fi
+
+KM_WORK=$(mktemp -d /tmp/vxt-kmod.XXXXXX)
+trap 'rm -rf "$KM_WORK"' EXIT INT TERM
+echo "kmod: kernel $KM_KVER, work dir $KM_WORK"
+km_build || fail_early "$KM_WHY"
+
+# The capture checks run when the programs are built.
+bins=
+if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
+	bins="$BUILD/vxrecord $BUILD/vxreplay"
+	EXPECTED="$EXPECTED $(sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/guest-record.sh")"
+fi
+km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"
+if [ -n "$bins" ]; then
+	cp "$KM_TOP/tests/kmod/guest-record.sh" "$KM_WORK/root/guest-more.sh"
+	(cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"
+fi
+
+start=$(date +%s)
+km_boot "${VXT_KMOD_TIMEOUT:-600}"
+boot_rc=$?
+echo "kmod: guest ran $(($(date +%s) - start)) s"
+log=$KM_WORK/console.log
+[ -f "$log" ] || : >"$log"
+tr -d '\r' <"$log" >"$log.txt"
+if [ -n "${VXT_KMOD_LOG:-}" ]; then
+	cp "$log.txt" "$VXT_KMOD_LOG"
+fi
+
+pass=0
+failn=0
+for t in $EXPECTED; do
+	line=$(grep "^VXT-RESULT [A-Z]* $t: " "$log.txt" | head -n 1)
+	case $line in
+	"VXT-RESULT PASS "*)
+		pass=$((pass + 1))
+		echo "  ok    ${line#VXT-RESULT PASS }"
+		;;
+	"VXT-RESULT FAIL "*)
+		failn=$((failn + 1))
+		echo "  FAIL  ${line#VXT-RESULT FAIL }"
+		;;
+	*)
+		failn=$((failn + 1))
+		echo "  FAIL  $t: no result from the guest"
+		;;
+	esac
+done
+if [ $boot_rc != 0 ] || ! grep -q "^VXT-GUEST-DONE" "$log.txt" || [ $failn != 0 ]; then
+	[ $boot_rc != 0 ] && echo "kmod: $KM_WHY"
+	echo "--- guest console (last 80 lines) ---"
+	tail -n 80 "$log.txt"
+	[ $failn = 0 ] && failn=1
+fi
+echo "kmod: $pass passed, $failn failed"
+[ $failn = 0 ]

@@ -1,0 +1,856 @@
+/* vxtest.c - checks of /dev/vxtrace run inside the test guest
+ *
+ * Built statically on the host from include/vxtrace/voltrace.h and run by
+ * guest.sh. Each subcommand drives real I/O with O_DIRECT, reads the
+ * channel and prints one line "VXT-RESULT PASS|FAIL name: detail"; the exit
+ * status is 0 on pass. Helper subcommands (dm-create, trace-count) print
+ * what they did.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/dm-ioctl.h>
+
+#include "vxtrace/voltrace.h"
+
+static const char *test_name = "?";
+
+static int result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("VXT-RESULT %s %s: ", ok ? "PASS" : "FAIL", test_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	return ok ? 0 : 1;
+}
+
+#define CHECK(cond, ...) do { if (!(cond)) return result(0, __VA_ARGS__); } while (0)
+
+/* ---- devices ---- */
+
+static uint32_t dev_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return 0;
+	return VOLIOT_MKDEV(major(st.st_rdev), minor(st.st_rdev));
+}
+
+/* ---- channels ---- */
+
+static int chan_open(unsigned long bufsize, int flags)
+{
+	int fd = open(VOLIOT_DEVICE, O_RDONLY | flags);
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, VOLIOT_IO_TRACE_INIT, bufsize) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int chan_want(int fd, unsigned long cmd, uint32_t type, uint32_t val)
+{
+	union voliot_want_set set;
+	struct voliot_want_list wl;
+
+	memset(&set, 0, sizeof(set));
+	set.type = type;
+	set.dev.dev = val;
+	memset(&wl, 0, sizeof(wl));
+	wl.count = 1;
+	wl.sets = (uintptr_t)&set;
+	return ioctl(fd, cmd, &wl) < 0 ? -errno : 0;
+}
+
+static int chan_info(int fd, struct voliot_info *info)
+{
+	return ioctl(fd, VOLIOT_GET_INFO, info) < 0 ? -errno : 0;
+}
+
+/* ---- what a channel returned ---- */
+
+struct tally {
+	struct voliot_io_rec *io;	/* start, done, error, requeue, in order */
+	size_t nio, cap;
+	uint64_t lost;			/* sum of lost records */
+	unsigned nlost_recs, nobj, nclock, nbad, nreads;
+	unsigned first_type;
+	struct voliot_object_rec obj[16];
+	size_t bytes;
+};
+
+static void tally_free(struct tally *t)
+{
+	free(t->io);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Parse one read()'s worth; every read must hold whole records. */
+static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
+{
+	size_t off = 0;
+
+	t->nreads++;
+	t->bytes += n;
+	while (off < n) {
+		const struct voliot_hdr *h = (const void *)(buf + off);
+
+		if (h->len < 2 || off + h->len > n) {
+			t->nbad++;
+			return;
+		}
+		if (!t->first_type)
+			t->first_type = h->type;
+		switch (h->type) {
+		case VOLIOT_REC_IO_START:
+		case VOLIOT_REC_IO_DONE:
+		case VOLIOT_REC_ERROR:
+		case VOLIOT_REC_REQUEUE:
+			if (h->len != sizeof(struct voliot_io_rec)) {
+				t->nbad++;
+				break;
+			}
+			if (t->nio == t->cap) {
+				t->cap = t->cap ? 2 * t->cap : 1024;
+				t->io = realloc(t->io, t->cap * sizeof(*t->io));
+				if (!t->io)
+					abort();
+			}
+			memcpy(&t->io[t->nio++], buf + off, sizeof(*t->io));
+			break;
+		case VOLIOT_REC_LOST: {
+			struct voliot_lost_rec l;
+
+			memcpy(&l, buf + off, sizeof(l));
+			t->lost += l.count;
+			t->nlost_recs++;
+			break;
+		}
+		case VOLIOT_REC_OBJECT:
+			if (t->nobj < 16)
+				memcpy(&t->obj[t->nobj], buf + off, sizeof(t->obj[0]));
+			t->nobj++;
+			break;
+		case VOLIOT_REC_CLOCK:
+			t->nclock++;
+			break;
+		}
+		off += h->len;
+	}
+}
+
+/* Read everything ready without blocking. @return 0 or -errno. */
+static int drain(int fd, struct tally *t, size_t bufsize)
+{
+	uint8_t *buf = malloc(bufsize);
+	int flags = fcntl(fd, F_GETFL);
+	ssize_t n;
+	int rc = 0;
+
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	while ((n = read(fd, buf, bufsize)) > 0)
+		tally_feed(t, buf, n);
+	if (n < 0 && errno != EAGAIN)
+		rc = -errno;
+	fcntl(fd, F_SETFL, flags);
+	free(buf);
+	return rc;
+}
+
+static size_t count_type(const struct tally *t, unsigned type, uint32_t dev)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nio; i++)
+		if (t->io[i].type == type && (!dev || t->io[i].dev == dev))
+			n++;
+	return n;
+}
+
+/* ---- I/O ---- */
+
+struct io {
+	int write;
+	uint64_t sector;
+	uint32_t bytes;
+};
+
+static void *io_buf;
+
+static int do_io(const char *path, const struct io *ios, size_t n, int *errs)
+{
+	int fd = open(path, O_RDWR | O_DIRECT);
+	size_t i;
+
+	if (fd < 0)
+		return -errno;
+	if (!io_buf && posix_memalign(&io_buf, 4096, 1 << 20))
+		return -ENOMEM;
+	memset(io_buf, 0x5a, 1 << 20);
+	*errs = 0;
+	for (i = 0; i < n; i++) {
+		off_t off = (off_t)ios[i].sector * 512;
+		ssize_t r = ios[i].write ? pwrite(fd, io_buf, ios[i].bytes, off)
+					 : pread(fd, io_buf, ios[i].bytes, off);
+
+		if (r != (ssize_t)ios[i].bytes)
+			(*errs)++;
+	}
+	close(fd);
+	return 0;
+}
+
+/* A known mix: every third a write, sizes 4..16 KiB, distinct sectors. */
+static struct io *make_ios(size_t n, uint64_t base)
+{
+	struct io *ios = calloc(n, sizeof(*ios));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ios[i].write = i % 3 == 2;
+		ios[i].bytes = 4096 * (1 + i % 4);
+		ios[i].sector = base + i * 64;
+	}
+	return ios;
+}
+
+/* A request is issued by the task that submitted it, or by kblockd when
+ * the block layer defers the dispatch (as it does for O_DIRECT writes). */
+static int issuer_ok(const struct voliot_io_rec *r, pid_t pid)
+{
+	if ((pid_t)r->pid == pid)
+		return !strcmp(r->comm, "vxtest");
+	return r->pid && !strncmp(r->comm, "kworker/", 8);
+}
+
+/* Match one phase one for one, in order. @return index of the first
+ * mismatch, or n when all match. */
+static size_t match_phase(const struct tally *t, unsigned type, uint32_t dev,
+			  const struct io *ios, size_t n, pid_t pid)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->nio && k < n; i++) {
+		const struct voliot_io_rec *r = &t->io[i];
+
+		if (r->type != type || r->dev != dev)
+			continue;
+		if (r->op != (ios[k].write ? VOLIOT_OP_WRITE : VOLIOT_OP_READ) ||
+		    r->sector != ios[k].sector || r->bytes != ios[k].bytes ||
+		    r->error != 0 || (r->flags & VOLIOT_F_BIO) ||
+		    (type == VOLIOT_REC_IO_START && !issuer_ok(r, pid)) ||
+		    (type == VOLIOT_REC_IO_DONE && r->latency_ns == 0)) {
+			printf("mismatch: type %u op %u sector %llu bytes %u error %d "
+			       "flags %#x pid %u comm %.16s latency %llu; expected "
+			       "%s sector %llu bytes %u pid %d\n", r->type, r->op,
+			       (unsigned long long)r->sector, r->bytes, r->error,
+			       r->flags, r->pid, r->comm,
+			       (unsigned long long)r->latency_ns,
+			       ios[k].write ? "write" : "read",
+			       (unsigned long long)ios[k].sector, ios[k].bytes, pid);
+			return k;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* ---- tests ---- */
+
+static int t_exact(const char *path, size_t n)
+{
+	uint32_t dev = dev_of(path);
+	struct tally t = { 0 };
+	struct io *ios = make_ios(n, 8192);
+	size_t k;
+	int fd, errs, rc;
+
+	CHECK(dev, "%s is not a block device", path);
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(path, ios, n, &errs);
+	CHECK(!rc && !errs, "I/O failed (%d errors)", errs);
+	rc = drain(fd, &t, 1 << 16);
+	CHECK(!rc, "read: %s", strerror(-rc));
+	CHECK(t.nbad == 0, "%u malformed records", t.nbad);
+	CHECK(t.first_type == VOLIOT_REC_CLOCK, "first record type %u, not clock",
+	      t.first_type);
+	CHECK(t.nobj == 1 && t.obj[0].dev == dev &&
+	      !strncmp(t.obj[0].name, path + 5, sizeof(t.obj[0].name)) &&
+	      t.obj[0].kind == VOLIOT_OBJ_DISK,
+	      "expected one object record for %s, got %u", path, t.nobj);
+	CHECK(count_type(&t, VOLIOT_REC_IO_START, 0) == n,
+	      "%zu start records, expected %zu", count_type(&t, VOLIOT_REC_IO_START, 0), n);
+	CHECK(count_type(&t, VOLIOT_REC_IO_DONE, 0) == n,
+	      "%zu done records, expected %zu", count_type(&t, VOLIOT_REC_IO_DONE, 0), n);
+	k = match_phase(&t, VOLIOT_REC_IO_START, dev, ios, n, getpid());
+	CHECK(k == n, "start record %zu does not match the I/O issued", k);
+	k = match_phase(&t, VOLIOT_REC_IO_DONE, dev, ios, n, getpid());
+	CHECK(k == n, "done record %zu does not match the I/O issued", k);
+	CHECK(t.lost == 0, "%llu lost", (unsigned long long)t.lost);
+	close(fd);
+	tally_free(&t);
+	free(ios);
+	return result(1, "%zu reads+writes on %s traced one for one (start and done, "
+		      "sector, size, op, pid, latency)", n, path);
+}
+
+static const struct voliot_io_rec *find_io(const struct tally *t, unsigned type,
+					   uint32_t dev, uint64_t sector)
+{
+	size_t i;
+
+	for (i = 0; i < t->nio; i++)
+		if (t->io[i].type == type && t->io[i].dev == dev &&
+		    t->io[i].sector == sector)
+			return &t->io[i];
+	return NULL;
+}
+
+/* A read over a bad range fails with EIO at the request level. */
+static int t_badblocks(const char *path, uint64_t bad)
+{
+	uint32_t dev = dev_of(path);
+	struct io ios[2] = { { 0, bad, 4096 }, { 0, bad + 4096, 4096 } };
+	const struct voliot_io_rec *r;
+	struct tally t = { 0 };
+	int fd, errs, rc;
+
+	CHECK(dev, "%s is not a block device", path);
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(path, ios, 2, &errs);
+	CHECK(!rc && errs == 1, "expected exactly one failed read, got %d", errs);
+	drain(fd, &t, 1 << 16);
+	r = find_io(&t, VOLIOT_REC_IO_DONE, dev, bad);
+	CHECK(r, "no done record at sector %llu", (unsigned long long)bad);
+	CHECK(r->error == -EIO, "error %d at sector %llu, expected -EIO", r->error,
+	      (unsigned long long)bad);
+	CHECK(!(r->flags & VOLIOT_F_BIO), "request-level error flagged as bio");
+	r = find_io(&t, VOLIOT_REC_IO_DONE, dev, bad + 4096);
+	CHECK(r && r->error == 0, "good read not traced as success");
+	CHECK(count_type(&t, VOLIOT_REC_IO_START, dev) == 2 &&
+	      count_type(&t, VOLIOT_REC_IO_DONE, dev) == 2,
+	      "expected 2 starts and 2 dones");
+	close(fd);
+	tally_free(&t);
+	return result(1, "read at bad sector %llu: done with -EIO, good read ok",
+		      (unsigned long long)bad);
+}
+
+/* A dm "error" target fails bios before any request exists. */
+static int t_dmerror(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	struct io ios[3] = { { 0, 0, 4096 }, { 0, 512, 8192 }, { 1, 1024, 4096 } };
+	struct tally t = { 0 };
+	size_t i, nerr = 0;
+	int fd, errs, rc;
+
+	CHECK(dev, "%s is not a block device", path);
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(path, ios, 3, &errs);
+	CHECK(!rc && errs == 3, "expected 3 failed I/Os, got %d", errs);
+	drain(fd, &t, 1 << 16);
+	CHECK(t.nobj >= 1 && t.obj[0].kind == VOLIOT_OBJ_DM,
+	      "no dm object announced (kind %u)", t.nobj ? t.obj[0].kind : 0);
+	for (i = 0; i < 3; i++) {
+		const struct voliot_io_rec *s = find_io(&t, VOLIOT_REC_IO_START, dev,
+							ios[i].sector);
+		const struct voliot_io_rec *d = find_io(&t, VOLIOT_REC_IO_DONE, dev,
+							ios[i].sector);
+
+		CHECK(s && (s->flags & VOLIOT_F_BIO) && s->bytes == ios[i].bytes,
+		      "bio start %zu missing or wrong", i);
+		CHECK(d && (d->flags & VOLIOT_F_BIO) && d->error == -EIO,
+		      "bio done %zu missing or not -EIO", i);
+		CHECK(s->op == (ios[i].write ? VOLIOT_OP_WRITE : VOLIOT_OP_READ),
+		      "bio %zu op %u", i, s->op);
+	}
+	for (i = 0; i < t.nio; i++)
+		nerr += t.io[i].error != 0;
+	CHECK(count_type(&t, VOLIOT_REC_IO_START, dev) == 3 && nerr == 3,
+	      "expected 3 starts and 3 errors, got %zu and %zu",
+	      count_type(&t, VOLIOT_REC_IO_START, dev), nerr);
+	close(fd);
+	tally_free(&t);
+	return result(1, "3 bios on %s: bio-level start and done with -EIO", path);
+}
+
+static int t_eagain(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	struct io io = { 0, 4096, 4096 };
+	uint8_t buf[4096];
+	struct pollfd pfd;
+	ssize_t n;
+	int fd, errs, rc;
+
+	fd = chan_open(0, O_NONBLOCK);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n == sizeof(struct voliot_clock_rec) && buf[1] == VOLIOT_REC_CLOCK,
+	      "first read: %zd bytes, expected the clock record", n);
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n < 0 && errno == EAGAIN, "empty O_NONBLOCK read: %zd (%s), not EAGAIN",
+	      n, n < 0 ? strerror(errno) : "data");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	CHECK(poll(&pfd, 1, 0) == 0, "poll on an empty channel is ready");
+	rc = do_io(path, &io, 1, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	CHECK(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN),
+	      "poll did not report data after I/O");
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n > 0, "read after poll: %s", strerror(errno));
+	close(fd);
+	return result(1, "EAGAIN when empty with O_NONBLOCK; poll() wakes on data");
+}
+
+/* Every read returns whole records, never more than asked. */
+static int t_smallbuf(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	struct io *ios = make_ios(20, 1 << 16);
+	struct tally t = { 0 };
+	size_t sizes[] = { 64, 70, 100, 130, 200 }, i;
+	uint8_t buf[256];
+	int fd, errs, rc, einval;
+	ssize_t n;
+
+	fd = chan_open(0, O_NONBLOCK);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(path, ios, 20, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	n = read(fd, buf, 1);
+	einval = n < 0 && errno == EINVAL;
+	CHECK(einval, "1-byte read: %zd (%s), expected EINVAL", n,
+	      n < 0 ? strerror(errno) : "data");
+	for (i = 0; ; i++) {
+		size_t want = sizes[i % 5];
+
+		n = read(fd, buf, want);
+		if (n < 0 && errno == EAGAIN)
+			break;
+		CHECK(n > 0 && (size_t)n <= want, "read(%zu) returned %zd", want, n);
+		tally_feed(&t, buf, n);
+	}
+	CHECK(t.nbad == 0, "%u reads split a record", t.nbad);
+	CHECK(count_type(&t, VOLIOT_REC_IO_START, dev) == 20 &&
+	      count_type(&t, VOLIOT_REC_IO_DONE, dev) == 20,
+	      "got %zu starts, %zu dones", count_type(&t, VOLIOT_REC_IO_START, dev),
+	      count_type(&t, VOLIOT_REC_IO_DONE, dev));
+	close(fd);
+	free(ios);
+	return result(1, "%u reads of 64..200 bytes returned whole records; "
+		      "1-byte read EINVAL", t.nreads);
+}
+
+struct reader {
+	int fd;
+	volatile int stop;
+	struct tally t;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	uint8_t buf[4096];
+	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+	ssize_t n;
+
+	while (!r->stop) {
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		n = read(r->fd, buf, sizeof(buf));
+		if (n > 0)
+			tally_feed(&r->t, buf, n);
+	}
+	return NULL;
+}
+
+/* A tiny ring under load: traced + lost = issued, exactly. */
+static int t_lost(const char *path, size_t n)
+{
+	uint32_t dev = dev_of(path);
+	struct io *ios = make_ios(n, 1 << 17);
+	struct reader r = { 0 };
+	struct voliot_info info;
+	pthread_t th;
+	size_t traced;
+	int errs, rc;
+
+	r.fd = chan_open(1, O_NONBLOCK);
+	CHECK(r.fd >= 0, "open/init: %s", strerror(-r.fd));
+	rc = chan_want(r.fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	chan_info(r.fd, &info);
+	CHECK(info.bufsize == 256, "bufsize 1 clamped to %llu, expected 256",
+	      (unsigned long long)info.bufsize);
+	pthread_create(&th, NULL, reader_main, &r);
+	rc = do_io(path, ios, n, &errs);
+	usleep(200000);
+	r.stop = 1;
+	pthread_join(th, NULL);
+	drain(r.fd, &r.t, 4096);
+	CHECK(!rc && !errs, "I/O failed");
+	traced = count_type(&r.t, VOLIOT_REC_IO_START, dev) +
+		 count_type(&r.t, VOLIOT_REC_IO_DONE, dev);
+	chan_info(r.fd, &info);
+	CHECK(r.t.lost > 0, "nothing lost with a 256-byte ring (traced %zu)", traced);
+	CHECK(traced + r.t.lost == 2 * n,
+	      "traced %zu + lost %llu != issued %zu", traced,
+	      (unsigned long long)r.t.lost, 2 * n);
+	CHECK(info.lost == r.t.lost && info.events == traced,
+	      "info says %llu events %llu lost, records say %zu and %llu",
+	      (unsigned long long)info.events, (unsigned long long)info.lost,
+	      traced, (unsigned long long)r.t.lost);
+	CHECK(r.t.nbad == 0, "malformed records");
+	close(r.fd);
+	free(ios);
+	return result(1, "256-byte ring: traced %zu + lost %llu (%u lost records) = "
+		      "issued %zu", traced, (unsigned long long)r.t.lost,
+		      r.t.nlost_recs, 2 * n);
+}
+
+/* Several channels at once, selecting the device in different ways. */
+static int t_multi(const char *path, size_t n)
+{
+	uint32_t dev = dev_of(path);
+	struct io *ios = make_ios(n, 1 << 18);
+	uint32_t types[4] = { VOLIOT_WANT_DEV, VOLIOT_WANT_DISK, VOLIOT_WANT_MAJOR,
+			      VOLIOT_WANT_ALL };
+	uint32_t vals[4] = { dev, dev, VOLIOT_MAJOR(dev), 0 };
+	struct tally t[4];
+	int fd[4], i, errs, rc;
+
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 4; i++) {
+		fd[i] = chan_open(0, 0);
+		CHECK(fd[i] >= 0, "open/init %d: %s", i, strerror(-fd[i]));
+		rc = chan_want(fd[i], VOLIOT_IO_TRACE, types[i], vals[i]);
+		CHECK(!rc, "VOLIOT_IO_TRACE type %u: %s", types[i], strerror(-rc));
+	}
+	rc = do_io(path, ios, n, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	for (i = 0; i < 4; i++) {
+		drain(fd[i], &t[i], 1 << 16);
+		CHECK(match_phase(&t[i], VOLIOT_REC_IO_START, dev, ios, n, getpid()) == n &&
+		      match_phase(&t[i], VOLIOT_REC_IO_DONE, dev, ios, n, getpid()) == n,
+		      "channel %d (want type %u) missed events", i, types[i]);
+		CHECK(count_type(&t[i], VOLIOT_REC_IO_START, dev) == n,
+		      "channel %d: %zu starts", i, count_type(&t[i], VOLIOT_REC_IO_START, dev));
+	}
+	/* Untrace on channel 0: it must see nothing more. */
+	rc = chan_want(fd[0], VOLIOT_IO_UNTRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_UNTRACE: %s", strerror(-rc));
+	tally_free(&t[0]);
+	do_io(path, ios, 1, &errs);
+	drain(fd[0], &t[0], 1 << 16);
+	CHECK(t[0].nio == 0, "untraced channel still got %zu events", t[0].nio);
+	for (i = 0; i < 4; i++) {
+		close(fd[i]);
+		tally_free(&t[i]);
+	}
+	free(ios);
+	return result(1, "4 channels (dev, disk, major, all) each got all %zu I/Os; "
+		      "untrace stops them", n);
+}
+
+struct waiter {
+	int fd;
+	struct tally t;
+};
+
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	uint8_t buf[4096];
+	ssize_t n = read(w->fd, buf, sizeof(buf));	/* blocks */
+
+	if (n > 0)
+		tally_feed(&w->t, buf, n);
+	return NULL;
+}
+
+/* Saved errors replay on a new error channel; DISCARD drops them; a
+ * blocked reader gets a new error. */
+static int t_errchan(const char *bad_path, uint64_t bad, unsigned min_saved)
+{
+	uint32_t dev = dev_of(bad_path);
+	struct io io = { 0, bad, 4096 };
+	struct tally t = { 0 };
+	struct waiter w = { 0 };
+	const struct voliot_io_rec *r;
+	struct voliot_info info;
+	pthread_t th;
+	size_t nerr;
+	int fd, fd2, errs, rc;
+
+	fd = open(VOLIOT_DEVICE, O_RDONLY);
+	CHECK(fd >= 0, "open: %s", strerror(errno));
+	CHECK(ioctl(fd, VOLIOT_ERROR_TRACE_INIT) == 0, "ERROR_TRACE_INIT: %s",
+	      strerror(errno));
+	chan_info(fd, &info);
+	CHECK(info.mode == VOLIOT_MODE_ERROR, "mode %u", info.mode);
+	drain(fd, &t, 4096);
+	nerr = count_type(&t, VOLIOT_REC_ERROR, 0);
+	CHECK(nerr >= min_saved, "%zu saved errors replayed, expected >= %u", nerr,
+	      min_saved);
+	r = find_io(&t, VOLIOT_REC_ERROR, dev, bad);
+	CHECK(r && r->error == -EIO, "saved error at %s sector %llu missing",
+	      bad_path, (unsigned long long)bad);
+	CHECK(t.nobj >= 1, "no object record before the errors");
+	CHECK(ioctl(fd, VOLIOT_DISCARD) == 0, "DISCARD: %s", strerror(errno));
+	close(fd);
+
+	/* A later error channel sees no saved error, and waits for new ones. */
+	fd2 = open(VOLIOT_DEVICE, O_RDONLY);
+	CHECK(fd2 >= 0 && ioctl(fd2, VOLIOT_ERROR_TRACE_INIT) == 0, "reopen");
+	tally_free(&t);
+	drain(fd2, &t, 4096);
+	CHECK(t.nio == 0 && t.nclock == 1, "after DISCARD a new channel got %zu errors",
+	      t.nio);
+	w.fd = fd2;
+	pthread_create(&th, NULL, waiter_main, &w);
+	usleep(300000);
+	rc = do_io(bad_path, &io, 1, &errs);
+	CHECK(!rc && errs == 1, "bad read did not fail");
+	pthread_join(th, NULL);
+	r = find_io(&w.t, VOLIOT_REC_ERROR, dev, bad);
+	CHECK(r && r->error == -EIO, "blocked reader did not get the new error");
+	CHECK(w.t.nobj == 1 && w.t.obj[0].dev == dev, "new error without its object");
+	close(fd2);
+	tally_free(&t);
+	tally_free(&w.t);
+	return result(1, "%zu saved errors replayed (sector %llu on %s with EIO), "
+		      "DISCARD drops them, a blocked reader gets a new one", nerr,
+		      (unsigned long long)bad, bad_path);
+}
+
+static int t_eperm(void)
+{
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	CHECK(stat(VOLIOT_DEVICE, &st) == 0, "stat: %s", strerror(errno));
+	CHECK((st.st_mode & 0777) == 0600, "device mode %o, expected 600",
+	      st.st_mode & 0777);
+	/* Let permission bits pass so that only the capability check stands. */
+	chmod(VOLIOT_DEVICE, 0666);
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		fd = open(VOLIOT_DEVICE, O_RDONLY);
+		_exit(fd < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	chmod(VOLIOT_DEVICE, 0600);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "non-root open did not fail with EPERM (status %d)", status);
+	return result(1, "device is 0600; uid 65534 gets EPERM even with 0666");
+}
+
+static int t_hold(void)
+{
+	int fd = chan_open(0, 0), rc;
+
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = system("rmmod vxtrace 2>/dev/null");
+	CHECK(rc != 0, "rmmod succeeded while a channel was open");
+	CHECK(access(VOLIOT_DEVICE, F_OK) == 0, "device gone");
+	close(fd);
+	return result(1, "rmmod refused while a channel is open");
+}
+
+/* Helpers for the guest script. */
+
+static int dm_ioctl(int ctl, unsigned long cmd, const char *name, void *extra,
+		    size_t extra_len, uint32_t target_count)
+{
+	char buf[16384];
+	struct dm_ioctl *io = (void *)buf;
+
+	memset(buf, 0, sizeof(buf));
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = sizeof(buf);
+	io->data_start = sizeof(*io);
+	io->target_count = target_count;
+	snprintf(io->name, sizeof(io->name), "%s", name);
+	if (extra)
+		memcpy(buf + sizeof(*io), extra, extra_len);
+	return ioctl(ctl, cmd, io) < 0 ? -errno : 0;
+}
+
+/* dm-create NAME SECTORS TARGET [PARAMS] */
+static int dm_create(const char *name, uint64_t sectors, const char *target,
+		     const char *params)
+{
+	char spec_buf[4096];
+	struct dm_target_spec *spec = (void *)spec_buf;
+	size_t len;
+	int ctl, rc;
+
+	ctl = open("/dev/mapper/control", O_RDWR);
+	if (ctl < 0) {
+		perror("/dev/mapper/control");
+		return 1;
+	}
+	rc = dm_ioctl(ctl, DM_DEV_CREATE, name, NULL, 0, 0);
+	if (rc) {
+		fprintf(stderr, "DM_DEV_CREATE: %s\n", strerror(-rc));
+		return 1;
+	}
+	memset(spec_buf, 0, sizeof(spec_buf));
+	spec->sector_start = 0;
+	spec->length = sectors;
+	snprintf(spec->target_type, sizeof(spec->target_type), "%s", target);
+	snprintf(spec_buf + sizeof(*spec), sizeof(spec_buf) - sizeof(*spec), "%s",
+		 params ? params : "");
+	len = sizeof(*spec) + strlen(spec_buf + sizeof(*spec)) + 1;
+	len = (len + 7) & ~(size_t)7;
+	spec->next = 0;
+	rc = dm_ioctl(ctl, DM_TABLE_LOAD, name, spec, len, 1);
+	if (rc) {
+		fprintf(stderr, "DM_TABLE_LOAD: %s\n", strerror(-rc));
+		return 1;
+	}
+	rc = dm_ioctl(ctl, DM_DEV_SUSPEND, name, NULL, 0, 0);	/* resume */
+	if (rc) {
+		fprintf(stderr, "DM_DEV_SUSPEND: %s\n", strerror(-rc));
+		return 1;
+	}
+	close(ctl);
+	return 0;
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+/* trace-count DEV [BUFSIZE]: trace until SIGTERM/SIGINT, then print
+ * "events N lost N". For the benchmark. */
+static int trace_count(const char *path, unsigned long bufsize)
+{
+	uint32_t dev = dev_of(path);
+	struct voliot_info info;
+	static uint8_t buf[1 << 16];
+	uint64_t lost = 0, events = 0;
+	struct sigaction sa;
+	int fd = chan_open(bufsize, 0);
+	ssize_t n;
+
+	if (fd < 0 || chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev)) {
+		fprintf(stderr, "trace-count: cannot trace %s\n", path);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	printf("tracing\n");
+	fflush(stdout);
+	while (!stop_flag) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			break;
+		if (n <= 0)
+			continue;
+		for (ssize_t off = 0; off < n; off += buf[off]) {
+			if (buf[off + 1] == VOLIOT_REC_IO_START ||
+			    buf[off + 1] == VOLIOT_REC_IO_DONE)
+				events++;
+			else if (buf[off + 1] == VOLIOT_REC_LOST) {
+				struct voliot_lost_rec l;
+
+				memcpy(&l, buf + off, sizeof(l));
+				lost += l.count;
+			}
+		}
+	}
+	chan_info(fd, &info);
+	printf("events %llu lost %llu bufsize %llu\n", (unsigned long long)events,
+	       (unsigned long long)info.lost, (unsigned long long)info.bufsize);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: vxtest TEST [ARGS]\n");
+		return 2;
+	}
+	test_name = argv[1];
+	if (!strcmp(argv[1], "exact") && argc == 4)
+		return t_exact(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "badblocks") && argc == 4)
+		return t_badblocks(argv[2], strtoull(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "dmerror") && argc == 3)
+		return t_dmerror(argv[2]);
+	if (!strcmp(argv[1], "eagain") && argc == 3)
+		return t_eagain(argv[2]);
+	if (!strcmp(argv[1], "smallbuf") && argc == 3)
+		return t_smallbuf(argv[2]);
+	if (!strcmp(argv[1], "lost") && argc == 4)
+		return t_lost(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "multi") && argc == 4)
+		return t_multi(argv[2], strtoul(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "errchan") && argc == 5)
+		return t_errchan(argv[2], strtoull(argv[3], NULL, 0),
+				 strtoul(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "eperm"))
+		return t_eperm();
+	if (!strcmp(argv[1], "hold"))
+		return t_hold();
+	if (!strcmp(argv[1], "dm-create") && argc >= 5)
+		return dm_create(argv[2], strtoull(argv[3], NULL, 0), argv[4],
+				 argc > 5 ? argv[5] : NULL);
+	if (!strcmp(argv[1], "trace-count") && argc >= 3)
+		return trace_count(argv[2], argc > 3 ? strtoul(argv[3], NULL, 0) : 0);
+	fprintf(stderr, "vxtest: unknown test or wrong arguments: %s\n", argv[1]);
+	return 2;
+}
