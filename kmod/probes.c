@@ -192,6 +192,24 @@ static bool bio_traced(struct bio *bio)
 	return bio->bi_bdev && !queue_is_mq(bdev_get_queue(bio->bi_bdev));
 }
 
+/* A completed bio may have been advanced by its driver: take the size and
+ * the latency from what the block layer noted at submission. */
+static void bio_done_info(struct bio *bio, struct voliot_io_rec *rec)
+{
+	rec->error = blk_status_to_errno(bio->bi_status);
+#ifdef CONFIG_BLK_CGROUP
+	{
+		u64 now = __bio_issue_time(rec->time_ns);
+		u64 start = bio_issue_time(&bio->bi_issue);
+
+		if (start && start <= now)
+			rec->latency_ns = now - start;
+		if (!rec->bytes)
+			rec->bytes = bio_issue_size(&bio->bi_issue) << SECTOR_SHIFT;
+	}
+#endif
+}
+
 static void bio_event(struct bio *bio, u8 type)
 {
 	struct block_device *bdev = bio->bi_bdev;
@@ -208,18 +226,8 @@ static void bio_event(struct bio *bio, u8 type)
 	ev.rec.flags = vxt_flags((__force u64)bio->bi_opf) | VOLIOT_F_BIO;
 	ev.rec.sector = bio->bi_iter.bi_sector;
 	ev.rec.bytes = bio->bi_iter.bi_size;
-	if (type == VOLIOT_REC_IO_DONE) {
-		ev.rec.error = blk_status_to_errno(bio->bi_status);
-#ifdef CONFIG_BLK_CGROUP
-		{
-			u64 now = __bio_issue_time(ev.rec.time_ns);
-			u64 start = bio_issue_time(&bio->bi_issue);
-
-			if (start && start <= now)
-				ev.rec.latency_ns = now - start;
-		}
-#endif
-	}
+	if (type == VOLIOT_REC_IO_DONE)
+		bio_done_info(bio, &ev.rec);
 	vxt_dispatch(&ev);
 }
 

@@ -14,6 +14,7 @@
 /* In order of preference for the default; sim and import sources are never
  * picked by default (probe returns an error). */
 static const struct vxt_source_ops *const source_table[] = {
+	&vxt_source_kmod_ops,
 	&vxt_source_tracefs_ops,
 	&vxt_source_sim_ops,
 	&vxt_source_blktrace_ops,

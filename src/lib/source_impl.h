@@ -46,6 +46,7 @@ struct vxt_source {
 int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+extern const struct vxt_source_ops vxt_source_kmod_ops;
 extern const struct vxt_source_ops vxt_source_sim_ops;
 extern const struct vxt_source_ops vxt_source_tracefs_ops;
 extern const struct vxt_source_ops vxt_source_blktrace_ops;

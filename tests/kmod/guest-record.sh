@@ -1,4 +1,108 @@
-# guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh
-# expect: record_dd record_fio
-res FAIL record_dd "not written yet"
-res FAIL record_fio "not written yet"
+# guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
+# the programs are in the guest (the module is loaded, a fresh error ring)
+# expect: record_default record_dd record_fio record_errors
+
+# json FILE KEY: the number after "KEY": in a one-line JSON object
+json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
+
+# rec_start ARGS...: vxrecord in the background, once its channel is open
+rec_start() {
+	vxrecord -q -f "$@" 2>/tmp/rec.err &
+	REC=$!
+	i=0
+	while [ "$(cat /sys/module/vxtrace/parameters/open_channels)" = 0 ]; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 $REC 2>/dev/null; then
+			cat /tmp/rec.err
+			return 1
+		fi
+		sleep 0.1
+	done
+	return 0
+}
+
+rec_stop() {
+	kill -INT $REC
+	wait $REC
+}
+
+# expect FILE KEY VALUE...: every KEY has VALUE; sets DIFF to what differs
+expect() {
+	f=$1
+	shift
+	DIFF=
+	while [ $# -ge 2 ]; do
+		v=$(json "$f" "$1")
+		[ "$v" = "$2" ] || DIFF="$DIFF $1=$v(want $2)"
+		shift 2
+	done
+	[ -z "$DIFF" ]
+}
+
+# The default source is kmod when /dev/vxtrace exists.
+if vxrecord -q -f -o /tmp/def.vxt -c 1 -d 1s 2>/tmp/def.err &&
+   vxreplay /tmp/def.vxt --report summary --format json | grep -q '"source": "kmod"'; then
+	res PASS record_default "vxrecord picks the kmod source by default"
+else
+	res FAIL record_default "default source is not kmod: $(cat /tmp/def.err)"
+fi
+
+# dd: 500 direct 4 KiB reads and 200 direct 8 KiB writes on nullb0.
+if rec_start --source kmod --objects nullb0 --bufsize 4M -o /tmp/dd.vxt; then
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=500 skip=1000 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/dev/nullb0 bs=8k count=200 seek=3000 oflag=direct 2>/dev/null
+	rec_stop
+	vxreplay /tmp/dd.vxt --report summary --format json >/tmp/dd.json
+	if expect /tmp/dd.json starts 700 ios 700 reads 500 writes 200 \
+		bytes_read $((500 * 4096)) bytes_written $((200 * 8192)) errors 0 lost 0 \
+		objects 1; then
+		res PASS record_dd "dd 500 reads + 200 writes: starts, ios, reads, writes, bytes, 0 errors, 0 lost match"
+	else
+		res FAIL record_dd "summary differs:$DIFF"
+		cat /tmp/dd.json
+	fi
+else
+	res FAIL record_dd "vxrecord did not start"
+fi
+
+# fio: random 4 KiB reads and writes, compared with fio's own counts.
+if rec_start --source kmod --objects /dev/nullb0 -o /tmp/fio.vxt; then
+	fio --name=rec --filename=/dev/nullb0 --direct=1 --ioengine=psync --rw=randrw \
+		--bs=4k --size=64m --number_ios=1500 --randseed=7 \
+		--output-format=json >/tmp/fio.json 2>/tmp/fio.err
+	rec_stop
+	# fio's job JSON lists total_ios for read, write, trim, sync in turn
+	fr=$(grep -o '"total_ios" : [0-9]*' /tmp/fio.json | sed -n 1p | grep -o '[0-9]*$')
+	fw=$(grep -o '"total_ios" : [0-9]*' /tmp/fio.json | sed -n 2p | grep -o '[0-9]*$')
+	vxreplay /tmp/fio.vxt --report summary --format json >/tmp/fio.sum
+	if [ -n "$fr" ] && [ -n "$fw" ] && [ $((fr + fw)) -gt 0 ] &&
+	   expect /tmp/fio.sum reads "$fr" writes "$fw" ios $((fr + fw)) \
+		bytes $(((fr + fw) * 4096)) errors 0 lost 0; then
+		res PASS record_fio "fio $fr reads + $fw writes: vxreplay summary agrees"
+	else
+		res FAIL record_fio "fio reads=$fr writes=$fw; summary differs:$DIFF"
+		cat /tmp/fio.sum /tmp/fio.err
+	fi
+else
+	res FAIL record_fio "vxrecord did not start"
+fi
+
+# --errors: two saved errors from before the capture, one new during it.
+dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
+dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
+if rec_start --source kmod --errors -o /tmp/err.vxt; then
+	dd if=/dev/dm-0 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	sleep 0.3
+	rec_stop
+	vxreplay /tmp/err.vxt --report summary --format json >/tmp/err.json
+	if expect /tmp/err.json errors 3 lost 0 objects 2; then
+		res PASS record_errors "--errors: 2 saved + 1 new error captured"
+	else
+		res FAIL record_errors "summary differs:$DIFF"
+		cat /tmp/err.json
+		echo "rq_errors $(cat /sys/module/vxtrace/parameters/rq_errors)"
+		vxreplay /tmp/err.vxt --report events
+	fi
+else
+	res FAIL record_errors "vxrecord did not start"
+fi

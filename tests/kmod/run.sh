@@ -49,6 +49,8 @@ km_build || fail_early "$KM_WHY"
 bins=
 if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 	bins="$BUILD/vxrecord $BUILD/vxreplay"
+	fio=$(command -v fio) || fail_early "fio not installed"
+	bins="$bins $fio"
 	EXPECTED="$EXPECTED $(sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/guest-record.sh")"
 fi
 km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"

@@ -395,6 +395,8 @@ static int t_dmerror(const char *path)
 		      "bio start %zu missing or wrong", i);
 		CHECK(d && (d->flags & VOLIOT_F_BIO) && d->error == -EIO,
 		      "bio done %zu missing or not -EIO", i);
+		CHECK(d->bytes == ios[i].bytes, "bio done %zu: %u bytes, expected %u", i,
+		      d->bytes, ios[i].bytes);
 		CHECK(s->op == (ios[i].write ? VOLIOT_OP_WRITE : VOLIOT_OP_READ),
 		      "bio %zu op %u", i, s->op);
 	}
