@@ -4,7 +4,7 @@
 #   usage: contrib/demo.sh BUILD_DIR
 set -e
 build=${1:-build}
-out=${VXT_DEMO_FILE:-demo.vxt}
+out=${VXT_DEMO_FILE:-$build/demo.vxt}
 "$build/vxrecord" --source sim --seed 1 -d 10s --force -o "$out"
 echo
 if [ -t 0 ] && [ -t 1 ]; then
