@@ -20,7 +20,7 @@
 
 int export_parse(const char *s)
 {
-	static const char *const names[] = { "csv", "jsonl", "chrome" };
+	static const char *const names[] = { "csv", "jsonl", "chrome", "blktrace" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
@@ -212,7 +212,7 @@ int export_run(struct report_ctx *c, enum export_format f)
 	case EXPORT_CHROME:
 		return export_chrome(c);
 	case EXPORT_BLKTRACE:
-		break;
+		return export_blktrace(c);
 	}
 	return 1;
 }

@@ -22,6 +22,8 @@ int export_parse(const char *s);
 bool export_is_binary(enum export_format f);
 /* Write the events in scope as @f. @return 0, or 1 after printing why. */
 int export_run(struct report_ctx *c, enum export_format f);
+/* The blktrace export (export_blktrace.c). @return 0, or 1 after printing why. */
+int export_blktrace(struct report_ctx *c);
 /* The HTML report: error timeline, per-object heatmap, object table.
  * @return 0, or 1 after printing why. */
 int report_html(struct report_ctx *c);

@@ -1,0 +1,103 @@
+#!/bin/sh
+# export_blktrace.sh - vxreplay --export blktrace writes records that
+# Debian's blkparse and btt read: their counts (dispatches, completions by
+# direction, errors, D2C and Q2C pairs, the longest D2C) equal vxreplay's
+# summary, --object keeps one device, and vxrecord --import blktrace reads the
+# export back to the same summary.
+set -u
+b=${VXT_BUILD:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "export_blktrace: $*"; exit 1; }
+for t in blkparse btt python3; do
+	command -v $t >/dev/null || { echo "$t not installed (apt-get install blktrace)"; exit 77; }
+done
+
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
+"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
+"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || fail "csv export failed"
+"$b/vxreplay" "$tmp/t.vxt" --export blktrace -o "$tmp/t.dump" || fail "blktrace export failed"
+"$b/vxreplay" "$tmp/t.vxt" --export blktrace --object sdb > "$tmp/sdb.dump" ||
+	fail "blktrace export of one object failed"
+blkparse -i - < "$tmp/t.dump" > "$tmp/blkparse.txt" 2> "$tmp/blkparse.err" ||
+	{ cat "$tmp/blkparse.err"; fail "blkparse failed"; }
+blkparse -i - < "$tmp/sdb.dump" > "$tmp/sdb.txt" 2>&1 || fail "blkparse failed on one object"
+btt -i "$tmp/t.dump" > "$tmp/btt.txt" 2>&1 || { tail "$tmp/btt.txt"; fail "btt failed"; }
+"$b/vxrecord" -q --import blktrace "$tmp/t.dump" -o "$tmp/back.vxt" || fail "import of the export failed"
+"$b/vxreplay" "$tmp/back.vxt" --report summary --format json > "$tmp/back.json" ||
+	fail "summary of the import failed"
+
+python3 - "$tmp" <<'PYEOF' || exit 1
+import csv, json, re, sys
+tmp = sys.argv[1]
+def fail(m):
+    print("export_blktrace:", m); sys.exit(1)
+s = json.load(open(tmp + "/sum.json"))
+objs = {o["object"]: o for o in json.load(open(tmp + "/obj.json"))}
+if s["errors"] == 0 or s["other_ios"] != 0:
+    fail("the simulated trace should have errors and only read/write/flush/discard")
+
+def totals(path):
+    t = {}
+    text = open(path).read()
+    for block in re.findall(r"^Total \(([^)]*)\):\n(.*?)\n\n", text, re.S | re.M):
+        for k, v in re.findall(r"(Reads Queued|Writes Queued|Read Dispatches|Write Dispatches|"
+                               r"Reads Completed|Writes Completed|Reads Requeued|Writes Requeued):"
+                               r"\s+(\d+)", block[1]):
+            t[k] = t.get(k, 0) + int(v)
+        t["devices"] = t.get("devices", 0) + 1
+    errs = 0
+    for l in text.splitlines():
+        m = re.match(r"\s*\d+,\d+\s+\d+\s+\d+\s+[\d.]+\s+\d+\s+C\s+\S+\s+\d+ \+ \d+ \[(\d+)\]", l)
+        if m and m.group(1) != "0":
+            errs += 1
+    return t, errs
+
+t, errs = totals(tmp + "/blkparse.txt")
+skips = re.findall(r"^Skips: (\d+) forward", open(tmp + "/blkparse.txt").read(), re.M)
+if not skips or any(int(x) for x in skips):
+    fail("blkparse reports sequence skips %s: records are numbered wrong" % skips)
+want = {
+    "Read Dispatches": None, "devices": s["objects"],
+    "Reads Completed": s["reads"] + s["flushes"],
+    "Writes Completed": s["writes"] + s["discards"],
+}
+if t["Read Dispatches"] + t["Write Dispatches"] != s["starts"]:
+    fail("blkparse dispatches %d, vxreplay starts %d" %
+         (t["Read Dispatches"] + t["Write Dispatches"], s["starts"]))
+for k in ("Reads Completed", "Writes Completed", "devices"):
+    if t[k] != want[k]:
+        fail("blkparse %s %d, expected %d" % (k, t[k], want[k]))
+if errs != s["errors"]:
+    fail("blkparse shows %d failed completions, vxreplay %d" % (errs, s["errors"]))
+
+t1, errs1 = totals(tmp + "/sdb.txt")
+o = objs["sdb"]
+if t1["devices"] != 1 or t1["Reads Completed"] + t1["Writes Completed"] != o["ios"] or errs1 != o["errors"]:
+    fail("--object sdb: blkparse %s, %d errors; vxreplay %d I/Os, %d errors" %
+         (t1, errs1, o["ios"], o["errors"]))
+
+with open(tmp + "/all.csv", newline="") as f:
+    data_done = sum(1 for r in csv.DictReader(f) if r["phase"] == "done" and int(r["bytes"]) > 0)
+btt = open(tmp + "/btt.txt").read()
+for k in ("D2C", "Q2C"):
+    m = re.search(r"^%s\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)" % k, btt, re.M)
+    if not m:
+        fail("btt printed no %s line" % k)
+    if int(m.group(4)) != data_done:
+        fail("btt %s N = %s, expected %d completions with data" % (k, m.group(4), data_done))
+    if round(float(m.group(3)) * 1e9) != s["latency_max_ns"]:
+        fail("btt %s max %s s, vxreplay latency_max_ns %d" % (k, m.group(3), s["latency_max_ns"]))
+
+back = json.load(open(tmp + "/back.json"))
+for k in ("ios", "reads", "writes", "flushes", "discards", "errors", "starts", "bytes_read",
+          "bytes_written", "latency_max_ns", "start_ns", "end_ns"):
+    if back[k] != s[k]:
+        fail("imported back: %s %s, original %s" % (k, back[k], s[k]))
+print("export_blktrace: %d dispatches, %d completions, %d errors, btt D2C N=%d" %
+      (s["starts"], t["Reads Completed"] + t["Writes Completed"], errs, data_done))
+PYEOF
+
+[ -t 1 ] || { "$b/vxreplay" "$tmp/t.vxt" --export blktrace > /dev/null || fail "export to a pipe failed"; }
+echo "export_blktrace: ok"
