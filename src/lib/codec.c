@@ -161,25 +161,26 @@ size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out)
 /* Decoding: one tight loop per column. The block is followed by at least 8
  * readable bytes (VXT_CODEC_SLACK), so a value is one load. GET() leaves the
  * column with -EBADMSG when a value runs past the column's end. */
+static const uint64_t len_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull,
+	0xffffffffffffffull, ~0ull,
+};
+
 #define GET(v)								\
 	do {								\
-		unsigned len_;						\
-		if (p >= cend)						\
-			return -EBADMSG;				\
-		if (!(*p & 1)) {					\
-			(v) = *p++ >> 1;				\
-			break;						\
-		}							\
-		len_ = (unsigned)__builtin_ctz(~(unsigned)*p) + 1;	\
-		if (len_ > (size_t)(cend - p))				\
-			return -EBADMSG;				\
-		if (len_ == 9)						\
+		uint64_t w_ = load64(p);				\
+		unsigned t_ = (unsigned)__builtin_ctzll(~w_);		\
+		if (__builtin_expect(t_ < 8, 1)) {			\
+			if (t_ + 1 > (size_t)(cend - p))		\
+				return -EBADMSG;			\
+			(v) = (w_ & len_mask[t_ + 1]) >> (t_ + 1);	\
+			p += t_ + 1;					\
+		} else {						\
+			if (9 > cend - p)				\
+				return -EBADMSG;			\
 			(v) = load64(p + 1);				\
-		else if (len_ == 8)					\
-			(v) = load64(p) >> 8;				\
-		else							\
-			(v) = (load64(p) & ((1ull << (8 * len_)) - 1)) >> len_; \
-		p += len_;						\
+			p += 9;						\
+		}							\
 	} while (0)
 
 static int decode_column(int c, const uint8_t *p, const uint8_t *cend, size_t n,
