@@ -13,12 +13,12 @@ VX=
 stop_vx() { [ -n "$VX" ] && kill "$VX" 2>/dev/null; }
 trap 'stop_vx; cleanup' EXIT
 
-"$B/vxtop" -b -n 8 -i 1s --format json -s tracefs -o "$LNAME" </dev/null \
+"$B/vxtop" -b -n 9 -i 1s --format json -s tracefs -o "$LNAME" </dev/null \
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
 sleep 1.5	# the source is set up (instance, filter) well within this
 fio --name=r --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=psync \
-	--time_based --runtime=4 --rate_iops=2000 --size=200M --output-format=json \
+	--time_based --runtime=5 --rate_iops=1000 --size=200M --output-format=json \
 	>"$T/fio.json" 2>"$T/fio.err" || { fail "fio: $(cat "$T/fio.err")"; finish; }
 wait "$VX"
 rc=$?
