@@ -52,7 +52,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SEED, OPT_RATE, OPT_SIM_OBJECTS,
-	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_PROFILE,
+	OPT_SIM_ERRORS, OPT_NO_COLOR,
 };
 
 static const struct option long_opts[] = {

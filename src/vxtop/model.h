@@ -16,7 +16,7 @@
 #include "vxtrace/vxtrace.h"
 
 #define VXTOP_LBA_BUCKETS 32	/* address space slices per object */
-#define VXTOP_RING 600		/* closed intervals kept */
+#define VXTOP_RING 300		/* closed intervals kept (5 minutes at 1 s) */
 #define VXTOP_ERR_RING 1024	/* newest errors kept */
 #define VXTOP_ERR_KINDS 256	/* distinct (object, errno) pairs counted */
 

@@ -24,6 +24,7 @@ static const uint64_t interval_steps[] = {
 	5000000000ull, 10000000000ull, 30000000000ull, 60000000000ull,
 };
 #define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
+#define DEAD_TERMINAL_STEPS 50
 
 void top_print(int y, int x, int width, int role, const char *fmt, ...)
 {
@@ -294,7 +295,7 @@ static void draw_keybar(struct top *t)
 
 static void draw_sort_menu(struct top *t)
 {
-	int h = VXTOP_COL_COUNT + 2, w = 36, y0 = 3, x0 = 2;
+	int h = VXTOP_COL_COUNT + 2, w = 44, y0 = 3, x0 = 2;
 	int i;
 
 	for (i = 0; i < h && y0 + i < LINES - 1; i++)
@@ -304,7 +305,7 @@ static void draw_sort_menu(struct top *t)
 		top_print(y0 + 1 + i, x0 + 1, w - 2,
 			  (size_t)i == t->sort_pick ? TUI_R_SELECTED :
 			  TUI_R_KEY_LABEL,
-			  "%c %-6s %-24s", (unsigned)i == t->cfg->view.sort_col ? '*' : ' ',
+			  "%c %-6s %-32s", (unsigned)i == t->cfg->view.sort_col ? '*' : ' ',
 			  vxtop_col_title((unsigned)i), vxtop_col_name((unsigned)i));
 }
 
@@ -532,7 +533,7 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 		.back = &top_table_screen,
 	};
 	bool input, redraw = true;
-	int rc = 0, key, r;
+	int rc = 0, key, r, nkeys, dead = 0;
 
 	if (cfg->view.glob)
 		snprintf(t.glob, sizeof(t.glob), "%s", cfg->view.glob);
@@ -551,8 +552,15 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 			break;
 		/* Also without input: a resize arrives as a key after SIGWINCH. */
 		r = 0;
-		while ((key = getch()) != ERR)
+		nkeys = 0;
+		while ((key = getch()) != ERR) {
 			r |= handle_key(&t, key);
+			nkeys++;
+		}
+		/* A terminal that stays readable without keys has hung up. */
+		dead = input && !nkeys ? dead + 1 : 0;
+		if (dead > DEAD_TERMINAL_STEPS)
+			break;
 		if (r & TUI_QUIT)
 			break;
 		redraw = r != 0;

@@ -71,6 +71,11 @@ if grep -q '^beta' "$T/filtered.txt" || ! grep -q '^alpha' "$T/filtered.txt"; th
 	echo "filter al* wrong"; cat "$T/filtered.txt"; exit 1
 fi
 
+# Stopped by SIGINT without -n: the JSON document is still complete.
+timeout -s INT 2.5 "$B/vxtop" -b -s sim --rate 5000 --format json </dev/null >"$T/int.json" 2>"$T/err"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) >= 1, d' \
+	"$T/int.json" || { echo "SIGINT left invalid JSON"; cat "$T/int.json"; exit 1; }
+
 # Bad usage exits 2 with a message; the live view refuses a non-terminal.
 "$B/vxtop" -b --format xml >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "unknown format" "$T/err" || { echo "bad --format accepted"; exit 1; }
