@@ -219,7 +219,7 @@ static void draw_keybar(struct tui_screen *s, int y)
 		return;
 	for (const struct tui_keybar_item *k = s->keybar; k->key && x < s->cols; k++) {
 		x += tui_puts(y, x, s->cols - x, TUI_R_KEY, k->key);
-		x += tui_printw(y, x, s->cols - x, TUI_R_KEY_LABEL, "%-6s", k->label);
+		x += tui_printw(y, x, s->cols - x, TUI_R_KEY_LABEL, "%-6s ", k->label);
 	}
 }
 
@@ -405,7 +405,7 @@ static uint64_t now_ms(void)
 
 int tui_screen_run(struct tui_screen *s)
 {
-	bool dirty = true;
+	bool dirty = true, urgent = true;	/* urgent: a key's effect, drawn at once */
 	uint64_t last_draw = 0;
 
 	stop_signal = 0;
@@ -416,10 +416,12 @@ int tui_screen_run(struct tui_screen *s)
 		if (stop_signal)
 			return stop_signal;
 		/* while busy, draw at most every 80 ms so steps keep going */
-		if (dirty && (!busy || now_ms() - last_draw >= 80)) {
+		if (dirty && (urgent || !busy || now_ms() - last_draw >= 80)) {
 			tui_screen_draw(s);
 			last_draw = now_ms();
-			dirty = false;
+			dirty = urgent = false;
+			/* drawing may start work (a layout re-bins) */
+			busy = s->app_ops && s->app_ops->busy && s->app_ops->busy(s->app);
 		}
 		timeout(busy ? 0 : (s->tick_ms > 0 ? s->tick_ms : 250));
 		key = getch();
@@ -434,6 +436,7 @@ int tui_screen_run(struct tui_screen *s)
 				r |= TUI_REDRAW;
 		} else {
 			r = tui_screen_feed(s, key);
+			urgent = true;
 		}
 		if (r & TUI_QUIT)
 			return 0;

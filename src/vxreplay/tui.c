@@ -1,0 +1,232 @@
+/* tui.c - vxreplay's interactive browser: setup, main loop glue, --bench
+ *
+ * Opens the model, builds the panels and runs the screen manager until q.
+ * With opts->bench the same screen is drawn to a virtual terminal and a
+ * scripted series of keys is timed; the figures go to stdout.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_app.h"
+
+static const char *const help_before[] = {
+	"vxreplay browses a trace: the header, an error timeline, a heatmap of the busiest",
+	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the",
+	"heatmap step one bin; a mouse click there jumps to that time.",
+	"",
+	NULL
+};
+
+static const char *const help_after[] = {
+	"Filters: op == write && latency > 20ms && object ~ \"sd*\"  (see formats/filter.md)",
+	"Times:   12.5 (seconds from the start)  +2s / -500ms (from the cursor)  14:03:07.25",
+	"Long work (binning, counting a filter, export) runs in steps: Esc cancels it.",
+	"Lost events are counted in the header and marked ! under the timeline.",
+	NULL
+};
+
+static bool app_busy(void *app)
+{
+	return vr_model_busy(&((struct vr_app *)app)->m);
+}
+
+static int app_step(void *app)
+{
+	struct vr_app *a = app;
+
+	vr_model_step(&a->m);
+	vr_show_note(a);
+	return TUI_REDRAW;
+}
+
+static void app_cancel(void *app)
+{
+	vr_model_cancel(&((struct vr_app *)app)->m);
+}
+
+static int app_tick(void *app)
+{
+	struct vr_app *a = app;
+	int n;
+
+	if (!a->m.following)
+		return TUI_NONE;
+	n = vr_model_refresh(&a->m);
+	if (n < 0) {
+		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", vxt_reader_error(a->m.rd));
+		return TUI_REDRAW;
+	}
+	if (n > 0) {
+		vr_model_end(&a->m);
+		return TUI_REDRAW;
+	}
+	return TUI_NONE;
+}
+
+static const char *app_progress(void *app)
+{
+	struct vr_app *a = app;
+
+	return vr_model_progress(&a->m, a->progress, sizeof(a->progress));
+}
+
+static const struct tui_app_ops app_ops = {
+	.layout = vr_layout,
+	.busy = app_busy,
+	.step = app_step,
+	.cancel = app_cancel,
+	.tick = app_tick,
+	.progress = app_progress,
+};
+
+static int setup_screen(struct vr_app *a, bool virt, int lines, int cols)
+{
+	struct tui_screen_opts so = {
+		.color = a->opts->no_color ? TUI_COLOR_NEVER : TUI_COLOR_AUTO,
+		.ascii = a->opts->ascii,
+		.mouse = true,
+		.virtual_screen = virt,
+		.lines = lines,
+		.cols = cols,
+		.tick_ms = 500,
+	};
+
+	if (tui_screen_init(&a->scr, &so) < 0)
+		return -1;
+	a->scr.app = a;
+	a->scr.app_ops = &app_ops;
+	a->scr.keys = vr_keys;
+	a->scr.keybar = vr_keybar;
+	vr_panels_init(a);
+	vr_overlays_init(a);
+	tui_help_init(&a->help, "vxreplay help", vr_keys, help_before, help_after);
+	tui_screen_add(&a->scr, &a->header);
+	tui_screen_add(&a->scr, &a->timeline);
+	tui_screen_add(&a->scr, &a->heatmap);
+	tui_screen_add(&a->scr, &a->list);
+	tui_screen_focus(&a->scr, &a->list);
+	return 0;
+}
+
+static double ms_since(uint64_t t0)
+{
+	return (double)(vxt_now_mono() - t0) / 1e6;
+}
+
+static void rss_kib(long *rss, long *hwm)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+
+	*rss = *hwm = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "VmRSS: %ld", rss);
+		sscanf(line, "VmHWM: %ld", hwm);
+	}
+	fclose(f);
+}
+
+static const int bench_keys[] = {
+	KEY_DOWN, KEY_DOWN, KEY_DOWN, KEY_NPAGE, KEY_NPAGE, KEY_NPAGE, KEY_PPAGE, 'G', 'g',
+	'e', 'e', 'e', 'E', 't', 't', 'T', '+', '+', '+', '-', KEY_NPAGE, 'G', KEY_PPAGE,
+	KEY_UP, '-', '-', '-', 'g', 'e', '\t', '\t', '\t', '\t', 'G', 'g',
+};
+
+static int run_bench(struct vr_app *a, uint64_t t_start)
+{
+	size_t nk = sizeof(bench_keys) / sizeof(bench_keys[0]);
+	double first, worst = 0, sum = 0, full;
+	int worst_key = 0;
+	long rss, hwm;
+	uint64_t t;
+
+	if (setup_screen(a, true, 40, 120) < 0)
+		return 1;
+	tui_screen_draw(&a->scr);
+	first = ms_since(t_start);
+	for (size_t i = 0; i < nk; i++) {
+		double d;
+
+		t = vxt_now_mono();
+		tui_screen_feed(&a->scr, bench_keys[i]);
+		/* one job step, as the main loop does between keys */
+		if (vr_model_busy(&a->m))
+			vr_model_step(&a->m);
+		tui_screen_draw(&a->scr);
+		d = ms_since(t);
+		sum += d;
+		if (d > worst) {
+			worst = d;
+			worst_key = bench_keys[i];
+		}
+	}
+	vr_model_set_window(&a->m, a->m.t_first, a->m.t_last + 1, a->m.nbins);
+	t = vxt_now_mono();
+	while (vr_model_busy(&a->m))
+		vr_model_step(&a->m);
+	tui_screen_draw(&a->scr);
+	full = ms_since(t);
+	rss_kib(&rss, &hwm);
+	tui_screen_end(&a->scr);
+	printf("file: %s\nevents: %" PRIu64 "  chunks: %zu\n", a->m.path,
+	       vxt_reader_nevents(a->m.rd), vxt_reader_nchunks(a->m.rd));
+	printf("first full screen: %.1f ms (open + index + first draw, 120x40)\n", first);
+	printf("navigation keys: %zu, mean %.2f ms, worst %.2f ms (key %s)\n", nk, sum / nk,
+	       worst, keyname(worst_key) ? keyname(worst_key) : "?");
+	printf("exact timeline of the whole file (background, in steps): %.1f ms\n", full);
+	printf("resident memory: %.1f MiB now, %.1f MiB peak\n", rss / 1024.0, hwm / 1024.0);
+	return 0;
+}
+
+int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
+{
+	uint64_t t_start = vxt_now_mono();
+	struct vr_app *a = calloc(1, sizeof(*a));
+	char err[256];
+	int rc = 0;
+
+	if (!a) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		return 1;
+	}
+	a->opts = opts;
+	if (vr_model_open(&a->m, path) < 0) {
+		fprintf(stderr, "vxreplay: %s\n", a->m.err);
+		free(a);
+		return 1;
+	}
+	if (opts->filter && vr_apply_filter(a, opts->filter, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		rc = 1;
+		goto out_close;
+	}
+	a->m.following = opts->follow;
+	if (opts->bench) {
+		rc = run_bench(a, t_start);
+		goto out_close;
+	}
+	if (setup_screen(a, false, 0, 0) < 0) {
+		rc = 1;
+		goto out_close;
+	}
+	if (a->m.following)
+		vr_model_end(&a->m);
+	rc = tui_screen_run(&a->scr);
+	tui_screen_end(&a->scr);
+	if (rc) {
+		fprintf(stderr, "vxreplay: stopped by signal %d\n", rc);
+		rc = 1;
+	}
+out_close:
+	vr_search_free(a->search_f);
+	vr_overlays_free(a);
+	free(a->tl_marks);
+	vr_filter_set(&a->m, "", err, sizeof(err));
+	vr_model_close(&a->m);
+	free(a);
+	return rc;
+}

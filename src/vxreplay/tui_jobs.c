@@ -1,0 +1,253 @@
+/* tui_jobs.c - the browser's stepped work: re-binning, counting, export
+ *
+ * Each job walks a range of chunks on the job reader, one chunk per turn;
+ * vr_model_step() gives every active job turns until about VR_STEP_NS have
+ * passed, so the screen manager can read keys between steps and Esc cancels.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "tui_model.h"
+
+static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event *ev)
+{
+	if (m->view.spec_on)
+		return vr_spec_group_of(&m->view.spec, ord) >= 0;
+	return vr_view_matches(&m->view, ev);
+}
+
+static void job_error(struct vr_model *m, struct vr_job *j, const char *what)
+{
+	snprintf(m->note, sizeof(m->note), "%s: %s", what, vxt_reader_error(m->jrd));
+	m->note_error = true;
+	j->active = false;
+}
+
+static void rebin_chunk(struct vr_model *m, struct vr_job *j)
+{
+	size_t i = j->next++, n;
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->jrd, i);
+	const struct vxt_event *evs;
+	bool index_ok = !m->view.match && !m->view.spec_on;
+
+	if (!(index_ok && vxt_timeline_chunk_exact(&m->tl, ci))) {
+		evs = vxt_reader_chunk_events(m->jrd, i, &n);
+		if (!evs) {
+			job_error(m, j, "timeline");
+			return;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (shown(m, ci->first_event + k, &evs[k]))
+				vxt_timeline_add(&m->tl, &evs[k]);
+		if (m->view.match && !m->view.spec_on)
+			vr_view_count(&m->view, i, evs, n);
+	}
+	if (j->next >= j->end) {
+		j->active = false;
+		m->tl_done = true;
+		m->tl_show_est = false;
+	}
+	m->hm_dirty = true;
+}
+
+/* @return true when a chunk was decoded. */
+static bool count_chunk(struct vr_model *m, struct vr_job *j)
+{
+	size_t i = j->next++, n;
+	const struct vxt_event *evs;
+	bool work = false;
+
+	if (i < m->view.nchunks && m->view.chunk_match[i] == VR_UNKNOWN) {
+		evs = vxt_reader_chunk_events(m->jrd, i, &n);
+		if (!evs) {
+			job_error(m, j, "count");
+			return true;
+		}
+		vr_view_count(&m->view, i, evs, n);
+		work = true;
+	}
+	if (j->next >= j->end)
+		j->active = false;
+	return work;
+}
+
+static void export_event(struct vr_model *m, const struct vxt_event *ev)
+{
+	if (m->export_json) {
+		fputs(m->export_first ? "\n" : ",\n", m->export_f);
+		report_json_event(m->export_f, m->jrd, ev, m->t_first);
+	} else {
+		report_csv_row(m->export_f, m->jrd, ev);
+		fputc('\n', m->export_f);
+	}
+	m->export_first = false;
+	m->export_rows++;
+}
+
+static void export_finish(struct vr_model *m, struct vr_job *j)
+{
+	int bad;
+
+	j->active = false;
+	if (m->export_json)
+		fputs(m->export_first ? "[]\n" : "\n]\n", m->export_f);
+	bad = ferror(m->export_f);
+	if (fclose(m->export_f) != 0)
+		bad = 1;
+	m->export_f = NULL;
+	if (bad) {
+		snprintf(m->note, sizeof(m->note), "export to %s failed: %s", m->export_path,
+			 strerror(errno));
+		m->note_error = true;
+		return;
+	}
+	snprintf(m->note, sizeof(m->note), "exported %llu events to %s",
+		 (unsigned long long)m->export_rows, m->export_path);
+	m->note_error = false;
+}
+
+static void export_chunk(struct vr_model *m, struct vr_job *j)
+{
+	size_t i = j->next++, n;
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->jrd, i);
+	const struct vxt_event *evs;
+
+	if (ci->nevents && ci->last_ns >= m->w0 && ci->first_ns < m->w1) {
+		evs = vxt_reader_chunk_events(m->jrd, i, &n);
+		if (!evs) {
+			job_error(m, j, "export");
+			fclose(m->export_f);
+			m->export_f = NULL;
+			return;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (evs[k].time_ns >= m->w0 && evs[k].time_ns < m->w1 &&
+			    shown(m, ci->first_event + k, &evs[k]))
+				export_event(m, &evs[k]);
+	}
+	if (j->next >= j->end)
+		export_finish(m, j);
+}
+
+static void export_spec_step(struct vr_model *m, struct vr_job *j)
+{
+	const struct vr_spec_set *s = &m->view.spec;
+	const struct vxt_event *ev;
+
+	for (int k = 0; k < 4096 && j->spec_pos < s->n; k++, j->spec_pos++) {
+		if (vxt_reader_seek_ordinal(m->jrd, s->ord[j->spec_pos]) < 0 ||
+		    vxt_reader_next(m->jrd, &ev) != 1)
+			continue;
+		if (ev->time_ns >= m->w0 && ev->time_ns < m->w1)
+			export_event(m, ev);
+	}
+	if (j->spec_pos >= s->n)
+		export_finish(m, j);
+}
+
+int vr_model_export(struct vr_model *m, const char *path)
+{
+	struct vr_job *j = &m->job[VR_JOB_EXPORT];
+	size_t len = strlen(path);
+
+	if (j->active) {
+		snprintf(m->note, sizeof(m->note), "an export is already running");
+		m->note_error = true;
+		return -EBUSY;
+	}
+	m->export_f = fopen(path, "w");
+	if (!m->export_f) {
+		snprintf(m->note, sizeof(m->note), "cannot write %s: %s", path, strerror(errno));
+		m->note_error = true;
+		return -errno;
+	}
+	snprintf(m->export_path, sizeof(m->export_path), "%s", path);
+	m->export_json = len >= 5 && !strcmp(path + len - 5, ".json");
+	m->export_first = true;
+	m->export_rows = 0;
+	if (m->export_json)
+		fputc('[', m->export_f);
+	else
+		report_csv_header(m->export_f);
+	*j = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->jrd) };
+	if (!m->view.spec_on && j->end == 0)
+		export_finish(m, j);
+	return 0;
+}
+
+bool vr_model_busy(const struct vr_model *m)
+{
+	for (int k = 0; k < VR_JOB_KINDS; k++)
+		if (m->job[k].active)
+			return true;
+	return false;
+}
+
+void vr_spec_step(struct vr_model *m, struct vr_job *j);
+
+bool vr_model_step(struct vr_model *m)
+{
+	uint64_t deadline = vxt_now_mono() + VR_STEP_NS;
+	bool any;
+
+	do {
+		any = false;
+		if (m->job[VR_JOB_REBIN].active) {
+			rebin_chunk(m, &m->job[VR_JOB_REBIN]);
+			any = true;
+		}
+		if (m->job[VR_JOB_COUNT].active) {
+			/* skip known chunks without spending a turn */
+			while (m->job[VR_JOB_COUNT].active && !count_chunk(m, &m->job[VR_JOB_COUNT]))
+				;
+			any = true;
+		}
+		if (m->job[VR_JOB_SPEC].active) {
+			vr_spec_step(m, &m->job[VR_JOB_SPEC]);
+			any = true;
+		}
+		if (m->job[VR_JOB_EXPORT].active) {
+			if (m->view.spec_on)
+				export_spec_step(m, &m->job[VR_JOB_EXPORT]);
+			else
+				export_chunk(m, &m->job[VR_JOB_EXPORT]);
+			any = true;
+		}
+	} while (any && vxt_now_mono() < deadline);
+	return true;
+}
+
+void vr_model_cancel(struct vr_model *m)
+{
+	if (m->job[VR_JOB_EXPORT].active && m->export_f) {
+		fclose(m->export_f);
+		m->export_f = NULL;
+		remove(m->export_path);
+	}
+	for (int k = 0; k < VR_JOB_KINDS; k++)
+		m->job[k].active = false;
+	/* an unfinished timeline stays as far as it got */
+	m->tl_show_est = false;
+	m->hm_dirty = true;
+}
+
+const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
+{
+	static const char *const names[VR_JOB_KINDS] = {
+		[VR_JOB_REBIN] = "binning", [VR_JOB_COUNT] = "counting",
+		[VR_JOB_SPEC] = "speculating", [VR_JOB_EXPORT] = "exporting",
+	};
+
+	for (int k = VR_JOB_KINDS - 1; k >= 0; k--) {
+		const struct vr_job *j = &m->job[k];
+		size_t span = j->end > j->begin ? j->end - j->begin : 1;
+
+		if (!j->active)
+			continue;
+		snprintf(buf, size, "%s %zu%%", names[k], (j->next - j->begin) * 100 / span);
+		return buf;
+	}
+	return NULL;
+}

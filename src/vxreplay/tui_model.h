@@ -1,0 +1,205 @@
+/* tui_model.h - the browser's data: readers, window, view, cursor, jobs, marks
+ *
+ * Everything vxreplay's browser shows, without any curses: the model opens
+ * the file twice (one reader follows the cursor, one runs background jobs),
+ * keeps the visible time window and its timeline, the set of events shown
+ * (all, filtered, or committed by speculation), the cursor over them, the
+ * user's marks, and the stepped jobs (re-binning, counting a filter,
+ * speculation, export) that the screen manager runs between keys.
+ *
+ * Memory is bounded by the index: per chunk a match count, per window the
+ * timeline; events are decoded one chunk at a time and never kept.
+ */
+#ifndef VXREPLAY_TUI_MODEL_H
+#define VXREPLAY_TUI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vxtrace/vxtrace.h"
+#include "vxtrace/heatmap.h"
+#include "vxtrace/timeline.h"
+
+struct vxt_filter;
+
+#define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
+#define VR_MAX_ROWS	64		/* heatmap object rows */
+#define VR_MAX_MARKS	64
+#define VR_LBA_ROWS	32
+#define VR_STEP_NS	8000000ull	/* one job step: about 8 ms of work */
+#define VR_SPEC_MAX	(4u << 20)	/* committed events kept by the speculation view */
+
+/* Which events are shown: a predicate (NULL = all). */
+typedef bool (*vr_match_fn)(void *ctx, const struct vxt_event *ev);
+
+/* The speculation view: committed events by ordinal, with their group. */
+struct vr_spec_set {
+	uint64_t *ord;		/* sorted */
+	uint32_t *group;	/* speculation number of each committed event */
+	uint64_t *trigger;	/* per group: ordinal of the event that committed it */
+	size_t n, cap, ngroups, gcap;
+	bool truncated;		/* VR_SPEC_MAX reached */
+	char summary[200];	/* counts in the engine's words */
+};
+
+struct vr_view {
+	struct vxt_reader *rd;		/* borrowed */
+	vr_match_fn match;
+	void *match_ctx;
+	uint32_t *chunk_match;		/* per chunk: shown events, or VR_UNKNOWN */
+	size_t nchunks;
+	size_t known;			/* chunks whose count is known */
+	uint64_t shown;			/* sum of known counts */
+	bool spec_on;			/* show spec.ord instead */
+	struct vr_spec_set spec;
+};
+
+enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_KINDS };
+
+struct vr_job {
+	bool active;
+	size_t next, end;		/* chunks still to do: [next, end) */
+	size_t begin;			/* for the progress */
+	uint64_t spec_pos;		/* export of a speculation view: next index */
+};
+
+struct vr_mark {
+	uint64_t ord;
+	uint64_t time_ns;
+};
+
+struct vr_model {
+	const char *path;
+	struct vxt_reader *rd;		/* cursor and list */
+	struct vxt_reader *jrd;		/* background jobs */
+	const struct vxt_file_info *info;
+	uint64_t t_first, t_last;	/* time of the first and last event */
+	uint64_t total_errors, total_lost;
+	/* the visible time window [w0, w1) and its bins */
+	uint64_t w0, w1;
+	unsigned nbins;
+	/* heatmap rows: the busiest objects first */
+	uint32_t rows[VR_MAX_ROWS];
+	unsigned nrows;
+	bool lba;			/* rows are LBA buckets of lba_obj */
+	uint32_t lba_obj;
+	enum vxt_heat_metric metric;
+	struct vxt_timeline tl;		/* exact (or filling, with a filter) */
+	struct vxt_timeline tl_est;	/* index estimate shown while tl fills */
+	bool tl_done;			/* tl is complete */
+	bool tl_show_est;		/* draw tl_est */
+	struct vxt_heatmap hm;
+	bool hm_dirty;
+	/* what is shown */
+	struct vr_view view;
+	struct vxt_filter *filter;	/* NULL = no filter */
+	char filter_src[256];
+	char profile[64];
+	/* the cursor: an event shown, and the first row of the list */
+	bool has_sel;
+	uint64_t sel, top;
+	uint64_t sel_time;		/* time of the selected event */
+	unsigned sel_row;		/* row of sel in the list */
+	unsigned page;			/* list rows */
+	bool following;
+	/* marks */
+	struct vr_mark marks[VR_MAX_MARKS];
+	unsigned nmarks;
+	/* jobs */
+	struct vr_job job[VR_JOB_KINDS];
+	FILE *export_f;
+	bool export_json, export_first;
+	char export_path[256];
+	uint64_t export_rows;
+	/* a message for the user from the last operation ("" = none) */
+	char note[640];
+	bool note_error;
+	char err[VXT_ERRBUF_SIZE];
+};
+
+/* Open @path. @return 0, or -1 with the reason in m->err. */
+int vr_model_open(struct vr_model *m, const char *path);
+void vr_model_close(struct vr_model *m);
+/* Scan for data appended to the file. @return new chunks, or a negative errno. */
+int vr_model_refresh(struct vr_model *m);
+
+/* ---- the view ---- */
+/* Show only events for which @fn is true (NULL: all). Restarts counting. */
+int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx);
+/* Shown events, and whether the count is complete. */
+uint64_t vr_view_shown(const struct vr_view *v, bool *complete);
+/* First shown event at or after @ord / last before @ord, decoding at most
+ * @budget chunks. @return 1 and *out, 0 when there is none, -EAGAIN when the
+ * budget ran out, another negative errno on damage. */
+int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget);
+int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget);
+/* Event @ord, borrowed until the reader moves. @return 1, or a negative errno. */
+int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev);
+/* True when the event is shown (filter only; speculation is by ordinal). */
+bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev);
+/* Index of the chunk holding event @ord. */
+size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord);
+void vr_spec_clear(struct vr_spec_set *s);
+/* Store the count of chunk @i from its decoded events (once). */
+void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n);
+/* Next (previous) shown error after (before) @ord. @return 1 and *out, 0 none. */
+int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out);
+/* Speculation group of @ord in the view, or -1. */
+long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord);
+
+/* ---- window and timeline ---- */
+/* Set the window (clamped to the file) and start re-binning to @nbins. */
+void vr_model_set_window(struct vr_model *m, uint64_t w0, uint64_t w1, unsigned nbins);
+/* Zoom by @factor (0.5 = in) around the cursor. */
+void vr_model_zoom(struct vr_model *m, double factor);
+/* Start re-binning the current window. */
+void vr_model_rebin(struct vr_model *m);
+/* The timeline to draw. */
+const struct vxt_timeline *vr_model_timeline(const struct vr_model *m);
+/* The heatmap of it, rebuilt when needed. */
+const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m);
+/* Show LBA buckets of @obj (true) or the busiest objects (false). */
+void vr_model_set_lba(struct vr_model *m, bool on, uint32_t obj);
+
+/* ---- the cursor ---- */
+/* Cursor time (the selected event's, else the window start). */
+uint64_t vr_model_cursor_time(struct vr_model *m);
+/* Put the cursor on the first shown event at or after @ord (else the last
+ * before it), keeping the window around it. @return 1 moved, 0 nothing shown. */
+int vr_model_goto_ord(struct vr_model *m, uint64_t ord);
+int vr_model_goto_time(struct vr_model *m, uint64_t t);
+/* Move the cursor by @n shown events (negative = up). */
+int vr_model_move(struct vr_model *m, long n);
+/* First / last shown event. */
+int vr_model_home(struct vr_model *m);
+int vr_model_end(struct vr_model *m);
+/* Next / previous shown error after / before the cursor. @return 1, 0 none. */
+int vr_model_next_error(struct vr_model *m, bool backward);
+/* The list shows @page rows: keep the cursor's row inside. */
+void vr_model_set_page(struct vr_model *m, unsigned page);
+/* Fill @ords with the list rows from m->top (at most @max). @return rows. */
+int vr_model_rows(struct vr_model *m, uint64_t *ords, int max);
+/* After a change of the view, re-place the cursor near its old time. */
+void vr_model_reseat(struct vr_model *m);
+
+/* ---- marks ---- */
+/* Toggle a mark on the cursor. @return true when set, false when removed. */
+bool vr_model_toggle_mark(struct vr_model *m);
+bool vr_model_is_marked(const struct vr_model *m, uint64_t ord);
+
+/* ---- jobs ---- */
+bool vr_model_busy(const struct vr_model *m);
+/* Run jobs for about VR_STEP_NS. @return true when something visible changed. */
+bool vr_model_step(struct vr_model *m);
+void vr_model_cancel(struct vr_model *m);
+/* "binning 45%" for the busiest job, into @buf. @return buf or NULL when idle. */
+const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size);
+/* Start exporting the shown events of the window to @path (.json = JSON,
+ * else CSV). @return 0 or a negative errno (message in m->note). */
+int vr_model_export(struct vr_model *m, const char *path);
+/* Start the speculation pass (see tui_spec.c). @return 0 or negative errno. */
+int vr_model_spec_start(struct vr_model *m);
+
+#endif

@@ -1,0 +1,309 @@
+/* tui_view.c - the events the browser shows, and moving over them
+ *
+ * A virtual list over the whole file: a shown event is named by its ordinal.
+ * With a filter, per-chunk match counts (filled by navigation and by the
+ * counting job) let moves skip chunks with nothing shown without decoding
+ * them. With speculation on, the shown events are a sorted ordinal array.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_model.h"
+
+size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord)
+{
+	size_t lo = 0, hi = vxt_reader_nchunks(r);
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (vxt_reader_chunk(r, mid)->first_event <= ord)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int grow_counts(struct vr_view *v)
+{
+	size_t n = vxt_reader_nchunks(v->rd);
+	uint32_t *p;
+
+	if (n <= v->nchunks && v->chunk_match)
+		return 0;
+	p = realloc(v->chunk_match, (n ? n : 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	v->chunk_match = p;
+	for (size_t i = v->nchunks; i < n; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+
+		p[i] = v->match ? VR_UNKNOWN : ci->nevents;
+		if (!v->match) {
+			v->shown += ci->nevents;
+			v->known++;
+		}
+	}
+	v->nchunks = n;
+	return 0;
+}
+
+int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx)
+{
+	v->match = fn;
+	v->match_ctx = ctx;
+	v->nchunks = 0;
+	v->known = 0;
+	v->shown = 0;
+	return grow_counts(v);
+}
+
+uint64_t vr_view_shown(const struct vr_view *v, bool *complete)
+{
+	if (v->spec_on) {
+		*complete = true;
+		return v->spec.n;
+	}
+	*complete = v->known == v->nchunks;
+	return v->shown;
+}
+
+bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev)
+{
+	return !v->match || v->match(v->match_ctx, ev);
+}
+
+void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n)
+{
+	uint32_t c = 0;
+
+	if (grow_counts(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
+		return;
+	for (size_t k = 0; k < n; k++)
+		c += vr_view_matches(v, &evs[k]);
+	v->chunk_match[i] = c;
+	v->shown += c;
+	v->known++;
+}
+
+/* Decode chunk @i for the view and fill its count. */
+static const struct vxt_event *decode(struct vr_view *v, size_t i, size_t *n)
+{
+	const struct vxt_event *evs = vxt_reader_chunk_events(v->rd, i, n);
+
+	if (evs && v->match)
+		vr_view_count(v, i, evs, *n);
+	return evs;
+}
+
+static size_t lower_bound(const uint64_t *a, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget)
+{
+	uint64_t total = vxt_reader_nevents(v->rd);
+
+	if (v->spec_on) {
+		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+
+		if (k == v->spec.n)
+			return 0;
+		*out = v->spec.ord[k];
+		return 1;
+	}
+	if (ord >= total)
+		return 0;
+	if (!v->match) {
+		*out = ord;
+		return 1;
+	}
+	if (grow_counts(v) < 0)
+		return -ENOMEM;
+	for (size_t i = vr_chunk_of(v->rd, ord); i < v->nchunks; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_event *evs;
+		size_t n, k;
+
+		if (v->chunk_match[i] == 0)
+			continue;
+		if (budget-- == 0)
+			return -EAGAIN;
+		evs = decode(v, i, &n);
+		if (!evs)
+			return -EIO;
+		k = ord > ci->first_event ? ord - ci->first_event : 0;
+		for (; k < n; k++)
+			if (vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget)
+{
+	uint64_t total = vxt_reader_nevents(v->rd);
+
+	if (v->spec_on) {
+		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+
+		if (k == 0)
+			return 0;
+		*out = v->spec.ord[k - 1];
+		return 1;
+	}
+	if (ord > total)
+		ord = total;
+	if (ord == 0)
+		return 0;
+	if (!v->match) {
+		*out = ord - 1;
+		return 1;
+	}
+	if (grow_counts(v) < 0)
+		return -ENOMEM;
+	for (size_t i = vr_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_event *evs;
+		size_t n, k;
+
+		if (v->chunk_match[i] == 0)
+			continue;
+		if (budget-- == 0)
+			return -EAGAIN;
+		evs = decode(v, i, &n);
+		if (!evs)
+			return -EIO;
+		k = ord - ci->first_event < n ? ord - ci->first_event : n;
+		while (k-- > 0)
+			if (vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev)
+{
+	int rc = vxt_reader_seek_ordinal(v->rd, ord);
+
+	if (rc < 0)
+		return rc;
+	rc = vxt_reader_next(v->rd, ev);
+	return rc == 0 ? -ENOENT : rc;
+}
+
+void vr_spec_clear(struct vr_spec_set *s)
+{
+	free(s->ord);
+	free(s->group);
+	free(s->trigger);
+	memset(s, 0, sizeof(*s));
+}
+
+long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord)
+{
+	size_t k = lower_bound(s->ord, s->n, ord);
+
+	if (k == s->n || s->ord[k] != ord)
+		return -1;
+	return (long)s->group[k];
+}
+
+static int spec_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
+{
+	size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+	const struct vxt_event *ev;
+
+	if (backward) {
+		while (k-- > 0)
+			if (vr_view_get(v, v->spec.ord[k], &ev) == 1 && ev->error) {
+				*out = v->spec.ord[k];
+				return 1;
+			}
+		return 0;
+	}
+	for (; k < v->spec.n; k++) {
+		if (v->spec.ord[k] < ord)
+			continue;
+		if (vr_view_get(v, v->spec.ord[k], &ev) == 1 && ev->error) {
+			*out = v->spec.ord[k];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Errors of chunk @i at or after @from (or before @from, backward). */
+static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward,
+		       uint64_t *out)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+	const struct vxt_event *evs;
+	size_t n;
+
+	if (!ci->nerrors || (v->match && v->chunk_match[i] == 0))
+		return 0;
+	evs = decode(v, i, &n);
+	if (!evs)
+		return -EIO;
+	if (backward) {
+		size_t k = from - ci->first_event < n ? from - ci->first_event : n;
+
+		if (from < ci->first_event)
+			return 0;
+		while (k-- > 0)
+			if (evs[k].error && vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+		return 0;
+	}
+	for (size_t k = from > ci->first_event ? from - ci->first_event : 0; k < n; k++)
+		if (evs[k].error && vr_view_matches(v, &evs[k])) {
+			*out = ci->first_event + k;
+			return 1;
+		}
+	return 0;
+}
+
+int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
+{
+	size_t nch = vxt_reader_nchunks(v->rd);
+	int rc;
+
+	if (v->spec_on)
+		return spec_next_error(v, ord, backward, out);
+	if (grow_counts(v) < 0)
+		return -ENOMEM;
+	if (!nch)
+		return 0;
+	if (backward) {
+		if (ord == 0)
+			return 0;
+		for (size_t i = vr_chunk_of(v->rd, ord - 1) + 1; i-- > 0;)
+			if ((rc = chunk_error(v, i, ord, true, out)) != 0)
+				return rc;
+		return 0;
+	}
+	for (size_t i = vr_chunk_of(v->rd, ord); i < nch; i++)
+		if ((rc = chunk_error(v, i, ord, false, out)) != 0)
+			return rc;
+	return 0;
+}
