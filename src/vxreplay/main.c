@@ -14,6 +14,7 @@
 
 #include "export.h"
 #include "report.h"
+#include "tui.h"
 
 #define EXIT_USAGE 2
 
@@ -27,6 +28,7 @@ struct options {
 	const char *from, *to, *object;
 	const char *output;
 	int export;		/* enum export_format, -1 = none */
+	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 };
 
 static void usage(FILE *f)
@@ -44,6 +46,10 @@ static void usage(FILE *f)
 "  -o, --output FILE   write the report to FILE\n"
 "      --info          describe the file: header, objects, chunks, index\n"
 "      --verify        check every CRC and frame; exit 1 at the first damage\n"
+"Without a batch option on a terminal, vxreplay opens the browser (? for its keys):\n"
+"      --filter EXPR   start with this filter      --follow   follow a growing file\n"
+"      --profile NAME  start with this profile     --ascii    ASCII drawing only\n"
+"      --no-color      monochrome                  --bench    time the browser, print figures\n"
 "  -h, --help          this help\n"
 "  -V, --version       print the version\n");
 }
@@ -60,6 +66,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
 	enum { O_EXPORT = 400 };
+	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
+	       O_NO_COLOR };
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
@@ -70,6 +78,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "info", no_argument, NULL, O_INFO },
 		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "filter", required_argument, NULL, O_FILTER },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "bench", no_argument, NULL, O_BENCH },
+		{ "ascii", no_argument, NULL, O_ASCII },
+		{ "no-color", no_argument, NULL, O_NO_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -113,6 +128,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'o': o->output = optarg; break;
 		case O_INFO: o->mode = MODE_INFO; break;
 		case O_VERIFY: o->mode = MODE_VERIFY; break;
+		case O_FILTER: o->tui.filter = optarg; break;
+		case O_PROFILE: o->tui.profile = optarg; break;
+		case O_PROFILE_DIR: o->tui.profile_dir = optarg; break;
+		case O_FOLLOW: o->tui.follow = true; break;
+		case O_BENCH: o->tui.bench = true; break;
+		case O_ASCII: o->tui.ascii = true; break;
+		case O_NO_COLOR: o->tui.no_color = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxreplay %s\n", vxt_version()); return 0;
 		case ':':
@@ -232,6 +254,11 @@ int main(int argc, char **argv)
 	if (!r) {
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return 1;
+	}
+	if (o.mode == MODE_DEFAULT && o.export < 0 &&
+	    (o.tui.bench || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))) {
+		vxt_reader_close(r);
+		return vxreplay_tui(o.file, &o.tui);
 	}
 	switch (o.mode) {
 	case MODE_INFO:
