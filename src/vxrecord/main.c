@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
+#include "rotate.h"
 
 #define EXIT_USAGE 2
 
@@ -47,6 +48,9 @@ static void usage(FILE *f)
 "      --realtime          pace the simulator to the wall clock\n"
 "  -l, --level N           zstd level (default 3)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
+"      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
+"                          older ones become FILE.1, FILE.2 ... (trace.1.vxt)\n"
+"      --keep N            with --rotate, keep at most N older files\n"
 "  -f, --force             overwrite an existing file\n"
 "      --follow-symlinks   allow the output to be a symlink\n"
 "  -q, --quiet             no progress line or summary\n"
@@ -63,6 +67,8 @@ struct options {
 	uint64_t count;
 	uint64_t duration_ns;
 	bool quiet;
+	struct rotate rot;
+	bool keep_set;
 };
 
 static int die_usage(const char *fmt, const char *arg)
@@ -104,6 +110,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_OBJECTS = 256, O_BUFSIZE, O_ERRORS, O_IMPORT, O_SEED, O_RATE, O_SIMOBJ,
 	       O_SIMERR, O_REALTIME, O_SYNC, O_FOLLOW };
+	enum { O_ROTATE = 400, O_KEEP };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "source", required_argument, NULL, 's' },
@@ -122,6 +129,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "force", no_argument, NULL, 'f' },
 		{ "follow-symlinks", no_argument, NULL, O_FOLLOW },
+		{ "rotate", required_argument, NULL, O_ROTATE },
+		{ "keep", required_argument, NULL, O_KEEP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -176,6 +185,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_SYNC: o->wr.sync = true; break;
 		case 'f': o->wr.force = true; break;
 		case O_FOLLOW: o->wr.follow_symlink = true; break;
+		case O_ROTATE:
+			if (rotate_parse(&o->rot, optarg) < 0)
+				return die_usage("--rotate: expected a size (64M, 1G) or a time (10m, "
+						 "1h), got '%s'", optarg);
+			break;
+		case O_KEEP:
+			if (parse_uint(optarg, &v) < 0 || !v || v > 100000)
+				return die_usage("--keep: expected 1..100000, got '%s'", optarg);
+			o->rot.keep = (unsigned)v;
+			o->keep_set = true;
+			break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
@@ -194,6 +214,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (!o->output)
 		return die_usage("%s", "no output file (-o FILE)");
+	if (o->keep_set && !rotate_enabled(&o->rot))
+		return die_usage("%s", "--keep needs --rotate");
+	o->rot.path = o->output;
 	if (o->import) {
 		if (!o->src.path)
 			return die_usage("%s", "--import blktrace needs PREFIX, FILES or -");
@@ -210,6 +233,7 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 	char fsize[16];
 
 	vxt_writer_get_stats(w, &st);
+	rotate_add_totals(&o->rot, &st);
 	vxt_format_size(st.file_bytes, fsize, sizeof(fsize));
 	if (!final) {
 		fprintf(stderr, "\r%7.1fs  %llu events  %.0f ev/s  %s written  ratio %.1fx  "
@@ -226,6 +250,9 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 		st.events ? (double)st.file_bytes / (double)st.events : 0.0,
 		st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0,
 		o->output, secs);
+	if (o->rot.rotations)
+		fprintf(stderr, "vxrecord: %llu files rotated out of %s\n",
+			(unsigned long long)o->rot.rotations, o->output);
 }
 
 static int record(struct options *o, int argc, char **argv)
@@ -236,7 +263,9 @@ static int record(struct options *o, int argc, char **argv)
 	struct vxt_source *src = NULL;
 	struct vxt_writer *w = NULL;
 	struct vxt_batch batch = { 0 };
-	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet;
+	const char *term = getenv("TERM");
+	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
+				 !(term && !strcmp(term, "dumb"));
 	uint64_t started = vxt_now_mono(), last_progress = started, written = 0;
 	int status = 1, rc;
 
@@ -261,6 +290,11 @@ static int record(struct options *o, int argc, char **argv)
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
 	if (is_sim && !o->src.realtime)
 		o->wr.host = "simulator";
+	if (rotate_enabled(&o->rot) && (rc = rotate_shift(&o->rot)) < 0) {
+		fprintf(stderr, "vxrecord: %s: rotating the existing file: %s\n", o->output,
+			strerror(-rc));
+		goto out;
+	}
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);
 	if (!w) {
 		fprintf(stderr, "vxrecord: %s\n", err);
@@ -276,7 +310,12 @@ static int record(struct options *o, int argc, char **argv)
 		}
 		if (!is_sim && o->count && written + batch.n > o->count)
 			batch.n = (size_t)(o->count - written);
-		if (batch.n && vxt_writer_write(w, batch.ev, batch.n) < 0) {
+		if (batch.n && rotate_enabled(&o->rot)) {
+			if (rotate_write(&o->rot, &w, batch.ev, batch.n, &o->wr, objs, strs, err) < 0) {
+				fprintf(stderr, "vxrecord: %s\n", err);
+				goto out;
+			}
+		} else if (batch.n && vxt_writer_write(w, batch.ev, batch.n) < 0) {
 			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
 			goto out;
 		}
