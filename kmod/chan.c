@@ -541,7 +541,8 @@ static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 /* ---- reading ---- */
 
 /* Fill the bounce buffer with whole records, at most @max bytes.
- * @return bytes; *@next is the length of the next record (0: nothing). */
+ * @return bytes; *@next is the length of the next record (0: nothing).
+ */
 static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next)
 {
 	u32 n = 0;

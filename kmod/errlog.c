@@ -23,7 +23,7 @@
 #define VXT_ERR_OBJECTS	64
 
 struct vxt_errlog {
-	spinlock_t lock;
+	spinlock_t lock;		/* everything below; taken in any context */
 	struct voliot_io_rec *recs;
 	u32 nrecs;
 	u64 seq;		/* next sequence number */

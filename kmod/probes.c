@@ -178,7 +178,8 @@ static void probe_rq_complete(void *data, struct request *rq,
 }
 
 /* Same prototype as block_rq_complete, which already carries the error:
- * only counted, to cross-check the error ring. */
+ * only counted, to cross-check the error ring.
+ */
 static void probe_rq_error(void *data, struct request *rq,
 			   blk_status_t error, unsigned int nr_bytes)
 {
@@ -193,7 +194,8 @@ static bool bio_traced(struct bio *bio)
 }
 
 /* A completed bio may have been advanced by its driver: take the size and
- * the latency from what the block layer noted at submission. */
+ * the latency from what the block layer noted at submission.
+ */
 static void bio_done_info(struct bio *bio, struct voliot_io_rec *rec)
 {
 	rec->error = blk_status_to_errno(bio->bi_status);

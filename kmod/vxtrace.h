@@ -40,7 +40,8 @@ static inline u32 vxt_ring_space(const struct vxt_ring *r)
 void vxt_ring_put(struct vxt_ring *r, const void *src, u32 len);
 /* Copy whole records, at most @max bytes, into @dst and consume them.
  * @return bytes copied; *@next is the length of the first record left
- * (0 when the ring is empty). */
+ * (0 when the ring is empty).
+ */
 u32 vxt_ring_get_records(struct vxt_ring *r, u8 *dst, u32 max, u32 *next);
 
 /* ---- one event as the probes see it ---- */
@@ -75,7 +76,8 @@ void vxt_errlog_discard(void);
  * preceded by an object record when @seen says the channel has not seen its
  * object, and by a lost record when errors were overwritten before being
  * read. Advances *@pos. @return bytes copied; *@next is the length the next
- * record would need (0 when nothing is left). */
+ * record would need (0 when nothing is left).
+ */
 struct vxt_seen;
 u32 vxt_errlog_read(u64 *pos, struct vxt_seen *seen, u8 *dst, u32 max,
 		    u32 *next);
@@ -92,7 +94,8 @@ struct vxt_seen {
 /* @return true when @dev was already announced. */
 bool vxt_seen_has(const struct vxt_seen *s, u32 dev);
 /* Remember @dev. A full table forgets nothing and remembers nothing more:
- * such objects are announced again (harmless: readers keep the first). */
+ * such objects are announced again (harmless: readers keep the first).
+ */
 void vxt_seen_add(struct vxt_seen *s, u32 dev);
 
 /* ---- probes (probes.c) ---- */

@@ -188,7 +188,7 @@ struct voliot_info {
 	__u32	abi_version;	/* VOLIOT_ABI_VERSION */
 	__u32	mode;		/* enum voliot_chan_mode */
 	__u64	bufsize;	/* ring size in bytes */
-	__u64	events;		/* records queued since init */
+	__u64	events;		/* I/O records queued since init */
 	__u64	lost;		/* events dropped since init */
 	__u32	nsets;		/* object sets selected */
 	__u32	reserved0;
