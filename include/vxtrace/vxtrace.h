@@ -23,6 +23,7 @@
 #include "vxt.h"
 #include "stats.h"
 #include "filter.h"
+#include "spec.h"
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);

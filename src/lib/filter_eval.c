@@ -256,10 +256,11 @@ bool vxt_filter_eval(struct vxt_filter *f, const struct vxt_event *ev,
 
 int vxt_filter_make_table(struct vxt_filter *f)
 {
-	size_t n = (size_t)1 << f->ntests;
+	size_t n;
 
 	if (f->ntests == 0 || f->ntests > FT_TABLE_TESTS)
 		return 0;
+	n = (size_t)1 << f->ntests;
 	f->all_fast = true;
 	for (unsigned i = 0; i < f->ntests; i++)
 		if (f->tests[i].kind == FK_SLOW)
