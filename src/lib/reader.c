@@ -186,41 +186,51 @@ static int load_header(struct vxt_reader *r)
 	return 0;
 }
 
-/* Parse chunk entry unit @u (CRC already checked) found at @off. */
-static int parse_entry(struct vxt_reader *r, const uint8_t *u, size_t len, uint64_t off,
-		       struct vxt_chunk_info *ci)
+/* Parse the fixed fields of chunk entry unit @u (CRC already checked) found
+ * at @off; leaves @c at the object and string tables that follow. Touches
+ * nothing in the reader, so a chunk whose data is not there yet can be
+ * parsed again by the next refresh. */
+static int parse_entry_fixed(struct vxt_reader *r, const uint8_t *u, size_t len, uint64_t off,
+			     struct vxt_chunk_info *ci, struct vxt_cur *c)
 {
-	struct vxt_cur c = { u + 8, u + len - 4, false };
-	int rc;
-
+	*c = (struct vxt_cur){ u + 8, u + len - 4, false };
 	memset(ci, 0, sizeof(*ci));
-	if (vxt_cur_u32(&c) != VXT_TAG_CHUNK)
+	if (vxt_cur_u32(c) != VXT_TAG_CHUNK)
 		return -EBADMSG;
 	ci->offset = off;
 	ci->data_offset = off + len;
-	ci->first_event = vxt_cur_u64(&c);
-	ci->first_ns = vxt_cur_u64(&c);
-	ci->last_ns = vxt_cur_u64(&c);
-	ci->nevents = vxt_cur_u32(&c);
-	ci->nerrors = vxt_cur_u32(&c);
-	ci->nlost = vxt_cur_u64(&c);
-	ci->raw_size = vxt_cur_u32(&c);
-	ci->data_size = vxt_cur_u32(&c);
-	ci->data_crc = vxt_cur_u32(&c);
-	if (c.bad || ci->first_event != r->nevents || !ci->nevents ||
+	ci->first_event = vxt_cur_u64(c);
+	ci->first_ns = vxt_cur_u64(c);
+	ci->last_ns = vxt_cur_u64(c);
+	ci->nevents = vxt_cur_u32(c);
+	ci->nerrors = vxt_cur_u32(c);
+	ci->nlost = vxt_cur_u64(c);
+	ci->raw_size = vxt_cur_u32(c);
+	ci->data_size = vxt_cur_u32(c);
+	ci->data_crc = vxt_cur_u32(c);
+	if (c->bad || ci->first_event != r->nevents || !ci->nevents ||
 	    ci->nevents > VXT_CHUNK_EVENTS_MAX || ci->raw_size > VXT_CHUNK_RAW_MAX ||
 	    ci->raw_size < 4 * VXT_CODEC_COLUMNS + ci->nevents * (uint64_t)VXT_CODEC_COLUMNS ||
 	    ci->data_size > VXT_CHUNK_DATA_MAX || ci->data_size < 8 ||
-	    ci->first_ns > ci->last_ns || ci->nerrors > ci->nevents)
+	    ci->first_ns > ci->last_ns || ci->nerrors > ci->nevents ||
+	    ci->data_offset < off)
 		return -EBADMSG;
-	rc = vxt_get_objects(&c, r->objs);
+	return 0;
+}
+
+/* Parse the rest of the entry at @c: the objects and strings it adds to the
+ * reader's tables, and its per-object aggregates. */
+static int parse_entry_tables(struct vxt_reader *r, struct vxt_cur *c, struct vxt_chunk_info *ci)
+{
+	int rc = vxt_get_objects(c, r->objs);
+
 	if (!rc)
-		rc = vxt_get_strings(&c, r->strs);
+		rc = vxt_get_strings(c, r->strs);
 	if (rc < 0)
 		return rc;
-	ci->nobjagg = vxt_cur_u32(&c);
-	if (c.bad || ci->nobjagg > vxt_objtab_count(r->objs) ||
-	    ci->nobjagg > (size_t)(c.end - c.p) / VXT_OBJAGG_SIZE)
+	ci->nobjagg = vxt_cur_u32(c);
+	if (c->bad || ci->nobjagg > vxt_objtab_count(r->objs) ||
+	    ci->nobjagg > (size_t)(c->end - c->p) / VXT_OBJAGG_SIZE)
 		return -EBADMSG;
 	if (ci->nobjagg) {
 		ci->objagg = calloc(ci->nobjagg, sizeof(*ci->objagg));
@@ -228,14 +238,14 @@ static int parse_entry(struct vxt_reader *r, const uint8_t *u, size_t len, uint6
 			return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < ci->nobjagg; i++) {
-		vxt_get_objagg(&c, &ci->objagg[i]);
+		vxt_get_objagg(c, &ci->objagg[i]);
 		if (ci->objagg[i].object >= vxt_objtab_count(r->objs)) {
 			free(ci->objagg);
 			ci->objagg = NULL;
 			return -EBADMSG;
 		}
 	}
-	return c.bad ? -EBADMSG : 0;
+	return c->bad ? -EBADMSG : 0;
 }
 
 static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci)
@@ -266,6 +276,8 @@ static int load_data(struct vxt_reader *r, const struct vxt_chunk_info *ci)
 {
 	int rc;
 
+	if (ci->data_offset > r->size || ci->data_size > r->size - ci->data_offset)
+		return -ENODATA;	/* checked before allocating for it */
 	if (ci->data_size > r->comp_cap) {
 		uint8_t *p = realloc(r->comp, ci->data_size);
 
@@ -295,6 +307,7 @@ static int scan(struct vxt_reader *r)
 		uint8_t hdr[8], *u = NULL;
 		size_t len;
 		struct vxt_chunk_info ci;
+		struct vxt_cur c;
 		uint32_t magic;
 		int rc = read_at(r, off, hdr, 8);
 
@@ -325,21 +338,30 @@ static int scan(struct vxt_reader *r)
 			set_damage(r, off, "torn chunk entry");
 			break;
 		}
-		if (rc < 0 || (rc = parse_entry(r, u, len, off, &ci)) < 0) {
+		if (rc < 0 || (rc = parse_entry_fixed(r, u, len, off, &ci, &c)) < 0) {
 			free(u);
 			if (rc == -ENOMEM)
 				return seterr(r, rc, "out of memory");
 			set_damage(r, off, "corrupt chunk entry");
 			break;
 		}
-		free(u);
+		/* the data first: the tables of a chunk still being written must
+		 * not reach the reader's tables until the chunk is whole */
 		rc = load_data(r, &ci);
 		if (rc < 0) {
-			free(ci.objagg);
+			free(u);
 			if (rc == -ENOMEM)
 				return seterr(r, rc, "out of memory");
 			set_damage(r, ci.data_offset, rc == -ENODATA ? "torn chunk data" :
 				   "corrupt chunk data (CRC)");
+			break;
+		}
+		rc = parse_entry_tables(r, &c, &ci);
+		free(u);
+		if (rc < 0) {
+			if (rc == -ENOMEM)
+				return seterr(r, rc, "out of memory");
+			set_damage(r, off, "corrupt chunk entry");
 			break;
 		}
 		if (add_chunk(r, &ci) < 0) {
@@ -411,16 +433,19 @@ static int load_footer(struct vxt_reader *r)
 		uint32_t elen = vxt_cur_u32(&c);
 		const uint8_t *e = vxt_cur_take(&c, elen);
 		struct vxt_chunk_info ci;
+		struct vxt_cur ec;
 
 		if (!e || elen < 16 || vxt_le32(e) != (VXT_SKIP_MAGIC | VXT_UNIT_CHUNK) ||
 		    vxt_le32(e + 4) != elen - 8 ||
 		    vxt_crc32c(0, e + 8, elen - 12) != vxt_le32(e + elen - 4))
 			goto out;
-		rc = parse_entry(r, e, elen, off, &ci);
+		rc = parse_entry_fixed(r, e, elen, off, &ci, &ec);
+		if (!rc)
+			rc = parse_entry_tables(r, &ec, &ci);
 		if (rc < 0)
 			goto out;
 		rc = -EBADMSG;
-		if (ci.data_offset + ci.data_size > foff ||
+		if (ci.data_offset > foff || ci.data_size > foff - ci.data_offset ||
 		    (r->n && off < r->chunks[r->n - 1].data_offset + r->chunks[r->n - 1].data_size)) {
 			free(ci.objagg);
 			goto out;
