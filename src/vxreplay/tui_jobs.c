@@ -226,6 +226,10 @@ void vr_model_cancel(struct vr_model *m)
 		m->export_f = NULL;
 		remove(m->export_path);
 	}
+	if (m->job[VR_JOB_SPEC].active) {
+		vr_model_spec_reset(m);
+		vr_model_reseat(m);
+	}
 	for (int k = 0; k < VR_JOB_KINDS; k++)
 		m->job[k].active = false;
 	/* an unfinished timeline stays as far as it got */

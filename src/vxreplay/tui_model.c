@@ -103,7 +103,7 @@ void vr_model_close(struct vr_model *m)
 	vxt_timeline_free(&m->tl_est);
 	vxt_heatmap_free(&m->hm);
 	free(m->view.chunk_match);
-	vr_spec_clear(&m->view.spec);
+	vr_model_spec_reset(m);
 	vxt_reader_close(m->rd);
 	vxt_reader_close(m->jrd);
 	m->rd = m->jrd = NULL;

@@ -23,6 +23,7 @@
 #include "vxtrace/timeline.h"
 
 struct vxt_filter;
+struct vxt_spec;
 
 #define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
 #define VR_MAX_ROWS	64		/* heatmap object rows */
@@ -41,7 +42,7 @@ struct vr_spec_set {
 	uint64_t *trigger;	/* per group: ordinal of the event that committed it */
 	size_t n, cap, ngroups, gcap;
 	bool truncated;		/* VR_SPEC_MAX reached */
-	char summary[200];	/* counts in the engine's words */
+	char summary[400];	/* counts in the engine's words */
 };
 
 struct vr_view {
@@ -97,6 +98,11 @@ struct vr_model {
 	struct vxt_filter *filter;	/* NULL = no filter */
 	char filter_src[256];
 	char profile[64];
+	/* speculation */
+	struct vxt_spec *spec;		/* the engine while the pass runs */
+	const void *spec_cfg;		/* a profile's struct vxt_spec_config, NULL = context */
+	bool spec_done;			/* view.spec holds the complete result */
+	char spec_name[64];		/* the rules' name, for the header */
 	/* the cursor: an event shown, and the first row of the list */
 	bool has_sel;
 	uint64_t sel, top;
@@ -199,7 +205,10 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size);
 /* Start exporting the shown events of the window to @path (.json = JSON,
  * else CSV). @return 0 or a negative errno (message in m->note). */
 int vr_model_export(struct vr_model *m, const char *path);
-/* Start the speculation pass (see tui_spec.c). @return 0 or negative errno. */
+/* Show the speculation view, starting its pass if needed (see tui_spec.c).
+ * @return 0 or a negative errno (message in m->note). */
 int vr_model_spec_start(struct vr_model *m);
+/* Forget the speculation result (the rules changed). */
+void vr_model_spec_reset(struct vr_model *m);
 
 #endif
