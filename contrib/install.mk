@@ -74,8 +74,10 @@ install: all shared
 	  echo "$(INSTALL) -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s" && \
 	  $(INSTALL) -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s || exit 1; done
 	$(if $(COMPLETIONS),$(INSTALL) -m 644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR))
-	$(if $(wildcard contrib/systemd/*.service),$(INSTALL) -m 644 \
-		$(wildcard contrib/systemd/*.service) $(DESTDIR)$(SYSTEMDDIR))
+	@for u in $(wildcard contrib/systemd/*.service); do \
+	  echo "install $$u $(DESTDIR)$(SYSTEMDDIR) (programs in $(BINDIR))"; \
+	  sed 's|/usr/bin/|$(BINDIR)/|g' $$u > $(DESTDIR)$(SYSTEMDDIR)/$${u##*/} && \
+	  chmod 644 $(DESTDIR)$(SYSTEMDDIR)/$${u##*/} || exit 1; done
 	$(if $(wildcard contrib/udev/*.rules),$(INSTALL) -m 644 \
 		$(wildcard contrib/udev/*.rules) $(DESTDIR)$(UDEVDIR))
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; \
