@@ -22,11 +22,14 @@ static void pow_hist(const struct vxt_hist *h, uint64_t out[POW_MAX])
 	if (!h)
 		return;
 	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
-		uint64_t low = vxt_hist_bucket_low(i);
-		unsigned p = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
+		uint64_t low;
+		unsigned p;
 
-		if (h->b[i])
-			out[p] += h->b[i];
+		if (!h->b[i])
+			continue;	/* (the top buckets' bounds do not fit 64 bits) */
+		low = vxt_hist_bucket_low(i);
+		p = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
+		out[p] += h->b[i];
 	}
 }
 
