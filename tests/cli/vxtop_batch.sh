@@ -51,6 +51,24 @@ assert sum(iv["errors"] for iv in doc) == 10
 print("json ok:", [round(iv["events_per_s"]) for iv in doc])
 EOF
 
+# util% against queueing theory: Poisson arrivals at rate L with service
+# times S keep an object busy a share 1 - exp(-L * E[S]) of the time.
+"$B/vxtop" -b -n 4 -s sim --seed 9 --rate 400 --sim-objects "u:rand:50:4k:1ms:1" \
+	--sim-errors none --format json </dev/null >"$T/util.json" 2>"$T/err" || {
+	echo "vxtop -b (util) failed"; cat "$T/err"; exit 1; }
+python3 - "$T/util.json" <<'EOF' || exit 1
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+got = want = 0.0
+for iv in doc:
+    o = iv["objects"][0]
+    load = (o["r_s"] + o["w_s"]) * o["avg_lat_us"] / 1e6
+    got += o["util_pct"]
+    want += 100 * (1 - math.exp(-load))
+print("util%% %.1f, theory %.1f" % (got / len(doc), want / len(doc)))
+assert abs(got - want) <= 0.15 * want, (got, want)
+EOF
+
 # Text: one table per interval, every object in each.
 "$B/vxtop" -b -n 2 -i 500ms -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
 	--sim-errors none </dev/null >"$T/out.txt" 2>"$T/err" || {
