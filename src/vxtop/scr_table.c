@@ -11,13 +11,14 @@
 
 #include "tui.h"
 
-#define NAME_W 14
+#define NAME_W 12
 #define TICKER_MAX 6
 
+/* 78 columns in all: the table fits an 80-column terminal. */
 static const int col_w[VXTOP_COL_COUNT] = {
-	[VXTOP_COL_NAME] = NAME_W, [VXTOP_COL_RPS] = 8, [VXTOP_COL_WPS] = 8,
-	[VXTOP_COL_RMBS] = 8, [VXTOP_COL_WMBS] = 8, [VXTOP_COL_AVG] = 8,
-	[VXTOP_COL_P99] = 8, [VXTOP_COL_QD] = 5, [VXTOP_COL_UTIL] = 6, [VXTOP_COL_ERR] = 5,
+	[VXTOP_COL_NAME] = NAME_W, [VXTOP_COL_RPS] = 7, [VXTOP_COL_WPS] = 7,
+	[VXTOP_COL_RMBS] = 7, [VXTOP_COL_WMBS] = 7, [VXTOP_COL_AVG] = 7,
+	[VXTOP_COL_P99] = 7, [VXTOP_COL_QD] = 4, [VXTOP_COL_UTIL] = 6, [VXTOP_COL_ERR] = 4,
 };
 
 static int table_width(void)
@@ -167,6 +168,8 @@ static void table_draw(struct top *t, int top, int bottom)
 	spark_w = COLS - table_width() - 1;
 	if (spark_w > 60)
 		spark_w = 60;
+	if (spark_w < 8)
+		spark_w = 0;	/* too narrow to tell a trend */
 	draw_titles(t, top, spark_w);
 	if (t->sel < t->top)
 		t->top = t->sel;

@@ -238,24 +238,26 @@ static void draw_header(struct top *t)
 	move(0, 0);
 	clrtoeol();
 	top_print(0, 0, -1, TUI_R_HEADER, "vxtop");
-	top_print(0, 6, -1, A_NORMAL,
-		  "%s  interval %s  up %u:%02u:%02u  events %s/s  total %s  errors %llu  lost ",
-		  t->c->name, iv, u / 3600, u / 60 % 60, u % 60, rate, tot,
-		  (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX));
+	/* what must never be cut comes first: source, interval, uptime, rate, lost */
+	top_print(0, 6, -1, TUI_R_NORMAL, "%.20s  interval %s  up %u:%02u:%02u  events %s/s  lost ",
+		  t->c->name, iv, u / 3600, u / 60 % 60, u % 60, rate);
 	getyx(stdscr, u, x);
 	top_print(0, x, -1, lost ? TUI_R_ERROR : TUI_R_NORMAL, "%llu",
 		  (unsigned long long)lost);
-	if (t->c->ended)
-		top_print(0, COLS - 18, -1, TUI_R_WARN, " source ended ");
-	if (t->paused)
-		top_print(0, COLS - 8, -1, TUI_R_MSG_ERROR, " PAUSED ");
+	getyx(stdscr, u, x);
+	top_print(0, x, -1, TUI_R_NORMAL, "  errors %llu  total %s",
+		  (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX), tot);
 	move(1, 0);
 	clrtoeol();
-	top_print(1, 0, -1, TUI_R_NORMAL, "[%s]  sort %s %s   filter %s   objects %zu (%zu idle)   shown %s",
+	top_print(1, 0, -1, TUI_R_NORMAL, "[%s]  sort %s %s  filter %s  objects %zu (%zu idle)  shown %s",
 		  t->scr->name, vxtop_col_title(t->cfg->view.sort_col),
 		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
 		  t->nrows, t->nidle,
 		  shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
+	if (t->c->ended)
+		top_print(1, COLS - 23, -1, TUI_R_WARN, " source ended ");
+	if (t->paused)
+		top_print(1, COLS - 8, -1, TUI_R_MSG_ERROR, " PAUSED ");
 }
 
 static void draw_keybar(struct top *t)

@@ -35,7 +35,7 @@ wait_for() {
 row() { screen | awk -v n="$1" '$1 == n { print; exit }'; }
 # first object row under the column titles
 first_row() { screen | awk '/^OBJECT/ { getline; print $1; exit }'; }
-header_total() { screen | sed -n '1s/.* total \([^ ]*\) .*/\1/p'; }
+header_total() { screen | sed -n '1s/.* total \([^ ]*\).*/\1/p'; }
 num() {	# "7.5k" -> 7500
 	echo "$1" | awk '{ v = $1; m = 1; if (v ~ /k$/) m = 1000; if (v ~ /M$/) m = 1e6;
 		sub(/[kM]$/, "", v); printf "%d\n", v * m }'
