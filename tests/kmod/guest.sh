@@ -2,7 +2,8 @@
 #
 # Prints "VXT-RESULT PASS|FAIL name: detail" lines; tests/kmod/run.sh decides.
 # Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
-# sectors 2048-2055), dm-0 (device-mapper "error" target).
+# sectors 2048-2055), nullb2 (write cache, discard), dm-0 (device-mapper
+# "error" target), dm-1 (linear on nullb0).
 
 M=/modules
 P=/sys/module/vxtrace/parameters
@@ -20,19 +21,24 @@ setup() {
 	d=/sys/kernel/config/nullb/nullb1
 	mkdir $d && echo 64 >$d/size && echo "+$BAD-$((BAD + 7))" >$d/badblocks &&
 		echo 1 >$d/power || return 1
+	d=/sys/kernel/config/nullb/nullb2
+	mkdir $d && echo 64 >$d/size && echo 1 >$d/memory_backed && echo 1 >$d/discard &&
+		echo 16 >$d/cache_size && echo 1 >$d/power || return 1
 	vxtest dm-create vxterr 8192 error || return 1
+	vxtest dm-create vxtlin 65536 linear "/dev/nullb0 0" || return 1
 	i=0
-	while [ ! -b /dev/nullb1 ] || [ ! -b /dev/dm-0 ]; do
+	while [ ! -b /dev/nullb1 ] || [ ! -b /dev/nullb2 ] || [ ! -b /dev/dm-1 ]; do
 		i=$((i + 1))
 		[ $i -gt 50 ] && return 1
 		sleep 0.1
 	done
 	echo none >/sys/block/nullb1/queue/scheduler
+	echo none >/sys/block/nullb2/queue/scheduler
 	return 0
 }
 
 if setup; then
-	res PASS setup "null_blk nullb0, nullb1 with bad sectors $BAD-$((BAD + 7)), dm-0 error target"
+	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard); dm-0 error, dm-1 linear on nullb0"
 else
 	res FAIL setup "could not create the test devices"
 fi
@@ -50,6 +56,8 @@ vxtest eagain /dev/nullb0
 vxtest smallbuf /dev/nullb0
 vxtest lost /dev/nullb0 2000
 vxtest multi /dev/nullb0 100
+vxtest stacked /dev/dm-1 /dev/nullb0 40
+vxtest ops /dev/nullb2
 # Saved so far: 1 request error (badblocks) + 3 bio errors (dm).
 vxtest errchan /dev/nullb1 $BAD 4
 

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/dm-ioctl.h>
+#include <linux/fs.h>
 
 #include "vxtrace/voltrace.h"
 
@@ -665,6 +666,108 @@ static int t_errchan(const char *bad_path, uint64_t bad, unsigned min_saved)
 		      (unsigned long long)bad, bad_path);
 }
 
+/* A stacked device: bios on the dm device, requests on the disk under it,
+ * each I/O once per level and never twice on one device. */
+static int t_stacked(const char *top, const char *low, size_t n)
+{
+	uint32_t tdev = dev_of(top), ldev = dev_of(low);
+	struct io *ios = make_ios(n, 1 << 12);
+	struct tally t = { 0 };
+	size_t i, tb = 0, lrq = 0, lbio = 0;
+	int fd, errs, rc;
+
+	CHECK(tdev && ldev, "%s or %s is not a block device", top, low);
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, tdev);
+	rc = rc ? rc : chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, ldev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(top, ios, n, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	drain(fd, &t, 1 << 16);
+	for (i = 0; i < t.nio; i++) {
+		const struct voliot_io_rec *r = &t.io[i];
+
+		if (r->dev == tdev && (r->flags & VOLIOT_F_BIO))
+			tb++;
+		else if (r->dev == ldev && !(r->flags & VOLIOT_F_BIO))
+			lrq++;
+		else if (r->dev == ldev)
+			lbio++;
+	}
+	CHECK(lbio == 0, "%zu bio-level events on the request-based %s", lbio, low);
+	CHECK(tb == 2 * n, "%zu bio events on %s, expected %zu", tb, top, 2 * n);
+	CHECK(lrq == 2 * n, "%zu request events on %s, expected %zu", lrq, low, 2 * n);
+	for (i = 0; i < n; i++) {
+		const struct voliot_io_rec *a = find_io(&t, VOLIOT_REC_IO_DONE, tdev,
+							ios[i].sector);
+		const struct voliot_io_rec *b = find_io(&t, VOLIOT_REC_IO_DONE, ldev,
+							ios[i].sector);
+
+		CHECK(a && b && a->bytes == ios[i].bytes && b->bytes == ios[i].bytes,
+		      "I/O %zu not seen at both levels", i);
+		CHECK(a->time_ns >= b->time_ns, "dm completion before its request's");
+	}
+	CHECK(t.nobj == 2, "%u objects announced, expected 2", t.nobj);
+	close(fd);
+	tally_free(&t);
+	free(ios);
+	return result(1, "%zu I/Os on %s: once as bios there, once as requests on %s",
+		      n, top, low);
+}
+
+static const struct voliot_io_rec *find_op(const struct tally *t, unsigned type,
+					   unsigned op, unsigned flags)
+{
+	size_t i;
+
+	for (i = 0; i < t->nio; i++)
+		if (t->io[i].type == type && t->io[i].op == op &&
+		    (t->io[i].flags & flags) == flags)
+			return &t->io[i];
+	return NULL;
+}
+
+/* Operations and flags: sync and FUA writes, a cache flush, a discard. */
+static int t_ops(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	uint64_t range[2] = { 8192 * 512, 65536 };
+	const struct voliot_io_rec *r;
+	struct tally t = { 0 };
+	int fd, wfd, sfd, rc;
+
+	CHECK(dev, "%s is not a block device", path);
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	if (!io_buf && posix_memalign(&io_buf, 4096, 1 << 20))
+		return result(0, "out of memory");
+	wfd = open(path, O_RDWR | O_DIRECT);
+	sfd = open(path, O_RDWR | O_DIRECT | O_DSYNC);
+	CHECK(wfd >= 0 && sfd >= 0, "open %s: %s", path, strerror(errno));
+	CHECK(pwrite(wfd, io_buf, 4096, 4096 * 512) == 4096, "write failed");
+	CHECK(pwrite(sfd, io_buf, 4096, 4104 * 512) == 4096, "O_DSYNC write failed");
+	CHECK(fsync(wfd) == 0, "fsync: %s", strerror(errno));
+	CHECK(ioctl(wfd, BLKDISCARD, range) == 0, "BLKDISCARD: %s", strerror(errno));
+	close(wfd);
+	close(sfd);
+	drain(fd, &t, 1 << 16);
+	r = find_op(&t, VOLIOT_REC_IO_START, VOLIOT_OP_WRITE, VOLIOT_F_SYNC);
+	CHECK(r && r->sector == 4096, "no sync write start at sector 4096");
+	r = find_op(&t, VOLIOT_REC_IO_DONE, VOLIOT_OP_WRITE, VOLIOT_F_FUA);
+	CHECK(r && r->sector == 4104, "no FUA write done at sector 4104");
+	CHECK(find_op(&t, VOLIOT_REC_IO_START, VOLIOT_OP_FLUSH, 0) &&
+	      find_op(&t, VOLIOT_REC_IO_DONE, VOLIOT_OP_FLUSH, 0), "no flush request");
+	r = find_op(&t, VOLIOT_REC_IO_DONE, VOLIOT_OP_DISCARD, 0);
+	CHECK(r && r->sector == 8192 && r->bytes == 65536, "no 64 KiB discard at 8192");
+	close(fd);
+	tally_free(&t);
+	return result(1, "sync write, FUA write, flush and discard traced with their op "
+		      "and flags");
+}
+
 static int t_eperm(void)
 {
 	struct stat st;
@@ -844,6 +947,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "errchan") && argc == 5)
 		return t_errchan(argv[2], strtoull(argv[3], NULL, 0),
 				 strtoul(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "stacked") && argc == 5)
+		return t_stacked(argv[2], argv[3], strtoul(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "ops") && argc == 3)
+		return t_ops(argv[2]);
 	if (!strcmp(argv[1], "eperm"))
 		return t_eperm();
 	if (!strcmp(argv[1], "hold"))
