@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "collect.h"
+#include "vxtrace/filter.h"
 
 #define STEP_MAX_MS 100
 #define DRAIN_CALLS_MAX 256		/* bounded work per step */
@@ -98,6 +99,15 @@ static int open_writer(struct vxtop_collector *c, const struct vxtop_opts *o)
 	return c->wr ? 0 : -EINVAL;
 }
 
+static int open_filter(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	if (!o->where || !o->where[0])
+		return 0;
+	c->filter = vxt_filter_compile(o->where, vxtop_collect_objects(c),
+				       vxtop_collect_strings(c), c->err);
+	return c->filter ? 0 : -EINVAL;
+}
+
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
 	int rc;
@@ -122,12 +132,15 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 		c->model.objs = vxt_reader_objects(c->rd);
 		vxtop_model_set_anchor(&c->model, vxt_reader_info(c->rd)->anchor_mono_ns,
 				       vxt_reader_info(c->rd)->anchor_real_ns);
-		return 0;
+		return open_filter(c, o);
 	}
 	rc = open_source(c, o);
 	if (rc < 0)
 		return rc;
 	c->model.objs = c->objs;
+	rc = open_filter(c, o);
+	if (rc < 0)
+		return rc;
 	if (o->write)
 		rc = open_writer(c, o);
 	return rc;
@@ -140,6 +153,8 @@ int vxtop_collect_close(struct vxtop_collector *c)
 	if (c->wr)
 		rc = vxt_writer_close(c->wr, c->err);
 	c->wr = NULL;
+	vxt_filter_free(c->filter);
+	c->filter = NULL;
 	vxt_source_close(c->src);
 	vxt_reader_close(c->rd);
 	vxt_batch_free(&c->batch);
@@ -229,9 +244,25 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 	return 0;
 }
 
+/* Keep the events --where selects, and every LOST event (lost stays honest). */
+static void apply_filter(struct vxtop_collector *c)
+{
+	struct vxt_batch *b = &c->batch;
+	size_t i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		if (b->ev[i].phase == VXT_PH_LOST || vxt_filter_matches(c->filter, &b->ev[i]))
+			b->ev[n++] = b->ev[i];
+	c->filtered += b->n - n;
+	b->n = n;
+}
+
 static int take_batch(struct vxtop_collector *c)
 {
 	int rc = 0;
+
+	if (c->filter)
+		apply_filter(c);
 
 	if (c->wr && c->batch.n) {
 		rc = vxt_writer_write(c->wr, c->batch.ev, c->batch.n);
@@ -293,7 +324,11 @@ static int read_follow(struct vxtop_collector *c)
 	rc = vxt_reader_refresh(c->rd);
 	if (rc < 0)
 		goto fail;
-	c->model.objs = vxt_reader_objects(c->rd);
+	if (c->model.objs != vxt_reader_objects(c->rd)) {
+		c->model.objs = vxt_reader_objects(c->rd);
+		if (c->filter)
+			vxt_filter_bind(c->filter, c->model.objs, vxt_reader_strings(c->rd));
+	}
 	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
 		slot = vxt_batch_push(&c->batch);
 		if (!slot) {

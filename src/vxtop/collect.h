@@ -19,6 +19,7 @@ struct vxtop_opts {
 	const char *follow;		/* follow this .vxt instead of a source */
 	const char *write;		/* record to this file while viewing */
 	const char *profile;
+	const char *where;		/* filter expression (formats/filter.md) */
 	const char *objects;		/* source object selection */
 	uint64_t interval_ns;
 	uint64_t seed;
@@ -38,6 +39,7 @@ struct vxtop_collector {
 	struct vxt_source *src;
 	struct vxt_reader *rd;
 	struct vxt_writer *wr;
+	struct vxt_filter *filter;	/* --where; NULL = every event */
 	struct vxt_objtab *objs;	/* owned (source mode) */
 	struct vxt_strtab *strs;	/* owned (source mode) */
 	struct vxt_batch batch;
@@ -49,6 +51,7 @@ struct vxtop_collector {
 	uint64_t view_start;		/* ... in source time */
 	uint64_t next_refresh;		/* follow: next look at the file */
 	uint64_t fed;			/* events fed since start */
+	uint64_t filtered;		/* events --where left out */
 	bool ended;			/* the source has no more events */
 	vxtop_close_fn on_close;
 	void *arg;

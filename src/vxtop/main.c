@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "      --sort COL        sort by COL (r/s w/s rMB/s wMB/s avg p99 qd util err name)\n"
 "      --asc             ascending sort\n"
 "  -f, --filter GLOB     show only objects whose name matches GLOB\n"
+"      --where EXPR      count only events matching EXPR (formats/filter.md),\n"
+"                        e.g. 'op == write && latency > 20ms'\n"
 "      --seed N          simulator seed\n"
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
@@ -52,7 +54,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SEED, OPT_RATE, OPT_SIM_OBJECTS,
-	OPT_SIM_ERRORS, OPT_NO_COLOR,
+	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_WHERE,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +75,7 @@ static const struct option long_opts[] = {
 	{ "sim-objects", required_argument, NULL, OPT_SIM_OBJECTS },
 	{ "sim-errors", required_argument, NULL, OPT_SIM_ERRORS },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -162,6 +165,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
 	case OPT_SIM_OBJECTS: cfg->src.sim_objects = arg; break;
 	case OPT_SIM_ERRORS: cfg->src.sim_errors = arg; break;
 	case OPT_NO_COLOR: cfg->mono = true; break;
+	case OPT_WHERE: cfg->src.where = arg; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
 	default: usage(stderr); exit(2);

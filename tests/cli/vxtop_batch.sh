@@ -89,6 +89,14 @@ if grep -q '^beta' "$T/filtered.txt" || ! grep -q '^alpha' "$T/filtered.txt"; th
 	echo "filter al* wrong"; cat "$T/filtered.txt"; exit 1
 fi
 
+# --where counts only the matching events: alpha only reads, beta only writes.
+"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+	--where 'op == write' </dev/null >"$T/where.txt" 2>&1 || { cat "$T/where.txt"; exit 1; }
+awk '$1 == "alpha" && $2 + $3 != 0 { bad = 1 } $1 == "beta" && $3 < 5000 { bad = 1 }
+     END { exit bad }' "$T/where.txt" || { echo "--where 'op == write' wrong"; cat "$T/where.txt"; exit 1; }
+"$B/vxtop" -b -n 1 -s sim --where 'op ===' </dev/null >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && grep -q "filter:1:" "$T/err" || { echo "bad --where accepted"; cat "$T/err"; exit 1; }
+
 # Stopped by SIGINT without -n: the JSON document is still complete.
 timeout -s INT 2.5 "$B/vxtop" -b -s sim --rate 5000 --format json </dev/null >"$T/int.json" 2>"$T/err"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) >= 1, d' \
