@@ -254,6 +254,10 @@ static void draw_header(struct top *t)
 		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
 		  t->nrows, t->nidle,
 		  shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
+	if (t->cfg->src.where && t->cfg->src.where[0]) {
+		getyx(stdscr, u, x);
+		top_print(1, x, -1, TUI_R_WARN, "  where %s", t->cfg->src.where);
+	}
 	if (t->c->ended)
 		top_print(1, COLS - 23, -1, TUI_R_WARN, " source ended ");
 	if (t->paused)
