@@ -1,0 +1,20 @@
+#!/bin/sh
+# tui.sh - the browser's speed and memory (vxreplay --bench): first full
+# screen after start, redraw after each navigation key, the stepped work
+# (exact timeline, a filter over the whole file) and resident memory, on the
+# simulator's workload at two sizes, so memory growth with the file shows.
+# The --bench mode draws to a virtual 120x40 terminal through ncurses.
+#   env: VXT_BENCH_TUI_EVENTS (default 100000000), VXT_BENCH_TUI_SMALL (default 10000000)
+set -e
+B=$VXT_BUILD
+big=${VXT_BENCH_TUI_EVENTS:-100000000}
+small=${VXT_BENCH_TUI_SMALL:-10000000}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+for n in "$small" "$big"; do
+	"$B/vxrecord" --source sim -c "$n" -o "$T/t.vxt" -q -f
+	echo "-- $n events, $(du -h "$T/t.vxt" | cut -f1) file"
+	# cold start as a user gets it after another program read the file: a warm page cache
+	"$B/vxreplay" "$T/t.vxt" --bench | sed 1d
+	rm -f "$T/t.vxt"
+done
