@@ -362,6 +362,12 @@ int vr_open_marks(struct vr_app *a)
 		return TUI_REDRAW;
 	}
 	a->markt.list.n = a->m.nmarks;
+	/* start on the last mark at or before the cursor */
+	a->markt.list.sel = 0;
+	a->markt.list.top = 0;
+	for (unsigned i = 0; i < a->m.nmarks; i++)
+		if (a->m.has_sel && a->m.marks[i].ord <= a->m.sel)
+			a->markt.list.sel = i;
 	snprintf(a->markt.status, sizeof(a->markt.status), "Enter: go there  d: delete  Esc: close");
 	tui_screen_push(&a->scr, &a->markt.panel);
 	return TUI_REDRAW;
