@@ -112,12 +112,23 @@ void vr_model_close(struct vr_model *m)
 int vr_model_refresh(struct vr_model *m)
 {
 	int n = vxt_reader_refresh(m->rd);
+	size_t first_new;
 
 	if (n <= 0)
 		return n;
 	if (vxt_reader_refresh(m->jrd) < 0)
 		return -EIO;
+	first_new = m->view.nchunks;
+	if (vr_view_grow(&m->view) < 0)
+		return -ENOMEM;
+	if (m->view.match && !m->job[VR_JOB_COUNT].active)
+		m->job[VR_JOB_COUNT] = (struct vr_job){ .active = true, .next = first_new,
+							.begin = first_new,
+							.end = vxt_reader_nchunks(m->jrd) };
+	else if (m->view.match)
+		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->jrd);
 	scan_index(m);
+	pick_rows(m);
 	if (m->w1 >= m->t_last || m->following) {
 		uint64_t width = m->w1 - m->w0;
 

@@ -134,6 +134,8 @@ int vr_model_refresh(struct vr_model *m);
 /* ---- the view ---- */
 /* Show only events for which @fn is true (NULL: all). Restarts counting. */
 int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx);
+/* Take in chunks appended since (after a refresh). @return 0 or -ENOMEM. */
+int vr_view_grow(struct vr_view *v);
 /* Shown events, and whether the count is complete. */
 uint64_t vr_view_shown(const struct vr_view *v, bool *complete);
 /* First shown event at or after @ord / last before @ord, decoding at most

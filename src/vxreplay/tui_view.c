@@ -26,7 +26,7 @@ size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord)
 	return lo;
 }
 
-static int grow_counts(struct vr_view *v)
+int vr_view_grow(struct vr_view *v)
 {
 	size_t n = vxt_reader_nchunks(v->rd);
 	uint32_t *p;
@@ -57,7 +57,7 @@ int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx)
 	v->nchunks = 0;
 	v->known = 0;
 	v->shown = 0;
-	return grow_counts(v);
+	return vr_view_grow(v);
 }
 
 uint64_t vr_view_shown(const struct vr_view *v, bool *complete)
@@ -79,7 +79,7 @@ void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, siz
 {
 	uint32_t c = 0;
 
-	if (grow_counts(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
+	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
 	for (size_t k = 0; k < n; k++)
 		c += vr_view_matches(v, &evs[k]);
@@ -131,7 +131,7 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 		*out = ord;
 		return 1;
 	}
-	if (grow_counts(v) < 0)
+	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vr_chunk_of(v->rd, ord); i < v->nchunks; i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
@@ -175,7 +175,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 		*out = ord - 1;
 		return 1;
 	}
-	if (grow_counts(v) < 0)
+	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vr_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
@@ -290,7 +290,7 @@ int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t 
 
 	if (v->spec_on)
 		return spec_next_error(v, ord, backward, out);
-	if (grow_counts(v) < 0)
+	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	if (!nch)
 		return 0;
