@@ -97,7 +97,7 @@ static int draw_latency(struct top *t, int y, int x, int h, uint32_t id)
 	uint64_t cur[POW_MAX], tot[POW_MAX], maxc = 0, maxt = 0;
 	int lo = POW_MAX, hi = -1, n = 0;
 
-	pow_hist(id < m->nobj ? &m->obj[id].last_lat : NULL, cur);
+	pow_hist(top_last_lat(t, id), cur);
 	pow_hist(os ? &os->lat : NULL, tot);
 	for (int p = 0; p < POW_MAX; p++) {
 		if (!tot[p] && !cur[p])

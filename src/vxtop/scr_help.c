@@ -6,7 +6,8 @@
 
 static const char *const help_lines[] = {
 	"Keys",
-	"  space        pause the display (data keeps being collected)",
+	"  space        pause: interval figures freeze; collecting, the header and",
+	"               the counts since start go on",
 	"  < >  F6      sort by the previous / next column, or pick one",
 	"  I r          reverse the sort order",
 	"  f /          filter objects by a name glob (sd*, dm-?); empty shows all",

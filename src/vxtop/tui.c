@@ -5,7 +5,6 @@
  * handles KEY_RESIZE, the prompt line and the terminal's restoration (also on
  * SIGINT/SIGTERM/SIGHUP and on a fatal error).
  */
-#include <fnmatch.h>
 #include <signal.h>
 #include <math.h>
 #include <stdarg.h>
@@ -416,11 +415,28 @@ static void toggle_pause(struct top *t)
 {
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
 
+	const struct vxtop_model *m = &t->c->model;
+
 	t->paused = !t->paused;
-	if (t->paused) {
-		t->frozen_seq = s ? s->seq : 0;
-		t->frozen_nerrs = t->c->model.nerrs;
-	}
+	if (!t->paused)
+		return;
+	t->frozen_seq = s ? s->seq : 0;
+	t->frozen_nerrs = m->nerrs;
+	/* the detail's last-interval histograms freeze too */
+	free(t->frozen_lat);
+	t->frozen_lat = calloc(m->nobj ? m->nobj : 1, sizeof(*t->frozen_lat));
+	t->nfrozen_lat = t->frozen_lat ? m->nobj : 0;
+	for (size_t i = 0; i < t->nfrozen_lat; i++)
+		t->frozen_lat[i] = m->obj[i].last_lat;
+}
+
+const struct vxt_hist *top_last_lat(const struct top *t, uint32_t id)
+{
+	const struct vxtop_model *m = &t->c->model;
+
+	if (t->paused)
+		return id < t->nfrozen_lat ? &t->frozen_lat[id] : NULL;
+	return id < m->nobj ? &m->obj[id].last_lat : NULL;
 }
 
 /* Keys every screen shares. @return a reaction, or -1. */
@@ -574,6 +590,7 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 	tui_screen_end(&t.scr_mgr);
 	c->on_close = NULL;
 	free(t.rows);
+	free(t.frozen_lat);
 	if (rc < 0) {
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;

@@ -49,6 +49,8 @@ struct top {
 	bool paused;
 	uint64_t frozen_seq;		/* the interval shown while paused */
 	uint64_t frozen_nerrs;
+	struct vxt_hist *frozen_lat;	/* per object, as of the pause */
+	size_t nfrozen_lat;
 	bool has_snap;
 	struct vxtop_row *rows;
 	size_t nrows, caprows, nidle;
@@ -88,6 +90,8 @@ unsigned top_level(double v, double max, bool log);
 double top_metric(const struct top *t, const struct vxtop_snap *s, uint32_t id,
 		  enum heat_metric metric);
 const char *top_metric_name(enum heat_metric m);
+/* Latencies of object @id in the shown interval, or NULL. */
+const struct vxt_hist *top_last_lat(const struct top *t, uint32_t id);
 /* Switch to @s, remembering where Esc returns. */
 void top_show(struct top *t, const struct top_screen *s);
 
