@@ -105,7 +105,11 @@ static int open_filter(struct vxtop_collector *c, const struct vxtop_opts *o)
 		return 0;
 	c->filter = vxt_filter_compile(o->where, vxtop_collect_objects(c),
 				       vxtop_collect_strings(c), c->err);
-	return c->filter ? 0 : -EINVAL;
+	if (!c->filter)
+		return -EINVAL;
+	/* `time` counts from the start of the view, as from the start of a capture */
+	vxt_filter_set_time_base(c->filter, c->view_start);
+	return 0;
 }
 
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
@@ -209,6 +213,8 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 		return;
 	c->clock_off = (int64_t)(t - now);
 	c->view_start = t;
+	if (c->filter)
+		vxt_filter_set_time_base(c->filter, t);
 	vxtop_model_restart(&c->model, t);
 }
 
