@@ -612,6 +612,11 @@ static int decode_chunk(struct vxt_reader *r, size_t i)
 		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
 			      rc == -ENODATA ? "truncated data" : "corrupt data (CRC)",
 			      (unsigned long long)ci->data_offset);
+	/* the frame must declare the size the entry claims before a buffer of
+	 * that size is allocated */
+	if (ZSTD_getFrameContentSize(r->comp, ci->data_size) != ci->raw_size)
+		return seterr(r, -EBADMSG, "chunk %zu: bad zstd frame at offset %llu", i,
+			      (unsigned long long)ci->data_offset);
 	if (ci->raw_size + VXT_CODEC_SLACK > r->raw_cap) {
 		uint8_t *p = realloc(r->raw, ci->raw_size + VXT_CODEC_SLACK);
 

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# make.py - regenerate the hostile .vxt files of this directory from base-sound
+# (a clean 600-event simulated capture: vxrecord --source sim --seed 5 -c 600
+# --rate 200). Each file changes a few fields and, unless the point is a bad
+# CRC, recomputes every CRC, so the reader's limits are what gets tested.
+# The expected answers are in ../../cli/hostile_vxt.sh and tests/README.md.
+import struct, os
+
+def crc32c(data, crc=0):
+    crc ^= 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+
+SKIP = 0x184D2A50
+here = os.path.dirname(os.path.abspath(__file__))
+base = open(os.path.join(here, 'base-sound'), 'rb').read()
+
+def units(buf):
+    """[(offset, kind, size)] of the skippable units; chunk data is skipped."""
+    out, off = [], 0
+    while off + 8 <= len(buf):
+        magic, size = struct.unpack_from('<II', buf, off)
+        if magic & ~0xF != SKIP:
+            break
+        kind = magic & 0xF
+        out.append((off, kind, size))
+        off += 8 + size
+        if kind == 1:	# the chunk's zstd frame follows its entry
+            off += struct.unpack_from('<I', buf, out[-1][0] + 8 + 48)[0]
+        if kind == 3:
+            break
+    return out
+
+def fix(buf, data_crc=True):
+    """Recompute unit CRCs (and chunk data CRCs) in place; footer copies too."""
+    for off, kind, size in units(buf):
+        if kind == 1 and data_crc:
+            dsize = struct.unpack_from('<I', buf, off + 8 + 48)[0]
+            d = off + 8 + size
+            if d + dsize <= len(buf):
+                struct.pack_into('<I', buf, off + 8 + 52, crc32c(buf[d:d + dsize]))
+        if kind == 2:
+            p, end = off + 8 + 16, off + 8 + size - 4
+            while p + 12 <= end:
+                eoff, elen = struct.unpack_from('<QI', buf, p)
+                p += 12
+                if p + elen > end:
+                    break
+                # the copy mirrors the entry in the file
+                if eoff + elen <= len(buf):
+                    buf[p:p + elen] = buf[eoff:eoff + elen]
+                p += elen
+        if kind in (0, 1, 2):
+            struct.pack_into('<I', buf, off + 8 + size - 4, crc32c(buf[off + 8:off + 8 + size - 4]))
+
+def unit(buf, kind, n=0):
+    return [u for u in units(buf) if u[1] == kind][n]
+
+def chunk_field(buf, n, field_off, fmt, value):
+    off = unit(buf, 1, n)[0]
+    struct.pack_into(fmt, buf, off + 8 + field_off, value)
+
+def write(name, buf):
+    open(os.path.join(here, name), 'wb').write(bytes(buf))
+
+def header_tables(buf):
+    """offset of the object count in the header"""
+    return 8 + 4 * 5 + 8 * 3 + 64 + 32 + 64 + 256
+
+def nofooter(buf):
+    f = unit(buf, 2)[0]
+    return bytearray(buf[:f])
+
+b = bytearray(base)
+# header: object table of 2^32-1 entries
+h = header_tables(b)
+struct.pack_into('<I', b, h, 0xffffffff); fix(b); write('hdr-objects-4g', b)
+# header: 70000 objects claimed (more than the 65536 allowed, fewer bytes there)
+b = bytearray(base); struct.pack_into('<I', b, h, 70000); fix(b); write('hdr-objects-70000', b)
+# header: string table of 2^32-1 entries
+b = bytearray(base)
+nobj = struct.unpack_from('<I', b, h)[0]
+p = h + 4
+for _ in range(nobj):
+    p += 4 + 8 + 1
+    p += 1 + b[p]
+struct.pack_into('<I', b, p, 0xffffffff); fix(b); write('hdr-strings-4g', b)
+# header: an object name longer than 31 bytes
+b = bytearray(base); b[h + 4 + 13] = 200; fix(b); write('hdr-name-too-long', b)
+# header unit claiming 4 GiB - 16
+b = bytearray(base); struct.pack_into('<I', b, 4, 0xfffffff0); write('hdr-size-4g', b)
+# header with a bad CRC
+b = bytearray(base); b[40] ^= 0x55; write('hdr-bad-crc', b)
+# an unknown incompat feature bit
+b = bytearray(base); struct.pack_into('<I', b, 8 + 12, 0x80); fix(b); write('hdr-incompat', b)
+# not a vxt file / empty / header cut
+write('not-vxt', b'#!/bin/sh\necho this is not a trace\n' * 4)
+write('empty', b'')
+write('hdr-truncated', base[:200])
+# a zstd frame that is not ours
+write('zstd-only', bytes.fromhex('28b52ffd2400190000') + b'hello')
+
+# chunk entries (chunk 0), file without footer so the scan reads them
+nf = nofooter(base)
+for name, fo, fmt, v in [
+        ('chunk-data-4g', 48, '<I', 0xffffffff),
+        ('chunk-data-60m', 48, '<I', 60 << 20),
+        ('chunk-raw-4g', 44, '<I', 0xffffffff),
+        ('chunk-raw-60m', 44, '<I', 60 << 20),
+        ('chunk-nevents-4g', 28, '<I', 0xffffffff),
+        ('chunk-nevents-1m', 28, '<I', 1 << 20),
+        ('chunk-first-event', 4, '<Q', 12345),
+        ('chunk-time-backwards', 12, '<Q', 0xffffffffffff)]:
+    b = bytearray(nf); chunk_field(b, 0, fo, fmt, v); fix(b); write(name, b)
+# chunk 1's entry claims 2^32-1 aggregates (it adds no objects or strings,
+# so its count of aggregates sits after two zero counts)
+b = bytearray(nf)
+off, _, size = unit(b, 1, 1)
+assert struct.unpack_from('<II', b, off + 8 + 56) == (0, 0)
+struct.pack_into('<I', b, off + 8 + 64, 0xffffffff)
+fix(b); write('chunk-objagg-4g', b)
+# chunk 1's data fails its CRC (entry sound)
+b = bytearray(nf); off, _, size = unit(b, 1, 1); b[off + 8 + size + 20] ^= 1; write('chunk-data-bad-crc', b)
+# chunk 1's data is garbage with a right CRC: a zstd frame of junk columns
+b = bytearray(nf); off, _, size = unit(b, 1, 1)
+d = off + 8 + size; dsize = struct.unpack_from('<I', b, off + 8 + 48)[0]
+for i in range(d + 12, d + dsize - 4):
+    b[i] = (b[i] * 7 + 3) & 0xff
+fix(b); write('chunk-data-junk', b)
+# the file ends inside chunk 2's entry, and inside chunk 2's data
+off2 = unit(nf, 1, 2)[0]
+write('torn-entry', nf[:off2 + 20])
+write('torn-data', nf[:off2 + 8 + unit(nf, 1, 2)[2] + 30])
+# an unknown unit (kind 7) between chunks is skipped by length
+b = bytearray(nf); off1 = unit(b, 1, 1)[0]
+b[off1:off1] = struct.pack('<II', SKIP | 7, 12) + b'future unit!'
+write('unknown-unit', b)
+# garbage after the last chunk
+write('tail-garbage', nf + b'\x00' * 100)
+
+# footer and trailer
+t = len(base) - 24
+foff = unit(base, 2)[0]
+b = bytearray(base); struct.pack_into('<I', b, foff + 8 + 4, 0xffffffff); fix(b); write('footer-nchunks-4g', b)
+b = bytearray(base); struct.pack_into('<I', b, foff + 8 + 4, 1000); fix(b); write('footer-nchunks-1000', b)
+b = bytearray(base); struct.pack_into('<Q', b, t + 8, 1 << 62); write('trailer-offset-huge', b)
+b = bytearray(base); struct.pack_into('<I', b, t + 16, 0xffffffff); write('trailer-length-4g', b)
+b = bytearray(base); struct.pack_into('<I', b, foff + 4, 0xfffffff0); write('footer-size-4g', b)
+# the footer's copy of entry 0 points far away (offset wraps when sizes are added)
+b = bytearray(base); fsize = unit(base, 2)[2]
+struct.pack_into('<Q', b, foff + 8 + 16, 0xfffffffffffffff0)
+struct.pack_into('<I', b, foff + 8 + fsize - 4, crc32c(b[foff + 8:foff + 8 + fsize - 4]))
+write('footer-entry-wrap', b)
