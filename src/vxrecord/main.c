@@ -339,10 +339,15 @@ out:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	if (w) {
+		char said[VXT_ERRBUF_SIZE];
+
 		if (status == 0 && !o->quiet)
 			progress(o, w, src, started, true);
+		/* a writer that failed repeats its error on close: say it once */
+		snprintf(said, sizeof(said), "%s", vxt_writer_error(w));
 		if (vxt_writer_close(w, err) < 0) {
-			fprintf(stderr, "vxrecord: %s\n", err);
+			if (strcmp(err, said))
+				fprintf(stderr, "vxrecord: %s\n", err);
 			status = 1;
 		}
 	}
