@@ -223,8 +223,6 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 	size_t i = 0, j;
 	int rc;
 
-	if (n && !c->clock_set)
-		learn_clock(c, ev[0].time_ns);
 	/* Following a file, what happened before the view started is history
 	 * (it arrives late, with the chunk that was open when we started). */
 	while (c->rd && i < n && ev[i].time_ns < c->view_start)
@@ -267,6 +265,8 @@ static int take_batch(struct vxtop_collector *c)
 {
 	int rc = 0;
 
+	if (c->batch.n && !c->clock_set)
+		learn_clock(c, c->batch.ev[0].time_ns);
 	if (c->filter)
 		apply_filter(c);
 

@@ -252,15 +252,13 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	if (end_ns < m->cur_start)
 		end_ns = m->cur_start;
 	s = next_slot(m);
+	s->seq = m->next_seq++;
+	s->nobj = 0;
 	obj = realloc(s->obj, (m->nobj ? m->nobj : 1) * sizeof(*obj));
-	if (!obj) {
-		/* Keep the slot consistent: an interval without objects. */
-		s->nobj = 0;
-		return -ENOMEM;
-	}
+	if (!obj)
+		return -ENOMEM;	/* the slot stays consistent: no objects */
 	s->obj = obj;
 	s->nobj = m->nobj;
-	s->seq = m->next_seq++;
 	s->start_ns = m->cur_start;
 	s->end_ns = end_ns;
 	s->real_end_ns = end_ns - m->anchor_mono + m->anchor_real;
