@@ -70,7 +70,7 @@ static void draw_titles(struct top *t, int y, int spark_w)
 		x += col_w[i] + 1;
 	}
 	if (spark_w > 4)
-		top_print(y, x, spark_w, TUI_R_COLHEAD, "IO/s, last %d intervals", spark_w);
+		top_print(y, x, spark_w, TUI_R_COLHEAD, "IO/s trend (%d)", spark_w);
 }
 
 static void draw_spark(struct top *t, int y, int x, int w, uint32_t id)
