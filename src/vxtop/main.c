@@ -28,7 +28,7 @@ static void usage(FILE *f)
 "errors as they happen, and heatmaps of the last minutes.\n"
 "\n"
 "  -b, --batch           print one table per interval on stdout (no terminal needed)\n"
-"  -n, --count N         stop after N intervals\n"
+"  -n, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
 "      --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
 "  -s, --source KIND     kmod, tracefs or sim (default: kmod when loaded, else tracefs)\n"

@@ -516,6 +516,7 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 	(void)c;
 	(void)s;
 	t->closed++;
+	t->shown++;
 }
 
 static void on_stop(int sig)
@@ -569,6 +570,8 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 			redraw = false;
 			t.closed = 0;
 		}
+		if (cfg->count && t.shown >= cfg->count)
+			break;	/* -n: like top, leave after COUNT intervals */
 		rc = vxtop_collect_step(c, STDIN_FILENO, &input);
 		if (rc < 0)
 			break;

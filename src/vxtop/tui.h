@@ -65,6 +65,7 @@ struct top {
 	char glob[64];
 	char msg[128];			/* shown in place of the key bar once */
 	unsigned closed;		/* intervals closed since the last draw */
+	uint64_t shown;			/* intervals closed since start */
 	struct tui_screen scr_mgr;	/* terminal setup and restoration */
 };
 
