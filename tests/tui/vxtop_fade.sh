@@ -33,8 +33,8 @@ wait_until() {
 	done
 	return 1
 }
-beta_busy() { row beta | awk '{ exit !($3 + 0 > 1000) }'; }
-beta_idle() { row beta | awk '{ exit !($3 == "0") }'; }
+beta_busy() { row beta | awk '{ ok = $3 + 0 > 1000 } END { exit !ok }'; }
+beta_idle() { row beta | awk '{ ok = $3 == "0" } END { exit !ok }'; }
 gamma_first() { [ "$(first_row)" = gamma ]; }
 
 # w/s: beta ~7200, gamma ~1200, alpha 0 (reads only)
