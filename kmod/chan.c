@@ -27,6 +27,7 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
@@ -68,6 +69,7 @@ struct vxt_chan {
 	struct mutex mutex;		/* ioctls and reads */
 	spinlock_t lock;		/* ring, lost, seen (IO mode) */
 	wait_queue_head_t wait;
+	struct timer_list wake_timer;	/* batches wake-ups of the reader */
 	u32 mode;			/* enum voliot_chan_mode */
 	struct vxt_ring ring;
 	u64 lost_pending;		/* not yet reported in a lost record */
@@ -210,11 +212,33 @@ static void ring_put_lost(struct vxt_ring *r, u64 count)
 	vxt_ring_put(r, &l, sizeof(l));
 }
 
+/*
+ * Waking the reader for every event would cost a context switch per I/O:
+ * a reader is woken at once when its ring is an eighth full, else by a
+ * timer on the next tick.
+ */
+static void chan_wake(struct vxt_chan *ch, u32 used)
+{
+	if (!wq_has_sleeper(&ch->wait))
+		return;
+	if (used >= ch->ring.size / 8)
+		wake_up_interruptible(&ch->wait);
+	else if (!timer_pending(&ch->wake_timer))
+		mod_timer(&ch->wake_timer, jiffies + 1);
+}
+
+static void chan_wake_timer(struct timer_list *t)
+{
+	struct vxt_chan *ch = from_timer(ch, t, wake_timer);
+
+	wake_up_interruptible(&ch->wait);
+}
+
 static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 {
 	unsigned long flags;
 	bool announce;
-	u32 need;
+	u32 need, used;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	announce = !vxt_seen_has(&ch->seen, ev->rec.dev);
@@ -227,6 +251,7 @@ static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 		ch->lost_pending++;
 		ch->lost++;
 		spin_unlock_irqrestore(&ch->lock, flags);
+		chan_wake(ch, ch->ring.size);
 		return;
 	}
 	if (ch->lost_pending) {
@@ -240,9 +265,9 @@ static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 	}
 	vxt_ring_put(&ch->ring, &ev->rec, sizeof(ev->rec));
 	ch->events++;
+	used = vxt_ring_used(&ch->ring);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	if (wq_has_sleeper(&ch->wait))
-		wake_up_interruptible(&ch->wait);
+	chan_wake(ch, used);
 }
 
 void vxt_dispatch(struct vxt_kev *ev)
@@ -271,6 +296,7 @@ static void chan_shutdown(struct vxt_chan *ch)
 		list_del_rcu(&ch->node);
 		spin_unlock(&io_chans_lock);
 		synchronize_rcu();
+		del_timer_sync(&ch->wake_timer);
 		atomic64_sub(ch->ring.size, &ring_bytes);
 		vxt_ring_free(&ch->ring);
 	}
@@ -654,6 +680,7 @@ static int vxt_open(struct inode *inode, struct file *file)
 	mutex_init(&ch->mutex);
 	spin_lock_init(&ch->lock);
 	init_waitqueue_head(&ch->wait);
+	timer_setup(&ch->wake_timer, chan_wake_timer, 0);
 	INIT_LIST_HEAD(&ch->node);
 	file->private_data = ch;
 	return stream_open(inode, file);

@@ -5,9 +5,9 @@
 # iodepth 16, one job) on null_blk without memory backing, with no tracing,
 # with one vxtrace channel read raw, with vxrecord --source kmod writing a
 # .vxt file, and with blktrace; rounds alternate. Prints the median IOPS of
-# each, the ratios to no tracing, and the events lost at the default buffer
+# each, the median of its per-round ratio to no tracing, and the events lost at the default buffer
 # size. Skips (exit 0) without qemu, the kernel or fio.
-#   env: VXT_BENCH_RUNTIME (seconds per fio run, default 6), VXT_BENCH_ROUNDS (2)
+#   env: VXT_BENCH_RUNTIME (seconds per fio run, default 3), VXT_BENCH_ROUNDS (5)
 set -u
 KM_TOP=${VXT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${VXT_BUILD:-$KM_TOP/build}
@@ -26,8 +26,8 @@ done
 KM_WORK=$(mktemp -d /tmp/vxt-kbench.XXXXXX)
 trap 'rm -rf "$KM_WORK"' EXIT INT TERM
 km_build || { echo "kmod bench: $KM_WHY"; exit 1; }
-runtime=${VXT_BENCH_RUNTIME:-6}
-rounds=${VXT_BENCH_ROUNDS:-2}
+runtime=${VXT_BENCH_RUNTIME:-3}
+rounds=${VXT_BENCH_ROUNDS:-5}
 {
 	echo "RUNTIME=$runtime"
 	echo "ROUNDS=$rounds"
@@ -40,17 +40,31 @@ log=$KM_WORK/console.log
 tr -d '\r' <"$log" | grep '^BENCH' >"$KM_WORK/bench.txt"
 cat "$KM_WORK/bench.txt"
 
-# median IOPS of one mode
-med() {
-	grep "^BENCH $1 " "$KM_WORK/bench.txt" | sed 's/.*iops=\([0-9]*\).*/\1/' |
-		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }'
+# Each round runs every mode back to back; a mode's ratio is taken against
+# the untraced run of its own round, and the median over rounds is reported
+# (the host may be shared: rounds damp its drift).
+ratios() {
+	awk -v m="$1" '
+		$2 == "none" { sub("iops=", "", $3); none[++nn] = $3 + 0 }
+		$2 == m { sub("iops=", "", $3); v[++nv] = $3 + 0 }
+		END {
+			for (i = 1; i <= nv; i++) {
+				r[i] = none[i] > 0 ? v[i] / none[i] : 0
+				iops[i] = v[i]
+			}
+			for (i = 1; i <= nv; i++)
+				for (j = i + 1; j <= nv; j++) {
+					if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+					if (iops[j] < iops[i]) { t = iops[i]; iops[i] = iops[j]; iops[j] = t }
+				}
+			k = int((nv + 1) / 2)
+			printf "  %-9s median %7d IOPS   median ratio to none %.3f  (%d rounds)\n",
+				m, iops[k], r[k], nv
+		}' "$KM_WORK/bench.txt"
 }
-none=$(med none)
-echo "kmod bench: fio randread 4k, libaio qd16, 1 job, null_blk (no memory backing), $rounds x ${runtime}s each, $(nproc) host cpus, qemu TCG"
+echo "kmod bench: fio randread 4k, libaio qd16, 1 job, null_blk (no memory backing), ${runtime}s per run, $(nproc) host cpus, qemu TCG"
 for m in none channel vxrecord blktrace; do
-	v=$(med $m)
-	awk -v m="$m" -v v="$v" -v n="$none" 'BEGIN {
-		printf "  %-9s %9d IOPS  ratio %.3f\n", m, v, (n > 0 ? v / n : 0) }'
+	ratios $m
 done
 # total lost events of one mode over its runs
 lost() {
