@@ -1,0 +1,55 @@
+#!/bin/sh
+# completion.sh - the bash completions of vxrecord, vxreplay and vxtop offer
+# the options of each program's --help, the values of the options that take a
+# fixed set, trace files, and the objects of the trace being replayed.
+set -u
+top=${VXT_TOP:?}
+b=${VXT_BUILD:?}
+command -v bash >/dev/null || { echo "bash not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$b/vxrecord" -q -s sim -d 1s -o "$tmp/t.vxt" || { echo "completion: vxrecord failed"; exit 1; }
+mkdir "$tmp/sub"
+cd "$tmp" || exit 1
+PATH=$b:$PATH bash -c '
+c=$1/contrib/bash-completion
+. "$c/vxrecord"; . "$c/vxreplay"; . "$c/vxtop"
+fail() { echo "completion: $*"; exit 1; }
+# comp FUNC WORDS...: complete the last word; the result in $got, sorted.
+comp() {
+	local f=$1; shift
+	COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+	$f
+	got=$(printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " ")
+}
+want() { [ "$got" = "$1" ] || fail "$2: got [$got], want [$1]"; }
+has() { case " $got " in *" $1 "*) ;; *) fail "$2: [$got] lacks $1" ;; esac; }
+
+comp _vxreplay vxreplay t.vxt --report ""
+want "errors events html objects summary " "vxreplay --report"
+comp _vxreplay vxreplay t.vxt --export b
+want "blktrace " "vxreplay --export b"
+comp _vxreplay vxreplay t.vxt --object ""
+want "dm-0 nvme0n1 sda sdb " "vxreplay --object (objects of t.vxt)"
+comp _vxreplay vxreplay ""
+want "sub t.vxt " "vxreplay FILE"
+comp _vxreplay vxreplay t.vxt --
+for o in $(vxreplay --help | grep -o -- "--[a-z][a-z-]*" | sort -u); do
+	has "$o" "vxreplay options"
+done
+comp _vxrecord vxrecord --source ""
+want "kmod sim tracefs " "vxrecord --source"
+comp _vxrecord vxrecord --ro
+want "--rotate " "vxrecord --ro"
+comp _vxrecord vxrecord --import ""
+want "blktrace " "vxrecord --import"
+comp _vxrecord vxrecord -o ""
+want "sub t.vxt " "vxrecord -o"
+comp _vxtop vxtop --sort ""
+has "p99" "vxtop --sort"; has "util" "vxtop --sort"
+comp _vxtop vxtop --format ""
+want "json text " "vxtop --format"
+comp _vxtop vxtop --
+for o in --batch --count --interval --follow --version --help; do has "$o" "vxtop options"; done
+echo "completion: ok"
+' sh "$top"
