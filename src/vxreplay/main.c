@@ -241,6 +241,15 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	return rc;
 }
 
+/* A terminal that can hold the browser: not TERM=dumb (nor unset), which get
+ * the batch summary as a pipe does. */
+static bool screen_ok(void)
+{
+	const char *term = getenv("TERM");
+
+	return term && *term && strcmp(term, "dumb");
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .export = -1 };
@@ -256,7 +265,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (o.mode == MODE_DEFAULT && o.export < 0 &&
-	    (o.tui.bench || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))) {
+	    (o.tui.bench || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && screen_ok()))) {
 		vxt_reader_close(r);
 		return vxreplay_tui(o.file, &o.tui);
 	}

@@ -86,7 +86,7 @@ static void die_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vxtop: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'vxtop --help'.\n");
+	fprintf(stderr, " (see vxtop --help)\n");
 	exit(2);
 }
 
@@ -198,19 +198,27 @@ int main(int argc, char **argv)
 	};
 	struct vxtop_collector c;
 	int opt, status, rc;
-	const char *cs;
+	const char *cs, *term;
 
 	setlocale(LC_ALL, "");
-	while ((opt = getopt_long(argc, argv, "bn:i:s:F:w:o:f:hV", long_opts, NULL)) != -1)
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":bn:i:s:F:w:o:f:hV", long_opts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
+				  argv[optind - 1]);
 		parse_opt(&cfg, opt, optarg);
+	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (getenv("NO_COLOR") && getenv("NO_COLOR")[0])
 		cfg.mono = true;
 	cs = nl_langinfo(CODESET);
 	cfg.ascii = !cs || strcmp(cs, "UTF-8");
-	if (!cfg.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "vxtop: not a terminal; use -b for batch output\n");
+	term = getenv("TERM");
+	if (!cfg.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !*term ||
+			   !strcmp(term, "dumb"))) {
+		fprintf(stderr, "vxtop: not a terminal that can hold a screen%s; use -b for batch "
+			"output\n", term && !strcmp(term, "dumb") ? " (TERM=dumb)" : "");
 		return 2;
 	}
 	cfg.src.command = join_args(argc, argv);

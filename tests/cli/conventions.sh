@@ -1,0 +1,100 @@
+#!/bin/sh
+# conventions.sh - the three programs behave alike: --version/-V and
+# --help/-h on stdout with exit 0; bad usage is one line on stderr,
+# "PROG: ... (see PROG --help)", exit 2; failures exit 1; NO_COLOR removes
+# colour from the screens, TERM=dumb gets no screen and no escape sequences.
+set -u
+b=${VXT_BUILD:?}
+top=${VXT_TOP:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "conventions: $*"; exit 1; }
+version=$(sed -n 's/^#define VXT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vxtrace/vxtrace.h")
+"$b/vxrecord" -q -s sim -d 2s -o "$tmp/t.vxt" || fail "vxrecord failed"
+
+# expect STATUS PROG ARGS...: run, check the status; output in $tmp/out, $tmp/err.
+expect() {
+	want=$1; shift
+	"$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+	got=$?
+	[ $got -eq "$want" ] || { cat "$tmp/err"; fail "'$*' exited $got, expected $want"; }
+}
+# usage_error PROG ARGS...: exit 2 and one "PROG: ... (see PROG --help)" line.
+usage_error() {
+	p=$1; shift
+	expect 2 "$b/$p" "$@"
+	[ ! -s "$tmp/out" ] || fail "'$p $*' wrote to stdout on a usage error"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "'$p $*': usage error is not one line"; }
+	grep -q "^$p: .* (see $p --help)\$" "$tmp/err" ||
+		fail "'$p $*': usage error reads '$(cat "$tmp/err")'"
+}
+
+for p in vxrecord vxreplay vxtop; do
+	for v in --version -V; do
+		expect 0 "$b/$p" $v
+		[ "$(cat "$tmp/out")" = "$p $version" ] || fail "$p $v printed '$(cat "$tmp/out")'"
+		[ ! -s "$tmp/err" ] || fail "$p $v wrote to stderr"
+	done
+	for h in --help -h; do
+		expect 0 "$b/$p" $h
+		head -n 1 "$tmp/out" | grep -q "^usage: $p " || fail "$p $h does not start with 'usage: $p'"
+		[ "$(wc -l < "$tmp/out")" -le 40 ] || fail "$p $h is longer than 40 lines"
+		awk 'length > 100 { exit 1 }' "$tmp/out" || fail "$p $h has lines over 100 columns"
+		[ ! -s "$tmp/err" ] || fail "$p $h wrote to stderr"
+	done
+	usage_error $p --no-such-option
+done
+usage_error vxrecord -s sim
+usage_error vxrecord -s sim -o "$tmp/x.vxt" --level 99
+usage_error vxrecord -s sim -o "$tmp/x.vxt" --duration
+usage_error vxrecord -s sim -o "$tmp/x.vxt" --rotate 10
+usage_error vxreplay
+usage_error vxreplay "$tmp/t.vxt" --report nope
+usage_error vxreplay "$tmp/t.vxt" --export nope
+usage_error vxreplay "$tmp/t.vxt" --from yesterday
+usage_error vxtop -b --interval 1ns
+usage_error vxtop -b -i
+
+# failure PROG ARGS...: exit 1 with a message naming the program.
+failure() {
+	p=$1; shift
+	expect 1 "$b/$p" "$@"
+	grep -q "^$p: " "$tmp/err" || fail "'$p $*': failure message reads '$(cat "$tmp/err")'"
+}
+failure vxreplay "$tmp/missing.vxt"
+failure vxreplay "$tmp/t.vxt" --object nosuchdisk
+failure vxrecord -q -s sim -d 1s -o "$tmp/no/dir/x.vxt"
+failure vxrecord -q -s sim -d 1s -o "$tmp/t.vxt"
+failure vxtop -b -n 1 -F "$tmp/missing.vxt"
+expect 0 "$b/vxreplay" "$tmp/t.vxt" --report summary
+expect 0 "$b/vxtop" -b -n 1 -i 100ms -s sim
+
+# Colours and terminals need a pseudo-terminal: script(1).
+command -v script >/dev/null || { echo "script (bsdutils) not installed"; exit 77; }
+# on_pty ENV... -- CMD: run CMD on a pty for at most 1.5 s; output in $tmp/pty.
+on_pty() {
+	env "$@" script -qec "timeout -s TERM 1.5 $cmd" /dev/null < /dev/null > "$tmp/pty" 2>&1
+}
+colours() { grep -caP '\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[0-9;]*m' "$tmp/pty"; }
+for cmd in "$b/vxtop -s sim" "$b/vxreplay $tmp/t.vxt"; do
+	on_pty TERM=xterm-256color NO_COLOR=
+	[ "$(colours)" -gt 0 ] || fail "'$cmd' shows no colour on xterm-256color"
+	on_pty TERM=xterm-256color NO_COLOR=1
+	[ "$(colours)" -eq 0 ] || fail "'$cmd' shows colour with NO_COLOR=1"
+	grep -q . "$tmp/pty" || fail "'$cmd' drew nothing with NO_COLOR=1"
+done
+cmd="$b/vxreplay $tmp/t.vxt"
+on_pty TERM=dumb
+grep -q '^events: ' "$tmp/pty" || fail "vxreplay on TERM=dumb did not print the summary"
+grep -qaP '\x1b' "$tmp/pty" && fail "vxreplay on TERM=dumb wrote escape sequences"
+cmd="$b/vxtop -s sim"
+on_pty TERM=dumb
+grep -q 'TERM=dumb.*-b' "$tmp/pty" || fail "vxtop on TERM=dumb did not refuse the screen"
+cmd="$b/vxrecord -s sim --realtime -d 1.2s -f -o $tmp/r.vxt"
+on_pty TERM=xterm-256color
+grep -q 'ev/s' "$tmp/pty" || fail "vxrecord shows no progress line on a terminal"
+on_pty TERM=dumb
+grep -q 'ev/s' "$tmp/pty" && fail "vxrecord shows a progress line on TERM=dumb"
+grep -qaP '\x1b' "$tmp/pty" && fail "vxrecord wrote escape sequences on TERM=dumb"
+grep -q '^vxrecord: .* events' "$tmp/pty" || fail "vxrecord printed no summary on TERM=dumb"
+echo "conventions: ok"
