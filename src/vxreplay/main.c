@@ -193,6 +193,28 @@ static int verify(struct vxt_reader *r, const char *file)
 	return 0;
 }
 
+static bool keep_filter(const struct vxt_event *ev, void *arg)
+{
+	return vxt_filter_matches(arg, ev);
+}
+
+/* --filter in batch mode: reports and exports keep the matching events. */
+static int batch_filter(struct vxt_reader *r, const struct options *o, struct report_ctx *c)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_filter *f;
+
+	if (!o->tui.filter)
+		return 0;
+	f = vxt_filter_compile(o->tui.filter, vxt_reader_objects(r), vxt_reader_strings(r), err);
+	if (!f)
+		return die_usage("%s", err);
+	vxt_filter_set_time_base(f, c->start_ns);
+	c->keep = keep_filter;
+	c->keep_arg = f;
+	return 0;
+}
+
 static int run_report(struct vxt_reader *r, const struct options *o)
 {
 	struct report_ctx c = { .r = r, .fmt = o->fmt, .out = stdout };
@@ -210,10 +232,14 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (o->export >= 0 && export_is_binary(o->export) && !o->output &&
 	    isatty(STDOUT_FILENO))
 		return die_usage("%s", "--export: binary output to a terminal; use -o FILE");
+	rc = batch_filter(r, o, &c);
+	if (rc)
+		return rc;
 	if (o->output) {
 		c.out = fopen(o->output, "w");
 		if (!c.out) {
 			fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
+			vxt_filter_free(c.keep_arg);
 			return 1;
 		}
 	}
@@ -238,6 +264,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
 		rc = 1;
 	}
+	vxt_filter_free(c.keep_arg);
 	return rc;
 }
 

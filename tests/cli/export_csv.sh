@@ -18,6 +18,10 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 "$b/vxreplay" "$tmp/t.vxt" --report events --format csv --object sdb --from 0.5 --to +2s \
 	-o "$tmp/part-events.csv" || fail "events report failed"
 cmp -s "$tmp/part.csv" "$tmp/part-events.csv" || fail "scoped csv differs from the events report"
+"$b/vxreplay" "$tmp/t.vxt" --export csv --filter 'error == EIO && op == write' -o "$tmp/eio.csv" ||
+	fail "filtered csv export failed"
+"$b/vxreplay" "$tmp/t.vxt" --export csv --filter 'op == wrte' > /dev/null 2>&1
+[ $? -eq 2 ] || fail "a bad filter should exit 2"
 
 python3 - "$tmp" <<'PYEOF' || exit 1
 import csv, json, sys
@@ -66,6 +70,11 @@ want = sum(1 for r in rows if r["object"] == "sdb" and
            500000000 <= int(r["time_ns"]) - t0 <= 2500000000)
 if want != len(part):
     fail("scoped export has %d rows, expected %d" % (len(part), want))
+with open(tmp + "/eio.csv", newline="") as f:
+    eio = list(csv.DictReader(f))
+want = [r for r in rows if r["errname"] == "EIO" and r["op"] == "write"]
+if not want or [r["time_ns"] for r in eio] != [r["time_ns"] for r in want]:
+    fail("--filter kept %d rows, expected %d" % (len(eio), len(want)))
 print("export_csv: %d events, %d errors, %d in scope" % (len(rows), errs, len(part)))
 PYEOF
 
