@@ -1,6 +1,6 @@
 #!/bin/sh
 # export_blktrace.sh - vxreplay --export blktrace writes records that
-# Debian's blkparse and btt read: their counts (dispatches, completions by
+# Debian's blkparse, btt and iowatcher read: their counts (dispatches, completions by
 # direction, errors, D2C and Q2C pairs, the longest D2C) equal vxreplay's
 # summary, --object keeps one device, and vxrecord --import blktrace reads the
 # export back to the same summary.
@@ -99,5 +99,18 @@ print("export_blktrace: %d dispatches, %d completions, %d errors, btt D2C N=%d" 
       (s["starts"], t["Reads Completed"] + t["Writes Completed"], errs, data_done))
 PYEOF
 
+# iowatcher draws from the same dump when it is installed.
+if command -v iowatcher >/dev/null; then
+	(cd "$tmp" && iowatcher -t t.dump -o t.svg > iowatcher.log 2>&1) ||
+		{ cat "$tmp/iowatcher.log"; fail "iowatcher failed"; }
+	python3 - "$tmp/t.svg" <<'PYEOF' || exit 1
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+texts = {(t.text or "").strip() for t in root.iter() if t.tag.endswith("text")}
+for title in ("Device IO", "Throughput", "IO Latency"):
+    if title not in texts:
+        print("export_blktrace: iowatcher drew no '%s' graph" % title); sys.exit(1)
+PYEOF
+fi
 [ -t 1 ] || { "$b/vxreplay" "$tmp/t.vxt" --export blktrace > /dev/null || fail "export to a pipe failed"; }
 echo "export_blktrace: ok"

@@ -73,6 +73,12 @@ case $flags in *"-I$p/include"*) ;; *) fail "cflags do not point into DESTDIR: $
 cc -std=c11 -Wall -Werror -o "$tmp/count" "$tmp/count.c" $flags || fail "tiny program does not build"
 readelf -d "$tmp/count" | grep -q 'NEEDED.*libvxtrace.so.0' || fail "tiny program not linked to libvxtrace.so.0"
 
+# Static: libvxtrace.a with the libraries vxtrace.pc lists for --static.
+static=$(pkg-config --static --libs-only-l vxtrace | sed 's/-lvxtrace//')
+cc -std=c11 -Wall -Werror -o "$tmp/count-static" "$tmp/count.c" \
+	$(pkg-config --cflags vxtrace) "$p/lib/libvxtrace.a" $static ||
+	fail "tiny program does not link statically with: $static"
+readelf -d "$tmp/count-static" | grep -q 'NEEDED.*libvxtrace' && fail "static build needs libvxtrace.so"
 LD_LIBRARY_PATH=$p/lib "$p/bin/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" ||
 	fail "installed vxrecord failed"
 out=$(LD_LIBRARY_PATH=$p/lib "$tmp/count" "$tmp/t.vxt") || fail "tiny program failed: $out"
@@ -84,6 +90,12 @@ errors=$(echo "$sum" | python3 -c 'import json,sys; print(json.load(sys.stdin)["
 version=$("$p/bin/vxreplay" --version | awk '{print $2}')
 echo "tiny program: $out; vxreplay: $version $events $errors"
 [ "$out" = "$version $events $errors" ] || fail "tiny program disagrees with vxreplay"
+[ "$("$tmp/count-static" "$tmp/t.vxt")" = "$out" ] || fail "the static build disagrees"
+# The installed man pages are found through the installed tree.
+if command -v man >/dev/null && [ -d "$p/share/man/man1" ]; then
+	MANPATH=$p/share/man man -w vxreplay | grep -q "^$p/share/man/man1/vxreplay.1" ||
+		fail "man does not find the installed vxreplay(1)"
+fi
 [ "$errors" -gt 0 ] || fail "the simulated trace has no errors"
 
 make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 ||
