@@ -35,8 +35,10 @@ assert ev[0] > 0 or ev[1] > 0, ev
 # ... and from then on the recorder's rate (10000 events/s), not more: the
 # history before the view started is not counted
 assert ev[0] < 10600, ev  # no history from before the view
-for n in ev[1:]:
-    assert 8500 < n < 11500, ev
+# (a chunk the loaded recorder closes late may move events to the next
+# interval: the check is on the sum)
+assert all(n > 0 for n in ev[1:]), ev
+assert 0.9 * 30000 < sum(ev[1:]) < 1.1 * 30000, ev
 assert doc[0]["source"].startswith("follow "), doc[0]["source"]
 names = sorted(o["name"] for o in doc[-1]["objects"])
 assert names == ["dm-0", "nvme0n1", "sda", "sdb"], names
