@@ -69,7 +69,8 @@ static void draw_summary(struct top *t, int y, uint32_t id)
 		  (unsigned long long)r.errors_total);
 }
 
-static int draw_opmix(struct top *t, int y, int x, int h, uint32_t id)
+/* @compact: only reads, writes and the ops that occurred. */
+static int draw_opmix(struct top *t, int y, int x, int h, uint32_t id, bool compact)
 {
 	const struct vxtop_osnap *o = vxtop_snap_obj(top_snap(t, 0), id);
 	uint64_t total = 0;
@@ -82,12 +83,34 @@ static int draw_opmix(struct top *t, int y, int x, int h, uint32_t id)
 		uint64_t c = o ? o->ios[op] : 0;
 		double f = total ? (double)c / total : 0;
 
+		if (compact && !c && op != VXT_OP_READ && op != VXT_OP_WRITE)
+			continue;
+
 		top_print(y + 1 + n, x, 40, c ? TUI_R_NORMAL : TUI_R_DIM, "%-12s %8llu %3.0f%%",
 			  vxt_op_name(op), (unsigned long long)c, 100 * f);
 		bar(t, y + 1 + n, x + 27, 11, f, TUI_R_HEAT5);
 		n++;
 	}
 	return n + 1;
+}
+
+/* The first power of the @rows consecutive ones in [lo, hi] that hold the
+ * most I/Os (too few lines for the whole histogram). */
+static int busiest_window(const uint64_t *tot, const uint64_t *cur, int lo, int hi, int rows)
+{
+	uint64_t sum = 0, best = 0;
+	int best_lo = lo;
+
+	for (int p = lo; p <= hi; p++) {
+		sum += tot[p] + cur[p];
+		if (p - lo >= rows)
+			sum -= tot[p - rows] + cur[p - rows];
+		if (p - lo + 1 >= rows && sum > best) {
+			best = sum;
+			best_lo = p - rows + 1;
+		}
+	}
+	return best_lo;
 }
 
 static int draw_latency(struct top *t, int y, int x, int h, uint32_t id)
@@ -110,7 +133,7 @@ static int draw_latency(struct top *t, int y, int x, int h, uint32_t id)
 	top_print(y, x, -1, TUI_R_COLHEAD, "%-*s", COLS - x,
 		  "latency      last interval          since start");
 	if (hi - lo + 2 > h)
-		lo = hi - h + 2;	/* keep the slow end in view */
+		lo = busiest_window(tot, cur, lo, hi, h - 1);
 	for (int p = lo; p <= hi && n + 1 < h; p++, n++) {
 		char a[16];
 
@@ -169,15 +192,19 @@ static void detail_draw(struct top *t, int top, int bottom)
 		return;
 	}
 	draw_summary(t, top, id);
-	mid = (h - 4) / 2;
-	if (mid < VXT_OP_COUNT + 1)
-		mid = h - 4;
-	used = draw_opmix(t, top + 4, 0, mid, id);
-	if (COLS >= 100)
+	if (COLS >= 100) {
+		/* op mix and latency side by side, the LBA heatmap below */
+		mid = (h - 4) / 2;
+		if (mid < VXT_OP_COUNT + 1)
+			mid = h - 4;
+		draw_opmix(t, top + 4, 0, mid, id, false);
 		draw_latency(t, top + 4, 42, mid, id);
-	else
-		used += draw_latency(t, top + 4 + used, 0, mid - used, id);
-	(void)used;
+	} else {
+		/* one column: compact op mix, latency, then the heatmap */
+		mid = (h - 4) * 2 / 3;
+		used = draw_opmix(t, top + 4, 0, mid, id, true);
+		draw_latency(t, top + 4 + used, 0, mid - used, id);
+	}
 	draw_lba(t, top + 4 + mid, bottom - (top + 4 + mid), id);
 }
 
