@@ -229,7 +229,7 @@ static void chan_wake(struct vxt_chan *ch, u32 used)
 
 static void chan_wake_timer(struct timer_list *t)
 {
-	struct vxt_chan *ch = from_timer(ch, t, wake_timer);
+	struct vxt_chan *ch = vxt_from_timer(ch, t, wake_timer);
 
 	wake_up_interruptible(&ch->wait);
 }
@@ -270,6 +270,11 @@ static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 	chan_wake(ch, used);
 }
 
+bool vxt_io_tracing(void)
+{
+	return !list_empty(&io_chans);
+}
+
 void vxt_dispatch(struct vxt_kev *ev)
 {
 	struct vxt_chan *ch;
@@ -296,7 +301,7 @@ static void chan_shutdown(struct vxt_chan *ch)
 		list_del_rcu(&ch->node);
 		spin_unlock(&io_chans_lock);
 		synchronize_rcu();
-		del_timer_sync(&ch->wake_timer);
+		vxt_timer_delete_sync(&ch->wake_timer);
 		atomic64_sub(ch->ring.size, &ring_bytes);
 		vxt_ring_free(&ch->ring);
 	}
@@ -707,7 +712,9 @@ static const struct file_operations vxt_fops = {
 	.poll = vxt_poll,
 	.unlocked_ioctl = vxt_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
 	.llseek = no_llseek,
+#endif
 };
 
 static struct miscdevice vxt_misc = {

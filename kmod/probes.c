@@ -130,7 +130,7 @@ static void rq_event(struct request *rq, u8 type, int error, u32 bytes)
 	struct vxt_kev ev;
 	u64 start;
 
-	if (!gd)
+	if (!gd || (!error && !vxt_io_tracing()))
 		return;
 	kev_init(&ev, type);
 	ev.gd = gd;
@@ -217,6 +217,9 @@ static void bio_event(struct bio *bio, u8 type)
 	struct block_device *bdev = bio->bi_bdev;
 	struct vxt_kev ev;
 
+	if (!vxt_io_tracing() &&
+	    (type != VOLIOT_REC_IO_DONE || bio->bi_status == BLK_STS_OK))
+		return;
 	kev_init(&ev, type);
 	ev.gd = bdev->bd_disk;
 	ev.bdev = bdev;

@@ -12,7 +12,21 @@
 
 #include <linux/types.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/version.h>
 #include <vxtrace/voltrace.h>
+
+/* Kernel interfaces renamed after 6.1. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define vxt_from_timer(var, t, field)	timer_container_of(var, t, field)
+#else
+#define vxt_from_timer(var, t, field)	from_timer(var, t, field)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define vxt_timer_delete_sync(t)	timer_delete_sync(t)
+#else
+#define vxt_timer_delete_sync(t)	del_timer_sync(t)
+#endif
 
 /* ---- byte rings (ring.c); the caller serialises ---- */
 
@@ -60,6 +74,8 @@ struct vxt_kev {
 void vxt_event_object(struct vxt_kev *ev);
 /* Called from the probes, any context. */
 void vxt_dispatch(struct vxt_kev *ev);
+/* Is any channel tracing I/O? When not, probes keep only errors. */
+bool vxt_io_tracing(void);
 
 /* ---- saved errors (errlog.c) ---- */
 
