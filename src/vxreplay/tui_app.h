@@ -70,14 +70,4 @@ int vr_open_objects(struct vr_app *a);
 int vr_open_marks(struct vr_app *a);
 void vr_overlays_free(struct vr_app *a);
 
-/* tui_filter.c */
-/* Compile @text into m->filter and apply it to the view ("" clears).
- * @return 0, or -1 with the message in @err and nothing changed. */
-int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz);
-/* Compile a search expression. @return the filter, or NULL with @err set. */
-struct vxt_filter *vr_search_compile(struct vr_model *m, const char *text, char *err,
-				     size_t errsz);
-bool vr_search_matches(struct vxt_filter *f, const struct vxt_event *ev);
-void vr_search_free(struct vxt_filter *f);
-
 #endif

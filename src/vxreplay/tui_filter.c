@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui_app.h"
+#include "tui_model.h"
 
 #if __has_include("vxtrace/filter.h")
 #include "vxtrace/filter.h"
