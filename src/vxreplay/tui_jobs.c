@@ -38,10 +38,17 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 			job_error(m, j, "timeline");
 			return;
 		}
+		uint32_t c = 0;
+
 		for (size_t k = 0; k < n; k++)
-			if (shown(m, ci->first_event + k, &evs[k]))
+			if (shown(m, ci->first_event + k, &evs[k])) {
 				vxt_timeline_add(&m->tl, &evs[k]);
-		if (m->view.match && !m->view.spec_on)
+				c++;
+			}
+		if (m->view.match && !m->view.spec_on && vxt_timeline_chunk_overlaps(&m->tl, ci) &&
+		    ci->first_ns >= m->tl.t0 && ci->last_ns < m->tl.t1)
+			vr_view_set_count(&m->view, i, c);
+		else if (m->view.match && !m->view.spec_on)
 			vr_view_count(&m->view, i, evs, n);
 	}
 	if (j->next >= j->end) {
@@ -52,25 +59,43 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 	m->hm_dirty = true;
 }
 
-/* @return true when a chunk was decoded. */
+/* True when the re-binning job will still decode chunk @i (and count it). */
+static bool rebin_will_count(const struct vr_model *m, size_t i)
+{
+	const struct vr_job *r = &m->job[VR_JOB_REBIN];
+
+	return r->active && m->view.match && !m->view.spec_on && i >= r->next && i < r->end;
+}
+
+/* One chunk of the count; chunks the re-binning will decode anyway are left
+ * to it, and the job goes round until every chunk is counted.
+ * @return true when a chunk was decoded. */
 static bool count_chunk(struct vr_model *m, struct vr_job *j)
 {
-	size_t i = j->next++, n;
+	size_t i, n;
 	const struct vxt_event *evs;
-	bool work = false;
 
-	if (i < m->view.nchunks && m->view.chunk_match[i] == VR_UNKNOWN) {
-		evs = vxt_reader_chunk_events(m->jrd, i, &n);
-		if (!evs) {
-			job_error(m, j, "count");
-			return true;
-		}
-		vr_view_count(&m->view, i, evs, n);
-		work = true;
+	if (m->view.known >= m->view.nchunks || !m->view.match) {
+		j->active = false;
+		return true;
 	}
 	if (j->next >= j->end)
-		j->active = false;
-	return work;
+		j->next = 0;
+	i = j->next++;
+	if (i >= m->view.nchunks || m->view.chunk_match[i] != VR_UNKNOWN ||
+	    rebin_will_count(m, i)) {
+		/* a whole round with nothing to do: wait for the re-binning */
+		if (j->next == j->end && m->view.known < m->view.nchunks)
+			return true;
+		return false;
+	}
+	evs = vxt_reader_chunk_events(m->jrd, i, &n);
+	if (!evs) {
+		job_error(m, j, "count");
+		return true;
+	}
+	vr_view_count(&m->view, i, evs, n);
+	return true;
 }
 
 static void export_event(struct vr_model *m, const struct vxt_event *ev)

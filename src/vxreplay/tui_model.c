@@ -10,7 +10,7 @@
 
 #include "tui_model.h"
 
-#define NAV_BUDGET 64		/* chunks one move may decode */
+#define NAV_BUDGET 16		/* chunks one move may decode (the count job does the rest) */
 
 static void pick_rows(struct vr_model *m)
 {

@@ -150,6 +150,8 @@ bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev);
 /* Index of the chunk holding event @ord. */
 size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord);
 void vr_spec_clear(struct vr_spec_set *s);
+/* Store @c as the count of chunk @i (once). */
+void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c);
 /* Store the count of chunk @i from its decoded events (once). */
 void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n);
 /* Next (previous) shown error after (before) @ord. @return 1 and *out, 0 none. */

@@ -75,6 +75,15 @@ bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev)
 	return !v->match || v->match(v->match_ctx, ev);
 }
 
+void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c)
+{
+	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
+		return;
+	v->chunk_match[i] = c;
+	v->shown += c;
+	v->known++;
+}
+
 void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n)
 {
 	uint32_t c = 0;
