@@ -21,6 +21,7 @@ enum vxt_heat_metric {
 	VXT_HEAT_BYTES,		/* bytes per second */
 	VXT_HEAT_LAT_P99,	/* 99th percentile latency, ns */
 	VXT_HEAT_ERRORS,	/* failed I/Os */
+	VXT_HEAT_LAT_P50,	/* median latency, ns */
 	VXT_HEAT_METRIC_COUNT
 };
 
@@ -33,7 +34,7 @@ struct vxt_heatmap {
 	uint8_t *err;		/* rows * cols: 1 when the cell holds errors */
 };
 
-/* "iops", "bytes", "latency-p99", "errors". Can't fail. */
+/* "iops", "bytes", "latency-p99", "errors", "latency-p50". Can't fail. */
 const char *vxt_heat_metric_name(enum vxt_heat_metric m);
 /* Parse a name above (also "p99", "lat", "throughput"). @return the metric or -1. */
 int vxt_heat_metric_parse(const char *s);

@@ -14,6 +14,7 @@ static const char *const metric_names[VXT_HEAT_METRIC_COUNT] = {
 	[VXT_HEAT_BYTES] = "bytes",
 	[VXT_HEAT_LAT_P99] = "latency-p99",
 	[VXT_HEAT_ERRORS] = "errors",
+	[VXT_HEAT_LAT_P50] = "latency-p50",
 };
 
 const char *vxt_heat_metric_name(enum vxt_heat_metric m)
@@ -28,6 +29,8 @@ int vxt_heat_metric_parse(const char *s)
 			return m;
 	if (!strcasecmp(s, "p99") || !strcasecmp(s, "lat") || !strcasecmp(s, "latency"))
 		return VXT_HEAT_LAT_P99;
+	if (!strcasecmp(s, "p50"))
+		return VXT_HEAT_LAT_P50;
 	if (!strcasecmp(s, "throughput") || !strcasecmp(s, "bw"))
 		return VXT_HEAT_BYTES;
 	return -1;
@@ -48,6 +51,8 @@ double vxt_heat_value(const struct vxt_timeline *tl, unsigned row, unsigned bin,
 		return (double)vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.99);
 	case VXT_HEAT_ERRORS:
 		return c->errors;
+	case VXT_HEAT_LAT_P50:
+		return (double)vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.5);
 	default:
 		return 0;
 	}
@@ -117,7 +122,7 @@ char *vxt_heat_format(enum vxt_heat_metric m, double v, char *buf, size_t size)
 	int u = 0;
 	const char *suffix;
 
-	if (m == VXT_HEAT_LAT_P99) {
+	if (m == VXT_HEAT_LAT_P99 || m == VXT_HEAT_LAT_P50) {
 		if (v >= 1e9)
 			snprintf(buf, size, "%.2fs", v / 1e9);
 		else if (v >= 1e6)

@@ -230,6 +230,12 @@ int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 		free(a);
 		return 1;
 	}
+	a->m.profile_dir = opts->profile_dir;
+	if (opts->profile && vr_apply_profile(a, opts->profile, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		rc = 1;
+		goto out_close;
+	}
 	if (opts->filter && vr_apply_filter(a, opts->filter, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vxreplay: %s\n", err);
 		rc = 1;
@@ -256,7 +262,6 @@ out_close:
 	vr_search_free(a->search_f);
 	vr_overlays_free(a);
 	free(a->tl_marks);
-	vr_filter_set(&a->m, "", err, sizeof(err));
 	vr_model_close(&a->m);
 	free(a);
 	return rc;

@@ -336,12 +336,23 @@ static int act_heat_objects(void *app)
 	return TUI_RELAYOUT;
 }
 
+int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz)
+{
+	struct vr_model *m = &a->m;
+
+	if (vr_profile_apply(m, name, vr_column_parse, err, errsz) < 0)
+		return -1;
+	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
+						.end = vxt_reader_nchunks(m->jrd) };
+	m->hm_dirty = true;
+	vr_model_rebin(m);
+	vr_model_reseat(m);
+	return 0;
+}
+
 static int act_profile(void *app)
 {
-	struct vr_app *a = app;
-
-	tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "no profiles found");
-	return TUI_REDRAW;
+	return vr_open_profiles(app);
 }
 
 const struct tui_action vr_keys[] = {

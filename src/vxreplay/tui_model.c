@@ -97,12 +97,17 @@ int vr_model_open(struct vr_model *m, const char *path)
 
 void vr_model_close(struct vr_model *m)
 {
+	char err[256];
+
+	/* drops the profile and the filter while the view is whole */
+	vr_profile_apply(m, "", NULL, err, sizeof(err));
 	if (m->export_f)
 		fclose(m->export_f);
 	vxt_timeline_free(&m->tl);
 	vxt_timeline_free(&m->tl_est);
 	vxt_heatmap_free(&m->hm);
 	free(m->view.chunk_match);
+	m->view.chunk_match = NULL;
 	vr_model_spec_reset(m);
 	vxt_reader_close(m->rd);
 	vxt_reader_close(m->jrd);
@@ -263,7 +268,9 @@ const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m)
 		const struct vxt_timeline *tl = vr_model_timeline(m);
 
 		if (tl->nbins)
-			vxt_heatmap_build(&m->hm, tl, m->metric, m->metric == VXT_HEAT_LAT_P99);
+			vxt_heatmap_build(&m->hm, tl, m->metric,
+					  m->heat_log || m->metric == VXT_HEAT_LAT_P99 ||
+					  m->metric == VXT_HEAT_LAT_P50);
 		m->hm_dirty = false;
 	}
 	return &m->hm;

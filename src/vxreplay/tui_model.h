@@ -24,12 +24,15 @@
 
 struct vxt_filter;
 struct vxt_spec;
+struct vxt_view;
+struct vxt_profile;
 
 #define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
 #define VR_MAX_ROWS	64		/* heatmap object rows */
 #define VR_MAX_MARKS	64
 #define VR_LBA_ROWS	32
 #define VR_STEP_NS	8000000ull	/* one job step: about 8 ms of work */
+#define VR_MAX_COLS	20		/* list columns */
 #define VR_SPEC_MAX	(4u << 20)	/* committed events kept by the speculation view */
 
 /* Which events are shown: a predicate (NULL = all). */
@@ -40,6 +43,7 @@ struct vr_spec_set {
 	uint64_t *ord;		/* sorted */
 	uint32_t *group;	/* speculation number of each committed event */
 	uint64_t *trigger;	/* per group: ordinal of the event that committed it */
+	uint64_t *spec_id;	/* per group: the engine's speculation id */
 	size_t n, cap, ngroups, gcap;
 	bool truncated;		/* VR_SPEC_MAX reached */
 	char summary[400];	/* counts in the engine's words */
@@ -87,6 +91,7 @@ struct vr_model {
 	bool lba;			/* rows are LBA buckets of lba_obj */
 	uint32_t lba_obj;
 	enum vxt_heat_metric metric;
+	bool heat_log;			/* log scale (always for latencies) */
 	struct vxt_timeline tl;		/* exact (or filling, with a filter) */
 	struct vxt_timeline tl_est;	/* index estimate shown while tl fills */
 	bool tl_done;			/* tl is complete */
@@ -97,10 +102,16 @@ struct vr_model {
 	struct vr_view view;
 	struct vxt_filter *filter;	/* NULL = no filter */
 	char filter_src[256];
-	char profile[64];
+	char profile[64];		/* the applied profile's name, "" = none */
+	struct vxt_profile *prof;	/* the applied profile, NULL = none */
+	const char *profile_dir;	/* --profile-dir, or NULL */
+	uint8_t columns[VR_MAX_COLS];	/* list columns (enum vr_col); 0 of them = default */
+	unsigned ncolumns;
+	uint64_t lat_crit_ns;		/* latency that stands out; 0 = none */
 	/* speculation */
-	struct vxt_spec *spec;		/* the engine while the pass runs */
-	const void *spec_cfg;		/* a profile's struct vxt_spec_config, NULL = context */
+	struct vxt_spec *spec;		/* the engine while the pass runs (spec.h only) */
+	struct vxt_view *specv;		/* the profile pipeline while the pass runs */
+	struct vxt_profile *spec_prof;	/* the built-in rules when no profile has any */
 	bool spec_done;			/* view.spec holds the complete result */
 	char spec_name[64];		/* the rules' name, for the header */
 	/* the cursor: an event shown, and the first row of the list */
@@ -214,6 +225,15 @@ int vr_model_export(struct vr_model *m, const char *path);
 int vr_model_spec_start(struct vr_model *m);
 /* Forget the speculation result (the rules changed). */
 void vr_model_spec_reset(struct vr_model *m);
+
+/* ---- profiles (tui_profile.c) ---- */
+/* Apply profile @name ("" = none): its filter, speculation (shown at once),
+ * heatmap and thresholds; list columns by @colparse. @return 0, or -1 with a
+ * message in @err and nothing changed. */
+int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
+		     char *err, size_t errsz);
+/* Names of the profiles found (at most @max). @return how many. */
+int vr_profile_names(const struct vr_model *m, char (*names)[64], int max);
 
 /* ---- filter and search expressions (tui_filter.c) ---- */
 /* Compile @text into m->filter and apply it to the view ("" clears).

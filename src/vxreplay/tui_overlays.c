@@ -144,10 +144,14 @@ static void detail_draw(struct tui_panel *p, bool focused)
 	ev = *evp;
 	detail_fields(a, &p->r, &y, &ev);
 	if (a->m.view.spec_on && (g = vr_spec_group_of(&a->m.view.spec, a->detail_ord)) >= 0) {
-		uint64_t trig = g < (long)a->m.view.spec.ngroups ? a->m.view.spec.trigger[g] : 0;
+		uint64_t trig = (size_t)g < a->m.view.spec.ngroups ? a->m.view.spec.trigger[g]
+								 : UINT64_MAX;
 
-		line(&y, &p->r, TUI_R_NORMAL, "speculation", "%ld, committed by event #%" PRIu64, g,
-		     trig);
+		if (trig != UINT64_MAX)
+			line(&y, &p->r, TUI_R_NORMAL, "speculation", "%ld, committed by event #%" PRIu64,
+			     g, trig);
+		else
+			line(&y, &p->r, TUI_R_NORMAL, "speculation", "%ld", g);
 	}
 	y++;
 	if (ev.phase != VXT_PH_DONE && ev.phase != VXT_PH_START)
@@ -373,8 +377,67 @@ int vr_open_marks(struct vr_app *a)
 	return TUI_REDRAW;
 }
 
+/* ---- profiles ---- */
+
+#define VR_MAX_PROFILES 128
+
+static const struct tui_column prof_cols[] = {
+	{ "PROFILE", 30, TUI_LEFT }, { "", 1, TUI_LEFT },
+};
+
+static void prof_cell(void *ctx, size_t row, int col, char *buf, size_t size, int *role)
+{
+	struct vr_app *a = ctx;
+	const char *name = row == 0 ? "(none)" : a->profnames[row - 1];
+
+	if (col != 0)
+		return;
+	snprintf(buf, size, "%s%s", name,
+		 (row == 0 ? !a->m.profile[0] : !strcmp(name, a->m.profile)) ? "  (applied)" : "");
+	if (row && !strcmp(name, a->m.profile))
+		*role = TUI_R_HEADER_VALUE;
+}
+
+static int prof_key(void *ctx, struct tui_table *t, int key)
+{
+	struct vr_app *a = ctx;
+	char err[VXT_ERRBUF_SIZE];
+	const char *name;
+
+	if (key != '\r' && key != '\n' && key != KEY_ENTER)
+		return TUI_IGNORED;
+	name = t->list.sel == 0 ? "" : a->profnames[t->list.sel - 1];
+	if (vr_apply_profile(a, name, err, sizeof(err)) < 0) {
+		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", err);
+		return TUI_CLOSE | TUI_REDRAW;
+	}
+	tui_screen_msg(&a->scr, TUI_R_MSG, *name ? "profile %s" : "no profile%s", name);
+	return TUI_CLOSE | TUI_RELAYOUT;
+}
+
+int vr_open_profiles(struct vr_app *a)
+{
+	if (!a->profnames)
+		a->profnames = calloc(VR_MAX_PROFILES, sizeof(*a->profnames));
+	if (!a->profnames)
+		return TUI_NONE;
+	a->nprof = vr_profile_names(&a->m, a->profnames, VR_MAX_PROFILES);
+	a->proft.list.n = (size_t)a->nprof + 1;
+	a->proft.list.sel = 0;
+	for (int i = 0; i < a->nprof; i++)
+		if (!strcmp(a->profnames[i], a->m.profile))
+			a->proft.list.sel = (size_t)i + 1;
+	snprintf(a->proft.status, sizeof(a->proft.status), "%d found  Enter: apply  Esc: close",
+		 a->nprof);
+	tui_screen_push(&a->scr, &a->proft.panel);
+	return TUI_REDRAW;
+}
+
 void vr_overlays_init(struct vr_app *a)
 {
+	tui_table_init(&a->proft, "Profiles", prof_cols,
+		       (int)(sizeof(prof_cols) / sizeof(prof_cols[0])), prof_cell, a);
+	a->proft.on_key = prof_key;
 	a->detail = (struct tui_panel){ .ops = &detail_ops, .data = a, .visible = true };
 	tui_table_init(&a->objects, "Objects", obj_cols,
 		       (int)(sizeof(obj_cols) / sizeof(obj_cols[0])), obj_cell, a);
@@ -388,4 +451,6 @@ void vr_overlays_free(struct vr_app *a)
 {
 	free(a->objrows);
 	a->objrows = NULL;
+	free(a->profnames);
+	a->profnames = NULL;
 }

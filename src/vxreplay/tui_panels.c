@@ -364,21 +364,66 @@ static const struct tui_panel_ops heatmap_ops = {
 
 /* ---- event list ---- */
 
-static const struct tui_column list_cols[] = {
-	{ "TIME", 12, TUI_RIGHT }, { " ", 2, TUI_LEFT }, { "OBJECT", 9, TUI_LEFT },
-	{ "PHASE", 6, TUI_LEFT }, { "OP", 6, TUI_LEFT }, { "SECTOR", 12, TUI_RIGHT },
-	{ "SIZE", 7, TUI_RIGHT }, { "LATENCY", 9, TUI_RIGHT }, { "STATUS", 10, TUI_RIGHT },
-	{ "PID", 7, TUI_RIGHT }, { "COMM", 16, TUI_LEFT },
+/* Every column the list can show; a profile picks some by name. */
+static const struct vr_coldef {
+	const char *name;
+	struct tui_column col;
+} coldefs[VR_COL_COUNT] = {
+	[VR_COL_TIME] = { "time", { "TIME", 12, TUI_RIGHT } },
+	[VR_COL_WALL] = { "wall", { "WALL CLOCK", 16, TUI_RIGHT } },
+	[VR_COL_OBJECT] = { "object", { "OBJECT", 9, TUI_LEFT } },
+	[VR_COL_DEV] = { "dev", { "DEV", 8, TUI_LEFT } },
+	[VR_COL_PHASE] = { "phase", { "PHASE", 6, TUI_LEFT } },
+	[VR_COL_OP] = { "op", { "OP", 6, TUI_LEFT } },
+	[VR_COL_FLAGS] = { "flags", { "FLAGS", 10, TUI_LEFT } },
+	[VR_COL_SECTOR] = { "sector", { "SECTOR", 12, TUI_RIGHT } },
+	[VR_COL_BYTES] = { "bytes", { "SIZE", 7, TUI_RIGHT } },
+	[VR_COL_LATENCY] = { "latency", { "LATENCY", 9, TUI_RIGHT } },
+	[VR_COL_ERROR] = { "error", { "STATUS", 10, TUI_RIGHT } },
+	[VR_COL_PID] = { "pid", { "PID", 7, TUI_RIGHT } },
+	[VR_COL_COMM] = { "comm", { "COMM", 16, TUI_LEFT } },
+	[VR_COL_CPU] = { "cpu", { "CPU", 4, TUI_RIGHT } },
+	[VR_COL_SPEC] = { "spec", { "SPEC", 6, TUI_RIGHT } },
+	[VR_COL_MARK] = { "mark", { " ", 2, TUI_LEFT } },
 };
-#define NLIST_COLS ((int)(sizeof(list_cols) / sizeof(list_cols[0])))
 
-static const struct tui_column spec_cols[] = {
-	{ "SPEC", 6, TUI_RIGHT }, { "TIME", 12, TUI_RIGHT }, { " ", 2, TUI_LEFT },
-	{ "OBJECT", 9, TUI_LEFT }, { "PHASE", 6, TUI_LEFT }, { "OP", 6, TUI_LEFT },
-	{ "SECTOR", 12, TUI_RIGHT }, { "SIZE", 7, TUI_RIGHT }, { "LATENCY", 9, TUI_RIGHT },
-	{ "STATUS", 10, TUI_RIGHT }, { "PID", 7, TUI_RIGHT }, { "COMM", 16, TUI_LEFT },
+static const uint8_t default_cols[] = {
+	VR_COL_TIME, VR_COL_OBJECT, VR_COL_PHASE, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
+	VR_COL_LATENCY, VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
 };
-#define NSPEC_COLS ((int)(sizeof(spec_cols) / sizeof(spec_cols[0])))
+
+int vr_column_parse(const char *name)
+{
+	for (int c = 0; c < VR_COL_COUNT; c++)
+		if (!strcmp(coldefs[c].name, name))
+			return c;
+	return -1;
+}
+
+/* The columns shown: the profile's or the default, the speculation first
+ * when it is on, the mark after the time. @return how many. */
+static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols)
+{
+	const uint8_t *src = a->m.ncolumns ? a->m.columns : default_cols;
+	unsigned ns = a->m.ncolumns ? a->m.ncolumns : sizeof(default_cols);
+	bool has_spec = false;
+	int n = 0;
+
+	for (unsigned i = 0; i < ns; i++)
+		has_spec |= src[i] == VR_COL_SPEC;
+	if (a->m.view.spec_on && !has_spec)
+		out[n++] = VR_COL_SPEC;
+	for (unsigned i = 0; i < ns && n < VR_MAX_COLS - 1; i++) {
+		if (src[i] == VR_COL_SPEC && !a->m.view.spec_on)
+			continue;
+		out[n++] = src[i];
+		if (src[i] == VR_COL_TIME)
+			out[n++] = VR_COL_MARK;
+	}
+	for (int i = 0; i < n; i++)
+		cols[i] = coldefs[out[i]].col;
+	return n;
+}
 
 static void status_of(const struct vxt_event *ev, char *buf, size_t size)
 {
@@ -389,7 +434,7 @@ static void status_of(const struct vxt_event *ev, char *buf, size_t size)
 		return;
 	}
 	if (!ev->error) {
-		snprintf(buf, size, ev->phase == VXT_PH_DONE ? "ok" : "");
+		snprintf(buf, size, "%s", ev->phase == VXT_PH_DONE ? "ok" : "");
 		return;
 	}
 	n = vxt_errno_name(ev->error);
@@ -399,71 +444,174 @@ static void status_of(const struct vxt_event *ev, char *buf, size_t size)
 		snprintf(buf, size, "%d", ev->error);
 }
 
+static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event *ev, long g,
+		 char *buf, size_t size)
+{
+	const struct vxt_object *o;
+	bool lost = ev->phase == VXT_PH_LOST;
+
+	buf[0] = 0;
+	switch (col) {
+	case VR_COL_TIME: vr_reltime(a, ev->time_ns, buf, size); break;
+	case VR_COL_WALL:
+		vxt_format_walltime(vxt_reader_to_real(a->m.rd, ev->time_ns), buf, size);
+		break;
+	case VR_COL_OBJECT: snprintf(buf, size, "%s", lost ? "-" : vr_objname(a, ev->object)); break;
+	case VR_COL_DEV:
+		o = vxt_objtab_get(vxt_reader_objects(a->m.rd), ev->object);
+		if (o && !lost)
+			snprintf(buf, size, "%u:%u", o->dev >> 20, o->dev & 0xfffff);
+		break;
+	case VR_COL_PHASE: snprintf(buf, size, "%s", vxt_phase_name(ev->phase)); break;
+	case VR_COL_OP: snprintf(buf, size, "%s", lost ? "" : vxt_op_name(ev->op)); break;
+	case VR_COL_FLAGS: vxt_flags_format(ev->flags, buf, size); break;
+	case VR_COL_SECTOR: snprintf(buf, size, "%" PRIu64, lost ? 0 : ev->sector); break;
+	case VR_COL_BYTES: vxt_format_size(ev->bytes, buf, size); break;
+	case VR_COL_LATENCY:
+		if (ev->phase == VXT_PH_DONE)
+			vxt_format_duration(ev->latency_ns, buf, size);
+		break;
+	case VR_COL_ERROR: status_of(ev, buf, size); break;
+	case VR_COL_PID: snprintf(buf, size, "%u", ev->pid); break;
+	case VR_COL_COMM:
+		snprintf(buf, size, "%s", vxt_strtab_get(vxt_reader_strings(a->m.rd), ev->comm));
+		break;
+	case VR_COL_CPU: snprintf(buf, size, "%u", ev->cpu); break;
+	case VR_COL_SPEC: if (g >= 0) snprintf(buf, size, "%ld", g); break;
+	case VR_COL_MARK:
+		snprintf(buf, size, "%s", vr_model_is_marked(&a->m, ord) ? tui_glyphs->mark : "");
+		break;
+	}
+}
+
+static int row_role(const struct vr_app *a, const struct vxt_event *ev, long g, bool sel,
+		    bool focused)
+{
+	int role = TUI_R_NORMAL;
+
+	if (ev->error)
+		role = TUI_R_ERROR;
+	else if (ev->phase == VXT_PH_LOST)
+		role = TUI_R_WARN;
+	else if (a->m.lat_crit_ns && ev->phase == VXT_PH_DONE && ev->latency_ns >= a->m.lat_crit_ns)
+		role = TUI_R_WARN;
+	else if (g >= 0 && (g & 1))
+		role = TUI_R_DIM;
+	if (sel)
+		role = !focused ? TUI_R_SELECTED_DIM : (ev->error ? TUI_R_ERROR_SEL : TUI_R_SELECTED);
+	return role;
+}
+
 static void list_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t ord,
 		     bool sel, bool focused)
 {
+	uint8_t ids[VR_MAX_COLS];
+	struct tui_column cols[VR_MAX_COLS];
+	char c[VR_MAX_COLS][48];
+	const char *cells[VR_MAX_COLS];
 	const struct vxt_event *ev;
-	char c[12][40];
-	const char *cells[12];
-	int k = 0, role;
+	int n = columns(a, ids, cols);
 	long g = -1;
 
 	if (vr_view_get(&a->m.view, ord, &ev) != 1)
 		return;
-	if (a->m.view.spec_on) {
-		g = vr_spec_group_of(&a->m.view.spec, ord);
-		snprintf(c[k++], 40, "%ld", g);
-	}
-	vr_reltime(a, ev->time_ns, c[k++], 40);
-	snprintf(c[k++], 40, "%s", vr_model_is_marked(&a->m, ord) ? tui_glyphs->mark : "");
-	snprintf(c[k++], 40, "%s", ev->phase == VXT_PH_LOST ? "-" : vr_objname(a, ev->object));
-	snprintf(c[k++], 40, "%s", vxt_phase_name(ev->phase));
-	snprintf(c[k++], 40, "%s", ev->phase == VXT_PH_LOST ? "" : vxt_op_name(ev->op));
-	snprintf(c[k++], 40, "%" PRIu64, ev->phase == VXT_PH_LOST ? 0 : ev->sector);
-	vxt_format_size(ev->bytes, c[k++], 40);
-	if (ev->phase == VXT_PH_DONE)
-		vxt_format_duration(ev->latency_ns, c[k++], 40);
-	else
-		c[k++][0] = 0;
-	status_of(ev, c[k++], 40);
-	snprintf(c[k++], 40, "%u", ev->pid);
-	snprintf(c[k++], 40, "%s", vxt_strtab_get(vxt_reader_strings(a->m.rd), ev->comm));
-	for (int i = 0; i < k; i++)
-		cells[i] = c[i];
-	role = ev->error ? TUI_R_ERROR : (ev->phase == VXT_PH_LOST ? TUI_R_WARN : TUI_R_NORMAL);
-	if (g >= 0 && !ev->error && (g & 1))
-		role = TUI_R_DIM;
-	if (sel)
-		role = !focused ? TUI_R_SELECTED_DIM : (ev->error ? TUI_R_ERROR_SEL : TUI_R_SELECTED);
 	if (a->m.view.spec_on)
-		tui_columns_row(y, r->x, r->w, spec_cols, NSPEC_COLS, cells, role);
-	else
-		tui_columns_row(y, r->x, r->w, list_cols, NLIST_COLS, cells, role);
+		g = vr_spec_group_of(&a->m.view.spec, ord);
+	for (int i = 0; i < n; i++) {
+		cell(a, ids[i], ord, ev, g, c[i], sizeof(c[i]));
+		cells[i] = c[i];
+	}
+	tui_columns_row(y, r->x, r->w, cols, n, cells, row_role(a, ev, g, sel, focused));
+}
+
+/* The error a speculation group was committed for: its own first error, else
+ * the nearest error on the same object in the view (a commit's follow-up
+ * events can make a group of their own). @return its ordinal or UINT64_MAX. */
+static uint64_t group_error(struct vr_app *a, long g, uint32_t object)
+{
+	const struct vr_spec_set *s = &a->m.view.spec;
+	const struct vxt_event *ev;
+	size_t k, lo = 0, hi = s->n;
+
+	if (s->trigger[g] != UINT64_MAX)
+		return s->trigger[g];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->ord[mid] < a->m.sel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t d = 0; d < 20000; d++) {
+		bool any = false;
+
+		if (lo >= d + 1) {
+			k = lo - d - 1;
+			any = true;
+			if (vr_view_get(&a->m.view, s->ord[k], &ev) == 1 && ev->error &&
+			    ev->object == object)
+				return s->ord[k];
+		}
+		if (lo + d < s->n) {
+			k = lo + d;
+			any = true;
+			if (vr_view_get(&a->m.view, s->ord[k], &ev) == 1 && ev->error &&
+			    ev->object == object)
+				return s->ord[k];
+		}
+		if (!any)
+			break;
+	}
+	return UINT64_MAX;
+}
+
+/* The speculation of the cursor and the error it was committed for. */
+static void spec_status(struct vr_app *a, char *buf, size_t size)
+{
+	const struct vr_spec_set *s = &a->m.view.spec;
+	long g = a->m.has_sel ? vr_spec_group_of(s, a->m.sel) : -1;
+	const struct vxt_event *ev;
+	uint64_t trig;
+	char t[32];
+
+	buf[0] = 0;
+	if (g < 0 || (size_t)g >= s->ngroups || vr_view_get(&a->m.view, a->m.sel, &ev) != 1)
+		return;
+	trig = group_error(a, g, ev->object);
+	if (trig == UINT64_MAX || vr_view_get(&a->m.view, trig, &ev) != 1)
+		return;
+	snprintf(buf, size, "spec %ld: %s on %s at %ss  ", g,
+		 vxt_errno_name(ev->error) ? vxt_errno_name(ev->error) : "error",
+		 vr_objname(a, ev->object), vr_reltime(a, ev->time_ns, t, sizeof(t)));
 }
 
 static void list_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
 	struct vr_model *m = &a->m;
-	char t[128], pos[64];
+	char t[128], pos[200], sp[128];
+	uint8_t ids[VR_MAX_COLS];
+	struct tui_column cols[VR_MAX_COLS];
+	int ncols = columns(a, ids, cols);
 	bool complete;
 	uint64_t shown = vr_view_shown(&m->view, &complete);
 	int rows = p->r.h - 2;
 
 	snprintf(t, sizeof(t), "Events%s%s", m->view.spec_on ? " committed by speculation" : "",
 		 m->filter_src[0] ? " (filtered)" : "");
+	sp[0] = 0;
+	if (m->view.spec_on)
+		spec_status(a, sp, sizeof(sp));
 	if (m->has_sel)
-		snprintf(pos, sizeof(pos), "#%" PRIu64 "  %s%" PRIu64 " shown", m->sel,
+		snprintf(pos, sizeof(pos), "%s#%" PRIu64 "  %s%" PRIu64 " shown", sp, m->sel,
 			 complete ? "" : ">=", shown);
 	else
 		snprintf(pos, sizeof(pos), "nothing shown");
 	tui_title(&p->r, focused, t, pos);
 	if (rows < 1)
 		return;
-	if (m->view.spec_on)
-		tui_columns_head(p->r.y + 1, p->r.x, p->r.w, spec_cols, NSPEC_COLS);
-	else
-		tui_columns_head(p->r.y + 1, p->r.x, p->r.w, list_cols, NLIST_COLS);
+	tui_columns_head(p->r.y + 1, p->r.x, p->r.w, cols, ncols);
 	a->nlist = vr_model_rows(m, a->list_ords, rows < VR_LIST_MAX ? rows : VR_LIST_MAX);
 	for (int i = 0; i < a->nlist; i++)
 		list_row(a, p->r.y + 2 + i, &p->r, a->list_ords[i],

@@ -5,8 +5,9 @@
  * engine's input ordinal is the file ordinal; committed events are kept by
  * ordinal (at most VR_SPEC_MAX) with their speculation, and each group
  * remembers its first failed I/O as the event that committed it.
- * Without a profile the rules are the context shorthand: the I/O on the same
- * object within VR_SPEC_CONTEXT before and after each error.
+ * The rules are the applied profile's; without one (or when it has none)
+ * they are those of the errors-in-context profile: the I/O on the same object
+ * within 200 ms before and 50 ms after each error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,12 +17,18 @@
 
 #include "tui_model.h"
 
-#define VR_SPEC_CONTEXT 50000000ull	/* 50 ms */
+#define VR_CONTEXT_BEFORE 200000000ull	/* 200 ms, as errors-in-context.yaml */
+#define VR_CONTEXT_AFTER 50000000ull
 
 void vr_spec_step(struct vr_model *m, struct vr_job *j);
 
 #if __has_include("vxtrace/spec.h")
 #include "vxtrace/spec.h"
+#if __has_include("vxtrace/view.h")
+#include "vxtrace/profile.h"
+#include "vxtrace/view.h"
+#define VR_HAVE_VIEW 1
+#endif
 
 static int grow(struct vr_spec_set *s)
 {
@@ -41,11 +48,14 @@ static int grow(struct vr_spec_set *s)
 	return 0;
 }
 
-/* Group numbers are dense from 0 in order of first output. */
-static long group_of(struct vr_spec_set *s, uint64_t spec_id, uint64_t *last_id)
+/* Group numbers are dense from 0 in order of first output. Outputs of
+ * different speculations interleave (they overlap in time), so an id is
+ * looked up among the recent groups. */
+static long group_of(struct vr_spec_set *s, uint64_t spec_id)
 {
-	if (s->ngroups && *last_id == spec_id)
-		return (long)s->ngroups - 1;
+	for (size_t k = s->ngroups, n = 0; k-- > 0 && n < 256; n++)
+		if (s->spec_id[k] == spec_id)
+			return (long)k;
 	if (s->ngroups == s->gcap) {
 		size_t cap = s->gcap ? s->gcap * 2 : 256;
 		uint64_t *t = realloc(s->trigger, cap * sizeof(*t));
@@ -53,14 +63,16 @@ static long group_of(struct vr_spec_set *s, uint64_t spec_id, uint64_t *last_id)
 		if (!t)
 			return -ENOMEM;
 		s->trigger = t;
+		t = realloc(s->spec_id, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		s->spec_id = t;
 		s->gcap = cap;
 	}
 	s->trigger[s->ngroups] = UINT64_MAX;
-	*last_id = spec_id;
+	s->spec_id[s->ngroups] = spec_id;
 	return (long)s->ngroups++;
 }
-
-static uint64_t last_spec_id;
 
 static int take(struct vr_model *m, const struct vxt_spec_event *out)
 {
@@ -73,7 +85,7 @@ static int take(struct vr_model *m, const struct vxt_spec_event *out)
 	}
 	if (s->n == s->cap && grow(s) < 0)
 		return -ENOMEM;
-	g = group_of(s, out->spec, &last_spec_id);
+	g = group_of(s, out->spec);
 	if (g < 0)
 		return (int)g;
 	if (out->ev.error && s->trigger[g] == UINT64_MAX)
@@ -84,16 +96,64 @@ static int take(struct vr_model *m, const struct vxt_spec_event *out)
 	return 0;
 }
 
+/* The next output event of the running pass. @return 1 or 0. */
+static int next_out(struct vr_model *m, struct vxt_spec_event *out)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv)
+		return vxt_view_next(m->specv, out);
+#endif
+	return vxt_spec_next(m->spec, out);
+}
+
 static void drain(struct vr_model *m)
 {
 	struct vxt_spec_event out;
 
-	while (vxt_spec_next(m->spec, &out) == 1)
+	while (next_out(m, &out) == 1)
 		if (take(m, &out) < 0) {
 			snprintf(m->note, sizeof(m->note), "speculation view: out of memory");
 			m->note_error = true;
 			return;
 		}
+}
+
+static void push(struct vr_model *m, const struct vxt_event *evs, size_t n)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv) {
+		vxt_view_push(m->specv, evs, n);
+		drain(m);
+		return;
+	}
+#endif
+	for (size_t k = 0; k < n; k++) {
+		vxt_spec_push(m->spec, &evs[k]);
+		drain(m);
+	}
+}
+
+/* End of input. @return the engine's counts in @st. */
+static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv) {
+		struct vxt_view_stats vs;
+
+		vxt_view_finish(m->specv);
+		drain(m);
+		vxt_view_get_stats(m->specv, &vs);
+		*st = vs.spec;
+		vxt_view_free(m->specv);
+		m->specv = NULL;
+		return;
+	}
+#endif
+	vxt_spec_finish(m->spec);
+	drain(m);
+	vxt_spec_get_stats(m->spec, st);
+	vxt_spec_free(m->spec);
+	m->spec = NULL;
 }
 
 static void finish(struct vr_model *m, struct vr_job *j)
@@ -102,9 +162,7 @@ static void finish(struct vr_model *m, struct vr_job *j)
 	char probs[256];
 	char *nl;
 
-	vxt_spec_finish(m->spec);
-	drain(m);
-	vxt_spec_get_stats(m->spec, &st);
+	end_pass(m, &st);
 	vxt_spec_format_problems(&st, probs, sizeof(probs));
 	while ((nl = strchr(probs, '\n')))
 		*nl = nl[1] ? ';' : 0;
@@ -112,8 +170,6 @@ static void finish(struct vr_model *m, struct vr_job *j)
 		 "%s: %" PRIu64 " committed, %" PRIu64 " discarded, %zu events%s%s%s",
 		 m->spec_name, st.committed, st.discarded, m->view.spec.n, m->view.spec.truncated ? " (first ones)" : "",
 		 probs[0] ? "; " : "", probs);
-	vxt_spec_free(m->spec);
-	m->spec = NULL;
 	j->active = false;
 	m->spec_done = true;
 	vr_model_rebin(m);
@@ -132,10 +188,8 @@ void vr_spec_step(struct vr_model *m, struct vr_job *j)
 			m->note_error = true;
 			n = 0;
 		}
-		for (size_t k = 0; k < n; k++) {
-			vxt_spec_push(m->spec, &evs[k]);
-			drain(m);
-		}
+		if (evs)
+			push(m, evs, n);
 		snprintf(m->view.spec.summary, sizeof(m->view.spec.summary),
 			 "%s: running, %zu events so far", m->spec_name, m->view.spec.n);
 	}
@@ -143,32 +197,67 @@ void vr_spec_step(struct vr_model *m, struct vr_job *j)
 		finish(m, j);
 }
 
-int vr_model_spec_start(struct vr_model *m)
+#ifdef VR_HAVE_VIEW
+static const char builtin_rules[] =
+	"name: errors-in-context\n"
+	"context: {key: object, before: 200ms, after: 50ms, on: error, nspec: 1024, specsize: 4M}\n";
+
+/* The pipeline of the applied profile, or of errors-in-context. */
+static int open_view(struct vr_model *m, char *err)
+{
+	const struct vxt_profile *p = m->prof;
+
+	if (!p || !p->has_spec) {
+		if (!m->spec_prof)
+			m->spec_prof = vxt_profile_open("errors-in-context", m->profile_dir, err);
+		if (!m->spec_prof)
+			m->spec_prof = vxt_profile_parse(builtin_rules, sizeof(builtin_rules) - 1,
+							 "built-in", err);
+		if (!m->spec_prof)
+			return -EINVAL;
+		p = m->spec_prof;
+	}
+	m->specv = vxt_view_new(p, NULL, vxt_reader_objects(m->jrd), vxt_reader_strings(m->jrd),
+				err);
+	if (!m->specv)
+		return -EINVAL;
+	vxt_view_set_time_base(m->specv, m->t_first);
+	snprintf(m->spec_name, sizeof(m->spec_name), "%s", p->name);
+	return 0;
+}
+#else
+static int open_view(struct vr_model *m, char *err)
 {
 	struct vxt_spec_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	vxt_spec_config_context(&cfg, VXT_SPEC_KEY_OBJECT, VR_CONTEXT_BEFORE, VR_CONTEXT_AFTER,
+				"error");
+	cfg.nspec = 1024;
+	cfg.specsize = 4u << 20;
+	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->jrd), vxt_reader_strings(m->jrd), err);
+	if (!m->spec)
+		return -EINVAL;
+	vxt_spec_set_time_base(m->spec, m->t_first);
+	snprintf(m->spec_name, sizeof(m->spec_name), "errors-in-context");
+	return 0;
+}
+#endif
+
+int vr_model_spec_start(struct vr_model *m)
+{
 	char err[VXT_ERRBUF_SIZE];
 
 	m->view.spec_on = true;
 	if (m->spec_done || m->job[VR_JOB_SPEC].active)
 		return 0;
-	memset(&cfg, 0, sizeof(cfg));
-	if (m->spec_cfg) {
-		cfg = *(const struct vxt_spec_config *)m->spec_cfg;
-	} else {
-		vxt_spec_config_context(&cfg, VXT_SPEC_KEY_OBJECT, VR_SPEC_CONTEXT, VR_SPEC_CONTEXT,
-					"error");
-		snprintf(m->spec_name, sizeof(m->spec_name), "errors-in-context");
-	}
-	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->jrd), vxt_reader_strings(m->jrd), err);
-	if (!m->spec) {
+	if (open_view(m, err) < 0) {
 		snprintf(m->note, sizeof(m->note), "%s", err);
 		m->note_error = true;
 		m->view.spec_on = false;
 		return -EINVAL;
 	}
-	vxt_spec_set_time_base(m->spec, m->t_first);
 	vr_spec_clear(&m->view.spec);
-	last_spec_id = 0;
 	m->job[VR_JOB_SPEC] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->jrd) };
 	snprintf(m->view.spec.summary, sizeof(m->view.spec.summary), "%s: running", m->spec_name);
 	return 0;
@@ -180,6 +269,12 @@ void vr_model_spec_reset(struct vr_model *m)
 		vxt_spec_free(m->spec);
 		m->spec = NULL;
 	}
+#ifdef VR_HAVE_VIEW
+	vxt_view_free(m->specv);
+	m->specv = NULL;
+	vxt_profile_free(m->spec_prof);
+	m->spec_prof = NULL;
+#endif
 	m->job[VR_JOB_SPEC].active = false;
 	m->spec_done = false;
 	m->view.spec_on = false;

@@ -223,6 +223,7 @@ void vr_spec_clear(struct vr_spec_set *s)
 	free(s->ord);
 	free(s->group);
 	free(s->trigger);
+	free(s->spec_id);
 	memset(s, 0, sizeof(*s));
 }
 
