@@ -95,7 +95,8 @@ struct vxt_spec_config {
 struct vxt_spec_event {
 	struct vxt_event ev;
 	uint64_t spec;			/* id of the committed speculation; 0 = traced */
-	uint64_t seq;			/* ordinal of the event in the input, from 0 */
+	uint64_t seq;			/* ordinal of the event in the input, from 0
+					 * (or as given to vxt_spec_push_at()) */
 };
 
 struct vxt_spec_stats {
@@ -154,6 +155,10 @@ void vxt_spec_set_time_base(struct vxt_spec *s, uint64_t base_ns);
 /* Feed one event (in time order). Lost markers are always kept.
  * @return 0 or -ENOMEM (the event was not taken). */
 int vxt_spec_push(struct vxt_spec *s, const struct vxt_event *ev);
+
+/* As vxt_spec_push(), numbering the event @seq instead of the next ordinal;
+ * @seq must be above every ordinal pushed before (gaps are fine). */
+int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t seq);
 
 /* Take the next output event into @out. @return 1, or 0 when none is ready
  * yet (more input or vxt_spec_finish() releases more). */

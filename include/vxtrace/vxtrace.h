@@ -24,6 +24,8 @@
 #include "stats.h"
 #include "filter.h"
 #include "spec.h"
+#include "profile.h"
+#include "view.h"
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);

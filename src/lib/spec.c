@@ -813,10 +813,17 @@ static void log_prune(struct vxt_spec *s)
 
 int vxt_spec_push(struct vxt_spec *s, const struct vxt_event *ev)
 {
-	uint64_t seq = s->seq;
+	return vxt_spec_push_at(s, ev, s->seq);
+}
+
+int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t seq)
+{
 	struct evstate e = { 0 };
 	unsigned pbit = ev->phase < 32 ? 1u << ev->phase : 0;
 	int rc = 0;
+
+	if (seq < s->seq)
+		return -EINVAL;
 
 	if (ev->time_ns > s->now)
 		s->now = ev->time_ns;
@@ -842,7 +849,7 @@ int vxt_spec_push(struct vxt_spec *s, const struct vxt_event *ev)
 out:
 	if (rc < 0)
 		return rc;
-	s->seq++;
+	s->seq = seq + 1;
 	s->st.events_in++;
 	log_prune(s);
 	if (s->nactive && s->seq - s->last_sweep >= SWEEP_EVERY)
