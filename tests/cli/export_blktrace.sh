@@ -23,7 +23,7 @@ done
 blkparse -i - < "$tmp/t.dump" > "$tmp/blkparse.txt" 2> "$tmp/blkparse.err" ||
 	{ cat "$tmp/blkparse.err"; fail "blkparse failed"; }
 blkparse -i - < "$tmp/sdb.dump" > "$tmp/sdb.txt" 2>&1 || fail "blkparse failed on one object"
-btt -i "$tmp/t.dump" > "$tmp/btt.txt" 2>&1 || { tail "$tmp/btt.txt"; fail "btt failed"; }
+(cd "$tmp" && btt -i t.dump > btt.txt 2>&1) || { tail "$tmp/btt.txt"; fail "btt failed"; }
 "$b/vxrecord" -q --import blktrace "$tmp/t.dump" -o "$tmp/back.vxt" || fail "import of the export failed"
 "$b/vxreplay" "$tmp/back.vxt" --report summary --format json > "$tmp/back.json" ||
 	fail "summary of the import failed"
