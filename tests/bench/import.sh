@@ -13,6 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 $cc -std=c11 -D_GNU_SOURCE -O2 -I"$top/include" -I"$top/src/lib" -o "$dir/blkgen" \
 	"$top/tests/bench/blkgen.c" "$top/src/lib/blktrace.c"
 "$dir/blkgen" "$dir/big" "$n" 2
+sync
 size=$(cat "$dir"/big.blktrace.* | wc -c)
 cat "$dir"/big.blktrace.* >/dev/null	# both tools read from the page cache
 

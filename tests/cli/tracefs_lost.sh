@@ -1,0 +1,26 @@
+#!/bin/sh
+# tracefs_lost.sh - when the ring overflows (small --bufsize, recorder
+# stopped while fio runs), the overrun shows up as lost events.
+. "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/tracefs_env.inc"
+need_tracefs
+make_loop 64M
+
+start_rec "$T/l.vxt" --source tracefs --objects "$LNAME" --bufsize 16k -q || finish
+kill -STOP "$REC"
+set -- $(fio_run "$LOOP" w randwrite 20000)
+writes=$2
+kill -CONT "$REC"
+sleep 1
+stop_rec INT
+expect_eq "vxrecord exit status" "$RC" 0
+"$B/vxreplay" "$T/l.vxt" --report summary --format json >"$T/sum.json" || fail "summary"
+got=$(json "$T/sum.json" 'j["writes"]')
+lost=$(json "$T/sum.json" 'j["lost"]')
+[ "$lost" -gt 0 ] && ok "lost events reported: $lost" || fail "no lost events reported"
+[ "$got" -lt "$writes" ] && ok "captured $got of $writes writes" ||
+	fail "captured $got of $writes writes with a 16k ring"
+# everything fio did is either captured or counted lost (2 events per write)
+[ $((got * 2 + lost)) -ge $((writes * 2 - 64)) ] && ok "captured + lost covers fio's writes" ||
+	fail "captured $got writes + $lost lost events < 2 x $writes"
+finish
