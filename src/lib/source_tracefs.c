@@ -917,7 +917,8 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 			return vxt_source_seterr(s, rc, "tracefs: reading cpu%d: %s", cpu,
 						 strerror(-rc));
 	cut = all ? UINT64_MAX : cut - TFS_SLACK_NS;
-	qsort(t->pend, t->npend, sizeof(*t->pend), cmp_raw);
+	if (t->npend > 1)
+		qsort(t->pend, t->npend, sizeof(*t->pend), cmp_raw);
 	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
 		if ((rc = emit(s, t, &t->pend[i], b)) < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
