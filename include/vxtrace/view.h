@@ -57,6 +57,10 @@ void vxt_view_set_time_base(struct vxt_view *v, uint64_t base_ns);
  * @return 0 or -ENOMEM. */
 int vxt_view_push(struct vxt_view *v, const struct vxt_event *ev, size_t n);
 
+/* Feed one event numbered @ordinal (e.g. its ordinal in the file), above
+ * every ordinal fed before. @return 0, -EINVAL (ordinal too low) or -ENOMEM. */
+int vxt_view_push_at(struct vxt_view *v, const struct vxt_event *ev, uint64_t ordinal);
+
 /* The next kept event; out->seq is the event's ordinal among all pushed
  * events, out->spec its speculation (0 = none).
  * @return 1, or 0 when nothing is ready (push more or finish). */

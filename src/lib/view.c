@@ -130,6 +130,14 @@ int vxt_view_push(struct vxt_view *v, const struct vxt_event *ev, size_t n)
 	return 0;
 }
 
+int vxt_view_push_at(struct vxt_view *v, const struct vxt_event *ev, uint64_t ordinal)
+{
+	if (ordinal < v->seq)
+		return -EINVAL;
+	v->seq = ordinal;
+	return vxt_view_push(v, ev, 1);
+}
+
 int vxt_view_next(struct vxt_view *v, struct vxt_spec_event *out)
 {
 	if (v->spec) {

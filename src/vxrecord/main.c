@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
+#include "keep.h"
 #include "rotate.h"
 
 #define EXIT_USAGE 2
@@ -46,6 +47,9 @@ static void usage(FILE *f)
 "      --sim-objects SPEC  simulator objects NAME:rand|seq:READPCT:SIZE:LAT[:WEIGHT],...\n"
 "      --sim-errors SPEC   simulator error bursts OBJECT@TIME+COUNT[:ERRNO],... or none\n"
 "      --realtime          pace the simulator to the wall clock\n"
+"      --profile NAME      write only what profile NAME keeps (its filter and\n"
+"                          speculation, e.g. errors-in-context)\n"
+"      --profile-dir DIR   look for profiles in DIR first\n"
 "  -l, --level N           zstd level (default 3)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
@@ -69,6 +73,7 @@ struct options {
 	bool quiet;
 	struct rotate rot;
 	bool keep_set;
+	struct keep keep;		/* --profile */
 };
 
 static int die_usage(const char *fmt, const char *arg)
@@ -111,6 +116,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	enum { O_OBJECTS = 256, O_BUFSIZE, O_ERRORS, O_IMPORT, O_SEED, O_RATE, O_SIMOBJ,
 	       O_SIMERR, O_REALTIME, O_SYNC, O_FOLLOW };
 	enum { O_ROTATE = 400, O_KEEP };
+	enum { O_PROFILE = 500, O_PROFILE_DIR };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "source", required_argument, NULL, 's' },
@@ -131,6 +137,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "follow-symlinks", no_argument, NULL, O_FOLLOW },
 		{ "rotate", required_argument, NULL, O_ROTATE },
 		{ "keep", required_argument, NULL, O_KEEP },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -196,6 +204,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->rot.keep = (unsigned)v;
 			o->keep_set = true;
 			break;
+		case O_PROFILE: o->keep.profile = optarg; break;
+		case O_PROFILE_DIR: o->keep.profile_dir = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
@@ -230,17 +240,18 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 {
 	struct vxt_writer_stats st;
 	double secs = (double)(vxt_now_mono() - started) / 1e9;
-	char fsize[16];
+	char fsize[16], kept[128];
 
 	vxt_writer_get_stats(w, &st);
 	rotate_add_totals(&o->rot, &st);
 	vxt_format_size(st.file_bytes, fsize, sizeof(fsize));
 	if (!final) {
 		fprintf(stderr, "\r%7.1fs  %llu events  %.0f ev/s  %s written  ratio %.1fx  "
-			"lost %llu\033[K", secs, (unsigned long long)st.events,
+			"lost %llu%s\033[K", secs, (unsigned long long)st.events,
 			secs > 0 ? (double)st.events / secs : 0.0, fsize,
 			st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0,
-			(unsigned long long)vxt_source_lost(src));
+			(unsigned long long)vxt_source_lost(src),
+			keep_progress(&o->keep, kept, sizeof(kept)));
 		return;
 	}
 	fprintf(stderr, "vxrecord: %llu events (%llu errors, %llu lost) in %llu chunks, %s "
@@ -253,6 +264,27 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 	if (o->rot.rotations)
 		fprintf(stderr, "vxrecord: %llu files rotated out of %s\n",
 			(unsigned long long)o->rot.rotations, o->output);
+	keep_summary(&o->keep, stderr);
+}
+
+/* Write @b (rotating as asked). @return 0, or -1 after printing why. */
+static int write_kept(struct options *o, struct vxt_writer **w, const struct vxt_batch *b,
+		      struct vxt_objtab *objs, struct vxt_strtab *strs)
+{
+	char err[VXT_ERRBUF_SIZE];
+
+	if (!b->n)
+		return 0;
+	if (rotate_enabled(&o->rot)) {
+		if (rotate_write(&o->rot, w, b->ev, b->n, &o->wr, objs, strs, err) < 0) {
+			fprintf(stderr, "vxrecord: %s\n", err);
+			return -1;
+		}
+	} else if (vxt_writer_write(*w, b->ev, b->n) < 0) {
+		fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(*w));
+		return -1;
+	}
+	return 0;
 }
 
 static int record(struct options *o, int argc, char **argv)
@@ -262,7 +294,7 @@ static int record(struct options *o, int argc, char **argv)
 	struct vxt_strtab *strs = vxt_strtab_new();
 	struct vxt_source *src = NULL;
 	struct vxt_writer *w = NULL;
-	struct vxt_batch batch = { 0 };
+	struct vxt_batch batch = { 0 }, *kb;
 	const char *term = getenv("TERM");
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
 				 !(term && !strcmp(term, "dumb"));
@@ -295,6 +327,11 @@ static int record(struct options *o, int argc, char **argv)
 			strerror(-rc));
 		goto out;
 	}
+	if (keep_open(&o->keep, objs, strs, err) < 0) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
+	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);
 	if (!w) {
 		fprintf(stderr, "vxrecord: %s\n", err);
@@ -310,15 +347,9 @@ static int record(struct options *o, int argc, char **argv)
 		}
 		if (!is_sim && o->count && written + batch.n > o->count)
 			batch.n = (size_t)(o->count - written);
-		if (batch.n && rotate_enabled(&o->rot)) {
-			if (rotate_write(&o->rot, &w, batch.ev, batch.n, &o->wr, objs, strs, err) < 0) {
-				fprintf(stderr, "vxrecord: %s\n", err);
-				goto out;
-			}
-		} else if (batch.n && vxt_writer_write(w, batch.ev, batch.n) < 0) {
-			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
+		kb = keep_batch(&o->keep, &batch);
+		if (!kb || write_kept(o, &w, kb, objs, strs) < 0)
 			goto out;
-		}
 		written += batch.n;
 		batch.n = 0;
 		if (rc == 0 || (!is_sim && o->count && written >= o->count))
@@ -333,6 +364,14 @@ static int record(struct options *o, int argc, char **argv)
 			last_progress = vxt_now_mono();
 			progress(o, w, src, started, false);
 		}
+	}
+	kb = keep_finish(&o->keep);
+	if (!kb || write_kept(o, &w, kb, objs, strs) < 0)
+		goto out;
+	/* with a profile, close the last chunk now so the summary counts it */
+	if (o->keep.v && vxt_writer_flush(w) < 0) {
+		fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
+		goto out;
 	}
 	status = 0;
 out:
@@ -354,6 +393,7 @@ out:
 	if (src && vxt_source_note(src) && !o->quiet)
 		fprintf(stderr, "vxrecord: %s\n", vxt_source_note(src));
 	vxt_source_close(src);
+	keep_close(&o->keep);
 	vxt_batch_free(&batch);
 	vxt_objtab_free(objs);
 	vxt_strtab_free(strs);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch_profile.h"
 #include "export.h"
 #include "report.h"
 #include "tui.h"
@@ -43,6 +44,9 @@ static void usage(FILE *f)
 "      --from T        start at T: seconds from the start (12.5), +2s, or 14:03:07.25\n"
 "      --to T          stop at T (same syntax; +T is relative to --from)\n"
 "      --object NAME   only this object\n"
+"      --profile NAME  only what profile NAME keeps (its filter and speculation);\n"
+"                      the summary adds its speculation figures (also --filter EXPR,\n"
+"                      --profile-dir DIR)\n"
 "  -o, --output FILE   write the report to FILE\n"
 "      --info          describe the file: header, objects, chunks, index\n"
 "      --verify        check every CRC and frame; exit 1 at the first damage\n"
@@ -218,6 +222,7 @@ static int batch_filter(struct vxt_reader *r, const struct options *o, struct re
 static int run_report(struct vxt_reader *r, const struct options *o)
 {
 	struct report_ctx c = { .r = r, .fmt = o->fmt, .out = stdout };
+	struct batch_profile bp = { 0 };
 	const char *why;
 	int rc;
 
@@ -232,14 +237,17 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (o->export >= 0 && export_is_binary(o->export) && !o->output &&
 	    isatty(STDOUT_FILENO))
 		return die_usage("%s", "--export: binary output to a terminal; use -o FILE");
-	rc = batch_filter(r, o, &c);
+	rc = o->tui.profile ? batch_profile_begin(&c, &bp, o->tui.profile, o->tui.profile_dir,
+						  o->tui.filter) : batch_filter(r, o, &c);
 	if (rc)
-		return rc;
+		return batch_profile_end(&bp), rc;
 	if (o->output) {
 		c.out = fopen(o->output, "w");
 		if (!c.out) {
 			fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
-			vxt_filter_free(c.keep_arg);
+			if (!c.spec)
+				vxt_filter_free(c.keep_arg);
+			batch_profile_end(&bp);
 			return 1;
 		}
 	}
@@ -264,7 +272,9 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
 		rc = 1;
 	}
-	vxt_filter_free(c.keep_arg);
+	if (!c.spec)
+		vxt_filter_free(c.keep_arg);
+	batch_profile_end(&bp);
 	return rc;
 }
 

@@ -131,7 +131,7 @@ int report_summary(struct report_ctx *c)
 			", \"bytes_written\": %" PRIu64 ", \"errors\": %" PRIu64
 			", \"lost\": %" PRIu64 ", \"starts\": %" PRIu64 ", \"requeues\": %" PRIu64
 			", \"objects\": %" PRIu64 ", \"latency_p50_ns\": %" PRIu64
-			", \"latency_p99_ns\": %" PRIu64 ", \"latency_max_ns\": %" PRIu64 "}\n",
+			", \"latency_p99_ns\": %" PRIu64 ", \"latency_max_ns\": %" PRIu64,
 			st.first_ns, st.last_ns, span, st.events, ios, t->ios[VXT_OP_READ],
 			t->ios[VXT_OP_WRITE], t->ios[VXT_OP_FLUSH], t->ios[VXT_OP_DISCARD],
 			ios - t->ios[VXT_OP_READ] - t->ios[VXT_OP_WRITE] - t->ios[VXT_OP_FLUSH] -
@@ -140,14 +140,19 @@ int report_summary(struct report_ctx *c)
 			t->bytes_written, t->errors, st.lost, t->starts, t->requeues, nobj,
 			vxt_hist_quantile(&t->lat, 0.5), vxt_hist_quantile(&t->lat, 0.99),
 			t->lat.max);
+		report_spec_section(c, 1);
+		fprintf(c->out, "}\n");
 	} else if (c->fmt == FMT_CSV) {
 		fprintf(c->out, "start_ns,end_ns,duration_ns,events,ios,reads,writes,bytes,"
-			"errors,lost,objects\n");
-		fprintf(c->out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			"errors,lost,objects");
+		report_spec_section(c, 0);
+		fprintf(c->out, "\n%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			st.first_ns, st.last_ns, span, st.events, ios, t->ios[VXT_OP_READ],
 			t->ios[VXT_OP_WRITE], t->bytes_read + t->bytes_written + t->bytes_other,
 			t->errors, st.lost, nobj);
+		report_spec_section(c, 1);
+		fprintf(c->out, "\n");
 	} else {
 		fprintf(c->out, "host:      %s (source %s)\n", info->host, info->source);
 		fprintf(c->out, "span:      %s s  (%s)\n", vxt_format_reltime(st.last_ns,
@@ -172,6 +177,7 @@ int report_summary(struct report_ctx *c)
 		fprintf(c->out, "lost:      %" PRIu64 "%s\n", st.lost,
 			st.lost ? "  (events dropped by the source)" : "");
 		fprintf(c->out, "objects:   %" PRIu64 "\n", nobj);
+		report_spec_section(c, 1);
 	}
 	vxt_stats_free(&st);
 	return 0;

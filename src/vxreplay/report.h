@@ -21,6 +21,8 @@ struct report_scope {
 	int64_t object;			/* object id, or -1 for all */
 };
 
+struct batch_profile;
+
 /* Called for each event in scope; return true to keep it. NULL keeps all. */
 typedef bool (*report_keep_fn)(const struct vxt_event *ev, void *arg);
 
@@ -32,6 +34,7 @@ struct report_ctx {
 	report_keep_fn keep;
 	void *keep_arg;
 	uint64_t start_ns;		/* time origin of relative times: first event */
+	const struct batch_profile *spec;	/* --profile: its section in the summary */
 };
 
 /* @return 0, or 1 after printing why the file could not be read. */
@@ -40,6 +43,9 @@ int report_objects(struct report_ctx *c);
 int report_errors(struct report_ctx *c);
 int report_events(struct report_ctx *c);
 int report_info(struct vxt_reader *r, FILE *out);
+/* The profile and speculation part of the summary (nothing without a
+ * profile); CSV: @part 0 = header cells, 1 = value cells. */
+void report_spec_section(struct report_ctx *c, int part);
 
 /* One event as a CSV row (no newline) / JSON object, as the events report
  * writes it; shared with exports. */

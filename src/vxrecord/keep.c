@@ -1,0 +1,108 @@
+/* keep.c - vxrecord --profile: record-time filter and speculation
+ *
+ * Every captured batch goes through the profile's view; only what it keeps
+ * (committed speculations, or what the filter passes) is written, so the file
+ * is a flight recorder of the context around each trigger.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "keep.h"
+
+int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_strtab *strs,
+	      char err[VXT_ERRBUF_SIZE])
+{
+	if (!k->profile)
+		return 0;
+	k->p = vxt_profile_open(k->profile, k->profile_dir, err);
+	if (!k->p)
+		return -1;
+	k->v = vxt_view_new(k->p, NULL, objs, strs, err);
+	return k->v ? 0 : -1;
+}
+
+static struct vxt_batch *drain(struct keep *k)
+{
+	struct vxt_spec_event o;
+
+	k->out.n = 0;
+	while (vxt_view_next(k->v, &o) == 1) {
+		struct vxt_event *e = vxt_batch_push(&k->out);
+
+		if (!e)
+			return NULL;
+		*e = o.ev;
+	}
+	return &k->out;
+}
+
+struct vxt_batch *keep_batch(struct keep *k, struct vxt_batch *b)
+{
+	if (!k->v)
+		return b;
+	if (b->n && !k->based) {	/* `time` counts from the first event */
+		vxt_view_set_time_base(k->v, b->ev[0].time_ns);
+		k->based = true;
+	}
+	if (vxt_view_push(k->v, b->ev, b->n) < 0)
+		return NULL;
+	return drain(k);
+}
+
+struct vxt_batch *keep_finish(struct keep *k)
+{
+	if (!k->v) {
+		k->out.n = 0;
+		return &k->out;
+	}
+	vxt_view_finish(k->v);
+	return drain(k);
+}
+
+const char *keep_progress(const struct keep *k, char *buf, size_t size)
+{
+	struct vxt_view_stats st;
+
+	buf[0] = '\0';
+	if (!k->v)
+		return buf;
+	vxt_view_get_stats(k->v, &st);
+	if (st.has_spec)
+		snprintf(buf, size, "  kept %" PRIu64 " of %" PRIu64 ", committed %" PRIu64
+			 ", discarded %" PRIu64, st.events_out, st.events_in, st.spec.committed,
+			 st.spec.discarded);
+	else
+		snprintf(buf, size, "  kept %" PRIu64 " of %" PRIu64, st.events_out, st.events_in);
+	return buf;
+}
+
+void keep_summary(const struct keep *k, FILE *out)
+{
+	struct vxt_view_stats st;
+	const struct vxt_spec_stats *s = &st.spec;
+	char buf[256], *line, *save;
+
+	if (!k->v)
+		return;
+	vxt_view_get_stats(k->v, &st);
+	fprintf(out, "vxrecord: profile %s kept %" PRIu64 " of %" PRIu64 " events\n", k->p->name,
+		st.events_out, st.events_in);
+	if (!st.has_spec)
+		return;
+	fprintf(out, "vxrecord: speculation: %" PRIu64 " opened, %" PRIu64 " committed, %" PRIu64
+		" discarded (%" PRIu64 " at the end), %" PRIu64 " failed, %" PRIu64 " drops\n",
+		s->opened, s->committed, s->discarded, s->eof_discarded, s->failed, s->drops);
+	vxt_spec_format_problems(s, buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(out, "vxrecord: %s\n", line);
+}
+
+void keep_close(struct keep *k)
+{
+	vxt_view_free(k->v);
+	vxt_profile_free(k->p);
+	vxt_batch_free(&k->out);
+	k->v = NULL;
+	k->p = NULL;
+}
