@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "vxtop.h"
+#include "vxtrace/profile.h"
+#include "vxtrace/view.h"
 
 #define JSON_ERRORS_MAX 100	/* new errors listed per interval */
 
@@ -154,6 +156,32 @@ static void json_error(FILE *f, const struct vxtop_collector *c, const struct vx
 	fputc('}', f);
 }
 
+/* "profile", "where" and, with speculation, "spec" (null when unused). */
+static void json_view(FILE *f, const struct vxtop_collector *c)
+{
+	struct vxt_view_stats vs;
+
+	fputs(",\"profile\":", f);
+	if (c->profile)
+		json_str(f, c->profile->name);
+	else
+		fputs("null", f);
+	fputs(",\"where\":", f);
+	if (c->where)
+		json_str(f, c->where);
+	else
+		fputs("null", f);
+	fputs(",\"spec\":", f);
+	if (!c->view || (vxt_view_get_stats(c->view, &vs), !vs.has_spec)) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"opened\":%llu,\"committed\":%llu,\"discarded\":%llu,\"failed\":%llu,\"drops\":%llu,\"active\":%llu}",
+		(unsigned long long)vs.spec.opened, (unsigned long long)vs.spec.committed,
+		(unsigned long long)vs.spec.discarded, (unsigned long long)vs.spec.failed,
+		(unsigned long long)vs.spec.drops, (unsigned long long)vs.spec.active);
+}
+
 static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
@@ -166,6 +194,7 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 	printf("%s{\"interval\":%llu,\"time\":\"%s\",\"duration_s\":%.6f,\"source\":",
 	       b->shown ? ",\n" : "[\n", (unsigned long long)s->seq + 1, when, sec);
 	json_str(stdout, c->name);
+	json_view(stdout, c);
 	printf(",\"events\":%llu,\"events_per_s\":", (unsigned long long)s->events);
 	json_num(stdout, sec > 0 ? s->events / sec : 0, 1);
 	printf(",\"lost\":%llu,\"lost_total\":%llu,\"errors\":%llu,\"errors_total\":%llu,\"objects\":[",

@@ -15,7 +15,8 @@
 #include <time.h>
 
 #include "collect.h"
-#include "vxtrace/filter.h"
+#include "vxtrace/profile.h"
+#include "vxtrace/view.h"
 
 #define STEP_MAX_MS 100
 #define DRAIN_CALLS_MAX 256		/* bounded work per step */
@@ -99,16 +100,28 @@ static int open_writer(struct vxtop_collector *c, const struct vxtop_opts *o)
 	return c->wr ? 0 : -EINVAL;
 }
 
-static int open_filter(struct vxtop_collector *c, const struct vxtop_opts *o)
+/* --profile and --where: the same filter-then-speculation view as vxrecord
+ * and vxreplay, so a profile means the same thing everywhere. */
+static int open_view(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
-	if (!o->where || !o->where[0])
+	bool where = o->where && o->where[0];
+
+	if (!where && !o->profile)
 		return 0;
-	c->filter = vxt_filter_compile(o->where, vxtop_collect_objects(c),
-				       vxtop_collect_strings(c), c->err);
-	if (!c->filter)
+	c->where = where ? o->where : NULL;
+	if (o->profile) {
+		c->profile = vxt_profile_open(o->profile, NULL, c->err);
+		if (!c->profile)
+			return -EINVAL;
+	}
+	c->view = vxt_view_new(c->profile, where ? o->where : NULL, vxtop_collect_objects(c),
+			       vxtop_collect_strings(c), c->err);
+	if (!c->view)
 		return -EINVAL;
+	c->view_objs = vxtop_collect_objects(c);
 	/* `time` counts from the start of the view, as from the start of a capture */
-	vxt_filter_set_time_base(c->filter, c->view_start);
+	vxt_view_set_time_base(c->view, c->view_start);
+	c->model.partial = c->profile && c->profile->has_spec;
 	return 0;
 }
 
@@ -136,13 +149,13 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 		c->model.objs = vxt_reader_objects(c->rd);
 		vxtop_model_set_anchor(&c->model, vxt_reader_info(c->rd)->anchor_mono_ns,
 				       vxt_reader_info(c->rd)->anchor_real_ns);
-		return open_filter(c, o);
+		return open_view(c, o);
 	}
 	rc = open_source(c, o);
 	if (rc < 0)
 		return rc;
 	c->model.objs = c->objs;
-	rc = open_filter(c, o);
+	rc = open_view(c, o);
 	if (rc < 0)
 		return rc;
 	if (o->write)
@@ -157,8 +170,11 @@ int vxtop_collect_close(struct vxtop_collector *c)
 	if (c->wr)
 		rc = vxt_writer_close(c->wr, c->err);
 	c->wr = NULL;
-	vxt_filter_free(c->filter);
-	c->filter = NULL;
+	vxt_view_free(c->view);
+	vxt_profile_free(c->profile);
+	vxt_batch_free(&c->kept);
+	c->view = NULL;
+	c->profile = NULL;
 	vxt_source_close(c->src);
 	vxt_reader_close(c->rd);
 	vxt_batch_free(&c->batch);
@@ -213,8 +229,8 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 		return;
 	c->clock_off = (int64_t)(t - now);
 	c->view_start = t;
-	if (c->filter)
-		vxt_filter_set_time_base(c->filter, t);
+	if (c->view)
+		vxt_view_set_time_base(c->view, t);
 	vxtop_model_restart(&c->model, t);
 }
 
@@ -248,17 +264,31 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 	return 0;
 }
 
-/* Keep the events --where selects, and every LOST event (lost stays honest). */
-static void apply_filter(struct vxtop_collector *c)
+/* Replace the batch by what the view keeps (lost markers always pass).
+ * Speculated events come out when their speculation commits. */
+static int apply_view(struct vxtop_collector *c)
 {
-	struct vxt_batch *b = &c->batch;
-	size_t i, n = 0;
+	struct vxt_batch *b = &c->batch, tmp;
+	struct vxt_spec_event out;
+	struct vxt_event *slot;
+	int rc = vxt_view_push(c->view, b->ev, b->n);
 
-	for (i = 0; i < b->n; i++)
-		if (b->ev[i].phase == VXT_PH_LOST || vxt_filter_matches(c->filter, &b->ev[i]))
-			b->ev[n++] = b->ev[i];
-	c->filtered += b->n - n;
-	b->n = n;
+	if (rc < 0)
+		goto oom;
+	c->kept.n = 0;
+	while (vxt_view_next(c->view, &out) == 1) {
+		slot = vxt_batch_push(&c->kept);
+		if (!slot)
+			goto oom;
+		*slot = out.ev;
+	}
+	tmp = *b;
+	*b = c->kept;
+	c->kept = tmp;
+	return 0;
+oom:
+	snprintf(c->err, sizeof(c->err), "out of memory");
+	return -ENOMEM;
 }
 
 static int take_batch(struct vxtop_collector *c)
@@ -267,8 +297,11 @@ static int take_batch(struct vxtop_collector *c)
 
 	if (c->batch.n && !c->clock_set)
 		learn_clock(c, c->batch.ev[0].time_ns);
-	if (c->filter)
-		apply_filter(c);
+	if (c->view) {
+		rc = apply_view(c);
+		if (rc < 0)
+			return rc;
+	}
 
 	if (c->wr && c->batch.n) {
 		rc = vxt_writer_write(c->wr, c->batch.ev, c->batch.n);
@@ -318,6 +351,18 @@ static int drain_source(struct vxtop_collector *c)
 	return take_batch(c);
 }
 
+static int rebuild_view(struct vxtop_collector *c)
+{
+	vxt_view_free(c->view);
+	c->view = vxt_view_new(c->profile, c->where, vxtop_collect_objects(c),
+			       vxtop_collect_strings(c), c->err);
+	if (!c->view)
+		return -EINVAL;
+	c->view_objs = vxtop_collect_objects(c);
+	vxt_view_set_time_base(c->view, c->view_start);
+	return 0;
+}
+
 static int read_follow(struct vxtop_collector *c)
 {
 	const struct vxt_event *ev;
@@ -330,10 +375,12 @@ static int read_follow(struct vxtop_collector *c)
 	rc = vxt_reader_refresh(c->rd);
 	if (rc < 0)
 		goto fail;
-	if (c->model.objs != vxt_reader_objects(c->rd)) {
-		c->model.objs = vxt_reader_objects(c->rd);
-		if (c->filter)
-			vxt_filter_bind(c->filter, c->model.objs, vxt_reader_strings(c->rd));
+	c->model.objs = vxt_reader_objects(c->rd);
+	if (c->view && c->view_objs != c->model.objs) {
+		/* the reader rebuilt its tables: a view on the new ones */
+		rc = rebuild_view(c);
+		if (rc < 0)
+			return rc;
 	}
 	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
 		slot = vxt_batch_push(&c->batch);

@@ -39,7 +39,11 @@ struct vxtop_collector {
 	struct vxt_source *src;
 	struct vxt_reader *rd;
 	struct vxt_writer *wr;
-	struct vxt_filter *filter;	/* --where; NULL = every event */
+	struct vxt_profile *profile;	/* --profile, or NULL */
+	struct vxt_view *view;		/* --profile and --where; NULL = every event */
+	const struct vxt_objtab *view_objs;	/* the table the view is bound to */
+	const char *where;		/* --where, borrowed from the options */
+	struct vxt_batch kept;		/* what the view kept of the batch */
 	struct vxt_objtab *objs;	/* owned (source mode) */
 	struct vxt_strtab *strs;	/* owned (source mode) */
 	struct vxt_batch batch;
@@ -51,7 +55,6 @@ struct vxtop_collector {
 	uint64_t view_start;		/* ... in source time */
 	uint64_t next_refresh;		/* follow: next look at the file */
 	uint64_t fed;			/* events fed since start */
-	uint64_t filtered;		/* events --where left out */
 	bool ended;			/* the source has no more events */
 	vxtop_close_fn on_close;
 	void *arg;

@@ -42,6 +42,8 @@ static void usage(FILE *f)
 "      --where EXPR      count only events matching EXPR (formats/filter.md),\n"
 "                        e.g. 'op == write && latency > 20ms'; time counts\n"
 "                        from the start of the view\n"
+"      --profile NAME    keep what profile NAME keeps: its filter and\n"
+"                        speculation (formats/profile.md)\n"
 "      --seed N          simulator seed\n"
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
@@ -55,7 +57,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SEED, OPT_RATE, OPT_SIM_OBJECTS,
-	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_WHERE,
+	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_WHERE, OPT_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -77,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "sim-errors", required_argument, NULL, OPT_SIM_ERRORS },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "where", required_argument, NULL, OPT_WHERE },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -167,6 +170,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
 	case OPT_SIM_ERRORS: cfg->src.sim_errors = arg; break;
 	case OPT_NO_COLOR: cfg->mono = true; break;
 	case OPT_WHERE: cfg->src.where = arg; break;
+	case OPT_PROFILE: cfg->src.profile = arg; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
 	default: usage(stderr); exit(2);

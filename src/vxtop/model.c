@@ -197,6 +197,7 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		}
 		o = &m->obj[ev->object];
 		o->seen = true;
+		o->events++;
 		if (ev->phase == VXT_PH_START) {
 			on_start(o, ev->time_ns);
 			continue;
@@ -224,8 +225,14 @@ static struct vxtop_snap *next_slot(struct vxtop_model *m)
 	return s;
 }
 
-static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns)
+static void close_object(const struct vxtop_model *m, struct vxtop_obj *o,
+			 struct vxtop_osnap *d, uint64_t end_ns)
 {
+	/* In a partial stream a start may never see its completion: an object
+	 * without events for a whole interval has nothing in flight. */
+	if (m->partial && !o->events)
+		o->in_flight = 0;
+	o->events = 0;
 	if (o->in_flight > 0 && end_ns > o->busy_mark) {
 		o->acc.busy_ns += end_ns - o->busy_mark;
 		o->busy_mark = end_ns;
@@ -266,7 +273,7 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	s->lost = m->cur_lost;
 	s->errors = m->cur_errors;
 	for (i = 0; i < m->nobj; i++)
-		close_object(&m->obj[i], &obj[i], end_ns);
+		close_object(m, &m->obj[i], &obj[i], end_ns);
 	m->cur_start = end_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 	return 0;

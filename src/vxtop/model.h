@@ -50,6 +50,7 @@ struct vxtop_obj {
 	uint64_t busy_mark;		/* busy time counted up to here */
 	uint64_t max_sector;		/* highest sector seen + length */
 	unsigned idle;			/* closed intervals in a row without I/O */
+	uint64_t events;		/* events in the open interval */
 	bool seen;			/* had an event */
 	struct vxtop_osnap acc;		/* the open interval */
 	struct vxt_hist lat;		/* the open interval's latencies */
@@ -78,6 +79,8 @@ struct vxtop_errkind {
 struct vxtop_model {
 	const struct vxt_objtab *objs;	/* borrowed */
 	uint64_t interval_ns;
+	bool partial;			/* a subset of the I/O (speculation): a start
+					 * may never see its completion */
 	uint64_t cur_start;		/* the open interval, source time */
 	uint64_t cur_events, cur_lost, cur_errors;
 	uint64_t anchor_mono, anchor_real;	/* source time -> wall clock */

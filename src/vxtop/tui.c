@@ -17,6 +17,8 @@
 #include <curses.h>
 
 #include "tui.h"
+#include "vxtrace/profile.h"
+#include "vxtrace/view.h"
 
 static const uint64_t interval_steps[] = {
 	100000000ull, 250000000ull, 500000000ull, 1000000000ull, 2000000000ull,
@@ -220,6 +222,31 @@ static void build_rows(struct top *t)
 
 /* ---- header, key bar, prompt ---- */
 
+/* What --profile and --where keep, and the speculations in DTrace's words. */
+static void draw_view_line(struct top *t)
+{
+	struct vxt_view_stats vs;
+	int y, x;
+
+	if (!t->c->view)
+		return;
+	getyx(stdscr, y, x);
+	if (t->c->profile)
+		top_print(y, x, -1, TUI_R_WARN, "  profile %s", t->c->profile->name);
+	if (t->c->where) {
+		getyx(stdscr, y, x);
+		top_print(y, x, -1, TUI_R_WARN, "  where %s", t->c->where);
+	}
+	vxt_view_get_stats(t->c->view, &vs);
+	if (!vs.has_spec)
+		return;
+	getyx(stdscr, y, x);
+	top_print(y, x, -1, vs.spec.failed || vs.spec.drops ? TUI_R_ERROR : TUI_R_NORMAL,
+		  "  spec %llu committed, %llu failed, %llu drops",
+		  (unsigned long long)vs.spec.committed, (unsigned long long)vs.spec.failed,
+		  (unsigned long long)vs.spec.drops);
+}
+
 static void draw_header(struct top *t)
 {
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
@@ -253,10 +280,7 @@ static void draw_header(struct top *t)
 		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
 		  t->nrows, t->nidle,
 		  shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
-	if (t->cfg->src.where && t->cfg->src.where[0]) {
-		getyx(stdscr, u, x);
-		top_print(1, x, -1, TUI_R_WARN, "  where %s", t->cfg->src.where);
-	}
+	draw_view_line(t);
 	if (t->c->ended)
 		top_print(1, COLS - 23, -1, TUI_R_WARN, " source ended ");
 	if (t->paused)
