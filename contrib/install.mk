@@ -36,7 +36,17 @@ PROFILES    := $(wildcard formats/profiles/*.yaml)
 COMPLETIONS := $(wildcard contrib/bash-completion/vx*)
 HEADERS     := $(wildcard include/vxtrace/*.h)
 
-.PHONY: shared install-dkms uninstall-dkms
+.PHONY: shared install-dkms uninstall-dkms FORCE
+
+# The programs find the shipped profiles in $(PROFILE_DATADIR), compiled into
+# profile.c; the stamp rebuilds it (and relinks) when PREFIX or DATADIR change.
+PROFILE_DATADIR := $(DATADIR)/vxtrace/profiles
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(PROFILE_DATADIR)' | cmp -s - $@ || echo '$(PROFILE_DATADIR)' > $@
+$(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o: $(B)/datadir.stamp
+$(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o: \
+	ALL_CFLAGS += -DVXT_PROFILE_DATADIR='"$(PROFILE_DATADIR)"'
 
 shared: $(LIBSO) $(PC_FILE)
 

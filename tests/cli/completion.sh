@@ -37,6 +37,11 @@ comp _vxreplay vxreplay t.vxt --
 for o in $(vxreplay --help | grep -o -- "--[a-z][a-z-]*" | sort -u); do
 	has "$o" "vxreplay options"
 done
+comp _vxreplay vxreplay t.vxt --profile ""
+for y in "$1"/formats/profiles/*.yaml; do
+	[ -e "$y" ] || continue
+	n=${y##*/}; has "${n%.yaml}" "vxreplay --profile (shipped profiles)"
+done
 comp _vxrecord vxrecord --source ""
 want "kmod sim tracefs " "vxrecord --source"
 comp _vxrecord vxrecord --ro

@@ -7,7 +7,7 @@ top=${VXT_TOP:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dest=$tmp/root
-prefix=/usr/local
+prefix=/opt/vxtrace
 fail() { echo "install: $*"; exit 1; }
 
 command -v pkg-config >/dev/null || { echo "pkg-config not installed"; exit 77; }
@@ -33,6 +33,8 @@ for y in "$top"/formats/profiles/*.yaml; do
 	[ -e "$y" ] || continue
 	[ -f "$p/share/vxtrace/profiles/$(basename "$y")" ] || fail "profile $(basename "$y") not installed"
 done
+grep -qa "$prefix/share/vxtrace/profiles" "$p/bin/vxreplay" ||
+	fail "vxreplay does not look for profiles in $prefix/share/vxtrace/profiles"
 soname=$(readelf -d "$p/lib/libvxtrace.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libvxtrace.so.0 ] || fail "soname is '$soname', expected libvxtrace.so.0"
 grep -q "^prefix=$prefix\$" "$p/lib/pkgconfig/vxtrace.pc" || fail "vxtrace.pc does not say prefix=$prefix"
