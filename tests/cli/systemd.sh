@@ -50,6 +50,8 @@ for f in demo.vxt demo.1.vxt demo.2.vxt; do
 	"$b/vxreplay" --info "$f" | grep -q '^index: *footer' || fail "$f not closed cleanly"
 	"$b/vxreplay" --verify "$f" > /dev/null || fail "$f does not verify"
 	"$b/vxreplay" --info "$f" | grep -q '^source: *sim' || fail "$f: the settings file was not read"
+	"$b/vxreplay" --info "$f" | grep -q '^profile: *errors-in-context' ||
+		fail "$f: not recorded with the default profile"
 done
 [ "$(stat -c %a demo.vxt)" = 600 ] || fail "demo.vxt is not mode 0600"
 last=$("$b/vxreplay" demo.vxt --report summary --format csv | tail -n 1)
