@@ -16,6 +16,10 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 "$b/vxreplay" "$tmp/t.vxt" --export chrome -o "$tmp/all.json" || fail "chrome export failed"
 "$b/vxreplay" "$tmp/t.vxt" --export chrome --object sdb > "$tmp/sdb.json" ||
 	fail "chrome export of one object failed"
+"$b/vxreplay" "$tmp/t.vxt" --export chrome --profile errors-in-context -o "$tmp/prof.json" ||
+	fail "chrome export through a profile failed"
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json --profile errors-in-context \
+	> "$tmp/prof-sum.json" || fail "summary through a profile failed"
 
 python3 - "$tmp" <<'PYEOF' || exit 1
 import json, sys
@@ -75,6 +79,11 @@ nx, nl = check(tmp + "/all.json", s["ios"], s["errors"], list(objs))
 if s["errors"] == 0:
     fail("the simulated trace has no errors")
 check(tmp + "/sdb.json", objs["sdb"]["ios"], objs["sdb"]["errors"], ["sdb"])
+ps = json.load(open(tmp + "/prof-sum.json"))
+if ps["kept"] >= s["events"] or ps["errors"] != s["errors"]:
+    fail("the profile kept %d of %d events, %d errors" % (ps["kept"], s["events"], ps["errors"]))
+with_names = [n for n in objs if objs[n]["errors"]]
+check(tmp + "/prof.json", ps["ios"], ps["errors"], with_names)
 print("export_chrome: %d I/Os on %d lanes, %d errors" % (nx, nl, s["errors"]))
 PYEOF
 echo "export_chrome: ok"
