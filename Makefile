@@ -87,7 +87,7 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/unit-tests
-	@$(MAKE) --no-print-directory check-unit check-cli check-tui check-kmod-maybe
+	@$(MAKE) -k --no-print-directory check-unit check-cli check-tui check-kmod-maybe
 
 check-unit: $(B)/unit-tests
 	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests
