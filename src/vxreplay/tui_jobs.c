@@ -20,7 +20,8 @@ static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event
 
 static void job_error(struct vr_model *m, struct vr_job *j, const char *what)
 {
-	snprintf(m->note, sizeof(m->note), "%s: %s", what, vxt_reader_error(m->jrd));
+	snprintf(m->note, sizeof(m->note), "%s: %s", what,
+		 m->jrd ? vxt_reader_error(m->jrd) : "cannot read the file");
 	m->note_error = true;
 	j->active = false;
 }
@@ -28,7 +29,7 @@ static void job_error(struct vr_model *m, struct vr_job *j, const char *what)
 static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 {
 	size_t i = j->next++, n;
-	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->jrd, i);
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 	const struct vxt_event *evs;
 	bool index_ok = !m->view.match && !m->view.spec_on;
 
@@ -136,7 +137,7 @@ static void export_finish(struct vr_model *m, struct vr_job *j)
 static void export_chunk(struct vr_model *m, struct vr_job *j)
 {
 	size_t i = j->next++, n;
-	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->jrd, i);
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 	const struct vxt_event *evs;
 
 	if (ci->nevents && ci->last_ns >= m->w0 && ci->first_ns < m->w1) {
@@ -196,7 +197,7 @@ int vr_model_export(struct vr_model *m, const char *path)
 		fputc('[', m->export_f);
 	else
 		report_csv_header(m->export_f);
-	*j = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->jrd) };
+	*j = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->rd) };
 	if (!m->view.spec_on && j->end == 0)
 		export_finish(m, j);
 	return 0;
@@ -217,6 +218,10 @@ bool vr_model_step(struct vr_model *m)
 	uint64_t deadline = vxt_now_mono() + VR_STEP_NS;
 	bool any;
 
+	if (!vr_model_job_reader(m)) {
+		vr_model_cancel(m);
+		return true;
+	}
 	do {
 		any = false;
 		if (m->job[VR_JOB_REBIN].active) {

@@ -137,7 +137,7 @@ int vr_apply_filter(struct vr_app *a, const char *text, char *err, size_t errsz)
 	if (vr_filter_set(m, text, err, errsz) < 0)
 		return -1;
 	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
-						.end = vxt_reader_nchunks(m->jrd) };
+						.end = vxt_reader_nchunks(m->rd) };
 	vr_model_rebin(m);
 	vr_model_reseat(m);
 	return 0;
@@ -343,7 +343,7 @@ int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz
 	if (vr_profile_apply(m, name, vr_column_parse, err, errsz) < 0)
 		return -1;
 	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
-						.end = vxt_reader_nchunks(m->jrd) };
+						.end = vxt_reader_nchunks(m->rd) };
 	m->hm_dirty = true;
 	vr_model_rebin(m);
 	vr_model_reseat(m);

@@ -72,12 +72,6 @@ int vr_model_open(struct vr_model *m, const char *path)
 	m->rd = vxt_reader_open(path, m->err);
 	if (!m->rd)
 		return -1;
-	m->jrd = vxt_reader_open(path, m->err);
-	if (!m->jrd) {
-		vxt_reader_close(m->rd);
-		m->rd = NULL;
-		return -1;
-	}
 	m->info = vxt_reader_info(m->rd);
 	scan_index(m);
 	pick_rows(m);
@@ -114,6 +108,24 @@ void vr_model_close(struct vr_model *m)
 	m->rd = m->jrd = NULL;
 }
 
+struct vxt_reader *vr_model_job_reader(struct vr_model *m)
+{
+	char err[VXT_ERRBUF_SIZE];
+
+	if (m->jrd)
+		return m->jrd;
+	/* opened at the first job, so the first screen needs one index load */
+	m->jrd = vxt_reader_open(m->path, err);
+	if (!m->jrd) {
+		snprintf(m->note, sizeof(m->note), "%s", err);
+		m->note_error = true;
+		return NULL;
+	}
+	if (vxt_reader_nchunks(m->jrd) < vxt_reader_nchunks(m->rd))
+		vxt_reader_refresh(m->jrd);
+	return m->jrd;
+}
+
 int vr_model_refresh(struct vr_model *m)
 {
 	int n = vxt_reader_refresh(m->rd);
@@ -121,7 +133,7 @@ int vr_model_refresh(struct vr_model *m)
 
 	if (n <= 0)
 		return n;
-	if (vxt_reader_refresh(m->jrd) < 0)
+	if (m->jrd && vxt_reader_refresh(m->jrd) < 0)
 		return -EIO;
 	first_new = m->view.nchunks;
 	if (vr_view_grow(&m->view) < 0)
@@ -129,9 +141,9 @@ int vr_model_refresh(struct vr_model *m)
 	if (m->view.match && !m->job[VR_JOB_COUNT].active)
 		m->job[VR_JOB_COUNT] = (struct vr_job){ .active = true, .next = first_new,
 							.begin = first_new,
-							.end = vxt_reader_nchunks(m->jrd) };
+							.end = vxt_reader_nchunks(m->rd) };
 	else if (m->view.match)
-		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->jrd);
+		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->rd);
 	scan_index(m);
 	pick_rows(m);
 	if (m->w1 >= m->t_last || m->following) {
@@ -201,7 +213,7 @@ static bool from_index(const struct vr_model *m)
 
 void vr_model_rebin(struct vr_model *m)
 {
-	size_t n = vxt_reader_nchunks(m->jrd), first = n, last = 0;
+	size_t n = vxt_reader_nchunks(m->rd), first = n, last = 0;
 	int rc;
 
 	vxt_timeline_free(&m->tl);
@@ -234,7 +246,7 @@ void vr_model_rebin(struct vr_model *m)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->jrd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 
 		if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
 			continue;

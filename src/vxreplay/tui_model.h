@@ -78,7 +78,7 @@ struct vr_mark {
 struct vr_model {
 	const char *path;
 	struct vxt_reader *rd;		/* cursor and list */
-	struct vxt_reader *jrd;		/* background jobs */
+	struct vxt_reader *jrd;		/* background jobs (vr_model_job_reader()) */
 	const struct vxt_file_info *info;
 	uint64_t t_first, t_last;	/* time of the first and last event */
 	uint64_t total_errors, total_lost;
@@ -139,6 +139,9 @@ struct vr_model {
 /* Open @path. @return 0, or -1 with the reason in m->err. */
 int vr_model_open(struct vr_model *m, const char *path);
 void vr_model_close(struct vr_model *m);
+/* The reader of the background jobs, opened at the first call.
+ * @return it, or NULL with the reason in m->note. */
+struct vxt_reader *vr_model_job_reader(struct vr_model *m);
 /* Scan for data appended to the file. @return new chunks, or a negative errno. */
 int vr_model_refresh(struct vr_model *m);
 

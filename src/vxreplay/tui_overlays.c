@@ -34,21 +34,22 @@ static struct pair io_pair_of(struct vr_model *m, uint64_t ord, const struct vxt
 	const struct vxt_event *e;
 	bool want_start = ev->phase == VXT_PH_DONE;
 	struct vxt_event me = *ev;
+	struct vxt_reader *jr = vr_model_job_reader(m);
 	int n = 0;
 
-	if (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_START)
+	if (!jr || (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_START))
 		return p;
-	vxt_reader_seek_ordinal(m->jrd, want_start ? ord : ord + 1);
+	vxt_reader_seek_ordinal(jr, want_start ? ord : ord + 1);
 	while (n++ < PAIR_SCAN) {
 		uint64_t at;
 
 		if (want_start) {
-			if (vxt_reader_prev(m->jrd, &e) != 1)
+			if (vxt_reader_prev(jr, &e) != 1)
 				break;
-			at = vxt_reader_tell(m->jrd);
+			at = vxt_reader_tell(jr);
 		} else {
-			at = vxt_reader_tell(m->jrd);
-			if (vxt_reader_next(m->jrd, &e) != 1)
+			at = vxt_reader_tell(jr);
+			if (vxt_reader_next(jr, &e) != 1)
 				break;
 		}
 		if (e->phase == (want_start ? VXT_PH_START : VXT_PH_DONE) && same_io(e, &me)) {

@@ -217,7 +217,7 @@ static int open_view(struct vr_model *m, char *err)
 			return -EINVAL;
 		p = m->spec_prof;
 	}
-	m->specv = vxt_view_new(p, NULL, vxt_reader_objects(m->jrd), vxt_reader_strings(m->jrd),
+	m->specv = vxt_view_new(p, NULL, vxt_reader_objects(m->rd), vxt_reader_strings(m->rd),
 				err);
 	if (!m->specv)
 		return -EINVAL;
@@ -235,7 +235,7 @@ static int open_view(struct vr_model *m, char *err)
 				"error");
 	cfg.nspec = 1024;
 	cfg.specsize = 4u << 20;
-	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->jrd), vxt_reader_strings(m->jrd), err);
+	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->rd), vxt_reader_strings(m->rd), err);
 	if (!m->spec)
 		return -EINVAL;
 	vxt_spec_set_time_base(m->spec, m->t_first);
@@ -258,7 +258,7 @@ int vr_model_spec_start(struct vr_model *m)
 		return -EINVAL;
 	}
 	vr_spec_clear(&m->view.spec);
-	m->job[VR_JOB_SPEC] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->jrd) };
+	m->job[VR_JOB_SPEC] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->rd) };
 	snprintf(m->view.spec.summary, sizeof(m->view.spec.summary), "%s: running", m->spec_name);
 	return 0;
 }
