@@ -37,6 +37,15 @@ keys - -
 wait_for ' bin 54.2ms'
 ok "+ / - zoom around the cursor"
 
+keys L
+wait_for '^ Errors by object'
+# lanes sit in the timeline rows, one per object, errors at their bins
+screen | sed -n '5,11p' | grep -E '^sdb ' | cut -c10- | grep -q '^ *[░▒▓█]' || fail "L: sdb lane"
+screen | sed -n '5,11p' | grep -E '^nvme0n1 ' | cut -c10- | grep -q '[░▒▓█]' && fail "L: nvme0n1 has no errors"
+keys L
+wait_for '^ Errors  '
+ok "L: error lanes per object"
+
 keys g t t
 wait_for 'cursor 0\.108[0-9]*s'
 keys T
