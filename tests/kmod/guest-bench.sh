@@ -41,6 +41,7 @@ run_vxrecord() {
 	p=$!
 	wait_channel
 	iops=$(fio_iops)
+	sleep 0.3
 	kill -INT $p
 	wait $p
 	lost=$(vxreplay /tmp/b.vxt --report summary --format json |

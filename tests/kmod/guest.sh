@@ -69,6 +69,7 @@ else
 	res FAIL rq_errors "block_rq_error counted '$n', expected 2"
 fi
 
+vxtest ioctls /dev/nullb0
 vxtest eperm
 
 if [ "$(param open_channels)" = 0 ] && [ "$(param buffer_bytes)" = 0 ]; then
@@ -82,6 +83,13 @@ if rmmod vxtrace && [ ! -e /dev/vxtrace ] && ! grep -q '^vxtrace ' /proc/modules
 	res PASS unload "rmmod clean once no channel is open"
 else
 	res FAIL unload "rmmod failed or left /dev/vxtrace"
+fi
+
+if insmod $M/vxtrace.ko errbuf_size=256; then
+	vxtest errlost /dev/nullb1 $BAD 7
+	rmmod vxtrace
+else
+	res FAIL errlost "insmod errbuf_size=256 failed"
 fi
 
 if [ -f /guest-more.sh ]; then

@@ -21,7 +21,7 @@ KM_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) ;; *) BUILD=$KM_TOP/$BUILD ;; esac
 
 EXPECTED="setup load exact badblocks dmerror eagain smallbuf lost multi stacked ops errchan
-rq_errors eperm leaks hold unload dmesg"
+rq_errors ioctls eperm leaks hold unload errlost dmesg"
 
 fail_early() {
 	echo "kmod tests: FAILED ($1)"
