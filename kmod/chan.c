@@ -55,6 +55,7 @@ module_param(errbuf_size, uint, 0444);
 MODULE_PARM_DESC(errbuf_size, "Size of the saved-error ring (bytes, at load)");
 
 static atomic_t nr_channels = ATOMIC_INIT(0);
+static atomic_t nr_tracing = ATOMIC_INIT(0);	/* channels with object sets */
 static atomic64_t ring_bytes = ATOMIC64_INIT(0);
 
 struct vxt_wantset {
@@ -93,6 +94,11 @@ static int param_get_nr_channels(char *buf, const struct kernel_param *kp)
 	return sysfs_emit(buf, "%d\n", atomic_read(&nr_channels));
 }
 
+static int param_get_nr_tracing(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&nr_tracing));
+}
+
 static int param_get_ring_bytes(char *buf, const struct kernel_param *kp)
 {
 	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&ring_bytes));
@@ -113,6 +119,11 @@ static const struct kernel_param_ops open_channels_ops = {
 	.get = param_get_nr_channels,
 };
 
+static const struct kernel_param_ops tracing_channels_ops = {
+	.set = param_set_readonly,
+	.get = param_get_nr_tracing,
+};
+
 static const struct kernel_param_ops buffer_bytes_ops = {
 	.set = param_set_readonly,
 	.get = param_get_ring_bytes,
@@ -125,6 +136,8 @@ static const struct kernel_param_ops rq_errors_ops = {
 
 module_param_cb(open_channels, &open_channels_ops, NULL, 0444);
 MODULE_PARM_DESC(open_channels, "Channels open now (read-only)");
+module_param_cb(tracing_channels, &tracing_channels_ops, NULL, 0444);
+MODULE_PARM_DESC(tracing_channels, "I/O channels with objects selected now (read-only)");
 module_param_cb(buffer_bytes, &buffer_bytes_ops, NULL, 0444);
 MODULE_PARM_DESC(buffer_bytes, "Bytes of channel buffers allocated now (read-only)");
 module_param_cb(rq_errors, &rq_errors_ops, NULL, 0444);
@@ -307,6 +320,8 @@ static void chan_shutdown(struct vxt_chan *ch)
 	}
 	ws = rcu_dereference_protected(ch->want, 1);
 	RCU_INIT_POINTER(ch->want, NULL);
+	if (ws && ws->n)
+		atomic_dec(&nr_tracing);
 	kfree(ws);
 	if (ch->bounce) {
 		atomic64_sub(ch->bounce_size, &ring_bytes);
@@ -511,6 +526,10 @@ static int chan_trace(struct vxt_chan *ch, unsigned long arg, bool add)
 	if (IS_ERR(ws))
 		return PTR_ERR(ws);
 	rcu_assign_pointer(ch->want, ws);
+	if (ws->n && !(old && old->n))
+		atomic_inc(&nr_tracing);
+	else if (!ws->n && old && old->n)
+		atomic_dec(&nr_tracing);
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;

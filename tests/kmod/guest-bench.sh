@@ -18,7 +18,7 @@ fio_iops() {
 
 wait_channel() {
 	i=0
-	while [ "$(cat /sys/module/vxtrace/parameters/open_channels)" = 0 ] && [ $i -lt 100 ]; do
+	while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" = 0 ] && [ $i -lt 100 ]; do
 		i=$((i + 1))
 		sleep 0.1
 	done

@@ -5,12 +5,15 @@
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
 
-# rec_start ARGS...: vxrecord in the background, once its channel is open
+# rec_start ARGS...: vxrecord in the background, once its channel traces
+# (an I/O channel has selected its objects; an error channel is open)
 rec_start() {
 	vxrecord -q -f "$@" 2>/tmp/rec.err &
 	REC=$!
+	ready=tracing_channels
+	case " $* " in *" --errors "*) ready=open_channels ;; esac
 	i=0
-	while [ "$(cat /sys/module/vxtrace/parameters/open_channels)" = 0 ]; do
+	while [ "$(cat /sys/module/vxtrace/parameters/$ready)" = 0 ]; do
 		i=$((i + 1))
 		if [ $i -gt 100 ] || ! kill -0 $REC 2>/dev/null; then
 			cat /tmp/rec.err

@@ -72,10 +72,11 @@ fi
 vxtest ioctls /dev/nullb0
 vxtest eperm
 
-if [ "$(param open_channels)" = 0 ] && [ "$(param buffer_bytes)" = 0 ]; then
+if [ "$(param open_channels)" = 0 ] && [ "$(param buffer_bytes)" = 0 ] &&
+   [ "$(param tracing_channels)" = 0 ]; then
 	res PASS leaks "no channel or buffer left after the tests"
 else
-	res FAIL leaks "open_channels=$(param open_channels) buffer_bytes=$(param buffer_bytes)"
+	res FAIL leaks "open_channels=$(param open_channels) buffer_bytes=$(param buffer_bytes) tracing_channels=$(param tracing_channels)"
 fi
 
 vxtest hold
