@@ -20,10 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vxtrace/filter.h"
+#include "filter_impl.h"
 #include "vxtrace/spec.h"
 
 #define SWEEP_EVERY	16384	/* look for emptied windowed speculations this often */
+#define PRUNE_EVERY	256	/* prune the log at least this often */
 #define RING_MIN	64
 
 struct srec {
@@ -58,6 +59,7 @@ struct kstate {
 struct cclause {
 	unsigned probes;
 	struct vxt_filter *pred;
+	int pred_spec;		/* pred is `spec` (1), `!spec` (0), or other (-1) */
 	unsigned nact;
 	enum vxt_spec_action act[VXT_SPEC_MAX_ACTIONS];
 	bool windowed;
@@ -83,7 +85,7 @@ struct vxt_spec {
 	struct lent *log;	/* ring of buffered events in input order */
 	size_t loghead, logn, logcap;
 	uint64_t nbuffered;	/* events in all buffers */
-	uint64_t last_sweep;
+	uint64_t last_sweep, last_prune;
 	struct vxt_spec_stats st;
 };
 
@@ -795,6 +797,7 @@ static void sweep(struct vxt_spec *s)
  * leave their buffer, and a windowed buffer left empty is closed. */
 static void log_prune(struct vxt_spec *s)
 {
+	s->last_prune = s->seq;
 	while (s->logn) {
 		const struct lent *e = log_at(s, 0);
 		struct sbuf *sb = &s->bufs[e->slot - 1];
@@ -833,6 +836,12 @@ int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t se
 	}
 	make_key(s->key, ev, &e.a, &e.b);
 	e.k = key_find(s, e.a, e.b);
+	if (e.k && e.k->slot) {	/* where the event will likely be buffered */
+		const struct sbuf *b = &s->bufs[e.k->slot - 1];
+
+		if (b->cap)
+			__builtin_prefetch(ring_at(b, b->n < b->cap ? b->n : 0), 1);
+	}
 	for (unsigned i = 0; i < s->ncl && rc == 0; i++) {
 		const struct cclause *cl = &s->cl[i];
 		struct vxt_filter_ctx ctx;
@@ -840,8 +849,12 @@ int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t se
 		if (!(cl->probes & pbit))
 			continue;
 		ctx.spec = e.k && e.k->slot;
-		if (cl->pred && !vxt_filter_eval(cl->pred, ev, &ctx))
+		if (cl->pred_spec >= 0) {
+			if (ctx.spec != (bool)cl->pred_spec)
+				continue;
+		} else if (cl->pred && !vxt_filter_eval(cl->pred, ev, &ctx)) {
 			continue;
+		}
 		rc = run_clause(s, cl, ev, seq, &e);
 	}
 	if (e.k && key_idle(e.k, ev->time_ns))
@@ -851,7 +864,9 @@ out:
 		return rc;
 	s->seq = seq + 1;
 	s->st.events_in++;
-	log_prune(s);
+	/* the watermark matters only while output waits; else prune now and then */
+	if (s->heapn || s->seq - s->last_prune >= PRUNE_EVERY)
+		log_prune(s);
 	if (s->nactive && s->seq - s->last_sweep >= SWEEP_EVERY)
 		sweep(s);
 	return 0;
@@ -859,10 +874,14 @@ out:
 
 int vxt_spec_next(struct vxt_spec *s, struct vxt_spec_event *out)
 {
-	/* the oldest buffered event, or the next input one */
-	uint64_t wm = s->logn ? log_at(s, 0)->seq : s->seq;
+	uint64_t wm;
 
-	if (!s->heapn || s->heap[0].seq >= wm)
+	if (!s->heapn)
+		return 0;
+	log_prune(s);
+	/* the oldest buffered event, or the next input one */
+	wm = s->logn ? log_at(s, 0)->seq : s->seq;
+	if (s->heap[0].seq >= wm)
 		return 0;
 	heap_pop(s, out);
 	s->st.events_out++;
@@ -932,6 +951,7 @@ struct vxt_spec *vxt_spec_new(const struct vxt_spec_config *c, const struct vxt_
 			vxt_spec_free(s);
 			return NULL;
 		}
+		cl->pred_spec = cl->pred ? vxt_filter_spec_only(cl->pred) : -1;
 	}
 	s->bufs = calloc(s->nspec, sizeof(*s->bufs));
 	s->freel = malloc(s->nspec * sizeof(*s->freel));
