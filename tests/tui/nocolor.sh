@@ -1,6 +1,7 @@
 #!/bin/sh
-# nocolor.sh - colours by default, none with NO_COLOR (attributes only), and
-# the ASCII fallback without UTF-8.
+# nocolor.sh - colours by default; none with NO_COLOR or on a terminal without
+# colours (attributes only); the ASCII fallback without UTF-8; TERM=dumb gets
+# the batch summary.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 50000
@@ -31,5 +32,22 @@ screen | LC_ALL=C grep -q "$(printf '\342')" && fail "UTF-8 bytes in the C local
 screen | grep '^sdb ' | grep -q 'x' || fail "ASCII: errors overlaid on the heatmap"
 screen | grep -q '^errors *|*-' || fail "ASCII: the timeline axis"
 ok "C locale: ASCII drawing"
+keys q
+wait_for '^\[exit 0\]'
+
+# TERM=dumb cannot hold the browser: the batch summary, as through a pipe
+start 120 40 env TERM=dumb "$B/vxreplay" "$T/s.vxt"
+wait_for '^\[exit 0\]'
+screen | grep -q '^events: *50000 ' || fail "TERM=dumb: no summary"
+screen_esc | grep -q "$(printf '\033')\[[0-9;]*[Hm]" && fail "TERM=dumb: escape sequences"
+ok "TERM=dumb: the summary, no escape sequences"
+
+# a terminal without colours gets the monochrome scheme
+start 120 40 env TERM=vt100 "$B/vxreplay" "$T/s.vxt"
+wait_for 'events 50000/50000'
+wait_idle
+[ "$(colours)" = 0 ] || fail "colour escapes on a vt100"
+screen | grep -q '^sdb ' || fail "vt100: heatmap rows"
+ok "TERM=vt100: monochrome"
 keys q
 wait_for '^\[exit 0\]'
