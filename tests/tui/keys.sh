@@ -45,6 +45,16 @@ text '+500ms'
 keys Enter
 wait_for 'cursor 3.000[0-9]*s'
 ok "j +500ms"
+# wall clock: the simulator's trace starts at 00:00:00 (its clock anchor, UTC)
+keys j
+text '00:00:04.25'
+keys Enter
+wait_for 'cursor 4\.250[0-9]*s 00:00:04\.25'
+ok "j 00:00:04.25 (wall clock)"
+keys j
+text '3'
+keys Enter
+wait_for 'cursor 3\.000[0-9]*s'
 keys j
 text 'yesterday'
 keys Enter
