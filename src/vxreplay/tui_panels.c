@@ -465,8 +465,14 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 	case VR_COL_PHASE: snprintf(buf, size, "%s", vxt_phase_name(ev->phase)); break;
 	case VR_COL_OP: snprintf(buf, size, "%s", lost ? "" : vxt_op_name(ev->op)); break;
 	case VR_COL_FLAGS: vxt_flags_format(ev->flags, buf, size); break;
-	case VR_COL_SECTOR: snprintf(buf, size, "%" PRIu64, lost ? 0 : ev->sector); break;
-	case VR_COL_BYTES: vxt_format_size(ev->bytes, buf, size); break;
+	case VR_COL_SECTOR:
+		if (!lost)
+			snprintf(buf, size, "%" PRIu64, ev->sector);
+		break;
+	case VR_COL_BYTES:
+		if (!lost)
+			vxt_format_size(ev->bytes, buf, size);
+		break;
 	case VR_COL_LATENCY:
 		if (ev->phase == VXT_PH_DONE)
 			vxt_format_duration(ev->latency_ns, buf, size);

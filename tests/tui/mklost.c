@@ -1,0 +1,52 @@
+/* mklost.c - writes a small trace with lost-event records at known times,
+ * for the browser's lost.sh test.
+ *   usage: mklost FILE
+ * 10 s of reads on one disk, one I/O every 10 ms; at 2.5 s a lost record of
+ * 1000 events and at 7.5 s one of 234.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "vxtrace/vxtrace.h"
+
+int main(int argc, char **argv)
+{
+	struct vxt_writer_opts o = { .force = true, .source = "test", .host = "testhost",
+				     .anchor_mono_ns = 1000000000ull,
+				     .anchor_real_ns = 1767225600000000000ull };
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_writer *w;
+	struct vxt_event ev;
+	uint64_t t0 = 1000000000ull;
+
+	if (argc != 2 || !objs || !strs)
+		return 2;
+	vxt_objtab_add(objs, 8 << 20, "sda", VXT_OBJ_DISK, 0);
+	w = vxt_writer_open(argv[1], &o, objs, strs, err);
+	if (!w) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < 1000; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.time_ns = t0 + (uint64_t)i * 10000000ull;
+		ev.phase = VXT_PH_DONE;
+		ev.op = VXT_OP_READ;
+		ev.sector = (uint64_t)i * 8;
+		ev.bytes = 4096;
+		ev.latency_ns = 100000;
+		if (vxt_writer_write(w, &ev, 1) < 0)
+			return 1;
+		if (i == 250 || i == 750) {
+			memset(&ev, 0, sizeof(ev));
+			ev.time_ns = t0 + (uint64_t)i * 10000000ull + 1;
+			ev.phase = VXT_PH_LOST;
+			ev.sector = i == 250 ? 1000 : 234;
+			if (vxt_writer_write(w, &ev, 1) < 0)
+				return 1;
+		}
+	}
+	return vxt_writer_close(w, err) < 0;
+}
