@@ -73,6 +73,12 @@ int vxt_blk_decode(const void *buf, enum vxt_blk_order *order, struct vxt_blk_re
 	if (o == VXT_BLK_ORDER_UNKNOWN)
 		return -EBADMSG;
 	*order = o;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (o == VXT_BLK_ORDER_LE) {	/* the usual case: the layout is the struct's */
+		memcpy(r, p, sizeof(*r));
+		goto check;
+	}
+#endif
 	r->magic = get32(p, o);
 	r->sequence = get32(p + 4, o);
 	r->time = get64(p + 8, o);
@@ -84,6 +90,9 @@ int vxt_blk_decode(const void *buf, enum vxt_blk_order *order, struct vxt_blk_re
 	r->cpu = get32(p + 40, o);
 	r->error = get16(p + 44, o);
 	r->pdu_len = get16(p + 46, o);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+check:
+#endif
 	if ((r->magic & 0xff) != VXT_BLK_VERSION)
 		return -EPROTONOSUPPORT;
 	if (r->pdu_len > VXT_BLK_PDU_MAX)

@@ -70,6 +70,9 @@ struct vxt_blk_rec {
 	uint16_t pdu_len;
 };
 
+_Static_assert(sizeof(struct vxt_blk_rec) == VXT_BLK_HDR_SIZE,
+	       "struct vxt_blk_rec has the on-disk layout");
+
 enum vxt_blk_order { VXT_BLK_ORDER_UNKNOWN = 0, VXT_BLK_ORDER_LE, VXT_BLK_ORDER_BE };
 
 /*
