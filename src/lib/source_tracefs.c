@@ -545,11 +545,15 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	if (rc < 0)
 		return rc;
 	snprintf(name, sizeof(name), "%s-%d", prog, (int)getpid());
+	errno = 0;
 	t->inst = tracefs_instance_create(name);
-	if (!t->inst)
-		return vxt_source_seterr(s, errno ? -errno : -EIO,
-			"tracefs: cannot create the instance %s/instances/%s: %s",
-			tracefs_tracing_dir(), name, strerror(errno ? errno : EIO));
+	if (!t->inst) {
+		int e = errno ? errno : EIO;
+
+		return vxt_source_seterr(s, -e, "tracefs: cannot create the instance "
+			"%s/instances/%s: %s%s", tracefs_tracing_dir(), name, strerror(e),
+			e == EACCES || e == EPERM ? " (needs root)" : "");
+	}
 	if ((rc = setup_buffers(s, t, opts->bufsize)) < 0 ||
 	    (rc = setup_parser(s, t)) < 0 ||
 	    (rc = open_cpus(s, t)) < 0 ||
