@@ -10,6 +10,13 @@ make_loop 16M
 expect_fail "unknown object" 1 "object 'nosuchdisk0': no such block device" -- \
 	"$B/vxrecord" --source tracefs --objects "$LNAME,nosuchdisk0" -o "$T/x.vxt" -q
 
+chmod 1777 "$T"
+if command -v setpriv >/dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$B/vxrecord" -a -w "$T"; then
+	expect_fail "not root" 1 "tracefs: .*(needs root" -- setpriv --reuid=65534 \
+		--regid=65534 --clear-groups "$B/vxrecord" --source tracefs -o "$T/n.vxt" -d 1s -q
+fi
+
 start_rec "$T/a.vxt" --source tracefs --objects "$LNAME" -q || finish
 pid=$REC
 stop_rec TERM
