@@ -2,7 +2,8 @@
 #
 # Prints "VXT-RESULT PASS|FAIL name: detail" lines; tests/kmod/run.sh decides.
 # Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
-# sectors 2048-2055), nullb2 (write cache, discard), dm-0 (device-mapper
+# sectors 2048-2055), nullb2 (write cache, discard, nullb2p1 at sector
+# 2048), dm-0 (device-mapper
 # "error" target), dm-1 (linear on nullb0).
 
 M=/modules
@@ -34,11 +35,18 @@ setup() {
 	done
 	echo none >/sys/block/nullb1/queue/scheduler
 	echo none >/sys/block/nullb2/queue/scheduler
+	vxtest mbr /dev/nullb2 2048 65536 || return 1
+	i=0
+	while [ ! -b /dev/nullb2p1 ]; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && return 1
+		sleep 0.1
+	done
 	return 0
 }
 
 if setup; then
-	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard); dm-0 error, dm-1 linear on nullb0"
+	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard, partition 1); dm-0 error, dm-1 linear on nullb0"
 else
 	res FAIL setup "could not create the test devices"
 fi
@@ -58,6 +66,7 @@ vxtest lost /dev/nullb0 2000
 vxtest multi /dev/nullb0 100
 vxtest stacked /dev/dm-1 /dev/nullb0 40
 vxtest ops /dev/nullb2
+vxtest partition /dev/nullb2 /dev/nullb2p1 2048
 # Saved so far: 1 request error (badblocks) + 3 bio errors (dm).
 vxtest errchan /dev/nullb1 $BAD 4
 

@@ -888,6 +888,80 @@ static int t_ioctls(const char *path)
 		      "on bad calls, EMFILE past max_channels");
 }
 
+/* Partitions: a disk set takes the disk and its partitions, a partition
+ * set only the requests that belong to the partition. Requests are
+ * reported on the whole disk at absolute sectors. */
+static int t_partition(const char *disk, const char *part, uint64_t start)
+{
+	uint32_t ddev = dev_of(disk), pdev = dev_of(part);
+	struct io in[4], out[2];
+	uint32_t types[2] = { VOLIOT_WANT_DISK, VOLIOT_WANT_DEV };
+	uint32_t vals[2] = { ddev, pdev };
+	struct tally t[2];
+	size_t i, n[2];
+	int fd[2], errs, rc;
+
+	CHECK(ddev && pdev, "%s or %s is not a block device", disk, part);
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 4; i++)
+		in[i] = (struct io){ (int)(i & 1), 64 * i, 4096 };
+	out[0] = (struct io){ 0, 100000, 4096 };
+	out[1] = (struct io){ 1, 100064, 8192 };
+	for (i = 0; i < 2; i++) {
+		fd[i] = chan_open(0, 0);
+		CHECK(fd[i] >= 0, "open/init: %s", strerror(-fd[i]));
+		rc = chan_want(fd[i], VOLIOT_IO_TRACE, types[i], vals[i]);
+		CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	}
+	rc = do_io(part, in, 4, &errs);
+	CHECK(!rc && !errs, "I/O on %s failed", part);
+	rc = do_io(disk, out, 2, &errs);
+	CHECK(!rc && !errs, "I/O on %s failed", disk);
+	for (i = 0; i < 2; i++) {
+		drain(fd[i], &t[i], 1 << 16);
+		n[i] = count_type(&t[i], VOLIOT_REC_IO_DONE, ddev);
+		close(fd[i]);
+	}
+	CHECK(n[0] == 6, "disk set: %zu completions, expected 6", n[0]);
+	CHECK(n[1] == 4, "partition set: %zu completions, expected 4", n[1]);
+	for (i = 0; i < 4; i++)
+		CHECK(find_io(&t[1], VOLIOT_REC_IO_DONE, ddev, start + in[i].sector),
+		      "partition I/O %zu not at absolute sector %llu", i,
+		      (unsigned long long)(start + in[i].sector));
+	CHECK(!find_io(&t[1], VOLIOT_REC_IO_DONE, ddev, 100000),
+	      "partition set got I/O outside the partition");
+	tally_free(&t[0]);
+	tally_free(&t[1]);
+	return result(1, "disk set: 4 partition + 2 disk I/Os; partition set: only "
+		      "its 4, at absolute sectors");
+}
+
+/* mbr DEV START COUNT: one Linux partition, then re-read the table. */
+static int make_mbr(const char *path, uint32_t start, uint32_t count)
+{
+	uint8_t mbr[512];
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	memset(mbr, 0, sizeof(mbr));
+	mbr[446 + 4] = 0x83;
+	memcpy(mbr + 446 + 8, &start, 4);
+	memcpy(mbr + 446 + 12, &count, 4);
+	mbr[510] = 0x55;
+	mbr[511] = 0xaa;
+	if (pwrite(fd, mbr, sizeof(mbr), 0) != sizeof(mbr) || fsync(fd) ||
+	    ioctl(fd, BLKRRPART) < 0) {
+		perror("mbr");
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int t_eperm(void)
 {
 	struct stat st;
@@ -1075,6 +1149,10 @@ int main(int argc, char **argv)
 		return t_errlost(argv[2], strtoull(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "ioctls") && argc == 3)
 		return t_ioctls(argv[2]);
+	if (!strcmp(argv[1], "partition") && argc == 5)
+		return t_partition(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "mbr") && argc == 5)
+		return make_mbr(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "eperm"))
 		return t_eperm();
 	if (!strcmp(argv[1], "hold"))
