@@ -169,7 +169,9 @@ static const uint64_t len_mask[9] = {
 #define GET(v)								\
 	do {								\
 		uint64_t w_ = load64(p);				\
-		unsigned t_ = (unsigned)__builtin_ctzll(~w_);		\
+		/* | 0x100: eight 0xff bytes make ~w_ zero (ctz of 0 is \
+		 * undefined); the 9-byte form is taken for t_ == 8 */	\
+		unsigned t_ = (unsigned)__builtin_ctzll(~w_ | 0x100);	\
 		if (__builtin_expect(t_ < 8, 1)) {			\
 			if (t_ + 1 > (size_t)(cend - p))		\
 				return -EBADMSG;			\
@@ -260,7 +262,7 @@ static int decode_column(int c, const uint8_t *p, const uint8_t *cend, size_t n,
 	case C_PID:
 		for (i = 0; i < n; i++) {
 			GET(v);
-			prev = (uint64_t)((int64_t)prev + vxt_unzigzag(v));
+			prev += (uint64_t)vxt_unzigzag(v);	/* wraps, never overflows */
 			if (prev > UINT32_MAX)
 				return -EBADMSG;
 			ev[i].pid = (uint32_t)prev;
