@@ -771,13 +771,18 @@ int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
 
 		if (rc == 0)
 			free(u);
+		if (rc == -ENOMEM)
+			return seterr(r, rc, "out of memory");
 		if (rc < 0 || r->chunks[i].offset + len != r->chunks[i].data_offset) {
 			*bad_offset = r->chunks[i].offset;
 			return seterr(r, -EBADMSG, "chunk %zu: corrupt entry at offset %llu", i,
 				      (unsigned long long)r->chunks[i].offset);
 		}
 		r->cur_chunk = SIZE_MAX;
-		if (decode_chunk(r, i) < 0) {
+		rc = decode_chunk(r, i);
+		if (rc == -ENOMEM)
+			return rc;	/* not damage: the message says so */
+		if (rc < 0) {
 			*bad_offset = r->chunks[i].data_offset;
 			return -EBADMSG;
 		}

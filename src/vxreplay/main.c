@@ -185,9 +185,15 @@ static int verify(struct vxt_reader *r, const char *file)
 	uint64_t bad;
 	const char *why;
 
-	if (vxt_reader_verify(r, &bad) < 0) {
+	int rc = vxt_reader_verify(r, &bad);
+
+	if (rc == -EBADMSG) {
 		fprintf(stderr, "vxreplay: %s: damaged at offset %llu: %s\n", file,
 			(unsigned long long)bad, vxt_reader_error(r));
+		return 1;
+	}
+	if (rc < 0) {	/* could not check (out of memory, I/O error): no verdict */
+		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(r));
 		return 1;
 	}
 	printf("%s: ok: %llu events in %zu chunks, every CRC and frame sound%s\n", file,
