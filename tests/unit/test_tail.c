@@ -17,7 +17,7 @@
 
 #include "vxtrace/vxt.h"
 
-#define NEV 3000
+#define NEV 2000
 #define PER_CHUNK 50
 
 static struct vxt_event want[NEV];
@@ -173,7 +173,7 @@ static void follow(size_t step0, unsigned seed)
 
 START_TEST(follow_growing_file)
 {
-	static const size_t steps[] = { 0, 0, 0, 1999, 4096, 613, 97 };
+	static const size_t steps[] = { 0, 0, 0, 1999, 4096, 613, 211 };
 
 	follow(steps[_i], (unsigned)_i + 1);
 }
@@ -183,7 +183,7 @@ START_TEST(every_crash_point)
 {
 	char err[VXT_ERRBUF_SIZE];
 
-	for (size_t len = 0; len <= file_len; len += len < 700 ? 1 : 89) {
+	for (size_t len = 0; len <= file_len; len += len < 700 ? 1 : 157) {
 		struct vxt_reader *r = vxt_reader_open_mem(file, len, "cut", err);
 		uint64_t bad;
 
