@@ -122,6 +122,7 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	struct vxt_writer *w = calloc(1, sizeof(*w));
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
 	struct stat st;
+	bool created = false;
 
 	if (!w || !(w->path = strdup(path))) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
@@ -143,7 +144,6 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 		w->cap = 1;
 	if (w->cap > VXT_CHUNK_EVENTS_MAX)
 		w->cap = VXT_CHUNK_EVENTS_MAX;
-	flags |= opts->force ? O_TRUNC : O_EXCL;
 	if (!opts->follow_symlink && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		snprintf(err, VXT_ERRBUF_SIZE,
 			 "%s: is a symlink; refusing to follow it (use --follow-symlinks)", path);
@@ -151,7 +151,11 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	}
 	if (!opts->follow_symlink)
 		flags |= O_NOFOLLOW;
-	w->fd = open(path, flags, 0600);
+	/* create when we can, so a failure removes only a file we made */
+	w->fd = open(path, flags | O_EXCL, 0600);
+	created = w->fd >= 0;
+	if (w->fd < 0 && errno == EEXIST && opts->force)
+		w->fd = open(path, (flags & ~O_CREAT) | O_TRUNC | O_NONBLOCK);
 	if (w->fd < 0) {
 		if (errno == EEXIST)
 			snprintf(err, VXT_ERRBUF_SIZE, "%s: file exists (use --force to overwrite)",
@@ -162,6 +166,11 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 				 path);
 		else
 			snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* a device or a fifo is no place for a trace (think -f -o /dev/sda) */
+	if (fstat(w->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: not a regular file", path);
 		goto fail;
 	}
 	w->ev = malloc(w->cap * sizeof(*w->ev));
@@ -182,7 +191,8 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 fail:
 	if (w->fd >= 0) {
 		close(w->fd);
-		unlink(path);
+		if (created)
+			unlink(path);
 	}
 	ZSTD_freeCCtx(w->cctx);
 	free(w->ev);
