@@ -27,6 +27,8 @@ static void buf_reserve(struct vxt_buf *b, size_t len)
 
 void vxt_buf_put(struct vxt_buf *b, const void *data, size_t len)
 {
+	if (!len)
+		return;		/* @data may be NULL (an empty footer index) */
 	buf_reserve(b, len);
 	if (b->err)
 		return;

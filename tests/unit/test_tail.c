@@ -212,7 +212,7 @@ Suite *tail_suite(void)
 	TCase *tc = tcase_create("reader");
 
 	tcase_add_unchecked_fixture(tc, setup, NULL);
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 240);	/* sanitizer builds on a busy machine */
 	tcase_add_loop_test(tc, follow_growing_file, 0, 7);
 	tcase_add_test(tc, every_crash_point);
 	suite_add_tcase(s, tc);
