@@ -7,11 +7,12 @@
 # undefined against the library sources (src/lib/*.c compiled here, in
 # build/fuzz/, never the normal build's objects). Its corpus starts from the
 # seeds in tests/fuzz/seeds/NAME/, the regression inputs in
-# tests/fuzz/regress/NAME/, files made by vxrecord --source sim (reader) and
-# ../shared/data (blktrace). The regression inputs are replayed first; then
-# each target runs for SECONDS (default 60). One line per target gives its
-# total executions. A crash leaves its input in build/fuzz/crashes/ and makes
-# the script exit 1: turn it into a regression input under regress/NAME/.
+# tests/fuzz/regress/NAME/, files made by vxrecord --source sim (reader),
+# ../shared/data (blktrace) and the shipped and broken profiles (profile).
+# The regression inputs are replayed first; then each target runs for
+# SECONDS (default 60). One line per target gives its total executions.
+# A crash leaves its input in build/fuzz/crashes/ and makes the script
+# exit 1: turn it into a regression input under regress/NAME/.
 set -u
 secs=${1:-60}
 [ $# -gt 0 ] && shift
@@ -95,6 +96,10 @@ for t in $targets; do
 	blktrace)
 		for f in "$shared"/data/blktrace/*/*.blktrace.*; do
 			[ -f "$f" ] && head -c 65536 "$f" > "$corpus/shared-$(basename "$f")"
+		done ;;
+	profile)
+		for f in "$top"/formats/profiles/*.yaml "$top"/tests/profiles-bad/*.yaml; do
+			[ -f "$f" ] && cp "$f" "$corpus/"
 		done ;;
 	esac
 	# every regression input must pass before fuzzing starts
