@@ -561,6 +561,10 @@ static void format_error(const struct fparser *p, const struct vxt_filter_opts *
 	e->line = line0 + p->eline - 1;
 	e->col = p->eline == 1 ? col0 + p->ecol - 1 : p->ecol;
 	snprintf(e->msg, sizeof(e->msg), "%s", p->emsg);
+	/* messages quote the expression: one line, no terminal controls */
+	for (char *m = e->msg; *m; m++)
+		if ((unsigned char)*m < 0x20 || *m == 0x7f)
+			*m = '?';
 	if (err)
 		snprintf(err, VXT_ERRBUF_SIZE, "%s:%u:%u: %s", o && o->name ? o->name : "filter",
 			 e->line, e->col, e->msg);

@@ -69,6 +69,10 @@ static int fail_pos(struct pctx *c, unsigned line, unsigned col, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* messages quote the profile's text: one line, no terminal controls */
+	for (char *m = msg; *m; m++)
+		if ((unsigned char)*m < 0x20 || *m == 0x7f)
+			*m = '?';
 	snprintf(c->err, VXT_ERRBUF_SIZE, "%s:%u:%u: %s", c->file, line, col, msg);
 	return -EINVAL;
 }
@@ -382,15 +386,15 @@ static void expr_origin(const struct pctx *c, const struct ynode *n, unsigned *l
 		(*col)++;
 	} else if (n->style == YAML_LITERAL_SCALAR_STYLE ||
 		   n->style == YAML_FOLDED_SCALAR_STYLE) {
-		const char *s = c->text;
+		const char *s = c->text, *end = c->text + c->len;	/* not NUL-terminated */
 		unsigned l = 1;
 
 		*block = true;
 		*line = n->line + 1;	/* the text starts under the indicator */
-		while (*s && l < *line)
+		while (s < end && l < *line)
 			if (*s++ == '\n')
 				l++;
-		while (s[*indent] == ' ')
+		while (s + *indent < end && s[*indent] == ' ')
 			(*indent)++;
 		*col = *indent + 1;
 	}

@@ -4,7 +4,8 @@
  * not, a name and start position for messages); the rest is the expression.
  * A compiled filter is evaluated on a fixed set of events, twice and after a
  * rebind to other tables, and must answer the same each time; a rejected one
- * must say where (line and column >= 1) and why.
+ * must say where (line and column >= 1) and why, on one line free of
+ * terminal control characters.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -86,6 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f) {
 		check(fe.line >= 1 && fe.col >= 1 && fe.msg[0] != '\0');
 		check(err[0] != '\0');
+		/* one printable line: messages quote the input */
+		for (const char *m = err; *m; m++)
+			check((unsigned char)*m >= 0x20 && *m != 0x7f);
 		free(expr);
 		return 0;
 	}

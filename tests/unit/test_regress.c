@@ -1,5 +1,6 @@
 /* test_regress.c - replay every regression input of tests/fuzz/regress/ and
- * every hostile file of tests/data/hostile/ through the library
+ * every hostile file of tests/data/hostile/ through the library (and the
+ * broken profiles of tests/profiles-bad/ through the profile loader)
  *
  * The fuzz targets replay the same inputs under libFuzzer; this runs them in
  * the ordinary unit test binary, so `make SAN=1 check` and the valgrind pass
@@ -71,6 +72,14 @@ static int replay_dir(const char *dir, replay_fn fn)
 	return count;
 }
 
+/* A message quoting hostile input stays one printable line. */
+static void assert_printable(const char *msg)
+{
+	for (const char *m = msg; *m; m++)
+		ck_assert_msg((unsigned char)*m >= 0x20 && *m != 0x7f, "control character in: %s",
+			      msg);
+}
+
 static void replay_reader(const uint8_t *p, size_t n, const char *name)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -126,8 +135,26 @@ static void replay_filter(const uint8_t *p, size_t n, const char *name)
 	f = vxt_filter_compile(expr, NULL, NULL, err);
 	if (f)
 		vxt_filter_matches(f, &ev);
+	else
+		assert_printable(err);
 	vxt_filter_free(f);
 	free(expr);
+}
+
+static void replay_profile(const uint8_t *p, size_t n, const char *name)
+{
+	char err[VXT_ERRBUF_SIZE];
+	/* an exact-size copy: the loader must not read past @n */
+	char *text = malloc(n ? n : 1);
+	struct vxt_profile *prof;
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, p, n);
+	prof = vxt_profile_parse(text, n, name, err);
+	if (!prof)
+		assert_printable(err);
+	vxt_profile_free(prof);
+	free(text);
 }
 
 START_TEST(regress_reader)
@@ -155,6 +182,13 @@ START_TEST(regress_filter)
 }
 END_TEST
 
+START_TEST(regress_profile)
+{
+	ck_assert_int_gt(replay_dir("tests/fuzz/regress/profile", replay_profile), 0);
+	ck_assert_int_gt(replay_dir("tests/profiles-bad", replay_profile), 20);
+}
+END_TEST
+
 Suite *regress_suite(void)
 {
 	Suite *s = suite_create("regress");
@@ -164,6 +198,7 @@ Suite *regress_suite(void)
 	tcase_add_test(tc, regress_reader);
 	tcase_add_test(tc, regress_chanrec);
 	tcase_add_test(tc, regress_filter);
+	tcase_add_test(tc, regress_profile);
 	suite_add_tcase(s, tc);
 	return s;
 }
