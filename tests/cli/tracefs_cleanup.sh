@@ -38,4 +38,10 @@ instance_exists "vxrecord-$stale" && fail "stale instance vxrecord-$stale not re
 	ok "stale instance vxrecord-$stale removed by the next run"
 instance_exists "vxrecord-$next" && fail "--duration: instance left behind" ||
 	ok "--duration: instance removed"
+
+if [ ! -e /dev/vxtrace ]; then	# without the module, tracefs is the default
+	"$B/vxrecord" --objects "$LNAME" -d 1s -o "$T/d.vxt" -q || fail "default source"
+	expect_eq "default source without /dev/vxtrace" \
+		"$("$B/vxreplay" "$T/d.vxt" --report summary --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])')" tracefs
+fi
 finish
