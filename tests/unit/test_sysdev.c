@@ -1,0 +1,168 @@
+/* test_sysdev.c - block device resolution and description over a fake sysfs
+ *
+ * Builds a small /sys tree in a temporary directory (VXT_SYSFS points the
+ * resolver at it): a disk sda (8:0, blk-mq) with a partition sda1 (8:1), a
+ * bio-based dm-0 (253:0) and loop3 (7:3).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vxtrace/objtab.h"
+#include "vxtrace/sysdev.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+}
+
+static void setup(void)
+{
+	snprintf(root, sizeof(root), "/tmp/vxt-sysfs-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	setenv("VXT_SYSFS", root, 1);
+	dir("class");
+	dir("class/block");
+	dir("dev");
+	dir("dev/block");
+	/* sda and its partition, nested as sysfs does */
+	dir("dev/block/8:0");
+	dir("dev/block/8:0/mq");
+	dir("dev/block/8:0/sda1");
+	put("dev/block/8:0/dev", "8:0\n");
+	put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	put("dev/block/8:0/size", "2097152\n");
+	put("dev/block/8:0/sda1/dev", "8:1\n");
+	put("dev/block/8:0/sda1/partition", "1\n");
+	put("dev/block/8:0/sda1/start", "2048\n");
+	put("dev/block/8:0/sda1/size", "1000\n");
+	put("dev/block/8:0/sda1/uevent", "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n");
+	{
+		char a[256], b[256];
+
+		snprintf(a, sizeof(a), "%s/dev/block/8:0/sda1", root);
+		snprintf(b, sizeof(b), "%s/dev/block/8:1", root);
+		ck_assert_int_eq(symlink(a, b), 0);
+	}
+	dir("dev/block/253:0");
+	put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
+	put("dev/block/253:0/size", "8\n");
+	dir("dev/block/7:3");
+	dir("dev/block/7:3/mq");
+	put("dev/block/7:3/uevent", "MAJOR=7\nMINOR=3\nDEVNAME=loop3\nDEVTYPE=disk\n");
+	dir("class/block/sda");
+	put("class/block/sda/dev", "8:0\n");
+	dir("class/block/sda1");
+	put("class/block/sda1/dev", "8:1\n");
+	dir("class/block/dm-0");
+	put("class/block/dm-0/dev", "253:0\n");
+	dir("class/block/loop3");
+	put("class/block/loop3/dev", "7:3\n");
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	unsetenv("VXT_SYSFS");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(resolve_list)
+{
+	char err[VXT_ERRBUF_SIZE] = "";
+	uint32_t devs[8];
+	int n;
+
+	n = vxt_sysdev_resolve("sda, dm-0,8:1,loop3,7,3,sda", devs, 8, err);
+	ck_assert_msg(n == 4, "n = %d (%s)", n, err);
+	ck_assert_uint_eq(devs[0], VXT_SYSDEV_MKDEV(8, 0));
+	ck_assert_uint_eq(devs[1], VXT_SYSDEV_MKDEV(253, 0));
+	ck_assert_uint_eq(devs[2], VXT_SYSDEV_MKDEV(8, 1));
+	ck_assert_uint_eq(devs[3], VXT_SYSDEV_MKDEV(7, 3));
+	ck_assert_int_eq(vxt_sysdev_resolve("", devs, 8, err), 0);
+	ck_assert_int_eq(vxt_sysdev_resolve("sda,dm-0", devs, 1, err), -E2BIG);
+}
+END_TEST
+
+START_TEST(resolve_errors)
+{
+	char err[VXT_ERRBUF_SIZE];
+	uint32_t devs[4];
+
+	ck_assert_int_eq(vxt_sysdev_resolve("sda,nvme9n9", devs, 4, err), -ENOENT);
+	ck_assert_str_eq(err, "object 'nvme9n9': no such block device");
+	ck_assert_int_eq(vxt_sysdev_resolve("9:9", devs, 4, err), -ENOENT);
+	ck_assert_int_eq(vxt_sysdev_resolve("/dev/null", devs, 4, err), -ENOTBLK);
+	ck_assert_str_eq(err, "object '/dev/null': not a block device");
+	ck_assert_int_eq(vxt_sysdev_resolve("../etc", devs, 4, err), -EINVAL);
+}
+END_TEST
+
+START_TEST(describe)
+{
+	char name[32];
+	unsigned kind;
+	uint64_t size;
+	uint32_t disk;
+	uint64_t start;
+
+	ck_assert_int_eq(vxt_sysdev_describe(VXT_SYSDEV_MKDEV(8, 0), name, &kind, &size), 0);
+	ck_assert_str_eq(name, "sda");
+	ck_assert_uint_eq(kind, VXT_OBJ_DISK);
+	ck_assert_uint_eq(size, 2097152ull * 512);
+	ck_assert_int_eq(vxt_sysdev_describe(VXT_SYSDEV_MKDEV(8, 1), name, &kind, NULL), 0);
+	ck_assert_str_eq(name, "sda1");
+	ck_assert_uint_eq(kind, VXT_OBJ_PARTITION);
+	ck_assert_int_eq(vxt_sysdev_describe(VXT_SYSDEV_MKDEV(253, 0), name, &kind, NULL), 0);
+	ck_assert_uint_eq(kind, VXT_OBJ_DM);
+	ck_assert_int_eq(vxt_sysdev_describe(VXT_SYSDEV_MKDEV(7, 3), NULL, &kind, &size), 0);
+	ck_assert_uint_eq(kind, VXT_OBJ_LOOP);
+	ck_assert_uint_eq(size, 0);
+	ck_assert_int_eq(vxt_sysdev_describe(VXT_SYSDEV_MKDEV(9, 9), name, &kind, &size),
+			 -ENOENT);
+
+	ck_assert_int_eq(vxt_sysdev_partition(VXT_SYSDEV_MKDEV(8, 1), &disk, &start), 1);
+	ck_assert_uint_eq(disk, VXT_SYSDEV_MKDEV(8, 0));
+	ck_assert_uint_eq(start, 2048);
+	ck_assert_int_eq(vxt_sysdev_partition(VXT_SYSDEV_MKDEV(8, 0), &disk, &start), 0);
+	ck_assert_uint_eq(disk, VXT_SYSDEV_MKDEV(8, 0));
+	ck_assert(vxt_sysdev_is_mq(VXT_SYSDEV_MKDEV(8, 0)));
+	ck_assert(!vxt_sysdev_is_mq(VXT_SYSDEV_MKDEV(253, 0)));
+}
+END_TEST
+
+Suite *sysdev_suite(void)
+{
+	Suite *s = suite_create("sysdev");
+	TCase *tc = tcase_create("sysfs");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, resolve_list);
+	tcase_add_test(tc, resolve_errors);
+	tcase_add_test(tc, describe);
+	suite_add_tcase(s, tc);
+	return s;
+}
