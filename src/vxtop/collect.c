@@ -125,6 +125,15 @@ static int open_view(struct vxtop_collector *c, const struct vxtop_opts *o)
 	return 0;
 }
 
+/* The view starts once the source records (setting up tracefs can take a
+ * while): no empty intervals for the time it took. */
+static void start_view(struct vxtop_collector *c)
+{
+	c->start_mono = vxt_now_mono();
+	c->view_start = c->start_mono;
+	vxtop_model_restart(&c->model, c->start_mono);
+}
+
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
 	int rc;
@@ -149,12 +158,14 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 		c->model.objs = vxt_reader_objects(c->rd);
 		vxtop_model_set_anchor(&c->model, vxt_reader_info(c->rd)->anchor_mono_ns,
 				       vxt_reader_info(c->rd)->anchor_real_ns);
+		start_view(c);
 		return open_view(c, o);
 	}
 	rc = open_source(c, o);
 	if (rc < 0)
 		return rc;
 	c->model.objs = c->objs;
+	start_view(c);
 	rc = open_view(c, o);
 	if (rc < 0)
 		return rc;

@@ -16,7 +16,15 @@ trap 'stop_vx; cleanup' EXIT
 "$B/vxtop" -b -n 9 -i 1s --format json -s tracefs -o "$LNAME" </dev/null \
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
-sleep 1.5	# the source is set up (instance, filter) well within this
+# the source is recording once its instance exists; then a little margin
+i=0
+while ! instance_exists "vxtop-$VX"; do
+	kill -0 "$VX" 2>/dev/null || { fail "vxtop died: $(cat "$T/top.err")"; VX=; finish; }
+	i=$((i + 1))
+	[ $i -gt 100 ] && { fail "no instance vxtop-$VX after 10 s"; finish; }
+	sleep 0.1
+done
+sleep 0.5
 fio --name=r --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=psync \
 	--time_based --runtime=5 --rate_iops=1000 --size=200M --output-format=json \
 	>"$T/fio.json" 2>"$T/fio.err" || { fail "fio: $(cat "$T/fio.err")"; finish; }
