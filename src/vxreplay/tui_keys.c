@@ -4,6 +4,7 @@
  * the focused panel does not use (arrows in the list, Left/Right on the
  * timeline) reach this table.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -120,7 +121,10 @@ static int error_step(struct vr_app *a, bool backward)
 {
 	int rc = vr_model_next_error(&a->m, backward);
 
-	if (rc < 0)
+	if (rc == -EAGAIN)
+		tui_screen_msg(&a->scr, TUI_R_MSG, "no error shown up to here yet; %s goes on",
+			       backward ? "E" : "e");
+	else if (rc < 0)
 		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", vxt_reader_error(a->m.rd));
 	else if (rc == 0)
 		tui_screen_msg(&a->scr, TUI_R_MSG, backward ? "no earlier error" : "no later error");
@@ -162,15 +166,20 @@ static int act_filter(void *app)
 	return TUI_REDRAW;
 }
 
-/* Next shown event after (before) the cursor that matches the search. */
+#define SEARCH_BUDGET 500000	/* events looked at per n / N */
+
+/* Next shown event after (before) the cursor that matches the search; a
+ * search that finds nothing in SEARCH_BUDGET events leaves the cursor where
+ * it stopped, so the next n goes on from there. */
 static int search_step(struct vr_app *a, bool backward)
 {
 	struct vr_model *m = &a->m;
 	uint64_t o = m->has_sel ? m->sel : 0, p;
 	const struct vxt_event *ev;
 	bool first = !m->has_sel;
+	long looked;
 
-	for (long scanned = 0; scanned < 2000000; scanned++) {
+	for (looked = 0; looked < SEARCH_BUDGET; looked++) {
 		int rc;
 
 		if (backward)
@@ -185,6 +194,12 @@ static int search_step(struct vr_app *a, bool backward)
 			vr_model_goto_ord(m, o);
 			return TUI_REDRAW;
 		}
+	}
+	if (looked == SEARCH_BUDGET) {
+		vr_model_goto_ord(m, o);
+		tui_screen_msg(&a->scr, TUI_R_MSG, "%s: no match in %d events; %s goes on", a->search,
+			       SEARCH_BUDGET, backward ? "N" : "n");
+		return TUI_REDRAW;
 	}
 	tui_screen_msg(&a->scr, TUI_R_MSG, "%s: no %s match", a->search,
 		       backward ? "earlier" : "later");

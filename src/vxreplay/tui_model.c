@@ -430,6 +430,10 @@ int vr_model_next_error(struct vr_model *m, bool backward)
 	uint64_t from = m->has_sel ? (backward ? m->sel : m->sel + 1) : 0, o;
 	int rc = vr_view_next_error(&m->view, from, backward, &o);
 
+	if (rc == -EAGAIN) {
+		vr_model_goto_ord(m, o);
+		return rc;
+	}
 	if (rc != 1)
 		return rc;
 	return vr_model_goto_ord(m, o);

@@ -168,7 +168,8 @@ void vr_spec_clear(struct vr_spec_set *s);
 void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c);
 /* Store the count of chunk @i from its decoded events (once). */
 void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n);
-/* Next (previous) shown error after (before) @ord. @return 1 and *out, 0 none. */
+/* Next (previous) shown error after (before) @ord. @return 1 and *out, 0 none,
+ * or -EAGAIN after a bounded search with *out where to go on from. */
 int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out);
 /* Speculation group of @ord in the view, or -1. */
 long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord);
@@ -199,7 +200,9 @@ int vr_model_move(struct vr_model *m, long n);
 /* First / last shown event. */
 int vr_model_home(struct vr_model *m);
 int vr_model_end(struct vr_model *m);
-/* Next / previous shown error after / before the cursor. @return 1, 0 none. */
+/* Next / previous shown error after / before the cursor. @return 1, 0 none,
+ * or -EAGAIN when the bounded search stopped (the cursor moved as far as it
+ * looked; the same call goes on from there). */
 int vr_model_next_error(struct vr_model *m, bool backward);
 /* The list shows @page rows: keep the cursor's row inside. */
 void vr_model_set_page(struct vr_model *m, unsigned page);

@@ -62,6 +62,9 @@ static struct pair io_pair_of(struct vr_model *m, uint64_t ord, const struct vxt
 	return p;
 }
 
+static struct pair pair;		/* the other half of the I/O of ... */
+static uint64_t pair_ord = UINT64_MAX;	/* ... this event */
+
 static int line(int *y, const struct tui_rect *r, int role, const char *label, const char *fmt,
 		...) __attribute__((format(printf, 5, 6)));
 
@@ -158,7 +161,12 @@ static void detail_draw(struct tui_panel *p, bool focused)
 	if (ev.phase != VXT_PH_DONE && ev.phase != VXT_PH_START)
 		return;
 	tui_puts(y++, p->r.x + 1, p->r.w - 2, TUI_R_TITLE, " Its whole I/O ");
-	pr = io_pair_of(&a->m, a->detail_ord, &ev);
+	/* the scan is done once per event shown, not at every redraw */
+	if (a->detail_ord != pair_ord) {
+		pair = io_pair_of(&a->m, a->detail_ord, &ev);
+		pair_ord = a->detail_ord;
+	}
+	pr = pair;
 	if (ev.phase == VXT_PH_DONE) {
 		if (pr.found)
 			io_line(a, &y, &p->r, "start", pr.ord, &pr.ev);

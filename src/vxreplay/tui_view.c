@@ -238,22 +238,18 @@ long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord)
 
 static int spec_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
 {
-	size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+	size_t k = lower_bound(v->spec.ord, v->spec.n, ord), left = 500000;
 	const struct vxt_event *ev;
 
-	if (backward) {
-		while (k-- > 0)
-			if (vr_view_get(v, v->spec.ord[k], &ev) == 1 && ev->error) {
-				*out = v->spec.ord[k];
-				return 1;
-			}
-		return 0;
-	}
-	for (; k < v->spec.n; k++) {
-		if (v->spec.ord[k] < ord)
-			continue;
-		if (vr_view_get(v, v->spec.ord[k], &ev) == 1 && ev->error) {
-			*out = v->spec.ord[k];
+	while (backward ? k > 0 : k < v->spec.n) {
+		size_t at = backward ? --k : k++;
+
+		if (!left--) {
+			*out = v->spec.ord[at];
+			return -EAGAIN;
+		}
+		if (vr_view_get(v, v->spec.ord[at], &ev) == 1 && ev->error) {
+			*out = v->spec.ord[at];
 			return 1;
 		}
 	}
@@ -293,27 +289,34 @@ static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward
 	return 0;
 }
 
+#define ERROR_BUDGET 24	/* chunks decoded per search for an error */
+
 int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
 {
-	size_t nch = vxt_reader_nchunks(v->rd);
+	size_t nch = vxt_reader_nchunks(v->rd), i;
+	unsigned decoded = 0;
 	int rc;
 
 	if (v->spec_on)
 		return spec_next_error(v, ord, backward, out);
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
-	if (!nch)
+	if (!nch || (backward && ord == 0))
 		return 0;
-	if (backward) {
-		if (ord == 0)
-			return 0;
-		for (size_t i = vr_chunk_of(v->rd, ord - 1) + 1; i-- > 0;)
-			if ((rc = chunk_error(v, i, ord, true, out)) != 0)
-				return rc;
-		return 0;
-	}
-	for (size_t i = vr_chunk_of(v->rd, ord); i < nch; i++)
-		if ((rc = chunk_error(v, i, ord, false, out)) != 0)
+	i = vr_chunk_of(v->rd, backward ? ord - 1 : ord);
+	for (;;) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+
+		if (ci->nerrors && (!v->match || v->chunk_match[i] != 0) && decoded++ == ERROR_BUDGET) {
+			/* not found yet: say where to go on from */
+			*out = ci->first_event + (backward ? ci->nevents : 0);
+			return -EAGAIN;
+		}
+		rc = chunk_error(v, i, ord, backward, out);
+		if (rc != 0)
 			return rc;
-	return 0;
+		if (backward ? i == 0 : i + 1 == nch)
+			return 0;
+		i = backward ? i - 1 : i + 1;
+	}
 }
