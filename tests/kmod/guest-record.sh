@@ -1,6 +1,6 @@
 # guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
 # the programs are in the guest (the module is loaded, a fresh error ring)
-# expect: record_default record_dd record_fio record_errors
+# expect: record_default record_dd record_fio record_lost record_errors
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -90,6 +90,24 @@ if rec_start --source kmod --objects /dev/nullb0 -o /tmp/fio.vxt; then
 	fi
 else
 	res FAIL record_fio "vxrecord did not start"
+fi
+
+# A 256-byte ring under dd: the lost count reaches the file, and traced +
+# lost = issued.
+if rec_start --source kmod --objects nullb0 --bufsize 1 -o /tmp/lost.vxt; then
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=2000 iflag=direct 2>/dev/null
+	rec_stop
+	vxreplay /tmp/lost.vxt --report summary --format json >/tmp/lost.json
+	st=$(json /tmp/lost.json starts)
+	io=$(json /tmp/lost.json ios)
+	lo=$(json /tmp/lost.json lost)
+	if [ -n "$lo" ] && [ "$lo" -gt 0 ] && [ $((st + io + lo)) = 4000 ]; then
+		res PASS record_lost "256-byte ring: $st starts + $io completions + $lo lost = 4000 issued"
+	else
+		res FAIL record_lost "starts=$st ios=$io lost=$lo (want a sum of 4000)"
+	fi
+else
+	res FAIL record_lost "vxrecord did not start"
 fi
 
 # --errors: two saved errors from before the capture, one new during it.
