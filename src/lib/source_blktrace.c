@@ -29,6 +29,7 @@
 #define BLK_BATCH	65536		/* events per next() */
 #define BLK_MAX_IN	1024
 #define BLK_PIDS	4096		/* pid -> comm cache slots (power of two) */
+#define BLK_WINDOW	2000000000ull	/* stream reorder window, ns of trace time */
 
 struct blk_in {
 	char *path;
@@ -48,6 +49,14 @@ struct blk_pid {
 	uint32_t pid, comm;
 };
 
+/* A record waiting in the reorder window (standard input only). */
+struct blk_item {
+	struct vxt_blk_rec r;
+	uint64_t seq;		/* arrival order, for equal times */
+	uint32_t strid;		/* MESSAGE marks: the text */
+	bool mark;
+};
+
 struct blk {
 	struct blk_in *in;
 	size_t nin;
@@ -59,6 +68,12 @@ struct blk {
 	bool anchored;
 	int64_t last_obj;
 	uint32_t last_dev;
+	bool ended;		/* no more input (end or error) */
+	/* reorder window for a stream, whose records may come out of order */
+	bool reorder;
+	struct blk_item *heap;
+	size_t nheap, capheap;
+	uint64_t seq, maxt;
 };
 
 /* ---- input ---- */
@@ -324,58 +339,58 @@ static const signed char act_phase[VXT_BLK_TA_NR] = {
 	[VXT_BLK_TA_DRV_DATA] = -1,
 };
 
-static int handle_notify(struct vxt_source *s, struct blk *b, struct blk_in *in,
-			 struct vxt_batch *out)
-{
-	const struct vxt_blk_rec *r = &in->head;
-	const unsigned char *pdu = in->pdu;
-	size_t len = r->pdu_len;
-	struct vxt_event *e;
-	int64_t id;
+/* ---- reorder window ---- */
 
-	if ((r->action & VXT_BLK_TA_CGROUP) && len >= 8) {
-		pdu += 8;
-		len -= 8;
-	}
-	switch (r->action & 0xff) {
-	case VXT_BLK_TN_PROCESS:
-		note_process(s, b, r, pdu, len);
-		return 0;
-	case VXT_BLK_TN_TIMESTAMP:
-		if (len >= 8 && !b->anchored) {
-			s->clock_mono = r->time;
-			s->clock_real = vxt_blk_u32(pdu, in->order) * 1000000000ull +
-					vxt_blk_u32(pdu + 4, in->order);
-			b->anchored = true;
-		}
-		return 0;
-	case VXT_BLK_TN_MESSAGE:
-		e = vxt_batch_push(out);
-		if (!e)
+static bool item_before(const struct blk_item *a, const struct blk_item *b)
+{
+	return a->r.time < b->r.time || (a->r.time == b->r.time && a->seq < b->seq);
+}
+
+static int heap_push(struct blk *b, const struct vxt_blk_rec *r, uint32_t strid, bool mark)
+{
+	struct blk_item it = { *r, b->seq++, strid, mark };
+	size_t i;
+
+	if (b->nheap == b->capheap) {
+		size_t cap = b->capheap ? b->capheap * 2 : 4096;
+		struct blk_item *h = realloc(b->heap, cap * sizeof(*h));
+
+		if (!h)
 			return -ENOMEM;
-		id = object_of(s, b, in, r->device);
-		if (id < 0)
-			return (int)id;
-		e->time_ns = r->time;
-		e->object = (uint32_t)id;
-		e->pid = r->pid;
-		e->cpu = (uint16_t)r->cpu;
-		e->phase = VXT_PH_MARK;
-		e->op = VXT_OP_OTHER;
-		id = vxt_strtab_intern(s->strs, (const char *)pdu, strnlen((const char *)pdu, len));
-		e->comm = id > 0 ? (uint32_t)id : 0;
-		b->nevents++;
-		return 0;
+		b->heap = h;
+		b->capheap = cap;
 	}
-	b->skipped[VXT_BLK_TA_NR]++;
-	b->nskipped++;
+	for (i = b->nheap++; i && item_before(&it, &b->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		b->heap[i] = b->heap[(i - 1) / 2];
+	b->heap[i] = it;
+	if (r->time > b->maxt)
+		b->maxt = r->time;
 	return 0;
 }
 
-static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
-			 struct vxt_batch *out)
+static struct blk_item heap_pop(struct blk *b)
 {
-	const struct vxt_blk_rec *r = &in->head;
+	struct blk_item top = b->heap[0], last = b->heap[--b->nheap];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < b->nheap) {
+		if (c + 1 < b->nheap && item_before(&b->heap[c + 1], &b->heap[c]))
+			c++;
+		if (!item_before(&b->heap[c], &last))
+			break;
+		b->heap[i] = b->heap[c];
+		i = c;
+	}
+	b->heap[i] = last;
+	return top;
+}
+
+/* ---- records -> events ---- */
+
+/* One record (an I/O action or a MESSAGE mark) -> one event in @out. */
+static int convert(struct vxt_source *s, struct blk *b, struct blk_in *in,
+		   const struct vxt_blk_rec *r, uint32_t strid, bool mark, struct vxt_batch *out)
+{
 	unsigned act = r->action & 0xff;
 	struct vxt_iopair_val v = { r->time, r->pid, 0 };
 	struct vxt_event *e;
@@ -383,13 +398,6 @@ static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
 	int16_t err;
 	int64_t id;
 
-	if ((r->action >> VXT_BLK_TC_SHIFT) & VXT_BLK_TC_NOTIFY)
-		return handle_notify(s, b, in, out);
-	if (act >= VXT_BLK_TA_NR || act == 0 || act_phase[act] < 0) {
-		b->skipped[act < VXT_BLK_TA_NR ? act : 0]++;
-		b->nskipped++;
-		return 0;
-	}
 	id = object_of(s, b, in, r->device);
 	if (id < 0)
 		return (int)id;
@@ -398,11 +406,17 @@ static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
 		return -ENOMEM;
 	b->nevents++;
 	e->time_ns = r->time;
-	e->sector = r->sector;
-	e->bytes = r->bytes;
 	e->object = (uint32_t)id;
 	e->pid = r->pid;
 	e->cpu = (uint16_t)r->cpu;
+	if (mark) {
+		e->phase = VXT_PH_MARK;
+		e->op = VXT_OP_OTHER;
+		e->comm = strid;
+		return 0;
+	}
+	e->sector = r->sector;
+	e->bytes = r->bytes;
 	e->phase = (uint8_t)act_phase[act];
 	vxt_blk_op_flags(r, &e->op, &e->flags);
 	comm = pid_slot_comm(b, r->pid, false);
@@ -425,6 +439,65 @@ static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
 		return 0;
 	}
 	return 0;
+}
+
+static int deliver(struct vxt_source *s, struct blk *b, struct blk_in *in,
+		   const struct vxt_blk_rec *r, uint32_t strid, bool mark, struct vxt_batch *out)
+{
+	if (b->reorder)
+		return heap_push(b, r, strid, mark);
+	return convert(s, b, in, r, strid, mark, out);
+}
+
+/* Notes act at once (names and the clock are needed by later records);
+ * a MESSAGE becomes a mark in time order. */
+static int handle_notify(struct vxt_source *s, struct blk *b, struct blk_in *in,
+			 struct vxt_batch *out)
+{
+	const struct vxt_blk_rec *r = &in->head;
+	const unsigned char *pdu = in->pdu;
+	size_t len = r->pdu_len;
+	int64_t id;
+
+	if ((r->action & VXT_BLK_TA_CGROUP) && len >= 8) {
+		pdu += 8;
+		len -= 8;
+	}
+	switch (r->action & 0xff) {
+	case VXT_BLK_TN_PROCESS:
+		note_process(s, b, r, pdu, len);
+		return 0;
+	case VXT_BLK_TN_TIMESTAMP:
+		if (len >= 8 && !b->anchored) {
+			s->clock_mono = r->time;
+			s->clock_real = vxt_blk_u32(pdu, in->order) * 1000000000ull +
+					vxt_blk_u32(pdu + 4, in->order);
+			b->anchored = true;
+		}
+		return 0;
+	case VXT_BLK_TN_MESSAGE:
+		id = vxt_strtab_intern(s->strs, (const char *)pdu, strnlen((const char *)pdu, len));
+		return deliver(s, b, in, r, id > 0 ? (uint32_t)id : 0, true, out);
+	}
+	b->skipped[VXT_BLK_TA_NR]++;
+	b->nskipped++;
+	return 0;
+}
+
+static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
+			 struct vxt_batch *out)
+{
+	const struct vxt_blk_rec *r = &in->head;
+	unsigned act = r->action & 0xff;
+
+	if ((r->action >> VXT_BLK_TC_SHIFT) & VXT_BLK_TC_NOTIFY)
+		return handle_notify(s, b, in, out);
+	if (act >= VXT_BLK_TA_NR || act == 0 || act_phase[act] < 0) {
+		b->skipped[act < VXT_BLK_TA_NR ? act : 0]++;
+		b->nskipped++;
+		return 0;
+	}
+	return deliver(s, b, in, r, 0, false, out);
 }
 
 /* The input whose head is oldest, or NULL when all are done. */
@@ -464,6 +537,12 @@ static void set_note(struct vxt_source *s, struct blk *b)
 		snprintf(s->note + len, sizeof(s->note) - len, ")");
 }
 
+/*
+ * Records go out in time order: files are merged by their next record's
+ * time; a stream (standard input) passes a reorder window of BLK_WINDOW of
+ * trace time. After a damaged record, everything before it is handed out,
+ * then the error is returned.
+ */
 static int blk_next(struct vxt_source *s, struct vxt_batch *out, int timeout_ms)
 {
 	struct blk *b = s->priv;
@@ -472,9 +551,22 @@ static int blk_next(struct vxt_source *s, struct vxt_batch *out, int timeout_ms)
 	int rc;
 
 	(void)timeout_ms;
-	if (b->err)
-		return b->err;
-	while (out->n - n0 < BLK_BATCH && (in = oldest(b))) {
+	while (out->n - n0 < BLK_BATCH) {
+		if (b->nheap && (b->ended || b->heap[0].r.time + BLK_WINDOW <= b->maxt)) {
+			struct blk_item it = heap_pop(b);
+
+			rc = convert(s, b, &b->in[0], &it.r, it.strid, it.mark, out);
+			if (rc < 0)
+				return vxt_source_seterr(s, rc, "blktrace: %s", strerror(-rc));
+			continue;
+		}
+		if (b->ended)
+			break;
+		in = oldest(b);
+		if (!in) {
+			b->ended = true;
+			continue;
+		}
 		rc = handle_record(s, b, in, out);
 		if (rc < 0)
 			return vxt_source_seterr(s, rc, "blktrace: %s", strerror(-rc));
@@ -482,12 +574,13 @@ static int blk_next(struct vxt_source *s, struct vxt_batch *out, int timeout_ms)
 		if (rc < 0) {
 			b->err = rc;	/* hand out what came before first */
 			in->has = false;
-			set_note(s, b);
-			return out->n > n0 ? 1 : rc;
+			b->ended = true;
 		}
 	}
 	set_note(s, b);
-	return out->n > n0 ? 1 : 0;
+	if (out->n > n0)
+		return 1;
+	return b->err;
 }
 
 static void blk_close(struct vxt_source *s)
@@ -504,6 +597,7 @@ static void blk_close(struct vxt_source *s)
 		free(b->in[i].buf);
 	}
 	free(b->in);
+	free(b->heap);
 	vxt_iopair_free(b->pair);
 	free(b);
 	s->priv = NULL;
@@ -582,6 +676,7 @@ static int blk_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 			return rc;	/* unreadable from the first record on */
 	}
 	find_anchor(s, b);
+	b->reorder = b->nin == 1 && b->in[0].fd == STDIN_FILENO;
 	return 0;
 }
 

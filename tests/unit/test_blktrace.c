@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,46 @@ START_TEST(import_damaged)
 }
 END_TEST
 
+/* A stream on standard input may come out of order (blktrace -o - writes
+ * per-CPU buffers as they fill): the reorder window sorts it, so the
+ * completion still finds its issue. */
+START_TEST(import_stdin_reorders)
+{
+	FILE *f = fopen(path_of("stream"), "wb");
+	struct vxt_blk_rec r;
+	struct run run;
+	int fd;
+
+	ck_assert_ptr_nonnull(f);
+	put(f, VXT_BLK_ORDER_LE, rec(1000, VXT_BLK_TA_QUEUE, VXT_BLK_TC_WRITE |
+		VXT_BLK_TC_QUEUE, 64, 8192), NULL);
+	r = rec(2500, VXT_BLK_TA_COMPLETE, VXT_BLK_TC_WRITE | VXT_BLK_TC_COMPLETE, 64, 8192);
+	r.cpu = 1;
+	put(f, VXT_BLK_ORDER_LE, r, NULL);
+	put(f, VXT_BLK_ORDER_LE, rec(2000, VXT_BLK_TA_ISSUE, VXT_BLK_TC_WRITE |
+		VXT_BLK_TC_ISSUE, 64, 8192), NULL);
+	r = rec(1500, VXT_BLK_TN_MESSAGE, VXT_BLK_TC_NOTIFY, 0, 0);
+	r.pdu_len = 6;
+	put(f, VXT_BLK_ORDER_LE, r, "hello");
+	fclose(f);
+	fd = open(path_of("stream"), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	ck_assert_int_eq(import("-", &run), 0);
+	ck_assert_int_eq(run.rc, 0);
+	ck_assert_uint_eq(run.b.n, 4);
+	ck_assert_int_eq(run.b.ev[0].phase, VXT_PH_QUEUE);
+	ck_assert_int_eq(run.b.ev[1].phase, VXT_PH_MARK);
+	ck_assert_str_eq(vxt_strtab_get(run.strs, run.b.ev[1].comm), "hello");
+	ck_assert_int_eq(run.b.ev[2].phase, VXT_PH_START);
+	ck_assert_int_eq(run.b.ev[3].phase, VXT_PH_DONE);
+	ck_assert_uint_eq(run.b.ev[3].latency_ns, 500);
+	ck_assert_str_eq(vxt_objtab_get(run.objs, 0)->name, "8:16");
+	run_free(&run);
+}
+END_TEST
+
 START_TEST(import_missing_input)
 {
 	struct run r;
@@ -383,6 +424,7 @@ Suite *blktrace_suite(void)
 	tcase_add_checked_fixture(imp, setup, teardown);
 	tcase_add_test(imp, import_merges_and_pairs);
 	tcase_add_test(imp, import_damaged);
+	tcase_add_test(imp, import_stdin_reorders);
 	tcase_add_test(imp, import_missing_input);
 	tcase_add_test(imp, import_centos7_matches_blkparse);
 	suite_add_tcase(s, imp);
