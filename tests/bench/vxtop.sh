@@ -15,6 +15,7 @@ T=$(mktemp -d)
 SOCK=vxtop-bench-$$
 cleanup() {
 	command -v tmux >/dev/null 2>&1 && tmux -L "$SOCK" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$T"
 }
 trap cleanup EXIT

@@ -10,6 +10,7 @@ SOCK=vxtop-fade-$$
 tm() { tmux -L "$SOCK" "$@"; }
 cleanup() {
 	tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$T"
 }
 trap cleanup EXIT

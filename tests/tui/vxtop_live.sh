@@ -11,6 +11,7 @@ SOCK=vxtop-live-$$
 tm() { tmux -L "$SOCK" "$@"; }
 cleanup() {
 	tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$T"
 }
 trap cleanup EXIT
