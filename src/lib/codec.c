@@ -211,7 +211,11 @@ static int decode_column(int c, const uint8_t *p, const uint8_t *cend, size_t n,
 	case C_OBJ:
 		for (i = 0; i < n; i++) {
 			GET(v);
-			if (v >= nobjs)
+			/* a lost event needs no object and may come before the
+			 * first one is known: an id naming none is read as 0 */
+			if (v >= nobjs && ev[i].phase == VXT_PH_LOST)
+				v = 0;
+			else if (v >= nobjs)
 				return -EBADMSG;
 			ev[i].object = (uint32_t)v;
 		}

@@ -25,7 +25,8 @@
 size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out);
 /* Decode @len bytes holding exactly @n events into @ev; VXT_CODEC_SLACK
  * readable bytes must follow in[len - 1]. Object ids must be
- * below @nobjs and comm ids below @nstrs.
+ * below @nobjs (a lost event's that is not is read as 0) and comm ids
+ * below @nstrs.
  * @return 0, or -EBADMSG when the block is malformed. */
 int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,
 		     uint32_t nobjs, uint32_t nstrs);

@@ -76,6 +76,8 @@ torn-entry|1|402|torn chunk entry at offset 6699
 torn-data|1|402|torn chunk data at offset 7547
 tail-garbage|1|600|unexpected data (not a vxt unit) at offset 10476
 unknown-unit|0|600|every CRC and frame sound (no footer: recovered by scan)
+# written by the library: one lost event, recorded before any object was known
+lost-before-objects|0|1|every CRC and frame sound
 # footer and trailer: not trusted, the scan reads the chunks instead
 footer-nchunks-4g|0|600|recovered by scan
 footer-nchunks-1000|0|600|recovered by scan

@@ -4,6 +4,8 @@
 # --rate 200). Each file changes a few fields and, unless the point is a bad
 # CRC, recomputes every CRC, so the reader's limits are what gets tested.
 # The expected answers are in ../../cli/hostile_vxt.sh and tests/README.md.
+# lost-before-objects is not made here: the writer wrote it (one lost event,
+# an empty object table).
 import struct, os
 
 def crc32c(data, crc=0):
