@@ -28,6 +28,8 @@ uint64_t vxt_hist_bucket_low(unsigned i)
 		return i;
 	msb = i / VXT_HIST_SUB + 1;
 	sub = i % VXT_HIST_SUB;
+	if (msb > 63)
+		return UINT64_MAX;	/* past the last bucket any value reaches */
 	return (1ull << msb) | ((uint64_t)sub << (msb - 2));
 }
 
