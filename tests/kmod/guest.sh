@@ -3,7 +3,7 @@
 # Prints "VXT-RESULT PASS|FAIL name: detail" lines; tests/kmod/run.sh decides.
 # Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
 # sectors 2048-2055), nullb2 (write cache, discard, nullb2p1 at sector
-# 2048), dm-0 (device-mapper
+# 2048), nullb3 (throttled to 1 MB/s), dm-0 (device-mapper
 # "error" target), dm-1 (linear on nullb0).
 
 M=/modules
@@ -25,16 +25,20 @@ setup() {
 	d=/sys/kernel/config/nullb/nullb2
 	mkdir $d && echo 64 >$d/size && echo 1 >$d/memory_backed && echo 1 >$d/discard &&
 		echo 16 >$d/cache_size && echo 1 >$d/power || return 1
+	d=/sys/kernel/config/nullb/nullb3
+	mkdir $d && echo 64 >$d/size && echo 1 >$d/mbps && echo 1 >$d/power || return 1
 	vxtest dm-create vxterr 8192 error || return 1
 	vxtest dm-create vxtlin 65536 linear "/dev/nullb0 0" || return 1
 	i=0
-	while [ ! -b /dev/nullb1 ] || [ ! -b /dev/nullb2 ] || [ ! -b /dev/dm-1 ]; do
+	while [ ! -b /dev/nullb1 ] || [ ! -b /dev/nullb2 ] || [ ! -b /dev/nullb3 ] ||
+	      [ ! -b /dev/dm-1 ]; do
 		i=$((i + 1))
 		[ $i -gt 50 ] && return 1
 		sleep 0.1
 	done
 	echo none >/sys/block/nullb1/queue/scheduler
 	echo none >/sys/block/nullb2/queue/scheduler
+	echo none >/sys/block/nullb3/queue/scheduler
 	vxtest mbr /dev/nullb2 2048 65536 || return 1
 	i=0
 	while [ ! -b /dev/nullb2p1 ]; do
@@ -46,7 +50,7 @@ setup() {
 }
 
 if setup; then
-	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard, partition 1); dm-0 error, dm-1 linear on nullb0"
+	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard, partition 1), nullb3 (1 MB/s); dm-0 error, dm-1 linear on nullb0"
 else
 	res FAIL setup "could not create the test devices"
 fi
@@ -67,6 +71,7 @@ vxtest multi /dev/nullb0 100
 vxtest stacked /dev/dm-1 /dev/nullb0 40
 vxtest ops /dev/nullb2
 vxtest partition /dev/nullb2 /dev/nullb2p1 2048
+vxtest requeue /dev/nullb3 24
 # Saved so far: 1 request error (badblocks) + 3 bio errors (dm).
 vxtest errchan /dev/nullb1 $BAD 4
 

@@ -962,6 +962,42 @@ static int make_mbr(const char *path, uint32_t start, uint32_t count)
 	return 0;
 }
 
+/* A throttled null_blk (mbps) hands requests back: each one is issued,
+ * requeued and issued again. Starts = completions + requeues, exactly. */
+static int t_requeue(const char *path, size_t n)
+{
+	uint32_t dev = dev_of(path);
+	struct io *ios = calloc(n, sizeof(*ios));
+	struct tally t = { 0 };
+	size_t i, st, rq, dn;
+	int fd, errs, rc;
+
+	for (i = 0; i < n; i++)
+		ios[i] = (struct io){ 0, 8 * i, 4096 };
+	fd = chan_open(0, 0);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = do_io(path, ios, n, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	drain(fd, &t, 1 << 16);
+	st = count_type(&t, VOLIOT_REC_IO_START, dev);
+	rq = count_type(&t, VOLIOT_REC_REQUEUE, dev);
+	dn = count_type(&t, VOLIOT_REC_IO_DONE, dev);
+	CHECK(rq > 0, "no requeue seen (%zu starts, %zu dones)", st, dn);
+	CHECK(dn == n && st == n + rq, "%zu starts, %zu requeues, %zu dones for %zu reads",
+	      st, rq, dn, n);
+	for (i = 0; i < t.nio; i++)
+		CHECK(t.io[i].type != VOLIOT_REC_REQUEUE ||
+		      (t.io[i].error == 0 && t.io[i].bytes == 4096 && t.io[i].sector % 8 == 0),
+		      "bad requeue record");
+	close(fd);
+	tally_free(&t);
+	free(ios);
+	return result(1, "%zu reads on a throttled device: %zu requeues, starts = "
+		      "completions + requeues", n, rq);
+}
+
 static int t_eperm(void)
 {
 	struct stat st;
@@ -1153,6 +1189,8 @@ int main(int argc, char **argv)
 		return t_partition(argv[2], argv[3], strtoull(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "mbr") && argc == 5)
 		return make_mbr(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "requeue") && argc == 4)
+		return t_requeue(argv[2], strtoul(argv[3], NULL, 0));
 	if (!strcmp(argv[1], "eperm"))
 		return t_eperm();
 	if (!strcmp(argv[1], "hold"))
