@@ -6,6 +6,7 @@
 #   make install PREFIX=/usr/local DESTDIR=/tmp/stage
 #   make uninstall PREFIX=/usr/local
 #   make install-dkms DESTDIR=...        the module's source for dkms under /usr/src
+#   make deb                             Debian packages in build/deb (contrib/debian)
 #
 # Directory variables follow the GNU conventions and may be set one by one
 # (e.g. LIBDIR=/usr/lib/x86_64-linux-gnu for a Debian multiarch layout).
@@ -36,7 +37,7 @@ PROFILES    := $(wildcard formats/profiles/*.yaml)
 COMPLETIONS := $(wildcard contrib/bash-completion/vx*)
 HEADERS     := $(wildcard include/vxtrace/*.h)
 
-.PHONY: shared install-dkms uninstall-dkms FORCE
+.PHONY: shared install-dkms uninstall-dkms deb FORCE
 
 # The programs find the shipped profiles in $(PROFILE_DATADIR), compiled into
 # profile.c; the stamp rebuilds it (and relinks) when PREFIX or DATADIR change.
@@ -114,9 +115,18 @@ DKMS_SRC := $(DESTDIR)$(DKMSDIR)/vxtrace-$(VXT_VERSION)
 install-dkms:
 	@[ -f kmod/Kbuild ] || { echo "install-dkms: kmod/Kbuild missing" >&2; exit 1; }
 	$(INSTALL) -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/vxtrace
-	sed 's|@VERSION@|$(VXT_VERSION)|' contrib/dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
+	sed 's|#MODULE_VERSION#|$(VXT_VERSION)|' contrib/dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
 	$(INSTALL) -m 644 kmod/Kbuild kmod/Makefile $(filter-out %.mod.c,$(wildcard kmod/*.[ch])) $(DKMS_SRC)/kmod
 	$(INSTALL) -m 644 include/vxtrace/voltrace.h $(DKMS_SRC)/include/vxtrace
 
 uninstall-dkms:
 	rm -rf $(DKMS_SRC)
+
+# Debian packages (vxtrace, libvxtrace0, libvxtrace-dev, vxtrace-dkms) built
+# from a copy of the tracked files with contrib/debian as debian/.
+DEB_DIR := $(B)/deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/vxtrace-$(VXT_VERSION)
+	git ls-files -z | tar --null -T - -cf - | tar -x -C $(DEB_DIR)/vxtrace-$(VXT_VERSION)
+	cp -r contrib/debian $(DEB_DIR)/vxtrace-$(VXT_VERSION)/debian
+	cd $(DEB_DIR)/vxtrace-$(VXT_VERSION) && dpkg-buildpackage -us -uc -b
