@@ -40,14 +40,16 @@ HEADERS     := $(wildcard include/vxtrace/*.h)
 .PHONY: shared install-dkms uninstall-dkms deb FORCE
 
 # The programs find the shipped profiles in $(PROFILE_DATADIR), compiled into
-# profile.c; the stamp rebuilds it (and relinks) when PREFIX or DATADIR change.
+# profile.c (and its unit test); the stamp rebuilds them (and relinks) when
+# PREFIX or DATADIR change.
 PROFILE_DATADIR := $(DATADIR)/vxtrace/profiles
 $(B)/datadir.stamp: FORCE
 	@mkdir -p $(B)
 	@echo '$(PROFILE_DATADIR)' | cmp -s - $@ || echo '$(PROFILE_DATADIR)' > $@
-$(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o: $(B)/datadir.stamp
-$(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o: \
-	ALL_CFLAGS += -DVXT_PROFILE_DATADIR='"$(PROFILE_DATADIR)"'
+DATADIR_OBJ := $(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o \
+	       $(B)/tests/unit/test_profile.o
+$(DATADIR_OBJ): $(B)/datadir.stamp
+$(DATADIR_OBJ): ALL_CFLAGS += -DVXT_PROFILE_DATADIR='"$(PROFILE_DATADIR)"'
 
 shared: $(LIBSO) $(PC_FILE)
 
