@@ -58,7 +58,7 @@ $(B)/pic/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
 $(LIBSO): $(PIC_OBJ)
-	$(CC) $(SANFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $^ $(LDLIBS_ALL)
+	$(CC) $(SANFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $^ $(LDLIBS_ALL)
 	ln -sf $(notdir $@) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libvxtrace.so
 
@@ -126,7 +126,7 @@ uninstall-dkms:
 
 # Debian packages (vxtrace, libvxtrace0, libvxtrace-dev, vxtrace-dkms) built
 # from a copy of the tracked files with contrib/debian as debian/.
-DEB_DIR := $(B)/deb
+DEB_DIR ?= $(B)/deb
 deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/vxtrace-$(VXT_VERSION)
 	git ls-files -z | tar --null -T - -cf - | tar -x -C $(DEB_DIR)/vxtrace-$(VXT_VERSION)
