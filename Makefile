@@ -9,7 +9,7 @@
 #   make SAN=1 ...   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make WERROR=-Werror ...   warnings are errors (CI)
 #   make shared      build/libvxtrace.so (PIC objects in build/pic)
-#   make install PREFIX=/usr/local DESTDIR=...   (and uninstall); install-dkms
+#   make install PREFIX=/usr/local DESTDIR=...   (and uninstall); install-dkms; deb
 
 CC       ?= cc
 PKG      ?= pkg-config
