@@ -50,8 +50,8 @@ struct vr_app {
 	int nlist;
 	uint8_t *tl_marks;		/* per bin: a user mark */
 	unsigned tl_marks_n;
-	const char *labels[VR_LBA_ROWS > VR_MAX_ROWS ? VR_LBA_ROWS : VR_MAX_ROWS];
-	char label_buf[VR_LBA_ROWS > VR_MAX_ROWS ? VR_LBA_ROWS : VR_MAX_ROWS][40];
+	const char *labels[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS];
+	char label_buf[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS][40];
 	char search[256];
 	struct vxt_filter *search_f;
 	char progress[64];

@@ -360,6 +360,8 @@ int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz
 	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
 						.end = vxt_reader_nchunks(m->rd) };
 	m->hm_dirty = true;
+	if (m->fixed_bin_ns)
+		vr_model_set_window(m, m->w0, m->w1, m->nbins);
 	vr_model_rebin(m);
 	vr_model_reseat(m);
 	return 0;

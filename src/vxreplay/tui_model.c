@@ -183,6 +183,13 @@ void vr_model_set_window(struct vr_model *m, uint64_t w0, uint64_t w1, unsigned 
 	if (w1 <= w0)
 		w1 = w0 + 1;
 	m->nbins = nbins ? nbins : 1;
+	if (m->fixed_bin_ns) {
+		/* a fixed bin: the window is as wide as the bins that fit */
+		uint64_t c = w0 / 2 + w1 / 2;
+
+		w0 = c > m->fixed_bin_ns * m->nbins / 2 ? c - m->fixed_bin_ns * m->nbins / 2 : 0;
+		w1 = w0 + m->fixed_bin_ns * m->nbins;
+	}
 	clamp_window(m, &w0, &w1);
 	if (w0 == m->w0 && w1 == m->w1 && m->tl.nbins == m->nbins &&
 	    (m->tl_done || m->job[VR_JOB_REBIN].active))
@@ -200,6 +207,11 @@ void vr_model_zoom(struct vr_model *m, double factor)
 
 	if (nw < 1)
 		nw = 1;
+	if (m->fixed_bin_ns) {
+		m->fixed_bin_ns = (uint64_t)((double)m->fixed_bin_ns * factor);
+		if (!m->fixed_bin_ns)
+			m->fixed_bin_ns = 1;
+	}
 	/* keep the cursor at the same relative place */
 	left = (uint64_t)((double)(c - (c > m->w0 ? m->w0 : c)) * factor);
 	w0 = c > left ? c - left : 0;
@@ -227,10 +239,10 @@ void vr_model_rebin(struct vr_model *m)
 		if (!sectors)
 			sectors = UINT64_C(1) << 31;	/* unknown size: 1 TiB */
 		rc = vxt_timeline_init_lba(&m->tl, m->w0, m->w1, m->nbins, m->lba_obj, sectors,
-					   VR_LBA_ROWS);
+					   m->lba_rows ? m->lba_rows : VR_LBA_ROWS);
 		if (!rc)
 			rc = vxt_timeline_init_lba(&m->tl_est, m->w0, m->w1, m->nbins, m->lba_obj,
-						   sectors, VR_LBA_ROWS);
+						   sectors, m->lba_rows ? m->lba_rows : VR_LBA_ROWS);
 	} else {
 		rc = vxt_timeline_init(&m->tl, m->w0, m->w1, m->nbins, m->rows, m->nrows);
 		if (!rc)

@@ -30,7 +30,8 @@ struct vxt_profile;
 #define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
 #define VR_MAX_ROWS	64		/* heatmap object rows */
 #define VR_MAX_MARKS	64
-#define VR_LBA_ROWS	32
+#define VR_LBA_ROWS	32		/* LBA buckets unless a profile says */
+#define VR_LBA_ROWS_MAX	64
 #define VR_STEP_NS	8000000ull	/* one job step: about 8 ms of work */
 #define VR_MAX_COLS	20		/* list columns */
 #define VR_SPEC_MAX	(4u << 20)	/* committed events kept by the speculation view */
@@ -90,6 +91,8 @@ struct vr_model {
 	unsigned nrows;
 	bool lba;			/* rows are LBA buckets of lba_obj */
 	uint32_t lba_obj;
+	unsigned lba_rows;		/* LBA buckets; 0 = VR_LBA_ROWS */
+	uint64_t fixed_bin_ns;		/* a profile's timeline bin; 0 = the window fits the file */
 	enum vxt_heat_metric metric;
 	bool heat_log;			/* log scale (always for latencies) */
 	struct vxt_timeline tl;		/* exact (or filling, with a filter) */

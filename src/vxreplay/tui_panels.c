@@ -689,7 +689,7 @@ void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
 {
 	struct vr_app *a = app;
 	int avail = lines - 1 - 3, y = 3, tl_h, hm_rows, hm_h;
-	unsigned rows = a->m.lba ? VR_LBA_ROWS : a->m.nrows;
+	unsigned rows = a->m.lba ? (a->m.lba_rows ? a->m.lba_rows : VR_LBA_ROWS) : a->m.nrows;
 
 	(void)s;
 	a->header.r = (struct tui_rect){ 0, 0, 3, cols };

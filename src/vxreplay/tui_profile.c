@@ -44,6 +44,9 @@ static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 	int64_t obj;
 
 	m->metric = heat_metric(p->heatmap.metric);
+	m->lba_rows = p->heatmap.buckets;
+	if (m->lba_rows > VR_LBA_ROWS_MAX)
+		m->lba_rows = VR_LBA_ROWS_MAX;
 	m->heat_log = p->heatmap.scale == VXT_PROF_LOG;
 	m->lba = false;
 	if (p->heatmap.rows == VXT_PROF_ROWS_LBA && p->heatmap.object[0]) {
@@ -64,6 +67,8 @@ static void clear_profile(struct vr_model *m)
 	m->lat_crit_ns = 0;
 	m->metric = VXT_HEAT_IOPS;
 	m->heat_log = false;
+	m->lba_rows = 0;
+	m->fixed_bin_ns = 0;
 }
 
 int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
@@ -92,6 +97,8 @@ int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const
 	set_columns(m, p, colparse);
 	set_heatmap(m, p);
 	m->lat_crit_ns = p->thresholds.latency_crit_ns;
+	if (!p->timeline.bin_auto && p->timeline.bin_ns)
+		m->fixed_bin_ns = p->timeline.bin_ns;
 	if (p->has_spec && vr_model_spec_start(m) < 0) {
 		snprintf(err, errsz, "%s", m->note);
 		m->note[0] = 0;
