@@ -57,6 +57,7 @@ if [ $tcok = 1 ]; then
 elif [ -n "$td" ]; then
 	raw=$td/instances/vxt-bench-raw-$$
 	mkdir "$raw"
+	echo 4096 >"$raw/buffer_size_kb"
 	for e in block_rq_issue block_rq_complete; do
 		echo "dev == $dev" >"$raw/events/block/$e/filter"
 		echo 1 >"$raw/events/block/$e/enable"
@@ -84,6 +85,7 @@ if [ -n "$raw" ]; then
 			>>"$dir/raw.$(basename "$c")"
 	done
 	cat "$dir"/raw.cpu* >"$dir/pages.raw"
+	cat "$raw"/per_cpu/cpu*/stats >"$dir/raw.stats"
 	# trace-cmd's fixed header, from a recording of nothing (even when it fails late)
 	trace-cmd record -d -e block:block_rq_issue -o "$dir/empty.dat" true >/dev/null 2>&1
 	[ -d "$td/instances/vxt-bench-t$$" ] && rmdir "$td/instances/vxt-bench-t$$"
@@ -108,12 +110,19 @@ if os.path.exists(d + "/trace.dat"):
     ratio("trace-cmd record trace.dat", os.path.getsize(d + "/trace.dat"))
 elif os.path.exists(d + "/pages.raw"):
     # read() hands out partly filled pages; trace-cmd splices full ones:
-    # count the bytes used in each page (its commit field) and fill pages
-    import struct
+    # count the bytes used in each page (its commit field), per event read,
+    # and fill pages for every event of the run (the copy may have lost some)
+    import re, struct
     raw = open(d + "/pages.raw", "rb").read()
     used = sum(struct.unpack_from("<Q", raw, o + 8)[0] & ((1 << 27) - 1)
                for o in range(0, len(raw) - 4095, 4096))
-    pages = -(-used // (4096 - 16)) * 4096
+    stats = open(d + "/raw.stats").read()
+    nread = sum(int(x) for x in re.findall(r"read events: (\d+)", stats))
+    lost = sum(int(x) for x in re.findall(r"^overrun: (\d+)", stats, re.M))
+    per_event = used / max(nread, 1)
+    print("tracefs: ring copy: %d events read, %d overrun; %.1f bytes per event"
+          % (nread, lost, per_event))
+    pages = -(-int(per_event * 2 * ios) // (4096 - 16)) * 4096
     hdr = os.path.getsize(d + "/empty.dat") if os.path.exists(d + "/empty.dat") else 0
     print("tracefs: trace-cmd record cannot run here; its data is the raw ring pages")
     ratio("ring pages alone", pages)
