@@ -96,7 +96,7 @@ int tui_screen_init(struct tui_screen *s, const struct tui_screen_opts *o)
 	set_escdelay(25);
 	curs_set(0);
 	if (o->mouse && !o->virtual_screen) {
-		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		mouseinterval(0);
 	}
 	tui_color_init(o->color);
@@ -303,6 +303,8 @@ static const struct tui_action *find_action(const struct tui_action *keys, int k
 	return NULL;
 }
 
+static int dispatch(struct tui_screen *s, int key);
+
 static int on_mouse(struct tui_screen *s)
 {
 	MEVENT me;
@@ -310,6 +312,16 @@ static int on_mouse(struct tui_screen *s)
 
 	if (getmouse(&me) != OK)
 		return TUI_NONE;
+	/* the wheel scrolls like the arrows, three lines a notch */
+	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		int key = me.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN, r = 0;
+
+		if (s->prompt.active)
+			return TUI_NONE;
+		for (int i = 0; i < 3; i++)
+			r |= dispatch(s, key);
+		return r;
+	}
 	if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
 		return TUI_NONE;
 	if (s->prompt.active)
