@@ -23,16 +23,13 @@
  * removed by close() on every path; instances of dead recorders found at
  * open are removed too.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/mount.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -42,10 +39,10 @@
 
 #include "iopair.h"
 #include "source_impl.h"
+#include "tracefs_inst.h"
 #include "vxtrace/sysdev.h"
 #include "vxtrace/util.h"
 
-#define TFS_MOUNT	"/sys/kernel/tracing"
 #define TFS_DEFAULT_BUF	(4u << 20)
 #define TFS_SLACK_NS	2000000ull	/* hold back events this close to "now" */
 #define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
@@ -124,120 +121,6 @@ struct tfs {
 	bool stopped;
 	uint64_t seen[K_COUNT];
 };
-
-/* ---- mounting and instances ---- */
-
-static bool fs_supported(const char *fs)
-{
-	char line[128];
-	bool found = false;
-	FILE *f = fopen("/proc/filesystems", "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		found = !strcmp(strrchr(line, '\t') ? strrchr(line, '\t') + 1 : line, fs);
-	}
-	fclose(f);
-	return found;
-}
-
-/* Is tracefs mounted? If @path, store where. */
-static bool tracefs_mounted(char *path, size_t size)
-{
-	char dev[256], dir[256], type[64];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	if (!f)
-		return false;
-	while (!found && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "tracefs")) {
-			found = true;
-			if (path)
-				snprintf(path, size, "%s", dir);
-		}
-	fclose(f);
-	return found;
-}
-
-static int tfs_mount(struct vxt_source *s)
-{
-	if (tracefs_mounted(NULL, 0))
-		return 0;
-	if (!fs_supported("tracefs"))
-		return vxt_source_seterr(s, -ENODEV,
-			"tracefs: the kernel has no tracefs (built without CONFIG_TRACING?)");
-	if (mount("nodev", TFS_MOUNT, "tracefs", 0, NULL) < 0) {
-		int e = errno;
-
-		return vxt_source_seterr(s, -e, "tracefs: not mounted, and mounting it on %s "
-			"failed: %s%s", TFS_MOUNT, strerror(e),
-			e == EPERM ? " (needs root or CAP_SYS_ADMIN)" : "");
-	}
-	return 0;
-}
-
-/* Is @pid gone? A zombie counts as gone: its files are closed already. */
-static bool pid_dead(long pid)
-{
-	char path[64], buf[256], *p;
-	FILE *f;
-
-	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-		return true;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	p = p ? strrchr(buf, ')') : NULL;
-	return p && p[1] == ' ' && p[2] == 'Z';
-}
-
-struct stale_ctx {
-	const char *prefix;
-	char names[32][64];
-	int n;
-};
-
-static int stale_cb(const char *name, void *data)
-{
-	struct stale_ctx *c = data;
-	size_t l = strlen(c->prefix);
-	char *end;
-	long pid;
-
-	if (strncmp(name, c->prefix, l) || name[l] != '-' || !isdigit((unsigned char)name[l + 1]))
-		return 0;
-	pid = strtol(name + l + 1, &end, 10);
-	if (*end || pid <= 0 || pid == getpid())
-		return 0;
-	if (!pid_dead(pid))
-		return 0;
-	if (c->n < 32)
-		snprintf(c->names[c->n++], sizeof(c->names[0]), "%s", name);
-	return 0;
-}
-
-/* Remove "<prefix>-<pid>" instances whose pid is dead. */
-static void remove_stale(const char *prefix)
-{
-	struct stale_ctx c = { .prefix = prefix };
-	struct tracefs_instance *inst;
-	int i;
-
-	tracefs_instances_walk(stale_cb, &c);
-	for (i = 0; i < c.n; i++) {
-		inst = tracefs_instance_alloc(NULL, c.names[i]);
-		if (!inst)
-			continue;
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-	}
-}
 
 /* ---- objects and filters ---- */
 
@@ -532,12 +415,12 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	s->priv = t;
 	t->epfd = t->timerfd = -1;
-	rc = tfs_mount(s);
+	rc = vxt_tracefs_mount(s->err, sizeof(s->err));
 	if (rc < 0)
 		return rc;
-	remove_stale(prog);
+	vxt_tracefs_remove_stale(prog);
 	if (strcmp(prog, "vxrecord"))
-		remove_stale("vxrecord");
+		vxt_tracefs_remove_stale("vxrecord");
 	t->pair = vxt_iopair_new();
 	if (!t->pair)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
@@ -603,15 +486,7 @@ static void tfs_close(struct vxt_source *s)
 
 static int tfs_probe(void)
 {
-	char path[256], inst[300];
-
-	if (tracefs_mounted(path, sizeof(path))) {
-		snprintf(inst, sizeof(inst), "%s/instances", path);
-		return access(inst, W_OK) == 0 ? 0 : -EACCES;
-	}
-	if (!fs_supported("tracefs"))
-		return -ENODEV;
-	return geteuid() == 0 ? 0 : -EPERM;
+	return vxt_tracefs_usable();
 }
 
 static int tfs_fd(const struct vxt_source *s)
