@@ -147,6 +147,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o->export >= 0 && o->report)
+		return die_usage("%s", "--report and --export: give one");
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
 	o->file = argv[optind++];

@@ -51,6 +51,7 @@ usage_error vxrecord -s sim -o "$tmp/x.vxt" --rotate 10
 usage_error vxreplay
 usage_error vxreplay "$tmp/t.vxt" --report nope
 usage_error vxreplay "$tmp/t.vxt" --export nope
+usage_error vxreplay "$tmp/t.vxt" --export csv --report summary
 usage_error vxreplay "$tmp/t.vxt" --from yesterday
 usage_error vxtop -b --interval 1ns
 usage_error vxtop -b -i
