@@ -1,11 +1,56 @@
 /* tui_prompt.c - line editing for the prompt line
  *
  * Keys: printable characters insert, Backspace/Delete, Left/Right, Home/End
- * (also ^A/^E), ^U clears, Enter submits, Esc cancels.
+ * (also ^A/^E), ^U clears, Up/Down recall what was entered at the same
+ * prompt before, Enter submits, Esc cancels.
  */
 #include <string.h>
 
 #include "tui_screen.h"
+
+#define HIST_MAX 32
+
+/* Accepted entries of every prompt, oldest first; a prompt recalls its own
+ * (same label). */
+static struct hist_entry {
+	char label[48];
+	char text[TUI_PROMPT_MAX];
+} hist[HIST_MAX];
+static int nhist;
+
+static void hist_add(const struct tui_prompt *p)
+{
+	if (!p->buf[0])
+		return;
+	if (nhist && !strcmp(hist[nhist - 1].label, p->label) && !strcmp(hist[nhist - 1].text, p->buf))
+		return;
+	if (nhist == HIST_MAX)
+		memmove(&hist[0], &hist[1], (HIST_MAX - 1) * sizeof(hist[0]));
+	else
+		nhist++;
+	snprintf(hist[nhist - 1].label, sizeof(hist[0].label), "%s", p->label);
+	snprintf(hist[nhist - 1].text, sizeof(hist[0].text), "%s", p->buf);
+}
+
+/* Step @dir (-1 older, +1 newer) through this prompt's entries. */
+static void hist_step(struct tui_prompt *p, int dir)
+{
+	for (int i = p->hist_pos + dir; i >= 0 && i <= nhist; i += dir) {
+		if (i == nhist) {
+			p->hist_pos = nhist;
+			snprintf(p->buf, sizeof(p->buf), "%s", p->typed);
+			break;
+		}
+		if (strcmp(hist[i].label, p->label))
+			continue;
+		if (p->hist_pos == nhist)
+			snprintf(p->typed, sizeof(p->typed), "%s", p->buf);
+		p->hist_pos = i;
+		snprintf(p->buf, sizeof(p->buf), "%s", hist[i].text);
+		break;
+	}
+	p->len = p->pos = (int)strlen(p->buf);
+}
 
 void tui_prompt_open(struct tui_prompt *p, const char *label, const char *init,
 		     tui_prompt_done_fn done)
@@ -16,6 +61,7 @@ void tui_prompt_open(struct tui_prompt *p, const char *label, const char *init,
 	snprintf(p->buf, sizeof(p->buf), "%s", init ? init : "");
 	p->len = p->pos = (int)strlen(p->buf);
 	p->done = done;
+	p->hist_pos = nhist;
 }
 
 static void insert(struct tui_prompt *p, int ch)
@@ -45,6 +91,7 @@ static int submit(struct tui_prompt *p, void *app)
 	rc = p->done ? p->done(app, p->buf, p->err, sizeof(p->err)) : 0;
 	if (p->err[0])
 		return (rc & ~TUI_CLOSE) | TUI_REDRAW;
+	hist_add(p);
 	p->active = false;
 	return rc | TUI_CLOSE | TUI_REDRAW;
 }
@@ -70,6 +117,12 @@ int tui_prompt_key(struct tui_prompt *p, void *app, int key)
 	case KEY_RIGHT:
 		if (p->pos < p->len)
 			p->pos++;
+		break;
+	case KEY_UP:
+		hist_step(p, -1);
+		break;
+	case KEY_DOWN:
+		hist_step(p, 1);
 		break;
 	case KEY_HOME: case 1:
 		p->pos = 0;

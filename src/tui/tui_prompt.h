@@ -4,6 +4,7 @@
  * the done function; if that writes a message into @err the prompt stays open
  * with the text kept and the message shown (e.g. a filter's syntax error), so
  * nothing the application had is lost. Esc closes it without calling done.
+ * Up and Down recall what was accepted at a prompt of the same label.
  */
 #ifndef VXT_TUI_PROMPT_H
 #define VXT_TUI_PROMPT_H
@@ -24,6 +25,8 @@ struct tui_prompt {
 	int len, pos;
 	char err[200];
 	tui_prompt_done_fn done;
+	int hist_pos;			/* recalled entry; the count of entries = none */
+	char typed[TUI_PROMPT_MAX];	/* what was typed before recalling */
 };
 
 void tui_prompt_open(struct tui_prompt *p, const char *label, const char *init,

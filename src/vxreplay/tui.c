@@ -15,7 +15,7 @@
 static const char *const help_before[] = {
 	"vxreplay browses a trace: the header, an error timeline, a heatmap of the busiest",
 	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the",
-	"heatmap step one bin; a mouse click there jumps to that time.",
+	"heatmap step one bin.",
 	"",
 	NULL
 };
@@ -23,7 +23,9 @@ static const char *const help_before[] = {
 static const char *const help_after[] = {
 	"Filters: op == write && latency > 20ms && object ~ \"sd*\"  (see formats/filter.md)",
 	"Times:   12.5 (seconds from the start)  +2s / -500ms (from the cursor)  14:03:07.25",
+	"Prompts: Up / Down recall what was entered before; Esc leaves without a change.",
 	"Long work (binning, counting a filter, export) runs in steps: Esc cancels it.",
+	"Mouse: a click on the timeline or the heatmap jumps there; the wheel scrolls.",
 	"Lost events are counted in the header and marked ! under the timeline.",
 	NULL
 };

@@ -57,5 +57,13 @@ keys C-u Enter
 wait_for "events $total/$total"
 screen | grep -q 'filter none' || fail "the filter was not cleared"
 ok "an empty filter clears it"
+
+keys /
+wait_for '^Filter:'
+keys Up
+wait_for '^Filter: object == sdb'
+keys Enter
+wait_for "events $sdb/$total" 20
+ok "Up recalls the last filter"
 keys q
 wait_for '^\[exit 0\]'
