@@ -42,6 +42,7 @@
 #define VXT_SPEC_DEFAULT_NSPEC	64
 #define VXT_SPEC_DEFAULT_SIZE	(1u << 20)	/* specsize: 21845 events */
 #define VXT_SPEC_RECORD_SIZE	48		/* bytes one event takes in a buffer */
+#define VXT_SPEC_DEFAULT_PENDING (1u << 20)	/* output events held back, at most */
 
 /* What a speculation belongs to. */
 enum vxt_spec_key {
@@ -89,6 +90,12 @@ struct vxt_spec_config {
 	unsigned nclauses;
 	struct vxt_spec_clause clauses[VXT_SPEC_MAX_CLAUSES];
 	const char *name;		/* message prefix (a file name); NULL = "speculation" */
+	/* Output waits while an older event sits in an open buffer. When more
+	 * than this many events wait, the speculation holding the oldest one is
+	 * discarded (counted in forced), so a speculation that never ends (a
+	 * completion that never came) cannot hold the output back for ever.
+	 * 0 = VXT_SPEC_DEFAULT_PENDING. */
+	uint64_t max_pending;
 };
 
 /* One event of the output. */
@@ -106,6 +113,7 @@ struct vxt_spec_stats {
 	uint64_t discarded;		/* ... discarded (including the two below) */
 	uint64_t expired;		/* windowed ones that emptied with time */
 	uint64_t eof_discarded;		/* still open at the end of input */
+	uint64_t forced;		/* discarded because output waited too long */
 	uint64_t failed;		/* no speculative buffer available */
 	uint64_t drops;			/* events that did not fit a buffer */
 	uint64_t committed_events;	/* events that reached the output by commit */

@@ -86,6 +86,7 @@ struct vxt_spec {
 	size_t loghead, logn, logcap;
 	uint64_t nbuffered;	/* events in all buffers */
 	uint64_t last_sweep, last_prune;
+	uint64_t max_pending;
 	struct vxt_spec_stats st;
 };
 
@@ -814,6 +815,34 @@ static void log_prune(struct vxt_spec *s)
 	}
 }
 
+/* Too much output waits: discard the speculations holding the oldest events. */
+static void relieve(struct vxt_spec *s)
+{
+	while (s->heapn > s->max_pending) {
+		uint32_t slot;
+		struct sbuf *sb;
+		struct kstate *k;
+
+		log_prune(s);
+		if (!s->logn)
+			return;
+		slot = log_at(s, 0)->slot;
+		sb = &s->bufs[slot - 1];
+		k = key_find(s, sb->ka, sb->kb);
+		s->st.discarded++;
+		s->st.forced++;
+		slot_close(s, slot);
+		if (k) {
+			k->slot = 0;
+			if (key_idle(k, s->now))
+				key_delete(s, k);
+		}
+		log_prune(s);
+		if (s->logn && s->heap[0].seq < log_at(s, 0)->seq)
+			return;		/* output can flow again */
+	}
+}
+
 int vxt_spec_push(struct vxt_spec *s, const struct vxt_event *ev)
 {
 	return vxt_spec_push_at(s, ev, s->seq);
@@ -867,6 +896,8 @@ out:
 	/* the watermark matters only while output waits; else prune now and then */
 	if (s->heapn || s->seq - s->last_prune >= PRUNE_EVERY)
 		log_prune(s);
+	if (s->heapn > s->max_pending)
+		relieve(s);
 	if (s->nactive && s->seq - s->last_sweep >= SWEEP_EVERY)
 		sweep(s);
 	return 0;
@@ -936,6 +967,7 @@ struct vxt_spec *vxt_spec_new(const struct vxt_spec_config *c, const struct vxt_
 	s->key = c->key;
 	s->nspec = c->nspec ? c->nspec : VXT_SPEC_DEFAULT_NSPEC;
 	s->maxrec = (uint32_t)(specsize / VXT_SPEC_RECORD_SIZE);
+	s->max_pending = c->max_pending ? c->max_pending : VXT_SPEC_DEFAULT_PENDING;
 	s->ncl = c->nclauses;
 	for (unsigned i = 0; i < c->nclauses; i++) {
 		const struct vxt_spec_clause *in = &c->clauses[i];

@@ -93,6 +93,9 @@ void keep_summary(const struct keep *k, FILE *out)
 	fprintf(out, "vxrecord: speculation: %" PRIu64 " opened, %" PRIu64 " committed, %" PRIu64
 		" discarded (%" PRIu64 " at the end), %" PRIu64 " failed, %" PRIu64 " drops\n",
 		s->opened, s->committed, s->discarded, s->eof_discarded, s->failed, s->drops);
+	if (s->forced)
+		fprintf(out, "vxrecord: %" PRIu64 " speculations discarded because output waited "
+			"on them too long\n", s->forced);
 	vxt_spec_format_problems(s, buf, sizeof(buf));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fprintf(out, "vxrecord: %s\n", line);

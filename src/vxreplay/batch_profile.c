@@ -137,9 +137,10 @@ void report_spec_section(struct report_ctx *c, int part)
 			fprintf(c->out, ", \"speculation\": {\"opened\": %" PRIu64
 				", \"committed\": %" PRIu64 ", \"discarded\": %" PRIu64
 				", \"discarded_at_end\": %" PRIu64 ", \"failed\": %" PRIu64
-				", \"drops\": %" PRIu64 ", \"committed_events\": %" PRIu64 "}",
+				", \"drops\": %" PRIu64 ", \"forced\": %" PRIu64
+				", \"committed_events\": %" PRIu64 "}",
 				s->opened, s->committed, s->discarded, s->eof_discarded, s->failed,
-				s->drops, s->committed_events);
+				s->drops, s->forced, s->committed_events);
 	} else if (c->fmt == FMT_CSV) {
 		if (part == 0)
 			fprintf(c->out, ",profile,kept,considered,spec_opened,spec_committed,"
@@ -158,6 +159,9 @@ void report_spec_section(struct report_ctx *c, int part)
 			" events), %" PRIu64 " discarded (%" PRIu64 " at the end of input), %"
 			PRIu64 " failed, %" PRIu64 " drops\n", s->opened, s->committed,
 			s->committed_events, s->discarded, s->eof_discarded, s->failed, s->drops);
+		if (s->forced)
+			fprintf(c->out, "           %" PRIu64 " speculations discarded because output "
+				"waited on them too long\n", s->forced);
 		problems(c->out, "           ", s);
 	}
 }

@@ -417,6 +417,73 @@ START_TEST(test_trace_and_lost)
 }
 END_TEST
 
+/* A speculation that never ends (its completion never comes) holds output
+ * back only up to max_pending events; then it is discarded and counted. */
+START_TEST(test_stuck_speculation)
+{
+	struct vxt_spec_config c = { .key = VXT_SPEC_KEY_REQUEST, .nspec = 64, .nclauses = 3,
+				     .max_pending = 10 };
+	struct vxt_event ev[41];
+	struct stream s = { ev, 41 };
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_spec_stats st;
+	struct vxt_spec *e;
+	struct vxt_spec_event o;
+	uint64_t *out;
+	size_t early = 0;
+
+	ev[0] = mk(1, VXT_PH_START, 0, 1);	/* never completes */
+	ev[0].sector = 999;
+	for (int i = 0; i < 20; i++) {		/* failing I/Os: committed */
+		ev[1 + 2 * i] = mk(1, VXT_PH_START, 0, 10 + 2 * i);
+		ev[1 + 2 * i].sector = i;
+		ev[2 + 2 * i] = mk(1, VXT_PH_DONE, -5, 11 + 2 * i);
+		ev[2 + 2 * i].sector = i;
+	}
+	c.clauses[0] = (struct vxt_spec_clause){ .probes = VXT_PROBE_START, .nactions = 2,
+		.actions = { VXT_ACT_SPECULATION, VXT_ACT_SPECULATE } };
+	c.clauses[1] = (struct vxt_spec_clause){ .probes = VXT_PROBE_DONE, .nactions = 1,
+		.actions = { VXT_ACT_SPECULATE } };
+	c.clauses[2] = (struct vxt_spec_clause){ .probes = VXT_PROBE_DONE, .predicate = "error",
+		.nactions = 1, .actions = { VXT_ACT_COMMIT } };
+	e = vxt_spec_new(&c, NULL, NULL, err);
+	ck_assert_msg(e != NULL, "%s", err);
+	/* output flows before the end of input */
+	for (int i = 0; i < 41; i++) {
+		ck_assert_int_eq(vxt_spec_push(e, &ev[i]), 0);
+		while (vxt_spec_next(e, &o) == 1)
+			early++;
+	}
+	ck_assert_uint_ge(early, 30);
+	vxt_spec_free(e);
+	e = vxt_spec_new(&c, NULL, NULL, err);
+	out = run(e, &s);
+	ck_assert_uint_eq(out[0], 0);
+	for (int i = 1; i < 41; i++)
+		ck_assert_uint_ne(out[i], 0);
+	vxt_spec_get_stats(e, &st);
+	ck_assert_uint_eq(st.forced, 1);
+	ck_assert_uint_eq(st.eof_discarded, 0);
+	ck_assert_uint_eq(st.committed, 20);
+	free(out);
+	vxt_spec_free(e);
+
+	/* without the bound, everything waits for the end of input */
+	c.max_pending = 1000;
+	e = vxt_spec_new(&c, NULL, NULL, err);
+	early = 0;
+	for (int i = 0; i < 41; i++) {
+		vxt_spec_push(e, &ev[i]);
+		while (vxt_spec_next(e, &o) == 1)
+			early++;
+	}
+	ck_assert_uint_eq(early, 0);
+	vxt_spec_get_stats(e, &st);
+	ck_assert_uint_eq(st.forced, 0);
+	vxt_spec_free(e);
+}
+END_TEST
+
 static const struct {
 	enum vxt_spec_action a[4];
 	unsigned n;
@@ -533,6 +600,7 @@ Suite *spec_suite(void)
 	tcase_add_test(tc, test_exhaustion);
 	tcase_add_test(tc, test_ring_overflow);
 	tcase_add_test(tc, test_trace_and_lost);
+	tcase_add_test(tc, test_stuck_speculation);
 	tcase_add_loop_test(tc, test_rules, 0, sizeof(bad_clauses) / sizeof(bad_clauses[0]));
 	tcase_add_test(tc, test_rules_ok);
 	tcase_add_test(tc, test_names);
