@@ -33,6 +33,8 @@ dpkg-deb -f "$d/vxtrace-dkms_${version}_all.deb" Depends | grep -q 'dkms' ||
 	fail "vxtrace-dkms does not depend on dkms"
 dpkg-deb -e "$d/vxtrace-dkms_${version}_all.deb" "$tmp/ctl"
 grep -q 'dkms' "$tmp/ctl/postinst" || fail "vxtrace-dkms's postinst does not run dkms"
+grep -q 'addgroup --system --quiet vxtrace' "$tmp/ctl/postinst" ||
+	fail "vxtrace-dkms's postinst does not create the group of the udev rule"
 r=$tmp/root
 multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 for f in usr/bin/vxrecord usr/bin/vxreplay usr/bin/vxtop usr/share/man/man1/vxreplay.1.gz \
