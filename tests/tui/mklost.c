@@ -48,5 +48,11 @@ int main(int argc, char **argv)
 				return 1;
 		}
 	}
-	return vxt_writer_close(w, err) < 0;
+	if (vxt_writer_close(w, err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+	return 0;
 }

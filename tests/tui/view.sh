@@ -5,7 +5,10 @@ B=${VXT_BUILD:?VXT_BUILD unset}
 top=${VXT_TOP:?VXT_TOP unset}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cc -std=c11 -D_GNU_SOURCE -O1 -I"$top/include" -I"$top/src/vxreplay" \
+# a sanitizer build's library needs the sanitizers at link time too
+san=
+nm "$B/libvxtrace.a" 2>/dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
+cc $san -std=c11 -D_GNU_SOURCE -O1 -I"$top/include" -I"$top/src/vxreplay" \
 	"$top/tests/tui/view_oracle.c" "$top/src/vxreplay/tui_view.c" "$B/libvxtrace.a" \
 	$(pkg-config --libs libzstd yaml-0.1 libtracefs libtraceevent) -lm -lpthread \
 	-o "$T/view_oracle" || { echo "cannot build the oracle"; exit 77; }

@@ -133,5 +133,9 @@ int main(int argc, char **argv)
 	run(r, false, all, er, n);
 	run(r, true, sh, er, n);
 	printf("%s: %d mismatches\n", fails ? "FAIL" : "ok", fails);
+	free(all);
+	free(sh);
+	free(er);
+	vxt_reader_close(r);
 	return fails != 0;
 }
