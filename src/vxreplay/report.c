@@ -302,51 +302,164 @@ void report_csv_header(FILE *out)
 		"pid,comm,cpu\n");
 }
 
-/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
-static void csv_str(FILE *out, const char *s)
+/*
+ * One row built in memory and written at once: the row writers run once per
+ * event, where stdio's formatting would dominate an export. Every field is
+ * bounded (names < 256 bytes, doubled at most by quoting), so a row fits.
+ */
+struct row {
+	size_t n;
+	char buf[2048];
+};
+
+static void row_str(struct row *w, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
+	size_t k = strlen(s);
+
+	if (k > sizeof(w->buf) - w->n)
+		k = sizeof(w->buf) - w->n;
+	memcpy(w->buf + w->n, s, k);
+	w->n += k;
+}
+
+static void row_u64(struct row *w, uint64_t v)
+{
+	char t[20];
+	int i = 0;
+
+	do
+		t[i++] = (char)('0' + v % 10);
+	while ((v /= 10) && i < 20);
+	while (i && w->n < sizeof(w->buf))
+		w->buf[w->n++] = t[--i];
+}
+
+static void row_i64(struct row *w, int64_t v)
+{
+	if (v < 0 && w->n < sizeof(w->buf)) {
+		w->buf[w->n++] = '-';
+		row_u64(w, (uint64_t)0 - (uint64_t)v);
 		return;
 	}
-	fputc('"', out);
+	row_u64(w, (uint64_t)v);
+}
+
+static void row_ch(struct row *w, char c)
+{
+	if (w->n < sizeof(w->buf))
+		w->buf[w->n++] = c;
+}
+
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+static void row_csv(struct row *w, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		row_str(w, s);
+		return;
+	}
+	row_ch(w, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+			row_ch(w, '"');
+		row_ch(w, *s);
 	}
-	fputc('"', out);
+	row_ch(w, '"');
 }
 
 void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
 {
+	struct row w;
 	char fl[64], e[16];
 
-	fprintf(out, "%" PRIu64 ",", ev->time_ns);
-	csv_str(out, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
-	fprintf(out, ",%s,%s,", vxt_phase_name(ev->phase), vxt_op_name(ev->op));
-	csv_str(out, vxt_flags_format(ev->flags, fl, sizeof(fl)));
-	fprintf(out, ",%" PRIu64 ",%u,%" PRIu64 ",%d,%s,%u,", ev->sector, ev->bytes,
-		ev->latency_ns, -ev->error, err_name(ev->error, e, sizeof(e)), ev->pid);
-	csv_str(out, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
-	fprintf(out, ",%u", ev->cpu);
+	w.n = 0;
+	row_u64(&w, ev->time_ns);
+	row_ch(&w, ',');
+	row_csv(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_ch(&w, ',');
+	row_str(&w, vxt_phase_name(ev->phase));
+	row_ch(&w, ',');
+	row_str(&w, vxt_op_name(ev->op));
+	row_ch(&w, ',');
+	row_csv(&w, vxt_flags_format(ev->flags, fl, sizeof(fl)));
+	row_ch(&w, ',');
+	row_u64(&w, ev->sector);
+	row_ch(&w, ',');
+	row_u64(&w, ev->bytes);
+	row_ch(&w, ',');
+	row_u64(&w, ev->latency_ns);
+	row_ch(&w, ',');
+	row_i64(&w, -(int64_t)ev->error);
+	row_ch(&w, ',');
+	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_ch(&w, ',');
+	row_u64(&w, ev->pid);
+	row_ch(&w, ',');
+	row_csv(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
+	row_ch(&w, ',');
+	row_u64(&w, ev->cpu);
+	fwrite(w.buf, 1, w.n, out);
+}
+
+/* A JSON string literal, escaped as report_json_str() does. */
+static void row_json(struct row *w, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	row_ch(w, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			row_ch(w, '\\');
+			row_ch(w, (char)ch);
+		} else if (ch < 0x20) {
+			row_str(w, "\\u00");
+			row_ch(w, hex[ch >> 4]);
+			row_ch(w, hex[ch & 15]);
+		} else {
+			row_ch(w, (char)ch);
+		}
+	}
+	row_ch(w, '"');
 }
 
 void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
 		       uint64_t start_ns)
 {
+	struct row w;
 	char fl[64], e[16];
 
-	fprintf(out, "{\"time_ns\": %" PRIu64 ", \"rel_ns\": %" PRIu64 ", \"object\": ",
-		ev->time_ns, ev->time_ns >= start_ns ? ev->time_ns - start_ns : 0);
-	report_json_str(out, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
-	fprintf(out, ", \"phase\": \"%s\", \"op\": \"%s\", \"flags\": \"%s\", \"sector\": %"
-		PRIu64 ", \"bytes\": %u, \"latency_ns\": %" PRIu64 ", \"error\": %d, "
-		"\"errname\": \"%s\", \"pid\": %u, \"comm\": ", vxt_phase_name(ev->phase),
-		vxt_op_name(ev->op), vxt_flags_format(ev->flags, fl, sizeof(fl)), ev->sector,
-		ev->bytes, ev->latency_ns, -ev->error, err_name(ev->error, e, sizeof(e)), ev->pid);
-	report_json_str(out, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
-	fprintf(out, ", \"cpu\": %u}", ev->cpu);
+	w.n = 0;
+	row_str(&w, "{\"time_ns\": ");
+	row_u64(&w, ev->time_ns);
+	row_str(&w, ", \"rel_ns\": ");
+	row_u64(&w, ev->time_ns >= start_ns ? ev->time_ns - start_ns : 0);
+	row_str(&w, ", \"object\": ");
+	row_json(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_str(&w, ", \"phase\": \"");
+	row_str(&w, vxt_phase_name(ev->phase));
+	row_str(&w, "\", \"op\": \"");
+	row_str(&w, vxt_op_name(ev->op));
+	row_str(&w, "\", \"flags\": \"");
+	row_str(&w, vxt_flags_format(ev->flags, fl, sizeof(fl)));
+	row_str(&w, "\", \"sector\": ");
+	row_u64(&w, ev->sector);
+	row_str(&w, ", \"bytes\": ");
+	row_u64(&w, ev->bytes);
+	row_str(&w, ", \"latency_ns\": ");
+	row_u64(&w, ev->latency_ns);
+	row_str(&w, ", \"error\": ");
+	row_i64(&w, -(int64_t)ev->error);
+	row_str(&w, ", \"errname\": \"");
+	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_str(&w, "\", \"pid\": ");
+	row_u64(&w, ev->pid);
+	row_str(&w, ", \"comm\": ");
+	row_json(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
+	row_str(&w, ", \"cpu\": ");
+	row_u64(&w, ev->cpu);
+	row_ch(&w, '}');
+	fwrite(w.buf, 1, w.n, out);
 }
 
 int report_events(struct report_ctx *c)

@@ -78,6 +78,36 @@ if not want or [r["time_ns"] for r in eio] != [r["time_ns"] for r in want]:
 print("export_csv: %d events, %d errors, %d in scope" % (len(rows), errs, len(part)))
 PYEOF
 
+# Names with commas, quotes, backslashes and control characters (a blktrace
+# capture's process and message notes) survive CSV quoting and JSON escaping.
+python3 - "$tmp/odd.blk" <<'PYEOF' || exit 1
+import struct, sys
+def rec(seq, t, sector, nbytes, action, pid, cpu, err, pdu=b""):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sector, nbytes, action, pid,
+                       8 << 20 | 16, cpu, err, len(pdu)) + pdu
+NOTIFY, WRITE, ISSUE, COMPLETE = 1 << 10, 1 << 1, 1 << 6, 1 << 7
+out = rec(0, 1000, 0, 0, NOTIFY << 16 | 0, 42, 0, 0, b'a,b"c\x01d\\e\0')
+out += rec(0, 1500, 0, 0, NOTIFY << 16 | 2, 0, 0, 0, b'he said "hi", ok\n\x02\0')
+out += rec(1, 2000, 100, 4096, (WRITE | ISSUE) << 16 | 7, 42, 0, 0)
+out += rec(2, 9000, 100, 4096, (WRITE | COMPLETE) << 16 | 8, 42, 0, (-5) & 0xffff)
+open(sys.argv[1], "wb").write(out)
+PYEOF
+"$b/vxrecord" -q --import blktrace "$tmp/odd.blk" -o "$tmp/odd.vxt" || fail "import of odd names failed"
+"$b/vxreplay" "$tmp/odd.vxt" --export csv -o "$tmp/odd.csv" || fail "csv export of odd names failed"
+"$b/vxreplay" "$tmp/odd.vxt" --export jsonl -o "$tmp/odd.jsonl" || fail "jsonl export of odd names failed"
+python3 - "$tmp" <<'PYEOF' || exit 1
+import csv, json, sys
+tmp = sys.argv[1]
+want = ['he said "hi", ok\n\x02', 'a,b"c\x01d\\e', 'a,b"c\x01d\\e']
+with open(tmp + "/odd.csv", newline="") as f:
+    got = [r["comm"] for r in csv.DictReader(f)]
+if got != want:
+    print("export_csv: csv names %r, expected %r" % (got, want)); sys.exit(1)
+got = [json.loads(l)["comm"] for l in open(tmp + "/odd.jsonl")]
+if got != want:
+    print("export_csv: jsonl names %r, expected %r" % (got, want)); sys.exit(1)
+PYEOF
+
 "$b/vxreplay" "$tmp/t.vxt" --export xml >/dev/null 2>&1
 [ $? -eq 2 ] || fail "unknown export format should exit 2"
 "$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/no/such/dir.csv" 2>/dev/null
