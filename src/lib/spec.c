@@ -87,6 +87,9 @@ struct vxt_spec {
 	uint64_t nbuffered;	/* events in all buffers */
 	uint64_t last_sweep, last_prune;
 	uint64_t max_pending;
+	uint64_t gen;		/* bumped when a buffer loses its oldest event or closes */
+	uint64_t prune_gen, prune_until;	/* the log front is live while gen is
+						 * prune_gen and now <= prune_until */
 	struct vxt_spec_stats st;
 };
 
@@ -486,6 +489,7 @@ static void ring_drop_front(struct vxt_spec *s, struct sbuf *b)
 {
 	b->head = b->head + 1 == b->cap ? 0 : b->head + 1;
 	b->gone++;
+	s->gen++;
 	s->nbuffered--;
 	b->n--;
 }
@@ -642,6 +646,7 @@ static void slot_close(struct vxt_spec *s, uint32_t slot)
 	s->active[sb->active_pos] = last;
 	s->bufs[last - 1].active_pos = sb->active_pos;
 	s->nbuffered -= sb->n;
+	s->gen++;
 	sb->id = 0;
 	sb->n = 0;
 	s->freel[s->nfree++] = slot;
@@ -799,13 +804,18 @@ static void sweep(struct vxt_spec *s)
 static void log_prune(struct vxt_spec *s)
 {
 	s->last_prune = s->seq;
+	if (s->logn && s->gen == s->prune_gen && s->now <= s->prune_until)
+		return;		/* nothing touched the front since it was found live */
 	while (s->logn) {
 		const struct lent *e = log_at(s, 0);
 		struct sbuf *sb = &s->bufs[e->slot - 1];
 
 		if (log_alive(s, e)) {
-			if (!sb->windowed || e->time + sb->window >= s->now)
+			if (!sb->windowed || e->time + sb->window >= s->now) {
+				s->prune_gen = s->gen;
+				s->prune_until = sb->windowed ? e->time + sb->window : UINT64_MAX;
 				return;
+			}
 			/* expired, and the oldest of its buffer: drop it */
 			ring_drop_front(s, sb);
 			if (!sb->n)
@@ -909,8 +919,7 @@ int vxt_spec_next(struct vxt_spec *s, struct vxt_spec_event *out)
 
 	if (!s->heapn)
 		return 0;
-	log_prune(s);
-	/* the oldest buffered event, or the next input one */
+	/* vxt_spec_push() pruned the log when output was waiting */
 	wm = s->logn ? log_at(s, 0)->seq : s->seq;
 	if (s->heap[0].seq >= wm)
 		return 0;
