@@ -1,8 +1,8 @@
-/* tui_draw.h - drawing helpers: glyph sets and clipped text
+/* tui_draw.h - glyph sets and clipped text for every widget
  *
  * Two glyph sets: UTF-8 block characters when the locale is UTF-8, and an
  * ASCII fallback (also forced by VXT_ASCII=1). Every glyph is one cell wide.
- * Text helpers clip to a width so a panel never writes outside its rectangle.
+ * The text functions clip to a width so a panel never writes outside its rectangle.
  */
 #ifndef VXT_TUI_DRAW_H
 #define VXT_TUI_DRAW_H
