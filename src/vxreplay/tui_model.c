@@ -128,6 +128,9 @@ struct vxt_reader *vr_model_job_reader(struct vr_model *m)
 
 int vr_model_refresh(struct vr_model *m)
 {
+	bool empty = vxt_reader_nevents(m->rd) == 0;
+	bool whole = empty || (m->w0 <= m->t_first && m->w1 > m->t_last);
+	uint64_t width = m->w1 - m->w0;
 	int n = vxt_reader_refresh(m->rd);
 	size_t first_new;
 
@@ -146,13 +149,17 @@ int vr_model_refresh(struct vr_model *m)
 		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->rd);
 	scan_index(m);
 	pick_rows(m);
-	if (m->w1 >= m->t_last || m->following) {
-		uint64_t width = m->w1 - m->w0;
-
+	/* a window over the whole file stays so; a following one keeps its
+	 * width and moves to the end */
+	if (whole) {
+		m->w0 = m->t_first;
 		m->w1 = m->t_last + 1;
-		if (m->following && width < m->w1 - m->t_first)
-			m->w0 = m->w1 - width;
+	} else if (m->following) {
+		m->w1 = m->t_last + 1;
+		m->w0 = width < m->w1 - m->t_first ? m->w1 - width : m->t_first;
 	}
+	if (empty)
+		vr_model_home(m);
 	vr_model_rebin(m);
 	return n;
 }

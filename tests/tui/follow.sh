@@ -27,6 +27,23 @@ ok "all $total events once the recorder closed the file"
 keys F q
 wait_for '^\[exit 0\]'
 
+# a file opened before its first chunk is written
+"$B/vxrecord" --source sim --realtime --rate 20000 -d 4s -o "$T/g.vxt" -q &
+rec=$!
+n=0
+while [ ! -s "$T/g.vxt" ] && [ $n -lt 50 ]; do sleep 0.02; n=$((n + 1)); done
+start 120 40 "$B/vxreplay" "$T/g.vxt" --follow
+wait_for 'following'
+wait "$rec" || fail "vxrecord failed"
+total=$("$B/vxreplay" "$T/g.vxt" --report summary --format json |
+	sed -n 's/.*"events": *\([0-9]*\).*/\1/p' | head -n 1)
+wait_for "events $total/$total" 10
+screen | grep -Eq 'span 4\.0[0-9]*s|span 3\.99' || fail "the window does not cover the file"
+screen | grep -q 'Errors  0\.000000\.\.[34]\.' || fail "the timeline does not start at the first event"
+ok "--follow from an empty file: all $total events, the window over the whole file"
+keys q
+wait_for '^\[exit 0\]'
+
 # a file cut in the middle of a chunk
 "$B/vxrecord" --source sim -c 300000 -o "$T/s.vxt" -q
 size=$(wc -c <"$T/s.vxt")
