@@ -1,272 +1,22 @@
-/* profile.c - YAML profiles: loading, checking, the search path
+/* profile.c - YAML profiles: checking the tree against the schema
  *
- * libyaml's event parser builds a small tree (with bounds on size, depth,
- * string length and aliases), then each section is checked against what it
- * may contain. Every message carries the file, line and column of the node at
- * fault; filter expressions report the position inside the expression mapped
- * back to the file.
+ * profile_yaml.c builds a small bounded tree; here each section is checked
+ * against what it may contain and filled into struct vxt_profile. Every
+ * message carries the file, line and column of the node at fault; filter
+ * expressions report the position inside the expression mapped back to the
+ * file. This file is compiled with the install's VXT_PROFILE_DATADIR.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
+#include "profile_impl.h"
 #include "vxtrace/filter.h"
 #include "vxtrace/profile.h"
 #include "vxtrace/util.h"
-
-#define Y_MAX_DEPTH	16
-#define Y_MAX_NODES	8192
-#define Y_MAX_SCALAR	(16 * 1024)
-#define Y_MAX_ANCHORS	64
-#define Y_MAX_ALIASES	32
-#define Y_MAX_VISITS	20000	/* nodes visited while checking, aliases included */
-
-/* ---- a small YAML tree ---- */
-
-enum ykind { Y_SCALAR, Y_MAP, Y_SEQ };
-
-struct ynode {
-	enum ykind kind;
-	unsigned line, col;	/* 1-based */
-	int style;		/* yaml_scalar_style_t */
-	char *str;		/* scalars */
-	struct ynode **kid;	/* maps: key, value, key, value ... */
-	size_t n, cap;
-};
-
-struct ytree {
-	struct ynode **all;
-	size_t nall, capall;
-	struct {
-		char *name;
-		struct ynode *node;
-	} anchor[Y_MAX_ANCHORS];
-	unsigned nanchors, naliases;
-	struct ynode *root;
-};
-
-struct pctx {
-	const char *file;
-	const char *text;
-	size_t len;
-	char *err;
-	struct vxt_profile *p;
-	unsigned visits;
-};
-
-__attribute__((format(printf, 4, 5)))
-static int fail_pos(struct pctx *c, unsigned line, unsigned col, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* messages quote the profile's text: one line, no terminal controls */
-	for (char *m = msg; *m; m++)
-		if ((unsigned char)*m < 0x20 || *m == 0x7f)
-			*m = '?';
-	snprintf(c->err, VXT_ERRBUF_SIZE, "%s:%u:%u: %s", c->file, line, col, msg);
-	return -EINVAL;
-}
-
-#define fail(c, n, ...) fail_pos((c), (n)->line, (n)->col, __VA_ARGS__)
-
-static void ytree_free(struct ytree *t)
-{
-	for (size_t i = 0; i < t->nall; i++) {
-		free(t->all[i]->str);
-		free(t->all[i]->kid);
-		free(t->all[i]);
-	}
-	free(t->all);
-	for (unsigned i = 0; i < t->nanchors; i++)
-		free(t->anchor[i].name);
-}
-
-static struct ynode *ynew(struct pctx *c, struct ytree *t, enum ykind kind,
-			  const yaml_mark_t *m)
-{
-	struct ynode *n;
-
-	if (t->nall >= Y_MAX_NODES) {
-		fail_pos(c, (unsigned)m->line + 1, (unsigned)m->column + 1,
-			 "profile too large (more than %d YAML nodes)", Y_MAX_NODES);
-		return NULL;
-	}
-	if (t->nall == t->capall) {
-		size_t cap = t->capall ? 2 * t->capall : 64;
-		struct ynode **a = realloc(t->all, cap * sizeof(*a));
-
-		if (!a)
-			goto out_nomem;
-		t->all = a;
-		t->capall = cap;
-	}
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		goto out_nomem;
-	n->kind = kind;
-	n->line = (unsigned)m->line + 1;
-	n->col = (unsigned)m->column + 1;
-	t->all[t->nall++] = n;
-	return n;
-
-out_nomem:
-	snprintf(c->err, VXT_ERRBUF_SIZE, "%s: out of memory", c->file);
-	return NULL;
-}
-
-static int yadd(struct pctx *c, struct ynode *parent, struct ynode *kid)
-{
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? 2 * parent->cap : 8;
-		struct ynode **k = realloc(parent->kid, cap * sizeof(*k));
-
-		if (!k) {
-			snprintf(c->err, VXT_ERRBUF_SIZE, "%s: out of memory", c->file);
-			return -ENOMEM;
-		}
-		parent->kid = k;
-		parent->cap = cap;
-	}
-	parent->kid[parent->n++] = kid;
-	return 0;
-}
-
-static int yanchor(struct pctx *c, struct ytree *t, const yaml_char_t *name, struct ynode *n)
-{
-	if (!name)
-		return 0;
-	if (t->nanchors == Y_MAX_ANCHORS)
-		return fail(c, n, "too many anchors (more than %d)", Y_MAX_ANCHORS);
-	t->anchor[t->nanchors].name = strdup((const char *)name);
-	if (!t->anchor[t->nanchors].name)
-		return -ENOMEM;
-	t->anchor[t->nanchors++].node = n;
-	return 0;
-}
-
-static struct ynode *yalias(struct pctx *c, struct ytree *t, const yaml_event_t *ev)
-{
-	const char *name = (const char *)ev->data.alias.anchor;
-
-	if (++t->naliases > Y_MAX_ALIASES) {
-		fail_pos(c, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1,
-			 "too many aliases (more than %d)", Y_MAX_ALIASES);
-		return NULL;
-	}
-	for (unsigned i = t->nanchors; i-- > 0;)
-		if (!strcmp(t->anchor[i].name, name))
-			return t->anchor[i].node;
-	fail_pos(c, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1,
-		 "unknown alias '*%s'", name);
-	return NULL;
-}
-
-/* Turn one parser event into the tree. @return 1 at the end of the document,
- * 0 to go on, negative on error. */
-static int yevent(struct pctx *c, struct ytree *t, yaml_event_t *ev,
-		  struct ynode **stack, unsigned *depth)
-{
-	struct ynode *n = NULL, *top = *depth ? stack[*depth - 1] : NULL;
-	const yaml_char_t *anchor = NULL;
-
-	switch (ev->type) {
-	case YAML_SCALAR_EVENT:
-		if (ev->data.scalar.length > Y_MAX_SCALAR)
-			return fail_pos(c, (unsigned)ev->start_mark.line + 1,
-					(unsigned)ev->start_mark.column + 1,
-					"string too long (more than %d bytes)", Y_MAX_SCALAR);
-		n = ynew(c, t, Y_SCALAR, &ev->start_mark);
-		if (!n)
-			return -EINVAL;
-		n->style = ev->data.scalar.style;
-		n->str = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
-		if (!n->str)
-			return -ENOMEM;
-		anchor = ev->data.scalar.anchor;
-		break;
-	case YAML_ALIAS_EVENT:
-		n = yalias(c, t, ev);
-		if (!n)
-			return -EINVAL;
-		break;
-	case YAML_MAPPING_START_EVENT:
-	case YAML_SEQUENCE_START_EVENT:
-		if (*depth >= Y_MAX_DEPTH)
-			return fail_pos(c, (unsigned)ev->start_mark.line + 1,
-					(unsigned)ev->start_mark.column + 1,
-					"nested too deeply (more than %d levels)", Y_MAX_DEPTH);
-		n = ynew(c, t, ev->type == YAML_MAPPING_START_EVENT ? Y_MAP : Y_SEQ,
-			 &ev->start_mark);
-		if (!n)
-			return -EINVAL;
-		anchor = ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.anchor :
-			 ev->data.sequence_start.anchor;
-		break;
-	case YAML_MAPPING_END_EVENT:
-	case YAML_SEQUENCE_END_EVENT:
-		(*depth)--;
-		return 0;
-	case YAML_DOCUMENT_END_EVENT:
-		return 1;
-	default:
-		return 0;
-	}
-	if (yanchor(c, t, anchor, n) < 0)
-		return -EINVAL;
-	if (top) {
-		if (top->kind == Y_MAP && top->n % 2 == 0 && n->kind != Y_SCALAR)
-			return fail(c, n, "a key must be a plain name");
-		if (yadd(c, top, n) < 0)
-			return -ENOMEM;
-	} else {
-		t->root = n;
-	}
-	if (ev->type == YAML_MAPPING_START_EVENT || ev->type == YAML_SEQUENCE_START_EVENT)
-		stack[(*depth)++] = n;
-	return 0;
-}
-
-static int yparse(struct pctx *c, struct ytree *t)
-{
-	struct ynode *stack[Y_MAX_DEPTH];
-	unsigned depth = 0;
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	int rc = 0;
-
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(c->err, VXT_ERRBUF_SIZE, "%s: out of memory", c->file);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)c->text, c->len);
-	while (rc == 0) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			const yaml_mark_t *m = &parser.problem_mark;
-
-			rc = fail_pos(c, (unsigned)m->line + 1, (unsigned)m->column + 1,
-				      "YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-				      parser.context ? " " : "", parser.context ? parser.context : "");
-			break;
-		}
-		if (ev.type == YAML_STREAM_END_EVENT)
-			rc = 1;
-		else
-			rc = yevent(c, t, &ev, stack, &depth);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&parser);
-	return rc < 0 ? rc : 0;
-}
 
 /* ---- typed values ---- */
 
@@ -419,8 +169,8 @@ static int check_expr(struct pctx *c, const struct ynode *n, const char *key, un
 		return 0;
 	}
 	if (block)
-		return fail_pos(c, *line + e.line - 1, indent + e.col, "%s", e.msg);
-	return fail_pos(c, *line + e.line - 1, e.line == 1 ? *col + e.col - 1 : e.col, "%s",
+		return vxt_prof_fail(c, *line + e.line - 1, indent + e.col, "%s", e.msg);
+	return vxt_prof_fail(c, *line + e.line - 1, e.line == 1 ? *col + e.col - 1 : e.col, "%s",
 			e.msg);
 }
 
@@ -808,42 +558,6 @@ static int do_thresholds(struct pctx *c, const struct ynode *n)
 	return 0;
 }
 
-static bool valid_name(const char *s)
-{
-	if (!*s || strlen(s) >= VXT_PROFILE_NAME_MAX)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
-			return false;
-	return true;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* The name from a file name: basename without .yaml / .yml. */
-static void name_from_file(const char *file, char *name)
-{
-	const char *b = strrchr(file, '/');
-	size_t n;
-
-	b = b ? b + 1 : file;
-	n = strlen(b);
-	if (ends_with(b, ".yaml"))
-		n -= 5;
-	else if (ends_with(b, ".yml"))
-		n -= 4;
-	if (n >= VXT_PROFILE_NAME_MAX)
-		n = VXT_PROFILE_NAME_MAX - 1;
-	memcpy(name, b, n);
-	name[n] = '\0';
-}
-
 static int do_root(struct pctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {
@@ -859,7 +573,7 @@ static int do_root(struct pctx *c, const struct ynode *n)
 	if ((v = VAL(n, idx, 0))) {
 		if (want_scalar(c, v, "name", "a name") < 0)
 			return -EINVAL;
-		if (!valid_name(v->str))
+		if (!vxt_profile_name_ok(v->str))
 			return fail(c, v, "'name' takes letters, digits, '-', '_' and '.' "
 				    "(at most %d)", VXT_PROFILE_NAME_MAX - 1);
 		strcpy(p->name, v->str);
@@ -940,13 +654,13 @@ struct vxt_profile *vxt_profile_parse(const char *text, size_t len, const char *
 	p->spec.name = strdup(c.file);
 	if (!p->spec.name)
 		goto out_nomem;
-	name_from_file(c.file, p->name);
-	rc = yparse(&c, &t);
+	vxt_profile_name_from_file(c.file, p->name);
+	rc = vxt_yparse(&c, &t);
 	if (rc == 0 && !t.root)
-		rc = fail_pos(&c, 1, 1, "empty profile");
+		rc = vxt_prof_fail(&c, 1, 1, "empty profile");
 	if (rc == 0)
 		rc = do_root(&c, t.root);
-	ytree_free(&t);
+	vxt_ytree_free(&t);
 	if (rc < 0) {
 		if (!err[0])
 			goto out_nomem;
@@ -992,148 +706,9 @@ struct vxt_profile *vxt_profile_load(const char *path, char err[VXT_ERRBUF_SIZE]
 	return p;
 }
 
-/* ---- the search path ---- */
-
-static bool is_dir(const char *path)
+const char *vxt_profile_datadir(void)
 {
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* formats/profiles of the source tree when the program runs from build/. */
-static bool tree_dir(char *out, size_t size)
-{
-	char exe[VXT_PROFILE_PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';		/* .../build */
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';		/* the tree */
-	if ((size_t)snprintf(out, size, "%s/formats/profiles", exe) >= size)
-		return false;
-	return is_dir(out);
-}
-
-static int add_dir(char dirs[][VXT_PROFILE_PATH_MAX], int n, int max, const char *a,
-		   const char *b)
-{
-	if (n >= max || !a || !*a)
-		return n;
-	if ((size_t)snprintf(dirs[n], VXT_PROFILE_PATH_MAX, "%s%s", a, b ? b : "") >=
-	    VXT_PROFILE_PATH_MAX)
-		return n;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(dirs[i], dirs[n]))
-			return n;
-	return n + 1;
-}
-
-int vxt_profile_dirs(const char *dir, char dirs[][VXT_PROFILE_PATH_MAX], int max)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char tree[VXT_PROFILE_PATH_MAX];
-	int n = 0;
-
-	n = add_dir(dirs, n, max, dir, NULL);
-	if (xdg && *xdg == '/')
-		n = add_dir(dirs, n, max, xdg, "/vxtrace/profiles");
-	else if (home && *home)
-		n = add_dir(dirs, n, max, home, "/.config/vxtrace/profiles");
-	n = add_dir(dirs, n, max, getenv("VXT_PROFILE_DIR"), NULL);
-	if (tree_dir(tree, sizeof(tree)))
-		n = add_dir(dirs, n, max, tree, NULL);
-	n = add_dir(dirs, n, max, VXT_PROFILE_DATADIR, NULL);
-	return n;
-}
-
-int vxt_profile_find(const char *name, const char *dir, char path[VXT_PROFILE_PATH_MAX],
-		     char err[VXT_ERRBUF_SIZE])
-{
-	char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
-	static const char *const exts[] = { ".yaml", ".yml" };
-	int n, len = 0;
-
-	if (strchr(name, '/') || ends_with(name, ".yaml") || ends_with(name, ".yml")) {
-		if (access(name, R_OK) < 0) {
-			snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", name, strerror(errno));
-			return -ENOENT;
-		}
-		snprintf(path, VXT_PROFILE_PATH_MAX, "%s", name);
-		return 0;
-	}
-	if (!valid_name(name)) {
-		snprintf(err, VXT_ERRBUF_SIZE, "bad profile name '%s'", name);
-		return -EINVAL;
-	}
-	n = vxt_profile_dirs(dir, dirs, VXT_PROFILE_MAX_DIRS);
-	for (int i = 0; i < n; i++)
-		for (int e = 0; e < 2; e++) {
-			int len2 = snprintf(path, VXT_PROFILE_PATH_MAX, "%s/%s%s", dirs[i], name,
-					    exts[e]);
-
-			if (len2 > 0 && len2 < VXT_PROFILE_PATH_MAX && access(path, R_OK) == 0)
-				return 0;
-		}
-	len = snprintf(err, VXT_ERRBUF_SIZE, "no profile '%s' in", name);
-	for (int i = 0; i < n && len < VXT_ERRBUF_SIZE; i++)
-		len += snprintf(err + len, VXT_ERRBUF_SIZE - len, "%s %s", i ? "," : "", dirs[i]);
-	return -ENOENT;
-}
-
-struct vxt_profile *vxt_profile_open(const char *name, const char *dir,
-				     char err[VXT_ERRBUF_SIZE])
-{
-	char path[VXT_PROFILE_PATH_MAX];
-
-	if (vxt_profile_find(name, dir, path, err) < 0)
-		return NULL;
-	return vxt_profile_load(path, err);
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int max)
-{
-	char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
-	int nd = vxt_profile_dirs(dir, dirs, VXT_PROFILE_MAX_DIRS), n = 0;
-
-	for (int i = 0; i < nd; i++) {
-		DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d)) && n < max) {
-			char name[VXT_PROFILE_NAME_MAX];
-			bool dup = false;
-
-			if (!ends_with(de->d_name, ".yaml") && !ends_with(de->d_name, ".yml"))
-				continue;
-			name_from_file(de->d_name, name);
-			if (!valid_name(name))
-				continue;
-			for (int k = 0; k < n; k++)
-				dup |= !strcmp(names[k], name);
-			if (!dup)
-				strcpy(names[n++], name);
-		}
-		closedir(d);
-	}
-	qsort(names, (size_t)n, VXT_PROFILE_NAME_MAX, cmp_names);
-	return n;
+	return VXT_PROFILE_DATADIR;
 }
 
 /* ---- names ---- */
