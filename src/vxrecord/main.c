@@ -287,6 +287,16 @@ static int write_kept(struct options *o, struct vxt_writer **w, const struct vxt
 	return 0;
 }
 
+/* A live source's --duration or --count is over (the simulator stops itself). */
+static bool limit_reached(const struct options *o, bool is_sim, uint64_t started,
+			  uint64_t written)
+{
+	if (is_sim)
+		return false;
+	return (o->duration_ns && vxt_now_mono() - started >= o->duration_ns) ||
+	       (o->count && written >= o->count);
+}
+
 static int record(struct options *o, int argc, char **argv)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -300,6 +310,7 @@ static int record(struct options *o, int argc, char **argv)
 				 !(term && !strcmp(term, "dumb"));
 	uint64_t started = vxt_now_mono(), last_progress = started, written = 0;
 	int status = 1, rc;
+	bool stopping = false;
 
 	if (!objs || !strs) {
 		fprintf(stderr, "vxrecord: out of memory\n");
@@ -322,6 +333,8 @@ static int record(struct options *o, int argc, char **argv)
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
 	if (is_sim && !o->src.realtime)
 		o->wr.host = "simulator";
+	else if (!strcmp(vxt_source_name(src), "blktrace"))
+		o->wr.host = "";	/* the capture host is not in blktrace files */
 	if (rotate_enabled(&o->rot) && (rc = rotate_shift(&o->rot)) < 0) {
 		fprintf(stderr, "vxrecord: %s: rotating the existing file: %s\n", o->output,
 			strerror(-rc));
@@ -337,11 +350,19 @@ static int record(struct options *o, int argc, char **argv)
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
 	}
-	while (!stop_requested) {
-		rc = vxt_source_next(src, &batch, 200);
+	for (;;) {
+		/* on a signal or a limit, stop the source and drain what it holds */
+		if (!stopping && (stop_requested || limit_reached(o, is_sim, started, written))) {
+			stopping = true;
+			if (vxt_source_stop(src) < 0) {
+				fprintf(stderr, "vxrecord: %s\n", vxt_source_error(src));
+				goto out;
+			}
+		}
+		rc = vxt_source_next(src, &batch, stopping ? 0 : 200);
 		if (rc < 0) {
-			if (rc == -EINTR && stop_requested)
-				break;
+			if (rc == -EINTR)
+				continue;
 			fprintf(stderr, "vxrecord: %s\n", vxt_source_error(src));
 			goto out;
 		}
@@ -358,8 +379,6 @@ static int record(struct options *o, int argc, char **argv)
 			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
 			goto out;
 		}
-		if (!is_sim && o->duration_ns && vxt_now_mono() - started >= o->duration_ns)
-			break;
 		if (tty && vxt_now_mono() - last_progress >= 500000000ull) {
 			last_progress = vxt_now_mono();
 			progress(o, w, src, started, false);
@@ -368,8 +387,8 @@ static int record(struct options *o, int argc, char **argv)
 	kb = keep_finish(&o->keep);
 	if (!kb || write_kept(o, &w, kb, objs, strs) < 0)
 		goto out;
-	/* with a profile, close the last chunk now so the summary counts it */
-	if (o->keep.v && vxt_writer_flush(w) < 0) {
+	/* close the last chunk now so the summary counts it */
+	if (vxt_writer_flush(w) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
 		goto out;
 	}
