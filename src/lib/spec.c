@@ -25,7 +25,7 @@
 #include "filter_impl.h"
 #include "spec_impl.h"
 
-#define SWEEP_EVERY	16384	/* look for emptied windowed speculations this often */
+#define SWEEP_EVERY	4096	/* close emptied windowed speculations this often */
 #define PRUNE_EVERY	256	/* prune the log at least this often */
 #define RING_MIN	64
 
@@ -46,7 +46,9 @@ struct sbuf {
 };
 
 struct lent {			/* an entry of the buffered log */
-	uint64_t seq, time, id;
+	uint64_t seq, id;
+	uint64_t expire;	/* windowed: past this time the event can never be
+				 * committed; UINT64_MAX otherwise */
 	uint64_t nth;		/* the event was its buffer's nth added */
 	uint32_t slot;
 };
@@ -90,8 +92,7 @@ struct vxt_spec {
 	uint64_t last_sweep, last_prune;
 	uint64_t max_pending;
 	uint64_t gen;		/* bumped when a buffer loses its oldest event or closes */
-	uint64_t prune_gen, prune_until;	/* the log front is live while gen is
-						 * prune_gen and now <= prune_until */
+	uint64_t prune_gen, prune_seq;	/* the front prune_seq was live at gen prune_gen */
 	struct vxt_spec_stats st;
 };
 
@@ -291,8 +292,8 @@ static void ring_drop_front(struct vxt_spec *s, struct sbuf *b)
 }
 
 /* Forget what is older than the window, seen from time @t. Expiry is lazy:
- * pruning the log drops expired events one by one without touching the
- * ring; this is for a full ring, a commit and the sweep. */
+ * a ring forgets when it is full, when it is committed and in the sweep; the
+ * log skips expired events by their time alone. */
 static void buf_expire(struct vxt_spec *s, struct sbuf *b, uint64_t t)
 {
 	if (!b->windowed)
@@ -353,6 +354,7 @@ static void log_compact(struct vxt_spec *s)
 
 static int log_push(struct vxt_spec *s, uint64_t seq, uint64_t time, const struct sbuf *b)
 {
+	uint64_t expire = UINT64_MAX;
 	struct lent *e;
 
 	if (s->logn == s->logcap && s->logn > 2 * s->nbuffered + 1024)
@@ -371,8 +373,10 @@ static int log_push(struct vxt_spec *s, uint64_t seq, uint64_t time, const struc
 		s->loghead = 0;
 	}
 	e = log_at(s, s->logn++);
+	if (b->windowed && __builtin_add_overflow(time, b->window, &expire))
+		expire = UINT64_MAX;
 	e->seq = seq;
-	e->time = time;
+	e->expire = expire;
 	e->id = b->id;
 	e->nth = b->added;
 	e->slot = (uint32_t)(b - s->bufs) + 1;
@@ -390,7 +394,7 @@ static int buf_add(struct vxt_spec *s, struct sbuf *b, const struct vxt_event *e
 {
 	struct srec *r;
 
-	if (b->n == s->maxrec)
+	if (b->n == b->cap)	/* forget the expired before growing (or dropping) */
 		buf_expire(s, b, ev->time_ns);
 	if (b->n == s->maxrec) {
 		s->st.drops++;
@@ -578,8 +582,7 @@ static void close_expired(struct vxt_spec *s, uint32_t slot)
 	}
 }
 
-/* Close windowed speculations whose window has emptied (what pruning the log
- * did not reach because an older event is still buffered elsewhere). */
+/* Close windowed speculations whose window has emptied. */
 static void sweep(struct vxt_spec *s)
 {
 	for (uint32_t i = 0; i < s->nactive;) {
@@ -595,27 +598,24 @@ static void sweep(struct vxt_spec *s)
 	s->last_sweep = s->seq;
 }
 
-/* Drop dead entries from the front of the log; expired events at the front
- * leave their buffer, and a windowed buffer left empty is closed. */
+/* Drop dead entries from the front of the log: events that left their
+ * buffer, and windowed ones too old to be committed (their buffer forgets
+ * them itself, see buf_expire()), the latter without touching the buffer.
+ * After this the front is the oldest event that may still reach the output. */
 static void log_prune(struct vxt_spec *s)
 {
 	s->last_prune = s->seq;
-	if (s->logn && s->gen == s->prune_gen && s->now <= s->prune_until)
-		return;		/* nothing touched the front since it was found live */
 	while (s->logn) {
 		const struct lent *e = log_at(s, 0);
-		struct sbuf *sb = &s->bufs[e->slot - 1];
 
-		if (log_alive(s, e)) {
-			if (!sb->windowed || e->time + sb->window >= s->now) {
+		if (e->expire >= s->now) {
+			if (s->gen == s->prune_gen && e->seq == s->prune_seq)
+				return;	/* found live, and no buffer changed since */
+			if (log_alive(s, e)) {
 				s->prune_gen = s->gen;
-				s->prune_until = sb->windowed ? e->time + sb->window : UINT64_MAX;
+				s->prune_seq = e->seq;
 				return;
 			}
-			/* expired, and the oldest of its buffer: drop it */
-			ring_drop_front(s, sb);
-			if (!sb->n)
-				close_expired(s, e->slot);
 		}
 		log_pop(s);
 	}
