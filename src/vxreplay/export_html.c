@@ -2,10 +2,12 @@
  *
  * Two passes over the events in scope: the first gathers per-object stats
  * and the time span, the second bins the span into a timeline. The page has
- * a summary, an error timeline and a per-object I/O heatmap as inline SVG,
- * the object table and the first errors. No script, no external resource:
+ * a summary, an error timeline and an I/O heatmap as inline SVG (a row per
+ * object, or per LBA range when the report is about one object), the object
+ * table and the first errors. No script, no external resource:
  * it reads the same offline, in a mail or attached to a ticket.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 
 #define HTML_BINS	120
 #define HTML_ROWS	32	/* busiest objects in the heatmap */
+#define HTML_LBA_ROWS	16	/* LBA buckets of one object's heatmap */
 #define HTML_ERRORS	200	/* rows of the error table */
 #define SVG_W		960
 #define PLOT_X		110	/* left edge of the plots (labels before it) */
@@ -174,7 +177,13 @@ static void svg_heatmap(struct report_ctx *c, const struct vxt_timeline *tl)
 		fputs("<p>heatmap: out of memory</p>\n", c->out);
 		return;
 	}
-	fputs("<section>\n<h2>I/O per object</h2>\n<figure>\n", c->out);
+	if (tl->mode == VXT_TL_ROWS_LBA) {
+		fputs("<section>\n<h2>I/O per LBA range of ", c->out);
+		html_str(c->out, obj_name(c, tl->lba_object));
+		fputs("</h2>\n<figure>\n", c->out);
+	} else {
+		fputs("<section>\n<h2>I/O per object</h2>\n<figure>\n", c->out);
+	}
 	fprintf(c->out, "<svg id=\"heatmap\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"role=\"img\" aria-label=\"I/O per object heatmap\">\n", SVG_W, base + 50, SVG_W,
 		base + 50);
@@ -183,7 +192,11 @@ static void svg_heatmap(struct report_ctx *c, const struct vxt_timeline *tl)
 
 		fprintf(c->out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", PLOT_X - 6,
 			y + cell_h - 5);
-		html_str(c->out, obj_name(c, tl->row_obj[r]));
+		if (tl->mode == VXT_TL_ROWS_LBA)
+			fprintf(c->out, "%s", vxt_format_size((unsigned __int128)tl->lba_sectors * r /
+							       tl->nrows * 512, lo, sizeof(lo)));
+		else
+			html_str(c->out, obj_name(c, tl->row_obj[r]));
 		fputs("</text>\n", c->out);
 		for (unsigned b = 0; b < tl->nbins; b++) {
 			size_t i = (size_t)r * tl->nbins + b;
@@ -206,7 +219,11 @@ static void svg_heatmap(struct report_ctx *c, const struct vxt_timeline *tl)
 	fprintf(c->out, "<text x=\"%d\" y=\"%d\">%s (log scale)</text>\n",
 		PLOT_X + 90 + 24 * VXT_HEAT_LEVELS, base + 35,
 		vxt_heat_format(VXT_HEAT_IOPS, hm.hi, hi, sizeof(hi)));
-	fputs("</svg>\n<figcaption>Completed I/Os per second for each object over time, "
+	fputs(tl->mode == VXT_TL_ROWS_LBA ?
+	      "</svg>\n<figcaption>Completed I/Os per second in each LBA range (labelled by "
+	      "its first byte) over time; cells outlined in red hold failed I/Os.</figcaption>\n"
+	      "</figure>\n</section>\n" :
+	      "</svg>\n<figcaption>Completed I/Os per second for each object over time, "
 	      "busiest objects first; cells outlined in red hold failed I/Os.</figcaption>\n"
 	      "</figure>\n</section>\n", c->out);
 	vxt_heatmap_free(&hm);
@@ -345,30 +362,52 @@ static int error_table(struct report_ctx *c, uint64_t nerrors)
 	return shown < HTML_ERRORS && rc < 0;
 }
 
+/* One object: a row per LBA range over the object's size (or as far as its
+ * I/O reaches when the size is unknown). */
+static int lba_timeline(struct report_ctx *c, struct vxt_timeline *tl,
+			const struct vxt_stats *st, uint64_t end_sector)
+{
+	const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(c->r),
+						    (uint32_t)c->scope.object);
+	uint64_t sectors = o && o->size ? o->size / 512 : end_sector;
+
+	return vxt_timeline_init_lba(tl, st->first_ns, st->last_ns + 1, HTML_BINS,
+				     (uint32_t)c->scope.object, sectors ? sectors : 1,
+				     HTML_LBA_ROWS);
+}
+
 int report_html(struct report_ctx *c)
 {
 	struct vxt_timeline tl = { 0 };
 	struct vxt_stats st;
 	const struct vxt_event *ev;
 	uint32_t rows[HTML_ROWS];
+	uint64_t end_sector = 0;
 	int nrows, rc;
 
 	vxt_stats_init(&st);
 	if (report_scope_begin(c) < 0)
 		return vxt_stats_free(&st), 1;
-	while ((rc = report_scope_next(c, &ev)) == 1)
+	while ((rc = report_scope_next(c, &ev)) == 1) {
+		if (ev->phase != VXT_PH_LOST && ev->sector + ev->bytes / 512 > end_sector)
+			end_sector = ev->sector + ev->bytes / 512;
 		if (vxt_stats_add(&st, ev) < 0) {
 			rc = -1;
 			fprintf(stderr, "vxreplay: out of memory\n");
 			break;
 		}
+	}
 	if (rc < 0)
 		return vxt_stats_free(&st), 1;
 	nrows = pick_rows(&st, rows);
 	if (st.events)
 		c->start_ns = st.first_ns;
-	if (nrows < 0 || vxt_timeline_init(&tl, st.first_ns, st.last_ns + 1, HTML_BINS, rows,
-					   (unsigned)nrows) < 0) {
+	if (c->scope.object >= 0)
+		rc = lba_timeline(c, &tl, &st, end_sector);
+	else
+		rc = nrows < 0 ? -ENOMEM : vxt_timeline_init(&tl, st.first_ns, st.last_ns + 1,
+							      HTML_BINS, rows, (unsigned)nrows);
+	if (rc < 0) {
 		fprintf(stderr, "vxreplay: out of memory\n");
 		return vxt_stats_free(&st), 1;
 	}
