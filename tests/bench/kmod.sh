@@ -5,9 +5,10 @@
 # iodepth 16, one job) on null_blk without memory backing, with no tracing,
 # with one vxtrace channel read raw, with vxrecord --source kmod writing a
 # .vxt file, and with blktrace; rounds alternate. Prints the median IOPS of
-# each, the median of its per-round ratio to no tracing, and the events lost at the default buffer
-# size. Skips (exit 0) without qemu, the kernel or fio.
-#   env: VXT_BENCH_RUNTIME (seconds per fio run, default 3), VXT_BENCH_ROUNDS (5)
+# each, the median of its per-round ratio to no tracing, and the events lost
+# at the default buffer size. Skips (exit 0) without qemu, the kernel or fio.
+#   env: VXT_BENCH_RUNTIME (seconds per fio run, default 2), VXT_BENCH_ROUNDS (7),
+#        VXT_BENCH_TIMEOUT (seconds for the whole boot)
 set -u
 KM_TOP=${VXT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${VXT_BUILD:-$KM_TOP/build}
@@ -26,8 +27,8 @@ done
 KM_WORK=$(mktemp -d /tmp/vxt-kbench.XXXXXX)
 trap 'rm -rf "$KM_WORK"' EXIT INT TERM
 km_build || { echo "kmod bench: $KM_WHY"; exit 1; }
-runtime=${VXT_BENCH_RUNTIME:-3}
-rounds=${VXT_BENCH_ROUNDS:-5}
+runtime=${VXT_BENCH_RUNTIME:-2}
+rounds=${VXT_BENCH_ROUNDS:-7}
 {
 	echo "RUNTIME=$runtime"
 	echo "ROUNDS=$rounds"
@@ -35,7 +36,7 @@ rounds=${VXT_BENCH_ROUNDS:-5}
 } >"$KM_WORK/guest-bench.sh"
 km_initramfs "$KM_WORK/guest-bench.sh" "$B/vxrecord" "$B/vxreplay" \
 	"$(command -v fio)" "$(command -v blktrace)" || { echo "kmod bench: $KM_WHY"; exit 1; }
-km_boot $((120 + rounds * 4 * (runtime + 10))) || { echo "kmod bench: $KM_WHY"; exit 1; }
+km_boot ${VXT_BENCH_TIMEOUT:-$((120 + rounds * 4 * (runtime + 10)))} || { echo "kmod bench: $KM_WHY"; exit 1; }
 log=$KM_WORK/console.log
 tr -d '\r' <"$log" | grep '^BENCH' >"$KM_WORK/bench.txt"
 cat "$KM_WORK/bench.txt"

@@ -3,8 +3,8 @@
 # one boot; run inside the guest by tests/bench/kmod.sh. Prints "BENCH" lines.
 
 M=/modules
-RUNTIME=${RUNTIME:-3}
-ROUNDS=${ROUNDS:-5}
+RUNTIME=${RUNTIME:-2}
+ROUNDS=${ROUNDS:-7}
 insmod $M/configfs.ko
 insmod $M/null_blk.ko nr_devices=1 gb=16 memory_backed=0 irqmode=1
 insmod $M/vxtrace.ko

@@ -137,9 +137,10 @@ INIT
 }
 
 # km_boot TIMEOUT_SECONDS [EXTRA_CMDLINE]: boot, serial log in $KM_LOG.
+# $KM_QEMU_EXTRA: more qemu options (the benchmark's -icount).
 km_boot() {
 	KM_LOG=$KM_WORK/console.log
-	timeout "$1" qemu-system-x86_64 -accel tcg -smp 2 -m 2048 \
+	timeout "$1" qemu-system-x86_64 -accel tcg -smp 2 -m 2048 ${KM_QEMU_EXTRA:-} \
 		-kernel "$KM_KIMG" -initrd "$KM_WORK/initramfs.cpio" \
 		-append "console=ttyS0 quiet panic=-1 ${2:-}" \
 		-display none -monitor none -serial "file:$KM_LOG" -no-reboot \
