@@ -112,6 +112,13 @@ if [ -f /guest-more.sh ]; then
 	. /guest-more.sh
 	rmmod vxtrace
 fi
+[ -f /guest-blktrace.sh ] && . /guest-blktrace.sh
+
+if insmod $M/vxtrace.ko; then
+	. /guest-stress.sh
+else
+	res FAIL stress "insmod failed"
+fi
 
 dmesg >/tmp/dmesg.txt
 if grep -E -q 'BUG|WARNING|Oops|Call Trace|general protection' /tmp/dmesg.txt; then

@@ -7,7 +7,8 @@
 # Debian kernel with a busybox initramfs under qemu TCG, runs guest.sh there
 # and counts the "VXT-RESULT" lines on the serial console. With --if-possible
 # a missing qemu, kernel image or headers skips the tests (exit 0); without
-# it they are a failure. Ends with "kmod: N passed, N failed".
+# it they are a failure. A check the guest cannot make prints
+# "VXT-RESULT SKIP name: why". Ends with "kmod: N passed, N failed, N skipped".
 set -u
 
 if_possible=0
@@ -46,18 +47,27 @@ echo "kmod: kernel $KM_KVER, work dir $KM_WORK"
 km_build || fail_early "$KM_WHY"
 
 # The capture checks run when the programs are built.
+# The blktrace import checks need blktrace and blkparse too; without them
+# the guest says why it skips.
+expects() { sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/$1"; }
 bins=
 if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 	bins="$BUILD/vxrecord $BUILD/vxreplay"
 	fio=$(command -v fio) || fail_early "fio not installed"
 	bins="$bins $fio"
-	EXPECTED="$EXPECTED $(sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/guest-record.sh")"
+	for t in blktrace blkparse; do
+		p=$(command -v $t) && bins="$bins $p"
+	done
+	EXPECTED="$EXPECTED $(expects guest-record.sh) $(expects guest-blktrace.sh)"
 fi
+EXPECTED="$EXPECTED $(expects guest-stress.sh)"
 km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"
 if [ -n "$bins" ]; then
 	cp "$KM_TOP/tests/kmod/guest-record.sh" "$KM_WORK/root/guest-more.sh"
-	(cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"
+	cp "$KM_TOP/tests/kmod/guest-blktrace.sh" "$KM_WORK/root/"
 fi
+cp "$KM_TOP/tests/kmod/guest-stress.sh" "$KM_WORK/root/"
+(cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"
 
 start=$(date +%s)
 km_boot "${VXT_KMOD_TIMEOUT:-600}"
@@ -72,12 +82,17 @@ fi
 
 pass=0
 failn=0
+skipn=0
 for t in $EXPECTED; do
 	line=$(grep "^VXT-RESULT [A-Z]* $t: " "$log.txt" | head -n 1)
 	case $line in
 	"VXT-RESULT PASS "*)
 		pass=$((pass + 1))
 		echo "  ok    ${line#VXT-RESULT PASS }"
+		;;
+	"VXT-RESULT SKIP "*)
+		skipn=$((skipn + 1))
+		echo "  skip  ${line#VXT-RESULT SKIP }"
 		;;
 	"VXT-RESULT FAIL "*)
 		failn=$((failn + 1))
@@ -95,5 +110,5 @@ if [ $boot_rc != 0 ] || ! grep -q "^VXT-GUEST-DONE" "$log.txt" || [ $failn != 0 
 	tail -n 80 "$log.txt"
 	[ $failn = 0 ] && failn=1
 fi
-echo "kmod: $pass passed, $failn failed"
+echo "kmod: $pass passed, $failn failed, $skipn skipped"
 [ $failn = 0 ]
