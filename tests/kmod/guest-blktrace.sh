@@ -75,10 +75,10 @@ else
 		   vxreplay /tmp/bt-$how.vxt --report summary --format json >/tmp/bt-$how.json; then
 			expect /tmp/bt-$how.json ios $((pr + pw)) reads $pr writes $pw \
 				bytes_read $((prk * 1024)) bytes_written $((pwk * 1024)) errors 0
-			d=$DIFF
+			d=${DIFF:+ against blkparse:$DIFF}
 			expect /tmp/bt-$how.json reads $BT_R writes $BT_W \
 				bytes_read $((BT_R * BT_RKB * 1024)) bytes_written $((BT_W * BT_WKB * 1024))
-			d="$d$DIFF"
+			d="$d${DIFF:+ against dd:$DIFF}"
 		else
 			d=" vxrecord/vxreplay failed: $(cat /tmp/bt-$how.err)"
 		fi
