@@ -11,7 +11,7 @@
 #include "report.h"
 
 /* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
-static int scope_next(struct report_ctx *c, const struct vxt_event **ev)
+int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 {
 	int rc;
 
@@ -40,7 +40,7 @@ static int scope_next(struct report_ctx *c, const struct vxt_event **ev)
 	return 0;
 }
 
-static int scope_begin(struct report_ctx *c)
+int report_scope_begin(struct report_ctx *c)
 {
 	int rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
 		 vxt_reader_seek_ordinal(c->r, 0);
@@ -59,9 +59,9 @@ static int collect(struct report_ctx *c, struct vxt_stats *st)
 	int rc;
 
 	vxt_stats_init(st);
-	if (scope_begin(c) < 0)
+	if (report_scope_begin(c) < 0)
 		return 1;
-	while ((rc = scope_next(c, &ev)) == 1)
+	while ((rc = report_scope_next(c, &ev)) == 1)
 		if (vxt_stats_add(st, ev) < 0) {
 			fprintf(stderr, "vxreplay: out of memory\n");
 			return 1;
@@ -254,48 +254,6 @@ int report_objects(struct report_ctx *c)
 	return 0;
 }
 
-int report_errors(struct report_ctx *c)
-{
-	const struct vxt_event *ev;
-	bool first = true;
-	int rc;
-
-	if (scope_begin(c) < 0)
-		return 1;
-	if (c->fmt == FMT_JSON)
-		fprintf(c->out, "[");
-	else if (c->fmt == FMT_CSV)
-		report_csv_header(c->out);
-	else
-		fprintf(c->out, "%-15s %-15s %-10s %-6s %14s %8s %-10s %9s %7s %s\n", "TIME",
-			"WALL", "OBJECT", "OP", "SECTOR", "BYTES", "ERROR", "LATENCY", "PID", "COMM");
-	while ((rc = scope_next(c, &ev)) == 1) {
-		char t[32], w[32], l[16], e[16];
-
-		if (!ev->error)
-			continue;
-		if (c->fmt == FMT_JSON) {
-			fprintf(c->out, "%s\n ", first ? "" : ",");
-			report_json_event(c->out, c->r, ev, c->start_ns);
-		} else if (c->fmt == FMT_CSV) {
-			report_csv_row(c->out, c->r, ev);
-			fputc('\n', c->out);
-		} else {
-			fprintf(c->out, "%-15s %-15s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
-				vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
-				vxt_format_walltime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
-				obj_name(c->r, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes,
-				err_name(ev->error, e, sizeof(e)),
-				vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
-				vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
-		}
-		first = false;
-	}
-	if (c->fmt == FMT_JSON)
-		fprintf(c->out, "\n]\n");
-	return rc < 0 ? 1 : 0;
-}
-
 void report_csv_header(FILE *out)
 {
 	fprintf(out, "time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,"
@@ -462,48 +420,88 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 	fwrite(w.buf, 1, w.n, out);
 }
 
-int report_events(struct report_ctx *c)
+static void text_error_header(FILE *out)
+{
+	fprintf(out, "%-15s %-15s %-10s %-6s %14s %8s %-10s %9s %7s %s\n", "TIME",
+		"WALL", "OBJECT", "OP", "SECTOR", "BYTES", "ERROR", "LATENCY", "PID", "COMM");
+}
+
+static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
+{
+	char t[32], w[32], l[16], e[16];
+
+	fprintf(c->out, "%-15s %-15s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
+		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
+		vxt_format_walltime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
+		obj_name(c->r, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes,
+		err_name(ev->error, e, sizeof(e)),
+		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
+		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+}
+
+static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
+{
+	char t[32], l[16], e[16];
+
+	if (ev->phase == VXT_PH_LOST) {
+		fprintf(c->out, "%15s  LOST %" PRIu64 " events\n",
+			vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)), ev->sector);
+		return;
+	}
+	fprintf(c->out, "%15s %-10s %-7s %-6s %14" PRIu64 " %8u %9s %-9s %7u %s\n",
+		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
+		obj_name(c->r, ev->object), vxt_phase_name(ev->phase), vxt_op_name(ev->op),
+		ev->sector, ev->bytes,
+		ev->phase == VXT_PH_DONE ? vxt_format_duration(ev->latency_ns, l, sizeof(l)) : "",
+		ev->error ? err_name(ev->error, e, sizeof(e)) : "", ev->pid,
+		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+}
+
+/* One row per event in scope (only failed ones with @errors_only), in the
+ * report's format. @return 0 or 1. */
+static int list_events(struct report_ctx *c, bool errors_only)
 {
 	const struct vxt_event *ev;
 	bool first = true;
 	int rc;
 
-	if (scope_begin(c) < 0)
+	if (report_scope_begin(c) < 0)
 		return 1;
 	if (c->fmt == FMT_JSON)
 		fprintf(c->out, "[");
 	else if (c->fmt == FMT_CSV)
 		report_csv_header(c->out);
-	while ((rc = scope_next(c, &ev)) == 1) {
+	else if (errors_only)
+		text_error_header(c->out);
+	while ((rc = report_scope_next(c, &ev)) == 1) {
+		if (errors_only && !ev->error)
+			continue;
 		if (c->fmt == FMT_JSON) {
 			fprintf(c->out, "%s\n ", first ? "" : ",");
 			report_json_event(c->out, c->r, ev, c->start_ns);
 		} else if (c->fmt == FMT_CSV) {
 			report_csv_row(c->out, c->r, ev);
 			fputc('\n', c->out);
+		} else if (errors_only) {
+			text_error_row(c, ev);
 		} else {
-			char t[32], l[16], e[16];
-
-			if (ev->phase == VXT_PH_LOST) {
-				fprintf(c->out, "%15s  LOST %" PRIu64 " events\n",
-					vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
-					ev->sector);
-				continue;
-			}
-			fprintf(c->out, "%15s %-10s %-7s %-6s %14" PRIu64 " %8u %9s %-9s %7u %s\n",
-				vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
-				obj_name(c->r, ev->object), vxt_phase_name(ev->phase),
-				vxt_op_name(ev->op), ev->sector, ev->bytes,
-				ev->phase == VXT_PH_DONE ?
-				vxt_format_duration(ev->latency_ns, l, sizeof(l)) : "",
-				ev->error ? err_name(ev->error, e, sizeof(e)) : "", ev->pid,
-				vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+			text_event_row(c, ev);
 		}
 		first = false;
 	}
 	if (c->fmt == FMT_JSON)
 		fprintf(c->out, "\n]\n");
 	return rc < 0 ? 1 : 0;
+}
+
+int report_errors(struct report_ctx *c)
+{
+	return list_events(c, true);
+}
+
+int report_events(struct report_ctx *c)
+{
+	return list_events(c, false);
 }
 
 int report_info(struct vxt_reader *r, FILE *out)
@@ -558,14 +556,4 @@ int report_info(struct vxt_reader *r, FILE *out)
 	fprintf(out, " (%.2f bytes/event)\n",
 		vxt_reader_nevents(r) ? (double)bytes / (double)vxt_reader_nevents(r) : 0.0);
 	return 0;
-}
-
-int report_scope_begin(struct report_ctx *c)
-{
-	return scope_begin(c);
-}
-
-int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
-{
-	return scope_next(c, ev);
 }
