@@ -3,6 +3,9 @@
 # a closing "N passed, N failed, N skipped" line.
 #   usage: tests/run-scripts.sh cli|tui BUILD_DIR
 # A script exits 0 (pass), 77 (skip; its last line says why) or anything else (fail).
+# Each runs with stdin from /dev/null, under a time limit (VXT_TEST_TIMEOUT
+# seconds, default 900) after which its whole process group is killed: a
+# hung test fails, it never holds the suite.
 kind=$1
 build=$(cd "${2:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,8 +14,10 @@ for t in "$top"/tests/"$kind"/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	log=$(mktemp)
-	VXT_BUILD=$build VXT_TOP=$top VXT_SHARED=$top/../shared sh "$t" >"$log" 2>&1
+	VXT_BUILD=$build VXT_TOP=$top VXT_SHARED=$top/../shared \
+		timeout -k 10 "${VXT_TEST_TIMEOUT:-900}" sh "$t" >"$log" 2>&1 </dev/null
 	rc=$?
+	[ $rc -eq 124 ] && echo "(killed after ${VXT_TEST_TIMEOUT:-900} s)" >>"$log"
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS: $kind/$name"
 	elif [ $rc -eq 77 ]; then

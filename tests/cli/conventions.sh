@@ -72,9 +72,14 @@ expect 0 "$b/vxtop" -b -n 1 -i 100ms -s sim
 
 # Colours and terminals need a pseudo-terminal: script(1).
 command -v script >/dev/null || { echo "script (bsdutils) not installed"; exit 77; }
-# on_pty ENV... -- CMD: run CMD on a pty for at most 1.5 s; output in $tmp/pty.
+# on_pty ENV...: run $cmd on a pty for at most 1.5 s; output in $tmp/pty.
+# --foreground keeps $cmd in the terminal's foreground process group: in a
+# group of its own (what timeout does by default, and what happens when
+# script's shell is dash, which forks rather than execs) the first tcsetattr
+# stops it with SIGTTOU and nothing ever ends it.
 on_pty() {
-	env "$@" script -qec "timeout -s TERM 1.5 $cmd" /dev/null < /dev/null > "$tmp/pty" 2>&1
+	env "$@" script -qec "timeout --foreground -k 3 -s TERM 1.5 $cmd" /dev/null \
+		< /dev/null > "$tmp/pty" 2>&1
 }
 colours() { grep -caP '\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[0-9;]*m' "$tmp/pty"; }
 for cmd in "$b/vxtop -s sim" "$b/vxreplay $tmp/t.vxt"; do
