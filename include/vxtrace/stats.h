@@ -55,7 +55,6 @@ struct vxt_stats {
 	uint64_t first_ns, last_ns;
 	size_t nobj;
 	struct vxt_objstats *obj;	/* indexed by object id, grows as needed */
-	struct vxt_objstats total;
 };
 
 void vxt_stats_init(struct vxt_stats *st);
@@ -63,6 +62,10 @@ void vxt_stats_free(struct vxt_stats *st);
 void vxt_stats_reset(struct vxt_stats *st);	/* keeps the allocation */
 /* @return 0 or -ENOMEM (a new object id could not be stored). */
 int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev);
+/* Sum every object's stats into @total (busy_ns is then the sum of each
+ * object's busy time, in_flight the I/Os in flight anywhere). Events are
+ * accounted once, to their object; totals are made when asked for. */
+void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *total);
 /* Completed I/Os of every op. */
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o);
 /* @return the stats of object @id, or NULL when never seen. */

@@ -31,7 +31,9 @@
 #define VXT_FORMAT_VERSION 1
 /* Feature bits. A reader refuses a file with an incompat bit it does not know. */
 #define VXT_COMPAT_PROFILE	0x1	/* the header names the profile that filtered the capture */
-#define VXT_INCOMPAT_KNOWN	0x0
+/* each column of a chunk is a zstd frame of its own (readers may skip columns) */
+#define VXT_INCOMPAT_COLUMN_FRAMES	0x1
+#define VXT_INCOMPAT_KNOWN	0x1
 
 #define VXT_LAT_BUCKETS 32	/* log2 latency histogram: bucket b holds [2^b, 2^(b+1)) ns */
 
@@ -79,7 +81,7 @@ struct vxt_file_info {
 /* ---- writer ---- */
 
 struct vxt_writer_opts {
-	int level;			/* zstd level; 0 = 3 */
+	int level;			/* zstd level; 0 = 1 */
 	bool sync;			/* fdatasync each closed chunk */
 	bool force;			/* overwrite an existing file */
 	bool follow_symlink;		/* allow @path to be a symlink */
@@ -163,6 +165,29 @@ uint64_t vxt_reader_tell(const struct vxt_reader *r);
  * @return 1 with an event, 0 at the end (start), negative errno on damage. */
 int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev);
 int vxt_reader_prev(struct vxt_reader *r, const struct vxt_event **ev);
+/* Fields a reader decodes (bit n is the file's column n). A field outside
+ * the set reads as 0; a file whose columns are frames of their own skips the
+ * others' decompression too. Reports over a few fields go several times
+ * faster. */
+#define VXT_FIELD_TIME		(1u << 0)
+#define VXT_FIELD_PHASE_OP	(1u << 1)	/* phase and op */
+#define VXT_FIELD_OBJECT	(1u << 2)
+#define VXT_FIELD_FLAGS		(1u << 3)
+#define VXT_FIELD_SECTOR	(1u << 4)
+#define VXT_FIELD_BYTES		(1u << 5)
+#define VXT_FIELD_LATENCY	(1u << 6)
+#define VXT_FIELD_ERROR		(1u << 7)
+#define VXT_FIELD_PID		(1u << 8)
+#define VXT_FIELD_COMM		(1u << 9)
+#define VXT_FIELD_CPU		(1u << 10)
+#define VXT_FIELD_ALL		0x7ffu
+/* The sector field of lost events only (their count): sectors are decoded
+ * in chunks whose index entry counts lost events, and read as 0 elsewhere. */
+#define VXT_FIELD_LOST_COUNT	(1u << 11)
+/* Decode only @fields from now on (VXT_FIELD_ALL at open). Time, phase and
+ * object are always decoded: seeking and the other fields need them. */
+void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields);
+
 /* Decode chunk @i whole. @return its events, borrowed until the next call
  * that moves the reader, or NULL on damage (see vxt_reader_error()). */
 const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, size_t *n);

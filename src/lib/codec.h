@@ -1,9 +1,10 @@
 /* codec.h - columnar encoding of event chunks (internal)
  *
  * A chunk's events are stored column by column: time, phase+op, object,
- * flags, sector, bytes, latency, error, pid, comm, cpu. Integers are LEB128
+ * flags, sector, bytes, latency, error, pid, comm, cpu. Integers are
  * prefix varints (the first byte's trailing 1 bits give the length); time,
- * sector and pid are deltas (sector per object), signed values zigzag. The encoded block is what the writer compresses with zstd.
+ * sector and pid are deltas (sector per object), signed values zigzag.
+ * The writer compresses each column as a zstd frame of its own.
  */
 #ifndef VXT_CODEC_H
 #define VXT_CODEC_H
@@ -30,6 +31,19 @@ size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out);
  * @return 0, or -EBADMSG when the block is malformed. */
 int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,
 		     uint32_t nobjs, uint32_t nstrs);
+
+/* Decode column @c (0 .. VXT_CODEC_COLUMNS-1, in the order above) of @n
+ * events from the @clen bytes at @p into its fields of @ev; the same rules
+ * and slack as vxt_codec_decode(). The object column needs the phases, the
+ * sector column the objects, already decoded. @return 0 or -EBADMSG. */
+int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
+			    struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs);
+/* The column of each event field (VXT_FIELD_* bit numbers follow it). */
+enum {
+	VXT_CODEC_TIME, VXT_CODEC_PHASE_OP, VXT_CODEC_OBJECT, VXT_CODEC_FLAGS, VXT_CODEC_SECTOR,
+	VXT_CODEC_BYTES, VXT_CODEC_LATENCY, VXT_CODEC_ERROR, VXT_CODEC_PID, VXT_CODEC_COMM,
+	VXT_CODEC_CPU
+};
 
 /* Varint primitives, exposed for the file format code and the tests. */
 size_t vxt_varint_put(uint8_t *p, uint64_t v);

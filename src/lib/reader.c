@@ -44,6 +44,8 @@ struct vxt_reader {
 	struct vxt_event *ev;
 	size_t ev_cap;
 	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
+	unsigned fields;		/* VXT_FIELD_* decoded */
+	unsigned zeroed;		/* fields that are 0 in every ev[0..ev_cap) */
 	uint64_t pos;			/* ordinal of the next event */
 	char err[VXT_ERRBUF_SIZE];
 };
@@ -208,9 +210,12 @@ static int parse_entry_fixed(struct vxt_reader *r, const uint8_t *u, size_t len,
 	ci->raw_size = vxt_cur_u32(c);
 	ci->data_size = vxt_cur_u32(c);
 	ci->data_crc = vxt_cur_u32(c);
+	/* each column holds a value of at least one byte per event; a single
+	 * frame also holds the columns' lengths */
 	if (c->bad || ci->first_event != r->nevents || !ci->nevents ||
 	    ci->nevents > VXT_CHUNK_EVENTS_MAX || ci->raw_size > VXT_CHUNK_RAW_MAX ||
-	    ci->raw_size < 4 * VXT_CODEC_COLUMNS + ci->nevents * (uint64_t)VXT_CODEC_COLUMNS ||
+	    ci->raw_size < ci->nevents * (uint64_t)VXT_CODEC_COLUMNS +
+			   (r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES ? 0 : 4 * VXT_CODEC_COLUMNS) ||
 	    ci->data_size > VXT_CHUNK_DATA_MAX || ci->data_size < 8 ||
 	    ci->first_ns > ci->last_ns || ci->nerrors > ci->nevents ||
 	    ci->data_offset < off)
@@ -468,6 +473,7 @@ static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 	int rc;
 
 	r->cur_chunk = SIZE_MAX;
+	r->fields = VXT_FIELD_ALL;
 	r->damage_off = -1;
 	r->objs = vxt_objtab_new();
 	r->strs = vxt_strtab_new();
@@ -595,11 +601,132 @@ int vxt_reader_refresh(struct vxt_reader *r)
 	return scan(r);
 }
 
+/* Clear field @c of every event in the buffer: a field not decoded reads as 0. */
+static void zero_field(struct vxt_event *ev, size_t n, int c)
+{
+	for (size_t i = 0; i < n; i++)
+		switch (c) {
+		case VXT_CODEC_FLAGS: ev[i].flags = 0; break;
+		case VXT_CODEC_SECTOR: ev[i].sector = 0; break;
+		case VXT_CODEC_BYTES: ev[i].bytes = 0; break;
+		case VXT_CODEC_LATENCY: ev[i].latency_ns = 0; break;
+		case VXT_CODEC_ERROR: ev[i].error = 0; break;
+		case VXT_CODEC_PID: ev[i].pid = 0; break;
+		case VXT_CODEC_COMM: ev[i].comm = 0; break;
+		case VXT_CODEC_CPU: ev[i].cpu = 0; break;
+		default: break;
+		}
+}
+
+/* Does chunk @ci need column @c decoded? Fields not decoded are zeroed once
+ * (r->zeroed says which are zero all through the buffer). */
+static bool want_column(struct vxt_reader *r, const struct vxt_chunk_info *ci, int c)
+{
+	unsigned bit = 1u << c;
+
+	if ((r->fields & bit) ||
+	    (c == VXT_CODEC_SECTOR && (r->fields & VXT_FIELD_LOST_COUNT) && ci->nlost)) {
+		r->zeroed &= ~bit;
+		return true;
+	}
+	if (!(r->zeroed & bit)) {
+		zero_field(r->ev, r->ev_cap, c);
+		r->zeroed |= bit;
+	}
+	return false;
+}
+
+static int grow_raw(struct vxt_reader *r, size_t need)
+{
+	uint8_t *p;
+
+	if (need <= r->raw_cap)
+		return 0;
+	p = realloc(r->raw, need);
+	if (!p)
+		return -ENOMEM;
+	r->raw = p;
+	r->raw_cap = need;
+	return 0;
+}
+
+/* decode_*_frame(s) results besides 0 and -ENOMEM */
+#define BAD_FRAME	(-EILSEQ)	/* not the zstd frames the entry announces */
+#define BAD_COLUMNS	(-EBADMSG)	/* frames sound, columns malformed */
+
+/* One zstd frame holds the eleven column lengths and the columns. */
+static int decode_single_frame(struct vxt_reader *r, const struct vxt_chunk_info *ci,
+			       uint32_t nobjs, uint32_t nstrs)
+{
+	const uint8_t *p, *end;
+	size_t got;
+
+	/* the frame must declare the size the entry claims before a buffer of
+	 * that size is allocated */
+	if (ZSTD_getFrameContentSize(r->comp, ci->data_size) != ci->raw_size)
+		return BAD_FRAME;
+	if (grow_raw(r, ci->raw_size + VXT_CODEC_SLACK) < 0)
+		return -ENOMEM;
+	got = ZSTD_decompressDCtx(r->dctx, r->raw, ci->raw_size, r->comp, ci->data_size);
+	if (ZSTD_isError(got) || got != ci->raw_size)
+		return BAD_FRAME;
+	memset(r->raw + got, 0, VXT_CODEC_SLACK);
+	p = r->raw + 4 * VXT_CODEC_COLUMNS;
+	end = r->raw + got;
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		uint32_t clen = vxt_le32(r->raw + 4 * c);
+
+		if (clen > (size_t)(end - p))
+			return BAD_COLUMNS;
+		if (want_column(r, ci, c) &&
+		    vxt_codec_decode_column(c, p, clen, ci->nevents, r->ev, nobjs, nstrs) < 0)
+			return BAD_COLUMNS;
+		p += clen;
+	}
+	return p == end ? 0 : BAD_COLUMNS;
+}
+
+/* Eleven zstd frames, one per column, each declaring its size; the columns
+ * not wanted are stepped over without decompressing them. */
+static int decode_column_frames(struct vxt_reader *r, const struct vxt_chunk_info *ci,
+				uint32_t nobjs, uint32_t nstrs)
+{
+	const uint8_t *p = r->comp, *end = r->comp + ci->data_size;
+	uint64_t total = 0;
+
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		size_t fsz = ZSTD_findFrameCompressedSize(p, (size_t)(end - p)), got;
+		unsigned long long csz;
+
+		if (ZSTD_isError(fsz))
+			return BAD_FRAME;
+		csz = ZSTD_getFrameContentSize(p, fsz);
+		if (csz == ZSTD_CONTENTSIZE_UNKNOWN || csz == ZSTD_CONTENTSIZE_ERROR ||
+		    csz > ci->raw_size - total)
+			return BAD_FRAME;
+		total += csz;
+		if (want_column(r, ci, c)) {
+			if (grow_raw(r, csz + VXT_CODEC_SLACK) < 0)
+				return -ENOMEM;
+			got = ZSTD_decompressDCtx(r->dctx, r->raw, csz, p, fsz);
+			if (ZSTD_isError(got) || got != csz)
+				return BAD_FRAME;
+			memset(r->raw + got, 0, VXT_CODEC_SLACK);
+			if (vxt_codec_decode_column(c, r->raw, got, ci->nevents, r->ev,
+						    nobjs, nstrs) < 0)
+				return BAD_COLUMNS;
+		}
+		p += fsz;
+	}
+	return p == end && total == ci->raw_size ? 0 : BAD_FRAME;
+}
+
 /* Decode chunk @i into r->ev. @return 0 or a negative errno. */
 static int decode_chunk(struct vxt_reader *r, size_t i)
 {
 	const struct vxt_chunk_info *ci = &r->chunks[i];
-	size_t got;
+	uint32_t nobjs = (uint32_t)vxt_objtab_count(r->objs);
+	uint32_t nstrs = (uint32_t)vxt_strtab_count(r->strs);
 	int rc;
 
 	if (r->cur_chunk == i)
@@ -612,40 +739,37 @@ static int decode_chunk(struct vxt_reader *r, size_t i)
 		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
 			      rc == -ENODATA ? "truncated data" : "corrupt data (CRC)",
 			      (unsigned long long)ci->data_offset);
-	/* the frame must declare the size the entry claims before a buffer of
-	 * that size is allocated */
-	if (ZSTD_getFrameContentSize(r->comp, ci->data_size) != ci->raw_size)
-		return seterr(r, -EBADMSG, "chunk %zu: bad zstd frame at offset %llu", i,
-			      (unsigned long long)ci->data_offset);
-	if (ci->raw_size + VXT_CODEC_SLACK > r->raw_cap) {
-		uint8_t *p = realloc(r->raw, ci->raw_size + VXT_CODEC_SLACK);
-
-		if (!p)
-			return seterr(r, -ENOMEM, "out of memory");
-		memset(p + ci->raw_size, 0, VXT_CODEC_SLACK);
-		r->raw = p;
-		r->raw_cap = ci->raw_size + VXT_CODEC_SLACK;
-	}
 	if (ci->nevents > r->ev_cap) {
 		struct vxt_event *e = realloc(r->ev, ci->nevents * sizeof(*e));
 
 		if (!e)
 			return seterr(r, -ENOMEM, "out of memory");
+		memset(e, 0, ci->nevents * sizeof(*e));
 		r->ev = e;
 		r->ev_cap = ci->nevents;
+		r->zeroed = VXT_FIELD_ALL;
 	}
-	got = ZSTD_decompressDCtx(r->dctx, r->raw, ci->raw_size, r->comp, ci->data_size);
-	if (ZSTD_isError(got) || got != ci->raw_size)
-		return seterr(r, -EBADMSG, "chunk %zu: bad zstd frame at offset %llu", i,
-			      (unsigned long long)ci->data_offset);
-	rc = vxt_codec_decode(r->raw, ci->raw_size, ci->nevents, r->ev,
-			      (uint32_t)vxt_objtab_count(r->objs),
-			      (uint32_t)vxt_strtab_count(r->strs));
+	if (r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES)
+		rc = decode_column_frames(r, ci, nobjs, nstrs);
+	else
+		rc = decode_single_frame(r, ci, nobjs, nstrs);
+	if (rc == -ENOMEM)
+		return seterr(r, rc, "out of memory");
 	if (rc < 0)
-		return seterr(r, rc, "chunk %zu: malformed columns at offset %llu", i,
+		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
+			      rc == BAD_FRAME ? "bad zstd frame" : "malformed columns",
 			      (unsigned long long)ci->data_offset);
 	r->cur_chunk = i;
 	return 0;
+}
+
+void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields)
+{
+	fields |= VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
+	if (fields != r->fields) {
+		r->fields = fields;
+		r->cur_chunk = SIZE_MAX;
+	}
 }
 
 static size_t chunk_of(const struct vxt_reader *r, uint64_t ordinal)
@@ -764,6 +888,7 @@ const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, 
 
 int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
 {
+	vxt_reader_set_fields(r, VXT_FIELD_ALL);	/* every column is checked */
 	for (size_t i = 0; i < r->n; i++) {
 		uint8_t *u;
 		size_t len;

@@ -1,7 +1,7 @@
 /* stats.c - per-object I/O statistics and log-linear latency histograms
  *
- * Invariant: st->obj has st->nobj entries, one per object id seen so far;
- * st->total sums every object.
+ * Invariant: st->obj has st->nobj entries, one per object id seen so far.
+ * An event is accounted once, to its object; vxt_stats_total() sums them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -183,8 +183,33 @@ int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
 	account(&st->obj[ev->object], ev);
-	account(&st->total, ev);
 	return 0;
+}
+
+void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < st->nobj; i++) {
+		const struct vxt_objstats *o = &st->obj[i];
+
+		if (!o->last_ns && !o->starts && !o->lat.count)
+			continue;
+		for (int k = 0; k < VXT_OP_COUNT; k++)
+			t->ios[k] += o->ios[k];
+		t->starts += o->starts;
+		t->requeues += o->requeues;
+		t->bytes_read += o->bytes_read;
+		t->bytes_written += o->bytes_written;
+		t->bytes_other += o->bytes_other;
+		t->errors += o->errors;
+		t->in_flight += o->in_flight;
+		t->busy_ns += o->busy_ns;
+		if (!t->first_ns || (o->first_ns && o->first_ns < t->first_ns))
+			t->first_ns = o->first_ns;
+		if (o->last_ns > t->last_ns)
+			t->last_ns = o->last_ns;
+		vxt_hist_merge(&t->lat, &o->lat);
+	}
 }
 
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o)

@@ -50,7 +50,7 @@ static void usage(FILE *f)
 "      --profile NAME      write only what profile NAME keeps (its filter and\n"
 "                          speculation, e.g. errors-in-context)\n"
 "      --profile-dir DIR   look for profiles in DIR first\n"
-"  -l, --level N           zstd level (default 3)\n"
+"  -l, --level N           zstd level (default 1)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
 "                          older ones become FILE.1, FILE.2 ... (trace.1.vxt)\n"

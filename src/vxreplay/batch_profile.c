@@ -12,10 +12,9 @@
 
 #include "batch_profile.h"
 
-static bool keep_kept(const struct vxt_event *ev, void *arg)
+static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 {
 	struct batch_profile *bp = arg;
-	uint64_t ord = vxt_reader_tell(bp->r) - 1;
 
 	(void)ev;
 	while (bp->cursor < bp->nkept && bp->kept[bp->cursor] < ord)

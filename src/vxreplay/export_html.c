@@ -50,10 +50,10 @@ static const char *obj_name(const struct report_ctx *c, uint32_t id)
 	return o ? o->name : "?";
 }
 
-static void page_head(struct report_ctx *c, const struct vxt_stats *st)
+static void page_head(struct report_ctx *c, const struct vxt_stats *st,
+		      const struct vxt_objstats *t)
 {
 	const struct vxt_file_info *in = vxt_reader_info(c->r);
-	const struct vxt_objstats *t = &st->total;
 	uint64_t span = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
 	char a[32], b[32];
 
@@ -380,6 +380,7 @@ int report_html(struct report_ctx *c)
 {
 	struct vxt_timeline tl = { 0 };
 	struct vxt_stats st;
+	struct vxt_objstats total;
 	const struct vxt_event *ev;
 	uint32_t rows[HTML_ROWS];
 	uint64_t end_sector = 0;
@@ -411,11 +412,12 @@ int report_html(struct report_ctx *c)
 		fprintf(stderr, "vxreplay: out of memory\n");
 		return vxt_stats_free(&st), 1;
 	}
-	page_head(c, &st);
+	vxt_stats_total(&st, &total);
+	page_head(c, &st, &total);
 	rc = fill_timeline(c, &tl);
 	if (!rc) {
 		object_table(c, &st);
-		rc = error_table(c, st.total.errors);
+		rc = error_table(c, total.errors);
 	}
 	fprintf(c->out, "<footer class=\"meta\"><p>vxreplay %s</p></footer>\n</body>\n</html>\n",
 		vxt_version());

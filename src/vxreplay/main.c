@@ -205,8 +205,9 @@ static int verify(struct vxt_reader *r, const char *file)
 	return 0;
 }
 
-static bool keep_filter(const struct vxt_event *ev, void *arg)
+static bool keep_filter(const struct vxt_event *ev, uint64_t ordinal, void *arg)
 {
+	(void)ordinal;
 	return vxt_filter_matches(arg, ev);
 }
 

@@ -10,28 +10,34 @@
 
 #include "report.h"
 
+/* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is
+ * (chunks are in time order; 5 s past the end is past any reordering). */
+static inline int in_scope(const struct report_ctx *c, const struct vxt_event *e, uint64_t ord)
+{
+	if (e->time_ns < c->scope.from_ns)
+		return 0;
+	if (e->time_ns > c->scope.to_ns)
+		return e->time_ns > c->scope.to_ns + 5000000000ull ? -1 : 0;
+	if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
+	    e->object != (uint64_t)c->scope.object)
+		return 0;
+	if (c->keep && !c->keep(e, ord, c->keep_arg))
+		return 0;
+	return 1;
+}
+
 /* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
 int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 {
 	int rc;
 
 	while ((rc = vxt_reader_next(c->r, ev)) == 1) {
-		const struct vxt_event *e = *ev;
+		int k = in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
 
-		if (e->time_ns < c->scope.from_ns)
-			continue;
-		if (e->time_ns > c->scope.to_ns) {
-			/* chunks are in time order; one past the end is enough */
-			if (e->time_ns > c->scope.to_ns + 5000000000ull)
-				return 0;
-			continue;
-		}
-		if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
-		    e->object != (uint64_t)c->scope.object)
-			continue;
-		if (c->keep && !c->keep(e, c->keep_arg))
-			continue;
-		return 1;
+		if (k > 0)
+			return 1;
+		if (k < 0)
+			return 0;
 	}
 	if (rc < 0) {
 		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
@@ -52,21 +58,69 @@ int report_scope_begin(struct report_ctx *c)
 	return 0;
 }
 
-/* Gather stats over the scope. @return 0 or 1. */
-static int collect(struct report_ctx *c, struct vxt_stats *st)
-{
-	const struct vxt_event *ev;
-	int rc;
+/* The fields struct vxt_stats reads. */
+#define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
 
-	vxt_stats_init(st);
-	if (report_scope_begin(c) < 0)
-		return 1;
-	while ((rc = report_scope_next(c, &ev)) == 1)
-		if (vxt_stats_add(st, ev) < 0) {
-			fprintf(stderr, "vxreplay: out of memory\n");
+/* Chunk @i of the reader, where ordinal @pos falls. */
+static size_t chunk_at(const struct vxt_reader *r, uint64_t pos)
+{
+	size_t lo = 0, hi = vxt_reader_nchunks(r);
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vxt_reader_chunk(r, mid)->first_event <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Feed the events in scope to @st, a chunk at a time. @return 0 or 1. */
+static int collect_chunks(struct report_ctx *c, struct vxt_stats *st)
+{
+	uint64_t pos = vxt_reader_tell(c->r);
+
+	for (size_t i = chunk_at(c->r, pos); i < vxt_reader_nchunks(c->r); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(c->r, i);
+		const struct vxt_event *ev;
+		size_t n, k;
+
+		if (pos >= ci->first_event + ci->nevents)
+			continue;
+		ev = vxt_reader_chunk_events(c->r, i, &n);
+		if (!ev) {
+			fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
 			return 1;
 		}
-	return rc < 0 ? 1 : 0;
+		for (k = pos > ci->first_event ? pos - ci->first_event : 0; k < n; k++) {
+			int in = in_scope(c, &ev[k], ci->first_event + k);
+
+			if (in < 0)
+				return 0;
+			if (in && vxt_stats_add(st, &ev[k]) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Gather stats over the scope, decoding only the fields the stats read
+ * (all of them when a filter or profile judges the events). @return 0 or 1. */
+static int collect(struct report_ctx *c, struct vxt_stats *st)
+{
+	int rc = 1;
+
+	vxt_stats_init(st);
+	if (!c->keep)
+		vxt_reader_set_fields(c->r, STATS_FIELDS);
+	if (report_scope_begin(c) == 0)
+		rc = collect_chunks(c, st);
+	vxt_reader_set_fields(c->r, VXT_FIELD_ALL);
+	return rc;
 }
 
 void report_json_str(FILE *out, const char *s)
@@ -107,13 +161,14 @@ static const char *err_name(int err, char *buf, size_t size)
 int report_summary(struct report_ctx *c)
 {
 	struct vxt_stats st;
-	const struct vxt_objstats *t = &st.total;
+	struct vxt_objstats total, *t = &total;
 	uint64_t ios, span, nobj = 0;
 	const struct vxt_file_info *info = vxt_reader_info(c->r);
 	char a[32], b[32];
 
 	if (collect(c, &st))
 		return vxt_stats_free(&st), 1;
+	vxt_stats_total(&st, t);
 	ios = vxt_objstats_ios(t);
 	span = st.last_ns > st.first_ns ? st.last_ns - st.first_ns : 0;
 	for (size_t i = 0; i < st.nobj; i++)

@@ -23,8 +23,9 @@ struct report_scope {
 
 struct batch_profile;
 
-/* Called for each event in scope; return true to keep it. NULL keeps all. */
-typedef bool (*report_keep_fn)(const struct vxt_event *ev, void *arg);
+/* Called for each event in scope with its ordinal in the file; return true
+ * to keep it. NULL keeps all. */
+typedef bool (*report_keep_fn)(const struct vxt_event *ev, uint64_t ordinal, void *arg);
 
 struct report_ctx {
 	struct vxt_reader *r;

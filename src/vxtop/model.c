@@ -305,8 +305,13 @@ uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id)
 {
 	const struct vxt_objstats *o;
 
-	if (id == UINT32_MAX)
-		return m->total.total.errors;
+	if (id == UINT32_MAX) {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < m->total.nobj; i++)
+			n += m->total.obj[i].errors;
+		return n;
+	}
 	o = vxt_stats_object(&m->total, id);
 	return o ? o->errors : 0;
 }

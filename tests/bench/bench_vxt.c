@@ -51,6 +51,7 @@ int main(int argc, char **argv)
 	struct vxt_writer *w;
 	struct vxt_reader *r;
 	struct vxt_stats st;
+	struct vxt_objstats total;
 	const struct vxt_event *ev;
 	struct stat fs;
 	uint64_t t0, t1, scanned = 0;
@@ -94,9 +95,10 @@ int main(int argc, char **argv)
 		scanned++;
 	}
 	t1 = cpu_ns();
+	vxt_stats_total(&st, &total);
 	printf("scan (open + every event + stats): %.3f s, %.2f M events/s, %llu I/Os\n",
 	       secs(t0, t1), (double)scanned / secs(t0, t1) / 1e6,
-	       (unsigned long long)vxt_objstats_ios(&st.total));
+	       (unsigned long long)vxt_objstats_ios(&total));
 	vxt_stats_free(&st);
 	vxt_reader_close(r);
 

@@ -72,6 +72,12 @@ chunk-time-backwards|1|0|corrupt chunk entry at offset 601
 chunk-objagg-4g|1|178|corrupt chunk entry at offset 3381
 chunk-data-bad-crc|1|178|corrupt chunk data (CRC) at offset 4229
 chunk-data-junk|1|178!|chunk 1: bad zstd frame at offset 4229
+# one zstd frame per column
+base-columns|0|600|every CRC and frame sound
+cols-raw-short|1|178!|chunk 1: bad zstd frame at offset 4389
+cols-raw-long|1|178!|chunk 1: bad zstd frame at offset 4389
+cols-frame-cut|1|178!|chunk 1: bad zstd frame at offset 4389
+cols-op-junk|1|178!|chunk 1: malformed columns at offset 4389
 torn-entry|1|402|torn chunk entry at offset 6699
 torn-data|1|402|torn chunk data at offset 7547
 tail-garbage|1|600|unexpected data (not a vxt unit) at offset 10476

@@ -156,3 +156,54 @@ b = bytearray(base); fsize = unit(base, 2)[2]
 struct.pack_into('<Q', b, foff + 8 + 16, 0xfffffffffffffff0)
 struct.pack_into('<I', b, foff + 8 + fsize - 4, crc32c(b[foff + 8:foff + 8 + fsize - 4]))
 write('footer-entry-wrap', b)
+
+# ---- files whose columns are zstd frames of their own (incompat bit 0x1):
+# base-columns is vxrecord --source sim --seed 5 -c 600 --rate 200 with that
+# layout; base-sound above has the older single frame per chunk.
+import subprocess, tempfile
+
+cols = bytearray(open(os.path.join(here, 'base-columns'), 'rb').read())
+cf = nofooter(cols)
+
+def varint_len(buf, p):
+    t = 0
+    while t < 8 and buf[p] >> t & 1:
+        t += 1
+    return 9 if t == 8 else t + 1
+
+def columns(raw, n):
+    """split the concatenated columns of n events (11 of them)"""
+    out, p = [], 0
+    for _ in range(11):
+        q = p
+        for _ in range(n):
+            q += varint_len(raw, q)
+        out.append(raw[p:q]); p = q
+    assert p == len(raw)
+    return out
+
+def zstd(data, decompress=False):
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(data); f.flush()
+        return subprocess.run(['zstd', '-q', '-c', '-d' if decompress else '-1', f.name],
+                              check=True, stdout=subprocess.PIPE).stdout
+
+# chunk 1's entry claims one byte less / more than its frames hold
+for name, delta in (('cols-raw-short', -1), ('cols-raw-long', 1)):
+    b = bytearray(cf); off = unit(b, 1, 1)[0]
+    raw = struct.unpack_from('<I', b, off + 8 + 44)[0]
+    chunk_field(b, 1, 44, '<I', raw + delta); fix(b); write(name, b)
+# chunk 1's op column is sound zstd holding values no op has
+b = bytearray(cf); off, _, size = unit(b, 1, 1)
+n = struct.unpack_from('<I', b, off + 8 + 28)[0]
+d = off + 8 + size; dsize = struct.unpack_from('<I', b, off + 8 + 48)[0]
+col = columns(zstd(bytes(b[d:d + dsize]), decompress=True), n)
+col[1] = b'\xfe' * n
+data = b''.join(zstd(c) for c in col)
+b[d:d + dsize] = data
+chunk_field(b, 1, 48, '<I', len(data)); fix(b); write('cols-op-junk', b)
+# chunk 1's last frame is cut short (the entry and CRC agree with the cut)
+b = bytearray(cf); off, _, size = unit(b, 1, 1)
+d = off + 8 + size; dsize = struct.unpack_from('<I', b, off + 8 + 48)[0]
+del b[d + dsize - 3:d + dsize]
+chunk_field(b, 1, 48, '<I', dsize - 3); fix(b); write('cols-frame-cut', b)
