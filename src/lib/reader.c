@@ -17,14 +17,13 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "chunkdec.h"
 #include "codec.h"
 #include "vxtfile.h"
 #include "vxtrace/util.h"
 
 struct vxt_reader {
-	int fd;
-	const uint8_t *mem;
-	uint64_t size;
+	struct vxt_chunksrc src;	/* the file: descriptor or memory, and its size */
 	char *name;
 	struct vxt_file_info info;
 	struct vxt_objtab *objs;
@@ -38,14 +37,8 @@ struct vxt_reader {
 	bool recovered;
 	int64_t damage_off;
 	char damage[256];
-	ZSTD_DCtx *dctx;
-	uint8_t *comp, *raw;
-	size_t comp_cap, raw_cap;
-	struct vxt_event *ev;
-	size_t ev_cap;
+	struct vxt_chunkdec dec;	/* holds the decoded chunk */
 	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
-	unsigned fields;		/* VXT_FIELD_* decoded */
-	unsigned zeroed;		/* fields that are 0 in every ev[0..ev_cap) */
 	uint64_t pos;			/* ordinal of the next event */
 	char err[VXT_ERRBUF_SIZE];
 };
@@ -66,39 +59,18 @@ static int seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
 
 static int read_at(struct vxt_reader *r, uint64_t off, void *buf, size_t len)
 {
-	uint8_t *p = buf;
-
-	if (off > r->size || len > r->size - off)
-		return -ENODATA;
-	if (r->mem) {
-		memcpy(buf, r->mem + off, len);
-		return 0;
-	}
-	while (len) {
-		ssize_t k = pread(r->fd, p, len, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -ENODATA;
-		p += k;
-		off += (uint64_t)k;
-		len -= (size_t)k;
-	}
-	return 0;
+	return vxt_chunksrc_read(&r->src, off, buf, len);
 }
 
 static int refresh_size(struct vxt_reader *r)
 {
 	struct stat st;
 
-	if (r->mem)
+	if (r->src.mem)
 		return 0;
-	if (fstat(r->fd, &st) < 0)
+	if (fstat(r->src.fd, &st) < 0)
 		return seterr(r, -errno, "%s", strerror(errno));
-	r->size = (uint64_t)st.st_size;
+	r->src.size = (uint64_t)st.st_size;
 	return 0;
 }
 
@@ -120,7 +92,7 @@ static int read_unit(struct vxt_reader *r, uint64_t off, unsigned unit, uint8_t 
 	size = vxt_le32(hdr + 4);
 	if (size < 8 || size > (unit == VXT_UNIT_FOOTER ? VXT_FOOTER_MAX : VXT_UNIT_MAX))
 		return -EBADMSG;
-	if (off + 8 + size > r->size)
+	if (off + 8 + size > r->src.size)
 		return -ENODATA;
 	p = malloc(8 + (size_t)size);
 	if (!p)
@@ -276,28 +248,10 @@ static void set_damage(struct vxt_reader *r, uint64_t off, const char *why)
 		 (unsigned long long)off);
 }
 
-/* Read the chunk data at ci and check its CRC. @return 0, -ENODATA, -EBADMSG. */
+/* Load chunk data for the recovery scan: 0, -ENODATA, -EBADMSG, -ENOMEM. */
 static int load_data(struct vxt_reader *r, const struct vxt_chunk_info *ci)
 {
-	int rc;
-
-	if (ci->data_offset > r->size || ci->data_size > r->size - ci->data_offset)
-		return -ENODATA;	/* checked before allocating for it */
-	if (ci->data_size > r->comp_cap) {
-		uint8_t *p = realloc(r->comp, ci->data_size);
-
-		if (!p)
-			return -ENOMEM;
-		r->comp = p;
-		r->comp_cap = ci->data_size;
-	}
-	rc = read_at(r, ci->data_offset, r->comp, ci->data_size);
-	if (rc < 0)
-		return rc;
-	if (vxt_le32(r->comp) != VXT_ZSTD_MAGIC ||
-	    vxt_crc32c(0, r->comp, ci->data_size) != ci->data_crc)
-		return -EBADMSG;
-	return 0;
+	return vxt_chunkdec_load(&r->dec, &r->src, ci);
 }
 
 /* Forward scan from r->scan_off; stops at the end or the first bad unit. */
@@ -307,7 +261,7 @@ static int scan(struct vxt_reader *r)
 
 	r->damage_off = -1;
 	r->damage[0] = '\0';
-	while (r->scan_off + 8 <= r->size) {
+	while (r->scan_off + 8 <= r->src.size) {
 		uint64_t off = r->scan_off;
 		uint8_t hdr[8], *u = NULL;
 		size_t len;
@@ -329,7 +283,7 @@ static int scan(struct vxt_reader *r)
 		if ((magic & 0xF) != VXT_UNIT_CHUNK) {
 			uint64_t skip = 8 + (uint64_t)vxt_le32(hdr + 4);
 
-			if (off + skip > r->size) {
+			if (off + skip > r->src.size) {
 				set_damage(r, off, "torn unit");
 				break;
 			}
@@ -376,7 +330,7 @@ static int scan(struct vxt_reader *r)
 		r->scan_off = ci.data_offset + ci.data_size;
 		added++;
 	}
-	if (r->scan_off < r->size && r->damage_off < 0 && r->scan_off + 8 > r->size)
+	if (r->scan_off < r->src.size && r->damage_off < 0 && r->scan_off + 8 > r->src.size)
 		set_damage(r, r->scan_off, "torn unit");
 	return added;
 }
@@ -411,16 +365,16 @@ static int load_footer(struct vxt_reader *r)
 	struct vxt_cur c;
 	int rc;
 
-	if (r->size < r->header_end + VXT_TRAILER_SIZE)
+	if (r->src.size < r->header_end + VXT_TRAILER_SIZE)
 		return -ENODATA;
-	rc = read_at(r, r->size - VXT_TRAILER_SIZE, t, sizeof(t));
+	rc = read_at(r, r->src.size - VXT_TRAILER_SIZE, t, sizeof(t));
 	if (rc < 0)
 		return rc;
 	foff = vxt_le64(t + 8);
 	flen = vxt_le32(t + 16);
 	if (vxt_le32(t) != (VXT_SKIP_MAGIC | VXT_UNIT_TRAILER) || vxt_le32(t + 4) != 16 ||
 	    vxt_le32(t + 20) != VXT_TAG_END || foff < r->header_end ||
-	    foff + flen != r->size - VXT_TRAILER_SIZE)
+	    foff + flen != r->src.size - VXT_TRAILER_SIZE)
 		return -EBADMSG;
 	rc = read_unit(r, foff, VXT_UNIT_FOOTER, &u, &len);
 	if (rc < 0)
@@ -473,12 +427,14 @@ static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 	int rc;
 
 	r->cur_chunk = SIZE_MAX;
-	r->fields = VXT_FIELD_ALL;
 	r->damage_off = -1;
 	r->objs = vxt_objtab_new();
 	r->strs = vxt_strtab_new();
-	r->dctx = ZSTD_createDCtx();
-	if (!r->objs || !r->strs || !r->dctx) {
+	if (vxt_chunkdec_init(&r->dec) < 0) {
+		seterr(r, -ENOMEM, "out of memory");
+		goto fail;
+	}
+		if (!r->objs || !r->strs) {
 		seterr(r, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -513,8 +469,8 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 		free(r);
 		return NULL;
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
+	r->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->src.fd < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
 		free(r->name);
 		free(r);
@@ -538,9 +494,9 @@ struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *
 		free(r);
 		return NULL;
 	}
-	r->fd = -1;
-	r->mem = buf;
-	r->size = len;
+	r->src.fd = -1;
+	r->src.mem = buf;
+	r->src.size = len;
 	return open_common(r, err);
 }
 
@@ -548,16 +504,13 @@ void vxt_reader_close(struct vxt_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
-		close(r->fd);
+	if (r->src.fd >= 0)
+		close(r->src.fd);
 	free_chunks(r);
 	free(r->chunks);
 	vxt_objtab_free(r->objs);
 	vxt_strtab_free(r->strs);
-	ZSTD_freeDCtx(r->dctx);
-	free(r->comp);
-	free(r->raw);
-	free(r->ev);
+	vxt_chunkdec_free(&r->dec);
 	free(r->name);
 	free(r);
 }
@@ -592,7 +545,7 @@ int vxt_reader_refresh(struct vxt_reader *r)
 {
 	int rc;
 
-	if (r->has_footer || r->mem)
+	if (r->has_footer || r->src.mem)
 		return 0;
 	rc = refresh_size(r);
 	if (rc < 0)
@@ -601,164 +554,21 @@ int vxt_reader_refresh(struct vxt_reader *r)
 	return scan(r);
 }
 
-/* Clear field @c of every event in the buffer: a field not decoded reads as 0. */
-static void zero_field(struct vxt_event *ev, size_t n, int c)
-{
-	for (size_t i = 0; i < n; i++)
-		switch (c) {
-		case VXT_CODEC_FLAGS: ev[i].flags = 0; break;
-		case VXT_CODEC_SECTOR: ev[i].sector = 0; break;
-		case VXT_CODEC_BYTES: ev[i].bytes = 0; break;
-		case VXT_CODEC_LATENCY: ev[i].latency_ns = 0; break;
-		case VXT_CODEC_ERROR: ev[i].error = 0; break;
-		case VXT_CODEC_PID: ev[i].pid = 0; break;
-		case VXT_CODEC_COMM: ev[i].comm = 0; break;
-		case VXT_CODEC_CPU: ev[i].cpu = 0; break;
-		default: break;
-		}
-}
-
-/* Does chunk @ci need column @c decoded? Fields not decoded are zeroed once
- * (r->zeroed says which are zero all through the buffer). */
-static bool want_column(struct vxt_reader *r, const struct vxt_chunk_info *ci, int c)
-{
-	unsigned bit = 1u << c;
-
-	if ((r->fields & bit) ||
-	    (c == VXT_CODEC_SECTOR && (r->fields & VXT_FIELD_LOST_COUNT) && ci->nlost)) {
-		r->zeroed &= ~bit;
-		return true;
-	}
-	if (!(r->zeroed & bit)) {
-		zero_field(r->ev, r->ev_cap, c);
-		r->zeroed |= bit;
-	}
-	return false;
-}
-
-static int grow_raw(struct vxt_reader *r, size_t need)
-{
-	uint8_t *p;
-
-	if (need <= r->raw_cap)
-		return 0;
-	p = realloc(r->raw, need);
-	if (!p)
-		return -ENOMEM;
-	r->raw = p;
-	r->raw_cap = need;
-	return 0;
-}
-
-/* decode_*_frame(s) results besides 0 and -ENOMEM */
-#define BAD_FRAME	(-EILSEQ)	/* not the zstd frames the entry announces */
-#define BAD_COLUMNS	(-EBADMSG)	/* frames sound, columns malformed */
-
-/* One zstd frame holds the eleven column lengths and the columns. */
-static int decode_single_frame(struct vxt_reader *r, const struct vxt_chunk_info *ci,
-			       uint32_t nobjs, uint32_t nstrs)
-{
-	const uint8_t *p, *end;
-	size_t got;
-
-	/* the frame must declare the size the entry claims before a buffer of
-	 * that size is allocated */
-	if (ZSTD_getFrameContentSize(r->comp, ci->data_size) != ci->raw_size)
-		return BAD_FRAME;
-	if (grow_raw(r, ci->raw_size + VXT_CODEC_SLACK) < 0)
-		return -ENOMEM;
-	got = ZSTD_decompressDCtx(r->dctx, r->raw, ci->raw_size, r->comp, ci->data_size);
-	if (ZSTD_isError(got) || got != ci->raw_size)
-		return BAD_FRAME;
-	memset(r->raw + got, 0, VXT_CODEC_SLACK);
-	p = r->raw + 4 * VXT_CODEC_COLUMNS;
-	end = r->raw + got;
-	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
-		uint32_t clen = vxt_le32(r->raw + 4 * c);
-
-		if (clen > (size_t)(end - p))
-			return BAD_COLUMNS;
-		if (want_column(r, ci, c) &&
-		    vxt_codec_decode_column(c, p, clen, ci->nevents, r->ev, nobjs, nstrs) < 0)
-			return BAD_COLUMNS;
-		p += clen;
-	}
-	return p == end ? 0 : BAD_COLUMNS;
-}
-
-/* Eleven zstd frames, one per column, each declaring its size; the columns
- * not wanted are stepped over without decompressing them. */
-static int decode_column_frames(struct vxt_reader *r, const struct vxt_chunk_info *ci,
-				uint32_t nobjs, uint32_t nstrs)
-{
-	const uint8_t *p = r->comp, *end = r->comp + ci->data_size;
-	uint64_t total = 0;
-
-	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
-		size_t fsz = ZSTD_findFrameCompressedSize(p, (size_t)(end - p)), got;
-		unsigned long long csz;
-
-		if (ZSTD_isError(fsz))
-			return BAD_FRAME;
-		csz = ZSTD_getFrameContentSize(p, fsz);
-		if (csz == ZSTD_CONTENTSIZE_UNKNOWN || csz == ZSTD_CONTENTSIZE_ERROR ||
-		    csz > ci->raw_size - total)
-			return BAD_FRAME;
-		total += csz;
-		if (want_column(r, ci, c)) {
-			if (grow_raw(r, csz + VXT_CODEC_SLACK) < 0)
-				return -ENOMEM;
-			got = ZSTD_decompressDCtx(r->dctx, r->raw, csz, p, fsz);
-			if (ZSTD_isError(got) || got != csz)
-				return BAD_FRAME;
-			memset(r->raw + got, 0, VXT_CODEC_SLACK);
-			if (vxt_codec_decode_column(c, r->raw, got, ci->nevents, r->ev,
-						    nobjs, nstrs) < 0)
-				return BAD_COLUMNS;
-		}
-		p += fsz;
-	}
-	return p == end && total == ci->raw_size ? 0 : BAD_FRAME;
-}
-
-/* Decode chunk @i into r->ev. @return 0 or a negative errno. */
+/* Decode chunk @i into r->dec.ev. @return 0 or a negative errno. */
 static int decode_chunk(struct vxt_reader *r, size_t i)
 {
-	const struct vxt_chunk_info *ci = &r->chunks[i];
-	uint32_t nobjs = (uint32_t)vxt_objtab_count(r->objs);
-	uint32_t nstrs = (uint32_t)vxt_strtab_count(r->strs);
+	char msg[200];
 	int rc;
 
 	if (r->cur_chunk == i)
 		return 0;
 	r->cur_chunk = SIZE_MAX;
-	rc = load_data(r, ci);
-	if (rc == -ENOMEM)
-		return seterr(r, rc, "out of memory");
+	rc = vxt_chunkdec_run(&r->dec, &r->src, &r->chunks[i], i,
+			      r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
+			      (uint32_t)vxt_objtab_count(r->objs),
+			      (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
 	if (rc < 0)
-		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
-			      rc == -ENODATA ? "truncated data" : "corrupt data (CRC)",
-			      (unsigned long long)ci->data_offset);
-	if (ci->nevents > r->ev_cap) {
-		struct vxt_event *e = realloc(r->ev, ci->nevents * sizeof(*e));
-
-		if (!e)
-			return seterr(r, -ENOMEM, "out of memory");
-		memset(e, 0, ci->nevents * sizeof(*e));
-		r->ev = e;
-		r->ev_cap = ci->nevents;
-		r->zeroed = VXT_FIELD_ALL;
-	}
-	if (r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES)
-		rc = decode_column_frames(r, ci, nobjs, nstrs);
-	else
-		rc = decode_single_frame(r, ci, nobjs, nstrs);
-	if (rc == -ENOMEM)
-		return seterr(r, rc, "out of memory");
-	if (rc < 0)
-		return seterr(r, -EBADMSG, "chunk %zu: %s at offset %llu", i,
-			      rc == BAD_FRAME ? "bad zstd frame" : "malformed columns",
-			      (unsigned long long)ci->data_offset);
+		return seterr(r, rc, "%s", msg);
 	r->cur_chunk = i;
 	return 0;
 }
@@ -766,8 +576,8 @@ static int decode_chunk(struct vxt_reader *r, size_t i)
 void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields)
 {
 	fields |= VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
-	if (fields != r->fields) {
-		r->fields = fields;
+	if (fields != r->dec.fields) {
+		r->dec.fields = fields;
 		r->cur_chunk = SIZE_MAX;
 	}
 }
@@ -800,7 +610,7 @@ static int event_at(struct vxt_reader *r, uint64_t ordinal, const struct vxt_eve
 
 	if (rc < 0)
 		return rc;
-	*ev = &r->ev[ordinal - r->chunks[i].first_event];
+	*ev = &r->dec.ev[ordinal - r->chunks[i].first_event];
 	return 1;
 }
 
@@ -814,7 +624,7 @@ int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev)
 		uint64_t k = r->pos - c->first_event;
 
 		if (r->pos >= c->first_event && k < c->nevents) {
-			*ev = &r->ev[k];
+			*ev = &r->dec.ev[k];
 			r->pos++;
 			return 1;
 		}
@@ -868,7 +678,7 @@ int vxt_reader_seek_time(struct vxt_reader *r, uint64_t t_ns)
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < r->chunks[lo].nevents; i++)
-		if (r->ev[i].time_ns >= t_ns)
+		if (r->dec.ev[i].time_ns >= t_ns)
 			break;
 	r->pos = r->chunks[lo].first_event + i;
 	return 0;
@@ -883,7 +693,7 @@ const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, 
 	if (decode_chunk(r, i) < 0)
 		return NULL;
 	*n = r->chunks[i].nevents;
-	return r->ev;
+	return r->dec.ev;
 }
 
 int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)

@@ -1,0 +1,56 @@
+/* chunkdec.h - reading and decoding one chunk's events (internal)
+ *
+ * A struct vxt_chunkdec owns a zstd context and the buffers of one decoded
+ * chunk; a struct vxt_chunksrc is where chunks are read from (a descriptor
+ * read with pread, or memory), safe to share between threads.
+ */
+#ifndef VXT_CHUNKDEC_H
+#define VXT_CHUNKDEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zstd.h>
+
+#include "vxtrace/vxt.h"
+
+struct vxt_chunksrc {
+	int fd;			/* -1 when mem is set */
+	const uint8_t *mem;
+	uint64_t size;		/* bytes readable */
+};
+
+/* Read @len bytes at @off. @return 0, -ENODATA past the end, or -errno. */
+int vxt_chunksrc_read(const struct vxt_chunksrc *s, uint64_t off, void *buf, size_t len);
+
+struct vxt_chunkdec {
+	ZSTD_DCtx *dctx;
+	uint8_t *comp, *raw;	/* the chunk's frames; one decompressed column */
+	size_t comp_cap, raw_cap;
+	struct vxt_event *ev;	/* the decoded events */
+	size_t ev_cap;
+	unsigned fields;	/* VXT_FIELD_* to decode */
+	unsigned zeroed;	/* fields that are 0 in every ev[0..ev_cap) */
+};
+
+/* vxt_chunkdec_decode() results besides 0 and -ENOMEM */
+#define VXT_CHUNK_BAD_FRAME	(-EILSEQ)	/* not the zstd frames the entry announces */
+#define VXT_CHUNK_BAD_COLUMNS	(-EBADMSG)	/* frames sound, columns malformed */
+
+/* Set up with every field wanted. @return 0 or -ENOMEM. */
+int vxt_chunkdec_init(struct vxt_chunkdec *d);
+void vxt_chunkdec_free(struct vxt_chunkdec *d);
+/* Read chunk @ci's data into d->comp and check its CRC.
+ * @return 0, -ENODATA (not all in the file), -EBADMSG (CRC), -ENOMEM, -errno. */
+int vxt_chunkdec_load(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		      const struct vxt_chunk_info *ci);
+/* Decode the loaded data into d->ev. @return 0, -ENOMEM, VXT_CHUNK_BAD_*. */
+int vxt_chunkdec_decode(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+			bool column_frames, uint32_t nobjs, uint32_t nstrs);
+/* Load and decode chunk number @index; on failure a message naming the chunk
+ * and offset goes to @msg. @return 0, -ENOMEM or -EBADMSG (damage). */
+int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
+		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen);
+
+#endif
