@@ -62,6 +62,8 @@ void vxt_stats_free(struct vxt_stats *st);
 void vxt_stats_reset(struct vxt_stats *st);	/* keeps the allocation */
 /* @return 0 or -ENOMEM (a new object id could not be stored). */
 int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev);
+/* vxt_stats_add() of @n events in a row. @return 0 or -ENOMEM. */
+int vxt_stats_add_many(struct vxt_stats *st, const struct vxt_event *ev, size_t n);
 /* Sum every object's stats into @total (busy_ns is then the sum of each
  * object's busy time, in_flight the I/Os in flight anywhere). Events are
  * accounted once, to their object; totals are made when asked for. */

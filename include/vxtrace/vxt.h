@@ -195,6 +195,27 @@ const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, 
  * with the first bad offset in @bad_offset and the message in the handle. */
 int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset);
 
+/* ---- scanner: a file's chunks in order, decoded ahead on helper threads ---- */
+
+struct vxt_scan;
+
+/* Walk chunks @first .. vxt_reader_nchunks(@r) - 1 in order, decoding
+ * @fields (as vxt_reader_set_fields()) on up to @threads helper threads
+ * (0: in the caller's thread, when asked for). @r must stay open and
+ * unrefreshed until vxt_scan_stop(); other reader calls may go on.
+ * @return the scan, or NULL when out of memory. */
+struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fields,
+				unsigned threads);
+/* The next chunk. @return 1 with its number in @chunk and its events in @ev
+ * and @n (borrowed until the next call), 0 after the last, or a negative
+ * errno on damage (message in vxt_scan_error(); nothing comes after it). */
+int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev, size_t *n);
+const char *vxt_scan_error(const struct vxt_scan *s);
+void vxt_scan_stop(struct vxt_scan *s);
+/* Helper threads worth starting on this machine: 0 with one CPU, else the
+ * CPUs online, at most 4. */
+unsigned vxt_scan_default_threads(void);
+
 /* Monotonic ns of the file -> wall clock ns, through the header anchor. */
 uint64_t vxt_reader_to_real(const struct vxt_reader *r, uint64_t mono_ns);
 

@@ -8,6 +8,7 @@
  * when streams interleave.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "codec.h"
@@ -190,6 +191,34 @@ static const uint64_t len_mask[9] = {
  * test. Most columns of a real capture are like this (op, object, flags,
  * error, comm, cpu). @return 0, or -EBADMSG when a byte is not a 1-byte
  * varint (then some value is longer and the column is short of values). */
+/* As GET, for a value known to end inside the column. */
+#define GET_FAST(v)							\
+	do {								\
+		uint64_t w_ = load64(p);				\
+		unsigned t_ = (unsigned)__builtin_ctzll(~w_ | 0x100);	\
+		if (__builtin_expect(t_ < 8, 1)) {			\
+			(v) = (w_ & len_mask[t_ + 1]) >> (t_ + 1);	\
+			p += t_ + 1;					\
+		} else {						\
+			(v) = load64(p + 1);				\
+			p += 9;						\
+		}							\
+	} while (0)
+
+/* Run BODY for each of the n values of the column, v holding the value:
+ * without bound tests while nine bytes remain, then with them. */
+#define EACH_VALUE(...)							\
+	do {								\
+		for (; fast && i < n && p <= safe; i++) {		\
+			GET_FAST(v);					\
+			__VA_ARGS__					\
+		}							\
+		for (; i < n; i++) {					\
+			GET(v);						\
+			__VA_ARGS__					\
+		}							\
+	} while (0)
+
 static int decode_bytes(int c, const uint8_t *p, size_t n, struct vxt_event *ev,
 			uint32_t nobjs, uint32_t nstrs)
 {
@@ -263,6 +292,10 @@ int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 			    struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs)
 {
 	const uint8_t *cend = p + clen;
+	/* with nine bytes or more, a value starting at or before safe ends
+	 * inside the column */
+	const bool fast = clen >= 9;
+	const uint8_t *safe = fast ? cend - 9 : p;
 	uint64_t last_sector[SECTOR_SLOTS], prev = 0, v;
 	size_t i;
 
@@ -272,26 +305,24 @@ int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 		if (rc <= 0)
 			return rc;
 	}
+	i = 0;
 	switch (c) {
 	case C_TIME:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			prev += (uint64_t)vxt_unzigzag(v);
 			ev[i].time_ns = prev;
-		}
+		});
 		break;
 	case C_PHOP:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			if ((v >> 4) >= VXT_PH_COUNT || (v & 15) >= VXT_OP_COUNT)
 				return -EBADMSG;
 			ev[i].phase = (uint8_t)(v >> 4);
 			ev[i].op = (uint8_t)(v & 15);
-		}
+		});
 		break;
 	case C_OBJ:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			/* a lost event needs no object and may come before the
 			 * first one is known: an id naming none is read as 0 */
 			if (v >= nobjs && ev[i].phase == VXT_PH_LOST)
@@ -299,75 +330,67 @@ int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 			else if (v >= nobjs)
 				return -EBADMSG;
 			ev[i].object = (uint32_t)v;
-		}
+		});
 		break;
 	case C_FLAGS:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			if (v > 0xffff)
 				return -EBADMSG;
 			ev[i].flags = (uint16_t)v;
-		}
+		});
 		break;
 	case C_SECTOR:
 		memset(last_sector, 0, sizeof(last_sector));
-		for (i = 0; i < n; i++) {
+		EACH_VALUE({
 			uint64_t *ls = &last_sector[ev[i].object % SECTOR_SLOTS];
 
-			GET(v);
 			*ls += (uint64_t)vxt_unzigzag(v);
 			ev[i].sector = *ls;
-		}
+		});
 		break;
 	case C_BYTES:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			if (v > UINT32_MAX)
 				return -EBADMSG;
 			ev[i].bytes = (uint32_t)v;
-		}
+		});
 		break;
 	case C_LAT:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			ev[i].latency_ns = v;
-		}
+		});
 		break;
 	case C_ERR:
-		for (i = 0; i < n; i++) {
+		EACH_VALUE({
 			int64_t err;
 
-			GET(v);
 			err = vxt_unzigzag(v);
 			if (err > 0 || err < -4095)
 				return -EBADMSG;
 			ev[i].error = (int16_t)err;
-		}
+		});
 		break;
 	case C_PID:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			prev += (uint64_t)vxt_unzigzag(v);	/* wraps, never overflows */
 			if (prev > UINT32_MAX)
 				return -EBADMSG;
 			ev[i].pid = (uint32_t)prev;
-		}
+		});
 		break;
 	case C_COMM:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			if (v >= nstrs)
 				return -EBADMSG;
 			ev[i].comm = (uint32_t)v;
-		}
+		});
 		break;
 	case C_CPU:
-		for (i = 0; i < n; i++) {
-			GET(v);
+		EACH_VALUE({
 			if (v > 0xffff)
 				return -EBADMSG;
 			ev[i].cpu = (uint16_t)v;
-		}
+		});
 		break;
 	}
 	return p == cend ? 0 : -EBADMSG;

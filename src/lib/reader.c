@@ -19,6 +19,7 @@
 
 #include "chunkdec.h"
 #include "codec.h"
+#include "reader_impl.h"
 #include "vxtfile.h"
 #include "vxtrace/util.h"
 
@@ -516,6 +517,8 @@ void vxt_reader_close(struct vxt_reader *r)
 }
 
 const char *vxt_reader_error(const struct vxt_reader *r) { return r->err; }
+const struct vxt_chunksrc *vxt_reader_src(const struct vxt_reader *r) { return &r->src; }
+const char *vxt_reader_name(const struct vxt_reader *r) { return r->name; }
 const struct vxt_file_info *vxt_reader_info(const struct vxt_reader *r) { return &r->info; }
 const struct vxt_objtab *vxt_reader_objects(const struct vxt_reader *r) { return r->objs; }
 const struct vxt_strtab *vxt_reader_strings(const struct vxt_reader *r) { return r->strs; }

@@ -9,7 +9,7 @@
 
 #include "vxtrace/stats.h"
 
-unsigned vxt_hist_bucket(uint64_t v)
+static inline unsigned hist_bucket(uint64_t v)
 {
 	unsigned msb, sub;
 
@@ -18,6 +18,11 @@ unsigned vxt_hist_bucket(uint64_t v)
 	msb = 63u - (unsigned)__builtin_clzll(v);
 	sub = (unsigned)(v >> (msb - 2)) & (VXT_HIST_SUB - 1);
 	return (msb - 1) * VXT_HIST_SUB + sub;
+}
+
+unsigned vxt_hist_bucket(uint64_t v)
+{
+	return hist_bucket(v);
 }
 
 uint64_t vxt_hist_bucket_low(unsigned i)
@@ -33,13 +38,18 @@ uint64_t vxt_hist_bucket_low(unsigned i)
 	return (1ull << msb) | ((uint64_t)sub << (msb - 2));
 }
 
-void vxt_hist_add(struct vxt_hist *h, uint64_t v)
+static inline void hist_add(struct vxt_hist *h, uint64_t v)
 {
-	h->b[vxt_hist_bucket(v)]++;
+	h->b[hist_bucket(v)]++;
 	h->count++;
 	h->sum += v;
 	if (v > h->max)
 		h->max = v;
+}
+
+void vxt_hist_add(struct vxt_hist *h, uint64_t v)
+{
+	hist_add(h, v);
 }
 
 void vxt_hist_add_log2(struct vxt_hist *h, unsigned log2b, uint64_t n)
@@ -132,7 +142,7 @@ static int grow(struct vxt_stats *st, uint32_t id)
 	return 0;
 }
 
-static void account(struct vxt_objstats *o, const struct vxt_event *ev)
+static inline void account(struct vxt_objstats *o, const struct vxt_event *ev)
 {
 	if (!o->first_ns || ev->time_ns < o->first_ns)
 		o->first_ns = ev->time_ns;
@@ -155,7 +165,7 @@ static void account(struct vxt_objstats *o, const struct vxt_event *ev)
 		else
 			o->bytes_other += ev->bytes;
 		if (ev->latency_ns || !ev->error)
-			vxt_hist_add(&o->lat, ev->latency_ns);
+			hist_add(&o->lat, ev->latency_ns);
 		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
 			o->busy_ns += ev->time_ns - o->busy_since;
 		break;
@@ -167,7 +177,9 @@ static void account(struct vxt_objstats *o, const struct vxt_event *ev)
 	}
 }
 
-int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
+/* inlined in both callers: the per-event call costs as much as the work */
+static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
+							 const struct vxt_event *ev)
 {
 	st->events++;
 	if (ev->phase < VXT_PH_COUNT)
@@ -183,6 +195,19 @@ int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
 	account(&st->obj[ev->object], ev);
+	return 0;
+}
+
+int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
+{
+	return add_one(st, ev);
+}
+
+int vxt_stats_add_many(struct vxt_stats *st, const struct vxt_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (add_one(st, &ev[i]) < 0)
+			return -ENOMEM;
 	return 0;
 }
 

@@ -77,50 +77,63 @@ static size_t chunk_at(const struct vxt_reader *r, uint64_t pos)
 	return lo;
 }
 
-/* Feed the events in scope to @st, a chunk at a time. @return 0 or 1. */
-static int collect_chunks(struct report_ctx *c, struct vxt_stats *st)
+/* Feed the events in scope to @st, a chunk at a time, the chunks decoded
+ * ahead on helper threads. @return 0 or 1. */
+static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned fields)
 {
 	uint64_t pos = vxt_reader_tell(c->r);
+	struct vxt_scan *s = vxt_scan_start(c->r, chunk_at(c->r, pos), fields,
+					    vxt_scan_default_threads());
+	const struct vxt_event *ev;
+	size_t i, n;
+	int rc = 0, got;
 
-	for (size_t i = chunk_at(c->r, pos); i < vxt_reader_nchunks(c->r); i++) {
+	if (!s) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		return 1;
+	}
+	while (!rc && (got = vxt_scan_next(s, &i, &ev, &n)) == 1) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(c->r, i);
-		const struct vxt_event *ev;
-		size_t n, k;
+		size_t k = pos > ci->first_event ? pos - ci->first_event : 0;
 
-		if (pos >= ci->first_event + ci->nevents)
+		/* a chunk wholly in scope needs no test per event */
+		if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
+		    ci->last_ns <= c->scope.to_ns) {
+			if (vxt_stats_add_many(st, ev + k, n - k) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				rc = 1;
+			}
 			continue;
-		ev = vxt_reader_chunk_events(c->r, i, &n);
-		if (!ev) {
-			fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
-			return 1;
 		}
-		for (k = pos > ci->first_event ? pos - ci->first_event : 0; k < n; k++) {
+		for (; k < n; k++) {
 			int in = in_scope(c, &ev[k], ci->first_event + k);
 
 			if (in < 0)
-				return 0;
+				goto out;
 			if (in && vxt_stats_add(st, &ev[k]) < 0) {
 				fprintf(stderr, "vxreplay: out of memory\n");
-				return 1;
+				rc = 1;
+				break;
 			}
 		}
 	}
-	return 0;
+	if (!rc && got < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_scan_error(s));
+		rc = 1;
+	}
+out:
+	vxt_scan_stop(s);
+	return rc;
 }
 
 /* Gather stats over the scope, decoding only the fields the stats read
  * (all of them when a filter or profile judges the events). @return 0 or 1. */
 static int collect(struct report_ctx *c, struct vxt_stats *st)
 {
-	int rc = 1;
-
 	vxt_stats_init(st);
-	if (!c->keep)
-		vxt_reader_set_fields(c->r, STATS_FIELDS);
-	if (report_scope_begin(c) == 0)
-		rc = collect_chunks(c, st);
-	vxt_reader_set_fields(c->r, VXT_FIELD_ALL);
-	return rc;
+	if (report_scope_begin(c) < 0)
+		return 1;
+	return collect_chunks(c, st, c->keep ? VXT_FIELD_ALL : STATS_FIELDS);
 }
 
 void report_json_str(FILE *out, const char *s)

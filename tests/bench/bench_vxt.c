@@ -23,6 +23,46 @@ struct blk_rec {
 	uint16_t error, pdu_len;
 };
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The summary's pass: the fields the stats read, chunks from the scanner
+ * with @threads helpers. @return events seen. */
+static uint64_t summary_pass(const char *path, unsigned threads, uint64_t *ios)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r = vxt_reader_open(path, err);
+	struct vxt_scan *s;
+	struct vxt_stats st;
+	struct vxt_objstats total;
+	const struct vxt_event *ev;
+	size_t chunk, n;
+	uint64_t seen = 0;
+
+	if (!r || !(s = vxt_scan_start(r, 0, VXT_FIELD_BYTES | VXT_FIELD_LATENCY |
+				       VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT, threads))) {
+		fprintf(stderr, "bench_vxt: %s\n", r ? "out of memory" : err);
+		exit(1);
+	}
+	vxt_stats_init(&st);
+	while (vxt_scan_next(s, &chunk, &ev, &n) == 1) {
+		for (size_t k = 0; k < n; k++)
+			vxt_stats_add(&st, &ev[k]);
+		seen += n;
+	}
+	vxt_stats_total(&st, &total);
+	*ios = vxt_objstats_ios(&total);
+	vxt_stats_free(&st);
+	vxt_scan_stop(s);
+	vxt_reader_close(r);
+	return seen;
+}
+
 /* CPU time of this process: the machine may be shared, wall time would lie. */
 static uint64_t cpu_ns(void)
 {
@@ -102,6 +142,27 @@ int main(int argc, char **argv)
 	vxt_stats_free(&st);
 	vxt_reader_close(r);
 
+	/* the summary report's pass: one thread (CPU time), then with helper
+	 * threads (wall time: what they buy is elapsed time) */
+	{
+		unsigned th = vxt_scan_default_threads();
+		uint64_t ios, seen, w0, w1;
+
+		t0 = cpu_ns();
+		seen = summary_pass(path, 0, &ios);
+		t1 = cpu_ns();
+		printf("summary pass, one thread: %.3f s CPU, %.2f M events/s, %llu I/Os\n",
+		       secs(t0, t1), (double)seen / secs(t0, t1) / 1e6, (unsigned long long)ios);
+		t0 = cpu_ns();
+		w0 = wall_ns();
+		seen = summary_pass(path, th, &ios);
+		w1 = wall_ns();
+		t1 = cpu_ns();
+		printf("summary pass, %u helper threads: %.3f s wall (%.3f s CPU), "
+		       "%.2f M events/s\n", th, secs(w0, w1), secs(t0, t1),
+		       (double)seen / secs(w0, w1) / 1e6);
+	}
+
 	/* the peer: the same events as blktrace records, zstd -3 */
 	blk = calloc(n, sizeof(*blk));
 	for (size_t i = 0; i < n; i++) {
@@ -128,6 +189,12 @@ int main(int argc, char **argv)
 	       (double)zlen / (double)n);
 	printf("ratio: vxt file is %.2fx smaller than zstd -3 of blktrace records\n",
 	       (double)zlen / (double)fs.st_size);
+	t0 = cpu_ns();
+	if (ZSTD_decompress(blk, n * sizeof(*blk), zbuf, zlen) != n * sizeof(*blk))
+		fprintf(stderr, "bench_vxt: peer decompression failed\n");
+	t1 = cpu_ns();
+	printf("peer zstd -d of those records: %.3f s, %.2f M events/s\n", secs(t0, t1),
+	       (double)n / secs(t0, t1) / 1e6);
 	unlink(path);
 	free(zbuf);
 	free(blk);

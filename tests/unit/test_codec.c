@@ -156,7 +156,7 @@ START_TEST(one_byte_columns)
 {
 	enum { N = 300 };
 	struct vxt_event ev[N], out[N], slow[N];
-	uint8_t *buf = malloc(VXT_CODEC_BOUND(N) + 16), col[N + 1];
+	uint8_t *buf = malloc(VXT_CODEC_BOUND(N) + 16), col[N + 1 + VXT_CODEC_SLACK];
 
 	memset(ev, 0, sizeof(ev));
 	for (int i = 0; i < N; i++) {

@@ -218,6 +218,71 @@ START_TEST(field_selection)
 }
 END_TEST
 
+/* The scanner gives every chunk in order, the same with or without helper
+ * threads, stops cleanly part way, and reports damage after the chunks
+ * before it. */
+START_TEST(scanner)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r;
+	struct vxt_scan *sc;
+	const struct vxt_event *ev;
+	size_t chunk, n, seen;
+	uint8_t *buf;
+	size_t len;
+
+	write_file(NEV, 100, true, NULL);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	for (unsigned threads = 0; threads <= 3; threads++) {
+		sc = vxt_scan_start(r, 2, VXT_FIELD_ALL, threads);
+		ck_assert_ptr_nonnull(sc);
+		seen = 200;
+		for (size_t want = 2; vxt_scan_next(sc, &chunk, &ev, &n) == 1; want++) {
+			ck_assert_uint_eq(chunk, want);
+			ck_assert_int_eq(memcmp(ev, &events[seen], n * sizeof(*ev)), 0);
+			seen += n;
+		}
+		ck_assert_uint_eq(seen, NEV);
+		ck_assert_int_eq(vxt_scan_next(sc, &chunk, &ev, &n), 0);
+		vxt_scan_stop(sc);
+		/* stopped after one chunk, with helpers busy ahead */
+		sc = vxt_scan_start(r, 0, VXT_FIELD_BYTES, threads);
+		ck_assert_int_eq(vxt_scan_next(sc, &chunk, &ev, &n), 1);
+		ck_assert_uint_eq(ev[5].pid, 0);	/* not asked for */
+		ck_assert_uint_eq(ev[5].bytes, events[5].bytes);
+		vxt_scan_stop(sc);
+	}
+	vxt_reader_close(r);
+
+	/* a flipped bit in chunk 7's data: chunks 0-6 come, then the damage */
+	buf = slurp(&len);
+	r = vxt_reader_open_mem(buf, len, "mem", err);
+	ck_assert_ptr_nonnull(r);
+	{
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, 7);
+
+		buf[ci->data_offset + ci->data_size / 2] ^= 0x10;
+	}
+	for (unsigned threads = 0; threads <= 2; threads += 2) {
+		int rc;
+
+		sc = vxt_scan_start(r, 0, VXT_FIELD_ALL, threads);
+		seen = 0;
+		while ((rc = vxt_scan_next(sc, &chunk, &ev, &n)) == 1)
+			seen += n;
+		ck_assert_int_eq(rc, -EBADMSG);
+		ck_assert_uint_eq(seen, 700);
+		ck_assert_msg(strstr(vxt_scan_error(sc), "chunk 7: corrupt data (CRC)") != NULL,
+			      "%s", vxt_scan_error(sc));
+		ck_assert_int_eq(vxt_scan_next(sc, &chunk, &ev, &n), 0);
+		vxt_scan_stop(sc);
+	}
+	vxt_reader_close(r);
+	free(buf);
+}
+END_TEST
+
 START_TEST(seek_against_scan)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -389,6 +454,7 @@ Suite *vxt_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, roundtrip);
 	tcase_add_test(tc, field_selection);
+	tcase_add_test(tc, scanner);
 	tcase_add_test(tc, seek_against_scan);
 	tcase_add_test(tc, growing_file);
 	tcase_add_test(tc, truncation_at_every_byte);
