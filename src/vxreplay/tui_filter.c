@@ -2,7 +2,8 @@
  *
  * Binds the filter language (vxtrace/filter.h) to the view: a filter decides
  * which events are shown; a search only where n / N stop. A bad expression
- * reports its error and changes nothing.
+ * reports its error and changes nothing. With speculation, the filter comes
+ * first: the speculation view is recomputed over the filtered events.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -78,6 +79,19 @@ static bool blank(const char *s)
 	return !*s;
 }
 
+/* Speculation runs on what the filter lets through: a result or a pass of
+ * the old filter is dropped, and a shown view starts its pass again. */
+static void respeculate(struct vr_model *m)
+{
+	bool on = m->view.spec_on;
+
+	if (!m->spec_done && !m->job[VR_JOB_SPEC].active)
+		return;
+	vr_model_spec_reset(m);
+	if (on)
+		vr_model_spec_start(m);
+}
+
 int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 {
 	struct vxt_filter *f = NULL;
@@ -95,6 +109,7 @@ int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 	release(m->filter);
 	m->filter = f;
 	snprintf(m->filter_src, sizeof(m->filter_src), "%s", f ? text : "");
+	respeculate(m);
 	return 0;
 }
 

@@ -7,7 +7,9 @@
  * remembers its first failed I/O as the event that committed it.
  * The rules are the applied profile's; without one (or when it has none)
  * they are those of the errors-in-context profile: the I/O on the same object
- * within 200 ms before and 50 ms after each error.
+ * within 200 ms before and 50 ms after each error. Events go through the
+ * browser's filter first (filter, then speculation, as formats/profile.md
+ * says), so a new filter starts a new pass.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -206,6 +208,7 @@ static const char builtin_rules[] =
 static int open_view(struct vr_model *m, char *err)
 {
 	const struct vxt_profile *p = m->prof;
+	struct vxt_profile rules;
 
 	if (!p || !p->has_spec) {
 		if (!m->spec_prof)
@@ -217,8 +220,12 @@ static int open_view(struct vr_model *m, char *err)
 			return -EINVAL;
 		p = m->spec_prof;
 	}
-	m->specv = vxt_view_new(p, NULL, vxt_reader_objects(m->rd), vxt_reader_strings(m->rd),
-				err);
+	/* filter, then speculation (formats/profile.md): the filter is the
+	 * browser's, which starts as the profile's and / replaces */
+	rules = *p;
+	rules.filter = NULL;
+	m->specv = vxt_view_new(&rules, m->filter_src[0] ? m->filter_src : NULL,
+				vxt_reader_objects(m->rd), vxt_reader_strings(m->rd), err);
 	if (!m->specv)
 		return -EINVAL;
 	vxt_view_set_time_base(m->specv, m->t_first);
