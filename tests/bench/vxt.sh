@@ -14,5 +14,8 @@ cc -O2 -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" -I"$VXT_TOP/src/lib" \
 "$T/bench_vxt" "$n" "$T"
 # the whole program, as a user runs it
 "$B/vxrecord" --source sim -c "$n" -o "$T/t.vxt" -q
-/usr/bin/time -f "vxreplay --report summary: %e s wall, %U s user for $n events" \
-	"$B/vxreplay" "$T/t.vxt" --report summary >/dev/null
+# three runs: the machine is shared, the middle one is the figure
+for run in 1 2 3; do
+	/usr/bin/time -f "vxreplay --report summary: %e s wall, %U s user for $n events" \
+		"$B/vxreplay" "$T/t.vxt" --report summary >/dev/null
+done
