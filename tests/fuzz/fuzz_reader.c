@@ -3,7 +3,8 @@
  * The input is a whole .vxt file. It is opened from memory (header, footer
  * index, or the recovery scan when the footer is missing or bad), every event
  * is read forward and a few backward, the reader seeks by time and ordinal,
- * decodes each chunk whole and verifies the file. The same bytes are then
+ * decodes each chunk whole, reads again with a few fields and through the
+ * scanner, and verifies the file. The same bytes are then
  * fed to a file in two steps (a prefix, open, the rest, refresh) to drive the
  * scan that follows a growing file.
  * Every unit carries a CRC-32C, so most mutations would only test the CRC
@@ -155,6 +156,25 @@ static void exercise(struct vxt_reader *r)
 		check(!e || m == vxt_reader_chunk(r, i)->nevents);
 	}
 	vxt_reader_chunk_events(r, nchunks, &(size_t){ 0 });
+	/* a few fields only, then the scanner in the calling thread: both walk
+	 * the same chunks the full decode did */
+	vxt_reader_set_fields(r, VXT_FIELD_BYTES | VXT_FIELD_LOST_COUNT);
+	vxt_reader_seek_ordinal(r, 0);
+	for (seen = 0; (rc = vxt_reader_next(r, &ev)) == 1; seen++)
+		;
+	check(rc < 0 || seen == n);
+	vxt_reader_set_fields(r, VXT_FIELD_ALL);
+	{
+		struct vxt_scan *s = vxt_scan_start(r, 0, VXT_FIELD_LATENCY, 0);
+		size_t chunk, m;
+
+		if (s) {
+			for (seen = 0; (rc = vxt_scan_next(s, &chunk, &ev, &m)) == 1; seen += m)
+				check(m == vxt_reader_chunk(r, chunk)->nevents);
+			check(rc < 0 || seen == n);
+			vxt_scan_stop(s);
+		}
+	}
 	vxt_reader_verify(r, &bad);
 	vxt_reader_damage(r, &why);
 	vxt_reader_recovered(r);
