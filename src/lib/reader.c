@@ -699,9 +699,8 @@ const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, 
 	return r->dec.ev;
 }
 
-int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
+static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 {
-	vxt_reader_set_fields(r, VXT_FIELD_ALL);	/* every column is checked */
 	for (size_t i = 0; i < r->n; i++) {
 		uint8_t *u;
 		size_t len;
@@ -730,4 +729,15 @@ int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
 		return seterr(r, -EBADMSG, "%s", r->damage);
 	}
 	return 0;
+}
+
+int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
+{
+	unsigned fields = r->dec.fields;
+	int rc;
+
+	vxt_reader_set_fields(r, VXT_FIELD_ALL);	/* every column is checked */
+	rc = verify_chunks(r, bad_offset);
+	vxt_reader_set_fields(r, fields);
+	return rc;
 }
