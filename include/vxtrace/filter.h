@@ -108,6 +108,11 @@ const char *vxt_filter_source(const struct vxt_filter *f);
 /* Number of comparisons in the compiled form (after expansion of in ()). */
 unsigned vxt_filter_ntests(const struct vxt_filter *f);
 
+/* The fields @f reads, as VXT_FIELD_* bits of vxt.h (0 for a constant), so
+ * a pass that only filters can decode just those (vxt_reader_set_fields(),
+ * vxt_scan_start()). Can't fail. */
+unsigned vxt_filter_fields(const struct vxt_filter *f);
+
 /* True when the expression is constant true (empty filters are not allowed;
  * this is "true"). */
 bool vxt_filter_is_true(const struct vxt_filter *f);

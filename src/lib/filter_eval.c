@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "filter_impl.h"
+#include "vxtrace/vxt.h"
 
 void vxt_filter_free(struct vxt_filter *f)
 {
@@ -45,6 +46,23 @@ const char *vxt_filter_source(const struct vxt_filter *f)
 unsigned vxt_filter_ntests(const struct vxt_filter *f)
 {
 	return f->ntests;
+}
+
+unsigned vxt_filter_fields(const struct vxt_filter *f)
+{
+	static const unsigned of[FF_COUNT] = {
+		[FF_TIME] = VXT_FIELD_TIME, [FF_OBJECT] = VXT_FIELD_OBJECT,
+		[FF_DEV] = VXT_FIELD_OBJECT, [FF_PHASE] = VXT_FIELD_PHASE_OP,
+		[FF_OP] = VXT_FIELD_PHASE_OP, [FF_FLAGS] = VXT_FIELD_FLAGS,
+		[FF_SECTOR] = VXT_FIELD_SECTOR, [FF_BYTES] = VXT_FIELD_BYTES,
+		[FF_LATENCY] = VXT_FIELD_LATENCY, [FF_ERROR] = VXT_FIELD_ERROR,
+		[FF_PID] = VXT_FIELD_PID, [FF_COMM] = VXT_FIELD_COMM, [FF_CPU] = VXT_FIELD_CPU,
+	};
+	unsigned fields = 0;
+
+	for (unsigned i = 0; i < f->ntests; i++)
+		fields |= f->tests[i].field < FF_COUNT ? of[f->tests[i].field] : VXT_FIELD_ALL;
+	return fields;
 }
 
 int vxt_filter_spec_only(const struct vxt_filter *f)

@@ -1,6 +1,7 @@
 /* tui_jobs.c - the browser's stepped work: re-binning, counting, export
  *
- * Each job walks a range of chunks on the job reader, one chunk per turn;
+ * Each job walks a range of chunks on the job reader, one chunk per turn,
+ * decoded ahead on helper threads with only the fields it reads (tui_scan.c);
  * vr_model_step() gives every active job turns until about VR_STEP_NS have
  * passed, so the screen manager can read keys between steps and Esc cancels.
  */
@@ -10,6 +11,7 @@
 
 #include "report.h"
 #include "tui_model.h"
+#include "vxtrace/filter.h"
 
 static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event *ev)
 {
@@ -18,12 +20,37 @@ static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event
 	return vr_view_matches(&m->view, ev);
 }
 
+/* A job stops on damage; the note says why (the scanner's message, when it
+ * left one, else the job reader's). */
 static void job_error(struct vr_model *m, struct vr_job *j, const char *what)
 {
-	snprintf(m->note, sizeof(m->note), "%s: %s", what,
-		 m->jrd ? vxt_reader_error(m->jrd) : "cannot read the file");
+	char why[sizeof(m->note) - 64];
+
+	snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, m->note_error && m->note[0] ?
+		 m->note : m->jrd ? vxt_reader_error(m->jrd) : "cannot read the file");
+	snprintf(m->note, sizeof(m->note), "%s: %s", what, why);
 	m->note_error = true;
 	j->active = false;
+}
+
+/* The fields a filter count reads (and what seeking needs). */
+static unsigned count_fields(const struct vr_model *m)
+{
+	return (m->filter ? vxt_filter_fields(m->filter) : 0) | VXT_FIELD_TIME |
+	       VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
+}
+
+/* The fields binning reads (vxt_timeline_add()), and the filter's. */
+static unsigned rebin_fields(const struct vr_model *m)
+{
+	unsigned f = VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_ERROR |
+		     VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_LOST_COUNT;
+
+	if (m->lba)
+		f |= VXT_FIELD_SECTOR;
+	if (m->view.match && !m->view.spec_on)
+		f |= count_fields(m);
+	return f;
 }
 
 static void rebin_chunk(struct vr_model *m, struct vr_job *j)
@@ -34,7 +61,7 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 	bool index_ok = !m->view.match && !m->view.spec_on;
 
 	if (!(index_ok && vxt_timeline_chunk_exact(&m->tl, ci))) {
-		evs = vxt_reader_chunk_events(m->jrd, i, &n);
+		evs = vr_scan_chunk(m, VR_JOB_REBIN, i, rebin_fields(m), &n);
 		if (!evs) {
 			job_error(m, j, "timeline");
 			return;
@@ -90,7 +117,7 @@ static bool count_chunk(struct vr_model *m, struct vr_job *j)
 			return true;
 		return false;
 	}
-	evs = vxt_reader_chunk_events(m->jrd, i, &n);
+	evs = vr_scan_chunk(m, VR_JOB_COUNT, i, count_fields(m), &n);
 	if (!evs) {
 		job_error(m, j, "count");
 		return true;
@@ -246,6 +273,7 @@ bool vr_model_step(struct vr_model *m)
 			any = true;
 		}
 	} while (any && vxt_now_mono() < deadline);
+	vr_scan_stop_idle(m);
 	/* a new filter found nothing near the cursor at first: show what the
 	 * count has found since */
 	if (!m->has_sel && m->view.shown && !m->view.spec_on && m->view.match)
@@ -270,6 +298,7 @@ void vr_model_cancel(struct vr_model *m)
 	}
 	for (int k = 0; k < VR_JOB_KINDS; k++)
 		m->job[k].active = false;
+	vr_scan_stop_all(m);
 	/* an unfinished timeline stays as far as it got */
 	m->tl_show_est = false;
 	m->hm_dirty = true;
@@ -286,9 +315,17 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
 		const struct vr_job *j = &m->job[k];
 		size_t span = j->end > j->begin ? j->end - j->begin : 1;
 
+		size_t done = j->next - j->begin;
+
 		if (!j->active)
 			continue;
-		snprintf(buf, size, "%s %zu%%", names[k], (j->next - j->begin) * 100 / span);
+		if (k == VR_JOB_COUNT) {
+			/* the count goes round the file and leaves chunks to the
+			 * re-binning: its progress is what is known */
+			done = m->view.known;
+			span = m->view.nchunks ? m->view.nchunks : 1;
+		}
+		snprintf(buf, size, "%s %zu%%", names[k], done * 100 / span);
 		return buf;
 	}
 	return NULL;

@@ -103,6 +103,7 @@ void vr_model_close(struct vr_model *m)
 	free(m->view.chunk_match);
 	m->view.chunk_match = NULL;
 	vr_model_spec_reset(m);
+	vr_scan_stop_all(m);
 	vxt_reader_close(m->rd);
 	vxt_reader_close(m->jrd);
 	m->rd = m->jrd = NULL;
@@ -136,6 +137,7 @@ int vr_model_refresh(struct vr_model *m)
 
 	if (n <= 0)
 		return n;
+	vr_scan_stop_all(m);	/* scanners need an unrefreshed reader */
 	if (m->jrd && vxt_reader_refresh(m->jrd) < 0)
 		return -EIO;
 	first_new = m->view.nchunks;

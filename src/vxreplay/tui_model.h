@@ -71,6 +71,13 @@ struct vr_job {
 	uint64_t spec_pos;		/* export of a speculation view: next index */
 };
 
+/* A job's scanner (tui_scan.c): chunks decoded ahead on helper threads. */
+struct vr_scan {
+	struct vxt_scan *scan;		/* NULL = none running */
+	size_t next;			/* the chunk it gives next */
+	unsigned fields;		/* VXT_FIELD_* it decodes */
+};
+
 struct vr_mark {
 	uint64_t ord;
 	uint64_t time_ns;
@@ -129,6 +136,7 @@ struct vr_model {
 	unsigned nmarks;
 	/* jobs */
 	struct vr_job job[VR_JOB_KINDS];
+	struct vr_scan scan[VR_JOB_KINDS];
 	FILE *export_f;
 	bool export_json, export_first;
 	char export_path[256];
@@ -234,6 +242,18 @@ int vr_model_export(struct vr_model *m, const char *path);
 int vr_model_spec_start(struct vr_model *m);
 /* Forget the speculation result (the rules changed). */
 void vr_model_spec_reset(struct vr_model *m);
+
+/* ---- job scanners (tui_scan.c) ---- */
+/* Chunk @i for job @kind with @fields decoded (VXT_FIELD_*), from the job's
+ * scanner, started or restarted as needed; chunks are best asked in order.
+ * @return its events (borrowed until the next call for @kind), or NULL with
+ * the reason in m->note. */
+const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, unsigned fields,
+				      size_t *n);
+void vr_scan_stop(struct vr_model *m, int kind);
+void vr_scan_stop_all(struct vr_model *m);
+/* Stop the scanners of jobs that ended. */
+void vr_scan_stop_idle(struct vr_model *m);
 
 /* ---- profiles (tui_profile.c) ---- */
 /* Apply profile @name ("" = none): its filter, speculation (shown at once),

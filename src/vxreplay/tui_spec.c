@@ -184,9 +184,12 @@ void vr_spec_step(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (i < j->end) {
-		evs = vxt_reader_chunk_events(m->jrd, i, &n);
+		evs = vr_scan_chunk(m, VR_JOB_SPEC, i, VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT, &n);
 		if (!evs) {
-			snprintf(m->note, sizeof(m->note), "speculation: %s", vxt_reader_error(m->jrd));
+			char why[sizeof(m->note) - 16];
+
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, m->note);
+			snprintf(m->note, sizeof(m->note), "speculation: %s", why);
 			m->note_error = true;
 			n = 0;
 		}
