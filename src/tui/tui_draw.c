@@ -17,7 +17,7 @@ static const struct tui_glyphs utf8_glyphs = {
 		 "\u2587", "\u2588" },
 	.shade = { " ", "\u2591", "\u2592", "\u2593", "\u2588" },
 	.vline = "\u2502", .hline = "\u2500",
-	.mark = "\u25b2", .lost = "!", .err = "\u00d7", .cursor = "\u2503",
+	.mark = "\u25b2", .lost = "!", .slow = "\u25c6", .err = "\u00d7", .cursor = "\u2503",
 	.scroll = "\u2588", .ellipsis = "\u2026",
 };
 
@@ -25,7 +25,7 @@ static const struct tui_glyphs ascii_glyphs = {
 	.bar = { " ", ".", ".", "_", "-", "=", "=", "#", "#" },
 	.shade = { " ", ".", ":", "+", "#" },
 	.vline = "|", .hline = "-",
-	.mark = "^", .lost = "!", .err = "x", .cursor = "|",
+	.mark = "^", .lost = "!", .slow = "s", .err = "x", .cursor = "|",
 	.scroll = "#", .ellipsis = "~",
 };
 

@@ -20,6 +20,7 @@ struct tui_glyphs {
 	const char *vline, *hline;
 	const char *mark;	/* a user mark under the timeline */
 	const char *lost;	/* lost events under the timeline */
+	const char *slow;	/* slow I/O under the timeline */
 	const char *err;	/* an error in a heatmap cell */
 	const char *cursor;	/* the time cursor under the timeline */
 	const char *scroll;	/* scroll bar thumb */

@@ -37,6 +37,12 @@ void tui_heatmap_draw(const struct tui_rect *r, const struct tui_heatmap *hm)
 			break;
 		tui_printw(y, r->x, hm->label_w, row == hm->sel_row ? TUI_R_SELECTED : TUI_R_NORMAL,
 			   "%-*s", hm->label_w, hm->labels[row]);
+		if (hm->span > 0) {
+			for (int x = 0; x < cw && x < hm->span; x++)
+				draw_cell(hm, row, (int)((int64_t)x * hm->cols / hm->span), y,
+					  r->x + hm->label_w + 1 + x);
+			continue;
+		}
 		for (int c = 0; c < cw && c < hm->cols; c++)
 			draw_cell(hm, row, c, y, r->x + hm->label_w + 1 + c);
 	}
@@ -47,6 +53,8 @@ bool tui_heatmap_hit(const struct tui_rect *r, const struct tui_heatmap *hm, int
 {
 	int c = x - r->x - hm->label_w - 1, rw = y - r->y + hm->top;
 
+	if (hm->span > 0)
+		c = c < 0 || c >= hm->span ? -1 : (int)((int64_t)c * hm->cols / hm->span);
 	if (!tui_rect_has(r, y, x) || c < 0 || c >= hm->cols || rw >= hm->rows)
 		return false;
 	*row = rw;

@@ -23,9 +23,13 @@ struct tui_heatmap {
 	int cursor;			/* data column of the cursor, -1 = none */
 	int sel_row;			/* highlighted row, -1 = none */
 	int top;			/* first row shown */
+	int span;			/* screen columns the data columns are spread
+					 * over (fewer data columns, drawn wider);
+					 * 0 = a screen column per data column */
 };
 
-/* Draw the grid in @r, one data column per screen column after the labels. */
+/* Draw the grid in @r after the labels: a screen column per data column, or
+ * with @span, each data column over span / cols screen columns. */
 void tui_heatmap_draw(const struct tui_rect *r, const struct tui_heatmap *hm);
 /* Map a click to (row, col) of the data. @return false outside the cells. */
 bool tui_heatmap_hit(const struct tui_rect *r, const struct tui_heatmap *hm, int y, int x,

@@ -73,6 +73,9 @@ static void draw_axis(const struct tui_rect *r, const struct tui_timeline *tl, i
 		} else if (tl->lost && col_value(tl->lost, c, r->w, tl->nbins)) {
 			g = tui_glyphs->lost;
 			role = TUI_R_WARN;
+		} else if (tl->slow && col_value(tl->slow, c, r->w, tl->nbins)) {
+			g = tui_glyphs->slow;
+			role = TUI_R_WARN;
 		} else if (col_any(tl->marks, c, r->w, tl->nbins)) {
 			g = tui_glyphs->mark;
 			role = TUI_R_MARK;
@@ -88,10 +91,10 @@ void tui_timeline_draw(const struct tui_rect *r, const struct tui_timeline *tl)
 
 	if (r->h < 1 || r->w < 1 || tl->nbins < 1)
 		return;
-	for (int b = 0; b < tl->nbins; b++)
+	for (int b = 0; b < tl->nbins && tl->val; b++)
 		if (tl->val[b] > max)
 			max = tl->val[b];
-	for (int c = 0; c < r->w && rows > 0; c++) {
+	for (int c = 0; c < r->w && rows > 0 && tl->val; c++) {
 		int u = height_units(col_value(tl->val, c, r->w, tl->nbins), max, units,
 				     tl->log_scale);
 

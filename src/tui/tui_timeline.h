@@ -2,8 +2,9 @@
  *
  * Draws per-bin values (error counts, events ...) as vertical bars of block
  * characters (ASCII steps without UTF-8) over all but the last row of a
- * rectangle; the last row is the axis with the cursor, lost-event marks ("!")
- * and user marks. Any non-zero bin shows at least the lowest step, so a
+ * rectangle (no bars when val is NULL); the last row is the axis with the
+ * cursor, lost-event marks ("!"), slow-I/O marks and user marks, in that
+ * order of precedence. Any non-zero bin shows at least the lowest step, so a
  * single error is never invisible. The data comes from a model that bins
  * by column (see vxtrace/timeline.h); the widget only draws.
  */
@@ -19,6 +20,7 @@ struct tui_timeline {
 	int nbins;
 	const uint64_t *val;	/* nbins values */
 	const uint64_t *lost;	/* nbins lost counts, or NULL */
+	const uint64_t *slow;	/* nbins counts of slow I/O, or NULL */
 	const uint8_t *marks;	/* nbins user-mark flags, or NULL */
 	int cursor;		/* bin of the cursor, -1 = none */
 	int bar_role;		/* role of the bars (TUI_R_ERROR for errors) */

@@ -59,8 +59,10 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 	const struct vxt_event *evs;
 	bool index_ok = !m->view.match && !m->view.spec_on;
+	bool tl_exact = index_ok && vxt_timeline_chunk_exact(&m->tl, ci);
+	unsigned extra = vr_extra_needs(m, ci, index_ok);
 
-	if (!(index_ok && vxt_timeline_chunk_exact(&m->tl, ci))) {
+	if (!tl_exact || extra) {
 		evs = vr_scan_chunk(m, VR_JOB_REBIN, i, rebin_fields(m), &n);
 		if (!evs) {
 			job_error(m, j, "timeline");
@@ -70,7 +72,10 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 
 		for (size_t k = 0; k < n; k++)
 			if (shown(m, ci->first_event + k, &evs[k])) {
-				vxt_timeline_add(&m->tl, &evs[k]);
+				if (!tl_exact)
+					vxt_timeline_add(&m->tl, &evs[k]);
+				if (extra)
+					vr_extra_add(m, extra, &evs[k]);
 				c++;
 			}
 		if (m->view.match && !m->view.spec_on && vxt_timeline_chunk_overlaps(&m->tl, ci) &&

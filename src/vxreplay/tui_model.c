@@ -76,6 +76,7 @@ int vr_model_open(struct vr_model *m, const char *path)
 	scan_index(m);
 	pick_rows(m);
 	m->metric = VXT_HEAT_IOPS;
+	m->mark_kinds = VR_MARK_ERRORS | VR_MARK_LOST;
 	m->view.rd = m->rd;
 	if (vr_view_set_match(&m->view, NULL, NULL) < 0) {
 		snprintf(m->err, sizeof(m->err), "out of memory");
@@ -99,6 +100,7 @@ void vr_model_close(struct vr_model *m)
 		fclose(m->export_f);
 	vxt_timeline_free(&m->tl);
 	vxt_timeline_free(&m->tl_est);
+	vr_extra_free(m);
 	vxt_heatmap_free(&m->hm);
 	free(m->view.chunk_match);
 	m->view.chunk_match = NULL;
@@ -258,6 +260,8 @@ void vr_model_rebin(struct vr_model *m)
 			rc = vxt_timeline_init(&m->tl_est, m->w0, m->w1, m->nbins, m->rows,
 					       m->nrows);
 	}
+	if (!rc && vr_extra_init(m) < 0)
+		rc = -ENOMEM;
 	m->hm_dirty = true;
 	m->tl_done = false;
 	m->job[VR_JOB_REBIN].active = false;
@@ -279,6 +283,7 @@ void vr_model_rebin(struct vr_model *m)
 		vxt_timeline_add_chunk(&m->tl_est, ci);
 		if (vxt_timeline_chunk_exact(&m->tl, ci))
 			vxt_timeline_add_chunk(&m->tl, ci);
+		vr_extra_index(m, ci);
 	}
 	m->tl_show_est = from_index(m);
 	if (first == n) {
@@ -298,7 +303,7 @@ const struct vxt_timeline *vr_model_timeline(const struct vr_model *m)
 const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m)
 {
 	if (m->hm_dirty) {
-		const struct vxt_timeline *tl = vr_model_timeline(m);
+		const struct vxt_timeline *tl = vr_model_heat_timeline(m);
 
 		if (tl->nbins)
 			vxt_heatmap_build(&m->hm, tl, m->metric,

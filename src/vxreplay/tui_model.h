@@ -35,6 +35,10 @@ struct vxt_profile;
 #define VR_STEP_NS	8000000ull	/* one job step: about 8 ms of work */
 #define VR_MAX_COLS	20		/* list columns */
 #define VR_SPEC_MAX	(4u << 20)	/* committed events kept by the speculation view */
+/* what the error timeline marks (a profile's timeline.mark) */
+#define VR_MARK_ERRORS	0x1		/* error counts as bars */
+#define VR_MARK_LOST	0x2		/* lost events under the axis */
+#define VR_MARK_SLOW	0x4		/* I/O at or above lat_crit_ns, under the axis */
 
 /* Which events are shown: a predicate (NULL = all). */
 typedef bool (*vr_match_fn)(void *ctx, const struct vxt_event *ev);
@@ -108,6 +112,10 @@ struct vr_model {
 	bool tl_show_est;		/* draw tl_est */
 	struct vxt_heatmap hm;
 	bool hm_dirty;
+	unsigned heat_bins;		/* a profile's heatmap time bins; 0 = a bin per column */
+	struct vxt_timeline htl, htl_est;	/* the heatmap's bins when heat_bins < nbins */
+	unsigned mark_kinds;		/* VR_MARK_*: what the timeline marks */
+	uint64_t *tl_slow;		/* per timeline bin: slow I/O shown, when marked */
 	/* what is shown */
 	struct vr_view view;
 	struct vxt_filter *filter;	/* NULL = no filter */
@@ -196,6 +204,8 @@ void vr_model_rebin(struct vr_model *m);
 const struct vxt_timeline *vr_model_timeline(const struct vr_model *m);
 /* The heatmap of it, rebuilt when needed. */
 const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m);
+/* The timeline the heatmap is built from: its own bins or the timeline. */
+const struct vxt_timeline *vr_model_heat_timeline(const struct vr_model *m);
 /* Show LBA buckets of @obj (true) or the busiest objects (false). */
 void vr_model_set_lba(struct vr_model *m, bool on, uint32_t obj);
 
@@ -242,6 +252,21 @@ int vr_model_export(struct vr_model *m, const char *path);
 int vr_model_spec_start(struct vr_model *m);
 /* Forget the speculation result (the rules changed). */
 void vr_model_spec_reset(struct vr_model *m);
+
+/* ---- heatmap bins and slow marks (tui_extra.c) ---- */
+/* True when the heatmap has bins of its own (heat_bins below nbins). */
+bool vr_heat_separate(const struct vr_model *m);
+/* Set up the heatmap's bins and the slow marks for the window (at a rebin).
+ * @return 0 or -1 (out of memory: neither is shown). */
+int vr_extra_init(struct vr_model *m);
+void vr_extra_free(struct vr_model *m);
+/* Count chunk @ci from its index, where that is exact (no filter, no speculation). */
+void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci);
+/* What chunk @ci must be decoded for beyond the timeline; 0 = nothing. */
+unsigned vr_extra_needs(const struct vr_model *m, const struct vxt_chunk_info *ci,
+			bool index_ok);
+/* Count one shown event of a chunk decoded for @need. */
+void vr_extra_add(struct vr_model *m, unsigned need, const struct vxt_event *ev);
 
 /* ---- job scanners (tui_scan.c) ---- */
 /* Chunk @i for job @kind with @fields decoded (VXT_FIELD_*), from the job's

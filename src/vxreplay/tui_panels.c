@@ -156,15 +156,31 @@ static void update_marks(struct vr_app *a, const struct vxt_timeline *tl)
 	}
 }
 
+/* The key of the marks under the axis: "  ! lost  ◆ slow >=20ms". */
+static void marks_key(const struct vr_app *a, char *buf, size_t size)
+{
+	char d[32];
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (a->m.mark_kinds & VR_MARK_LOST)
+		n += (size_t)snprintf(buf + n, size - n, "  %s lost", tui_glyphs->lost);
+	if (a->m.tl_slow && n < size)
+		snprintf(buf + n, size - n, "  %s slow >=%s", tui_glyphs->slow,
+			 vxt_format_duration(a->m.lat_crit_ns, d, sizeof(d)));
+}
+
 static void timeline_title(struct vr_app *a, const struct tui_panel *p, bool focused,
 			   const struct vxt_timeline *tl)
 {
-	char t[160], b0[32], b1[32], bw[32];
+	char t[200], b0[32], b1[32], bw[32], key[80];
+	const char *what = a->m.mark_kinds & VR_MARK_ERRORS ? "Errors" : "Timeline";
 
-	snprintf(t, sizeof(t), "%s  %s..%ss  bin %s%s", a->lanes ? "Errors by object" :
-		 "Errors", vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
+	marks_key(a, key, sizeof(key));
+	snprintf(t, sizeof(t), "%s%s  %s..%ss  bin %s%s%s", what, a->lanes ? " by object" : "",
+		 vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
 		 vxt_format_duration((tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1), bw, sizeof(bw)),
-		 a->m.tl_show_est ? "  (index estimate)" : "");
+		 key, a->m.tl_show_est ? "  (index estimate)" : "");
 	tui_title(&p->r, focused, t, "+/- zoom  t/T bin  e/E error");
 }
 
@@ -208,7 +224,9 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		if (tl->errors[b] > max)
 			max = tl->errors[b];
 	w = (struct tui_timeline){
-		.nbins = (int)tl->nbins, .val = tl->errors, .lost = tl->lost, .marks = a->tl_marks,
+		.nbins = (int)tl->nbins, .val = a->m.mark_kinds & VR_MARK_ERRORS ? tl->errors : NULL,
+		.lost = a->m.mark_kinds & VR_MARK_LOST ? tl->lost : NULL, .slow = a->m.tl_slow,
+		.marks = a->tl_marks,
 		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
 		.bar_role = TUI_R_ERROR, .log_scale = true,
 	};
@@ -285,22 +303,36 @@ static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
 	}
 }
 
+/* Its own bins: "  12 bins of 500ms" (each drawn over several columns). */
+static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char *buf,
+			   size_t size)
+{
+	char bw[32];
+
+	buf[0] = 0;
+	if (vr_heat_separate(&a->m))
+		snprintf(buf, size, "  %u bins of %s", tl->nbins,
+			 vxt_format_duration((tl->t1 - tl->t0) / tl->nbins, bw, sizeof(bw)));
+}
+
 static void heatmap_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
-	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
 	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
 	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
 	struct tui_heatmap w;
-	char t[160], lo[32], hi[32];
+	char t[200], lo[32], hi[32], bins[64];
 
 	if (!tl->nbins || hm->cols != tl->nbins)
 		return;
 	heat_labels(a, tl);
+	heat_bins_note(a, tl, bins, sizeof(bins));
 	if (tl->mode == VXT_TL_ROWS_LBA)
-		snprintf(t, sizeof(t), "Heatmap %s by LBA  (H: objects)", vr_objname(a, tl->lba_object));
+		snprintf(t, sizeof(t), "Heatmap %s by LBA%s  (H: objects)",
+			 vr_objname(a, tl->lba_object), bins);
 	else
-		snprintf(t, sizeof(t), "Heatmap by object, busiest first");
+		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
 	tui_title(&p->r, focused, t, "M metric  o objects");
 	if (a->hm_top > (int)hm->rows - gr.h)
 		a->hm_top = (int)hm->rows - gr.h;
@@ -311,6 +343,7 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		.labels = a->labels, .label_w = VR_LABEL_W,
 		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
 		.sel_row = focused ? a->hm_sel : -1, .top = a->hm_top,
+		.span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0,
 	};
 	tui_heatmap_draw(&gr, &w);
 	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vxt_heat_metric_name(hm->metric),
@@ -323,14 +356,17 @@ static int heatmap_mouse(struct tui_panel *p, int y, int x)
 	struct vr_app *a = p->data;
 	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
 	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
 	struct tui_heatmap w = { .rows = (int)hm->rows, .cols = (int)hm->cols,
-				 .label_w = VR_LABEL_W, .top = a->hm_top };
+				 .label_w = VR_LABEL_W, .top = a->hm_top,
+				 .span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0 };
 	int row, col;
 
-	if (!tui_heatmap_hit(&gr, &w, y, x, &row, &col))
+	if (!tui_heatmap_hit(&gr, &w, y, x, &row, &col) || (unsigned)col >= tl->nbins)
 		return TUI_NONE;
 	a->hm_sel = row;
-	return click_time(a, col);
+	vr_model_goto_time(&a->m, vxt_timeline_bin_start(tl, (unsigned)col));
+	return TUI_REDRAW;
 }
 
 static int heatmap_key(struct tui_panel *p, int key)

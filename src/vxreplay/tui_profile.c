@@ -1,8 +1,9 @@
 /* tui_profile.c - applying a YAML profile to the browser
  *
  * A profile (vxtrace/profile.h) sets the filter, the speculation rules (the
- * speculation view is shown at once), the heatmap's rows and metric, the
- * list columns and the latency that stands out. Applying is all or nothing:
+ * speculation view is shown at once), the heatmap's rows, metric and time
+ * bins, what the error timeline marks, the list columns and the latency that
+ * stands out. Applying is all or nothing:
  * a profile that does not load or whose filter does not compile changes
  * nothing.
  */
@@ -69,6 +70,8 @@ static void clear_profile(struct vr_model *m)
 	m->heat_log = false;
 	m->lba_rows = 0;
 	m->fixed_bin_ns = 0;
+	m->heat_bins = 0;
+	m->mark_kinds = VR_MARK_ERRORS | VR_MARK_LOST;
 }
 
 int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
@@ -97,6 +100,10 @@ int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const
 	set_columns(m, p, colparse);
 	set_heatmap(m, p);
 	m->lat_crit_ns = p->thresholds.latency_crit_ns;
+	m->heat_bins = p->heatmap.bins;
+	m->mark_kinds = (p->timeline.marks & VXT_MARK_ERRORS ? VR_MARK_ERRORS : 0) |
+		   (p->timeline.marks & VXT_MARK_LOST ? VR_MARK_LOST : 0) |
+		   (p->timeline.marks & VXT_MARK_SLOW ? VR_MARK_SLOW : 0);
 	if (!p->timeline.bin_auto && p->timeline.bin_ns)
 		m->fixed_bin_ns = p->timeline.bin_ns;
 	if (p->has_spec && vr_model_spec_start(m) < 0) {
