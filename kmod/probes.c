@@ -10,7 +10,8 @@
  * events, so one I/O is never counted twice on one device.
  * Most block tracepoints are not exported to modules: they are found by
  * name with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register(). Probe prototypes follow the kernel version.
+ * tracepoint_probe_register(); vxt_check_probes() has the compiler check
+ * their prototypes against the kernel's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/version.h>
+#include <trace/events/block.h>
 
 #include "vxtrace.h"
 
@@ -32,6 +34,38 @@
 #else
 #define rq_gendisk(rq)	((rq)->q->disk)
 #endif
+
+/* A bio's issue time and size as the block layer noted them at submission
+ * (struct bio_issue, kept with CONFIG_BLK_CGROUP). Since 6.9 the helpers
+ * that decode it are private to block/; the encoding they read is the same
+ * one since 4.19: from the top bit, 1 reserved bit, 12 bits of size in
+ * sectors, 51 bits of time in nanoseconds.
+ */
+#ifdef CONFIG_BLK_CGROUP
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define VXT_ISSUE_SIZE_SHIFT	51
+#define VXT_ISSUE_TIME_MASK	((1ULL << VXT_ISSUE_SIZE_SHIFT) - 1)
+
+static inline u64 vxt_issue_time(u64 t)
+{
+	return t & VXT_ISSUE_TIME_MASK;
+}
+
+static inline u64 vxt_issue_start(const struct bio *bio)
+{
+	return vxt_issue_time(bio->bi_issue.value);
+}
+
+static inline u64 vxt_issue_sectors(const struct bio *bio)
+{
+	return (bio->bi_issue.value >> VXT_ISSUE_SIZE_SHIFT) & 0xfff;
+}
+#else
+#define vxt_issue_time(t)	__bio_issue_time(t)
+#define vxt_issue_start(bio)	bio_issue_time(&(bio)->bi_issue)
+#define vxt_issue_sectors(bio)	bio_issue_size(&(bio)->bi_issue)
+#endif
+#endif /* CONFIG_BLK_CGROUP */
 
 atomic64_t vxt_rq_errors = ATOMIC64_INIT(0);
 
@@ -151,22 +185,12 @@ static void rq_event(struct request *rq, u8 type, int error, u32 bytes)
 	vxt_dispatch(&ev);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 static void probe_rq_issue(void *data, struct request *rq)
-#else
-static void probe_rq_issue(void *data, struct request_queue *q,
-			   struct request *rq)
-#endif
 {
 	rq_event(rq, VOLIOT_REC_IO_START, 0, blk_rq_bytes(rq));
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 static void probe_rq_requeue(void *data, struct request *rq)
-#else
-static void probe_rq_requeue(void *data, struct request_queue *q,
-			     struct request *rq)
-#endif
 {
 	rq_event(rq, VOLIOT_REC_REQUEUE, 0, blk_rq_bytes(rq));
 }
@@ -201,13 +225,13 @@ static void bio_done_info(struct bio *bio, struct voliot_io_rec *rec)
 	rec->error = blk_status_to_errno(bio->bi_status);
 #ifdef CONFIG_BLK_CGROUP
 	{
-		u64 now = __bio_issue_time(rec->time_ns);
-		u64 start = bio_issue_time(&bio->bi_issue);
+		u64 now = vxt_issue_time(rec->time_ns);
+		u64 start = vxt_issue_start(bio);
 
 		if (start && start <= now)
 			rec->latency_ns = now - start;
 		if (!rec->bytes)
-			rec->bytes = bio_issue_size(&bio->bi_issue) << SECTOR_SHIFT;
+			rec->bytes = vxt_issue_sectors(bio) << SECTOR_SHIFT;
 	}
 #endif
 }
@@ -236,12 +260,7 @@ static void bio_event(struct bio *bio, u8 type)
 	vxt_dispatch(&ev);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 static void probe_bio_queue(void *data, struct bio *bio)
-#else
-static void probe_bio_queue(void *data, struct request_queue *q,
-			    struct bio *bio)
-#endif
 {
 	if (bio_traced(bio))
 		bio_event(bio, VOLIOT_REC_IO_START);
@@ -252,6 +271,23 @@ static void probe_bio_complete(void *data, struct request_queue *q,
 {
 	if (bio_traced(bio))
 		bio_event(bio, VOLIOT_REC_IO_DONE);
+}
+
+/* The probes go through void pointers to tracepoint_probe_register(): make
+ * the compiler check each one against the tracepoint's prototype in this
+ * kernel's <trace/events/block.h>. Never called.
+ */
+static void __maybe_unused vxt_check_probes(void)
+{
+	check_trace_callback_type_block_rq_issue(probe_rq_issue);
+	check_trace_callback_type_block_rq_complete(probe_rq_complete);
+	check_trace_callback_type_block_rq_requeue(probe_rq_requeue);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+	/* older kernels may lack it: it is optional below */
+	check_trace_callback_type_block_rq_error(probe_rq_error);
+#endif
+	check_trace_callback_type_block_bio_queue(probe_bio_queue);
+	check_trace_callback_type_block_bio_complete(probe_bio_complete);
 }
 
 /* ---- attaching ---- */
