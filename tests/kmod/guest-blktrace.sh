@@ -8,9 +8,12 @@
 BT_R=300 BT_RKB=4 BT_W=100 BT_WKB=8
 
 # bt_total LABEL: "N KiB" of blkparse's "Total" section for LABEL
-# ("Reads Completed", "Writes Completed", "Reads Queued", ...)
+# ("Reads Completed", "Writes Completed", "Reads Queued", ...); blkparse
+# prints no "Total" when a single CPU saw every event: then that CPU's.
 bt_total() {
-	sed -n '/^Total (/,$p' /tmp/bt.txt | grep -o "$1: *[0-9]*, *[0-9]*KiB" |
+	from='^Total ('
+	grep -q "$from" /tmp/bt.txt || from='^CPU[0-9]* ('
+	sed -n "/$from/,\$p" /tmp/bt.txt | grep -o "$1: *[0-9]*, *[0-9]*KiB" |
 		head -n 1 | sed 's/.*: *\([0-9]*\), *\([0-9]*\)KiB/\1 \2/'
 }
 

@@ -11,28 +11,44 @@ KM_WHY=
 
 km_why() { KM_WHY=$*; return 1; }
 
-# Pick the newest kernel that has an image, modules and headers.
+# The headers of kernel @2 under the root @1: lib/modules/V/build, or
+# usr/src/linux-headers-V where an unpacked package's absolute link fails.
+km_kdir() {
+	for d in "$1/lib/modules/$2/build" "$1/usr/src/linux-headers-$2"; do
+		[ -f "$d/Makefile" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# Pick the newest kernel that has an image, modules and headers, or the one
+# named by $KM_KVER. Its boot/, lib/modules/ and usr/src/ are under $KM_ROOT
+# (default /): a directory where Debian's kernel packages were unpacked works.
 km_find_kernel() {
 	command -v qemu-system-x86_64 >/dev/null 2>&1 ||
 		{ km_why "qemu-system-x86_64 not installed"; return 1; }
+	KM_ROOT=${KM_ROOT:-}
+	want=${KM_KVER:-}
 	KM_KVER=
-	for img in /boot/vmlinuz-*; do
+	for img in "$KM_ROOT"/boot/vmlinuz-*; do
 		[ -f "$img" ] || continue
-		v=${img#/boot/vmlinuz-}
-		[ -d "/lib/modules/$v/kernel" ] || continue
-		[ -f "/lib/modules/$v/build/Makefile" ] || continue
+		v=${img##*/vmlinuz-}
+		[ -z "$want" ] || [ "$v" = "$want" ] || continue
+		[ -d "$KM_ROOT/lib/modules/$v/kernel" ] || continue
+		kdir=$(km_kdir "$KM_ROOT" "$v") || continue
 		KM_KVER=$v
+		KM_KDIR=$kdir
 	done
 	if [ -z "$KM_KVER" ]; then
-		if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
-			km_why "no kernel image in /boot (linux-image-amd64)"
+		if [ -n "$want" ]; then
+			km_why "no kernel $want (image, modules and headers) under ${KM_ROOT:-/}"
+		elif ! ls "$KM_ROOT"/boot/vmlinuz-* >/dev/null 2>&1; then
+			km_why "no kernel image in ${KM_ROOT:-}/boot (linux-image-amd64)"
 		else
-			km_why "no kernel headers for the kernels in /boot (linux-headers-amd64)"
+			km_why "no kernel headers for the kernels in ${KM_ROOT:-}/boot (linux-headers-amd64)"
 		fi
 		return 1
 	fi
-	KM_KIMG=/boot/vmlinuz-$KM_KVER
-	KM_KDIR=/lib/modules/$KM_KVER/build
+	KM_KIMG=$KM_ROOT/boot/vmlinuz-$KM_KVER
 	[ -r "$KM_KIMG" ] || { km_why "$KM_KIMG not readable"; return 1; }
 	for t in cpio gcc; do
 		command -v $t >/dev/null 2>&1 || { km_why "$t not installed"; return 1; }
@@ -55,7 +71,7 @@ km_build() {
 	cp -r "$KM_TOP/kmod" "$KM_WORK/kmod"
 	mkdir -p "$KM_WORK/include"
 	cp -r "$KM_TOP/include/vxtrace" "$KM_WORK/include/"
-	make -s -C "$KM_KDIR" M="$KM_WORK/kmod" modules >"$KM_WORK/kbuild.log" 2>&1 ||
+	make -s -C "$KM_KDIR" M="$KM_WORK/kmod" ${KM_KBUILD_FLAGS-W=1} modules >"$KM_WORK/kbuild.log" 2>&1 ||
 		{ cat "$KM_WORK/kbuild.log"; km_why "module build failed"; return 1; }
 	if grep -q "warning:" "$KM_WORK/kbuild.log"; then
 		cat "$KM_WORK/kbuild.log"
@@ -84,7 +100,7 @@ km_add_bin() {
 
 # Find one of the kernel's modules by file name (.ko, .ko.xz, .ko.zst).
 km_kmod() {
-	f=$(find "/lib/modules/$KM_KVER/kernel" -name "$1.ko*" | head -n 1)
+	f=$(find "$KM_ROOT/lib/modules/$KM_KVER/kernel" -name "$1.ko*" | head -n 1)
 	[ -n "$f" ] || return 1
 	case $f in
 	*.xz) xz -dc "$f" ;;
