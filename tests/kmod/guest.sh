@@ -3,7 +3,7 @@
 # Prints "VXT-RESULT PASS|FAIL name: detail" lines; tests/kmod/run.sh decides.
 # Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
 # sectors 2048-2055), nullb2 (write cache, discard, nullb2p1 at sector
-# 2048), nullb3 (throttled to 1 MB/s), dm-0 (device-mapper
+# 2048), nullb3 (throttled to 1 MB/s, mq-deadline), dm-0 (device-mapper
 # "error" target), dm-1 (linear on nullb0).
 
 M=/modules
@@ -38,7 +38,7 @@ setup() {
 	done
 	echo none >/sys/block/nullb1/queue/scheduler
 	echo none >/sys/block/nullb2/queue/scheduler
-	echo none >/sys/block/nullb3/queue/scheduler
+	echo mq-deadline >/sys/block/nullb3/queue/scheduler
 	vxtest mbr /dev/nullb2 2048 65536 || return 1
 	i=0
 	while [ ! -b /dev/nullb2p1 ]; do
@@ -50,7 +50,7 @@ setup() {
 }
 
 if setup; then
-	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard, partition 1), nullb3 (1 MB/s); dm-0 error, dm-1 linear on nullb0"
+	res PASS setup "null_blk nullb0, nullb1 (bad sectors $BAD-$((BAD + 7))), nullb2 (cache, discard, partition 1), nullb3 (1 MB/s, mq-deadline); dm-0 error, dm-1 linear on nullb0"
 else
 	res FAIL setup "could not create the test devices"
 fi

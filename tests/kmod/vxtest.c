@@ -990,31 +990,42 @@ static int tracefs_write(const char *file, const char *s)
 	return rc;
 }
 
-/* Start recording block event @ev (e.g. "block_rq_requeue") afresh.
+/* Record the block events @evs (NULL-terminated) afresh.
  * @return 0, or a negative errno when tracefs cannot be used. */
-static int ktrace_start(const char *ev)
+static int ktrace_start(const char *const *evs)
 {
 	char file[128];
 
 	mount("nodev", TRACEFS, "tracefs", 0, NULL);	/* may be mounted */
-	snprintf(file, sizeof(file), "events/block/%s/enable", ev);
-	if (tracefs_write("tracing_on", "0") || tracefs_write("trace", "") ||
-	    tracefs_write(file, "1"))
+	if (tracefs_write("tracing_on", "0") || tracefs_write("trace", ""))
 		return -ENOENT;
+	for (; *evs; evs++) {
+		snprintf(file, sizeof(file), "events/block/%s/enable", *evs);
+		if (tracefs_write(file, "1"))
+			return -ENOENT;
+	}
 	return tracefs_write("tracing_on", "1");
 }
 
-/* Stop recording @ev. @return how many of its events the kernel logged for
- * the device @dev, or -1 when the trace cannot be read. */
-static long ktrace_stop(const char *ev, uint32_t dev)
+static void ktrace_stop(const char *const *evs)
 {
-	char file[128], key[96], line[512];
+	char file[128];
+
+	tracefs_write("tracing_on", "0");
+	for (; *evs; evs++) {
+		snprintf(file, sizeof(file), "events/block/%s/enable", *evs);
+		tracefs_write(file, "0");
+	}
+}
+
+/* How many events @ev the kernel logged for the device @dev, or -1 when
+ * the trace cannot be read. */
+static long ktrace_count(const char *ev, uint32_t dev)
+{
+	char key[96], line[512];
 	long n = 0;
 	FILE *f;
 
-	snprintf(file, sizeof(file), "events/block/%s/enable", ev);
-	tracefs_write("tracing_on", "0");
-	tracefs_write(file, "0");
 	snprintf(key, sizeof(key), "%s: %u,%u ", ev, VOLIOT_MAJOR(dev), VOLIOT_MINOR(dev));
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
@@ -1023,22 +1034,28 @@ static long ktrace_stop(const char *ev, uint32_t dev)
 		if (strstr(line, key))
 			n++;
 	fclose(f);
-	tracefs_write("trace", "");
-	tracefs_write("tracing_on", "1");
 	return n;
 }
 
-/* Reads on a throttled null_blk: whether the block layer requeues them
- * depends on the kernel's dispatch path, so the kernel's own
- * block_rq_requeue count (tracefs) is what the channel must match. */
+static void ktrace_reset(void)
+{
+	tracefs_write("trace", "");
+	tracefs_write("tracing_on", "1");
+}
+
+/* Reads on a throttled null_blk behind mq-deadline: whether the block layer
+ * requeues them, and whether the driver marks a request started before it
+ * turns it away, depend on the kernel; the channel must match the kernel's
+ * own block_rq_issue and block_rq_requeue counts (tracefs). */
 static int t_requeue(const char *path, size_t n)
 {
 	uint32_t dev = dev_of(path);
 	struct io *ios = calloc(n, sizeof(*ios));
 	struct tally t = { 0 };
+	static const char *const evs[] = { "block_rq_issue", "block_rq_requeue", NULL };
 	size_t i, st, rq, dn;
 	int fd, errs, rc, kt;
-	long kn = -1;
+	long kst = -1, krq = -1;
 
 	for (i = 0; i < n; i++)
 		ios[i] = (struct io){ 0, 8 * i, 4096 };
@@ -1046,16 +1063,20 @@ static int t_requeue(const char *path, size_t n)
 	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
 	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
 	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
-	kt = ktrace_start("block_rq_requeue");
+	kt = ktrace_start(evs);
 	rc = do_io(path, ios, n, &errs);
-	if (!kt)
-		kn = ktrace_stop("block_rq_requeue", dev);
+	if (!kt) {
+		ktrace_stop(evs);
+		kst = ktrace_count("block_rq_issue", dev);
+		krq = ktrace_count("block_rq_requeue", dev);
+		ktrace_reset();
+	}
 	CHECK(!rc && !errs, "I/O failed");
 	drain(fd, &t, 1 << 16);
 	st = count_type(&t, VOLIOT_REC_IO_START, dev);
 	rq = count_type(&t, VOLIOT_REC_REQUEUE, dev);
 	dn = count_type(&t, VOLIOT_REC_IO_DONE, dev);
-	if (kn == 0 && rq == 0) {
+	if (krq == 0 && rq == 0) {
 		close(fd);
 		tally_free(&t);
 		free(ios);
@@ -1063,11 +1084,15 @@ static int t_requeue(const char *path, size_t n)
 			      "throttled %s (its own block_rq_requeue saw 0)", n, path);
 	}
 	CHECK(rq > 0, "no requeue seen (%zu starts, %zu dones; the kernel's "
-	      "block_rq_requeue saw %ld)", st, dn, kn);
-	CHECK(kn < 0 || (size_t)kn == rq, "%zu requeues traced, the kernel's "
-	      "block_rq_requeue saw %ld", rq, kn);
-	CHECK(dn == n && st == n + rq, "%zu starts, %zu requeues, %zu dones for %zu reads",
-	      st, rq, dn, n);
+	      "block_rq_requeue saw %ld)", st, dn, krq);
+	CHECK(dn == n, "%zu completions for %zu reads", dn, n);
+	if (kst >= 0 && krq >= 0)
+		CHECK((size_t)kst == st && (size_t)krq == rq, "%zu starts and %zu "
+		      "requeues traced, the kernel's tracepoints saw %ld and %ld",
+		      st, rq, kst, krq);
+	else
+		CHECK(st == n + rq, "%zu starts, %zu requeues, %zu dones for %zu reads",
+		      st, rq, dn, n);
 	for (i = 0; i < t.nio; i++)
 		CHECK(t.io[i].type != VOLIOT_REC_REQUEUE ||
 		      (t.io[i].error == 0 && t.io[i].bytes == 4096 && t.io[i].sector % 8 == 0),
@@ -1075,9 +1100,9 @@ static int t_requeue(const char *path, size_t n)
 	close(fd);
 	tally_free(&t);
 	free(ios);
-	return result(1, "%zu reads on a throttled device: %zu requeues (%s), "
-		      "starts = completions + requeues", n, rq,
-		      kn < 0 ? "tracefs unavailable" : "as the kernel's block_rq_requeue");
+	return result(1, "%zu reads on a throttled device: %zu requeues, %zu starts "
+		      "(%s)", n, rq, st, kst < 0 ? "tracefs unavailable: starts = "
+		      "completions + requeues" : "as the kernel's own tracepoints");
 }
 
 static int t_eperm(void)
