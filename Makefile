@@ -104,6 +104,7 @@ check-tui: all
 check-kmod-maybe:
 	@if [ -x tests/kmod/run.sh ]; then sh tests/kmod/run.sh --if-possible $(B); \
 	 else echo "kmod tests: skipped (tests/kmod/run.sh missing)"; fi
+	@if [ -x tests/kmod/newer.sh ]; then sh tests/kmod/newer.sh --if-possible $(B); fi
 
 check-kmod: all
 	@sh tests/kmod/run.sh $(B)
