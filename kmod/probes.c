@@ -17,6 +17,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/hash.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -41,7 +42,8 @@
  * one since 4.19: from the top bit, 1 reserved bit, 12 bits of size in
  * sectors, 51 bits of time in nanoseconds.
  */
-#ifdef CONFIG_BLK_CGROUP
+#if defined(CONFIG_BLK_CGROUP) && !defined(VXT_BIO_ISSUE_TIME_NS)
+#define VXT_BIO_ISSUE	1
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 #define VXT_ISSUE_SIZE_SHIFT	51
 #define VXT_ISSUE_TIME_MASK	((1ULL << VXT_ISSUE_SIZE_SHIFT) - 1)
@@ -65,7 +67,7 @@ static inline u64 vxt_issue_sectors(const struct bio *bio)
 #define vxt_issue_start(bio)	bio_issue_time(&(bio)->bi_issue)
 #define vxt_issue_sectors(bio)	bio_issue_size(&(bio)->bi_issue)
 #endif
-#endif /* CONFIG_BLK_CGROUP */
+#endif /* CONFIG_BLK_CGROUP && !VXT_BIO_ISSUE_TIME_NS */
 
 atomic64_t vxt_rq_errors = ATOMIC64_INIT(0);
 
@@ -217,13 +219,78 @@ static bool bio_traced(struct bio *bio)
 	return bio->bi_bdev && !queue_is_mq(bdev_get_queue(bio->bi_bdev));
 }
 
+#ifndef VXT_BIO_ISSUE
+/* Where struct bio keeps no usable issue time (no CONFIG_BLK_CGROUP, or kbuild defines
+ * VXT_BIO_ISSUE_TIME_NS for the kernels whose bio has a plain issue_time_ns,
+ * set only on queues with blk-iolatency: 6.18, and 6.17 stable releases), the
+ * module notes each traced bio's start and size itself, in a table indexed by
+ * the bio's address. A bio whose slot another took completes without them.
+ */
+#define VXT_BIO_BITS	12
+#define VXT_BIO_LOCKS	64
+
+struct vxt_bio_slot {
+	const struct bio *bio;
+	u64 start;
+	u32 bytes;
+};
+
+static struct vxt_bio_slot vxt_bio_slots[1 << VXT_BIO_BITS];
+static spinlock_t vxt_bio_locks[VXT_BIO_LOCKS] = {
+	[0 ... VXT_BIO_LOCKS - 1] = __SPIN_LOCK_UNLOCKED(vxt_bio_locks)
+};
+
+static void bio_note_start(const struct bio *bio, u64 start, u32 bytes)
+{
+	u32 i = hash_ptr((void *)bio, VXT_BIO_BITS);
+	spinlock_t *lock = &vxt_bio_locks[i % VXT_BIO_LOCKS];
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	vxt_bio_slots[i].bio = bio;
+	vxt_bio_slots[i].start = start;
+	vxt_bio_slots[i].bytes = bytes;
+	spin_unlock_irqrestore(lock, flags);
+}
+
+static bool bio_take_start(const struct bio *bio, u64 *start, u32 *bytes)
+{
+	u32 i = hash_ptr((void *)bio, VXT_BIO_BITS);
+	spinlock_t *lock = &vxt_bio_locks[i % VXT_BIO_LOCKS];
+	unsigned long flags;
+	bool found;
+
+	spin_lock_irqsave(lock, flags);
+	found = vxt_bio_slots[i].bio == bio;
+	if (found) {
+		*start = vxt_bio_slots[i].start;
+		*bytes = vxt_bio_slots[i].bytes;
+		vxt_bio_slots[i].bio = NULL;
+	}
+	spin_unlock_irqrestore(lock, flags);
+	return found;
+}
+#endif /* !VXT_BIO_ISSUE */
+
 /* A completed bio may have been advanced by its driver: take the size and
- * the latency from what the block layer noted at submission.
+ * the latency from what was noted at submission.
  */
 static void bio_done_info(struct bio *bio, struct voliot_io_rec *rec)
 {
 	rec->error = blk_status_to_errno(bio->bi_status);
-#ifdef CONFIG_BLK_CGROUP
+#ifndef VXT_BIO_ISSUE
+	{
+		u64 start;
+		u32 bytes;
+
+		if (bio_take_start(bio, &start, &bytes)) {
+			if (start <= rec->time_ns)
+				rec->latency_ns = rec->time_ns - start;
+			if (!rec->bytes)
+				rec->bytes = bytes;
+		}
+	}
+#else
 	{
 		u64 now = vxt_issue_time(rec->time_ns);
 		u64 start = vxt_issue_start(bio);
@@ -257,6 +324,10 @@ static void bio_event(struct bio *bio, u8 type)
 	ev.rec.bytes = bio->bi_iter.bi_size;
 	if (type == VOLIOT_REC_IO_DONE)
 		bio_done_info(bio, &ev.rec);
+#ifndef VXT_BIO_ISSUE
+	else
+		bio_note_start(bio, ev.rec.time_ns, ev.rec.bytes);
+#endif
 	vxt_dispatch(&ev);
 }
 

@@ -29,14 +29,19 @@ km_find_kernel() {
 	KM_ROOT=${KM_ROOT:-}
 	want=${KM_KVER:-}
 	KM_KVER=
-	for img in "$KM_ROOT"/boot/vmlinuz-*; do
+	# /boot/vmlinuz-V, or /lib/modules/V/vmlinuz (Debian 13's newer kernels)
+	for img in "$KM_ROOT"/boot/vmlinuz-* "$KM_ROOT"/lib/modules/*/vmlinuz; do
 		[ -f "$img" ] || continue
-		v=${img##*/vmlinuz-}
+		case $img in
+		*/vmlinuz) v=${img%/vmlinuz} v=${v##*/} ;;
+		*) v=${img##*/vmlinuz-} ;;
+		esac
 		[ -z "$want" ] || [ "$v" = "$want" ] || continue
 		[ -d "$KM_ROOT/lib/modules/$v/kernel" ] || continue
 		kdir=$(km_kdir "$KM_ROOT" "$v") || continue
 		KM_KVER=$v
 		KM_KDIR=$kdir
+		KM_KIMG=$img
 	done
 	if [ -z "$KM_KVER" ]; then
 		if [ -n "$want" ]; then
@@ -48,7 +53,6 @@ km_find_kernel() {
 		fi
 		return 1
 	fi
-	KM_KIMG=$KM_ROOT/boot/vmlinuz-$KM_KVER
 	[ -r "$KM_KIMG" ] || { km_why "$KM_KIMG not readable"; return 1; }
 	for t in cpio gcc; do
 		command -v $t >/dev/null 2>&1 || { km_why "$t not installed"; return 1; }
@@ -65,15 +69,23 @@ km_find_kernel() {
 }
 
 # Build kmod/vxtrace.ko and the static test programs into $KM_WORK.
+# $KM_KMODULE: a vxtrace.ko built elsewhere (for a kernel whose compiler
+# the host lacks), used as it is.
 km_build() {
 	KM_WORK=${KM_WORK:-$(mktemp -d /tmp/vxt-kmod.XXXXXX)}
 	rm -rf "$KM_WORK/kmod"
 	cp -r "$KM_TOP/kmod" "$KM_WORK/kmod"
 	mkdir -p "$KM_WORK/include"
 	cp -r "$KM_TOP/include/vxtrace" "$KM_WORK/include/"
-	make -s -C "$KM_KDIR" M="$KM_WORK/kmod" ${KM_KBUILD_FLAGS-W=1} modules >"$KM_WORK/kbuild.log" 2>&1 ||
-		{ cat "$KM_WORK/kbuild.log"; km_why "module build failed"; return 1; }
-	if grep -q "warning:" "$KM_WORK/kbuild.log"; then
+	if [ -n "${KM_KMODULE:-}" ]; then
+		cp "$KM_KMODULE" "$KM_WORK/kmod/vxtrace.ko" ||
+			{ km_why "cannot read $KM_KMODULE"; return 1; }
+	elif ! make -s -C "$KM_KDIR" M="$KM_WORK/kmod" ${KM_KBUILD_FLAGS-W=1} modules \
+		>"$KM_WORK/kbuild.log" 2>&1; then
+		cat "$KM_WORK/kbuild.log"
+		km_why "module build failed"
+		return 1
+	elif grep -q "warning:" "$KM_WORK/kbuild.log"; then
 		cat "$KM_WORK/kbuild.log"
 		km_why "module build has warnings"
 		return 1
