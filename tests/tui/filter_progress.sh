@@ -47,8 +47,9 @@ keys /
 keys C-u
 text 'op == read && latency > 1ms'
 keys Enter
+# Esc while the count is well under way, so it cannot end before the key
 k=0
-until screen | tail -n 1 | grep -q 'counting'; do
+until screen | tail -n 1 | grep -Eq 'counting [0-4]?[0-9]%'; do
 	k=$((k + 1))
 	[ $k -lt 300 ] || { echo "the count ended before Esc"; exit 77; }
 done
