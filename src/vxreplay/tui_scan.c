@@ -6,7 +6,9 @@
  * main thread bins or filters the current one, and only the fields the job
  * reads are decoded. A job that jumps (a new window, a known stretch skipped)
  * restarts its scanner where it goes on. Scanners end with their job, on Esc,
- * and before the file is re-read.
+ * and before the file is re-read. A job that decodes only a few chunks here
+ * and there (binning where the index is not exact) decodes them itself:
+ * reading ahead would decode chunks it skips.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -83,4 +85,17 @@ nomem:
 	snprintf(m->note, sizeof(m->note), "out of memory");
 	m->note_error = true;
 	return NULL;
+}
+
+const struct vxt_event *vr_job_decode(struct vr_model *m, size_t i, unsigned fields, size_t *n)
+{
+	const struct vxt_event *ev;
+
+	vxt_reader_set_fields(m->jrd, fields);
+	ev = vxt_reader_chunk_events(m->jrd, i, n);
+	if (!ev) {
+		snprintf(m->note, sizeof(m->note), "%s", vxt_reader_error(m->jrd));
+		m->note_error = true;
+	}
+	return ev;
 }
