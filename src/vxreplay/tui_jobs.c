@@ -175,7 +175,6 @@ static void export_chunk(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (ci->nevents && ci->last_ns >= m->w0 && ci->first_ns < m->w1) {
-		vxt_reader_set_fields(m->jrd, VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT);
 		evs = vxt_reader_chunk_events(m->jrd, i, &n);
 		if (!evs) {
 			job_error(m, j, "export");
@@ -197,7 +196,6 @@ static void export_spec_step(struct vr_model *m, struct vr_job *j)
 	const struct vr_spec_set *s = &m->view.spec;
 	const struct vxt_event *ev;
 
-	vxt_reader_set_fields(m->jrd, VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT);
 	for (int k = 0; k < 4096 && j->spec_pos < s->n; k++, j->spec_pos++) {
 		if (vxt_reader_seek_ordinal(m->jrd, s->ord[j->spec_pos]) < 0 ||
 		    vxt_reader_next(m->jrd, &ev) != 1)

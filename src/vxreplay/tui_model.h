@@ -275,8 +275,8 @@ void vr_extra_add(struct vr_model *m, unsigned need, const struct vxt_event *ev)
  * the reason in m->note. */
 const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, unsigned fields,
 				      size_t *n);
-/* Chunk @i with @fields decoded in this thread, on the job reader (whose
- * field selection it changes). @return as vr_scan_chunk(). */
+/* Chunk @i with @fields decoded in this thread, on the job reader (which
+ * then decodes every field again). @return as vr_scan_chunk(). */
 const struct vxt_event *vr_job_decode(struct vr_model *m, size_t i, unsigned fields, size_t *n);
 void vr_scan_stop(struct vr_model *m, int kind);
 void vr_scan_stop_all(struct vr_model *m);

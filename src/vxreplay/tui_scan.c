@@ -93,6 +93,9 @@ const struct vxt_event *vr_job_decode(struct vr_model *m, size_t i, unsigned fie
 
 	vxt_reader_set_fields(m->jrd, fields);
 	ev = vxt_reader_chunk_events(m->jrd, i, n);
+	/* every field again for the reader's other users (export, the detail's
+	 * I/O pairing); the events stay until the reader decodes again */
+	vxt_reader_set_fields(m->jrd, VXT_FIELD_ALL);
 	if (!ev) {
 		snprintf(m->note, sizeof(m->note), "%s", vxt_reader_error(m->jrd));
 		m->note_error = true;
