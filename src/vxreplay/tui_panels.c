@@ -303,7 +303,8 @@ static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
 	}
 }
 
-/* Its own bins: "  12 bins of 500ms" (each drawn over several columns). */
+/* Its own bins: "  12 bins of 500ms" (each drawn over several columns);
+ * more bins than columns get a bin per column, and say so. */
 static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char *buf,
 			   size_t size)
 {
@@ -313,6 +314,8 @@ static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char
 	if (vr_heat_separate(&a->m))
 		snprintf(buf, size, "  %u bins of %s", tl->nbins,
 			 vxt_format_duration((tl->t1 - tl->t0) / tl->nbins, bw, sizeof(bw)));
+	else if (a->m.heat_bins)
+		snprintf(buf, size, "  %u bins do not fit: one per column", a->m.heat_bins);
 }
 
 static void heatmap_draw(struct tui_panel *p, bool focused)

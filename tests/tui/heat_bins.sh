@@ -53,3 +53,12 @@ awk '{ n = gsub(/x/, "x"); if (n >= 11) bad = 1 } END { exit bad }' "$T/rows" ||
 ok "bins: auto keeps a bin per column"
 keys q
 wait_for '^\[exit 0\]'
+
+# more bins than columns: a bin per column, and the title says so
+sed 's/bins: 10/bins: 500/; s/tenbins/manybins/' "$T/prof/tenbins.yaml" >"$T/prof/manybins.yaml"
+start $W 40 "$B/vxreplay" --ascii --profile-dir "$T/prof" --profile manybins "$T/s.vxt"
+wait_for 'events 300000/300000'
+wait_for 'busiest first  500 bins do not fit: one per column'
+ok "500 bins on 111 columns: one per column"
+keys q
+wait_for '^\[exit 0\]'
