@@ -1,22 +1,26 @@
 #!/bin/sh
 # newer.sh - the kernel module on a newer kernel than Debian 12's own
 #
-#   tests/kmod/newer.sh [--if-possible] [--build-only] [BUILD_DIR]
+#   tests/kmod/newer.sh [--if-possible] [--build-only] [--suite SUITE] [BUILD_DIR]
 #
-# Fetches the newest kernel of bookworm-backports (linux-image, its headers
-# and linux-kbuild) with a private apt state, so the machine's apt
-# configuration and installed packages are left alone, and unpacks the
-# packages into a cache directory instead of installing them. Builds
-# vxtrace.ko against those headers with W=1 (a warning is a failure), then
-# boots that kernel under qemu with tests/kmod/run.sh and the same guest
-# tests. With --if-possible an unreachable archive or a missing tool skips
-# (exit 0, a "kmod newer kernel: SKIP" line); without it they fail.
+# Fetches the newest kernel of SUITE (default bookworm-backports): its
+# linux-image, headers and linux-kbuild, with a private apt state, so the
+# machine's apt configuration and installed packages are left alone, and
+# unpacks the packages into a cache directory instead of installing them.
+# Builds vxtrace.ko against those headers with W=1 (a warning is a failure),
+# then boots that kernel under qemu with tests/kmod/run.sh and the same guest
+# tests. A kernel built by a compiler the host lacks (trixie-backports: gcc-14)
+# has the module built in a minimal chroot of its release (debootstrap, root
+# only), kept in the cache. With --if-possible an unreachable archive or a
+# missing tool skips (exit 0, a "kmod newer kernel: SKIP" line); without it
+# they fail.
 #
 # env: VXT_KMOD_NEWER=0          skip at once
 #      VXT_KMOD_CACHE            where the packages go (default
-#                                /var/tmp/vxtrace-kmod-newer; ~250 MB unpacked)
+#                                /var/tmp/vxtrace-kmod-newer; ~350 MB a kernel,
+#                                ~600 MB more with a chroot)
 #      VXT_KMOD_MIRROR           default http://deb.debian.org/debian
-#      VXT_KMOD_SUITE            default bookworm-backports
+#      VXT_KMOD_SUITE            default bookworm-backports (--suite)
 #      KM_KVER                   a kernel of the suite other than the newest
 set -u
 
@@ -26,6 +30,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--if-possible) if_possible=1 ;;
 	--build-only) build_only=1 ;;
+	--suite) VXT_KMOD_SUITE=${2:-}; shift ;;
 	*) break ;;
 	esac
 	shift
@@ -35,7 +40,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
 MIRROR=${VXT_KMOD_MIRROR:-http://deb.debian.org/debian}
 SUITE=${VXT_KMOD_SUITE:-bookworm-backports}
-CACHE=${VXT_KMOD_CACHE:-/var/tmp/vxtrace-kmod-newer}
+CACHE=${VXT_KMOD_CACHE:-/var/tmp/vxtrace-kmod-newer}/$SUITE
 t0=$(date +%s)
 
 skip() {
@@ -90,52 +95,113 @@ fi
 common=$(depends "linux-headers-$kver" 'linux-headers-.*-common')
 kbuild=$(depends "linux-headers-$kver" 'linux-kbuild-.*')
 [ -n "$common" ] && [ -n "$kbuild" ] || fail "linux-headers-$kver: no common headers or kbuild in its Depends"
-image=linux-image-$kver-unsigned
-apt_priv apt-cache show "$image" >/dev/null 2>&1 || image=linux-image-$kver
-pkgs="linux-headers-$kver $common $kbuild"
-[ $build_only = 1 ] || pkgs="$pkgs $image"
+# The image: linux-image-V-unsigned, or (Debian 13's newer kernels)
+# linux-binary-V with linux-modules-V.
+if apt_priv apt-cache show "linux-image-$kver-unsigned" >/dev/null 2>&1; then
+	image=linux-image-$kver-unsigned
+elif apt_priv apt-cache show "linux-binary-$kver" >/dev/null 2>&1; then
+	image="linux-binary-$kver linux-modules-$kver"
+else
+	image=linux-image-$kver
+fi
+# The compiler the kernel was built with: the host's, or a chroot's.
+gcc=$(depends "linux-headers-$kver" 'gcc-[0-9][0-9]*.*' | sed 's/^\(gcc-[0-9]*\).*/\1/')
+[ -n "$gcc" ] || gcc=gcc
+chroot_dir=
+if ! command -v "$gcc" >/dev/null 2>&1; then
+	release=${SUITE%%-*}
+	chroot_dir=$CACHE/chroot-$release
+	[ "$(id -u)" = 0 ] || skip "$kver needs $gcc: a $release chroot, which needs root"
+	command -v debootstrap >/dev/null 2>&1 ||
+		skip "$kver needs $gcc: a $release chroot, and debootstrap is not installed"
+fi
 
 # Download and unpack what the cache lacks.
-root=$CACHE/root-$kver
-for p in $pkgs; do
-	if ! ls "$CACHE/debs/${p}_"*.deb >/dev/null 2>&1; then
-		(cd "$CACHE/debs" && apt_priv apt-get download "$p") >"$CACHE/download.log" 2>&1 ||
-			skip "cannot download $p: $(grep -m1 -E '^(E|W):' "$CACHE/download.log")"
-	fi
-	if [ ! -f "$root/.$p" ]; then
-		mkdir -p "$root"
-		dpkg-deb -x "$CACHE/debs/${p}_"*.deb "$root" || fail "cannot unpack $p"
-		: >"$root/.$p"
-	fi
-done
-# The headers' Makefile includes the common one by its installed path.
-kdir=$root/usr/src/linux-headers-$kver
-sed -i "s|^include /usr/src/|include $root/usr/src/|" "$kdir/Makefile"
-echo "kmod newer kernel: $kver from $SUITE, packages ready in $(($(date +%s) - t0)) s"
+fetch() {
+	for p in "$@"; do
+		if ! ls "$CACHE/debs/${p}_"*.deb >/dev/null 2>&1; then
+			(cd "$CACHE/debs" && apt_priv apt-get download "$p") >"$CACHE/download.log" 2>&1 ||
+				skip "cannot download $p: $(grep -m1 -E '^(E|W):' "$CACHE/download.log")"
+		fi
+		if [ ! -f "$root/.$p" ]; then
+			mkdir -p "$root"
+			dpkg-deb -x "$CACHE/debs/${p}_"*.deb "$root" || fail "cannot unpack $p"
+			: >"$root/.$p"
+		fi
+	done
+}
 
 # Debian builds the BTF of modules with pahole (dwarves); without it the
 # module is built without BTF, which loading does not need.
 flags=W=1
-if ! command -v pahole >/dev/null 2>&1; then
-	flags="$flags CONFIG_DEBUG_INFO_BTF_MODULES="
-	echo "kmod newer kernel: pahole not installed (dwarves): vxtrace.ko without BTF"
-fi
-
 work=$(mktemp -d /tmp/vxt-knewer.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
-cp -r "$TOP/kmod" "$TOP/include" "$work/"
-make -C "$kdir" M="$work/kmod" $flags modules >"$work/kbuild.log" 2>&1 ||
-	{ cat "$work/kbuild.log"; fail "vxtrace.ko does not build against $kver"; }
+if [ -z "$chroot_dir" ]; then
+	root=$CACHE/root-$kver
+	fetch "linux-headers-$kver" "$common" "$kbuild"
+	# The headers' Makefile includes the common one by its installed path.
+	kdir=$root/usr/src/linux-headers-$kver
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$kdir/Makefile"
+	if ! command -v pahole >/dev/null 2>&1; then
+		flags="$flags CONFIG_DEBUG_INFO_BTF_MODULES="
+		echo "kmod newer kernel: pahole not installed (dwarves): vxtrace.ko without BTF"
+	fi
+	build() {
+		cp -r "$TOP/kmod" "$TOP/include" "$work/"
+		make -C "$kdir" M="$work/kmod" $flags modules >"$work/kbuild.log" 2>&1
+	}
+	ko=$work/kmod/vxtrace.ko
+else
+	root=$chroot_dir
+	if [ ! -f "$root/.$gcc" ]; then
+		echo "kmod newer kernel: $kver needs $gcc: making a $release chroot in $root"
+		if [ ! -f "$root/.debootstrap" ]; then
+			rm -rf "$root"
+			debootstrap --variant=minbase "$release" "$root" "$MIRROR" \
+				>"$CACHE/debootstrap.log" 2>&1 ||
+				skip "debootstrap $release failed: $(tail -n 1 "$CACHE/debootstrap.log")"
+			: >"$root/.debootstrap"
+		fi
+		cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+		echo "deb $MIRROR $SUITE main" >"$root/etc/apt/sources.list.d/vxtrace-$SUITE.list"
+		chroot "$root" sh -c "export DEBIAN_FRONTEND=noninteractive
+			apt-get -q update && apt-get install -y -q --no-install-recommends \
+			-t $SUITE linux-headers-$kver binutils make dwarves" \
+			>"$CACHE/chroot-apt.log" 2>&1 ||
+			skip "cannot install $kver's headers in the chroot: $(grep -m1 '^E:' "$CACHE/chroot-apt.log")"
+		: >"$root/.$gcc"
+	fi
+	kdir=/usr/src/linux-headers-$kver
+	build() {
+		rm -rf "$root/tmp/vxt-build"
+		mkdir -p "$root/tmp/vxt-build"
+		cp -r "$TOP/kmod" "$TOP/include" "$root/tmp/vxt-build/"
+		# objtool reads /proc
+		mount -t proc proc "$root/proc" || return 1
+		trap 'umount "$root/proc"; rm -rf "$work"' EXIT INT TERM
+		chroot "$root" make -C "$kdir" M=/tmp/vxt-build/kmod $flags modules \
+			>"$work/kbuild.log" 2>&1
+		rc=$?
+		umount "$root/proc"
+		trap 'rm -rf "$work"' EXIT INT TERM
+		return $rc
+	}
+	ko=$root/tmp/vxt-build/kmod/vxtrace.ko
+fi
+[ $build_only = 1 ] || fetch $image
+echo "kmod newer kernel: $kver from $SUITE, packages ready in $(($(date +%s) - t0)) s"
+
+build || { cat "$work/kbuild.log"; fail "vxtrace.ko does not build against $kver"; }
 if grep -q "warning:" "$work/kbuild.log"; then
 	cat "$work/kbuild.log"
 	fail "vxtrace.ko builds against $kver with warnings"
 fi
-echo "kmod newer kernel: vxtrace.ko builds against $kver with W=1, no warnings"
+echo "kmod newer kernel: vxtrace.ko builds against $kver with W=1, no warnings${chroot_dir:+ ($gcc in the chroot)}"
 [ $build_only = 1 ] && exit 0
 
 maybe=
 [ $if_possible = 1 ] && maybe=--if-possible
-KM_ROOT=$root KM_KVER=$kver KM_KBUILD_FLAGS=$flags sh "$TOP/tests/kmod/run.sh" $maybe "$BUILD"
+KM_ROOT=$root KM_KVER=$kver KM_KMODULE=$ko sh "$TOP/tests/kmod/run.sh" $maybe "$BUILD"
 rc=$?
 echo "kmod newer kernel: $kver, $(($(date +%s) - t0)) s in all"
 exit $rc
