@@ -66,6 +66,11 @@ char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size);
 int vr_column_parse(const char *name);
 /* Object name of id @id ("?" when unknown). */
 const char *vr_objname(const struct vr_app *a, uint32_t id);
+/* Move the cursor one timeline bin forward (@dir > 0) or back. */
+int vr_step_bin(struct vr_app *a, int dir);
+
+/* tui_heatpanel.c */
+extern const struct tui_panel_ops vr_heatmap_ops;
 
 /* tui_keys.c */
 extern const struct tui_action vr_keys[];

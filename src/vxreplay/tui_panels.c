@@ -1,8 +1,9 @@
-/* tui_panels.c - vxreplay's browser panels: header, timeline, heatmap, list
+/* tui_panels.c - vxreplay's browser panels: header, timeline, list; layout
  *
  * Each panel is a const table {draw, on_key, on_mouse}; the layout function
- * places them. The timeline and the heatmap share one time axis: both start
- * after a VR_LABEL_W label column and have a column per bin.
+ * places them. The timeline and the heatmap (tui_heatpanel.c) share one time
+ * axis: both start after a VR_LABEL_W label column; the timeline has a column
+ * per bin, the heatmap too unless a profile gives it fewer, wider bins.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 
 #include "tui_app.h"
-#include "tui_heatmap.h"
 #include "tui_timeline.h"
 
 char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
@@ -256,7 +256,7 @@ static int timeline_mouse(struct tui_panel *p, int y, int x)
 }
 
 /* Left/Right: one bin; other keys go to the keymap. */
-static int step_bin(struct vr_app *a, int dir)
+int vr_step_bin(struct vr_app *a, int dir)
 {
 	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
 	uint64_t bw = (tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1);
@@ -274,131 +274,15 @@ static int step_bin(struct vr_app *a, int dir)
 static int timeline_key(struct tui_panel *p, int key)
 {
 	if (key == KEY_RIGHT)
-		return step_bin(p->data, 1);
+		return vr_step_bin(p->data, 1);
 	if (key == KEY_LEFT)
-		return step_bin(p->data, -1);
+		return vr_step_bin(p->data, -1);
 	return TUI_IGNORED;
 }
 
 static const struct tui_panel_ops timeline_ops = {
 	.name = "timeline", .draw = timeline_draw, .on_key = timeline_key,
 	.on_mouse = timeline_mouse,
-};
-
-/* ---- heatmap ---- */
-
-static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
-{
-	for (unsigned r = 0; r < tl->nrows; r++) {
-		if (tl->mode == VXT_TL_ROWS_LBA) {
-			char sz[16];
-
-			vxt_format_size(tl->lba_sectors * 512 / tl->nrows * r, sz, sizeof(sz));
-			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s", sz);
-		} else {
-			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s",
-				 vr_objname(a, tl->row_obj[r]));
-		}
-		a->labels[r] = a->label_buf[r];
-	}
-}
-
-/* Its own bins: "  12 bins of 500ms" (each drawn over several columns);
- * more bins than columns get a bin per column, and say so. */
-static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char *buf,
-			   size_t size)
-{
-	char bw[32];
-
-	buf[0] = 0;
-	if (vr_heat_separate(&a->m))
-		snprintf(buf, size, "  %u bins of %s", tl->nbins,
-			 vxt_format_duration((tl->t1 - tl->t0) / tl->nbins, bw, sizeof(bw)));
-	else if (a->m.heat_bins)
-		snprintf(buf, size, "  %u bins do not fit: one per column", a->m.heat_bins);
-}
-
-static void heatmap_draw(struct tui_panel *p, bool focused)
-{
-	struct vr_app *a = p->data;
-	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
-	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
-	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
-	struct tui_heatmap w;
-	char t[200], lo[32], hi[32], bins[64];
-
-	if (!tl->nbins || hm->cols != tl->nbins)
-		return;
-	heat_labels(a, tl);
-	heat_bins_note(a, tl, bins, sizeof(bins));
-	if (tl->mode == VXT_TL_ROWS_LBA)
-		snprintf(t, sizeof(t), "Heatmap %s by LBA%s  (H: objects)",
-			 vr_objname(a, tl->lba_object), bins);
-	else
-		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
-	tui_title(&p->r, focused, t, "M metric  o objects");
-	if (a->hm_top > (int)hm->rows - gr.h)
-		a->hm_top = (int)hm->rows - gr.h;
-	if (a->hm_top < 0)
-		a->hm_top = 0;
-	w = (struct tui_heatmap){
-		.rows = (int)hm->rows, .cols = (int)hm->cols, .level = hm->level, .err = hm->err,
-		.labels = a->labels, .label_w = VR_LABEL_W,
-		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
-		.sel_row = focused ? a->hm_sel : -1, .top = a->hm_top,
-		.span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0,
-	};
-	tui_heatmap_draw(&gr, &w);
-	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vxt_heat_metric_name(hm->metric),
-			   vxt_heat_format(hm->metric, hm->lo, lo, sizeof(lo)),
-			   vxt_heat_format(hm->metric, hm->hi, hi, sizeof(hi)));
-}
-
-static int heatmap_mouse(struct tui_panel *p, int y, int x)
-{
-	struct vr_app *a = p->data;
-	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
-	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
-	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
-	struct tui_heatmap w = { .rows = (int)hm->rows, .cols = (int)hm->cols,
-				 .label_w = VR_LABEL_W, .top = a->hm_top,
-				 .span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0 };
-	int row, col;
-
-	if (!tui_heatmap_hit(&gr, &w, y, x, &row, &col) || (unsigned)col >= tl->nbins)
-		return TUI_NONE;
-	a->hm_sel = row;
-	vr_model_goto_time(&a->m, vxt_timeline_bin_start(tl, (unsigned)col));
-	return TUI_REDRAW;
-}
-
-static int heatmap_key(struct tui_panel *p, int key)
-{
-	struct vr_app *a = p->data;
-
-	switch (key) {
-	case KEY_UP:
-		if (a->hm_sel > 0)
-			a->hm_sel--;
-		if (a->hm_sel < a->hm_top)
-			a->hm_top = a->hm_sel;
-		return TUI_REDRAW;
-	case KEY_DOWN:
-		if (a->hm_sel + 1 < (int)a->m.hm.rows)
-			a->hm_sel++;
-		if (a->hm_sel >= a->hm_top + p->r.h - 2)
-			a->hm_top = a->hm_sel - (p->r.h - 3);
-		return TUI_REDRAW;
-	case KEY_RIGHT:
-		return step_bin(a, 1);
-	case KEY_LEFT:
-		return step_bin(a, -1);
-	}
-	return TUI_IGNORED;
-}
-
-static const struct tui_panel_ops heatmap_ops = {
-	.name = "heatmap", .draw = heatmap_draw, .on_key = heatmap_key, .on_mouse = heatmap_mouse,
 };
 
 /* ---- event list ---- */
@@ -713,7 +597,7 @@ void vr_panels_init(struct vr_app *a)
 	a->header = (struct tui_panel){ .ops = &header_ops, .data = a, .visible = true };
 	a->timeline = (struct tui_panel){ .ops = &timeline_ops, .data = a, .visible = true,
 					  .focusable = true };
-	a->heatmap = (struct tui_panel){ .ops = &heatmap_ops, .data = a, .visible = true,
+	a->heatmap = (struct tui_panel){ .ops = &vr_heatmap_ops, .data = a, .visible = true,
 					 .focusable = true };
 	a->list = (struct tui_panel){ .ops = &list_ops, .data = a, .visible = true,
 				      .focusable = true };
