@@ -58,7 +58,9 @@ fail() {
 for t in apt-get apt-cache dpkg-deb make gcc; do
 	command -v $t >/dev/null 2>&1 || skip "$t not installed"
 done
-mkdir -p "$CACHE/lists/partial" "$CACHE/debs/partial" || skip "cannot create $CACHE"
+mkdir -p "$CACHE/lists/partial" "$CACHE/debs/partial" 2>/dev/null &&
+	[ -w "$CACHE" ] && [ -w "$CACHE/lists" ] && [ -w "$CACHE/debs" ] ||
+	skip "cannot write $CACHE (VXT_KMOD_CACHE)"
 : >"$CACHE/status"
 echo "deb $MIRROR $SUITE main" >"$CACHE/sources.list"
 
