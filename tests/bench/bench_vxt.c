@@ -51,8 +51,7 @@ static uint64_t summary_pass(const char *path, unsigned threads, uint64_t *ios)
 	}
 	vxt_stats_init(&st);
 	while (vxt_scan_next(s, &chunk, &ev, &n) == 1) {
-		for (size_t k = 0; k < n; k++)
-			vxt_stats_add(&st, &ev[k]);
+		vxt_stats_add_many(&st, ev, n);
 		seen += n;
 	}
 	vxt_stats_total(&st, &total);

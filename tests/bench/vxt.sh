@@ -14,8 +14,13 @@ cc -O2 -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" -I"$VXT_TOP/src/lib" \
 "$T/bench_vxt" "$n" "$T"
 # the whole program, as a user runs it
 "$B/vxrecord" --source sim -c "$n" -o "$T/t.vxt" -q
-# three runs: the machine is shared, the middle one is the figure
+# three runs each: the machine is shared, the middle one is the figure; the
+# peer is zstd -d of the same file (every column decompressed, none decoded)
 for run in 1 2 3; do
 	/usr/bin/time -f "vxreplay --report summary: %e s wall, %U s user for $n events" \
 		"$B/vxreplay" "$T/t.vxt" --report summary >/dev/null
+done
+for run in 1 2 3; do
+	/usr/bin/time -f "peer zstd -d -c of the same file: %e s wall, %U s user" \
+		zstd -q -d -c "$T/t.vxt" >/dev/null
 done
