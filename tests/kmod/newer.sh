@@ -61,6 +61,9 @@ done
 mkdir -p "$CACHE/lists/partial" "$CACHE/debs/partial" 2>/dev/null &&
 	[ -w "$CACHE" ] && [ -w "$CACHE/lists" ] && [ -w "$CACHE/debs" ] ||
 	skip "cannot write $CACHE (VXT_KMOD_CACHE)"
+# a kernel's packages, unpacked, and a chroot take about 1.5 GB
+free_mb=$(df -Pm "$CACHE" | awk 'NR == 2 { print $4 }')
+[ "${free_mb:-0}" -ge 2048 ] || skip "only ${free_mb:-?} MB free under $CACHE, 2048 needed"
 : >"$CACHE/status"
 echo "deb $MIRROR $SUITE main" >"$CACHE/sources.list"
 
