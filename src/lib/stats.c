@@ -4,6 +4,7 @@
  * An event is accounted once, to its object; vxt_stats_total() sums them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,9 +143,17 @@ static int grow(struct vxt_stats *st, uint32_t id)
 	return 0;
 }
 
-static inline void account(struct vxt_objstats *o, const struct vxt_event *ev)
+/* first_ns == 0 means none yet: wrapping both sides by one makes 0 the
+ * largest, so one unsigned compare stands for "none yet or earlier" */
+static inline bool earlier(uint64_t t, uint64_t first)
 {
-	if (!o->first_ns || ev->time_ns < o->first_ns)
+	return t - 1 < first - 1;
+}
+
+static inline __attribute__((always_inline)) void account(struct vxt_objstats *o,
+							   const struct vxt_event *ev)
+{
+	if (earlier(ev->time_ns, o->first_ns))
 		o->first_ns = ev->time_ns;
 	if (ev->time_ns > o->last_ns)
 		o->last_ns = ev->time_ns;
@@ -184,7 +193,7 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 	st->events++;
 	if (ev->phase < VXT_PH_COUNT)
 		st->by_phase[ev->phase]++;
-	if (!st->first_ns || ev->time_ns < st->first_ns)
+	if (earlier(ev->time_ns, st->first_ns))
 		st->first_ns = ev->time_ns;
 	if (ev->time_ns > st->last_ns)
 		st->last_ns = ev->time_ns;
