@@ -66,4 +66,13 @@ if cmp -s rec.csv kept.csv; then ok "record-time file = replay-time view"; else
 "$B/vxreplay" r.vxt --info >info.txt
 grep -q '^profile: *errors-in-context$' info.txt && ok "header names the profile" ||
 	fail "header: $(grep profile info.txt)"
+# the progress line on a terminal shows what the speculation kept
+if command -v script >/dev/null; then
+	TERM=xterm-256color script -qec "timeout --foreground -k 3 -s TERM 1.5 $B/vxrecord \
+		--source sim --realtime -d 1.2s -f -o $T/p.vxt --profile errors-in-context" \
+		/dev/null </dev/null >pty 2>&1
+	grep -aq 'kept [0-9]* of [0-9]*, committed [0-9]*, discarded [0-9]*' pty &&
+		ok "progress line: kept, committed, discarded" ||
+		fail "progress line: $(tr '\r' '\n' <pty | grep -a 'ev/s' | tail -n 1)"
+fi
 finish
