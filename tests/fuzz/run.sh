@@ -8,7 +8,8 @@
 # build/fuzz/, never the normal build's objects). Its corpus starts from the
 # seeds in tests/fuzz/seeds/NAME/, the regression inputs in
 # tests/fuzz/regress/NAME/, files made by vxrecord --source sim (reader),
-# ../shared/data (blktrace) and the shipped and broken profiles (profile).
+# vxreplay --export blktrace and ../shared/data (blktrace) and the shipped
+# and broken profiles (profile).
 # The regression inputs are replayed first; then each target runs for
 # SECONDS (default 60). One line per target gives its total executions.
 # A crash leaves its input in build/fuzz/crashes/ and makes the script
@@ -73,6 +74,26 @@ make_reader_seeds() {
 	rm -f "$tmp"
 }
 
+# blktrace files the project writes (vxreplay --export blktrace), so the
+# importer's corpus never depends on ../shared being there.
+make_blktrace_seeds() {
+	dir=$1
+	bdir=${VXT_BUILD:-$top/build}
+	if [ ! -x "$bdir/vxrecord" ] || [ ! -x "$bdir/vxreplay" ]; then
+		make -C "$top" -s all >/dev/null 2>&1 || return 0
+		bdir=$top/build
+	fi
+	tmp=$out/seedtmp.vxt
+	for spec in "1 300 100" "5 2000 500"; do
+		set -- $spec
+		rm -f "$tmp"
+		"$bdir/vxrecord" -q --source sim --seed "$1" -c "$2" --rate "$3" -o "$tmp" || continue
+		"$bdir/vxreplay" "$tmp" --export blktrace -o "$out/seedtmp.blk" || continue
+		head -c 65536 "$out/seedtmp.blk" > "$dir/export-$1-$2"
+	done
+	rm -f "$tmp" "$out/seedtmp.blk"
+}
+
 targets=$*
 if [ -z "$targets" ]; then
 	for f in "$top"/tests/fuzz/fuzz_*.c; do
@@ -94,6 +115,7 @@ for t in $targets; do
 	case $t in
 	reader) make_reader_seeds "$corpus" ;;
 	blktrace)
+		make_blktrace_seeds "$corpus"
 		for f in "$shared"/data/blktrace/*/*.blktrace.*; do
 			[ -f "$f" ] && head -c 65536 "$f" > "$corpus/shared-$(basename "$f")"
 		done ;;
