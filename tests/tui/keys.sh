@@ -1,6 +1,7 @@
 #!/bin/sh
 # keys.sh - e / E land on the errors (time and object), Enter shows the whole
-# I/O, j jumps to a time, ? shows the help, q leaves the terminal sane.
+# I/O, j jumps to a time (absolute, relative either way, wall clock), ? shows
+# the help, q leaves the terminal sane.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 300000
@@ -62,6 +63,11 @@ wait_for "not a time: 'yesterday'"
 keys Escape
 wait_for 'cursor 3.000[0-9]*s'
 ok "j: a bad time is refused, the cursor stays"
+keys j
+tm send-keys -t t -l -- '-500ms'	# text() would read it as a flag
+keys Enter
+wait_for 'cursor 2\.500[0-9]*s'
+ok "j -500ms"
 
 keys G
 wait_for 'cursor 6.011[0-9]*s'
