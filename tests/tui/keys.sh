@@ -72,6 +72,22 @@ ok "j -500ms"
 keys G
 wait_for 'cursor 6.011[0-9]*s'
 ok "G: the end"
+keys Home
+wait_for 'cursor 0\.000000s'
+keys NPage
+wait_for 'cursor 0\.[0-9]*[1-9][0-9]*s'
+keys NPage
+wait_for 'cursor 0\.[0-9]*[1-9][0-9]*s'
+c2=$(screen | grep -o 'cursor [0-9.]*s')
+keys PPage
+sleep 0.3
+c1=$(screen | grep -o 'cursor [0-9.]*s')
+[ "$c1" != "$c2" ] && [ "$c1" != 'cursor 0.000000s' ] || fail "PgUp from '$c2' gave '$c1'"
+keys PPage
+wait_for 'cursor 0\.000000s'
+keys End
+wait_for 'cursor 6.011[0-9]*s'
+ok "Home, PgDn, PgUp ($c2 -> $c1 -> 0), End"
 
 keys '?'
 wait_for 'vxreplay help'
