@@ -75,4 +75,23 @@ if command -v script >/dev/null; then
 		ok "progress line: kept, committed, discarded" ||
 		fail "progress line: $(tr '\r' '\n' <pty | grep -a 'ev/s' | tail -n 1)"
 fi
+# too few buffers: the reports say so in DTrace's words, with the counts of
+# the JSON summary, at replay and at record time
+sed 's/nspec: 1024/nspec: 1/; s/specsize: 4M/specsize: 480/; s/^name: .*/name: tiny/' \
+	"$VXT_TOP/formats/profiles/errors-in-context.yaml" >tiny.yaml
+"$B/vxreplay" t.vxt --profile ./tiny.yaml --report summary --format json >tiny.json ||
+	fail "tiny summary json"
+nf=$(json tiny.json 'j["speculation"]["failed"]')
+nd=$(json tiny.json 'j["speculation"]["drops"]')
+[ "$nf" -gt 0 ] && [ "$nd" -gt 0 ] && ok "tiny buffers: $nf failed, $nd drops" ||
+	fail "tiny buffers: failed '$nf', drops '$nd'"
+"$B/vxreplay" t.vxt --profile ./tiny.yaml --report summary >tiny.txt || fail "tiny summary"
+grep -q "^ *$nf failed speculations (no speculative buffer available)\$" tiny.txt &&
+	grep -q "^ *$nd speculative drops\$" tiny.txt && ok "vxreplay summary in DTrace's words" ||
+	fail "vxreplay summary: $(cat tiny.txt)"
+"$B/vxrecord" --source sim --seed 7 -c 200000 -o tiny.vxt --profile ./tiny.yaml 2>tiny.err ||
+	fail "record with tiny buffers"
+grep -q "^vxrecord: $nf failed speculations (no speculative buffer available)\$" tiny.err &&
+	grep -q "^vxrecord: $nd speculative drops\$" tiny.err && ok "vxrecord summary in DTrace's words" ||
+	fail "vxrecord summary: $(cat tiny.err)"
 finish
