@@ -72,6 +72,20 @@ wait_for "sort w/s asc" 2
 tm send-keys -t vx '<' '<'
 wait_for "sort OBJECT" 2
 [ "$(first_row)" = alpha ] || fail "sorted by name, first row $(first_row)"
+# F6: the sort menu; Esc leaves it unchanged, Enter picks (wMB/s: gamma
+# writes ~78 MB/s, beta ~59)
+tm send-keys -t vx F6
+wait_for "Sort by (Enter, Esc)" 2
+tm send-keys -t vx Down Escape
+sleep 0.3
+screen | grep -q "Sort by" && fail "Esc left the sort menu open"
+screen | grep -q "sort OBJECT" || fail "Esc in the sort menu changed the sort"
+tm send-keys -t vx F6
+wait_for "Sort by (Enter, Esc)" 2
+tm send-keys -t vx Down Down Down Down Enter
+wait_for "sort wMB/s desc" 2
+screen | grep -q "Sort by" && fail "Enter left the sort menu open"
+[ "$(first_row)" = gamma ] || fail "sorted by wMB/s, first row $(first_row)"
 
 # --- the error ticker
 wait_for "errors since start: 10" 3
@@ -122,6 +136,9 @@ row beta | grep -q . || fail "beta hidden with filter be*"
 # --- interval
 tm send-keys -t vx D
 wait_for "interval 2.00s" 2
+tm send-keys -t vx d d
+wait_for "interval 500.0ms" 2
+screen | grep -q "^vxtop .*interval 500.0ms" || fail "header does not show the new interval"
 
 # --- q quits and restores the terminal
 tm send-keys -t vx q
