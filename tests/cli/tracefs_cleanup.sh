@@ -1,6 +1,7 @@
 #!/bin/sh
 # tracefs_cleanup.sh - no tracefs instance outlives the recorder: SIGTERM and
-# --duration remove it; after kill -9 the next run removes the stale one.
+# --duration remove it, and so does an error exit; after kill -9 the next
+# run removes the stale one.
 # A bad object list fails before touching tracefs.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
@@ -23,6 +24,15 @@ stop_rec TERM
 expect_eq "vxrecord exit status after SIGTERM" "$RC" 0
 instance_exists "vxrecord-$pid" && fail "SIGTERM: instance left behind" ||
 	ok "SIGTERM: instance removed"
+
+# an error once the instance exists: the output (opened after the source)
+# cannot be created
+sh -c 'echo $$ >"$1"; exec "$2" --source tracefs --objects "$3" -o "$4" -q' sh \
+	"$T/e.pid" "$B/vxrecord" "$LNAME" "$T/nodir/e.vxt" 2>"$T/e.err"
+expect_eq "exit status with an unwritable output" "$?" 1
+epid=$(cat "$T/e.pid")
+instance_exists "vxrecord-$epid" && fail "error exit: instance vxrecord-$epid left behind" ||
+	ok "error exit ($(cat "$T/e.err")): instance removed"
 
 start_rec "$T/b.vxt" --source tracefs --objects "$LNAME" -q || finish
 stale=$REC
