@@ -1,0 +1,46 @@
+#!/bin/sh
+# vxtop_lost.sh - lost events are never hidden: following a trace that is
+# being written with lost records (1000 at 2.5 s, 234 at 7.5 s), the batch
+# output counts them per interval and in total, and the live header shows
+# the total, highlighted.
+. "$VXT_TOP/tests/tui/tmux.inc"
+
+san=
+nm "$B/libvxtrace.a" 2>/dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
+cc $san -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" "$VXT_TOP/tests/tui/mklost.c" "$B/libvxtrace.a" \
+	$(pkg-config --libs libzstd yaml-0.1 libtracefs libtraceevent) -lm -lpthread \
+	-o "$T/mklost" || { echo "cannot build the trace writer"; exit 77; }
+
+# live_trace FILE: mklost writes FILE as it happens; returns once it exists
+live_trace() {
+	"$T/mklost" "$1" live &
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$1" ] || fail "mklost made no file"
+}
+
+# batch: 4 intervals of 1 s from about 0.1 s on see the first lost record
+live_trace "$T/b.vxt"
+"$B/vxtop" -b -n 4 -i 1s --format json --follow "$T/b.vxt" </dev/null >"$T/b.json" 2>"$T/err" ||
+	fail "vxtop -b --follow: $(cat "$T/err")"
+python3 - "$T/b.json" <<'PY' || fail "batch lost counts"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+lost = [iv["lost"] for iv in doc]
+print("lost per interval:", lost, "total", doc[-1]["lost_total"])
+assert sum(lost) == 1000 and lost.count(1000) == 1, lost
+assert doc[-1]["lost_total"] == 1000, doc[-1]["lost_total"]
+PY
+ok "batch: 1000 lost in one interval and in the total"
+
+# live: the header's count, highlighted, then the second record adds up
+live_trace "$T/l.vxt"
+start 120 30 "$B/vxtop" --follow "$T/l.vxt"
+wait_for 'lost 1000 ' 5
+screen_esc | sed -n 1p | grep -q "lost .*$(printf '\033')\\[[0-9;]*m1000" ||
+	fail "lost count not highlighted"
+wait_for 'lost 1234 ' 9
+ok "header: lost 1000, highlighted, then 1234"
+keys q
+wait_for '^\[exit 0\]'
+wait
