@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -104,6 +105,7 @@ struct tally {
 	uint64_t lost;			/* sum of lost records */
 	unsigned nlost_recs, nobj, nclock, nbad, nreads;
 	unsigned first_type;
+	unsigned unannounced;		/* events before their object's record */
 	struct voliot_object_rec obj[16];
 	size_t bytes;
 };
@@ -112,6 +114,19 @@ static void tally_free(struct tally *t)
 {
 	free(t->io);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Has an object record for @dev come yet? (only the first 16 are kept) */
+static int announced(const struct tally *t, uint32_t dev)
+{
+	unsigned i;
+
+	if (t->nobj > 16)
+		return 1;
+	for (i = 0; i < t->nobj; i++)
+		if (t->obj[i].dev == dev)
+			return 1;
+	return 0;
 }
 
 /* Parse one read()'s worth; every read must hold whole records. */
@@ -146,6 +161,8 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 					abort();
 			}
 			memcpy(&t->io[t->nio++], buf + off, sizeof(*t->io));
+			if (!announced(t, t->io[t->nio - 1].dev))
+				t->unannounced++;
 			break;
 		case VOLIOT_REC_LOST: {
 			struct voliot_lost_rec l;
@@ -310,6 +327,8 @@ static int t_exact(const char *path, size_t n)
 	      !strncmp(t.obj[0].name, path + 5, sizeof(t.obj[0].name)) &&
 	      t.obj[0].kind == VOLIOT_OBJ_DISK,
 	      "expected one object record for %s, got %u", path, t.nobj);
+	CHECK(t.unannounced == 0, "%u events came before their object record",
+	      t.unannounced);
 	CHECK(count_type(&t, VOLIOT_REC_IO_START, 0) == n,
 	      "%zu start records, expected %zu", count_type(&t, VOLIOT_REC_IO_START, 0), n);
 	CHECK(count_type(&t, VOLIOT_REC_IO_DONE, 0) == n,
@@ -415,6 +434,51 @@ static int t_dmerror(const char *path)
 	return result(1, "3 bios on %s: bio-level start and done with -EIO", path);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void *late_io(void *arg)
+{
+	struct io io = { 0, 8192, 4096 };
+	int errs;
+
+	sleep(2);
+	do_io(arg, &io, 1, &errs);
+	return NULL;
+}
+
+/* A blocking read on an empty channel, with SIGALRM (no SA_RESTART) after
+ * 200 ms; an I/O after 2 s ends a wait that ignores the signal. */
+static ssize_t intr_read(int fd, const char *path)
+{
+	struct sigaction sa, old;
+	sigset_t set;
+	struct itimerval it = { { 0, 0 }, { 0, 200000 } };
+	uint8_t buf[4096];
+	pthread_t th;
+	ssize_t n;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);	/* the signal is for this thread */
+	pthread_create(&th, NULL, late_io, (void *)path);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	n = read(fd, buf, sizeof(buf));
+	e = errno;
+	pthread_join(th, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	errno = e;
+	return n;
+}
+
 static int t_eagain(const char *path)
 {
 	uint32_t dev = dev_of(path);
@@ -443,8 +507,12 @@ static int t_eagain(const char *path)
 	      "poll did not report data after I/O");
 	n = read(fd, buf, sizeof(buf));
 	CHECK(n > 0, "read after poll: %s", strerror(errno));
+	n = intr_read(fd, path);
+	CHECK(n < 0 && errno == EINTR, "blocking read under a signal: %zd (%s), not EINTR",
+	      n, n < 0 ? strerror(errno) : "data");
 	close(fd);
-	return result(1, "EAGAIN when empty with O_NONBLOCK; poll() wakes on data");
+	return result(1, "EAGAIN when empty with O_NONBLOCK; poll() wakes on data; "
+		      "a blocked read is interrupted by a signal (EINTR)");
 }
 
 /* Every read returns whole records, never more than asked. */
@@ -582,6 +650,8 @@ static int t_multi(const char *path, size_t n)
 		      "channel %d (want type %u) missed events", i, types[i]);
 		CHECK(count_type(&t[i], VOLIOT_REC_IO_START, dev) == n,
 		      "channel %d: %zu starts", i, count_type(&t[i], VOLIOT_REC_IO_START, dev));
+		CHECK(t[i].unannounced == 0, "channel %d: %u events before their object record",
+		      i, t[i].unannounced);
 	}
 	/* Untrace on channel 0: it must see nothing more. */
 	rc = chan_want(fd[0], VOLIOT_IO_UNTRACE, VOLIOT_WANT_DEV, dev);
@@ -642,7 +712,7 @@ static int t_errchan(const char *bad_path, uint64_t bad, unsigned min_saved)
 	r = find_io(&t, VOLIOT_REC_ERROR, dev, bad);
 	CHECK(r && r->error == -EIO, "saved error at %s sector %llu missing",
 	      bad_path, (unsigned long long)bad);
-	CHECK(t.nobj >= 1, "no object record before the errors");
+	CHECK(t.nobj >= 1 && t.unannounced == 0, "no object record before the errors");
 	CHECK(ioctl(fd, VOLIOT_DISCARD) == 0, "DISCARD: %s", strerror(errno));
 	close(fd);
 
@@ -717,6 +787,8 @@ static int t_stacked(const char *top, const char *low, size_t n)
 		      (unsigned long long)a->latency_ns, (unsigned long long)b->latency_ns);
 	}
 	CHECK(t.nobj == 2, "%u objects announced, expected 2", t.nobj);
+	CHECK(t.unannounced == 0, "%u events came before their object record",
+	      t.unannounced);
 	close(fd);
 	tally_free(&t);
 	free(ios);
@@ -838,6 +910,10 @@ static int t_ioctls(const char *path)
 	chan_info(fd, &info);
 	CHECK(info.bufsize == 64u << 20, "bufsize -1 gave %llu, not max_bufsize",
 	      (unsigned long long)info.bufsize);
+	CHECK(ioctl(fd, VOLIOT_IO_TRACE_INIT, 128UL << 20) == 0, "INIT 128 MiB");
+	chan_info(fd, &info);
+	CHECK(info.bufsize == 64u << 20, "bufsize 128 MiB gave %llu, not max_bufsize",
+	      (unsigned long long)info.bufsize);
 	CHECK(ioctl(fd, VOLIOT_IO_TRACE_INIT, 0UL) == 0, "INIT 0");
 	chan_info(fd, &info);
 	CHECK(info.bufsize == 1u << 20, "bufsize 0 gave %llu, not default_bufsize",
@@ -892,7 +968,7 @@ static int t_ioctls(const char *path)
 	system("echo 32 > /sys/module/vxtrace/parameters/max_channels");
 	CHECK(errs && fds[2] >= 0, "4th open with max_channels=3 did not fail with EMFILE");
 	tally_free(&t);
-	return result(1, "bufsize 0/-1/clamp, re-INIT starts afresh, EINVAL/EFAULT/ENOTTY "
+	return result(1, "bufsize 0/-1/over max/clamp, re-INIT starts afresh, EINVAL/EFAULT/ENOTTY "
 		      "on bad calls, EMFILE past max_channels");
 }
 
