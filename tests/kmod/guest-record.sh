@@ -1,6 +1,6 @@
 # guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
 # the programs are in the guest (the module is loaded, a fresh error ring)
-# expect: record_default record_dd record_fio record_lost record_errors
+# expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -127,4 +127,30 @@ if rec_start --source kmod --errors -o /tmp/err.vxt; then
 	fi
 else
 	res FAIL record_errors "vxrecord did not start"
+fi
+
+# vxtop: the kmod source by default, batch JSON without a terminal; its
+# intervals add up to the reads dd made on nullb0.
+vxtop -b -n 4 -i 1s --format json --objects nullb0 </dev/null >/tmp/top.json 2>/tmp/top.err &
+TOP=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" = 0 ] && [ $i -lt 100 ] &&
+      kill -0 $TOP 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+dd if=/dev/nullb0 of=/dev/null bs=4k count=1000 skip=5000 iflag=direct 2>/dev/null
+wait $TOP
+rc=$?
+# reads: the sum over the intervals of r_s x duration_s
+reads=$(grep -o '"duration_s":[0-9.]*\|"r_s":[0-9.]*' /tmp/top.json |
+	awk -F: '$1 == "\"duration_s\"" { d = $2 } $1 == "\"r_s\"" { n += $2 * d }
+		END { printf "%d\n", n + 0.5 }')
+nint=$(grep -o '"interval":' /tmp/top.json | wc -l)
+if [ $rc = 0 ] && grep -q '"source":"kmod"' /tmp/top.json && [ "$nint" = 4 ] &&
+   [ "$reads" = 1000 ]; then
+	res PASS vxtop_kmod "vxtop -b picks the kmod source: 4 intervals, $reads reads on nullb0 as dd"
+else
+	res FAIL vxtop_kmod "exit $rc, $nint intervals, $reads reads (want 1000): $(cat /tmp/top.err)"
+	cat /tmp/top.json
 fi

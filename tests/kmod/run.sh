@@ -53,6 +53,7 @@ expects() { sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/$1"; }
 bins=
 if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 	bins="$BUILD/vxrecord $BUILD/vxreplay"
+	[ -x "$BUILD/vxtop" ] && bins="$bins $BUILD/vxtop"
 	fio=$(command -v fio) || fail_early "fio not installed"
 	bins="$bins $fio"
 	for t in blktrace blkparse; do
