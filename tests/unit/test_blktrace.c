@@ -181,6 +181,7 @@ struct run {
 	struct vxt_batch b;
 	int rc;			/* last next() result */
 	char err[VXT_ERRBUF_SIZE];
+	char note[256];		/* the source's note at the end */
 	uint64_t anchor_mono, anchor_real;
 };
 
@@ -201,6 +202,8 @@ static int import(const char *path, struct run *r)
 		;
 	if (r->rc < 0)
 		snprintf(r->err, sizeof(r->err), "%s", vxt_source_error(s));
+	snprintf(r->note, sizeof(r->note), "%s",
+		 vxt_source_note(s) ? vxt_source_note(s) : "");
 	vxt_source_close(s);
 	return 0;
 }
@@ -251,6 +254,7 @@ START_TEST(import_merges_and_pairs)
 	ck_assert_int_eq(import(path_of("sdb"), &r), 0);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.b.n, 3);	/* Q, D, C; the bounce is skipped */
+	ck_assert_str_eq(r.note, "1 blktrace records skipped (bounce 1)");
 	ck_assert_int_eq(r.b.ev[0].phase, VXT_PH_QUEUE);
 	ck_assert_int_eq(r.b.ev[1].phase, VXT_PH_START);
 	ck_assert_int_eq(r.b.ev[2].phase, VXT_PH_DONE);
