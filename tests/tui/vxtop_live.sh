@@ -61,6 +61,14 @@ r=$(row beta); set -- $r
 near "$(num "$3")" $((7200 * 995 / 1000)) 10 || fail "beta w/s $3, want ~7164"
 row gamma | grep -q . || fail "gamma missing"
 
+# --- the header: source, interval, uptime of the view, events/s, lost
+screen | sed -n 1p | grep -Eq '^vxtop sim +interval 1\.00s +up 0:00:0[1-9] +events 2[0-9.]+k/s +lost 0 ' ||
+	fail "header lacks source, interval, uptime, events/s or lost"
+# --- every row has its trend of the last intervals under "IO/s trend"
+trend() { screen | awk -v n="$1" '/^OBJECT/ { c = index($0, "IO/s trend") }
+	c && $1 == n { s = substr($0, c); gsub(/ /, "", s); print s; exit }'; }
+[ -n "$(trend alpha)" ] && [ -n "$(trend gamma)" ] || fail "no trend drawn for alpha or gamma"
+
 # --- sorting: by r/s alpha leads; '>' sorts by w/s (beta leads); 'I' reverses
 [ "$(first_row)" = alpha ] || fail "sorted by r/s, first row $(first_row)"
 tm send-keys -t vx '>'
