@@ -42,6 +42,9 @@ vg 0 "$B/vxrecord" -q --source sim --realtime --rate 5000 -d 1200ms -o "$T/rt.vx
 vg 0 "$B/vxrecord" -q --source sim --rate 2000 -c 12000 --rotate 10K --keep 2 -o "$T/r.vxt"
 vg 0 "$B/vxrecord" --source sim -c 5000 -o "$T/loud.vxt"
 vg 1 "$B/vxrecord" -q --source sim -c 10 -o "$T/t.vxt"
+vg 0 "$B/vxrecord" -q --source sim --seed 7 -c 20000 --profile errors-in-context -o "$T/p.vxt"
+vg 0 "$B/vxrecord" --source sim --seed 7 -c 20000 --profile slow-io -o "$T/p2.vxt"
+vg 1 "$B/vxrecord" -q --source sim -c 10 --profile nope -o "$T/p3.vxt"
 [ -c /dev/full ] && vg 1 "$B/vxrecord" -q --source sim -c 10 -f -o /dev/full
 vg 2 "$B/vxrecord" --source sim -d "5 parsecs" -o "$T/w.vxt"
 if [ -f "$shared/data/blktrace/centos7-sda/sda.blktrace.0" ]; then
@@ -66,6 +69,19 @@ for x in csv jsonl chrome blktrace; do
 	vg 0 "$B/vxreplay" "$T/t.vxt" --export $x -o "$T/x.$x"
 done
 vg 0 "$B/vxreplay" --verify "$T/r.vxt"
+# profiles, speculation and filters; refusals of broken ones
+for p in errors-in-context slow-io per-process writes-only hot-lba; do
+	vg 0 "$B/vxreplay" "$T/t.vxt" --profile $p --report summary
+done
+vg 0 "$B/vxreplay" "$T/t.vxt" --profile errors-in-context --report events --format csv
+vg 0 "$B/vxreplay" "$T/t.vxt" --profile slow-io --export chrome -o "$T/x.json"
+vg 0 "$B/vxreplay" "$T/t.vxt" --filter 'op == write && object ~ "sd*" && latency > 1ms' \
+	--report summary --format json
+vg 2 "$B/vxreplay" "$T/t.vxt" --filter 'bytes >' --report summary
+for p in alias-bomb both deep speculate-twice; do
+	[ -f "$top/tests/profiles-bad/$p.yaml" ] &&
+		vg 2 "$B/vxreplay" "$T/t.vxt" --profile "$top/tests/profiles-bad/$p.yaml" --report summary
+done
 vg 1 "$B/vxreplay" --verify "$H/torn-data"
 vg 1 "$B/vxreplay" --verify "$H/chunk-data-junk"
 vg 1 "$B/vxreplay" "$H/hdr-objects-4g" --report summary
@@ -76,6 +92,7 @@ vg 2 "$B/vxreplay" "$T/t.vxt" --report nope
 vg 0 "$B/vxtop" -b -n 2 -i 300ms -s sim --rate 10000 -w "$T/w.vxt"
 vg 0 "$B/vxtop" -b -n 2 -i 300ms --format json -s sim --seed 3 --rate 20000
 vg 0 "$B/vxtop" -b -n 1 --follow "$T/w.vxt"
+vg 0 "$B/vxtop" -b -n 2 -i 300ms -s sim --seed 3 --rate 20000 --profile errors-in-context
 vg 2 "$B/vxtop" -b --format xml
 
 echo "valgrind: $pass passed, $fail failed"
