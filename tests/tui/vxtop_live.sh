@@ -100,6 +100,15 @@ wait_for "errors since start: 10" 3
 screen | grep -q "beta EIO x7" || fail "ticker lacks beta EIO x7"
 screen | grep -q "alpha ENOSPC x3" || fail "ticker lacks alpha ENOSPC x3"
 screen | grep -q "alpha .*read .*ENOSPC" || fail "ticker lacks an alpha read ENOSPC line"
+# each with its sector: the same seeded simulator, recorded by vxrecord
+"$B/vxrecord" -s sim --seed 3 --rate 24000 --sim-objects "$OBJS" --sim-errors "$ERRS" -d 2s \
+	-o "$T/e.vxt" -q || fail "vxrecord of the same simulation failed"
+secs=$("$B/vxreplay" "$T/e.vxt" --report errors | awk '$3 == "alpha" && $4 == "read" { print $5 }')
+[ "$(echo $secs | wc -w)" = 3 ] || fail "the recorded simulation has alpha errors at [$secs]"
+for s in $secs; do
+	screen | grep -Eq "alpha +read +sector $s +[0-9.]+K +ENOSPC" ||
+		fail "ticker lacks alpha's read error at sector $s"
+done
 
 # --- pause: the table freezes, the header keeps counting (gamma fails at 6 s)
 tm send-keys -t vx ' '
