@@ -1,7 +1,8 @@
 #!/bin/sh
 # vxtop_tracefs_loop.sh - vxtop on the real kernel: the tracefs source on a
 # loop device while fio reads it at a fixed rate; the loop device's r/s is
-# fio's own IOPS, its reads add up to fio's count, and nothing is lost.
+# fio's own IOPS, its reads add up to fio's count, and nothing is lost; the
+# view's tracefs instance goes when it ends (-n, SIGTERM, SIGINT).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -33,6 +34,8 @@ fio --name=r --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=psyn
 	>"$T/fio.json" 2>"$T/fio.err" || { fail "fio: $(cat "$T/fio.err")"; finish; }
 wait "$VX"
 rc=$?
+instance_exists "vxtop-$VX" && fail "vxtop left its instance vxtop-$VX behind" ||
+	ok "-n: instance vxtop-$VX removed"
 VX=
 expect_eq "vxtop exit status" "$rc" 0
 [ $rc -eq 0 ] || { cat "$T/top.err"; finish; }
@@ -63,4 +66,23 @@ if any(iv["lost"] for iv in top) or top[-1]["lost_total"]:
     print("FAIL: lost events"); ok = False
 sys.exit(0 if ok else 1)
 EOF
+
+# SIGTERM and SIGINT end the view and remove its instance too
+for sig in TERM INT; do
+	"$B/vxtop" -b -i 1s -s tracefs -o "$LNAME" </dev/null >/dev/null 2>"$T/top.err" &
+	VX=$!
+	i=0
+	while ! instance_exists "vxtop-$VX" && [ $i -lt 100 ] && kill -0 "$VX" 2>/dev/null; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	instance_exists "vxtop-$VX" || { fail "SIG$sig run: no instance vxtop-$VX"; continue; }
+	kill -"$sig" "$VX"
+	wait "$VX"
+	rc=$?
+	expect_eq "vxtop exit status after SIG$sig" "$rc" 0
+	instance_exists "vxtop-$VX" && fail "SIG$sig: instance vxtop-$VX left behind" ||
+		ok "SIG$sig: instance vxtop-$VX removed"
+	VX=
+done
 finish
