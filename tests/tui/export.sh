@@ -1,6 +1,7 @@
 #!/bin/sh
 # export.sh - x writes the view as CSV equal to `vxreplay FILE --report events
-# --format csv`, and as JSON with the same events.
+# --format csv` (with the same --filter or --profile when one is applied), and
+# as JSON with the same events.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 120000 3
@@ -29,6 +30,24 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 ok "x: JSON export"
 
+# the view is what is shown: under a filter, the filtered events
+"$B/vxreplay" "$T/s.vxt" --report events --format csv --filter 'object == sdb' >"$T/want-sdb.csv"
+keys /
+wait_for 'Filter:'
+keys C-u
+text 'object == sdb'
+keys Enter
+wait_for "events $(($(wc -l <"$T/want-sdb.csv") - 1))/120000" 20
+keys x
+wait_for 'Export view to'
+keys C-u
+text "$T/view-sdb.csv"
+keys Enter
+wait_for "exported [0-9]+ events to $T/view-sdb.csv" 20
+cmp -s "$T/want-sdb.csv" "$T/view-sdb.csv" ||
+	{ diff "$T/want-sdb.csv" "$T/view-sdb.csv" | head; fail "filtered CSV differs"; }
+ok "x under a filter: CSV equals --report events --filter"
+
 keys x
 wait_for 'Export view to'
 keys C-u
@@ -37,5 +56,21 @@ keys Enter
 wait_for 'cannot write'
 keys Escape
 ok "x: an unwritable path is reported"
+keys q
+wait_for '^\[exit 0\]'
+
+# with a speculation profile: the committed events, as the batch report keeps them
+"$B/vxreplay" "$T/s.vxt" --report events --format csv --profile errors-in-context >"$T/want-ctx.csv"
+start 120 40 "$B/vxreplay" "$T/s.vxt" --profile errors-in-context
+wait_for 'spec on errors-in-context: [0-9]+ committed' 30
+keys x
+wait_for 'Export view to'
+keys C-u
+text "$T/view-ctx.csv"
+keys Enter
+wait_for "exported [0-9]+ events to $T/view-ctx.csv" 20
+cmp -s "$T/want-ctx.csv" "$T/view-ctx.csv" ||
+	{ diff "$T/want-ctx.csv" "$T/view-ctx.csv" | head; fail "speculation view CSV differs"; }
+ok "x with errors-in-context: CSV equals --report events --profile"
 keys q
 wait_for '^\[exit 0\]'
