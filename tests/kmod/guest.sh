@@ -65,6 +65,7 @@ vxtest exact /dev/nullb0 300
 vxtest badblocks /dev/nullb1 $BAD
 vxtest dmerror /dev/dm-0
 vxtest eagain /dev/nullb0
+vxtest clock /dev/nullb0
 vxtest smallbuf /dev/nullb0
 vxtest lost /dev/nullb0 2000
 vxtest multi /dev/nullb0 100

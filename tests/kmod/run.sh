@@ -21,7 +21,7 @@ KM_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$KM_TOP/tests/kmod/lib.sh"
 case $BUILD in /*) ;; *) BUILD=$KM_TOP/$BUILD ;; esac
 
-EXPECTED="setup load exact badblocks dmerror eagain smallbuf lost multi stacked ops partition requeue errchan
+EXPECTED="setup load exact badblocks dmerror eagain clock smallbuf lost multi stacked ops partition requeue errchan
 rq_errors ioctls eperm leaks hold unload errlost dmesg"
 
 fail_early() {

@@ -515,6 +515,60 @@ static int t_eagain(const char *path)
 		      "a blocked read is interrupted by a signal (EINTR)");
 }
 
+static uint64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The clock record pairs CLOCK_MONOTONIC with CLOCK_REALTIME at INIT, and
+ * event times are on the monotonic clock. */
+static int t_clock(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	struct io io = { 0, 4096, 4096 };
+	struct voliot_clock_rec c;
+	struct tally t = { 0 };
+	uint64_t m0, m1, r1, m2;
+	int64_t skew;
+	uint8_t buf[4096];
+	ssize_t n;
+	int fd, errs, rc;
+
+	m0 = now_ns(CLOCK_MONOTONIC);
+	fd = chan_open(0, O_NONBLOCK);
+	m1 = now_ns(CLOCK_MONOTONIC);
+	r1 = now_ns(CLOCK_REALTIME);
+	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n == sizeof(c) && buf[1] == VOLIOT_REC_CLOCK,
+	      "first read: %zd bytes, expected the clock record", n);
+	memcpy(&c, buf, sizeof(c));
+	CHECK(c.mono_ns >= m0 && c.mono_ns <= m1, "clock record mono %llu outside "
+	      "[%llu, %llu]", (unsigned long long)c.mono_ns, (unsigned long long)m0,
+	      (unsigned long long)m1);
+	skew = (int64_t)(c.real_ns - c.mono_ns) - (int64_t)(r1 - m1);
+	CHECK(skew > -50000000 && skew < 50000000,
+	      "clock record real - mono differs from the system's by %lld ns", (long long)skew);
+	rc = do_io(path, &io, 1, &errs);
+	CHECK(!rc && !errs, "I/O failed");
+	m2 = now_ns(CLOCK_MONOTONIC);
+	drain(fd, &t, 4096);
+	CHECK(t.nio == 2, "%zu events, expected start and done", t.nio);
+	CHECK(t.io[0].time_ns >= m1 && t.io[1].time_ns <= m2 &&
+	      t.io[0].time_ns <= t.io[1].time_ns, "event times %llu, %llu outside [%llu, %llu]",
+	      (unsigned long long)t.io[0].time_ns, (unsigned long long)t.io[1].time_ns,
+	      (unsigned long long)m1, (unsigned long long)m2);
+	close(fd);
+	tally_free(&t);
+	return result(1, "clock record at INIT pairs monotonic and real time (skew %lld ns); "
+		      "event times on the monotonic clock", (long long)skew);
+}
+
 /* Every read returns whole records, never more than asked. */
 static int t_smallbuf(const char *path)
 {
@@ -1495,6 +1549,8 @@ int main(int argc, char **argv)
 		return t_dmerror(argv[2]);
 	if (!strcmp(argv[1], "eagain") && argc == 3)
 		return t_eagain(argv[2]);
+	if (!strcmp(argv[1], "clock") && argc == 3)
+		return t_clock(argv[2]);
 	if (!strcmp(argv[1], "smallbuf") && argc == 3)
 		return t_smallbuf(argv[2]);
 	if (!strcmp(argv[1], "lost") && argc == 4)
