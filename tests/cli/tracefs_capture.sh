@@ -9,8 +9,15 @@ make_loop 64M
 start_rec "$T/f.vxt" --source tracefs --objects "$LNAME" -q || finish
 inst=$(tracing_dir)/instances/vxrecord-$REC
 devnum=$(( $(stat -c 0x%t "$LOOP") << 20 | $(stat -c 0x%T "$LOOP") ))
-expect_eq "kernel filter on block_rq_issue" \
-	"$(cat "$inst/events/block/block_rq_issue/filter")" "dev == $devnum"
+for e in block_rq_issue block_rq_complete block_rq_requeue block_rq_error; do
+	[ -d "$inst/events/block/$e" ] || continue	# block_rq_error: newer kernels
+	expect_eq "$e enabled" "$(cat "$inst/events/block/$e/enable")" 1
+	expect_eq "kernel filter on $e" "$(cat "$inst/events/block/$e/filter")" "dev == $devnum"
+done
+# a request-based device only: the bio-level events stay off
+for e in block_bio_queue block_bio_complete; do
+	expect_eq "$e off" "$(cat "$inst/events/block/$e/enable")" 0
+done
 expect_eq "trace clock" "$(grep -o '\[[a-z_]*\]' "$inst/trace_clock")" "[mono]"
 mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 t0=$(mono)
