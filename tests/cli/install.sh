@@ -1,7 +1,8 @@
 #!/bin/sh
 # install.sh - `make install` into a temporary DESTDIR gives working programs,
 # a shared library with its soname, headers and a vxtrace.pc that a tiny
-# program builds and runs against; `make uninstall` removes every file.
+# program builds and runs against; `make uninstall` removes every file; an
+# installed vxreplay and vxrecord find the shipped profiles in share/.
 set -u
 top=${VXT_TOP:?}
 tmp=$(mktemp -d)
@@ -102,6 +103,26 @@ fi
 
 make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 ||
 	{ tail -n 20 "$tmp/make.log"; fail "make uninstall failed"; }
+
+# Installed for real (no DESTDIR): the programs find the shipped profiles by
+# name in their own share/vxtrace/profiles, with no source tree around.
+direct=$tmp/direct
+make -s -C "$top" install PREFIX="$direct" >"$tmp/make.log" 2>&1 ||
+	{ tail -n 20 "$tmp/make.log"; fail "make install PREFIX=$direct failed"; }
+mkdir "$tmp/xdg"
+for prog in vxreplay vxrecord; do
+	case $prog in
+	vxreplay) set -- "$tmp/t.vxt" --profile errors-in-context --report summary ;;
+	vxrecord) set -- -s sim -c 2000 -o "$tmp/p.vxt" --profile errors-in-context ;;
+	esac
+	env -u VXT_PROFILE_DIR XDG_CONFIG_HOME="$tmp/xdg" LD_LIBRARY_PATH="$direct/lib" \
+		"$direct/bin/$prog" "$@" >"$tmp/prof.out" 2>&1 ||
+		{ cat "$tmp/prof.out"; fail "installed $prog does not find errors-in-context"; }
+	grep -q 'errors-in-context' "$tmp/prof.out" ||
+		{ cat "$tmp/prof.out"; fail "installed $prog did not apply errors-in-context"; }
+done
+make -s -C "$top" uninstall PREFIX="$direct" >"$tmp/make.log" 2>&1 ||
+	{ tail -n 20 "$tmp/make.log"; fail "make uninstall PREFIX=$direct failed"; }
 left=$(find "$dest" ! -type d)
 [ -z "$left" ] || fail "uninstall left files behind: $left"
 echo "install: ok"
