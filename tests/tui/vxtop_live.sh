@@ -136,6 +136,13 @@ tm send-keys -t vx Escape
 wait_for "^OBJECT" 2
 tm send-keys -t vx h
 wait_for "heatmap of IO/s" 2
+for o in alpha beta gamma; do
+	# a cell per interval of the run so far (error marks take one or two)
+	n=$(row $o | sed "s/^$o//" | tr -d ' ' | wc -m)
+	[ "$n" -ge 6 ] || fail "the heatmap strip of $o has $n cells"
+done
+tm send-keys -t vx m
+wait_for "heatmap of MB/s" 2
 tm send-keys -t vx e
 wait_for "ENOSPC" 2
 screen | grep -q "^TIME" || fail "error list without its table"
