@@ -29,7 +29,10 @@ seen=$(json "$T/sum.json" 'j["starts"] + j["ios"]')
 # On a terminal the progress line counts the lost events as they come, and
 # the closing summary says how many the file holds. (script(1) stops itself
 # when its child stops: both are continued.)
-if script -qfec true /dev/null >/dev/null 2>&1 </dev/null; then
+# Timed: not under the sanitizers, whose slowdown lets the ring keep up.
+if [ -n "${VXT_SAN:-}" ]; then
+	echo "progress line not checked under the sanitizers (timed)"
+elif script -qfec true /dev/null >/dev/null 2>&1 </dev/null; then
 	script -qfec "sh -c 'echo \$\$ >$T/p.pid; exec $B/vxrecord --source tracefs --objects $LNAME --bufsize 16k -o $T/p.vxt'" \
 		"$T/tty.log" >/dev/null 2>&1 </dev/null &
 	spid=$!
