@@ -147,6 +147,9 @@ uint64_t vxt_reader_nevents(const struct vxt_reader *r);
 size_t vxt_reader_nchunks(const struct vxt_reader *r);
 /* @return chunk @i's index entry, borrowed until the next refresh. */
 const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i);
+/* The chunk holding event number @ordinal (the last chunk past the end;
+ * 0 when there are none). */
+size_t vxt_reader_chunk_of(const struct vxt_reader *r, uint64_t ordinal);
 /* True when the file had no valid footer (crash or still being written). */
 bool vxt_reader_recovered(const struct vxt_reader *r);
 /* When the scan stopped at damage: its offset and a message; else -1. */

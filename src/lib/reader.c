@@ -585,7 +585,7 @@ void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields)
 	}
 }
 
-static size_t chunk_of(const struct vxt_reader *r, uint64_t ordinal)
+size_t vxt_reader_chunk_of(const struct vxt_reader *r, uint64_t ordinal)
 {
 	size_t lo = 0, hi = r->n;
 
@@ -608,7 +608,7 @@ static size_t chunk_of(const struct vxt_reader *r, uint64_t ordinal)
 
 static int event_at(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event **ev)
 {
-	size_t i = chunk_of(r, ordinal);
+	size_t i = vxt_reader_chunk_of(r, ordinal);
 	int rc = decode_chunk(r, i);
 
 	if (rc < 0)

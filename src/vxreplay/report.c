@@ -61,28 +61,12 @@ int report_scope_begin(struct report_ctx *c)
 /* The fields struct vxt_stats reads. */
 #define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
 
-/* Chunk @i of the reader, where ordinal @pos falls. */
-static size_t chunk_at(const struct vxt_reader *r, uint64_t pos)
-{
-	size_t lo = 0, hi = vxt_reader_nchunks(r);
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (vxt_reader_chunk(r, mid)->first_event <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Feed the events in scope to @st, a chunk at a time, the chunks decoded
  * ahead on helper threads. @return 0 or 1. */
 static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned fields)
 {
 	uint64_t pos = vxt_reader_tell(c->r);
-	struct vxt_scan *s = vxt_scan_start(c->r, chunk_at(c->r, pos), fields,
+	struct vxt_scan *s = vxt_scan_start(c->r, vxt_reader_chunk_of(c->r, pos), fields,
 					    vxt_scan_default_threads());
 	const struct vxt_event *ev;
 	size_t i, n;

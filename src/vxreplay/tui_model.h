@@ -180,8 +180,6 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev);
 /* True when the event is shown (filter only; speculation is by ordinal). */
 bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev);
-/* Index of the chunk holding event @ord. */
-size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord);
 void vr_spec_clear(struct vr_spec_set *s);
 /* Store @c as the count of chunk @i (once). */
 void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c);

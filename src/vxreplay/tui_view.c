@@ -11,21 +11,6 @@
 
 #include "tui_model.h"
 
-size_t vr_chunk_of(struct vxt_reader *r, uint64_t ord)
-{
-	size_t lo = 0, hi = vxt_reader_nchunks(r);
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (vxt_reader_chunk(r, mid)->first_event <= ord)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int vr_view_grow(struct vr_view *v)
 {
 	size_t n = vxt_reader_nchunks(v->rd);
@@ -142,7 +127,7 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 	}
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
-	for (size_t i = vr_chunk_of(v->rd, ord); i < v->nchunks; i++) {
+	for (size_t i = vxt_reader_chunk_of(v->rd, ord); i < v->nchunks; i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
 		const struct vxt_event *evs;
 		size_t n, k;
@@ -186,7 +171,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 	}
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
-	for (size_t i = vr_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
+	for (size_t i = vxt_reader_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
 		const struct vxt_event *evs;
 		size_t n, k;
@@ -303,7 +288,7 @@ int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t 
 		return -ENOMEM;
 	if (!nch || (backward && ord == 0))
 		return 0;
-	i = vr_chunk_of(v->rd, backward ? ord - 1 : ord);
+	i = vxt_reader_chunk_of(v->rd, backward ? ord - 1 : ord);
 	for (;;) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
 
