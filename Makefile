@@ -39,7 +39,8 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	     -Isrc/tui $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
 
-LIB_SRC   := $(sort $(wildcard src/lib/*.c))
+LIB_LAYERS := common format source select analysis
+LIB_SRC   := $(sort $(foreach l,$(LIB_LAYERS),$(wildcard src/lib/$(l)/*.c)))
 TUI_SRC   := $(sort $(wildcard src/tui/*.c))
 PROGS     := vxrecord vxreplay vxtop
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
@@ -57,14 +58,15 @@ $(B)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The column decoder's loops over one-byte values vectorize at -O3.
-$(B)/src/lib/codec.o: ALL_CFLAGS += $(if $(filter -O2,$(OPT)),-O3)
+$(B)/src/lib/format/codec.o: ALL_CFLAGS += $(if $(filter -O2,$(OPT)),-O3)
 
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 define prog_rule
-$(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c))
+$(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c src/$(1)/*/*.c))
+$(B)/src/$(1)/%.o: ALL_CFLAGS += -Isrc/$(1)
 $(B)/$(1): $$($(1)_SRC:%.c=$(B)/%.o) $(TUI_OBJ) $(LIBA)
 	$$(CC) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS_ALL) $$(TUI_LIBS)
 endef

@@ -46,7 +46,7 @@ PROFILE_DATADIR := $(DATADIR)/vxtrace/profiles
 $(B)/datadir.stamp: FORCE
 	@mkdir -p $(B)
 	@echo '$(PROFILE_DATADIR)' | cmp -s - $@ || echo '$(PROFILE_DATADIR)' > $@
-DATADIR_OBJ := $(B)/src/lib/profile.o $(B)/pic/src/lib/profile.o \
+DATADIR_OBJ := $(B)/src/lib/select/profile.o $(B)/pic/src/lib/select/profile.o \
 	       $(B)/tests/unit/test_profile.o
 $(DATADIR_OBJ): $(B)/datadir.stamp
 $(DATADIR_OBJ): ALL_CFLAGS += -DVXT_PROFILE_DATADIR='"$(PROFILE_DATADIR)"'

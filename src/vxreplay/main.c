@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_profile.h"
-#include "export.h"
-#include "report.h"
-#include "tui.h"
+#include "report/batch_profile.h"
+#include "report/export.h"
+#include "report/report.h"
+#include "tui/tui.h"
 
 #define EXIT_USAGE 2
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktrace.h"
+#include "vxtrace/blktrace.h"
 
 static void put(FILE *f, const struct vxt_blk_rec *r, const void *pdu)
 {

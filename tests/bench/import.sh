@@ -11,7 +11,7 @@ n=${VXT_BENCH_BLK_EVENTS:-10000000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 $cc -std=c11 -D_GNU_SOURCE -O2 -I"$top/include" -I"$top/src/lib" -o "$dir/blkgen" \
-	"$top/tests/bench/blkgen.c" "$top/src/lib/blktrace.c"
+	"$top/tests/bench/blkgen.c" "$top/src/lib/source/blktrace.c"
 "$dir/blkgen" "$dir/big" "$n" 2
 sync
 cat "$dir"/big.blktrace.* >/dev/null	# both tools read from the page cache

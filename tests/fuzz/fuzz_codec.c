@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "format/codec.h"
 
 #define NOBJS 5
 #define NSTRS 7

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vxtfile.h"
+#include "format/vxtfile.h"
 #include "vxtrace/util.h"
 #include "vxtrace/vxt.h"
 

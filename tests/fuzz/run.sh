@@ -4,7 +4,7 @@
 #   usage: tests/fuzz/run.sh [SECONDS] [TARGET...]
 #
 # Each tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,
-# undefined against the library sources (src/lib/*.c compiled here, in
+# undefined against the library sources (src/lib/*/*.c compiled here, in
 # build/fuzz/, never the normal build's objects). Its corpus starts from the
 # seeds in tests/fuzz/seeds/NAME/, the regression inputs in
 # tests/fuzz/regress/NAME/, files made by vxrecord --source sim (reader),
@@ -44,8 +44,8 @@ libs="$(pkg-config --libs $pkgs) -lm -lpthread"
 
 # The library, compiled once (rebuilt when a source is newer than its object).
 objs=""
-for src in "$top"/src/lib/*.c; do
-	o=$out/obj/$(basename "$src" .c).o
+for src in "$top"/src/lib/*/*.c; do
+	o=$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o
 	if [ ! -e "$o" ] || [ -n "$(find "$top/src/lib" "$top/include" -newer "$o" -name '*.[ch]' \
 		2>/dev/null | head -n 1)" ]; then
 		$CLANG $cflags -c "$src" -o "$o" || exit 1

@@ -9,7 +9,7 @@ trap 'rm -rf "$T"' EXIT
 san=
 nm "$B/libvxtrace.a" 2>/dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
 cc $san -std=c11 -D_GNU_SOURCE -O1 -I"$top/include" -I"$top/src/vxreplay" \
-	"$top/tests/tui/view_oracle.c" "$top/src/vxreplay/tui_view.c" "$B/libvxtrace.a" \
+	"$top/tests/tui/view_oracle.c" "$top/src/vxreplay/browser/view.c" "$B/libvxtrace.a" \
 	$(pkg-config --libs libzstd yaml-0.1 libtracefs libtraceevent) -lm -lpthread \
 	-o "$T/view_oracle" || { echo "cannot build the oracle"; exit 77; }
 # 120k events: several chunks, and the three scheduled error bursts

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tui_model.h"
+#include "browser/model.h"
 
 static bool writes(void *ctx, const struct vxt_event *ev)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blktrace.h"
+#include "vxtrace/blktrace.h"
 #include "vxtrace/source.h"
 
 #define TC(x) ((uint32_t)(x) << VXT_BLK_TC_SHIFT)

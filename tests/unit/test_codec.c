@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "format/codec.h"
 
 static uint64_t rng_state;
 

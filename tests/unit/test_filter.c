@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter_impl.h"
+#include "select/filter_impl.h"
 #include "vxtrace/vxtrace.h"
 
 static struct vxt_objtab *objs;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iopair.h"
+#include "source/iopair.h"
 
 struct ent {
 	uint32_t dev, size;

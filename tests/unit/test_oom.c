@@ -46,10 +46,10 @@ static char *oom_strdup(const char *s) { return oom_hit() ? NULL : strdup(s); }
 #define calloc(n, m) oom_calloc(n, m)
 #define realloc(p, n) oom_realloc(p, n)
 #define strdup(s) oom_strdup(s)
-#include "objtab.c"
-#include "strtab.c"
-#include "vxtfile.c"
-#include "reader.c"
+#include "common/objtab.c"
+#include "common/strtab.c"
+#include "format/vxtfile.c"
+#include "format/reader.c"
 #undef malloc
 #undef calloc
 #undef realloc

@@ -1,0 +1,244 @@
+/* chunkdec.c - reading one chunk's data and decoding its columns into events
+ *
+ * Shared by the reader (one chunk at a time, on demand) and the scanner
+ * (chunks decoded ahead on helper threads): a decoder owns its buffers and
+ * zstd context, so decoders on different threads never share anything but
+ * the file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "format/chunkdec.h"
+#include "format/codec.h"
+#include "format/vxtfile.h"
+#include "vxtrace/util.h"
+
+int vxt_chunksrc_read(const struct vxt_chunksrc *s, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	if (off > s->size || len > s->size - off)
+		return -ENODATA;
+	if (s->mem) {
+		memcpy(buf, s->mem + off, len);
+		return 0;
+	}
+	while (len) {
+		ssize_t k = pread(s->fd, p, len, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -ENODATA;
+		p += k;
+		off += (uint64_t)k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+int vxt_chunkdec_load(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		      const struct vxt_chunk_info *ci)
+{
+	int rc;
+
+	if (ci->data_offset > src->size || ci->data_size > src->size - ci->data_offset)
+		return -ENODATA;	/* checked before allocating for it */
+	if (ci->data_size > d->comp_cap) {
+		uint8_t *p = realloc(d->comp, ci->data_size);
+
+		if (!p)
+			return -ENOMEM;
+		d->comp = p;
+		d->comp_cap = ci->data_size;
+	}
+	rc = vxt_chunksrc_read(src, ci->data_offset, d->comp, ci->data_size);
+	if (rc < 0)
+		return rc;
+	if (vxt_le32(d->comp) != VXT_ZSTD_MAGIC ||
+	    vxt_crc32c(0, d->comp, ci->data_size) != ci->data_crc)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Clear field @c of every event in the buffer: a field not decoded reads as 0. */
+static void zero_field(struct vxt_event *ev, size_t n, int c)
+{
+	for (size_t i = 0; i < n; i++)
+		switch (c) {
+		case VXT_CODEC_FLAGS: ev[i].flags = 0; break;
+		case VXT_CODEC_SECTOR: ev[i].sector = 0; break;
+		case VXT_CODEC_BYTES: ev[i].bytes = 0; break;
+		case VXT_CODEC_LATENCY: ev[i].latency_ns = 0; break;
+		case VXT_CODEC_ERROR: ev[i].error = 0; break;
+		case VXT_CODEC_PID: ev[i].pid = 0; break;
+		case VXT_CODEC_COMM: ev[i].comm = 0; break;
+		case VXT_CODEC_CPU: ev[i].cpu = 0; break;
+		default: break;
+		}
+}
+
+/* Does chunk @ci need column @c decoded? Fields not decoded are zeroed once
+ * (d->zeroed says which are zero all through the buffer). */
+static bool want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c)
+{
+	unsigned bit = 1u << c;
+
+	if ((d->fields & bit) ||
+	    (c == VXT_CODEC_SECTOR && (d->fields & VXT_FIELD_LOST_COUNT) && ci->nlost)) {
+		d->zeroed &= ~bit;
+		return true;
+	}
+	if (!(d->zeroed & bit)) {
+		zero_field(d->ev, d->ev_cap, c);
+		d->zeroed |= bit;
+	}
+	return false;
+}
+
+static int grow_raw(struct vxt_chunkdec *d, size_t need)
+{
+	uint8_t *p;
+
+	if (need <= d->raw_cap)
+		return 0;
+	p = realloc(d->raw, need);
+	if (!p)
+		return -ENOMEM;
+	d->raw = p;
+	d->raw_cap = need;
+	return 0;
+}
+
+
+/* One zstd frame holds the eleven column lengths and the columns. */
+static int decode_single_frame(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+			       uint32_t nobjs, uint32_t nstrs)
+{
+	const uint8_t *p, *end;
+	size_t got;
+
+	/* the frame must declare the size the entry claims before a buffer of
+	 * that size is allocated */
+	if (ZSTD_getFrameContentSize(d->comp, ci->data_size) != ci->raw_size)
+		return VXT_CHUNK_BAD_FRAME;
+	if (grow_raw(d, ci->raw_size + VXT_CODEC_SLACK) < 0)
+		return -ENOMEM;
+	got = ZSTD_decompressDCtx(d->dctx, d->raw, ci->raw_size, d->comp, ci->data_size);
+	if (ZSTD_isError(got) || got != ci->raw_size)
+		return VXT_CHUNK_BAD_FRAME;
+	memset(d->raw + got, 0, VXT_CODEC_SLACK);
+	p = d->raw + 4 * VXT_CODEC_COLUMNS;
+	end = d->raw + got;
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		uint32_t clen = vxt_le32(d->raw + 4 * c);
+
+		if (clen > (size_t)(end - p))
+			return VXT_CHUNK_BAD_COLUMNS;
+		if (want_column(d, ci, c) &&
+		    vxt_codec_decode_column(c, p, clen, ci->nevents, d->ev, nobjs, nstrs) < 0)
+			return VXT_CHUNK_BAD_COLUMNS;
+		p += clen;
+	}
+	return p == end ? 0 : VXT_CHUNK_BAD_COLUMNS;
+}
+
+/* Eleven zstd frames, one per column, each declaring its size; the columns
+ * not wanted are stepped over without decompressing them. */
+static int decode_column_frames(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+				uint32_t nobjs, uint32_t nstrs)
+{
+	const uint8_t *p = d->comp, *end = d->comp + ci->data_size;
+	uint64_t total = 0;
+
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		size_t fsz = ZSTD_findFrameCompressedSize(p, (size_t)(end - p)), got;
+		unsigned long long csz;
+
+		if (ZSTD_isError(fsz))
+			return VXT_CHUNK_BAD_FRAME;
+		csz = ZSTD_getFrameContentSize(p, fsz);
+		if (csz == ZSTD_CONTENTSIZE_UNKNOWN || csz == ZSTD_CONTENTSIZE_ERROR ||
+		    csz > ci->raw_size - total)
+			return VXT_CHUNK_BAD_FRAME;
+		total += csz;
+		if (want_column(d, ci, c)) {
+			if (grow_raw(d, csz + VXT_CODEC_SLACK) < 0)
+				return -ENOMEM;
+			got = ZSTD_decompressDCtx(d->dctx, d->raw, csz, p, fsz);
+			if (ZSTD_isError(got) || got != csz)
+				return VXT_CHUNK_BAD_FRAME;
+			memset(d->raw + got, 0, VXT_CODEC_SLACK);
+			if (vxt_codec_decode_column(c, d->raw, got, ci->nevents, d->ev,
+						    nobjs, nstrs) < 0)
+				return VXT_CHUNK_BAD_COLUMNS;
+		}
+		p += fsz;
+	}
+	return p == end && total == ci->raw_size ? 0 : VXT_CHUNK_BAD_FRAME;
+}
+
+int vxt_chunkdec_decode(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+			bool column_frames, uint32_t nobjs, uint32_t nstrs)
+{
+	if (ci->nevents > d->ev_cap) {
+		struct vxt_event *e = realloc(d->ev, ci->nevents * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		memset(e, 0, ci->nevents * sizeof(*e));
+		d->ev = e;
+		d->ev_cap = ci->nevents;
+		d->zeroed = VXT_FIELD_ALL;
+	}
+	return column_frames ? decode_column_frames(d, ci, nobjs, nstrs) :
+			       decode_single_frame(d, ci, nobjs, nstrs);
+}
+
+int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
+		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen)
+{
+	const char *why;
+	int rc = vxt_chunkdec_load(d, src, ci);
+
+	if (rc == 0) {
+		rc = vxt_chunkdec_decode(d, ci, column_frames, nobjs, nstrs);
+		why = rc == VXT_CHUNK_BAD_FRAME ? "bad zstd frame" : "malformed columns";
+	} else {
+		why = rc == -ENODATA ? "truncated data" :
+		      rc == -EBADMSG ? "corrupt data (CRC)" : "read error";
+	}
+	if (rc == 0)
+		return 0;
+	if (rc == -ENOMEM) {
+		snprintf(msg, msglen, "out of memory");
+		return rc;
+	}
+	snprintf(msg, msglen, "chunk %zu: %s at offset %llu", index, why,
+		 (unsigned long long)ci->data_offset);
+	return -EBADMSG;
+}
+
+int vxt_chunkdec_init(struct vxt_chunkdec *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->fields = VXT_FIELD_ALL;
+	d->dctx = ZSTD_createDCtx();
+	return d->dctx ? 0 : -ENOMEM;
+}
+
+void vxt_chunkdec_free(struct vxt_chunkdec *d)
+{
+	ZSTD_freeDCtx(d->dctx);
+	free(d->comp);
+	free(d->raw);
+	free(d->ev);
+	memset(d, 0, sizeof(*d));
+}

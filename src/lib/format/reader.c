@@ -1,0 +1,743 @@
+/* reader.c - reading .vxt files: open through the footer or by a recovery
+ * scan, seek by time or ordinal, iterate both ways, follow a growing file
+ *
+ * Invariants: chunks[0..n) are sound (entry CRC checked, data in the file);
+ * chunks[i].first_event == sum of nevents before i; scan_off is the end of
+ * the last sound unit, where a refresh continues. At most one chunk is held
+ * decoded (cur_chunk). Every size read from the file is checked against the
+ * file's real size before anything is allocated.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "format/chunkdec.h"
+#include "format/codec.h"
+#include "format/reader_impl.h"
+#include "format/vxtfile.h"
+#include "vxtrace/util.h"
+
+struct vxt_reader {
+	struct vxt_chunksrc src;	/* the file: descriptor or memory, and its size */
+	char *name;
+	struct vxt_file_info info;
+	struct vxt_objtab *objs;
+	struct vxt_strtab *strs;
+	struct vxt_chunk_info *chunks;
+	size_t n, cap;
+	uint64_t nevents;
+	uint64_t header_end;
+	uint64_t scan_off;
+	bool has_footer;
+	bool recovered;
+	int64_t damage_off;
+	char damage[256];
+	struct vxt_chunkdec dec;	/* holds the decoded chunk */
+	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
+	uint64_t pos;			/* ordinal of the next event */
+	char err[VXT_ERRBUF_SIZE];
+};
+
+static int seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(r->err, sizeof(r->err), "%s: ", r->name);
+
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int read_at(struct vxt_reader *r, uint64_t off, void *buf, size_t len)
+{
+	return vxt_chunksrc_read(&r->src, off, buf, len);
+}
+
+static int refresh_size(struct vxt_reader *r)
+{
+	struct stat st;
+
+	if (r->src.mem)
+		return 0;
+	if (fstat(r->src.fd, &st) < 0)
+		return seterr(r, -errno, "%s", strerror(errno));
+	r->src.size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Read the skippable unit at @off whole into a new buffer (caller frees).
+ * @return 0, -ENODATA when it runs past the end, -EBADMSG when it is no unit
+ * of kind @unit, too large, or fails its CRC. */
+static int read_unit(struct vxt_reader *r, uint64_t off, unsigned unit, uint8_t **out,
+		     size_t *len)
+{
+	uint8_t hdr[8];
+	uint32_t size;
+	uint8_t *p;
+	int rc = read_at(r, off, hdr, 8);
+
+	if (rc < 0)
+		return rc;
+	if (vxt_le32(hdr) != (VXT_SKIP_MAGIC | unit))
+		return -EBADMSG;
+	size = vxt_le32(hdr + 4);
+	if (size < 8 || size > (unit == VXT_UNIT_FOOTER ? VXT_FOOTER_MAX : VXT_UNIT_MAX))
+		return -EBADMSG;
+	if (off + 8 + size > r->src.size)
+		return -ENODATA;
+	p = malloc(8 + (size_t)size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, hdr, 8);
+	rc = read_at(r, off + 8, p + 8, size);
+	if (!rc && vxt_crc32c(0, p + 8, size - 4) != vxt_le32(p + 8 + size - 4))
+		rc = -EBADMSG;
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	*out = p;
+	*len = 8 + (size_t)size;
+	return 0;
+}
+
+static int load_header(struct vxt_reader *r)
+{
+	uint8_t *u;
+	size_t len;
+	struct vxt_cur c;
+	struct vxt_file_info *in = &r->info;
+	uint8_t magic[4];
+	int rc;
+
+	if (read_at(r, 0, magic, 4) < 0 || vxt_le32(magic) != (VXT_SKIP_MAGIC | VXT_UNIT_HEADER))
+		return seterr(r, -EBADMSG, "not a .vxt file (no header at offset 0)");
+	rc = read_unit(r, 0, VXT_UNIT_HEADER, &u, &len);
+	if (rc == -ENODATA)
+		return seterr(r, -EBADMSG, "truncated header at offset 0");
+	if (rc == -EBADMSG)
+		return seterr(r, rc, "corrupt header at offset 0 (bad size or CRC)");
+	if (rc < 0)
+		return seterr(r, rc, "reading header: %s", vxt_strerror_plain(rc));
+	c = (struct vxt_cur){ u + 8, u + len - 4, false };
+	if (vxt_cur_u32(&c) != VXT_TAG_HEADER) {
+		free(u);
+		return seterr(r, -EBADMSG, "not a .vxt file (bad header tag)");
+	}
+	in->version = vxt_cur_u32(&c);
+	in->compat = vxt_cur_u32(&c);
+	in->incompat = vxt_cur_u32(&c);
+	if (in->incompat & ~(uint32_t)VXT_INCOMPAT_KNOWN) {
+		free(u);
+		return seterr(r, -EPROTO,
+			      "made by a newer vxtrace (format version %u, incompatible features 0x%x)",
+			      in->version, in->incompat);
+	}
+	vxt_cur_u32(&c);
+	in->created_real_ns = vxt_cur_u64(&c);
+	in->anchor_mono_ns = vxt_cur_u64(&c);
+	in->anchor_real_ns = vxt_cur_u64(&c);
+	vxt_cur_str(&c, in->host, sizeof(in->host));
+	vxt_cur_str(&c, in->source, sizeof(in->source));
+	vxt_cur_str(&c, in->profile, sizeof(in->profile));
+	vxt_cur_str(&c, in->command, sizeof(in->command));
+	rc = c.bad ? -EBADMSG : vxt_get_objects(&c, r->objs);
+	if (!rc)
+		rc = vxt_get_strings(&c, r->strs);
+	free(u);
+	if (rc < 0)
+		return seterr(r, rc, "corrupt header tables at offset 0");
+	r->header_end = len;
+	return 0;
+}
+
+/* Parse the fixed fields of chunk entry unit @u (CRC already checked) found
+ * at @off; leaves @c at the object and string tables that follow. Touches
+ * nothing in the reader, so a chunk whose data is not there yet can be
+ * parsed again by the next refresh. */
+static int parse_entry_fixed(struct vxt_reader *r, const uint8_t *u, size_t len, uint64_t off,
+			     struct vxt_chunk_info *ci, struct vxt_cur *c)
+{
+	*c = (struct vxt_cur){ u + 8, u + len - 4, false };
+	memset(ci, 0, sizeof(*ci));
+	if (vxt_cur_u32(c) != VXT_TAG_CHUNK)
+		return -EBADMSG;
+	ci->offset = off;
+	ci->data_offset = off + len;
+	ci->first_event = vxt_cur_u64(c);
+	ci->first_ns = vxt_cur_u64(c);
+	ci->last_ns = vxt_cur_u64(c);
+	ci->nevents = vxt_cur_u32(c);
+	ci->nerrors = vxt_cur_u32(c);
+	ci->nlost = vxt_cur_u64(c);
+	ci->raw_size = vxt_cur_u32(c);
+	ci->data_size = vxt_cur_u32(c);
+	ci->data_crc = vxt_cur_u32(c);
+	/* each column holds a value of at least one byte per event; a single
+	 * frame also holds the columns' lengths */
+	if (c->bad || ci->first_event != r->nevents || !ci->nevents ||
+	    ci->nevents > VXT_CHUNK_EVENTS_MAX || ci->raw_size > VXT_CHUNK_RAW_MAX ||
+	    ci->raw_size < ci->nevents * (uint64_t)VXT_CODEC_COLUMNS +
+			   (r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES ? 0 : 4 * VXT_CODEC_COLUMNS) ||
+	    ci->data_size > VXT_CHUNK_DATA_MAX || ci->data_size < 8 ||
+	    ci->first_ns > ci->last_ns || ci->nerrors > ci->nevents ||
+	    ci->data_offset < off)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Parse the rest of the entry at @c: the objects and strings it adds to the
+ * reader's tables, and its per-object aggregates. */
+static int parse_entry_tables(struct vxt_reader *r, struct vxt_cur *c, struct vxt_chunk_info *ci)
+{
+	int rc = vxt_get_objects(c, r->objs);
+
+	if (!rc)
+		rc = vxt_get_strings(c, r->strs);
+	if (rc < 0)
+		return rc;
+	ci->nobjagg = vxt_cur_u32(c);
+	if (c->bad || ci->nobjagg > vxt_objtab_count(r->objs) ||
+	    ci->nobjagg > (size_t)(c->end - c->p) / VXT_OBJAGG_SIZE)
+		return -EBADMSG;
+	if (ci->nobjagg) {
+		ci->objagg = calloc(ci->nobjagg, sizeof(*ci->objagg));
+		if (!ci->objagg)
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < ci->nobjagg; i++) {
+		vxt_get_objagg(c, &ci->objagg[i]);
+		if (ci->objagg[i].object >= vxt_objtab_count(r->objs)) {
+			free(ci->objagg);
+			ci->objagg = NULL;
+			return -EBADMSG;
+		}
+	}
+	return c->bad ? -EBADMSG : 0;
+}
+
+static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct vxt_chunk_info *c = realloc(r->chunks, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		r->chunks = c;
+		r->cap = cap;
+	}
+	r->chunks[r->n++] = *ci;
+	r->nevents += ci->nevents;
+	return 0;
+}
+
+static void set_damage(struct vxt_reader *r, uint64_t off, const char *why)
+{
+	r->damage_off = (int64_t)off;
+	snprintf(r->damage, sizeof(r->damage), "%s at offset %llu", why,
+		 (unsigned long long)off);
+}
+
+/* Load chunk data for the recovery scan: 0, -ENODATA, -EBADMSG, -ENOMEM. */
+static int load_data(struct vxt_reader *r, const struct vxt_chunk_info *ci)
+{
+	return vxt_chunkdec_load(&r->dec, &r->src, ci);
+}
+
+/* Forward scan from r->scan_off; stops at the end or the first bad unit. */
+static int scan(struct vxt_reader *r)
+{
+	int added = 0;
+
+	r->damage_off = -1;
+	r->damage[0] = '\0';
+	while (r->scan_off + 8 <= r->src.size) {
+		uint64_t off = r->scan_off;
+		uint8_t hdr[8], *u = NULL;
+		size_t len;
+		struct vxt_chunk_info ci;
+		struct vxt_cur c;
+		uint32_t magic;
+		int rc = read_at(r, off, hdr, 8);
+
+		if (rc < 0)
+			return seterr(r, rc, "read at offset %llu: %s", (unsigned long long)off,
+				      vxt_strerror_plain(rc));
+		magic = vxt_le32(hdr);
+		if ((magic & ~0xFu) != VXT_SKIP_MAGIC) {
+			set_damage(r, off, "unexpected data (not a vxt unit)");
+			break;
+		}
+		if ((magic & 0xF) == VXT_UNIT_FOOTER || (magic & 0xF) == VXT_UNIT_TRAILER)
+			break;	/* an end whose trailer did not check out */
+		if ((magic & 0xF) != VXT_UNIT_CHUNK) {
+			uint64_t skip = 8 + (uint64_t)vxt_le32(hdr + 4);
+
+			if (off + skip > r->src.size) {
+				set_damage(r, off, "torn unit");
+				break;
+			}
+			r->scan_off = off + skip;	/* unknown unit: skipped by length */
+			continue;
+		}
+		rc = read_unit(r, off, VXT_UNIT_CHUNK, &u, &len);
+		if (rc == -ENOMEM)
+			return seterr(r, rc, "out of memory");
+		if (rc == -ENODATA) {
+			set_damage(r, off, "torn chunk entry");
+			break;
+		}
+		if (rc < 0 || (rc = parse_entry_fixed(r, u, len, off, &ci, &c)) < 0) {
+			free(u);
+			if (rc == -ENOMEM)
+				return seterr(r, rc, "out of memory");
+			set_damage(r, off, "corrupt chunk entry");
+			break;
+		}
+		/* the data first: the tables of a chunk still being written must
+		 * not reach the reader's tables until the chunk is whole */
+		rc = load_data(r, &ci);
+		if (rc < 0) {
+			free(u);
+			if (rc == -ENOMEM)
+				return seterr(r, rc, "out of memory");
+			set_damage(r, ci.data_offset, rc == -ENODATA ? "torn chunk data" :
+				   "corrupt chunk data (CRC)");
+			break;
+		}
+		rc = parse_entry_tables(r, &c, &ci);
+		free(u);
+		if (rc < 0) {
+			if (rc == -ENOMEM)
+				return seterr(r, rc, "out of memory");
+			set_damage(r, off, "corrupt chunk entry");
+			break;
+		}
+		if (add_chunk(r, &ci) < 0) {
+			free(ci.objagg);
+			return seterr(r, -ENOMEM, "out of memory");
+		}
+		r->scan_off = ci.data_offset + ci.data_size;
+		added++;
+	}
+	if (r->scan_off < r->src.size && r->damage_off < 0 && r->scan_off + 8 > r->src.size)
+		set_damage(r, r->scan_off, "torn unit");
+	return added;
+}
+
+static void free_chunks(struct vxt_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->chunks[i].objagg);
+	r->n = 0;
+	r->nevents = 0;
+}
+
+static int reset_tables(struct vxt_reader *r)
+{
+	free_chunks(r);
+	vxt_objtab_free(r->objs);
+	vxt_strtab_free(r->strs);
+	r->objs = vxt_objtab_new();
+	r->strs = vxt_strtab_new();
+	if (!r->objs || !r->strs)
+		return seterr(r, -ENOMEM, "out of memory");
+	return load_header(r);
+}
+
+/* Load the index from the footer. @return 0, or < 0 when there is no sound footer. */
+static int load_footer(struct vxt_reader *r)
+{
+	uint8_t t[VXT_TRAILER_SIZE], *u;
+	size_t len;
+	uint64_t foff;
+	uint32_t flen, nchunks;
+	struct vxt_cur c;
+	int rc;
+
+	if (r->src.size < r->header_end + VXT_TRAILER_SIZE)
+		return -ENODATA;
+	rc = read_at(r, r->src.size - VXT_TRAILER_SIZE, t, sizeof(t));
+	if (rc < 0)
+		return rc;
+	foff = vxt_le64(t + 8);
+	flen = vxt_le32(t + 16);
+	if (vxt_le32(t) != (VXT_SKIP_MAGIC | VXT_UNIT_TRAILER) || vxt_le32(t + 4) != 16 ||
+	    vxt_le32(t + 20) != VXT_TAG_END || foff < r->header_end ||
+	    foff + flen != r->src.size - VXT_TRAILER_SIZE)
+		return -EBADMSG;
+	rc = read_unit(r, foff, VXT_UNIT_FOOTER, &u, &len);
+	if (rc < 0)
+		return rc;
+	c = (struct vxt_cur){ u + 8, u + len - 4, false };
+	rc = -EBADMSG;
+	if (vxt_cur_u32(&c) != VXT_TAG_FOOTER)
+		goto out;
+	nchunks = vxt_cur_u32(&c);
+	vxt_cur_u64(&c);
+	if (c.bad || nchunks > (size_t)(c.end - c.p) / 12)
+		goto out;
+	for (uint32_t i = 0; i < nchunks; i++) {
+		uint64_t off = vxt_cur_u64(&c);
+		uint32_t elen = vxt_cur_u32(&c);
+		const uint8_t *e = vxt_cur_take(&c, elen);
+		struct vxt_chunk_info ci;
+		struct vxt_cur ec;
+
+		if (!e || elen < 16 || vxt_le32(e) != (VXT_SKIP_MAGIC | VXT_UNIT_CHUNK) ||
+		    vxt_le32(e + 4) != elen - 8 ||
+		    vxt_crc32c(0, e + 8, elen - 12) != vxt_le32(e + elen - 4))
+			goto out;
+		rc = parse_entry_fixed(r, e, elen, off, &ci, &ec);
+		if (!rc)
+			rc = parse_entry_tables(r, &ec, &ci);
+		if (rc < 0)
+			goto out;
+		rc = -EBADMSG;
+		if (ci.data_offset > foff || ci.data_size > foff - ci.data_offset ||
+		    (r->n && off < r->chunks[r->n - 1].data_offset + r->chunks[r->n - 1].data_size)) {
+			free(ci.objagg);
+			goto out;
+		}
+		if (add_chunk(r, &ci) < 0) {
+			free(ci.objagg);
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	rc = c.p == c.end ? 0 : -EBADMSG;
+	r->scan_off = foff;
+out:
+	free(u);
+	return rc;
+}
+
+static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
+{
+	int rc;
+
+	r->cur_chunk = SIZE_MAX;
+	r->damage_off = -1;
+	r->objs = vxt_objtab_new();
+	r->strs = vxt_strtab_new();
+	if (vxt_chunkdec_init(&r->dec) < 0) {
+		seterr(r, -ENOMEM, "out of memory");
+		goto fail;
+	}
+		if (!r->objs || !r->strs) {
+		seterr(r, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (load_header(r) < 0)
+		goto fail;
+	rc = load_footer(r);
+	if (rc == 0) {
+		r->has_footer = true;
+	} else {
+		if (rc == -ENOMEM || reset_tables(r) < 0) {
+			seterr(r, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		r->recovered = true;
+		r->scan_off = r->header_end;
+		if (scan(r) < 0)
+			goto fail;
+	}
+	return r;
+fail:
+	snprintf(err, VXT_ERRBUF_SIZE, "%s", r->err);
+	vxt_reader_close(r);
+	return NULL;
+}
+
+struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->name = strdup(path))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
+		free(r);
+		return NULL;
+	}
+	r->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->src.fd < 0) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
+		free(r->name);
+		free(r);
+		return NULL;
+	}
+	if (refresh_size(r) < 0) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s", r->err);
+		vxt_reader_close(r);
+		return NULL;
+	}
+	return open_common(r, err);
+}
+
+struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *name,
+				       char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->name = strdup(name ? name : "<memory>"))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
+		free(r);
+		return NULL;
+	}
+	r->src.fd = -1;
+	r->src.mem = buf;
+	r->src.size = len;
+	return open_common(r, err);
+}
+
+void vxt_reader_close(struct vxt_reader *r)
+{
+	if (!r)
+		return;
+	if (r->src.fd >= 0)
+		close(r->src.fd);
+	free_chunks(r);
+	free(r->chunks);
+	vxt_objtab_free(r->objs);
+	vxt_strtab_free(r->strs);
+	vxt_chunkdec_free(&r->dec);
+	free(r->name);
+	free(r);
+}
+
+const char *vxt_reader_error(const struct vxt_reader *r) { return r->err; }
+const struct vxt_chunksrc *vxt_reader_src(const struct vxt_reader *r) { return &r->src; }
+const char *vxt_reader_name(const struct vxt_reader *r) { return r->name; }
+const struct vxt_file_info *vxt_reader_info(const struct vxt_reader *r) { return &r->info; }
+const struct vxt_objtab *vxt_reader_objects(const struct vxt_reader *r) { return r->objs; }
+const struct vxt_strtab *vxt_reader_strings(const struct vxt_reader *r) { return r->strs; }
+uint64_t vxt_reader_nevents(const struct vxt_reader *r) { return r->nevents; }
+size_t vxt_reader_nchunks(const struct vxt_reader *r) { return r->n; }
+bool vxt_reader_recovered(const struct vxt_reader *r) { return r->recovered; }
+uint64_t vxt_reader_tell(const struct vxt_reader *r) { return r->pos; }
+
+const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i)
+{
+	return i < r->n ? &r->chunks[i] : NULL;
+}
+
+int64_t vxt_reader_damage(const struct vxt_reader *r, const char **why)
+{
+	if (why)
+		*why = r->damage_off >= 0 ? r->damage : NULL;
+	return r->damage_off;
+}
+
+uint64_t vxt_reader_to_real(const struct vxt_reader *r, uint64_t mono_ns)
+{
+	return mono_ns + (r->info.anchor_real_ns - r->info.anchor_mono_ns);
+}
+
+int vxt_reader_refresh(struct vxt_reader *r)
+{
+	int rc;
+
+	if (r->has_footer || r->src.mem)
+		return 0;
+	rc = refresh_size(r);
+	if (rc < 0)
+		return rc;
+	/* a footer may have been written since: the scan stops at it */
+	return scan(r);
+}
+
+/* Decode chunk @i into r->dec.ev. @return 0 or a negative errno. */
+static int decode_chunk(struct vxt_reader *r, size_t i)
+{
+	char msg[200];
+	int rc;
+
+	if (r->cur_chunk == i)
+		return 0;
+	r->cur_chunk = SIZE_MAX;
+	rc = vxt_chunkdec_run(&r->dec, &r->src, &r->chunks[i], i,
+			      r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
+			      (uint32_t)vxt_objtab_count(r->objs),
+			      (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
+	if (rc < 0)
+		return seterr(r, rc, "%s", msg);
+	r->cur_chunk = i;
+	return 0;
+}
+
+void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields)
+{
+	fields |= VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
+	if (fields != r->dec.fields) {
+		r->dec.fields = fields;
+		r->cur_chunk = SIZE_MAX;
+	}
+}
+
+size_t vxt_reader_chunk_of(const struct vxt_reader *r, uint64_t ordinal)
+{
+	size_t lo = 0, hi = r->n;
+
+	if (r->cur_chunk < r->n) {
+		const struct vxt_chunk_info *c = &r->chunks[r->cur_chunk];
+
+		if (ordinal >= c->first_event && ordinal < c->first_event + c->nevents)
+			return r->cur_chunk;
+	}
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->chunks[mid].first_event <= ordinal)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int event_at(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event **ev)
+{
+	size_t i = vxt_reader_chunk_of(r, ordinal);
+	int rc = decode_chunk(r, i);
+
+	if (rc < 0)
+		return rc;
+	*ev = &r->dec.ev[ordinal - r->chunks[i].first_event];
+	return 1;
+}
+
+int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev)
+{
+	int rc;
+
+	/* the common case: the next event is in the decoded chunk */
+	if (r->cur_chunk < r->n) {
+		const struct vxt_chunk_info *c = &r->chunks[r->cur_chunk];
+		uint64_t k = r->pos - c->first_event;
+
+		if (r->pos >= c->first_event && k < c->nevents) {
+			*ev = &r->dec.ev[k];
+			r->pos++;
+			return 1;
+		}
+	}
+
+	if (r->pos >= r->nevents)
+		return 0;
+	rc = event_at(r, r->pos, ev);
+	if (rc > 0)
+		r->pos++;
+	return rc;
+}
+
+int vxt_reader_prev(struct vxt_reader *r, const struct vxt_event **ev)
+{
+	int rc;
+
+	if (r->pos == 0)
+		return 0;
+	rc = event_at(r, r->pos - 1, ev);
+	if (rc > 0)
+		r->pos--;
+	return rc;
+}
+
+int vxt_reader_seek_ordinal(struct vxt_reader *r, uint64_t ordinal)
+{
+	r->pos = ordinal > r->nevents ? r->nevents : ordinal;
+	return 0;
+}
+
+int vxt_reader_seek_time(struct vxt_reader *r, uint64_t t_ns)
+{
+	size_t lo = 0, hi = r->n, i;
+	int rc;
+
+	/* first chunk whose last event is at or after t */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->chunks[mid].last_ns < t_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->n) {
+		r->pos = r->nevents;
+		return 0;
+	}
+	rc = decode_chunk(r, lo);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < r->chunks[lo].nevents; i++)
+		if (r->dec.ev[i].time_ns >= t_ns)
+			break;
+	r->pos = r->chunks[lo].first_event + i;
+	return 0;
+}
+
+const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, size_t *n)
+{
+	if (i >= r->n) {
+		seterr(r, -EINVAL, "no chunk %zu", i);
+		return NULL;
+	}
+	if (decode_chunk(r, i) < 0)
+		return NULL;
+	*n = r->chunks[i].nevents;
+	return r->dec.ev;
+}
+
+static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		uint8_t *u;
+		size_t len;
+		int rc = read_unit(r, r->chunks[i].offset, VXT_UNIT_CHUNK, &u, &len);
+
+		if (rc == 0)
+			free(u);
+		if (rc == -ENOMEM)
+			return seterr(r, rc, "out of memory");
+		if (rc < 0 || r->chunks[i].offset + len != r->chunks[i].data_offset) {
+			*bad_offset = r->chunks[i].offset;
+			return seterr(r, -EBADMSG, "chunk %zu: corrupt entry at offset %llu", i,
+				      (unsigned long long)r->chunks[i].offset);
+		}
+		r->cur_chunk = SIZE_MAX;
+		rc = decode_chunk(r, i);
+		if (rc == -ENOMEM)
+			return rc;	/* not damage: the message says so */
+		if (rc < 0) {
+			*bad_offset = r->chunks[i].data_offset;
+			return -EBADMSG;
+		}
+	}
+	if (r->damage_off >= 0) {
+		*bad_offset = (uint64_t)r->damage_off;
+		return seterr(r, -EBADMSG, "%s", r->damage);
+	}
+	return 0;
+}
+
+int vxt_reader_verify(struct vxt_reader *r, uint64_t *bad_offset)
+{
+	unsigned fields = r->dec.fields;
+	int rc;
+
+	vxt_reader_set_fields(r, VXT_FIELD_ALL);	/* every column is checked */
+	rc = verify_chunks(r, bad_offset);
+	vxt_reader_set_fields(r, fields);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/* source.c - the capture source table and the generic source calls
+ *
+ * Picks a source by name (or the default: the kernel module when its device
+ * exists, else tracefs), and forwards each call to the source's ops.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/source_impl.h"
+#include "vxtrace/util.h"
+
+/* In order of preference for the default; sim and import sources are never
+ * picked by default (probe returns an error). */
+static const struct vxt_source_ops *const source_table[] = {
+	&vxt_source_kmod_ops,
+	&vxt_source_tracefs_ops,
+	&vxt_source_sim_ops,
+	&vxt_source_blktrace_ops,
+};
+
+#define NSOURCES (sizeof(source_table) / sizeof(source_table[0]))
+
+int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static const struct vxt_source_ops *find_ops(const char *kind, char *err)
+{
+	size_t i;
+
+	if (kind) {
+		for (i = 0; i < NSOURCES; i++)
+			if (!strcmp(source_table[i]->name, kind))
+				return source_table[i];
+		snprintf(err, VXT_ERRBUF_SIZE, "unknown source '%s'", kind);
+		return NULL;
+	}
+	for (i = 0; i < NSOURCES; i++)
+		if (source_table[i]->probe && source_table[i]->probe() == 0)
+			return source_table[i];
+	snprintf(err, VXT_ERRBUF_SIZE,
+		 "no capture source usable here (no %s and no tracefs); try --source sim",
+		 "/dev/vxtrace");
+	return NULL;
+}
+
+struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
+				   struct vxt_objtab *objs, struct vxt_strtab *strs,
+				   char err[VXT_ERRBUF_SIZE])
+{
+	const struct vxt_source_ops *ops = find_ops(kind, err);
+	struct vxt_source *s;
+	int rc;
+
+	if (!ops)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
+		return NULL;
+	}
+	s->ops = ops;
+	s->objs = objs;
+	s->strs = strs;
+	s->clock_mono = vxt_now_mono();
+	s->clock_real = vxt_now_real();
+	rc = ops->open(s, opts);
+	if (rc < 0) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror_plain(rc));
+		ops->close(s);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	if (s->stopped && !s->ops->stop)
+		return 0;
+	return s->ops->next(s, b, timeout_ms);
+}
+
+int vxt_source_stop(struct vxt_source *s)
+{
+	s->stopped = true;
+	return s->ops->stop ? s->ops->stop(s) : 0;
+}
+
+int vxt_source_fd(const struct vxt_source *s)
+{
+	return s->ops->fd ? s->ops->fd(s) : -1;
+}
+
+uint64_t vxt_source_lost(const struct vxt_source *s)
+{
+	return s->lost;
+}
+
+void vxt_source_clock(const struct vxt_source *s, uint64_t *mono_ns, uint64_t *real_ns)
+{
+	*mono_ns = s->clock_mono;
+	*real_ns = s->clock_real;
+}
+
+const char *vxt_source_name(const struct vxt_source *s)
+{
+	return s->ops->name;
+}
+
+const char *vxt_source_error(const struct vxt_source *s)
+{
+	return s->err;
+}
+
+const char *vxt_source_note(const struct vxt_source *s)
+{
+	return s->note[0] ? s->note : NULL;
+}
+
+void vxt_source_close(struct vxt_source *s)
+{
+	if (!s)
+		return;
+	s->ops->close(s);
+	free(s);
+}
+
+struct vxt_event *vxt_batch_push(struct vxt_batch *b)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		struct vxt_event *ev = realloc(b->ev, cap * sizeof(*ev));
+
+		if (!ev)
+			return NULL;
+		b->ev = ev;
+		b->cap = cap;
+	}
+	memset(&b->ev[b->n], 0, sizeof(b->ev[0]));
+	return &b->ev[b->n++];
+}
+
+void vxt_batch_free(struct vxt_batch *b)
+{
+	free(b->ev);
+	b->ev = NULL;
+	b->n = b->cap = 0;
+}

@@ -1,0 +1,320 @@
+/* source_kmod.c - capture block I/O from the vxtrace kernel module
+ *
+ * The "kmod" source opens /dev/vxtrace (a private channel, CAP_SYS_ADMIN),
+ * makes it an I/O channel of opts->bufsize bytes selecting the objects of
+ * opts->objects (a whole device with its partitions, or one partition; none
+ * = every device), or, with opts->errors, an error channel (the saved errors
+ * not yet discarded, then new ones). It reads the record stream without
+ * blocking and decodes it with chanrec.h: object records fill the object
+ * table, clock records move the clock anchor, lost records become
+ * VXT_PH_LOST events, and error records are done events with their error.
+ * Completions seen in interrupt context carry no task: they get the pid and
+ * command of their issue (iopair.h).
+ * Format of the stream: formats/channel.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "source/iopair.h"
+#include "source/source_impl.h"
+#include "vxtrace/chanrec.h"
+#include "vxtrace/sysdev.h"
+#include "vxtrace/util.h"
+
+#define KMOD_READ_SIZE	(256u << 10)	/* bytes per read() */
+#define KMOD_READ_MAX	(8u << 20)	/* bytes per next() call */
+#define KMOD_MAX_OBJS	VOLIOT_WANT_MAX
+
+struct kmod {
+	int fd;
+	bool errors;
+	struct vxt_chandec dec;
+	struct vxt_iopair *pairs;
+	uint8_t *buf;
+	uint32_t last_dev;		/* cache of the last object looked up */
+	uint32_t last_id;
+	bool have_last;
+};
+
+static int kmod_probe(void)
+{
+	return access(VOLIOT_DEVICE, F_OK) == 0 ? 0 : -ENOENT;
+}
+
+/* The want list for @objects: a whole device with its partitions, or one
+ * partition. @return the number of sets, or a negative errno. */
+static int kmod_want(struct vxt_source *s, const char *objects, union voliot_want_set *sets)
+{
+	uint32_t devs[KMOD_MAX_OBJS], disk;
+	uint64_t start;
+	int n, i;
+
+	if (!objects || !*objects) {
+		memset(&sets[0], 0, sizeof(sets[0]));
+		sets[0].type = VOLIOT_WANT_ALL;
+		return 1;
+	}
+	n = vxt_sysdev_resolve(objects, devs, KMOD_MAX_OBJS, s->err);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		memset(&sets[i], 0, sizeof(sets[i]));
+		if (vxt_sysdev_partition(devs[i], &disk, &start) == 1) {
+			sets[i].dev.type = VOLIOT_WANT_DEV;
+			sets[i].dev.dev = devs[i];
+		} else {
+			sets[i].disk.type = VOLIOT_WANT_DISK;
+			sets[i].disk.dev = devs[i];
+		}
+	}
+	return n;
+}
+
+static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_source_opts *o)
+{
+	union voliot_want_set sets[KMOD_MAX_OBJS];
+	struct voliot_want_list wl;
+	int n;
+
+	if (ioctl(k->fd, VOLIOT_IO_TRACE_INIT, (unsigned long)o->bufsize) < 0)
+		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE_INIT: %s",
+					 VOLIOT_DEVICE, strerror(errno));
+	n = kmod_want(s, o->objects, sets);
+	if (n < 0)
+		return n;
+	memset(&wl, 0, sizeof(wl));
+	wl.count = (uint32_t)n;
+	wl.sets = (uint64_t)(uintptr_t)sets;
+	if (ioctl(k->fd, VOLIOT_IO_TRACE, &wl) < 0)
+		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE: %s",
+					 VOLIOT_DEVICE, strerror(errno));
+	return 0;
+}
+
+static int kmod_open(struct vxt_source *s, const struct vxt_source_opts *o)
+{
+	struct voliot_info info;
+	struct kmod *k;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	s->priv = k;
+	k->fd = -1;
+	k->errors = o->errors;
+	vxt_chandec_init(&k->dec);
+	k->pairs = vxt_iopair_new();
+	k->buf = malloc(KMOD_READ_SIZE);
+	if (!k->pairs || !k->buf)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	k->fd = open(VOLIOT_DEVICE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd < 0) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return vxt_source_seterr(s, -e, "%s does not exist (load vxtrace.ko)",
+						 VOLIOT_DEVICE);
+		if (e == EPERM || e == EACCES)
+			return vxt_source_seterr(s, -e, "%s: %s (tracing needs CAP_SYS_ADMIN)",
+						 VOLIOT_DEVICE, strerror(e));
+		return vxt_source_seterr(s, -e, "%s: %s", VOLIOT_DEVICE, strerror(e));
+	}
+	if (ioctl(k->fd, VOLIOT_GET_INFO, &info) == 0 && info.abi_version != VOLIOT_ABI_VERSION)
+		return vxt_source_seterr(s, -EPROTO, "%s speaks ABI %u, this program %u",
+					 VOLIOT_DEVICE, info.abi_version, VOLIOT_ABI_VERSION);
+	if (k->errors) {
+		if (o->objects && *o->objects)
+			return vxt_source_seterr(s, -EINVAL,
+						 "an error trace covers every object: drop --objects");
+		if (ioctl(k->fd, VOLIOT_ERROR_TRACE_INIT) < 0)
+			return vxt_source_seterr(s, -errno, "%s: VOLIOT_ERROR_TRACE_INIT: %s",
+						 VOLIOT_DEVICE, strerror(errno));
+		return 0;
+	}
+	return kmod_open_io(s, k, o);
+}
+
+/* Object id of kernel device @dev, adding it from sysfs if the channel did
+ * not announce it. @return the id or -ENOMEM. */
+static int64_t kmod_object(struct vxt_source *s, struct kmod *k, uint32_t dev)
+{
+	char name[32];
+	unsigned kind = VXT_OBJ_OTHER;
+	uint64_t size = 0;
+	int64_t id;
+
+	if (k->have_last && k->last_dev == dev)
+		return k->last_id;
+	id = vxt_objtab_find_dev(s->objs, dev);
+	if (id < 0) {
+		if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
+			snprintf(name, sizeof(name), "%u:%u", VOLIOT_MAJOR(dev), VOLIOT_MINOR(dev));
+		id = vxt_objtab_add(s->objs, dev, name, kind, size);
+		if (id < 0)
+			return id;
+	}
+	k->last_dev = dev;
+	k->last_id = (uint32_t)id;
+	k->have_last = true;
+	return id;
+}
+
+struct kmod_feed {
+	struct vxt_source *s;
+	struct kmod *k;
+	struct vxt_batch *b;
+};
+
+static int kmod_io(struct kmod_feed *f, const struct voliot_io_rec *r, uint8_t phase)
+{
+	struct vxt_iopair_val v = { r->time_ns, r->pid, 0 };
+	struct vxt_event *e;
+	int64_t id, comm;
+
+	id = kmod_object(f->s, f->k, r->dev);
+	comm = vxt_strtab_intern(f->s->strs, r->comm, strnlen(r->comm, sizeof(r->comm)));
+	if (id < 0 || comm < 0)
+		return -ENOMEM;
+	e = vxt_batch_push(f->b);
+	if (!e)
+		return -ENOMEM;
+	e->time_ns = r->time_ns;
+	e->sector = r->sector;
+	e->latency_ns = r->latency_ns;
+	e->bytes = r->bytes;
+	e->object = (uint32_t)id;
+	e->pid = r->pid;
+	e->comm = (uint32_t)comm;
+	e->flags = r->flags;
+	e->cpu = r->cpu;
+	e->error = (int16_t)r->error;
+	e->phase = phase;
+	e->op = r->op < VXT_OP_COUNT ? r->op : VXT_OP_OTHER;
+	if (phase == VXT_PH_START) {
+		v.comm = (uint32_t)comm;
+		return vxt_iopair_put(f->k->pairs, r->dev, r->sector, r->bytes, &v);
+	}
+	if (phase == VXT_PH_DONE &&
+	    vxt_iopair_take(f->k->pairs, r->dev, r->sector, r->bytes, &v)) {
+		if (!e->pid) {
+			e->pid = v.pid;
+			e->comm = v.comm;
+		}
+		if (!e->latency_ns && e->time_ns > v.time_ns)
+			e->latency_ns = e->time_ns - v.time_ns;
+	}
+	return 0;
+}
+
+static int kmod_record(const struct vxt_chanrec *rec, void *arg)
+{
+	struct kmod_feed *f = arg;
+	struct vxt_event *e;
+	int64_t id;
+
+	switch (rec->type) {
+	case VOLIOT_REC_IO_START:
+		return kmod_io(f, &rec->u.io, VXT_PH_START);
+	case VOLIOT_REC_IO_DONE:
+	case VOLIOT_REC_ERROR:
+		return kmod_io(f, &rec->u.io, VXT_PH_DONE);
+	case VOLIOT_REC_REQUEUE:
+		return kmod_io(f, &rec->u.io, VXT_PH_REQUEUE);
+	case VOLIOT_REC_LOST:
+		e = vxt_batch_push(f->b);
+		if (!e)
+			return -ENOMEM;
+		e->time_ns = rec->u.lost.time_ns;
+		e->sector = rec->u.lost.count;
+		e->phase = VXT_PH_LOST;
+		e->op = VXT_OP_OTHER;
+		f->s->lost += rec->u.lost.count;
+		return 0;
+	case VOLIOT_REC_OBJECT: {
+		char name[sizeof(rec->u.object.name) + 1];
+
+		memcpy(name, rec->u.object.name, sizeof(rec->u.object.name));
+		name[sizeof(rec->u.object.name)] = '\0';
+		id = vxt_objtab_add(f->s->objs, rec->u.object.dev, name, rec->u.object.kind,
+				    rec->u.object.nr_sectors * 512);
+		return id < 0 ? (int)id : 0;
+	}
+	case VOLIOT_REC_CLOCK:
+		f->s->clock_mono = rec->u.clock.mono_ns;
+		f->s->clock_real = rec->u.clock.real_ns;
+		return 0;
+	}
+	return 0;
+}
+
+static int kmod_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	struct kmod *k = s->priv;
+	struct kmod_feed f = { s, k, b };
+	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
+	size_t total = 0;
+	ssize_t n;
+	int rc;
+
+	rc = poll(&pfd, 1, timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? 1 : vxt_source_seterr(s, -errno, "poll: %s",
+							       strerror(errno));
+	if (rc == 0)
+		return 1;
+	while (total < KMOD_READ_MAX) {
+		n = read(k->fd, k->buf, KMOD_READ_SIZE);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			return vxt_source_seterr(s, -errno, "%s: read: %s", VOLIOT_DEVICE,
+						 strerror(errno));
+		}
+		if (n == 0)
+			break;
+		total += (size_t)n;
+		rc = vxt_chandec_feed(&k->dec, k->buf, (size_t)n, kmod_record, &f);
+		if (rc == -EBADMSG)
+			return vxt_source_seterr(s, rc, "%s: malformed record at byte %llu",
+						 VOLIOT_DEVICE, (unsigned long long)k->dec.offset);
+		if (rc < 0)
+			return vxt_source_seterr(s, rc, "%s", vxt_strerror_plain(rc));
+	}
+	return 1;
+}
+
+static int kmod_fd(const struct vxt_source *s)
+{
+	const struct kmod *k = s->priv;
+
+	return k ? k->fd : -1;
+}
+
+static void kmod_close(struct vxt_source *s)
+{
+	struct kmod *k = s->priv;
+
+	if (!k)
+		return;
+	if (k->fd >= 0)
+		close(k->fd);
+	vxt_iopair_free(k->pairs);
+	free(k->buf);
+	free(k);
+	s->priv = NULL;
+}
+
+const struct vxt_source_ops vxt_source_kmod_ops = {
+	.name = "kmod",
+	.open = kmod_open,
+	.next = kmod_next,
+	.fd = kmod_fd,
+	.close = kmod_close,
+	.probe = kmod_probe,
+};

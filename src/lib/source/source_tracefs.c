@@ -1,0 +1,873 @@
+/* source_tracefs.c - capture block I/O through tracefs on a stock kernel
+ *
+ * The "tracefs" source needs no module: it creates its own tracefs instance
+ * ("<progname>-<pid>"), sets its clock to "mono" (so timestamps are
+ * CLOCK_MONOTONIC), enables the block tracepoints with a filter on the
+ * selected devices, and reads the binary per-CPU rings (trace_pipe_raw,
+ * non-blocking, one epoll fd over all CPUs) with libtracefs/libtraceevent.
+ *
+ * Levels, so no I/O is counted twice: a blk-mq device is traced by its
+ * requests (block_rq_issue/complete/requeue/error); a bio-based device (most
+ * device-mapper targets, md, zram) by its bios (block_bio_queue/complete,
+ * flagged VXT_F_BIO). A stacked device and the disks under it are separate
+ * objects, each seen once at its own level. A partition is traced through
+ * its disk's requests limited to its sector range.
+ *
+ * Per-CPU events are merged in time order: events newer than the moment a
+ * sweep started (less a small slack) wait for the next sweep, so a
+ * completion never overtakes its issue read from another CPU. Completions
+ * get their latency, pid and command from the matching issue (iopair.h).
+ * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
+ *
+ * opts->bufsize is the ring size per CPU (default 4 MiB). The instance is
+ * removed by close() on every path; instances of dead recorders found at
+ * open are removed too.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "source/iopair.h"
+#include "source/source_impl.h"
+#include "source/tracefs_inst.h"
+#include "vxtrace/sysdev.h"
+#include "vxtrace/util.h"
+
+#define TFS_DEFAULT_BUF	(4u << 20)
+#define TFS_SLACK_NS	2000000ull	/* hold back events this close to "now" */
+#define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
+#define TFS_MAX_OBJS	256
+#define TFS_RECENT_ERR	64
+
+enum tfs_kind {
+	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
+	K_BIO_QUEUE, K_BIO_COMPLETE, K_COUNT
+};
+
+static const char *const tfs_event_names[K_COUNT] = {
+	"block_rq_issue", "block_rq_complete", "block_rq_requeue", "block_rq_error",
+	"block_bio_queue", "block_bio_complete",
+};
+
+/* The fields we read of one tracepoint; NULL where the kernel has none. */
+struct tfs_evdesc {
+	struct tep_event *ev;
+	int id;			/* -1: not enabled */
+	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *error, *rwbs, *comm;
+};
+
+/* An event as read from the ring, before routing and pairing. */
+struct tfs_raw {
+	uint64_t ts;
+	uint64_t sector;
+	uint32_t dev, nr_sector, bytes, pid;
+	int32_t error;
+	uint16_t cpu;
+	uint8_t kind;
+	char rwbs[9];
+	char comm[16];
+};
+
+/* Where events of (dev, sector range, level) go. */
+struct tfs_route {
+	uint32_t dev;		/* as in the events */
+	uint64_t lo, hi;	/* sector range, [lo, hi) */
+	uint32_t obj;
+	bool bio;		/* bio level (else request level) */
+};
+
+struct tfs_cpu {
+	int fd;
+	uint64_t lost;		/* overrun + dropped seen so far */
+};
+
+struct tfs_comm_cache {
+	uint32_t pid, id;
+	char comm[16];
+};
+
+struct tfs {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	struct tfs_evdesc ev[K_COUNT];
+	int ncpu;
+	struct tfs_cpu *cpu;
+	int epfd, timerfd;
+	void *page;
+	size_t page_size;
+	/* events read, not yet handed out; sorted by ts before use */
+	struct tfs_raw *pend;
+	size_t npend, cappend;
+	uint64_t last_ts;	/* newest handed out */
+	struct vxt_iopair *pair;
+	bool all;		/* every device (no object list) */
+	struct tfs_route route[TFS_MAX_OBJS];
+	size_t nroute;
+	struct tfs_comm_cache comm[256];
+	struct { uint32_t dev; uint64_t sector; } recent_err[TFS_RECENT_ERR];
+	unsigned nrecent;
+	uint64_t stats_ns;
+	bool stopped;
+	uint64_t seen[K_COUNT];
+};
+
+/* ---- objects and filters ---- */
+
+static int add_route(struct vxt_source *s, struct tfs *t, uint32_t dev, uint64_t lo,
+		     uint64_t hi, uint32_t obj, bool bio)
+{
+	if (t->nroute == TFS_MAX_OBJS)
+		return vxt_source_seterr(s, -E2BIG, "tracefs: more than %d objects",
+					 TFS_MAX_OBJS);
+	t->route[t->nroute++] = (struct tfs_route){ dev, lo, hi, obj, bio };
+	return 0;
+}
+
+static int64_t add_object(struct vxt_source *s, uint32_t dev)
+{
+	char name[32];
+	unsigned kind = VXT_OBJ_OTHER;
+	uint64_t size = 0;
+
+	if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
+		snprintf(name, sizeof(name), "%u:%u", VXT_SYSDEV_MAJOR(dev),
+			 VXT_SYSDEV_MINOR(dev));
+	return vxt_objtab_add(s->objs, dev, name, kind, size);
+}
+
+/* Route one selected device: partitions through their disk's requests,
+ * blk-mq devices by requests, others by bios. */
+static int select_dev(struct vxt_source *s, struct tfs *t, uint32_t dev)
+{
+	uint32_t disk;
+	uint64_t start, size = 0;
+	int64_t obj = add_object(s, dev);
+	int part;
+
+	if (obj < 0)
+		return vxt_source_seterr(s, (int)obj, "tracefs: object table: %s",
+					 strerror((int)-obj));
+	part = vxt_sysdev_partition(dev, &disk, &start);
+	if (part < 0)
+		return vxt_source_seterr(s, part, "tracefs: device %u:%u vanished",
+					 VXT_SYSDEV_MAJOR(dev), VXT_SYSDEV_MINOR(dev));
+	if (part == 1 && vxt_sysdev_is_mq(disk)) {
+		vxt_sysdev_describe(dev, NULL, NULL, &size);
+		return add_route(s, t, disk, start, start + size / 512, (uint32_t)obj, false);
+	}
+	return add_route(s, t, dev, 0, UINT64_MAX, (uint32_t)obj,
+			 part == 0 ? !vxt_sysdev_is_mq(dev) : true);
+}
+
+/* Every bio-based whole device present now gets a bio-level route. */
+static int select_bio_devices(struct vxt_source *s, struct tfs *t)
+{
+	char path[512], line[64];
+	struct dirent *de;
+	unsigned ma, mi;
+	uint32_t dev;
+	DIR *d = opendir("/sys/dev/block");
+	int rc = 0;
+
+	if (!d)
+		return 0;
+	while (rc == 0 && (de = readdir(d))) {
+		FILE *f;
+
+		if (sscanf(de->d_name, "%u:%u", &ma, &mi) != 2)
+			continue;
+		dev = VXT_SYSDEV_MKDEV(ma, mi);
+		snprintf(path, sizeof(path), "/sys/dev/block/%s/partition", de->d_name);
+		if (access(path, F_OK) == 0 || vxt_sysdev_is_mq(dev))
+			continue;
+		snprintf(path, sizeof(path), "/sys/dev/block/%s/size", de->d_name);
+		f = fopen(path, "re");
+		if (f) {
+			bool empty = !fgets(line, sizeof(line), f) || atoll(line) == 0;
+
+			fclose(f);
+			if (empty)
+				continue;	/* unused loop/zram slots etc. */
+		}
+		rc = select_dev(s, t, dev);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Build "dev == A || (dev == B && sector >= x && sector < y)" for a level.
+ * @return the length, 0 when no route of that level exists, or -E2BIG. */
+static int build_filter(const struct tfs *t, bool bio, char *buf, size_t size)
+{
+	size_t i, len = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nroute; i++) {
+		const struct tfs_route *r = &t->route[i];
+
+		if (r->bio != bio)
+			continue;
+		if (r->hi == UINT64_MAX)
+			n = snprintf(buf + len, size - len, "%sdev == %u", len ? " || " : "",
+				     r->dev);
+		else
+			n = snprintf(buf + len, size - len,
+				     "%s(dev == %u && sector >= %llu && sector < %llu)",
+				     len ? " || " : "", r->dev, (unsigned long long)r->lo,
+				     (unsigned long long)r->hi);
+		if (n < 0 || (size_t)n >= size - len)
+			return -E2BIG;
+		len += (size_t)n;
+	}
+	return (int)len;
+}
+
+/* ---- events ---- */
+
+static int setup_event(struct vxt_source *s, struct tfs *t, int k, const char *filter)
+{
+	struct tfs_evdesc *d = &t->ev[k];
+	const char *name = tfs_event_names[k];
+
+	d->id = -1;
+	d->ev = tep_find_event_by_name(t->tep, "block", name);
+	if (!d->ev) {
+		if (k == K_RQ_ERROR)
+			return 0;	/* older kernels: errors come with rq_complete */
+		return vxt_source_seterr(s, -ENOENT, "tracefs: the kernel has no block:%s "
+					 "tracepoint", name);
+	}
+	d->dev = tep_find_field(d->ev, "dev");
+	d->sector = tep_find_field(d->ev, "sector");
+	d->nr_sector = tep_find_field(d->ev, "nr_sector");
+	d->bytes = tep_find_field(d->ev, "bytes");
+	d->error = tep_find_field(d->ev, "error");
+	d->rwbs = tep_find_field(d->ev, "rwbs");
+	d->comm = tep_find_field(d->ev, "comm");
+	if (!d->dev || !d->sector || !d->nr_sector || !d->rwbs)
+		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s lacks dev, sector, "
+					 "nr_sector or rwbs", name);
+	if (filter && filter[0] &&
+	    tracefs_event_file_write(t->inst, "block", name, "filter", filter) < 0)
+		return vxt_source_seterr(s, -EINVAL, "tracefs: setting the filter of "
+					 "block:%s to '%.200s' failed", name, filter);
+	if (tracefs_event_enable(t->inst, "block", name) < 0)
+		return vxt_source_seterr(s, -EIO, "tracefs: enabling block:%s failed", name);
+	d->id = d->ev->id;
+	return 0;
+}
+
+static int setup_events(struct vxt_source *s, struct tfs *t)
+{
+	static char rqf[16384], biof[16384];
+	int nrq, nbio, k, rc;
+
+	nrq = build_filter(t, false, rqf, sizeof(rqf));
+	nbio = build_filter(t, true, biof, sizeof(biof));
+	if (nrq < 0 || nbio < 0)
+		return vxt_source_seterr(s, -E2BIG, "tracefs: object list too long for a "
+					 "tracefs filter");
+	for (k = 0; k < K_COUNT; k++) {
+		bool bio = k == K_BIO_QUEUE || k == K_BIO_COMPLETE;
+
+		t->ev[k].id = -1;
+		if (bio ? nbio == 0 : (nrq == 0 && !t->all))
+			continue;	/* no object at this level */
+		rc = setup_event(s, t, k, bio ? biof : rqf);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- open / close ---- */
+
+static int open_cpus(struct vxt_source *s, struct tfs *t)
+{
+	struct epoll_event ee = { .events = EPOLLIN };
+	char file[64], *path;
+	int i, fd;
+
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	t->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (t->epfd < 0 || t->timerfd < 0)
+		return vxt_source_seterr(s, -errno, "tracefs: epoll/timerfd: %s",
+					 strerror(errno));
+	ee.data.u32 = UINT32_MAX;
+	epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->timerfd, &ee);
+	t->ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (t->ncpu < 1)
+		t->ncpu = 1;
+	t->cpu = calloc((size_t)t->ncpu, sizeof(*t->cpu));
+	if (!t->cpu)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	for (i = 0; i < t->ncpu; i++) {
+		t->cpu[i].fd = -1;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", i);
+		path = tracefs_instance_get_file(t->inst, file);
+		if (!path)
+			return vxt_source_seterr(s, -ENOMEM, "out of memory");
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		tracefs_put_tracing_file(path);
+		if (fd < 0)
+			continue;	/* CPU not present */
+		t->cpu[i].fd = fd;
+		ee.data.u32 = (uint32_t)i;
+		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ee) < 0)
+			return vxt_source_seterr(s, -errno, "tracefs: epoll: %s",
+						 strerror(errno));
+	}
+	return 0;
+}
+
+static int setup_buffers(struct vxt_source *s, struct tfs *t, size_t bufsize)
+{
+	long long kb = 0;
+
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
+		return vxt_source_seterr(s, -EIO, "tracefs: the kernel has no 'mono' "
+					 "trace clock");
+	if (tracefs_instance_set_buffer_size(t->inst, (bufsize ? bufsize : TFS_DEFAULT_BUF) / 1024,
+					     -1) < 0)
+		return vxt_source_seterr(s, -ENOMEM, "tracefs: cannot set the ring size to "
+					 "%zu bytes per CPU", bufsize ? bufsize : TFS_DEFAULT_BUF);
+	/* wake a poller on any data, not at half a ring */
+	tracefs_instance_file_write(t->inst, "buffer_percent", "0");
+	t->page_size = (size_t)getpagesize();
+	if (tracefs_instance_file_read_number(t->inst, "buffer_subbuf_size_kb", &kb) == 0 &&
+	    kb > 0)
+		t->page_size = (size_t)kb * 1024;
+	t->page = malloc(t->page_size);
+	if (!t->page)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int setup_parser(struct vxt_source *s, struct tfs *t)
+{
+	static const char *const systems[] = { "block", NULL };
+
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep)
+		return vxt_source_seterr(s, -EIO, "tracefs: cannot read the block event "
+					 "formats under %s/events/block", tracefs_tracing_dir());
+	t->kbuf = kbuffer_alloc(tep_get_header_page_size(t->tep) == 4 ? KBUFFER_LSIZE_4 :
+				KBUFFER_LSIZE_8, tep_is_file_bigendian(t->tep) ?
+				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!t->kbuf)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int select_objects(struct vxt_source *s, struct tfs *t, const char *objects)
+{
+	uint32_t devs[TFS_MAX_OBJS];
+	char err[VXT_ERRBUF_SIZE];
+	int n, i, rc;
+
+	t->all = !objects || !objects[0];
+	if (t->all)
+		return select_bio_devices(s, t);
+	n = vxt_sysdev_resolve(objects, devs, TFS_MAX_OBJS, err);
+	if (n < 0)
+		return vxt_source_seterr(s, n, "%s", err);
+	/* partitions first: they win over their disk for their range */
+	for (i = 0; i < n; i++) {
+		uint32_t disk;
+		uint64_t start;
+
+		if (vxt_sysdev_partition(devs[i], &disk, &start) == 1 &&
+		    (rc = select_dev(s, t, devs[i])) < 0)
+			return rc;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t disk;
+		uint64_t start;
+
+		if (vxt_sysdev_partition(devs[i], &disk, &start) != 1 &&
+		    (rc = select_dev(s, t, devs[i])) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
+{
+	const char *prog = opts->progname && opts->progname[0] ? opts->progname : "vxrecord";
+	char name[96];
+	struct tfs *t;
+	int rc;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	s->priv = t;
+	t->epfd = t->timerfd = -1;
+	rc = vxt_tracefs_mount(s->err, sizeof(s->err));
+	if (rc < 0)
+		return rc;
+	vxt_tracefs_remove_stale(prog);
+	if (strcmp(prog, "vxrecord"))
+		vxt_tracefs_remove_stale("vxrecord");
+	t->pair = vxt_iopair_new();
+	if (!t->pair)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	rc = select_objects(s, t, opts->objects);
+	if (rc < 0)
+		return rc;
+	snprintf(name, sizeof(name), "%s-%d", prog, (int)getpid());
+	errno = 0;
+	t->inst = tracefs_instance_create(name);
+	if (!t->inst) {
+		int e = errno ? errno : EIO;
+
+		return vxt_source_seterr(s, -e, "tracefs: cannot create the instance "
+			"%s/instances/%s: %s%s", tracefs_tracing_dir(), name, strerror(e),
+			e == EACCES || e == EPERM ? " (needs root)" : "");
+	}
+	if ((rc = setup_buffers(s, t, opts->bufsize)) < 0 ||
+	    (rc = setup_parser(s, t)) < 0 ||
+	    (rc = open_cpus(s, t)) < 0 ||
+	    (rc = setup_events(s, t)) < 0)
+		return rc;
+	tracefs_trace_on(t->inst);
+	s->clock_mono = vxt_now_mono();
+	s->clock_real = vxt_now_real();
+	t->stats_ns = s->clock_mono;
+	return 0;
+}
+
+static void tfs_close(struct vxt_source *s)
+{
+	struct tfs *t = s->priv;
+	int i;
+
+	if (!t)
+		return;
+	if (t->inst)
+		tracefs_trace_off(t->inst);
+	for (i = 0; t->cpu && i < t->ncpu; i++)
+		if (t->cpu[i].fd >= 0)
+			close(t->cpu[i].fd);
+	if (t->inst) {
+		for (i = 0; i < K_COUNT; i++)
+			if (t->ev[i].id >= 0 && t->ev[i].ev)
+				tracefs_event_disable(t->inst, "block", tfs_event_names[i]);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	if (t->epfd >= 0)
+		close(t->epfd);
+	if (t->timerfd >= 0)
+		close(t->timerfd);
+	if (t->kbuf)
+		kbuffer_free(t->kbuf);
+	if (t->tep)
+		tep_free(t->tep);
+	vxt_iopair_free(t->pair);
+	free(t->cpu);
+	free(t->page);
+	free(t->pend);
+	free(t);
+	s->priv = NULL;
+}
+
+static int tfs_probe(void)
+{
+	return vxt_tracefs_usable();
+}
+
+static int tfs_fd(const struct vxt_source *s)
+{
+	const struct tfs *t = s->priv;
+
+	return t ? t->epfd : -1;
+}
+
+/* ---- reading ---- */
+
+static uint64_t field_num(struct tep_format_field *f, void *data)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, data, &v);
+	return v;
+}
+
+static void field_str(struct tep_format_field *f, const void *data, char *buf, size_t size)
+{
+	size_t n;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	n = (size_t)f->size < size - 1 ? (size_t)f->size : size - 1;
+	memcpy(buf, (const char *)data + f->offset, n);
+	buf[n] = '\0';
+}
+
+static struct tfs_raw *pend_push(struct tfs *t)
+{
+	if (t->npend == t->cappend) {
+		size_t cap = t->cappend ? t->cappend * 2 : 4096;
+		struct tfs_raw *p = realloc(t->pend, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		t->pend = p;
+		t->cappend = cap;
+	}
+	return &t->pend[t->npend++];
+}
+
+static int decode_record(struct tfs *t, void *data, uint64_t ts, int cpu)
+{
+	int type = *(unsigned short *)data, k;
+	struct tfs_evdesc *d;
+	struct tfs_raw *r;
+
+	for (k = 0; k < K_COUNT; k++)
+		if (t->ev[k].id == type)
+			break;
+	if (k == K_COUNT)
+		return 0;
+	d = &t->ev[k];
+	r = pend_push(t);
+	if (!r)
+		return -ENOMEM;
+	t->seen[k]++;
+	r->ts = ts;
+	r->kind = (uint8_t)k;
+	r->cpu = (uint16_t)cpu;
+	r->pid = (uint32_t)*(int *)((char *)data + 4);
+	r->dev = (uint32_t)field_num(d->dev, data);
+	r->sector = field_num(d->sector, data);
+	r->nr_sector = (uint32_t)field_num(d->nr_sector, data);
+	r->bytes = d->bytes ? (uint32_t)field_num(d->bytes, data) : r->nr_sector * 512u;
+	r->error = d->error ? (int32_t)field_num(d->error, data) : 0;
+	field_str(d->rwbs, data, r->rwbs, sizeof(r->rwbs));
+	field_str(d->comm, data, r->comm, sizeof(r->comm));
+	return 0;
+}
+
+/* Read every full or partial page waiting on @cpu. @return pages read or -errno. */
+static int read_cpu(struct tfs *t, int cpu)
+{
+	unsigned long long ts;
+	void *data;
+	ssize_t n;
+	int pages = 0, rc;
+
+	for (;;) {
+		n = read(t->cpu[cpu].fd, t->page, t->page_size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 && errno != EAGAIN ? -errno : pages;
+		pages++;
+		if (kbuffer_load_subbuffer(t->kbuf, t->page) < 0)
+			continue;
+		for (data = kbuffer_read_event(t->kbuf, &ts); data;
+		     data = kbuffer_next_event(t->kbuf, &ts))
+			if ((rc = decode_record(t, data, ts, cpu)) < 0)
+				return rc;
+	}
+}
+
+static int cmp_raw(const void *a, const void *b)
+{
+	const struct tfs_raw *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* rwbs ("FWFS", "RA", "D", "N") -> op and flags */
+static void parse_rwbs(const char *rwbs, uint8_t *op, uint16_t *flags)
+{
+	const char *p = rwbs;
+
+	*flags = 0;
+	*op = VXT_OP_OTHER;
+	if (p[0] == 'F' && p[1] && strchr("RWDFNZ", p[1])) {
+		*flags |= VXT_F_PREFLUSH;
+		p++;
+	}
+	switch (*p) {
+	case 'R': *op = VXT_OP_READ; break;
+	case 'W': *op = VXT_OP_WRITE; break;
+	case 'D': *op = VXT_OP_DISCARD; if (p[1] == 'E') p++; break;
+	case 'F': *op = VXT_OP_FLUSH; break;
+	case 'Z': *op = VXT_OP_WRITE_ZEROES; break;
+	case 'N': *op = VXT_OP_OTHER; break;
+	default: return;
+	}
+	for (p++; *p; p++)
+		switch (*p) {
+		case 'F': *flags |= VXT_F_FUA; break;
+		case 'A': *flags |= VXT_F_RAHEAD; break;
+		case 'S': *flags |= VXT_F_SYNC; break;
+		case 'M': *flags |= VXT_F_META; break;
+		}
+	if (*flags & VXT_F_PREFLUSH && *op == VXT_OP_OTHER && rwbs[1] == '\0')
+		*op = VXT_OP_FLUSH;
+}
+
+/* @return the object id for an event, or -1 to drop it. */
+static int64_t route_event(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
+			   bool bio)
+{
+	size_t i;
+	int64_t obj;
+
+	for (i = 0; i < t->nroute; i++) {
+		const struct tfs_route *ro = &t->route[i];
+
+		if (ro->dev == r->dev && ro->bio == bio && r->sector >= ro->lo &&
+		    r->sector < ro->hi)
+			return ro->obj;
+	}
+	if (!t->all || bio)
+		return -1;
+	obj = add_object(s, r->dev);
+	if (obj >= 0 && add_route(s, t, r->dev, 0, UINT64_MAX, (uint32_t)obj, false) < 0)
+		t->nroute = TFS_MAX_OBJS;	/* table full: later devices go through add_object */
+	return obj;
+}
+
+static uint32_t comm_id(struct vxt_source *s, struct tfs *t, uint32_t pid, const char *comm)
+{
+	struct tfs_comm_cache *c = &t->comm[pid & 255];
+	int64_t id;
+
+	if (!comm[0])
+		return 0;
+	if (c->id && c->pid == pid && !strncmp(c->comm, comm, sizeof(c->comm)))
+		return c->id;
+	id = vxt_strtab_intern(s->strs, comm, strnlen(comm, 16));
+	if (id < 0)
+		return 0;
+	c->pid = pid;
+	c->id = (uint32_t)id;
+	memcpy(c->comm, comm, sizeof(c->comm));
+	return (uint32_t)id;
+}
+
+/* block_rq_error repeats the error of the block_rq_complete just before it;
+ * remember errors seen on completions so the repeat is dropped. */
+static bool recent_error(struct tfs *t, const struct tfs_raw *r, bool add)
+{
+	unsigned i;
+
+	if (add) {
+		t->recent_err[t->nrecent++ % TFS_RECENT_ERR].dev = r->dev;
+		t->recent_err[(t->nrecent - 1) % TFS_RECENT_ERR].sector = r->sector;
+		return true;
+	}
+	for (i = 0; i < TFS_RECENT_ERR && i < t->nrecent; i++)
+		if (t->recent_err[i].dev == r->dev && t->recent_err[i].sector == r->sector) {
+			t->recent_err[i].dev = UINT32_MAX;
+			return true;
+		}
+	return false;
+}
+
+/* Turn one raw event into a vxt_event in @b (or nothing). @return 0 or -ENOMEM. */
+static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
+		struct vxt_batch *b)
+{
+	bool bio = r->kind == K_BIO_QUEUE || r->kind == K_BIO_COMPLETE;
+	struct vxt_iopair_val v = { r->ts, r->pid, 0 };
+	struct vxt_event *e;
+	int64_t obj;
+
+	if (r->kind == K_RQ_ERROR && recent_error(t, r, false))
+		return 0;
+	obj = route_event(s, t, r, bio);
+	if (obj < 0)
+		return 0;
+	e = vxt_batch_push(b);
+	if (!e)
+		return -ENOMEM;
+	e->time_ns = r->ts;
+	e->sector = r->sector;
+	e->bytes = r->bytes;
+	e->object = (uint32_t)obj;
+	e->pid = r->pid;
+	e->cpu = r->cpu;
+	parse_rwbs(r->rwbs, &e->op, &e->flags);
+	if (bio)
+		e->flags |= VXT_F_BIO;
+	switch (r->kind) {
+	case K_RQ_ISSUE:
+	case K_BIO_QUEUE:
+		e->phase = VXT_PH_START;
+		e->comm = comm_id(s, t, r->pid, r->comm);
+		v.comm = e->comm;
+		return vxt_iopair_put(t->pair, r->dev, r->sector, r->nr_sector, &v);
+	case K_RQ_REQUEUE:
+		e->phase = VXT_PH_REQUEUE;
+		if (vxt_iopair_take(t->pair, r->dev, r->sector, r->nr_sector, &v)) {
+			e->pid = v.pid;
+			e->comm = v.comm;
+		}
+		return 0;
+	default:	/* completions and errors */
+		e->phase = VXT_PH_DONE;
+		e->error = (int16_t)(r->error > 0 ? -r->error : r->error);
+		if (e->error && r->kind == K_RQ_COMPLETE)
+			recent_error(t, r, true);
+		if (vxt_iopair_take(t->pair, r->dev, r->sector, r->nr_sector, &v)) {
+			e->latency_ns = r->ts >= v.time_ns ? r->ts - v.time_ns : 0;
+			e->pid = v.pid;
+			e->comm = v.comm;
+		}
+		return 0;
+	}
+}
+
+/* Ring overruns since the last look become LOST events. */
+static int check_lost(struct vxt_source *s, struct tfs *t, struct vxt_batch *b)
+{
+	char file[64], *text, *p;
+	uint64_t total, now = vxt_now_mono();
+	struct vxt_event *e;
+	int i;
+
+	t->stats_ns = now;
+	for (i = 0; i < t->ncpu; i++) {
+		if (t->cpu[i].fd < 0)
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		text = tracefs_instance_file_read(t->inst, file, NULL);
+		if (!text)
+			continue;
+		total = 0;
+		if ((p = strstr(text, "\noverrun:")) || !strncmp(p = text, "overrun:", 8))
+			total += strtoull(strchr(p, ':') + 1, NULL, 10);
+		if ((p = strstr(text, "commit overrun:")))
+			total += strtoull(strchr(p, ':') + 1, NULL, 10);
+		if ((p = strstr(text, "dropped events:")))
+			total += strtoull(strchr(p, ':') + 1, NULL, 10);
+		free(text);
+		if (total <= t->cpu[i].lost)
+			continue;
+		e = vxt_batch_push(b);
+		if (!e)
+			return -ENOMEM;
+		e->time_ns = t->last_ts > now ? t->last_ts : now;
+		e->phase = VXT_PH_LOST;
+		e->op = VXT_OP_OTHER;
+		e->cpu = (uint16_t)i;
+		e->sector = total - t->cpu[i].lost;
+		s->lost += e->sector;
+		t->cpu[i].lost = total;
+	}
+	return 0;
+}
+
+/* Read every CPU, hand out the events up to the cut in time order.
+ * @return events added to @b, or a negative errno. */
+static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool all)
+{
+	uint64_t cut = vxt_now_mono(), exp;
+	size_t n0 = b->n, i, keep;
+	struct itimerspec its = { 0 };
+	int cpu, rc;
+
+	if (read(t->timerfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		return -errno;
+	for (cpu = 0; cpu < t->ncpu; cpu++)
+		if (t->cpu[cpu].fd >= 0 && (rc = read_cpu(t, cpu)) < 0)
+			return vxt_source_seterr(s, rc, "tracefs: reading cpu%d: %s", cpu,
+						 strerror(-rc));
+	cut = all ? UINT64_MAX : cut - TFS_SLACK_NS;
+	if (t->npend > 1)
+		qsort(t->pend, t->npend, sizeof(*t->pend), cmp_raw);
+	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
+		if ((rc = emit(s, t, &t->pend[i], b)) < 0)
+			return vxt_source_seterr(s, rc, "out of memory");
+	if (i) {
+		t->last_ts = t->pend[i - 1].ts;
+		keep = t->npend - i;
+		memmove(t->pend, t->pend + i, keep * sizeof(*t->pend));
+		t->npend = keep;
+	}
+	if (t->npend) {	/* make the fd readable again once they are due */
+		its.it_value.tv_nsec = TFS_SLACK_NS + 100000;
+		timerfd_settime(t->timerfd, 0, &its, NULL);
+	}
+	if (all || vxt_now_mono() - t->stats_ns >= TFS_STATS_NS) {
+		rc = check_lost(s, t, b);
+		if (rc < 0)
+			return vxt_source_seterr(s, rc, "out of memory");
+	}
+	return (int)(b->n - n0);
+}
+
+static int tfs_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	struct tfs *t = s->priv;
+	struct epoll_event ee[16];
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
+			    vxt_now_mono() + (uint64_t)timeout_ms * 1000000;
+	int rc, wait;
+
+	if (t->stopped) {
+		rc = sweep(s, t, b, true);
+		return rc < 0 ? rc : rc > 0;
+	}
+	for (;;) {
+		rc = sweep(s, t, b, false);
+		if (rc != 0)
+			return rc < 0 ? rc : 1;
+		if (vxt_now_mono() >= deadline)
+			return 1;
+		wait = deadline == UINT64_MAX ? 100 :
+		       (int)((deadline - vxt_now_mono()) / 1000000) + 1;
+		if (wait > 100)
+			wait = 100;
+		if (epoll_wait(t->epfd, ee, 16, wait) < 0) {
+			if (errno == EINTR)
+				return 1;	/* let the caller see its signal */
+			return vxt_source_seterr(s, -errno, "tracefs: epoll_wait: %s",
+						 strerror(errno));
+		}
+	}
+}
+
+/* Stop recording: what the rings hold is still handed out by next(). */
+static int tfs_stop(struct vxt_source *s)
+{
+	struct tfs *t = s->priv;
+
+	if (t && t->inst)
+		tracefs_trace_off(t->inst);
+	if (t)
+		t->stopped = true;
+	return 0;
+}
+
+const struct vxt_source_ops vxt_source_tracefs_ops = {
+	.name = "tracefs",
+	.open = tfs_open,
+	.next = tfs_next,
+	.fd = tfs_fd,
+	.close = tfs_close,
+	.probe = tfs_probe,
+	.stop = tfs_stop,
+};

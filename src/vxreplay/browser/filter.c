@@ -1,0 +1,125 @@
+/* tui_filter.c - the browser's filter and search expressions
+ *
+ * Binds the filter language (vxtrace/filter.h) to the view: a filter decides
+ * which events are shown; a search only where n / N stop. A bad expression
+ * reports its error and changes nothing. With speculation, the filter comes
+ * first: the speculation view is recomputed over the filtered events.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "browser/model.h"
+
+#if __has_include("vxtrace/filter.h")
+#include "vxtrace/filter.h"
+
+static bool match_filter(void *ctx, const struct vxt_event *ev)
+{
+	return vxt_filter_matches(ctx, ev);
+}
+
+static struct vxt_filter *compile(struct vr_model *m, const char *text, char *err, size_t errsz)
+{
+	char e[VXT_ERRBUF_SIZE];
+	struct vxt_filter *f = vxt_filter_compile(text, vxt_reader_objects(m->rd),
+						  vxt_reader_strings(m->rd), e);
+
+	if (!f) {
+		snprintf(err, errsz, "%s", e);
+		return NULL;
+	}
+	vxt_filter_set_time_base(f, m->t_first);
+	return f;
+}
+
+static void release(struct vxt_filter *f)
+{
+	vxt_filter_free(f);
+}
+
+bool vr_search_matches(struct vxt_filter *f, const struct vxt_event *ev)
+{
+	return f && vxt_filter_matches(f, ev);
+}
+#else
+static bool match_filter(void *ctx, const struct vxt_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return true;
+}
+
+static struct vxt_filter *compile(struct vr_model *m, const char *text, char *err, size_t errsz)
+{
+	(void)m;
+	(void)text;
+	snprintf(err, errsz, "filter expressions are not available in this build");
+	return NULL;
+}
+
+static void release(struct vxt_filter *f)
+{
+	(void)f;
+}
+
+bool vr_search_matches(struct vxt_filter *f, const struct vxt_event *ev)
+{
+	(void)f;
+	(void)ev;
+	return false;
+}
+#endif
+
+static bool blank(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+/* Speculation runs on what the filter lets through: a result or a pass of
+ * the old filter is dropped, and a shown view starts its pass again. */
+static void respeculate(struct vr_model *m)
+{
+	bool on = m->view.spec_on;
+
+	if (!m->spec_done && !m->job[VR_JOB_SPEC].active)
+		return;
+	vr_model_spec_reset(m);
+	if (on)
+		vr_model_spec_start(m);
+}
+
+int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
+{
+	struct vxt_filter *f = NULL;
+
+	if (!blank(text)) {
+		f = compile(m, text, err, errsz);
+		if (!f)
+			return -1;
+	}
+	if (vr_view_set_match(&m->view, f ? match_filter : NULL, f) < 0) {
+		release(f);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	release(m->filter);
+	m->filter = f;
+	snprintf(m->filter_src, sizeof(m->filter_src), "%s", f ? text : "");
+	respeculate(m);
+	return 0;
+}
+
+struct vxt_filter *vr_search_compile(struct vr_model *m, const char *text, char *err,
+				     size_t errsz)
+{
+	return compile(m, text, err, errsz);
+}
+
+void vr_search_free(struct vxt_filter *f)
+{
+	release(f);
+}

@@ -1,0 +1,141 @@
+/* tui_profile.c - applying a YAML profile to the browser
+ *
+ * A profile (vxtrace/profile.h) sets the filter, the speculation rules (the
+ * speculation view is shown at once), the heatmap's rows, metric and time
+ * bins, what the error timeline marks, the list columns and the latency that
+ * stands out. Applying is all or nothing:
+ * a profile that does not load or whose filter does not compile changes
+ * nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "browser/model.h"
+
+#if __has_include("vxtrace/profile.h")
+#include "vxtrace/profile.h"
+
+static int heat_metric(unsigned pm)
+{
+	switch (pm) {
+	case VXT_PROF_IOPS: return VXT_HEAT_IOPS;
+	case VXT_PROF_BYTES: return VXT_HEAT_BYTES;
+	case VXT_PROF_LAT_P50: return VXT_HEAT_LAT_P50;
+	case VXT_PROF_LAT_P99: return VXT_HEAT_LAT_P99;
+	case VXT_PROF_ERRORS: return VXT_HEAT_ERRORS;
+	default: return VXT_HEAT_IOPS;
+	}
+}
+
+static void set_columns(struct vr_model *m, const struct vxt_profile *p,
+			int (*colparse)(const char *))
+{
+	m->ncolumns = 0;
+	for (unsigned i = 0; i < p->ncolumns && m->ncolumns < VR_MAX_COLS - 2; i++) {
+		int c = colparse(vxt_column_name(p->columns[i]));
+
+		if (c >= 0)
+			m->columns[m->ncolumns++] = (uint8_t)c;
+	}
+}
+
+static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
+{
+	int64_t obj;
+
+	m->metric = heat_metric(p->heatmap.metric);
+	m->lba_rows = p->heatmap.buckets;
+	if (m->lba_rows > VR_LBA_ROWS_MAX)
+		m->lba_rows = VR_LBA_ROWS_MAX;
+	m->heat_log = p->heatmap.scale == VXT_PROF_LOG;
+	m->lba = false;
+	if (p->heatmap.rows == VXT_PROF_ROWS_LBA && p->heatmap.object[0]) {
+		obj = vxt_objtab_find_name(vxt_reader_objects(m->rd), p->heatmap.object);
+		if (obj >= 0) {
+			m->lba = true;
+			m->lba_obj = (uint32_t)obj;
+		}
+	}
+}
+
+static void clear_profile(struct vr_model *m)
+{
+	vxt_profile_free(m->prof);
+	m->prof = NULL;
+	m->profile[0] = 0;
+	m->ncolumns = 0;
+	m->lat_crit_ns = 0;
+	m->metric = VXT_HEAT_IOPS;
+	m->heat_log = false;
+	m->lba_rows = 0;
+	m->fixed_bin_ns = 0;
+	m->heat_bins = 0;
+	m->mark_kinds = VR_MARK_ERRORS | VR_MARK_LOST;
+}
+
+int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
+		     char *err, size_t errsz)
+{
+	char e[VXT_ERRBUF_SIZE];
+	struct vxt_profile *p;
+
+	vr_model_spec_reset(m);
+	if (!name || !*name) {
+		clear_profile(m);
+		return vr_filter_set(m, "", err, errsz);
+	}
+	p = vxt_profile_open(name, m->profile_dir, e);
+	if (!p) {
+		snprintf(err, errsz, "%s", e);
+		return -1;
+	}
+	if (vr_filter_set(m, p->filter ? p->filter : "", err, errsz) < 0) {
+		vxt_profile_free(p);
+		return -1;
+	}
+	clear_profile(m);
+	m->prof = p;
+	snprintf(m->profile, sizeof(m->profile), "%s", p->name);
+	set_columns(m, p, colparse);
+	set_heatmap(m, p);
+	m->lat_crit_ns = p->thresholds.latency_crit_ns;
+	m->heat_bins = p->heatmap.bins;
+	m->mark_kinds = (p->timeline.marks & VXT_MARK_ERRORS ? VR_MARK_ERRORS : 0) |
+		   (p->timeline.marks & VXT_MARK_LOST ? VR_MARK_LOST : 0) |
+		   (p->timeline.marks & VXT_MARK_SLOW ? VR_MARK_SLOW : 0);
+	if (!p->timeline.bin_auto && p->timeline.bin_ns)
+		m->fixed_bin_ns = p->timeline.bin_ns;
+	if (p->has_spec && vr_model_spec_start(m) < 0) {
+		snprintf(err, errsz, "%s", m->note);
+		m->note[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int vr_profile_names(const struct vr_model *m, char (*names)[64], int max)
+{
+	return vxt_profile_list(m->profile_dir, (char (*)[VXT_PROFILE_NAME_MAX])names, max);
+}
+#else
+int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
+		     char *err, size_t errsz)
+{
+	(void)colparse;
+	if (!name || !*name) {
+		m->profile[0] = 0;
+		return vr_filter_set(m, "", err, errsz);
+	}
+	snprintf(err, errsz, "profiles are not available in this build");
+	return -1;
+}
+
+int vr_profile_names(const struct vr_model *m, char (*names)[64], int max)
+{
+	(void)m;
+	(void)names;
+	(void)max;
+	return 0;
+}
+#endif

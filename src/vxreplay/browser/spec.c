@@ -1,0 +1,312 @@
+/* tui_spec.c - the speculation view: which events a speculation commits
+ *
+ * A pass over the whole file through the speculation engine (vxtrace/spec.h)
+ * on the job reader, one chunk per step. Every event is pushed, so the
+ * engine's input ordinal is the file ordinal; committed events are kept by
+ * ordinal (at most VR_SPEC_MAX) with their speculation, and each group
+ * remembers its first failed I/O as the event that committed it.
+ * The rules are the applied profile's; without one (or when it has none)
+ * they are those of the errors-in-context profile: the I/O on the same object
+ * within 200 ms before and 50 ms after each error. Events go through the
+ * browser's filter first (filter, then speculation, as formats/profile.md
+ * says), so a new filter starts a new pass.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browser/model.h"
+
+#define VR_CONTEXT_BEFORE 200000000ull	/* 200 ms, as errors-in-context.yaml */
+#define VR_CONTEXT_AFTER 50000000ull
+
+void vr_spec_step(struct vr_model *m, struct vr_job *j);
+
+#if __has_include("vxtrace/spec.h")
+#include "vxtrace/spec.h"
+#if __has_include("vxtrace/view.h")
+#include "vxtrace/profile.h"
+#include "vxtrace/view.h"
+#define VR_HAVE_VIEW 1
+#endif
+
+static int grow(struct vr_spec_set *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 4096;
+	uint64_t *o;
+	uint32_t *g;
+
+	o = realloc(s->ord, cap * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	s->ord = o;
+	g = realloc(s->group, cap * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	s->group = g;
+	s->cap = cap;
+	return 0;
+}
+
+/* Group numbers are dense from 0 in order of first output. Outputs of
+ * different speculations interleave (they overlap in time), so an id is
+ * looked up among the recent groups. */
+static long group_of(struct vr_spec_set *s, uint64_t spec_id)
+{
+	for (size_t k = s->ngroups, n = 0; k-- > 0 && n < 256; n++)
+		if (s->spec_id[k] == spec_id)
+			return (long)k;
+	if (s->ngroups == s->gcap) {
+		size_t cap = s->gcap ? s->gcap * 2 : 256;
+		uint64_t *t = realloc(s->trigger, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		s->trigger = t;
+		t = realloc(s->spec_id, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		s->spec_id = t;
+		s->gcap = cap;
+	}
+	s->trigger[s->ngroups] = UINT64_MAX;
+	s->spec_id[s->ngroups] = spec_id;
+	return (long)s->ngroups++;
+}
+
+static int take(struct vr_model *m, const struct vxt_spec_event *out)
+{
+	struct vr_spec_set *s = &m->view.spec;
+	long g;
+
+	if (s->n == VR_SPEC_MAX) {
+		s->truncated = true;
+		return 0;
+	}
+	if (s->n == s->cap && grow(s) < 0)
+		return -ENOMEM;
+	g = group_of(s, out->spec);
+	if (g < 0)
+		return (int)g;
+	if (out->ev.error && s->trigger[g] == UINT64_MAX)
+		s->trigger[g] = out->seq;
+	s->ord[s->n] = out->seq;
+	s->group[s->n] = (uint32_t)g;
+	s->n++;
+	return 0;
+}
+
+/* The next output event of the running pass. @return 1 or 0. */
+static int next_out(struct vr_model *m, struct vxt_spec_event *out)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv)
+		return vxt_view_next(m->specv, out);
+#endif
+	return vxt_spec_next(m->spec, out);
+}
+
+static void drain(struct vr_model *m)
+{
+	struct vxt_spec_event out;
+
+	while (next_out(m, &out) == 1)
+		if (take(m, &out) < 0) {
+			snprintf(m->note, sizeof(m->note), "speculation view: out of memory");
+			m->note_error = true;
+			return;
+		}
+}
+
+static void push(struct vr_model *m, const struct vxt_event *evs, size_t n)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv) {
+		vxt_view_push(m->specv, evs, n);
+		drain(m);
+		return;
+	}
+#endif
+	for (size_t k = 0; k < n; k++) {
+		vxt_spec_push(m->spec, &evs[k]);
+		drain(m);
+	}
+}
+
+/* End of input. @return the engine's counts in @st. */
+static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
+{
+#ifdef VR_HAVE_VIEW
+	if (m->specv) {
+		struct vxt_view_stats vs;
+
+		vxt_view_finish(m->specv);
+		drain(m);
+		vxt_view_get_stats(m->specv, &vs);
+		*st = vs.spec;
+		vxt_view_free(m->specv);
+		m->specv = NULL;
+		return;
+	}
+#endif
+	vxt_spec_finish(m->spec);
+	drain(m);
+	vxt_spec_get_stats(m->spec, st);
+	vxt_spec_free(m->spec);
+	m->spec = NULL;
+}
+
+static void finish(struct vr_model *m, struct vr_job *j)
+{
+	struct vxt_spec_stats st;
+	char probs[256];
+	char *nl;
+
+	end_pass(m, &st);
+	vxt_spec_format_problems(&st, probs, sizeof(probs));
+	while ((nl = strchr(probs, '\n')))
+		*nl = nl[1] ? ';' : 0;
+	snprintf(m->view.spec.summary, sizeof(m->view.spec.summary),
+		 "%s: %" PRIu64 " committed, %" PRIu64 " discarded, %zu events%s%s%s",
+		 m->spec_name, st.committed, st.discarded, m->view.spec.n, m->view.spec.truncated ? " (first ones)" : "",
+		 probs[0] ? "; " : "", probs);
+	j->active = false;
+	m->spec_done = true;
+	vr_model_rebin(m);
+	vr_model_reseat(m);
+}
+
+void vr_spec_step(struct vr_model *m, struct vr_job *j)
+{
+	size_t i = j->next++, n;
+	const struct vxt_event *evs;
+
+	if (i < j->end) {
+		evs = vr_scan_chunk(m, VR_JOB_SPEC, i, VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT, &n);
+		if (!evs) {
+			char why[sizeof(m->note) - 16];
+
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, m->note);
+			snprintf(m->note, sizeof(m->note), "speculation: %s", why);
+			m->note_error = true;
+			n = 0;
+		}
+		if (evs)
+			push(m, evs, n);
+		snprintf(m->view.spec.summary, sizeof(m->view.spec.summary),
+			 "%s: running, %zu events so far", m->spec_name, m->view.spec.n);
+	}
+	if (j->next >= j->end)
+		finish(m, j);
+}
+
+#ifdef VR_HAVE_VIEW
+static const char builtin_rules[] =
+	"name: errors-in-context\n"
+	"context: {key: object, before: 200ms, after: 50ms, on: error, nspec: 1024, specsize: 4M}\n";
+
+/* The pipeline of the applied profile, or of errors-in-context. */
+static int open_view(struct vr_model *m, char *err)
+{
+	const struct vxt_profile *p = m->prof;
+	struct vxt_profile rules;
+
+	if (!p || !p->has_spec) {
+		if (!m->spec_prof)
+			m->spec_prof = vxt_profile_open("errors-in-context", m->profile_dir, err);
+		if (!m->spec_prof)
+			m->spec_prof = vxt_profile_parse(builtin_rules, sizeof(builtin_rules) - 1,
+							 "built-in", err);
+		if (!m->spec_prof)
+			return -EINVAL;
+		p = m->spec_prof;
+	}
+	/* filter, then speculation (formats/profile.md): the filter is the
+	 * browser's, which starts as the profile's and / replaces */
+	rules = *p;
+	rules.filter = NULL;
+	m->specv = vxt_view_new(&rules, m->filter_src[0] ? m->filter_src : NULL,
+				vxt_reader_objects(m->rd), vxt_reader_strings(m->rd), err);
+	if (!m->specv)
+		return -EINVAL;
+	vxt_view_set_time_base(m->specv, m->t_first);
+	snprintf(m->spec_name, sizeof(m->spec_name), "%s", p->name);
+	return 0;
+}
+#else
+static int open_view(struct vr_model *m, char *err)
+{
+	struct vxt_spec_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	vxt_spec_config_context(&cfg, VXT_SPEC_KEY_OBJECT, VR_CONTEXT_BEFORE, VR_CONTEXT_AFTER,
+				"error");
+	cfg.nspec = 1024;
+	cfg.specsize = 4u << 20;
+	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->rd), vxt_reader_strings(m->rd), err);
+	if (!m->spec)
+		return -EINVAL;
+	vxt_spec_set_time_base(m->spec, m->t_first);
+	snprintf(m->spec_name, sizeof(m->spec_name), "errors-in-context");
+	return 0;
+}
+#endif
+
+int vr_model_spec_start(struct vr_model *m)
+{
+	char err[VXT_ERRBUF_SIZE];
+
+	m->view.spec_on = true;
+	if (m->spec_done || m->job[VR_JOB_SPEC].active)
+		return 0;
+	if (open_view(m, err) < 0) {
+		snprintf(m->note, sizeof(m->note), "%s", err);
+		m->note_error = true;
+		m->view.spec_on = false;
+		return -EINVAL;
+	}
+	vr_spec_clear(&m->view.spec);
+	m->job[VR_JOB_SPEC] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->rd) };
+	snprintf(m->view.spec.summary, sizeof(m->view.spec.summary), "%s: running", m->spec_name);
+	return 0;
+}
+
+void vr_model_spec_reset(struct vr_model *m)
+{
+	if (m->spec) {
+		vxt_spec_free(m->spec);
+		m->spec = NULL;
+	}
+#ifdef VR_HAVE_VIEW
+	vxt_view_free(m->specv);
+	m->specv = NULL;
+	vxt_profile_free(m->spec_prof);
+	m->spec_prof = NULL;
+#endif
+	m->job[VR_JOB_SPEC].active = false;
+	m->spec_done = false;
+	m->view.spec_on = false;
+	vr_spec_clear(&m->view.spec);
+}
+#else
+int vr_model_spec_start(struct vr_model *m)
+{
+	snprintf(m->note, sizeof(m->note), "speculation is not available in this build");
+	m->note_error = true;
+	return -ENOTSUP;
+}
+
+void vr_spec_step(struct vr_model *m, struct vr_job *j)
+{
+	(void)m;
+	j->active = false;
+}
+
+void vr_model_spec_reset(struct vr_model *m)
+{
+	m->view.spec_on = false;
+	vr_spec_clear(&m->view.spec);
+}
+#endif

@@ -1,0 +1,307 @@
+/* tui_view.c - the events the browser shows, and moving over them
+ *
+ * A virtual list over the whole file: a shown event is named by its ordinal.
+ * With a filter, per-chunk match counts (filled by navigation and by the
+ * counting job) let moves skip chunks with nothing shown without decoding
+ * them. With speculation on, the shown events are a sorted ordinal array.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browser/model.h"
+
+int vr_view_grow(struct vr_view *v)
+{
+	size_t n = vxt_reader_nchunks(v->rd);
+	uint32_t *p;
+
+	if (n <= v->nchunks && v->chunk_match)
+		return 0;
+	p = realloc(v->chunk_match, (n ? n : 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	v->chunk_match = p;
+	for (size_t i = v->nchunks; i < n; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+
+		p[i] = v->match ? VR_UNKNOWN : ci->nevents;
+		if (!v->match) {
+			v->shown += ci->nevents;
+			v->known++;
+		}
+	}
+	v->nchunks = n;
+	return 0;
+}
+
+int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx)
+{
+	v->match = fn;
+	v->match_ctx = ctx;
+	v->nchunks = 0;
+	v->known = 0;
+	v->shown = 0;
+	return vr_view_grow(v);
+}
+
+uint64_t vr_view_shown(const struct vr_view *v, bool *complete)
+{
+	if (v->spec_on) {
+		*complete = true;
+		return v->spec.n;
+	}
+	*complete = v->known == v->nchunks;
+	return v->shown;
+}
+
+bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev)
+{
+	return !v->match || v->match(v->match_ctx, ev);
+}
+
+void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c)
+{
+	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
+		return;
+	v->chunk_match[i] = c;
+	v->shown += c;
+	v->known++;
+}
+
+void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n)
+{
+	uint32_t c = 0;
+
+	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
+		return;
+	for (size_t k = 0; k < n; k++)
+		c += vr_view_matches(v, &evs[k]);
+	v->chunk_match[i] = c;
+	v->shown += c;
+	v->known++;
+}
+
+/* Decode chunk @i for the view and fill its count. */
+static const struct vxt_event *decode(struct vr_view *v, size_t i, size_t *n)
+{
+	const struct vxt_event *evs = vxt_reader_chunk_events(v->rd, i, n);
+
+	if (evs && v->match)
+		vr_view_count(v, i, evs, *n);
+	return evs;
+}
+
+static size_t lower_bound(const uint64_t *a, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget)
+{
+	uint64_t total = vxt_reader_nevents(v->rd);
+
+	if (v->spec_on) {
+		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+
+		if (k == v->spec.n)
+			return 0;
+		*out = v->spec.ord[k];
+		return 1;
+	}
+	if (ord >= total)
+		return 0;
+	if (!v->match) {
+		*out = ord;
+		return 1;
+	}
+	if (vr_view_grow(v) < 0)
+		return -ENOMEM;
+	for (size_t i = vxt_reader_chunk_of(v->rd, ord); i < v->nchunks; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_event *evs;
+		size_t n, k;
+
+		if (v->chunk_match[i] == 0)
+			continue;
+		if (budget-- == 0)
+			return -EAGAIN;
+		evs = decode(v, i, &n);
+		if (!evs)
+			return -EIO;
+		k = ord > ci->first_event ? ord - ci->first_event : 0;
+		for (; k < n; k++)
+			if (vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget)
+{
+	uint64_t total = vxt_reader_nevents(v->rd);
+
+	if (v->spec_on) {
+		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+
+		if (k == 0)
+			return 0;
+		*out = v->spec.ord[k - 1];
+		return 1;
+	}
+	if (ord > total)
+		ord = total;
+	if (ord == 0)
+		return 0;
+	if (!v->match) {
+		*out = ord - 1;
+		return 1;
+	}
+	if (vr_view_grow(v) < 0)
+		return -ENOMEM;
+	for (size_t i = vxt_reader_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_event *evs;
+		size_t n, k;
+
+		if (v->chunk_match[i] == 0)
+			continue;
+		if (budget-- == 0)
+			return -EAGAIN;
+		evs = decode(v, i, &n);
+		if (!evs)
+			return -EIO;
+		k = ord - ci->first_event < n ? ord - ci->first_event : n;
+		while (k-- > 0)
+			if (vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev)
+{
+	int rc = vxt_reader_seek_ordinal(v->rd, ord);
+
+	if (rc < 0)
+		return rc;
+	rc = vxt_reader_next(v->rd, ev);
+	return rc == 0 ? -ENOENT : rc;
+}
+
+void vr_spec_clear(struct vr_spec_set *s)
+{
+	free(s->ord);
+	free(s->group);
+	free(s->trigger);
+	free(s->spec_id);
+	memset(s, 0, sizeof(*s));
+}
+
+long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord)
+{
+	size_t k = lower_bound(s->ord, s->n, ord);
+
+	if (k == s->n || s->ord[k] != ord)
+		return -1;
+	return (long)s->group[k];
+}
+
+static int spec_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
+{
+	size_t k = lower_bound(v->spec.ord, v->spec.n, ord), left = 500000;
+	const struct vxt_event *ev;
+
+	while (backward ? k > 0 : k < v->spec.n) {
+		size_t at = backward ? --k : k++;
+
+		if (!left--) {
+			*out = v->spec.ord[at];
+			return -EAGAIN;
+		}
+		if (vr_view_get(v, v->spec.ord[at], &ev) == 1 && ev->error) {
+			*out = v->spec.ord[at];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Errors of chunk @i at or after @from (or before @from, backward). */
+static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward,
+		       uint64_t *out)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+	const struct vxt_event *evs;
+	size_t n;
+
+	if (!ci->nerrors || (v->match && v->chunk_match[i] == 0))
+		return 0;
+	evs = decode(v, i, &n);
+	if (!evs)
+		return -EIO;
+	if (backward) {
+		size_t k = from - ci->first_event < n ? from - ci->first_event : n;
+
+		if (from < ci->first_event)
+			return 0;
+		while (k-- > 0)
+			if (evs[k].error && vr_view_matches(v, &evs[k])) {
+				*out = ci->first_event + k;
+				return 1;
+			}
+		return 0;
+	}
+	for (size_t k = from > ci->first_event ? from - ci->first_event : 0; k < n; k++)
+		if (evs[k].error && vr_view_matches(v, &evs[k])) {
+			*out = ci->first_event + k;
+			return 1;
+		}
+	return 0;
+}
+
+#define ERROR_BUDGET 24	/* chunks decoded per search for an error */
+
+int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
+{
+	size_t nch = vxt_reader_nchunks(v->rd), i;
+	unsigned decoded = 0;
+	int rc;
+
+	if (v->spec_on)
+		return spec_next_error(v, ord, backward, out);
+	if (vr_view_grow(v) < 0)
+		return -ENOMEM;
+	if (!nch || (backward && ord == 0))
+		return 0;
+	i = vxt_reader_chunk_of(v->rd, backward ? ord - 1 : ord);
+	for (;;) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+
+		if (ci->nerrors && (!v->match || v->chunk_match[i] != 0) && decoded++ == ERROR_BUDGET) {
+			/* not found yet: say where to go on from */
+			*out = ci->first_event + (backward ? ci->nevents : 0);
+			return -EAGAIN;
+		}
+		rc = chunk_error(v, i, ord, backward, out);
+		if (rc != 0)
+			return rc;
+		if (backward ? i == 0 : i + 1 == nch)
+			return 0;
+		i = backward ? i - 1 : i + 1;
+	}
+}

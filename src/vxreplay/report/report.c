@@ -1,0 +1,611 @@
+/* report.c - vxreplay's batch reports over a .vxt file
+ *
+ * Every report is one pass over the events in scope (seeking to --from
+ * through the index), feeding struct vxt_stats or printing rows.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is
+ * (chunks are in time order; 5 s past the end is past any reordering). */
+static inline int in_scope(const struct report_ctx *c, const struct vxt_event *e, uint64_t ord)
+{
+	if (e->time_ns < c->scope.from_ns)
+		return 0;
+	if (e->time_ns > c->scope.to_ns)
+		return e->time_ns > c->scope.to_ns + 5000000000ull ? -1 : 0;
+	if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
+	    e->object != (uint64_t)c->scope.object)
+		return 0;
+	if (c->keep && !c->keep(e, ord, c->keep_arg))
+		return 0;
+	return 1;
+}
+
+/* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
+int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
+{
+	int rc;
+
+	while ((rc = vxt_reader_next(c->r, ev)) == 1) {
+		int k = in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
+
+		if (k > 0)
+			return 1;
+		if (k < 0)
+			return 0;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
+		return -1;
+	}
+	return 0;
+}
+
+int report_scope_begin(struct report_ctx *c)
+{
+	int rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
+		 vxt_reader_seek_ordinal(c->r, 0);
+
+	if (rc < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
+		return -1;
+	}
+	return 0;
+}
+
+/* The fields struct vxt_stats reads. */
+#define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
+
+/* Feed the events in scope to @st, a chunk at a time, the chunks decoded
+ * ahead on helper threads. @return 0 or 1. */
+static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned fields)
+{
+	uint64_t pos = vxt_reader_tell(c->r);
+	struct vxt_scan *s = vxt_scan_start(c->r, vxt_reader_chunk_of(c->r, pos), fields,
+					    vxt_scan_default_threads());
+	const struct vxt_event *ev;
+	size_t i, n;
+	int rc = 0, got;
+
+	if (!s) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		return 1;
+	}
+	while (!rc && (got = vxt_scan_next(s, &i, &ev, &n)) == 1) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(c->r, i);
+		size_t k = pos > ci->first_event ? pos - ci->first_event : 0;
+
+		/* a chunk wholly in scope needs no test per event */
+		if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
+		    ci->last_ns <= c->scope.to_ns) {
+			if (vxt_stats_add_many(st, ev + k, n - k) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				rc = 1;
+			}
+			continue;
+		}
+		for (; k < n; k++) {
+			int in = in_scope(c, &ev[k], ci->first_event + k);
+
+			if (in < 0)
+				goto out;
+			if (in && vxt_stats_add(st, &ev[k]) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				rc = 1;
+				break;
+			}
+		}
+	}
+	if (!rc && got < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_scan_error(s));
+		rc = 1;
+	}
+out:
+	vxt_scan_stop(s);
+	return rc;
+}
+
+/* Gather stats over the scope, decoding only the fields the stats read
+ * (all of them when a filter or profile judges the events). @return 0 or 1. */
+static int collect(struct report_ctx *c, struct vxt_stats *st)
+{
+	vxt_stats_init(st);
+	if (report_scope_begin(c) < 0)
+		return 1;
+	return collect_chunks(c, st, c->keep ? VXT_FIELD_ALL : STATS_FIELDS);
+}
+
+void report_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static const char *obj_name(const struct vxt_reader *r, uint32_t id)
+{
+	const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(r), id);
+
+	return o ? o->name : "?";
+}
+
+static const char *err_name(int err, char *buf, size_t size)
+{
+	const char *n = vxt_errno_name(err);
+
+	if (!err)
+		return "";
+	if (n)
+		return n;
+	snprintf(buf, size, "%d", err < 0 ? -err : err);
+	return buf;
+}
+
+int report_summary(struct report_ctx *c)
+{
+	struct vxt_stats st;
+	struct vxt_objstats total, *t = &total;
+	uint64_t ios, span, nobj = 0;
+	const struct vxt_file_info *info = vxt_reader_info(c->r);
+	char a[32], b[32];
+
+	if (collect(c, &st))
+		return vxt_stats_free(&st), 1;
+	vxt_stats_total(&st, t);
+	ios = vxt_objstats_ios(t);
+	span = st.last_ns > st.first_ns ? st.last_ns - st.first_ns : 0;
+	for (size_t i = 0; i < st.nobj; i++)
+		nobj += vxt_stats_object(&st, (uint32_t)i) != NULL;
+	if (c->fmt == FMT_JSON) {
+		fprintf(c->out, "{\"host\": ");
+		report_json_str(c->out, info->host);
+		fprintf(c->out, ", \"source\": ");
+		report_json_str(c->out, info->source);
+		fprintf(c->out, ", \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+			", \"duration_ns\": %" PRIu64 ", \"events\": %" PRIu64 ", \"ios\": %" PRIu64
+			", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64 ", \"flushes\": %" PRIu64
+			", \"discards\": %" PRIu64 ", \"other_ios\": %" PRIu64
+			", \"bytes\": %" PRIu64 ", \"bytes_read\": %" PRIu64
+			", \"bytes_written\": %" PRIu64 ", \"errors\": %" PRIu64
+			", \"lost\": %" PRIu64 ", \"starts\": %" PRIu64 ", \"requeues\": %" PRIu64
+			", \"objects\": %" PRIu64 ", \"latency_p50_ns\": %" PRIu64
+			", \"latency_p99_ns\": %" PRIu64 ", \"latency_max_ns\": %" PRIu64,
+			st.first_ns, st.last_ns, span, st.events, ios, t->ios[VXT_OP_READ],
+			t->ios[VXT_OP_WRITE], t->ios[VXT_OP_FLUSH], t->ios[VXT_OP_DISCARD],
+			ios - t->ios[VXT_OP_READ] - t->ios[VXT_OP_WRITE] - t->ios[VXT_OP_FLUSH] -
+			t->ios[VXT_OP_DISCARD],
+			t->bytes_read + t->bytes_written + t->bytes_other, t->bytes_read,
+			t->bytes_written, t->errors, st.lost, t->starts, t->requeues, nobj,
+			vxt_hist_quantile(&t->lat, 0.5), vxt_hist_quantile(&t->lat, 0.99),
+			t->lat.max);
+		report_spec_section(c, 1);
+		fprintf(c->out, "}\n");
+	} else if (c->fmt == FMT_CSV) {
+		fprintf(c->out, "start_ns,end_ns,duration_ns,events,ios,reads,writes,bytes,"
+			"errors,lost,objects");
+		report_spec_section(c, 0);
+		fprintf(c->out, "\n%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			st.first_ns, st.last_ns, span, st.events, ios, t->ios[VXT_OP_READ],
+			t->ios[VXT_OP_WRITE], t->bytes_read + t->bytes_written + t->bytes_other,
+			t->errors, st.lost, nobj);
+		report_spec_section(c, 1);
+		fprintf(c->out, "\n");
+	} else {
+		fprintf(c->out, "host:      %s (source %s)\n", info->host, info->source);
+		fprintf(c->out, "span:      %s s  (%s)\n", vxt_format_reltime(st.last_ns,
+			st.first_ns, a, sizeof(a)), vxt_format_duration(span, b, sizeof(b)));
+		fprintf(c->out, "events:    %" PRIu64 "  (%" PRIu64 " starts, %" PRIu64 " done, %"
+			PRIu64 " requeues, %" PRIu64 " lost records)\n", st.events,
+			st.by_phase[VXT_PH_START], st.by_phase[VXT_PH_DONE],
+			st.by_phase[VXT_PH_REQUEUE], st.by_phase[VXT_PH_LOST]);
+		fprintf(c->out, "I/Os:      %" PRIu64 "  (read %" PRIu64 ", write %" PRIu64
+			", flush %" PRIu64 ", discard %" PRIu64 ", other %" PRIu64 ")\n", ios,
+			t->ios[VXT_OP_READ], t->ios[VXT_OP_WRITE], t->ios[VXT_OP_FLUSH],
+			t->ios[VXT_OP_DISCARD], ios - t->ios[VXT_OP_READ] - t->ios[VXT_OP_WRITE] -
+			t->ios[VXT_OP_FLUSH] - t->ios[VXT_OP_DISCARD]);
+		fprintf(c->out, "bytes:     %s read, %s written\n",
+			vxt_format_size(t->bytes_read, a, sizeof(a)),
+			vxt_format_size(t->bytes_written, b, sizeof(b)));
+		fprintf(c->out, "latency:   p50 %s, p99 %s",
+			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.5), a, sizeof(a)),
+			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.99), b, sizeof(b)));
+		fprintf(c->out, ", max %s\n", vxt_format_duration(t->lat.max, a, sizeof(a)));
+		fprintf(c->out, "errors:    %" PRIu64 "\n", t->errors);
+		fprintf(c->out, "lost:      %" PRIu64 "%s\n", st.lost,
+			st.lost ? "  (events dropped by the source)" : "");
+		fprintf(c->out, "objects:   %" PRIu64 "\n", nobj);
+		report_spec_section(c, 1);
+	}
+	vxt_stats_free(&st);
+	return 0;
+}
+
+int report_objects(struct report_ctx *c)
+{
+	struct vxt_stats st;
+	const struct vxt_objtab *ot = vxt_reader_objects(c->r);
+	double span;
+	bool first = true;
+
+	if (collect(c, &st))
+		return vxt_stats_free(&st), 1;
+	span = st.last_ns > st.first_ns ? (double)(st.last_ns - st.first_ns) / 1e9 : 0;
+	if (c->fmt == FMT_JSON)
+		fprintf(c->out, "[");
+	else if (c->fmt == FMT_CSV)
+		fprintf(c->out, "object,kind,dev,ios,reads,writes,iops,read_mbps,write_mbps,"
+			"bytes_read,bytes_written,latency_avg_ns,latency_p50_ns,latency_p99_ns,"
+			"latency_max_ns,errors\n");
+	else
+		fprintf(c->out, "%-16s %-9s %9s %9s %9s %8s %8s %9s %9s %9s %7s\n", "OBJECT",
+			"KIND", "IOS", "IOPS", "READS", "RMB/s", "WMB/s", "LAT_P50", "LAT_P99",
+			"LAT_MAX", "ERRORS");
+	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
+		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
+		const struct vxt_objstats *s = vxt_stats_object(&st, (uint32_t)i);
+		uint64_t ios, p50, p99, avg;
+		double iops, rmb, wmb;
+		char a[16], b[16], d[16];
+
+		if (!s)
+			continue;
+		ios = vxt_objstats_ios(s);
+		iops = span > 0 ? (double)ios / span : 0;
+		rmb = span > 0 ? (double)s->bytes_read / span / 1e6 : 0;
+		wmb = span > 0 ? (double)s->bytes_written / span / 1e6 : 0;
+		p50 = vxt_hist_quantile(&s->lat, 0.5);
+		p99 = vxt_hist_quantile(&s->lat, 0.99);
+		avg = s->lat.count ? s->lat.sum / s->lat.count : 0;
+		if (c->fmt == FMT_JSON) {
+			fprintf(c->out, "%s\n {\"object\": ", first ? "" : ",");
+			report_json_str(c->out, o->name);
+			fprintf(c->out, ", \"kind\": \"%s\", \"dev\": \"%u:%u\", \"ios\": %" PRIu64
+				", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64 ", \"iops\": %.1f"
+				", \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"bytes_read\": %" PRIu64
+				", \"bytes_written\": %" PRIu64 ", \"latency_avg_ns\": %" PRIu64
+				", \"latency_p50_ns\": %" PRIu64 ", \"latency_p99_ns\": %" PRIu64
+				", \"latency_max_ns\": %" PRIu64 ", \"errors\": %" PRIu64 "}",
+				vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
+				s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE], iops, rmb, wmb,
+				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors);
+		} else if (c->fmt == FMT_CSV) {
+			fprintf(c->out, "%s,%s,%u:%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.3f,"
+				"%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+				PRIu64 ",%" PRIu64 "\n", o->name, vxt_obj_kind_name(o->kind),
+				o->dev >> 20, o->dev & 0xfffff, ios, s->ios[VXT_OP_READ],
+				s->ios[VXT_OP_WRITE], iops, rmb, wmb, s->bytes_read, s->bytes_written,
+				avg, p50, p99, s->lat.max, s->errors);
+		} else {
+			fprintf(c->out, "%-16s %-9s %9" PRIu64 " %9.1f %9" PRIu64 " %8.2f %8.2f "
+				"%9s %9s %9s %7" PRIu64 "\n", o->name, vxt_obj_kind_name(o->kind),
+				ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
+				vxt_format_duration(p50, a, sizeof(a)),
+				vxt_format_duration(p99, b, sizeof(b)),
+				vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors);
+		}
+		first = false;
+	}
+	if (c->fmt == FMT_JSON)
+		fprintf(c->out, "\n]\n");
+	vxt_stats_free(&st);
+	return 0;
+}
+
+void report_csv_header(FILE *out)
+{
+	fprintf(out, "time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,"
+		"pid,comm,cpu\n");
+}
+
+/*
+ * One row built in memory and written at once: the row writers run once per
+ * event, where stdio's formatting would dominate an export. Every field is
+ * bounded (names < 256 bytes, doubled at most by quoting), so a row fits.
+ */
+struct row {
+	size_t n;
+	char buf[2048];
+};
+
+static void row_str(struct row *w, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > sizeof(w->buf) - w->n)
+		k = sizeof(w->buf) - w->n;
+	memcpy(w->buf + w->n, s, k);
+	w->n += k;
+}
+
+static void row_u64(struct row *w, uint64_t v)
+{
+	char t[20];
+	int i = 0;
+
+	do
+		t[i++] = (char)('0' + v % 10);
+	while ((v /= 10) && i < 20);
+	while (i && w->n < sizeof(w->buf))
+		w->buf[w->n++] = t[--i];
+}
+
+static void row_i64(struct row *w, int64_t v)
+{
+	if (v < 0 && w->n < sizeof(w->buf)) {
+		w->buf[w->n++] = '-';
+		row_u64(w, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	row_u64(w, (uint64_t)v);
+}
+
+static void row_ch(struct row *w, char c)
+{
+	if (w->n < sizeof(w->buf))
+		w->buf[w->n++] = c;
+}
+
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+static void row_csv(struct row *w, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		row_str(w, s);
+		return;
+	}
+	row_ch(w, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			row_ch(w, '"');
+		row_ch(w, *s);
+	}
+	row_ch(w, '"');
+}
+
+void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
+{
+	struct row w;
+	char fl[64], e[16];
+
+	w.n = 0;
+	row_u64(&w, ev->time_ns);
+	row_ch(&w, ',');
+	row_csv(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_ch(&w, ',');
+	row_str(&w, vxt_phase_name(ev->phase));
+	row_ch(&w, ',');
+	row_str(&w, vxt_op_name(ev->op));
+	row_ch(&w, ',');
+	row_csv(&w, vxt_flags_format(ev->flags, fl, sizeof(fl)));
+	row_ch(&w, ',');
+	row_u64(&w, ev->sector);
+	row_ch(&w, ',');
+	row_u64(&w, ev->bytes);
+	row_ch(&w, ',');
+	row_u64(&w, ev->latency_ns);
+	row_ch(&w, ',');
+	row_i64(&w, -(int64_t)ev->error);
+	row_ch(&w, ',');
+	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_ch(&w, ',');
+	row_u64(&w, ev->pid);
+	row_ch(&w, ',');
+	row_csv(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
+	row_ch(&w, ',');
+	row_u64(&w, ev->cpu);
+	fwrite(w.buf, 1, w.n, out);
+}
+
+/* A JSON string literal, escaped as report_json_str() does. */
+static void row_json(struct row *w, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	row_ch(w, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			row_ch(w, '\\');
+			row_ch(w, (char)ch);
+		} else if (ch < 0x20) {
+			row_str(w, "\\u00");
+			row_ch(w, hex[ch >> 4]);
+			row_ch(w, hex[ch & 15]);
+		} else {
+			row_ch(w, (char)ch);
+		}
+	}
+	row_ch(w, '"');
+}
+
+void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
+		       uint64_t start_ns)
+{
+	struct row w;
+	char fl[64], e[16];
+
+	w.n = 0;
+	row_str(&w, "{\"time_ns\": ");
+	row_u64(&w, ev->time_ns);
+	row_str(&w, ", \"rel_ns\": ");
+	row_u64(&w, ev->time_ns >= start_ns ? ev->time_ns - start_ns : 0);
+	row_str(&w, ", \"object\": ");
+	row_json(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_str(&w, ", \"phase\": \"");
+	row_str(&w, vxt_phase_name(ev->phase));
+	row_str(&w, "\", \"op\": \"");
+	row_str(&w, vxt_op_name(ev->op));
+	row_str(&w, "\", \"flags\": \"");
+	row_str(&w, vxt_flags_format(ev->flags, fl, sizeof(fl)));
+	row_str(&w, "\", \"sector\": ");
+	row_u64(&w, ev->sector);
+	row_str(&w, ", \"bytes\": ");
+	row_u64(&w, ev->bytes);
+	row_str(&w, ", \"latency_ns\": ");
+	row_u64(&w, ev->latency_ns);
+	row_str(&w, ", \"error\": ");
+	row_i64(&w, -(int64_t)ev->error);
+	row_str(&w, ", \"errname\": \"");
+	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_str(&w, "\", \"pid\": ");
+	row_u64(&w, ev->pid);
+	row_str(&w, ", \"comm\": ");
+	row_json(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
+	row_str(&w, ", \"cpu\": ");
+	row_u64(&w, ev->cpu);
+	row_ch(&w, '}');
+	fwrite(w.buf, 1, w.n, out);
+}
+
+static void text_error_header(FILE *out)
+{
+	fprintf(out, "%-15s %-15s %-10s %-6s %14s %8s %-10s %9s %7s %s\n", "TIME",
+		"WALL", "OBJECT", "OP", "SECTOR", "BYTES", "ERROR", "LATENCY", "PID", "COMM");
+}
+
+static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
+{
+	char t[32], w[32], l[16], e[16];
+
+	fprintf(c->out, "%-15s %-15s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
+		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
+		vxt_format_walltime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
+		obj_name(c->r, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes,
+		err_name(ev->error, e, sizeof(e)),
+		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
+		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+}
+
+static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
+{
+	char t[32], l[16], e[16];
+
+	if (ev->phase == VXT_PH_LOST) {
+		fprintf(c->out, "%15s  LOST %" PRIu64 " events\n",
+			vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)), ev->sector);
+		return;
+	}
+	fprintf(c->out, "%15s %-10s %-7s %-6s %14" PRIu64 " %8u %9s %-9s %7u %s\n",
+		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
+		obj_name(c->r, ev->object), vxt_phase_name(ev->phase), vxt_op_name(ev->op),
+		ev->sector, ev->bytes,
+		ev->phase == VXT_PH_DONE ? vxt_format_duration(ev->latency_ns, l, sizeof(l)) : "",
+		ev->error ? err_name(ev->error, e, sizeof(e)) : "", ev->pid,
+		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+}
+
+/* One row per event in scope (only failed ones with @errors_only), in the
+ * report's format. @return 0 or 1. */
+static int list_events(struct report_ctx *c, bool errors_only)
+{
+	const struct vxt_event *ev;
+	bool first = true;
+	int rc;
+
+	if (report_scope_begin(c) < 0)
+		return 1;
+	if (c->fmt == FMT_JSON)
+		fprintf(c->out, "[");
+	else if (c->fmt == FMT_CSV)
+		report_csv_header(c->out);
+	else if (errors_only)
+		text_error_header(c->out);
+	while ((rc = report_scope_next(c, &ev)) == 1) {
+		if (errors_only && !ev->error)
+			continue;
+		if (c->fmt == FMT_JSON) {
+			fprintf(c->out, "%s\n ", first ? "" : ",");
+			report_json_event(c->out, c->r, ev, c->start_ns);
+		} else if (c->fmt == FMT_CSV) {
+			report_csv_row(c->out, c->r, ev);
+			fputc('\n', c->out);
+		} else if (errors_only) {
+			text_error_row(c, ev);
+		} else {
+			text_event_row(c, ev);
+		}
+		first = false;
+	}
+	if (c->fmt == FMT_JSON)
+		fprintf(c->out, "\n]\n");
+	return rc < 0 ? 1 : 0;
+}
+
+int report_errors(struct report_ctx *c)
+{
+	return list_events(c, true);
+}
+
+int report_events(struct report_ctx *c)
+{
+	return list_events(c, false);
+}
+
+int report_info(struct vxt_reader *r, FILE *out)
+{
+	const struct vxt_file_info *in = vxt_reader_info(r);
+	const struct vxt_objtab *ot = vxt_reader_objects(r);
+	uint64_t errors = 0, lost = 0, bytes = 0;
+	const char *why;
+	char a[32], b[32];
+	size_t n = vxt_reader_nchunks(r);
+
+	fprintf(out, "format:    vxt version %u (compat 0x%x, incompat 0x%x)\n", in->version,
+		in->compat, in->incompat);
+	fprintf(out, "host:      %s\n", in->host);
+	fprintf(out, "source:    %s\n", in->source);
+	if (in->profile[0])
+		fprintf(out, "profile:   %s\n", in->profile);
+	if (in->command[0])
+		fprintf(out, "command:   %s\n", in->command);
+	fprintf(out, "created:   %s (clock: monotonic %" PRIu64 " = realtime %" PRIu64 ")\n",
+		vxt_format_walltime(in->created_real_ns, a, sizeof(a)), in->anchor_mono_ns,
+		in->anchor_real_ns);
+	fprintf(out, "index:     %s\n", vxt_reader_recovered(r) ?
+		"no footer: recovered by a forward scan" : "footer");
+	if (vxt_reader_damage(r, &why) >= 0)
+		fprintf(out, "damage:    scan stopped: %s; events after it are lost\n", why);
+	fprintf(out, "events:    %" PRIu64 " in %zu chunks\n", vxt_reader_nevents(r), n);
+	fprintf(out, "objects:   %zu\n", vxt_objtab_count(ot));
+	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
+		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
+
+		fprintf(out, "  %3zu  %-16s %-9s %4u:%-5u %s\n", i, o->name,
+			vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff,
+			vxt_format_size(o->size, a, sizeof(a)));
+	}
+	fprintf(out, "chunks:\n  %5s %12s %10s %8s %8s %8s %6s %6s  %s\n", "#", "offset",
+		"bytes", "raw", "events", "errors", "lost", "objs", "time span (s)");
+	for (size_t i = 0; i < n; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		uint64_t t0 = vxt_reader_chunk(r, 0)->first_ns;
+
+		errors += ci->nerrors;
+		lost += ci->nlost;
+		bytes += ci->data_size;
+		fprintf(out, "  %5zu %12" PRIu64 " %10u %8u %8u %8u %6" PRIu64 " %6u  %s - %s\n", i,
+			ci->offset, ci->data_size, ci->raw_size, ci->nevents, ci->nerrors, ci->nlost,
+			ci->nobjagg, vxt_format_reltime(ci->first_ns, t0, a, sizeof(a)),
+			vxt_format_reltime(ci->last_ns, t0, b, sizeof(b)));
+	}
+	fprintf(out, "totals:    %" PRIu64 " errors, %" PRIu64 " lost, %s compressed",
+		errors, lost, vxt_format_size(bytes, a, sizeof(a)));
+	fprintf(out, " (%.2f bytes/event)\n",
+		vxt_reader_nevents(r) ? (double)bytes / (double)vxt_reader_nevents(r) : 0.0);
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* tui_app.h - vxreplay's browser: the screen over the model
+ *
+ * Internal to the tui*.c files of vxreplay: the application state that the
+ * panels (tui_panels.c), overlays (tui_overlays.c) and key actions
+ * (tui_keys.c) share. Data lives in struct vr_model (tui_model.h, no curses).
+ */
+#ifndef VXREPLAY_TUI_APP_H
+#define VXREPLAY_TUI_APP_H
+
+#include "tui/tui.h"
+#include "browser/model.h"
+#include "tui_help.h"
+#include "tui_screen.h"
+#include "tui_table.h"
+
+#define VR_LABEL_W	8	/* left column of the timeline and heatmap */
+#define VR_LIST_MAX	512	/* most list rows on a screen */
+
+/* List columns; the names (vr_column_parse()) are those of profiles. */
+enum vr_col {
+	VR_COL_TIME, VR_COL_WALL, VR_COL_OBJECT, VR_COL_DEV, VR_COL_PHASE, VR_COL_OP,
+	VR_COL_FLAGS, VR_COL_SECTOR, VR_COL_BYTES, VR_COL_LATENCY, VR_COL_ERROR, VR_COL_PID,
+	VR_COL_COMM, VR_COL_CPU, VR_COL_SPEC, VR_COL_MARK, VR_COL_COUNT
+};
+
+struct vr_objrow {
+	uint32_t id;
+	uint64_t ios, reads, writes, bytes, errors, lat_sum;
+};
+
+struct vr_app {
+	struct vr_model m;
+	struct tui_screen scr;
+	const struct vxreplay_tui_opts *opts;
+	struct tui_panel header, timeline, heatmap, list;
+	struct tui_help help;
+	struct tui_panel detail;
+	uint64_t detail_ord;
+	int detail_top;
+	struct tui_table objects;
+	struct vr_objrow *objrows;
+	size_t nobjrows;
+	struct tui_table markt;
+	struct tui_table proft;
+	char (*profnames)[64];
+	int nprof;
+	bool lanes;			/* timeline: a lane per object */
+	int hm_top, hm_sel;
+	uint64_t list_ords[VR_LIST_MAX];
+	int nlist;
+	uint8_t *tl_marks;		/* per bin: a user mark */
+	unsigned tl_marks_n;
+	const char *labels[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS];
+	char label_buf[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS][40];
+	char search[256];
+	struct vxt_filter *search_f;
+	char progress[64];
+};
+
+/* tui_panels.c */
+void vr_panels_init(struct vr_app *a);
+void vr_layout(void *app, struct tui_screen *s, int lines, int cols);
+/* The relative time "12.345678" of @t. */
+char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size);
+/* The list column named @name ("time", "object" ...), or -1. */
+int vr_column_parse(const char *name);
+/* Object name of id @id ("?" when unknown). */
+const char *vr_objname(const struct vr_app *a, uint32_t id);
+/* Move the cursor one timeline bin forward (@dir > 0) or back. */
+int vr_step_bin(struct vr_app *a, int dir);
+
+/* tui_heatpanel.c */
+extern const struct tui_panel_ops vr_heatmap_ops;
+
+/* tui_keys.c */
+extern const struct tui_action vr_keys[];
+extern const struct tui_keybar_item vr_keybar[];
+/* Apply a filter expression ("" = none). @return 0, or -1 with @err set. */
+int vr_apply_filter(struct vr_app *a, const char *text, char *err, size_t errsz);
+/* Apply a profile ("" = none). @return 0, or -1 with @err set. */
+int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz);
+/* Copy the model's note to the status line. */
+void vr_show_note(struct vr_app *a);
+
+/* tui_overlays.c */
+void vr_overlays_init(struct vr_app *a);
+int vr_open_detail(struct vr_app *a);
+int vr_open_objects(struct vr_app *a);
+int vr_open_marks(struct vr_app *a);
+int vr_open_profiles(struct vr_app *a);
+void vr_overlays_free(struct vr_app *a);
+
+#endif

@@ -1,0 +1,125 @@
+/* tui_heatpanel.c - vxreplay's browser: the heatmap panel
+ *
+ * Rows are the busiest objects (or LBA buckets of one object), columns time
+ * bins of the visible window: a bin per column of the error timeline above
+ * it, or a profile's own number of bins, each drawn over equal columns. The
+ * legend gives the metric and its scale; cells with errors are overlaid.
+ */
+#include <stdio.h>
+
+#include "tui/app.h"
+#include "tui_heatmap.h"
+
+static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
+{
+	for (unsigned r = 0; r < tl->nrows; r++) {
+		if (tl->mode == VXT_TL_ROWS_LBA) {
+			char sz[16];
+
+			vxt_format_size(tl->lba_sectors * 512 / tl->nrows * r, sz, sizeof(sz));
+			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s", sz);
+		} else {
+			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s",
+				 vr_objname(a, tl->row_obj[r]));
+		}
+		a->labels[r] = a->label_buf[r];
+	}
+}
+
+/* Its own bins: "  12 bins of 500ms" (each drawn over several columns);
+ * more bins than columns get a bin per column, and say so. */
+static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char *buf,
+			   size_t size)
+{
+	char bw[32];
+
+	buf[0] = 0;
+	if (vr_heat_separate(&a->m))
+		snprintf(buf, size, "  %u bins of %s", tl->nbins,
+			 vxt_format_duration((tl->t1 - tl->t0) / tl->nbins, bw, sizeof(bw)));
+	else if (a->m.heat_bins)
+		snprintf(buf, size, "  %u bins do not fit: one per column", a->m.heat_bins);
+}
+
+static void heatmap_draw(struct tui_panel *p, bool focused)
+{
+	struct vr_app *a = p->data;
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
+	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
+	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
+	struct tui_heatmap w;
+	char t[200], lo[32], hi[32], bins[64];
+
+	if (!tl->nbins || hm->cols != tl->nbins)
+		return;
+	heat_labels(a, tl);
+	heat_bins_note(a, tl, bins, sizeof(bins));
+	if (tl->mode == VXT_TL_ROWS_LBA)
+		snprintf(t, sizeof(t), "Heatmap %s by LBA%s  (H: objects)",
+			 vr_objname(a, tl->lba_object), bins);
+	else
+		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
+	tui_title(&p->r, focused, t, "M metric  o objects");
+	if (a->hm_top > (int)hm->rows - gr.h)
+		a->hm_top = (int)hm->rows - gr.h;
+	if (a->hm_top < 0)
+		a->hm_top = 0;
+	w = (struct tui_heatmap){
+		.rows = (int)hm->rows, .cols = (int)hm->cols, .level = hm->level, .err = hm->err,
+		.labels = a->labels, .label_w = VR_LABEL_W,
+		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
+		.sel_row = focused ? a->hm_sel : -1, .top = a->hm_top,
+		.span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0,
+	};
+	tui_heatmap_draw(&gr, &w);
+	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vxt_heat_metric_name(hm->metric),
+			   vxt_heat_format(hm->metric, hm->lo, lo, sizeof(lo)),
+			   vxt_heat_format(hm->metric, hm->hi, hi, sizeof(hi)));
+}
+
+static int heatmap_mouse(struct tui_panel *p, int y, int x)
+{
+	struct vr_app *a = p->data;
+	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
+	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
+	struct tui_heatmap w = { .rows = (int)hm->rows, .cols = (int)hm->cols,
+				 .label_w = VR_LABEL_W, .top = a->hm_top,
+				 .span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0 };
+	int row, col;
+
+	if (!tui_heatmap_hit(&gr, &w, y, x, &row, &col) || (unsigned)col >= tl->nbins)
+		return TUI_NONE;
+	a->hm_sel = row;
+	vr_model_goto_time(&a->m, vxt_timeline_bin_start(tl, (unsigned)col));
+	return TUI_REDRAW;
+}
+
+static int heatmap_key(struct tui_panel *p, int key)
+{
+	struct vr_app *a = p->data;
+
+	switch (key) {
+	case KEY_UP:
+		if (a->hm_sel > 0)
+			a->hm_sel--;
+		if (a->hm_sel < a->hm_top)
+			a->hm_top = a->hm_sel;
+		return TUI_REDRAW;
+	case KEY_DOWN:
+		if (a->hm_sel + 1 < (int)a->m.hm.rows)
+			a->hm_sel++;
+		if (a->hm_sel >= a->hm_top + p->r.h - 2)
+			a->hm_top = a->hm_sel - (p->r.h - 3);
+		return TUI_REDRAW;
+	case KEY_RIGHT:
+		return vr_step_bin(a, 1);
+	case KEY_LEFT:
+		return vr_step_bin(a, -1);
+	}
+	return TUI_IGNORED;
+}
+
+const struct tui_panel_ops vr_heatmap_ops = {
+	.name = "heatmap", .draw = heatmap_draw, .on_key = heatmap_key, .on_mouse = heatmap_mouse,
+};

@@ -1,0 +1,634 @@
+/* tui_panels.c - vxreplay's browser panels: header, timeline, list; layout
+ *
+ * Each panel is a const table {draw, on_key, on_mouse}; the layout function
+ * places them. The timeline and the heatmap (tui_heatpanel.c) share one time
+ * axis: both start after a VR_LABEL_W label column; the timeline has a column
+ * per bin, the heatmap too unless a profile gives it fewer, wider bins.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui_timeline.h"
+
+char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
+{
+	uint64_t base = a->m.t_first, d = t >= base ? t - base : base - t;
+
+	snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, t >= base ? "" : "-", d / 1000000000,
+		 d % 1000000000 / 1000);
+	return buf;
+}
+
+const char *vr_objname(const struct vr_app *a, uint32_t id)
+{
+	const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(a->m.rd), id);
+
+	return o ? o->name : "?";
+}
+
+static char *walltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
+{
+	return vxt_format_walltime(vxt_reader_to_real(a->m.rd, t), buf, size);
+}
+
+/* ---- header ---- */
+
+static int field(int y, int x, int w, const char *label, int role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int field(int y, int x, int w, const char *label, int role, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	if (x >= w)
+		return x;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n = tui_printw(y, x, w - x, TUI_R_HEADER, "%s ", label);
+	n += tui_puts(y, x + n, w - x - n, role, buf);
+	return x + n + 2;
+}
+
+static void header_line1(struct vr_app *a, const struct tui_rect *r)
+{
+	struct vr_model *m = &a->m;
+	char b1[32], b2[32], b3[32];
+	const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+	int x = 0, w = r->x + r->w;
+
+	x = field(r->y, x, w, "vxreplay", TUI_R_HEADER_VALUE, "%s", base);
+	x = field(r->y, x, w, "host", TUI_R_HEADER_VALUE, "%s", m->info->host);
+	x = field(r->y, x, w, "source", TUI_R_HEADER_VALUE, "%s", m->info->source);
+	x = field(r->y, x, w, "span", TUI_R_HEADER_VALUE, "%s (%s - %s)",
+		  vxt_format_duration(m->t_last - m->t_first, b1, sizeof(b1)),
+		  walltime(a, m->t_first, b2, sizeof(b2)), walltime(a, m->t_last, b3, sizeof(b3)));
+}
+
+static void header_line2(struct vr_app *a, const struct tui_rect *r)
+{
+	struct vr_model *m = &a->m;
+	uint64_t c = vr_model_cursor_time(m);
+	char b1[32], b2[32];
+	bool complete;
+	uint64_t shown = vr_view_shown(&m->view, &complete);
+	int x = 0, w = r->x + r->w, y = r->y + 1;
+
+	x = field(y, x, w, "cursor", TUI_R_HEADER_VALUE, "%ss %s", vr_reltime(a, c, b1, sizeof(b1)),
+		  walltime(a, c, b2, sizeof(b2)));
+	x = field(y, x, w, "events", TUI_R_HEADER_VALUE, "%s%" PRIu64 "/%" PRIu64,
+		  complete ? "" : ">=", shown, vxt_reader_nevents(m->rd));
+	x = field(y, x, w, "errors", m->total_errors ? TUI_R_ERROR : TUI_R_HEADER_VALUE,
+		  "%" PRIu64, m->total_errors);
+	x = field(y, x, w, "lost", m->total_lost ? TUI_R_WARN : TUI_R_HEADER_VALUE, "%" PRIu64,
+		  m->total_lost);
+	if (m->following)
+		x = field(y, x, w, "", TUI_R_WARN, "following");
+	(void)x;
+}
+
+static void header_line3(struct vr_app *a, const struct tui_rect *r)
+{
+	struct vr_model *m = &a->m;
+	const char *why = NULL;
+	int64_t dmg = vxt_reader_damage(m->rd, &why);
+	int x = 0, w = r->x + r->w, y = r->y + 2;
+
+	x = field(y, x, w, "filter", m->filter_src[0] ? TUI_R_HEADER_VALUE : TUI_R_DIM, "%s",
+		  m->filter_src[0] ? m->filter_src : "none");
+	x = field(y, x, w, "profile", m->profile[0] ? TUI_R_HEADER_VALUE : TUI_R_DIM, "%s",
+		  m->profile[0] ? m->profile : "none");
+	if (m->view.spec_on)
+		x = field(y, x, w, "spec", TUI_R_HEADER_VALUE, "on %s", m->view.spec.summary);
+	else
+		x = field(y, x, w, "spec", TUI_R_DIM, "off");
+	if (dmg >= 0)
+		x = field(y, x, w, "damaged", TUI_R_WARN, "at %" PRId64 ": %s (kept what precedes)",
+			  dmg, why ? why : "");
+	else if (vxt_reader_recovered(m->rd))
+		x = field(y, x, w, "", TUI_R_WARN, "no footer: recovered by scan");
+	(void)x;
+}
+
+static void header_draw(struct tui_panel *p, bool focused)
+{
+	struct vr_app *a = p->data;
+
+	(void)focused;
+	header_line1(a, &p->r);
+	if (p->r.h > 1)
+		header_line2(a, &p->r);
+	if (p->r.h > 2)
+		header_line3(a, &p->r);
+}
+
+static const struct tui_panel_ops header_ops = { .name = "header", .draw = header_draw };
+
+/* ---- timeline ---- */
+
+static struct tui_rect plot_rect(const struct tui_panel *p)
+{
+	return (struct tui_rect){ p->r.y + 1, p->r.x + VR_LABEL_W + 1, p->r.h - 1,
+				  p->r.w - VR_LABEL_W - 1 };
+}
+
+static void update_marks(struct vr_app *a, const struct vxt_timeline *tl)
+{
+	if (a->tl_marks_n != tl->nbins) {
+		free(a->tl_marks);
+		a->tl_marks = calloc(tl->nbins ? tl->nbins : 1, 1);
+		a->tl_marks_n = a->tl_marks ? tl->nbins : 0;
+	}
+	if (!a->tl_marks)
+		return;
+	memset(a->tl_marks, 0, a->tl_marks_n);
+	for (unsigned i = 0; i < a->m.nmarks; i++) {
+		int b = vxt_timeline_bin(tl, a->m.marks[i].time_ns);
+
+		if (b >= 0)
+			a->tl_marks[b] = 1;
+	}
+}
+
+/* The key of the marks under the axis: "  ! lost  ◆ slow >=20ms". */
+static void marks_key(const struct vr_app *a, char *buf, size_t size)
+{
+	char d[32];
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (a->m.mark_kinds & VR_MARK_LOST)
+		n += (size_t)snprintf(buf + n, size - n, "  %s lost", tui_glyphs->lost);
+	if (a->m.tl_slow && n < size)
+		snprintf(buf + n, size - n, "  %s slow >=%s", tui_glyphs->slow,
+			 vxt_format_duration(a->m.lat_crit_ns, d, sizeof(d)));
+}
+
+static void timeline_title(struct vr_app *a, const struct tui_panel *p, bool focused,
+			   const struct vxt_timeline *tl)
+{
+	char t[200], b0[32], b1[32], bw[32], key[80];
+	const char *what = a->m.mark_kinds & VR_MARK_ERRORS ? "Errors" : "Timeline";
+
+	marks_key(a, key, sizeof(key));
+	snprintf(t, sizeof(t), "%s%s  %s..%ss  bin %s%s%s", what, a->lanes ? " by object" : "",
+		 vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
+		 vxt_format_duration((tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1), bw, sizeof(bw)),
+		 key, a->m.tl_show_est ? "  (index estimate)" : "");
+	tui_title(&p->r, focused, t, "+/- zoom  t/T bin  e/E error");
+}
+
+static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
+			   const struct vxt_timeline *tl)
+{
+	static uint64_t lane[4096];
+	unsigned n = tl->nbins < 4096 ? tl->nbins : 4096;
+	uint64_t max = 1;
+
+	for (unsigned r = 0; r < tl->nrows; r++)
+		for (unsigned b = 0; b < n; b++)
+			if (tl->cells[(size_t)r * tl->nbins + b].errors > max)
+				max = tl->cells[(size_t)r * tl->nbins + b].errors;
+	for (int i = 0; i < p->r.h - 1 && (unsigned)i < tl->nrows; i++) {
+		for (unsigned b = 0; b < n; b++)
+			lane[b] = tl->cells[(size_t)i * tl->nbins + b].errors;
+		tui_timeline_lane(p->r.y + 1 + i, p->r.x, p->r.w,
+				  tl->mode == VXT_TL_ROWS_LBA ? a->label_buf[i] : vr_objname(a, tl->row_obj[i]),
+				  VR_LABEL_W, lane, (int)n, max, TUI_R_ERROR);
+	}
+}
+
+static void timeline_draw(struct tui_panel *p, bool focused)
+{
+	struct vr_app *a = p->data;
+	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
+	struct tui_rect pr = plot_rect(p);
+	struct tui_timeline w;
+	uint64_t max = 0;
+
+	if (!tl->nbins)
+		return;
+	timeline_title(a, p, focused, tl);
+	if (a->lanes) {
+		timeline_lanes(a, p, tl);
+		return;
+	}
+	update_marks(a, tl);
+	for (unsigned b = 0; b < tl->nbins; b++)
+		if (tl->errors[b] > max)
+			max = tl->errors[b];
+	w = (struct tui_timeline){
+		.nbins = (int)tl->nbins, .val = a->m.mark_kinds & VR_MARK_ERRORS ? tl->errors : NULL,
+		.lost = a->m.mark_kinds & VR_MARK_LOST ? tl->lost : NULL, .slow = a->m.tl_slow,
+		.marks = a->tl_marks,
+		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
+		.bar_role = TUI_R_ERROR, .log_scale = true,
+	};
+	tui_timeline_draw(&pr, &w);
+	tui_printw(pr.y, p->r.x, VR_LABEL_W, TUI_R_DIM, "%" PRIu64, max);
+	if (pr.h > 2)
+		tui_printw(pr.y + pr.h - 2, p->r.x, VR_LABEL_W, TUI_R_DIM, "0");
+	tui_printw(pr.y + pr.h - 1, p->r.x, VR_LABEL_W, TUI_R_DIM, "errors");
+}
+
+static int click_time(struct vr_app *a, int col)
+{
+	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
+
+	if (col < 0 || (unsigned)col >= tl->nbins)
+		return TUI_NONE;
+	vr_model_goto_time(&a->m, vxt_timeline_bin_start(tl, (unsigned)col));
+	return TUI_REDRAW;
+}
+
+static int timeline_mouse(struct tui_panel *p, int y, int x)
+{
+	struct tui_rect pr = plot_rect(p);
+
+	(void)y;
+	return click_time(p->data, x - pr.x);
+}
+
+/* Left/Right: one bin; other keys go to the keymap. */
+int vr_step_bin(struct vr_app *a, int dir)
+{
+	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
+	uint64_t bw = (tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1);
+	uint64_t c = vr_model_cursor_time(&a->m);
+
+	if (!bw)
+		bw = 1;
+	if (dir > 0)
+		vr_model_goto_time(&a->m, c + bw);
+	else
+		vr_model_goto_time(&a->m, c > bw ? c - bw : 0);
+	return TUI_REDRAW;
+}
+
+static int timeline_key(struct tui_panel *p, int key)
+{
+	if (key == KEY_RIGHT)
+		return vr_step_bin(p->data, 1);
+	if (key == KEY_LEFT)
+		return vr_step_bin(p->data, -1);
+	return TUI_IGNORED;
+}
+
+static const struct tui_panel_ops timeline_ops = {
+	.name = "timeline", .draw = timeline_draw, .on_key = timeline_key,
+	.on_mouse = timeline_mouse,
+};
+
+/* ---- event list ---- */
+
+/* Every column the list can show; a profile picks some by name. */
+static const struct vr_coldef {
+	const char *name;
+	struct tui_column col;
+} coldefs[VR_COL_COUNT] = {
+	[VR_COL_TIME] = { "time", { "TIME", 12, TUI_RIGHT } },
+	[VR_COL_WALL] = { "wall", { "WALL CLOCK", 16, TUI_RIGHT } },
+	[VR_COL_OBJECT] = { "object", { "OBJECT", 9, TUI_LEFT } },
+	[VR_COL_DEV] = { "dev", { "DEV", 8, TUI_LEFT } },
+	[VR_COL_PHASE] = { "phase", { "PHASE", 6, TUI_LEFT } },
+	[VR_COL_OP] = { "op", { "OP", 6, TUI_LEFT } },
+	[VR_COL_FLAGS] = { "flags", { "FLAGS", 10, TUI_LEFT } },
+	[VR_COL_SECTOR] = { "sector", { "SECTOR", 12, TUI_RIGHT } },
+	[VR_COL_BYTES] = { "bytes", { "SIZE", 7, TUI_RIGHT } },
+	[VR_COL_LATENCY] = { "latency", { "LATENCY", 9, TUI_RIGHT } },
+	[VR_COL_ERROR] = { "error", { "STATUS", 10, TUI_RIGHT } },
+	[VR_COL_PID] = { "pid", { "PID", 7, TUI_RIGHT } },
+	[VR_COL_COMM] = { "comm", { "COMM", 16, TUI_LEFT } },
+	[VR_COL_CPU] = { "cpu", { "CPU", 4, TUI_RIGHT } },
+	[VR_COL_SPEC] = { "spec", { "SPEC", 6, TUI_RIGHT } },
+	[VR_COL_MARK] = { "mark", { " ", 2, TUI_LEFT } },
+};
+
+static const uint8_t default_cols[] = {
+	VR_COL_TIME, VR_COL_OBJECT, VR_COL_PHASE, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
+	VR_COL_LATENCY, VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
+};
+
+int vr_column_parse(const char *name)
+{
+	for (int c = 0; c < VR_COL_COUNT; c++)
+		if (!strcmp(coldefs[c].name, name))
+			return c;
+	return -1;
+}
+
+/* The columns shown: the profile's or the default, the speculation first
+ * when it is on, the mark after the time. @return how many. */
+static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols)
+{
+	const uint8_t *src = a->m.ncolumns ? a->m.columns : default_cols;
+	unsigned ns = a->m.ncolumns ? a->m.ncolumns : sizeof(default_cols);
+	bool has_spec = false;
+	int n = 0;
+
+	for (unsigned i = 0; i < ns; i++)
+		has_spec |= src[i] == VR_COL_SPEC;
+	if (a->m.view.spec_on && !has_spec)
+		out[n++] = VR_COL_SPEC;
+	for (unsigned i = 0; i < ns && n < VR_MAX_COLS - 1; i++) {
+		if (src[i] == VR_COL_SPEC && !a->m.view.spec_on)
+			continue;
+		out[n++] = src[i];
+		if (src[i] == VR_COL_TIME)
+			out[n++] = VR_COL_MARK;
+	}
+	for (int i = 0; i < n; i++)
+		cols[i] = coldefs[out[i]].col;
+	return n;
+}
+
+static void status_of(const struct vxt_event *ev, char *buf, size_t size)
+{
+	const char *n;
+
+	if (ev->phase == VXT_PH_LOST) {
+		snprintf(buf, size, "lost %" PRIu64, ev->sector);
+		return;
+	}
+	if (!ev->error) {
+		snprintf(buf, size, "%s", ev->phase == VXT_PH_DONE ? "ok" : "");
+		return;
+	}
+	n = vxt_errno_name(ev->error);
+	if (n)
+		snprintf(buf, size, "%s", n);
+	else
+		snprintf(buf, size, "%d", ev->error);
+}
+
+static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event *ev, long g,
+		 char *buf, size_t size)
+{
+	const struct vxt_object *o;
+	bool lost = ev->phase == VXT_PH_LOST;
+
+	buf[0] = 0;
+	switch (col) {
+	case VR_COL_TIME: vr_reltime(a, ev->time_ns, buf, size); break;
+	case VR_COL_WALL:
+		vxt_format_walltime(vxt_reader_to_real(a->m.rd, ev->time_ns), buf, size);
+		break;
+	case VR_COL_OBJECT: snprintf(buf, size, "%s", lost ? "-" : vr_objname(a, ev->object)); break;
+	case VR_COL_DEV:
+		o = vxt_objtab_get(vxt_reader_objects(a->m.rd), ev->object);
+		if (o && !lost)
+			snprintf(buf, size, "%u:%u", o->dev >> 20, o->dev & 0xfffff);
+		break;
+	case VR_COL_PHASE: snprintf(buf, size, "%s", vxt_phase_name(ev->phase)); break;
+	case VR_COL_OP: snprintf(buf, size, "%s", lost ? "" : vxt_op_name(ev->op)); break;
+	case VR_COL_FLAGS: vxt_flags_format(ev->flags, buf, size); break;
+	case VR_COL_SECTOR:
+		if (!lost)
+			snprintf(buf, size, "%" PRIu64, ev->sector);
+		break;
+	case VR_COL_BYTES:
+		if (!lost)
+			vxt_format_size(ev->bytes, buf, size);
+		break;
+	case VR_COL_LATENCY:
+		if (ev->phase == VXT_PH_DONE)
+			vxt_format_duration(ev->latency_ns, buf, size);
+		break;
+	case VR_COL_ERROR: status_of(ev, buf, size); break;
+	case VR_COL_PID: snprintf(buf, size, "%u", ev->pid); break;
+	case VR_COL_COMM:
+		snprintf(buf, size, "%s", vxt_strtab_get(vxt_reader_strings(a->m.rd), ev->comm));
+		break;
+	case VR_COL_CPU: snprintf(buf, size, "%u", ev->cpu); break;
+	case VR_COL_SPEC: if (g >= 0) snprintf(buf, size, "%ld", g); break;
+	case VR_COL_MARK:
+		snprintf(buf, size, "%s", vr_model_is_marked(&a->m, ord) ? tui_glyphs->mark : "");
+		break;
+	}
+}
+
+static int row_role(const struct vr_app *a, const struct vxt_event *ev, long g, bool sel,
+		    bool focused)
+{
+	int role = TUI_R_NORMAL;
+
+	if (ev->error)
+		role = TUI_R_ERROR;
+	else if (ev->phase == VXT_PH_LOST)
+		role = TUI_R_WARN;
+	else if (a->m.lat_crit_ns && ev->phase == VXT_PH_DONE && ev->latency_ns >= a->m.lat_crit_ns)
+		role = TUI_R_WARN;
+	else if (g >= 0 && (g & 1))
+		role = TUI_R_DIM;
+	if (sel)
+		role = !focused ? TUI_R_SELECTED_DIM : (ev->error ? TUI_R_ERROR_SEL : TUI_R_SELECTED);
+	return role;
+}
+
+static void list_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t ord,
+		     bool sel, bool focused)
+{
+	uint8_t ids[VR_MAX_COLS];
+	struct tui_column cols[VR_MAX_COLS];
+	char c[VR_MAX_COLS][48];
+	const char *cells[VR_MAX_COLS];
+	const struct vxt_event *ev;
+	int n = columns(a, ids, cols);
+	long g = -1;
+
+	if (vr_view_get(&a->m.view, ord, &ev) != 1)
+		return;
+	if (a->m.view.spec_on)
+		g = vr_spec_group_of(&a->m.view.spec, ord);
+	for (int i = 0; i < n; i++) {
+		cell(a, ids[i], ord, ev, g, c[i], sizeof(c[i]));
+		cells[i] = c[i];
+	}
+	tui_columns_row(y, r->x, r->w, cols, n, cells, row_role(a, ev, g, sel, focused));
+}
+
+/* The error a speculation group was committed for: its own first error, else
+ * the nearest error on the same object in the view (a commit's follow-up
+ * events can make a group of their own). @return its ordinal or UINT64_MAX. */
+static uint64_t group_error(struct vr_app *a, long g, uint32_t object)
+{
+	const struct vr_spec_set *s = &a->m.view.spec;
+	const struct vxt_event *ev;
+	size_t k, lo = 0, hi = s->n;
+
+	if (s->trigger[g] != UINT64_MAX)
+		return s->trigger[g];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->ord[mid] < a->m.sel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t d = 0; d < 20000; d++) {
+		bool any = false;
+
+		if (lo >= d + 1) {
+			k = lo - d - 1;
+			any = true;
+			if (vr_view_get(&a->m.view, s->ord[k], &ev) == 1 && ev->error &&
+			    ev->object == object)
+				return s->ord[k];
+		}
+		if (lo + d < s->n) {
+			k = lo + d;
+			any = true;
+			if (vr_view_get(&a->m.view, s->ord[k], &ev) == 1 && ev->error &&
+			    ev->object == object)
+				return s->ord[k];
+		}
+		if (!any)
+			break;
+	}
+	return UINT64_MAX;
+}
+
+/* The speculation of the cursor and the error it was committed for. */
+static void spec_status(struct vr_app *a, char *buf, size_t size)
+{
+	const struct vr_spec_set *s = &a->m.view.spec;
+	long g = a->m.has_sel ? vr_spec_group_of(s, a->m.sel) : -1;
+	const struct vxt_event *ev;
+	uint64_t trig;
+	char t[32];
+
+	buf[0] = 0;
+	if (g < 0 || (size_t)g >= s->ngroups || vr_view_get(&a->m.view, a->m.sel, &ev) != 1)
+		return;
+	trig = group_error(a, g, ev->object);
+	if (trig == UINT64_MAX || vr_view_get(&a->m.view, trig, &ev) != 1)
+		return;
+	snprintf(buf, size, "spec %ld: %s on %s at %ss  ", g,
+		 vxt_errno_name(ev->error) ? vxt_errno_name(ev->error) : "error",
+		 vr_objname(a, ev->object), vr_reltime(a, ev->time_ns, t, sizeof(t)));
+}
+
+static void list_draw(struct tui_panel *p, bool focused)
+{
+	struct vr_app *a = p->data;
+	struct vr_model *m = &a->m;
+	char t[128], pos[200], sp[128];
+	uint8_t ids[VR_MAX_COLS];
+	struct tui_column cols[VR_MAX_COLS];
+	int ncols = columns(a, ids, cols);
+	bool complete;
+	uint64_t shown = vr_view_shown(&m->view, &complete);
+	int rows = p->r.h - 2;
+
+	snprintf(t, sizeof(t), "Events%s%s", m->view.spec_on ? " committed by speculation" : "",
+		 m->filter_src[0] ? " (filtered)" : "");
+	sp[0] = 0;
+	if (m->view.spec_on)
+		spec_status(a, sp, sizeof(sp));
+	if (m->has_sel)
+		snprintf(pos, sizeof(pos), "%s#%" PRIu64 "  %s%" PRIu64 " shown", sp, m->sel,
+			 complete ? "" : ">=", shown);
+	else
+		snprintf(pos, sizeof(pos), "nothing shown");
+	tui_title(&p->r, focused, t, pos);
+	if (rows < 1)
+		return;
+	tui_columns_head(p->r.y + 1, p->r.x, p->r.w, cols, ncols);
+	a->nlist = vr_model_rows(m, a->list_ords, rows < VR_LIST_MAX ? rows : VR_LIST_MAX);
+	for (int i = 0; i < a->nlist; i++)
+		list_row(a, p->r.y + 2 + i, &p->r, a->list_ords[i],
+			 m->has_sel && a->list_ords[i] == m->sel, focused);
+	if (!m->has_sel)
+		tui_puts(p->r.y + 2, p->r.x + 1, p->r.w - 1, TUI_R_DIM,
+			 m->view.spec_on ? "no speculation committed anything" :
+			 "no event matches the filter");
+}
+
+static int list_key(struct tui_panel *p, int key)
+{
+	struct vr_app *a = p->data;
+	long page = p->r.h - 3 > 1 ? p->r.h - 3 : 1;
+
+	switch (key) {
+	case KEY_UP: case 'k':
+		vr_model_move(&a->m, -1);
+		break;
+	case KEY_DOWN:
+		vr_model_move(&a->m, 1);
+		break;
+	case KEY_PPAGE:
+		vr_model_move(&a->m, -page);
+		break;
+	case KEY_NPAGE: case ' ':
+		vr_model_move(&a->m, page);
+		break;
+	default:
+		return TUI_IGNORED;
+	}
+	return TUI_REDRAW;
+}
+
+static int list_mouse(struct tui_panel *p, int y, int x)
+{
+	struct vr_app *a = p->data;
+	int i = y - p->r.y - 2;
+
+	(void)x;
+	if (i >= 0 && i < a->nlist)
+		vr_model_move(&a->m, i - (int)a->m.sel_row);
+	return TUI_REDRAW;
+}
+
+static const struct tui_panel_ops list_ops = {
+	.name = "events", .draw = list_draw, .on_key = list_key, .on_mouse = list_mouse,
+};
+
+/* ---- layout ---- */
+
+void vr_panels_init(struct vr_app *a)
+{
+	a->header = (struct tui_panel){ .ops = &header_ops, .data = a, .visible = true };
+	a->timeline = (struct tui_panel){ .ops = &timeline_ops, .data = a, .visible = true,
+					  .focusable = true };
+	a->heatmap = (struct tui_panel){ .ops = &vr_heatmap_ops, .data = a, .visible = true,
+					 .focusable = true };
+	a->list = (struct tui_panel){ .ops = &list_ops, .data = a, .visible = true,
+				      .focusable = true };
+}
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
+void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
+{
+	struct vr_app *a = app;
+	int avail = lines - 1 - 3, y = 3, tl_h, hm_rows, hm_h;
+	unsigned rows = a->m.lba ? (a->m.lba_rows ? a->m.lba_rows : VR_LBA_ROWS) : a->m.nrows;
+
+	(void)s;
+	a->header.r = (struct tui_rect){ 0, 0, 3, cols };
+	tl_h = clampi(avail / 4, 5, 12);
+	hm_rows = clampi(avail / 4, 2, (int)(rows ? rows : 1));
+	hm_h = hm_rows + 2;
+	if (avail - tl_h - hm_h < 4) {		/* tiny terminals: the list first */
+		tl_h = clampi(avail - hm_h - 4, 2, tl_h);
+		hm_h = clampi(avail - tl_h - 4, 0, hm_h);
+	}
+	a->timeline.r = (struct tui_rect){ y, 0, tl_h, cols };
+	y += tl_h;
+	a->heatmap.r = (struct tui_rect){ y, 0, hm_h, cols };
+	a->heatmap.visible = hm_h >= 3;
+	y += hm_h;
+	a->list.r = (struct tui_rect){ y, 0, lines - 1 - y, cols };
+	vr_model_set_page(&a->m, (unsigned)clampi(a->list.r.h - 2, 1, VR_LIST_MAX));
+	vr_model_set_window(&a->m, a->m.w0, a->m.w1, (unsigned)clampi(cols - VR_LABEL_W - 1, 1, 4096));
+}

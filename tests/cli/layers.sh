@@ -1,0 +1,81 @@
+#!/bin/sh
+# layers.sh - the library's layers include only layers below them, and the
+# programs include only public headers and their own.
+#
+#   common < format < source < select < analysis < sink
+#
+# A file in src/lib/L/ may include "M/x.h" (a private header of layer M) or
+# "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
+# only when M is L or a layer below L. A program (src/vxrecord, src/vxreplay,
+# src/vxtop) or the TUI library (src/tui) includes no private header of the
+# library at all.
+top=${VXT_TOP:?VXT_TOP unset}
+cd "$top" || exit 1
+
+layer_rank() {
+	case $1 in
+	common) echo 1 ;; format) echo 2 ;; source) echo 3 ;;
+	select) echo 4 ;; analysis) echo 5 ;; sink) echo 6 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# the layer each public header belongs to
+public_layer() {
+	case $1 in
+	event.h|objtab.h|strtab.h|util.h|vxtrace.h|voltrace.h|vec.h|hash.h) echo common ;;
+	vxt.h) echo format ;;
+	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
+	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
+	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h) echo analysis ;;
+	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
+	*) echo unknown ;;
+	esac
+}
+
+bad=0
+for f in $(find src/lib -name '*.[ch]' | sort); do
+	layer=$(echo "$f" | cut -d/ -f3)
+	rank=$(layer_rank "$layer")
+	if [ "$rank" = 0 ]; then
+		echo "$f: not in a layer folder (common format source select analysis sink)"
+		bad=1
+		continue
+	fi
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case $inc in
+		vxtrace/*) to=$(public_layer "${inc#vxtrace/}") ;;
+		*/*) to=${inc%%/*} ;;
+		*) continue ;;	# a header beside the file
+		esac
+		if [ "$to" = unknown ]; then
+			echo "$f: includes $inc, a public header with no layer in tests/cli/layers.sh"
+			bad=1
+			continue
+		fi
+		if [ "$(layer_rank "$to")" -gt "$rank" ]; then
+			echo "$f: includes $inc: layer $layer must not include layer $to (above it)"
+			bad=1
+		fi
+	done
+done
+
+# every public header has a layer
+for h in include/vxtrace/*.h; do
+	[ "$(public_layer "$(basename "$h")")" = unknown ] &&
+		{ echo "$h: no layer in tests/cli/layers.sh"; bad=1; }
+done
+
+# programs and the TUI library: public headers and their own only
+for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		case ${inc%%/*} in
+		common|format|source|select|analysis|sink)
+			echo "$f: includes $inc, a private header of the library"
+			bad=1 ;;
+		esac
+	done
+done
+
+[ $bad = 0 ] && echo "layers: every include goes down; programs use public headers only"
+exit $bad
