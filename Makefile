@@ -1,6 +1,7 @@
 # Makefile - the one build entry point of vxtrace
 #
-#   make             libvxtrace.a and build/vxrecord, build/vxreplay, build/vxtop
+#   make             libvxtrace.a, libvxtui.a (the curses widgets) and build/vxrecord,
+#                    build/vxreplay, build/vxtop (only the two browsers link ncurses)
 #   make check       every test (units, command lines, TUI; module tests skip without qemu)
 #   make check-kmod  the kernel module under qemu
 #   make demo        record the built-in simulated workload and replay it
@@ -43,9 +44,11 @@ LIB_LAYERS := common format source select analysis sink
 LIB_SRC   := $(sort $(foreach l,$(LIB_LAYERS),$(wildcard src/lib/$(l)/*.c)))
 TUI_SRC   := $(sort $(wildcard src/tui/*.c))
 PROGS     := vxrecord vxreplay vxtop
+TUI_PROGS := vxreplay vxtop
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 TUI_OBJ   := $(TUI_SRC:%.c=$(B)/%.o)
 LIBA      := $(B)/libvxtrace.a
+TUIA      := $(B)/libvxtui.a
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o
 
@@ -64,11 +67,18 @@ $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# The curses widgets (src/tui/) are a library of their own: only the programs in
+# TUI_PROGS link it and ncurses.
+$(TUIA): $(TUI_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 define prog_rule
 $(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c src/$(1)/*/*.c))
+$(1)_TUI := $$(if $$(filter $(1),$(TUI_PROGS)),$(TUIA))
 $(B)/src/$(1)/%.o: ALL_CFLAGS += -Isrc/$(1)
-$(B)/$(1): $$($(1)_SRC:%.c=$(B)/%.o) $(TUI_OBJ) $(LIBA)
-	$$(CC) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS_ALL) $$(TUI_LIBS)
+$(B)/$(1): $$($(1)_SRC:%.c=$(B)/%.o) $$($(1)_TUI) $(LIBA)
+	$$(CC) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS_ALL) $$(if $$($(1)_TUI),$$(TUI_LIBS))
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
@@ -84,8 +94,8 @@ $(B)/tests/unit/main.o: tests/unit/main.c $(B)/tests/unit/suites.h
 $(B)/tests/unit/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
-$(B)/unit-tests: $(UNIT_OBJ) $(TUI_OBJ) $(LIBA)
-	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL) $(TUI_LIBS)
+$(B)/unit-tests: $(UNIT_OBJ) $(LIBA)
+	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
 deps:
 	@sh contrib/install-deps.sh
