@@ -85,6 +85,7 @@ struct vxt_writer_opts {
 	bool sync;			/* fdatasync each closed chunk */
 	bool force;			/* overwrite an existing file */
 	bool follow_symlink;		/* allow @path to be a symlink */
+	const char *input;		/* never write over this file (vxt_outfile_open()) */
 	size_t chunk_bytes;		/* close a chunk at this many raw bytes; 0 = 1 MiB */
 	uint64_t chunk_ns;		/* ... or when it spans this long; 0 = 1 s */
 	const char *host;		/* NULL = uname */

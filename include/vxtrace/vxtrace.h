@@ -18,6 +18,7 @@
 #include "objtab.h"
 #include "strtab.h"
 #include "util.h"
+#include "outfile.h"
 #include "chanrec.h"
 #include "source.h"
 #include "vxt.h"

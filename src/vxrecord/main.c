@@ -231,6 +231,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		if (!o->src.path)
 			return die_usage("%s", "--import blktrace needs PREFIX, FILES or -");
 		o->source = "blktrace";
+		o->wr.input = o->src.path;	/* a capture file is not the output */
 	}
 	return -1;
 }

@@ -28,6 +28,7 @@ struct options {
 	enum report_format fmt;
 	const char *from, *to, *object;
 	const char *output;
+	struct vxt_outfile_opts out;	/* --force, --follow-symlinks; never the input */
 	int export;		/* enum export_format, -1 = none */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 };
@@ -47,7 +48,9 @@ static void usage(FILE *f)
 "      --profile NAME  only what profile NAME keeps (its filter and speculation);\n"
 "                      the summary adds its speculation figures (also --filter EXPR,\n"
 "                      --profile-dir DIR)\n"
-"  -o, --output FILE   write the report to FILE\n"
+"  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
+"  -f, --force         overwrite an existing FILE\n"
+"      --follow-symlinks  allow FILE to be a symlink\n"
 "      --info          describe the file: header, objects, chunks, index\n"
 "      --verify        check every CRC and frame; exit 1 at the first damage\n"
 "Without a batch option on a terminal, vxreplay opens the browser (? for its keys):\n"
@@ -69,7 +72,7 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
-	enum { O_EXPORT = 400 };
+	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
 	static const struct option longopts[] = {
@@ -80,6 +83,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "to", required_argument, NULL, O_TO },
 		{ "object", required_argument, NULL, O_OBJECT },
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "follow-symlinks", no_argument, NULL, O_FOLLOW_SYMLINKS },
 		{ "info", no_argument, NULL, O_INFO },
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "filter", required_argument, NULL, O_FILTER },
@@ -96,7 +101,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, ex;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:F:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:F:o:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
@@ -130,6 +135,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_TO: o->to = optarg; break;
 		case O_OBJECT: o->object = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'f': o->out.force = true; break;
+		case O_FOLLOW_SYMLINKS: o->out.follow_symlink = true; break;
 		case O_INFO: o->mode = MODE_INFO; break;
 		case O_VERIFY: o->mode = MODE_VERIFY; break;
 		case O_FILTER: o->tui.filter = optarg; break;
@@ -152,6 +159,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
 	o->file = argv[optind++];
+	o->out.input = o->file;
 	if (optind < argc)
 		return die_usage("unexpected argument '%s'", argv[optind]);
 	return -1;
@@ -251,9 +259,16 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (rc)
 		return batch_profile_end(&bp), rc;
 	if (o->output) {
-		c.out = fopen(o->output, "w");
+		char err[VXT_ERRBUF_SIZE];
+		bool created;
+		int fd = vxt_outfile_open(o->output, &o->out, &created, err, sizeof(err));
+
+		c.out = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!c.out) {
-			fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
+			if (fd >= 0)
+				snprintf(err, sizeof(err), "%s: %s", o->output, strerror(errno)),
+				close(fd);
+			fprintf(stderr, "vxreplay: %s\n", err);
 			if (!c.spec)
 				vxt_filter_free(c.keep_arg);
 			batch_profile_end(&bp);

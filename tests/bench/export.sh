@@ -15,7 +15,7 @@ echo "export: $n events, $(($(stat -c %s "$dir/t.vxt") / 1024)) KiB .vxt"
 now() { date +%s.%N; }
 for how in "--export csv" "--export jsonl" "--export chrome" "--export blktrace" "--report html"; do
 	t0=$(now)
-	"$build/vxreplay" "$dir/t.vxt" $how -o "$dir/out"
+	"$build/vxreplay" "$dir/t.vxt" $how --force -o "$dir/out"
 	t1=$(now)
 	awk -v w="$how" -v n="$n" -v a="$t0" -v b="$t1" -v s="$(stat -c %s "$dir/out")" 'BEGIN {
 		printf "export: %-17s %6.2f s  %6.2f M events/s  %7.1f bytes/event\n",

@@ -31,7 +31,8 @@ echo precious >"$T/exists.vxt"
 expect_fail "existing file" 1 "file exists (use --force to overwrite)" -- rec -o "$T/exists.vxt"
 expect_eq "the existing file is untouched" "$(cat "$T/exists.vxt")" precious
 mkdir "$T/dir"
-expect_fail "directory output" 1 "dir: " -- rec -f -o "$T/dir"
+expect_fail "directory output" 1 "dir: is a directory" -- rec -f -o "$T/dir"
+expect_fail "directory output without -f" 1 "dir: is a directory" -- rec -o "$T/dir"
 expect_fail "missing directory" 1 "No such file or directory" -- rec -o "$T/no/such/t.vxt"
 if [ -c /dev/full ]; then
 	expect_fail "a device as output" 1 "/dev/full: not a regular file" -- rec -f -o /dev/full

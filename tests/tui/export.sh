@@ -74,3 +74,38 @@ cmp -s "$T/want-ctx.csv" "$T/view-ctx.csv" ||
 ok "x with errors-in-context: CSV equals --report events --profile"
 keys q
 wait_for '^\[exit 0\]'
+
+# an existing file is replaced only when the user says so
+echo precious >"$T/keep.csv"
+start 120 40 "$B/vxreplay" "$T/s.vxt"
+wait_for 'events 120000/120000'
+keys x
+wait_for 'Export view to'
+keys C-u
+text "$T/keep.csv"
+keys Enter
+wait_for "keep.csv exists: Enter again replaces it, Esc keeps it"
+keys Escape
+[ "$(cat "$T/keep.csv")" = precious ] || fail "x replaced an existing file without asking"
+ok "x: an existing file is kept unless confirmed"
+keys x
+wait_for 'Export view to'
+keys C-u
+text "$T/keep.csv"
+keys Enter
+wait_for "keep.csv exists"
+keys Enter
+wait_for "exported 120000 events to $T/keep.csv" 20
+cmp -s "$T/want.csv" "$T/keep.csv" || fail "the confirmed export differs"
+[ "$(stat -c %a "$T/view.csv")" = 600 ] || fail "export not created 0600"
+ok "x: Enter again replaces it"
+keys x
+wait_for 'Export view to'
+keys C-u
+text "$T/s.vxt"
+keys Enter
+wait_for "s.vxt: is the input file"
+keys Escape
+ok "x: never over the trace itself"
+keys q
+wait_for '^\[exit 0\]'

@@ -20,6 +20,7 @@
 
 #include "format/codec.h"
 #include "format/vxtfile.h"
+#include "vxtrace/outfile.h"
 #include "vxtrace/util.h"
 
 struct vxt_writer {
@@ -120,8 +121,6 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 				   char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_writer *w = calloc(1, sizeof(*w));
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
-	struct stat st;
 	bool created = false;
 
 	if (!w || !(w->path = strdup(path))) {
@@ -144,35 +143,13 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 		w->cap = 1;
 	if (w->cap > VXT_CHUNK_EVENTS_MAX)
 		w->cap = VXT_CHUNK_EVENTS_MAX;
-	if (!opts->follow_symlink && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		snprintf(err, VXT_ERRBUF_SIZE,
-			 "%s: is a symlink; refusing to follow it (use --follow-symlinks)", path);
+	w->fd = vxt_outfile_open(path, &(struct vxt_outfile_opts){
+					.force = opts->force,
+					.follow_symlink = opts->follow_symlink,
+					.input = opts->input },
+				 &created, err, VXT_ERRBUF_SIZE);
+	if (w->fd < 0)
 		goto fail;
-	}
-	if (!opts->follow_symlink)
-		flags |= O_NOFOLLOW;
-	/* create when we can, so a failure removes only a file we made */
-	w->fd = open(path, flags | O_EXCL, 0600);
-	created = w->fd >= 0;
-	if (w->fd < 0 && errno == EEXIST && opts->force)
-		w->fd = open(path, (flags & ~O_CREAT) | O_TRUNC | O_NONBLOCK);
-	if (w->fd < 0) {
-		if (errno == EEXIST)
-			snprintf(err, VXT_ERRBUF_SIZE, "%s: file exists (use --force to overwrite)",
-				 path);
-		else if (errno == ELOOP)
-			snprintf(err, VXT_ERRBUF_SIZE,
-				 "%s: is a symlink; refusing to follow it (use --follow-symlinks)",
-				 path);
-		else
-			snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	/* a device or a fifo is no place for a trace (think -f -o /dev/sda) */
-	if (fstat(w->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s: not a regular file", path);
-		goto fail;
-	}
 	w->ev = malloc(w->cap * sizeof(*w->ev));
 	w->raw_cap = VXT_CODEC_BOUND(w->cap);
 	w->raw = malloc(w->raw_cap);

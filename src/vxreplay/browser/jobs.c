@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/report.h"
 #include "browser/model.h"
 #include "vxtrace/filter.h"
+#include "vxtrace/outfile.h"
 
 static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event *ev)
 {
@@ -207,21 +209,32 @@ static void export_spec_step(struct vr_model *m, struct vr_job *j)
 		export_finish(m, j);
 }
 
-int vr_model_export(struct vr_model *m, const char *path)
+int vr_model_export(struct vr_model *m, const char *path, bool replace)
 {
 	struct vr_job *j = &m->job[VR_JOB_EXPORT];
+	struct vxt_outfile_opts oo = { .force = replace, .input = m->path };
+	char err[VXT_ERRBUF_SIZE];
 	size_t len = strlen(path);
+	bool created;
+	int fd;
 
 	if (j->active) {
 		snprintf(m->note, sizeof(m->note), "an export is already running");
 		m->note_error = true;
 		return -EBUSY;
 	}
-	m->export_f = fopen(path, "w");
+	fd = vxt_outfile_open(path, &oo, &created, err, sizeof(err));
+	m->export_f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!m->export_f) {
-		snprintf(m->note, sizeof(m->note), "cannot write %s: %s", path, strerror(errno));
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		else if (e == EEXIST)
+			return -EEXIST;	/* the caller asks before replacing */
+		snprintf(m->note, sizeof(m->note), "cannot write %s", fd >= 0 ? path : err);
 		m->note_error = true;
-		return -errno;
+		return -e;
 	}
 	snprintf(m->export_path, sizeof(m->export_path), "%s", path);
 	m->export_json = len >= 5 && !strcmp(path + len - 5, ".json");

@@ -243,8 +243,10 @@ void vr_model_cancel(struct vr_model *m);
 /* "binning 45%" for the busiest job, into @buf. @return buf or NULL when idle. */
 const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size);
 /* Start exporting the shown events of the window to @path (.json = JSON,
- * else CSV). @return 0 or a negative errno (message in m->note). */
-int vr_model_export(struct vr_model *m, const char *path);
+ * else CSV), under vxt_outfile_open()'s rule (0600, never the trace itself);
+ * an existing file is replaced only when @replace. @return 0, -EEXIST (no
+ * note: the caller asks), or a negative errno (message in m->note). */
+int vr_model_export(struct vr_model *m, const char *path, bool replace);
 /* Show the speculation view, starting its pass if needed (see tui_spec.c).
  * @return 0 or a negative errno (message in m->note). */
 int vr_model_spec_start(struct vr_model *m);

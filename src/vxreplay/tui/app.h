@@ -55,6 +55,7 @@ struct vr_app {
 	char search[256];
 	struct vxt_filter *search_f;
 	char progress[64];
+	char export_replace[256];	/* x: the existing file the user was asked about */
 };
 
 /* tui_panels.c */

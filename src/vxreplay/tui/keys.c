@@ -288,12 +288,21 @@ static int act_mark(void *app)
 static int export_done(void *app, const char *text, char *err, size_t errsz)
 {
 	struct vr_app *a = app;
+	int rc;
 
 	if (!*text) {
 		snprintf(err, errsz, "give a file name (.csv or .json)");
 		return TUI_NONE;
 	}
-	if (vr_model_export(&a->m, text) < 0) {
+	rc = vr_model_export(&a->m, text, !strcmp(text, a->export_replace));
+	if (rc == -EEXIST) {
+		/* ask: the same name again is the answer */
+		snprintf(a->export_replace, sizeof(a->export_replace), "%s", text);
+		snprintf(err, errsz, "%s exists: Enter again replaces it, Esc keeps it", text);
+		return TUI_NONE;
+	}
+	a->export_replace[0] = 0;
+	if (rc < 0) {
 		snprintf(err, errsz, "%s", a->m.note);
 		a->m.note[0] = 0;
 		return TUI_NONE;
@@ -305,6 +314,8 @@ static int act_export(void *app)
 {
 	struct vr_app *a = app;
 	const char *def = a->opts->export_path ? a->opts->export_path : "vxreplay-export.csv";
+
+	a->export_replace[0] = 0;
 
 	tui_screen_prompt(&a->scr, "Export view to (.csv/.json): ", def, export_done);
 	return TUI_REDRAW;
