@@ -95,6 +95,13 @@ struct vxt_writer_opts {
 	uint64_t anchor_mono_ns, anchor_real_ns;	/* 0 = now */
 };
 
+/* A file holds at most this many command names (including ""); the ones
+ * after the bound all read as VXT_STR_MANY. */
+#define VXT_FILE_STRINGS_MAX 65536
+/* A header holds at most this many of the names known when the file is
+ * created (the first ones); names seen later travel in chunk entries. */
+#define VXT_HEADER_STRINGS 1024
+
 struct vxt_writer_stats {
 	uint64_t events;
 	uint64_t chunks;
@@ -102,6 +109,7 @@ struct vxt_writer_stats {
 	uint64_t file_bytes;		/* written so far */
 	uint64_t lost;
 	uint64_t errors;
+	uint64_t names_over;		/* command names past VXT_FILE_STRINGS_MAX, stored as "(many)" */
 };
 
 struct vxt_writer;

@@ -18,6 +18,7 @@
 #include "rotate.h"
 
 #define EXIT_USAGE 2
+#define NAMES_MAX (1u << 20)	/* command names remembered across files; then "(many)" */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -262,6 +263,10 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 		st.events ? (double)st.file_bytes / (double)st.events : 0.0,
 		st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0,
 		o->output, secs);
+	if (st.names_over)
+		fprintf(stderr, "vxrecord: %llu command names past the %u a file holds were "
+			"stored as %s\n", (unsigned long long)st.names_over,
+			VXT_FILE_STRINGS_MAX, VXT_STR_MANY);
 	if (o->rot.rotations)
 		fprintf(stderr, "vxrecord: %llu files rotated out of %s\n",
 			(unsigned long long)o->rot.rotations, o->output);
@@ -317,6 +322,7 @@ static int record(struct options *o, int argc, char **argv)
 		fprintf(stderr, "vxrecord: out of memory\n");
 		goto out;
 	}
+	vxt_strtab_set_limit(strs, NAMES_MAX);
 	o->src.progname = "vxrecord";
 	is_sim = o->source && !strcmp(o->source, "sim");
 	if (is_sim) {

@@ -120,6 +120,7 @@ static int rotate_now(struct rotate *rt, struct vxt_writer **w,
 	rt->done.file_bytes += st.file_bytes;
 	rt->done.lost += st.lost;
 	rt->done.errors += st.errors;
+	rt->done.names_over += st.names_over;
 	rt->rotations++;
 	rt->have_first = false;
 	rc = rotate_shift(rt);
@@ -185,4 +186,5 @@ void rotate_add_totals(const struct rotate *rt, struct vxt_writer_stats *st)
 	st->file_bytes += rt->done.file_bytes;
 	st->lost += rt->done.lost;
 	st->errors += rt->done.errors;
+	st->names_over += rt->done.names_over;
 }

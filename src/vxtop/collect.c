@@ -76,6 +76,7 @@ static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return -ENOMEM;
 	}
+	vxt_strtab_set_limit(c->strs, 1u << 20);	/* then new names read "(many)" */
 	c->src = vxt_source_open(o->source, &so, c->objs, c->strs, c->err);
 	if (!c->src)
 		return -EINVAL;

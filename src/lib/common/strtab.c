@@ -1,7 +1,9 @@
 /* strtab.c - interned strings, with an open-addressing hash for lookups
  *
  * Invariant: strs[0] is ""; the hash holds id+1 (0 = empty slot) and is kept
- * at most half full.
+ * at most half full. A table with a limit never holds more than limit
+ * strings: the last id is VXT_STR_MANY, and every new string beyond it maps
+ * to that id and is counted in over.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +16,9 @@ struct vxt_strtab {
 	size_t n, cap;
 	uint32_t *hash;
 	size_t hcap;		/* power of two */
+	size_t limit;		/* 0 = none */
+	uint32_t many;		/* id of VXT_STR_MANY once the limit is reached, else 0 */
+	uint64_t over;		/* distinct strings mapped to it */
 };
 
 static uint32_t hash_str(const char *s, size_t len)
@@ -68,7 +73,60 @@ void vxt_strtab_free(struct vxt_strtab *t)
 	free(t);
 }
 
+static int64_t intern(struct vxt_strtab *t, const char *s, size_t len);
+
 int64_t vxt_strtab_intern(struct vxt_strtab *t, const char *s, size_t len)
+{
+	int64_t id;
+
+	if (!t->limit || t->n + 1 < t->limit)
+		return intern(t, s, len);
+	/* full but for the last slot: known strings keep their ids, new ones share it */
+	id = vxt_strtab_find(t, s, len);
+	if (id >= 0)
+		return id;
+	if (!t->many) {
+		id = intern(t, VXT_STR_MANY, strlen(VXT_STR_MANY));
+		if (id < 0)
+			return id;
+		t->many = (uint32_t)id;
+	}
+	t->over++;
+	return t->many;
+}
+
+void vxt_strtab_set_limit(struct vxt_strtab *t, size_t limit)
+{
+	t->limit = limit < 2 ? 2 : limit;
+}
+
+uint64_t vxt_strtab_over(const struct vxt_strtab *t)
+{
+	return t->over;
+}
+
+int64_t vxt_strtab_find(const struct vxt_strtab *t, const char *s, size_t len)
+{
+	size_t i;
+
+	if (len > VXT_STR_MAX)
+		len = VXT_STR_MAX;
+	if (memchr(s, '\0', len))
+		len = strlen(s);
+	if (!t->hcap)
+		return -1;
+	i = hash_str(s, len) & (t->hcap - 1);
+	while (t->hash[i]) {
+		const char *c = t->strs[t->hash[i] - 1];
+
+		if (!strncmp(c, s, len) && c[len] == '\0')
+			return t->hash[i] - 1;
+		i = (i + 1) & (t->hcap - 1);
+	}
+	return -1;
+}
+
+static int64_t intern(struct vxt_strtab *t, const char *s, size_t len)
 {
 	size_t i;
 	char *copy;

@@ -6,6 +6,11 @@
  * single write, so a crash leaves at most one torn unit at the tail.
  * Invariant: everything before w->offset is complete and durable as far as
  * the chosen sync mode promises.
+ * Each file has a string table of its own (w->fstrs), holding only the names
+ * its events refer to, at most VXT_FILE_STRINGS_MAX of them: the caller's ids
+ * are mapped to the file's through w->smap, so a rotated file's header holds
+ * at most VXT_HEADER_STRINGS of them and no file holds more strings than its
+ * reader accepts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +33,10 @@ struct vxt_writer {
 	char *path;
 	struct vxt_writer_opts opts;
 	struct vxt_objtab *objs;
-	struct vxt_strtab *strs;
+	struct vxt_strtab *strs;	/* the caller's */
+	struct vxt_strtab *fstrs;	/* this file's */
+	uint32_t *smap;			/* caller's id -> this file's id + 1, 0 = not yet */
+	size_t smap_cap;
 	size_t objs_written, strs_written;
 	ZSTD_CCtx *cctx;
 	struct vxt_event *ev;		/* the open chunk */
@@ -107,13 +115,29 @@ static int write_header(struct vxt_writer *w)
 	vxt_buf_str(&b, o->profile, 64);
 	vxt_buf_str(&b, o->command, 256);
 	vxt_put_objects(&b, w->objs, 0);
-	vxt_put_strings(&b, w->strs, 0);
+	vxt_put_strings(&b, w->fstrs, 0);
 	vxt_unit_end(&b, start);
 	w->objs_written = vxt_objtab_count(w->objs);
-	w->strs_written = vxt_strtab_count(w->strs);
+	w->strs_written = vxt_strtab_count(w->fstrs);
 	rc = b.err ? seterr(w, b.err, "out of memory") : write_all(w, b.p, b.len);
 	vxt_buf_free(&b);
 	return rc;
+}
+
+static int64_t file_string(struct vxt_writer *w, uint32_t id);
+
+/* The header holds the first VXT_HEADER_STRINGS names the caller knows, so a
+ * file's ids are the caller's for them; later names come as events use them. */
+static int seed_strings(struct vxt_writer *w)
+{
+	size_t n = vxt_strtab_count(w->strs);
+
+	if (n > VXT_HEADER_STRINGS)
+		n = VXT_HEADER_STRINGS;
+	for (size_t id = 1; id < n; id++)
+		if (file_string(w, (uint32_t)id) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opts *opts,
@@ -157,7 +181,14 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	w->comp_cap = ZSTD_compressBound(w->raw_cap) + VXT_CODEC_COLUMNS * 64;
 	w->comp = malloc(w->comp_cap);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->ev || !w->raw || !w->comp || !w->cctx) {
+	w->fstrs = vxt_strtab_new();
+	if (w->fstrs)
+		vxt_strtab_set_limit(w->fstrs, VXT_FILE_STRINGS_MAX);
+	if (!w->ev || !w->raw || !w->comp || !w->cctx || !w->fstrs) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
+		goto fail;
+	}
+	if (seed_strings(w) < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
 		goto fail;
 	}
@@ -173,6 +204,8 @@ fail:
 			unlink(path);
 	}
 	ZSTD_freeCCtx(w->cctx);
+	vxt_strtab_free(w->fstrs);
+	free(w->smap);
 	free(w->ev);
 	free(w->raw);
 	free(w->comp);
@@ -306,7 +339,7 @@ int vxt_writer_flush(struct vxt_writer *w)
 		vxt_buf_u32(&b, (uint32_t)comp_len);
 		vxt_buf_u32(&b, vxt_crc32c(0, w->comp, comp_len));
 		vxt_put_objects(&b, w->objs, w->objs_written);
-		vxt_put_strings(&b, w->strs, w->strs_written);
+		vxt_put_strings(&b, w->fstrs, w->strs_written);
 		if (aggregate(w, &b, &nerrors, &nlost) < 0 || b.err) {
 			vxt_buf_free(&b);
 			return w->failed = seterr(w, -ENOMEM, "out of memory");
@@ -338,7 +371,7 @@ int vxt_writer_flush(struct vxt_writer *w)
 	if (w->opts.sync && fdatasync(w->fd) < 0)
 		return w->failed = seterr(w, -errno, "fdatasync: %s", strerror(errno));
 	w->objs_written = vxt_objtab_count(w->objs);
-	w->strs_written = vxt_strtab_count(w->strs);
+	w->strs_written = vxt_strtab_count(w->fstrs);
 	w->nchunks++;
 	w->st.chunks++;
 	w->st.events += w->nev;
@@ -349,8 +382,40 @@ int vxt_writer_flush(struct vxt_writer *w)
 	return 0;
 }
 
+/* @return this file's id for the caller's string @id, or -ENOMEM. */
+static int64_t file_string(struct vxt_writer *w, uint32_t id)
+{
+	const char *s;
+	int64_t fid;
+
+	if (!id || id >= vxt_strtab_count(w->strs))
+		return 0;
+	if (id >= w->smap_cap) {
+		size_t cap = w->smap_cap ? w->smap_cap : 256;
+		uint32_t *m;
+
+		while (cap <= id)
+			cap *= 2;
+		m = realloc(w->smap, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		memset(m + w->smap_cap, 0, (cap - w->smap_cap) * sizeof(*m));
+		w->smap = m;
+		w->smap_cap = cap;
+	}
+	if (w->smap[id])
+		return w->smap[id] - 1;
+	s = vxt_strtab_get(w->strs, id);
+	fid = vxt_strtab_intern(w->fstrs, s, strlen(s));
+	if (fid < 0)
+		return fid;
+	w->smap[id] = (uint32_t)fid + 1;
+	return fid;
+}
+
 int vxt_writer_write(struct vxt_writer *w, const struct vxt_event *ev, size_t n)
 {
+	int64_t comm;
 	int rc;
 
 	if (w->failed)
@@ -364,7 +429,11 @@ int vxt_writer_write(struct vxt_writer *w, const struct vxt_event *ev, size_t n)
 		}
 		if (!w->nev)
 			w->chunk_opened = vxt_now_mono();
-		w->ev[w->nev++] = ev[i];
+		comm = file_string(w, ev[i].comm);
+		if (comm < 0)
+			return w->failed = seterr(w, -ENOMEM, "out of memory");
+		w->ev[w->nev] = ev[i];
+		w->ev[w->nev++].comm = (uint32_t)comm;
 	}
 	return 0;
 }
@@ -420,6 +489,8 @@ int vxt_writer_close(struct vxt_writer *w, char err[VXT_ERRBUF_SIZE])
 	free(w->raw);
 	free(w->comp);
 	free(w->agg);
+	vxt_strtab_free(w->fstrs);
+	free(w->smap);
 	free(w->path);
 	free(w);
 	return rc;
@@ -434,4 +505,5 @@ void vxt_writer_get_stats(const struct vxt_writer *w, struct vxt_writer_stats *s
 {
 	*st = w->st;
 	st->events += w->nev;
+	st->names_over = vxt_strtab_over(w->fstrs);
 }
