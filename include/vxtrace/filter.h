@@ -25,13 +25,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "event.h"
 #include "objtab.h"
 #include "strtab.h"
-
-#ifndef VXT_ERRBUF_SIZE
-#define VXT_ERRBUF_SIZE 512
-#endif
 
 #define VXT_FILTER_MAX_LEN	8192	/* longest expression, in bytes */
 #define VXT_FILTER_MAX_TESTS	4096	/* most comparisons after expansion of in () */

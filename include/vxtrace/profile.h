@@ -20,11 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "spec.h"
-
-#ifndef VXT_ERRBUF_SIZE
-#define VXT_ERRBUF_SIZE 512
-#endif
 
 #define VXT_PROFILE_NAME_MAX	64
 #define VXT_PROFILE_PATH_MAX	4096

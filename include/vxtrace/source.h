@@ -12,13 +12,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "event.h"
 #include "objtab.h"
 #include "strtab.h"
 
-#ifndef VXT_ERRBUF_SIZE
-#define VXT_ERRBUF_SIZE 512
-#endif
+/* How far out of time order the sources may see events, and how they put
+ * them back in order (formats/vxt.md, "Time order"): a blktrace stream on
+ * standard input holds records in a reorder window of this much trace time;
+ * tracefs holds back events this close to the moment a sweep of the per-CPU
+ * buffers started, so a completion never overtakes its issue. */
+#define VXT_BLKTRACE_REORDER_NS	(2 * VXT_NSEC_PER_SEC)
+#define VXT_TRACEFS_SLACK_NS	(2 * VXT_NSEC_PER_SEC / 1000)
 
 struct vxt_source_opts {
 	const char *objects;	/* "sda,dm-0,8:16"; NULL or "" = every object */

@@ -28,13 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
 #include "event.h"
 #include "objtab.h"
 #include "strtab.h"
-
-#ifndef VXT_ERRBUF_SIZE
-#define VXT_ERRBUF_SIZE 512
-#endif
 
 #define VXT_SPEC_MAX_CLAUSES	32
 #define VXT_SPEC_MAX_ACTIONS	4

@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef VXT_ERRBUF_SIZE
-#define VXT_ERRBUF_SIZE 512
-#endif
+#include "util.h"
 
 #define VXT_SYSDEV_MKDEV(ma, mi)	((uint32_t)(ma) << 20 | (uint32_t)(mi))
 #define VXT_SYSDEV_MAJOR(dev)		((uint32_t)(dev) >> 20)

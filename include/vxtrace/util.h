@@ -7,6 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The size of the char[] an opening call reports its error into. */
+#define VXT_ERRBUF_SIZE 512
+
+/* Nanoseconds per second: every time in the library is in ns. */
+#define VXT_NSEC_PER_SEC ((uint64_t)1000000000)
+
 /* "EIO" for 5 (or -5); NULL if unknown. */
 const char *vxt_errno_name(int err);
 /* "EIO" or "5" -> 5. @return the positive errno, or -1. */
@@ -41,8 +47,9 @@ uint32_t vxt_crc32c(uint32_t crc, const void *buf, size_t len);
 /* The same without the CPU instruction (to test one against the other). */
 uint32_t vxt_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 
-/* strerror(-rc) without the library prefix. Can't fail. */
-const char *vxt_strerror_plain(int rc);
+/* @return a message for a negative errno @rc (corrupt data, unsupported
+ * format, else strerror(-rc)). Can't fail. */
+const char *vxt_strerror(int rc);
 
 /* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
 uint64_t vxt_now_mono(void);

@@ -25,10 +25,15 @@
 #include "event.h"
 #include "objtab.h"
 #include "strtab.h"
-
-#define VXT_ERRBUF_SIZE 512
+#include "util.h"
 
 #define VXT_FORMAT_VERSION 1
+
+/* Events of a file are in time order but for this much at most (formats/vxt.md,
+ * "Time order"): a pass looking for the events before a time may stop at the
+ * first event this far past it. Larger than every source's reorder bound
+ * (VXT_BLKTRACE_REORDER_NS, VXT_TRACEFS_SLACK_NS in source.h). */
+#define VXT_REORDER_MAX_NS	(5 * VXT_NSEC_PER_SEC)
 /* Feature bits. A reader refuses a file with an incompat bit it does not know. */
 #define VXT_COMPAT_PROFILE	0x1	/* the header names the profile that filtered the capture */
 /* each column of a chunk is a zstd frame of its own (readers may skip columns) */

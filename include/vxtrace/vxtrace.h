@@ -30,7 +30,5 @@
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);
-/* @return a message for a negative errno @rc. Can't fail. */
-const char *vxt_strerror(int rc);
 
 #endif

@@ -241,7 +241,7 @@ static void progress(const struct options *o, struct vxt_writer *w, struct vxt_s
 		     uint64_t started, bool final)
 {
 	struct vxt_writer_stats st;
-	double secs = (double)(vxt_now_mono() - started) / 1e9;
+	double secs = (double)(vxt_now_mono() - started) / VXT_NSEC_PER_SEC;
 	char fsize[16], kept[128];
 
 	vxt_writer_get_stats(w, &st);

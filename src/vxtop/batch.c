@@ -27,7 +27,7 @@ struct batch_state {
 
 static void fmt_real(uint64_t real_ns, bool iso, char *buf, size_t size)
 {
-	time_t sec = (time_t)(real_ns / 1000000000ull);
+	time_t sec = (time_t)(real_ns / VXT_NSEC_PER_SEC);
 	unsigned ms = (unsigned)(real_ns / 1000000ull % 1000);
 	struct tm tm;
 	size_t n;
@@ -88,7 +88,7 @@ static size_t get_rows(struct vxtop_collector *c, struct batch_state *b,
 static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
-	double sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	double sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
 	size_t i, n = get_rows(c, b, s);
 	char when[64], a[16], p[16];
 
@@ -185,7 +185,7 @@ static void json_view(FILE *f, const struct vxtop_collector *c)
 static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
-	double sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	double sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
 	size_t i, n = get_rows(c, b, s);
 	uint64_t k, listed = s->errors < JSON_ERRORS_MAX ? s->errors : JSON_ERRORS_MAX;
 	char when[64];

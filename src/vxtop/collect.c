@@ -506,7 +506,7 @@ void vxtop_collect_set_interval(struct vxtop_collector *c, uint64_t ns)
 
 double vxtop_collect_uptime(const struct vxtop_collector *c)
 {
-	return (double)(vxt_now_mono() - c->start_mono) / 1e9;
+	return (double)(vxt_now_mono() - c->start_mono) / VXT_NSEC_PER_SEC;
 }
 
 const struct vxt_objtab *vxtop_collect_objects(const struct vxtop_collector *c)

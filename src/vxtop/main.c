@@ -197,7 +197,7 @@ static void set_signals(void)
 int main(int argc, char **argv)
 {
 	struct vxtop_cfg cfg = {
-		.src.interval_ns = 1000000000ull,
+		.src.interval_ns = VXT_NSEC_PER_SEC,
 		.view.sort_col = VXTOP_COL_UTIL,
 	};
 	struct vxtop_collector c;
@@ -255,10 +255,10 @@ char *vxtop_fmt_lat(double ns, char *buf, size_t size)
 		snprintf(buf, size, "%.0fus", ns / 1e3);
 	else if (ns < 1e8)
 		snprintf(buf, size, "%.2fms", ns / 1e6);
-	else if (ns < 1e9)
+	else if (ns < VXT_NSEC_PER_SEC)
 		snprintf(buf, size, "%.0fms", ns / 1e6);
 	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
+		snprintf(buf, size, "%.2fs", ns / VXT_NSEC_PER_SEC);
 	return buf;
 }
 

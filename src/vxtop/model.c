@@ -19,7 +19,7 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 {
 	memset(m, 0, sizeof(*m));
 	m->objs = objs;
-	m->interval_ns = interval_ns ? interval_ns : 1000000000ull;
+	m->interval_ns = interval_ns ? interval_ns : VXT_NSEC_PER_SEC;
 	m->cur_start = start_ns;
 	vxt_stats_init(&m->total);
 	return 0;
@@ -382,7 +382,7 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 	r->idle = st ? st->idle : 1000000;
 	if (!o || s->end_ns <= s->start_ns)
 		return;
-	sec = (double)(s->end_ns - s->start_ns) / 1e9;
+	sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
 	r->v[VXTOP_COL_RPS] = o->ios[VXT_OP_READ] / sec;
 	r->v[VXTOP_COL_WPS] = o->ios[VXT_OP_WRITE] / sec;
 	r->v[VXTOP_COL_RMBS] = o->bytes_read / sec / 1e6;

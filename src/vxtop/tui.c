@@ -104,7 +104,7 @@ const struct vxtop_err *top_err(const struct top *t, uint64_t back)
 
 char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
 {
-	time_t sec = (time_t)(real_ns / 1000000000ull);
+	time_t sec = (time_t)(real_ns / VXT_NSEC_PER_SEC);
 	struct tm tm;
 	size_t n;
 
@@ -252,7 +252,7 @@ static void draw_header(struct top *t)
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
 	const struct vxtop_snap *shown = top_snap(t, 0);
 	double up = vxtop_collect_uptime(t->c);
-	double sec = s ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
+	double sec = s ? (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC : 0;
 	uint64_t lost = vxtop_collect_lost(t->c);
 	unsigned u = (unsigned)up;
 	char iv[32], rate[32], tot[32], when[32];

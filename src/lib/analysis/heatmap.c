@@ -40,7 +40,7 @@ double vxt_heat_value(const struct vxt_timeline *tl, unsigned row, unsigned bin,
 		      enum vxt_heat_metric m)
 {
 	const struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + bin];
-	double secs = (double)(tl->t1 - tl->t0) / tl->nbins / 1e9;
+	double secs = (double)(tl->t1 - tl->t0) / tl->nbins / VXT_NSEC_PER_SEC;
 
 	switch (m) {
 	case VXT_HEAT_IOPS:
@@ -123,8 +123,8 @@ char *vxt_heat_format(enum vxt_heat_metric m, double v, char *buf, size_t size)
 	const char *suffix;
 
 	if (m == VXT_HEAT_LAT_P99 || m == VXT_HEAT_LAT_P50) {
-		if (v >= 1e9)
-			snprintf(buf, size, "%.2fs", v / 1e9);
+		if (v >= VXT_NSEC_PER_SEC)
+			snprintf(buf, size, "%.2fs", v / VXT_NSEC_PER_SEC);
 		else if (v >= 1e6)
 			snprintf(buf, size, "%.1fms", v / 1e6);
 		else if (v >= 1e3)

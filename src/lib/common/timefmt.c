@@ -30,7 +30,7 @@ static int parse_number(const char *s, double *v, const char **rest)
 int vxt_parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct { const char *unit; double mult; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", VXT_NSEC_PER_SEC }, { "", VXT_NSEC_PER_SEC },
 		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
 	};
 	const char *rest;
@@ -114,7 +114,7 @@ static int parse_wall(const char *s, uint64_t start_ns, uint64_t anchor_mono,
 	} else {
 		if (parse_clock(s, &secs) < 0)
 			return -EINVAL;
-		day = (time_t)((int64_t)(start_ns + off) / 1000000000);
+		day = (time_t)((int64_t)(start_ns + off) / (int64_t)VXT_NSEC_PER_SEC);
 		localtime_r(&day, &tm);
 		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
 		tm.tm_isdst = -1;
@@ -122,7 +122,7 @@ static int parse_wall(const char *s, uint64_t start_ns, uint64_t anchor_mono,
 	day = mktime(&tm);
 	if (day == (time_t)-1)
 		return -EINVAL;
-	real = (int64_t)day * 1000000000 + (int64_t)llround(secs * 1e9);
+	real = (int64_t)day * (int64_t)VXT_NSEC_PER_SEC + (int64_t)llround(secs * VXT_NSEC_PER_SEC);
 	if (real - off < 0)
 		return -EINVAL;
 	*out = (uint64_t)(real - off);
@@ -155,25 +155,25 @@ char *vxt_format_reltime(uint64_t ns, uint64_t base, char *buf, size_t size)
 	if (ns >= base) {
 		uint64_t d = ns - base;
 
-		snprintf(buf, size, "%llu.%09llu", (unsigned long long)(d / 1000000000),
-			 (unsigned long long)(d % 1000000000));
+		snprintf(buf, size, "%llu.%09llu", (unsigned long long)(d / VXT_NSEC_PER_SEC),
+			 (unsigned long long)(d % VXT_NSEC_PER_SEC));
 	} else {
 		uint64_t d = base - ns;
 
-		snprintf(buf, size, "-%llu.%09llu", (unsigned long long)(d / 1000000000),
-			 (unsigned long long)(d % 1000000000));
+		snprintf(buf, size, "-%llu.%09llu", (unsigned long long)(d / VXT_NSEC_PER_SEC),
+			 (unsigned long long)(d % VXT_NSEC_PER_SEC));
 	}
 	return buf;
 }
 
 char *vxt_format_walltime(uint64_t real_ns, char *buf, size_t size)
 {
-	time_t t = (time_t)(real_ns / 1000000000);
+	time_t t = (time_t)(real_ns / VXT_NSEC_PER_SEC);
 	struct tm tm;
 
 	localtime_r(&t, &tm);
 	snprintf(buf, size, "%02d:%02d:%02d.%06llu", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (unsigned long long)(real_ns % 1000000000 / 1000));
+		 (unsigned long long)(real_ns % VXT_NSEC_PER_SEC / 1000));
 	return buf;
 }
 
@@ -183,10 +183,10 @@ char *vxt_format_duration(uint64_t ns, char *buf, size_t size)
 		snprintf(buf, size, "%lluns", (unsigned long long)ns);
 	else if (ns < 1000000)
 		snprintf(buf, size, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
+	else if (ns < VXT_NSEC_PER_SEC)
 		snprintf(buf, size, "%.1fms", ns / 1e6);
 	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
+		snprintf(buf, size, "%.2fs", (double)ns / VXT_NSEC_PER_SEC);
 	return buf;
 }
 

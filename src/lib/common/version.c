@@ -10,7 +10,7 @@ const char *vxt_version(void)
 	return VXT_VERSION_STRING;
 }
 
-const char *vxt_strerror_plain(int rc)
+const char *vxt_strerror(int rc)
 {
 	if (rc == 0)
 		return "success";
@@ -21,17 +21,12 @@ const char *vxt_strerror_plain(int rc)
 	return strerror(rc < 0 ? -rc : rc);
 }
 
-const char *vxt_strerror(int rc)
-{
-	return vxt_strerror_plain(rc);
-}
-
 static uint64_t now(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * VXT_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t vxt_now_mono(void)

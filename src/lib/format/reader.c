@@ -128,7 +128,7 @@ static int load_header(struct vxt_reader *r)
 	if (rc == -EBADMSG)
 		return seterr(r, rc, "corrupt header at offset 0 (bad size or CRC)");
 	if (rc < 0)
-		return seterr(r, rc, "reading header: %s", vxt_strerror_plain(rc));
+		return seterr(r, rc, "reading header: %s", vxt_strerror(rc));
 	c = (struct vxt_cur){ u + 8, u + len - 4, false };
 	if (vxt_cur_u32(&c) != VXT_TAG_HEADER) {
 		free(u);
@@ -273,7 +273,7 @@ static int scan(struct vxt_reader *r)
 
 		if (rc < 0)
 			return seterr(r, rc, "read at offset %llu: %s", (unsigned long long)off,
-				      vxt_strerror_plain(rc));
+				      vxt_strerror(rc));
 		magic = vxt_le32(hdr);
 		if ((magic & ~0xFu) != VXT_SKIP_MAGIC) {
 			set_damage(r, off, "unexpected data (not a vxt unit)");

@@ -161,7 +161,7 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	if (!w->opts.chunk_bytes)
 		w->opts.chunk_bytes = 1u << 20;
 	if (!w->opts.chunk_ns)
-		w->opts.chunk_ns = 1000000000ull;
+		w->opts.chunk_ns = VXT_NSEC_PER_SEC;
 	w->cap = w->opts.chunk_bytes / sizeof(struct vxt_event);
 	if (w->cap < 1)
 		w->cap = 1;

@@ -23,7 +23,7 @@ static const struct unit_def units[] = {
 	{ "ns", UNIT_DURATION, 1 },
 	{ "us", UNIT_DURATION, 1000 },
 	{ "ms", UNIT_DURATION, 1000000 },
-	{ "s", UNIT_DURATION, 1000000000 },
+	{ "s", UNIT_DURATION, VXT_NSEC_PER_SEC },
 	{ "m", UNIT_DURATION, 60000000000ull },
 	{ "h", UNIT_DURATION, 3600000000000ull },
 	{ "B", UNIT_SIZE, 1 },

@@ -74,7 +74,7 @@ struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opt
 	s->clock_real = vxt_now_real();
 	rc = ops->open(s, opts);
 	if (rc < 0) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror_plain(rc));
+		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror(rc));
 		ops->close(s);
 		free(s);
 		return NULL;

@@ -29,7 +29,6 @@
 #define BLK_BATCH	65536		/* events per next() */
 #define BLK_MAX_IN	1024
 #define BLK_PIDS	4096		/* pid -> comm cache slots (power of two) */
-#define BLK_WINDOW	2000000000ull	/* stream reorder window, ns of trace time */
 
 struct blk_in {
 	char *path;
@@ -470,7 +469,7 @@ static int handle_notify(struct vxt_source *s, struct blk *b, struct blk_in *in,
 	case VXT_BLK_TN_TIMESTAMP:
 		if (len >= 8 && !b->anchored) {
 			s->clock_mono = r->time;
-			s->clock_real = vxt_blk_u32(pdu, in->order) * 1000000000ull +
+			s->clock_real = vxt_blk_u32(pdu, in->order) * VXT_NSEC_PER_SEC +
 					vxt_blk_u32(pdu + 4, in->order);
 			b->anchored = true;
 		}
@@ -539,7 +538,7 @@ static void set_note(struct vxt_source *s, struct blk *b)
 
 /*
  * Records go out in time order: files are merged by their next record's
- * time; a stream (standard input) passes a reorder window of BLK_WINDOW of
+ * time; a stream (standard input) passes a reorder window of VXT_BLKTRACE_REORDER_NS of
  * trace time. After a damaged record, everything before it is handed out,
  * then the error is returned.
  */
@@ -552,7 +551,7 @@ static int blk_next(struct vxt_source *s, struct vxt_batch *out, int timeout_ms)
 
 	(void)timeout_ms;
 	while (out->n - n0 < BLK_BATCH) {
-		if (b->nheap && (b->ended || b->heap[0].r.time + BLK_WINDOW <= b->maxt)) {
+		if (b->nheap && (b->ended || b->heap[0].r.time + VXT_BLKTRACE_REORDER_NS <= b->maxt)) {
 			struct blk_item it = heap_pop(b);
 
 			rc = convert(s, b, &b->in[0], &it.r, it.strid, it.mark, out);
@@ -614,7 +613,7 @@ static void anchor_from_file(struct vxt_source *s, struct blk *b)
 		return;
 	s->clock_mono = first->head.time;
 	if (b->in[0].fd > STDIN_FILENO && fstat(b->in[0].fd, &st) == 0)
-		s->clock_real = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+		s->clock_real = (uint64_t)st.st_mtim.tv_sec * VXT_NSEC_PER_SEC +
 				(uint64_t)st.st_mtim.tv_nsec;
 }
 
@@ -642,7 +641,7 @@ static void find_anchor(struct vxt_source *s, struct blk *b)
 				if (r.action & VXT_BLK_TA_CGROUP && r.pdu_len >= 16)
 					pdu += 8;
 				s->clock_mono = r.time;
-				s->clock_real = vxt_blk_u32(pdu, o) * 1000000000ull +
+				s->clock_real = vxt_blk_u32(pdu, o) * VXT_NSEC_PER_SEC +
 						vxt_blk_u32(pdu + 4, o);
 				b->anchored = true;
 				break;

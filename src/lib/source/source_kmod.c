@@ -284,7 +284,7 @@ static int kmod_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 			return vxt_source_seterr(s, rc, "%s: malformed record at byte %llu",
 						 VOLIOT_DEVICE, (unsigned long long)k->dec.offset);
 		if (rc < 0)
-			return vxt_source_seterr(s, rc, "%s", vxt_strerror_plain(rc));
+			return vxt_source_seterr(s, rc, "%s", vxt_strerror(rc));
 	}
 	return 1;
 }

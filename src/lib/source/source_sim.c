@@ -30,7 +30,7 @@
 #define SIM_MAX_BURSTS 64
 #define SIM_BATCH 4096
 #define SIM_DEFAULT_RATE 50000.0	/* events per simulated second */
-#define SIM_BASE_NS 1000000000ull	/* simulated time starts at 1 s */
+#define SIM_BASE_NS VXT_NSEC_PER_SEC	/* simulated time starts at 1 s */
 /* 2026-01-01T00:00:00Z: the wall clock a non-realtime simulation claims. */
 #define SIM_EPOCH_NS 1767225600000000000ull
 
@@ -399,8 +399,8 @@ static int sim_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 
 			if (timeout_ms > 0 && wait > (uint64_t)timeout_ms * 1000000)
 				wait = (uint64_t)timeout_ms * 1000000;
-			ts.tv_sec = (time_t)(wait / 1000000000);
-			ts.tv_nsec = (long)(wait % 1000000000);
+			ts.tv_sec = (time_t)(wait / VXT_NSEC_PER_SEC);
+			ts.tv_nsec = (long)(wait % VXT_NSEC_PER_SEC);
 			nanosleep(&ts, NULL);
 			now = vxt_now_mono();
 		}

@@ -14,7 +14,7 @@
  * its disk's requests limited to its sector range.
  *
  * Per-CPU events are merged in time order: events newer than the moment a
- * sweep started (less a small slack) wait for the next sweep, so a
+ * sweep started (less VXT_TRACEFS_SLACK_NS, source.h) wait for the next sweep, so a
  * completion never overtakes its issue read from another CPU. Completions
  * get their latency, pid and command from the matching issue (iopair.h).
  * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
@@ -44,7 +44,6 @@
 #include "vxtrace/util.h"
 
 #define TFS_DEFAULT_BUF	(4u << 20)
-#define TFS_SLACK_NS	2000000ull	/* hold back events this close to "now" */
 #define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
 #define TFS_MAX_OBJS	256
 #define TFS_RECENT_ERR	64
@@ -795,7 +794,7 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 		if (t->cpu[cpu].fd >= 0 && (rc = read_cpu(t, cpu)) < 0)
 			return vxt_source_seterr(s, rc, "tracefs: reading cpu%d: %s", cpu,
 						 strerror(-rc));
-	cut = all ? UINT64_MAX : cut - TFS_SLACK_NS;
+	cut = all ? UINT64_MAX : cut - VXT_TRACEFS_SLACK_NS;
 	if (t->npend > 1)
 		qsort(t->pend, t->npend, sizeof(*t->pend), cmp_raw);
 	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
@@ -808,7 +807,7 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 		t->npend = keep;
 	}
 	if (t->npend) {	/* make the fd readable again once they are due */
-		its.it_value.tv_nsec = TFS_SLACK_NS + 100000;
+		its.it_value.tv_nsec = VXT_TRACEFS_SLACK_NS + 100000;
 		timerfd_settime(t->timerfd, 0, &its, NULL);
 	}
 	if (all || vxt_now_mono() - t->stats_ns >= TFS_STATS_NS) {

@@ -1,4 +1,4 @@
-/* tui_extra.c - what a profile adds to the binning: heatmap bins, slow marks
+/* extra.c - what a profile adds to the binning: heatmap bins, slow marks
  *
  * A profile's `heatmap.bins: N` gives the heatmap N time bins of its own over
  * the visible window (the error timeline keeps a bin per column); its

@@ -1,4 +1,4 @@
-/* tui_filter.c - the browser's filter and search expressions
+/* filter.c - the browser's filter and search expressions
  *
  * Binds the filter language (vxtrace/filter.h) to the view: a filter decides
  * which events are shown; a search only where n / N stop. A bad expression
@@ -12,7 +12,6 @@
 
 #include "browser/model.h"
 
-#if __has_include("vxtrace/filter.h")
 #include "vxtrace/filter.h"
 
 static bool match_filter(void *ctx, const struct vxt_event *ev)
@@ -43,34 +42,6 @@ bool vr_search_matches(struct vxt_filter *f, const struct vxt_event *ev)
 {
 	return f && vxt_filter_matches(f, ev);
 }
-#else
-static bool match_filter(void *ctx, const struct vxt_event *ev)
-{
-	(void)ctx;
-	(void)ev;
-	return true;
-}
-
-static struct vxt_filter *compile(struct vr_model *m, const char *text, char *err, size_t errsz)
-{
-	(void)m;
-	(void)text;
-	snprintf(err, errsz, "filter expressions are not available in this build");
-	return NULL;
-}
-
-static void release(struct vxt_filter *f)
-{
-	(void)f;
-}
-
-bool vr_search_matches(struct vxt_filter *f, const struct vxt_event *ev)
-{
-	(void)f;
-	(void)ev;
-	return false;
-}
-#endif
 
 static bool blank(const char *s)
 {

@@ -1,7 +1,7 @@
-/* tui_jobs.c - the browser's stepped work: re-binning, counting, export
+/* jobs.c - the browser's stepped work: re-binning, counting, export
  *
  * Each job walks a range of chunks on the job reader, one chunk per turn,
- * decoded ahead on helper threads with only the fields it reads (tui_scan.c);
+ * decoded ahead on helper threads with only the fields it reads (scan.c);
  * vr_model_step() gives every active job turns until about VR_STEP_NS have
  * passed, so the screen manager can read keys between steps and Esc cancels.
  */
@@ -257,8 +257,6 @@ bool vr_model_busy(const struct vr_model *m)
 			return true;
 	return false;
 }
-
-void vr_spec_step(struct vr_model *m, struct vr_job *j);
 
 bool vr_model_step(struct vr_model *m)
 {

@@ -1,6 +1,6 @@
-/* tui_model.c - the browser's model: file, window, timeline, cursor, marks
+/* model.c - the browser's model: file, window, timeline, cursor, marks
  *
- * See tui_model.h. The cursor is an ordinal of a shown event plus its row in
+ * See model.h. The cursor is an ordinal of a shown event plus its row in
  * the list; the window always contains the cursor's time (moving the cursor
  * out of it pans the window and starts re-binning).
  */
@@ -266,7 +266,7 @@ void vr_model_rebin(struct vr_model *m)
 	m->tl_done = false;
 	m->job[VR_JOB_REBIN].active = false;
 	if (rc < 0) {
-		snprintf(m->note, sizeof(m->note), "timeline: %s", vxt_strerror_plain(rc));
+		snprintf(m->note, sizeof(m->note), "timeline: %s", vxt_strerror(rc));
 		m->note_error = true;
 		return;
 	}

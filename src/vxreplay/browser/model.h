@@ -1,4 +1,4 @@
-/* tui_model.h - the browser's data: readers, window, view, cursor, jobs, marks
+/* model.h - the browser's data: readers, window, view, cursor, jobs, marks
  *
  * Everything vxreplay's browser shows, without any curses: the model opens
  * the file twice (one reader follows the cursor, one runs background jobs),
@@ -75,7 +75,7 @@ struct vr_job {
 	uint64_t spec_pos;		/* export of a speculation view: next index */
 };
 
-/* A job's scanner (tui_scan.c): chunks decoded ahead on helper threads. */
+/* A job's scanner (scan.c): chunks decoded ahead on helper threads. */
 struct vr_scan {
 	struct vxt_scan *scan;		/* NULL = none running */
 	size_t next;			/* the chunk it gives next */
@@ -127,9 +127,8 @@ struct vr_model {
 	unsigned ncolumns;
 	uint64_t lat_crit_ns;		/* latency that stands out; 0 = none */
 	/* speculation */
-	struct vxt_spec *spec;		/* the engine while the pass runs (spec.h only) */
 	struct vxt_view *specv;		/* the profile pipeline while the pass runs */
-	struct vxt_profile *spec_prof;	/* the built-in rules when no profile has any */
+	struct vxt_profile *spec_prof;	/* errors-in-context, when the applied profile has no rules */
 	bool spec_done;			/* view.spec holds the complete result */
 	char spec_name[64];		/* the rules' name, for the header */
 	/* the cursor: an event shown, and the first row of the list */
@@ -247,13 +246,15 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size);
  * an existing file is replaced only when @replace. @return 0, -EEXIST (no
  * note: the caller asks), or a negative errno (message in m->note). */
 int vr_model_export(struct vr_model *m, const char *path, bool replace);
-/* Show the speculation view, starting its pass if needed (see tui_spec.c).
+/* Show the speculation view, starting its pass if needed (see spec.c).
  * @return 0 or a negative errno (message in m->note). */
 int vr_model_spec_start(struct vr_model *m);
+/* One step of the speculation job @j (a chunk through the pipeline). */
+void vr_spec_step(struct vr_model *m, struct vr_job *j);
 /* Forget the speculation result (the rules changed). */
 void vr_model_spec_reset(struct vr_model *m);
 
-/* ---- heatmap bins and slow marks (tui_extra.c) ---- */
+/* ---- heatmap bins and slow marks (extra.c) ---- */
 /* True when the heatmap has bins of its own (heat_bins below nbins). */
 bool vr_heat_separate(const struct vr_model *m);
 /* Set up the heatmap's bins and the slow marks for the window (at a rebin).
@@ -268,7 +269,7 @@ unsigned vr_extra_needs(const struct vr_model *m, const struct vxt_chunk_info *c
 /* Count one shown event of a chunk decoded for @need. */
 void vr_extra_add(struct vr_model *m, unsigned need, const struct vxt_event *ev);
 
-/* ---- job scanners (tui_scan.c) ---- */
+/* ---- job scanners (scan.c) ---- */
 /* Chunk @i for job @kind with @fields decoded (VXT_FIELD_*), from the job's
  * scanner, started or restarted as needed; chunks are best asked in order.
  * @return its events (borrowed until the next call for @kind), or NULL with
@@ -283,7 +284,7 @@ void vr_scan_stop_all(struct vr_model *m);
 /* Stop the scanners of jobs that ended. */
 void vr_scan_stop_idle(struct vr_model *m);
 
-/* ---- profiles (tui_profile.c) ---- */
+/* ---- profiles (profile.c) ---- */
 /* Apply profile @name ("" = none): its filter, speculation (shown at once),
  * heatmap and thresholds; list columns by @colparse. @return 0, or -1 with a
  * message in @err and nothing changed. */
@@ -292,7 +293,7 @@ int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const
 /* Names of the profiles found (at most @max). @return how many. */
 int vr_profile_names(const struct vr_model *m, char (*names)[64], int max);
 
-/* ---- filter and search expressions (tui_filter.c) ---- */
+/* ---- filter and search expressions (filter.c) ---- */
 /* Compile @text into m->filter and apply it to the view ("" clears).
  * @return 0, or -1 with the message in @err and nothing changed. */
 int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz);

@@ -1,4 +1,4 @@
-/* tui_profile.c - applying a YAML profile to the browser
+/* profile.c - applying a YAML profile to the browser
  *
  * A profile (vxtrace/profile.h) sets the filter, the speculation rules (the
  * speculation view is shown at once), the heatmap's rows, metric and time
@@ -13,7 +13,6 @@
 
 #include "browser/model.h"
 
-#if __has_include("vxtrace/profile.h")
 #include "vxtrace/profile.h"
 
 static int heat_metric(unsigned pm)
@@ -118,24 +117,3 @@ int vr_profile_names(const struct vr_model *m, char (*names)[64], int max)
 {
 	return vxt_profile_list(m->profile_dir, (char (*)[VXT_PROFILE_NAME_MAX])names, max);
 }
-#else
-int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
-		     char *err, size_t errsz)
-{
-	(void)colparse;
-	if (!name || !*name) {
-		m->profile[0] = 0;
-		return vr_filter_set(m, "", err, errsz);
-	}
-	snprintf(err, errsz, "profiles are not available in this build");
-	return -1;
-}
-
-int vr_profile_names(const struct vr_model *m, char (*names)[64], int max)
-{
-	(void)m;
-	(void)names;
-	(void)max;
-	return 0;
-}
-#endif

@@ -1,4 +1,4 @@
-/* tui_scan.c - the browser's jobs read chunks decoded ahead on helper threads
+/* scan.c - the browser's jobs read chunks decoded ahead on helper threads
  *
  * A job that walks chunks in order (re-binning, counting a filter, the
  * speculation pass) takes them from a scanner (vxt_scan_*, vxt.h) on the job

@@ -1,4 +1,4 @@
-/* tui_spec.c - the speculation view: which events a speculation commits
+/* spec.c - the speculation view: which events a speculation commits
  *
  * A pass over the whole file through the speculation engine (vxtrace/spec.h)
  * on the job reader, one chunk per step. Every event is pushed, so the
@@ -6,8 +6,8 @@
  * ordinal (at most VR_SPEC_MAX) with their speculation, and each group
  * remembers its first failed I/O as the event that committed it.
  * The rules are the applied profile's; without one (or when it has none)
- * they are those of the errors-in-context profile: the I/O on the same object
- * within 200 ms before and 50 ms after each error. Events go through the
+ * they are those of the shipped errors-in-context profile
+ * (formats/profiles/errors-in-context.yaml), found on the profile path. Events go through the
  * browser's filter first (filter, then speculation, as formats/profile.md
  * says), so a new filter starts a new pass.
  */
@@ -19,18 +19,9 @@
 
 #include "browser/model.h"
 
-#define VR_CONTEXT_BEFORE 200000000ull	/* 200 ms, as errors-in-context.yaml */
-#define VR_CONTEXT_AFTER 50000000ull
-
-void vr_spec_step(struct vr_model *m, struct vr_job *j);
-
-#if __has_include("vxtrace/spec.h")
-#include "vxtrace/spec.h"
-#if __has_include("vxtrace/view.h")
 #include "vxtrace/profile.h"
+#include "vxtrace/spec.h"
 #include "vxtrace/view.h"
-#define VR_HAVE_VIEW 1
-#endif
 
 static int grow(struct vr_spec_set *s)
 {
@@ -98,21 +89,11 @@ static int take(struct vr_model *m, const struct vxt_spec_event *out)
 	return 0;
 }
 
-/* The next output event of the running pass. @return 1 or 0. */
-static int next_out(struct vr_model *m, struct vxt_spec_event *out)
-{
-#ifdef VR_HAVE_VIEW
-	if (m->specv)
-		return vxt_view_next(m->specv, out);
-#endif
-	return vxt_spec_next(m->spec, out);
-}
-
 static void drain(struct vr_model *m)
 {
 	struct vxt_spec_event out;
 
-	while (next_out(m, &out) == 1)
+	while (vxt_view_next(m->specv, &out) == 1)
 		if (take(m, &out) < 0) {
 			snprintf(m->note, sizeof(m->note), "speculation view: out of memory");
 			m->note_error = true;
@@ -122,40 +103,21 @@ static void drain(struct vr_model *m)
 
 static void push(struct vr_model *m, const struct vxt_event *evs, size_t n)
 {
-#ifdef VR_HAVE_VIEW
-	if (m->specv) {
-		vxt_view_push(m->specv, evs, n);
-		drain(m);
-		return;
-	}
-#endif
-	for (size_t k = 0; k < n; k++) {
-		vxt_spec_push(m->spec, &evs[k]);
-		drain(m);
-	}
+	vxt_view_push(m->specv, evs, n);
+	drain(m);
 }
 
 /* End of input. @return the engine's counts in @st. */
 static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
 {
-#ifdef VR_HAVE_VIEW
-	if (m->specv) {
-		struct vxt_view_stats vs;
+	struct vxt_view_stats vs;
 
-		vxt_view_finish(m->specv);
-		drain(m);
-		vxt_view_get_stats(m->specv, &vs);
-		*st = vs.spec;
-		vxt_view_free(m->specv);
-		m->specv = NULL;
-		return;
-	}
-#endif
-	vxt_spec_finish(m->spec);
+	vxt_view_finish(m->specv);
 	drain(m);
-	vxt_spec_get_stats(m->spec, st);
-	vxt_spec_free(m->spec);
-	m->spec = NULL;
+	vxt_view_get_stats(m->specv, &vs);
+	*st = vs.spec;
+	vxt_view_free(m->specv);
+	m->specv = NULL;
 }
 
 static void finish(struct vr_model *m, struct vr_job *j)
@@ -202,11 +164,6 @@ void vr_spec_step(struct vr_model *m, struct vr_job *j)
 		finish(m, j);
 }
 
-#ifdef VR_HAVE_VIEW
-static const char builtin_rules[] =
-	"name: errors-in-context\n"
-	"context: {key: object, before: 200ms, after: 50ms, on: error, nspec: 1024, specsize: 4M}\n";
-
 /* The pipeline of the applied profile, or of errors-in-context. */
 static int open_view(struct vr_model *m, char *err)
 {
@@ -216,9 +173,6 @@ static int open_view(struct vr_model *m, char *err)
 	if (!p || !p->has_spec) {
 		if (!m->spec_prof)
 			m->spec_prof = vxt_profile_open("errors-in-context", m->profile_dir, err);
-		if (!m->spec_prof)
-			m->spec_prof = vxt_profile_parse(builtin_rules, sizeof(builtin_rules) - 1,
-							 "built-in", err);
 		if (!m->spec_prof)
 			return -EINVAL;
 		p = m->spec_prof;
@@ -235,24 +189,6 @@ static int open_view(struct vr_model *m, char *err)
 	snprintf(m->spec_name, sizeof(m->spec_name), "%s", p->name);
 	return 0;
 }
-#else
-static int open_view(struct vr_model *m, char *err)
-{
-	struct vxt_spec_config cfg;
-
-	memset(&cfg, 0, sizeof(cfg));
-	vxt_spec_config_context(&cfg, VXT_SPEC_KEY_OBJECT, VR_CONTEXT_BEFORE, VR_CONTEXT_AFTER,
-				"error");
-	cfg.nspec = 1024;
-	cfg.specsize = 4u << 20;
-	m->spec = vxt_spec_new(&cfg, vxt_reader_objects(m->rd), vxt_reader_strings(m->rd), err);
-	if (!m->spec)
-		return -EINVAL;
-	vxt_spec_set_time_base(m->spec, m->t_first);
-	snprintf(m->spec_name, sizeof(m->spec_name), "errors-in-context");
-	return 0;
-}
-#endif
 
 int vr_model_spec_start(struct vr_model *m)
 {
@@ -275,38 +211,12 @@ int vr_model_spec_start(struct vr_model *m)
 
 void vr_model_spec_reset(struct vr_model *m)
 {
-	if (m->spec) {
-		vxt_spec_free(m->spec);
-		m->spec = NULL;
-	}
-#ifdef VR_HAVE_VIEW
 	vxt_view_free(m->specv);
 	m->specv = NULL;
 	vxt_profile_free(m->spec_prof);
 	m->spec_prof = NULL;
-#endif
 	m->job[VR_JOB_SPEC].active = false;
 	m->spec_done = false;
 	m->view.spec_on = false;
 	vr_spec_clear(&m->view.spec);
 }
-#else
-int vr_model_spec_start(struct vr_model *m)
-{
-	snprintf(m->note, sizeof(m->note), "speculation is not available in this build");
-	m->note_error = true;
-	return -ENOTSUP;
-}
-
-void vr_spec_step(struct vr_model *m, struct vr_job *j)
-{
-	(void)m;
-	j->active = false;
-}
-
-void vr_model_spec_reset(struct vr_model *m)
-{
-	m->view.spec_on = false;
-	vr_spec_clear(&m->view.spec);
-}
-#endif

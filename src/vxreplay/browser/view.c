@@ -1,4 +1,4 @@
-/* tui_view.c - the events the browser shows, and moving over them
+/* view.c - the events the browser shows, and moving over them
  *
  * A virtual list over the whole file: a shown event is named by its ordinal.
  * With a filter, per-chunk match counts (filled by navigation and by the

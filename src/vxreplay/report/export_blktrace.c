@@ -170,8 +170,8 @@ static int blk_timestamp(struct blk_out *o, uint64_t mono, uint32_t dev)
 	unsigned char pdu[8];
 
 	for (int i = 0; i < 4; i++) {
-		pdu[i] = (unsigned char)((real / 1000000000u) >> (8 * i));
-		pdu[4 + i] = (unsigned char)((real % 1000000000u) >> (8 * i));
+		pdu[i] = (unsigned char)((real / VXT_NSEC_PER_SEC) >> (8 * i));
+		pdu[4 + i] = (unsigned char)((real % VXT_NSEC_PER_SEC) >> (8 * i));
 	}
 	r.time = mono;
 	r.action = VXT_BLK_TN_TIMESTAMP | VXT_BLK_TC_NOTIFY << VXT_BLK_TC_SHIFT;

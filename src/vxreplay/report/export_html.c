@@ -110,7 +110,7 @@ static void svg_time_axis(FILE *out, const struct vxt_timeline *tl, uint64_t sta
 		int x = PLOT_X + PLOT_W * i / 4;
 
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3f s</text>\n", x,
-			y + 14, (double)(t - start_ns) / 1e9);
+			y + 14, (double)(t - start_ns) / VXT_NSEC_PER_SEC);
 	}
 }
 
@@ -147,7 +147,7 @@ static void svg_error_timeline(struct report_ctx *c, const struct vxt_timeline *
 				"height=\"%.1f\" fill=\"#c0392b\"><title>%.3f s: %" PRIu64
 				" errors</title></rect>\n", PLOT_X + bw * b, base - bh,
 				bw > 2 ? bw - 1 : bw, bh,
-				(double)(vxt_timeline_bin_start(tl, b) - c->start_ns) / 1e9,
+				(double)(vxt_timeline_bin_start(tl, b) - c->start_ns) / VXT_NSEC_PER_SEC,
 				tl->errors[b]);
 		if (tl->lost[b])
 			fprintf(c->out, "<rect class=\"lost\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
@@ -232,7 +232,7 @@ static void svg_heatmap(struct report_ctx *c, const struct vxt_timeline *tl)
 static void object_table(struct report_ctx *c, const struct vxt_stats *st)
 {
 	const struct vxt_objtab *ot = vxt_reader_objects(c->r);
-	double span = st->last_ns > st->first_ns ? (double)(st->last_ns - st->first_ns) / 1e9 : 0;
+	double span = st->last_ns > st->first_ns ? (double)(st->last_ns - st->first_ns) / VXT_NSEC_PER_SEC : 0;
 
 	fputs("<section>\n<h2>Objects</h2>\n<table id=\"objects\">\n<tr><th>object</th>"
 	      "<th>kind</th><th>dev</th><th>I/Os</th><th>IOPS</th><th>reads</th><th>writes</th>"

@@ -11,13 +11,14 @@
 #include "report/report.h"
 
 /* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is
- * (chunks are in time order; 5 s past the end is past any reordering). */
+ * (chunks are in time order; VXT_REORDER_MAX_NS past the end is past any
+ * reordering). */
 static inline int in_scope(const struct report_ctx *c, const struct vxt_event *e, uint64_t ord)
 {
 	if (e->time_ns < c->scope.from_ns)
 		return 0;
 	if (e->time_ns > c->scope.to_ns)
-		return e->time_ns > c->scope.to_ns + 5000000000ull ? -1 : 0;
+		return e->time_ns > c->scope.to_ns + VXT_REORDER_MAX_NS ? -1 : 0;
 	if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
 	    e->object != (uint64_t)c->scope.object)
 		return 0;
@@ -244,7 +245,7 @@ int report_objects(struct report_ctx *c)
 
 	if (collect(c, &st))
 		return vxt_stats_free(&st), 1;
-	span = st.last_ns > st.first_ns ? (double)(st.last_ns - st.first_ns) / 1e9 : 0;
+	span = st.last_ns > st.first_ns ? (double)(st.last_ns - st.first_ns) / VXT_NSEC_PER_SEC : 0;
 	if (c->fmt == FMT_JSON)
 		fprintf(c->out, "[");
 	else if (c->fmt == FMT_CSV)

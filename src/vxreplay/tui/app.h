@@ -1,8 +1,8 @@
-/* tui_app.h - vxreplay's browser: the screen over the model
+/* app.h - vxreplay's browser: the screen over the model
  *
  * Internal to the tui*.c files of vxreplay: the application state that the
- * panels (tui_panels.c), overlays (tui_overlays.c) and key actions
- * (tui_keys.c) share. Data lives in struct vr_model (tui_model.h, no curses).
+ * panels (panels.c), overlays (overlays.c) and key actions
+ * (keys.c) share. Data lives in struct vr_model (model.h, no curses).
  */
 #ifndef VXREPLAY_TUI_APP_H
 #define VXREPLAY_TUI_APP_H
@@ -58,7 +58,7 @@ struct vr_app {
 	char export_replace[256];	/* x: the existing file the user was asked about */
 };
 
-/* tui_panels.c */
+/* panels.c */
 void vr_panels_init(struct vr_app *a);
 void vr_layout(void *app, struct tui_screen *s, int lines, int cols);
 /* The relative time "12.345678" of @t. */
@@ -70,10 +70,10 @@ const char *vr_objname(const struct vr_app *a, uint32_t id);
 /* Move the cursor one timeline bin forward (@dir > 0) or back. */
 int vr_step_bin(struct vr_app *a, int dir);
 
-/* tui_heatpanel.c */
+/* heatpanel.c */
 extern const struct tui_panel_ops vr_heatmap_ops;
 
-/* tui_keys.c */
+/* keys.c */
 extern const struct tui_action vr_keys[];
 extern const struct tui_keybar_item vr_keybar[];
 /* Apply a filter expression ("" = none). @return 0, or -1 with @err set. */
@@ -83,7 +83,7 @@ int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz
 /* Copy the model's note to the status line. */
 void vr_show_note(struct vr_app *a);
 
-/* tui_overlays.c */
+/* overlays.c */
 void vr_overlays_init(struct vr_app *a);
 int vr_open_detail(struct vr_app *a);
 int vr_open_objects(struct vr_app *a);

@@ -1,4 +1,4 @@
-/* tui_heatpanel.c - vxreplay's browser: the heatmap panel
+/* heatpanel.c - vxreplay's browser: the heatmap panel
  *
  * Rows are the busiest objects (or LBA buckets of one object), columns time
  * bins of the visible window: a bin per column of the error timeline above

@@ -1,4 +1,4 @@
-/* tui_keys.c - vxreplay's browser keymap: a table of actions
+/* keys.c - vxreplay's browser keymap: a table of actions
  *
  * Every action returns a reaction mask the screen manager applies once. Keys
  * the focused panel does not use (arrows in the list, Left/Right on the

@@ -1,4 +1,4 @@
-/* tui_overlays.c - vxreplay's modal views: event detail, objects, marks
+/* overlays.c - vxreplay's modal views: event detail, objects, marks
  *
  * Overlays are panels pushed on the screen manager; they take every key and
  * close on Esc or q (TUI_CLOSE).

@@ -1,7 +1,7 @@
-/* tui_panels.c - vxreplay's browser panels: header, timeline, list; layout
+/* panels.c - vxreplay's browser panels: header, timeline, list; layout
  *
  * Each panel is a const table {draw, on_key, on_mouse}; the layout function
- * places them. The timeline and the heatmap (tui_heatpanel.c) share one time
+ * places them. The timeline and the heatmap (heatpanel.c) share one time
  * axis: both start after a VR_LABEL_W label column; the timeline has a column
  * per bin, the heatmap too unless a profile gives it fewer, wider bins.
  */
@@ -18,8 +18,8 @@ char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
 {
 	uint64_t base = a->m.t_first, d = t >= base ? t - base : base - t;
 
-	snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, t >= base ? "" : "-", d / 1000000000,
-		 d % 1000000000 / 1000);
+	snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, t >= base ? "" : "-", d / VXT_NSEC_PER_SEC,
+		 d % VXT_NSEC_PER_SEC / 1000);
 	return buf;
 }
 

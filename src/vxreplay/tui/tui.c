@@ -126,7 +126,7 @@ static uint64_t cpu_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * VXT_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static void rss_kib(long *rss, long *hwm)
