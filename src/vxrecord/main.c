@@ -342,6 +342,11 @@ static int record(struct options *o, int argc, char **argv)
 		o->wr.host = "simulator";
 	else if (!strcmp(vxt_source_name(src), "blktrace"))
 		o->wr.host = "";	/* the capture host is not in blktrace files */
+	/* a file another vxrecord is writing is neither rotated away nor truncated */
+	if (vxt_outfile_unused(o->output, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
 	if (rotate_enabled(&o->rot) && (rc = rotate_shift(&o->rot)) < 0) {
 		fprintf(stderr, "vxrecord: %s: rotating the existing file: %s\n", o->output,
 			strerror(-rc));

@@ -170,7 +170,8 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	w->fd = vxt_outfile_open(path, &(struct vxt_outfile_opts){
 					.force = opts->force,
 					.follow_symlink = opts->follow_symlink,
-					.input = opts->input },
+					.input = opts->input,
+					.lock = true },
 				 &created, err, VXT_ERRBUF_SIZE);
 	if (w->fd < 0)
 		goto fail;
