@@ -3,7 +3,7 @@
  * Speculation decides an event's fate only later in the stream, so a first
  * pass runs the events in scope through the profile's view and keeps the
  * file ordinals of what it commits; the report's pass then keeps exactly
- * those. The summary report gets a speculation section from here.
+ * those (the summary's section about it is report_spec_section(), report.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -107,60 +107,4 @@ void batch_profile_end(struct batch_profile *bp)
 	free(bp->kept);
 	vxt_profile_free(bp->p);
 	memset(bp, 0, sizeof(*bp));
-}
-
-/* DTrace's words, one line each, with a prefix. */
-static void problems(FILE *out, const char *prefix, const struct vxt_spec_stats *s)
-{
-	char buf[256], *line, *save;
-
-	vxt_spec_format_problems(s, buf, sizeof(buf));
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(out, "%s%s\n", prefix, line);
-}
-
-void report_spec_section(struct report_ctx *c, int part)
-{
-	const struct batch_profile *bp = c->spec;
-	const struct vxt_spec_stats *s;
-
-	if (!bp)
-		return;
-	s = &bp->st.spec;
-	if (c->fmt == FMT_JSON) {
-		fprintf(c->out, ", \"profile\": ");
-		report_json_str(c->out, bp->p->name);
-		fprintf(c->out, ", \"kept\": %" PRIu64 ", \"considered\": %" PRIu64,
-			bp->st.events_out, bp->st.events_in);
-		if (bp->st.has_spec)
-			fprintf(c->out, ", \"speculation\": {\"opened\": %" PRIu64
-				", \"committed\": %" PRIu64 ", \"discarded\": %" PRIu64
-				", \"discarded_at_end\": %" PRIu64 ", \"failed\": %" PRIu64
-				", \"drops\": %" PRIu64 ", \"forced\": %" PRIu64
-				", \"committed_events\": %" PRIu64 "}",
-				s->opened, s->committed, s->discarded, s->eof_discarded, s->failed,
-				s->drops, s->forced, s->committed_events);
-	} else if (c->fmt == FMT_CSV) {
-		if (part == 0)
-			fprintf(c->out, ",profile,kept,considered,spec_opened,spec_committed,"
-				"spec_discarded,spec_failed,spec_drops");
-		else
-			fprintf(c->out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64, bp->p->name, bp->st.events_out,
-				bp->st.events_in, s->opened, s->committed, s->discarded, s->failed,
-				s->drops);
-	} else {
-		fprintf(c->out, "profile:   %s (%" PRIu64 " of %" PRIu64 " events kept)\n",
-			bp->p->name, bp->st.events_out, bp->st.events_in);
-		if (!bp->st.has_spec)
-			return;
-		fprintf(c->out, "speculation: %" PRIu64 " opened, %" PRIu64 " committed (%" PRIu64
-			" events), %" PRIu64 " discarded (%" PRIu64 " at the end of input), %"
-			PRIu64 " failed, %" PRIu64 " drops\n", s->opened, s->committed,
-			s->committed_events, s->discarded, s->eof_discarded, s->failed, s->drops);
-		if (s->forced)
-			fprintf(c->out, "           %" PRIu64 " speculations discarded because output "
-				"waited on them too long\n", s->forced);
-		problems(c->out, "           ", s);
-	}
 }

@@ -1,63 +1,16 @@
 /* report.c - vxreplay's batch reports over a .vxt file
  *
- * Every report is one pass over the events in scope (seeking to --from
- * through the index), feeding struct vxt_stats or printing rows.
+ * Every report is one pass over the events in scope (scope.c), feeding
+ * struct vxt_stats or printing rows. With --profile, the summary has a
+ * section on what the profile's view kept (batch_profile.c computed it).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/batch_profile.h"
 #include "report/report.h"
-
-/* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is
- * (chunks are in time order; VXT_REORDER_MAX_NS past the end is past any
- * reordering). */
-static inline int in_scope(const struct report_ctx *c, const struct vxt_event *e, uint64_t ord)
-{
-	if (e->time_ns < c->scope.from_ns)
-		return 0;
-	if (e->time_ns > c->scope.to_ns)
-		return e->time_ns > c->scope.to_ns + VXT_REORDER_MAX_NS ? -1 : 0;
-	if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
-	    e->object != (uint64_t)c->scope.object)
-		return 0;
-	if (c->keep && !c->keep(e, ord, c->keep_arg))
-		return 0;
-	return 1;
-}
-
-/* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
-int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
-{
-	int rc;
-
-	while ((rc = vxt_reader_next(c->r, ev)) == 1) {
-		int k = in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
-
-		if (k > 0)
-			return 1;
-		if (k < 0)
-			return 0;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
-		return -1;
-	}
-	return 0;
-}
-
-int report_scope_begin(struct report_ctx *c)
-{
-	int rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
-		 vxt_reader_seek_ordinal(c->r, 0);
-
-	if (rc < 0) {
-		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
-		return -1;
-	}
-	return 0;
-}
 
 /* The fields struct vxt_stats reads. */
 #define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
@@ -91,7 +44,7 @@ static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned f
 			continue;
 		}
 		for (; k < n; k++) {
-			int in = in_scope(c, &ev[k], ci->first_event + k);
+			int in = report_in_scope(c, &ev[k], ci->first_event + k);
 
 			if (in < 0)
 				goto out;
@@ -119,22 +72,6 @@ static int collect(struct report_ctx *c, struct vxt_stats *st)
 	if (report_scope_begin(c) < 0)
 		return 1;
 	return collect_chunks(c, st, c->keep ? VXT_FIELD_ALL : STATS_FIELDS);
-}
-
-void report_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
 }
 
 static const char *obj_name(const struct vxt_reader *r, uint32_t id)
@@ -609,4 +546,60 @@ int report_info(struct vxt_reader *r, FILE *out)
 	fprintf(out, " (%.2f bytes/event)\n",
 		vxt_reader_nevents(r) ? (double)bytes / (double)vxt_reader_nevents(r) : 0.0);
 	return 0;
+}
+
+/* DTrace's words, one line each, with a prefix. */
+static void problems(FILE *out, const char *prefix, const struct vxt_spec_stats *s)
+{
+	char buf[256], *line, *save;
+
+	vxt_spec_format_problems(s, buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(out, "%s%s\n", prefix, line);
+}
+
+void report_spec_section(struct report_ctx *c, int part)
+{
+	const struct batch_profile *bp = c->spec;
+	const struct vxt_spec_stats *s;
+
+	if (!bp)
+		return;
+	s = &bp->st.spec;
+	if (c->fmt == FMT_JSON) {
+		fprintf(c->out, ", \"profile\": ");
+		report_json_str(c->out, bp->p->name);
+		fprintf(c->out, ", \"kept\": %" PRIu64 ", \"considered\": %" PRIu64,
+			bp->st.events_out, bp->st.events_in);
+		if (bp->st.has_spec)
+			fprintf(c->out, ", \"speculation\": {\"opened\": %" PRIu64
+				", \"committed\": %" PRIu64 ", \"discarded\": %" PRIu64
+				", \"discarded_at_end\": %" PRIu64 ", \"failed\": %" PRIu64
+				", \"drops\": %" PRIu64 ", \"forced\": %" PRIu64
+				", \"committed_events\": %" PRIu64 "}",
+				s->opened, s->committed, s->discarded, s->eof_discarded, s->failed,
+				s->drops, s->forced, s->committed_events);
+	} else if (c->fmt == FMT_CSV) {
+		if (part == 0)
+			fprintf(c->out, ",profile,kept,considered,spec_opened,spec_committed,"
+				"spec_discarded,spec_failed,spec_drops");
+		else
+			fprintf(c->out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%" PRIu64 ",%" PRIu64, bp->p->name, bp->st.events_out,
+				bp->st.events_in, s->opened, s->committed, s->discarded, s->failed,
+				s->drops);
+	} else {
+		fprintf(c->out, "profile:   %s (%" PRIu64 " of %" PRIu64 " events kept)\n",
+			bp->p->name, bp->st.events_out, bp->st.events_in);
+		if (!bp->st.has_spec)
+			return;
+		fprintf(c->out, "speculation: %" PRIu64 " opened, %" PRIu64 " committed (%" PRIu64
+			" events), %" PRIu64 " discarded (%" PRIu64 " at the end of input), %"
+			PRIu64 " failed, %" PRIu64 " drops\n", s->opened, s->committed,
+			s->committed_events, s->discarded, s->eof_discarded, s->failed, s->drops);
+		if (s->forced)
+			fprintf(c->out, "           %" PRIu64 " speculations discarded because output "
+				"waited on them too long\n", s->forced);
+		problems(c->out, "           ", s);
+	}
 }

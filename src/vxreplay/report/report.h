@@ -54,6 +54,23 @@ void report_csv_header(FILE *out);
 void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev);
 void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
 		       uint64_t start_ns);
+/* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is
+ * (chunks are in time order; VXT_REORDER_MAX_NS past the end is past any
+ * reordering). */
+static inline int report_in_scope(const struct report_ctx *c, const struct vxt_event *e, uint64_t ord)
+{
+	if (e->time_ns < c->scope.from_ns)
+		return 0;
+	if (e->time_ns > c->scope.to_ns)
+		return e->time_ns > c->scope.to_ns + VXT_REORDER_MAX_NS ? -1 : 0;
+	if (c->scope.object >= 0 && e->phase != VXT_PH_LOST &&
+	    e->object != (uint64_t)c->scope.object)
+		return 0;
+	if (c->keep && !c->keep(e, ord, c->keep_arg))
+		return 0;
+	return 1;
+}
+
 /* Iterate the events in scope, as the reports do: begin, then next until it
  * returns 0 (end) or -1 (damage, already printed); 1 gives @ev, borrowed
  * until the next call. */

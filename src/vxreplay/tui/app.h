@@ -76,6 +76,8 @@ extern const struct tui_panel_ops vr_heatmap_ops;
 /* keys.c */
 extern const struct tui_action vr_keys[];
 extern const struct tui_keybar_item vr_keybar[];
+
+/* apply.c */
 /* Apply a filter expression ("" = none). @return 0, or -1 with @err set. */
 int vr_apply_filter(struct vr_app *a, const char *text, char *err, size_t errsz);
 /* Apply a profile ("" = none). @return 0, or -1 with @err set. */

@@ -11,15 +11,6 @@
 
 #include "tui/app.h"
 
-void vr_show_note(struct vr_app *a)
-{
-	if (!a->m.note[0])
-		return;
-	tui_screen_msg(&a->scr, a->m.note_error ? TUI_R_MSG_ERROR : TUI_R_MSG, "%s", a->m.note);
-	a->m.note[0] = 0;
-	a->m.note_error = false;
-}
-
 static int act_quit(void *app)
 {
 	(void)app;
@@ -133,19 +124,6 @@ static int error_step(struct vr_app *a, bool backward)
 
 static int act_next_error(void *app) { return error_step(app, false); }
 static int act_prev_error(void *app) { return error_step(app, true); }
-
-int vr_apply_filter(struct vr_app *a, const char *text, char *err, size_t errsz)
-{
-	struct vr_model *m = &a->m;
-
-	if (vr_filter_set(m, text, err, errsz) < 0)
-		return -1;
-	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
-						.end = vxt_reader_nchunks(m->rd) };
-	vr_model_rebin(m);
-	vr_model_reseat(m);
-	return 0;
-}
 
 static int filter_done(void *app, const char *text, char *err, size_t errsz)
 {
@@ -360,22 +338,6 @@ static int act_heat_objects(void *app)
 	if (a->m.lba)
 		vr_model_set_lba(&a->m, false, 0);
 	return TUI_RELAYOUT;
-}
-
-int vr_apply_profile(struct vr_app *a, const char *name, char *err, size_t errsz)
-{
-	struct vr_model *m = &a->m;
-
-	if (vr_profile_apply(m, name, vr_column_parse, err, errsz) < 0)
-		return -1;
-	m->job[VR_JOB_COUNT] = (struct vr_job){ .active = m->view.match != NULL,
-						.end = vxt_reader_nchunks(m->rd) };
-	m->hm_dirty = true;
-	if (m->fixed_bin_ns)
-		vr_model_set_window(m, m->w0, m->w1, m->nbins);
-	vr_model_rebin(m);
-	vr_model_reseat(m);
-	return 0;
 }
 
 static int act_profile(void *app)

@@ -1,0 +1,58 @@
+/* scope.c - the events a batch report covers, and JSON strings
+ *
+ * The reports, the exports and --profile's first pass (batch_profile.c) read
+ * the events of struct report_scope through report_scope_begin()/next():
+ * seeking to --from through the index, stopping past --to, keeping one object
+ * and what the keep callback keeps. Nothing here calls a report.
+ */
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
+int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
+{
+	int rc;
+
+	while ((rc = vxt_reader_next(c->r, ev)) == 1) {
+		int k = report_in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
+
+		if (k > 0)
+			return 1;
+		if (k < 0)
+			return 0;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
+		return -1;
+	}
+	return 0;
+}
+
+int report_scope_begin(struct report_ctx *c)
+{
+	int rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
+		 vxt_reader_seek_ordinal(c->r, 0);
+
+	if (rc < 0) {
+		fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
+		return -1;
+	}
+	return 0;
+}
+
+void report_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
