@@ -28,6 +28,18 @@ B        := build
 SANFLAGS :=
 endif
 
+# The ebpf source's programs: built when clang, bpftool and libbpf are here
+# and the build machine's kernel has BTF (for vmlinux.h; the programs are
+# relocated to the running kernel at load time). EBPF=0 leaves them out.
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+EBPF     ?= $(shell command -v $(CLANG) >/dev/null 2>&1 && command -v $(BPFTOOL) >/dev/null 2>&1 && \
+	      $(PKG) --exists libbpf 2>/dev/null && [ -r /sys/kernel/btf/vmlinux ] && echo 1)
+BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/; s/ppc64le/powerpc/; s/s390x/s390/')
+ifeq ($(EBPF),1)
+PKGS     += libbpf
+endif
+
 PKG_CFLAGS := $(shell $(PKG) --cflags $(PKGS) $(TUI_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
 TUI_LIBS   := $(shell $(PKG) --libs $(TUI_PKGS) 2>/dev/null)
@@ -72,6 +84,21 @@ $(LIBA): $(LIB_OBJ)
 $(TUIA): $(TUI_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+ifeq ($(EBPF),1)
+$(B)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+$(B)/bpf/vxtrace.bpf.o: src/lib/source/bpf/vxtrace.bpf.c src/lib/source/bpf/vxtrace_bpf.h \
+			$(B)/bpf/vmlinux.h
+	$(CLANG) -g -O2 -Wall $(WERROR) -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf \
+		-Isrc/lib/source/bpf -c $< -o $@
+$(B)/bpf/vxtrace.skel.h: $(B)/bpf/vxtrace.bpf.o
+	$(BPFTOOL) gen skeleton $< name vxtrace_bpf > $@.tmp && mv $@.tmp $@
+EBPF_CFLAGS := -DVXT_HAVE_EBPF -I$(B)/bpf -Isrc/lib/source/bpf
+$(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: $(B)/bpf/vxtrace.skel.h
+$(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: ALL_CFLAGS += $(EBPF_CFLAGS)
+endif
 
 define prog_rule
 $(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c src/$(1)/*/*.c))

@@ -50,8 +50,10 @@ struct vxt_batch {
 
 struct vxt_source;
 
-/* Open source @kind ("sim", "kmod", "tracefs", "blktrace"; NULL = the default:
- * kmod when /dev/vxtrace exists, else tracefs). @objs and @strs are borrowed.
+/* Open source @kind ("sim", "kmod", "ebpf", "tracefs", "blktrace"; NULL = the
+ * default: the first of kmod, ebpf, tracefs that can be used here, and then
+ * vxt_source_note() says why the ones before it were not). @objs and @strs
+ * are borrowed.
  * @return the source, or NULL with a message in @err. */
 struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
 				   struct vxt_objtab *objs, struct vxt_strtab *strs,

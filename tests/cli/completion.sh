@@ -43,7 +43,7 @@ for y in "$1"/formats/profiles/*.yaml; do
 	n=${y##*/}; has "${n%.yaml}" "vxreplay --profile (shipped profiles)"
 done
 comp _vxrecord vxrecord --source ""
-want "kmod sim tracefs " "vxrecord --source"
+want "ebpf kmod sim tracefs " "vxrecord --source"
 comp _vxrecord vxrecord --ro
 want "--rotate " "vxrecord --ro"
 comp _vxrecord vxrecord --import ""

@@ -1,7 +1,8 @@
 /* source.c - the capture source table and the generic source calls
  *
  * Picks a source by name (or the default: the kernel module when its device
- * exists, else tracefs), and forwards each call to the source's ops.
+ * exists, else eBPF when the kernel has BTF and we may load programs, else
+ * tracefs), and forwards each call to the source's ops.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
  * picked by default (probe returns an error). */
 static const struct vxt_source_ops *const source_table[] = {
 	&vxt_source_kmod_ops,
+	&vxt_source_ebpf_ops,
 	&vxt_source_tracefs_ops,
 	&vxt_source_sim_ops,
 	&vxt_source_blktrace_ops,
@@ -36,35 +38,26 @@ static const struct vxt_source_ops *find_ops(const char *kind, char *err)
 {
 	size_t i;
 
-	if (kind) {
-		for (i = 0; i < NSOURCES; i++)
-			if (!strcmp(source_table[i]->name, kind))
-				return source_table[i];
-		snprintf(err, VXT_ERRBUF_SIZE, "unknown source '%s'", kind);
-		return NULL;
-	}
 	for (i = 0; i < NSOURCES; i++)
-		if (source_table[i]->probe && source_table[i]->probe() == 0)
+		if (!strcmp(source_table[i]->name, kind))
 			return source_table[i];
-	snprintf(err, VXT_ERRBUF_SIZE,
-		 "no capture source usable here (no %s and no tracefs); try --source sim",
-		 "/dev/vxtrace");
+	snprintf(err, VXT_ERRBUF_SIZE, "unknown source '%s'", kind);
 	return NULL;
 }
 
-struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
+/* Open one source with @ops. @return it, or NULL with @rc and the message in
+ * @err. */
+static struct vxt_source *open_ops(const struct vxt_source_ops *ops,
+				   const struct vxt_source_opts *opts,
 				   struct vxt_objtab *objs, struct vxt_strtab *strs,
-				   char err[VXT_ERRBUF_SIZE])
+				   char err[VXT_ERRBUF_SIZE], int *rc)
 {
-	const struct vxt_source_ops *ops = find_ops(kind, err);
 	struct vxt_source *s;
-	int rc;
 
-	if (!ops)
-		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
+		*rc = -ENOMEM;
 		return NULL;
 	}
 	s->ops = ops;
@@ -72,14 +65,80 @@ struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opt
 	s->strs = strs;
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
-	rc = ops->open(s, opts);
-	if (rc < 0) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror(rc));
+	*rc = ops->open(s, opts);
+	if (*rc < 0) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror(*rc));
 		ops->close(s);
 		free(s);
 		return NULL;
 	}
 	return s;
+}
+
+static const char *why_not(const struct vxt_source_ops *ops, int rc)
+{
+	const char *why = ops->why ? ops->why(rc) : NULL;
+
+	return why ? why : vxt_strerror(rc);
+}
+
+/* The default: the first source of the table whose probe and open succeed.
+ * The note of the source picked says why each one before it was not. */
+static struct vxt_source *open_default(const struct vxt_source_opts *opts,
+				       struct vxt_objtab *objs, struct vxt_strtab *strs,
+				       char err[VXT_ERRBUF_SIZE])
+{
+	char skipped[sizeof(((struct vxt_source *)0)->note)] = "";
+	char openerr[VXT_ERRBUF_SIZE] = "";
+	struct vxt_source *s;
+	size_t i, len = 0;
+	int rc;
+
+	for (i = 0; i < NSOURCES; i++) {
+		const struct vxt_source_ops *ops = source_table[i];
+		const char *why;
+
+		if (!ops->probe)
+			continue;
+		rc = ops->probe();
+		if (rc == 0) {
+			s = open_ops(ops, opts, objs, strs, openerr, &rc);
+			if (s) {
+				if (len)
+					snprintf(s->note, sizeof(s->note), "source %s (%s)",
+						 ops->name, skipped);
+				return s;
+			}
+			why = openerr;
+		} else {
+			why = why_not(ops, rc);
+		}
+		if (rc == -ENOMEM) {
+			snprintf(err, VXT_ERRBUF_SIZE, "%s", why);
+			return NULL;
+		}
+		if (len < sizeof(skipped))
+			len += (size_t)snprintf(skipped + len, sizeof(skipped) - len, "%s%s: %s",
+						len ? "; " : "", ops->name, why);
+	}
+	snprintf(err, VXT_ERRBUF_SIZE, "no capture source usable here (%s); try --source sim",
+		 skipped);
+	return NULL;
+}
+
+struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
+				   struct vxt_objtab *objs, struct vxt_strtab *strs,
+				   char err[VXT_ERRBUF_SIZE])
+{
+	const struct vxt_source_ops *ops;
+	int rc;
+
+	if (!kind)
+		return open_default(opts, objs, strs, err);
+	ops = find_ops(kind, err);
+	if (!ops)
+		return NULL;
+	return open_ops(ops, opts, objs, strs, err, &rc);
 }
 
 int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)

@@ -25,6 +25,10 @@ struct vxt_source_ops {
 	void (*close)(struct vxt_source *s);
 	/* Can this source be used here (for picking the default)? NULL = yes. */
 	int (*probe)(void);
+	/* Why probe() or open() said @rc, in a few words, for the line that says
+	 * why the default skipped this source; NULL (or NULL result) = the
+	 * errno's text. */
+	const char *(*why)(int rc);
 	/* Stop capturing; next() then hands out what is left and returns 0.
 	 * NULL: next() returns 0 at once after vxt_source_stop(). */
 	int (*stop)(struct vxt_source *s);
@@ -48,6 +52,7 @@ int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
 
 extern const struct vxt_source_ops vxt_source_kmod_ops;
 extern const struct vxt_source_ops vxt_source_sim_ops;
+extern const struct vxt_source_ops vxt_source_ebpf_ops;
 extern const struct vxt_source_ops vxt_source_tracefs_ops;
 extern const struct vxt_source_ops vxt_source_blktrace_ops;
 

@@ -47,6 +47,11 @@ static int kmod_probe(void)
 	return access(VOLIOT_DEVICE, F_OK) == 0 ? 0 : -ENOENT;
 }
 
+static const char *kmod_why(int rc)
+{
+	return rc == -ENOENT ? "no " VOLIOT_DEVICE " (vxtrace.ko not loaded)" : NULL;
+}
+
 /* The want list for @objects: a whole device with its partitions, or one
  * partition. @return the number of sets, or a negative errno. */
 static int kmod_want(struct vxt_source *s, const char *objects, union voliot_want_set *sets)
@@ -317,4 +322,5 @@ const struct vxt_source_ops vxt_source_kmod_ops = {
 	.fd = kmod_fd,
 	.close = kmod_close,
 	.probe = kmod_probe,
+	.why = kmod_why,
 };

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* vxtrace.bpf.c - the eBPF capture programs of the "ebpf" source
+ *
+ * BTF-typed tracepoint programs (tp_btf) on the block layer's request
+ * tracepoints, compiled once with clang and relocated at load time through
+ * the running kernel's BTF (CO-RE), so struct request's layout, the
+ * REQ_OP_* values and the __REQ_* flag bits of any kernel from 6.1 on are
+ * taken from that kernel, not from the one that built the program.
+ *
+ *   block_rq_issue     -> VOLIOT_REC_IO_START  (blktrace D)
+ *   block_rq_requeue   -> VOLIOT_REC_REQUEUE   (R)
+ *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
+ *
+ * Records go to user space through one BPF ring buffer in the channel layout
+ * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
+ * module's channel uses, so one decoder serves both kernel paths.
+ *
+ * In the kernel: object selection (want_devs, or every device when
+ * want_all), pairing of each completion with its issue by the request's
+ * address (issue time, pid and command of the issuer), and an optional
+ * errors-only mode. When the ring is full a record is not sent and the
+ * per-CPU lost counter grows; user space turns it into lost records.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#define VXT_BPF_RECORDS
+#include "vxtrace_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile bool want_all = true;
+const volatile bool errors_only;
+const volatile __u64 min_latency_ns;	/* done records: keep only slower ones (0 = all) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);	/* resized by user space before load */
+} events SEC(".maps");
+
+/* dev (VOLIOT_MKDEV encoding) -> 1: the devices to trace */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, VXT_BPF_MAX_DEVS);
+	__type(key, __u32);
+	__type(value, __u8);
+} want_devs SEC(".maps");
+
+/* request address -> its issue */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, VXT_BPF_MAX_INFLIGHT);
+	__type(key, __u64);
+	__type(value, struct vxt_bpf_issue);
+} inflight SEC(".maps");
+
+/* counters, per CPU: enum vxt_bpf_counter */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, VXT_BPF_NCOUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&counters, &which);
+
+	if (v)
+		(*v)++;
+}
+
+/* The operation of a request, from the running kernel's REQ_OP_* values. */
+static __always_inline __u8 rq_op(__u32 opf)
+{
+	__u32 op = opf & ((1u << 8) - 1);	/* REQ_OP_BITS is 8 on every kernel since 4.10 */
+
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_READ))
+		return VOLIOT_OP_READ;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE))
+		return VOLIOT_OP_WRITE;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_FLUSH))
+		return VOLIOT_OP_FLUSH;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_DISCARD) ||
+	    op == bpf_core_enum_value(enum req_op, REQ_OP_SECURE_ERASE))
+		return VOLIOT_OP_DISCARD;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES))
+		return VOLIOT_OP_WRITE_ZEROES;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_DRV_IN) ||
+	    op == bpf_core_enum_value(enum req_op, REQ_OP_DRV_OUT))
+		return VOLIOT_OP_PASSTHRU;
+	return VOLIOT_OP_OTHER;
+}
+
+#define REQ_BIT(name) (1u << bpf_core_enum_value(enum req_flag_bits, name))
+
+static __always_inline __u16 rq_flags(__u32 opf)
+{
+	__u16 f = 0;
+
+	if (opf & REQ_BIT(__REQ_SYNC))
+		f |= VOLIOT_F_SYNC;
+	if (opf & REQ_BIT(__REQ_FUA))
+		f |= VOLIOT_F_FUA;
+	if (opf & REQ_BIT(__REQ_META))
+		f |= VOLIOT_F_META;
+	if (opf & REQ_BIT(__REQ_PREFLUSH))
+		f |= VOLIOT_F_PREFLUSH;
+	if (opf & REQ_BIT(__REQ_RAHEAD))
+		f |= VOLIOT_F_RAHEAD;
+	return f;
+}
+
+/* blk_status_t -> negative errno, as the kernel's blk_status_to_errno().
+ * The codes below have kept their values since they were added. */
+static __always_inline __s32 status_errno(__u8 st)
+{
+	switch (st) {
+	case 0: return 0;
+	case 1: return -95;	/* BLK_STS_NOTSUPP: EOPNOTSUPP */
+	case 2: return -110;	/* BLK_STS_TIMEOUT: ETIMEDOUT */
+	case 3: return -28;	/* BLK_STS_NOSPC: ENOSPC */
+	case 4: return -67;	/* BLK_STS_TRANSPORT: ENOLINK */
+	case 5: return -121;	/* BLK_STS_TARGET: EREMOTEIO */
+	case 6: return -52;	/* BLK_STS_RESV_CONFLICT (NEXUS): EBADE */
+	case 7: return -61;	/* BLK_STS_MEDIUM: ENODATA */
+	case 8: return -84;	/* BLK_STS_PROTECTION: EILSEQ */
+	case 9: return -12;	/* BLK_STS_RESOURCE: ENOMEM */
+	case 10: return -5;	/* BLK_STS_IOERR: EIO */
+	case 11: return -78;	/* BLK_STS_DM_REQUEUE: EREMCHG */
+	case 12: return -11;	/* BLK_STS_AGAIN: EAGAIN */
+	case 13: return -16;	/* BLK_STS_DEV_RESOURCE: EBUSY */
+	case 14: return -109;	/* BLK_STS_ZONE_OPEN_RESOURCE: ETOOMANYREFS */
+	case 15: return -75;	/* BLK_STS_ZONE_ACTIVE_RESOURCE: EOVERFLOW */
+	case 16: return -19;	/* BLK_STS_OFFLINE: ENODEV */
+	}
+	return -5;		/* newer or unknown codes: EIO, as the kernel's default */
+}
+
+/* The traced device of @rq in VOLIOT_MKDEV encoding, or 0 to skip it: a
+ * wanted partition wins over its disk. */
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct gendisk *gd = BPF_CORE_READ(rq, q, disk);
+	__u32 disk, part;
+
+	if (!gd)
+		return 0;
+	disk = ((__u32)BPF_CORE_READ(gd, major) << 20) | (__u32)BPF_CORE_READ(gd, first_minor);
+	part = BPF_CORE_READ(rq, part, bd_dev);
+	if (want_all)
+		return disk;
+	if (part && part != disk && bpf_map_lookup_elem(&want_devs, &part))
+		return part;
+	return bpf_map_lookup_elem(&want_devs, &disk) ? disk : 0;
+}
+
+static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 error,
+				__u32 bytes, __u64 now, const struct vxt_bpf_issue *is)
+{
+	struct voliot_io_rec *r;
+	__u32 opf = BPF_CORE_READ(rq, cmd_flags);
+
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(VXT_BPF_LOST);
+		return 0;
+	}
+	r->len = sizeof(*r);
+	r->type = type;
+	r->op = rq_op(opf);
+	r->reserved0 = 0;
+	r->flags = rq_flags(opf);
+	r->cpu = bpf_get_smp_processor_id();
+	r->dev = dev;
+	r->bytes = bytes;
+	r->error = error;
+	r->time_ns = now;
+	r->sector = BPF_CORE_READ(rq, __sector);
+	r->latency_ns = 0;
+	if (is) {
+		r->pid = is->pid;
+		__builtin_memcpy(r->comm, is->comm, sizeof(r->comm));
+		if (type == VOLIOT_REC_IO_DONE && now > is->time_ns)
+			r->latency_ns = now - is->time_ns;
+	} else {
+		r->pid = 0;
+		__builtin_memset(r->comm, 0, sizeof(r->comm));
+	}
+	bpf_ringbuf_submit(r, 0);
+	count(VXT_BPF_SENT);
+	return 0;
+}
+
+static __always_inline void issue_of_current(struct vxt_bpf_issue *is, __u64 now)
+{
+	is->time_ns = now;
+	is->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(is->comm, sizeof(is->comm));
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(vxt_rq_issue, struct request *rq)
+{
+	__u32 dev = rq_dev(rq);
+	__u64 key = (__u64)rq, now;
+	struct vxt_bpf_issue is;
+
+	if (!dev)
+		return 0;
+	now = bpf_ktime_get_ns();
+	issue_of_current(&is, now);
+	if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
+		count(VXT_BPF_UNPAIRED);
+	if (errors_only || min_latency_ns)
+		return 0;
+	return send(rq, VOLIOT_REC_IO_START, dev, 0, BPF_CORE_READ(rq, __data_len), now, &is);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(vxt_rq_requeue, struct request *rq)
+{
+	__u32 dev = rq_dev(rq);
+	__u64 key = (__u64)rq;
+	struct vxt_bpf_issue *is;
+
+	if (!dev)
+		return 0;
+	is = bpf_map_lookup_elem(&inflight, &key);
+	if (errors_only || min_latency_ns)
+		return 0;
+	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, BPF_CORE_READ(rq, __data_len),
+		    bpf_ktime_get_ns(), is);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned int nr_bytes)
+{
+	__u32 dev = rq_dev(rq);
+	__u64 key = (__u64)rq, now;
+	struct vxt_bpf_issue copy, *is;
+	__s32 error;
+
+	if (!dev)
+		return 0;
+	now = bpf_ktime_get_ns();
+	error = status_errno(status);
+	is = bpf_map_lookup_elem(&inflight, &key);
+	if (is) {
+		copy = *is;
+		/* a request completes in parts (nr_bytes each); its issue
+		 * stays until the last part */
+		if (nr_bytes >= BPF_CORE_READ(rq, __data_len))
+			bpf_map_delete_elem(&inflight, &key);
+	}
+	if (errors_only && !error)
+		return 0;
+	if (min_latency_ns && !error && (!is || now - copy.time_ns < min_latency_ns))
+		return 0;
+	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, is ? &copy : 0);
+}

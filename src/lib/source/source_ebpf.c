@@ -1,0 +1,382 @@
+/* source_ebpf.c - capture block I/O with eBPF programs on a stock kernel
+ *
+ * The "ebpf" source loads the CO-RE programs of bpf/vxtrace.bpf.c (embedded
+ * as a libbpf skeleton), relocated at load time through the running kernel's
+ * BTF (/sys/kernel/btf/vmlinux), and attaches them to the block layer's
+ * request tracepoints. It needs no module and no tracefs, only the BPF
+ * syscall (root, or CAP_BPF + CAP_PERFMON) and BTF.
+ *
+ * The kernel side selects the objects (opts->objects) and pairs every
+ * completion with its issue; records arrive in a BPF ring buffer of
+ * opts->bufsize bytes (default 4 MiB) in the channel record layout of
+ * voltrace.h and are decoded with chanrec.h, as the module's are. Records
+ * the kernel could not put in a full ring are counted there and become
+ * VXT_PH_LOST events. Programs and maps are held by file descriptors only
+ * (no pinning), so they go away with the process on every exit, SIGKILL
+ * included.
+ *
+ * Built without the skeleton (no clang, bpftool or libbpf at build time),
+ * the source is present but its probe and open say so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "source/source_impl.h"
+#include "vxtrace/chanrec.h"
+#include "vxtrace/sysdev.h"
+#include "vxtrace/util.h"
+
+#define EBPF_DEFAULT_BUF	(4u << 20)
+#define EBPF_MIN_BUF		(64u << 10)
+#define EBPF_MAX_BUF		(1u << 30)
+#define EBPF_BTF		"/sys/kernel/btf/vmlinux"
+
+#ifdef VXT_HAVE_EBPF
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "vxtrace.skel.h"
+#include "vxtrace_bpf.h"
+
+struct ebpf {
+	struct vxtrace_bpf *skel;
+	struct ring_buffer *rb;
+	struct vxt_chandec dec;
+	struct vxt_batch *batch;	/* borrowed during one next() */
+	struct vxt_source *src;
+	int rc;				/* first error of the ring callback */
+	uint64_t lost_seen;		/* kernel's lost count already reported */
+	uint32_t last_dev, last_id;
+	bool have_last;
+	int ncpu;
+};
+
+static int ebpf_probe(void)
+{
+	if (access(EBPF_BTF, R_OK) != 0)
+		return -ENOENT;
+	return geteuid() == 0 ? 0 : -EPERM;
+}
+
+static const char *ebpf_why(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "the kernel has no BTF (" EBPF_BTF ")";
+	case -EPERM:
+		return "loading BPF programs needs root";
+	case -ENOTSUP:
+		return "built without BPF programs (clang, bpftool, libbpf-dev)";
+	}
+	return NULL;
+}
+
+static size_t ring_size(size_t want)
+{
+	size_t sz = EBPF_MIN_BUF;
+
+	if (!want)
+		want = EBPF_DEFAULT_BUF;
+	if (want > EBPF_MAX_BUF)
+		want = EBPF_MAX_BUF;
+	while (sz < want)
+		sz <<= 1;
+	return sz;
+}
+
+static int64_t ebpf_object(struct vxt_source *s, struct ebpf *e, uint32_t dev)
+{
+	char name[32];
+	unsigned kind = VXT_OBJ_OTHER;
+	uint64_t size = 0;
+	int64_t id;
+
+	if (e->have_last && e->last_dev == dev)
+		return e->last_id;
+	id = vxt_objtab_find_dev(s->objs, dev);
+	if (id < 0) {
+		if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
+			snprintf(name, sizeof(name), "%u:%u", VOLIOT_MAJOR(dev), VOLIOT_MINOR(dev));
+		id = vxt_objtab_add(s->objs, dev, name, kind, size);
+		if (id < 0)
+			return id;
+	}
+	e->last_dev = dev;
+	e->last_id = (uint32_t)id;
+	e->have_last = true;
+	return id;
+}
+
+static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
+{
+	struct vxt_event *ev;
+	int64_t id, comm;
+
+	id = ebpf_object(e->src, e, r->dev);
+	comm = vxt_strtab_intern(e->src->strs, r->comm, strnlen(r->comm, sizeof(r->comm)));
+	if (id < 0 || comm < 0)
+		return -ENOMEM;
+	ev = vxt_batch_push(e->batch);
+	if (!ev)
+		return -ENOMEM;
+	ev->time_ns = r->time_ns;
+	ev->sector = r->sector;
+	ev->latency_ns = r->latency_ns;
+	ev->bytes = r->bytes;
+	ev->object = (uint32_t)id;
+	ev->pid = r->pid;
+	ev->comm = (uint32_t)comm;
+	ev->flags = r->flags;
+	ev->cpu = r->cpu;
+	ev->error = (int16_t)r->error;
+	ev->phase = phase;
+	ev->op = r->op < VXT_OP_COUNT ? r->op : VXT_OP_OTHER;
+	return 0;
+}
+
+static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
+{
+	struct ebpf *e = arg;
+
+	switch (rec->type) {
+	case VOLIOT_REC_IO_START:
+		return ebpf_io(e, &rec->u.io, VXT_PH_START);
+	case VOLIOT_REC_IO_DONE:
+		return ebpf_io(e, &rec->u.io, VXT_PH_DONE);
+	case VOLIOT_REC_REQUEUE:
+		return ebpf_io(e, &rec->u.io, VXT_PH_REQUEUE);
+	}
+	return 0;	/* other types: skipped by length, as on a channel */
+}
+
+/* One record from the ring: decode it as a channel record. */
+static int ring_cb(void *ctx, void *data, size_t size)
+{
+	struct ebpf *e = ctx;
+	int rc;
+
+	if (e->rc)
+		return 0;
+	rc = vxt_chandec_feed(&e->dec, data, size, ebpf_record, e);
+	if (rc < 0)
+		e->rc = rc;
+	return 0;
+}
+
+static uint64_t kernel_counter(struct ebpf *e, uint32_t which)
+{
+	uint64_t vals[e->ncpu > 0 ? e->ncpu : 1], sum = 0;
+	int i;
+
+	if (bpf_map__lookup_elem(e->skel->maps.counters, &which, sizeof(which), vals,
+				 sizeof(vals), 0))
+		return 0;
+	for (i = 0; i < e->ncpu; i++)
+		sum += vals[i];
+	return sum;
+}
+
+/* Events the kernel dropped since the last call become one LOST event. */
+static int report_lost(struct vxt_source *s, struct ebpf *e, struct vxt_batch *b)
+{
+	uint64_t lost = kernel_counter(e, VXT_BPF_LOST);
+	struct vxt_event *ev;
+
+	if (lost <= e->lost_seen)
+		return 0;
+	ev = vxt_batch_push(b);
+	if (!ev)
+		return -ENOMEM;
+	ev->time_ns = vxt_now_mono();
+	ev->sector = lost - e->lost_seen;
+	ev->phase = VXT_PH_LOST;
+	ev->op = VXT_OP_OTHER;
+	s->lost += lost - e->lost_seen;
+	e->lost_seen = lost;
+	return 0;
+}
+
+static int select_objects(struct vxt_source *s, struct ebpf *e, const char *objects)
+{
+	uint32_t devs[VXT_BPF_MAX_DEVS];
+	uint8_t one = 1;
+	int n, i;
+
+	n = vxt_sysdev_resolve(objects, devs, VXT_BPF_MAX_DEVS, s->err);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (bpf_map__update_elem(e->skel->maps.want_devs, &devs[i], sizeof(devs[i]),
+					 &one, sizeof(one), BPF_ANY))
+			return vxt_source_seterr(s, -errno, "ebpf: cannot select device %u:%u: %s",
+						 VOLIOT_MAJOR(devs[i]), VOLIOT_MINOR(devs[i]),
+						 strerror(errno));
+	return 0;
+}
+
+/* libbpf's own messages go nowhere; failures are reported by our errors. */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level; (void)fmt; (void)ap;
+	return 0;
+}
+
+static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
+{
+	bool all = !o->objects || !*o->objects;
+	struct ebpf *e;
+	int rc;
+
+	if (access(EBPF_BTF, R_OK) != 0)
+		return vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no BTF (%s missing); "
+					 "use --source tracefs", EBPF_BTF);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	s->priv = e;
+	e->src = s;
+	e->ncpu = libbpf_num_possible_cpus();
+	if (e->ncpu <= 0)
+		return vxt_source_seterr(s, -EIO, "ebpf: cannot count the CPUs");
+	libbpf_set_print(quiet_print);
+	e->skel = vxtrace_bpf__open();
+	if (!e->skel)
+		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
+					 strerror(errno));
+	e->skel->rodata->want_all = all;
+	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)ring_size(o->bufsize));
+	rc = vxtrace_bpf__load(e->skel);
+	if (rc) {
+		rc = -errno;
+		if (rc == -EPERM || rc == -EACCES)
+			return vxt_source_seterr(s, rc, "ebpf: no permission to load BPF programs "
+						 "(needs root or CAP_BPF+CAP_PERFMON; lockdown?); "
+						 "use --source tracefs");
+		return vxt_source_seterr(s, rc, "ebpf: the kernel refused the BPF programs (%s); "
+					 "use --source tracefs", strerror(-rc));
+	}
+	if (!all) {
+		rc = select_objects(s, e, o->objects);
+		if (rc < 0)
+			return rc;
+	}
+	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), ring_cb, e, NULL);
+	if (!e->rb)
+		return vxt_source_seterr(s, -errno, "ebpf: cannot map the ring buffer: %s",
+					 strerror(errno));
+	s->clock_mono = vxt_now_mono();
+	s->clock_real = vxt_now_real();
+	rc = vxtrace_bpf__attach(e->skel);
+	if (rc)
+		return vxt_source_seterr(s, -errno, "ebpf: cannot attach to the block "
+					 "tracepoints (%s); use --source tracefs",
+					 strerror(errno));
+	return 0;
+}
+
+static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	struct ebpf *e = s->priv;
+	size_t before = b->n;
+	int n;
+
+	e->batch = b;
+	e->rc = 0;
+	if (s->stopped)
+		n = ring_buffer__consume(e->rb);
+	else
+		n = ring_buffer__poll(e->rb, timeout_ms);
+	if (n < 0 && n != -EINTR)
+		return vxt_source_seterr(s, n, "ebpf: ring buffer: %s", strerror(-n));
+	if (e->rc == -EBADMSG)
+		return vxt_source_seterr(s, e->rc, "ebpf: malformed record at byte %llu",
+					 (unsigned long long)e->dec.offset);
+	if (e->rc < 0)
+		return vxt_source_seterr(s, e->rc, "%s", vxt_strerror(e->rc));
+	n = report_lost(s, e, b);
+	if (n < 0)
+		return n;
+	if (s->stopped && b->n == before)
+		return 0;
+	return 1;
+}
+
+static int ebpf_stop(struct vxt_source *s)
+{
+	struct ebpf *e = s->priv;
+
+	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
+	return 0;
+}
+
+static int ebpf_fd(const struct vxt_source *s)
+{
+	const struct ebpf *e = s->priv;
+
+	return e && e->rb ? ring_buffer__epoll_fd(e->rb) : -1;
+}
+
+static void ebpf_close(struct vxt_source *s)
+{
+	struct ebpf *e = s->priv;
+
+	if (!e)
+		return;
+	ring_buffer__free(e->rb);
+	vxtrace_bpf__destroy(e->skel);
+	free(e);
+	s->priv = NULL;
+}
+
+_Static_assert(sizeof(struct voliot_io_rec) == 64, "the BPF record layout is voliot_io_rec");
+
+#else /* !VXT_HAVE_EBPF */
+
+static int ebpf_probe(void)
+{
+	return -ENOTSUP;
+}
+
+static const char *ebpf_why(int rc)
+{
+	return rc == -ENOTSUP ? "built without BPF programs (clang, bpftool, libbpf-dev)" : NULL;
+}
+
+static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
+{
+	(void)o;
+	return vxt_source_seterr(s, -ENOTSUP, "ebpf: this build has no BPF programs (built "
+				 "without clang, bpftool or libbpf-dev); use --source tracefs");
+}
+
+static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	(void)b; (void)timeout_ms;
+	return vxt_source_seterr(s, -ENOTSUP, "ebpf: not built");
+}
+
+#define ebpf_stop NULL
+#define ebpf_fd NULL
+
+static void ebpf_close(struct vxt_source *s)
+{
+	(void)s;
+}
+
+#endif /* VXT_HAVE_EBPF */
+
+const struct vxt_source_ops vxt_source_ebpf_ops = {
+	.name = "ebpf",
+	.open = ebpf_open,
+	.next = ebpf_next,
+	.fd = ebpf_fd,
+	.close = ebpf_close,
+	.probe = ebpf_probe,
+	.why = ebpf_why,
+	.stop = ebpf_stop,
+};
