@@ -1,0 +1,113 @@
+#!/bin/sh
+# ebpf.sh - what capture costs the traced workload: fio IOPS (4 KiB random
+# reads, libaio, iodepth 32, a loop device over a file in /dev/shm) with each
+# capture running, as a ratio to fio alone in the same round:
+#   ebpf       vxrecord --source ebpf (every I/O to a .vxt file)
+#   tracefs    vxrecord --source tracefs (every I/O to a .vxt file)
+#   bt-printf  bpftrace printing one line per issue and completion (biosnoop-style)
+#   bt-count   bpftrace counting completions in the kernel
+# and, for the vxrecord modes, events lost and events kept against fio's
+# own count of I/Os.
+#   usage: tests/bench/ebpf.sh [BUILD_DIR]
+#   env: VXT_BENCH_SECONDS (per run, default 5), VXT_BENCH_ROUNDS (default 3)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-${VXT_BUILD:-$top/build}}
+secs=${VXT_BENCH_SECONDS:-5}
+rounds=${VXT_BENCH_ROUNDS:-3}
+say() { echo "ebpf: $*"; }
+[ "$(id -u)" -eq 0 ] || { say "skipped (needs root)"; exit 0; }
+command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
+[ -r /sys/kernel/btf/vmlinux ] || { say "skipped (no BTF)"; exit 0; }
+grep -q 'this build has no BPF programs' "$build/vxrecord" &&
+	{ say "skipped (built without the ebpf source)"; exit 0; }
+dir=$(mktemp -d)
+back=$(mktemp -d /dev/shm/vxt-bench.XXXXXX 2>/dev/null || mktemp -d)
+loop= bg=
+cleanup() {
+	[ -n "$bg" ] && kill -9 "$bg" 2>/dev/null
+	[ -n "$loop" ] && losetup -d "$loop"
+	rm -rf "$dir" "$back"
+}
+trap cleanup EXIT
+truncate -s 256M "$back/disk.img"
+loop=$(losetup -f --show "$back/disk.img") || { say "skipped (no free loop device)"; exit 0; }
+name=${loop#/dev/}
+major=$(( $(stat -c 0x%t "$loop") )) minor=$(( $(stat -c 0x%T "$loop") ))
+dd if=/dev/zero of="$loop" bs=1M count=256 oflag=direct 2>/dev/null
+sleep 0.5
+
+fio_iops() {	# -> "IOPS TOTAL_IOS"
+	fio --name=bench --filename="$loop" --direct=1 --rw=randread --bs=4k --ioengine=libaio \
+		--iodepth=32 --time_based --runtime="$secs" --size=256M --output-format=json \
+		>"$dir/fio.json" 2>"$dir/fio.err" || { echo "0 0"; return; }
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print("%.0f %d" % (j["iops"], j["total_ios"]))' "$dir/fio.json"
+}
+
+# start capture mode $1 in the background -> $bg; wait until it is attached
+start_mode() {
+	bg=
+	case $1 in
+	none) return 0 ;;
+	ebpf|tracefs)
+		rm -f "$dir/f.vxt"
+		"$build/vxrecord" --source "$1" --objects "$name" -o "$dir/f.vxt" -q &
+		bg=$!
+		i=0
+		while [ ! -e "$dir/f.vxt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		;;
+	bt-printf)
+		command -v bpftrace >/dev/null || return 1
+		bpftrace -e "tracepoint:block:block_rq_issue /args->dev == (($major << 20) | $minor)/ {
+			printf(\"%d D %d %d %s\\n\", nsecs, args->sector, args->nr_sector, comm); }
+			tracepoint:block:block_rq_complete /args->dev == (($major << 20) | $minor)/ {
+			printf(\"%d C %d %d %d\\n\", nsecs, args->sector, args->nr_sector, args->error); }" \
+			>"$dir/bt.out" 2>"$dir/bt.err" &
+		bg=$!
+		;;
+	bt-count)
+		command -v bpftrace >/dev/null || return 1
+		bpftrace -e "tracepoint:block:block_rq_complete /args->dev == (($major << 20) | $minor)/ {
+			@ios = count(); }" >"$dir/bt.out" 2>"$dir/bt.err" &
+		bg=$!
+		;;
+	esac
+	case $1 in bt-*)
+		i=0	# bpftrace prints "Attaching N probes..." once attached
+		while ! grep -q Attaching "$dir/bt.out" 2>/dev/null && [ $i -lt 200 ]; do
+			sleep 0.1; i=$((i + 1)); done ;;
+	esac
+	sleep 0.5
+}
+
+stop_mode() {
+	[ -n "$bg" ] || return 0
+	kill -INT "$bg"; wait "$bg" 2>/dev/null; bg=
+}
+
+modes="ebpf tracefs bt-printf bt-count"
+command -v bpftrace >/dev/null || { modes="ebpf tracefs"; say "no bpftrace: its peers are left out"; }
+r=1
+while [ $r -le "$rounds" ]; do
+	start_mode none
+	set -- $(fio_iops)
+	base=$1
+	line="round $r: fio alone $base IOPS"
+	for m in $modes; do
+		start_mode "$m" || continue
+		set -- $(fio_iops)
+		iops=$1 total=$2
+		stop_mode
+		extra=
+		case $m in ebpf|tracefs)
+			sum=$("$build/vxreplay" "$dir/f.vxt" --report summary --format json)
+			extra=$(echo "$sum" | python3 -c 'import json,sys; j=json.load(sys.stdin)
+print(" [%d of %d I/Os, %d lost]" % (j["ios"], int(sys.argv[1]), j["lost"]))' "$total")
+			;;
+		esac
+		line="$line; $m $(python3 -c "print('%.2f' % ($iops / max($base, 1)))")x$extra"
+	done
+	say "$line"
+	r=$((r + 1))
+done
+say "ratios are fio IOPS with the capture running / fio alone, measured back to back in each round"
