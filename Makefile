@@ -14,7 +14,7 @@
 
 CC       ?= cc
 PKG      ?= pkg-config
-PKGS      = libzstd yaml-0.1 libtracefs libtraceevent
+PKGS      = libzstd yaml-0.1 libtracefs libtraceevent sqlite3
 TUI_PKGS  = ncursesw
 WERROR   ?=
 OPT      ?= -O2

@@ -15,6 +15,7 @@
 #include "report/batch_profile.h"
 #include "report/export.h"
 #include "report/report.h"
+#include "report/sql_query.h"
 #include "tui/tui.h"
 
 #define EXIT_USAGE 2
@@ -29,6 +30,9 @@ struct options {
 	const char *from, *to, *object;
 	const char *output;
 	struct vxt_outfile_opts out;	/* --force, --follow-symlinks; never the input */
+	const char *sql;	/* --sql QUERY over every FILE */
+	char **files;
+	int nfiles;
 	int export;		/* enum export_format, -1 = none */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 };
@@ -37,10 +41,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vxreplay FILE [--report KIND | --export FORMAT] [options]\n"
+"       vxreplay FILE... --sql QUERY|-\n"
 "       vxreplay --info FILE | --verify FILE\n"
 "Investigate a .vxt trace file.\n"
 "  -r, --report KIND   summary, objects, errors, events or html\n"
 "      --export FMT    csv, jsonl, chrome or blktrace (every event in scope)\n"
+"      --sql QUERY     SQL over the files' tables (events, ios, errors, objects,\n"
+"                      chunks, files, agg; see formats/sql.md); - for a prompt\n"
 "  -F, --format FMT    text (default), json or csv\n"
 "      --from T        start at T: seconds from the start (12.5), +2s, or 14:03:07.25\n"
 "      --to T          stop at T (same syntax; +T is relative to --from)\n"
@@ -72,13 +79,14 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
-	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS };
+	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "export", required_argument, NULL, O_EXPORT },
+		{ "sql", required_argument, NULL, O_SQL },
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "object", required_argument, NULL, O_OBJECT },
@@ -131,6 +139,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->export = ex;
 			o->mode = MODE_REPORT;
 			break;
+		case O_SQL: o->sql = optarg; break;
 		case O_FROM: o->from = optarg; break;
 		case O_TO: o->to = optarg; break;
 		case O_OBJECT: o->object = optarg; break;
@@ -158,6 +167,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "--report and --export: give one");
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
+	if (o->sql) {
+		o->files = argv + optind;
+		o->nfiles = argc - optind;
+		return -1;
+	}
 	o->file = argv[optind++];
 	o->out.input = o->file;
 	if (optind < argc)
@@ -302,6 +316,41 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	return rc;
 }
 
+/* --sql over every file, to stdout or -o FILE (opened as the reports' are). */
+static int run_sql(struct options *o)
+{
+	FILE *out = stdout;
+	int rc;
+
+	if (o->output) {
+		char err[VXT_ERRBUF_SIZE];
+		bool created;
+		int fd;
+
+		o->out.input = o->files[0];
+		fd = vxt_outfile_open(o->output, &o->out, &created, err, sizeof(err));
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			if (fd >= 0)
+				snprintf(err, sizeof(err), "%s: %s", o->output, strerror(errno)),
+				close(fd);
+			fprintf(stderr, "vxreplay: %s\n", err);
+			return 1;
+		}
+	}
+	rc = sql_query_run(o->files, o->nfiles, o->sql, o->fmt, out);
+	if ((fflush(out) != 0 || ferror(out)) && !rc) {
+		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
+			strerror(errno));
+		rc = 1;
+	}
+	if (o->output && fclose(out) != 0 && !rc) {
+		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
 /* A terminal that can hold the browser: not TERM=dumb (nor unset), which get
  * the batch summary as a pipe does. */
 static bool screen_ok(void)
@@ -320,6 +369,8 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.sql)
+		return run_sql(&o);
 	r = vxt_reader_open(o.file, err);
 	if (!r) {
 		fprintf(stderr, "vxreplay: %s\n", err);

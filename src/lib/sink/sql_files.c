@@ -1,0 +1,119 @@
+/* sql_files.c - the files behind one SQL table
+ *
+ * A table's arguments name files or glob patterns ("trace*.vxt" for a
+ * rotated set). Each file is opened once, through its footer or by the
+ * recovering scan; the set is ordered by the wall clock of each file's first
+ * event, and every file's rows get rowids of their own (base + ordinal).
+ */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/sql_impl.h"
+
+static uint64_t first_real(const struct sql_file *f)
+{
+	if (!vxt_reader_nchunks(f->r))
+		return UINT64_MAX;
+	return vxt_reader_to_real(f->r, vxt_reader_chunk(f->r, 0)->first_ns);
+}
+
+static int by_first_real(const void *a, const void *b)
+{
+	uint64_t x = first_real(a), y = first_real(b);
+
+	return x < y ? -1 : x > y;
+}
+
+static int add_file(struct sql_set *s, const char *path, char *err, size_t errsz)
+{
+	char rerr[VXT_ERRBUF_SIZE];
+	struct sql_file *f = realloc(s->f, (s->n + 1) * sizeof(*f));
+	const struct vxt_file_info *in;
+
+	if (!f) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	s->f = f;
+	f = &s->f[s->n];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	f->r = vxt_reader_open(path, rerr);
+	if (!f->r) {
+		snprintf(err, errsz, "%s", rerr);
+		free(f->path);
+		return -1;
+	}
+	in = vxt_reader_info(f->r);
+	f->real_off = (int64_t)(in->anchor_real_ns - in->anchor_mono_ns);
+	s->n++;
+	return 0;
+}
+
+/* A pattern with glob characters expands to its matches (none is an error);
+ * anything else is a path. */
+static int add_pattern(struct sql_set *s, const char *pat, char *err, size_t errsz)
+{
+	glob_t g;
+	int rc;
+
+	if (!pat[strcspn(pat, "*?[")])
+		return add_file(s, pat, err, errsz);
+	rc = glob(pat, 0, NULL, &g);
+	if (rc == GLOB_NOMATCH) {
+		snprintf(err, errsz, "%s: no file matches", pat);
+		return -1;
+	}
+	if (rc) {
+		snprintf(err, errsz, "%s: %s", pat, rc == GLOB_NOSPACE ? "out of memory" :
+			 "cannot read a directory");
+		return -1;
+	}
+	rc = 0;
+	for (size_t i = 0; i < g.gl_pathc && !rc; i++)
+		rc = add_file(s, g.gl_pathv[i], err, errsz);
+	globfree(&g);
+	return rc;
+}
+
+int sql_set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz)
+{
+	uint64_t base = 0;
+
+	s->n = 0;
+	s->f = NULL;
+	if (!n) {
+		snprintf(err, errsz, "no trace file given");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (add_pattern(s, pats[i], err, errsz) < 0) {
+			sql_set_close(s);
+			return -1;
+		}
+	}
+	qsort(s->f, s->n, sizeof(*s->f), by_first_real);
+	for (size_t i = 0; i < s->n; i++) {
+		s->f[i].base = base;
+		base += vxt_reader_nevents(s->f[i].r);
+	}
+	return 0;
+}
+
+void sql_set_close(struct sql_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		vxt_reader_close(s->f[i].r);
+		free(s->f[i].path);
+	}
+	free(s->f);
+	s->f = NULL;
+	s->n = 0;
+}

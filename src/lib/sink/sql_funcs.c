@@ -1,0 +1,193 @@
+/* sql_funcs.c - the SQL functions that come with the vxtrace module
+ *
+ *   vxt_percentile(x, p)    aggregate: the exact p-quantile (nearest rank) of x,
+ *                           p in 0..1 (or 0..100 when above 1); NULLs ignored
+ *   vxt_lat_quantile(x, p)  aggregate: the quantile of the reports' latency
+ *                           histogram (the same number --report gives)
+ *   vxt_time(real_ns)       UTC wall clock "2026-12-01T10:30:20.123456789Z"
+ *   vxt_errno(e)            errno name: 5 or -5 -> "EIO", 0 -> ""
+ *   vxt_pushdown([on])      pushdown on (1) or off (0) for statements prepared
+ *                           afterwards; returns the setting before the call
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/sql_impl.h"
+
+struct pctl {
+	double *v;
+	size_t n, cap;
+	double p;
+	bool reals;		/* a REAL was seen: the result is REAL */
+	bool bad_p;
+};
+
+static double pctl_p(sqlite3_value *v, bool *bad)
+{
+	double p = sqlite3_value_double(v);
+	int t = sqlite3_value_type(v);
+
+	if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || isnan(p) || p < 0 || p > 100) {
+		*bad = true;
+		return 0;
+	}
+	return p > 1 ? p / 100 : p;
+}
+
+static void pctl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct pctl *a = sqlite3_aggregate_context(ctx, sizeof(*a));
+	int t = sqlite3_value_type(argv[0]);
+
+	(void)argc;
+	if (!a)
+		return sqlite3_result_error_nomem(ctx);
+	if (!a->n && !a->cap)
+		a->p = pctl_p(argv[1], &a->bad_p);
+	if (t == SQLITE_NULL)
+		return;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 1024;
+		double *v = sqlite3_realloc64(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return sqlite3_result_error_nomem(ctx);
+		a->v = v;
+		a->cap = cap;
+	}
+	a->reals |= t != SQLITE_INTEGER;
+	a->v[a->n++] = sqlite3_value_double(argv[0]);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void pctl_final(sqlite3_context *ctx)
+{
+	struct pctl *a = sqlite3_aggregate_context(ctx, 0);
+	size_t k;
+	double r;
+
+	if (!a)
+		return;		/* no rows: NULL */
+	if (a->bad_p) {
+		sqlite3_result_error(ctx, "vxt_percentile: p must be a number in 0..1 (or 0..100)",
+				     -1);
+	} else if (a->n) {
+		qsort(a->v, a->n, sizeof(*a->v), cmp_double);
+		r = ceil(a->p * (double)a->n);
+		k = r < 1 ? 0 : (size_t)r - 1;
+		if (k >= a->n)
+			k = a->n - 1;
+		if (a->reals)
+			sqlite3_result_double(ctx, a->v[k]);
+		else
+			sqlite3_result_int64(ctx, (sqlite3_int64)a->v[k]);
+	}
+	sqlite3_free(a->v);
+}
+
+struct latq {
+	struct vxt_hist h;
+	double p;
+	bool started, bad_p;
+};
+
+static void latq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct latq *a = sqlite3_aggregate_context(ctx, sizeof(*a));
+	sqlite3_int64 v;
+
+	(void)argc;
+	if (!a)
+		return sqlite3_result_error_nomem(ctx);
+	if (!a->started) {
+		a->started = true;
+		a->p = pctl_p(argv[1], &a->bad_p);
+	}
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	v = sqlite3_value_int64(argv[0]);
+	vxt_hist_add(&a->h, v < 0 ? 0 : (uint64_t)v);
+}
+
+static void latq_final(sqlite3_context *ctx)
+{
+	struct latq *a = sqlite3_aggregate_context(ctx, 0);
+
+	if (!a)
+		return;
+	if (a->bad_p)
+		sqlite3_result_error(ctx, "vxt_lat_quantile: p must be a number in 0..1 (or 0..100)",
+				     -1);
+	else if (a->h.count)
+		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&a->h, a->p));
+}
+
+static void fn_time(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char buf[64];
+	sqlite3_int64 v;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	v = sqlite3_value_int64(argv[0]);
+	if (v < 0)
+		return sqlite3_result_error(ctx, "vxt_time: a negative time", -1);
+	sqlite3_result_text(ctx, sql_format_wall((uint64_t)v, buf, sizeof(buf)), -1,
+			    SQLITE_TRANSIENT);
+}
+
+static void fn_errno(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_int64 e;
+	const char *n;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	e = sqlite3_value_int64(argv[0]);
+	if (!e)
+		return sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+	n = e > -100000 && e < 100000 ? vxt_errno_name((int)e) : NULL;
+	if (n)
+		sqlite3_result_text(ctx, n, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_text(ctx, sqlite3_mprintf("%lld", e < 0 ? -e : e), -1, sqlite3_free);
+}
+
+static void fn_pushdown(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sql_ctx *c = sqlite3_user_data(ctx);
+	int was = c->pushdown;
+
+	if (argc == 1)
+		c->pushdown = sqlite3_value_int(argv[0]) != 0;
+	sqlite3_result_int(ctx, was);
+}
+
+int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx)
+{
+	const int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	int rc = sqlite3_create_function(db, "vxt_percentile", 2, det, NULL, NULL, pctl_step,
+					 pctl_final);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "vxt_lat_quantile", 2, det, NULL, NULL, latq_step,
+					     latq_final);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "vxt_time", 1, det, NULL, fn_time, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "vxt_errno", 1, det, NULL, fn_errno, NULL, NULL);
+	for (int n = 0; n <= 1 && rc == SQLITE_OK; n++)
+		rc = sqlite3_create_function(db, "vxt_pushdown", n, SQLITE_UTF8, ctx, fn_pushdown,
+					     NULL, NULL);
+	return rc;
+}
