@@ -19,6 +19,7 @@
 #include "strtab.h"
 #include "util.h"
 #include "outfile.h"
+#include "escape.h"
 #include "chanrec.h"
 #include "source.h"
 #include "vxt.h"

@@ -2,12 +2,15 @@
  *
  * Text is treated as bytes of ASCII or UTF-8; widths count code points, which
  * is right for the names and numbers the tools print (no wide CJK cells).
+ * Control bytes and invalid UTF-8 are drawn escaped (vxt_escape_text()).
  */
 #include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "vxtrace/escape.h"
 
 #include "tui_color.h"
 #include "tui_draw.h"
@@ -70,10 +73,15 @@ static int clip_bytes(const char *s, int w, int *cells)
 
 int tui_puts(int y, int x, int w, int role, const char *s)
 {
+	char esc[2048];
 	int cells, bytes;
 
 	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
 		return 0;
+	/* names from traces: a newline or an escape sequence must not reach the
+	 * terminal (nor break the layout); shown as \n, \e ... */
+	if (!vxt_text_is_plain(s))
+		s = vxt_text(s, esc, sizeof(esc));
 	if (x + w > COLS)
 		w = COLS - x;
 	bytes = clip_bytes(s, w, &cells);

@@ -79,8 +79,11 @@ struct options {
 
 static int die_usage(const char *fmt, const char *arg)
 {
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
 	fprintf(stderr, "vxrecord: ");
-	fprintf(stderr, fmt, arg);
+	vxt_fputs_text(msg, stderr);
 	fprintf(stderr, " (see vxrecord --help)\n");
 	return EXIT_USAGE;
 }

@@ -70,8 +70,11 @@ static void usage(FILE *f)
 
 static int die_usage(const char *fmt, const char *arg)
 {
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
 	fprintf(stderr, "vxreplay: ");
-	fprintf(stderr, fmt, arg);
+	vxt_fputs_text(msg, stderr);
 	fprintf(stderr, " (see vxreplay --help)\n");
 	return EXIT_USAGE;
 }
@@ -197,7 +200,10 @@ static int make_scope(struct vxt_reader *r, const struct options *o, struct repo
 	if (o->object) {
 		c->scope.object = vxt_objtab_find_name(vxt_reader_objects(r), o->object);
 		if (c->scope.object < 0) {
-			fprintf(stderr, "vxreplay: %s: no object named '%s'\n", o->file, o->object);
+			char nb[VXT_ESCAPE_MAX(256)];
+
+			fprintf(stderr, "vxreplay: %s: no object named '%s'\n", o->file,
+				vxt_text(o->object, nb, sizeof(nb)));
 			return 1;
 		}
 	}

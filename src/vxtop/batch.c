@@ -43,20 +43,10 @@ static void fmt_real(uint64_t real_ns, bool iso, char *buf, size_t size)
 	}
 }
 
+/* A JSON string: escape.h's rule (invalid UTF-8 bytes as \u00NN). */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	vxt_fputs_json(s, f);
 }
 
 /* JSON has no NaN or infinity; figures here are finite, but be sure. */
@@ -90,11 +80,11 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 {
 	double sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
 	size_t i, n = get_rows(c, b, s);
-	char when[64], a[16], p[16];
+	char when[64], a[16], p[16], nb[VXT_ESCAPE_MAX(256)];
 
 	fmt_real(s->real_end_ns, false, when, sizeof(when));
 	printf("%s  %s  interval %.2fs  events %llu (%.0f/s)  lost %llu (total %llu)  errors %llu (total %llu)\n",
-	       when, c->name, sec, (unsigned long long)s->events, sec > 0 ? s->events / sec : 0,
+	       when, vxt_text(c->name, nb, sizeof(nb)), sec, (unsigned long long)s->events, sec > 0 ? s->events / sec : 0,
 	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
 	       (unsigned long long)s->errors,
 	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
@@ -103,7 +93,8 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 	for (i = 0; i < n; i++) {
 		const struct vxtop_row *r = &b->rows[i];
 
-		printf("%-16s %10.1f %10.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n", r->name,
+		printf("%-16s %10.1f %10.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n",
+		       vxt_text(r->name, nb, sizeof(nb)),
 		       r->v[VXTOP_COL_RPS], r->v[VXTOP_COL_WPS], r->v[VXTOP_COL_RMBS],
 		       r->v[VXTOP_COL_WMBS], vxtop_fmt_lat(r->v[VXTOP_COL_AVG], a, sizeof(a)),
 		       vxtop_fmt_lat(r->v[VXTOP_COL_P99], p, sizeof(p)), r->v[VXTOP_COL_QD],

@@ -87,8 +87,11 @@ static const struct option long_opts[] = {
 
 static void die_usage(const char *fmt, const char *arg)
 {
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
 	fprintf(stderr, "vxtop: ");
-	fprintf(stderr, fmt, arg);
+	vxt_fputs_text(msg, stderr);
 	fprintf(stderr, " (see vxtop --help)\n");
 	exit(2);
 }

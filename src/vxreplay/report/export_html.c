@@ -30,8 +30,14 @@ static const char *const heat_colors[VXT_HEAT_LEVELS + 1] = {
 	"#ec7014", "#cc4c02", "#993404", "#662506",
 };
 
+/* @s escaped for HTML, control bytes and invalid UTF-8 first as for a
+ * terminal (escape.h), so the page shows "\e]0;..." as the text report does. */
 static void html_str(FILE *out, const char *s)
 {
+	char esc[VXT_ESCAPE_MAX(256)];
+
+	if (!vxt_text_is_plain(s))
+		s = vxt_text(s, esc, sizeof(esc));
 	for (; *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;

@@ -12,6 +12,12 @@
 #include "report/batch_profile.h"
 #include "report/report.h"
 
+/* Names from the trace, escaped for a terminal / as a CSV field (escape.h):
+ * NAMEBUF holds the escape of any name the format allows. */
+#define NAMEBUF VXT_ESCAPE_MAX(256)
+#define TEXT(s, buf) vxt_text((s), (buf), sizeof(buf))
+#define CSV(s, buf) (vxt_escape_csv((s), (buf), sizeof(buf)), (buf))
+
 /* The fields struct vxt_stats reads. */
 #define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
 
@@ -99,7 +105,7 @@ int report_summary(struct report_ctx *c)
 	struct vxt_objstats total, *t = &total;
 	uint64_t ios, span, nobj = 0;
 	const struct vxt_file_info *info = vxt_reader_info(c->r);
-	char a[32], b[32];
+	char a[32], b[32], nb[NAMEBUF], nb2[NAMEBUF];
 
 	if (collect(c, &st))
 		return vxt_stats_free(&st), 1;
@@ -144,7 +150,8 @@ int report_summary(struct report_ctx *c)
 		report_spec_section(c, 1);
 		fprintf(c->out, "\n");
 	} else {
-		fprintf(c->out, "host:      %s (source %s)\n", info->host, info->source);
+		fprintf(c->out, "host:      %s (source %s)\n", TEXT(info->host, nb),
+			TEXT(info->source, nb2));
 		fprintf(c->out, "span:      %s s  (%s)\n", vxt_format_reltime(st.last_ns,
 			st.first_ns, a, sizeof(a)), vxt_format_duration(span, b, sizeof(b)));
 		fprintf(c->out, "events:    %" PRIu64 "  (%" PRIu64 " starts, %" PRIu64 " done, %"
@@ -198,7 +205,7 @@ int report_objects(struct report_ctx *c)
 		const struct vxt_objstats *s = vxt_stats_object(&st, (uint32_t)i);
 		uint64_t ios, p50, p99, avg;
 		double iops, rmb, wmb;
-		char a[16], b[16], d[16];
+		char a[16], b[16], d[16], nb[NAMEBUF];
 
 		if (!s)
 			continue;
@@ -224,13 +231,13 @@ int report_objects(struct report_ctx *c)
 		} else if (c->fmt == FMT_CSV) {
 			fprintf(c->out, "%s,%s,%u:%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.3f,"
 				"%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-				PRIu64 ",%" PRIu64 "\n", o->name, vxt_obj_kind_name(o->kind),
+				PRIu64 ",%" PRIu64 "\n", CSV(o->name, nb), vxt_obj_kind_name(o->kind),
 				o->dev >> 20, o->dev & 0xfffff, ios, s->ios[VXT_OP_READ],
 				s->ios[VXT_OP_WRITE], iops, rmb, wmb, s->bytes_read, s->bytes_written,
 				avg, p50, p99, s->lat.max, s->errors);
 		} else {
 			fprintf(c->out, "%-16s %-9s %9" PRIu64 " %9.1f %9" PRIu64 " %8.2f %8.2f "
-				"%9s %9s %9s %7" PRIu64 "\n", o->name, vxt_obj_kind_name(o->kind),
+				"%9s %9s %9s %7" PRIu64 "\n", TEXT(o->name, nb), vxt_obj_kind_name(o->kind),
 				ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
 				vxt_format_duration(p50, a, sizeof(a)),
 				vxt_format_duration(p99, b, sizeof(b)),
@@ -257,7 +264,7 @@ void report_csv_header(FILE *out)
  */
 struct row {
 	size_t n;
-	char buf[2048];
+	char buf[2 * VXT_ESCAPE_MAX(256) + 1024];
 };
 
 static void row_str(struct row *w, const char *s)
@@ -298,20 +305,11 @@ static void row_ch(struct row *w, char c)
 		w->buf[w->n++] = c;
 }
 
-/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+/* A CSV field, as vxt_escape_csv() writes it: quoted (RFC 4180) when it
+ * holds a comma, quote or line break, a formula-leading cell prefixed by '. */
 static void row_csv(struct row *w, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		row_str(w, s);
-		return;
-	}
-	row_ch(w, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			row_ch(w, '"');
-		row_ch(w, *s);
-	}
-	row_ch(w, '"');
+	w->n += vxt_escape_csv(s, w->buf + w->n, sizeof(w->buf) - w->n);
 }
 
 void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
@@ -351,23 +349,9 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 /* A JSON string literal, escaped as report_json_str() does. */
 static void row_json(struct row *w, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	row_ch(w, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\') {
-			row_ch(w, '\\');
-			row_ch(w, (char)ch);
-		} else if (ch < 0x20) {
-			row_str(w, "\\u00");
-			row_ch(w, hex[ch >> 4]);
-			row_ch(w, hex[ch & 15]);
-		} else {
-			row_ch(w, (char)ch);
-		}
-	}
+	if (w->n < sizeof(w->buf))
+		w->n += vxt_escape_json(s, w->buf + w->n, sizeof(w->buf) - w->n);
 	row_ch(w, '"');
 }
 
@@ -418,20 +402,20 @@ static void text_error_header(FILE *out)
 
 static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
 {
-	char t[32], w[32], l[16], e[16];
+	char t[32], w[32], l[16], e[16], nb[NAMEBUF], nb2[NAMEBUF];
 
 	fprintf(c->out, "%-15s %-15s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
 		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
 		vxt_format_walltime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
-		obj_name(c->r, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes,
+		TEXT(obj_name(c->r, ev->object), nb), vxt_op_name(ev->op), ev->sector, ev->bytes,
 		err_name(ev->error, e, sizeof(e)),
 		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
-		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+		TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
 }
 
 static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
 {
-	char t[32], l[16], e[16];
+	char t[32], l[16], e[16], nb[NAMEBUF], nb2[NAMEBUF];
 
 	if (ev->phase == VXT_PH_LOST) {
 		fprintf(c->out, "%15s  LOST %" PRIu64 " events\n",
@@ -440,11 +424,11 @@ static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
 	}
 	fprintf(c->out, "%15s %-10s %-7s %-6s %14" PRIu64 " %8u %9s %-9s %7u %s\n",
 		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
-		obj_name(c->r, ev->object), vxt_phase_name(ev->phase), vxt_op_name(ev->op),
+		TEXT(obj_name(c->r, ev->object), nb), vxt_phase_name(ev->phase), vxt_op_name(ev->op),
 		ev->sector, ev->bytes,
 		ev->phase == VXT_PH_DONE ? vxt_format_duration(ev->latency_ns, l, sizeof(l)) : "",
 		ev->error ? err_name(ev->error, e, sizeof(e)) : "", ev->pid,
-		vxt_strtab_get(vxt_reader_strings(c->r), ev->comm));
+		TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
 }
 
 /* One row per event in scope (only failed ones with @errors_only), in the
@@ -500,17 +484,17 @@ int report_info(struct vxt_reader *r, FILE *out)
 	const struct vxt_objtab *ot = vxt_reader_objects(r);
 	uint64_t errors = 0, lost = 0, bytes = 0;
 	const char *why;
-	char a[32], b[32];
+	char a[32], b[32], nb[NAMEBUF];
 	size_t n = vxt_reader_nchunks(r);
 
 	fprintf(out, "format:    vxt version %u (compat 0x%x, incompat 0x%x)\n", in->version,
 		in->compat, in->incompat);
-	fprintf(out, "host:      %s\n", in->host);
-	fprintf(out, "source:    %s\n", in->source);
+	fprintf(out, "host:      %s\n", TEXT(in->host, nb));
+	fprintf(out, "source:    %s\n", TEXT(in->source, nb));
 	if (in->profile[0])
-		fprintf(out, "profile:   %s\n", in->profile);
+		fprintf(out, "profile:   %s\n", TEXT(in->profile, nb));
 	if (in->command[0])
-		fprintf(out, "command:   %s\n", in->command);
+		fprintf(out, "command:   %s\n", TEXT(in->command, nb));
 	fprintf(out, "created:   %s (clock: monotonic %" PRIu64 " = realtime %" PRIu64 ")\n",
 		vxt_format_walltime(in->created_real_ns, a, sizeof(a)), in->anchor_mono_ns,
 		in->anchor_real_ns);
@@ -523,7 +507,7 @@ int report_info(struct vxt_reader *r, FILE *out)
 	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
 		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
 
-		fprintf(out, "  %3zu  %-16s %-9s %4u:%-5u %s\n", i, o->name,
+		fprintf(out, "  %3zu  %-16s %-9s %4u:%-5u %s\n", i, TEXT(o->name, nb),
 			vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff,
 			vxt_format_size(o->size, a, sizeof(a)));
 	}
@@ -562,6 +546,7 @@ void report_spec_section(struct report_ctx *c, int part)
 {
 	const struct batch_profile *bp = c->spec;
 	const struct vxt_spec_stats *s;
+	char nb[NAMEBUF];
 
 	if (!bp)
 		return;
@@ -585,12 +570,12 @@ void report_spec_section(struct report_ctx *c, int part)
 				"spec_discarded,spec_failed,spec_drops");
 		else
 			fprintf(c->out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64, bp->p->name, bp->st.events_out,
+				",%" PRIu64 ",%" PRIu64, CSV(bp->p->name, nb), bp->st.events_out,
 				bp->st.events_in, s->opened, s->committed, s->discarded, s->failed,
 				s->drops);
 	} else {
 		fprintf(c->out, "profile:   %s (%" PRIu64 " of %" PRIu64 " events kept)\n",
-			bp->p->name, bp->st.events_out, bp->st.events_in);
+			TEXT(bp->p->name, nb), bp->st.events_out, bp->st.events_in);
 		if (!bp->st.has_spec)
 			return;
 		fprintf(c->out, "speculation: %" PRIu64 " opened, %" PRIu64 " committed (%" PRIu64

@@ -43,16 +43,5 @@ int report_scope_begin(struct report_ctx *c)
 
 void report_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
+	vxt_fputs_json(s, out);	/* escape.h: invalid UTF-8 bytes as \u00NN */
 }

@@ -1,0 +1,130 @@
+#!/bin/sh
+# hostile_names.sh - names from a crafted trace (mkhostile.c: terminal escapes,
+# OSC 52, C1 CSI, commas, quotes, newlines, formulas, bytes that are not
+# UTF-8, in the host, command line, object and command names) reach no output
+# raw: every text output (reports, --info, vxtop -b, error messages) is valid
+# UTF-8 without a control byte but its own line ends, one line per row; the
+# CSVs read back with Python's csv module to the names (formula cells with a
+# leading '); every JSON output is accepted by Python's strict json module
+# (and jq when installed), invalid bytes as \u00NN of their value.
+. "$VXT_TOP/tests/lib.sh"
+
+cc -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" "$VXT_TOP/tests/cli/mkhostile.c" \
+	"$B/libvxtrace.a" -lzstd -lm -o "$T/mkhostile" || { echo "cannot build the trace writer"; exit 77; }
+"$T/mkhostile" "$T/h.vxt" || { fail "mkhostile"; finish; }
+rep() { "$B/vxreplay" "$T/h.vxt" "$@"; }
+
+# clean FILE WHAT LINES: FILE is printable UTF-8, with LINES lines (or any when "")
+clean() {
+	python3 - "$1" "$2" "$3" <<'PYEOF' && ok "$2: no raw control byte, valid UTF-8" || fail "$2"
+import sys
+path, what, lines = sys.argv[1:]
+b = open(path, "rb").read()
+try:
+    s = b.decode("utf-8")
+except UnicodeDecodeError as e:
+    print("%s: not UTF-8: %s" % (what, e)); sys.exit(1)
+bad = [c for c in s if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
+if bad:
+    print("%s: control characters %r" % (what, sorted(set(bad)))); sys.exit(1)
+if lines and s.count("\n") != int(lines):
+    print("%s: %d lines, want %s" % (what, s.count("\n"), lines)); sys.exit(1)
+PYEOF
+}
+
+rep --report events >"$T/events.txt" || fail "events report"
+clean "$T/events.txt" "--report events" 60
+grep -qF '\e]0;PWNED\a' "$T/events.txt" && ok "the OSC title name is shown escaped" ||
+	fail "--report events lacks the escaped name"
+rep --report errors >"$T/errors.txt" || fail "errors report"
+clean "$T/errors.txt" "--report errors" 21
+rep --report objects >"$T/objects.txt" || fail "objects report"
+clean "$T/objects.txt" "--report objects" 7
+grep -qF 'sd,b"x\nforged,row' "$T/objects.txt" && ok "a newline in an object name is escaped" ||
+	fail "objects report lacks the escaped newline"
+rep --report summary >"$T/summary.txt" || fail "summary"
+clean "$T/summary.txt" "--report summary" ""
+grep -qF 'host:      host\e]0;HOST\a' "$T/summary.txt" && ok "summary: the host escaped" ||
+	fail "summary: the host is not escaped"
+"$B/vxreplay" --info "$T/h.vxt" >"$T/info.txt" || fail "--info"
+clean "$T/info.txt" "--info" ""
+grep -qF 'command:   vxrecord \e[31m-o x' "$T/info.txt" && grep -qF 'c1\u009b31m' "$T/info.txt" &&
+	grep -qF 'bad\xffutf8' "$T/info.txt" && ok "--info: command, C1 and invalid bytes escaped" ||
+	fail "--info escapes"
+rep --report html -o "$T/r.html" || fail "html report"
+clean "$T/r.html" "--report html" ""
+timeout 20 "$B/vxtop" -b -n 1 -i 100ms --follow "$T/h.vxt" </dev/null >"$T/top.txt" 2>&1 ||
+	fail "vxtop -b"
+clean "$T/top.txt" "vxtop -b" 9
+timeout 20 "$B/vxtop" -b -n 1 -i 100ms --format json --follow "$T/h.vxt" </dev/null \
+	>"$T/top.json" 2>&1 || fail "vxtop -b --format json"
+expect_fail "an error naming an object" 1 "no object named '\\\\e]0;X\\\\a'" -- \
+	rep --report summary --object "$(printf '\033]0;X\007')"
+clean "$T/err" "the error message" 1
+
+# CSV: the names come back, formula cells with a leading '
+rep --report events --format csv >"$T/events.csv" || fail "events csv"
+rep --export csv -o "$T/export.csv" || fail "export csv"
+rep --report objects --format csv >"$T/objects.csv" || fail "objects csv"
+rep --report summary --format csv --profile errors-in-context >"$T/summary.csv" || fail "summary csv"
+python3 - "$T" <<'PYEOF' && ok "CSV: python's csv module reads every name back" || fail "CSV"
+import csv, sys
+T = sys.argv[1]
+objects = ["sda", "\x1b[2J\x1b[3Jdisk", 'sd,b"x\nforged,row', '=HYPERLINK("http://x/")',
+           "bad\udcffutf8", "c1\u009b31m"]
+comms = ["\x1b]0;PWNED\x07", "\x1b]52;c;SGVsbG8=\x07", '=HYPERLINK("http://x/","y")',
+         "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)", "\tx", "two\nlines", "bad\udcfe\udcc3", "dd"]
+def guard(s):
+    return "'" + s if s[:1] in ("=", "+", "-", "@", "\t", "\r") else s
+def rows(name):
+    with open(T + "/" + name, newline="", encoding="utf-8", errors="surrogateescape") as f:
+        return list(csv.DictReader(f, strict=True))
+for name in ("events.csv", "export.csv"):
+    r = rows(name)
+    assert len(r) == 60, (name, len(r))
+    want = [(guard(o), guard(c)) for o in objects for c in comms]
+    got = [(x["object"], x["comm"]) for x in r]
+    assert got == want, (name, [(g, w) for g, w in zip(got, want) if g != w][:3])
+    assert all(x["bytes"] == "4096" for x in r), name
+r = rows("objects.csv")
+assert [x["object"] for x in r] == [guard(o) for o in objects], [x["object"] for x in r]
+assert all(x["ios"] == "10" for x in r), [x["ios"] for x in r]
+r = rows("summary.csv")
+assert len(r) == 1 and r[0]["profile"] == "errors-in-context", r
+PYEOF
+
+# JSON: strict parsers accept every output
+rep --report events --format json >"$T/events.json" || fail "events json"
+rep --report errors --format json >"$T/errors.json" || fail "errors json"
+rep --report objects --format json >"$T/objects.json" || fail "objects json"
+rep --report summary --format json >"$T/summary.json" || fail "summary json"
+rep --export jsonl -o "$T/export.jsonl" || fail "export jsonl"
+rep --export chrome -o "$T/chrome.json" || fail "export chrome"
+python3 - "$T" <<'PYEOF' && ok "JSON: python's json module accepts every output" || fail "JSON"
+import json, sys
+T = sys.argv[1]
+def load(name):
+    b = open(T + "/" + name, "rb").read()
+    s = b.decode("utf-8")          # strict: raises on an invalid byte
+    return json.loads(s) if not name.endswith(".jsonl") else [json.loads(l) for l in s.splitlines()]
+ev = load("events.json")
+assert len(ev) == 60
+assert ev[0]["comm"] == "\x1b]0;PWNED\x07", ev[0]["comm"]
+assert ev[8]["comm"] == "bad\u00fe\u00c3", ev[8]["comm"]          # bytes as \u00NN
+assert ev[40]["object"] == "bad\u00ffutf8", ev[40]["object"]
+assert len(load("errors.json")) == 20
+assert [o["object"] for o in load("objects.json")][2] == 'sd,b"x\nforged,row'
+assert load("summary.json")["host"] == "host\x1b]0;HOST\x07"
+assert len(load("export.jsonl")) == 60
+load("chrome.json")
+top = load("top.json")
+assert top[0]["objects"][4]["name"] == "bad\u00ffutf8", top[0]["objects"]
+PYEOF
+if command -v jq >/dev/null 2>&1; then
+	for f in events.json errors.json objects.json summary.json chrome.json top.json; do
+		jq . "$T/$f" >/dev/null || fail "jq refuses $f"
+	done
+	jq . "$T/export.jsonl" >/dev/null || fail "jq refuses export.jsonl"
+	ok "jq accepts every JSON output"
+fi
+finish
