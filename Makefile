@@ -121,7 +121,9 @@ $(B)/tests/unit/main.o: tests/unit/main.c $(B)/tests/unit/suites.h
 $(B)/tests/unit/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
-$(B)/unit-tests: $(UNIT_OBJ) $(LIBA)
+# vxtop's interval model is tested on its own (test_vxtop_model.c).
+$(B)/tests/unit/test_vxtop_model.o: ALL_CFLAGS += -Isrc/vxtop
+$(B)/unit-tests: $(UNIT_OBJ) $(B)/src/vxtop/model.o $(LIBA)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
 deps:

@@ -123,7 +123,7 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	json_num(f, r->v[VXTOP_COL_AVG] / 1e3, 3);
 	fputs(",\"p99_lat_us\":", f);
 	json_num(f, r->v[VXTOP_COL_P99] / 1e3, 3);
-	fprintf(f, ",\"in_flight\":%.0f", r->v[VXTOP_COL_QD]);
+	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u", r->v[VXTOP_COL_QD], r->aged_out);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);
 	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s}", r->v[VXTOP_COL_ERR],

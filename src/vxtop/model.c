@@ -22,7 +22,8 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 	m->interval_ns = interval_ns ? interval_ns : VXT_NSEC_PER_SEC;
 	m->cur_start = start_ns;
 	vxt_stats_init(&m->total);
-	return 0;
+	m->inflight = vxt_iopair_new();
+	return m->inflight ? 0 : -ENOMEM;
 }
 
 void vxtop_model_free(struct vxtop_model *m)
@@ -32,6 +33,7 @@ void vxtop_model_free(struct vxtop_model *m)
 	for (i = 0; i < VXTOP_RING; i++)
 		free(m->ring[i].obj);
 	free(m->obj);
+	vxt_iopair_free(m->inflight);
 	vxt_stats_free(&m->total);
 	memset(m, 0, sizeof(*m));
 }
@@ -142,22 +144,56 @@ static void note_error(struct vxtop_model *m, const struct vxt_event *ev)
 	m->kinds[i].last_ns = ev->time_ns;
 }
 
-static void on_start(struct vxtop_obj *o, uint64_t t)
+/* The in-flight key of @ev: its object and op, and its first sector (a
+ * partial completion keeps the sector, not the length). */
+static uint32_t inflight_dev(const struct vxt_event *ev)
 {
-	if (o->in_flight++ == 0 && t > o->busy_mark)
-		o->busy_mark = t;
+	return ev->object * 8u + (ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER);
 }
 
-static void on_done(const struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
+static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
+	uint64_t t = ev->time_ns;
+	int rc;
+
+	if (vxt_iopair_count(m->inflight) >= VXT_IOPAIR_MAX - 1)
+		return 0;	/* not tracked rather than a table that starts afresh */
+	rc = vxt_iopair_put(m->inflight, inflight_dev(ev), ev->sector, 0, &v);
+	if (rc < 0)
+		return rc;
+	if (o->in_flight++ == 0 && t > o->busy_mark)
+		o->busy_mark = t;
+	return 0;
+}
+
+/* One in-flight I/O of @o ended at @t: busy time runs up to the last one. */
+static void leave_flight(struct vxtop_obj *o, uint64_t t)
+{
+	if (o->in_flight > 0 && --o->in_flight == 0 && t > o->busy_mark) {
+		o->acc.busy_ns += t - o->busy_mark;
+		o->busy_mark = t;
+	}
+}
+
+/* A completion or a requeue: @return true if its start was in flight. */
+static bool take_flight(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v;
+
+	if (!vxt_iopair_take(m->inflight, inflight_dev(ev), ev->sector, 0, &v))
+		return false;
+	leave_flight(o, ev->time_ns);
+	return true;
+}
+
+static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 		    const struct vxt_event *ev)
 {
 	struct vxtop_osnap *a = &o->acc;
-	uint64_t t = ev->time_ns;
 
-	if (o->in_flight > 0 && --o->in_flight == 0 && t > o->busy_mark) {
-		a->busy_ns += t - o->busy_mark;
-		o->busy_mark = t;
-	}
+	if (!take_flight(m, o, ev))
+		a->unpaired_done++;
 	a->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
 	if (ev->op == VXT_OP_READ)
 		a->bytes_read += ev->bytes;
@@ -188,7 +224,8 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 			m->cur_lost += vxt_event_lost_count(ev);
 			continue;
 		}
-		if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE)
+		if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE &&
+		    ev->phase != VXT_PH_REQUEUE)
 			continue;
 		if (ev->object >= m->nobj) {
 			rc = grow_objects(m, ev->object);
@@ -199,7 +236,13 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		o->seen = true;
 		o->events++;
 		if (ev->phase == VXT_PH_START) {
-			on_start(o, ev->time_ns);
+			rc = on_start(m, o, ev);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (ev->phase == VXT_PH_REQUEUE) {	/* back on the queue: issued again later */
+			take_flight(m, o, ev);
 			continue;
 		}
 		on_done(m, o, ev->object, ev);
@@ -225,13 +268,37 @@ static struct vxtop_snap *next_slot(struct vxtop_model *m)
 	return s;
 }
 
-static void close_object(const struct vxtop_model *m, struct vxtop_obj *o,
-			 struct vxtop_osnap *d, uint64_t end_ns)
+struct age_arg {
+	struct vxtop_model *m;
+	uint64_t before;	/* starts before this age out */
+};
+
+/* vxt_iopair_sweep() callback: keep a start unless it aged out, or (in a
+ * partial stream, where a start may never see its completion) its object
+ * had no event for the whole interval. */
+static bool keep_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+		       const struct vxt_iopair_val *v)
 {
-	/* In a partial stream a start may never see its completion: an object
-	 * without events for a whole interval has nothing in flight. */
-	if (m->partial && !o->events)
-		o->in_flight = 0;
+	struct age_arg *a = arg;
+	uint32_t id = dev / 8;
+	struct vxtop_obj *o = id < a->m->nobj ? &a->m->obj[id] : NULL;
+
+	(void)sector, (void)size;
+	if (!o)
+		return false;
+	if (v->time_ns >= a->before && !(a->m->partial && !o->events))
+		return true;
+	if (o->in_flight > 0)
+		o->in_flight--;
+	if (v->time_ns < a->before) {
+		o->acc.aged_out++;
+		a->m->aged_out++;
+	}
+	return false;
+}
+
+static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns)
+{
 	o->events = 0;
 	if (o->in_flight > 0 && end_ns > o->busy_mark) {
 		o->acc.busy_ns += end_ns - o->busy_mark;
@@ -272,8 +339,14 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	s->events = m->cur_events;
 	s->lost = m->cur_lost;
 	s->errors = m->cur_errors;
+	if (vxt_iopair_count(m->inflight)) {
+		struct age_arg a = { m, end_ns > VXTOP_INFLIGHT_AGE_NS ?
+				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0 };
+
+		vxt_iopair_sweep(m->inflight, keep_start, &a);
+	}
 	for (i = 0; i < m->nobj; i++)
-		close_object(m, &m->obj[i], &obj[i], end_ns);
+		close_object(&m->obj[i], &obj[i], end_ns);
 	m->cur_start = end_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 	return 0;
@@ -394,6 +467,7 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 	if (r->v[VXTOP_COL_UTIL] > 100.0)
 		r->v[VXTOP_COL_UTIL] = 100.0;
 	r->v[VXTOP_COL_ERR] = (double)o->errors;
+	r->aged_out = o->aged_out;
 }
 
 /* @return the sort key of @r: its figure, or for an idle object its last

@@ -13,12 +13,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vxtrace/iopair.h"
 #include "vxtrace/vxtrace.h"
 
 #define VXTOP_LBA_BUCKETS 32	/* address space slices per object */
 #define VXTOP_RING 300		/* closed intervals kept (5 minutes at 1 s) */
 #define VXTOP_ERR_RING 1024	/* newest errors kept */
 #define VXTOP_ERR_KINDS 256	/* distinct (object, errno) pairs counted */
+/* An I/O started this long ago and never completed, requeued or failed is
+ * no longer counted in flight (the block layer's default request timeout:
+ * by then the kernel has completed or failed it, so its completion was not
+ * seen). It is counted in aged_out instead. */
+#define VXTOP_INFLIGHT_AGE_NS (30 * 1000000000ull)
 
 /* One object over one closed interval. */
 struct vxtop_osnap {
@@ -29,6 +35,8 @@ struct vxtop_osnap {
 	uint64_t lat_n, lat_sum;	/* completed I/Os with a latency */
 	uint64_t lat_p50, lat_p99, lat_max;
 	uint32_t in_flight;		/* at the end of the interval */
+	uint32_t aged_out;		/* starts aged out at the end of the interval */
+	uint64_t unpaired_done;		/* completions of no start in flight */
 	uint32_t lba[VXTOP_LBA_BUCKETS];	/* completed I/Os by address slice */
 };
 
@@ -46,7 +54,7 @@ struct vxtop_snap {
 
 /* Per-object state that spans intervals. */
 struct vxtop_obj {
-	int64_t in_flight;
+	int64_t in_flight;		/* entries in the model's inflight table */
 	uint64_t busy_mark;		/* busy time counted up to here */
 	uint64_t max_sector;		/* highest sector seen + length */
 	unsigned idle;			/* closed intervals in a row without I/O */
@@ -78,6 +86,10 @@ struct vxtop_errkind {
 
 struct vxtop_model {
 	const struct vxt_objtab *objs;	/* borrowed */
+	/* I/Os in flight: key (object * 8 + op, sector, 0), value: start time.
+	 * obj[id].in_flight is the number of object id's entries. */
+	struct vxt_iopair *inflight;
+	uint64_t aged_out;		/* since start */
 	uint64_t interval_ns;
 	bool partial;			/* a subset of the I/O (speculation): a start
 					 * may never see its completion */
@@ -115,8 +127,8 @@ static inline uint64_t vxtop_model_cur_end(const struct vxtop_model *m)
 {
 	return m->cur_start + m->interval_ns;
 }
-/* Close the open interval at source time @end_ns and open the next one there.
- * @return 0 or -ENOMEM. */
+/* Close the open interval at source time @end_ns and open the next one there;
+ * starts older than VXTOP_INFLIGHT_AGE_NS age out. @return 0 or -ENOMEM. */
 int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns);
 /* Change the interval length; applies to the open interval. */
 void vxtop_model_set_interval(struct vxtop_model *m, uint64_t interval_ns);
@@ -159,6 +171,7 @@ struct vxtop_row {
 	double key;			/* sort key after fading */
 	unsigned idle;			/* intervals without I/O (0 = active now) */
 	uint64_t errors_total;
+	uint32_t aged_out;		/* starts aged out in the interval */
 };
 
 /* Short column title ("r/s") and long name ("reads per second"). */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
 
 struct ent {
 	uint32_t dev, size;
@@ -91,6 +91,41 @@ START_TEST(grows_and_keeps_order)
 }
 END_TEST
 
+static bool keep_even(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+		      const struct vxt_iopair_val *v)
+{
+	(void)dev, (void)size, (void)v;
+	++*(unsigned *)arg;
+	return sector % 2 == 0;
+}
+
+START_TEST(sweep_forgets_what_it_is_told)
+{
+	struct vxt_iopair *p = vxt_iopair_new();
+	struct vxt_iopair_val v = { 0 };
+	unsigned calls = 0;
+	uint32_t i;
+
+	for (i = 0; i < 5000; i++) {
+		v.time_ns = i;
+		ck_assert_int_eq(vxt_iopair_put(p, 3, i % 100, 8, &v), 0);
+	}
+	ck_assert_uint_eq(vxt_iopair_sweep(p, keep_even, &calls), 2500);
+	ck_assert_uint_eq(calls, 5000);
+	ck_assert_uint_eq(vxt_iopair_count(p), 2500);
+	ck_assert(!vxt_iopair_take(p, 3, 7, 8, &v));
+	for (i = 0; i < 50; i++) {	/* what is left comes out oldest first */
+		ck_assert(vxt_iopair_take(p, 3, 42, 8, &v));
+		ck_assert_uint_eq(v.time_ns, 42 + 100 * i);
+	}
+	/* freed nodes are reused */
+	for (i = 0; i < 3000; i++)
+		ck_assert_int_eq(vxt_iopair_put(p, 4, i, 0, &v), 0);
+	ck_assert_uint_eq(vxt_iopair_count(p), 2450 + 3000);
+	vxt_iopair_free(p);
+}
+END_TEST
+
 Suite *iopair_suite(void)
 {
 	Suite *s = suite_create("iopair");
@@ -99,6 +134,7 @@ Suite *iopair_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, oracle);
 	tcase_add_test(tc, grows_and_keeps_order);
+	tcase_add_test(tc, sweep_forgets_what_it_is_told);
 	suite_add_tcase(s, tc);
 	return s;
 }

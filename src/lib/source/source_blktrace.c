@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "vxtrace/blktrace.h"
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
 #include "source/source_impl.h"
 
 #define BLK_BUF		(1u << 20)	/* read buffer per input */

@@ -21,7 +21,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"

@@ -37,7 +37,8 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
+#include "source/rwbs.h"
 #include "source/source_impl.h"
 #include "source/tracefs_inst.h"
 #include "vxtrace/sysdev.h"
@@ -119,6 +120,7 @@ struct tfs {
 	uint64_t stats_ns;
 	bool stopped;
 	uint64_t seen[K_COUNT];
+	uint64_t flush_ends;	/* completions that end a flush sequence (emit()) */
 };
 
 /* ---- objects and filters ---- */
@@ -554,6 +556,10 @@ static int decode_record(struct tfs *t, void *data, uint64_t ts, int cpu)
 	r->pid = (uint32_t)*(int *)((char *)data + 4);
 	r->dev = (uint32_t)field_num(d->dev, data);
 	r->sector = field_num(d->sector, data);
+	/* a flush request completes at sector (sector_t)-1 and is issued at 0
+	 * (blk_rq_trace_sector()): one place for both */
+	if (r->sector == UINT64_MAX)
+		r->sector = 0;
 	r->nr_sector = (uint32_t)field_num(d->nr_sector, data);
 	r->bytes = d->bytes ? (uint32_t)field_num(d->bytes, data) : r->nr_sector * 512u;
 	r->error = d->error ? (int32_t)field_num(d->error, data) : 0;
@@ -593,37 +599,6 @@ static int cmp_raw(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
-}
-
-/* rwbs ("FWFS", "RA", "D", "N") -> op and flags */
-static void parse_rwbs(const char *rwbs, uint8_t *op, uint16_t *flags)
-{
-	const char *p = rwbs;
-
-	*flags = 0;
-	*op = VXT_OP_OTHER;
-	if (p[0] == 'F' && p[1] && strchr("RWDFNZ", p[1])) {
-		*flags |= VXT_F_PREFLUSH;
-		p++;
-	}
-	switch (*p) {
-	case 'R': *op = VXT_OP_READ; break;
-	case 'W': *op = VXT_OP_WRITE; break;
-	case 'D': *op = VXT_OP_DISCARD; if (p[1] == 'E') p++; break;
-	case 'F': *op = VXT_OP_FLUSH; break;
-	case 'Z': *op = VXT_OP_WRITE_ZEROES; break;
-	case 'N': *op = VXT_OP_OTHER; break;
-	default: return;
-	}
-	for (p++; *p; p++)
-		switch (*p) {
-		case 'F': *flags |= VXT_F_FUA; break;
-		case 'A': *flags |= VXT_F_RAHEAD; break;
-		case 'S': *flags |= VXT_F_SYNC; break;
-		case 'M': *flags |= VXT_F_META; break;
-		}
-	if (*flags & VXT_F_PREFLUSH && *op == VXT_OP_OTHER && rwbs[1] == '\0')
-		*op = VXT_OP_FLUSH;
 }
 
 /* @return the object id for an event, or -1 to drop it. */
@@ -685,20 +660,46 @@ static bool recent_error(struct tfs *t, const struct tfs_raw *r, bool add)
 	return false;
 }
 
-/* Turn one raw event into a vxt_event in @b (or nothing). @return 0 or -ENOMEM. */
+/* The pairing key's size: a request is under 2^32 bytes, so nr_sector is
+ * under 2^23 and the op fits above it. It keeps a flush request (0 + 0) apart
+ * from the empty write that ends a flush sequence at the same place. */
+static uint32_t pair_size(const struct tfs_raw *r, uint8_t op)
+{
+	return r->nr_sector | (uint32_t)op << 28;
+}
+
+/* Turn one raw event into a vxt_event in @b (or nothing). @return 0 or -ENOMEM.
+ *
+ * A write with PREFLUSH or FUA goes through the kernel's flush machinery:
+ * the flush requests (rwbs "FF") and the data request are issued and
+ * completed on their own, then the original request completes once more
+ * with no sectors left and no issue of its own. That last completion is no
+ * I/O of the device: it is counted (flush_ends) and not recorded. */
 static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 		struct vxt_batch *b)
 {
 	bool bio = r->kind == K_BIO_QUEUE || r->kind == K_BIO_COMPLETE;
+	bool done = r->kind != K_RQ_ISSUE && r->kind != K_BIO_QUEUE && r->kind != K_RQ_REQUEUE;
 	struct vxt_iopair_val v = { r->ts, r->pid, 0 };
 	struct vxt_event *e;
+	bool paired = false;
+	uint16_t flags;
 	int64_t obj;
+	uint8_t op;
 
 	if (r->kind == K_RQ_ERROR && recent_error(t, r, false))
 		return 0;
 	obj = route_event(s, t, r, bio);
 	if (obj < 0)
 		return 0;
+	vxt_rwbs_parse(r->rwbs, r->sector, r->nr_sector, &op, &flags);
+	if (done || r->kind == K_RQ_REQUEUE)
+		paired = vxt_iopair_take(t->pair, r->dev, r->sector, pair_size(r, op), &v);
+	if (done && !paired && !bio && r->nr_sector == 0 && op != VXT_OP_FLUSH &&
+	    op != VXT_OP_PASSTHRU && op != VXT_OP_OTHER) {
+		t->flush_ends++;
+		return 0;
+	}
 	e = vxt_batch_push(b);
 	if (!e)
 		return -ENOMEM;
@@ -708,7 +709,8 @@ static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 	e->object = (uint32_t)obj;
 	e->pid = r->pid;
 	e->cpu = r->cpu;
-	parse_rwbs(r->rwbs, &e->op, &e->flags);
+	e->op = op;
+	e->flags = flags;
 	if (bio)
 		e->flags |= VXT_F_BIO;
 	switch (r->kind) {
@@ -717,26 +719,24 @@ static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 		e->phase = VXT_PH_START;
 		e->comm = comm_id(s, t, r->pid, r->comm);
 		v.comm = e->comm;
-		return vxt_iopair_put(t->pair, r->dev, r->sector, r->nr_sector, &v);
+		return vxt_iopair_put(t->pair, r->dev, r->sector, pair_size(r, op), &v);
 	case K_RQ_REQUEUE:
 		e->phase = VXT_PH_REQUEUE;
-		if (vxt_iopair_take(t->pair, r->dev, r->sector, r->nr_sector, &v)) {
-			e->pid = v.pid;
-			e->comm = v.comm;
-		}
-		return 0;
+		break;
 	default:	/* completions and errors */
 		e->phase = VXT_PH_DONE;
 		e->error = (int16_t)(r->error > 0 ? -r->error : r->error);
 		if (e->error && r->kind == K_RQ_COMPLETE)
 			recent_error(t, r, true);
-		if (vxt_iopair_take(t->pair, r->dev, r->sector, r->nr_sector, &v)) {
+		if (paired)
 			e->latency_ns = r->ts >= v.time_ns ? r->ts - v.time_ns : 0;
-			e->pid = v.pid;
-			e->comm = v.comm;
-		}
-		return 0;
+		break;
 	}
+	if (paired) {
+		e->pid = v.pid;
+		e->comm = v.comm;
+	}
+	return 0;
 }
 
 /* Ring overruns since the last look become LOST events. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
 
 #define NIL UINT32_MAX
 
@@ -177,6 +177,34 @@ bool vxt_iopair_take(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32
 		slot = &n->next;
 	}
 	return false;
+}
+
+uint32_t vxt_iopair_sweep(struct vxt_iopair *p,
+			  bool (*keep)(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+				       const struct vxt_iopair_val *v),
+			  void *arg)
+{
+	uint32_t b, gone = 0;
+
+	for (b = 0; b < p->nbucket; b++) {
+		uint32_t *slot = &p->bucket[b];
+
+		while (*slot != NIL) {
+			uint32_t i = *slot;
+			struct node *n = &p->node[i];
+
+			if (keep(arg, n->dev, n->sector, n->size, &n->v)) {
+				slot = &n->next;
+				continue;
+			}
+			*slot = n->next;
+			n->next = p->free;
+			p->free = i;
+			p->count--;
+			gone++;
+		}
+	}
+	return gone;
 }
 
 uint32_t vxt_iopair_count(const struct vxt_iopair *p)

@@ -1,0 +1,106 @@
+/* test_vxtop_model.c - vxtop's in-flight count: an I/O is in flight from its
+ * start to its own completion or requeue; a start whose completion is never
+ * seen ages out after VXTOP_INFLIGHT_AGE_NS and is counted, and a completion
+ * of nothing in flight ends nothing else.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "model.h"
+
+#define SEC 1000000000ull
+
+static void feed(struct vxtop_model *m, uint64_t t, unsigned phase, unsigned op,
+		 uint64_t sector)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = (uint8_t)phase;
+	ev.op = (uint8_t)op;
+	ev.sector = sector;
+	ev.bytes = 4096;
+	ev.latency_ns = phase == VXT_PH_DONE ? 1000 : 0;
+	ck_assert_int_eq(vxtop_model_feed(m, &ev, 1), 0);
+}
+
+static const struct vxtop_osnap *last(const struct vxtop_model *m)
+{
+	return vxtop_snap_obj(vxtop_model_snap(m, 0), 0);
+}
+
+START_TEST(unpaired_start_ages_out)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+	uint64_t s, aged_at = 0, aged = 0;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	feed(&m, SEC / 2, VXT_PH_START, VXT_OP_WRITE, 100);	/* never completes */
+	for (s = 1; s <= 40; s++) {
+		/* one paired I/O per interval, elsewhere */
+		feed(&m, s * SEC - SEC / 2 + 1, VXT_PH_START, VXT_OP_READ, 8);
+		feed(&m, s * SEC - SEC / 4, VXT_PH_DONE, VXT_OP_READ, 8);
+		if (s == 35)	/* a completion whose start aged out */
+			feed(&m, s * SEC - SEC / 8, VXT_PH_DONE, VXT_OP_WRITE, 100);
+		ck_assert_int_eq(vxtop_model_close(&m, s * SEC), 0);
+		aged += last(&m)->aged_out;
+		if (last(&m)->aged_out)
+			aged_at = s;
+		if (s * SEC < SEC / 2 + VXTOP_INFLIGHT_AGE_NS)
+			ck_assert_uint_eq(last(&m)->in_flight, 1);
+		else
+			ck_assert_uint_eq(last(&m)->in_flight, 0);
+		if (s == 35)
+			ck_assert_uint_eq(last(&m)->unpaired_done, 1);
+	}
+	ck_assert_uint_eq(aged, 1);
+	ck_assert_uint_eq(m.aged_out, 1);
+	ck_assert_uint_eq(aged_at, (SEC / 2 + VXTOP_INFLIGHT_AGE_NS + SEC - 1) / SEC);
+	/* once it aged out the object is not busy: only the paired reads count */
+	ck_assert_uint_eq(last(&m)->busy_ns, SEC / 4 - 1);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+START_TEST(requeue_and_foreign_completions)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	/* issued, requeued, issued again, completed: nothing left in flight */
+	feed(&m, 10, VXT_PH_START, VXT_OP_WRITE, 5);
+	feed(&m, 20, VXT_PH_REQUEUE, VXT_OP_WRITE, 5);
+	feed(&m, 30, VXT_PH_START, VXT_OP_WRITE, 5);
+	feed(&m, 40, VXT_PH_DONE, VXT_OP_WRITE, 5);
+	/* a flush at sector 0 is not ended by a write completing there */
+	feed(&m, 50, VXT_PH_START, VXT_OP_FLUSH, 0);
+	feed(&m, 60, VXT_PH_DONE, VXT_OP_WRITE, 0);
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 1);
+	feed(&m, SEC + 10, VXT_PH_DONE, VXT_OP_FLUSH, 0);
+	feed(&m, SEC + 20, VXT_PH_DONE, VXT_OP_FLUSH, 0);	/* twice: ends nothing */
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 0);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 1);
+	ck_assert_uint_eq(last(&m)->busy_ns, 10);
+	ck_assert_uint_eq(m.aged_out, 0);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+Suite *vxtop_model_suite(void)
+{
+	Suite *s = suite_create("vxtop_model");
+	TCase *tc = tcase_create("inflight");
+
+	tcase_add_test(tc, unpaired_start_ages_out);
+	tcase_add_test(tc, requeue_and_foreign_completions);
+	suite_add_tcase(s, tc);
+	return s;
+}
