@@ -42,6 +42,15 @@ struct vxt_source_opts {
 	const char *path;	/* blktrace: prefix, files (comma separated) or "-" */
 };
 
+/* The command-line options that fill struct vxt_source_opts, spelled the
+ * same in every program (README.md, "Options"): --objects LIST, --bufsize
+ * SIZE, --errors, --seed N, --rate N, --sim-objects SPEC, --sim-errors SPEC,
+ * --realtime. @name is the long name without dashes, @arg its value (NULL
+ * for a flag). @return 1 when @name is one of them and @arg is good, 0 when
+ * @name is not a source option, -EINVAL with "--rate: bad rate 'x'" in @err. */
+int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *arg,
+		      char err[VXT_ERRBUF_SIZE]);
+
 /* A growing array of events the source appends to. */
 struct vxt_batch {
 	struct vxt_event *ev;

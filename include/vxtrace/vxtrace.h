@@ -28,6 +28,7 @@
 #include "spec.h"
 #include "profile.h"
 #include "view.h"
+#include "pipeline.h"
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);

@@ -22,21 +22,6 @@ int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_st
 	return k->v ? 0 : -1;
 }
 
-static struct vxt_batch *drain(struct keep *k)
-{
-	struct vxt_spec_event o;
-
-	k->out.n = 0;
-	while (vxt_view_next(k->v, &o) == 1) {
-		struct vxt_event *e = vxt_batch_push(&k->out);
-
-		if (!e)
-			return NULL;
-		*e = o.ev;
-	}
-	return &k->out;
-}
-
 struct vxt_batch *keep_batch(struct keep *k, struct vxt_batch *b)
 {
 	if (!k->v)
@@ -45,9 +30,11 @@ struct vxt_batch *keep_batch(struct keep *k, struct vxt_batch *b)
 		vxt_view_set_time_base(k->v, b->ev[0].time_ns);
 		k->based = true;
 	}
-	if (vxt_view_push(k->v, b->ev, b->n) < 0)
+	k->out.n = 0;
+	if (vxt_pipeline_push(k->v, b->ev, b->n, VXT_PIPE_NO_ORDINAL, vxt_pipe_to_batch,
+			      &k->out) < 0)
 		return NULL;
-	return drain(k);
+	return &k->out;
 }
 
 struct vxt_batch *keep_finish(struct keep *k)
@@ -56,8 +43,8 @@ struct vxt_batch *keep_finish(struct keep *k)
 		k->out.n = 0;
 		return &k->out;
 	}
-	vxt_view_finish(k->v);
-	return drain(k);
+	k->out.n = 0;
+	return vxt_pipeline_finish(k->v, vxt_pipe_to_batch, &k->out) < 0 ? NULL : &k->out;
 }
 
 const char *keep_progress(const struct keep *k, char *buf, size_t size)

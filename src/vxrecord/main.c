@@ -117,24 +117,23 @@ static int parse_uint(const char *s, uint64_t *v)
 /* @return -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	enum { O_OBJECTS = 256, O_BUFSIZE, O_ERRORS, O_IMPORT, O_SEED, O_RATE, O_SIMOBJ,
-	       O_SIMERR, O_REALTIME, O_SYNC, O_FOLLOW };
+	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW };	/* O_SRC: vxt_source_option() */
 	enum { O_ROTATE = 400, O_KEEP };
 	enum { O_PROFILE = 500, O_PROFILE_DIR };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "source", required_argument, NULL, 's' },
-		{ "objects", required_argument, NULL, O_OBJECTS },
-		{ "bufsize", required_argument, NULL, O_BUFSIZE },
-		{ "errors", no_argument, NULL, O_ERRORS },
+		{ "objects", required_argument, NULL, O_SRC },
+		{ "bufsize", required_argument, NULL, O_SRC },
+		{ "errors", no_argument, NULL, O_SRC },
 		{ "import", required_argument, NULL, O_IMPORT },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "sim-objects", required_argument, NULL, O_SIMOBJ },
-		{ "sim-errors", required_argument, NULL, O_SIMERR },
-		{ "realtime", no_argument, NULL, O_REALTIME },
+		{ "seed", required_argument, NULL, O_SRC },
+		{ "rate", required_argument, NULL, O_SRC },
+		{ "sim-objects", required_argument, NULL, O_SRC },
+		{ "sim-errors", required_argument, NULL, O_SRC },
+		{ "realtime", no_argument, NULL, O_SRC },
 		{ "level", required_argument, NULL, 'l' },
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "force", no_argument, NULL, 'f' },
@@ -148,21 +147,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	char err[VXT_ERRBUF_SIZE];
 	uint64_t v;
-	int c;
+	int c, li = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:d:c:l:fqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:s:d:c:l:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 's': o->source = optarg; break;
-		case O_OBJECTS: o->src.objects = optarg; break;
-		case O_BUFSIZE:
-			if (vxt_parse_size(optarg, &v) < 0)
-				return die_usage("--bufsize: bad size '%s'", optarg);
-			o->src.bufsize = (size_t)v;
+		case O_SRC:
+			if (vxt_source_option(&o->src, longopts[li].name, optarg, err) < 0)
+				return die_usage("%s", err);
 			break;
-		case O_ERRORS: o->src.errors = true; break;
 		case O_IMPORT:
 			if (strcmp(optarg, "blktrace"))
 				return die_usage("--import: unknown format '%s' (known: blktrace)",
@@ -177,18 +174,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (parse_uint(optarg, &o->count) < 0 || !o->count)
 				return die_usage("--count: bad number '%s'", optarg);
 			break;
-		case O_SEED:
-			if (parse_uint(optarg, &o->src.seed) < 0)
-				return die_usage("--seed: bad number '%s'", optarg);
-			break;
-		case O_RATE:
-			if (parse_uint(optarg, &v) < 0 || !v || v > 1000000000)
-				return die_usage("--rate: bad rate '%s'", optarg);
-			o->src.rate = (double)v;
-			break;
-		case O_SIMOBJ: o->src.sim_objects = optarg; break;
-		case O_SIMERR: o->src.sim_errors = optarg; break;
-		case O_REALTIME: o->src.realtime = true; break;
 		case 'l':
 			if (parse_uint(optarg, &v) < 0 || v < 1 || v > 19)
 				return die_usage("--level: expected 1..19, got '%s'", optarg);

@@ -59,17 +59,11 @@ static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
 
 static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
-	struct vxt_source_opts so = {
-		.objects = o->objects,
-		.progname = "vxtop",
-		.seed = o->seed,
-		.rate = o->rate,
-		.realtime = true,
-		.sim_objects = o->sim_objects,
-		.sim_errors = o->sim_errors,
-	};
+	struct vxt_source_opts so = o->so;
 	uint64_t mono, real;
 
+	so.progname = "vxtop";
+	so.realtime = true;		/* a live view: the simulator keeps the wall clock */
 	c->objs = vxt_objtab_new();
 	c->strs = vxt_strtab_new();
 	if (!c->objs || !c->strs) {
@@ -281,26 +275,17 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 static int apply_view(struct vxtop_collector *c)
 {
 	struct vxt_batch *b = &c->batch, tmp;
-	struct vxt_spec_event out;
-	struct vxt_event *slot;
-	int rc = vxt_view_push(c->view, b->ev, b->n);
 
-	if (rc < 0)
-		goto oom;
 	c->kept.n = 0;
-	while (vxt_view_next(c->view, &out) == 1) {
-		slot = vxt_batch_push(&c->kept);
-		if (!slot)
-			goto oom;
-		*slot = out.ev;
+	if (vxt_pipeline_push(c->view, b->ev, b->n, VXT_PIPE_NO_ORDINAL, vxt_pipe_to_batch,
+			      &c->kept) < 0) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
 	}
 	tmp = *b;
 	*b = c->kept;
 	c->kept = tmp;
 	return 0;
-oom:
-	snprintf(c->err, sizeof(c->err), "out of memory");
-	return -ENOMEM;
 }
 
 static int take_batch(struct vxtop_collector *c)

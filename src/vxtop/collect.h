@@ -20,11 +20,8 @@ struct vxtop_opts {
 	const char *write;		/* record to this file while viewing */
 	const char *profile;
 	const char *where;		/* filter expression (formats/filter.md) */
-	const char *objects;		/* source object selection */
+	struct vxt_source_opts so;	/* the source options (vxt_source_option()) */
 	uint64_t interval_ns;
-	uint64_t seed;
-	double rate;
-	const char *sim_objects, *sim_errors;
 	const char *command;		/* the command line, for -w */
 	bool force;			/* -w overwrites */
 };

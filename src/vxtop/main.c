@@ -56,8 +56,8 @@ static void usage(FILE *f)
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SEED, OPT_RATE, OPT_SIM_OBJECTS,
-	OPT_SIM_ERRORS, OPT_NO_COLOR, OPT_WHERE, OPT_PROFILE,
+	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SRC, OPT_NO_COLOR, OPT_WHERE,
+	OPT_PROFILE,	/* OPT_SRC: vxt_source_option() */
 };
 
 static const struct option long_opts[] = {
@@ -73,10 +73,10 @@ static const struct option long_opts[] = {
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "asc", no_argument, NULL, OPT_ASC },
 	{ "filter", required_argument, NULL, 'f' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "rate", required_argument, NULL, OPT_RATE },
-	{ "sim-objects", required_argument, NULL, OPT_SIM_OBJECTS },
-	{ "sim-errors", required_argument, NULL, OPT_SIM_ERRORS },
+	{ "seed", required_argument, NULL, OPT_SRC },
+	{ "rate", required_argument, NULL, OPT_SRC },
+	{ "sim-objects", required_argument, NULL, OPT_SRC },
+	{ "sim-errors", required_argument, NULL, OPT_SRC },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
@@ -127,9 +127,17 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
+static void source_opt(struct vxtop_cfg *cfg, const char *name, const char *arg)
 {
-	char *end;
+	char err[VXT_ERRBUF_SIZE];
+
+	if (vxt_source_option(&cfg->src.so, name, arg, err) < 0)
+		die_usage("%s", err);
+}
+
+/* @name: the long option's name, for the source options. */
+static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char *arg)
+{
 	int col;
 
 	switch (c) {
@@ -152,7 +160,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
 	case 'F': cfg->src.follow = arg; break;
 	case 'w': cfg->src.write = arg; break;
 	case OPT_FORCE: cfg->src.force = true; break;
-	case 'o': cfg->src.objects = arg; break;
+	case 'o': source_opt(cfg, "objects", arg); break;
 	case OPT_SORT:
 		col = vxtop_col_parse(arg);
 		if (col < 0)
@@ -163,14 +171,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *arg)
 		break;
 	case OPT_ASC: cfg->view.ascending = true; break;
 	case 'f': cfg->view.glob = arg; break;
-	case OPT_SEED: cfg->src.seed = parse_u64(arg, "bad seed '%s'"); break;
-	case OPT_RATE:
-		cfg->src.rate = strtod(arg, &end);
-		if (*end || !(cfg->src.rate > 0) || isinf(cfg->src.rate))
-			die_usage("bad rate '%s'", arg);
-		break;
-	case OPT_SIM_OBJECTS: cfg->src.sim_objects = arg; break;
-	case OPT_SIM_ERRORS: cfg->src.sim_errors = arg; break;
+	case OPT_SRC: source_opt(cfg, name, arg); break;
 	case OPT_NO_COLOR: cfg->mono = true; break;
 	case OPT_WHERE: cfg->src.where = arg; break;
 	case OPT_PROFILE: cfg->src.profile = arg; break;
@@ -204,16 +205,16 @@ int main(int argc, char **argv)
 		.view.sort_col = VXTOP_COL_UTIL,
 	};
 	struct vxtop_collector c;
-	int opt, status, rc;
+	int opt, status, rc, li = 0;
 	const char *cs, *term;
 
 	setlocale(LC_ALL, "");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":bn:i:s:F:w:o:f:hV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":bn:i:s:F:w:o:f:hV", long_opts, &li)) != -1) {
 		if (opt == '?' || opt == ':')
 			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
 				  argv[optind - 1]);
-		parse_opt(&cfg, opt, optarg);
+		parse_opt(&cfg, opt, long_opts[li].name, optarg);
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);

@@ -19,6 +19,7 @@
 
 #include "browser/model.h"
 
+#include "vxtrace/pipeline.h"
 #include "vxtrace/profile.h"
 #include "vxtrace/spec.h"
 #include "vxtrace/view.h"
@@ -89,22 +90,22 @@ static int take(struct vr_model *m, const struct vxt_spec_event *out)
 	return 0;
 }
 
-static void drain(struct vr_model *m)
+/* The pipeline's sink. */
+static int take_out(void *m, const struct vxt_spec_event *out)
 {
-	struct vxt_spec_event out;
+	return take(m, out);
+}
 
-	while (vxt_view_next(m->specv, &out) == 1)
-		if (take(m, &out) < 0) {
-			snprintf(m->note, sizeof(m->note), "speculation view: out of memory");
-			m->note_error = true;
-			return;
-		}
+static void oom(struct vr_model *m)
+{
+	snprintf(m->note, sizeof(m->note), "speculation view: out of memory");
+	m->note_error = true;
 }
 
 static void push(struct vr_model *m, const struct vxt_event *evs, size_t n)
 {
-	vxt_view_push(m->specv, evs, n);
-	drain(m);
+	if (vxt_pipeline_push(m->specv, evs, n, VXT_PIPE_NO_ORDINAL, take_out, m) < 0)
+		oom(m);
 }
 
 /* End of input. @return the engine's counts in @st. */
@@ -112,8 +113,8 @@ static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
 {
 	struct vxt_view_stats vs;
 
-	vxt_view_finish(m->specv);
-	drain(m);
+	if (vxt_pipeline_finish(m->specv, take_out, m) < 0)
+		oom(m);
 	vxt_view_get_stats(m->specv, &vs);
 	*st = vs.spec;
 	vxt_view_free(m->specv);

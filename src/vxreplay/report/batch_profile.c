@@ -37,14 +37,10 @@ static int add_kept(struct batch_profile *bp, uint64_t ord)
 	return 0;
 }
 
-static int drain(struct batch_profile *bp, struct vxt_view *v)
+/* The pipeline's sink: the ordinal of each kept event. */
+static int keep_ordinal(void *arg, const struct vxt_spec_event *out)
 {
-	struct vxt_spec_event out;
-
-	while (vxt_view_next(v, &out) == 1)
-		if (add_kept(bp, out.seq) < 0)
-			return -ENOMEM;
-	return 0;
+	return add_kept(arg, out->seq);
 }
 
 /* The first pass. @return 0, or 1 after printing why. */
@@ -56,15 +52,14 @@ static int first_pass(struct report_ctx *c, struct batch_profile *bp, struct vxt
 	if (report_scope_begin(c) < 0)
 		return 1;
 	while ((rc = report_scope_next(c, &ev)) == 1) {
-		if (vxt_view_push_at(v, ev, vxt_reader_tell(c->r) - 1) < 0 || drain(bp, v) < 0) {
+		if (vxt_pipeline_push(v, ev, 1, vxt_reader_tell(c->r) - 1, keep_ordinal, bp) < 0) {
 			fprintf(stderr, "vxreplay: out of memory\n");
 			return 1;
 		}
 	}
 	if (rc < 0)
 		return 1;
-	vxt_view_finish(v);
-	if (drain(bp, v) < 0) {
+	if (vxt_pipeline_finish(v, keep_ordinal, bp) < 0) {
 		fprintf(stderr, "vxreplay: out of memory\n");
 		return 1;
 	}
