@@ -63,7 +63,9 @@ struct vxt_source;
  * default: the first of kmod, ebpf, tracefs that can be used here, and then
  * vxt_source_note() says why the ones before it were not). @objs and @strs
  * are borrowed.
- * @return the source, or NULL with a message in @err. */
+ * @return the source, or NULL with a message in @err and errno EINVAL when
+ * @kind names no source or @opts are invalid for it (a usage error: a bad
+ * simulator spec, ...), another errno when the source cannot run here. */
 struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opts *opts,
 				   struct vxt_objtab *objs, struct vxt_strtab *strs,
 				   char err[VXT_ERRBUF_SIZE]);

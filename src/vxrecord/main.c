@@ -319,6 +319,7 @@ static int record(struct options *o, int argc, char **argv)
 	}
 	src = vxt_source_open(o->source, &o->src, objs, strs, err);
 	if (!src) {
+		status = errno == EINVAL ? EXIT_USAGE : 1;	/* unknown source, bad spec */
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
 	}
@@ -342,6 +343,7 @@ static int record(struct options *o, int argc, char **argv)
 	}
 	if (keep_open(&o->keep, objs, strs, err) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
+		status = EXIT_USAGE;	/* the profile named is unknown or invalid */
 		goto out;
 	}
 	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;

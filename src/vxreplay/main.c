@@ -182,6 +182,27 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return -1;
 }
 
+/* --from after --to, or a range the file does not reach, is a usage error
+ * (rather than an empty report that looks like a quiet trace).
+ * @return 0 or EXIT_USAGE. */
+static int check_range(struct vxt_reader *r, const struct options *o, const struct report_ctx *c)
+{
+	size_t n = vxt_reader_nchunks(r);
+	uint64_t end = n ? vxt_reader_chunk(r, n - 1)->last_ns : c->start_ns;
+	char msg[512], a[32];
+
+	if (c->scope.to_ns < c->scope.from_ns)
+		snprintf(msg, sizeof(msg), "--to %s is before --from %s", o->to, o->from);
+	else if (o->from && c->scope.from_ns > end)
+		snprintf(msg, sizeof(msg), "--from %s: past the end of the trace (its last event "
+			 "is at %s)", o->from, vxt_format_reltime(end, c->start_ns, a, sizeof(a)));
+	else if (o->to && c->scope.to_ns < c->start_ns)
+		snprintf(msg, sizeof(msg), "--to %s: before the start of the trace", o->to);
+	else
+		return 0;
+	return die_usage("%s", msg);
+}
+
 /* Resolve --from, --to and --object against the file. @return 0 or an exit status. */
 static int make_scope(struct vxt_reader *r, const struct options *o, struct report_ctx *c)
 {
@@ -204,10 +225,10 @@ static int make_scope(struct vxt_reader *r, const struct options *o, struct repo
 
 			fprintf(stderr, "vxreplay: %s: no object named '%s'\n", o->file,
 				vxt_text(o->object, nb, sizeof(nb)));
-			return 1;
+			return EXIT_USAGE;
 		}
 	}
-	return 0;
+	return check_range(r, o, c);
 }
 
 static int verify(struct vxt_reader *r, const char *file)

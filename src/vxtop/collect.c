@@ -45,7 +45,7 @@ static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
 		nanosleep(&nap, NULL);
 	}
 	if (!c->rd)
-		return -EINVAL;
+		return -ENOENT;
 	/* Like tail -f: what is already in the file is history. */
 	rc = vxt_reader_seek_ordinal(c->rd, vxt_reader_nevents(c->rd));
 	if (rc < 0) {
@@ -72,8 +72,8 @@ static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
 	}
 	vxt_strtab_set_limit(c->strs, 1u << 20);	/* then new names read "(many)" */
 	c->src = vxt_source_open(o->source, &so, c->objs, c->strs, c->err);
-	if (!c->src)
-		return -EINVAL;
+	if (!c->src)	/* EINVAL: an unknown source or a bad spec, a usage error */
+		return errno == EINVAL ? -EINVAL : -ENODEV;
 	snprintf(c->name, sizeof(c->name), "%s", vxt_source_name(c->src));
 	vxt_source_clock(c->src, &mono, &real);
 	vxtop_model_set_anchor(&c->model, mono, real);
@@ -92,7 +92,7 @@ static int open_writer(struct vxtop_collector *c, const struct vxtop_opts *o)
 
 	vxt_source_clock(c->src, &wo.anchor_mono_ns, &wo.anchor_real_ns);
 	c->wr = vxt_writer_open(o->write, &wo, c->objs, c->strs, c->err);
-	return c->wr ? 0 : -EINVAL;
+	return c->wr ? 0 : -EIO;
 }
 
 /* --profile and --where: the same filter-then-speculation view as vxrecord

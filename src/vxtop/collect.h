@@ -60,7 +60,8 @@ struct vxtop_collector {
 };
 
 /* Open the source (or the followed file) and the recording. @return 0, or a
- * negative errno with a message in c->err. */
+ * negative errno with a message in c->err: -EINVAL when the options are at
+ * fault (an unknown source or profile, a bad --where, -w with --follow). */
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o);
 /* Close everything; the recording gets its footer. @return 0, or a negative
  * errno with a message in c->err (from closing the recording). */

@@ -231,11 +231,14 @@ int main(int argc, char **argv)
 	}
 	cfg.src.command = join_args(argc, argv);
 	set_signals();
-	if (vxtop_collect_open(&c, &cfg.src) < 0) {
-		fprintf(stderr, "vxtop: %s\n", c.err);
+	rc = vxtop_collect_open(&c, &cfg.src);
+	if (rc < 0) {
+		fprintf(stderr, "vxtop: ");
+		vxt_fputs_text(c.err, stderr);
+		fputc('\n', stderr);
 		vxtop_collect_close(&c);
 		free((char *)cfg.src.command);
-		return 1;
+		return rc == -EINVAL ? 2 : 1;	/* usage: the options are at fault */
 	}
 	status = cfg.batch ? vxtop_batch(&c, &cfg) : vxtop_tui(&c, &cfg);
 	rc = vxtop_collect_close(&c);

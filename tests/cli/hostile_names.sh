@@ -58,7 +58,7 @@ timeout 20 "$B/vxtop" -b -n 1 -i 100ms --follow "$T/h.vxt" </dev/null >"$T/top.t
 clean "$T/top.txt" "vxtop -b" 9
 timeout 20 "$B/vxtop" -b -n 1 -i 100ms --format json --follow "$T/h.vxt" </dev/null \
 	>"$T/top.json" 2>&1 || fail "vxtop -b --format json"
-expect_fail "an error naming an object" 1 "no object named '\\\\e]0;X\\\\a'" -- \
+expect_fail "an error naming an object" 2 "no object named '\\\\e]0;X\\\\a'" -- \
 	rep --report summary --object "$(printf '\033]0;X\007')"
 clean "$T/err" "the error message" 1
 

@@ -47,7 +47,7 @@ expect_eq "a path is used as is" "$((n - 1))" "$reads"
 expect_fail "unknown profile" 2 "no profile 'nope' in" -- "$B/vxreplay" t.vxt --profile nope --report summary
 expect_fail "bad --filter" 2 "filter:1:8: expected a value after '>'" -- \
 	"$B/vxreplay" t.vxt --profile writes-only --filter 'bytes >' --report summary
-expect_fail "vxrecord unknown profile" 1 "no profile 'nope' in" -- \
+expect_fail "vxrecord unknown profile" 2 "no profile 'nope' in" -- \
 	"$B/vxrecord" --source sim -c 10 -o x.vxt --profile nope
 
 # every broken profile: its message, as file:line:column, on one line

@@ -75,6 +75,13 @@ static int refresh_size(struct vxt_reader *r)
 	return 0;
 }
 
+static bool is_directory(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* Read the skippable unit at @off whole into a new buffer (caller frees).
  * @return 0, -ENODATA when it runs past the end, -EBADMSG when it is no unit
  * of kind @unit, too large, or fails its CRC. */
@@ -479,6 +486,11 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 	}
 	if (refresh_size(r) < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s", r->err);
+		vxt_reader_close(r);
+		return NULL;
+	}
+	if (is_directory(r->src.fd)) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: is a directory", path);
 		vxt_reader_close(r);
 		return NULL;
 	}

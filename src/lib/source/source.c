@@ -42,6 +42,7 @@ static const struct vxt_source_ops *find_ops(const char *kind, char *err)
 		if (!strcmp(source_table[i]->name, kind))
 			return source_table[i];
 	snprintf(err, VXT_ERRBUF_SIZE, "unknown source '%s'", kind);
+	errno = EINVAL;
 	return NULL;
 }
 
@@ -133,12 +134,21 @@ struct vxt_source *vxt_source_open(const char *kind, const struct vxt_source_opt
 	const struct vxt_source_ops *ops;
 	int rc;
 
-	if (!kind)
-		return open_default(opts, objs, strs, err);
+	struct vxt_source *s;
+
+	if (!kind) {
+		s = open_default(opts, objs, strs, err);
+		if (!s)
+			errno = ENODEV;
+		return s;
+	}
 	ops = find_ops(kind, err);
 	if (!ops)
 		return NULL;
-	return open_ops(ops, opts, objs, strs, err, &rc);
+	s = open_ops(ops, opts, objs, strs, err, &rc);
+	if (!s)
+		errno = -rc;
+	return s;
 }
 
 int vxt_source_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
