@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "sink/sql_plan.h"
-#include "source/iopair.h"
+#include "vxtrace/iopair.h"
 
 struct ev_cursor {
 	struct sql_cursor c;
