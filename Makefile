@@ -91,7 +91,7 @@ $(B)/bpf/vmlinux.h:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 $(B)/bpf/vxtrace.bpf.o: src/lib/source/bpf/vxtrace.bpf.c src/lib/source/bpf/vxtrace_bpf.h \
 			$(B)/bpf/vmlinux.h
-	$(CLANG) -g -O2 -Wall $(WERROR) -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf \
+	$(CLANG) -g -O2 -Wall $(WERROR) -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf \
 		-Isrc/lib/source/bpf -c $< -o $@
 $(B)/bpf/vxtrace.skel.h: $(B)/bpf/vxtrace.bpf.o
 	$(BPFTOOL) gen skeleton $< name vxtrace_bpf > $@.tmp && mv $@.tmp $@

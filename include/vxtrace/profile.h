@@ -142,4 +142,12 @@ int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int ma
 /* NULL is fine. */
 void vxt_profile_free(struct vxt_profile *p);
 
+struct vxt_kspec;
+/* Can a kernel source run @p itself (see struct vxt_kspec in source.h)? The
+ * context: form with no filter, keyed by object, pid or object,pid,
+ * triggered by `error`, `latency >= D`, `latency > D` or both joined by ||.
+ * @return 1 with @k filled, or 0 with the reason in @why (a phrase:
+ * "it has a filter, which runs in user space"). Can't fail. */
+int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len);
+
 #endif

@@ -25,6 +25,28 @@
 #define VXT_BLKTRACE_REORDER_NS	(2 * VXT_NSEC_PER_SEC)
 #define VXT_TRACEFS_SLACK_NS	(2 * VXT_NSEC_PER_SEC / 1000)
 
+/* A speculation program a kernel source can run itself (the profiles'
+ * context: form): per key, keep the events within before_ns before a
+ * trigger, the trigger and those within after_ns after it; nothing else
+ * leaves the kernel. See vxt_profile_kspec(). */
+struct vxt_kspec {
+	unsigned key;			/* enum vxt_spec_key: object, pid or object,pid */
+	uint64_t before_ns, after_ns;
+	bool on_error;			/* trigger: a completion with an error */
+	uint64_t on_latency_ns;		/* trigger: a completion this slow; 0 = not */
+	bool latency_strict;		/* ... slower than on_latency_ns (>), not >= */
+};
+
+/* What a kernel speculation did, in DTrace's terms. */
+struct vxt_kspec_stats {
+	uint64_t seen;			/* events the program considered */
+	uint64_t kept;			/* events that reached user space */
+	uint64_t commits;		/* triggers */
+	uint64_t drops;			/* events overwritten while still in a window */
+	uint64_t failed;		/* events of keys past the program's key limit */
+	unsigned max_keys;
+};
+
 struct vxt_source_opts {
 	const char *objects;	/* "sda,dm-0,8:16"; NULL or "" = every object */
 	size_t bufsize;		/* kernel buffer bytes; 0 = the source's default */
@@ -40,6 +62,9 @@ struct vxt_source_opts {
 	const char *sim_errors;		/* error bursts, see sim.c; NULL = built-in */
 	/* import */
 	const char *path;	/* blktrace: prefix, files (comma separated) or "-" */
+	/* a speculation to run in the kernel where the source can (ebpf); see
+	 * vxt_source_speculates() */
+	const struct vxt_kspec *kspec;
 };
 
 /* The command-line options that fill struct vxt_source_opts, spelled the
@@ -84,6 +109,12 @@ uint64_t vxt_source_lost(const struct vxt_source *s);
 /* The source's clock anchor: mono_ns corresponds to real_ns. */
 void vxt_source_clock(const struct vxt_source *s, uint64_t *mono_ns, uint64_t *real_ns);
 const char *vxt_source_name(const struct vxt_source *s);
+/* Does the kernel run opts->kspec for this source (only what it keeps
+ * arrives)? false when none was asked or the source cannot. */
+bool vxt_source_speculates(const struct vxt_source *s);
+/* The kernel speculation's counters so far. @return 0, or -ENOTSUP when
+ * the source does not speculate. */
+int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st);
 const char *vxt_source_error(const struct vxt_source *s);
 /* A one-line note for the user at the end (e.g. "12 blktrace events skipped"),
  * or NULL. */

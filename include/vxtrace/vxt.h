@@ -36,6 +36,7 @@
 #define VXT_REORDER_MAX_NS	(5 * VXT_NSEC_PER_SEC)
 /* Feature bits. A reader refuses a file with an incompat bit it does not know. */
 #define VXT_COMPAT_PROFILE	0x1	/* the header names the profile that filtered the capture */
+#define VXT_COMPAT_KSPEC	0x2	/* ... and that profile ran in the kernel (speculation: kernel) */
 /* each column of a chunk is a zstd frame of its own (readers may skip columns) */
 #define VXT_INCOMPAT_COLUMN_FRAMES	0x1
 #define VXT_INCOMPAT_KNOWN	0x1
@@ -96,6 +97,7 @@ struct vxt_writer_opts {
 	const char *host;		/* NULL = uname */
 	const char *source;
 	const char *profile;
+	bool kernel_spec;		/* the profile ran in the kernel (VXT_COMPAT_KSPEC) */
 	const char *command;
 	uint64_t anchor_mono_ns, anchor_real_ns;	/* 0 = now */
 };

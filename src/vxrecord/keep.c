@@ -10,6 +10,23 @@
 
 #include "keep.h"
 
+int keep_kernel_program(struct keep *k, struct vxt_kspec *ks, char *why, size_t len,
+			char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_profile *p;
+	int rc;
+
+	why[0] = '\0';
+	if (!k->profile)
+		return 0;
+	p = vxt_profile_open(k->profile, k->profile_dir, err);
+	if (!p)
+		return -1;
+	rc = vxt_profile_kspec(p, ks, why, len);
+	vxt_profile_free(p);
+	return rc;
+}
+
 int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 	      char err[VXT_ERRBUF_SIZE])
 {
@@ -18,6 +35,8 @@ int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_st
 	k->p = vxt_profile_open(k->profile, k->profile_dir, err);
 	if (!k->p)
 		return -1;
+	if (k->kernel)
+		return 0;
 	k->v = vxt_view_new(k->p, NULL, objs, strs, err);
 	return k->v ? 0 : -1;
 }
@@ -52,6 +71,14 @@ const char *keep_progress(const struct keep *k, char *buf, size_t size)
 	struct vxt_view_stats st;
 
 	buf[0] = '\0';
+	if (k->kernel) {
+		struct vxt_kspec_stats ks;
+
+		vxt_source_kspec_stats(k->kernel, &ks);
+		snprintf(buf, size, "  kernel kept %" PRIu64 " of %" PRIu64 ", committed %" PRIu64,
+			 ks.kept, ks.seen, ks.commits);
+		return buf;
+	}
 	if (!k->v)
 		return buf;
 	vxt_view_get_stats(k->v, &st);
@@ -70,6 +97,20 @@ void keep_summary(const struct keep *k, FILE *out)
 	const struct vxt_spec_stats *s = &st.spec;
 	char buf[256], *line, *save;
 
+	if (k->kernel) {
+		struct vxt_kspec_stats ks;
+
+		vxt_source_kspec_stats(k->kernel, &ks);
+		fprintf(out, "vxrecord: profile %s ran in the kernel: kept %" PRIu64 " of %" PRIu64
+			" events, %" PRIu64 " committed\n", k->p->name, ks.kept, ks.seen, ks.commits);
+		if (ks.drops)
+			fprintf(out, "vxrecord: %" PRIu64 " speculative drops (events overwritten in "
+				"a window before a trigger came)\n", ks.drops);
+		if (ks.failed)
+			fprintf(out, "vxrecord: %" PRIu64 " failed speculations (more than %u keys)\n",
+				ks.failed, ks.max_keys);
+		return;
+	}
 	if (!k->v)
 		return;
 	vxt_view_get_stats(k->v, &st);

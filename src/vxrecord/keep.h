@@ -13,9 +13,17 @@ struct keep {
 	struct vxt_view *v;
 	struct vxt_batch out;		/* the kept part of the last batch */
 	bool based;			/* the time base is set */
+	struct vxt_source *kernel;	/* the source runs the profile in the kernel:
+					 * no view; borrowed, for its counters */
 };
 
-/* Load the profile and make its view. Without --profile, nothing to do.
+/* Can the kernel run --profile (struct vxt_kspec)? Loads the profile to
+ * see. @return 1 with @ks filled, 0 (with why it runs in user space in
+ * @why; "" when there is no profile), or -1 with a message in @err. */
+int keep_kernel_program(struct keep *k, struct vxt_kspec *ks, char *why, size_t len,
+			char err[VXT_ERRBUF_SIZE]);
+/* Load the profile and make its view (none when k->kernel is set: the
+ * kernel keeps what the profile keeps). Without --profile, nothing to do.
  * @return 0 or -1 with a message in @err. */
 int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 	      char err[VXT_ERRBUF_SIZE]);

@@ -303,8 +303,10 @@ static int record(struct options *o, int argc, char **argv)
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
 				 !(term && !strcmp(term, "dumb"));
 	uint64_t started = vxt_now_mono(), last_progress = started, written = 0;
-	int status = 1, rc;
+	int status = 1, rc, kprog;
 	bool stopping = false;
+	struct vxt_kspec kspec;
+	char why[256];
 
 	if (!objs || !strs) {
 		fprintf(stderr, "vxrecord: out of memory\n");
@@ -317,11 +319,27 @@ static int record(struct options *o, int argc, char **argv)
 		o->src.count = o->count;
 		o->src.duration_ns = o->duration_ns;
 	}
+	/* a profile the kernel can run goes there, so only what it keeps leaves it */
+	kprog = keep_kernel_program(&o->keep, &kspec, why, sizeof(why), err);
+	if (kprog < 0) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
+	if (kprog > 0)
+		o->src.kspec = &kspec;
 	src = vxt_source_open(o->source, &o->src, objs, strs, err);
 	if (!src) {
 		status = errno == EINVAL ? EXIT_USAGE : 1;	/* unknown source, bad spec */
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
+	}
+	if (vxt_source_speculates(src)) {
+		o->keep.kernel = src;
+		o->wr.kernel_spec = true;
+	} else if (o->keep.profile && !o->quiet && strcmp(vxt_source_name(src), "sim") &&
+		   strcmp(vxt_source_name(src), "blktrace")) {
+		fprintf(stderr, "vxrecord: profile %s runs in user space: %s\n", o->keep.profile,
+			kprog > 0 ? "the source cannot speculate in the kernel" : why);
 	}
 	live = !(is_sim && !o->src.realtime) && strcmp(vxt_source_name(src), "blktrace");
 	o->wr.source = vxt_source_name(src);

@@ -68,6 +68,24 @@ expect_eq "latency = done - start of the same request" "$(awk -F, '
 	$3 == "start" { st[$6] = $1 }
 	$3 == "done" && ($6 in st) { if ($1 - st[$6] != $8) bad++ }
 	END { print bad + 0 }' "$T/ev.csv")" 0
+
+# ---- a full ring: every record the kernel could not send is counted ----
+# the recorder is stopped while fio does 2000 I/Os: 4000 records do not fit
+# a 64 KiB ring (1024 records); what is kept plus what is lost is all of them
+"$B/vxrecord" --source ebpf --objects "$LNAME" --bufsize 64K -o "$T/l.vxt" -q 2>"$T/rec.err" &
+REC=$!
+wait_rec "$REC" "$T/l.vxt"
+kill -STOP "$REC"
+set -- $(fio_run "$LOOP" l randread 2000)
+lreads=$1
+kill -CONT "$REC"
+sleep 0.5
+stop_rec INT
+"$B/vxreplay" "$T/l.vxt" --report summary --format json >"$T/l.json" || fail "vxreplay summary"
+lost=$(json "$T/l.json" 'j["lost"]')
+[ "$lost" -gt 0 ] && ok "lost $lost records on a full ring" || fail "no lost records on a full ring"
+expect_eq "kept + lost records (fio did $lreads I/Os)" \
+	"$(json "$T/l.json" 'j["starts"] + j["ios"] + j["lost"]')" $((2 * lreads))
 losetup -d "$LOOP"; LOOP=
 
 # ---- real errors: a loop device over a file on a full tmpfs ----

@@ -114,6 +114,7 @@ if [ -f /guest-more.sh ]; then
 	rmmod vxtrace
 fi
 [ -f /guest-blktrace.sh ] && . /guest-blktrace.sh
+[ -f /guest-ebpf.sh ] && . /guest-ebpf.sh
 
 if insmod $M/vxtrace.ko; then
 	. /guest-stress.sh

@@ -60,12 +60,14 @@ if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 		p=$(command -v $t) && bins="$bins $p"
 	done
 	EXPECTED="$EXPECTED $(expects guest-record.sh) $(expects guest-blktrace.sh)"
+	EXPECTED="$EXPECTED $(expects guest-ebpf.sh)"
 fi
 EXPECTED="$EXPECTED $(expects guest-stress.sh)"
 km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"
 if [ -n "$bins" ]; then
 	cp "$KM_TOP/tests/kmod/guest-record.sh" "$KM_WORK/root/guest-more.sh"
 	cp "$KM_TOP/tests/kmod/guest-blktrace.sh" "$KM_WORK/root/"
+	cp "$KM_TOP/tests/kmod/guest-ebpf.sh" "$KM_WORK/root/"
 fi
 cp "$KM_TOP/tests/kmod/guest-stress.sh" "$KM_WORK/root/"
 (cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"

@@ -185,6 +185,19 @@ const char *vxt_source_name(const struct vxt_source *s)
 	return s->ops->name;
 }
 
+bool vxt_source_speculates(const struct vxt_source *s)
+{
+	return s->kspec;
+}
+
+int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!s->kspec || !s->ops->kspec_stats)
+		return -ENOTSUP;
+	return s->ops->kspec_stats(s, st);
+}
+
 const char *vxt_source_error(const struct vxt_source *s)
 {
 	return s->err;

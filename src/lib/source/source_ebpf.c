@@ -11,7 +11,8 @@
  * opts->bufsize bytes (default 4 MiB) in the channel record layout of
  * voltrace.h and are decoded with chanrec.h, as the module's are. Records
  * the kernel could not put in a full ring are counted there and become
- * VXT_PH_LOST events. Programs and maps are held by file descriptors only
+ * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
+ * vxtrace.bpf.c): only the events the program keeps cross to user space. Programs and maps are held by file descriptors only
  * (no pinning), so they go away with the process on every exit, SIGKILL
  * included.
  *
@@ -249,6 +250,22 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
 					 strerror(errno));
 	e->skel->rodata->want_all = all;
+	if (o->kspec) {
+		const struct vxt_kspec *k = o->kspec;
+
+		if (k->key > VXT_BPF_KEY_OBJECT_PID)
+			return vxt_source_seterr(s, -EINVAL, "ebpf: the kernel program keys by "
+						 "object, pid or object,pid only");
+		e->skel->rodata->spec_on = true;
+		e->skel->rodata->spec_key = k->key;
+		e->skel->rodata->spec_before_ns = k->before_ns;
+		e->skel->rodata->spec_after_ns = k->after_ns;
+		e->skel->rodata->spec_on_error = k->on_error;
+		e->skel->rodata->spec_on_latency_ns = k->on_latency_ns;
+		e->skel->rodata->spec_latency_strict = k->latency_strict;
+	} else {
+		bpf_map__set_max_entries(e->skel->maps.spec_windows, 1);
+	}
 	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)ring_size(o->bufsize));
 	rc = vxtrace_bpf__load(e->skel);
 	if (rc) {
@@ -276,6 +293,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot attach to the block "
 					 "tracepoints (%s); use --source tracefs",
 					 strerror(errno));
+	s->kspec = o->kspec != NULL;
 	return 0;
 }
 
@@ -304,6 +322,19 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 	if (s->stopped && b->n == before)
 		return 0;
 	return 1;
+}
+
+static int ebpf_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
+{
+	struct ebpf *e = s->priv;
+
+	st->seen = kernel_counter(e, VXT_BPF_SEEN);
+	st->kept = kernel_counter(e, VXT_BPF_SENT);
+	st->commits = kernel_counter(e, VXT_BPF_COMMITS);
+	st->drops = kernel_counter(e, VXT_BPF_SPEC_DROPS);
+	st->failed = kernel_counter(e, VXT_BPF_SPEC_FAILED);
+	st->max_keys = VXT_BPF_MAX_KEYS;
+	return 0;
 }
 
 static int ebpf_stop(struct vxt_source *s)
@@ -379,4 +410,7 @@ const struct vxt_source_ops vxt_source_ebpf_ops = {
 	.probe = ebpf_probe,
 	.why = ebpf_why,
 	.stop = ebpf_stop,
+#ifdef VXT_HAVE_EBPF
+	.kspec_stats = ebpf_kspec_stats,
+#endif
 };

@@ -32,6 +32,8 @@ struct vxt_source_ops {
 	/* Stop capturing; next() then hands out what is left and returns 0.
 	 * NULL: next() returns 0 at once after vxt_source_stop(). */
 	int (*stop)(struct vxt_source *s);
+	/* The kernel speculation's counters (open() set s->kspec). NULL: none. */
+	int (*kspec_stats)(struct vxt_source *s, struct vxt_kspec_stats *st);
 };
 
 struct vxt_source {
@@ -42,6 +44,7 @@ struct vxt_source {
 	uint64_t clock_mono, clock_real;	/* anchor; set at open, updated by clock records */
 	void *priv;
 	bool stopped;			/* vxt_source_stop() was called */
+	bool kspec;			/* open() made the kernel run opts->kspec */
 	char note[256];
 	char err[VXT_ERRBUF_SIZE];
 };

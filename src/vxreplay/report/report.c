@@ -492,7 +492,8 @@ int report_info(struct vxt_reader *r, FILE *out)
 	fprintf(out, "host:      %s\n", TEXT(in->host, nb));
 	fprintf(out, "source:    %s\n", TEXT(in->source, nb));
 	if (in->profile[0])
-		fprintf(out, "profile:   %s\n", TEXT(in->profile, nb));
+		fprintf(out, "profile:   %s (speculation: %s)\n", TEXT(in->profile, nb),
+			in->compat & VXT_COMPAT_KSPEC ? "kernel" : "user space");
 	if (in->command[0])
 		fprintf(out, "command:   %s\n", TEXT(in->command, nb));
 	fprintf(out, "created:   %s (clock: monotonic %" PRIu64 " = realtime %" PRIu64 ")\n",

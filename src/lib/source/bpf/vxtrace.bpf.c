@@ -17,8 +17,14 @@
  *
  * In the kernel: object selection (want_devs, or every device when
  * want_all), pairing of each completion with its issue by the request's
- * address (issue time, pid and command of the issuer), and an optional
- * errors-only mode. When the ring is full a record is not sent and the
+ * address (issue time, pid and command of the issuer), and, when spec_on,
+ * speculation as the profiles' context: form means it: per key (object, pid
+ * or both) the records that are not sent wait in a window of the last
+ * VXT_BPF_WINDOW; a trigger (a failed completion, or one at least
+ * spec_on_latency_ns slow) sends those of its key within spec_before_ns
+ * before it, itself, and then, live, those within spec_after_ns after it;
+ * records that no trigger claims are overwritten without ever reaching user
+ * space (no wakeup). When the ring is full a record is not sent and the
  * per-CPU lost counter grows; user space turns it into lost records.
  */
 #include "vmlinux.h"
@@ -33,8 +39,17 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
 const volatile bool want_all = true;
-const volatile bool errors_only;
-const volatile __u64 min_latency_ns;	/* done records: keep only slower ones (0 = all) */
+/* kernel speculation: keep, per key, the records within spec_before_ns
+ * before a trigger, the trigger, and those within spec_after_ns after it */
+const volatile bool spec_on;
+const volatile __u32 spec_key;		/* enum vxt_bpf_key */
+const volatile __u64 spec_before_ns;
+const volatile __u64 spec_after_ns;
+const volatile bool spec_on_error;	/* trigger: a completion with an error */
+const volatile __u64 spec_on_latency_ns;	/* trigger: a completion this slow (0 = no) */
+const volatile bool spec_latency_strict;	/* ... slower than, not as slow as */
+
+__u32 spec_nkeys;			/* window slots handed out */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -56,6 +71,21 @@ struct {
 	__type(key, __u64);
 	__type(value, struct vxt_bpf_issue);
 } inflight SEC(".maps");
+
+/* kernel speculation: key -> its window's slot, and the windows */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, VXT_BPF_MAX_KEYS);
+	__type(key, __u64);
+	__type(value, __u32);
+} spec_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, VXT_BPF_MAX_KEYS);	/* 1 when no speculation runs */
+	__type(key, __u32);
+	__type(value, struct vxt_bpf_window);
+} spec_windows SEC(".maps");
 
 /* counters, per CPU: enum vxt_bpf_counter */
 struct {
@@ -158,40 +188,187 @@ static __always_inline __u32 rq_dev(struct request *rq)
 	return bpf_map_lookup_elem(&want_devs, &disk) ? disk : 0;
 }
 
+static __always_inline void ring_put(const struct voliot_io_rec *r)
+{
+	if (bpf_ringbuf_output(&events, (void *)r, sizeof(*r), 0)) {
+		count(VXT_BPF_LOST);
+		return;
+	}
+	count(VXT_BPF_SENT);
+}
+
+/* ---- kernel speculation ---- */
+
+struct commit_ctx {
+	__u32 slot;
+	__u64 head;		/* the window's head when the commit began */
+	__u64 from_ns;		/* oldest time the trigger keeps */
+	__u64 sent_upto;
+	__u32 n;		/* records to send, the newest n before head */
+};
+
+static __always_inline struct vxt_bpf_window *window_of(__u32 slot)
+{
+	return bpf_map_lookup_elem(&spec_windows, &slot);
+}
+
+/* Walking back from the newest stored record: how many are in the window. */
+static long commit_count(__u32 i, void *arg)
+{
+	struct commit_ctx *c = arg;
+	struct vxt_bpf_window *w = window_of(c->slot);
+	__u64 n, t;
+	__u32 at;
+
+	if (!w || i >= c->head)
+		return 1;
+	n = c->head - 1 - i;
+	at = n & (VXT_BPF_WINDOW - 1);
+	if (w->seq[at] != n + 1)
+		return 1;	/* overwritten since: nothing older is left */
+	t = w->rec[at].time_ns;
+	if (t < c->from_ns || t <= c->sent_upto)
+		return 1;
+	c->n = i + 1;
+	return 0;
+}
+
+/* Send the n records counted, oldest first. */
+static long commit_send(__u32 i, void *arg)
+{
+	struct commit_ctx *c = arg;
+	struct vxt_bpf_window *w = window_of(c->slot);
+	__u64 n;
+	__u32 at;
+
+	if (!w)
+		return 1;
+	n = c->head - c->n + i;
+	at = n & (VXT_BPF_WINDOW - 1);
+	if (w->seq[at] == n + 1)
+		ring_put(&w->rec[at]);
+	return 0;
+}
+
+static __always_inline __u64 spec_key_of(const struct voliot_io_rec *r)
+{
+	if (spec_key == VXT_BPF_KEY_PID)
+		return r->pid;
+	if (spec_key == VXT_BPF_KEY_OBJECT_PID)
+		return ((__u64)r->dev << 32) | r->pid;
+	return r->dev;
+}
+
+static __always_inline bool spec_trigger(const struct voliot_io_rec *r)
+{
+	if (r->type != VOLIOT_REC_IO_DONE)
+		return false;
+	if (spec_on_error && r->error)
+		return true;
+	if (!spec_on_latency_ns)
+		return false;
+	return spec_latency_strict ? r->latency_ns > spec_on_latency_ns
+				   : r->latency_ns >= spec_on_latency_ns;
+}
+
+/* The slot of @key's window, handing out a new one on first sight; -1 when
+ * every slot is taken. */
+static __always_inline int spec_slot(__u64 key)
+{
+	__u32 *slot = bpf_map_lookup_elem(&spec_slots, &key), n;
+
+	if (slot)
+		return *slot;
+	n = __sync_fetch_and_add(&spec_nkeys, 1);
+	if (n >= VXT_BPF_MAX_KEYS)
+		return -1;
+	if (bpf_map_update_elem(&spec_slots, &key, &n, BPF_NOEXIST)) {
+		slot = bpf_map_lookup_elem(&spec_slots, &key);	/* another CPU won */
+		return slot ? (int)*slot : -1;
+	}
+	return n;
+}
+
+static __always_inline void speculate(const struct voliot_io_rec *r)
+{
+	struct vxt_bpf_window *w;
+	struct commit_ctx c;
+	__u64 n, now = r->time_ns;
+	__u32 at;
+	int slot;
+
+	count(VXT_BPF_SEEN);
+	slot = spec_slot(spec_key_of(r));
+	if (slot < 0) {
+		count(VXT_BPF_SPEC_FAILED);
+		return;
+	}
+	w = window_of(slot);
+	if (!w)
+		return;
+	if (spec_trigger(r)) {
+		c.slot = slot;
+		c.head = w->head;
+		c.from_ns = now > spec_before_ns ? now - spec_before_ns : 0;
+		c.sent_upto = w->sent_upto;
+		c.n = 0;
+		bpf_loop(VXT_BPF_WINDOW, commit_count, &c, 0);
+		if (c.n)
+			bpf_loop(c.n, commit_send, &c, 0);
+		ring_put(r);
+		count(VXT_BPF_COMMITS);
+		w->sent_upto = now;
+		if (now + spec_after_ns > w->after_until)
+			w->after_until = now + spec_after_ns;
+		return;
+	}
+	if (now <= w->after_until) {
+		ring_put(r);
+		w->sent_upto = now;
+		return;
+	}
+	/* not sent (yet): into the window, over its oldest record */
+	n = __sync_fetch_and_add(&w->head, 1);
+	at = n & (VXT_BPF_WINDOW - 1);
+	if (w->seq[at] && w->rec[at].time_ns + spec_before_ns >= now &&
+	    w->rec[at].time_ns > w->sent_upto)
+		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
+	w->seq[at] = 0;
+	__builtin_memcpy(&w->rec[at], r, sizeof(*r));
+	w->seq[at] = n + 1;
+}
+
 static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 error,
 				__u32 bytes, __u64 now, const struct vxt_bpf_issue *is)
 {
-	struct voliot_io_rec *r;
+	struct voliot_io_rec r;
 	__u32 opf = BPF_CORE_READ(rq, cmd_flags);
 
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(VXT_BPF_LOST);
-		return 0;
-	}
-	r->len = sizeof(*r);
-	r->type = type;
-	r->op = rq_op(opf);
-	r->reserved0 = 0;
-	r->flags = rq_flags(opf);
-	r->cpu = bpf_get_smp_processor_id();
-	r->dev = dev;
-	r->bytes = bytes;
-	r->error = error;
-	r->time_ns = now;
-	r->sector = BPF_CORE_READ(rq, __sector);
-	r->latency_ns = 0;
+	r.len = sizeof(r);
+	r.type = type;
+	r.op = rq_op(opf);
+	r.reserved0 = 0;
+	r.flags = rq_flags(opf);
+	r.cpu = bpf_get_smp_processor_id();
+	r.dev = dev;
+	r.bytes = bytes;
+	r.error = error;
+	r.time_ns = now;
+	r.sector = BPF_CORE_READ(rq, __sector);
+	r.latency_ns = 0;
 	if (is) {
-		r->pid = is->pid;
-		__builtin_memcpy(r->comm, is->comm, sizeof(r->comm));
+		r.pid = is->pid;
+		__builtin_memcpy(r.comm, is->comm, sizeof(r.comm));
 		if (type == VOLIOT_REC_IO_DONE && now > is->time_ns)
-			r->latency_ns = now - is->time_ns;
+			r.latency_ns = now - is->time_ns;
 	} else {
-		r->pid = 0;
-		__builtin_memset(r->comm, 0, sizeof(r->comm));
+		r.pid = 0;
+		__builtin_memset(r.comm, 0, sizeof(r.comm));
 	}
-	bpf_ringbuf_submit(r, 0);
-	count(VXT_BPF_SENT);
+	if (spec_on)
+		speculate(&r);
+	else
+		ring_put(&r);
 	return 0;
 }
 
@@ -215,8 +392,6 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 	issue_of_current(&is, now);
 	if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
 		count(VXT_BPF_UNPAIRED);
-	if (errors_only || min_latency_ns)
-		return 0;
 	return send(rq, VOLIOT_REC_IO_START, dev, 0, BPF_CORE_READ(rq, __data_len), now, &is);
 }
 
@@ -230,8 +405,6 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 	if (!dev)
 		return 0;
 	is = bpf_map_lookup_elem(&inflight, &key);
-	if (errors_only || min_latency_ns)
-		return 0;
 	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, BPF_CORE_READ(rq, __data_len),
 		    bpf_ktime_get_ns(), is);
 }
@@ -256,9 +429,5 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		if (nr_bytes >= BPF_CORE_READ(rq, __data_len))
 			bpf_map_delete_elem(&inflight, &key);
 	}
-	if (errors_only && !error)
-		return 0;
-	if (min_latency_ns && !error && (!is || now - copy.time_ns < min_latency_ns))
-		return 0;
 	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, is ? &copy : 0);
 }

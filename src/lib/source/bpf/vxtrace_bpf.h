@@ -10,11 +10,27 @@
 #define VXT_BPF_MAX_DEVS	256
 #define VXT_BPF_MAX_INFLIGHT	65536
 
+/* Kernel speculation ("context" programs): a window of the last
+ * VXT_BPF_WINDOW records per key, VXT_BPF_MAX_KEYS keys at most. */
+#define VXT_BPF_WINDOW		1024	/* a power of two */
+#define VXT_BPF_MAX_KEYS	256
+
+/* The key of a kernel speculation (as enum vxt_spec_key). */
+enum vxt_bpf_key {
+	VXT_BPF_KEY_OBJECT = 0,
+	VXT_BPF_KEY_PID = 1,
+	VXT_BPF_KEY_OBJECT_PID = 2,
+};
+
 /* The per-CPU counters map. */
 enum vxt_bpf_counter {
 	VXT_BPF_SENT = 0,	/* records put in the ring */
 	VXT_BPF_LOST = 1,	/* records dropped: the ring was full */
 	VXT_BPF_UNPAIRED = 2,	/* issues not remembered: the in-flight map was full */
+	VXT_BPF_SEEN = 3,	/* speculation: records considered */
+	VXT_BPF_COMMITS = 4,	/* speculation: triggers that committed a window */
+	VXT_BPF_SPEC_DROPS = 5,	/* speculation: records overwritten while still in a window */
+	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past VXT_BPF_MAX_KEYS */
 	VXT_BPF_NCOUNTERS
 };
 
@@ -55,6 +71,17 @@ struct voliot_io_rec {
 	char	comm[16];
 };
 #endif
+
+/* One key's window: the last VXT_BPF_WINDOW records, the sequence number
+ * each slot was written with (a reader skips a slot being rewritten), and
+ * what has been sent already. */
+struct vxt_bpf_window {
+	__u64	head;			/* records stored so far */
+	__u64	after_until;		/* records up to this time go out live */
+	__u64	sent_upto;		/* newest record time already sent */
+	__u64	seq[VXT_BPF_WINDOW];	/* slot i holds record number seq[i] + 1; 0 = empty */
+	struct voliot_io_rec rec[VXT_BPF_WINDOW];
+};
 
 /* What the kernel remembers of an issued request until it completes. */
 struct vxt_bpf_issue {

@@ -1,0 +1,85 @@
+#!/bin/sh
+# ebpf_speculate.sh - errors-in-context runs inside the kernel with the ebpf
+# source: only the failed I/O with what its object did 200 ms before and
+# 50 ms after leaves the kernel, the same events the profile keeps in user
+# space, and exactly those a brute-force reading of the profile's definition
+# picks from a full capture of the same run. Real errors: a loop device over
+# a file on a full tmpfs (-ENOSPC).
+. "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/tracefs_env.inc"
+need_tracefs
+[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+grep -q 'this build has no BPF programs' "$B/vxrecord" &&
+	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+mkdir "$T/full"
+mount -t tmpfs -o size=4M tmpfs "$T/full" 2>/dev/null || skip "cannot mount a tmpfs"
+cleanup_full() { [ -n "$LOOP" ] && losetup -d "$LOOP"; LOOP=; umount "$T/full" 2>/dev/null; }
+trap 'cleanup_full; cleanup' EXIT
+truncate -s 64M "$T/full/d.img"
+LOOP=$(losetup -f --show "$T/full/d.img") || skip "no free loop device"
+LNAME=${LOOP#/dev/}
+# fill the tmpfs: every later write to a new block of the image fails
+dd if=/dev/urandom of="$LOOP" bs=64k count=70 oflag=direct 2>/dev/null
+sync
+
+REC1= REC2= REC3=
+start() {	# start OUT ARGS... -> pid in $started, once OUT exists
+	out=$1; shift
+	"$B/vxrecord" "$@" -o "$out" 2>"$out.err" &
+	started=$!
+	i=0
+	while [ ! -e "$out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
+start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-in-context; REC2=$started
+start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-in-context; REC3=$started
+sleep 0.5
+rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
+rd 100 0	# long before the error: left out
+sleep 0.6
+rd 30 200	# 100 ms before it: kept (a 50 ms window would leave these out)
+sleep 0.1
+rd 30 300	# just before it: kept
+dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=12000 oflag=direct 2>/dev/null	# ENOSPC
+rd 10 400	# within 50 ms after it: kept
+sleep 0.1
+rd 30 500	# 100 ms after it: left out (a 200 ms window would keep them)
+sleep 0.6
+rd 100 600	# long after: left out
+sleep 0.3
+kill -INT $REC1 $REC2 $REC3
+wait $REC1; wait $REC2; r2=$?; wait $REC3
+expect_eq "vxrecord with the kernel program exits" "$r2" 0
+
+"$B/vxreplay" "$T/k.vxt" --info >"$T/k.info"
+grep -q 'profile: *errors-in-context (speculation: kernel)' "$T/k.info" &&
+	ok "the header says the profile ran in the kernel" ||
+	fail "header: $(grep profile "$T/k.info")"
+grep -q 'errors-in-context runs in user space' "$T/u.vxt.err" &&
+	ok "tracefs says why the profile runs in user space: $(grep 'user space' "$T/u.vxt.err")" ||
+	fail "no reason given for user space: $(cat "$T/u.vxt.err")"
+grep -q 'ran in the kernel: kept' "$T/k.vxt.err" &&
+	ok "$(grep 'ran in the kernel' "$T/k.vxt.err")" ||
+	fail "no kernel speculation summary: $(cat "$T/k.vxt.err")"
+
+# events as (phase op sector bytes error), one per line, sorted
+tuples() { awk -F, 'NR > 1 { print $3, $4, $6, $7, $9 }' | sort; }
+"$B/vxreplay" "$T/all.vxt" --report events --format csv >"$T/all.csv"
+# the profile's definition, by brute force over the full capture: e is kept
+# when an error t on its object has t - 200ms <= e <= t + 50ms
+awk -F, 'NR > 1 { n++; t[n] = $1; o[n] = $2; l[n] = $0; if ($9 != 0) { e++; et[e] = $1; eo[e] = $2 } }
+	END { for (i = 1; i <= n; i++) for (j = 1; j <= e; j++)
+		if (o[i] == eo[j] && t[i] >= et[j] - 200000000 && t[i] <= et[j] + 50000000) {
+			print l[i]; break } }' "$T/all.csv" | sed '1i header' | tuples >"$T/ref"
+"$B/vxreplay" "$T/k.vxt" --report events --format csv | tuples >"$T/kernel"
+"$B/vxreplay" "$T/u.vxt" --report events --format csv | tuples >"$T/user"
+errs=$(awk '$5 != 0' "$T/ref" | wc -l)
+[ "$errs" -ge 1 ] && ok "$errs failed completion(s) in the run" || fail "the run had no error"
+kept=$(wc -l <"$T/ref")
+[ "$kept" -gt 40 ] && [ "$kept" -lt 200 ] && ok "the definition keeps $kept of $(($(wc -l <"$T/all.csv") - 1)) events" ||
+	fail "the definition keeps $kept events: the workload is not what this test needs"
+expect_eq "kernel-kept events = the definition over the full capture" \
+	"$(diff "$T/ref" "$T/kernel" >/dev/null && echo same || diff "$T/ref" "$T/kernel" | head -5)" same
+expect_eq "kernel-kept events = user-space profile on tracefs" \
+	"$(diff "$T/user" "$T/kernel" >/dev/null && echo same || diff "$T/user" "$T/kernel" | head -5)" same
+finish

@@ -1,0 +1,91 @@
+# guest-ebpf.sh - vxrecord --source ebpf on the guest's kernel (Debian 12's
+# 6.1, or the newer ones), sourced by guest.sh when the programs are in the
+# guest, with the module unloaded: the CO-RE programs built against the
+# build machine's kernel load here, see every I/O dd does, see null_blk's
+# bad-block errors, and are the default without the module.
+# expect: ebpf_load ebpf_dd ebpf_errors ebpf_default
+
+
+# ebpf_start OUT ARGS...: vxrecord --source ebpf in the background, once it
+# writes OUT (the programs are attached then) -> $REC
+ebpf_start() {
+	out=$1
+	shift
+	rm -f "$out"
+	vxrecord -q -f --source ebpf "$@" -o "$out" 2>/tmp/ebpf.err &
+	REC=$!
+	i=0
+	while [ ! -e "$out" ]; do
+		i=$((i + 1))
+		if [ $i -gt 150 ] || ! kill -0 $REC 2>/dev/null; then
+			return 1
+		fi
+		sleep 0.1
+	done
+	return 0
+}
+
+ebpf_json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
+
+ebpf_checks() {
+if ebpf_start /tmp/ebpf-dd.vxt --objects nullb0; then
+	res PASS ebpf_load "the BPF programs load and attach on $(uname -r)"
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=500 skip=1000 iflag=direct 2>/dev/null
+	dd if=/dev/zero of=/dev/nullb0 bs=8k count=200 seek=3000 oflag=direct 2>/dev/null
+	sleep 0.3
+	kill -INT $REC
+	wait $REC
+	vxreplay /tmp/ebpf-dd.vxt --report summary --format json >/tmp/ebpf-dd.json
+	got="$(ebpf_json /tmp/ebpf-dd.json starts) $(ebpf_json /tmp/ebpf-dd.json reads)"
+	got="$got $(ebpf_json /tmp/ebpf-dd.json writes) $(ebpf_json /tmp/ebpf-dd.json bytes)"
+	got="$got $(ebpf_json /tmp/ebpf-dd.json lost) $(ebpf_json /tmp/ebpf-dd.json errors)"
+	want="700 500 200 $((500 * 4096 + 200 * 8192)) 0 0"
+	if [ "$got" = "$want" ]; then
+		res PASS ebpf_dd "dd 500 reads + 200 writes: starts reads writes bytes lost errors = $got"
+	else
+		res FAIL ebpf_dd "starts reads writes bytes lost errors = $got, want $want"
+	fi
+else
+	res FAIL ebpf_load "vxrecord --source ebpf did not start: $(cat /tmp/ebpf.err)"
+	res FAIL ebpf_dd "not run"
+fi
+
+# the bad blocks of nullb1: each failed read is a completion with -EIO
+if ebpf_start /tmp/ebpf-err.vxt --objects nullb1; then
+	dd if=/dev/nullb1 of=/dev/null bs=512 count=1 skip=$BAD iflag=direct 2>/dev/null
+	sleep 0.3
+	kill -INT $REC
+	wait $REC
+	n=$(vxreplay /tmp/ebpf-err.vxt --report events --format csv |
+		awk -F, -v s=$BAD '$3 == "done" && $6 == s && $10 == "EIO"' | wc -l)
+	if [ "$n" -ge 1 ]; then
+		res PASS ebpf_errors "the bad block at sector $BAD completes with EIO ($n times)"
+	else
+		res FAIL ebpf_errors "no EIO completion at sector $BAD"
+		vxreplay /tmp/ebpf-err.vxt --report events
+	fi
+else
+	res FAIL ebpf_errors "vxrecord --source ebpf did not start: $(cat /tmp/ebpf.err)"
+fi
+
+# without /dev/vxtrace the default is ebpf, and it says why not kmod
+if [ ! -e /dev/vxtrace ]; then
+	vxrecord -f -o /tmp/ebpf-def.vxt -c 1 -d 1s 2>/tmp/ebpf-def.err
+	if vxreplay /tmp/ebpf-def.vxt --report summary --format json | grep -q '"source": "ebpf"' &&
+	   grep -q 'kmod: no /dev/vxtrace' /tmp/ebpf-def.err; then
+		res PASS ebpf_default "without the module vxrecord picks ebpf and says why"
+	else
+		res FAIL ebpf_default "default: $(cat /tmp/ebpf-def.err)"
+	fi
+else
+	res SKIP ebpf_default "/dev/vxtrace exists"
+fi
+}
+
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	ebpf_checks
+else
+	for t in ebpf_load ebpf_dd ebpf_errors ebpf_default; do
+		res SKIP $t "the guest kernel has no BTF"
+	done
+fi
