@@ -64,7 +64,7 @@ grep -q 'speculation: .* committed, .* discarded' rec.err && ok "vxrecord specul
 if cmp -s rec.csv kept.csv; then ok "record-time file = replay-time view"; else
 	fail "record-time file differs: $(diff rec.csv kept.csv | head -5)"; fi
 "$B/vxreplay" r.vxt --info >info.txt
-grep -q '^profile: *errors-in-context$' info.txt && ok "header names the profile" ||
+grep -q '^profile: *errors-in-context (speculation: user space)$' info.txt && ok "header names the profile" ||
 	fail "header: $(grep profile info.txt)"
 # the progress line on a terminal shows what the speculation kept
 if command -v script >/dev/null; then
