@@ -240,12 +240,15 @@ int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 		rc = vxtop_collect_step(c, -1, &input);
 		if (rc < 0)
 			break;
-		if (c->ended && !c->rd) {
-			/* A finite source: show the partial interval, then stop. */
-			uint64_t last = c->model.total.last_ns;
+		if (c->ended) {
+			/* A finite source or a finished file: show the partial
+			 * interval, then stop. */
+			uint64_t last = c->model.total.last_ns, start = c->model.cur_start;
 
-			if (c->model.cur_events && last > c->model.cur_start &&
-			    vxtop_model_close(&c->model, last) == 0)
+			/* (times that ran backwards may all lie before its start) */
+			if (last <= start)
+				last = start == UINT64_MAX ? start : start + 1;
+			if (c->model.cur_events && vxtop_model_close(&c->model, last) == 0)
 				on_close(c, vxtop_model_snap(&c->model, 0), &b);
 			break;
 		}

@@ -6,6 +6,10 @@
  * interval closes when an event past its end arrives, or when the clock has
  * passed its end by lag_ns (events may sit in a buffer or, when following a
  * file, in the recorder's open chunk for up to a second).
+ * A finished file (one with its footer) is not followed: it is read through
+ * from its first event, intervals cut by event times alone, and the source
+ * ends at its end. Times are never trusted: interval ends saturate at 2^64,
+ * and an event far ahead of the clock moves the clock there.
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,6 +30,12 @@
 #define FOLLOW_WAIT_NS 5000000000ull	/* wait this long for the file to appear */
 #define CLOCK_SAME_NS 10000000000ull	/* closer than this to the clock: same base */
 #define GAP_INTERVALS 100		/* skip empty stretches longer than this */
+#define CLOSED_STEP_EVENTS 65536	/* a finished file: events read per step */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 static uint64_t src_now(const struct vxtop_collector *c)
 {
@@ -46,6 +56,13 @@ static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
 	}
 	if (!c->rd)
 		return -ENOENT;
+	if (!vxt_reader_recovered(c->rd)) {
+		/* finished (it has its footer): read it through, then end */
+		c->closed = true;
+		c->lag_ns = 0;
+		snprintf(c->name, sizeof(c->name), "file %s", o->follow);
+		return 0;
+	}
 	/* Like tail -f: what is already in the file is history. */
 	rc = vxt_reader_seek_ordinal(c->rd, vxt_reader_nevents(c->rd));
 	if (rc < 0) {
@@ -214,7 +231,8 @@ static int catch_up(struct vxtop_collector *c, uint64_t t)
 	struct vxtop_model *m = &c->model;
 	int rc;
 
-	while (t >= vxtop_model_cur_end(m)) {
+	/* an interval ending at 2^64 never closes: the loop ends there */
+	while (t >= vxtop_model_cur_end(m) && vxtop_model_cur_end(m) != UINT64_MAX) {
 		rc = close_interval(c, vxtop_model_cur_end(m));
 		if (rc < 0)
 			return rc;
@@ -231,6 +249,14 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 	uint64_t d = t > now ? t - now : now - t;
 
 	c->clock_set = true;
+	if (c->closed) {
+		/* a finished file: its intervals start at its first event */
+		c->view_start = t;
+		if (c->view)
+			vxt_view_set_time_base(c->view, t);
+		vxtop_model_restart(&c->model, t);
+		return;
+	}
 	if (d < CLOCK_SAME_NS)
 		return;
 	c->clock_off = (int64_t)(t - now);
@@ -240,19 +266,53 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 	vxtop_model_restart(&c->model, t);
 }
 
+/* An event long before the open interval: the source's clock went back. */
+static bool far_back(const struct vxtop_collector *c, uint64_t t)
+{
+	return (c->closed || c->history_done) && t < c->model.cur_start &&
+	       c->model.cur_start - t > CLOCK_SAME_NS;
+}
+
+/* Close what the open interval holds and go on from @t, on the clock too. */
+static int jump_back(struct vxtop_collector *c, uint64_t t)
+{
+	struct vxtop_model *m = &c->model;
+	uint64_t end = c->closed ? m->total.last_ns : src_now(c);
+	int rc;
+
+	if (m->cur_events) {
+		if (end <= m->cur_start)
+			end = m->cur_start == UINT64_MAX ? m->cur_start : m->cur_start + 1;
+		if (end > vxtop_model_cur_end(m))
+			end = vxtop_model_cur_end(m);
+		rc = close_interval(c, end);
+		if (rc < 0)
+			return rc;
+	}
+	if (!c->closed)
+		c->clock_off = (int64_t)(t - vxt_now_mono());
+	vxtop_model_restart(m, t);
+	return 0;
+}
+
 static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 {
 	size_t i = 0, j;
 	int rc;
 
 	/* Following a file, what happened before the view started is history
-	 * (it arrives late, with the chunk that was open when we started). */
-	while (c->rd && i < n && ev[i].time_ns < c->view_start)
+	 * (it arrives late, with the chunk that was open when we started); once
+	 * the view's time is reached, an earlier time is a clock that ran
+	 * backwards, and its events count. */
+	while (c->rd && !c->closed && !c->history_done && i < n &&
+	       ev[i].time_ns < c->view_start)
 		i++;
+	if (i < n)
+		c->history_done = true;
 	while (i < n) {
 		uint64_t end = vxtop_model_cur_end(&c->model);
 
-		for (j = i; j < n && ev[j].time_ns < end; j++)
+		for (j = i; j < n && ev[j].time_ns < end && !far_back(c, ev[j].time_ns); j++)
 			;
 		rc = vxtop_model_feed(&c->model, ev + i, j - i);
 		if (rc < 0) {
@@ -260,7 +320,14 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 			return rc;
 		}
 		c->fed += j - i;
-		if (j < n) {
+		/* an event far ahead of the clock: the clock jumped, follow it */
+		if (j < n && !c->closed && ev[j].time_ns > sat_add(src_now(c), CLOCK_SAME_NS))
+			c->clock_off = (int64_t)(ev[j].time_ns - vxt_now_mono());
+		if (j < n && far_back(c, ev[j].time_ns)) {
+			rc = jump_back(c, ev[j].time_ns);
+			if (rc < 0)
+				return rc;
+		} else if (j < n) {
 			rc = catch_up(c, ev[j].time_ns);
 			if (rc < 0)
 				return rc;
@@ -366,10 +433,12 @@ static int read_follow(struct vxtop_collector *c)
 	struct vxt_event *slot;
 	int rc;
 
-	if (vxt_now_mono() < c->next_refresh)
+	size_t taken = 0;
+
+	if (!c->closed && vxt_now_mono() < c->next_refresh)
 		return 0;
 	c->next_refresh = vxt_now_mono() + FOLLOW_POLL_NS;
-	rc = vxt_reader_refresh(c->rd);
+	rc = c->closed ? 0 : vxt_reader_refresh(c->rd);
 	if (rc < 0)
 		goto fail;
 	c->model.objs = vxt_reader_objects(c->rd);
@@ -379,16 +448,20 @@ static int read_follow(struct vxtop_collector *c)
 		if (rc < 0)
 			return rc;
 	}
-	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
+	while ((!c->closed || taken < CLOSED_STEP_EVENTS) &&
+	       (rc = vxt_reader_next(c->rd, &ev)) == 1) {
 		slot = vxt_batch_push(&c->batch);
 		if (!slot) {
 			snprintf(c->err, sizeof(c->err), "out of memory");
 			return -ENOMEM;
 		}
 		*slot = *ev;
+		taken++;
 	}
 	if (rc < 0)
 		goto fail;
+	if (c->closed && rc == 0)
+		c->ended = true;
 	return take_batch(c);
 fail:
 	snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
@@ -397,11 +470,11 @@ fail:
 
 static int wait_ms(const struct vxtop_collector *c)
 {
-	uint64_t due = vxtop_model_cur_end(&c->model) + c->lag_ns;
+	uint64_t due = sat_add(vxtop_model_cur_end(&c->model), c->lag_ns);
 	uint64_t now = src_now(c);
 	uint64_t ms;
 
-	if (now >= due)
+	if (c->closed || now >= due)
 		return 0;
 	ms = (due - now + 999999) / 1000000;
 	if (c->rd && ms > FOLLOW_POLL_NS / 1000000)
@@ -428,8 +501,8 @@ static int wait_and_read(struct vxtop_collector *c, int in_fd, bool *input)
 	int sfd, n = 0;
 
 	if (c->rd) {
-		*input = poll_input(in_fd, timeout);
-		return read_follow(c);
+		*input = poll_input(in_fd, c->ended ? STEP_MAX_MS : timeout);
+		return c->ended ? 0 : read_follow(c);
 	}
 	if (c->ended) {
 		*input = poll_input(in_fd, timeout);
@@ -471,7 +544,7 @@ int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input)
 			return rc;
 		}
 	}
-	if (src_now(c) >= vxtop_model_cur_end(m) + c->lag_ns)
+	if (!c->closed && src_now(c) >= sat_add(vxtop_model_cur_end(m), c->lag_ns))
 		return catch_up(c, src_now(c) - c->lag_ns);
 	return 0;
 }

@@ -53,6 +53,8 @@ struct vxtop_collector {
 	uint64_t next_refresh;		/* follow: next look at the file */
 	uint64_t fed;			/* events fed since start */
 	bool ended;			/* the source has no more events */
+	bool closed;			/* following a finished file: read it through */
+	bool history_done;		/* follow: an event of the view's time was seen */
 	vxtop_close_fn on_close;
 	void *arg;
 	char name[160];			/* "sim", "follow trace.vxt" */

@@ -122,10 +122,12 @@ void vxtop_model_set_anchor(struct vxtop_model *m, uint64_t mono_ns, uint64_t re
 void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns);
 /* Account @n events to the open interval. @return 0 or -ENOMEM. */
 int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n);
-/* The end of the open interval in source time. */
+/* The end of the open interval in source time; UINT64_MAX when it would pass
+ * the end of time (a crafted file's times near 2^64). */
 static inline uint64_t vxtop_model_cur_end(const struct vxtop_model *m)
 {
-	return m->cur_start + m->interval_ns;
+	return m->cur_start > UINT64_MAX - m->interval_ns ? UINT64_MAX
+							  : m->cur_start + m->interval_ns;
 }
 /* Close the open interval at source time @end_ns and open the next one there;
  * starts older than VXTOP_INFLIGHT_AGE_NS age out. @return 0 or -ENOMEM. */
