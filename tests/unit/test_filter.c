@@ -597,6 +597,38 @@ START_TEST(test_oracle)
 }
 END_TEST
 
+/* A name test caches its answer for every id, not only the first ones: with
+ * 5000 command names each seen 4 times, each name is matched once, and the
+ * count is the one a direct prefix check gives. */
+START_TEST(test_name_cache_every_id)
+{
+	struct vxt_strtab *many = vxt_strtab_new();
+	char err[VXT_ERRBUF_SIZE], name[32];
+	struct vxt_filter *f;
+	struct vxt_event e = { .phase = VXT_PH_DONE };
+	uint64_t got = 0, want = 0;
+	uint32_t n = 5000;
+
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "worker-%u-long-command-name", i);
+		vxt_strtab_intern(many, name, strlen(name));
+	}
+	f = vxt_filter_compile("comm ~ \"worker-2*\"", objs, many, err);
+	ck_assert_msg(f != NULL, "%s", err);
+	for (int round = 0; round < 4; round++)
+		for (uint32_t id = 1; id <= n; id++) {
+			e.comm = id;
+			got += vxt_filter_matches(f, &e);
+			want += !strncmp(vxt_strtab_get(many, id), "worker-2", 8);
+		}
+	ck_assert_uint_eq(got, want);
+	ck_assert_uint_eq(want, 4 * 1111);
+	ck_assert_uint_eq(f->lookups, n);
+	vxt_filter_free(f);
+	vxt_strtab_free(many);
+}
+END_TEST
+
 Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -618,6 +650,7 @@ Suite *filter_suite(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_tables_grow);
 	tcase_add_test(tc, test_oracle);
+	tcase_add_test(tc, test_name_cache_every_id);
 	suite_add_tcase(s, tc);
 	return s;
 }

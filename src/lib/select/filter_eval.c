@@ -3,7 +3,9 @@
  * Walks the jump table of filter_impl.h: each test reads one field, compares,
  * and names the next test. Object and command names are looked up in the
  * bound tables the first time an id is seen by a test and the answer is kept
- * in the test's cache, so the steady state is a byte load. No allocation.
+ * in the test's cache (every id, however many names a file has), so the
+ * steady state is a byte load. The only allocation is a cache growing to the
+ * table's size; when that fails the answer is computed uncached.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +21,8 @@ void vxt_filter_free(struct vxt_filter *f)
 		return;
 	free(f->tests);
 	free(f->pool);
+	for (size_t i = 0; f->cache && i < f->ncache; i++)
+		free(f->cache[i].v);
 	free(f->cache);
 	free(f->src);
 	free(f->table);
@@ -30,7 +34,9 @@ void vxt_filter_bind(struct vxt_filter *f, const struct vxt_objtab *objs,
 {
 	f->objs = objs;
 	f->strs = strs;
-	memset(f->cache, 0, f->ncache);
+	for (size_t i = 0; i < f->ncache; i++)
+		if (f->cache[i].v)
+			memset(f->cache[i].v, 0, f->cache[i].n);
 }
 
 void vxt_filter_set_time_base(struct vxt_filter *f, uint64_t base_ns)
@@ -161,36 +167,59 @@ static bool cmp(unsigned op, uint64_t a, uint64_t b)
 	return op == FO_EQ ? a == b : op == FO_LT ? a < b : a <= b;
 }
 
+/* Make room for @id in @c (to the table's @count ids at once). */
+static bool cache_room(struct fcache *c, uint32_t id, size_t count)
+{
+	size_t n = count > id ? count : (size_t)id + 1;
+	uint8_t *v;
+
+	if (id < c->n)
+		return true;
+	if (n < 2 * c->n)
+		n = 2 * c->n;
+	v = realloc(c->v, n);
+	if (!v)
+		return false;
+	memset(v + c->n, 0, n - c->n);
+	c->v = v;
+	c->n = n;
+	return true;
+}
+
 /* The answer of a name or dev test for the object / command of @ev. */
 static bool name_test(struct vxt_filter *f, const struct ftest *t, const struct vxt_event *ev)
 {
 	uint32_t id = t->field == FF_COMM ? ev->comm : ev->object;
-	uint8_t *c = f->cache + t->cache;
+	struct fcache *c = &f->cache[t->cache];
 	const struct vxt_object *o;
 	const char *name = "";
 	uint32_t dev = 0;
+	size_t count = 0;
 	bool known = false, r;
 
-	if (id < FT_CACHE_IDS && c[id])
-		return c[id] == 2;
+	if (id < c->n && c->v[id])
+		return c->v[id] == 2;
 	if (t->field == FF_COMM) {
-		if (f->strs && id < vxt_strtab_count(f->strs)) {
+		count = f->strs ? vxt_strtab_count(f->strs) : 0;
+		if (id < count) {
 			name = vxt_strtab_get(f->strs, id);
 			known = true;
 		}
 	} else if (f->objs && (o = vxt_objtab_get(f->objs, id))) {
+		count = vxt_objtab_count(f->objs);
 		name = o->name;
 		dev = o->dev;
 		known = true;
 	}
+	f->lookups++;
 	if (t->op == FO_DEVCMP)
 		r = cmp(t->aux, dev, t->val);
 	else if (t->op == FO_STREQ)
 		r = !strcmp(name, f->pool + t->str);
 	else
 		r = vxt_glob_match(f->pool + t->str, name);
-	if (known && id < FT_CACHE_IDS)
-		c[id] = r ? 2 : 1;
+	if (known && cache_room(c, id, count))
+		c->v[id] = r ? 2 : 1;
 	return r;
 }
 

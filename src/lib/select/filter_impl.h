@@ -69,7 +69,12 @@ enum fop {
 
 #define FT_ACCEPT 0xffffu
 #define FT_REJECT 0xfffeu
-#define FT_CACHE_IDS 1024	/* name results cached for ids below this */
+/* One name test's answers by object / command id: 0 unknown, 1 false, 2 true;
+ * grown to the bound table's size on the first id past it. */
+struct fcache {
+	uint8_t *v;
+	size_t n;
+};
 
 enum fkind {
 	FK_RANGE,		/* lo <= field <= lo + span, on a masked word */
@@ -86,7 +91,7 @@ struct ftest {
 	uint8_t shift;		/* ... and the field's bit offset in it */
 	uint16_t t, f;		/* next test when true / false */
 	uint32_t str;		/* name ops: offset of the pattern in ->pool */
-	uint32_t cache;		/* name ops: offset of FT_CACHE_IDS bytes in ->cache */
+	uint32_t cache;		/* name ops: index in ->cache */
 	uint64_t mask, lo, span;
 	uint64_t val;
 };
@@ -102,8 +107,9 @@ struct vxt_filter {
 	unsigned ntests;
 	struct ftest *tests;
 	char *pool;		/* NUL-terminated patterns */
-	uint8_t *cache;		/* 0 unknown, 1 false, 2 true */
+	struct fcache *cache;	/* one per name test */
 	size_t ncache;
+	uint64_t lookups;	/* names looked up and matched (not from a cache) */
 	char *src;
 	uint8_t *table;		/* NULL, or the answer for each outcome of all tests */
 	bool all_fast;		/* with ->table: no FK_SLOW test */

@@ -285,7 +285,7 @@ static int name_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 	n = new_test(p, v, fld, glob ? FO_GLOB : FO_STREQ, cmp == TK_NE || cmp == TK_NMATCH);
 	if (n < 0 || pool_add(p, value_text(p, v, b, sizeof(b)), &p->nodes[n].test.str) < 0)
 		return -1;
-	p->nodes[n].test.cache = p->ncached++ * FT_CACHE_IDS;
+	p->nodes[n].test.cache = p->ncached++;
 	return n;
 }
 
@@ -330,7 +330,7 @@ static int make_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 				return -1;
 			p->nodes[n].test.aux = fop;
 			p->nodes[n].test.val = val;
-			p->nodes[n].test.cache = p->ncached++ * FT_CACHE_IDS;
+			p->nodes[n].test.cache = p->ncached++;
 			return n;
 		}
 		break;
@@ -577,8 +577,8 @@ static struct vxt_filter *build(struct fparser *p, int root, const char *expr)
 	if (!f)
 		return NULL;
 	f->tests = calloc(p->ntests ? p->ntests : 1, sizeof(*f->tests));
-	f->ncache = (size_t)p->ncached * FT_CACHE_IDS;
-	f->cache = calloc(f->ncache ? f->ncache : 1, 1);
+	f->ncache = p->ncached;
+	f->cache = calloc(f->ncache ? f->ncache : 1, sizeof(*f->cache));
 	f->src = strdup(expr);
 	f->pool = p->pool;
 	p->pool = NULL;
