@@ -9,7 +9,8 @@
 #   make fuzz        the fuzz targets (FUZZ_SECONDS=N each)
 #   make SAN=1 ...   the same with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make WERROR=-Werror ...   warnings are errors (CI)
-#   make shared      build/libvxtrace.so (PIC objects in build/pic)
+#   make shared      build/libvxtrace.so (PIC objects in build/pic); `make all` also
+#                    builds build/vxtrace_sqlite.so, the SQLite extension
 #   make install PREFIX=/usr/local DESTDIR=...   (and uninstall); install-dkms; deb
 
 CC       ?= cc
@@ -66,7 +67,8 @@ UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o
 
 .PHONY: all deps check check-unit check-cli check-tui check-kmod bench fuzz demo clean \
 	install uninstall
-all: $(PROGS:%=$(B)/%)
+SQL_EXT   := $(B)/vxtrace_sqlite.so
+all: $(PROGS:%=$(B)/%) $(SQL_EXT)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

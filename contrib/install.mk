@@ -57,6 +57,17 @@ $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
+# The SQLite extension (sqlite3's .load vxtrace_sqlite): the library's PIC
+# objects, with the SQL module's own built to call the loading SQLite
+# through its routine table (so it links no libsqlite3 of its own).
+SQL_SRC     := $(filter src/lib/sink/sql%.c,$(LIB_SRC))
+EXT_OBJ     := $(SQL_SRC:%.c=$(B)/ext/%.o) $(filter-out $(SQL_SRC:%.c=$(B)/pic/%.o),$(PIC_OBJ))
+$(B)/ext/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -DVXT_SQL_EXTENSION -c $< -o $@
+$(SQL_EXT): $(EXT_OBJ)
+	$(CC) $(SANFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ $(filter-out -lsqlite3,$(LDLIBS_ALL))
+
 $(LIBSO): $(PIC_OBJ)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $^ $(LDLIBS_ALL)
 	ln -sf $(notdir $@) $(B)/$(SONAME)
@@ -79,6 +90,7 @@ install: all shared
 	ln -sf $(notdir $(LIBSO)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libvxtrace.so
 	$(INSTALL) -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)
+	$(INSTALL) -m 755 $(SQL_EXT) $(DESTDIR)$(LIBDIR)
 	$(INSTALL) -m 644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)
 	$(INSTALL) -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/vxtrace
 	$(if $(PROFILES),$(INSTALL) -m 644 $(PROFILES) $(DESTDIR)$(DATADIR)/vxtrace/profiles)
@@ -99,7 +111,8 @@ install: all shared
 uninstall:
 	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(DESTDIR)$(LIBDIR)/libvxtrace.so $(DESTDIR)$(LIBDIR)/libvxtrace.so.$(SOMAJOR) \
-	      $(DESTDIR)$(LIBDIR)/$(notdir $(LIBSO)) $(DESTDIR)$(LIBDIR)/libvxtrace.a
+	      $(DESTDIR)$(LIBDIR)/$(notdir $(LIBSO)) $(DESTDIR)$(LIBDIR)/libvxtrace.a \
+	      $(DESTDIR)$(LIBDIR)/$(notdir $(SQL_EXT))
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/vxtrace.pc
 	rm -f $(HEADERS:include/vxtrace/%=$(DESTDIR)$(INCLUDEDIR)/vxtrace/%)
 	rm -f $(PROFILES:formats/profiles/%=$(DESTDIR)$(DATADIR)/vxtrace/profiles/%)

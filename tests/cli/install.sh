@@ -17,7 +17,7 @@ make -s -C "$top" install DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 |
 
 p=$dest$prefix
 for f in bin/vxrecord bin/vxreplay bin/vxtop lib/libvxtrace.a lib/libvxtrace.so \
-	 lib/libvxtrace.so.0 lib/pkgconfig/vxtrace.pc include/vxtrace/vxtrace.h \
+	 lib/libvxtrace.so.0 lib/vxtrace_sqlite.so lib/pkgconfig/vxtrace.pc include/vxtrace/vxtrace.h \
 	 include/vxtrace/vxt.h include/vxtrace/voltrace.h; do
 	[ -e "$p/$f" ] || fail "missing $prefix/$f"
 done

@@ -133,6 +133,19 @@ sql "SELECT vxt_pushdown(0); SELECT count(*) FROM errors WHERE object = 'sdb'" -
 	> "$tmp/fn.csv" || fail "vxt_pushdown(0) failed"
 grep -q '^30$' "$tmp/fn.csv" || fail "vxt_pushdown(0) then a count: $(cat "$tmp/fn.csv")"
 
+# the examples of formats/sql.md run, give rows, and give them with pushdown off too
+top=${VXT_TOP:?}
+awk '/^```sql$/ { on = 1; n++; next } /^```$/ { on = 0 } on { print > ("'"$tmp"'/ex" n ".sql") }' \
+	"$top/formats/sql.md"
+[ -f "$tmp/ex6.sql" ] || fail "formats/sql.md has fewer than 6 example queries"
+for q in "$tmp"/ex*.sql; do
+	sql "$(cat "$q")" --format csv > "$q.on" || fail "example $(cat "$q") failed"
+	VXT_SQL_PUSHDOWN=0 "$b/vxreplay" "$f" --sql "$(cat "$q")" --format csv > "$q.off" ||
+		fail "example $(cat "$q") failed without pushdown"
+	cmp -s "$q.on" "$q.off" || fail "pushdown changed the result of $(cat "$q")"
+	[ "$(wc -l < "$q.on")" -gt 1 ] || fail "no rows from $(cat "$q")"
+done
+
 # --- EXPLAIN QUERY PLAN shows the pushdown ---------------------------------
 plan=$(sql "EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE time_ns >= 5 AND object IN ('sda', 'sdb') AND error != 0" --format csv)
 echo "$plan" | grep -q 'time_ns>=? AND object IN(?) AND error!=0' || fail "plan: $plan"
