@@ -3,7 +3,9 @@
  * Text is aligned columns (the widths of the first rows, as the other
  * reports' text), CSV is RFC 4180 with a header row, JSON is one array of
  * objects per statement that returns rows. NULL prints as an empty field
- * (text, CSV) or null (JSON).
+ * (text, CSV) or null (JSON). Values are escaped for each output as the
+ * reports' names are (escape.h): text from a trace never reaches the
+ * terminal raw.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,19 +16,10 @@
 
 #define TEXT_SAMPLE 1000	/* rows read ahead to size the text columns */
 
+/* One CSV field, as every CSV output writes it (vxt_escape_csv()). */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	vxt_fputs_csv(s, out);
 }
 
 static void json_value(FILE *out, sqlite3_stmt *st, int i)
@@ -47,6 +40,17 @@ static const char *cell(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
+/* cell() escaped for a terminal. @return a malloc'd string, or NULL. */
+static char *text_cell(const char *s)
+{
+	size_t n = VXT_ESCAPE_MAX(strlen(s));
+	char *b = malloc(n);
+
+	if (b)
+		vxt_escape_text(s, b, n);
+	return b;
+}
+
 /* Text rows: a copy of the first TEXT_SAMPLE rows sizes the columns. */
 struct text_out {
 	int ncol;
@@ -59,13 +63,14 @@ static void text_row(FILE *out, const struct text_out *t, char *const *cells,
 		     sqlite3_stmt *st)
 {
 	for (int i = 0; i < t->ncol; i++) {
-		const char *s = cells ? cells[i] : cell(st, i);
-		bool last = i + 1 == t->ncol;
+		char *own = cells ? NULL : text_cell(cell(st, i));
+		const char *s = cells ? cells[i] : own ? own : "";
 
-		if (last)
+		if (i + 1 == t->ncol)
 			fprintf(out, "%s\n", s);
 		else
 			fprintf(out, "%-*s  ", (int)t->width[i], s);
+		free(own);
 	}
 }
 
@@ -80,11 +85,15 @@ static int print_text(sqlite3_stmt *st, FILE *out)
 	t.sample = malloc(TEXT_SAMPLE * (size_t)t.ncol * sizeof(*t.sample));
 	if (!t.width || !t.sample)
 		goto out;
-	for (int c = 0; c < t.ncol; c++)
-		t.width[c] = strlen(sqlite3_column_name(st, c));
+	for (int c = 0; c < t.ncol; c++) {
+		char *h = text_cell(sqlite3_column_name(st, c));
+
+		t.width[c] = h ? strlen(h) : 0;
+		free(h);
+	}
 	while (t.nsample < TEXT_SAMPLE && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int c = 0; c < t.ncol; c++) {
-			char *s = strdup(cell(st, c));
+			char *s = text_cell(cell(st, c));
 			size_t k = t.nsample * (size_t)t.ncol + (size_t)c;
 
 			t.sample[k] = s;
@@ -102,10 +111,13 @@ static int print_text(sqlite3_stmt *st, FILE *out)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		goto out;
 	for (int c = 0; c < t.ncol; c++) {
+		char *h = text_cell(sqlite3_column_name(st, c));
+
 		if (c + 1 == t.ncol)
-			fprintf(out, "%s\n", sqlite3_column_name(st, c));
+			fprintf(out, "%s\n", h ? h : "");
 		else
-			fprintf(out, "%-*s  ", (int)t.width[c], sqlite3_column_name(st, c));
+			fprintf(out, "%-*s  ", (int)t.width[c], h ? h : "");
+		free(h);
 	}
 	for (i = 0; i < t.nsample; i++)
 		text_row(out, &t, t.sample + i * (size_t)t.ncol, NULL);
