@@ -16,6 +16,8 @@
 CC       ?= cc
 PKG      ?= pkg-config
 PKGS      = libzstd yaml-0.1 libtracefs libtraceevent sqlite3
+# the metrics endpoint (HTTP server) and the ClickHouse sink (HTTP client)
+PKGS     += libmicrohttpd libcurl
 TUI_PKGS  = ncursesw
 WERROR   ?=
 OPT      ?= -O2

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vxtrace/metrics.h"
 #include "vxtrace/vxtrace.h"
 #include "keep.h"
 #include "rotate.h"
@@ -51,6 +52,9 @@ static void usage(FILE *f)
 "      --profile NAME      write only what profile NAME keeps (its filter and\n"
 "                          speculation, e.g. errors-in-context)\n"
 "      --profile-dir DIR   look for profiles in DIR first\n"
+"      --listen ADDR:PORT  serve Prometheus metrics of what the source captures on\n"
+"                          http://ADDR:PORT/metrics (formats/metrics.md)\n"
+"      --listen-remote     let --listen use a non-loopback address\n"
 "  -l, --level N           zstd level (default 1)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
@@ -72,6 +76,8 @@ struct options {
 	uint64_t count;
 	uint64_t duration_ns;
 	bool quiet;
+	const char *listen;		/* --listen */
+	bool listen_remote;
 	struct rotate rot;
 	bool keep_set;
 	struct keep keep;		/* --profile */
@@ -120,6 +126,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW };	/* O_SRC: vxt_source_option() */
 	enum { O_ROTATE = 400, O_KEEP };
 	enum { O_PROFILE = 500, O_PROFILE_DIR };
+	enum { O_LISTEN = 600, O_LISTEN_REMOTE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "source", required_argument, NULL, 's' },
@@ -142,6 +149,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "listen-remote", no_argument, NULL, O_LISTEN_REMOTE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -195,6 +204,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_PROFILE: o->keep.profile = optarg; break;
 		case O_PROFILE_DIR: o->keep.profile_dir = optarg; break;
+		case O_LISTEN: o->listen = optarg; break;
+		case O_LISTEN_REMOTE: o->listen_remote = true; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
@@ -291,6 +302,30 @@ static bool limit_reached(const struct options *o, bool is_sim, uint64_t started
 	       (o->count && written >= o->count);
 }
 
+/* --listen: count what the source captured, publish now and then.
+ * @return 0, or -1 after printing why. */
+static int metrics_step(struct vxt_metrics *m, const struct keep *k, struct vxt_source *src,
+			const struct vxt_objtab *objs, const struct vxt_batch *b)
+{
+	struct vxt_view_stats st;
+
+	if (!m)
+		return 0;
+	if (vxt_metrics_feed(m, objs, b->ev, b->n) < 0)
+		goto oom;
+	vxt_metrics_set_lost(m, vxt_source_lost(src));
+	if (k->v) {
+		vxt_view_get_stats(k->v, &st);
+		vxt_metrics_set_view(m, &st);
+	}
+	if (vxt_metrics_tick(m) < 0)
+		goto oom;
+	return 0;
+oom:
+	fprintf(stderr, "vxrecord: metrics: out of memory\n");
+	return -1;
+}
+
 static int record(struct options *o, int argc, char **argv)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -298,6 +333,8 @@ static int record(struct options *o, int argc, char **argv)
 	struct vxt_strtab *strs = vxt_strtab_new();
 	struct vxt_source *src = NULL;
 	struct vxt_writer *w = NULL;
+	struct vxt_metrics *metrics = NULL;
+	struct vxt_metrics_server *http = NULL;
 	struct vxt_batch batch = { 0 }, *kb;
 	const char *term = getenv("TERM");
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
@@ -354,6 +391,22 @@ static int record(struct options *o, int argc, char **argv)
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
 	}
+	if (o->listen) {
+		metrics = vxt_metrics_new();
+		if (!metrics || vxt_metrics_publish(metrics) < 0) {
+			fprintf(stderr, "vxrecord: metrics: out of memory\n");
+			goto out;
+		}
+		http = vxt_metrics_serve(metrics, o->listen, o->listen_remote, err);
+		if (!http) {
+			fprintf(stderr, "vxrecord: %s\n", err);
+			status = errno == EINVAL ? EXIT_USAGE : 1;	/* a bad address */
+			goto out;
+		}
+		if (!o->quiet)
+			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
+				o->listen, vxt_metrics_server_port(http));
+	}
 	if (rotate_enabled(&o->rot) && (rc = rotate_shift(&o->rot)) < 0) {
 		fprintf(stderr, "vxrecord: %s: rotating the existing file: %s\n", o->output,
 			strerror(-rc));
@@ -388,6 +441,8 @@ static int record(struct options *o, int argc, char **argv)
 		}
 		if (!is_sim && o->count && written + batch.n > o->count)
 			batch.n = (size_t)(o->count - written);
+		if (metrics_step(metrics, &o->keep, src, objs, &batch) < 0)
+			goto out;
 		kb = keep_batch(&o->keep, &batch);
 		if (!kb || write_kept(o, &w, kb, objs, strs) < 0)
 			goto out;
@@ -429,6 +484,8 @@ out:
 			status = 1;
 		}
 	}
+	vxt_metrics_server_stop(http);
+	vxt_metrics_free(metrics);
 	if (src && vxt_source_note(src) && !o->quiet)
 		fprintf(stderr, "vxrecord: %s\n", vxt_source_note(src));
 	vxt_source_close(src);

@@ -146,6 +146,42 @@ static void start_view(struct vxtop_collector *c)
 	vxtop_model_restart(&c->model, c->start_mono);
 }
 
+/* --listen: the metrics of what the view keeps, served from their own thread. */
+static int open_metrics(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	if (!o->listen)
+		return 0;
+	c->metrics = vxt_metrics_new();
+	if (!c->metrics) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
+	vxt_metrics_publish(c->metrics);
+	c->http = vxt_metrics_serve(c->metrics, o->listen, o->listen_remote, c->err);
+	if (!c->http)
+		return errno == EINVAL ? -EINVAL : -EIO;	/* the address, or the system */
+	return 0;
+}
+
+/* After each step: the figures the loop keeps, then publish now and then. */
+static int tick_metrics(struct vxtop_collector *c)
+{
+	struct vxt_view_stats st;
+
+	if (!c->metrics)
+		return 0;
+	vxt_metrics_set_lost(c->metrics, c->src ? vxt_source_lost(c->src) : 0);
+	if (c->view) {
+		vxt_view_get_stats(c->view, &st);
+		vxt_metrics_set_view(c->metrics, &st);
+	}
+	if (vxt_metrics_tick(c->metrics) < 0) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
 	int rc;
@@ -171,7 +207,8 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 		vxtop_model_set_anchor(&c->model, vxt_reader_info(c->rd)->anchor_mono_ns,
 				       vxt_reader_info(c->rd)->anchor_real_ns);
 		start_view(c);
-		return open_view(c, o);
+		rc = open_view(c, o);
+		return rc < 0 ? rc : open_metrics(c, o);
 	}
 	rc = open_source(c, o);
 	if (rc < 0)
@@ -181,15 +218,19 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	rc = open_view(c, o);
 	if (rc < 0)
 		return rc;
-	if (o->write)
-		rc = open_writer(c, o);
-	return rc;
+	if (o->write && (rc = open_writer(c, o)) < 0)
+		return rc;
+	return open_metrics(c, o);
 }
 
 int vxtop_collect_close(struct vxtop_collector *c)
 {
 	int rc = 0;
 
+	vxt_metrics_server_stop(c->http);
+	vxt_metrics_free(c->metrics);
+	c->http = NULL;
+	c->metrics = NULL;
 	if (c->wr)
 		rc = vxt_writer_close(c->wr, c->err);
 	c->wr = NULL;
@@ -374,6 +415,11 @@ static int take_batch(struct vxtop_collector *c)
 			return rc;
 		}
 	}
+	if (c->metrics && vxt_metrics_feed(c->metrics, vxtop_collect_objects(c), c->batch.ev,
+					   c->batch.n) < 0) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
 	rc = feed(c, c->batch.ev, c->batch.n);
 	c->batch.n = 0;
 	return rc;
@@ -535,7 +581,7 @@ int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input)
 
 	*input = false;
 	rc = wait_and_read(c, in_fd, input);
-	if (rc < 0)
+	if (rc < 0 || (rc = tick_metrics(c)) < 0)
 		return rc;
 	if (c->wr) {
 		rc = vxt_writer_tick(c->wr);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "vxtrace/metrics.h"
 
 struct vxtop_opts {
 	const char *source;		/* NULL = the default source */
@@ -23,6 +24,8 @@ struct vxtop_opts {
 	struct vxt_source_opts so;	/* the source options (vxt_source_option()) */
 	uint64_t interval_ns;
 	const char *command;		/* the command line, for -w */
+	const char *listen;		/* serve /metrics on this address */
+	bool listen_remote;		/* ... even when it is not loopback */
 	bool force;			/* -w overwrites */
 };
 
@@ -44,6 +47,8 @@ struct vxtop_collector {
 	struct vxt_objtab *objs;	/* owned (source mode) */
 	struct vxt_strtab *strs;	/* owned (source mode) */
 	struct vxt_batch batch;
+	struct vxt_metrics *metrics;	/* --listen */
+	struct vxt_metrics_server *http;
 	struct vxtop_model model;
 	int64_t clock_off;		/* source time minus CLOCK_MONOTONIC */
 	bool clock_set;

@@ -48,6 +48,9 @@ static void usage(FILE *f)
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
 "      --sim-errors S    simulator error bursts\n"
+"      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+"                        (formats/metrics.md); loopback addresses only unless\n"
+"      --listen-remote   is given too\n"
 "      --no-color        monochrome screens\n"
 "  -h, --help            this help\n"
 "  -V, --version         the version\n"
@@ -59,6 +62,7 @@ enum {
 	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SRC, OPT_NO_COLOR, OPT_WHERE,
 	OPT_PROFILE,	/* OPT_SRC: vxt_source_option() */
 };
+enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -80,6 +84,8 @@ static const struct option long_opts[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "listen-remote", no_argument, NULL, OPT_LISTEN_REMOTE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -175,6 +181,8 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 	case OPT_NO_COLOR: cfg->mono = true; break;
 	case OPT_WHERE: cfg->src.where = arg; break;
 	case OPT_PROFILE: cfg->src.profile = arg; break;
+	case OPT_LISTEN: cfg->src.listen = arg; break;
+	case OPT_LISTEN_REMOTE: cfg->src.listen_remote = true; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
 	default: usage(stderr); exit(2);
@@ -240,6 +248,9 @@ int main(int argc, char **argv)
 		free((char *)cfg.src.command);
 		return rc == -EINVAL ? 2 : 1;	/* usage: the options are at fault */
 	}
+	if (c.http)
+		fprintf(stderr, "vxtop: metrics on http://%s/metrics (port %u)\n", cfg.src.listen,
+			vxt_metrics_server_port(c.http));
 	status = cfg.batch ? vxtop_batch(&c, &cfg) : vxtop_tui(&c, &cfg);
 	rc = vxtop_collect_close(&c);
 	if (rc < 0) {

@@ -1,0 +1,254 @@
+/* metrics.c - live I/O metrics: counting events per object and op, and
+ * publishing a snapshot for the HTTP thread
+ *
+ * Completions (VXT_PH_DONE) count as completed I/Os and bytes; a failed one
+ * also counts under its errno; one with a known latency goes into the
+ * histogram. Starts minus completions are the I/Os in flight. Lost markers add
+ * their count to the lost counter. Every event counts in the events counter.
+ * Invariant: live.ser[index[o * VXT_OP_COUNT + op] - 1] is the series of
+ * (o, op); series are never removed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/metrics_impl.h"
+#include "vxtrace/util.h"
+
+#define PUBLISH_EVERY_NS 100000000ull
+
+struct vxt_metrics *vxt_metrics_new(void)
+{
+	struct vxt_metrics *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (pthread_mutex_init(&m->lock, NULL)) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void state_free(struct metrics_state *s)
+{
+	free(s->ser);
+	free(s->err);
+	free(s->names);
+}
+
+void vxt_metrics_free(struct vxt_metrics *m)
+{
+	if (!m)
+		return;
+	state_free(&m->live);
+	state_free(&m->pub);
+	free(m->index);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* Make room for @want items of @size in *@p (capacity *@cap). @return 0 or -ENOMEM. */
+static int grow(void *p, size_t *cap, size_t want, size_t size)
+{
+	void **pp = p;
+	size_t ncap = *cap ? *cap : 16;
+	void *n;
+
+	if (want <= *cap)
+		return 0;
+	while (ncap < want)
+		ncap *= 2;
+	n = realloc(*pp, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	*pp = n;
+	*cap = ncap;
+	return 0;
+}
+
+static int learn_name(struct vxt_metrics *m, const struct vxt_objtab *objs, uint32_t id)
+{
+	struct metrics_state *s = &m->live;
+	const struct vxt_object *o;
+
+	if (id < s->nnames && s->names[id][0])
+		return 0;
+	if (grow(&s->names, &s->cap_names, (size_t)id + 1, sizeof(*s->names)) < 0)
+		return -ENOMEM;
+	while (s->nnames <= id)
+		s->names[s->nnames++][0] = 0;
+	o = objs ? vxt_objtab_get(objs, id) : NULL;
+	if (o && o->name[0])
+		snprintf(s->names[id], sizeof(s->names[id]), "%s", o->name);
+	else
+		snprintf(s->names[id], sizeof(s->names[id]), "obj%u", id);
+	return 0;
+}
+
+static struct metrics_series *series_of(struct vxt_metrics *m, const struct vxt_objtab *objs,
+					uint32_t object, unsigned op)
+{
+	struct metrics_state *s = &m->live;
+	size_t k = (size_t)object * VXT_OP_COUNT + op;
+	struct metrics_series *ser;
+
+	if (k < m->nindex && m->index[k])
+		return &s->ser[m->index[k] - 1];
+	if (k >= m->nindex) {
+		size_t n = (k / VXT_OP_COUNT + 1) * VXT_OP_COUNT * 2;
+		uint32_t *ni = realloc(m->index, n * sizeof(*ni));
+
+		if (!ni)
+			return NULL;
+		memset(ni + m->nindex, 0, (n - m->nindex) * sizeof(*ni));
+		m->index = ni;
+		m->nindex = n;
+	}
+	if (learn_name(m, objs, object) < 0 ||
+	    grow(&s->ser, &s->cap_ser, s->nser + 1, sizeof(*s->ser)) < 0)
+		return NULL;
+	ser = &s->ser[s->nser++];
+	memset(ser, 0, sizeof(*ser));
+	ser->object = object;
+	ser->op = (uint8_t)op;
+	m->index[k] = (uint32_t)s->nser;
+	return ser;
+}
+
+static int count_error(struct vxt_metrics *m, const struct vxt_event *ev)
+{
+	struct metrics_state *s = &m->live;
+	struct metrics_error *e;
+	size_t i;
+
+	if (m->last_err < s->nerr) {
+		e = &s->err[m->last_err];
+		if (e->object == ev->object && e->op == ev->op && e->error == ev->error) {
+			e->n++;
+			return 0;
+		}
+	}
+	for (i = 0; i < s->nerr; i++) {
+		e = &s->err[i];
+		if (e->object == ev->object && e->op == ev->op && e->error == ev->error) {
+			e->n++;
+			m->last_err = i;
+			return 0;
+		}
+	}
+	if (grow(&s->err, &s->cap_err, s->nerr + 1, sizeof(*s->err)) < 0)
+		return -ENOMEM;
+	s->err[s->nerr] = (struct metrics_error){ ev->object, ev->op, ev->error, 1 };
+	m->last_err = s->nerr++;
+	return 0;
+}
+
+/* The bucket of a latency: the smallest k with ns <= 2^k us (k = 25: +Inf). */
+static unsigned bucket_of(uint64_t ns)
+{
+	uint64_t us = (ns + 999) / 1000;
+	unsigned k;
+
+	if (us <= 1)
+		return 0;
+	k = 64 - (unsigned)__builtin_clzll(us - 1);
+	return k > VXT_METRICS_BUCKETS ? VXT_METRICS_BUCKETS : k;
+}
+
+static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
+		    const struct vxt_event *ev)
+{
+	struct metrics_series *ser;
+	unsigned op = ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER;
+
+	m->live.events++;
+	if (ev->phase == VXT_PH_LOST) {
+		m->live.lost_stream += vxt_event_lost_count(ev);
+		return 0;
+	}
+	if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE)
+		return 0;
+	ser = series_of(m, objs, ev->object, op);
+	if (!ser)
+		return -ENOMEM;
+	if (ev->phase == VXT_PH_START) {
+		ser->started++;
+		return 0;
+	}
+	ser->completed++;
+	ser->bytes += ev->bytes;
+	if (ev->latency_ns) {
+		ser->lat_count++;
+		ser->lat_sum_ns += ev->latency_ns;
+		ser->bucket[bucket_of(ev->latency_ns)]++;
+	}
+	return ev->error ? count_error(m, ev) : 0;
+}
+
+int vxt_metrics_feed(struct vxt_metrics *m, const struct vxt_objtab *objs,
+		     const struct vxt_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = feed_one(m, objs, &ev[i]);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void vxt_metrics_set_lost(struct vxt_metrics *m, uint64_t lost)
+{
+	m->live.lost_source = lost;
+}
+
+void vxt_metrics_set_view(struct vxt_metrics *m, const struct vxt_view_stats *st)
+{
+	m->live.has_view = st != NULL;
+	if (st)
+		m->live.view = *st;
+}
+
+/* Copy @src into @dst (both arrays grown as needed). @return 0 or -ENOMEM. */
+static int state_copy(struct metrics_state *dst, const struct metrics_state *src)
+{
+	if (grow(&dst->ser, &dst->cap_ser, src->nser, sizeof(*src->ser)) < 0 ||
+	    grow(&dst->err, &dst->cap_err, src->nerr, sizeof(*src->err)) < 0 ||
+	    grow(&dst->names, &dst->cap_names, src->nnames, sizeof(*src->names)) < 0)
+		return -ENOMEM;
+	if (src->nser)
+		memcpy(dst->ser, src->ser, src->nser * sizeof(*src->ser));
+	if (src->nerr)
+		memcpy(dst->err, src->err, src->nerr * sizeof(*src->err));
+	if (src->nnames)
+		memcpy(dst->names, src->names, src->nnames * sizeof(*src->names));
+	dst->nser = src->nser;
+	dst->nerr = src->nerr;
+	dst->nnames = src->nnames;
+	dst->events = src->events;
+	dst->lost_stream = src->lost_stream;
+	dst->lost_source = src->lost_source;
+	dst->has_view = src->has_view;
+	dst->view = src->view;
+	return 0;
+}
+
+int vxt_metrics_publish(struct vxt_metrics *m)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = state_copy(&m->pub, &m->live);
+	pthread_mutex_unlock(&m->lock);
+	m->published_ns = vxt_now_mono();
+	return rc;
+}
+
+int vxt_metrics_tick(struct vxt_metrics *m)
+{
+	if (m->published_ns && vxt_now_mono() - m->published_ns < PUBLISH_EVERY_NS)
+		return 0;
+	return vxt_metrics_publish(m);
+}

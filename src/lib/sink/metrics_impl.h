@@ -1,0 +1,53 @@
+/* metrics_impl.h - the metric set's state, shared by metrics.c (feeding,
+ * publishing) and metrics_text.c (rendering)
+ *
+ * Two copies of struct metrics_state: the live one, touched only by the
+ * collecting thread, and the published one, copied from it under the lock and
+ * read under the lock by the renderer.
+ */
+#ifndef SINK_METRICS_IMPL_H
+#define SINK_METRICS_IMPL_H
+
+#include <pthread.h>
+
+#include "vxtrace/metrics.h"
+
+/* One (object, op) pair; buckets are per bucket, not cumulative. */
+struct metrics_series {
+	uint32_t object;
+	uint8_t op;
+	uint64_t completed, bytes, started;
+	uint64_t lat_count, lat_sum_ns;
+	uint64_t bucket[VXT_METRICS_BUCKETS + 1];	/* the last one is +Inf */
+};
+
+/* Failed completions of one (object, op) with one errno. */
+struct metrics_error {
+	uint32_t object;
+	uint8_t op;
+	int16_t error;
+	uint64_t n;
+};
+
+struct metrics_state {
+	struct metrics_series *ser;
+	size_t nser, cap_ser;
+	struct metrics_error *err;
+	size_t nerr, cap_err;
+	char (*names)[VXT_OBJ_NAME_MAX];	/* by object id */
+	size_t nnames, cap_names;
+	uint64_t events, lost_stream, lost_source;
+	bool has_view;
+	struct vxt_view_stats view;
+};
+
+struct vxt_metrics {
+	struct metrics_state live, pub;
+	uint32_t *index;		/* object * VXT_OP_COUNT + op -> series + 1 */
+	size_t nindex;
+	size_t last_err;		/* the error entry hit last */
+	uint64_t published_ns;
+	pthread_mutex_t lock;		/* guards pub */
+};
+
+#endif

@@ -1,0 +1,331 @@
+/* metrics_text.c - the published metrics as Prometheus text (0.0.4) or
+ * OpenMetrics (1.0.0), and the choice between them from an Accept header
+ *
+ * The two formats differ in three places only: a counter's TYPE and HELP name
+ * the family without "_total" in OpenMetrics, and OpenMetrics ends with
+ * "# EOF". Numbers are written by hand (no printf per sample): a scrape at
+ * a thousand objects is tens of thousands of lines.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sink/metrics_impl.h"
+#include "vxtrace/util.h"
+#include "vxtrace/vxtrace.h"
+
+struct out {
+	char *p;
+	size_t n, cap;
+	bool oom;
+	enum vxt_metrics_format fmt;
+};
+
+static bool reserve(struct out *o, size_t more)
+{
+	size_t ncap;
+	char *np;
+
+	if (o->oom)
+		return false;
+	if (o->n + more <= o->cap)
+		return true;
+	ncap = o->cap ? o->cap : 65536;
+	while (ncap < o->n + more)
+		ncap *= 2;
+	np = realloc(o->p, ncap);
+	if (!np) {
+		o->oom = true;
+		return false;
+	}
+	o->p = np;
+	o->cap = ncap;
+	return true;
+}
+
+static void put(struct out *o, const char *s, size_t len)
+{
+	if (!reserve(o, len))
+		return;
+	memcpy(o->p + o->n, s, len);
+	o->n += len;
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(o, buf + i, sizeof(buf) - i);
+}
+
+/* nanoseconds as seconds, exactly: "12.000345678" */
+static void put_seconds(struct out *o, uint64_t ns)
+{
+	char frac[10];
+	uint64_t f = ns % 1000000000ull;
+
+	put_u64(o, ns / 1000000000ull);
+	frac[0] = '.';
+	for (int i = 9; i >= 1; i--) {
+		frac[i] = (char)('0' + f % 10);
+		f /= 10;
+	}
+	put(o, frac, sizeof(frac));
+}
+
+/* A label value with \ " and newline escaped. */
+static void put_label(struct out *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			put(o, "\\", 1);
+		if (*s == '\n')
+			put(o, "\\n", 2);
+		else
+			put(o, s, 1);
+	}
+}
+
+/* HELP and TYPE of a family; @name is the sample name ("x_total" for a counter). */
+static void family(struct out *o, const char *name, const char *type, const char *help)
+{
+	size_t len = strlen(name);
+
+	if (o->fmt == VXT_METRICS_OPENMETRICS && !strcmp(type, "counter") && len > 6)
+		len -= 6;	/* "_total" */
+	puts_(o, "# HELP ");
+	put(o, name, len);
+	put(o, " ", 1);
+	puts_(o, help);
+	puts_(o, "\n# TYPE ");
+	put(o, name, len);
+	put(o, " ", 1);
+	puts_(o, type);
+	put(o, "\n", 1);
+}
+
+static void scalar(struct out *o, const char *name, const char *type, const char *help,
+		   uint64_t v)
+{
+	family(o, name, type, help);
+	puts_(o, name);
+	put(o, " ", 1);
+	put_u64(o, v);
+	put(o, "\n", 1);
+}
+
+/* name{object="sda",op="read"  (no closing brace) */
+static void open_sample(struct out *o, const char *name, const struct metrics_state *s,
+			uint32_t object, unsigned op)
+{
+	puts_(o, name);
+	puts_(o, "{object=\"");
+	put_label(o, object < s->nnames ? s->names[object] : "");
+	puts_(o, "\",op=\"");
+	puts_(o, vxt_op_name(op));
+	put(o, "\"", 1);
+}
+
+static void per_series(struct out *o, const struct metrics_state *s, const char *name,
+		       const char *type, const char *help, size_t field)
+{
+	family(o, name, type, help);
+	for (size_t i = 0; i < s->nser; i++) {
+		const struct metrics_series *ser = &s->ser[i];
+		uint64_t v;
+
+		if (field == 0)
+			v = ser->completed;
+		else if (field == 1)
+			v = ser->bytes;
+		else
+			v = ser->started > ser->completed ? ser->started - ser->completed : 0;
+		open_sample(o, name, s, ser->object, ser->op);
+		put(o, "} ", 2);
+		put_u64(o, v);
+		put(o, "\n", 1);
+	}
+}
+
+static void errors(struct out *o, const struct metrics_state *s)
+{
+	const char *name = "vxtrace_io_errors_total";
+	char num[16];
+
+	family(o, name, "counter", "Failed I/O completions, by errno.");
+	for (size_t i = 0; i < s->nerr; i++) {
+		const struct metrics_error *e = &s->err[i];
+		const char *en = vxt_errno_name(e->error);
+
+		open_sample(o, name, s, e->object, e->op);
+		puts_(o, ",errno=\"");
+		if (!en) {
+			snprintf(num, sizeof(num), "%d", -e->error);
+			en = num;
+		}
+		puts_(o, en);
+		put(o, "\"} ", 3);
+		put_u64(o, e->n);
+		put(o, "\n", 1);
+	}
+}
+
+/* "0.000001" ... "16.777216": 2^k microseconds in seconds, exactly. */
+static const char *const bucket_le[VXT_METRICS_BUCKETS] = {
+	"0.000001", "0.000002", "0.000004", "0.000008", "0.000016", "0.000032",
+	"0.000064", "0.000128", "0.000256", "0.000512", "0.001024", "0.002048",
+	"0.004096", "0.008192", "0.016384", "0.032768", "0.065536", "0.131072",
+	"0.262144", "0.524288", "1.048576", "2.097152", "4.194304", "8.388608",
+	"16.777216",
+};
+
+static void histogram(struct out *o, const struct metrics_state *s)
+{
+	family(o, "vxtrace_io_d2c_seconds", "histogram",
+	       "I/O latency from issue to the device (D) to completion (C).");
+	for (size_t i = 0; i < s->nser; i++) {
+		const struct metrics_series *ser = &s->ser[i];
+		uint64_t cum = 0;
+
+		for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++) {
+			cum += ser->bucket[k];
+			open_sample(o, "vxtrace_io_d2c_seconds_bucket", s, ser->object, ser->op);
+			puts_(o, ",le=\"");
+			puts_(o, k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf");
+			put(o, "\"} ", 3);
+			put_u64(o, cum);
+			put(o, "\n", 1);
+		}
+		open_sample(o, "vxtrace_io_d2c_seconds_sum", s, ser->object, ser->op);
+		put(o, "} ", 2);
+		put_seconds(o, ser->lat_sum_ns);
+		put(o, "\n", 1);
+		open_sample(o, "vxtrace_io_d2c_seconds_count", s, ser->object, ser->op);
+		put(o, "} ", 2);
+		put_u64(o, ser->lat_count);
+		put(o, "\n", 1);
+	}
+}
+
+static void view(struct out *o, const struct metrics_state *s)
+{
+	const struct vxt_spec_stats *sp = &s->view.spec;
+
+	if (!s->has_view)
+		return;
+	scalar(o, "vxtrace_view_events_in_total", "counter",
+	       "Events that went into the profile or filter.", s->view.events_in);
+	scalar(o, "vxtrace_view_events_kept_total", "counter",
+	       "Events the profile or filter kept.", s->view.events_out);
+	if (!s->view.has_spec)
+		return;
+	scalar(o, "vxtrace_speculations_committed_total", "counter",
+	       "Speculations committed (their events kept).", sp->committed);
+	scalar(o, "vxtrace_speculations_discarded_total", "counter",
+	       "Speculations discarded (their events dropped).", sp->discarded);
+	scalar(o, "vxtrace_speculations_failed_total", "counter",
+	       "Speculations that found no speculative buffer.", sp->failed);
+}
+
+static void render(struct out *o, const struct metrics_state *s)
+{
+	family(o, "vxtrace_build_info", "gauge", "The vxtrace version serving these metrics.");
+	puts_(o, "vxtrace_build_info{version=\"");
+	put_label(o, vxt_version());
+	puts_(o, "\"} 1\n");
+	scalar(o, "vxtrace_events_total", "counter", "Events seen, of every phase.", s->events);
+	scalar(o, "vxtrace_events_lost_total", "counter", "Events the source lost.",
+	       s->lost_stream > s->lost_source ? s->lost_stream : s->lost_source);
+	per_series(o, s, "vxtrace_io_completed_total", "counter", "Completed I/Os.", 0);
+	per_series(o, s, "vxtrace_io_bytes_total", "counter", "Bytes of the completed I/Os.", 1);
+	errors(o, s);
+	per_series(o, s, "vxtrace_io_in_flight", "gauge",
+		   "I/Os issued to the device and not completed yet.", 2);
+	histogram(o, s);
+	view(o, s);
+	if (o->fmt == VXT_METRICS_OPENMETRICS)
+		puts_(o, "# EOF\n");
+}
+
+int vxt_metrics_render(struct vxt_metrics *m, enum vxt_metrics_format fmt, char **out,
+		       size_t *len)
+{
+	struct out o = { .fmt = fmt };
+
+	pthread_mutex_lock(&m->lock);
+	render(&o, &m->pub);
+	pthread_mutex_unlock(&m->lock);
+	if (o.oom) {
+		free(o.p);
+		return -ENOMEM;
+	}
+	*out = o.p;
+	*len = o.n;
+	return 0;
+}
+
+const char *vxt_metrics_content_type(enum vxt_metrics_format fmt)
+{
+	return fmt == VXT_METRICS_OPENMETRICS ?
+		"application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		"text/plain; version=0.0.4; charset=utf-8";
+}
+
+/* The q of one Accept item's parameters ("; version=1.0.0; q=0.5"); 1 when absent. */
+static double item_q(const char *params, size_t len)
+{
+	const char *p = params, *end = params + len;
+
+	while (p < end) {
+		while (p < end && (*p == ';' || *p == ' ' || *p == '\t'))
+			p++;
+		if (end - p > 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=')
+			return strtod(p + 2, NULL);
+		while (p < end && *p != ';')
+			p++;
+	}
+	return 1.0;
+}
+
+enum vxt_metrics_format vxt_metrics_negotiate(const char *accept)
+{
+	double om = 0, text = 0;
+	const char *p = accept;
+
+	/* the best q of OpenMetrics against the best of what means text */
+	while (p && *p) {
+		size_t len = strcspn(p, ","), tlen;
+		const char *t = p;
+		double q;
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		tlen = strcspn(t, ";,");
+		q = item_q(t + tlen, len - (size_t)(t - p) - tlen);
+		if (tlen == 28 && !strncasecmp(t, "application/openmetrics-text", 28)) {
+			if (q > om)
+				om = q;
+		} else if ((tlen == 10 && !strncasecmp(t, "text/plain", 10)) ||
+			   (tlen == 6 && !strncasecmp(t, "text/*", 6)) ||
+			   (tlen == 3 && !strncmp(t, "*/*", 3))) {
+			if (q > text)
+				text = q;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return om > 0 && om >= text ? VXT_METRICS_OPENMETRICS : VXT_METRICS_PROMETHEUS;
+}
