@@ -58,7 +58,8 @@ static void usage(FILE *f)
 "  -l, --level N           zstd level (default 1)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
-"                          older ones become FILE.1, FILE.2 ... (trace.1.vxt)\n"
+"                          older ones become FILE.1, FILE.2 ... (trace.1.vxt),\n"
+"                          the oldest first; at least 1s or 8K\n"
 "      --keep N            with --rotate, keep at most N older files\n"
 "  -f, --force             overwrite an existing file\n"
 "      --follow-symlinks   allow the output to be a symlink\n"
@@ -158,6 +159,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 	char err[VXT_ERRBUF_SIZE];
 	uint64_t v;
+	int rc;
 	int c, li = 0;
 
 	opterr = 0;
@@ -192,7 +194,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'f': o->wr.force = true; break;
 		case O_FOLLOW: o->wr.follow_symlink = true; break;
 		case O_ROTATE:
-			if (rotate_parse(&o->rot, optarg) < 0)
+			rc = rotate_parse(&o->rot, optarg);
+			if (rc == -ERANGE)
+				return die_usage("--rotate: at least 1s or 8K, got '%s'", optarg);
+			if (rc < 0)
 				return die_usage("--rotate: expected a size (64M, 1G) or a time (10m, "
 						 "1h), got '%s'", optarg);
 			break;
@@ -227,6 +232,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (o->keep_set && !rotate_enabled(&o->rot))
 		return die_usage("%s", "--keep needs --rotate");
 	o->rot.path = o->output;
+	if (rotate_enabled(&o->rot) && rotate_check_name(&o->rot) < 0)
+		return die_usage("--rotate: '%s': the rotated files' names would be too long",
+				 o->output);
 	if (o->import) {
 		if (!o->src.path)
 			return die_usage("%s", "--import blktrace needs PREFIX, FILES or -");

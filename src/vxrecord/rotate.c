@@ -1,11 +1,16 @@
-/* rotate.c - vxrecord's file rotation: numbered names, shifting, size and time
+/* rotate.c - vxrecord's file rotation: numbered names, size and time
  *
  * Files rotate on a size check every few thousand events (the size grows as
  * chunks close, so a file may pass SIZE by up to one chunk) and exactly at
- * the first event that would make a file span TIME or more.
+ * the first event that would make a file span TIME or more. A rotated file
+ * takes the next number (the highest in the directory plus one, looked up
+ * once at start), so a rotation is one rename and, with --keep, one unlink.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,12 +26,16 @@ int rotate_parse(struct rotate *rt, const char *arg)
 
 	if (!len || (arg[len - 1] >= '0' && arg[len - 1] <= '9'))
 		return -EINVAL;
-	if (vxt_parse_duration(arg, &v) == 0 && v) {
+	if (vxt_parse_duration(arg, &v) == 0) {
+		if (v < ROTATE_MIN_NS)
+			return -ERANGE;
 		rt->max_ns = v;
 		rt->max_bytes = 0;
 		return 0;
 	}
-	if (vxt_parse_size(arg, &v) == 0 && v) {
+	if (vxt_parse_size(arg, &v) == 0) {
+		if (v < ROTATE_MIN_BYTES)
+			return -ERANGE;
 		rt->max_bytes = v;
 		rt->max_ns = 0;
 		return 0;
@@ -34,15 +43,99 @@ int rotate_parse(struct rotate *rt, const char *arg)
 	return -EINVAL;
 }
 
-char *rotate_name(const struct rotate *rt, unsigned n, char *buf, size_t size)
+/* The parts around the number: "trace." and ".vxt", or "FILE." and "". */
+static void name_parts(const struct rotate *rt, size_t *stem, const char **suffix)
 {
 	size_t len = strlen(rt->path);
+
+	if (len > 4 && !strcmp(rt->path + len - 4, ".vxt")) {
+		*stem = len - 4;
+		*suffix = ".vxt";
+	} else {
+		*stem = len;
+		*suffix = "";
+	}
+}
+
+int rotate_check_name(const struct rotate *rt)
+{
+	char buf[PATH_MAX];
+	const char *base;
+
+	if (!rotate_name(rt, UINT_MAX, buf, sizeof(buf)))
+		return -ENAMETOOLONG;
+	base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	return strlen(base) > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* @return N if @name is the rotated name number N of @rt (in its directory), else 0. */
+static unsigned number_of(const struct rotate *rt, const char *name)
+{
+	const char *base = strrchr(rt->path, '/'), *suffix, *p;
+	size_t stem, blen;
+	unsigned long n;
+	char *end;
+
+	name_parts(rt, &stem, &suffix);
+	base = base ? base + 1 : rt->path;
+	blen = stem - (size_t)(base - rt->path);
+	if (strncmp(name, base, blen) || name[blen] != '.')
+		return 0;
+	p = name + blen + 1;
+	if (*p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	n = strtoul(p, &end, 10);
+	if (errno || n > UINT_MAX - 1 || strcmp(end, suffix) || (size_t)(end - p) > 10)
+		return 0;
+	return (unsigned)n;
+}
+
+/* Once: the next number is one past the highest in the directory; with
+ * --keep, the ones already past it go. */
+static int scan_numbers(struct rotate *rt)
+{
+	char dir[PATH_MAX], name[PATH_MAX];
+	const char *slash = strrchr(rt->path, '/');
+	unsigned max = 0, n;
+	struct dirent *de;
+	DIR *d;
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rt->path + 1), rt->path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if ((n = number_of(rt, de->d_name)) > max)
+			max = n;
+	if (rt->keep && max) {
+		rewinddir(d);
+		/* the file rotated next is max + 1: keep max + 2 - keep .. max */
+		while ((de = readdir(d))) {
+			n = number_of(rt, de->d_name);
+			if (n && (uint64_t)n + rt->keep <= (uint64_t)max + 1 &&
+			    rotate_name(rt, n, name, sizeof(name)))
+				unlink(name);
+		}
+	}
+	closedir(d);
+	rt->next = max + 1;
+	rt->scanned = true;
+	return 0;
+}
+
+char *rotate_name(const struct rotate *rt, unsigned n, char *buf, size_t size)
+{
+	const char *suffix;
+	size_t stem;
 	int w;
 
-	if (len > 4 && !strcmp(rt->path + len - 4, ".vxt"))
-		w = snprintf(buf, size, "%.*s.%u.vxt", (int)(len - 4), rt->path, n);
-	else
-		w = snprintf(buf, size, "%s.%u", rt->path, n);
+	name_parts(rt, &stem, &suffix);
+	w = snprintf(buf, size, "%.*s.%u%s", (int)stem, rt->path, n, suffix);
 	return w < 0 || (size_t)w >= size ? NULL : buf;
 }
 
@@ -53,45 +146,27 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-/* rename(@from, @to) unless @from is missing. */
-static int move(const char *from, const char *to)
-{
-	if (rename(from, to) < 0 && errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
 int rotate_shift(struct rotate *rt)
 {
-	char a[4096], b[4096];
-	unsigned first;
+	char to[PATH_MAX], old[PATH_MAX];
 	int rc;
 
+	if (!rt->scanned && (rc = scan_numbers(rt)) < 0)
+		return rc;
 	if (!exists(rt->path))
 		return 0;
-	if (rt->keep) {
-		/* FILE.keep drops out; FILE.(keep-1) ... FILE.1 move up one */
-		if (!rotate_name(rt, rt->keep, a, sizeof(a)))
-			return -ENAMETOOLONG;
-		if (unlink(a) < 0 && errno != ENOENT)
-			return -errno;
-		first = rt->keep - 1;
-	} else {
-		/* keep all: every FILE.n moves up one, the oldest first */
-		first = 0;
-		while (rotate_name(rt, first + 1, a, sizeof(a)) && exists(a))
-			first++;
-	}
-	for (unsigned i = first; i >= 1; i--) {
-		if (!rotate_name(rt, i, a, sizeof(a)) || !rotate_name(rt, i + 1, b, sizeof(b)))
-			return -ENAMETOOLONG;
-		rc = move(a, b);
-		if (rc < 0)
-			return rc;
-	}
-	if (!rotate_name(rt, 1, b, sizeof(b)))
+	if (rt->next == UINT_MAX || !rotate_name(rt, rt->next, to, sizeof(to)))
 		return -ENAMETOOLONG;
-	return move(rt->path, b);
+	if (exists(to))
+		return -EEXIST;		/* made since the scan: not ours to replace */
+	if (rename(rt->path, to) < 0)
+		return -errno;
+	/* with --keep N, the one N numbers back drops out */
+	if (rt->keep && rt->next > rt->keep && rotate_name(rt, rt->next - rt->keep, old, sizeof(old)) &&
+	    unlink(old) < 0 && errno != ENOENT)
+		return -errno;
+	rt->next++;
+	return 0;
 }
 
 /* Close the current file, shift the names, open the next file. */
