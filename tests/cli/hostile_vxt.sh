@@ -92,4 +92,19 @@ footer-entry-wrap|0|600|recovered by scan
 trailer-offset-huge|0|600|recovered by scan
 trailer-length-4g|0|600|recovered by scan
 TABLE
+
+# Chunks that claim the format's maximum sizes with frames that hold them
+# (chunk-claims-max, 14 KB): decode buffers stay within the 128 MiB budget
+# (one slot), not one ~110 MB slot per thread. Measured as max RSS.
+if [ -x /usr/bin/time ] && [ -z "${VXT_SAN:-}" ] && ! nm "$B/vxreplay" 2>/dev/null | grep -q __asan_init; then
+	for rep in summary objects; do
+		/usr/bin/time -f %M -o "$T/rss" "$B/vxreplay" "$H/chunk-claims-max" --report $rep >/dev/null 2>"$T/err" ||
+			{ fail "chunk-claims-max: --report $rep failed: $(cat "$T/err")"; continue; }
+		kb=$(tail -n 1 "$T/rss")
+		[ "$kb" -lt 153600 ] && ok "chunk-claims-max: --report $rep in $kb KB" ||
+			fail "chunk-claims-max: --report $rep used $kb KB (more than 150 MB)"
+	done
+else
+	echo "skip: chunk-claims-max memory (no /usr/bin/time, or a sanitizer build)"
+fi
 finish

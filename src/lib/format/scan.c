@@ -9,6 +9,11 @@
  * Slot k holds chunk c with c % nslots == k. A helper claims the next chunk
  * once its slot is free; the caller takes slot after slot in order and
  * frees the one it held when it asks for the next.
+ * Decode memory is bounded by VXT_DECODE_BUDGET: a slot may grow to the
+ * largest chunk the index claims (events, encoded columns and frames), and
+ * there are only as many slots as fit the budget; when one does not, there
+ * is one slot and no helper (a crafted file's claims cost one chunk's
+ * worth, never one per thread).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,7 +25,25 @@
 #include "format/chunkdec.h"
 #include "format/reader_impl.h"
 
+#define VXT_DECODE_BUDGET (128ull << 20)	/* bytes of decode buffers, all slots */
+
 enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_READY };
+
+/* The most one slot may hold for chunks [first, end) of @r. */
+static uint64_t slot_need(const struct vxt_reader *r, size_t first, size_t end)
+{
+	uint64_t max = 1;
+
+	for (size_t i = first; i < end; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		uint64_t need = (uint64_t)ci->nevents * sizeof(struct vxt_event) +
+				ci->raw_size + ci->data_size;
+
+		if (need > max)
+			max = need;
+	}
+	return max;
+}
 
 struct slot {
 	struct vxt_chunkdec dec;
@@ -97,8 +120,19 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
 	s->held = SIZE_MAX;
 	if (threads > 8)
 		threads = 8;
-	/* the caller's slot, and two per helper so none waits on the caller */
+	/* the caller's slot, and two per helper so none waits on the caller,
+	 * as many as the budget holds */
 	s->nslots = threads ? 2 * threads + 1 : 1;
+	{
+		uint64_t fit = VXT_DECODE_BUDGET / slot_need(r, s->next_claim, s->end);
+
+		if (fit < s->nslots)
+			s->nslots = fit < 2 ? 1 : (unsigned)fit;
+		if (s->nslots == 1)
+			threads = 0;
+		else if (threads > (s->nslots - 1) / 2)
+			threads = (s->nslots - 1) / 2 ? (s->nslots - 1) / 2 : 1;
+	}
 	s->slots = calloc(s->nslots, sizeof(*s->slots));
 	s->threads = calloc(threads ? threads : 1, sizeof(*s->threads));
 	if (!s->slots || !s->threads)
