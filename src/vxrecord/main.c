@@ -368,6 +368,7 @@ static int record(struct options *o, int argc, char **argv)
 	kprog = keep_kernel_program(&o->keep, &kspec, why, sizeof(why), err);
 	if (kprog < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
+		status = EXIT_USAGE;	/* the profile named is unknown or invalid */
 		goto out;
 	}
 	if (kprog > 0)
