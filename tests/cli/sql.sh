@@ -97,6 +97,14 @@ awk -F, 'NR > 1 && $3 == "done" { print $2, $8 }' "$tmp/ev.csv" | sort -k1,1 -k2
 sql "SELECT object, vxt_percentile(latency_ns, 0.99) FROM ios GROUP BY object ORDER BY object" \
 	--format csv | tail -n +2 > "$tmp/p99.sql" || fail "percentile query failed"
 cmp -s "$tmp/p99.awk" "$tmp/p99.sql" || { diff "$tmp/p99.awk" "$tmp/p99.sql"; fail "vxt_percentile differs from a sort"; }
+# vxt_percentile against ORDER BY ... OFFSET, on values with many repeats
+for p in 0 0.01 0.5 0.9 0.999 1; do
+	got=$(sql "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000),
+		v(x) AS (SELECT (i * 7919) % 613 / 3 FROM s)
+		SELECT vxt_percentile(x, $p) = (SELECT x FROM v ORDER BY x
+			LIMIT 1 OFFSET max(CAST(ceil($p * 5000) AS INTEGER) - 1, 0)) FROM v" --format csv | tail -n 1)
+	[ "$got" = 1 ] || fail "vxt_percentile(x, $p) differs from ORDER BY x OFFSET"
+done
 want=$(awk -F, 'NR > 1 && $1 >= 3000000000 && $1 < 5000000000 && ($2 == "sdb" || $2 == "dm-0") && $9 != 0' "$tmp/ev.csv" | wc -l)
 got=$(sql "SELECT count(*) FROM events WHERE time_ns >= 3000000000 AND time_ns < 5000000000
 	AND object IN ('sdb', 'dm-0') AND error != 0" --format csv | tail -n 1)
@@ -149,6 +157,9 @@ done
 # --- EXPLAIN QUERY PLAN shows the pushdown ---------------------------------
 plan=$(sql "EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE time_ns >= 5 AND object IN ('sda', 'sdb') AND error != 0" --format csv)
 echo "$plan" | grep -q 'time_ns>=? AND object IN(?) AND error!=0' || fail "plan: $plan"
+plan=$(sql "EXPLAIN QUERY PLAN SELECT object, count(*) FROM ios GROUP BY object")
+echo "$plan" | grep -q 'by object' || fail "GROUP BY object plan: $plan"
+echo "$plan" | grep -q 'TEMP B-TREE' && fail "GROUP BY object still sorts: $plan"
 plan=$(VXT_SQL_PUSHDOWN=0 "$b/vxreplay" "$f" --sql "EXPLAIN QUERY PLAN SELECT * FROM events WHERE error != 0")
 echo "$plan" | grep -q 'no pushdown' || fail "plan without pushdown: $plan"
 

@@ -61,11 +61,37 @@ static void pctl_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	a->v[a->n++] = sqlite3_value_double(argv[0]);
 }
 
-static int cmp_double(const void *x, const void *y)
+/* Put the @k-th smallest of @v[0..n) at v[k] (Hoare's selection, median of
+ * three pivots): linear on average, where a sort is n log n. */
+static void select_kth(double *v, size_t n, size_t k)
 {
-	double a = *(const double *)x, b = *(const double *)y;
+	size_t lo = 0, hi = n - 1;
 
-	return a < b ? -1 : a > b;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double a = v[lo], b = v[mid], c = v[hi], pivot, t;
+
+		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i], v[i] = v[j], v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;	/* v[j+1 .. i-1] all equal the pivot */
+	}
 }
 
 static void pctl_final(sqlite3_context *ctx)
@@ -80,11 +106,11 @@ static void pctl_final(sqlite3_context *ctx)
 		sqlite3_result_error(ctx, "vxt_percentile: p must be a number in 0..1 (or 0..100)",
 				     -1);
 	} else if (a->n) {
-		qsort(a->v, a->n, sizeof(*a->v), cmp_double);
 		r = ceil(a->p * (double)a->n);
 		k = r < 1 ? 0 : (size_t)r - 1;
 		if (k >= a->n)
 			k = a->n - 1;
+		select_kth(a->v, a->n, k);
 		if (a->reals)
 			sqlite3_result_double(ctx, a->v[k]);
 		else

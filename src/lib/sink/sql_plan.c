@@ -88,7 +88,8 @@ int sql_plan_best_index(sqlite3_index_info *info, bool pushdown, int ncols, doub
 	char buf[512];
 	size_t len = 0;
 	int argv = 0;
-	bool have_obj = false;
+	bool have_obj = false, by_object = false;
+	sqlite3_uint64 omitted = 0;	/* columns whose constraints SQLite leaves to us */
 	unsigned fields = fields_used(info->colUsed, ncols);
 	int tracks = 0;
 
@@ -126,14 +127,29 @@ int sql_plan_best_index(sqlite3_index_info *info, bool pushdown, int ncols, doub
 		}
 		info->aConstraintUsage[i].argvIndex = ++argv;
 		info->aConstraintUsage[i].omit = exact;
+		if (exact && info->aConstraint[i].iColumn < 63)
+			omitted |= (sqlite3_uint64)1 << info->aConstraint[i].iColumn;
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " AND " : "",
 					pred_token[p]);
 		if (len >= sizeof(buf))
 			return SQLITE_ERROR;
 	}
-	info->idxNum = (int)fields | (tracks ? SQL_PLAN_TRACK : 0);
-	info->idxStr = sqlite3_mprintf("%s%sdecode 0x%x%s", buf, len ? "; " : "", fields,
-				       tracks ? "; phases paired" : "");
+	/* ORDER BY object or GROUP BY object: rows come object by object, in
+	 * name order, one pass over the object's chunks each (no sorter) */
+	if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == C_OBJECT &&
+	    !info->aOrderBy[0].desc && !tracks) {
+		info->orderByConsumed = 1;
+		by_object = true;
+	}
+	/* a column named beyond the omitted constraints' may be read from
+	 * every row (a column also named elsewhere counts as omitted: such
+	 * rows are decoded when asked for) */
+	info->idxNum = (int)fields | (tracks ? SQL_PLAN_TRACK : 0) |
+		       (by_object ? SQL_PLAN_BYOBJ : 0) |
+		       ((info->colUsed & ~omitted) ? SQL_PLAN_COLS : 0);
+	info->idxStr = sqlite3_mprintf("%s%sdecode 0x%x%s%s", buf, len ? "; " : "", fields,
+				       tracks ? "; phases paired" : "",
+				       by_object ? "; by object" : "");
 	info->needToFreeIdxStr = 1;
 	info->estimatedCost = rows + 1;
 	info->estimatedRows = (sqlite3_int64)rows + 1;
@@ -209,6 +225,8 @@ int sql_plan_parse(struct sql_plan *p, int idx_num, const char *idx_str, int arg
 	p->hi = p->rhi = UINT64_MAX;
 	p->pushdown = !(idx_num & SQL_PLAN_OFF);
 	p->track = (idx_num & SQL_PLAN_TRACK) != 0;
+	p->byobj = (idx_num & SQL_PLAN_BYOBJ) != 0;
+	p->cols = (idx_num & SQL_PLAN_COLS) != 0;
 	p->fields = (unsigned)idx_num & VXT_FIELD_ALL;
 	if (!p->pushdown)
 		return SQLITE_OK;

@@ -19,10 +19,14 @@ enum sql_pred {
 /* idxNum: the reader fields (bits 0-11) and these flags. */
 #define SQL_PLAN_OFF	(1 << 16)	/* pushdown disabled: scan every row, decode all */
 #define SQL_PLAN_TRACK	(1 << 17)	/* ios: pair queue/getrq/insert events with completions */
+#define SQL_PLAN_BYOBJ	(1 << 18)	/* rows in object name order (ORDER/GROUP BY object) */
+#define SQL_PLAN_COLS	(1 << 19)	/* the query reads columns of its rows, not only counts */
 
 struct sql_plan {
 	bool pushdown;
 	bool track;
+	bool byobj;			/* one pass per object name, in name order */
+	bool cols;			/* rows are read, not only counted */
 	unsigned fields;
 	uint64_t lo, hi;		/* time_ns in [lo, hi] */
 	uint64_t rlo, rhi;		/* real_ns in [rlo, rhi] */

@@ -27,13 +27,20 @@ struct ev_cursor {
 	struct sql_vtab *vt;
 	struct sql_plan p;
 	struct vxt_reader **rd;		/* the cursor's own reader of each file */
+	struct vxt_scan *scan;		/* decoding ahead on helper threads, or NULL */
+	size_t scan_ci;			/* the chunk it gave last */
 	bool eof;
 	size_t fi;			/* current file */
 	size_t ci;			/* current chunk of that file */
 	uint64_t flo, fhi;		/* the plan's time range on this file's clock */
-	uint8_t *objok;			/* objects of this file the plan keeps */
+	bool objs;			/* rows are limited to some objects: */
+	uint8_t *objok;			/* objects of this file kept */
 	size_t nobjok;
 	bool lost_ok;			/* ... and lost events (object "") */
+	bool lost_only;			/* no object but lost events kept */
+	/* object order (ORDER/GROUP BY object): one pass per name, sorted */
+	char **pass;
+	size_t npass, pi;
 	/* the current chunk, decoded ... */
 	const struct vxt_event *ev;
 	size_t n, k;
@@ -71,13 +78,47 @@ static bool match(const struct ev_cursor *c, const struct vxt_event *e)
 		return false;
 	if (e->time_ns < c->flo || e->time_ns > c->fhi)
 		return false;
-	if (c->p.objs) {
+	if (c->objs) {
 		if (e->phase == VXT_PH_LOST)
 			return c->lost_ok;
 		if (e->object >= c->nobjok || !c->objok[e->object])
 			return false;
 	}
 	return true;
+}
+
+static unsigned decode_fields(const struct ev_cursor *c);
+static bool want_err(const struct ev_cursor *c);
+
+/* Decode ahead on helper threads when most chunks will be decoded anyway:
+ * rows whose columns are read, no time range and no error filter to skip
+ * chunks by (or no pushdown at all). @return SQLITE_OK or an error. */
+static int start_scan(struct ev_cursor *c)
+{
+	const struct sql_file *f = &c->vt->set.f[c->fi];
+	char err[VXT_ERRBUF_SIZE];
+	unsigned threads = vxt_scan_default_threads();
+
+	vxt_scan_stop(c->scan);
+	c->scan = NULL;
+	c->scan_ci = SIZE_MAX;
+	if (!threads || (c->p.pushdown && (!c->p.cols || want_err(c) || c->flo > 0 ||
+					   c->fhi < UINT64_MAX)))
+		return SQLITE_OK;
+	if (!c->rd[c->fi] && !(c->rd[c->fi] = vxt_reader_open(f->path, err)))
+		return set_error(c, "%s%s", err, "");
+	if (vxt_reader_nchunks(c->rd[c->fi]) < vxt_reader_nchunks(f->r))
+		return set_error(c, "%s: %s", f->path, "the file changed while being read");
+	c->scan = vxt_scan_start(c->rd[c->fi], c->ci, decode_fields(c), threads);
+	return c->scan ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static bool plan_has(const struct sql_plan *p, const char *name)
+{
+	for (size_t j = 0; j < p->nnames; j++)
+		if (!strcmp(p->names[j], name))
+			return true;
+	return false;
 }
 
 static int enter_file(struct ev_cursor *c)
@@ -105,19 +146,25 @@ static int enter_file(struct ev_cursor *c)
 	free(c->objok);
 	c->objok = NULL;
 	c->nobjok = 0;
-	c->lost_ok = false;
-	if (c->p.objs) {
+	c->objs = c->p.objs || c->p.byobj;
+	c->lost_ok = c->lost_only = false;
+	if (c->objs) {
+		const char *pass = c->p.byobj ? c->pass[c->pi] : NULL;
+		bool any = false;
+
 		c->nobjok = vxt_objtab_count(ot);
 		c->objok = calloc(c->nobjok ? c->nobjok : 1, 1);
 		if (!c->objok)
 			return SQLITE_NOMEM;
-		for (size_t j = 0; j < c->p.nnames; j++) {
-			if (!c->p.names[j][0])
-				c->lost_ok = true;
-			for (size_t i = 0; i < c->nobjok; i++)
-				if (!strcmp(vxt_objtab_get(ot, (uint32_t)i)->name, c->p.names[j]))
-					c->objok[i] = 1;
+		c->lost_ok = (!c->p.objs || plan_has(&c->p, "")) && (!pass || !pass[0]);
+		for (size_t i = 0; i < c->nobjok; i++) {
+			const char *name = vxt_objtab_get(ot, (uint32_t)i)->name;
+
+			c->objok[i] = (!c->p.objs || plan_has(&c->p, name)) &&
+				      (!pass || !strcmp(pass, name));
+			any |= c->objok[i];
 		}
+		c->lost_only = c->lost_ok && !any;
 	}
 	for (int i = 0; i < 3; i++) {
 		vxt_iopair_free(c->pair[i]);
@@ -145,7 +192,7 @@ static int enter_file(struct ev_cursor *c)
 		if (rising)
 			c->ci = lo;
 	}
-	return SQLITE_OK;
+	return start_scan(c);
 }
 
 /* The rows of chunk @ci the index alone can count, or -1. */
@@ -154,20 +201,20 @@ static int64_t index_count(const struct ev_cursor *c, const struct vxt_chunk_inf
 	uint64_t n = 0;
 	bool err = want_err(c);
 
-	if (c->p.track || ci->first_ns < c->flo || ci->last_ns > c->fhi)
+	if (c->p.track || c->p.cols || ci->first_ns < c->flo || ci->last_ns > c->fhi)
 		return -1;
-	if (!c->p.objs && !err && !ios_kind(c))
+	if (!c->objs && !err && !ios_kind(c))
 		return ci->nevents;
-	if (!c->p.objs && err)
+	if (!c->objs && err)
 		return ci->nerrors;
-	if (c->p.objs && c->lost_ok)
+	if (c->objs && c->lost_ok)
 		return -1;
-	if (c->p.objs && !err && !ios_kind(c))
+	if (c->objs && !err && !ios_kind(c))
 		return -1;	/* the aggregates count starts and completions only */
 	for (uint32_t j = 0; j < ci->nobjagg; j++) {
 		const struct vxt_objagg *a = &ci->objagg[j];
 
-		if (c->p.objs && (a->object >= c->nobjok || !c->objok[a->object]))
+		if (c->objs && (a->object >= c->nobjok || !c->objok[a->object]))
 			continue;
 		if (err) {
 			n += a->errors;
@@ -190,7 +237,9 @@ static bool chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_in
 		return false;
 	if (err && !ci->nerrors)
 		return false;
-	if (!c->p.objs || c->lost_ok)
+	if (c->lost_only)
+		return ci->nlost > 0;	/* lost records count at least one event */
+	if (!c->objs || c->lost_ok)
 		return true;
 	for (uint32_t j = 0; j < ci->nobjagg && !any; j++) {
 		const struct vxt_objagg *a = &ci->objagg[j];
@@ -256,10 +305,22 @@ static int decode(struct ev_cursor *c)
 	r = c->rd[c->fi];
 	if (c->ci >= vxt_reader_nchunks(r))
 		return set_error(c, "%s: %s", f->path, "the file changed while being read");
-	vxt_reader_set_fields(r, decode_fields(c));
-	c->ev = vxt_reader_chunk_events(r, c->ci, &c->n);
-	if (!c->ev)
-		return set_error(c, "%s: %s", f->path, vxt_reader_error(r));
+	if (c->scan) {
+		/* the scan gives every chunk in order; settle() asks for rising ones */
+		int got = 1;
+
+		while (got == 1 && (c->scan_ci == SIZE_MAX || c->scan_ci < c->ci))
+			got = vxt_scan_next(c->scan, &c->scan_ci, &c->ev, &c->n);
+		if (got < 0)
+			return set_error(c, "%s: %s", f->path, vxt_scan_error(c->scan));
+		if (got == 0 || c->scan_ci != c->ci)
+			return set_error(c, "%s: %s", f->path, "the scan lost its place");
+	} else {
+		vxt_reader_set_fields(r, decode_fields(c));
+		c->ev = vxt_reader_chunk_events(r, c->ci, &c->n);
+		if (!c->ev)
+			return set_error(c, "%s: %s", f->path, vxt_reader_error(r));
+	}
 	c->k = 0;
 	return SQLITE_OK;
 }
@@ -295,7 +356,11 @@ static int settle(struct ev_cursor *c)
 			if (seek_match(c))
 				return SQLITE_OK;
 		}
-		if (++c->fi < s->n && (rc = enter_file(c)))
+		if (++c->fi == s->n && c->p.byobj && c->pi + 1 < c->npass) {
+			c->pi++;	/* the next object's pass */
+			c->fi = 0;
+		}
+		if (c->fi < s->n && (rc = enter_file(c)))
 			return rc;
 	}
 	c->eof = true;
@@ -342,6 +407,64 @@ static int ev_next(sqlite3_vtab_cursor *cur)
 	return settle(c);
 }
 
+static void free_passes(struct ev_cursor *c)
+{
+	for (size_t i = 0; i < c->npass; i++)
+		free(c->pass[i]);
+	free(c->pass);
+	c->pass = NULL;
+	c->npass = c->pi = 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);	/* SQLite's BINARY order */
+}
+
+/* The names to pass over, in order: every object name of the files (the
+ * plan's only, when it names some), and "" first when lost records exist. */
+static int make_passes(struct ev_cursor *c)
+{
+	const struct sql_set *s = &c->vt->set;
+	size_t cap = 1, k = 0;
+	bool lost = false;
+
+	free_passes(c);
+	for (size_t f = 0; f < s->n; f++) {
+		struct vxt_reader *r = s->f[f].r;
+
+		cap += vxt_objtab_count(vxt_reader_objects(r));
+		for (size_t i = 0; i < vxt_reader_nchunks(r) && !lost; i++)
+			lost = vxt_reader_chunk(r, i)->nlost > 0;
+	}
+	c->pass = calloc(cap, sizeof(*c->pass));
+	if (!c->pass)
+		return SQLITE_NOMEM;
+	for (size_t f = 0; f < s->n; f++) {
+		const struct vxt_objtab *ot = vxt_reader_objects(s->f[f].r);
+
+		for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
+			const char *name = vxt_objtab_get(ot, (uint32_t)i)->name;
+
+			if (c->p.objs && !plan_has(&c->p, name))
+				continue;
+			if (!(c->pass[c->npass++] = strdup(name)))
+				return SQLITE_NOMEM;
+		}
+	}
+	if (lost && (!c->p.objs || plan_has(&c->p, "")) && !(c->pass[c->npass++] = strdup("")))
+		return SQLITE_NOMEM;
+	qsort(c->pass, c->npass, sizeof(*c->pass), cmp_name);
+	for (size_t i = 0; i < c->npass; i++) {	/* unique */
+		if (k && !strcmp(c->pass[k - 1], c->pass[i]))
+			free(c->pass[i]);
+		else
+			c->pass[k++] = c->pass[i];
+	}
+	c->npass = k;
+	return SQLITE_OK;
+}
+
 static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
 		     sqlite3_value **argv)
 {
@@ -349,6 +472,8 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	int rc;
 
 	sql_plan_free(&c->p);
+	vxt_scan_stop(c->scan);
+	c->scan = NULL;
 	rc = sql_plan_parse(&c->p, idx_num, idx_str, argc, argv);
 	if (rc)
 		return rc;
@@ -356,7 +481,9 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	c->fi = 0;
 	c->virt = false;
 	c->n = c->k = 0;
-	if (!c->vt->set.n) {
+	if (c->p.byobj && (rc = make_passes(c)))
+		return rc;
+	if (!c->vt->set.n || (c->p.byobj && !c->npass)) {
 		c->eof = true;
 		return SQLITE_OK;
 	}
@@ -491,6 +618,8 @@ static void ev_close(sqlite3_vtab_cursor *cur)
 	struct ev_cursor *c = (struct ev_cursor *)cur;
 
 	sql_plan_free(&c->p);
+	vxt_scan_stop(c->scan);
+	free_passes(c);
 	free(c->objok);
 	for (int i = 0; i < 3; i++)
 		vxt_iopair_free(c->pair[i]);
