@@ -21,6 +21,7 @@ struct batch_state {
 	struct vxtop_row *rows;
 	size_t cap;
 	uint64_t shown;
+	uint64_t rotations;		/* of the followed file, said so far */
 	int status;
 	int err;			/* errno of the failed write */
 };
@@ -83,6 +84,11 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 	char when[64], a[16], p[16], nb[VXT_ESCAPE_MAX(256)];
 
 	fmt_real(s->real_end_ns, false, when, sizeof(when));
+	if (c->rotations != b->rotations)
+		printf("%s  %s: rotated, following the new file (%llu rotation%s)\n", when,
+		       vxt_text(c->follow_path, nb, sizeof(nb)), (unsigned long long)c->rotations,
+		       c->rotations == 1 ? "" : "s");
+	b->rotations = c->rotations;
 	printf("%s  %s  interval %.2fs  events %llu (%.0f/s)  lost %llu (total %llu)  errors %llu (total %llu)\n",
 	       when, vxt_text(c->name, nb, sizeof(nb)), sec, (unsigned long long)s->events, sec > 0 ? s->events / sec : 0,
 	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
@@ -186,6 +192,8 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 	       b->shown ? ",\n" : "[\n", (unsigned long long)s->seq + 1, when, sec);
 	json_str(stdout, c->name);
 	json_view(stdout, c);
+	if (c->follow_path)
+		printf(",\"rotations\":%llu", (unsigned long long)c->rotations);
 	printf(",\"events\":%llu,\"events_per_s\":", (unsigned long long)s->events);
 	json_num(stdout, sec > 0 ? s->events / sec : 0, 1);
 	printf(",\"lost\":%llu,\"lost_total\":%llu,\"errors\":%llu,\"errors_total\":%llu,\"objects\":[",

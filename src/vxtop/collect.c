@@ -10,12 +10,16 @@
  * from its first event, intervals cut by event times alone, and the source
  * ends at its end. Times are never trusted: interval ends saturate at 2^64,
  * and an event far ahead of the clock moves the clock there.
+ * A followed path is followed as tail -F does: when it names another file (a
+ * recorder with --rotate renamed the old one away), the rest of the old file
+ * is read and the new one is followed from its first event.
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "collect.h"
@@ -62,6 +66,15 @@ static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
 		c->lag_ns = 0;
 		snprintf(c->name, sizeof(c->name), "file %s", o->follow);
 		return 0;
+	}
+	{
+		struct stat st;
+
+		c->follow_path = o->follow;
+		if (stat(o->follow, &st) == 0) {
+			c->follow_dev = st.st_dev;
+			c->follow_ino = st.st_ino;
+		}
 	}
 	/* Like tail -f: what is already in the file is history. */
 	rc = vxt_reader_seek_ordinal(c->rd, vxt_reader_nevents(c->rd));
@@ -473,6 +486,58 @@ static int rebuild_view(struct vxtop_collector *c)
 	return 0;
 }
 
+static int push_rest(struct vxtop_collector *c)
+{
+	const struct vxt_event *ev;
+	struct vxt_event *slot;
+	int rc;
+
+	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
+		slot = vxt_batch_push(&c->batch);
+		if (!slot) {
+			snprintf(c->err, sizeof(c->err), "out of memory");
+			return -ENOMEM;
+		}
+		*slot = *ev;
+	}
+	if (rc < 0)
+		snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
+	return rc;
+}
+
+/* The path names another file now: finish the old one, follow the new one. */
+static int check_rotated(struct vxtop_collector *c)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *nr;
+	struct stat st;
+	int rc;
+
+	if (c->closed || !c->follow_path || stat(c->follow_path, &st) < 0 ||
+	    (st.st_dev == c->follow_dev && st.st_ino == c->follow_ino))
+		return 0;
+	nr = vxt_reader_open(c->follow_path, err);
+	if (!nr)
+		return 0;	/* not written far enough yet: look again next time */
+	/* the recorder closed the old file before renaming it: take its rest */
+	rc = vxt_reader_refresh(c->rd);
+	if (rc == 0)
+		rc = push_rest(c);
+	if (rc == 0)
+		rc = take_batch(c);
+	if (rc < 0) {
+		vxt_reader_close(nr);
+		return rc;
+	}
+	vxt_reader_close(c->rd);
+	c->rd = nr;
+	c->follow_dev = st.st_dev;
+	c->follow_ino = st.st_ino;
+	c->model.objs = vxt_reader_objects(nr);
+	c->rotations++;
+	return c->view ? rebuild_view(c) : 0;
+}
+
 static int read_follow(struct vxtop_collector *c)
 {
 	const struct vxt_event *ev;
@@ -508,7 +573,8 @@ static int read_follow(struct vxtop_collector *c)
 		goto fail;
 	if (c->closed && rc == 0)
 		c->ended = true;
-	return take_batch(c);
+	rc = take_batch(c);
+	return rc < 0 ? rc : check_rotated(c);
 fail:
 	snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
 	return rc;

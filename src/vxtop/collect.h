@@ -10,6 +10,7 @@
 #define VXTOP_COLLECT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include "model.h"
@@ -60,6 +61,10 @@ struct vxtop_collector {
 	bool ended;			/* the source has no more events */
 	bool closed;			/* following a finished file: read it through */
 	bool history_done;		/* follow: an event of the view's time was seen */
+	const char *follow_path;	/* follow: the path, followed as tail -F does */
+	dev_t follow_dev;		/* ... and the file it named when opened */
+	ino_t follow_ino;
+	uint64_t rotations;		/* follow: times the path was rotated */
 	vxtop_close_fn on_close;
 	void *arg;
 	char name[160];			/* "sim", "follow trace.vxt" */

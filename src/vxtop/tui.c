@@ -347,6 +347,13 @@ static void draw(struct top *t)
 		refresh();
 		return;
 	}
+	if (t->c->rotations != t->rotations) {
+		char nb[VXT_ESCAPE_MAX(80)];
+
+		snprintf(t->msg, sizeof(t->msg), "%s was rotated: following the new file",
+			 vxt_text(t->c->follow_path, nb, sizeof(nb)));
+		t->rotations = t->c->rotations;
+	}
 	draw_header(t);
 	t->scr->draw(t, 2, LINES - 1);
 	if (t->prompt == TP_SORT)

@@ -64,6 +64,7 @@ struct top {
 	size_t sort_pick;
 	char glob[64];
 	char msg[128];			/* shown in place of the key bar once */
+	uint64_t rotations;		/* of the followed file, said so far */
 	unsigned closed;		/* intervals closed since the last draw */
 	uint64_t shown;			/* intervals closed since start */
 	struct tui_screen scr_mgr;	/* terminal setup and restoration */
