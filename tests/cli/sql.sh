@@ -187,6 +187,32 @@ got=$("$b/vxreplay" "$tmp/rot*.vxt" --sql "SELECT count(*), count(DISTINCT file)
 got=$("$b/vxreplay" "$tmp"/rot*.vxt --sql "SELECT count(*) FROM files; SELECT count(*) FROM events WHERE rowid IN (SELECT rowid FROM events)" --format csv | tr '\n' ' ')
 [ "$got" = "count(*) 3 count(*) $total " ] || fail "rotated set as arguments: $got"
 
+# --- ios phases on a real blktrace capture (queue, getrq, insert events) -------
+bt=${VXT_SHARED:-$VXT_TOP/../shared}/data/blktrace/centos7-sda
+if [ -f "$bt/sda.blktrace.0" ]; then
+	"$b/vxrecord" --import blktrace "$bt/sda" -o "$tmp/bt.vxt" -q || fail "blktrace import failed"
+	"$b/vxreplay" "$tmp/bt.vxt" --report events --format csv > "$tmp/bt.csv" || fail "bt events"
+	# each completion takes the oldest queue/getrq/insert of its (object, sector, bytes)
+	awk -F, 'NR > 1 { k = $2 SUBSEP $6 SUBSEP $7 }
+		NR > 1 && ($3 == "queue" || $3 == "getrq" || $3 == "insert") { q[$3, k, ++n[$3, k]] = $1 }
+		NR > 1 && $3 == "done" { line = $1
+			split("queue getrq insert", ph, " ")
+			for (i = 1; i <= 3; i++) { p = ph[i]; v = ""
+				if (h[p, k] < n[p, k]) v = q[p, k, ++h[p, k]]
+				line = line "," v }
+			print line }' "$tmp/bt.csv" > "$tmp/bt.awk"
+	"$b/vxreplay" "$tmp/bt.vxt" --sql "SELECT time_ns, queue_ns, getrq_ns, insert_ns FROM ios" \
+		--format csv | tail -n +2 > "$tmp/bt.sql" || fail "ios phases query failed"
+	[ "$(cut -d, -f2 "$tmp/bt.sql" | grep -c .)" -gt 50 ] || fail "few queue times: $(head "$tmp/bt.sql")"
+	cmp -s "$tmp/bt.awk" "$tmp/bt.sql" || { diff "$tmp/bt.awk" "$tmp/bt.sql" | head; fail "ios phases differ from a pairing by hand"; }
+	q="SELECT count(*), sum(q2c_ns), sum(q2d_ns), sum(issue_ns) FROM ios WHERE time_ns > (SELECT first_ns FROM files) + 100000000"
+	a=$("$b/vxreplay" "$tmp/bt.vxt" --sql "$q" --format csv) || fail "ios phase sums failed"
+	c=$(VXT_SQL_PUSHDOWN=0 "$b/vxreplay" "$tmp/bt.vxt" --sql "$q" --format csv)
+	[ "$a" = "$c" ] || fail "pushdown changed ios phases: $a / $c"
+else
+	echo "sql: $bt absent: ios phases not checked on a real capture"
+fi
+
 # --- bad input -------------------------------------------------------------
 "$b/vxreplay" "$tmp/missing.vxt" --sql "SELECT 1" > /dev/null 2> "$tmp/e1" && fail "missing file succeeded"
 grep -q "missing.vxt" "$tmp/e1" || fail "missing file message: $(cat "$tmp/e1")"

@@ -97,7 +97,7 @@ int sql_plan_best_index(sqlite3_index_info *info, bool pushdown, int ncols, doub
 		tracks |= (info->colUsed & ((sqlite3_uint64)1 << c)) != 0;
 	buf[0] = 0;
 	if (!pushdown) {
-		info->idxNum = SQL_PLAN_OFF | VXT_FIELD_ALL;
+		info->idxNum = SQL_PLAN_OFF | VXT_FIELD_ALL | (tracks ? SQL_PLAN_TRACK : 0);
 		info->idxStr = sqlite3_mprintf("no pushdown (vxt_pushdown(0))");
 		info->needToFreeIdxStr = 1;
 		info->estimatedCost = rows;
