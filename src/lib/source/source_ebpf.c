@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "source/chanev.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -52,8 +53,7 @@ struct ebpf {
 	struct vxt_source *src;
 	int rc;				/* first error of the ring callback */
 	uint64_t lost_seen;		/* kernel's lost count already reported */
-	uint32_t last_dev, last_id;
-	bool have_last;
+	struct vxt_chanev names;	/* the last object looked up */
 	int ncpu;
 };
 
@@ -90,54 +90,9 @@ static size_t ring_size(size_t want)
 	return sz;
 }
 
-static int64_t ebpf_object(struct vxt_source *s, struct ebpf *e, uint32_t dev)
-{
-	char name[32];
-	unsigned kind = VXT_OBJ_OTHER;
-	uint64_t size = 0;
-	int64_t id;
-
-	if (e->have_last && e->last_dev == dev)
-		return e->last_id;
-	id = vxt_objtab_find_dev(s->objs, dev);
-	if (id < 0) {
-		if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
-			snprintf(name, sizeof(name), "%u:%u", VOLIOT_MAJOR(dev), VOLIOT_MINOR(dev));
-		id = vxt_objtab_add(s->objs, dev, name, kind, size);
-		if (id < 0)
-			return id;
-	}
-	e->last_dev = dev;
-	e->last_id = (uint32_t)id;
-	e->have_last = true;
-	return id;
-}
-
 static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
 {
-	struct vxt_event *ev;
-	int64_t id, comm;
-
-	id = ebpf_object(e->src, e, r->dev);
-	comm = vxt_strtab_intern(e->src->strs, r->comm, strnlen(r->comm, sizeof(r->comm)));
-	if (id < 0 || comm < 0)
-		return -ENOMEM;
-	ev = vxt_batch_push(e->batch);
-	if (!ev)
-		return -ENOMEM;
-	ev->time_ns = r->time_ns;
-	ev->sector = r->sector;
-	ev->latency_ns = r->latency_ns;
-	ev->bytes = r->bytes;
-	ev->object = (uint32_t)id;
-	ev->pid = r->pid;
-	ev->comm = (uint32_t)comm;
-	ev->flags = r->flags;
-	ev->cpu = r->cpu;
-	ev->error = (int16_t)r->error;
-	ev->phase = phase;
-	ev->op = r->op < VXT_OP_COUNT ? r->op : VXT_OP_OTHER;
-	return 0;
+	return vxt_chanev_io(e->src, &e->names, e->batch, r, phase) ? 0 : -ENOMEM;
 }
 
 static int ebpf_record(const struct vxt_chanrec *rec, void *arg)

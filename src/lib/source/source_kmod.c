@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "vxtrace/iopair.h"
+#include "source/chanev.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -37,9 +38,7 @@ struct kmod {
 	struct vxt_chandec dec;
 	struct vxt_iopair *pairs;
 	uint8_t *buf;
-	uint32_t last_dev;		/* cache of the last object looked up */
-	uint32_t last_id;
-	bool have_last;
+	struct vxt_chanev names;	/* the last object looked up */
 };
 
 static int kmod_probe(void)
@@ -145,31 +144,6 @@ static int kmod_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	return kmod_open_io(s, k, o);
 }
 
-/* Object id of kernel device @dev, adding it from sysfs if the channel did
- * not announce it. @return the id or -ENOMEM. */
-static int64_t kmod_object(struct vxt_source *s, struct kmod *k, uint32_t dev)
-{
-	char name[32];
-	unsigned kind = VXT_OBJ_OTHER;
-	uint64_t size = 0;
-	int64_t id;
-
-	if (k->have_last && k->last_dev == dev)
-		return k->last_id;
-	id = vxt_objtab_find_dev(s->objs, dev);
-	if (id < 0) {
-		if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
-			snprintf(name, sizeof(name), "%u:%u", VOLIOT_MAJOR(dev), VOLIOT_MINOR(dev));
-		id = vxt_objtab_add(s->objs, dev, name, kind, size);
-		if (id < 0)
-			return id;
-	}
-	k->last_dev = dev;
-	k->last_id = (uint32_t)id;
-	k->have_last = true;
-	return id;
-}
-
 struct kmod_feed {
 	struct vxt_source *s;
 	struct kmod *k;
@@ -179,30 +153,12 @@ struct kmod_feed {
 static int kmod_io(struct kmod_feed *f, const struct voliot_io_rec *r, uint8_t phase)
 {
 	struct vxt_iopair_val v = { r->time_ns, r->pid, 0 };
-	struct vxt_event *e;
-	int64_t id, comm;
+	struct vxt_event *e = vxt_chanev_io(f->s, &f->k->names, f->b, r, phase);
 
-	id = kmod_object(f->s, f->k, r->dev);
-	comm = vxt_strtab_intern(f->s->strs, r->comm, strnlen(r->comm, sizeof(r->comm)));
-	if (id < 0 || comm < 0)
-		return -ENOMEM;
-	e = vxt_batch_push(f->b);
 	if (!e)
 		return -ENOMEM;
-	e->time_ns = r->time_ns;
-	e->sector = r->sector;
-	e->latency_ns = r->latency_ns;
-	e->bytes = r->bytes;
-	e->object = (uint32_t)id;
-	e->pid = r->pid;
-	e->comm = (uint32_t)comm;
-	e->flags = r->flags;
-	e->cpu = r->cpu;
-	e->error = (int16_t)r->error;
-	e->phase = phase;
-	e->op = r->op < VXT_OP_COUNT ? r->op : VXT_OP_OTHER;
 	if (phase == VXT_PH_START) {
-		v.comm = (uint32_t)comm;
+		v.comm = e->comm;
 		return vxt_iopair_put(f->k->pairs, r->dev, r->sector, r->bytes, &v);
 	}
 	if (phase == VXT_PH_DONE &&
