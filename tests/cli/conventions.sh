@@ -63,7 +63,10 @@ failure() {
 	grep -q "^$p: " "$tmp/err" || fail "'$p $*': failure message reads '$(cat "$tmp/err")'"
 }
 failure vxreplay "$tmp/missing.vxt"
-failure vxreplay "$tmp/t.vxt" --object nosuchdisk
+# an unknown object is a usage error (README's exit status), named in one line
+expect 2 "$b/vxreplay" "$tmp/t.vxt" --object nosuchdisk
+grep -q "^vxreplay: .*no object named 'nosuchdisk'" "$tmp/err" ||
+	fail "unknown object: message reads '$(cat "$tmp/err")'"
 failure vxrecord -q -s sim -d 1s -o "$tmp/no/dir/x.vxt"
 failure vxrecord -q -s sim -d 1s -o "$tmp/t.vxt"
 failure vxtop -b -n 1 -F "$tmp/missing.vxt"
