@@ -14,6 +14,7 @@
 
 #include "report/batch_profile.h"
 #include "report/export.h"
+#include "vxtrace/clickhouse.h"
 #include "report/report.h"
 #include "report/sql_query.h"
 #include "tui/tui.h"
@@ -34,6 +35,7 @@ struct options {
 	char **files;
 	int nfiles;
 	int export;		/* enum export_format, -1 = none */
+	struct sink_opts sink;	/* --export clickhouse+http://... */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 };
 
@@ -45,7 +47,13 @@ static void usage(FILE *f)
 "       vxreplay --info FILE | --verify FILE\n"
 "Investigate a .vxt trace file.\n"
 "  -r, --report KIND   summary, objects, errors, events or html\n"
-"      --export FMT    csv, jsonl, chrome or blktrace (every event in scope)\n"
+"      --export FMT    csv, jsonl, chrome or blktrace (every event in scope), or\n"
+"                      clickhouse+http://HOST:PORT/DB.TABLE (formats/clickhouse.md)\n"
+"      --sink-batch N  rows per ClickHouse insert (default 65536)\n"
+"      --sink-timeout DUR  one request's time limit (default 10s)\n"
+"      --sink-retry DUR    retry a batch this long before giving up (default 60s)\n"
+"      --sink-user NAME    ClickHouse user; the password comes from\n"
+"      --sink-password-file FILE  or the environment's VXT_CLICKHOUSE_PASSWORD\n"
 "      --sql QUERY     SQL over the files' tables (events, ios, errors, objects,\n"
 "                      chunks, files, agg; see formats/sql.md); - for a prompt\n"
 "  -F, --format FMT    text (default), json or csv\n"
@@ -83,12 +91,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
 	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL };
+	enum { O_SINK_BATCH = 700, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER, O_SINK_PWFILE };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "export", required_argument, NULL, O_EXPORT },
+		{ "sink-batch", required_argument, NULL, O_SINK_BATCH },
+		{ "sink-timeout", required_argument, NULL, O_SINK_TIMEOUT },
+		{ "sink-retry", required_argument, NULL, O_SINK_RETRY },
+		{ "sink-user", required_argument, NULL, O_SINK_USER },
+		{ "sink-password-file", required_argument, NULL, O_SINK_PWFILE },
 		{ "sql", required_argument, NULL, O_SQL },
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
@@ -109,6 +123,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	uint64_t dur;
+	char *end;
 	int c, ex;
 
 	opterr = 0;
@@ -139,9 +155,30 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (ex < 0)
 				return die_usage("--export: unknown format '%s' (csv, jsonl, chrome, "
 						 "blktrace)", optarg);
+			if (ex == EXPORT_CLICKHOUSE && !vxt_ch_url_ok(optarg))
+				return die_usage("--export: expected clickhouse+http://HOST:PORT/DB.TABLE "
+						 "(DB and TABLE of letters, digits and _), got '%s'",
+						 optarg);
 			o->export = ex;
+			o->sink.url = optarg;
 			o->mode = MODE_REPORT;
 			break;
+		case O_SINK_BATCH:
+			o->sink.batch = strtoul(optarg, &end, 10);
+			if (*end || !o->sink.batch || o->sink.batch > 10000000 || *optarg == '-')
+				return die_usage("--sink-batch: expected 1..10000000, got '%s'", optarg);
+			break;
+		case O_SINK_TIMEOUT:
+		case O_SINK_RETRY:
+			if (vxt_parse_duration(optarg, &dur) < 0 || (c == O_SINK_TIMEOUT && !dur))
+				return die_usage("bad duration '%s'", optarg);
+			if (c == O_SINK_TIMEOUT)
+				o->sink.timeout_ms = dur / 1000000 ? dur / 1000000 : 1;
+			else
+				o->sink.retry_ns = dur;
+			break;
+		case O_SINK_USER: o->sink.user = optarg; break;
+		case O_SINK_PWFILE: o->sink.password_file = optarg; break;
 		case O_SQL: o->sql = optarg; break;
 		case O_FROM: o->from = optarg; break;
 		case O_TO: o->to = optarg; break;
@@ -279,7 +316,7 @@ static int batch_filter(struct vxt_reader *r, const struct options *o, struct re
 
 static int run_report(struct vxt_reader *r, const struct options *o)
 {
-	struct report_ctx c = { .r = r, .fmt = o->fmt, .out = stdout };
+	struct report_ctx c = { .r = r, .fmt = o->fmt, .out = stdout, .sink = &o->sink };
 	struct batch_profile bp = { 0 };
 	const char *why;
 	int rc;
@@ -389,7 +426,7 @@ static bool screen_ok(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .export = -1 };
+	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull };
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	int rc = parse_options(argc, argv, &o);

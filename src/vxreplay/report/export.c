@@ -22,6 +22,9 @@ int export_parse(const char *s)
 {
 	static const char *const names[] = { "csv", "jsonl", "chrome", "blktrace" };
 
+	if (!strncmp(s, "clickhouse+", 11))
+		return EXPORT_CLICKHOUSE;
+
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
 			return (int)i;
@@ -213,6 +216,8 @@ int export_run(struct report_ctx *c, enum export_format f)
 		return export_chrome(c);
 	case EXPORT_BLKTRACE:
 		return export_blktrace(c);
+	case EXPORT_CLICKHOUSE:
+		return export_clickhouse(c);
 	}
 	return 1;
 }

@@ -7,6 +7,7 @@
  *   chrome    Chrome trace-event JSON (Perfetto, chrome://tracing): a
  *             complete event per I/O on lanes per object, errors as instants
  *   blktrace  blktrace's binary records (blkparse -i -, btt -i)
+ *   clickhouse+http://HOST:PORT/DB.TABLE   rows in a ClickHouse table
  * The HTML report is one self-contained page with inline SVG figures.
  */
 #ifndef VXREPLAY_EXPORT_H
@@ -14,7 +15,8 @@
 
 #include "report/report.h"
 
-enum export_format { EXPORT_CSV, EXPORT_JSONL, EXPORT_CHROME, EXPORT_BLKTRACE };
+enum export_format { EXPORT_CSV, EXPORT_JSONL, EXPORT_CHROME, EXPORT_BLKTRACE,
+		     EXPORT_CLICKHOUSE };
 
 /* @return the format named @s, or -1. */
 int export_parse(const char *s);
@@ -24,6 +26,9 @@ bool export_is_binary(enum export_format f);
 int export_run(struct report_ctx *c, enum export_format f);
 /* The blktrace export (export_blktrace.c). @return 0, or 1 after printing why. */
 int export_blktrace(struct report_ctx *c);
+/* --export clickhouse+http://...: the events in scope into a ClickHouse table
+ * (export_clickhouse.c, options in c->sink). @return 0, or 1 after printing why. */
+int export_clickhouse(struct report_ctx *c);
 /* The HTML report: error timeline, per-object heatmap, object table.
  * @return 0, or 1 after printing why. */
 int report_html(struct report_ctx *c);

@@ -27,7 +27,18 @@ struct batch_profile;
  * to keep it. NULL keeps all. */
 typedef bool (*report_keep_fn)(const struct vxt_event *ev, uint64_t ordinal, void *arg);
 
+/* Where --export clickhouse+http://... sends, and how. */
+struct sink_opts {
+	const char *url;
+	size_t batch;			/* --sink-batch */
+	uint64_t timeout_ms;		/* --sink-timeout: one request */
+	uint64_t retry_ns;		/* --sink-retry: keep retrying a batch this long */
+	const char *user;		/* --sink-user */
+	const char *password_file;	/* --sink-password-file */
+};
+
 struct report_ctx {
+	const struct sink_opts *sink;	/* --export clickhouse+http://... */
 	struct vxt_reader *r;
 	struct report_scope scope;
 	enum report_format fmt;

@@ -1,0 +1,184 @@
+#!/bin/sh
+# clickhouse_sink.sh - a real clickhouse-server (Debian's, started here on
+# 127.0.0.1 with a config and data directory of its own) receives a trace:
+# `SELECT count(), countIf(error != 0) ... FINAL` equals the counts of the
+# file (awk over its events), a second export adds nothing, a server killed
+# mid-export and restarted loses no row and duplicates none; an unreachable
+# server, a 500, a connection closed mid-batch and a table of another schema
+# are one line each, and the local file is untouched.
+. "${VXT_TOP:?}/tests/lib.sh"
+
+for b in clickhouse-server python3 curl; do
+	command -v $b >/dev/null 2>&1 || { echo "skip: $b is not installed"; exit 77; }
+done
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+HP=$(free_port)
+TP=$(free_port)
+mkdir -p "$T/ch"
+cat >"$T/ch/config.xml" <<EOF
+<?xml version="1.0"?>
+<yandex>
+    <logger><level>error</level><console>1</console></logger>
+    <http_port>$HP</http_port>
+    <tcp_port>$TP</tcp_port>
+    <listen_host>127.0.0.1</listen_host>
+    <path>$T/ch/data/</path>
+    <tmp_path>$T/ch/tmp/</tmp_path>
+    <users_config>users.xml</users_config>
+    <default_profile>default</default_profile>
+    <default_database>default</default_database>
+    <mark_cache_size>5368709</mark_cache_size>
+</yandex>
+EOF
+cat >"$T/ch/users.xml" <<'EOF'
+<?xml version="1.0"?>
+<yandex>
+    <profiles><default></default></profiles>
+    <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
+        <profile>default</profile><quota>default</quota></default></users>
+    <quotas><default></default></quotas>
+</yandex>
+EOF
+ch_pid=""
+proxy_pid=""
+start_server() {
+	clickhouse-server --config-file="$T/ch/config.xml" >>"$T/ch/log" 2>&1 &
+	ch_pid=$!
+	i=0
+	until curl -s "http://127.0.0.1:$HP/" --data-binary 'SELECT 1' 2>/dev/null | grep -q '^1$'; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && { fail "clickhouse-server did not start: $(tail -n 3 "$T/ch/log")"; finish; }
+		sleep 0.1
+	done
+}
+cleanup() {
+	[ -n "$ch_pid" ] && kill -9 $ch_pid 2>/dev/null
+	[ -n "$proxy_pid" ] && kill $proxy_pid 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+sql() { curl -s -S "http://127.0.0.1:$HP/" --data-binary "$1"; }
+
+start_server
+URL=clickhouse+http://127.0.0.1:$HP/vx.events
+
+# the reference, from the file's events
+"$B/vxrecord" -s sim --seed 4 --rate 4000 -c 20000 -q -o "$T/a.vxt" || fail "vxrecord"
+md5=$(md5sum <"$T/a.vxt")
+want=$("$B/vxreplay" "$T/a.vxt" --report events --format csv |
+	awk -F, 'NR > 1 { n++; if ($9 != 0) e++ } END { printf "%d\t%d\n", n, e }')
+
+"$B/vxreplay" "$T/a.vxt" --export "$URL" --sink-batch 5000 2>"$T/err" ||
+	fail "export: $(cat "$T/err")"
+expect_eq "rows and errors in ClickHouse" "$(sql "SELECT count(), countIf(error != 0) FROM vx.events FINAL")" "$want"
+"$B/vxreplay" "$T/a.vxt" --export "$URL" --sink-batch 5000 2>"$T/err" ||
+	fail "second export: $(cat "$T/err")"
+expect_eq "a second export adds no row" \
+	"$(sql "SELECT count(), countIf(error != 0) FROM vx.events FINAL")" "$want"
+expect_eq "one row per (trace, seq)" \
+	"$(sql "SELECT uniqExact(trace, seq) FROM vx.events")" "$(echo "$want" | cut -f1)"
+# the error rows carry the file's errno and object
+fe=$("$B/vxreplay" "$T/a.vxt" --report events --format csv |
+	awk -F, 'NR > 1 && $9 != 0 { print $2, $9 }' | sort | uniq -c | awk '{print $2, $3, $1}')
+ge=$(sql "SELECT object, error, count() FROM vx.events FINAL WHERE error != 0 GROUP BY object, error ORDER BY object, error FORMAT TabSeparated" | tr '\t' ' ')
+expect_eq "errors by object and errno" "$ge" "$fe"
+
+# the shipped schema is the one the sink creates and accepts
+sed 's/--.*//' "$VXT_TOP/contrib/clickhouse/schema.sql" | tr '\n' ' ' | tr ';' '\n' |
+while read -r stmt; do
+	[ -n "$stmt" ] && sql "$stmt"
+done
+"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$HP/vxtrace.events 2>"$T/err" ||
+	fail "export into contrib/clickhouse/schema.sql's table: $(cat "$T/err")"
+expect_eq "rows in the schema.sql table" \
+	"$(sql "SELECT count(), countIf(error != 0) FROM vxtrace.events FINAL")" "$want"
+
+# a server killed mid-export and restarted: the export retries and completes
+"$B/vxrecord" -s sim --seed 8 -c 60000 -q -o "$T/b.vxt" || fail "vxrecord b"
+want_b=$("$B/vxreplay" "$T/b.vxt" --report events --format csv |
+	awk -F, 'NR > 1 { n++; if ($9 != 0) e++ } END { printf "%d\t%d\n", n, e }')
+"$B/vxreplay" "$T/b.vxt" --export clickhouse+http://127.0.0.1:$HP/vx.restart --sink-batch 3000 \
+	--sink-retry 30s 2>"$T/err_b" &
+ex_pid=$!
+i=0
+until [ "$(sql "SELECT count() FROM vx.restart" 2>/dev/null)" -gt 0 ] 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && break
+	sleep 0.02
+done
+before=$(sql "SELECT count() FROM vx.restart")
+kill -9 $ch_pid
+wait $ch_pid 2>/dev/null
+sleep 0.5
+start_server
+wait $ex_pid || fail "export across a restart: $(cat "$T/err_b")"
+[ "${before:-0}" -gt 0 ] && [ "$before" -lt 60000 ] &&
+	ok "server killed after $before of 60000 rows" || fail "the kill came at $before rows"
+grep -q ' [1-9][0-9]* retries$' "$T/err_b" && ok "the export retried: $(cat "$T/err_b")" ||
+	fail "no retry reported: $(cat "$T/err_b")"
+expect_eq "rows and errors after the restart" \
+	"$(sql "SELECT count(), countIf(error != 0) FROM vx.restart FINAL")" "$want_b"
+expect_eq "none duplicated after the restart" \
+	"$(sql "SELECT uniqExact(trace, seq) FROM vx.restart")" "$(echo "$want_b" | cut -f1)"
+
+# bad sinks: one line each, exit 1, nothing lost locally
+expect_fail "unreachable" 1 "127.0.0.1:1/vx.events: Couldn't connect to server" -- \
+	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:1/vx.events
+sql "CREATE TABLE vx.wrong (host String, object UInt32, time UInt64) ENGINE = MergeTree() ORDER BY host"
+expect_fail "wrong schema" 1 "vx.wrong: wrong schema: column object is UInt32, vxtrace writes String" -- \
+	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$HP/vx.wrong
+expect_fail "bad URL" 2 "expected clickhouse+http://HOST:PORT/DB.TABLE" -- \
+	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$HP/events
+
+# a proxy that passes statements to the server but answers inserts with a
+# 500, or closes the connection in the middle of the batch
+PP=$(free_port)
+python3 - "$PP" "$HP" "$T/mode" <<'EOF' &
+import http.server, socket, sys, urllib.request
+port, up, modefile = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", 0))
+        if "INSERT" in urllib.parse.unquote(self.path):
+            mode = open(modefile).read().strip()
+            if mode == "close":
+                self.rfile.read(min(n, 1000))
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            self.rfile.read(n)
+            body = b"Code: 241, e.displayText() = DB::Exception: Memory limit exceeded\n"
+            self.send_response(500)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        data = self.rfile.read(n)
+        r = urllib.request.urlopen("http://127.0.0.1:%d%s" % (up, self.path), data)
+        body = r.read()
+        self.send_response(r.status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()
+EOF
+proxy_pid=$!
+echo 500 >"$T/mode"
+i=0
+until curl -s "http://127.0.0.1:$PP/" --data-binary 'SELECT 1' 2>/dev/null | grep -q '^1$'; do
+	i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1
+done
+expect_fail "HTTP 500" 1 "vx.proxied: HTTP 500: Code: 241.*Memory limit exceeded (tried [0-9]* times); 0 of [0-9]* events sent" -- \
+	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$PP/vx.proxied \
+	--sink-batch 2000 --sink-retry 1s
+echo close >"$T/mode"
+expect_fail "closed mid-batch" 1 "vx.proxied: .*(tried [0-9]* times); 0 of [0-9]* events sent" -- \
+	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$PP/vx.proxied \
+	--sink-batch 2000 --sink-retry 1s
+expect_eq "nothing reached the table" "$(sql "SELECT count() FROM vx.proxied")" "0"
+expect_eq "the local file is untouched" "$(md5sum <"$T/a.vxt")" "$md5"
+finish
