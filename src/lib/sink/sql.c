@@ -97,14 +97,15 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	memset(vt, 0, sizeof(*vt));
 	vt->ctx = aux;
 	vt->kind = (enum sql_kind)kind;
-	if (sql_set_open(&vt->set, (const char *const *)files, nfiles, err, sizeof(err)) < 0) {
+	vt->set = sql_set_get(vt->ctx, (const char *const *)files, nfiles, err, sizeof(err));
+	if (!vt->set) {
 		*errmsg = sqlite3_mprintf("vxtrace: %s", err);
 		sqlite3_free(vt);
 		goto out;
 	}
 	rc = sqlite3_declare_vtab(db, sql_schema(vt->kind));
 	if (rc != SQLITE_OK) {
-		sql_set_close(&vt->set);
+		sql_set_put(vt->ctx, vt->set);
 		sqlite3_free(vt);
 		goto out;
 	}
@@ -120,7 +121,7 @@ static int vt_disconnect(sqlite3_vtab *base)
 {
 	struct sql_vtab *vt = (struct sql_vtab *)base;
 
-	sql_set_close(&vt->set);
+	sql_set_put(vt->ctx, vt->set);
 	sqlite3_free(vt);
 	return SQLITE_OK;
 }
@@ -207,6 +208,7 @@ int vxt_sql_register(sqlite3 *db)
 	if (!ctx)
 		return SQLITE_NOMEM;
 	ctx->pushdown = !(env && !strcmp(env, "0"));
+	ctx->sets = NULL;
 	rc = sqlite3_create_module_v2(db, "vxtrace", &vxtrace_module, ctx, sqlite3_free);
 	if (rc != SQLITE_OK)
 		return rc;	/* the module's destructor has freed ctx */

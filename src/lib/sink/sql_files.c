@@ -4,6 +4,8 @@
  * rotated set). Each file is opened once, through its footer or by the
  * recovering scan; the set is ordered by the wall clock of each file's first
  * event, and every file's rows get rowids of their own (base + ordinal).
+ * The tables of a connection over the same arguments share one set (one
+ * index read per file, however many tables).
  */
 #include <errno.h>
 #include <glob.h>
@@ -12,6 +14,8 @@
 #include <string.h>
 
 #include "sink/sql_impl.h"
+
+static void set_close(struct sql_set *s);
 
 static uint64_t first_real(const struct sql_file *f)
 {
@@ -83,7 +87,7 @@ static int add_pattern(struct sql_set *s, const char *pat, char *err, size_t err
 	return rc;
 }
 
-int sql_set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz)
+static int set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz)
 {
 	uint64_t base = 0;
 
@@ -95,7 +99,7 @@ int sql_set_open(struct sql_set *s, const char *const *pats, size_t n, char *err
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (add_pattern(s, pats[i], err, errsz) < 0) {
-			sql_set_close(s);
+			set_close(s);
 			return -1;
 		}
 	}
@@ -107,7 +111,7 @@ int sql_set_open(struct sql_set *s, const char *const *pats, size_t n, char *err
 	return 0;
 }
 
-void sql_set_close(struct sql_set *s)
+static void set_close(struct sql_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		vxt_reader_close(s->f[i].r);
@@ -116,4 +120,62 @@ void sql_set_close(struct sql_set *s)
 	free(s->f);
 	s->f = NULL;
 	s->n = 0;
+}
+
+struct sql_set *sql_set_get(struct sql_ctx *ctx, const char *const *pats, size_t n, char *err,
+			    size_t errsz)
+{
+	size_t len = 1;
+	struct sql_set *s;
+	char *key;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(pats[i]) + 1;
+	key = malloc(len);
+	if (!key) {
+		snprintf(err, errsz, "out of memory");
+		return NULL;
+	}
+	key[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		strcat(key, pats[i]);
+		strcat(key, "\n");
+	}
+	for (s = ctx->sets; s; s = s->next) {
+		if (!strcmp(s->key, key)) {
+			free(key);
+			s->refs++;
+			return s;
+		}
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s || set_open(s, pats, n, err, errsz) < 0) {
+		if (!s)
+			snprintf(err, errsz, "out of memory");
+		free(s);
+		free(key);
+		return NULL;
+	}
+	s->key = key;
+	s->refs = 1;
+	s->next = ctx->sets;
+	ctx->sets = s;
+	return s;
+}
+
+void sql_set_put(struct sql_ctx *ctx, struct sql_set *s)
+{
+	struct sql_set **p;
+
+	if (!s || --s->refs)
+		return;
+	for (p = &ctx->sets; *p; p = &(*p)->next) {
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
+	}
+	set_close(s);
+	free(s->key);
+	free(s);
 }

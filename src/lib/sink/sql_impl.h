@@ -25,17 +25,23 @@ struct sql_file {
 struct sql_set {
 	size_t n;
 	struct sql_file *f;		/* ordered by the wall clock of their first event */
+	char *key;			/* the arguments that named the files */
+	unsigned refs;			/* tables sharing it */
+	struct sql_set *next;
 };
-
-/* Open the files @pats name (paths or glob patterns). @return 0, or -1 with
- * a message in @err (nothing left open). */
-int sql_set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz);
-void sql_set_close(struct sql_set *s);
 
 /* Per connection: the module's and the functions' shared state. */
 struct sql_ctx {
 	bool pushdown;
+	struct sql_set *sets;		/* opened file sets, shared by the tables over them */
 };
+
+/* The set of files @pats name (paths or glob patterns), shared with the
+ * connection's other tables over the same arguments. @return the set (give
+ * it back with sql_set_put()), or NULL with a message in @err. */
+struct sql_set *sql_set_get(struct sql_ctx *ctx, const char *const *pats, size_t n, char *err,
+			    size_t errsz);
+void sql_set_put(struct sql_ctx *ctx, struct sql_set *s);
 
 enum sql_kind { SQL_EVENTS, SQL_IOS, SQL_ERRORS, SQL_OBJECTS, SQL_CHUNKS, SQL_FILES, SQL_AGG };
 
@@ -43,7 +49,7 @@ struct sql_vtab {
 	sqlite3_vtab base;
 	struct sql_ctx *ctx;
 	enum sql_kind kind;
-	struct sql_set set;
+	struct sql_set *set;
 };
 
 /* Columns of the event tables (events and errors use the first

@@ -101,7 +101,7 @@ struct ix_cursor {
 /* Items of file @fi: objects, chunks, 1 (files), chunks (agg). */
 static size_t items(const struct ix_cursor *c, size_t fi)
 {
-	struct vxt_reader *r = c->vt->set.f[fi].r;
+	struct vxt_reader *r = c->vt->set->f[fi].r;
 
 	switch (c->vt->kind) {
 	case SQL_OBJECTS: return vxt_objtab_count(vxt_reader_objects(r));
@@ -114,13 +114,13 @@ static size_t subitems(const struct ix_cursor *c)
 {
 	if (c->vt->kind != SQL_AGG)
 		return 1;
-	return vxt_reader_chunk(c->vt->set.f[c->fi].r, c->i)->nobjagg;
+	return vxt_reader_chunk(c->vt->set->f[c->fi].r, c->i)->nobjagg;
 }
 
 /* From (fi, i, j), find the first existing row. */
 static void ix_settle(struct ix_cursor *c)
 {
-	for (; c->fi < c->vt->set.n; c->fi++, c->i = 0, c->j = 0)
+	for (; c->fi < c->vt->set->n; c->fi++, c->i = 0, c->j = 0)
 		for (; c->i < items(c, c->fi); c->i++, c->j = 0)
 			if (c->j < subitems(c))
 				return;
@@ -276,7 +276,7 @@ static void agg_col(sqlite3_context *ctx, struct vxt_reader *r, const struct vxt
 static int ix_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct ix_cursor *c = (struct ix_cursor *)cur;
-	const struct sql_file *f = &c->vt->set.f[c->fi];
+	const struct sql_file *f = &c->vt->set->f[c->fi];
 	const struct vxt_chunk_info *ci;
 
 	if (col == 0) {
@@ -340,8 +340,8 @@ int sql_ix_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 	struct sql_vtab *vt = (struct sql_vtab *)base;
 	double rows = 1;
 
-	for (size_t i = 0; i < vt->set.n; i++)
-		rows += (double)vxt_reader_nchunks(vt->set.f[i].r) * (vt->kind == SQL_AGG ? 4 : 1);
+	for (size_t i = 0; i < vt->set->n; i++)
+		rows += (double)vxt_reader_nchunks(vt->set->f[i].r) * (vt->kind == SQL_AGG ? 4 : 1);
 	info->estimatedCost = rows;
 	info->estimatedRows = (sqlite3_int64)rows;
 	return SQLITE_OK;

@@ -95,7 +95,7 @@ static bool want_err(const struct ev_cursor *c);
  * chunks by (or no pushdown at all). @return SQLITE_OK or an error. */
 static int start_scan(struct ev_cursor *c)
 {
-	const struct sql_file *f = &c->vt->set.f[c->fi];
+	const struct sql_file *f = &c->vt->set->f[c->fi];
 	char err[VXT_ERRBUF_SIZE];
 	unsigned threads = vxt_scan_default_threads();
 
@@ -123,7 +123,7 @@ static bool plan_has(const struct sql_plan *p, const char *name)
 
 static int enter_file(struct ev_cursor *c)
 {
-	const struct sql_file *f = &c->vt->set.f[c->fi];
+	const struct sql_file *f = &c->vt->set->f[c->fi];
 	const struct vxt_objtab *ot = vxt_reader_objects(f->r);
 	int64_t off = f->real_off;
 
@@ -296,7 +296,7 @@ static unsigned decode_fields(const struct ev_cursor *c)
 
 static int decode(struct ev_cursor *c)
 {
-	const struct sql_file *f = &c->vt->set.f[c->fi];
+	const struct sql_file *f = &c->vt->set->f[c->fi];
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 
@@ -328,7 +328,7 @@ static int decode(struct ev_cursor *c)
 /* Move to the first row at or after chunk c->ci of file c->fi. */
 static int settle(struct ev_cursor *c)
 {
-	const struct sql_set *s = &c->vt->set;
+	const struct sql_set *s = c->vt->set;
 	int rc;
 
 	c->virt = false;
@@ -385,7 +385,7 @@ static int materialize(struct ev_cursor *c)
 		}
 	}
 	return set_error(c, "%s: chunk disagrees with its index entry%s",
-			 c->vt->set.f[c->fi].path, "");
+			 c->vt->set->f[c->fi].path, "");
 }
 
 static int ev_next(sqlite3_vtab_cursor *cur)
@@ -425,7 +425,7 @@ static int cmp_name(const void *a, const void *b)
  * plan's only, when it names some), and "" first when lost records exist. */
 static int make_passes(struct ev_cursor *c)
 {
-	const struct sql_set *s = &c->vt->set;
+	const struct sql_set *s = c->vt->set;
 	size_t cap = 1, k = 0;
 	bool lost = false;
 
@@ -483,7 +483,7 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	c->n = c->k = 0;
 	if (c->p.byobj && (rc = make_passes(c)))
 		return rc;
-	if (!c->vt->set.n || (c->p.byobj && !c->npass)) {
+	if (!c->vt->set->n || (c->p.byobj && !c->npass)) {
 		c->eof = true;
 		return SQLITE_OK;
 	}
@@ -546,7 +546,7 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	if (rc)
 		return rc;
-	f = &c->vt->set.f[c->fi];
+	f = &c->vt->set->f[c->fi];
 	e = &c->ev[c->k];
 	switch (col) {
 	case C_TIME: sqlite3_result_int64(ctx, (sqlite3_int64)e->time_ns); break;
@@ -608,7 +608,7 @@ static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 
 	if (rc)
 		return rc;
-	f = &c->vt->set.f[c->fi];
+	f = &c->vt->set->f[c->fi];
 	*rowid = (sqlite3_int64)(f->base + vxt_reader_chunk(f->r, c->ci)->first_event + c->k);
 	return SQLITE_OK;
 }
@@ -623,7 +623,7 @@ static void ev_close(sqlite3_vtab_cursor *cur)
 	free(c->objok);
 	for (int i = 0; i < 3; i++)
 		vxt_iopair_free(c->pair[i]);
-	for (size_t i = 0; i < c->vt->set.n; i++)
+	for (size_t i = 0; i < c->vt->set->n; i++)
 		vxt_reader_close(c->rd[i]);
 	free(c->rd);
 	sqlite3_free(c);
@@ -641,7 +641,7 @@ struct sql_cursor *sql_ev_open(struct sql_vtab *vt)
 	if (!c)
 		return NULL;
 	memset(c, 0, sizeof(*c));
-	c->rd = calloc(vt->set.n ? vt->set.n : 1, sizeof(*c->rd));
+	c->rd = calloc(vt->set->n ? vt->set->n : 1, sizeof(*c->rd));
 	if (!c->rd) {
 		sqlite3_free(c);
 		return NULL;
@@ -657,8 +657,8 @@ int sql_ev_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 	struct sql_vtab *vt = (struct sql_vtab *)base;
 	double rows = 0;
 
-	for (size_t i = 0; i < vt->set.n; i++)
-		rows += (double)vxt_reader_nevents(vt->set.f[i].r);
+	for (size_t i = 0; i < vt->set->n; i++)
+		rows += (double)vxt_reader_nevents(vt->set->f[i].r);
 	return sql_plan_best_index(info, vt->ctx->pushdown,
 				   vt->kind == SQL_IOS ? SQL_IOS_NCOLS : SQL_EV_NCOLS, rows);
 }
