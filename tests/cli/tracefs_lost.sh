@@ -37,8 +37,10 @@ elif script -qfec true /dev/null >/dev/null 2>&1 </dev/null; then
 		"$T/tty.log" >/dev/null 2>&1 </dev/null &
 	spid=$!
 	i=0
-	while { [ ! -s "$T/p.pid" ] || ! instance_exists "vxrecord-$(cat "$T/p.pid")"; } &&
-	      [ $i -lt 100 ]; do
+	# recording once its instance exists and the output is open (the writer
+	# opens after the source has enabled its events)
+	while { [ ! -s "$T/p.pid" ] || ! instance_exists "vxrecord-$(cat "$T/p.pid")" ||
+		[ ! -e "$T/p.vxt" ]; } && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -58,7 +60,7 @@ elif script -qfec true /dev/null >/dev/null 2>&1 </dev/null; then
 		flost=$(json "$T/p.json" 'j["lost"]')
 		slost=$(grep -o '[0-9]* lost)' "$T/tty.log" | grep -o '^[0-9]*')
 		[ "${plost:-0}" -gt 0 ] && ok "progress line: lost $plost" ||
-			fail "progress line never showed lost events"
+			{ fail "progress line never showed lost events"; tr '\r' '\n' <"$T/tty.log" | tail -n 3; }
 		expect_eq "closing summary's lost count (the file's)" "$slost" "$flost"
 	else
 		kill -CONT "$spid" 2>/dev/null
