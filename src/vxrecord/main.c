@@ -17,6 +17,7 @@
 #include "vxtrace/vxtrace.h"
 #include "keep.h"
 #include "rotate.h"
+#include "ship.h"
 
 #define EXIT_USAGE 2
 #define NAMES_MAX (1u << 20)	/* command names remembered across files; then "(many)" */
@@ -55,6 +56,13 @@ static void usage(FILE *f)
 "      --listen ADDR:PORT  serve Prometheus metrics of what the source captures on\n"
 "                          http://ADDR:PORT/metrics (formats/metrics.md)\n"
 "      --listen-remote     let --listen use a non-loopback address\n"
+"      --sink URL          also ship the trace to clickhouse+http://HOST:PORT/DB.TABLE\n"
+"                          (formats/clickhouse.md); the file is the spool\n"
+"      --sink-batch N      rows per insert (default 65536)\n"
+"      --sink-timeout DUR  one request's time limit (default 10s)\n"
+"      --sink-retry DUR    at the end, retry the last batches this long (60s)\n"
+"      --sink-user NAME    ClickHouse user; the password comes from\n"
+"      --sink-password-file FILE  or the environment's VXT_CLICKHOUSE_PASSWORD\n"
 "  -l, --level N           zstd level (default 1)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
@@ -79,6 +87,7 @@ struct options {
 	bool quiet;
 	const char *listen;		/* --listen */
 	bool listen_remote;
+	struct ship ship;		/* --sink */
 	struct rotate rot;
 	bool keep_set;
 	struct keep keep;		/* --profile */
@@ -128,6 +137,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	enum { O_ROTATE = 400, O_KEEP };
 	enum { O_PROFILE = 500, O_PROFILE_DIR };
 	enum { O_LISTEN = 600, O_LISTEN_REMOTE };
+	enum { O_SINK = 700, O_SINK_BATCH, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER,
+	       O_SINK_PWFILE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "source", required_argument, NULL, 's' },
@@ -152,6 +163,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "listen-remote", no_argument, NULL, O_LISTEN_REMOTE },
+		{ "sink", required_argument, NULL, O_SINK },
+		{ "sink-batch", required_argument, NULL, O_SINK_BATCH },
+		{ "sink-timeout", required_argument, NULL, O_SINK_TIMEOUT },
+		{ "sink-retry", required_argument, NULL, O_SINK_RETRY },
+		{ "sink-user", required_argument, NULL, O_SINK_USER },
+		{ "sink-password-file", required_argument, NULL, O_SINK_PWFILE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -211,6 +228,30 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_PROFILE_DIR: o->keep.profile_dir = optarg; break;
 		case O_LISTEN: o->listen = optarg; break;
 		case O_LISTEN_REMOTE: o->listen_remote = true; break;
+		case O_SINK:
+			if (!vxt_ch_url_ok(optarg))
+				return die_usage("--sink: expected clickhouse+http://HOST:PORT/DB.TABLE "
+						 "(DB and TABLE of letters, digits and _), got '%s'",
+						 optarg);
+			o->ship.url = optarg;
+			break;
+		case O_SINK_BATCH:
+			if (parse_uint(optarg, &v) < 0 || !v || v > 10000000)
+				return die_usage("--sink-batch: expected 1..10000000, got '%s'", optarg);
+			o->ship.co.batch = (size_t)v;
+			break;
+		case O_SINK_TIMEOUT:
+			if (vxt_parse_duration(optarg, &v) < 0 || v < 1000000)
+				return die_usage("--sink-timeout: bad duration '%s'", optarg);
+			o->ship.co.timeout_ms = v / 1000000;
+			break;
+		case O_SINK_RETRY:
+			if (vxt_parse_duration(optarg, &v) < 0)
+				return die_usage("--sink-retry: bad duration '%s'", optarg);
+			o->ship.retry_ns = v;
+			break;
+		case O_SINK_USER: o->ship.co.user = optarg; break;
+		case O_SINK_PWFILE: o->ship.password_file = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
@@ -231,6 +272,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "no output file (-o FILE)");
 	if (o->keep_set && !rotate_enabled(&o->rot))
 		return die_usage("%s", "--keep needs --rotate");
+	if (o->ship.url && rotate_enabled(&o->rot))
+		return die_usage("%s", "--sink and --rotate together are not supported: ship "
+				 "rotated files with vxreplay FILE --export URL");
 	o->rot.path = o->output;
 	if (rotate_enabled(&o->rot) && rotate_check_name(&o->rot) < 0)
 		return die_usage("--rotate: '%s': the rotated files' names would be too long",
@@ -416,6 +460,10 @@ static int record(struct options *o, int argc, char **argv)
 			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
 				o->listen, vxt_metrics_server_port(http));
 	}
+	if (ship_open(&o->ship, err) < 0) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
 	if (rotate_enabled(&o->rot) && (rc = rotate_shift(&o->rot)) < 0) {
 		fprintf(stderr, "vxrecord: %s: rotating the existing file: %s\n", o->output,
 			strerror(-rc));
@@ -429,6 +477,10 @@ static int record(struct options *o, int argc, char **argv)
 	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);
 	if (!w) {
+		fprintf(stderr, "vxrecord: %s\n", err);
+		goto out;
+	}
+	if (ship_start(&o->ship, o->output, err) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
 	}
@@ -493,6 +545,14 @@ out:
 			status = 1;
 		}
 	}
+	/* the file is closed: the shipper takes what is left of it */
+	if (ship_finish(&o->ship) < 0)
+		status = 1;
+	else if (o->ship.ch && status == 0 && !o->quiet)
+		fprintf(stderr, "vxrecord: %llu events shipped to %s (%llu retries)\n",
+			(unsigned long long)vxt_ch_rows_sent(o->ship.ch), o->ship.url,
+			(unsigned long long)(o->ship.retries + vxt_ch_retries(o->ship.ch)));
+	ship_close(&o->ship);
 	vxt_metrics_server_stop(http);
 	vxt_metrics_free(metrics);
 	if (src && vxt_source_note(src) && !o->quiet)
@@ -507,7 +567,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .ship.retry_ns = 60000000000ull };
 	struct sigaction sa = { 0 };
 	int rc = parse_options(argc, argv, &o);
 

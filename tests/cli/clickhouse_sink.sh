@@ -125,7 +125,48 @@ expect_eq "rows and errors after the restart" \
 expect_eq "none duplicated after the restart" \
 	"$(sql "SELECT uniqExact(trace, seq) FROM vx.restart")" "$(echo "$want_b" | cut -f1)"
 
+# vxrecord --sink ships the file as it grows; the server killed during the
+# recording and restarted: every row arrives once
+"$B/vxrecord" -s sim --seed 6 --rate 20000 --realtime -d 3s -o "$T/live.vxt" \
+	--sink clickhouse+http://127.0.0.1:$HP/vx.live --sink-batch 2000 --sink-retry 20s 2>"$T/err_l" &
+rec_pid=$!
+i=0
+until [ "$(sql "SELECT count() FROM vx.live" 2>/dev/null)" -gt 0 ] 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.02
+done
+kill -9 $ch_pid
+wait $ch_pid 2>/dev/null
+sleep 0.5
+start_server
+wait $rec_pid || fail "vxrecord --sink across a restart: $(cat "$T/err_l")"
+want_l=$("$B/vxreplay" "$T/live.vxt" --report events --format csv |
+	awk -F, 'NR > 1 { n++; if ($9 != 0) e++ } END { printf "%d\t%d\n", n, e }')
+expect_eq "vxrecord --sink: rows and errors = the file's" \
+	"$(sql "SELECT count(), countIf(error != 0) FROM vx.live FINAL")" "$want_l"
+expect_eq "vxrecord --sink: none duplicated" \
+	"$(sql "SELECT uniqExact(trace, seq) FROM vx.live")" "$(echo "$want_l" | cut -f1)"
+grep -q "shipped to .* ([1-9][0-9]* retries)" "$T/err_l" && ok "$(grep shipped "$T/err_l")" ||
+	fail "vxrecord did not retry: $(cat "$T/err_l")"
+# the same file exported afterwards adds nothing
+"$B/vxreplay" "$T/live.vxt" --export clickhouse+http://127.0.0.1:$HP/vx.live 2>/dev/null
+expect_eq "vxrecord --sink then --export: no row twice" \
+	"$(sql "SELECT count() FROM vx.live FINAL")" "$(echo "$want_l" | cut -f1)"
+
+# with a profile, only what it keeps is shipped
+"$B/vxrecord" -s sim --seed 6 -c 60000 -q --profile errors-in-context -o "$T/kept.vxt" \
+	--sink clickhouse+http://127.0.0.1:$HP/vx.kept || fail "vxrecord --profile --sink"
+want_k=$("$B/vxreplay" "$T/kept.vxt" --report events --format csv |
+	awk -F, 'NR > 1 { n++; if ($9 != 0) e++ } END { printf "%d\t%d\n", n, e }')
+expect_eq "vxrecord --profile --sink: the kept events" \
+	"$(sql "SELECT count(), countIf(error != 0) FROM vx.kept FINAL")" "$want_k"
+[ "$(echo "$want_k" | cut -f1)" -lt 60000 ] && ok "the profile kept $(echo "$want_k" | cut -f1) of 60000" ||
+	fail "the profile kept everything"
+
 # bad sinks: one line each, exit 1, nothing lost locally
+expect_fail "vxrecord, unreachable" 1 "127.0.0.1:1/vx.t: Couldn't connect to server" -- \
+	"$B/vxrecord" -s sim -d 1s -o "$T/u.vxt" --sink clickhouse+http://127.0.0.1:1/vx.t
+expect_fail "vxrecord, --sink with --rotate" 2 "--sink and --rotate together" -- \
+	"$B/vxrecord" -s sim -d 1s -o "$T/u.vxt" --rotate 1M --sink clickhouse+http://127.0.0.1:1/vx.t
 expect_fail "unreachable" 1 "127.0.0.1:1/vx.events: Couldn't connect to server" -- \
 	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:1/vx.events
 sql "CREATE TABLE vx.wrong (host String, object UInt32, time UInt64) ENGINE = MergeTree() ORDER BY host"
