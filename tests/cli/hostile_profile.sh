@@ -44,11 +44,11 @@ awk 'BEGIN { printf "name: big\ndescription: \""; for (i = 0; i < 2200000; i++) 
 awk 'BEGIN { printf "name: longfilter\nfilter: \""; for (i = 0; i < 10000; i++) printf "op == read || "; print "op == write\"" }' >"$T/longfilter.yaml"
 
 rm -f /tmp/vxt-profile-pwned
-# name | message (vxreplay takes a bad profile as bad usage: exit 2)
+# name | message (a broken profile is bad usage in both programs: exit 2)
 while IFS='|' read -r name msg; do
 	expect_fail "$name (vxreplay)" 2 "$name.yaml:.*$msg" -- \
 		"$B/vxreplay" "$T/t.vxt" --profile "$T/$name.yaml" --report summary
-	expect_fail "$name (vxrecord)" 1 "$name.yaml:.*$msg" -- \
+	expect_fail "$name (vxrecord)" 2 "$name.yaml:.*$msg" -- \
 		"$B/vxrecord" -q --source sim -c 100 --profile "$T/$name.yaml" -f -o "$T/p.vxt"
 	kb=$(rss "$B/vxreplay" "$T/t.vxt" --profile "$T/$name.yaml" --report summary)
 	[ "$kb" -lt 65536 ] && ok "$name: $kb KiB at most" || fail "$name: $kb KiB"
