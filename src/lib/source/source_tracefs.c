@@ -109,6 +109,7 @@ struct tfs {
 	/* events read, not yet handed out; sorted by ts before use */
 	struct tfs_raw *pend;
 	size_t npend, cappend;
+	struct tfs_raw *sorted;		/* the merge's other buffer, cappend long */
 	uint64_t last_ts;	/* newest handed out */
 	struct vxt_iopair *pair;
 	bool all;		/* every device (no object list) */
@@ -481,6 +482,7 @@ static void tfs_close(struct vxt_source *s)
 	free(t->cpu);
 	free(t->page);
 	free(t->pend);
+	free(t->sorted);
 	free(t);
 	s->priv = NULL;
 }
@@ -524,11 +526,15 @@ static struct tfs_raw *pend_push(struct tfs *t)
 {
 	if (t->npend == t->cappend) {
 		size_t cap = t->cappend ? t->cappend * 2 : 4096;
-		struct tfs_raw *p = realloc(t->pend, cap * sizeof(*p));
+		struct tfs_raw *p = realloc(t->pend, cap * sizeof(*p)), *q;
 
 		if (!p)
 			return NULL;
 		t->pend = p;
+		q = realloc(t->sorted, cap * sizeof(*q));
+		if (!q)
+			return NULL;
+		t->sorted = q;
 		t->cappend = cap;
 	}
 	return &t->pend[t->npend++];
@@ -599,6 +605,48 @@ static int cmp_raw(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* Sort the pending events by time. They arrive as a few runs already in
+ * order (what was held back, then each CPU's ring in turn), so a natural
+ * merge sort takes one pass per doubling of the run count, instead of a
+ * general sort's log2(n) passes: the sort was the costliest step of a sweep. */
+static void sort_pending(struct tfs *t)
+{
+	struct tfs_raw *src = t->pend, *dst = t->sorted, *tmp;
+	size_t n = t->npend, i, a, b, end, mid;
+	bool sorted = false;
+
+	while (!sorted) {
+		sorted = true;
+		for (i = 0; i < n; i = end) {
+			/* the run [i, mid) and the run [mid, end) */
+			for (mid = i + 1; mid < n && cmp_raw(&src[mid - 1], &src[mid]) <= 0; mid++)
+				;
+			if (mid == n) {
+				if (i == 0)
+					break;	/* one run: in order */
+				memcpy(dst + i, src + i, (n - i) * sizeof(*src));
+				end = n;
+				continue;
+			}
+			sorted = false;
+			for (end = mid + 1; end < n && cmp_raw(&src[end - 1], &src[end]) <= 0; end++)
+				;
+			for (a = i, b = mid; a < mid || b < end;)
+				dst[i++] = b >= end || (a < mid && cmp_raw(&src[a], &src[b]) <= 0) ?
+					   src[a++] : src[b++];
+		}
+		if (sorted)
+			break;
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != t->pend) {	/* the result is in the other buffer: swap them */
+		t->sorted = t->pend;
+		t->pend = src;
+	}
 }
 
 /* @return the object id for an event, or -1 to drop it. */
@@ -796,7 +844,7 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 						 strerror(-rc));
 	cut = all ? UINT64_MAX : cut - VXT_TRACEFS_SLACK_NS;
 	if (t->npend > 1)
-		qsort(t->pend, t->npend, sizeof(*t->pend), cmp_raw);
+		sort_pending(t);
 	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
 		if ((rc = emit(s, t, &t->pend[i], b)) < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
