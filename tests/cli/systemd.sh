@@ -57,6 +57,8 @@ done
 last=$("$b/vxreplay" demo.vxt --report summary --format csv | tail -n 1)
 run 0.6 || fail "the restarted recorder did not exit 0"
 pid=
-[ "$("$b/vxreplay" demo.1.vxt --report summary --format csv | tail -n 1)" = "$last" ] ||
-	fail "the restart did not move the previous file to demo.1.vxt"
+# the previous file became the newest rotated one: the highest number
+newest=$(ls demo.*.vxt | sed 's/^demo\.\([0-9]*\)\.vxt$/\1/' | sort -n | tail -n 1)
+[ "$("$b/vxreplay" "demo.$newest.vxt" --report summary --format csv | tail -n 1)" = "$last" ] ||
+	fail "the restart did not move the previous file to the newest number (demo.$newest.vxt)"
 echo "systemd: ok"

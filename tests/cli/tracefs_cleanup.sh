@@ -49,9 +49,13 @@ instance_exists "vxrecord-$stale" && fail "stale instance vxrecord-$stale not re
 instance_exists "vxrecord-$next" && fail "--duration: instance left behind" ||
 	ok "--duration: instance removed"
 
-if [ ! -e /dev/vxtrace ]; then	# without the module, tracefs is the default
+# without the module the default is ebpf where BPF programs load, else tracefs
+if [ ! -e /dev/vxtrace ]; then
+	want=tracefs
+	[ -r /sys/kernel/btf/vmlinux ] && ! grep -q 'this build has no BPF programs' "$B/vxrecord" &&
+		want=ebpf
 	"$B/vxrecord" --objects "$LNAME" -d 1s -o "$T/d.vxt" -q || fail "default source"
 	expect_eq "default source without /dev/vxtrace" \
-		"$("$B/vxreplay" "$T/d.vxt" --report summary --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])')" tracefs
+		"$("$B/vxreplay" "$T/d.vxt" --report summary --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["source"])')" $want
 fi
 finish
