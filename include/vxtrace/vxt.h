@@ -227,7 +227,9 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
 				unsigned threads);
 /* The next chunk. @return 1 with its number in @chunk and its events in @ev
  * and @n (borrowed until the next call), 0 after the last, or a negative
- * errno on damage (message in vxt_scan_error(); nothing comes after it). */
+ * errno with a message in vxt_scan_error(): -ENOMEM (nothing comes after
+ * it), or -EBADMSG for a damaged chunk, its number in @chunk: the next call
+ * goes on with the chunk after it. */
 int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev, size_t *n);
 const char *vxt_scan_error(const struct vxt_scan *s);
 void vxt_scan_stop(struct vxt_scan *s);

@@ -3,7 +3,7 @@
  * Batch mode prints reports (summary, objects, errors, events) as text, JSON
  * or CSV; --info describes the file and --verify checks every CRC and frame.
  * Exit status: 0 success, 1 the file is unreadable or damaged (--verify),
- * 2 bad usage.
+ * 2 bad usage, 3 a report skipped damaged chunks (complete for the rest).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -377,6 +377,8 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (!c.spec)
 		vxt_filter_free(c.keep_arg);
 	batch_profile_end(&bp);
+	if (!rc && c.damaged)
+		rc = REPORT_EXIT_DAMAGE;	/* complete for what survives */
 	return rc;
 }
 

@@ -259,7 +259,8 @@ START_TEST(scanner)
 	}
 	vxt_reader_close(r);
 
-	/* a flipped bit in chunk 7's data: chunks 0-6 come, then the damage */
+	/* a flipped bit in chunk 7's data: chunks 0-6 come, then the damage,
+	 * then the chunks after it */
 	buf = slurp(&len);
 	r = vxt_reader_open_mem(buf, len, "mem", err);
 	ck_assert_ptr_nonnull(r);
@@ -279,7 +280,14 @@ START_TEST(scanner)
 		ck_assert_uint_eq(seen, 700);
 		ck_assert_msg(strstr(vxt_scan_error(sc), "chunk 7: corrupt data (CRC)") != NULL,
 			      "%s", vxt_scan_error(sc));
-		ck_assert_int_eq(vxt_scan_next(sc, &chunk, &ev, &n), 0);
+		ck_assert_uint_eq(chunk, 7);
+		while ((rc = vxt_scan_next(sc, &chunk, &ev, &n)) == 1) {
+			ck_assert_int_eq(memcmp(ev, &events[vxt_reader_chunk(r, chunk)->first_event],
+						n * sizeof(*ev)), 0);
+			seen += n;
+		}
+		ck_assert_int_eq(rc, 0);
+		ck_assert_uint_eq(seen, NEV - vxt_reader_chunk(r, 7)->nevents);
 		vxt_scan_stop(sc);
 	}
 	vxt_reader_close(r);

@@ -202,8 +202,13 @@ int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev
 	if (rc < 0) {
 		snprintf(s->err, sizeof(s->err), "%s: %s", vxt_reader_name(s->r), sl->msg);
 		sl->state = SLOT_FREE;
-		s->next_out = s->end;	/* nothing after damage */
-		s->stop = true;
+		*chunk = s->next_out;
+		if (rc == -ENOMEM) {
+			s->next_out = s->end;	/* nothing after it */
+			s->stop = true;
+		} else {
+			s->next_out++;		/* damage: the next call goes on after it */
+		}
 		pthread_cond_broadcast(&s->freed);
 		pthread_mutex_unlock(&s->mu);
 		return rc;

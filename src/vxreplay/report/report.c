@@ -36,9 +36,19 @@ static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned f
 		fprintf(stderr, "vxreplay: out of memory\n");
 		return 1;
 	}
-	while (!rc && (got = vxt_scan_next(s, &i, &ev, &n)) == 1) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(c->r, i);
-		size_t k = pos > ci->first_event ? pos - ci->first_event : 0;
+	while (!rc && (got = vxt_scan_next(s, &i, &ev, &n)) != 0) {
+		const struct vxt_chunk_info *ci;
+		size_t k;
+
+		if (got == -EBADMSG) {
+			/* a damaged chunk: named, skipped, the rest still counted */
+			report_damage(c, i, vxt_scan_error(s));
+			continue;
+		}
+		if (got < 0)
+			break;
+		ci = vxt_reader_chunk(c->r, i);
+		k = pos > ci->first_event ? pos - ci->first_event : 0;
 
 		/* a chunk wholly in scope needs no test per event */
 		if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&

@@ -47,7 +47,17 @@ struct report_ctx {
 	void *keep_arg;
 	uint64_t start_ns;		/* time origin of relative times: first event */
 	const struct batch_profile *spec;	/* --profile: its section in the summary */
+	uint64_t damaged;		/* damaged chunks skipped (each named on stderr) */
+	size_t damage_said;		/* chunks below this were named (passes go in order) */
 };
+
+/* A damaged chunk met by a pass: name it on stderr (once over all passes)
+ * with @msg, the reader's or scan's message. */
+void report_damage(struct report_ctx *c, size_t chunk, const char *msg);
+
+/* Exit status of a report that skipped damaged chunks, output complete for
+ * the rest. */
+#define REPORT_EXIT_DAMAGE 3
 
 /* @return 0, or 1 after printing why the file could not be read. */
 int report_summary(struct report_ctx *c);

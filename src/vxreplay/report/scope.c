@@ -5,6 +5,7 @@
  * seeking to --from through the index, stopping past --to, keeping one object
  * and what the keep callback keeps. Nothing here calls a report.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -14,9 +15,21 @@ int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 {
 	int rc;
 
-	while ((rc = vxt_reader_next(c->r, ev)) == 1) {
-		int k = report_in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
+	while ((rc = vxt_reader_next(c->r, ev)) != 0) {
+		int k;
 
+		if (rc == -EBADMSG) {
+			/* a damaged chunk: named, skipped, the rest still read */
+			size_t i = vxt_reader_chunk_of(c->r, vxt_reader_tell(c->r));
+			const struct vxt_chunk_info *ci = vxt_reader_chunk(c->r, i);
+
+			report_damage(c, i, vxt_reader_error(c->r));
+			vxt_reader_seek_ordinal(c->r, ci->first_event + ci->nevents);
+			continue;
+		}
+		if (rc < 0)
+			break;
+		k = report_in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
 		if (k > 0)
 			return 1;
 		if (k < 0)
@@ -27,6 +40,15 @@ int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 		return -1;
 	}
 	return 0;
+}
+
+void report_damage(struct report_ctx *c, size_t chunk, const char *msg)
+{
+	if (chunk + 1 <= c->damage_said)
+		return;
+	fprintf(stderr, "vxreplay: %s; skipped\n", msg);
+	c->damaged++;
+	c->damage_said = chunk + 1;
 }
 
 int report_scope_begin(struct report_ctx *c)
