@@ -62,6 +62,34 @@ expect_fail "an error naming an object" 2 "no object named '\\\\e]0;X\\\\a'" -- 
 	rep --report summary --object "$(printf '\033]0;X\007')"
 clean "$T/err" "the error message" 1
 
+# --sql: text as the reports', CSV as the events report's, JSON strict
+cols=time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu
+rep --sql "SELECT host, object, comm, file FROM events" >"$T/sql.txt" || fail "--sql text"
+clean "$T/sql.txt" "--sql text" 61
+grep -qF '\e]0;PWNED\a' "$T/sql.txt" && ok "--sql shows the OSC title name escaped" ||
+	fail "--sql text lacks the escaped name"
+rep --sql "SELECT $cols FROM events" --format csv >"$T/sql.csv" || fail "--sql csv"
+rep --report events --format csv >"$T/events.csv" || fail "events csv"
+cmp -s "$T/sql.csv" "$T/events.csv" && ok "--sql CSV is the events report's, byte for byte" ||
+	fail "--sql CSV differs from --report events --format csv"
+rep --sql "SELECT host, object, comm FROM events; SELECT * FROM objects" --format json \
+	>"$T/sql.json" || fail "--sql json"
+python3 - "$T/sql.json" <<'PYEOF' && ok "--sql JSON: every array is strict JSON" || fail "--sql JSON"
+import json, sys
+s = open(sys.argv[1], "rb").read().decode("utf-8")
+d = json.JSONDecoder()
+i, docs = 0, []
+while i < len(s):
+    if s[i].isspace():
+        i += 1
+        continue
+    v, i = d.raw_decode(s, i)
+    docs.append(v)
+assert len(docs) == 2 and len(docs[0]) == 60, [len(x) for x in docs]
+assert docs[0][0]["comm"] == "\x1b]0;PWNED\x07", docs[0][0]
+assert docs[0][0]["host"] == "host\x1b]0;HOST\x07", docs[0][0]
+PYEOF
+
 # CSV: the names come back, formula cells with a leading '
 rep --report events --format csv >"$T/events.csv" || fail "events csv"
 rep --export csv -o "$T/export.csv" || fail "export csv"
