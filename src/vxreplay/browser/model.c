@@ -387,10 +387,30 @@ int vr_model_goto_ord(struct vr_model *m, uint64_t ord)
 	return 1;
 }
 
+/* @t lies in a chunk that does not read (damage): go on at the first chunk
+ * after it that does, and say so in m->note. @return as vr_model_goto_ord(). */
+static int goto_past_damage(struct vr_model *m, uint64_t t)
+{
+	size_t n = vxt_reader_nchunks(m->rd), i = 0, bad, k;
+
+	while (i < n && vxt_reader_chunk(m->rd, i)->last_ns < t)
+		i++;
+	snprintf(m->note, sizeof(m->note), "%s", vxt_reader_error(m->rd));
+	for (bad = i++; i < n; i++)
+		if (vxt_reader_chunk_events(m->rd, i, &k))
+			break;
+	if (i >= n)
+		return -EIO;
+	snprintf(m->note + strlen(m->note), sizeof(m->note) - strlen(m->note),
+		 "; chunk %zu skipped", bad);
+	m->note_error = true;
+	return vr_model_goto_ord(m, vxt_reader_chunk(m->rd, i)->first_event);
+}
+
 int vr_model_goto_time(struct vr_model *m, uint64_t t)
 {
 	if (vxt_reader_seek_time(m->rd, t) < 0)
-		return -EIO;
+		return goto_past_damage(m, t);
 	return vr_model_goto_ord(m, vxt_reader_tell(m->rd));
 }
 

@@ -99,6 +99,8 @@ static int jump_done(void *app, const char *text, char *err, size_t errsz)
 	}
 	if (vr_model_goto_time(&a->m, t) < 1)
 		tui_screen_msg(&a->scr, TUI_R_MSG, "nothing shown at or after %s", text);
+	else
+		vr_show_note(a);	/* a damaged chunk skipped on the way */
 	return TUI_REDRAW;
 }
 

@@ -1,0 +1,29 @@
+#!/bin/sh
+# damage.sh - a damaged chunk does not hide the rest from the browser: with 8
+# bytes overwritten at 1.5 MB, `j` to a time inside the damaged chunk goes on
+# at the first event of the next chunk (from the intact file's index) and
+# names the damaged chunk, instead of "nothing shown at or after".
+. "$VXT_TOP/tests/tui/tmux.inc"
+
+make_trace "$T/t.vxt" 400000
+cp "$T/t.vxt" "$T/d.vxt"
+printf 'XXXXXXXX' | dd of="$T/d.vxt" bs=1 seek=1572864 conv=notrunc 2>/dev/null
+# the damaged chunk, the middle of its span and the start of the next one,
+# relative to the first event, from the intact file's chunk table
+"$B/vxreplay" "$T/t.vxt" --info | awk '
+	/^chunks:/ { on = 1; next }
+	on && $1 ~ /^[0-9]+$/ {
+		if (bad != "") { printf "%s %.3f %.6f\n", bad, mid, $(NF - 2); exit }
+		if ($2 <= 1572864 && 1572864 < $2 + $3) { bad = $1; mid = ($(NF - 2) + $NF) / 2 }
+	}' > "$T/which"
+read -r chunk mid next < "$T/which" || { echo "no damaged chunk found"; exit 1; }
+
+start 120 40 "$B/vxreplay" "$T/d.vxt"
+wait_for 'events 400000/400000'
+keys j
+text "$mid"
+keys Enter
+wait_for "cursor $next"
+screen | grep -q 'nothing shown at or after' && fail "j $mid: nothing shown"
+wait_for "chunk $chunk: corrupt data \\(CRC\\)"
+ok "j $mid (inside damaged chunk $chunk) goes on at $next"
