@@ -31,7 +31,7 @@ struct vxt_metrics *vxt_metrics_new(void)
 	return m;
 }
 
-static void state_free(struct metrics_state *s)
+void metrics_state_free(struct metrics_state *s)
 {
 	free(s->ser);
 	free(s->err);
@@ -42,8 +42,8 @@ void vxt_metrics_free(struct vxt_metrics *m)
 {
 	if (!m)
 		return;
-	state_free(&m->live);
-	state_free(&m->pub);
+	metrics_state_free(&m->live);
+	metrics_state_free(&m->pub);
 	free(m->index);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
@@ -212,7 +212,7 @@ void vxt_metrics_set_view(struct vxt_metrics *m, const struct vxt_view_stats *st
 }
 
 /* Copy @src into @dst (both arrays grown as needed). @return 0 or -ENOMEM. */
-static int state_copy(struct metrics_state *dst, const struct metrics_state *src)
+int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *src)
 {
 	if (grow(&dst->ser, &dst->cap_ser, src->nser, sizeof(*src->ser)) < 0 ||
 	    grow(&dst->err, &dst->cap_err, src->nerr, sizeof(*src->err)) < 0 ||
@@ -240,7 +240,7 @@ int vxt_metrics_publish(struct vxt_metrics *m)
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = state_copy(&m->pub, &m->live);
+	rc = metrics_state_copy(&m->pub, &m->live);
 	pthread_mutex_unlock(&m->lock);
 	m->published_ns = vxt_now_mono();
 	return rc;

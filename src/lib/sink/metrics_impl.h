@@ -50,4 +50,9 @@ struct vxt_metrics {
 	pthread_mutex_t lock;		/* guards pub */
 };
 
+/* Copy @src into @dst, growing its arrays. @return 0 or -ENOMEM. */
+int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *src);
+/* Free the arrays of @s (not @s). */
+void metrics_state_free(struct metrics_state *s);
+
 #endif

@@ -88,6 +88,10 @@ static void put_seconds(struct out *o, uint64_t ns)
 /* A label value with \ " and newline escaped. */
 static void put_label(struct out *o, const char *s)
 {
+	if (!strpbrk(s, "\\\"\n")) {
+		puts_(o, s);
+		return;
+	}
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
 			put(o, "\\", 1);
@@ -193,17 +197,33 @@ static const char *const bucket_le[VXT_METRICS_BUCKETS] = {
 
 static void histogram(struct out *o, const struct metrics_state *s)
 {
+	static const char bname[] = "vxtrace_io_d2c_seconds_bucket";
+	struct out lab = { .fmt = o->fmt };
+	size_t le_len[VXT_METRICS_BUCKETS + 1];
+
+	for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++)
+		le_len[k] = k < VXT_METRICS_BUCKETS ? strlen(bucket_le[k]) : 4;
 	family(o, "vxtrace_io_d2c_seconds", "histogram",
 	       "I/O latency from issue to the device (D) to completion (C).");
 	for (size_t i = 0; i < s->nser; i++) {
 		const struct metrics_series *ser = &s->ser[i];
 		uint64_t cum = 0;
 
+		/* the series' labels once: {object="sda",op="read" */
+		lab.n = 0;
+		open_sample(&lab, "", s, ser->object, ser->op);
+		if (lab.oom) {
+			o->oom = true;
+			break;
+		}
+		if (!reserve(o, (VXT_METRICS_BUCKETS + 1) * (sizeof(bname) + lab.n + 48)))
+			break;
 		for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++) {
 			cum += ser->bucket[k];
-			open_sample(o, "vxtrace_io_d2c_seconds_bucket", s, ser->object, ser->op);
-			puts_(o, ",le=\"");
-			puts_(o, k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf");
+			put(o, bname, sizeof(bname) - 1);
+			put(o, lab.p, lab.n);
+			put(o, ",le=\"", 5);
+			put(o, k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf", le_len[k]);
 			put(o, "\"} ", 3);
 			put_u64(o, cum);
 			put(o, "\n", 1);
@@ -217,6 +237,7 @@ static void histogram(struct out *o, const struct metrics_state *s)
 		put_u64(o, ser->lat_count);
 		put(o, "\n", 1);
 	}
+	free(lab.p);
 }
 
 static void view(struct out *o, const struct metrics_state *s)
@@ -263,11 +284,17 @@ int vxt_metrics_render(struct vxt_metrics *m, enum vxt_metrics_format fmt, char 
 		       size_t *len)
 {
 	struct out o = { .fmt = fmt };
+	struct metrics_state snap = { 0 };
+	int rc;
 
+	/* a private copy: the collector's next publication never waits for a render */
 	pthread_mutex_lock(&m->lock);
-	render(&o, &m->pub);
+	rc = metrics_state_copy(&snap, &m->pub);
 	pthread_mutex_unlock(&m->lock);
-	if (o.oom) {
+	if (rc == 0)
+		render(&o, &snap);
+	metrics_state_free(&snap);
+	if (rc < 0 || o.oom) {
 		free(o.p);
 		return -ENOMEM;
 	}

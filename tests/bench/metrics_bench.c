@@ -1,0 +1,159 @@
+/* metrics_bench.c - the /metrics endpoint at 1000 objects: server time of a
+ * scrape (render alone, and the whole HTTP exchange over loopback), and what
+ * a scrape every second costs a collector feeding events as fast as it can
+ *
+ *   usage: metrics-bench [OBJECTS] [SECONDS]
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vxtrace/metrics.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One GET /metrics over a new connection. @return the bytes read, or -1. */
+static long scrape(unsigned port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	static const char req[] = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+	char buf[65536];
+	long total = 0;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	close(fd);
+	return total;
+}
+
+struct scraper {
+	unsigned port;
+	volatile int stop;
+	int scrapes;
+};
+
+static void *scrape_every_second(void *arg)
+{
+	struct scraper *s = arg;
+
+	while (!s->stop) {
+		if (scrape(s->port) > 0)
+			s->scrapes++;
+		for (int i = 0; i < 10 && !s->stop; i++)
+			usleep(100000);
+	}
+	return NULL;
+}
+
+/* Feed events over @nobj objects for @secs seconds, publishing as a
+ * collector does. @return events per second. */
+static double feed_rate(struct vxt_metrics *m, const struct vxt_objtab *objs, unsigned nobj,
+			double secs)
+{
+	struct vxt_event ev[4096];
+	double t0 = now(), t;
+	uint64_t n = 0, seed = 1;
+
+	memset(ev, 0, sizeof(ev));
+	do {
+		for (size_t i = 0; i < 4096; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			ev[i].object = (uint32_t)((seed >> 33) % nobj);
+			ev[i].op = (uint8_t)((seed >> 20) % 3);
+			ev[i].phase = (seed >> 10) & 1 ? VXT_PH_DONE : VXT_PH_START;
+			ev[i].bytes = 4096;
+			ev[i].latency_ns = (seed >> 40) % 20000000;
+			ev[i].error = (seed >> 5) % 1000 == 0 ? -5 : 0;
+		}
+		vxt_metrics_feed(m, objs, ev, 4096);
+		vxt_metrics_tick(m);
+		n += 4096;
+		t = now();
+	} while (t - t0 < secs);
+	return (double)n / (t - t0);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned nobj = argc > 1 ? (unsigned)atoi(argv[1]) : 1000;
+	double secs = argc > 2 ? atof(argv[2]) : 5;
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_metrics *m = vxt_metrics_new();
+	struct vxt_metrics_server *srv;
+	struct scraper sc = { 0 };
+	pthread_t th;
+	char err[VXT_ERRBUF_SIZE], name[32], *text;
+	double rt[50], ht[50], quiet, busy;
+	size_t len = 0;
+	long got = 0;
+
+	for (unsigned i = 0; i < nobj; i++) {
+		snprintf(name, sizeof(name), "disk%u", i);
+		vxt_objtab_add(objs, i + 1, name, VXT_OBJ_DISK, 0);
+	}
+	srv = vxt_metrics_serve(m, "127.0.0.1:0", false, err);
+	if (!srv) {
+		fprintf(stderr, "metrics-bench: %s\n", err);
+		return 1;
+	}
+	feed_rate(m, objs, nobj, 0.5);	/* every series exists */
+	vxt_metrics_publish(m);
+	for (int i = 0; i < 50; i++) {
+		double t = now();
+
+		vxt_metrics_render(m, VXT_METRICS_PROMETHEUS, &text, &len);
+		rt[i] = now() - t;
+		free(text);
+		t = now();
+		got = scrape(vxt_metrics_server_port(srv));
+		ht[i] = now() - t;
+	}
+	qsort(rt, 50, sizeof(double), cmp);
+	qsort(ht, 50, sizeof(double), cmp);
+	printf("metrics: %u objects, %zu bytes (%ld on the wire): render median %.2f ms "
+	       "(max %.2f), HTTP scrape median %.2f ms (max %.2f)\n", nobj, len, got,
+	       rt[25] * 1e3, rt[49] * 1e3, ht[25] * 1e3, ht[49] * 1e3);
+
+	/* the collector's rate without scrapes, then with one a second */
+	quiet = feed_rate(m, objs, nobj, secs);
+	sc.port = vxt_metrics_server_port(srv);
+	pthread_create(&th, NULL, scrape_every_second, &sc);
+	busy = feed_rate(m, objs, nobj, secs);
+	sc.stop = 1;
+	pthread_join(th, NULL);
+	printf("metrics: collector %.2fM events/s alone, %.2fM events/s with %d scrapes "
+	       "(one a second): %.2f%% slower\n", quiet / 1e6, busy / 1e6, sc.scrapes,
+	       100 * (quiet - busy) / quiet);
+	vxt_metrics_server_stop(srv);
+	vxt_metrics_free(m);
+	vxt_objtab_free(objs);
+	return 0;
+}
