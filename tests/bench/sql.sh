@@ -38,7 +38,7 @@ echo "sql: made $big events in $(since "$t0") s, $(($(stat -c %s "$dir/big.vxt")
 q1="SELECT count(*) FROM events WHERE error != 0"
 t=$(best3 "$build/vxreplay" "$dir/big.vxt" --sql "$q1")
 echo "sql: $q1: $("$build/vxreplay" "$dir/big.vxt" --sql "$q1" --format csv | tail -n 1) rows;" \
-	"vxreplay --sql $t s (process: open, index, 7 tables, query)"
+	"vxreplay --sql $t s (the whole process: start, open, index, query)"
 if command -v sqlite3 > /dev/null && [ -f "$build/vxtrace_sqlite.so" ]; then
 	# .timer reports statements read from the standard input
 	printf '.load %s\nCREATE VIRTUAL TABLE events USING vxtrace(%s);\n.timer on\n%s;\n%s;\n%s;\n' \
