@@ -2,7 +2,10 @@
 # damage.sh - a damaged chunk does not hide the rest from the browser: with 8
 # bytes overwritten at 1.5 MB, `j` to a time inside the damaged chunk goes on
 # at the first event of the next chunk (from the intact file's index) and
-# names the damaged chunk, instead of "nothing shown at or after".
+# names the damaged chunk, instead of "nothing shown at or after"; the
+# timeline is binned from every other chunk (no "index estimate" left) and
+# the header counts the damaged chunk; under a filter the count covers the
+# rest.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/t.vxt" 400000
@@ -20,6 +23,10 @@ read -r chunk mid next < "$T/which" || { echo "no damaged chunk found"; exit 1; 
 
 start 120 40 "$B/vxreplay" "$T/d.vxt"
 wait_for 'events 400000/400000'
+wait_idle
+wait_for 'damaged 1 chunk skipped'
+screen | grep -q 'index estimate' && fail "the timeline stayed an index estimate"
+ok "timeline binned past damaged chunk $chunk; the header says so"
 keys j
 text "$mid"
 keys Enter
@@ -27,3 +34,13 @@ wait_for "cursor $next"
 screen | grep -q 'nothing shown at or after' && fail "j $mid: nothing shown"
 wait_for "chunk $chunk: corrupt data \\(CRC\\)"
 ok "j $mid (inside damaged chunk $chunk) goes on at $next"
+
+# a filter counts every other chunk: the reference is the intact file's
+# matching events without the damaged chunk's
+want=$("$B/vxreplay" "$T/d.vxt" --report events --format csv --filter 'object == "sdb"' 2>/dev/null |
+	tail -n +2 | wc -l)
+keys /
+text 'object == "sdb"'
+keys Enter
+wait_for "events $want/400000" 20
+ok "filter: $want events shown, as the batch report counts past the damage"

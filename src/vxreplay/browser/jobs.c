@@ -68,12 +68,14 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 		/* from the index, only a few chunks need decoding */
 		evs = index_ok ? vr_job_decode(m, i, rebin_fields(m), &n) :
 				 vr_scan_chunk(m, VR_JOB_REBIN, i, rebin_fields(m), &n);
-		if (!evs) {
+		if (!evs && !m->chunk_damaged) {
 			job_error(m, j, "timeline");
 			return;
 		}
 		uint32_t c = 0;
 
+		if (!evs)
+			n = 0;	/* damaged: a gap in the timeline, the job goes on */
 		for (size_t k = 0; k < n; k++)
 			if (shown(m, ci->first_event + k, &evs[k])) {
 				if (!tl_exact)
@@ -82,7 +84,9 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 					vr_extra_add(m, extra, &evs[k]);
 				c++;
 			}
-		if (m->view.match && !m->view.spec_on && vxt_timeline_chunk_overlaps(&m->tl, ci) &&
+		if (!evs)
+			;
+		else if (m->view.match && !m->view.spec_on && vxt_timeline_chunk_overlaps(&m->tl, ci) &&
 		    ci->first_ns >= m->tl.t0 && ci->last_ns < m->tl.t1)
 			vr_view_set_count(&m->view, i, c);
 		else if (m->view.match && !m->view.spec_on)
@@ -127,6 +131,10 @@ static bool count_chunk(struct vr_model *m, struct vr_job *j)
 		return false;
 	}
 	evs = vr_scan_chunk(m, VR_JOB_COUNT, i, count_fields(m), &n);
+	if (!evs && m->chunk_damaged) {
+		vr_view_set_count(&m->view, i, 0);	/* damaged: nothing of it shown */
+		return true;
+	}
 	if (!evs) {
 		job_error(m, j, "count");
 		return true;

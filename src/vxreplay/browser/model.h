@@ -151,6 +151,9 @@ struct vr_model {
 	/* a message for the user from the last operation ("" = none) */
 	char note[640];
 	bool note_error;
+	bool chunk_damaged;		/* the last chunk a job asked for is damaged */
+	uint64_t ndamaged;		/* damaged chunks the jobs skipped */
+	size_t damage_said;		/* chunks below this were counted (jobs go in order) */
 	char err[VXT_ERRBUF_SIZE];
 };
 
@@ -274,6 +277,8 @@ void vr_extra_add(struct vr_model *m, unsigned need, const struct vxt_event *ev)
  * scanner, started or restarted as needed; chunks are best asked in order.
  * @return its events (borrowed until the next call for @kind), or NULL with
  * the reason in m->note. */
+/* A job met damaged chunk @i (@msg names it): counted once, noted, skipped. */
+void vr_note_damage(struct vr_model *m, size_t i, const char *msg);
 const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, unsigned fields,
 				      size_t *n);
 /* Chunk @i with @fields decoded in this thread, on the job reader (which

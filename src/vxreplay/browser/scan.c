@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "browser/model.h"
 
@@ -51,6 +52,17 @@ static int restart(struct vr_model *m, int kind, size_t i, unsigned fields)
 	return 0;
 }
 
+void vr_note_damage(struct vr_model *m, size_t i, const char *msg)
+{
+	m->chunk_damaged = true;
+	if (i + 1 <= m->damage_said)
+		return;
+	m->ndamaged++;
+	m->damage_said = i + 1;
+	snprintf(m->note, sizeof(m->note), "%s; skipped", msg);
+	m->note_error = true;
+}
+
 const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, unsigned fields,
 				      size_t *n)
 {
@@ -62,6 +74,7 @@ const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, un
 	if (!s->scan || s->fields != fields || i < s->next || i > s->next + VR_SCAN_GAP)
 		if (restart(m, kind, i, fields) < 0)
 			goto nomem;
+	m->chunk_damaged = false;
 	for (;;) {
 		rc = vxt_scan_next(s->scan, &c, &ev, n);
 		if (rc == 0 && s->next <= i) {
@@ -69,6 +82,14 @@ const struct vxt_event *vr_scan_chunk(struct vr_model *m, int kind, size_t i, un
 			if (restart(m, kind, i, fields) < 0)
 				goto nomem;
 			rc = vxt_scan_next(s->scan, &c, &ev, n);
+		}
+		if (rc == -EBADMSG) {
+			/* a damaged chunk: the job skips it, the scanner goes on */
+			s->next = c + 1;
+			if (c != i)
+				continue;
+			vr_note_damage(m, c, vxt_scan_error(s->scan));
+			return NULL;
 		}
 		if (rc <= 0)
 			break;
@@ -91,8 +112,14 @@ const struct vxt_event *vr_job_decode(struct vr_model *m, size_t i, unsigned fie
 {
 	const struct vxt_event *ev;
 
+	m->chunk_damaged = false;
 	vxt_reader_set_fields(m->jrd, fields);
 	ev = vxt_reader_chunk_events(m->jrd, i, n);
+	if (!ev && !strstr(vxt_reader_error(m->jrd), "out of memory")) {
+		vr_note_damage(m, i, vxt_reader_error(m->jrd));
+		vxt_reader_set_fields(m->jrd, VXT_FIELD_ALL);
+		return NULL;
+	}
 	/* every field again for the reader's other users (export, the detail's
 	 * I/O pairing); the events stay until the reader decodes again */
 	vxt_reader_set_fields(m->jrd, VXT_FIELD_ALL);

@@ -88,6 +88,9 @@ static void header_line2(struct vr_app *a, const struct tui_rect *r)
 		  "%" PRIu64, m->total_errors);
 	x = field(y, x, w, "lost", m->total_lost ? TUI_R_WARN : TUI_R_HEADER_VALUE, "%" PRIu64,
 		  m->total_lost);
+	if (m->ndamaged)
+		x = field(y, x, w, "damaged", TUI_R_ERROR, "%" PRIu64 " chunk%s skipped", m->ndamaged,
+			  m->ndamaged == 1 ? "" : "s");
 	if (m->following)
 		x = field(y, x, w, "", TUI_R_WARN, "following");
 	(void)x;
