@@ -27,7 +27,10 @@ void vxt_hist_add(struct vxt_hist *h, uint64_t v);
 /* Add @n samples in the log2 bucket @log2b (as in struct vxt_objagg). */
 void vxt_hist_add_log2(struct vxt_hist *h, unsigned log2b, uint64_t n);
 void vxt_hist_merge(struct vxt_hist *dst, const struct vxt_hist *src);
-/* @return the @q quantile (0..1), 0 for an empty histogram. Can't fail. */
+/* @return the @q quantile (0..1): the upper bound of the bucket that holds
+ * the smallest sample with at least q of the samples at or below it, capped
+ * at the maximum, so never below the true quantile and at most one bucket
+ * (under 25%) above it; 0 for an empty histogram. Can't fail. */
 uint64_t vxt_hist_quantile(const struct vxt_hist *h, double q);
 /* Bucket index of @v, and the lower bound of bucket @i. */
 unsigned vxt_hist_bucket(uint64_t v);

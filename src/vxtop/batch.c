@@ -1,6 +1,8 @@
 /* batch.c - vxtop -b: one table per interval on stdout, as text or JSON
  *
- * Works without a terminal and never touches curses. Text is iostat-like;
+ * Works without a terminal and never touches curses. Text is iostat-like
+ * (MB is 2^20 bytes, as iostat's; an interval without completions shows its
+ * latencies as "-", JSON as null);
  * JSON is one array, one interval object per line (formats/vxtop-json.md).
  */
 #include <errno.h>
@@ -94,14 +96,14 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
 	       (unsigned long long)s->errors,
 	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
-	printf("%-16s %10s %10s %9s %9s %9s %9s %6s %6s %6s\n", "OBJECT", "r/s", "w/s",
-	       "rMB/s", "wMB/s", "avg", "p99", "qd", "util%", "err");
+	printf("%-16s %10s %10s %8s %8s %9s %9s %9s %9s %6s %6s %6s\n", "OBJECT", "r/s", "w/s",
+	       "d/s", "f/s", "rMB/s", "wMB/s", "avg", "p99", "qd", "util%", "err");
 	for (i = 0; i < n; i++) {
 		const struct vxtop_row *r = &b->rows[i];
 
-		printf("%-16s %10.1f %10.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n",
+		printf("%-16s %10.1f %10.1f %8.1f %8.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n",
 		       vxt_text(r->name, nb, sizeof(nb)),
-		       r->v[VXTOP_COL_RPS], r->v[VXTOP_COL_WPS], r->v[VXTOP_COL_RMBS],
+		       r->v[VXTOP_COL_RPS], r->v[VXTOP_COL_WPS], r->dps, r->fps, r->v[VXTOP_COL_RMBS],
 		       r->v[VXTOP_COL_WMBS], vxtop_fmt_lat(r->v[VXTOP_COL_AVG], a, sizeof(a)),
 		       vxtop_fmt_lat(r->v[VXTOP_COL_P99], p, sizeof(p)), r->v[VXTOP_COL_QD],
 		       r->v[VXTOP_COL_UTIL], r->v[VXTOP_COL_ERR]);
@@ -121,14 +123,24 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	json_num(f, r->v[VXTOP_COL_RPS], 2);
 	fputs(",\"w_s\":", f);
 	json_num(f, r->v[VXTOP_COL_WPS], 2);
+	fputs(",\"d_s\":", f);
+	json_num(f, r->dps, 2);
+	fputs(",\"f_s\":", f);
+	json_num(f, r->fps, 2);
 	fputs(",\"rmb_s\":", f);
 	json_num(f, r->v[VXTOP_COL_RMBS], 4);
 	fputs(",\"wmb_s\":", f);
 	json_num(f, r->v[VXTOP_COL_WMBS], 4);
 	fputs(",\"avg_lat_us\":", f);
-	json_num(f, r->v[VXTOP_COL_AVG] / 1e3, 3);
+	if (r->has_lat)
+		json_num(f, r->v[VXTOP_COL_AVG] / 1e3, 3);
+	else
+		fputs("null", f);
 	fputs(",\"p99_lat_us\":", f);
-	json_num(f, r->v[VXTOP_COL_P99] / 1e3, 3);
+	if (r->has_lat)
+		json_num(f, r->v[VXTOP_COL_P99] / 1e3, 3);
+	else
+		fputs("null", f);
 	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u", r->v[VXTOP_COL_QD], r->aged_out);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);

@@ -197,7 +197,7 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 	a->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
 	if (ev->op == VXT_OP_READ)
 		a->bytes_read += ev->bytes;
-	else if (ev->op == VXT_OP_WRITE)
+	else if (ev->op == VXT_OP_WRITE || ev->op == VXT_OP_WRITE_ZEROES)
 		a->bytes_written += ev->bytes;
 	if (ev->latency_ns) {
 		vxt_hist_add(&o->lat, ev->latency_ns);
@@ -404,8 +404,8 @@ static const struct {
 	[VXTOP_COL_NAME] = { "OBJECT", "name" },
 	[VXTOP_COL_RPS] = { "r/s", "reads per second" },
 	[VXTOP_COL_WPS] = { "w/s", "writes per second" },
-	[VXTOP_COL_RMBS] = { "rMB/s", "MB read per second" },
-	[VXTOP_COL_WMBS] = { "wMB/s", "MB written per second" },
+	[VXTOP_COL_RMBS] = { "rMB/s", "MB (2^20 bytes) read per second" },
+	[VXTOP_COL_WMBS] = { "wMB/s", "MB (2^20 bytes) written per second" },
 	[VXTOP_COL_AVG] = { "avg", "average latency" },
 	[VXTOP_COL_P99] = { "p99", "99th percentile latency" },
 	[VXTOP_COL_QD] = { "qd", "I/Os in flight (queue depth)" },
@@ -456,10 +456,14 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 	if (!o || s->end_ns <= s->start_ns)
 		return;
 	sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
+	/* as iostat: write-zeroes count as writes, MB is 2^20 bytes */
 	r->v[VXTOP_COL_RPS] = o->ios[VXT_OP_READ] / sec;
-	r->v[VXTOP_COL_WPS] = o->ios[VXT_OP_WRITE] / sec;
-	r->v[VXTOP_COL_RMBS] = o->bytes_read / sec / 1e6;
-	r->v[VXTOP_COL_WMBS] = o->bytes_written / sec / 1e6;
+	r->v[VXTOP_COL_WPS] = (o->ios[VXT_OP_WRITE] + o->ios[VXT_OP_WRITE_ZEROES]) / sec;
+	r->dps = o->ios[VXT_OP_DISCARD] / sec;
+	r->fps = o->ios[VXT_OP_FLUSH] / sec;
+	r->has_lat = o->lat_n > 0;
+	r->v[VXTOP_COL_RMBS] = o->bytes_read / sec / VXTOP_MB;
+	r->v[VXTOP_COL_WMBS] = o->bytes_written / sec / VXTOP_MB;
 	r->v[VXTOP_COL_AVG] = o->lat_n ? (double)o->lat_sum / o->lat_n : 0;
 	r->v[VXTOP_COL_P99] = (double)o->lat_p99;
 	r->v[VXTOP_COL_QD] = o->in_flight;

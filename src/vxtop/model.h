@@ -16,6 +16,7 @@
 #include "vxtrace/iopair.h"
 #include "vxtrace/vxtrace.h"
 
+#define VXTOP_MB 1048576.0	/* the MB of rMB/s and wMB/s: iostat's, 2^20 bytes */
 #define VXTOP_LBA_BUCKETS 32	/* address space slices per object */
 #define VXTOP_RING 300		/* closed intervals kept (5 minutes at 1 s) */
 #define VXTOP_ERR_RING 1024	/* newest errors kept */
@@ -174,6 +175,8 @@ struct vxtop_row {
 	unsigned idle;			/* intervals without I/O (0 = active now) */
 	uint64_t errors_total;
 	uint32_t aged_out;		/* starts aged out in the interval */
+	double dps, fps;		/* discards and flushes per second */
+	bool has_lat;			/* completions with a latency in the interval */
 };
 
 /* Short column title ("r/s") and long name ("reads per second"). */

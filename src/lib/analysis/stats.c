@@ -4,6 +4,7 @@
  * An event is accounted once, to its object; vxt_stats_total() sums them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,18 +89,19 @@ uint64_t vxt_hist_quantile(const struct vxt_hist *h, double q)
 		q = 0;
 	if (q >= 1)
 		return h->max;
-	rank = (uint64_t)(q * (double)h->count);
-	if (rank >= h->count)
-		rank = h->count - 1;
+	/* the smallest sample with at least q of the samples at or below it */
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
 	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
 		seen += h->b[i];
-		if (seen > rank) {
-			/* middle of the bucket, never above the true maximum */
-			uint64_t lo = vxt_hist_bucket_low(i);
-			uint64_t hi = i + 1 < VXT_HIST_BUCKETS ? vxt_hist_bucket_low(i + 1) : lo;
-			uint64_t v = lo + (hi - lo) / 2;
+		if (seen >= rank) {
+			/* the bucket's largest value, never above the true maximum:
+			 * never below the true quantile, at most one bucket above */
+			uint64_t hi = i + 1 < VXT_HIST_BUCKETS ? vxt_hist_bucket_low(i + 1) - 1 :
+				      UINT64_MAX;
 
-			return v > h->max ? h->max : v;
+			return hi > h->max ? h->max : hi;
 		}
 	}
 	return h->max;
