@@ -31,7 +31,7 @@ static void usage(FILE *f)
 "  -n, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
 "      --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
-"  -s, --source KIND     kmod, tracefs or sim (default: kmod when loaded, else tracefs)\n"
+"  -s, --source KIND     kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "  -F, --follow FILE     watch a .vxt file that vxrecord is writing\n"
 "  -w, --write FILE      record to FILE while viewing\n"
 "      --force           let -w overwrite an existing file\n"
