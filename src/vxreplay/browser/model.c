@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "browser/model.h"
 
@@ -72,6 +73,14 @@ int vr_model_open(struct vr_model *m, const char *path)
 	m->rd = vxt_reader_open(path, m->err);
 	if (!m->rd)
 		return -1;
+	{
+		struct stat st;
+
+		if (stat(path, &st) == 0) {
+			m->file_dev = st.st_dev;
+			m->file_ino = st.st_ino;
+		}
+	}
 	m->info = vxt_reader_info(m->rd);
 	scan_index(m);
 	pick_rows(m);
@@ -127,6 +136,28 @@ struct vxt_reader *vr_model_job_reader(struct vr_model *m)
 	if (vxt_reader_nchunks(m->jrd) < vxt_reader_nchunks(m->rd))
 		vxt_reader_refresh(m->jrd);
 	return m->jrd;
+}
+
+int vr_model_check_rotated(struct vr_model *m)
+{
+	const char *path = m->path, *profile_dir = m->profile_dir;
+	bool following = m->following;
+	struct vxt_reader *probe;
+	char err[VXT_ERRBUF_SIZE];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || (st.st_dev == m->file_dev && st.st_ino == m->file_ino))
+		return 0;
+	probe = vxt_reader_open(path, err);
+	if (!probe)
+		return 0;	/* not written far enough yet: look again later */
+	vxt_reader_close(probe);
+	vr_model_close(m);
+	if (vr_model_open(m, path) < 0)
+		return -1;
+	m->profile_dir = profile_dir;
+	m->following = following;
+	return 1;
 }
 
 int vr_model_refresh(struct vr_model *m)

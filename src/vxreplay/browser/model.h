@@ -14,6 +14,7 @@
 #define VXREPLAY_TUI_MODEL_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,8 @@ struct vr_mark {
 
 struct vr_model {
 	const char *path;
+	dev_t file_dev;			/* the file @path named when opened */
+	ino_t file_ino;
 	struct vxt_reader *rd;		/* cursor and list */
 	struct vxt_reader *jrd;		/* background jobs (vr_model_job_reader()) */
 	const struct vxt_file_info *info;
@@ -165,6 +168,10 @@ void vr_model_close(struct vr_model *m);
 struct vxt_reader *vr_model_job_reader(struct vr_model *m);
 /* Scan for data appended to the file. @return new chunks, or a negative errno. */
 int vr_model_refresh(struct vr_model *m);
+/* Following as tail -F does: if m->path names another file than the one
+ * open (a recorder rotated it), open that one instead.
+ * @return 1 when it did, 0 when not, -1 with m->err when it cannot read it. */
+int vr_model_check_rotated(struct vr_model *m);
 
 /* ---- the view ---- */
 /* Show only events for which @fn is true (NULL: all). Restarts counting. */

@@ -58,6 +58,22 @@ static int app_tick(void *app)
 
 	if (!a->m.following)
 		return TUI_NONE;
+	n = vr_model_check_rotated(&a->m);
+	if (n != 0) {
+		char err[VXT_ERRBUF_SIZE], nb[VXT_ESCAPE_MAX(200)];
+
+		if (n < 0)
+			return TUI_QUIT;	/* the model is closed: the caller says why */
+		/* the new file: the same filter and profile as asked on the command line */
+		if (a->opts->profile)
+			vr_apply_profile(a, a->opts->profile, err, sizeof(err));
+		if (a->opts->filter)
+			vr_apply_filter(a, a->opts->filter, err, sizeof(err));
+		vr_model_end(&a->m);
+		tui_screen_msg(&a->scr, TUI_R_MSG, "%s was rotated: following the new file",
+			       vxt_text(a->m.path, nb, sizeof(nb)));
+		return TUI_REDRAW;
+	}
 	n = vr_model_refresh(&a->m);
 	if (n < 0) {
 		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", vxt_reader_error(a->m.rd));
@@ -282,6 +298,15 @@ int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 		vr_model_end(&a->m);
 	rc = tui_screen_run(&a->scr);
 	tui_screen_end(&a->scr);
+	if (!a->m.rd) {
+		/* the rotated file could not be opened */
+		fprintf(stderr, "vxreplay: %s\n", a->m.err);
+		vr_search_free(a->search_f);
+		vr_overlays_free(a);
+		free(a->tl_marks);
+		free(a);
+		return 1;
+	}
 	if (rc) {
 		fprintf(stderr, "vxreplay: stopped by signal %d\n", rc);
 		rc = 1;
