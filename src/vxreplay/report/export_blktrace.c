@@ -5,10 +5,11 @@
  * btt reads it as is and blkparse reads it from standard input. The records
  * are those the kernel's blktrace emits for the same I/O: start -> issue (D),
  * done -> complete (C, with the error), requeue -> R, and the queue-side
- * phases of blktrace imports back to Q, M, G, I. Captures that only know
- * issue and completion (kmod, tracefs, sim) get a queue (Q) and an insert (I)
- * at the instant of each issue, because btt pairs a completion with its
- * request only through them; their Q2I and I2D times are zero. A timestamp note first
+ * phases back to Q, M, G, I. Only the phases the file holds are written:
+ * a capture that knows issue and completion alone (kmod, tracefs, sim)
+ * gives D and C records and nothing else, so btt, which pairs a completion
+ * with its request only through its Q, shows no intervals instead of made-up
+ * ones; vxreplay says so on standard error. A timestamp note first
  * anchors the wall clock; a process note names each (pid, command) before its
  * first record; marks become message notes. Phases blkparse needs a payload
  * for (plug, unplug, split, remap) and lost-event counts are left out.
@@ -27,7 +28,7 @@ struct blk_out {
 	/* blktrace numbers the records of each device and CPU from 1 */
 	uint32_t **seq;			/* [object][cpu % BLK_MAX_CPUS] */
 	size_t nobj;
-	bool synth_queue;		/* precede each issue by Q and I */
+	bool queue_seen;		/* a Q, M, G or I record was written */
 	/* (pid, comm) pairs already named by a process note: an open
 	 * addressing set of pid << 32 | comm, 0 = empty slot (pid 0 is never named) */
 	uint64_t *named;
@@ -218,10 +219,9 @@ static int blk_event(struct blk_out *o, const struct vxt_event *ev, bool *anchor
 	r.sector = ev->sector;
 	r.bytes = ev->bytes;
 	r.error = (uint16_t)ev->error;
-	if (o->synth_queue && ev->phase == VXT_PH_START &&
-	    (blk_io(o, ev, &r, blk_action(VXT_PH_QUEUE)) < 0 ||
-	     blk_io(o, ev, &r, blk_action(VXT_PH_INSERT)) < 0))
-		return -1;
+	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_MERGE ||
+	    ev->phase == VXT_PH_GETRQ || ev->phase == VXT_PH_INSERT)
+		o->queue_seen = true;
 	return blk_io(o, ev, &r, action);
 }
 
@@ -238,7 +238,6 @@ int export_blktrace(struct report_ctx *c)
 	}
 	o->c = c;
 	o->nobj = vxt_objtab_count(vxt_reader_objects(c->r));
-	o->synth_queue = strcmp(vxt_reader_info(c->r)->source, "blktrace") != 0;
 	o->seq = calloc(o->nobj ? o->nobj : 1, sizeof(*o->seq));
 	if (!o->seq || report_scope_begin(c) < 0) {
 		if (!o->seq)
@@ -253,6 +252,9 @@ int export_blktrace(struct report_ctx *c)
 			rc = -1;
 			break;
 		}
+	if (rc == 0 && !o->queue_seen)
+		fprintf(stderr, "vxreplay: note: the trace holds no queue phase (Q, M, G, I), only "
+			"issue and completion: btt shows no intervals for this export\n");
 	for (size_t i = 0; i < o->nobj; i++)
 		free(o->seq[i]);
 	free(o->seq);
