@@ -163,6 +163,30 @@ awk -v r="$rate" 'BEGIN { exit !(r > 1500 && r < 2500) }' &&
 	ok "rate(vxtrace_io_completed_total) = $rate/s (2000 configured)" ||
 	fail "I/O rate $rate/s, configured 2000/s"
 
+# the shipped scrape config is valid, and every query of the shipped Grafana
+# dashboard runs on these metrics (those with data return series)
+out=$(promtool check config "$VXT_TOP/contrib/prometheus/vxtrace.yml" 2>&1) &&
+	ok "contrib/prometheus/vxtrace.yml is valid" || fail "promtool check config: $out"
+python3 - "$VXT_TOP/contrib/grafana/vxtrace-dashboard.json" "http://127.0.0.1:$PP/api/v1/query" \
+	"$at" <<'EOF' && ok "the dashboard's queries run and find data" || fail "dashboard queries"
+import json, sys, urllib.parse, urllib.request
+dash = json.load(open(sys.argv[1]))
+bad = 0
+for p in dash["panels"]:
+    for t in p["targets"]:
+        e = t["expr"].replace("$host", ".*").replace("$object", ".*")
+        e = e.replace("$__rate_interval", "2s").replace("$__range", "1m")
+        q = urllib.parse.urlencode({"query": e, "time": sys.argv[3]})
+        with urllib.request.urlopen(sys.argv[2] + "?" + q, timeout=5) as r:
+            doc = json.load(r)
+        n = len(doc["data"]["result"]) if doc["status"] == "success" else -1
+        want = "speculation" not in t["expr"]
+        if n < 0 or (want and n == 0):
+            print("panel %r: %s -> %s" % (p["title"], e, doc.get("error", "no series")))
+            bad = 1
+sys.exit(bad)
+EOF
+
 # vxrecord serves while it records: a scrape is a prefix of what it wrote
 RP=$(free_port)
 "$B/vxrecord" $SIM --realtime -d 2s -q --listen 127.0.0.1:$RP -o "$T/live.vxt" &
