@@ -14,6 +14,9 @@
  * event is dropped and counted, and a lost record goes out before the next
  * event that fits. Channels in I/O mode sit on an RCU list the probes walk.
  * A channel moves NONE -> IO or ERROR; initialising again shuts it down first.
+ * An I/O channel with a speculation program (VOLIOT_IO_SPECULATE, spec.c)
+ * hands its events to the program instead, which queues only what a trigger
+ * commits.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,6 +53,10 @@ static unsigned int max_channels = 32;
 module_param(max_channels, uint, 0644);
 MODULE_PARM_DESC(max_channels, "Most channels open at once");
 
+static unsigned int spec_max_bytes = 64U << 20;
+module_param(spec_max_bytes, uint, 0644);
+MODULE_PARM_DESC(spec_max_bytes, "Largest nspec x specsize of a channel's speculation (bytes)");
+
 static unsigned int errbuf_size = 16U << 10;
 module_param(errbuf_size, uint, 0444);
 MODULE_PARM_DESC(errbuf_size, "Size of the saved-error ring (bytes, at load)");
@@ -81,8 +88,14 @@ struct vxt_chan {
 	u32 bounce_size;
 	u64 err_pos;			/* ERROR mode: next saved error */
 	bool clock_pending;		/* ERROR mode: clock record to send */
+	struct vxt_spec *spec;		/* IO mode: speculation program, or NULL */
 	struct vxt_seen seen;
 };
+
+/* Speculation counters of the channels closed or re-initialised so far. */
+static struct voliot_spec_stats spec_done;
+static unsigned int spec_done_chans;
+static DEFINE_SPINLOCK(spec_done_lock);
 
 static LIST_HEAD(io_chans);
 static DEFINE_SPINLOCK(io_chans_lock);	/* writers of io_chans */
@@ -134,6 +147,40 @@ static const struct kernel_param_ops rq_errors_ops = {
 	.get = param_get_rq_errors,
 };
 
+/* One line: the speculation counters of every channel since load. */
+static int param_get_spec_stats(char *buf, const struct kernel_param *kp)
+{
+	struct voliot_spec_stats sum;
+	unsigned int live = 0, done;
+	unsigned long flags;
+	struct vxt_chan *ch;
+
+	spin_lock_irqsave(&spec_done_lock, flags);
+	sum = spec_done;
+	done = spec_done_chans;
+	spin_unlock_irqrestore(&spec_done_lock, flags);
+	rcu_read_lock();
+	list_for_each_entry_rcu(ch, &io_chans, node) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->spec) {
+			vxt_spec_add_stats(&sum, vxt_spec_counters(ch->spec));
+			live++;
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	rcu_read_unlock();
+	return sysfs_emit(buf,
+			  "channels %u closed %u seen %llu kept %llu bytes_seen %llu bytes_kept %llu commits %llu discards %llu drops %llu failed %llu busy %llu pending %llu\n",
+			  live, done, sum.seen, sum.kept, sum.bytes_seen,
+			  sum.bytes_kept, sum.commits, sum.discards, sum.drops,
+			  sum.failed, sum.busy, sum.pending);
+}
+
+static const struct kernel_param_ops spec_stats_ops = {
+	.set = param_set_readonly,
+	.get = param_get_spec_stats,
+};
+
 module_param_cb(open_channels, &open_channels_ops, NULL, 0444);
 MODULE_PARM_DESC(open_channels, "Channels open now (read-only)");
 module_param_cb(tracing_channels, &tracing_channels_ops, NULL, 0444);
@@ -142,6 +189,8 @@ module_param_cb(buffer_bytes, &buffer_bytes_ops, NULL, 0444);
 MODULE_PARM_DESC(buffer_bytes, "Bytes of channel buffers allocated now (read-only)");
 module_param_cb(rq_errors, &rq_errors_ops, NULL, 0444);
 MODULE_PARM_DESC(rq_errors, "Request errors the block layer reported (read-only)");
+module_param_cb(spec_stats, &spec_stats_ops, NULL, 0444);
+MODULE_PARM_DESC(spec_stats, "Speculation counters of all channels since load (read-only)");
 
 /* ---- objects a channel announced ---- */
 
@@ -247,12 +296,84 @@ static void chan_wake_timer(struct timer_list *t)
 	wake_up_interruptible(&ch->wait);
 }
 
+/* Queue one record with the lost record it owes, or count it lost. */
+bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec)
+{
+	u32 need = sizeof(*rec);
+
+	if (ch->lost_pending)
+		need += sizeof(struct voliot_lost_rec);
+	if (need > vxt_ring_space(&ch->ring)) {
+		ch->lost_pending++;
+		ch->lost++;
+		return false;
+	}
+	if (ch->lost_pending) {
+		ring_put_lost(&ch->ring, ch->lost_pending);
+		ch->lost_pending = 0;
+	}
+	vxt_ring_put(&ch->ring, rec, sizeof(*rec));
+	ch->events++;
+	return true;
+}
+
+/* A speculating channel: the object is announced now, the event goes to
+ * the program. Without room for the announcement the event is lost.
+ */
+static void chan_put_spec(struct vxt_chan *ch, struct vxt_kev *ev)
+{
+	unsigned long flags;
+	bool queued = false;
+	u32 used;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (!vxt_seen_has(&ch->seen, ev->rec.dev)) {
+		if (sizeof(ev->obj) > vxt_ring_space(&ch->ring)) {
+			ch->lost_pending++;
+			ch->lost++;
+			spin_unlock_irqrestore(&ch->lock, flags);
+			chan_wake(ch, ch->ring.size);
+			return;
+		}
+		vxt_event_object(ev);
+		vxt_ring_put(&ch->ring, &ev->obj, sizeof(ev->obj));
+		vxt_seen_add(&ch->seen, ev->rec.dev);
+	}
+	queued = vxt_spec_event(ch->spec, ch, ev);
+	used = vxt_ring_used(&ch->ring);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (queued)
+		chan_wake(ch, used);
+}
+
+/* An error on an object this channel does not select may still commit
+ * one of its speculations (VOLIOT_SPEC_ON_ERRCHAN).
+ */
+static void chan_foreign_error(struct vxt_chan *ch, struct vxt_kev *ev)
+{
+	unsigned long flags;
+	bool queued = false;
+	u32 used;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->spec)
+		queued = vxt_spec_foreign_error(ch->spec, ch, ev);
+	used = vxt_ring_used(&ch->ring);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (queued)
+		chan_wake(ch, used);
+}
+
 static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 {
 	unsigned long flags;
 	bool announce;
 	u32 need, used;
 
+	if (READ_ONCE(ch->spec)) {
+		chan_put_spec(ch, ev);
+		return;
+	}
 	spin_lock_irqsave(&ch->lock, flags);
 	announce = !vxt_seen_has(&ch->seen, ev->rec.dev);
 	need = sizeof(ev->rec);
@@ -297,9 +418,13 @@ void vxt_dispatch(struct vxt_kev *ev)
 	if (list_empty(&io_chans))
 		return;
 	rcu_read_lock();
-	list_for_each_entry_rcu(ch, &io_chans, node)
+	list_for_each_entry_rcu(ch, &io_chans, node) {
 		if (want_matches(rcu_dereference(ch->want), ev))
 			chan_put(ch, ev);
+		else if (ev->rec.error && ev->rec.type == VOLIOT_REC_IO_DONE &&
+			 READ_ONCE(ch->spec))
+			chan_foreign_error(ch, ev);
+	}
 	rcu_read_unlock();
 }
 
@@ -317,6 +442,17 @@ static void chan_shutdown(struct vxt_chan *ch)
 		vxt_timer_delete_sync(&ch->wake_timer);
 		atomic64_sub(ch->ring.size, &ring_bytes);
 		vxt_ring_free(&ch->ring);
+	}
+	if (ch->spec) {
+		/* Off the list and past the grace period: no probe holds it. */
+		spin_lock_irq(&spec_done_lock);
+		vxt_spec_add_stats(&spec_done, vxt_spec_counters(ch->spec));
+		spec_done.pending = 0;
+		spec_done_chans++;
+		spin_unlock_irq(&spec_done_lock);
+		atomic64_sub(vxt_spec_bytes(ch->spec), &ring_bytes);
+		vxt_spec_free(ch->spec);
+		ch->spec = NULL;
 	}
 	ws = rcu_dereference_protected(ch->want, 1);
 	RCU_INIT_POINTER(ch->want, NULL);
@@ -415,6 +551,8 @@ static int chan_discard(struct vxt_chan *ch)
 		vxt_ring_reset(&ch->ring);
 		ch->lost_pending = 0;
 		memset(&ch->seen, 0, sizeof(ch->seen));
+		if (ch->spec)
+			vxt_spec_reset(ch->spec);
 		spin_unlock_irq(&ch->lock);
 		return 0;
 	case VOLIOT_MODE_ERROR:
@@ -555,6 +693,55 @@ static int chan_info(struct vxt_chan *ch, unsigned long arg)
 	return 0;
 }
 
+/* ---- speculation ---- */
+
+static int chan_speculate(struct vxt_chan *ch, unsigned long arg)
+{
+	struct voliot_spec p;
+	struct vxt_spec *s;
+	u32 usize;
+	int rc;
+
+	if (ch->mode != VOLIOT_MODE_IO)
+		return -EINVAL;
+	if (ch->spec)
+		return -EBUSY;
+	if (get_user(usize, (u32 __user *)(arg + offsetof(struct voliot_spec, size))))
+		return -EFAULT;
+	/* Version 1 is the smallest; a larger struct has only zeros past it. */
+	if (usize < sizeof(p) || usize > PAGE_SIZE)
+		return -EINVAL;
+	rc = copy_struct_from_user(&p, sizeof(p), (void __user *)arg, usize);
+	if (rc)
+		return rc == -E2BIG ? -EINVAL : rc;
+	rc = vxt_spec_check(&p, READ_ONCE(spec_max_bytes));
+	if (rc)
+		return rc;
+	s = vxt_spec_new(&p);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	atomic64_add(vxt_spec_bytes(s), &ring_bytes);
+	spin_lock_irq(&ch->lock);
+	WRITE_ONCE(ch->spec, s);
+	spin_unlock_irq(&ch->lock);
+	return 0;
+}
+
+static int chan_spec_stats(struct vxt_chan *ch, unsigned long arg)
+{
+	struct voliot_spec_stats st;
+
+	if (ch->mode != VOLIOT_MODE_IO || !ch->spec)
+		return -EINVAL;
+	spin_lock_irq(&ch->lock);
+	st = *vxt_spec_counters(ch->spec);
+	spin_unlock_irq(&ch->lock);
+	st.time_ns = ktime_get_ns();
+	if (copy_to_user((void __user *)arg, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
+}
+
 static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct vxt_chan *ch = file->private_data;
@@ -580,6 +767,12 @@ static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case VOLIOT_GET_INFO:
 		rc = chan_info(ch, arg);
 		break;
+	case VOLIOT_IO_SPECULATE:
+		rc = chan_speculate(ch, arg);
+		break;
+	case VOLIOT_GET_SPEC_STATS:
+		rc = chan_spec_stats(ch, arg);
+		break;
 	default:
 		rc = -ENOTTY;
 		break;
@@ -590,11 +783,14 @@ static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /* ---- reading ---- */
 
-/* Fill the bounce buffer with whole records, at most @max bytes.
+/* Fill the bounce buffer with whole records, at most @max bytes. A
+ * speculating channel adds its counters when they changed, after the
+ * records, or alone when @stats_alone.
  * @return bytes; *@next is the length of the next record (0: nothing).
  */
-static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next)
+static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next, bool stats_alone)
 {
+	struct voliot_spec_stats st;
 	u32 n = 0;
 
 	if (ch->mode == VOLIOT_MODE_ERROR) {
@@ -616,6 +812,11 @@ static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next)
 		ch->lost_pending = 0;
 	}
 	n = vxt_ring_get_records(&ch->ring, ch->bounce, max, next);
+	if (ch->spec && (n || stats_alone) && max - n >= sizeof(st) &&
+	    vxt_spec_stats(ch->spec, &st, true)) {
+		memcpy(ch->bounce + n, &st, sizeof(st));
+		n += sizeof(st);
+	}
 	spin_unlock_irq(&ch->lock);
 	return n;
 }
@@ -655,7 +856,7 @@ static ssize_t vxt_read(struct file *file, char __user *buf, size_t count,
 			return -EINVAL;
 		}
 		n = chan_fill(ch, min_t(size_t, count, ch->bounce_size),
-			      &next);
+			      &next, file->f_flags & O_NONBLOCK);
 		if (n)
 			break;
 		mutex_unlock(&ch->mutex);

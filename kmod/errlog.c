@@ -6,7 +6,8 @@
  * ring overwrites the oldest); each error has a running sequence number. An
  * error channel keeps its own position: it first reads the saved errors not
  * yet discarded, then waits for new ones. VOLIOT_DISCARD on an error channel
- * discards every error saved so far, for this channel and later ones.
+ * discards every error saved so far for this channel and the ones opened
+ * later; channels already open keep the errors they have not read.
  * The last objects that had errors are remembered so that a channel can be
  * told an object's name before its first error.
  */
@@ -157,20 +158,15 @@ u32 vxt_errlog_read(u64 *pos, struct vxt_seen *seen, u8 *dst, u32 max,
 	u64 first;
 
 	spin_lock_irqsave(&errlog.lock, flags);
-	first = errlog_first_locked();
+	/* A channel's start is past what was discarded when it began; from
+	 * there on only overwritten errors are missed, and told as lost.
+	 */
+	first = errlog.seq > errlog.nrecs ? errlog.seq - errlog.nrecs : 0;
 	if (*pos < first) {
-		/* Overwritten: lost. Discarded: skipped silently. */
-		u64 oldest = errlog.seq > errlog.nrecs ?
-			     errlog.seq - errlog.nrecs : 0;
-		u64 from = max(*pos, errlog.discarded);
-		u64 lost = oldest > from ? oldest - from : 0;
-
-		if (lost) {
-			need = sizeof(struct voliot_lost_rec);
-			if (need > max)
-				goto out;
-			n += errlog_put_lost(lost, dst);
-		}
+		need = sizeof(struct voliot_lost_rec);
+		if (need > max)
+			goto out;
+		n += errlog_put_lost(first - *pos, dst);
 		*pos = first;
 	}
 	need = 0;

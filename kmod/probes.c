@@ -172,6 +172,7 @@ static void rq_event(struct request *rq, u8 type, int error, u32 bytes)
 	ev.gd = gd;
 	ev.rec.dev = disk_devt(gd);
 	ev.disk = ev.rec.dev;
+	ev.req = (unsigned long)rq;
 	if (rq->part && bdev_is_partition(rq->part))
 		ev.part = rq->part->bd_dev;
 	ev.rec.op = vxt_op(req_op(rq));
@@ -316,6 +317,7 @@ static void bio_event(struct bio *bio, u8 type)
 	ev.bdev = bdev;
 	ev.rec.dev = bdev->bd_dev;
 	ev.disk = disk_devt(bdev->bd_disk);
+	ev.req = (unsigned long)bio;
 	if (bdev_is_partition(bdev))
 		ev.part = bdev->bd_dev;
 	ev.rec.op = vxt_op(bio_op(bio));

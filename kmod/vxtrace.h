@@ -2,7 +2,8 @@
 /* vxtrace.h - internals shared by the files of the vxtrace module
  *
  * chan.c owns the misc device and the channels, ring.c the byte rings,
- * errlog.c the saved-error ring, probes.c the block-layer tracepoints.
+ * spec.c the speculation buffers of a channel, errlog.c the saved-error
+ * ring, probes.c the block-layer tracepoints.
  * Probes build one struct vxt_kev and hand it to vxt_dispatch(), which
  * copies it into every I/O channel that wants the object and, when it
  * carries an error, into the saved-error ring.
@@ -68,6 +69,7 @@ struct vxt_kev {
 	bool obj_ready;
 	struct gendisk *gd;		/* for the announcement */
 	struct block_device *bdev;	/* the same; may be NULL */
+	unsigned long req;		/* the request or bio: speculation key */
 };
 
 /* Fill ev->obj from ev->gd / ev->bdev once. */
@@ -76,6 +78,37 @@ void vxt_event_object(struct vxt_kev *ev);
 void vxt_dispatch(struct vxt_kev *ev);
 /* Is any channel tracing I/O? When not, probes keep only errors. */
 bool vxt_io_tracing(void);
+
+/* ---- speculation (spec.c); the channel's lock held but for new/free ---- */
+
+struct vxt_chan;
+struct vxt_spec;
+
+/* 0, -EINVAL for a bad program, -E2BIG past @max_bytes of buffers. */
+int vxt_spec_check(const struct voliot_spec *p, u64 max_bytes);
+struct vxt_spec *vxt_spec_new(const struct voliot_spec *p);
+void vxt_spec_free(struct vxt_spec *s);
+size_t vxt_spec_bytes(const struct vxt_spec *s);
+/* An event of a selected object. @return true when it put records into
+ * the ring (through vxt_chan_emit()).
+ */
+bool vxt_spec_event(struct vxt_spec *s, struct vxt_chan *ch,
+		    const struct vxt_kev *ev);
+/* An error on an object the channel does not select (VOLIOT_SPEC_ON_ERRCHAN). */
+bool vxt_spec_foreign_error(struct vxt_spec *s, struct vxt_chan *ch,
+			    const struct vxt_kev *ev);
+/* Discard every buffer. */
+void vxt_spec_reset(struct vxt_spec *s);
+/* Snapshot the counters; with @if_changed only when they changed since
+ * the last snapshot. @return whether *@st was filled.
+ */
+bool vxt_spec_stats(struct vxt_spec *s, struct voliot_spec_stats *st,
+		    bool if_changed);
+const struct voliot_spec_stats *vxt_spec_counters(const struct vxt_spec *s);
+void vxt_spec_add_stats(struct voliot_spec_stats *sum,
+			const struct voliot_spec_stats *st);
+/* chan.c: queue one committed record; false when the ring was full (lost). */
+bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec);
 
 /* ---- saved errors (errlog.c) ---- */
 

@@ -42,6 +42,7 @@ enum voliot_rec_type {
 	VOLIOT_REC_OBJECT	= 5,	/* struct voliot_object_rec: first sight of dev */
 	VOLIOT_REC_CLOCK	= 6,	/* struct voliot_clock_rec: time anchor */
 	VOLIOT_REC_REQUEUE	= 7,	/* struct voliot_io_rec: request requeued */
+	VOLIOT_REC_SPEC_STATS	= 8,	/* struct voliot_spec_stats: speculation counters */
 };
 
 /* Operation codes (voliot_io_rec.op). Same values as enum vxt_op. */
@@ -197,6 +198,77 @@ struct voliot_info {
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_info) == 72, "voliot_info size");
 
+/* ---- speculation in the kernel (VOLIOT_IO_SPECULATE) ---- */
+
+#define VOLIOT_SPEC_VERSION	1
+
+/* What events share a speculation buffer (voliot_spec.key). */
+enum voliot_spec_key {
+	VOLIOT_SPEC_KEY_OBJECT		= 1,	/* the event's dev */
+	VOLIOT_SPEC_KEY_PID		= 2,	/* the event's pid (0: interrupt context) */
+	VOLIOT_SPEC_KEY_OBJECT_PID	= 3,	/* both */
+	VOLIOT_SPEC_KEY_REQUEST		= 4,	/* one I/O: its start, requeues, done */
+};
+
+/* What commits a buffer (voliot_spec.triggers, any of them). */
+#define VOLIOT_SPEC_ON_ERROR	0x1	/* a done record with error != 0 */
+#define VOLIOT_SPEC_ON_LATENCY	0x2	/* a done record with latency_ns >= latency_ns */
+#define VOLIOT_SPEC_ON_ERRCHAN	0x4	/* any error an error channel gets, any object */
+#define VOLIOT_SPEC_ON_ALL	0x7
+
+/* What a full buffer does with one more event (voliot_spec.overflow). */
+enum voliot_spec_overflow {
+	VOLIOT_SPEC_DROP_NEWEST	= 0,	/* the new event is dropped */
+	VOLIOT_SPEC_DROP_OLDEST	= 1,	/* the buffer's oldest event is dropped */
+};
+
+#define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
+#define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
+#define VOLIOT_SPEC_NSPEC_MAX		(1U << 20)
+
+/* The speculation program of an I/O channel. Windows: time and/or event
+ * count; 0 = that bound unused; with both, the tighter one applies. */
+struct voliot_spec {
+	__u32	version;	/* VOLIOT_SPEC_VERSION */
+	__u32	size;		/* sizeof(struct voliot_spec) */
+	__u32	key;		/* enum voliot_spec_key */
+	__u32	triggers;	/* VOLIOT_SPEC_ON_* */
+	__u64	latency_ns;	/* VOLIOT_SPEC_ON_LATENCY threshold, > 0 */
+	__u64	before_ns;	/* events kept before a trigger: this recent */
+	__u64	after_ns;	/* events passed on live after a trigger: this long */
+	__u32	before_events;	/* ... and at most this many before */
+	__u32	after_events;	/* ... and at most this many after */
+	__u32	nspec;		/* speculation buffers (keys at once) */
+	__u32	specsize;	/* bytes per buffer, >= 64 (one I/O record) */
+	__u32	overflow;	/* enum voliot_spec_overflow */
+	__u32	reserved0;	/* zero */
+	__u64	reserved[4];	/* zero */
+};
+
+/* Counters of a channel's speculation, since VOLIOT_IO_SPECULATE. Sent as a
+ * record on reads (see formats/channel.md) and by VOLIOT_GET_SPEC_STATS.
+ * seen = kept + discards + drops + failed + pending, always.
+ */
+struct voliot_spec_stats {
+	__u8	len;		/* sizeof(struct voliot_spec_stats) */
+	__u8	type;		/* VOLIOT_REC_SPEC_STATS */
+	__u8	reserved[6];	/* zero */
+	__u64	time_ns;	/* CLOCK_MONOTONIC of the snapshot */
+	__u64	seen;		/* I/O events of the selected objects */
+	__u64	kept;		/* events committed to the ring */
+	__u64	bytes_seen;	/* bytes of the I/O records seen */
+	__u64	bytes_kept;	/* bytes of the I/O records committed */
+	__u64	commits;	/* triggers that committed a buffer */
+	__u64	discards;	/* events discarded: out of the window, or no trigger */
+	__u64	drops;		/* events dropped by the overflow policy (full buffer) */
+	__u64	failed;		/* events not speculated: no buffer free */
+	__u64	busy;		/* commits that found the ring too full (counted lost) */
+	__u64	pending;	/* events in buffers now */
+};
+
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats size");
+
 /* ---- ioctls: 0 on success, -1 with errno ---- */
 
 #define VOLIOT_IOC_MAGIC	0xB7
@@ -208,5 +280,7 @@ VOLIOT_STATIC_ASSERT(sizeof(struct voliot_info) == 72, "voliot_info size");
 #define VOLIOT_ERROR_TRACE_INIT	_IO(VOLIOT_IOC_MAGIC, 4)
 #define VOLIOT_DISCARD		_IO(VOLIOT_IOC_MAGIC, 5)
 #define VOLIOT_GET_INFO		_IOR(VOLIOT_IOC_MAGIC, 6, struct voliot_info)
+#define VOLIOT_IO_SPECULATE	_IOW(VOLIOT_IOC_MAGIC, 7, struct voliot_spec)
+#define VOLIOT_GET_SPEC_STATS	_IOR(VOLIOT_IOC_MAGIC, 8, struct voliot_spec_stats)
 
 #endif /* VXTRACE_VOLTRACE_H */

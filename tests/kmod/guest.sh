@@ -4,7 +4,7 @@
 # Devices: nullb0 (null_blk, no memory backing), nullb1 (configfs, bad
 # sectors 2048-2055), nullb2 (write cache, discard, nullb2p1 at sector
 # 2048), nullb3 (throttled to 1 MB/s, mq-deadline), dm-0 (device-mapper
-# "error" target), dm-1 (linear on nullb0).
+# "error" target), dm-1 (linear on nullb0); later nullb4 (3 ms per I/O).
 
 M=/modules
 P=/sys/module/vxtrace/parameters
@@ -86,6 +86,24 @@ fi
 
 vxtest ioctls /dev/nullb0
 vxtest eperm
+# More errors from here on: after the rq_errors count.
+vxtest errshare /dev/nullb1 $BAD
+vxtest spec_ctx /dev/nullb1 $BAD
+vxtest spec_time /dev/nullb1 $BAD
+# A disk whose every I/O takes 3 ms (timer completions): slow I/O for key request.
+d=/sys/kernel/config/nullb/nullb4
+mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo 3000000 >$d/completion_nsec &&
+	echo 1 >$d/power
+i=0
+while [ ! -b /dev/nullb4 ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+echo none >/sys/block/nullb4/queue/scheduler
+vxtest spec_req /dev/nullb0 /dev/nullb4
+vxtest spec_foreign /dev/nullb0 /dev/dm-0
+vxtest spec_bad /dev/nullb0
+vxtest spec_safety /dev/nullb1 $BAD
 
 if [ "$(param open_channels)" = 0 ] && [ "$(param buffer_bytes)" = 0 ] &&
    [ "$(param tracing_channels)" = 0 ]; then

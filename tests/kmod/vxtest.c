@@ -108,6 +108,8 @@ struct tally {
 	unsigned unannounced;		/* events before their object's record */
 	struct voliot_object_rec obj[16];
 	size_t bytes;
+	unsigned nstats;		/* speculation counter records */
+	struct voliot_spec_stats stats;	/* the last of them */
 };
 
 static void tally_free(struct tally *t)
@@ -179,6 +181,14 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 			break;
 		case VOLIOT_REC_CLOCK:
 			t->nclock++;
+			break;
+		case VOLIOT_REC_SPEC_STATS:
+			if (h->len != sizeof(t->stats)) {
+				t->nbad++;
+				break;
+			}
+			memcpy(&t->stats, buf + off, sizeof(t->stats));
+			t->nstats++;
 			break;
 		}
 		off += h->len;
@@ -1285,7 +1295,8 @@ struct churn {
 	int last_err;
 };
 
-/* Open, select, read a little and close a channel, over and over. */
+/* Open, select, maybe speculate, read a little and close a channel, over
+ * and over. */
 static void *churn_main(void *arg)
 {
 	static const unsigned long sizes[] = { 256, 4096, 65536, 1 << 20 };
@@ -1301,6 +1312,28 @@ static void *churn_main(void *arg)
 			continue;
 		}
 		rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, c->dev);
+		if (!rc && rand_r(&c->seed) % 2) {
+			/* Half of them speculate, with a program of their own. */
+			struct voliot_spec p;
+
+			memset(&p, 0, sizeof(p));
+			p.version = VOLIOT_SPEC_VERSION;
+			p.size = sizeof(p);
+			p.key = 1 + rand_r(&c->seed) % 4;
+			p.triggers = 1 + rand_r(&c->seed) % VOLIOT_SPEC_ON_ALL;
+			if (p.triggers & VOLIOT_SPEC_ON_LATENCY)
+				p.latency_ns = 1 + rand_r(&c->seed) % 200000;
+			if (p.key != VOLIOT_SPEC_KEY_REQUEST) {
+				p.before_events = 1 + rand_r(&c->seed) % 64;
+				p.before_ns = rand_r(&c->seed) % 10000000;
+				p.after_events = rand_r(&c->seed) % 16;
+			}
+			p.nspec = 1 + rand_r(&c->seed) % 256;
+			p.specsize = 64 * (1 + rand_r(&c->seed) % 64);
+			p.overflow = rand_r(&c->seed) % 2;
+			if (ioctl(fd, VOLIOT_IO_SPECULATE, &p) < 0)
+				rc = -errno;
+		}
 		if (rc) {
 			c->errors++;
 			c->last_err = -rc;
@@ -1416,6 +1449,710 @@ static int t_stress(const char *busy, const char *exact, size_t n)
 		    (unsigned long long)r.t.lost, 2 * n, refused);
 	tally_free(&r.t);
 	return rc;
+}
+
+/* ---- an error channel's DISCARD and the other error channels ---- */
+
+/* DISCARD on one error channel leaves the errors another open channel has
+ * not read yet; channels opened later start after them. */
+static int t_errshare(const char *path, uint64_t bad)
+{
+	uint32_t dev = dev_of(path);
+	struct io io = { 0, bad, 4096 };
+	struct tally ta = { 0 }, tb = { 0 }, tc = { 0 };
+	int a, b, c, errs;
+
+	a = open(VOLIOT_DEVICE, O_RDONLY);
+	b = open(VOLIOT_DEVICE, O_RDONLY);
+	CHECK(a >= 0 && b >= 0 && ioctl(a, VOLIOT_ERROR_TRACE_INIT) == 0 &&
+	      ioctl(b, VOLIOT_ERROR_TRACE_INIT) == 0, "two error channels");
+	drain(a, &ta, 4096);
+	drain(b, &tb, 4096);
+	tally_free(&ta);
+	tally_free(&tb);
+	CHECK(do_io(path, &io, 1, &errs) == 0 && errs == 1, "bad read did not fail");
+	drain(b, &tb, 4096);
+	CHECK(count_type(&tb, VOLIOT_REC_ERROR, dev) == 1, "channel B got %zu errors",
+	      count_type(&tb, VOLIOT_REC_ERROR, dev));
+	CHECK(ioctl(b, VOLIOT_DISCARD) == 0, "DISCARD: %s", strerror(errno));
+	drain(a, &ta, 4096);
+	CHECK(count_type(&ta, VOLIOT_REC_ERROR, dev) == 1 && ta.lost == 0,
+	      "after B's DISCARD channel A got %zu errors and %llu lost, expected 1 and 0",
+	      count_type(&ta, VOLIOT_REC_ERROR, dev), (unsigned long long)ta.lost);
+	c = open(VOLIOT_DEVICE, O_RDONLY);
+	CHECK(c >= 0 && ioctl(c, VOLIOT_ERROR_TRACE_INIT) == 0, "third error channel");
+	drain(c, &tc, 4096);
+	CHECK(tc.nio == 0 && tc.lost == 0, "a channel opened after DISCARD got %zu errors",
+	      tc.nio);
+	close(a);
+	close(b);
+	close(c);
+	tally_free(&ta);
+	tally_free(&tb);
+	tally_free(&tc);
+	return result(1, "B's DISCARD left A its unread error; a later channel gets none");
+}
+
+/* ---- speculation in the kernel (VOLIOT_IO_SPECULATE) ---- */
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+
+static void spec_prog(struct voliot_spec *p, uint32_t key, uint32_t triggers)
+{
+	memset(p, 0, sizeof(*p));
+	p->version = VOLIOT_SPEC_VERSION;
+	p->size = sizeof(*p);
+	p->key = key;
+	p->triggers = triggers;
+	p->nspec = 16;
+	p->specsize = 256 * sizeof(struct voliot_io_rec);
+}
+
+static int spec_set(int fd, const struct voliot_spec *p)
+{
+	return ioctl(fd, VOLIOT_IO_SPECULATE, p) < 0 ? -errno : 0;
+}
+
+static int spec_get(int fd, struct voliot_spec_stats *st)
+{
+	return ioctl(fd, VOLIOT_GET_SPEC_STATS, st) < 0 ? -errno : 0;
+}
+
+/* A 4 MiB I/O channel on the disk @dev, speculating with @p unless NULL. */
+static int spec_chan(uint32_t dev, const struct voliot_spec *p)
+{
+	int fd = chan_open(4 << 20, O_NONBLOCK), rc;
+
+	if (fd < 0)
+		return fd;
+	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, dev);
+	if (!rc && p)
+		rc = spec_set(fd, p);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* The accounting every snapshot keeps. */
+static int stats_add_up(const struct voliot_spec_stats *s)
+{
+	return s->seen == s->kept + s->discards + s->drops + s->failed + s->pending &&
+	       s->bytes_seen == s->seen * sizeof(struct voliot_io_rec) &&
+	       s->bytes_kept == s->kept * sizeof(struct voliot_io_rec);
+}
+
+/* The counters of the last stats record equal VOLIOT_GET_SPEC_STATS's. */
+static int stats_same(const struct voliot_spec_stats *a, const struct voliot_spec_stats *b)
+{
+	size_t skip = offsetof(struct voliot_spec_stats, seen);
+
+	return !memcmp((const char *)a + skip, (const char *)b + skip, sizeof(*a) - skip);
+}
+
+/* Reference: the records of the full trace @full whose indexes are marked
+ * in @keep, in order; compared with what the speculating channel got.
+ * @return NULL when equal, else a static description of the first difference.
+ */
+static const char *same_as(const struct tally *full, const unsigned char *keep,
+			   const struct tally *got)
+{
+	static char why[160];
+	size_t i, k = 0;
+
+	for (i = 0; i < full->nio; i++) {
+		if (!keep[i])
+			continue;
+		if (k >= got->nio) {
+			snprintf(why, sizeof(why), "record %zu of the reference (full #%zu) "
+				 "missing, got %zu", k, i, got->nio);
+			return why;
+		}
+		if (memcmp(&full->io[i], &got->io[k], sizeof(got->io[k]))) {
+			snprintf(why, sizeof(why), "record %zu differs from full #%zu "
+				 "(type %u sector %llu vs type %u sector %llu)", k, i,
+				 got->io[k].type, (unsigned long long)got->io[k].sector,
+				 full->io[i].type, (unsigned long long)full->io[i].sector);
+			return why;
+		}
+		k++;
+	}
+	if (k != got->nio) {
+		snprintf(why, sizeof(why), "%zu records past the reference's %zu", got->nio - k, k);
+		return why;
+	}
+	return NULL;
+}
+
+static size_t count_keep(const unsigned char *keep, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += keep[i];
+	return c;
+}
+
+static void mark(unsigned char *keep, size_t n, long from, long to)
+{
+	long i;
+
+	for (i = from < 0 ? 0 : from; i <= to && i < (long)n; i++)
+		keep[i] = 1;
+}
+
+/* Indexes of the failed completions in @t (at most @max). */
+static size_t find_errors(const struct tally *t, size_t *at, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nio && n < max; i++)
+		if (t->io[i].type == VOLIOT_REC_IO_DONE && t->io[i].error)
+			at[n++] = i;
+	return n;
+}
+
+/* good reads on @path away from @bad, then one bad read, @n times */
+static struct io *spec_ios(const size_t *good, size_t ngood, uint64_t bad, size_t *n)
+{
+	size_t i, j, k = 0, total = 0;
+	struct io *ios;
+
+	for (i = 0; i < ngood; i++)
+		total += good[i] + 1;
+	ios = calloc(total, sizeof(*ios));
+	for (i = 0; i < ngood; i++) {
+		for (j = 0; j < good[i]; j++, k++) {
+			ios[k].sector = bad + 8192 + k * 8;
+			ios[k].bytes = 4096;
+		}
+		if (i + 1 < ngood) {
+			ios[k].sector = bad;
+			ios[k++].bytes = 4096;
+		}
+	}
+	*n = k;
+	return ios;
+}
+
+/* Count windows on one object: a big buffer, a small one that drops its
+ * oldest events, a small one that drops its newest; each compared record
+ * for record with a full trace of the same I/O cut by hand. */
+static int t_spec_ctx(const char *path, uint64_t bad)
+{
+	static const size_t good[] = { 60, 60, 30 };
+	uint32_t dev = dev_of(path);
+	struct voliot_spec p[3];
+	struct voliot_spec_stats st;
+	struct tally full = { 0 }, t[3] = { { 0 } };
+	struct pollfd pfd;
+	unsigned char *keep;
+	const char *why;
+	size_t trig[4], ntrig, n, i, k;
+	struct io *ios = spec_ios(good, 3, bad, &n);
+	int fd, fds[3], errs, rc;
+	char line[512];
+	FILE *f;
+
+	CHECK(dev, "%s is not a block device", path);
+	spec_prog(&p[0], VOLIOT_SPEC_KEY_OBJECT, VOLIOT_SPEC_ON_ERROR);
+	p[0].before_events = 20;
+	p[0].before_ns = 10 * SEC;
+	p[0].after_events = 10;
+	p[0].after_ns = 10 * SEC;
+	p[1] = p[0];
+	p[1].specsize = 8 * sizeof(struct voliot_io_rec);
+	p[1].overflow = VOLIOT_SPEC_DROP_OLDEST;
+	p[2] = p[1];
+	p[2].before_ns = 0;
+	p[2].overflow = VOLIOT_SPEC_DROP_NEWEST;
+	fd = spec_chan(dev, NULL);
+	CHECK(fd >= 0, "full channel: %s", strerror(-fd));
+	for (i = 0; i < 3; i++) {
+		fds[i] = spec_chan(dev, &p[i]);
+		CHECK(fds[i] >= 0, "channel %zu: VOLIOT_IO_SPECULATE: %s", i, strerror(-fds[i]));
+	}
+	rc = do_io(path, ios, n, &errs);
+	CHECK(!rc && errs == 2, "%d of %zu reads failed, expected 2", errs, n);
+	drain(fd, &full, 1 << 16);
+	for (i = 0; i < 3; i++)
+		drain(fds[i], &t[i], 4096);
+	CHECK(full.lost == 0 && full.nio == 2 * n, "full trace: %zu records, %llu lost",
+	      full.nio, (unsigned long long)full.lost);
+	ntrig = find_errors(&full, trig, 4);
+	CHECK(ntrig == 2, "%zu failed completions in the full trace", ntrig);
+	keep = calloc(full.nio, 1);
+	for (i = 0; i < 3; i++) {
+		memset(keep, 0, full.nio);
+		for (k = 0; k < ntrig; k++) {
+			long tk = (long)trig[k];
+
+			if (i == 0)
+				mark(keep, full.nio, tk - 20, tk + 10);
+			else if (i == 1)
+				mark(keep, full.nio, tk - 8, tk + 10);
+			else if (k == 0)	/* the first 8 events, kept */
+				mark(keep, full.nio, 0, 7), mark(keep, full.nio, tk, tk + 10);
+			else			/* the first 8 after the window */
+				mark(keep, full.nio, (long)trig[0] + 11, (long)trig[0] + 18),
+				mark(keep, full.nio, tk, tk + 10);
+		}
+		why = same_as(&full, keep, &t[i]);
+		CHECK(!why, "channel %zu (%s): %s", i,
+		      i == 0 ? "big buffer" : i == 1 ? "drop oldest" : "drop newest", why);
+		CHECK(t[i].unannounced == 0 && t[i].nbad == 0, "channel %zu: records before "
+		      "their object or malformed", i);
+		CHECK(spec_get(fds[i], &st) == 0, "GET_SPEC_STATS: %s", strerror(errno));
+		CHECK(stats_add_up(&st), "channel %zu: seen %llu != kept %llu + discards %llu "
+		      "+ drops %llu + failed %llu + pending %llu", i,
+		      (unsigned long long)st.seen, (unsigned long long)st.kept,
+		      (unsigned long long)st.discards, (unsigned long long)st.drops,
+		      (unsigned long long)st.failed, (unsigned long long)st.pending);
+		CHECK(st.seen == full.nio && st.kept == count_keep(keep, full.nio) &&
+		      st.commits == 2 && st.failed == 0 && st.busy == 0,
+		      "channel %zu: seen %llu kept %llu commits %llu failed %llu busy %llu", i,
+		      (unsigned long long)st.seen, (unsigned long long)st.kept,
+		      (unsigned long long)st.commits, (unsigned long long)st.failed,
+		      (unsigned long long)st.busy);
+		CHECK(i == 0 ? st.drops == 0 : st.drops > 0, "channel %zu: %llu drops", i,
+		      (unsigned long long)st.drops);
+		CHECK(t[i].nstats >= 1 && stats_same(&t[i].stats, &st),
+		      "channel %zu: %u stats records, the last one differs from GET_SPEC_STATS",
+		      i, t[i].nstats);
+	}
+	f = fopen("/sys/module/vxtrace/parameters/spec_stats", "r");
+	CHECK(f && fgets(line, sizeof(line), f), "spec_stats not readable");
+	fclose(f);
+	CHECK(!strncmp(line, "channels 3 ", 11), "spec_stats: %s", line);
+	/* Good I/O now only fills buffers: no reader is woken, nothing to read. */
+	rc = do_io(path, ios, 10, &errs);
+	pfd.fd = fds[0];
+	pfd.events = POLLIN;
+	CHECK(poll(&pfd, 1, 300) == 0, "a speculating channel became readable without a trigger");
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	close(fd);
+	free(keep);
+	free(ios);
+	tally_free(&full);
+	for (i = 0; i < 3; i++)
+		tally_free(&t[i]);
+	return result(1, "%zu reads, 2 errors: 20+1+10 events per error kept, as a full trace "
+		      "cut by hand; buffers of 8 drop the oldest or the newest as told; "
+		      "counters add up in records and GET_SPEC_STATS", n);
+}
+
+/* Time windows: the events of the second before and after an error. */
+static int t_spec_time(const char *path, uint64_t bad)
+{
+	uint32_t dev = dev_of(path);
+	struct voliot_spec p;
+	struct voliot_spec_stats st, st2;
+	struct tally full = { 0 }, t = { 0 };
+	struct io io_bad = { 0, bad, 4096 };
+	struct io *ios = make_ios(40, bad + 16384);
+	struct pollfd pfd;
+	unsigned char *keep;
+	const char *why;
+	size_t trig, i;
+	int fd, sfd, errs = 0, e;
+
+	for (i = 0; i < 40; i++)
+		ios[i].write = 0;
+	spec_prog(&p, VOLIOT_SPEC_KEY_OBJECT, VOLIOT_SPEC_ON_ERROR);
+	p.before_ns = 1 * SEC;
+	p.after_ns = 1 * SEC;
+	fd = spec_chan(dev, NULL);
+	sfd = spec_chan(dev, &p);
+	CHECK(fd >= 0 && sfd >= 0, "channels: %s", strerror(-(fd < 0 ? fd : sfd)));
+	do_io(path, ios, 20, &e);
+	errs += e;
+	usleep(1500000);
+	do_io(path, ios + 20, 5, &e);
+	errs += e;
+	do_io(path, &io_bad, 1, &e);
+	CHECK(e == 1, "bad read did not fail");
+	do_io(path, ios + 25, 5, &e);
+	errs += e;
+	usleep(1500000);
+	do_io(path, ios + 30, 5, &e);
+	errs += e;
+	CHECK(!errs, "%d good reads failed", errs);
+	drain(fd, &full, 1 << 16);
+	drain(sfd, &t, 4096);
+	CHECK(find_errors(&full, &trig, 1) == 1, "no failed completion in the full trace");
+	keep = calloc(full.nio, 1);
+	for (i = 0; i < full.nio; i++)
+		keep[i] = full.io[i].time_ns + p.before_ns >= full.io[trig].time_ns &&
+			  full.io[i].time_ns <= full.io[trig].time_ns + p.after_ns;
+	why = same_as(&full, keep, &t);
+	CHECK(!why, "%s", why);
+	CHECK(count_keep(keep, full.nio) == 22, "the reference keeps %zu, expected 22 "
+	      "(the I/O was slower than the windows)", count_keep(keep, full.nio));
+	CHECK(spec_get(sfd, &st) == 0 && stats_add_up(&st), "counters do not add up");
+	CHECK(st.discards == 40 && st.pending == 10 && st.commits == 1,
+	      "discards %llu pending %llu commits %llu, expected 40, 10, 1",
+	      (unsigned long long)st.discards, (unsigned long long)st.pending,
+	      (unsigned long long)st.commits);
+	/* Pending events do not wake or ready the reader. */
+	do_io(path, ios + 35, 5, &e);
+	pfd.fd = sfd;
+	pfd.events = POLLIN;
+	CHECK(poll(&pfd, 1, 300) == 0, "readable without a trigger");
+	CHECK(spec_get(sfd, &st2) == 0 && st2.pending == 20 && st2.seen == st.seen + 10,
+	      "pending %llu seen %llu after 5 more reads", (unsigned long long)st2.pending,
+	      (unsigned long long)st2.seen);
+	close(sfd);	/* with 20 events pending */
+	close(fd);
+	free(keep);
+	free(ios);
+	tally_free(&full);
+	tally_free(&t);
+	return result(1, "1 s before and after an error: 22 events kept, 40 older ones "
+		      "discarded without waking the reader, closed with 20 pending");
+}
+
+/* key request, triggered by latency: every slow I/O with its start (and
+ * requeues), nothing of the fast ones. */
+static int t_spec_req(const char *fast, const char *slow)
+{
+	uint32_t fdev = dev_of(fast), sdev = dev_of(slow);
+	struct voliot_spec p;
+	struct voliot_spec_stats st;
+	struct tally full = { 0 }, t = { 0 };
+	struct io io = { 0, 0, 4096 };
+	unsigned char *keep;
+	const char *why;
+	size_t i, j, slow_n = 0;
+	int fd, sfd, rc, e, errs = 0;
+
+	CHECK(fdev && sdev, "%s or %s is not a block device", fast, slow);
+	spec_prog(&p, VOLIOT_SPEC_KEY_REQUEST, VOLIOT_SPEC_ON_LATENCY);
+	p.latency_ns = 1 * MS;
+	p.nspec = 64;
+	p.specsize = 16 * sizeof(struct voliot_io_rec);
+	fd = spec_chan(fdev, NULL);
+	sfd = spec_chan(fdev, &p);
+	CHECK(fd >= 0 && sfd >= 0, "channels");
+	CHECK(chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, sdev) == 0 &&
+	      chan_want(sfd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, sdev) == 0, "TRACE %s", slow);
+	for (i = 0; i < 24; i++) {
+		io.sector = 8192 + i * 64;
+		rc = do_io(i % 3 ? fast : slow, &io, 1, &e);
+		errs += rc ? 1 : e;
+	}
+	CHECK(!errs, "%d reads failed", errs);
+	drain(fd, &full, 1 << 16);
+	drain(sfd, &t, 4096);
+	CHECK(full.lost == 0, "full trace lost %llu", (unsigned long long)full.lost);
+	/* A slow completion keeps itself and the earlier records of its I/O
+	 * (same object and sector: every read has its own sector). */
+	keep = calloc(full.nio, 1);
+	for (i = 0; i < full.nio; i++) {
+		const struct voliot_io_rec *d = &full.io[i];
+
+		if (d->type != VOLIOT_REC_IO_DONE || d->latency_ns < p.latency_ns)
+			continue;
+		slow_n++;
+		keep[i] = 1;
+		for (j = 0; j < i; j++)
+			if (full.io[j].dev == d->dev && full.io[j].sector == d->sector &&
+			    full.io[j].type != VOLIOT_REC_IO_DONE)
+				keep[j] = 1;
+	}
+	/* In commit order: each I/O's records together, at its completion. */
+	{
+		struct tally ref = { 0 };
+		unsigned char *all;
+
+		for (i = 0; i < full.nio; i++) {
+			const struct voliot_io_rec *d = &full.io[i];
+
+			if (!keep[i] || d->type != VOLIOT_REC_IO_DONE)
+				continue;
+			for (j = 0; j <= i; j++)
+				if (keep[j] && full.io[j].dev == d->dev &&
+				    full.io[j].sector == d->sector)
+					tally_feed(&ref, (const uint8_t *)&full.io[j],
+						   sizeof(full.io[j]));
+		}
+		all = calloc(ref.nio + 1, 1);
+		memset(all, 1, ref.nio);
+		why = same_as(&ref, all, &t);
+		free(all);
+		tally_free(&ref);
+	}
+	CHECK(!why, "%s", why);
+	CHECK(spec_get(sfd, &st) == 0 && stats_add_up(&st), "counters do not add up");
+	CHECK(st.commits == slow_n && st.pending == 0 && st.failed == 0,
+	      "commits %llu (slow I/Os %zu) pending %llu failed %llu",
+	      (unsigned long long)st.commits, slow_n, (unsigned long long)st.pending,
+	      (unsigned long long)st.failed);
+	CHECK(slow_n >= 1 && st.discards >= 2, "nothing to tell apart: %zu slow I/Os, "
+	      "%llu events discarded", slow_n, (unsigned long long)st.discards);
+	close(sfd);
+	close(fd);
+	free(keep);
+	tally_free(&full);
+	tally_free(&t);
+	return result(1, "24 reads on %s and %s: the %zu slower than 1 ms kept with their "
+		      "starts, %llu events of the others discarded", fast, slow, slow_n,
+		      (unsigned long long)st.discards);
+}
+
+/* Trigger 0x4 with key pid: an error on an object the channel does not
+ * select (a dm "error" target) commits the failing task's events on the
+ * selected one, and no event of the other object. */
+static int t_spec_foreign(const char *path, const char *err_path)
+{
+	uint32_t dev = dev_of(path), edev = dev_of(err_path);
+	struct voliot_spec p;
+	struct voliot_spec_stats st;
+	struct tally full = { 0 }, t = { 0 };
+	struct io *ios = make_ios(30, 8192);
+	struct io eio = { 0, 0, 4096 };
+	unsigned char *keep;
+	const char *why;
+	size_t i, trig = 0, n = 0;
+	uint32_t pid;
+	long j;
+	int fd, sfd, e;
+
+	CHECK(dev && edev, "%s or %s is not a block device", path, err_path);
+	for (i = 0; i < 30; i++)
+		ios[i].write = 0;
+	spec_prog(&p, VOLIOT_SPEC_KEY_PID, VOLIOT_SPEC_ON_ERRCHAN);
+	p.before_events = 10;
+	fd = spec_chan(dev, NULL);
+	sfd = spec_chan(dev, &p);
+	CHECK(fd >= 0 && sfd >= 0, "channels");
+	CHECK(chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, edev) == 0, "TRACE %s", err_path);
+	do_io(path, ios, 30, &e);
+	CHECK(!e, "good reads failed");
+	do_io(err_path, &eio, 1, &e);
+	CHECK(e == 1, "read on %s did not fail", err_path);
+	drain(fd, &full, 1 << 16);
+	drain(sfd, &t, 4096);
+	for (i = 0; i < full.nio; i++)
+		if (full.io[i].dev == edev && full.io[i].type == VOLIOT_REC_IO_DONE &&
+		    full.io[i].error)
+			break;
+	CHECK(i < full.nio, "no failed completion on %s in the full trace", err_path);
+	trig = i;
+	keep = calloc(full.nio, 1);
+	for (j = (long)trig - 1; j >= 0 && n < 10; j--)
+		if (full.io[j].dev == dev && full.io[j].pid == full.io[trig].pid)
+			keep[j] = 1, n++;
+	CHECK(n == 10, "the reference found only %zu events of pid %u", n, full.io[trig].pid);
+	why = same_as(&full, keep, &t);
+	CHECK(!why, "%s", why);
+	CHECK(spec_get(sfd, &st) == 0 && stats_add_up(&st) && st.commits == 1 &&
+	      st.kept == 10, "commits %llu kept %llu", (unsigned long long)st.commits,
+	      (unsigned long long)st.kept);
+	pid = full.io[trig].pid;
+	close(sfd);
+	close(fd);
+	free(keep);
+	free(ios);
+	tally_free(&full);
+	tally_free(&t);
+	return result(1, "an error on %s committed the last 10 events of pid %u on %s",
+		      err_path, pid, path);
+}
+
+static int sub_result(const char *name, int ok, const char *detail)
+{
+	test_name = name;
+	return result(ok, "%s", detail);
+}
+
+/* Bad programs: each refused with its errno. */
+static int t_spec_bad(const char *path)
+{
+	uint32_t dev = dev_of(path);
+	struct voliot_spec p, q;
+	struct voliot_spec_stats st;
+	unsigned char big[sizeof(p) + 32];
+	int fd, efd, ok, bad = 0;
+
+	fd = spec_chan(dev, NULL);
+	CHECK(fd >= 0, "channel: %s", strerror(-fd));
+	spec_prog(&p, VOLIOT_SPEC_KEY_OBJECT, VOLIOT_SPEC_ON_ERROR);
+	p.before_events = 10;
+
+	q = p, q.key = 0;
+	ok = spec_set(fd, &q) == -EINVAL;
+	q = p, q.key = 5;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.version = 2;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.size = sizeof(q) - 8;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.reserved[3] = 1;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.overflow = 2;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	bad += sub_result("spec_key", ok, "key 0 and 5, version 2, a short struct, a reserved "
+			  "field, overflow 2: EINVAL");
+
+	q = p, q.triggers = 0;
+	ok = spec_set(fd, &q) == -EINVAL;
+	q = p, q.triggers = 0x8;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.triggers = VOLIOT_SPEC_ON_LATENCY;	/* no threshold */
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.latency_ns = MS;			/* threshold, no trigger */
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	bad += sub_result("spec_trigger", ok, "no trigger, trigger 0x8, latency without its "
+			  "threshold and the reverse: EINVAL");
+
+	q = p, q.before_events = 0;
+	ok = spec_set(fd, &q) == -EINVAL;
+	q = p, q.before_ns = VOLIOT_SPEC_WINDOW_MAX_NS + 1;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.after_events = VOLIOT_SPEC_EVENTS_MAX + 1;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.key = VOLIOT_SPEC_KEY_REQUEST;		/* a request has no window */
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.nspec = 0;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	q = p, q.specsize = sizeof(struct voliot_io_rec) - 1;
+	ok = ok && spec_set(fd, &q) == -EINVAL;
+	bad += sub_result("spec_window", ok, "window 0, over an hour, over 2^20 events, a "
+			  "window on key request, nspec 0, specsize under one record: EINVAL");
+
+	system("echo 1048576 > /sys/module/vxtrace/parameters/spec_max_bytes");
+	q = p, q.nspec = 17, q.specsize = 65536;
+	ok = spec_set(fd, &q) == -E2BIG;
+	q = p, q.nspec = 1024, q.specsize = 4 << 20;	/* errors-in-context's 4 GiB */
+	ok = ok && spec_set(fd, &q) == -E2BIG;
+	q = p, q.nspec = 16, q.specsize = 65536;	/* exactly the limit */
+	ok = ok && spec_set(fd, &q) == 0;
+	system("echo 67108864 > /sys/module/vxtrace/parameters/spec_max_bytes");
+	bad += sub_result("spec_e2big", ok, "17 x 64 KiB and 1024 x 4 MiB past a 1 MiB "
+			  "spec_max_bytes: E2BIG; 16 x 64 KiB accepted");
+
+	ok = spec_set(fd, &p) == -EBUSY;
+	ok = ok && spec_get(fd, &st) == 0 && st.seen == 0;
+	/* A larger struct of a later version is accepted when its tail is 0. */
+	close(fd);
+	fd = spec_chan(dev, NULL);
+	ok = ok && ioctl(fd, VOLIOT_IO_SPECULATE, (void *)8) < 0 && errno == EFAULT;
+	memset(big, 0, sizeof(big));
+	q = p, q.size = sizeof(big);
+	memcpy(big, &q, sizeof(q));
+	big[sizeof(big) - 1] = 1;
+	ok = ok && spec_set(fd, (void *)big) == -EINVAL;
+	big[sizeof(big) - 1] = 0;
+	ok = ok && spec_set(fd, (void *)big) == 0;
+	close(fd);
+	bad += sub_result("spec_ebusy", ok, "a second SPECULATE: EBUSY; a larger struct with "
+			  "a zero tail accepted, non-zero refused; a bad pointer EFAULT");
+
+	efd = open(VOLIOT_DEVICE, O_RDONLY);
+	ok = efd >= 0 && spec_set(efd, &p) == -EINVAL && spec_get(efd, &st) == -EINVAL;
+	ok = ok && ioctl(efd, VOLIOT_ERROR_TRACE_INIT) == 0 && spec_set(efd, &p) == -EINVAL;
+	close(efd);
+	bad += sub_result("spec_errchan", ok, "SPECULATE and GET_SPEC_STATS on an "
+			  "uninitialised channel and on an error channel: EINVAL");
+	return bad ? 1 : 0;
+}
+
+/* Teardown with buffers pending, rmmod while speculating, UNTRACE, DISCARD
+ * and re-INIT with live speculations, and 32 channels each with its own
+ * program compared with one full trace. */
+#define NSPEC_CHANS 32
+
+static int t_spec_safety(const char *path, uint64_t bad)
+{
+	static const size_t good[] = { 40, 20 };
+	uint32_t dev = dev_of(path);
+	struct voliot_spec p, ps[NSPEC_CHANS];
+	struct voliot_spec_stats st, st2;
+	struct tally full = { 0 }, t = { 0 };
+	unsigned long bytes0 = param_ul("buffer_bytes"), bytes1;
+	unsigned char *keep;
+	const char *why;
+	size_t n, i, trig;
+	struct io *ios = spec_ios(good, 2, bad, &n);
+	int fd, fds[NSPEC_CHANS], e;
+
+	spec_prog(&p, VOLIOT_SPEC_KEY_OBJECT, VOLIOT_SPEC_ON_ERROR);
+	p.before_events = 50;
+	fd = spec_chan(dev, &p);
+	CHECK(fd >= 0, "channel: %s", strerror(-fd));
+	do_io(path, ios, 10, &e);
+	CHECK(spec_get(fd, &st) == 0 && st.pending == 20, "pending %llu after 10 reads",
+	      (unsigned long long)st.pending);
+	CHECK(system("rmmod vxtrace 2>/dev/null") != 0, "rmmod succeeded while speculating");
+	bytes1 = param_ul("buffer_bytes");
+	CHECK(bytes1 > bytes0 + p.nspec * p.specsize, "buffer_bytes %lu does not count the "
+	      "speculation buffers", bytes1);
+	CHECK(chan_want(fd, VOLIOT_IO_UNTRACE, VOLIOT_WANT_DISK, dev) == 0, "UNTRACE");
+	do_io(path, ios, 10, &e);
+	CHECK(spec_get(fd, &st2) == 0 && st2.seen == st.seen && st2.pending == 20,
+	      "after UNTRACE: seen %llu pending %llu", (unsigned long long)st2.seen,
+	      (unsigned long long)st2.pending);
+	CHECK(chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, dev) == 0, "TRACE again");
+	CHECK(ioctl(fd, VOLIOT_DISCARD) == 0 && spec_get(fd, &st2) == 0 && st2.pending == 0 &&
+	      st2.discards == st.discards + 20 && stats_add_up(&st2), "DISCARD left %llu pending",
+	      (unsigned long long)st2.pending);
+	do_io(path, ios, 10, &e);
+	CHECK(ioctl(fd, VOLIOT_IO_TRACE_INIT, 0UL) == 0, "re-INIT");
+	CHECK(spec_get(fd, &st2) == -EINVAL, "re-INIT kept the speculation");
+	CHECK(param_ul("buffer_bytes") < bytes1 - p.nspec * p.specsize,
+	      "re-INIT did not free the speculation buffers");
+	CHECK(spec_set(fd, &p) == 0, "SPECULATE after re-INIT: %s", strerror(errno));
+	close(fd);
+	CHECK(param_ul("buffer_bytes") == bytes0, "buffer_bytes %lu after close, %lu before",
+	      param_ul("buffer_bytes"), bytes0);
+
+	/* 32 programs at once, one full trace to judge them. */
+	system("echo 64 > /sys/module/vxtrace/parameters/max_channels");
+	fd = spec_chan(dev, NULL);
+	CHECK(fd >= 0, "full channel");
+	for (i = 0; i < NSPEC_CHANS; i++) {
+		spec_prog(&ps[i], VOLIOT_SPEC_KEY_OBJECT, i % 2 ? VOLIOT_SPEC_ON_ERROR :
+			  VOLIOT_SPEC_ON_ERRCHAN);
+		ps[i].before_events = 1 + i;
+		ps[i].after_events = i % 5;
+		ps[i].overflow = i % 2;
+		ps[i].nspec = 1 + i;
+		ps[i].specsize = (33 + i) * sizeof(struct voliot_io_rec);
+		fds[i] = spec_chan(dev, &ps[i]);
+		CHECK(fds[i] >= 0, "channel %zu: %s", i, strerror(-fds[i]));
+	}
+	CHECK(system("rmmod vxtrace 2>/dev/null") != 0, "rmmod succeeded with 33 channels");
+	do_io(path, ios, n, &e);
+	CHECK(e == 1, "%d reads failed, expected 1", e);
+	drain(fd, &full, 1 << 16);
+	CHECK(find_errors(&full, &trig, 1) == 1 && full.lost == 0, "full trace");
+	keep = calloc(full.nio, 1);
+	for (i = 0; i < NSPEC_CHANS; i++) {
+		memset(keep, 0, full.nio);
+		mark(keep, full.nio, (long)trig - 1 - (long)i, (long)trig + (long)(i % 5));
+		drain(fds[i], &t, 4096);
+		why = same_as(&full, keep, &t);
+		CHECK(!why, "channel %zu (before %u, after %u): %s", i, ps[i].before_events,
+		      ps[i].after_events, why);
+		CHECK(spec_get(fds[i], &st) == 0 && stats_add_up(&st) && st.commits == 1,
+		      "channel %zu: counters", i);
+		tally_free(&t);
+	}
+	for (i = 0; i < NSPEC_CHANS; i++)
+		close(fds[i]);
+	close(fd);
+	system("echo 32 > /sys/module/vxtrace/parameters/max_channels");
+	free(keep);
+	free(ios);
+	tally_free(&full);
+	CHECK(param_ul("buffer_bytes") == bytes0, "buffer_bytes %lu after the 32 channels",
+	      param_ul("buffer_bytes"));
+	return result(1, "closed with events pending, rmmod refused, UNTRACE/DISCARD/re-INIT "
+		      "with a live speculation; %d programs at once each equal to the full "
+		      "trace cut by hand", NSPEC_CHANS);
 }
 
 /* Helpers for the guest script. */
@@ -1580,6 +2317,20 @@ int main(int argc, char **argv)
 		return t_hold();
 	if (!strcmp(argv[1], "stress") && argc == 5)
 		return t_stress(argv[2], argv[3], strtoul(argv[4], NULL, 0));
+	if (!strcmp(argv[1], "errshare") && argc == 4)
+		return t_errshare(argv[2], strtoull(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "spec_ctx") && argc == 4)
+		return t_spec_ctx(argv[2], strtoull(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "spec_time") && argc == 4)
+		return t_spec_time(argv[2], strtoull(argv[3], NULL, 0));
+	if (!strcmp(argv[1], "spec_req") && argc == 4)
+		return t_spec_req(argv[2], argv[3]);
+	if (!strcmp(argv[1], "spec_foreign") && argc == 4)
+		return t_spec_foreign(argv[2], argv[3]);
+	if (!strcmp(argv[1], "spec_bad") && argc == 3)
+		return t_spec_bad(argv[2]);
+	if (!strcmp(argv[1], "spec_safety") && argc == 4)
+		return t_spec_safety(argv[2], strtoull(argv[3], NULL, 0));
 	if (!strcmp(argv[1], "dm-create") && argc >= 5)
 		return dm_create(argv[2], strtoull(argv[3], NULL, 0), argv[4],
 				 argc > 5 ? argv[5] : NULL);
