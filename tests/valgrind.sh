@@ -89,10 +89,10 @@ vg 1 "$B/vxreplay" "$T/t.vxt" --object sdz
 vg 2 "$B/vxreplay" "$T/t.vxt" --report nope
 
 # vxtop: batch output from the simulator and from a file
-vg 0 "$B/vxtop" -b -n 2 -i 300ms -s sim --rate 10000 -w "$T/w.vxt"
-vg 0 "$B/vxtop" -b -n 2 -i 300ms --format json -s sim --seed 3 --rate 20000
-vg 0 "$B/vxtop" -b -n 1 --follow "$T/w.vxt"
-vg 0 "$B/vxtop" -b -n 2 -i 300ms -s sim --seed 3 --rate 20000 --profile errors-in-context
+vg 0 "$B/vxtop" -b -c 2 -i 300ms -s sim --rate 10000 -o "$T/w.vxt"
+vg 0 "$B/vxtop" -b -c 2 -i 300ms -F json -s sim --seed 3 --rate 20000
+vg 0 "$B/vxtop" -b -c 1 --follow "$T/w.vxt"
+vg 0 "$B/vxtop" -b -c 2 -i 300ms -s sim --seed 3 --rate 20000 --profile errors-in-context
 vg 2 "$B/vxtop" -b --format xml
 
 echo "valgrind: $pass passed, $fail failed"

@@ -1,6 +1,7 @@
-/* keep.c - vxrecord --profile: record-time filter and speculation
+/* keep.c - vxrecord --profile and --filter: record-time filter and speculation
  *
- * Every captured batch goes through the profile's view; only what it keeps
+ * Every captured batch goes through the view of the profile and the
+ * --filter expression (both: the profile's filter and-ed with it); only what it keeps
  * (committed speculations, or what the filter passes) is written, so the file
  * is a flight recorder of the context around each trigger.
  */
@@ -30,14 +31,17 @@ int keep_kernel_program(struct keep *k, struct vxt_kspec *ks, char *why, size_t 
 int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 	      char err[VXT_ERRBUF_SIZE])
 {
-	if (!k->profile)
+	if (!k->profile && !k->filter)
 		return 0;
-	k->p = vxt_profile_open(k->profile, k->profile_dir, err);
-	if (!k->p)
-		return -1;
-	if (k->kernel)
+	if (k->profile) {
+		k->p = vxt_profile_open(k->profile, k->profile_dir, err);
+		if (!k->p)
+			return -1;
+	}
+	if (k->kernel && !k->filter)
 		return 0;
-	k->v = vxt_view_new(k->p, NULL, objs, strs, err);
+	/* with the kernel running the profile, the view is the filter alone */
+	k->v = vxt_view_new(k->kernel ? NULL : k->p, k->filter, objs, strs, err);
 	return k->v ? 0 : -1;
 }
 
@@ -114,8 +118,12 @@ void keep_summary(const struct keep *k, FILE *out)
 	if (!k->v)
 		return;
 	vxt_view_get_stats(k->v, &st);
-	fprintf(out, "vxrecord: profile %s kept %" PRIu64 " of %" PRIu64 " events\n", k->p->name,
-		st.events_out, st.events_in);
+	if (k->p)
+		fprintf(out, "vxrecord: profile %s kept %" PRIu64 " of %" PRIu64 " events\n",
+			k->p->name, st.events_out, st.events_in);
+	else
+		fprintf(out, "vxrecord: --filter kept %" PRIu64 " of %" PRIu64 " events\n",
+			st.events_out, st.events_in);
 	if (!st.has_spec)
 		return;
 	fprintf(out, "vxrecord: speculation: %" PRIu64 " opened, %" PRIu64 " committed, %" PRIu64

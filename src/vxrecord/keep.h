@@ -9,6 +9,7 @@
 struct keep {
 	const char *profile;		/* --profile NAME, or NULL */
 	const char *profile_dir;	/* --profile-dir */
+	const char *filter;		/* --filter EXPR (formats/filter.md), or NULL */
 	struct vxt_profile *p;
 	struct vxt_view *v;
 	struct vxt_batch out;		/* the kept part of the last batch */

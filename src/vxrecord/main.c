@@ -38,7 +38,7 @@ static void usage(FILE *f)
 "Capture block I/O into a .vxt trace file.\n"
 "  -o, --output FILE       trace file to write (created 0600)\n"
 "  -s, --source KIND       kmod, ebpf, tracefs or sim (default: the first usable)\n"
-"      --objects LIST      objects to trace: sda,dm-0,8:16 (default: all)\n"
+"  -O, --objects LIST      objects to trace: sda,dm-0,8:16 (default: all)\n"
 "      --bufsize SIZE      kernel buffer size, e.g. 4M\n"
 "      --errors            error trace: saved and new errors (kmod)\n"
 "      --import blktrace P convert a blktrace capture (prefix, files or -)\n"
@@ -62,6 +62,8 @@ static void usage(FILE *f)
 "      --sink-retry DUR    at the end, retry the last batches this long (60s)\n"
 "      --sink-user NAME    ClickHouse user; the password comes from\n"
 "      --sink-password-file FILE  or the environment's VXT_CLICKHOUSE_PASSWORD\n"
+"      --filter EXPR       write only the events matching EXPR (formats/filter.md);\n"
+"                          with --profile, before its speculation\n"
 "  -l, --level N           zstd level (default 1)\n"
 "      --sync              make each closed chunk durable (fdatasync)\n"
 "      --rotate SIZE|TIME  start a new file at SIZE (64M) or TIME (10m, 1h); the\n"
@@ -134,7 +136,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW };	/* O_SRC: vxt_source_option() */
 	enum { O_ROTATE = 400, O_KEEP };
-	enum { O_PROFILE = 500, O_PROFILE_DIR };
+	enum { O_PROFILE = 500, O_PROFILE_DIR, O_FILTER };
 	enum { O_LISTEN = 600, O_LISTEN_REMOTE };
 	enum { O_SINK = 700, O_SINK_BATCH, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER,
 	       O_SINK_PWFILE };
@@ -168,6 +170,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "sink-retry", required_argument, NULL, O_SINK_RETRY },
 		{ "sink-user", required_argument, NULL, O_SINK_USER },
 		{ "sink-password-file", required_argument, NULL, O_SINK_PWFILE },
+		{ "filter", required_argument, NULL, O_FILTER },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -179,7 +182,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, li = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:d:c:l:fqhV", longopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 's': o->source = optarg; break;
@@ -251,6 +254,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_SINK_USER: o->ship.co.user = optarg; break;
 		case O_SINK_PWFILE: o->ship.password_file = optarg; break;
+		case O_FILTER: o->keep.filter = optarg; break;
+		case 'O': o->src.objects = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;

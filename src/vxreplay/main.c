@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "  -F, --format FMT    text (default), json or csv\n"
 "      --from T        start at T: seconds from the start (12.5), +2s, or 14:03:07.25\n"
 "      --to T          stop at T (same syntax; +T is relative to --from)\n"
-"      --object NAME   only this object\n"
+"  -O, --objects NAME  only this object\n"
 "      --profile NAME  only what profile NAME keeps (its filter and speculation);\n"
 "                      the summary adds its speculation figures (also --filter EXPR,\n"
 "                      --profile-dir DIR)\n"
@@ -106,7 +106,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "sql", required_argument, NULL, O_SQL },
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
-		{ "object", required_argument, NULL, O_OBJECT },
+		{ "objects", required_argument, NULL, 'O' },
+		{ "object", required_argument, NULL, O_OBJECT },	/* before -O, one release */
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "follow-symlinks", no_argument, NULL, O_FOLLOW_SYMLINKS },
@@ -128,7 +129,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, ex;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:F:o:fhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:F:o:O:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
@@ -182,7 +183,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_SQL: o->sql = optarg; break;
 		case O_FROM: o->from = optarg; break;
 		case O_TO: o->to = optarg; break;
-		case O_OBJECT: o->object = optarg; break;
+		case O_OBJECT:
+			fprintf(stderr, "vxreplay: --object is deprecated, use -O/--objects "
+				"(README.md, Options)\n");
+			/* fall through */
+		case 'O': o->object = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'f': o->out.force = true; break;
 		case O_FOLLOW_SYMLINKS: o->out.follow_symlink = true; break;

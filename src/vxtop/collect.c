@@ -135,7 +135,7 @@ static int open_view(struct vxtop_collector *c, const struct vxtop_opts *o)
 		return 0;
 	c->where = where ? o->where : NULL;
 	if (o->profile) {
-		c->profile = vxt_profile_open(o->profile, NULL, c->err);
+		c->profile = vxt_profile_open(o->profile, o->profile_dir, c->err);
 		if (!c->profile)
 			return -EINVAL;
 	}
@@ -210,7 +210,7 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	if (o->follow) {
 		if (o->write) {
 			snprintf(c->err, sizeof(c->err),
-				 "-w and --follow together: the recorder already keeps the data");
+				 "-o and --follow together: the recorder already keeps the data");
 			return -EINVAL;
 		}
 		rc = open_follow(c, o);

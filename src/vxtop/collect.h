@@ -21,6 +21,7 @@ struct vxtop_opts {
 	const char *follow;		/* follow this .vxt instead of a source */
 	const char *write;		/* record to this file while viewing */
 	const char *profile;
+	const char *profile_dir;	/* --profile-dir: looked in first */
 	const char *where;		/* filter expression (formats/filter.md) */
 	struct vxt_source_opts so;	/* the source options (vxt_source_option()) */
 	uint64_t interval_ns;

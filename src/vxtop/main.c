@@ -22,28 +22,29 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: vxtop [options]\n"
-"       vxtop -b [-n COUNT] [-i INTERVAL] [--format text|json] [options]\n"
+"       vxtop -b [-c COUNT] [-i INTERVAL] [-F text|json] [options]\n"
 "\n"
 "Live view of block I/O per object: rates, latency, queue depth, utilisation,\n"
 "errors as they happen, and heatmaps of the last minutes.\n"
 "\n"
 "  -b, --batch           print one table per interval on stdout (no terminal needed)\n"
-"  -n, --count N         stop after N intervals (also the live view)\n"
+"  -c, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
-"      --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
+"  -F, --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
 "  -s, --source KIND     kmod, ebpf, tracefs or sim (default: the first usable)\n"
-"  -F, --follow FILE     watch a .vxt file that vxrecord is writing\n"
-"  -w, --write FILE      record to FILE while viewing\n"
-"      --force           let -w overwrite an existing file\n"
-"  -o, --objects LIST    trace only these objects (sda,dm-0,8:16)\n"
+"      --follow FILE     watch a .vxt file that vxrecord is writing\n"
+"  -o, --output FILE     record to FILE while viewing (created 0600)\n"
+"  -f, --force           let -o overwrite an existing file\n"
+"  -O, --objects LIST    trace only these objects (sda,dm-0,8:16)\n"
 "      --sort COL        sort by COL (r/s w/s rMB/s wMB/s avg p99 qd util err name)\n"
 "      --asc             ascending sort\n"
-"  -f, --filter GLOB     show only objects whose name matches GLOB\n"
-"      --where EXPR      count only events matching EXPR (formats/filter.md),\n"
+"      --match GLOB      show only objects whose name matches GLOB\n"
+"      --filter EXPR     count only events matching EXPR (formats/filter.md),\n"
 "                        e.g. 'op == write && latency > 20ms'; time counts\n"
 "                        from the start of the view\n"
 "      --profile NAME    keep what profile NAME keeps: its filter and\n"
 "                        speculation (formats/profile.md)\n"
+"      --profile-dir DIR look for profiles in DIR first\n"
 "      --seed N          simulator seed\n"
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
@@ -58,34 +59,39 @@ static void usage(FILE *f)
 "Keys: ? for help, q to quit.\n");
 }
 
+/* OPT_SRC: a source option (vxt_source_option()); OPT_OLD_*: the spellings
+ * before README.md's option table, kept one release with a hint. */
 enum {
-	OPT_FORMAT = 256, OPT_FORCE, OPT_SORT, OPT_ASC, OPT_SRC, OPT_NO_COLOR, OPT_WHERE,
-	OPT_PROFILE,	/* OPT_SRC: vxt_source_option() */
+	OPT_FOLLOW = 256, OPT_SORT, OPT_ASC, OPT_SRC, OPT_NO_COLOR, OPT_FILTER, OPT_MATCH,
+	OPT_PROFILE, OPT_PROFILE_DIR, OPT_OLD_WRITE, OPT_OLD_WHERE,
 };
 enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
-	{ "count", required_argument, NULL, 'n' },
+	{ "count", required_argument, NULL, 'c' },
 	{ "interval", required_argument, NULL, 'i' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 's' },
-	{ "follow", required_argument, NULL, 'F' },
-	{ "write", required_argument, NULL, 'w' },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "objects", required_argument, NULL, 'o' },
+	{ "follow", required_argument, NULL, OPT_FOLLOW },
+	{ "output", required_argument, NULL, 'o' },
+	{ "write", required_argument, NULL, OPT_OLD_WRITE },
+	{ "force", no_argument, NULL, 'f' },
+	{ "objects", required_argument, NULL, 'O' },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "asc", no_argument, NULL, OPT_ASC },
-	{ "filter", required_argument, NULL, 'f' },
+	{ "match", required_argument, NULL, OPT_MATCH },
+	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "seed", required_argument, NULL, OPT_SRC },
 	{ "rate", required_argument, NULL, OPT_SRC },
 	{ "sim-objects", required_argument, NULL, OPT_SRC },
 	{ "sim-errors", required_argument, NULL, OPT_SRC },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "where", required_argument, NULL, OPT_WHERE },
+	{ "where", required_argument, NULL, OPT_OLD_WHERE },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "listen-remote", no_argument, NULL, OPT_LISTEN_REMOTE },
+	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -133,6 +139,11 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+static void deprecated(const char *old, const char *now)
+{
+	fprintf(stderr, "vxtop: %s is deprecated, use %s (README.md, Options)\n", old, now);
+}
+
 static void source_opt(struct vxtop_cfg *cfg, const char *name, const char *arg)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -148,25 +159,34 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 
 	switch (c) {
 	case 'b': cfg->batch = true; break;
-	case 'n': cfg->count = parse_u64(arg, "bad count '%s'"); break;
+	case 'n':
+		deprecated("-n", "-c/--count");
+		/* fall through */
+	case 'c': cfg->count = parse_u64(arg, "bad count '%s'"); break;
 	case 'i':
 		if (vxt_parse_duration(arg, &cfg->src.interval_ns) < 0 ||
 		    cfg->src.interval_ns < 10000000ull)
 			die_usage("bad interval '%s' (at least 10ms)", arg);
 		break;
-	case OPT_FORMAT:
+	case 'F':
 		if (!strcmp(arg, "text"))
 			cfg->format = VXTOP_FMT_TEXT;
 		else if (!strcmp(arg, "json"))
 			cfg->format = VXTOP_FMT_JSON;
+		else if (access(arg, F_OK) == 0)	/* -F FILE was --follow before */
+			die_usage("unknown format '%s' (text or json; to watch a file, "
+				  "--follow FILE)", arg);
 		else
 			die_usage("unknown format '%s' (text or json)", arg);
 		break;
 	case 's': cfg->src.source = arg; break;
-	case 'F': cfg->src.follow = arg; break;
-	case 'w': cfg->src.write = arg; break;
-	case OPT_FORCE: cfg->src.force = true; break;
-	case 'o': source_opt(cfg, "objects", arg); break;
+	case OPT_FOLLOW: cfg->src.follow = arg; break;
+	case 'w': case OPT_OLD_WRITE:
+		deprecated(c == 'w' ? "-w" : "--write", "-o/--output");
+		/* fall through */
+	case 'o': cfg->src.write = arg; break;
+	case 'f': cfg->src.force = true; break;
+	case 'O': source_opt(cfg, "objects", arg); break;
 	case OPT_SORT:
 		col = vxtop_col_parse(arg);
 		if (col < 0)
@@ -176,13 +196,17 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 		cfg->sort_given = true;
 		break;
 	case OPT_ASC: cfg->view.ascending = true; break;
-	case 'f': cfg->view.glob = arg; break;
+	case OPT_MATCH: cfg->view.glob = arg; break;
 	case OPT_SRC: source_opt(cfg, name, arg); break;
 	case OPT_NO_COLOR: cfg->mono = true; break;
-	case OPT_WHERE: cfg->src.where = arg; break;
+	case OPT_OLD_WHERE:
+		deprecated("--where", "--filter");
+		/* fall through */
+	case OPT_FILTER: cfg->src.where = arg; break;
 	case OPT_PROFILE: cfg->src.profile = arg; break;
 	case OPT_LISTEN: cfg->src.listen = arg; break;
 	case OPT_LISTEN_REMOTE: cfg->src.listen_remote = true; break;
+	case OPT_PROFILE_DIR: cfg->src.profile_dir = arg; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
 	default: usage(stderr); exit(2);
@@ -218,7 +242,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":bn:i:s:F:w:o:f:hV", long_opts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":bc:n:i:F:s:o:w:fO:hV", long_opts, &li)) != -1) {
 		if (opt == '?' || opt == ':')
 			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
 				  argv[optind - 1]);

@@ -74,7 +74,7 @@ static void heat_draw(struct top *t, int top, int bottom)
 		snprintf(mx, sizeof(mx), "%.1f", max);
 	top_print(top, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
 	top_print(top, 0, -1, TUI_R_COLHEAD,
-		  "heatmap of %s, last %d intervals, newest right; %s scale   m: metric",
+		  "heatmap of %s, last %d intervals, newest right; %s scale   M: metric",
 		  top_metric_name(t->heat), w, log ? "log" : "linear");
 	hm.rows = (int)n;
 	hm.cols = w;
@@ -95,7 +95,9 @@ static int heat_key(struct top *t, int key)
 {
 	int r;
 
-	if (key == 'm') {
+	if (key == 'M' || key == 'm') {	/* M as in vxreplay; m one release more */
+		if (key == 'm')
+			snprintf(t->msg, sizeof(t->msg), "the heatmap metric key is M (as in vxreplay)");
 		t->heat = (enum heat_metric)((t->heat + 1) % HM_COUNT);
 		return TUI_REDRAW;
 	}
@@ -114,5 +116,5 @@ const struct top_screen top_heat_screen = {
 	.name = "heatmap",
 	.draw = heat_draw,
 	.on_key = heat_key,
-	.keys = "m:metric Enter:detail Esc:back space:pause </>:sort f:filter d/D:interval q:quit",
+	.keys = "M:metric Enter:detail Esc:back space:pause </>:sort f:filter d/D:interval q:quit",
 };

@@ -13,7 +13,7 @@ static const char *const help_lines[] = {
 	"  f /          filter objects by a name glob (sd*, dm-?); empty shows all",
 	"  Up Down      select an object;  PgUp PgDn Home End",
 	"  Enter        detail of the selected object: op mix, latency histogram, LBA heatmap",
-	"  h            heatmap of the last intervals (m: metric)",
+	"  h            heatmap of the last intervals (M: metric)",
 	"  e            error list (counts since start, newest errors)",
 	"  d D          shorter / longer interval",
 	"  Esc Left     back;  ^L redraw;  ? help;  q quit",

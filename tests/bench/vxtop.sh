@@ -35,7 +35,7 @@ report() {	# report MODE TICKS SECONDS LOST EVENTS_PER_S [NOTE]
 }
 
 # --- batch: SECONDS of a run of SECONDS + 2 intervals
-"$build/vxtop" -b -n $((secs + 2)) -i 1s -s sim --rate "$rate" --format json </dev/null \
+"$build/vxtop" -b -c $((secs + 2)) -i 1s -s sim --rate "$rate" -F json </dev/null \
 	>"$T/b.json" 2>"$T/b.err" &
 pid=$!
 sleep 0.5
@@ -79,7 +79,7 @@ fi
 truncate -s 256M "$T/disk.img"
 loop=$(losetup -f --show "$T/disk.img") || { echo "vxtop tracefs: skipped (no loop device)"; exit 0; }
 trap 'losetup -d "$loop" 2>/dev/null; cleanup' EXIT
-"$build/vxtop" -b -n $((secs + 4)) -i 1s --format json -s tracefs -o "${loop#/dev/}" \
+"$build/vxtop" -b -c $((secs + 4)) -i 1s -F json -s tracefs -O "${loop#/dev/}" \
 	</dev/null >"$T/t.json" 2>"$T/t.err" &
 pid=$!
 sleep 1.5

@@ -11,7 +11,7 @@ expect_fail "not a vxt file" 1 "not a .vxt file" -- "$B/vxreplay" "$T/text.vxt"
 expect_fail "bad option" 2 "unknown option .--bogus." -- "$B/vxreplay" "$T/t.vxt" --bogus
 expect_fail "bad report" 2 "unknown report 'nope'" -- "$B/vxreplay" "$T/t.vxt" --report nope
 expect_fail "bad time" 2 "bad time 'yesterday'" -- "$B/vxreplay" "$T/t.vxt" --from yesterday
-expect_fail "unknown object" 2 "no object named 'sdz'" -- "$B/vxreplay" "$T/t.vxt" --object sdz
+expect_fail "unknown object" 2 "no object named 'sdz'" -- "$B/vxreplay" "$T/t.vxt" --objects sdz
 expect_fail "existing output" 1 "file exists (use --force" -- "$B/vxrecord" --source sim -c 10 -o "$T/t.vxt"
 expect_fail "unwritable output" 1 "/nonexistent/x.vxt: No such file" -- "$B/vxrecord" --source sim -c 10 -o /nonexistent/x.vxt
 expect_fail "unknown source" 2 "unknown source 'floppy'" -- "$B/vxrecord" --source floppy -o "$T/u.vxt"

@@ -29,8 +29,10 @@ comp _vxreplay vxreplay t.vxt --report ""
 want "errors events html objects summary " "vxreplay --report"
 comp _vxreplay vxreplay t.vxt --export b
 want "blktrace " "vxreplay --export b"
+comp _vxreplay vxreplay t.vxt --objects ""
+want "dm-0 nvme0n1 sda sdb " "vxreplay --objects (objects of t.vxt)"
 comp _vxreplay vxreplay t.vxt --object ""
-want "dm-0 nvme0n1 sda sdb " "vxreplay --object (objects of t.vxt)"
+want "dm-0 nvme0n1 sda sdb " "vxreplay --object (the old spelling)"
 comp _vxreplay vxreplay ""
 want "sub t.vxt " "vxreplay FILE"
 comp _vxreplay vxreplay t.vxt --
@@ -54,7 +56,10 @@ comp _vxtop vxtop --sort ""
 has "p99" "vxtop --sort"; has "util" "vxtop --sort"
 comp _vxtop vxtop --format ""
 want "json text " "vxtop --format"
+comp _vxtop vxtop -F ""
+want "json text " "vxtop -F"
 comp _vxtop vxtop --
-for o in --batch --count --interval --follow --version --help; do has "$o" "vxtop options"; done
+for o in --batch --count --interval --follow --output --objects --match --filter \
+	 --profile-dir --version --help; do has "$o" "vxtop options"; done
 echo "completion: ok"
 ' sh "$top"

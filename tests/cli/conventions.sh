@@ -64,14 +64,14 @@ failure() {
 }
 failure vxreplay "$tmp/missing.vxt"
 # an unknown object is a usage error (README's exit status), named in one line
-expect 2 "$b/vxreplay" "$tmp/t.vxt" --object nosuchdisk
+expect 2 "$b/vxreplay" "$tmp/t.vxt" --objects nosuchdisk
 grep -q "^vxreplay: .*no object named 'nosuchdisk'" "$tmp/err" ||
 	fail "unknown object: message reads '$(cat "$tmp/err")'"
 failure vxrecord -q -s sim -d 1s -o "$tmp/no/dir/x.vxt"
 failure vxrecord -q -s sim -d 1s -o "$tmp/t.vxt"
-failure vxtop -b -n 1 -F "$tmp/missing.vxt"
+failure vxtop -b -c 1 --follow "$tmp/missing.vxt"
 expect 0 "$b/vxreplay" "$tmp/t.vxt" --report summary
-expect 0 "$b/vxtop" -b -n 1 -i 100ms -s sim
+expect 0 "$b/vxtop" -b -c 1 -i 100ms -s sim
 
 # Colours and terminals need a pseudo-terminal: script(1).
 command -v script >/dev/null || { echo "script (bsdutils) not installed"; exit 77; }

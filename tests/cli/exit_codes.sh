@@ -11,7 +11,7 @@ mkdir "$T/dir"
 echo "not a trace" >"$T/text.vxt"
 rec() { "$B/vxrecord" -q "$@"; }
 rep() { "$B/vxreplay" "$@"; }
-top() { timeout 20 "$B/vxtop" -b -n 1 -i 100ms "$@" </dev/null; }
+top() { timeout 20 "$B/vxtop" -b -c 1 -i 100ms "$@" </dev/null; }
 end=$(rep "$T/t.vxt" --report events --format csv | awk -F, 'NR > 1 { t = $1 } END { print t }')
 first=$(rep "$T/t.vxt" --report events --format csv | awk -F, 'NR == 2 { print $1 }')
 last_s=$(awk -v a="$first" -v b="$end" 'BEGIN { printf "%.9f", (b - a) / 1e9 }')
@@ -41,22 +41,22 @@ expect_fail "vxtop: unknown profile" 2 "vxtop: no profile 'nope' in" -- top --so
 [ -e "$T/u.vxt" ] && fail "a refused vxrecord left its output" || ok "no output left by a refusal"
 expect_fail "vxreplay: bad --filter" 2 "filter:1:8: expected a value after '>'" -- \
 	rep "$T/t.vxt" --filter 'bytes >' --report summary
-expect_fail "vxtop: bad --where" 2 "filter:1:8: expected a value after '>'" -- \
-	top --source sim --where 'bytes >'
+expect_fail "vxtop: bad --filter" 2 "filter:1:8: expected a value after '>'" -- \
+	top --source sim --filter 'bytes >'
 expect_fail "vxreplay: --from after --to" 2 "--to 2s is before --from 5s" -- \
 	rep "$T/t.vxt" --from 5s --to 2s
 expect_fail "vxreplay: --from past the end" 2 "--from 100: past the end of the trace (its last event is at $last_s)" -- \
 	rep "$T/t.vxt" --from 100
 expect_fail "vxreplay: --from past the end, an export" 2 "past the end of the trace" -- \
 	rep "$T/t.vxt" --from 100 --export csv
-expect_fail "vxreplay: unknown object" 2 "no object named 'sdz'" -- rep "$T/t.vxt" --object sdz
+expect_fail "vxreplay: unknown object" 2 "no object named 'sdz'" -- rep "$T/t.vxt" --objects sdz
 expect_fail "vxreplay: bad time" 2 "--from: bad time 'soon'" -- rep "$T/t.vxt" --from soon
 expect_fail "vxreplay: no file" 2 "no trace file given" -- rep --report summary
 expect_fail "vxrecord: no output" 2 "no output file" -- rec --source sim
 expect_fail "vxrecord: bad duration" 2 "bad duration '5 parsecs'" -- \
 	rec --source sim -d "5 parsecs" -o "$T/u.vxt"
-expect_fail "vxtop: -w with --follow" 2 "-w and --follow together" -- \
-	top --follow "$T/t.vxt" -w "$T/u.vxt"
+expect_fail "vxtop: -o with --follow" 2 "-o and --follow together" -- \
+	top --follow "$T/t.vxt" -o "$T/u.vxt"
 
 # -- 1: failures reading, writing or capturing
 expect_fail "vxreplay: a directory" 1 "vxreplay: $T/dir: is a directory" -- rep "$T/dir"

@@ -3,7 +3,7 @@
 # Debian's blkparse, btt and iowatcher read: their counts (dispatches, completions by
 # direction, errors) equal vxreplay's summary; a trace with only issue and
 # completion gets no made-up Q or I, so btt shows no interval (and vxreplay
-# says why); --object keeps one device, and vxrecord --import blktrace reads the
+# says why); --objects keeps one device, and vxrecord --import blktrace reads the
 # export back to the same summary.
 set -u
 b=${VXT_BUILD:?}
@@ -21,7 +21,7 @@ done
 "$b/vxreplay" "$tmp/t.vxt" --export blktrace -o "$tmp/t.dump" 2>"$tmp/export.err" ||
 	fail "blktrace export failed"
 grep -q "no queue phase" "$tmp/export.err" || fail "no word that the export has no queue phase: $(cat "$tmp/export.err")"
-"$b/vxreplay" "$tmp/t.vxt" --export blktrace --object sdb > "$tmp/sdb.dump" 2>/dev/null ||
+"$b/vxreplay" "$tmp/t.vxt" --export blktrace --objects sdb > "$tmp/sdb.dump" 2>/dev/null ||
 	fail "blktrace export of one object failed"
 blkparse -i - < "$tmp/t.dump" > "$tmp/blkparse.txt" 2> "$tmp/blkparse.err" ||
 	{ cat "$tmp/blkparse.err"; fail "blkparse failed"; }
@@ -78,7 +78,7 @@ if errs != s["errors"]:
 t1, errs1 = totals(tmp + "/sdb.txt")
 o = objs["sdb"]
 if t1["devices"] != 1 or t1["Reads Completed"] + t1["Writes Completed"] != o["ios"] or errs1 != o["errors"]:
-    fail("--object sdb: blkparse %s, %d errors; vxreplay %d I/Os, %d errors" %
+    fail("--objects sdb: blkparse %s, %d errors; vxreplay %d I/Os, %d errors" %
          (t1, errs1, o["ios"], o["errors"]))
 
 with open(tmp + "/all.csv", newline="") as f:

@@ -14,7 +14,7 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 "$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
 "$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
 "$b/vxreplay" "$tmp/t.vxt" --export chrome -o "$tmp/all.json" || fail "chrome export failed"
-"$b/vxreplay" "$tmp/t.vxt" --export chrome --object sdb > "$tmp/sdb.json" ||
+"$b/vxreplay" "$tmp/t.vxt" --export chrome --objects sdb > "$tmp/sdb.json" ||
 	fail "chrome export of one object failed"
 "$b/vxreplay" "$tmp/t.vxt" --export chrome --profile errors-in-context -o "$tmp/prof.json" ||
 	fail "chrome export through a profile failed"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # export_csv.sh - vxreplay --export csv and jsonl: one row per event with the
 # column names vxt(5) documents, counts equal to the summary report, and
-# --from/--to/--object honoured.
+# --from/--to/--objects honoured.
 set -u
 b=${VXT_BUILD:?}
 tmp=$(mktemp -d)
@@ -13,9 +13,9 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 "$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
 "$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || fail "csv export failed"
 "$b/vxreplay" "$tmp/t.vxt" --export jsonl > "$tmp/all.jsonl" || fail "jsonl export failed"
-"$b/vxreplay" "$tmp/t.vxt" --export csv --object sdb --from 0.5 --to +2s -o "$tmp/part.csv" ||
+"$b/vxreplay" "$tmp/t.vxt" --export csv --objects sdb --from 0.5 --to +2s -o "$tmp/part.csv" ||
 	fail "scoped csv export failed"
-"$b/vxreplay" "$tmp/t.vxt" --report events --format csv --object sdb --from 0.5 --to +2s \
+"$b/vxreplay" "$tmp/t.vxt" --report events --format csv --objects sdb --from 0.5 --to +2s \
 	-o "$tmp/part-events.csv" || fail "events report failed"
 cmp -s "$tmp/part.csv" "$tmp/part-events.csv" || fail "scoped csv differs from the events report"
 "$b/vxreplay" "$tmp/t.vxt" --export csv --filter 'error == EIO && op == write' -o "$tmp/eio.csv" ||

@@ -53,13 +53,13 @@ grep -qF 'command:   vxrecord \e[31m-o x' "$T/info.txt" && grep -qF 'c1\u009b31m
 	fail "--info escapes"
 rep --report html -o "$T/r.html" || fail "html report"
 clean "$T/r.html" "--report html" ""
-timeout 20 "$B/vxtop" -b -n 1 -i 100ms --follow "$T/h.vxt" </dev/null >"$T/top.txt" 2>&1 ||
+timeout 20 "$B/vxtop" -b -c 1 -i 100ms --follow "$T/h.vxt" </dev/null >"$T/top.txt" 2>&1 ||
 	fail "vxtop -b"
 clean "$T/top.txt" "vxtop -b" 9
-timeout 20 "$B/vxtop" -b -n 1 -i 100ms --format json --follow "$T/h.vxt" </dev/null \
-	>"$T/top.json" 2>&1 || fail "vxtop -b --format json"
+timeout 20 "$B/vxtop" -b -c 1 -i 100ms -F json --follow "$T/h.vxt" </dev/null \
+	>"$T/top.json" 2>&1 || fail "vxtop -b -F json"
 expect_fail "an error naming an object" 2 "no object named '\\\\e]0;X\\\\a'" -- \
-	rep --report summary --object "$(printf '\033]0;X\007')"
+	rep --report summary --objects "$(printf '\033]0;X\007')"
 clean "$T/err" "the error message" 1
 
 # --sql: text as the reports', CSV as the events report's, JSON strict

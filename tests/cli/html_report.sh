@@ -13,7 +13,7 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 "$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
 "$b/vxreplay" "$tmp/t.vxt" --report html -o "$tmp/report.html" || fail "html report failed"
 "$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
-"$b/vxreplay" "$tmp/t.vxt" --report html --object sdb -o "$tmp/sdb.html" || fail "one object's report failed"
+"$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || fail "one object's report failed"
 grep -q '<h2>I/O per LBA range of sdb</h2>' "$tmp/sdb.html" || fail "one object's report has no LBA heatmap"
 [ "$(grep -c '<rect class="cell"' "$tmp/sdb.html")" -eq $((16 * 120)) ] ||
 	fail "the LBA heatmap is not 16 ranges x 120 intervals"

@@ -41,8 +41,8 @@ expect_eq "error rows" "$(wc -l <"$T/errs.csv")" 45
 expect_eq "EIO rows on sdb" "$(grep -c ',sdb,done,.*,5,EIO,' "$T/errs.csv")" 30
 expect_eq "ETIMEDOUT rows on dm-0" "$(grep -c ',dm-0,done,.*,ETIMEDOUT,' "$T/errs.csv")" 10
 
-# --from/--to/--object narrow the scope
-"$B/vxreplay" "$f" --report events --format csv --from 1 --to +1s --object sdb | tail -n +2 >"$T/w.csv"
+# --from/--to/--objects narrow the scope
+"$B/vxreplay" "$f" --report events --format csv --from 1 --to +1s --objects sdb | tail -n +2 >"$T/w.csv"
 start=$(json "$T/sum.json" 'j["start_ns"]')
 awk -F, -v s="$start" 'NR > 1 && $1 >= s + 1000000000 && $1 <= s + 2000000000 && $2 == "sdb"' \
 	"$T/ev.csv" >"$T/w2.csv"

@@ -12,7 +12,7 @@ writes=$2
 sleep 0.5
 stop_rec INT
 expect_eq "vxrecord exit status" "$RC" 0
-"$B/vxreplay" "$T/a.vxt" --report summary --object "$LNAME" --format json >"$T/sum.json" ||
+"$B/vxreplay" "$T/a.vxt" --report summary --objects "$LNAME" --format json >"$T/sum.json" ||
 	fail "summary of $LNAME"
 expect_eq "$LNAME writes (fio issued $writes)" "$(json "$T/sum.json" 'j["writes"]')" "$writes"
 "$B/vxreplay" "$T/a.vxt" --report objects --format json >"$T/obj.json" || fail "objects"

@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3"
 ERRS="beta@1s+7:EIO,alpha@1500ms+3:ENOSPC"
 
-"$B/vxtop" -b -n 3 -i 1s --format json -s sim --seed 3 --rate 20000 \
+"$B/vxtop" -b -c 3 -i 1s -F json -s sim --seed 3 --rate 20000 \
 	--sim-objects "$OBJS" --sim-errors "$ERRS" </dev/null >"$T/out.json" 2>"$T/err" || {
 	echo "vxtop -b failed"; cat "$T/err"; exit 1; }
 
@@ -59,7 +59,7 @@ EOF
 
 # util% against queueing theory: Poisson arrivals at rate L with service
 # times S keep an object busy a share 1 - exp(-L * E[S]) of the time.
-"$B/vxtop" -b -n 4 -s sim --seed 9 --rate 400 --sim-objects "u:rand:50:4k:1ms:1" \
+"$B/vxtop" -b -c 4 -s sim --seed 9 --rate 400 --sim-objects "u:rand:50:4k:1ms:1" \
 	--sim-errors none --format json </dev/null >"$T/util.json" 2>"$T/err" || {
 	echo "vxtop -b (util) failed"; cat "$T/err"; exit 1; }
 python3 - "$T/util.json" <<'EOF' || exit 1
@@ -89,7 +89,7 @@ for iv in json.load(open(sys.argv[1])):
 EOF
 
 # Text: one table per interval, every object in each.
-"$B/vxtop" -b -n 2 -i 500ms -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
+"$B/vxtop" -b -c 2 -i 500ms -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
 	--sim-errors none </dev/null >"$T/out.txt" 2>"$T/err" || {
 	echo "vxtop -b text failed"; cat "$T/err"; exit 1; }
 n=$(grep -c '^OBJECT' "$T/out.txt")
@@ -97,27 +97,27 @@ n=$(grep -c '^OBJECT' "$T/out.txt")
 [ "$(grep -c '^alpha ' "$T/out.txt")" -eq 2 ] || { echo "alpha missing"; cat "$T/out.txt"; exit 1; }
 grep -q 'interval 0.50s' "$T/out.txt" || { echo "interval not 0.5s"; cat "$T/out.txt"; exit 1; }
 
-# --sort and --filter apply to the batch table.
-"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+# --sort and --match apply to the batch table.
+"$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
 	--sort w/s </dev/null >"$T/sorted.txt" 2>&1 || exit 1
 first=$(awk '/^OBJECT/ { getline; print $1; exit }' "$T/sorted.txt")
 [ "$first" = beta ] || { echo "sort by w/s: first row $first"; cat "$T/sorted.txt"; exit 1; }
-"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
-	-f 'al*' </dev/null >"$T/filtered.txt" 2>&1 || exit 1
+"$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+	--match 'al*' </dev/null >"$T/filtered.txt" 2>&1 || exit 1
 if grep -q '^beta' "$T/filtered.txt" || ! grep -q '^alpha' "$T/filtered.txt"; then
 	echo "filter al* wrong"; cat "$T/filtered.txt"; exit 1
 fi
 
-# --where counts only the matching events: alpha only reads, beta only writes.
-"$B/vxtop" -b -n 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
-	--where 'op == write' </dev/null >"$T/where.txt" 2>&1 || { cat "$T/where.txt"; exit 1; }
+# --filter counts only the matching events: alpha only reads, beta only writes.
+"$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
+	--filter 'op == write' </dev/null >"$T/where.txt" 2>&1 || { cat "$T/where.txt"; exit 1; }
 awk '$1 == "alpha" && $2 + $3 != 0 { bad = 1 } $1 == "beta" && $3 < 5000 { bad = 1 }
-     END { exit bad }' "$T/where.txt" || { echo "--where 'op == write' wrong"; cat "$T/where.txt"; exit 1; }
-"$B/vxtop" -b -n 1 -s sim --where 'op ===' </dev/null >/dev/null 2>"$T/err"
-[ $? -ne 0 ] && grep -q "filter:1:" "$T/err" || { echo "bad --where accepted"; cat "$T/err"; exit 1; }
+     END { exit bad }' "$T/where.txt" || { echo "--filter 'op == write' wrong"; cat "$T/where.txt"; exit 1; }
+"$B/vxtop" -b -c 1 -s sim --filter 'op ===' </dev/null >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && grep -q "filter:1:" "$T/err" || { echo "bad --filter accepted"; cat "$T/err"; exit 1; }
 
 # Stopped by SIGINT without -n: the JSON document is still complete.
-timeout -s INT 2.5 "$B/vxtop" -b -s sim --rate 5000 --format json </dev/null >"$T/int.json" 2>"$T/err"
+timeout -s INT 2.5 "$B/vxtop" -b -s sim --rate 5000 -F json </dev/null >"$T/int.json" 2>"$T/err"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) >= 1, d' \
 	"$T/int.json" || { echo "SIGINT left invalid JSON"; cat "$T/int.json"; exit 1; }
 

@@ -21,7 +21,7 @@ i=0
 while [ ! -s "$T/live.vxt" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$T/live.vxt" ] || { echo "vxrecord made no file"; cat "$T/rec.err"; exit 1; }
 sleep 1
-"$B/vxtop" -b -n 4 -i 1s --format json --follow "$T/live.vxt" </dev/null \
+"$B/vxtop" -b -c 4 -i 1s -F json --follow "$T/live.vxt" </dev/null \
 	>"$T/follow.json" 2>"$T/err" || { echo "vxtop --follow failed"; cat "$T/err"; exit 1; }
 
 python3 - "$T/follow.json" <<'EOF' || exit 1
@@ -49,14 +49,14 @@ wait "$rec" || { echo "vxrecord failed"; cat "$T/rec.err"; exit 1; }
 rec=
 
 # -w: the view records while it shows; the file holds what was seen.
-"$B/vxtop" -b -n 2 -i 500ms -s sim --rate 10000 -w "$T/w.vxt" </dev/null >"$T/w.txt" 2>"$T/err" || {
+"$B/vxtop" -b -c 2 -i 500ms -s sim --rate 10000 -o "$T/w.vxt" </dev/null >"$T/w.txt" 2>"$T/err" || {
 	echo "vxtop -w failed"; cat "$T/err"; exit 1; }
 "$B/vxreplay" --info "$T/w.vxt" >"$T/info" 2>&1 || { echo "-w file unreadable"; cat "$T/info"; exit 1; }
 grep -q '^index: *footer' "$T/info" || { echo "-w file not closed cleanly"; cat "$T/info"; exit 1; }
 n=$(awk '/^events:/ { print $2 }' "$T/info")
 [ "${n:-0}" -ge 9000 ] || { echo "-w recorded only ${n:-0} events"; cat "$T/info"; exit 1; }
-"$B/vxtop" -b -n 1 -s sim -w "$T/w.vxt" </dev/null >/dev/null 2>"$T/err"
+"$B/vxtop" -b -c 1 -s sim -o "$T/w.vxt" </dev/null >/dev/null 2>"$T/err"
 [ $? -ne 0 ] || { echo "-w overwrote an existing file"; exit 1; }
-"$B/vxtop" -b -n 1 --follow "$T/w.vxt" -w "$T/x.vxt" </dev/null >/dev/null 2>"$T/err"
+"$B/vxtop" -b -c 1 --follow "$T/w.vxt" -o "$T/x.vxt" </dev/null >/dev/null 2>"$T/err"
 [ $? -ne 0 ] || { echo "-w with --follow accepted"; exit 1; }
 echo ok

@@ -8,7 +8,7 @@ B=${VXT_BUILD:?}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-"$B/vxtop" -b -n 4 -s sim --seed 2 --rate 20000 --sim-errors "sdb@1s+5:EIO" \
+"$B/vxtop" -b -c 4 -s sim --seed 2 --rate 20000 --sim-errors "sdb@1s+5:EIO" \
 	--profile errors-in-context --format json </dev/null >"$T/ctx.json" 2>"$T/err" || {
 	echo "vxtop --profile errors-in-context failed"; cat "$T/err"; exit 1; }
 python3 - "$T/ctx.json" <<'EOF' || exit 1
@@ -31,7 +31,7 @@ assert spec and spec["committed"] >= 1 and spec["failed"] == 0 and spec["drops"]
 assert sum(iv["events"] for iv in doc) < 20000, [iv["events"] for iv in doc]
 EOF
 
-"$B/vxtop" -b -n 2 -s sim --rate 20000 --sim-errors none --profile writes-only \
+"$B/vxtop" -b -c 2 -s sim --rate 20000 --sim-errors none --profile writes-only \
 	--format json </dev/null >"$T/w.json" 2>"$T/err" || {
 	echo "vxtop --profile writes-only failed"; cat "$T/err"; exit 1; }
 python3 - "$T/w.json" <<'EOF' || exit 1
@@ -45,9 +45,9 @@ for iv in doc:
 EOF
 
 printf 'name: broken\nfilter: "op =="\n' >"$T/broken.yaml"
-"$B/vxtop" -b -n 1 -s sim --profile "$T/broken.yaml" </dev/null >/dev/null 2>"$T/err"
+"$B/vxtop" -b -c 1 -s sim --profile "$T/broken.yaml" </dev/null >/dev/null 2>"$T/err"
 [ $? -ne 0 ] && grep -q "broken.yaml:2:" "$T/err" || {
 	echo "a broken profile was not refused with its position"; cat "$T/err"; exit 1; }
-"$B/vxtop" -b -n 1 -s sim --profile no-such-profile </dev/null >/dev/null 2>"$T/err"
+"$B/vxtop" -b -c 1 -s sim --profile no-such-profile </dev/null >/dev/null 2>"$T/err"
 [ $? -ne 0 ] || { echo "an unknown profile was accepted"; exit 1; }
 echo ok

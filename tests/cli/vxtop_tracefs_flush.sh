@@ -9,7 +9,7 @@
 need_tracefs
 [ -n "${VXT_SAN:-}" ] && skip "timed live capture; not run under the sanitizers"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4 (e2fsprogs)"
-"$B/vxtop" -b -n 1 -i 100ms -s tracefs -o none-such </dev/null >/dev/null 2>"$T/probe"
+"$B/vxtop" -b -c 1 -i 100ms -s tracefs -O none-such </dev/null >/dev/null 2>"$T/probe"
 grep -q "unknown source" "$T/probe" && skip "the tracefs source is not built in"
 make_loop 64M
 mkfs.ext4 -q "$LOOP" || skip "mkfs.ext4 failed on $LOOP"
@@ -20,7 +20,7 @@ VX=
 stop_vx() { [ -n "$VX" ] && kill "$VX" 2>/dev/null; umount "$T/mnt" 2>/dev/null; }
 trap 'stop_vx; cleanup' EXIT
 
-"$B/vxtop" -b -n 8 -i 500ms --format json -s tracefs -o "$LNAME" </dev/null \
+"$B/vxtop" -b -c 8 -i 500ms -F json -s tracefs -O "$LNAME" </dev/null \
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
 i=0

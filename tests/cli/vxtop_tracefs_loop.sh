@@ -9,7 +9,7 @@ need_tracefs
 # nine one-second intervals must cover fio's run: under the sanitizers the
 # source starts several seconds late, so the timing is not this test's to judge
 [ -n "${VXT_SAN:-}" ] && skip "timed live capture; not run under the sanitizers"
-"$B/vxtop" -b -n 1 -i 100ms -s tracefs -o none-such </dev/null >/dev/null 2>"$T/probe"
+"$B/vxtop" -b -c 1 -i 100ms -s tracefs -O none-such </dev/null >/dev/null 2>"$T/probe"
 grep -q "unknown source" "$T/probe" && skip "the tracefs source is not built in"
 make_loop 256M
 
@@ -17,7 +17,7 @@ VX=
 stop_vx() { [ -n "$VX" ] && kill "$VX" 2>/dev/null; }
 trap 'stop_vx; cleanup' EXIT
 
-"$B/vxtop" -b -n 9 -i 1s --format json -s tracefs -o "$LNAME" </dev/null \
+"$B/vxtop" -b -c 9 -i 1s -F json -s tracefs -O "$LNAME" </dev/null \
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
 # the source is recording once its instance exists; then a little margin
@@ -69,7 +69,7 @@ EOF
 
 # SIGTERM and SIGINT end the view and remove its instance too
 for sig in TERM INT; do
-	"$B/vxtop" -b -i 1s -s tracefs -o "$LNAME" </dev/null >/dev/null 2>"$T/top.err" &
+	"$B/vxtop" -b -i 1s -s tracefs -O "$LNAME" </dev/null >/dev/null 2>"$T/top.err" &
 	VX=$!
 	i=0
 	while ! instance_exists "vxtop-$VX" && [ $i -lt 100 ] && kill -0 "$VX" 2>/dev/null; do

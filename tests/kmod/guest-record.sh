@@ -131,7 +131,7 @@ fi
 
 # vxtop: the kmod source by default, batch JSON without a terminal; its
 # intervals add up to the reads dd made on nullb0.
-vxtop -b -n 4 -i 1s --format json --objects nullb0 </dev/null >/tmp/top.json 2>/tmp/top.err &
+vxtop -b -c 4 -i 1s -F json --objects nullb0 </dev/null >/tmp/top.json 2>/tmp/top.err &
 TOP=$!
 i=0
 while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" = 0 ] && [ $i -lt 100 ] &&

@@ -5,7 +5,7 @@
 
 make_trace "$T/s.vxt" 300000
 total=300000
-sdb=$("$B/vxreplay" "$T/s.vxt" --report events --object sdb --format csv | sed 1d | wc -l)
+sdb=$("$B/vxreplay" "$T/s.vxt" --report events --objects sdb --format csv | sed 1d | wc -l)
 [ "$sdb" -gt 0 ] && [ "$sdb" -lt "$total" ] || fail "sdb has $sdb events"
 
 start 120 40 "$B/vxreplay" "$T/s.vxt"

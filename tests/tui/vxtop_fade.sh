@@ -41,7 +41,7 @@ gamma_first() { [ "$(first_row)" = gamma ]; }
 # w/s: beta ~7200, gamma ~1200, alpha 0 (reads only)
 OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3,gamma:seq:50:64k:3ms:1"
 tm -f /dev/null new-session -d -s vx -x 120 -y 20 \
-	"$B/vxtop --no-color -s sim --seed 4 --rate 24000 --sim-objects '$OBJS' --sim-errors none --sort w/s --where 'object != \"beta\" || time < 2s'; sleep 60"
+	"$B/vxtop --no-color -s sim --seed 4 --rate 24000 --sim-objects '$OBJS' --sim-errors none --sort w/s --filter 'object != \"beta\" || time < 2s'; sleep 60"
 
 wait_until 5 beta_busy || fail "beta never busy"
 [ "$(first_row)" = beta ] || fail "the busiest writer is not first"

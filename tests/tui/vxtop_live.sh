@@ -141,7 +141,7 @@ for o in alpha beta gamma; do
 	n=$(row $o | sed "s/^$o//" | tr -d ' ' | wc -m)
 	[ "$n" -ge 6 ] || fail "the heatmap strip of $o has $n cells"
 done
-tm send-keys -t vx m
+tm send-keys -t vx M
 wait_for "heatmap of MB/s" 2
 tm send-keys -t vx e
 wait_for "ENOSPC" 2

@@ -21,7 +21,7 @@ live_trace() {
 
 # batch: 4 intervals of 1 s from about 0.1 s on see the first lost record
 live_trace "$T/b.vxt"
-"$B/vxtop" -b -n 4 -i 1s --format json --follow "$T/b.vxt" </dev/null >"$T/b.json" 2>"$T/err" ||
+"$B/vxtop" -b -c 4 -i 1s -F json --follow "$T/b.vxt" </dev/null >"$T/b.json" 2>"$T/err" ||
 	fail "vxtop -b --follow: $(cat "$T/err")"
 python3 - "$T/b.json" <<'PY' || fail "batch lost counts"
 import json, sys
