@@ -209,13 +209,13 @@ expect_eq "promtool check metrics (vxrecord)" "$out" ""
 
 # bad addresses: one line; exit 1 for a port in use, 2 for an address at fault
 expect_fail "port in use" 1 "127.0.0.1:$VP: Address already in use" -- \
-	"$B/vxtop" -b -n 1 -s sim --listen 127.0.0.1:$VP
+	"$B/vxtop" -b -c 1 -s sim --listen 127.0.0.1:$VP
 expect_fail "vxrecord, port in use" 1 "127.0.0.1:$VP: Address already in use" -- \
 	"$B/vxrecord" -s sim -d 1s -o "$T/x.vxt" --listen 127.0.0.1:$VP
 [ -e "$T/x.vxt" ] && fail "vxrecord created its file though --listen failed"
 expect_fail "vxrecord, non-loopback address" 2 "needs --listen-remote" -- \
 	"$B/vxrecord" -s sim -d 1s -o "$T/x.vxt" --listen 192.0.2.1:9100
 expect_fail "non-loopback address" 2 "not a loopback address; serving other hosts needs --listen-remote" -- \
-	"$B/vxtop" -b -n 1 -s sim --listen 192.0.2.1:9100
-expect_fail "bad address" 2 "expected HOST:PORT" -- "$B/vxtop" -b -n 1 -s sim --listen 127.0.0.1:http
+	"$B/vxtop" -b -c 1 -s sim --listen 192.0.2.1:9100
+expect_fail "bad address" 2 "expected HOST:PORT" -- "$B/vxtop" -b -c 1 -s sim --listen 127.0.0.1:http
 finish
