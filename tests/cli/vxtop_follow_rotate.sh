@@ -1,5 +1,5 @@
 #!/bin/sh
-# vxtop_follow_rotate.sh - vxtop -F follows the path as tail -F does: when
+# vxtop_follow_rotate.sh - vxtop --follow follows the path as tail -F does: when
 # vxrecord --rotate renames FILE away, the new FILE is followed, batch output
 # says so, and every interval after the rotation shows the recorder's events.
 set -u
@@ -15,7 +15,7 @@ rec=$!
 i=0
 while [ ! -s r.vxt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s r.vxt ] || fail "vxrecord made no file"
-"$b/vxtop" -b -i 1s -n 7 -F r.vxt > out.txt 2> err.txt || fail "vxtop -F failed: $(cat err.txt)"
+"$b/vxtop" -b -i 1s -c 7 --follow r.vxt > out.txt 2> err.txt || fail "vxtop --follow failed: $(cat err.txt)"
 wait "$rec" || fail "vxrecord failed"
 rec=
 [ -e r.1.vxt ] || fail "the recorder did not rotate: $(ls)"
