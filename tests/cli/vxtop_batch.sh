@@ -76,9 +76,9 @@ assert abs(got - want) <= 0.15 * want, (got, want)
 EOF
 
 # An object without completions in an interval has no latency: null, not 0.
-"$B/vxtop" -b -n 2 -i 500ms --format json -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
-	--sim-errors none --where 'object == "alpha"' </dev/null >"$T/idle.json" 2>"$T/err" || {
-	echo "vxtop -b --where failed"; cat "$T/err"; exit 1; }
+"$B/vxtop" -b -c 2 -i 500ms -F json -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
+	--sim-errors none --filter 'object == "alpha"' </dev/null >"$T/idle.json" 2>"$T/err" || {
+	echo "vxtop -b --filter failed"; cat "$T/err"; exit 1; }
 python3 - "$T/idle.json" <<'EOF' || exit 1
 import json, sys
 for iv in json.load(open(sys.argv[1])):

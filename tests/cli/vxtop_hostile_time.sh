@@ -1,5 +1,5 @@
 #!/bin/sh
-# vxtop_hostile_time.sh - vxtop -F on crafted times: times near 2^64 neither
+# vxtop_hostile_time.sh - vxtop --follow on crafted times: times near 2^64 neither
 # spin nor deafen it to SIGTERM, times running backwards do not stop its
 # output, and on a finished file batch mode reads it through and ends, every
 # event counted (the reference is the number of events vxreplay lists).
@@ -31,12 +31,12 @@ json_sum() { python3 -c 'import json,sys; print(sum(iv["events"] for iv in json.
 "$gen" -c 50 back.vxt < back.txt || fail "vxtgen back.vxt"
 "$b/vxrecord" -q -s sim --seed 3 -c 20000 -o done.vxt || fail "vxrecord done.vxt"
 for f in huge back done; do
-	timeout -s KILL 20 "$b/vxtop" -b -i 1s --format json -F $f.vxt > $f.json 2> $f.err
+	timeout -s KILL 20 "$b/vxtop" -b -i 1s --format json --follow $f.vxt > $f.json 2> $f.err
 	rc=$?
-	[ $rc -ne 137 ] || fail "vxtop -b -F $f.vxt did not end at the end of the file"
-	[ $rc -eq 0 ] || fail "vxtop -b -F $f.vxt exit $rc: $(cat $f.err)"
+	[ $rc -ne 137 ] || fail "vxtop -b --follow $f.vxt did not end at the end of the file"
+	[ $rc -eq 0 ] || fail "vxtop -b --follow $f.vxt exit $rc: $(cat $f.err)"
 	want=$(listed $f.vxt) got=$(json_sum $f.json)
-	[ "$got" -eq "$want" ] || fail "vxtop -b -F $f.vxt counted $got events, the file has $want"
+	[ "$got" -eq "$want" ] || fail "vxtop -b --follow $f.vxt counted $got events, the file has $want"
 	echo "ok: $f.vxt read through, $got events"
 done
 
@@ -50,7 +50,7 @@ now=$(awk '{ printf "%.0f", $1 * 1e9 }' /proc/uptime)
 	events 18446744073709000000 100 1000; echo "sleep 1500"
 	events $((now + 6000000000)) 100 1000000; echo "sleep 4000"
 } > grow.txt
-"$b/vxtop" -b -i 500ms -F grow.vxt > grow.out 2> grow.err &
+"$b/vxtop" -b -i 500ms --follow grow.vxt > grow.out 2> grow.err &
 top_pid=$!
 "$gen" -c 200 grow.vxt < grow.txt &
 gen_pid=$!
@@ -59,7 +59,7 @@ gen_pid=
 kill -TERM "$top_pid"
 i=0
 while kill -0 "$top_pid" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-kill -0 "$top_pid" 2>/dev/null && fail "vxtop -F ignores SIGTERM after times near 2^64"
+kill -0 "$top_pid" 2>/dev/null && fail "vxtop --follow ignores SIGTERM after times near 2^64"
 wait "$top_pid"
 top_pid=
 seen=$(awk '/ events [0-9]+ / { for (i = 1; i < NF; i++) if ($i == "events") n += $(i + 1) } END { print n + 0 }' grow.out)

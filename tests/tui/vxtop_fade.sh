@@ -1,7 +1,7 @@
 #!/bin/sh
 # vxtop_fade.sh - an object that goes idle fades: it stays in the table, drawn
 # dim, and sinks over a few intervals instead of jumping to the bottom.
-# beta is the busiest writer until --where cuts its events off at 2 s.
+# beta is the busiest writer until --filter cuts its events off at 2 s.
 set -u
 B=${VXT_BUILD:?}
 command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
