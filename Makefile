@@ -170,4 +170,4 @@ clean:
 
 include contrib/install.mk
 
--include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
+-include $(shell find $(B) \( -path $(B)/deb -o -path $(B)/fuzz \) -prune -o -name '*.d' -type f -print 2>/dev/null)

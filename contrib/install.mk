@@ -33,7 +33,7 @@ PIC_OBJ     := $(LIB_SRC:%.c=$(B)/pic/%.o)
 PC_FILE     := $(B)/vxtrace.pc
 
 MAN_PAGES   := $(wildcard contrib/man/*.[1-8])
-PROFILES    := $(wildcard formats/profiles/*.yaml)
+PROFILES    := $(wildcard formats/profiles/*.yaml formats/profiles/*.d)
 COMPLETIONS := $(wildcard contrib/bash-completion/vx*)
 HEADERS     := $(wildcard include/vxtrace/*.h)
 

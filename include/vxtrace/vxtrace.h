@@ -29,6 +29,7 @@
 #include "profile.h"
 #include "view.h"
 #include "pipeline.h"
+#include "script.h"
 
 /* @return the library's version string, e.g. "0.1.0". */
 const char *vxt_version(void);

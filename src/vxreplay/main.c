@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report/batch_profile.h"
+#include "report/batch_script.h"
 #include "report/export.h"
 #include "vxtrace/clickhouse.h"
 #include "report/report.h"
@@ -37,6 +38,9 @@ struct options {
 	int export;		/* enum export_format, -1 = none */
 	struct sink_opts sink;	/* --export clickhouse+http://... */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
+	const char *script;		/* --script NAME */
+	const char *xopts[BATCH_SCRIPT_MAX_X];	/* -x NAME=VALUE */
+	unsigned nx;
 };
 
 static void usage(FILE *f)
@@ -63,6 +67,11 @@ static void usage(FILE *f)
 "      --profile NAME  only what profile NAME keeps (its filter and speculation);\n"
 "                      the summary adds its speculation figures (also --filter EXPR,\n"
 "                      --profile-dir DIR)\n"
+"      --script NAME   run the D-style script NAME.d (or a path): print what it\n"
+"                      records and its aggregations at END; with --report or\n"
+"                      --export, cover the events it keeps (language: vxscript(5),\n"
+"                      formats/script.md)\n"
+"  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
 "  -f, --force         overwrite an existing FILE\n"
 "      --follow-symlinks  allow FILE to be a symlink\n"
@@ -90,7 +99,7 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
-	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL };
+	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL, O_SCRIPT };
 	enum { O_SINK_BATCH = 700, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER, O_SINK_PWFILE };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
@@ -116,6 +125,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "filter", required_argument, NULL, O_FILTER },
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
+		{ "script", required_argument, NULL, O_SCRIPT },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "bench", no_argument, NULL, O_BENCH },
 		{ "ascii", no_argument, NULL, O_ASCII },
@@ -129,7 +139,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, ex;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:F:o:O:fhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:F:o:O:x:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
@@ -196,6 +206,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_FILTER: o->tui.filter = optarg; break;
 		case O_PROFILE: o->tui.profile = optarg; break;
 		case O_PROFILE_DIR: o->tui.profile_dir = optarg; break;
+		case O_SCRIPT:
+			o->script = optarg;
+			if (o->mode == MODE_DEFAULT)
+				o->mode = MODE_REPORT;
+			break;
+		case 'x':
+			if (o->nx == BATCH_SCRIPT_MAX_X)
+				return die_usage("-x: at most %s settings", "32");
+			o->xopts[o->nx++] = optarg;
+			break;
 		case O_FOLLOW: o->tui.follow = true; break;
 		case O_BENCH: o->tui.bench = true; break;
 		case O_ASCII: o->tui.ascii = true; break;
@@ -210,6 +230,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->export >= 0 && o->report)
 		return die_usage("%s", "--report and --export: give one");
+	if (o->script && o->tui.profile)
+		return die_usage("%s", "--script and --profile: give one");
+	if (o->nx && !o->script)
+		return die_usage("%s", "-x sets an option of a --script");
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
 	if (o->sql) {
@@ -319,6 +343,66 @@ static int batch_filter(struct vxt_reader *r, const struct options *o, struct re
 	return 0;
 }
 
+/* The report or export of run_report() into c->out. @return an exit status. */
+static int report_body(struct report_ctx *c, const struct options *o)
+{
+	if (o->export >= 0)
+		return export_run(c, (enum export_format)o->export);
+	if (o->report && !strcmp(o->report, "html"))
+		return report_html(c);
+	if (!o->report || !strcmp(o->report, "summary"))
+		return report_summary(c);
+	if (!strcmp(o->report, "objects"))
+		return report_objects(c);
+	if (!strcmp(o->report, "errors"))
+		return report_errors(c);
+	return report_events(c);
+}
+
+/* --script: its own output, or a report / export over the events it keeps. */
+static int run_script(const struct options *o, struct report_ctx *c)
+{
+	struct batch_script bs;
+	bool own = o->export < 0 && !o->report;
+	FILE *out = stdout;
+	int rc;
+
+	if (o->output) {
+		char err[VXT_ERRBUF_SIZE];
+		bool created;
+		int fd = vxt_outfile_open(o->output, &o->out, &created, err, sizeof(err));
+
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			if (fd >= 0)
+				snprintf(err, sizeof(err), "%s: %s", o->output, strerror(errno)),
+				close(fd);
+			fprintf(stderr, "vxreplay: %s\n", err);
+			return 1;
+		}
+	}
+	c->out = out;
+	rc = batch_script_begin(c, &bs, o->script, o->tui.profile_dir, o->xopts, o->nx,
+				o->tui.filter, own ? out : NULL);
+	if (!rc && !own)
+		rc = report_body(c, o);
+	if (!rc)
+		batch_script_problems(&bs, stderr);
+	if ((fflush(out) != 0 || ferror(out)) && !rc) {
+		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
+			strerror(errno));
+		rc = 1;
+	}
+	if (o->output && fclose(out) != 0 && !rc) {
+		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
+		rc = 1;
+	}
+	if (!rc && own && bs.exit_code)
+		rc = bs.exit_code & 0xff;
+	batch_script_end(&bs);
+	return rc;
+}
+
 static int run_report(struct vxt_reader *r, const struct options *o)
 {
 	struct report_ctx c = { .r = r, .fmt = o->fmt, .out = stdout, .sink = &o->sink };
@@ -337,6 +421,8 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	if (o->export >= 0 && export_is_binary(o->export) && !o->output &&
 	    isatty(STDOUT_FILENO))
 		return die_usage("%s", "--export: binary output to a terminal; use -o FILE");
+	if (o->script)
+		return run_script(o, &c);
 	rc = o->tui.profile ? batch_profile_begin(&c, &bp, o->tui.profile, o->tui.profile_dir,
 						  o->tui.filter) : batch_filter(r, o, &c);
 	if (rc)
@@ -358,18 +444,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 			return 1;
 		}
 	}
-	if (o->export >= 0)
-		rc = export_run(&c, (enum export_format)o->export);
-	else if (o->report && !strcmp(o->report, "html"))
-		rc = report_html(&c);
-	else if (!o->report || !strcmp(o->report, "summary"))
-		rc = report_summary(&c);
-	else if (!strcmp(o->report, "objects"))
-		rc = report_objects(&c);
-	else if (!strcmp(o->report, "errors"))
-		rc = report_errors(&c);
-	else
-		rc = report_events(&c);
+	rc = report_body(&c, o);
 	if (fflush(c.out) != 0 || ferror(c.out)) {
 		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
 			strerror(errno));

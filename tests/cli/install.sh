@@ -30,7 +30,7 @@ for c in vxrecord vxreplay vxtop; do
 	[ -e "$top/contrib/bash-completion/$c" ] || continue
 	[ -f "$p/share/bash-completion/completions/$c" ] || fail "completion $c not installed"
 done
-for y in "$top"/formats/profiles/*.yaml; do
+for y in "$top"/formats/profiles/*.yaml "$top"/formats/profiles/*.d; do
 	[ -e "$y" ] || continue
 	[ -f "$p/share/vxtrace/profiles/$(basename "$y")" ] || fail "profile $(basename "$y") not installed"
 done

@@ -11,7 +11,7 @@ fail() { echo "manpages: $*"; exit 1; }
 command -v groff >/dev/null || { echo "groff not installed"; exit 77; }
 
 m=$top/contrib/man
-for p in vxrecord.1 vxreplay.1 vxtop.1 vxtrace.4 vxt.5 vxprofile.5; do
+for p in vxrecord.1 vxreplay.1 vxtop.1 vxtrace.4 vxt.5 vxprofile.5 vxscript.5; do
 	f=$m/$p
 	[ -f "$f" ] || fail "$p missing"
 	name=${p%.*} sec=${p##*.}

@@ -559,6 +559,10 @@ void report_spec_section(struct report_ctx *c, int part)
 	const struct vxt_spec_stats *s;
 	char nb[NAMEBUF];
 
+	if (c->script) {
+		report_script_section(c, part);
+		return;
+	}
 	if (!bp)
 		return;
 	s = &bp->st.spec;

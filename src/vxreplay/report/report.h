@@ -22,6 +22,7 @@ struct report_scope {
 };
 
 struct batch_profile;
+struct batch_script;
 
 /* Called for each event in scope with its ordinal in the file; return true
  * to keep it. NULL keeps all. */
@@ -49,6 +50,7 @@ struct report_ctx {
 	const struct batch_profile *spec;	/* --profile: its section in the summary */
 	uint64_t damaged;		/* damaged chunks skipped (each named on stderr) */
 	size_t damage_said;		/* chunks below this were named (passes go in order) */
+	const struct batch_script *script;	/* --script: its section in the summary */
 };
 
 /* A damaged chunk met by a pass: name it on stderr (once over all passes)
@@ -68,6 +70,8 @@ int report_info(struct vxt_reader *r, FILE *out);
 /* The profile and speculation part of the summary (nothing without a
  * profile); CSV: @part 0 = header cells, 1 = value cells. */
 void report_spec_section(struct report_ctx *c, int part);
+/* The same for --script (batch_script.c). */
+void report_script_section(struct report_ctx *c, int part);
 
 /* One event as a CSV row (no newline) / JSON object, as the events report
  * writes it; shared with exports. */

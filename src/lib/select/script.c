@@ -1,0 +1,311 @@
+/* script.c - D-style scripts: loading, finding, life cycle, figures
+ *
+ * Compiles a script (script_parse.c, script_check.c), applies -x settings
+ * over its pragmas, sizes the run-time state, and reports DTrace's
+ * counters in DTrace's words. Scripts are found by name as NAME.d in the
+ * profile directories (profile.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/script_impl.h"
+#include "vxtrace/profile.h"
+
+static void set_name(struct vxt_script *s, const char *file)
+{
+	const char *b = strrchr(file, '/');
+	size_t n;
+
+	b = b ? b + 1 : file;
+	n = strlen(b);
+	if (n > 2 && !strcmp(b + n - 2, ".d"))
+		n -= 2;
+	if (n >= sizeof(s->name))
+		n = sizeof(s->name) - 1;
+	memcpy(s->name, b, n);
+	s->name[n] = '\0';
+}
+
+static int apply_x(struct vxt_script *s, const char *const *xopts, unsigned nx, char *err)
+{
+	for (unsigned i = 0; i < nx; i++) {
+		char buf[256], *eq;
+		int rc;
+
+		snprintf(buf, sizeof(buf), "%s", xopts[i]);
+		eq = strchr(buf, '=');
+		if (eq)
+			*eq++ = '\0';
+		rc = vxt_script_set_option(s, buf, eq, 0, 0, err);
+		if (rc < 0) {	/* "-x: message", not a position in the file */
+			const char *msg = strstr(err, ": failed");
+
+			snprintf(buf, sizeof(buf), "%s", msg ? msg + 2 : err);
+			snprintf(err, VXT_ERRBUF_SIZE, "-x %s: %s", xopts[i], buf);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int alloc_runtime(struct vxt_script *s)
+{
+	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
+	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
+	s->spec = calloc(s->opt.nspec, sizeof(*s->spec));
+	s->text = malloc(S_TEXT_MAX);
+	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
+	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
+	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->ticks || !s->next_tick)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->nvars; i++)
+		if (s->vars[i].scope == SN_REQ)
+			s->uses_req = true;
+	for (unsigned i = 0; i < s->ncl; i++) {
+		unsigned j;
+
+		if (!(s->cl[i].probes & SP_TICK))
+			continue;
+		for (j = 0; j < s->nticks && s->ticks[j] != s->cl[i].tick_ns; j++)
+			;
+		if (j == s->nticks)
+			s->ticks[s->nticks++] = s->cl[i].tick_ns;
+	}
+	s->clean_ns = 1000000000ull / s->opt.cleanrate;
+	return 0;
+}
+
+struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
+				      const char *const *xopts, unsigned nx,
+				      char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_script *s = calloc(1, sizeof(*s));
+	int rc;
+
+	err[0] = '\0';
+	if (!s)
+		goto nomem;
+	snprintf(s->file, sizeof(s->file), "%s", file ? file : "script");
+	set_name(s, s->file);
+	s->opt.nspec = VXT_SCRIPT_DEFAULT_NSPEC;
+	s->opt.specsize = VXT_SCRIPT_DEFAULT_SPECSIZE;
+	s->opt.bufsize = VXT_SCRIPT_DEFAULT_BUFSIZE;
+	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
+	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+	if (len > VXT_SCRIPT_MAX_BYTES) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: larger than %d bytes", s->file,
+			 VXT_SCRIPT_MAX_BYTES);
+		goto fail;
+	}
+	if (memchr(text, '\0', len)) {
+		size_t at = (size_t)((const char *)memchr(text, '\0', len) - text);
+
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: a NUL byte at offset %zu: not a script",
+			 s->file, at);
+		goto fail;
+	}
+	rc = vxt_script_parse(s, text, len, err);
+	if (rc == 0)
+		rc = vxt_script_check(s, err);
+	if (rc == 0)
+		rc = apply_x(s, xopts, nx, err);
+	if (rc == 0)
+		rc = alloc_runtime(s);
+	if (rc == -ENOMEM && !err[0])
+		goto nomem;
+	if (rc < 0)
+		goto fail;
+	return s;
+nomem:
+	snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", file ? file : "script");
+fail:
+	vxt_script_free(s);
+	return NULL;
+}
+
+struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
+				   char err[VXT_ERRBUF_SIZE])
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+	struct vxt_script *s;
+
+	if (!f) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(VXT_SCRIPT_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
+		return NULL;
+	}
+	n = fread(buf, 1, VXT_SCRIPT_MAX_BYTES + 1, f);
+	if (ferror(f)) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	s = vxt_script_compile(buf, n, path, xopts, nx, err);
+	free(buf);
+	return s;
+}
+
+int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
+		    char err[VXT_ERRBUF_SIZE])
+{
+	char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
+	size_t n = strlen(name);
+	int nd;
+
+	if (strchr(name, '/') || (n > 2 && !strcmp(name + n - 2, ".d"))) {
+		snprintf(path, size, "%s", name);
+		return 0;
+	}
+	nd = vxt_profile_dirs(dir, dirs, VXT_PROFILE_MAX_DIRS);
+	for (int i = 0; i < nd; i++) {
+		FILE *f;
+
+		if ((size_t)snprintf(path, size, "%s/%s.d", dirs[i], name) >= size)
+			continue;
+		f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return 0;
+		}
+	}
+	snprintf(err, VXT_ERRBUF_SIZE, "no script named '%s' (looked for %s.d in the profile "
+		 "directories; see vxreplay --help)", name, name);
+	return -ENOENT;
+}
+
+void vxt_script_free(struct vxt_script *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nmem; i++)
+		free(s->mem[i]);
+	free(s->mem);
+	for (unsigned i = 0; i < s->naggs; i++)
+		vxt_sagg_free(&s->aggs[i]);
+	free(s->aggs);
+	free(s->vars);
+	free(s->cl);
+	if (s->spec)
+		for (unsigned i = 0; i < s->opt.nspec; i++) {
+			for (size_t j = 0; j < s->spec[i].n; j++)
+				free(s->spec[i].recs[j].text);
+			free(s->spec[i].recs);
+		}
+	free(s->spec);
+	for (size_t i = 0; i < s->vtab.cap; i++)	/* interned strings */
+		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
+			free((char *)s->vtab.e[i].key.k[0].s);
+	vxt_stab_free(&s->vtab);
+	for (size_t i = 0; i < s->reqs.cap; i++)
+		if (s->reqs.e[i].hash) {
+			struct sreqq *q = s->reqs.e[i].agg;
+
+			free(q->q);
+			free(q);
+		}
+	vxt_stab_free(&s->reqs);
+	free(s->globals);
+	free(s->thisv);
+	free(s->text);
+	free(s->ticks);
+	free(s->next_tick);
+	free(s->errs_seen);
+	free(s);
+}
+
+const struct vxt_script_options *vxt_script_get_options(const struct vxt_script *s)
+{
+	return &s->opt;
+}
+
+const char *vxt_script_name(const struct vxt_script *s)
+{
+	return s->name;
+}
+
+bool vxt_script_has_aggregations(const struct vxt_script *s)
+{
+	return s->naggs > 0 || s->nticks > 0;
+}
+
+int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
+		     const struct vxt_strtab *strs, vxt_script_sink_fn sink, void *arg)
+{
+	s->objs = objs;
+	s->strs = strs;
+	s->sink = sink;
+	s->sink_arg = arg;
+	if (s->started)
+		return 0;
+	s->started = true;
+	return vxt_script_run_begin(s);
+}
+
+void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)
+{
+	s->time_base = base_ns;
+}
+
+void vxt_script_set_live(struct vxt_script *s, bool live)
+{
+	s->live = live;
+}
+
+bool vxt_script_exited(const struct vxt_script *s, int *code)
+{
+	if (code)
+		*code = s->exit_code;
+	return s->exited;
+}
+
+void vxt_script_get_stats(const struct vxt_script *s, struct vxt_script_stats *st)
+{
+	*st = s->st;
+}
+
+const char *vxt_script_first_error(const struct vxt_script *s)
+{
+	return s->errs_seen ? s->errs_seen : "";
+}
+
+static int line(char *buf, size_t size, int n, uint64_t count, const char *one,
+		const char *many, const char *why)
+{
+	int m;
+
+	if (!count || n < 0 || (size_t)n >= size)
+		return n;
+	m = snprintf(buf + n, size - (size_t)n, "%" PRIu64 " %s%s%s\n", count,
+		     count == 1 ? one : many, why ? " " : "", why ? why : "");
+	return m < 0 ? n : n + m;
+}
+
+char *vxt_script_format_problems(const struct vxt_script_stats *st, char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	n = line(buf, size, n, st->failed_unavail, "failed speculation", "failed speculations",
+		 "(no speculative buffer space available)");
+	n = line(buf, size, n, st->failed_busy, "failed speculation", "failed speculations",
+		 "(available buffer(s) still busy)");
+	n = line(buf, size, n, st->spec_drops, "speculative drop", "speculative drops", NULL);
+	n = line(buf, size, n, st->commit_drops, "drop", "drops",
+		 "(commit larger than the principal buffer, bufsize)");
+	n = line(buf, size, n, st->agg_drops, "aggregation drop", "aggregation drops", NULL);
+	n = line(buf, size, n, st->div_zero, "error", "errors", "(division by zero)");
+	(void)n;
+	return buf;
+}

@@ -1,0 +1,786 @@
+/* script_parse.c - from tokens to clauses of expression trees
+ *
+ * Recursive descent over D's grammar, restricted to what block-I/O scripts
+ * need: probe lists, a /predicate/, statements separated by ';' (C's
+ * expressions with D's precedence, assignments, ++ and --, calls,
+ * @aggregations) and `#pragma D option` lines. Names are bound here to
+ * fields, variables and aggregations; script_check.c checks them. A '/'
+ * outside parentheses ends a predicate, as in D.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/script_impl.h"
+
+struct sparser {
+	struct vxt_script *s;
+	struct slexer lx;
+	struct stoken tok;
+	bool have;		/* tok holds the next token */
+	char *err;
+	int depth;
+	int parens;		/* open ( [ of the current expression */
+	bool in_pred;
+	int rc;			/* -ENOMEM when the lexer ran out */
+};
+
+void *vxt_script_alloc(struct vxt_script *s, size_t size)
+{
+	void *p;
+
+	if (s->nmem == s->capmem) {
+		size_t cap = s->capmem ? 2 * s->capmem : 256;
+		void **m = realloc(s->mem, cap * sizeof(*m));
+
+		if (!m)
+			return NULL;
+		s->mem = m;
+		s->capmem = cap;
+	}
+	p = calloc(1, size ? size : 1);
+	if (p)
+		s->mem[s->nmem++] = p;
+	return p;
+}
+
+static char *sdup(struct vxt_script *s, const char *str)
+{
+	size_t n = strlen(str) + 1;
+	char *p = vxt_script_alloc(s, n);
+
+	if (p)
+		memcpy(p, str, n);
+	return p;
+}
+
+int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsigned col,
+		    const char *fmt, ...)
+{
+	char msg[VXT_ERRBUF_SIZE - 200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (char *p = msg; *p; p++)	/* one printable line */
+		if (*p == '\n' || *p == '\t' || !isprint((unsigned char)*p))
+			*p = ' ';
+	if (!line)	/* a -x setting: no position */
+		snprintf(err, VXT_ERRBUF_SIZE, "%.180s: %s", s->file, msg);
+	else
+		snprintf(err, VXT_ERRBUF_SIZE, "%.160s:%u:%u: %s", s->file, line, col, msg);
+	return -EINVAL;
+}
+
+/* ---- tokens ---- */
+
+static struct stoken *peek(struct sparser *p)
+{
+	if (!p->have) {
+		if (vxt_slex_next(&p->lx, &p->tok) < 0) {
+			p->rc = -ENOMEM;
+			p->tok.type = ST_ERROR;
+			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
+		}
+		p->have = true;
+	}
+	return &p->tok;
+}
+
+static struct stoken *peek_probe(struct sparser *p)
+{
+	if (!p->have) {
+		if (vxt_slex_probe(&p->lx, &p->tok) < 0) {
+			p->rc = -ENOMEM;
+			p->tok.type = ST_ERROR;
+			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
+		}
+		p->have = true;
+	}
+	return &p->tok;
+}
+
+static void take(struct sparser *p)
+{
+	p->have = false;
+}
+
+static int syntax(struct sparser *p, const struct stoken *t)
+{
+	if (t->type == ST_ERROR)
+		return vxt_script_fail(p->s, p->err, t->line, t->col, "%s", t->msg);
+	if (t->type == ST_END)
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "syntax error: unexpected end of file");
+	if (t->str && t->type != ST_STR)
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "syntax error near \"%s%s\"", t->type == ST_AGG ? "@" : "",
+				       t->str);
+	if (t->type == ST_NUM)
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "syntax error near \"%lld\"", (long long)t->num);
+	if (t->type == ST_STR)
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "syntax error near string constant");
+	return vxt_script_fail(p->s, p->err, t->line, t->col, "syntax error near \"%s\"",
+			       vxt_stok_name(t->type));
+}
+
+static int expect(struct sparser *p, enum stok type)
+{
+	struct stoken *t = peek(p);
+
+	if (t->type != type) {
+		if (t->type == ST_ERROR || t->type == ST_END)
+			return syntax(p, t);
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "syntax error near \"%s\": expected \"%s\"",
+				       t->str && t->type != ST_STR ? t->str : vxt_stok_name(t->type),
+				       vxt_stok_name(type));
+	}
+	take(p);
+	return 0;
+}
+
+/* ---- names ---- */
+
+static int var_slot(struct sparser *p, uint8_t scope, const char *name, unsigned line,
+		    unsigned col)
+{
+	struct vxt_script *s = p->s;
+
+	for (unsigned i = 0; i < s->nvars; i++)
+		if (s->vars[i].scope == scope && !strcmp(s->vars[i].name, name))
+			return (int)i;
+	if (strlen(name) >= sizeof(s->vars[0].name)) {
+		vxt_script_fail(s, p->err, line, col, "identifier '%.40s...' is too long", name);
+		return -1;
+	}
+	if (s->nvars == s->capvars) {
+		unsigned cap = s->capvars ? 2 * s->capvars : 32;
+		struct svar *v = realloc(s->vars, cap * sizeof(*v));
+
+		if (!v) {
+			p->rc = -ENOMEM;
+			return -1;
+		}
+		s->vars = v;
+		s->capvars = cap;
+	}
+	memset(&s->vars[s->nvars], 0, sizeof(s->vars[0]));
+	snprintf(s->vars[s->nvars].name, sizeof(s->vars[0].name), "%s", name);
+	s->vars[s->nvars].scope = scope;
+	s->vars[s->nvars].line = line;
+	s->vars[s->nvars].col = col;
+	return (int)s->nvars++;
+}
+
+static int agg_slot(struct sparser *p, const char *name, unsigned line, unsigned col)
+{
+	struct vxt_script *s = p->s;
+
+	for (unsigned i = 0; i < s->naggs; i++)
+		if (!strcmp(s->aggs[i].name, name))
+			return (int)i;
+	if (strlen(name) >= sizeof(s->aggs[0].name)) {
+		vxt_script_fail(s, p->err, line, col, "identifier '%.40s...' is too long", name);
+		return -1;
+	}
+	if (s->naggs == s->capaggs) {
+		unsigned cap = s->capaggs ? 2 * s->capaggs : 8;
+		struct sagg *a = realloc(s->aggs, cap * sizeof(*a));
+
+		if (!a) {
+			p->rc = -ENOMEM;
+			return -1;
+		}
+		s->aggs = a;
+		s->capaggs = cap;
+	}
+	memset(&s->aggs[s->naggs], 0, sizeof(s->aggs[0]));
+	snprintf(s->aggs[s->naggs].name, sizeof(s->aggs[0].name), "%s", name);
+	s->aggs[s->naggs].fn = -1;
+	s->aggs[s->naggs].line = line;
+	s->aggs[s->naggs].col = col;
+	return (int)s->naggs++;
+}
+
+static struct snode *node(struct sparser *p, enum snk kind, const struct stoken *at)
+{
+	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
+
+	if (!n) {
+		p->rc = -ENOMEM;
+		return NULL;
+	}
+	n->kind = (uint8_t)kind;
+	n->line = at->line;
+	n->col = at->col;
+	return n;
+}
+
+/* ---- expressions ---- */
+
+static struct snode *expr(struct sparser *p);
+static struct snode *assign_expr(struct sparser *p);
+
+static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
+{
+	struct snode *v[S_MAX_ARGS];
+	struct stoken *t;
+
+	*n = 0;
+	p->parens++;
+	if (peek(p)->type != close) {
+		for (;;) {
+			struct snode *a;
+
+			t = peek(p);
+			if (*n == S_MAX_ARGS) {
+				vxt_script_fail(p->s, p->err, t->line, t->col,
+						"too many arguments (at most %d)", S_MAX_ARGS);
+				return -EINVAL;
+			}
+			if (t->type == ST_AGG) {	/* printa(@a), clear(@a) ... */
+				a = node(p, SN_AGG, t);
+				if (!a)
+					return -ENOMEM;
+				a->str = sdup(p->s, t->str);
+				a->idx = agg_slot(p, t->str, t->line, t->col);
+				if (a->idx < 0 || !a->str)
+					return -EINVAL;
+				take(p);
+			} else {
+				a = assign_expr(p);
+				if (!a)
+					return -EINVAL;
+			}
+			v[(*n)++] = a;
+			if (peek(p)->type != ST_COMMA)
+				break;
+			take(p);
+		}
+	}
+	if (expect(p, close) < 0)
+		return -EINVAL;
+	p->parens--;
+	*out = vxt_script_alloc(p->s, (*n ? *n : 1) * sizeof(**out));
+	if (!*out)
+		return p->rc = -ENOMEM;
+	memcpy(*out, v, *n * sizeof(**out));
+	return 0;
+}
+
+static struct snode *primary(struct sparser *p)
+{
+	struct stoken *t = peek(p);
+	struct stoken at = *t;
+	struct snode *n;
+
+	switch (t->type) {
+	case ST_NUM:
+		n = node(p, SN_NUM, t);
+		if (n)
+			n->num = t->num;
+		take(p);
+		return n;
+	case ST_STR:
+		n = node(p, SN_STR, t);
+		if (n && !(n->str = sdup(p->s, t->str)))
+			return NULL;
+		take(p);
+		return n;
+	case ST_LPAREN:
+		take(p);
+		p->parens++;
+		n = expr(p);
+		if (!n || expect(p, ST_RPAREN) < 0)
+			return NULL;
+		p->parens--;
+		return n;
+	case ST_IDENT:
+		break;
+	default:
+		syntax(p, t);
+		return NULL;
+	}
+	take(p);
+	if (!strcmp(at.str, "this") || !strcmp(at.str, "self") || !strcmp(at.str, "req")) {
+		enum snk k = at.str[0] == 't' ? SN_THIS : at.str[0] == 's' ? SN_SELF : SN_REQ;
+		char name[80];
+
+		if (expect(p, ST_ARROW) < 0)
+			return NULL;
+		t = peek(p);
+		if (t->type != ST_IDENT) {
+			syntax(p, t);
+			return NULL;
+		}
+		n = node(p, k, &at);
+		if (!n)
+			return NULL;
+		snprintf(name, sizeof(name), "%s->%s", at.str, t->str);
+		n->str = sdup(p->s, name);
+		n->idx = var_slot(p, (uint8_t)k, t->str, at.line, at.col);
+		take(p);
+		return n->idx < 0 || !n->str ? NULL : n;
+	}
+	if (peek(p)->type == ST_LPAREN) {	/* a call */
+		n = node(p, SN_CALL, &at);
+		if (!n)
+			return NULL;
+		n->str = sdup(p->s, at.str);
+		n->idx = vxt_script_func(at.str);
+		take(p);
+		if (!n->str || arg_list(p, ST_RPAREN, &n->args, &n->nargs) < 0)
+			return NULL;
+		return n;
+	}
+	if (peek(p)->type == ST_LBRACK) {	/* an associative array */
+		n = node(p, SN_ARRAY, &at);
+		if (!n)
+			return NULL;
+		n->str = sdup(p->s, at.str);
+		n->idx = var_slot(p, SN_ARRAY, at.str, at.line, at.col);
+		take(p);
+		if (n->idx < 0 || !n->str || arg_list(p, ST_RBRACK, &n->args, &n->nargs) < 0)
+			return NULL;
+		if (!n->nargs) {
+			vxt_script_fail(p->s, p->err, at.line, at.col,
+					"associative array %s needs at least one key", at.str);
+			return NULL;
+		}
+		if (n->nargs > S_MAX_KEYS) {
+			vxt_script_fail(p->s, p->err, at.line, at.col,
+					"associative array %s: at most %d keys", at.str, S_MAX_KEYS);
+			return NULL;
+		}
+		return n;
+	}
+	n = node(p, SN_FIELD, &at);
+	if (!n || !(n->str = sdup(p->s, at.str)))
+		return NULL;
+	n->idx = vxt_script_field(at.str);
+	if (n->idx >= 0)
+		return n;
+	n->num = vxt_script_errno(at.str);
+	if (n->num > 0) {
+		n->kind = SN_NUM;
+		return n;
+	}
+	n->kind = SN_GLOBAL;
+	n->idx = var_slot(p, SN_GLOBAL, at.str, at.line, at.col);
+	return n->idx < 0 ? NULL : n;
+}
+
+static struct snode *postfix(struct sparser *p)
+{
+	struct snode *n = primary(p), *m;
+	struct stoken *t;
+
+	if (!n)
+		return NULL;
+	t = peek(p);
+	if (t->type != ST_INC && t->type != ST_DEC)
+		return n;
+	m = node(p, SN_INCDEC, t);
+	if (!m)
+		return NULL;
+	m->op = t->type;
+	m->num = 1;
+	m->a = n;
+	take(p);
+	return m;
+}
+
+static struct snode *unary(struct sparser *p)
+{
+	struct stoken *t = peek(p);
+	struct stoken at = *t;
+	struct snode *n, *a;
+
+	if (t->type != ST_NOT && t->type != ST_MINUS && t->type != ST_TILDE &&
+	    t->type != ST_PLUS && t->type != ST_INC && t->type != ST_DEC)
+		return postfix(p);
+	if (++p->depth > S_MAX_DEPTH) {
+		vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
+		return NULL;
+	}
+	take(p);
+	a = unary(p);
+	p->depth--;
+	if (!a)
+		return NULL;
+	if (at.type == ST_PLUS)
+		return a;
+	n = node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY, &at);
+	if (!n)
+		return NULL;
+	n->op = at.type;
+	n->a = a;
+	return n;
+}
+
+/* Binding strength of binary operator @t; 0 if it is none. */
+static int prec(const struct sparser *p, enum stok t)
+{
+	switch (t) {
+	case ST_OROR: return 1;
+	case ST_XORXOR: return 2;
+	case ST_ANDAND: return 3;
+	case ST_OR: return 4;
+	case ST_XOR: return 5;
+	case ST_AND: return 6;
+	case ST_EQ: case ST_NE: return 7;
+	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
+	case ST_SHL: case ST_SHR: return 9;
+	case ST_PLUS: case ST_MINUS: return 10;
+	case ST_SLASH: return p->in_pred && !p->parens ? 0 : 11;
+	case ST_STAR: case ST_PERCENT: return 11;
+	default: return 0;
+	}
+}
+
+static struct snode *binary(struct sparser *p, int min)
+{
+	struct snode *l = unary(p);
+
+	if (++p->depth > S_MAX_DEPTH) {
+		vxt_script_fail(p->s, p->err, p->tok.line, p->tok.col,
+				"expression nested too deeply");
+		return NULL;
+	}
+	while (l) {
+		struct stoken *t = peek(p);
+		struct stoken at = *t;
+		int pr = prec(p, t->type);
+		struct snode *r, *n;
+
+		if (!pr || pr < min)
+			break;
+		take(p);
+		r = binary(p, pr + 1);
+		if (!r)
+			return NULL;
+		n = node(p, at.type == ST_ANDAND ? SN_AND : at.type == ST_OROR ? SN_OR :
+			 at.type == ST_XORXOR ? SN_XORXOR : SN_BINARY, &at);
+		if (!n)
+			return NULL;
+		n->op = at.type;
+		n->a = l;
+		n->b = r;
+		l = n;
+	}
+	p->depth--;
+	return l;
+}
+
+static struct snode *cond_expr(struct sparser *p)
+{
+	struct snode *c = binary(p, 1), *n;
+	struct stoken at;
+
+	if (!c || peek(p)->type != ST_QUEST)
+		return c;
+	at = *peek(p);
+	take(p);
+	n = node(p, SN_COND, &at);
+	if (!n)
+		return NULL;
+	n->a = c;
+	p->parens++;		/* a '/' between ? and : divides */
+	n->b = expr(p);
+	p->parens--;
+	if (!n->b || expect(p, ST_COLON) < 0)
+		return NULL;
+	n->c = cond_expr(p);
+	return n->c ? n : NULL;
+}
+
+static struct snode *assign_expr(struct sparser *p)
+{
+	struct snode *l = cond_expr(p), *n;
+	struct stoken *t;
+	struct stoken at;
+
+	if (!l)
+		return NULL;
+	t = peek(p);
+	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
+	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
+		return l;
+	at = *t;
+	take(p);
+	n = node(p, SN_ASSIGN, &at);
+	if (!n)
+		return NULL;
+	n->op = at.type;
+	n->a = l;
+	n->b = assign_expr(p);
+	return n->b ? n : NULL;
+}
+
+static struct snode *expr(struct sparser *p)
+{
+	return assign_expr(p);
+}
+
+/* @name[keys] = func(args) */
+static struct snode *agg_stmt(struct sparser *p)
+{
+	struct stoken at = *peek(p);
+	struct snode *n = node(p, SN_AGGSET, &at), *f;
+
+	if (!n)
+		return NULL;
+	n->str = sdup(p->s, at.str);
+	n->idx = agg_slot(p, at.str, at.line, at.col);
+	take(p);
+	if (n->idx < 0 || !n->str)
+		return NULL;
+	if (peek(p)->type == ST_LBRACK) {
+		take(p);
+		if (arg_list(p, ST_RBRACK, &n->keys, &n->nkeys) < 0)
+			return NULL;
+		if (n->nkeys > S_MAX_KEYS) {
+			vxt_script_fail(p->s, p->err, at.line, at.col,
+					"@%s: at most %d keys", at.str, S_MAX_KEYS);
+			return NULL;
+		}
+	}
+	if (expect(p, ST_ASSIGN) < 0)
+		return NULL;
+	f = primary(p);
+	if (!f)
+		return NULL;
+	if (f->kind != SN_CALL) {
+		vxt_script_fail(p->s, p->err, f->line, f->col,
+				"@%s: an aggregation is assigned an aggregating function "
+				"(count sum avg min max quantize lquantize)", at.str);
+		return NULL;
+	}
+	n->a = f;
+	return n;
+}
+
+/* ---- clauses ---- */
+
+static int parse_tick(const char *s, uint64_t *ns)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s || v == 0)
+		return -1;
+	if (!*end || !strcmp(end, "hz"))
+		*ns = 1000000000ull / v;
+	else if (!strcmp(end, "ns"))
+		*ns = v;
+	else if (!strcmp(end, "us"))
+		*ns = v * 1000ull;
+	else if (!strcmp(end, "ms") || !strcmp(end, "msec"))
+		*ns = v * 1000000ull;
+	else if (!strcmp(end, "s") || !strcmp(end, "sec"))
+		*ns = v * 1000000000ull;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		*ns = v * 60000000000ull;
+	else
+		return -1;
+	return *ns ? 0 : -1;
+}
+
+/* tick-N, profile:::tick-N, interval:s:N, interval:ms:N. @return 0 or -1. */
+static int parse_interval(const char *d, uint64_t *ns)
+{
+	char b[48];
+
+	if (!strncmp(d, "tick-", 5))
+		return parse_tick(d + 5, ns);
+	if (!strncmp(d, "profile:::tick-", 15))
+		return parse_tick(d + 15, ns);
+	if (!strncmp(d, "interval:s:", 11) && strlen(d) < 40) {
+		snprintf(b, sizeof(b), "%ss", d + 11);
+		return parse_tick(b, ns);
+	}
+	if (!strncmp(d, "interval:ms:", 12) && strlen(d) < 40) {
+		snprintf(b, sizeof(b), "%sms", d + 12);
+		return parse_tick(b, ns);
+	}
+	return -1;
+}
+
+/* One probe description into @c. @return 0 or -EINVAL. */
+static int probe_desc(struct sparser *p, struct sclause *c, const struct stoken *t)
+{
+	static const struct { const char *name; unsigned bit; } io[] = {
+		{ "queue", SP_QUEUE }, { "start", SP_START }, { "done", SP_DONE },
+		{ "requeue", SP_REQUEUE }, { "error", SP_ERROR }, { "lost", SP_LOST },
+	};
+	const char *d = t->str;
+	uint64_t ns = 0;
+
+	if (!c->probe_text[0])
+		snprintf(c->probe_text, sizeof(c->probe_text), "%s", d);
+	if (!strcmp(d, "BEGIN") || !strcmp(d, "dtrace:::BEGIN")) {
+		c->probes |= SP_BEGIN;
+		return 0;
+	}
+	if (!strcmp(d, "END") || !strcmp(d, "dtrace:::END")) {
+		c->probes |= SP_END;
+		return 0;
+	}
+	if (!strncmp(d, "io:::", 5)) {
+		for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+			if (!strcmp(d + 5, io[i].name)) {
+				c->probes |= io[i].bit;
+				return 0;
+			}
+	}
+	if (!parse_interval(d, &ns)) {
+		if (c->probes & SP_TICK && c->tick_ns != ns)
+			return vxt_script_fail(p->s, p->err, t->line, t->col,
+					       "a clause takes one tick interval");
+		c->probes |= SP_TICK;
+		c->tick_ns = ns;
+		return 0;
+	}
+	return vxt_script_fail(p->s, p->err, t->line, t->col,
+			       "probe description %s does not match any probes "
+			       "(io:::queue start done requeue error lost, BEGIN, END, tick-N)", d);
+}
+
+static int stmt_list(struct sparser *p, struct sclause *c)
+{
+	struct snode **v = NULL;
+	unsigned n = 0, cap = 0;
+
+	while (peek(p)->type != ST_RBRACE) {
+		struct snode *st;
+
+		if (peek(p)->type == ST_SEMI) {
+			take(p);
+			continue;
+		}
+		if (n == cap) {
+			struct snode **nv;
+
+			cap = cap ? 2 * cap : 8;
+			nv = vxt_script_alloc(p->s, cap * sizeof(*nv));
+			if (!nv)
+				return p->rc = -ENOMEM;
+			if (n)
+				memcpy(nv, v, n * sizeof(*nv));
+			v = nv;
+		}
+		p->parens = 0;
+		st = peek(p)->type == ST_AGG ? agg_stmt(p) : expr(p);
+		if (!st)
+			return -EINVAL;
+		v[n++] = st;
+		if (peek(p)->type != ST_SEMI && peek(p)->type != ST_RBRACE)
+			return syntax(p, peek(p));
+	}
+	take(p);
+	c->stmts = v;
+	c->nstmts = n;
+	return 0;
+}
+
+static int clause(struct sparser *p)
+{
+	struct vxt_script *s = p->s;
+	struct sclause *c;
+	struct stoken *t = peek_probe(p);
+
+	if (s->ncl == S_MAX_CLAUSES)
+		return vxt_script_fail(s, p->err, t->line, t->col, "too many clauses (at most %d)",
+				       S_MAX_CLAUSES);
+	c = &s->cl[s->ncl++];
+	memset(c, 0, sizeof(*c));
+	c->line = t->line;
+	c->col = t->col;
+	for (;;) {
+		t = peek_probe(p);
+		if (t->type != ST_PROBE)
+			return syntax(p, t);
+		if (probe_desc(p, c, t) < 0)
+			return -EINVAL;
+		take(p);
+		if (peek(p)->type != ST_COMMA)
+			break;
+		take(p);
+	}
+	t = peek(p);
+	if (t->type == ST_SLASH) {
+		take(p);
+		p->in_pred = true;
+		p->parens = 0;
+		c->pred = expr(p);
+		p->in_pred = false;
+		if (!c->pred || expect(p, ST_SLASH) < 0)
+			return -EINVAL;
+	}
+	if (expect(p, ST_LBRACE) < 0)
+		return -EINVAL;
+	return stmt_list(p, c);
+}
+
+/* "#pragma D option name[=value]" */
+static int pragma(struct sparser *p, const struct stoken *t)
+{
+	char buf[256], *w, *save, *name, *eq;
+	unsigned col = t->col;
+
+	snprintf(buf, sizeof(buf), "%s", t->str);
+	w = strtok_r(buf, " \t\r", &save);	/* #pragma */
+	w = strtok_r(NULL, " \t\r", &save);
+	if (!w || strcmp(w, "D"))
+		return vxt_script_fail(p->s, p->err, t->line, col,
+				       "unknown #pragma (only #pragma D option name=value)");
+	w = strtok_r(NULL, " \t\r", &save);
+	name = strtok_r(NULL, " \t\r", &save);
+	if (!w || strcmp(w, "option") || !name)
+		return vxt_script_fail(p->s, p->err, t->line, col,
+				       "unknown #pragma (only #pragma D option name=value)");
+	if (strtok_r(NULL, " \t\r", &save))
+		return vxt_script_fail(p->s, p->err, t->line, col,
+				       "#pragma D option takes one name=value");
+	col += (unsigned)(name - buf);
+	eq = strchr(name, '=');
+	if (eq)
+		*eq++ = '\0';
+	return vxt_script_set_option(p->s, name, eq, t->line, col, p->err);
+}
+
+int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *err)
+{
+	struct sparser p = { .s = s, .err = err };
+	int rc = 0;
+
+	s->cl = calloc(S_MAX_CLAUSES, sizeof(*s->cl));
+	if (!s->cl)
+		return -ENOMEM;
+	vxt_slex_init(&p.lx, text, len);
+	for (;;) {
+		struct stoken *t = peek_probe(&p);
+
+		if (t->type == ST_END)
+			break;
+		if (t->type == ST_PRAGMA) {
+			rc = pragma(&p, t);
+			take(&p);
+		} else {
+			rc = clause(&p);
+		}
+		if (rc < 0 || p.rc < 0)
+			break;
+	}
+	vxt_slex_free(&p.lx);
+	if (p.rc < 0)
+		return p.rc;
+	return rc;
+}

@@ -1,0 +1,1 @@
+io:::start { speculate(1); @a = count(); }
