@@ -4,7 +4,9 @@
 # discards, flushes) or the workload's (writes, write-zeroes: the kernel
 # also counts the empty write that carries each fsync's flush), and every
 # completion is paired with its issue: a flush completes as a flush, with
-# its latency.
+# its latency. VXT_OPS_SOURCE=ebpf runs the same checks on the ebpf source
+# (tests/cli/ebpf_ops.sh).
+SRC=${VXT_OPS_SOURCE:-tracefs}
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -16,7 +18,11 @@ make_loop 64M
 # the kernel's counters of the device: reads writes discards flushes
 kstat() { awk '{ print $1, $5, $12, $16 }' "/sys/block/$LNAME/stat"; }
 
-start_rec "$T/o.vxt" --source tracefs --objects "$LNAME" -q || finish
+if [ "$SRC" = ebpf ]; then
+	[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF"
+	grep -q 'this build has no BPF programs' "$B/vxrecord" && skip "built without the ebpf source"
+fi
+start_rec "$T/o.vxt" --source "$SRC" --objects "$LNAME" -q || finish
 set -- $(kstat)
 r0=$1 d0=$3 f0=$4
 for i in 1 2 3; do	# direct writes, then the fsync's flush

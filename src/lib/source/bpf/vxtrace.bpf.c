@@ -355,6 +355,8 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 
 	r.error = error;
 	r.time_ns = now;
 	r.sector = BPF_CORE_READ(rq, __sector);
+	if (r.sector == (__u64)-1)
+		r.sector = 0;	/* a flush request completes at sector -1 */
 	r.latency_ns = 0;
 	if (is) {
 		r.pid = is->pid;
@@ -428,6 +430,13 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		 * stays until the last part */
 		if (nr_bytes >= BPF_CORE_READ(rq, __data_len))
 			bpf_map_delete_elem(&inflight, &key);
+	} else if (!nr_bytes && !BPF_CORE_READ(rq, __data_len) &&
+		   rq_op(BPF_CORE_READ(rq, cmd_flags)) == VOLIOT_OP_WRITE) {
+		/* the end of a flush sequence: an empty write whose preflush
+		 * was issued as a flush request of its own, the write itself
+		 * never (the kernel cleared its REQ_PREFLUSH on the way) */
+		count(VXT_BPF_FLUSH_ENDS);
+		return 0;
 	}
 	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, is ? &copy : 0);
 }

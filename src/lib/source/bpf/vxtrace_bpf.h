@@ -31,6 +31,7 @@ enum vxt_bpf_counter {
 	VXT_BPF_COMMITS = 4,	/* speculation: triggers that committed a window */
 	VXT_BPF_SPEC_DROPS = 5,	/* speculation: records overwritten while still in a window */
 	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past VXT_BPF_MAX_KEYS */
+	VXT_BPF_FLUSH_ENDS = 7,	/* completions ending a flush sequence, not recorded */
 	VXT_BPF_NCOUNTERS
 };
 
