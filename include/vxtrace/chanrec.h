@@ -21,6 +21,7 @@ struct vxt_chanrec {
 		struct voliot_lost_rec lost;
 		struct voliot_object_rec object;
 		struct voliot_clock_rec clock;
+		struct voliot_spec_stats stats;
 	} u;
 };
 

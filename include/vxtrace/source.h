@@ -24,6 +24,10 @@
  * buffers started, so a completion never overtakes its issue. */
 #define VXT_BLKTRACE_REORDER_NS	(2 * VXT_NSEC_PER_SEC)
 #define VXT_TRACEFS_SLACK_NS	(2 * VXT_NSEC_PER_SEC / 1000)
+/* kmod speculating in the module: a committed event comes as late as the
+ * program's before window; the source holds events that long, plus this, to
+ * hand them out in time order. */
+#define VXT_KMOD_SPEC_SLACK_NS	(50 * VXT_NSEC_PER_SEC / 1000)
 
 /* A speculation program a kernel source can run itself (the profiles'
  * context: form): per key, keep the events within before_ns before a
@@ -62,8 +66,8 @@ struct vxt_source_opts {
 	const char *sim_errors;		/* error bursts, see sim.c; NULL = built-in */
 	/* import */
 	const char *path;	/* blktrace: prefix, files (comma separated) or "-" */
-	/* a speculation to run in the kernel where the source can (ebpf); see
-	 * vxt_source_speculates() */
+	/* a speculation to run in the kernel where the source can (ebpf; kmod
+	 * for key object); see vxt_source_speculates() */
 	const struct vxt_kspec *kspec;
 };
 

@@ -1,6 +1,7 @@
 # guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
 # the programs are in the guest (the module is loaded, a fresh error ring)
-# expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod
+# expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod record_kspec
+# expect: record_kspec_user
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -153,4 +154,62 @@ if [ $rc = 0 ] && grep -q '"source":"kmod"' /tmp/top.json && [ "$nint" = 4 ] &&
 else
 	res FAIL vxtop_kmod "exit $rc, $nint intervals, $reads reads (want 1000): $(cat /tmp/top.err)"
 	cat /tmp/top.json
+fi
+
+# --profile errors-in-context on the kmod source runs in the module: beside
+# it a full trace of the same I/O, the profile applied to it offline must
+# give the same events (the task of a completion whose issue fell out of a
+# window is not compared: the module sends completions of interrupt context
+# without one). Then a profile the module cannot run says why and runs in
+# user space.
+vxrecord -q -f --source kmod --objects nullb1 --profile-dir /profiles \
+	--profile errors-in-context -o /tmp/ks-kern.vxt 2>/tmp/ks-kern.err &
+KREC=$!
+vxrecord -q -f --source kmod --objects nullb1 -o /tmp/ks-full.vxt 2>/tmp/ks-full.err &
+FREC=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+k=0
+while [ $k -lt 4 ]; do
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=300 skip=$((1000 + k * 400)) iflag=direct 2>/dev/null
+	sleep 0.3
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=50 skip=$((1300 + k * 400)) iflag=direct 2>/dev/null
+	sleep 0.3
+	k=$((k + 1))
+done
+spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
+sleep 0.3
+kill -INT $KREC $FREC
+wait $KREC
+krc=$?
+wait $FREC
+vxreplay /tmp/ks-full.vxt --profile-dir /profiles --profile errors-in-context \
+	--report events --format csv |
+	cut -d, -f1-10,13 >/tmp/ks-user.csv
+vxreplay /tmp/ks-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/ks-kern.csv
+nk=$(($(wc -l </tmp/ks-kern.csv) - 1))
+nf=$(vxreplay /tmp/ks-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ks-kern.csv | wc -l)
+if [ $krc = 0 ] && vxreplay /tmp/ks-kern.vxt --info | grep -q 'speculation: kernel' &&
+   cmp -s /tmp/ks-user.csv /tmp/ks-kern.csv && [ "$ne" = 4 ] && [ "$nk" -lt "$nf" ]; then
+	res PASS record_kspec "errors-in-context in the module: $nk of $nf events, the 4 errors with their windows, as the profile applied to a full trace ($spec_line)"
+else
+	res FAIL record_kspec "exit $krc, $nk of $nf events, $ne errors; $(cat /tmp/ks-kern.err)"
+	vxreplay /tmp/ks-kern.vxt --info | head -6
+	diff /tmp/ks-user.csv /tmp/ks-kern.csv | head -20
+fi
+
+vxrecord -f --source kmod --objects nullb1 --profile-dir /profiles --profile slow-io -d 1s \
+	-o /tmp/ks-slow.vxt 2>/tmp/ks-slow.err
+if grep -q 'profile slow-io runs in user space: ' /tmp/ks-slow.err &&
+   [ "$(grep -c 'runs in user space' /tmp/ks-slow.err)" = 1 ] &&
+   vxreplay /tmp/ks-slow.vxt --info | grep -q 'speculation: user space'; then
+	res PASS record_kspec_user "slow-io stays in user space and says why in one line: $(grep 'runs in user space' /tmp/ks-slow.err)"
+else
+	res FAIL record_kspec_user "$(cat /tmp/ks-slow.err)"
 fi

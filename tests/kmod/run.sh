@@ -69,6 +69,8 @@ if [ -n "$bins" ]; then
 	cp "$KM_TOP/tests/kmod/guest-record.sh" "$KM_WORK/root/guest-more.sh"
 	cp "$KM_TOP/tests/kmod/guest-blktrace.sh" "$KM_WORK/root/"
 	cp "$KM_TOP/tests/kmod/guest-ebpf.sh" "$KM_WORK/root/"
+	mkdir -p "$KM_WORK/root/profiles"
+	cp "$KM_TOP"/formats/profiles/*.yaml "$KM_WORK/root/profiles/"
 fi
 cp "$KM_TOP/tests/kmod/guest-stress.sh" "$KM_WORK/root/"
 (cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"

@@ -30,6 +30,8 @@ static size_t min_len(uint8_t type)
 		return sizeof(struct voliot_object_rec);
 	case VOLIOT_REC_CLOCK:
 		return sizeof(struct voliot_clock_rec);
+	case VOLIOT_REC_SPEC_STATS:
+		return sizeof(struct voliot_spec_stats);
 	default:
 		return 2;
 	}
@@ -68,6 +70,17 @@ static int decode(const uint8_t *p, size_t len, struct vxt_chanrec *r)
 		r->u.clock.mono_ns = le64(p + 8);
 		r->u.clock.real_ns = le64(p + 16);
 		return 1;
+	case VOLIOT_REC_SPEC_STATS: {
+		__u64 *f = &r->u.stats.time_ns;
+		size_t i, n = (sizeof(r->u.stats) - 8) / 8;
+
+		memset(&r->u.stats, 0, sizeof(r->u.stats));
+		r->u.stats.len = p[0];
+		r->u.stats.type = p[1];
+		for (i = 0; i < n; i++)
+			f[i] = le64(p + 8 + 8 * i);
+		return 1;
+	}
 	default: /* the I/O records */
 		r->u.io.len = p[0];
 		r->u.io.type = p[1];

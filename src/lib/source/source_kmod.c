@@ -9,7 +9,12 @@
  * table, clock records move the clock anchor, lost records become
  * VXT_PH_LOST events, and error records are done events with their error.
  * Completions seen in interrupt context carry no task: they get the pid and
- * command of their issue (iopair.h).
+ * command of their issue (iopair.h). With opts->kspec keyed by object, the
+ * channel speculates in the module (VOLIOT_IO_SPECULATE): only what the
+ * program commits arrives, late by up to its before window, and is put back
+ * in time order (evorder.h); the program's counters come as stats records.
+ * Other keys are left to user space: the module keys a completion in
+ * interrupt context by no task, where user space gives it its issuer's.
  * Format of the stream: formats/channel.md.
  */
 #include <errno.h>
@@ -23,6 +28,7 @@
 
 #include "vxtrace/iopair.h"
 #include "source/chanev.h"
+#include "source/evorder.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -31,6 +37,11 @@
 #define KMOD_READ_SIZE	(256u << 10)	/* bytes per read() */
 #define KMOD_READ_MAX	(8u << 20)	/* bytes per next() call */
 #define KMOD_MAX_OBJS	VOLIOT_WANT_MAX
+/* Speculation buffers: objects speculated at once, and bytes per object
+ * (16384 events), 16 MiB in all, under the module's spec_max_bytes. */
+#define KMOD_SPEC_NSPEC	16u
+#define KMOD_SPEC_SIZE	(1u << 20)
+#define KMOD_KEY_OBJECT	0u	/* enum vxt_spec_key (select layer): object */
 
 struct kmod {
 	int fd;
@@ -39,7 +50,12 @@ struct kmod {
 	struct vxt_iopair *pairs;
 	uint8_t *buf;
 	struct vxt_chanev names;	/* the last object looked up */
+	bool spec;			/* the module speculates: events come late */
+	struct vxt_evorder order;	/* ... and are put back in time order here */
+	struct voliot_spec_stats stats;	/* its counters, as last read */
 };
+
+
 
 static int kmod_probe(void)
 {
@@ -80,6 +96,41 @@ static int kmod_want(struct vxt_source *s, const char *objects, union voliot_wan
 	return n;
 }
 
+/* Key object speculation goes into the module; the rest stays in user
+ * space (s->kspec false). A module without VOLIOT_IO_SPECULATE (ENOTTY) or
+ * refusing the program leaves it to user space too. */
+static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
+{
+	struct voliot_spec p;
+
+	if (ks->key != KMOD_KEY_OBJECT || (!ks->on_error && !ks->on_latency_ns) ||
+	    !ks->before_ns || ks->before_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
+	    ks->after_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
+	    ks->on_latency_ns >= VOLIOT_SPEC_WINDOW_MAX_NS)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.version = VOLIOT_SPEC_VERSION;
+	p.size = sizeof(p);
+	p.key = VOLIOT_SPEC_KEY_OBJECT;
+	if (ks->on_error)
+		p.triggers |= VOLIOT_SPEC_ON_ERROR;
+	if (ks->on_latency_ns) {
+		p.triggers |= VOLIOT_SPEC_ON_LATENCY;
+		p.latency_ns = ks->on_latency_ns + (ks->latency_strict ? 1 : 0);
+	}
+	p.before_ns = ks->before_ns;
+	p.after_ns = ks->after_ns;
+	p.nspec = KMOD_SPEC_NSPEC;
+	p.specsize = KMOD_SPEC_SIZE;
+	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */
+	if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0)
+		return 0;
+	k->spec = true;
+	s->kspec = true;
+	vxt_evorder_init(&k->order, ks->before_ns + VXT_KMOD_SPEC_SLACK_NS);
+	return 0;
+}
+
 static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_source_opts *o)
 {
 	union voliot_want_set sets[KMOD_MAX_OBJS];
@@ -98,7 +149,7 @@ static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_s
 	if (ioctl(k->fd, VOLIOT_IO_TRACE, &wl) < 0)
 		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE: %s",
 					 VOLIOT_DEVICE, strerror(errno));
-	return 0;
+	return o->kspec ? kmod_speculate(s, k, o->kspec) : 0;
 }
 
 static int kmod_open(struct vxt_source *s, const struct vxt_source_opts *o)
@@ -210,25 +261,21 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 		f->s->clock_mono = rec->u.clock.mono_ns;
 		f->s->clock_real = rec->u.clock.real_ns;
 		return 0;
+	case VOLIOT_REC_SPEC_STATS:
+		f->k->stats = rec->u.stats;
+		return 0;
 	}
 	return 0;
 }
 
-static int kmod_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+/* Read and decode what the channel holds, up to KMOD_READ_MAX bytes. */
+static int kmod_read(struct vxt_source *s, struct kmod *k, struct vxt_batch *b)
 {
-	struct kmod *k = s->priv;
 	struct kmod_feed f = { s, k, b };
-	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
 	size_t total = 0;
 	ssize_t n;
 	int rc;
 
-	rc = poll(&pfd, 1, timeout_ms);
-	if (rc < 0)
-		return errno == EINTR ? 1 : vxt_source_seterr(s, -errno, "poll: %s",
-							       strerror(errno));
-	if (rc == 0)
-		return 1;
 	while (total < KMOD_READ_MAX) {
 		n = read(k->fd, k->buf, KMOD_READ_SIZE);
 		if (n < 0) {
@@ -247,7 +294,64 @@ static int kmod_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 		if (rc < 0)
 			return vxt_source_seterr(s, rc, "%s", vxt_strerror(rc));
 	}
+	return 0;
+}
+
+static int kmod_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
+{
+	struct kmod *k = s->priv;
+	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
+	int rc;
+
+	if (s->stopped) {
+		/* What the channel still holds (and its last counters), then the end. */
+		if (!k->spec)
+			return 0;
+		rc = kmod_read(s, k, vxt_evorder_batch(&k->order));
+		if (rc == 0 && vxt_evorder_release(&k->order, b, true) < 0)
+			rc = vxt_source_seterr(s, -ENOMEM, "out of memory");
+		return rc;
+	}
+	rc = poll(&pfd, 1, timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? 1 : vxt_source_seterr(s, -errno, "poll: %s",
+							       strerror(errno));
+	if (rc == 0)
+		return 1;
+	if (!k->spec) {
+		rc = kmod_read(s, k, b);
+		return rc < 0 ? rc : 1;
+	}
+	rc = kmod_read(s, k, vxt_evorder_batch(&k->order));
+	if (rc < 0)
+		return rc;
+	if (vxt_evorder_release(&k->order, b, false) < 0)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	return 1;
+}
+
+static int kmod_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
+{
+	struct kmod *k = s->priv;
+	struct voliot_spec_stats ms;
+
+	if (ioctl(k->fd, VOLIOT_GET_SPEC_STATS, &ms) < 0)
+		ms = k->stats;		/* the last record read */
+	memset(st, 0, sizeof(*st));
+	st->seen = ms.seen;
+	st->kept = ms.kept;
+	st->commits = ms.commits;
+	st->drops = ms.drops;
+	st->failed = ms.failed;
+	st->max_keys = KMOD_SPEC_NSPEC;
+	return 0;
+}
+
+/* next() hands out what the module still holds, then ends. */
+static int kmod_stop(struct vxt_source *s)
+{
+	(void)s;
+	return 0;
 }
 
 static int kmod_fd(const struct vxt_source *s)
@@ -266,6 +370,7 @@ static void kmod_close(struct vxt_source *s)
 	if (k->fd >= 0)
 		close(k->fd);
 	vxt_iopair_free(k->pairs);
+	vxt_evorder_free(&k->order);
 	free(k->buf);
 	free(k);
 	s->priv = NULL;
@@ -279,4 +384,6 @@ const struct vxt_source_ops vxt_source_kmod_ops = {
 	.close = kmod_close,
 	.probe = kmod_probe,
 	.why = kmod_why,
+	.stop = kmod_stop,
+	.kspec_stats = kmod_kspec_stats,
 };
