@@ -47,7 +47,7 @@ static bool reserve(struct out *o, size_t more)
 
 static void put(struct out *o, const char *s, size_t len)
 {
-	if (!reserve(o, len))
+	if (!len || !reserve(o, len))
 		return;
 	memcpy(o->p + o->n, s, len);
 	o->n += len;
