@@ -56,6 +56,13 @@ static int alloc_runtime(struct vxt_script *s)
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
 	s->spec = calloc(s->opt.nspec, sizeof(*s->spec));
+	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
+	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
+	if (!s->freel || !s->busyl)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->opt.nspec; i++)	/* id 1 first */
+		s->freel[i] = s->opt.nspec - i;
+	s->nfree = s->opt.nspec;
 	s->text = malloc(S_TEXT_MAX);
 	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
 	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
@@ -204,6 +211,8 @@ void vxt_script_free(struct vxt_script *s)
 			free(s->spec[i].recs);
 		}
 	free(s->spec);
+	free(s->freel);
+	free(s->busyl);
 	for (size_t i = 0; i < s->vtab.cap; i++)	/* interned strings */
 		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
 			free((char *)s->vtab.e[i].key.k[0].s);

@@ -324,25 +324,25 @@ static struct sval compare(const struct snode *n, struct sval a, struct sval b)
 static int64_t speculation(struct ectx *x)
 {
 	struct vxt_script *s = x->s;
+	struct sspec *b;
+	uint32_t id;
 
-	for (unsigned i = 0; i < s->opt.nspec; i++) {
-		struct sspec *b = &s->spec[i];
-
-		if (b->state == SB_FREE) {
-			b->state = SB_ACTIVE;
-			b->n = 0;
-			b->bytes = 0;
-			s->st.opened++;
-			if (++s->st.active > s->st.peak_active)
-				s->st.peak_active = s->st.active;
-			return (int64_t)i + 1;
-		}
+	if (!s->nfree) {
+		if (s->nbusy)
+			s->st.failed_busy++;
+		else
+			s->st.failed_unavail++;
+		return 0;
 	}
-	if (s->nbusy)
-		s->st.failed_busy++;
-	else
-		s->st.failed_unavail++;
-	return 0;
+	id = s->freel[--s->nfree];
+	b = &s->spec[id - 1];
+	b->state = SB_ACTIVE;
+	b->n = 0;
+	b->bytes = 0;
+	s->st.opened++;
+	if (++s->st.active > s->st.peak_active)
+		s->st.peak_active = s->st.active;
+	return id;
 }
 
 static struct sval eval(struct ectx *x, const struct snode *n)
@@ -603,18 +603,17 @@ static int end_spec(struct ectx *x, int64_t id, bool commit)
 	}
 	buf_empty(s, b);
 	b->state = SB_BUSY;
-	s->nbusy++;
+	s->busyl[s->nbusy++] = (uint32_t)id;
 	s->st.active--;
 	return rc;
 }
 
 static void clean(struct vxt_script *s)
 {
-	if (!s->nbusy)
-		return;
-	for (unsigned i = 0; i < s->opt.nspec; i++)
-		if (s->spec[i].state == SB_BUSY)
-			s->spec[i].state = SB_FREE;
+	for (uint64_t i = 0; i < s->nbusy; i++) {
+		s->spec[s->busyl[i] - 1].state = SB_FREE;
+		s->freel[s->nfree++] = s->busyl[i];
+	}
 	s->nbusy = 0;
 }
 
@@ -1027,6 +1026,7 @@ int vxt_script_end(struct vxt_script *s)
 		if (b->state == SB_ACTIVE) {
 			buf_empty(s, b);
 			b->state = SB_FREE;
+			s->freel[s->nfree++] = i + 1;
 			s->st.eof_discarded++;
 			s->st.discarded++;
 			s->st.active--;

@@ -282,7 +282,9 @@ struct vxt_script {
 	struct sval *thisv;
 	struct stab vtab;	/* self->, req->, arrays */
 	struct sspec *spec;
-	uint64_t nbusy;
+	uint64_t nbusy;		/* ids in busyl */
+	uint32_t *freel, *busyl;	/* free and busy buffer ids */
+	uint32_t nfree;
 	struct stab reqs;	/* (object, sector, bytes) -> struct sreqq * in .agg */
 	uint64_t next_req;
 	uint64_t agg_bytes;
