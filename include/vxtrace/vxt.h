@@ -75,7 +75,9 @@ struct vxt_chunk_info {
 struct vxt_file_info {
 	uint32_t version;
 	uint32_t compat, incompat;
-	uint64_t created_real_ns;	/* wall clock when the file was opened */
+	uint64_t created_real_ns;	/* wall clock at the capture's start, from the
+					 * source's clock (= anchor_real_ns when the
+					 * source has one; formats/vxt.md) */
 	uint64_t anchor_mono_ns;	/* CLOCK_MONOTONIC ... */
 	uint64_t anchor_real_ns;	/* ... equals this CLOCK_REALTIME */
 	char host[64];
