@@ -37,6 +37,12 @@ int vxt_parse_time(const char *s, uint64_t start_ns, uint64_t cur_ns,
 char *vxt_format_reltime(uint64_t ns, uint64_t base, char *buf, size_t size);
 /* "14:03:07.250123" local wall clock. @return buf. */
 char *vxt_format_walltime(uint64_t real_ns, char *buf, size_t size);
+/* "2026-12-01 14:03:07.250123 +0100": local date, time and zone offset
+ * (traces and flight-recorder rotations span days). @return buf. */
+char *vxt_format_datetime(uint64_t real_ns, char *buf, size_t size);
+/* "2026-12-01T14:03:07.250123" local, one word, as vxt_parse_time() reads
+ * it back. @return buf. */
+char *vxt_format_isotime(uint64_t real_ns, char *buf, size_t size);
 /* "1.5ms", "230us", "2.00s". @return buf. */
 char *vxt_format_duration(uint64_t ns, char *buf, size_t size);
 /* "4.0K", "1.5M" (binary). @return buf. */

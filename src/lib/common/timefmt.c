@@ -177,6 +177,32 @@ char *vxt_format_walltime(uint64_t real_ns, char *buf, size_t size)
 	return buf;
 }
 
+char *vxt_format_datetime(uint64_t real_ns, char *buf, size_t size)
+{
+	time_t t = (time_t)(real_ns / VXT_NSEC_PER_SEC);
+	char zone[8] = "";
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	snprintf(buf, size, "%04d-%02d-%02d %02d:%02d:%02d.%06llu %s", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned long long)(real_ns % VXT_NSEC_PER_SEC / 1000), zone);
+	return buf;
+}
+
+char *vxt_format_isotime(uint64_t real_ns, char *buf, size_t size)
+{
+	time_t t = (time_t)(real_ns / VXT_NSEC_PER_SEC);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%06llu", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned long long)(real_ns % VXT_NSEC_PER_SEC / 1000));
+	return buf;
+}
+
 char *vxt_format_duration(uint64_t ns, char *buf, size_t size)
 {
 	if (ns < 1000)

@@ -61,7 +61,7 @@ static void page_head(struct report_ctx *c, const struct vxt_stats *st,
 {
 	const struct vxt_file_info *in = vxt_reader_info(c->r);
 	uint64_t span = st->last_ns > st->first_ns ? st->last_ns - st->first_ns : 0;
-	char a[32], b[32];
+	char a[48], b[48];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>vxtrace report: ", c->out);
@@ -85,7 +85,7 @@ static void page_head(struct report_ctx *c, const struct vxt_stats *st,
 		html_str(c->out, in->profile);
 	}
 	if (in->created_real_ns)
-		fprintf(c->out, ", created %s", vxt_format_walltime(in->created_real_ns, a,
+		fprintf(c->out, ", created %s", vxt_format_datetime(in->created_real_ns, a,
 								  sizeof(a)));
 	fputs("</p>\n", c->out);
 	fputs("<section id=\"summary\">\n<table class=\"kv\">\n", c->out);
@@ -407,8 +407,8 @@ int report_html(struct report_ctx *c)
 	if (rc < 0)
 		return vxt_stats_free(&st), 1;
 	nrows = pick_rows(&st, rows);
-	if (st.events)
-		c->start_ns = st.first_ns;
+	/* times count from the file's start (c->start_ns), as in every report:
+	 * the same error has the same time with --object or --from */
 	if (c->scope.object >= 0)
 		rc = lba_timeline(c, &tl, &st, end_sector);
 	else

@@ -406,7 +406,7 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 
 static void text_error_header(FILE *out)
 {
-	fprintf(out, "%-15s %-15s %-10s %-6s %14s %8s %-10s %9s %7s %s\n", "TIME",
+	fprintf(out, "%-15s %-26s %-10s %-6s %14s %8s %-10s %9s %7s %s\n", "TIME",
 		"WALL", "OBJECT", "OP", "SECTOR", "BYTES", "ERROR", "LATENCY", "PID", "COMM");
 }
 
@@ -414,9 +414,9 @@ static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
 {
 	char t[32], w[32], l[16], e[16], nb[NAMEBUF], nb2[NAMEBUF];
 
-	fprintf(c->out, "%-15s %-15s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
+	fprintf(c->out, "%-15s %-26s %-10s %-6s %14" PRIu64 " %8u %-10s %9s %7u %s\n",
 		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
-		vxt_format_walltime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
+		vxt_format_isotime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
 		TEXT(obj_name(c->r, ev->object), nb), vxt_op_name(ev->op), ev->sector, ev->bytes,
 		err_name(ev->error, e, sizeof(e)),
 		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
@@ -494,7 +494,7 @@ int report_info(struct vxt_reader *r, FILE *out)
 	const struct vxt_objtab *ot = vxt_reader_objects(r);
 	uint64_t errors = 0, lost = 0, bytes = 0;
 	const char *why;
-	char a[32], b[32], nb[NAMEBUF];
+	char a[48], b[48], nb[NAMEBUF];
 	size_t n = vxt_reader_nchunks(r);
 
 	fprintf(out, "format:    vxt version %u (compat 0x%x, incompat 0x%x)\n", in->version,
@@ -507,7 +507,7 @@ int report_info(struct vxt_reader *r, FILE *out)
 	if (in->command[0])
 		fprintf(out, "command:   %s\n", TEXT(in->command, nb));
 	fprintf(out, "created:   %s (clock: monotonic %" PRIu64 " = realtime %" PRIu64 ")\n",
-		vxt_format_walltime(in->created_real_ns, a, sizeof(a)), in->anchor_mono_ns,
+		vxt_format_datetime(in->created_real_ns, a, sizeof(a)), in->anchor_mono_ns,
 		in->anchor_real_ns);
 	fprintf(out, "index:     %s\n", vxt_reader_recovered(r) ?
 		"no footer: recovered by a forward scan" : "footer");
