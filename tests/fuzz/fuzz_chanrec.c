@@ -61,6 +61,10 @@ static int collect(const struct vxt_chanrec *rec, void *arg)
 	case VOLIOT_REC_CLOCK:
 		s->hash = mix(s->hash, &rec->u.clock.real_ns, 8);
 		break;
+	case VOLIOT_REC_SPEC_STATS:
+		s->hash = mix(s->hash, &rec->u.stats.seen, 8);
+		s->hash = mix(s->hash, &rec->u.stats.kept, 8);
+		break;
 	default:
 		check(0);	/* unknown types are skipped, never handed out */
 	}

@@ -36,7 +36,7 @@ if ! command -v "$CLANG" >/dev/null 2>&1 ||
 fi
 
 mkdir -p "$out/obj" "$out/crashes"
-pkgs="libzstd yaml-0.1 libtracefs libtraceevent"
+pkgs="libzstd yaml-0.1 libtracefs libtraceevent sqlite3 libmicrohttpd libcurl"	# as the Makefile's PKGS
 cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
  -I$top/include -I$top/src/lib $(pkg-config --cflags $pkgs)"
@@ -88,7 +88,7 @@ make_blktrace_seeds() {
 		set -- $spec
 		rm -f "$tmp"
 		"$bdir/vxrecord" -q --source sim --seed "$1" -c "$2" --rate "$3" -o "$tmp" || continue
-		"$bdir/vxreplay" "$tmp" --export blktrace -o "$out/seedtmp.blk" || continue
+		"$bdir/vxreplay" "$tmp" --export blktrace -f -o "$out/seedtmp.blk" || continue
 		head -c 65536 "$out/seedtmp.blk" > "$dir/export-$1-$2"
 	done
 	rm -f "$tmp" "$out/seedtmp.blk"
@@ -136,7 +136,9 @@ for t in $targets; do
 	fi
 	log=$out/$t.log
 	echo "fuzz: $t for ${secs}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
-	"$bin" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
+	# -timeout: the reader's chunk-claims-max seed (every chunk claiming the
+	# format's maximum sizes) takes seconds under the fuzzer's instrumentation
+	"$bin" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 -timeout=30 \
 		-max_len=65536 -artifact_prefix="$out/crashes/$t-" "$corpus" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

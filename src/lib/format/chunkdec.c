@@ -3,7 +3,8 @@
  * Shared by the reader (one chunk at a time, on demand) and the scanner
  * (chunks decoded ahead on helper threads): a decoder owns its buffers and
  * zstd context, so decoders on different threads never share anything but
- * the file.
+ * the file. The layout of files written before incompat bit 0x1 (one frame
+ * for all columns) is decoded in legacy.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -85,8 +86,8 @@ static void zero_field(struct vxt_event *ev, size_t n, int c)
 }
 
 /* Does chunk @ci need column @c decoded? Fields not decoded are zeroed once
- * (d->zeroed says which are zero all through the buffer). */
-static bool want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c)
+ * (d->zeroed says which are zero all through the buffer). Also used by legacy.c. */
+bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c)
 {
 	unsigned bit = 1u << c;
 
@@ -102,7 +103,7 @@ static bool want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
 	return false;
 }
 
-static int grow_raw(struct vxt_chunkdec *d, size_t need)
+int vxt_chunkdec_grow_raw(struct vxt_chunkdec *d, size_t need)
 {
 	uint8_t *p;
 
@@ -116,38 +117,6 @@ static int grow_raw(struct vxt_chunkdec *d, size_t need)
 	return 0;
 }
 
-
-/* One zstd frame holds the eleven column lengths and the columns. */
-static int decode_single_frame(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
-			       uint32_t nobjs, uint32_t nstrs)
-{
-	const uint8_t *p, *end;
-	size_t got;
-
-	/* the frame must declare the size the entry claims before a buffer of
-	 * that size is allocated */
-	if (ZSTD_getFrameContentSize(d->comp, ci->data_size) != ci->raw_size)
-		return VXT_CHUNK_BAD_FRAME;
-	if (grow_raw(d, ci->raw_size + VXT_CODEC_SLACK) < 0)
-		return -ENOMEM;
-	got = ZSTD_decompressDCtx(d->dctx, d->raw, ci->raw_size, d->comp, ci->data_size);
-	if (ZSTD_isError(got) || got != ci->raw_size)
-		return VXT_CHUNK_BAD_FRAME;
-	memset(d->raw + got, 0, VXT_CODEC_SLACK);
-	p = d->raw + 4 * VXT_CODEC_COLUMNS;
-	end = d->raw + got;
-	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
-		uint32_t clen = vxt_le32(d->raw + 4 * c);
-
-		if (clen > (size_t)(end - p))
-			return VXT_CHUNK_BAD_COLUMNS;
-		if (want_column(d, ci, c) &&
-		    vxt_codec_decode_column(c, p, clen, ci->nevents, d->ev, nobjs, nstrs) < 0)
-			return VXT_CHUNK_BAD_COLUMNS;
-		p += clen;
-	}
-	return p == end ? 0 : VXT_CHUNK_BAD_COLUMNS;
-}
 
 /* Eleven zstd frames, one per column, each declaring its size; the columns
  * not wanted are stepped over without decompressing them. */
@@ -168,8 +137,8 @@ static int decode_column_frames(struct vxt_chunkdec *d, const struct vxt_chunk_i
 		    csz > ci->raw_size - total)
 			return VXT_CHUNK_BAD_FRAME;
 		total += csz;
-		if (want_column(d, ci, c)) {
-			if (grow_raw(d, csz + VXT_CODEC_SLACK) < 0)
+		if (vxt_chunkdec_want_column(d, ci, c)) {
+			if (vxt_chunkdec_grow_raw(d, csz + VXT_CODEC_SLACK) < 0)
 				return -ENOMEM;
 			got = ZSTD_decompressDCtx(d->dctx, d->raw, csz, p, fsz);
 			if (ZSTD_isError(got) || got != csz)
@@ -198,7 +167,7 @@ int vxt_chunkdec_decode(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
 		d->zeroed = VXT_FIELD_ALL;
 	}
 	return column_frames ? decode_column_frames(d, ci, nobjs, nstrs) :
-			       decode_single_frame(d, ci, nobjs, nstrs);
+			       vxt_chunkdec_legacy(d, ci, nobjs, nstrs);
 }
 
 int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,

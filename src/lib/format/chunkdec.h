@@ -53,4 +53,13 @@ int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
 		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
 		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen);
 
+/* For the decoders of chunkdec.c and legacy.c: does chunk @ci need column
+ * @c (a field not wanted is zeroed once)? Make d->raw hold @need bytes
+ * (0 or -ENOMEM). Decode the one-frame layout of older files (0, or a
+ * VXT_CHUNK_BAD_* code, or -ENOMEM). */
+bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c);
+int vxt_chunkdec_grow_raw(struct vxt_chunkdec *d, size_t need);
+int vxt_chunkdec_legacy(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+			uint32_t nobjs, uint32_t nstrs);
+
 #endif
