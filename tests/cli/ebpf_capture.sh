@@ -15,13 +15,13 @@ grep -q 'this build has no BPF programs' "$B/vxrecord" &&
 
 ours() { bpftool prog show 2>/dev/null | grep -c 'name vxt_rq_'; }
 
-# wait up to 10 s until recorder $1 writes $2 (the source is attached then)
+# wait up to 60 s until recorder $1 writes $2 (the source is attached then)
 wait_rec() {
 	i=0
 	while [ ! -e "$2" ]; do
 		kill -0 "$1" 2>/dev/null || { fail "vxrecord died: $(cat "$T/rec.err")"; return 1; }
 		i=$((i + 1))
-		[ $i -gt 100 ] && { fail "no output after 10 s"; return 1; }
+		[ $i -gt 600 ] && { fail "no output after 60 s"; return 1; }	# liveness only
 		sleep 0.1
 	done
 }

@@ -28,7 +28,7 @@ start() {	# start OUT ARGS... -> pid in $started, once OUT exists
 	"$B/vxrecord" "$@" -o "$out" 2>"$out.err" &
 	started=$!
 	i=0
-	while [ ! -e "$out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -e "$out" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
 start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-in-context; REC2=$started
