@@ -123,6 +123,10 @@ for t in $targets; do
 		for f in "$top"/formats/profiles/*.yaml "$top"/tests/profiles-bad/*.yaml; do
 			[ -f "$f" ] && cp "$f" "$corpus/"
 		done ;;
+	script)	# the shipped scripts start the corpus
+		for f in "$top"/formats/profiles/*.d; do
+			[ -f "$f" ] && cp "$f" "$corpus/"
+		done ;;
 	esac
 	# every regression input must pass before fuzzing starts
 	if [ -d "$top/tests/fuzz/regress/$t" ] && [ -n "$(ls "$top/tests/fuzz/regress/$t")" ]; then
