@@ -44,7 +44,7 @@ vg 0 "$B/vxrecord" --source sim -c 5000 -o "$T/loud.vxt"
 vg 1 "$B/vxrecord" -q --source sim -c 10 -o "$T/t.vxt"
 vg 0 "$B/vxrecord" -q --source sim --seed 7 -c 20000 --profile errors-in-context -o "$T/p.vxt"
 vg 0 "$B/vxrecord" --source sim --seed 7 -c 20000 --profile slow-io -o "$T/p2.vxt"
-vg 1 "$B/vxrecord" -q --source sim -c 10 --profile nope -o "$T/p3.vxt"
+vg 2 "$B/vxrecord" -q --source sim -c 10 --profile nope -o "$T/p3.vxt"
 [ -c /dev/full ] && vg 1 "$B/vxrecord" -q --source sim -c 10 -f -o /dev/full
 vg 2 "$B/vxrecord" --source sim -d "5 parsecs" -o "$T/w.vxt"
 if [ -f "$shared/data/blktrace/centos7-sda/sda.blktrace.0" ]; then
@@ -63,7 +63,7 @@ for r in summary objects errors events; do
 	done
 done
 vg 0 "$B/vxreplay" "$T/nofooter.vxt" --report events --format csv
-vg 0 "$B/vxreplay" "$T/t.vxt" --report events --format csv --from 1 --to +1s --object sdb
+vg 0 "$B/vxreplay" "$T/t.vxt" --report events --format csv --from 1 --to +1s --objects sdb
 vg 0 "$B/vxreplay" "$T/t.vxt" --report html -o "$T/r.html"
 for x in csv jsonl chrome blktrace; do
 	vg 0 "$B/vxreplay" "$T/t.vxt" --export $x -o "$T/x.$x"
@@ -85,7 +85,7 @@ done
 vg 1 "$B/vxreplay" --verify "$H/torn-data"
 vg 1 "$B/vxreplay" --verify "$H/chunk-data-junk"
 vg 1 "$B/vxreplay" "$H/hdr-objects-4g" --report summary
-vg 1 "$B/vxreplay" "$T/t.vxt" --object sdz
+vg 2 "$B/vxreplay" "$T/t.vxt" --objects sdz
 vg 2 "$B/vxreplay" "$T/t.vxt" --report nope
 
 # vxtop: batch output from the simulator and from a file
