@@ -61,7 +61,7 @@ make_reader_seeds() {
 		make -C "$top" -s all >/dev/null 2>&1 || return 0
 		rec=$top/build/vxrecord
 	fi
-	tmp=$out/seedtmp.vxt
+	tmp=$out/seedtmp-reader.vxt
 	for spec in "1 400 200" "2 1500 500" "7 120 40" "3 3000 1000"; do
 		set -- $spec
 		rm -f "$tmp"
@@ -83,7 +83,7 @@ make_blktrace_seeds() {
 		make -C "$top" -s all >/dev/null 2>&1 || return 0
 		bdir=$top/build
 	fi
-	tmp=$out/seedtmp.vxt
+	tmp=$out/seedtmp-blktrace.vxt
 	for spec in "1 300 100" "5 2000 500"; do
 		set -- $spec
 		rm -f "$tmp"
