@@ -15,6 +15,10 @@
 
 /* "EIO" for 5 (or -5); NULL if unknown. */
 const char *vxt_errno_name(int err);
+/* As vxt_errno_name(), for display: "" for 0, the number (without its
+ * sign, in @buf) when the errno has no name. @return the name or @buf.
+ * Can't fail. */
+const char *vxt_errno_label(int err, char *buf, size_t size);
 /* "EIO" or "5" -> 5. @return the positive errno, or -1. */
 int vxt_errno_parse(const char *s);
 

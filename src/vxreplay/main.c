@@ -360,6 +360,23 @@ static int report_body(struct report_ctx *c, const struct options *o)
 }
 
 /* --script: its own output, or a report / export over the events it keeps. */
+/* Flush and close the report's output (stdout is only flushed). A write
+ * error is reported when @rc is still 0, or always with @always_flush.
+ * @return @rc, or 1 when the output failed. */
+static int close_output(const struct options *o, FILE *out, int rc, bool always_flush)
+{
+	if ((fflush(out) != 0 || ferror(out)) && (!rc || always_flush)) {
+		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
+			strerror(errno));
+		rc = 1;
+	}
+	if (o->output && fclose(out) != 0 && !rc) {
+		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
 static int run_script(const struct options *o, struct report_ctx *c)
 {
 	struct batch_script bs;
@@ -388,15 +405,7 @@ static int run_script(const struct options *o, struct report_ctx *c)
 		rc = report_body(c, o);
 	if (!rc)
 		batch_script_problems(&bs, stderr);
-	if ((fflush(out) != 0 || ferror(out)) && !rc) {
-		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
-			strerror(errno));
-		rc = 1;
-	}
-	if (o->output && fclose(out) != 0 && !rc) {
-		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = close_output(o, out, rc, false);
 	if (!rc && own && bs.exit_code)
 		rc = bs.exit_code & 0xff;
 	batch_script_end(&bs);
@@ -445,15 +454,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 		}
 	}
 	rc = report_body(&c, o);
-	if (fflush(c.out) != 0 || ferror(c.out)) {
-		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
-			strerror(errno));
-		rc = 1;
-	}
-	if (o->output && fclose(c.out) != 0 && !rc) {
-		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = close_output(o, c.out, rc, true);
 	if (!c.spec)
 		vxt_filter_free(c.keep_arg);
 	batch_profile_end(&bp);
@@ -485,15 +486,7 @@ static int run_sql(struct options *o)
 		}
 	}
 	rc = sql_query_run(o->files, o->nfiles, o->sql, o->fmt, out);
-	if ((fflush(out) != 0 || ferror(out)) && !rc) {
-		fprintf(stderr, "vxreplay: %s: write error: %s\n", o->output ? o->output : "stdout",
-			strerror(errno));
-		rc = 1;
-	}
-	if (o->output && fclose(out) != 0 && !rc) {
-		fprintf(stderr, "vxreplay: %s: %s\n", o->output, strerror(errno));
-		rc = 1;
-	}
+	rc = close_output(o, out, rc, false);
 	return rc;
 }
 

@@ -1,5 +1,6 @@
 /* errname.c - errno numbers <-> their symbolic names ("EIO") */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,18 @@ const char *vxt_errno_name(int err)
 		if (errnames[i].num == err)
 			return errnames[i].name;
 	return NULL;
+}
+
+const char *vxt_errno_label(int err, char *buf, size_t size)
+{
+	const char *n = vxt_errno_name(err);
+
+	if (!err)
+		return "";
+	if (n)
+		return n;
+	snprintf(buf, size, "%d", err < 0 ? -err : err);
+	return buf;
 }
 
 int vxt_errno_parse(const char *s)

@@ -496,18 +496,6 @@ static int ev_eof(sqlite3_vtab_cursor *cur)
 	return ((struct ev_cursor *)cur)->eof;
 }
 
-static const char *err_name(int err, char *buf, size_t size)
-{
-	const char *n = vxt_errno_name(err);
-
-	if (!err)
-		return "";
-	if (n)
-		return n;
-	snprintf(buf, size, "%d", err < 0 ? -err : err);
-	return buf;
-}
-
 /* Columns of the ios table beyond the events'. */
 static void ios_column(struct ev_cursor *c, sqlite3_context *ctx, int col,
 		       const struct vxt_event *e)
@@ -566,7 +554,7 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case C_LATENCY: sqlite3_result_int64(ctx, (sqlite3_int64)e->latency_ns); break;
 	case C_ERROR: sqlite3_result_int(ctx, -(int)e->error); break;
 	case C_ERRNAME:
-		sqlite3_result_text(ctx, err_name(e->error, buf, sizeof(buf)), -1, SQLITE_TRANSIENT);
+		sqlite3_result_text(ctx, vxt_errno_label(e->error, buf, sizeof(buf)), -1, SQLITE_TRANSIENT);
 		break;
 	case C_PID: sqlite3_result_int64(ctx, e->pid); break;
 	case C_COMM:

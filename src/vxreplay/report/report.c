@@ -97,18 +97,6 @@ static const char *obj_name(const struct vxt_reader *r, uint32_t id)
 	return o ? o->name : "?";
 }
 
-static const char *err_name(int err, char *buf, size_t size)
-{
-	const char *n = vxt_errno_name(err);
-
-	if (!err)
-		return "";
-	if (n)
-		return n;
-	snprintf(buf, size, "%d", err < 0 ? -err : err);
-	return buf;
-}
-
 int report_summary(struct report_ctx *c)
 {
 	struct vxt_stats st;
@@ -346,7 +334,7 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	row_ch(&w, ',');
 	row_i64(&w, -(int64_t)ev->error);
 	row_ch(&w, ',');
-	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_str(&w, vxt_errno_label(ev->error, e, sizeof(e)));
 	row_ch(&w, ',');
 	row_u64(&w, ev->pid);
 	row_ch(&w, ',');
@@ -393,7 +381,7 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 	row_str(&w, ", \"error\": ");
 	row_i64(&w, -(int64_t)ev->error);
 	row_str(&w, ", \"errname\": \"");
-	row_str(&w, err_name(ev->error, e, sizeof(e)));
+	row_str(&w, vxt_errno_label(ev->error, e, sizeof(e)));
 	row_str(&w, "\", \"pid\": ");
 	row_u64(&w, ev->pid);
 	row_str(&w, ", \"comm\": ");
@@ -418,7 +406,7 @@ static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
 		vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
 		vxt_format_isotime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
 		TEXT(obj_name(c->r, ev->object), nb), vxt_op_name(ev->op), ev->sector, ev->bytes,
-		err_name(ev->error, e, sizeof(e)),
+		vxt_errno_label(ev->error, e, sizeof(e)),
 		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
 		TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
 }
@@ -437,7 +425,7 @@ static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
 		TEXT(obj_name(c->r, ev->object), nb), vxt_phase_name(ev->phase), vxt_op_name(ev->op),
 		ev->sector, ev->bytes,
 		ev->phase == VXT_PH_DONE ? vxt_format_duration(ev->latency_ns, l, sizeof(l)) : "",
-		ev->error ? err_name(ev->error, e, sizeof(e)) : "", ev->pid,
+		ev->error ? vxt_errno_label(ev->error, e, sizeof(e)) : "", ev->pid,
 		TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
 }
 
