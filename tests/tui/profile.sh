@@ -25,6 +25,15 @@ for n in default errors-in-context writes-only; do
 	screen | grep -q "^$n" || fail "profile $n not listed"
 done
 screen | grep -q '^writes-only  (applied)' || fail "the applied profile is not marked"
+# each profile's description: on its row, on one line (from the YAML, folded)
+for n in default writes-only slow-io; do
+	d=$(awk '/^description:/ { s = $0; sub(/^description: *>? */, "", s); on = 1; next }
+		on && /^  / { sub(/^ +/, ""); s = s " " $0; next } on { exit }
+		END { sub(/^ /, "", s); print s }' "$VXT_TOP/formats/profiles/$n.yaml" | cut -c1-40)
+	[ -n "$d" ] || fail "no description in $n.yaml"
+	screen | grep -F "$n" | grep -qF "$d" || fail "p: $n's description '$d' is not shown"
+done
+ok "p: each profile's description beside its name"
 keys Home Down Down
 keys Enter
 wait_for 'profile errors-in-context'

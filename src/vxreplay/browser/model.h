@@ -302,6 +302,9 @@ void vr_scan_stop_idle(struct vr_model *m);
  * message in @err and nothing changed. */
 int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const char *),
 		     char *err, size_t errsz);
+/* The description: of profile @name on one line (white space runs become
+ * one space), or why it does not load, into @buf. */
+void vr_profile_describe(const struct vr_model *m, const char *name, char *buf, size_t size);
 /* Names of the profiles found (at most @max). @return how many. */
 int vr_profile_names(const struct vr_model *m, char (*names)[64], int max);
 

@@ -113,6 +113,30 @@ int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const
 	return 0;
 }
 
+void vr_profile_describe(const struct vr_model *m, const char *name, char *buf, size_t size)
+{
+	char e[VXT_ERRBUF_SIZE];
+	struct vxt_profile *p = vxt_profile_open(name, m->profile_dir, e);
+	const char *d = p ? (p->description ? p->description : "(no description)") : e;
+	size_t n = 0;
+	bool space = false;
+
+	if (!size)
+		return;
+	for (; *d && n + 1 < size; d++) {
+		if (*d == ' ' || *d == '\t' || *d == '\n' || *d == '\r') {
+			space = n > 0;
+			continue;
+		}
+		if (space && n + 2 < size)
+			buf[n++] = ' ';
+		space = false;
+		buf[n++] = *d;
+	}
+	buf[n] = 0;
+	vxt_profile_free(p);
+}
+
 int vr_profile_names(const struct vr_model *m, char (*names)[64], int max)
 {
 	return vxt_profile_list(m->profile_dir, (char (*)[VXT_PROFILE_NAME_MAX])names, max);

@@ -43,6 +43,7 @@ struct vr_app {
 	struct tui_table markt;
 	struct tui_table proft;
 	char (*profnames)[64];
+	char (*profdesc)[200];		/* each profile's description: (one line) */
 	int nprof;
 	bool lanes;			/* timeline: a lane per object */
 	int hm_top, hm_sel;

@@ -211,17 +211,55 @@ static const struct tui_column obj_cols[] = {
 	{ "ERRORS", 8, TUI_RIGHT }, { "AVG LAT", 10, TUI_RIGHT }, { "", 1, TUI_LEFT },
 };
 
-static void build_objrows(struct vr_app *a)
+/* Add the done and start events of @ev to the row of their object, as the
+ * writer counts its per-chunk aggregates (vxt.h, struct vxt_objagg). */
+static void objrow_add(struct vr_objrow *rows, size_t nobj, const struct vxt_event *ev)
 {
-	size_t nobj = vxt_objtab_count(vxt_reader_objects(a->m.rd));
+	struct vr_objrow *o;
 
-	free(a->objrows);
-	a->objrows = calloc(nobj ? nobj : 1, sizeof(*a->objrows));
-	a->nobjrows = 0;
-	if (!a->objrows)
+	if (ev->phase != VXT_PH_DONE || ev->object >= nobj)
 		return;
-	for (size_t i = 0; i < nobj; i++)
-		a->objrows[i].id = (uint32_t)i;
+	o = &rows[ev->object];
+	o->ios++;
+	o->reads += ev->op == VXT_OP_READ;
+	o->writes += ev->op == VXT_OP_WRITE;
+	if (!ev->error && (ev->op == VXT_OP_READ || ev->op == VXT_OP_WRITE))
+		o->bytes += ev->bytes;
+	o->errors += ev->error != 0;
+	o->lat_sum += ev->latency_ns;
+}
+
+/* The figures of the events the filter shows, decoded on the job reader
+ * (chunks known to show nothing are skipped). @return damaged chunks left out. */
+static size_t objrows_filtered(struct vr_app *a, size_t nobj)
+{
+	struct vr_model *m = &a->m;
+	struct vxt_reader *jr = vr_model_job_reader(m);
+	size_t bad = 0;
+
+	if (!jr)
+		return 0;
+	for (size_t c = 0; c < vxt_reader_nchunks(jr); c++) {
+		const struct vxt_event *evs;
+		size_t n;
+
+		if (c < m->view.nchunks && m->view.chunk_match[c] == 0)
+			continue;
+		evs = vxt_reader_chunk_events(jr, c, &n);
+		if (!evs) {
+			bad++;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (vr_view_matches(&m->view, &evs[k]))
+				objrow_add(a->objrows, nobj, &evs[k]);
+	}
+	return bad;
+}
+
+/* The figures from the index: every event of the file. */
+static void objrows_index(struct vr_app *a, size_t nobj)
+{
 	for (size_t c = 0; c < vxt_reader_nchunks(a->m.rd); c++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(a->m.rd, c);
 
@@ -241,6 +279,25 @@ static void build_objrows(struct vr_app *a)
 			o->lat_sum += g->lat_sum_ns;
 		}
 	}
+}
+
+/* The rows of the table: under a filter, of the events it shows; else of
+ * the whole file. @return damaged chunks left out of filtered figures. */
+static size_t build_objrows(struct vr_app *a)
+{
+	size_t nobj = vxt_objtab_count(vxt_reader_objects(a->m.rd)), bad = 0;
+
+	free(a->objrows);
+	a->objrows = calloc(nobj ? nobj : 1, sizeof(*a->objrows));
+	a->nobjrows = 0;
+	if (!a->objrows)
+		return 0;
+	for (size_t i = 0; i < nobj; i++)
+		a->objrows[i].id = (uint32_t)i;
+	if (a->m.view.match)
+		bad = objrows_filtered(a, nobj);
+	else
+		objrows_index(a, nobj);
 	/* busiest first (insertion sort: object tables are small) */
 	for (size_t i = 1; i < nobj; i++) {
 		struct vr_objrow t = a->objrows[i];
@@ -251,6 +308,7 @@ static void build_objrows(struct vr_app *a)
 		a->objrows[j] = t;
 	}
 	a->nobjrows = nobj;
+	return bad;
 }
 
 static void obj_cell(void *ctx, size_t row, int col, char *buf, size_t size, int *role)
@@ -274,11 +332,29 @@ static void obj_cell(void *ctx, size_t row, int col, char *buf, size_t size, int
 		*role = TUI_R_ERROR;
 }
 
+/* The filter shown and "object == NAME": both (a filter already there is kept). */
+static void filter_with_object(const struct vr_app *a, const char *name, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (a->m.filter_src[0])
+		n = (size_t)snprintf(buf, size, "(%s) && ", a->m.filter_src);
+	if (n >= size)
+		n = 0;
+	n += (size_t)snprintf(buf + n, size - n, "object == \"");
+	for (const char *p = name; *p && n + 4 < size; p++) {
+		if (*p == '"' || *p == '\\')
+			buf[n++] = '\\';
+		buf[n++] = *p;
+	}
+	snprintf(buf + n, size - n, "\"");
+}
+
 static int obj_key(void *ctx, struct tui_table *t, int key)
 {
 	struct vr_app *a = ctx;
 	const struct vxt_object *ob;
-	char expr[96], err[256];
+	char expr[sizeof(a->m.filter_src) + 160], err[256];
 
 	if (!a->nobjrows)
 		return TUI_IGNORED;
@@ -286,8 +362,11 @@ static int obj_key(void *ctx, struct tui_table *t, int key)
 	if (!ob)
 		return TUI_IGNORED;
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		snprintf(expr, sizeof(expr), "object == \"%s\"", ob->name);
-		if (vr_apply_filter(a, expr, err, sizeof(err)) < 0)
+		filter_with_object(a, ob->name, expr, sizeof(expr));
+		if (strlen(expr) >= sizeof(a->m.filter_src))
+			tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "filter too long (%zu bytes, at most %zu)",
+				       strlen(expr), sizeof(a->m.filter_src) - 1);
+		else if (vr_apply_filter(a, expr, err, sizeof(err)) < 0)
 			tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", err);
 		else
 			tui_screen_msg(&a->scr, TUI_R_MSG, "filter: %s", expr);
@@ -303,11 +382,20 @@ static int obj_key(void *ctx, struct tui_table *t, int key)
 
 int vr_open_objects(struct vr_app *a)
 {
-	if (!a->objrows)
-		build_objrows(a);
+	size_t bad = build_objrows(a);
+	char dmg[48] = "";
+
+	if (bad)
+		snprintf(dmg, sizeof(dmg), " (%zu damaged chunk%s left out)", bad,
+			 bad == 1 ? "" : "s");
 	a->objects.list.n = a->nobjrows;
-	snprintf(a->objects.status, sizeof(a->objects.status),
-		 "whole file  Enter: filter to it  l: LBA heatmap  Esc: close");
+	if (a->m.view.match)
+		snprintf(a->objects.status, sizeof(a->objects.status),
+			 "filtered: %.60s%s  Enter: add to the filter  l: LBA heatmap  Esc: close",
+			 a->m.filter_src, dmg);
+	else
+		snprintf(a->objects.status, sizeof(a->objects.status),
+			 "whole file  Enter: filter to it  l: LBA heatmap  Esc: close");
 	tui_screen_push(&a->scr, &a->objects.panel);
 	return TUI_REDRAW;
 }
@@ -391,7 +479,7 @@ int vr_open_marks(struct vr_app *a)
 #define VR_MAX_PROFILES 128
 
 static const struct tui_column prof_cols[] = {
-	{ "PROFILE", 30, TUI_LEFT }, { "", 1, TUI_LEFT },
+	{ "PROFILE", 32, TUI_LEFT }, { "DESCRIPTION", 1, TUI_LEFT },
 };
 
 static void prof_cell(void *ctx, size_t row, int col, char *buf, size_t size, int *role)
@@ -399,8 +487,11 @@ static void prof_cell(void *ctx, size_t row, int col, char *buf, size_t size, in
 	struct vr_app *a = ctx;
 	const char *name = row == 0 ? "(none)" : a->profnames[row - 1];
 
-	if (col != 0)
+	if (col == 1) {
+		snprintf(buf, size, "%s", row == 0 ? "no profile: every event, the default panels" :
+			 a->profdesc[row - 1]);
 		return;
+	}
 	snprintf(buf, size, "%s%s", name,
 		 (row == 0 ? !a->m.profile[0] : !strcmp(name, a->m.profile)) ? "  (applied)" : "");
 	if (row && !strcmp(name, a->m.profile))
@@ -430,7 +521,13 @@ int vr_open_profiles(struct vr_app *a)
 		a->profnames = calloc(VR_MAX_PROFILES, sizeof(*a->profnames));
 	if (!a->profnames)
 		return TUI_NONE;
+	if (!a->profdesc)
+		a->profdesc = calloc(VR_MAX_PROFILES, sizeof(*a->profdesc));
+	if (!a->profdesc)
+		return TUI_NONE;
 	a->nprof = vr_profile_names(&a->m, a->profnames, VR_MAX_PROFILES);
+	for (int i = 0; i < a->nprof; i++)
+		vr_profile_describe(&a->m, a->profnames[i], a->profdesc[i], sizeof(a->profdesc[i]));
 	a->proft.list.n = (size_t)a->nprof + 1;
 	a->proft.list.sel = 0;
 	for (int i = 0; i < a->nprof; i++)
@@ -462,4 +559,6 @@ void vr_overlays_free(struct vr_app *a)
 	a->objrows = NULL;
 	free(a->profnames);
 	a->profnames = NULL;
+	free(a->profdesc);
+	a->profdesc = NULL;
 }
