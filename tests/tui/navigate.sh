@@ -66,7 +66,9 @@ wait_for "filter object == \"$n\""
 ok "o, Enter: filter to $n"
 keys o
 wait_for '^ Objects'
-keys l
+# under the filter, the only object with I/O is the busiest: the first row
+screen | sed -n '/^OBJECT/,$p' | sed -n 2p | grep -Eq "^.?$n " || fail "o under the filter: $n first"
+keys Home l
 wait_for "^ Heatmap $n by LBA"
 keys H
 wait_for '^ Heatmap by object'

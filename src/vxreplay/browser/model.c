@@ -111,8 +111,7 @@ void vr_model_close(struct vr_model *m)
 	vxt_timeline_free(&m->tl_est);
 	vr_extra_free(m);
 	vxt_heatmap_free(&m->hm);
-	free(m->view.chunk_match);
-	m->view.chunk_match = NULL;
+	vr_view_free(&m->view);
 	vr_model_spec_reset(m);
 	vr_scan_stop_all(m);
 	vxt_reader_close(m->rd);
@@ -364,9 +363,16 @@ static void sel_changed(struct vr_model *m)
 {
 	const struct vxt_event *ev;
 
-	if (!m->has_sel || vr_view_get(&m->view, m->sel, &ev) != 1)
+	long gap;
+
+	if (!m->has_sel)
 		return;
-	m->sel_time = ev->time_ns;
+	if ((gap = vr_view_gap(&m->view, m->sel)) >= 0)
+		m->sel_time = vxt_reader_chunk(m->rd, (size_t)gap)->first_ns;
+	else if (vr_view_get(&m->view, m->sel, &ev) == 1)
+		m->sel_time = ev->time_ns;
+	else
+		return;
 	if (m->sel_time < m->w0 || m->sel_time >= m->w1) {
 		uint64_t width = m->w1 - m->w0;
 		uint64_t w0 = m->sel_time > width / 2 ? m->sel_time - width / 2 : 0;

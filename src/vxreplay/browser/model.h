@@ -29,6 +29,7 @@ struct vxt_view;
 struct vxt_profile;
 
 #define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
+enum { VR_CHUNK_UNKNOWN, VR_CHUNK_OK, VR_CHUNK_DAMAGED };	/* a chunk decodes or not */
 #define VR_MAX_ROWS	64		/* heatmap object rows */
 #define VR_MAX_MARKS	64
 #define VR_LBA_ROWS	32		/* LBA buckets unless a profile says */
@@ -63,6 +64,8 @@ struct vr_view {
 	size_t nchunks;
 	size_t known;			/* chunks whose count is known */
 	uint64_t shown;			/* sum of known counts */
+	uint8_t *chunk_state;		/* per chunk: VR_CHUNK_* (damage is the file's, not the filter's) */
+	size_t nstate;
 	bool spec_on;			/* show spec.ord instead */
 	struct vr_spec_set spec;
 };
@@ -176,6 +179,11 @@ int vr_model_check_rotated(struct vr_model *m);
 /* ---- the view ---- */
 /* Show only events for which @fn is true (NULL: all). Restarts counting. */
 int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx);
+/* Chunk @i does not decode: from now on it is one row, a gap. */
+void vr_view_set_damaged(struct vr_view *v, size_t i);
+/* The damaged chunk whose gap row is @ord, or -1 when @ord is no gap. */
+long vr_view_gap(const struct vr_view *v, uint64_t ord);
+void vr_view_free(struct vr_view *v);
 /* Take in chunks appended since (after a refresh). @return 0 or -ENOMEM. */
 int vr_view_grow(struct vr_view *v);
 /* Shown events, and whether the count is complete. */

@@ -55,6 +55,7 @@ static int restart(struct vr_model *m, int kind, size_t i, unsigned fields)
 void vr_note_damage(struct vr_model *m, size_t i, const char *msg)
 {
 	m->chunk_damaged = true;
+	vr_view_set_damaged(&m->view, i);
 	if (i + 1 <= m->damage_said)
 		return;
 	m->ndamaged++;

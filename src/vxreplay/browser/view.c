@@ -4,6 +4,8 @@
  * With a filter, per-chunk match counts (filled by navigation and by the
  * counting job) let moves skip chunks with nothing shown without decoding
  * them. With speculation on, the shown events are a sorted ordinal array.
+ * A chunk that does not decode (damage) is one row of the list, a gap named
+ * by the chunk's first ordinal: moves stop on it once and go on past it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,10 +13,44 @@
 
 #include "browser/model.h"
 
+/* The per-chunk damage state covers @n chunks. @return 0 or -ENOMEM. */
+static int grow_state(struct vr_view *v, size_t n)
+{
+	uint8_t *s;
+
+	if (n <= v->nstate && v->chunk_state)
+		return 0;
+	s = realloc(v->chunk_state, n ? n : 1);
+	if (!s)
+		return -ENOMEM;
+	memset(s + v->nstate, VR_CHUNK_UNKNOWN, (n ? n : 1) - v->nstate);
+	v->chunk_state = s;
+	v->nstate = n;
+	return 0;
+}
+
+void vr_view_set_damaged(struct vr_view *v, size_t i)
+{
+	if (grow_state(v, i + 1) == 0)
+		v->chunk_state[i] = VR_CHUNK_DAMAGED;
+}
+
+void vr_view_free(struct vr_view *v)
+{
+	free(v->chunk_match);
+	free(v->chunk_state);
+	v->chunk_match = NULL;
+	v->chunk_state = NULL;
+	v->nchunks = v->nstate = 0;
+}
+
 int vr_view_grow(struct vr_view *v)
 {
 	size_t n = vxt_reader_nchunks(v->rd);
 	uint32_t *p;
+
+	if (grow_state(v, n) < 0)
+		return -ENOMEM;
 
 	if (n <= v->nchunks && v->chunk_match)
 		return 0;
@@ -82,14 +118,44 @@ void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, siz
 	v->known++;
 }
 
-/* Decode chunk @i for the view and fill its count. */
+/* Decode chunk @i for the view and fill its count; a chunk that does not
+ * decode is damaged from then on. */
 static const struct vxt_event *decode(struct vr_view *v, size_t i, size_t *n)
 {
 	const struct vxt_event *evs = vxt_reader_chunk_events(v->rd, i, n);
 
-	if (evs && v->match)
+	if (!evs) {
+		vr_view_set_damaged(v, i);
+		return NULL;
+	}
+	if (i < v->nstate)
+		v->chunk_state[i] = VR_CHUNK_OK;
+	if (v->match)
 		vr_view_count(v, i, evs, *n);
 	return evs;
+}
+
+/* True when chunk @i is damaged; decodes it once to know, when it must. */
+static bool damaged(struct vr_view *v, size_t i, bool must)
+{
+	size_t n;
+
+	if (i < v->nstate && v->chunk_state[i] != VR_CHUNK_UNKNOWN)
+		return v->chunk_state[i] == VR_CHUNK_DAMAGED;
+	return must && !decode(v, i, &n);
+}
+
+long vr_view_gap(const struct vr_view *v, uint64_t ord)
+{
+	size_t i;
+
+	if (v->spec_on || ord >= vxt_reader_nevents(v->rd))
+		return -1;
+	i = vxt_reader_chunk_of(v->rd, ord);
+	if (i >= v->nstate || v->chunk_state[i] != VR_CHUNK_DAMAGED ||
+	    vxt_reader_chunk(v->rd, i)->first_event != ord)
+		return -1;
+	return (long)i;
 }
 
 static size_t lower_bound(const uint64_t *a, size_t n, uint64_t x)
@@ -121,10 +187,6 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 	}
 	if (ord >= total)
 		return 0;
-	if (!v->match) {
-		*out = ord;
-		return 1;
-	}
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vxt_reader_chunk_of(v->rd, ord); i < v->nchunks; i++) {
@@ -132,13 +194,29 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 		const struct vxt_event *evs;
 		size_t n, k;
 
+		if (damaged(v, i, !v->match)) {
+			if (ord <= ci->first_event) {
+				*out = ci->first_event;	/* the gap's row */
+				return 1;
+			}
+			continue;
+		}
+		if (!v->match) {
+			*out = ord > ci->first_event ? ord : ci->first_event;
+			return 1;
+		}
 		if (v->chunk_match[i] == 0)
 			continue;
 		if (budget-- == 0)
 			return -EAGAIN;
 		evs = decode(v, i, &n);
-		if (!evs)
-			return -EIO;
+		if (!evs) {
+			if (ord <= ci->first_event) {
+				*out = ci->first_event;
+				return 1;
+			}
+			continue;
+		}
 		k = ord > ci->first_event ? ord - ci->first_event : 0;
 		for (; k < n; k++)
 			if (vr_view_matches(v, &evs[k])) {
@@ -165,10 +243,6 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 		ord = total;
 	if (ord == 0)
 		return 0;
-	if (!v->match) {
-		*out = ord - 1;
-		return 1;
-	}
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vxt_reader_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
@@ -176,13 +250,23 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 		const struct vxt_event *evs;
 		size_t n, k;
 
+		if (ci->nevents && damaged(v, i, !v->match)) {
+			*out = ci->first_event;	/* the gap's row */
+			return 1;
+		}
+		if (!v->match) {
+			*out = ord - 1;
+			return 1;
+		}
 		if (v->chunk_match[i] == 0)
 			continue;
 		if (budget-- == 0)
 			return -EAGAIN;
 		evs = decode(v, i, &n);
-		if (!evs)
-			return -EIO;
+		if (!evs) {
+			*out = ci->first_event;
+			return 1;
+		}
 		k = ord - ci->first_event < n ? ord - ci->first_event : n;
 		while (k-- > 0)
 			if (vr_view_matches(v, &evs[k])) {
@@ -249,11 +333,11 @@ static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward
 	const struct vxt_event *evs;
 	size_t n;
 
-	if (!ci->nerrors || (v->match && v->chunk_match[i] == 0))
+	if (!ci->nerrors || (v->match && v->chunk_match[i] == 0) || damaged(v, i, false))
 		return 0;
 	evs = decode(v, i, &n);
 	if (!evs)
-		return -EIO;
+		return 0;	/* damaged: its errors are lost with it */
 	if (backward) {
 		size_t k = from - ci->first_event < n ? from - ci->first_event : n;
 

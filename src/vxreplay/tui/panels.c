@@ -434,6 +434,28 @@ static int row_role(const struct vr_app *a, const struct vxt_event *ev, long g, 
 	return role;
 }
 
+/* The row of a damaged chunk: "── chunk 6 damaged: 20000 events lost
+ * (1.500000s - 1.750000s) ──", across the list. */
+static void gap_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t ord, bool sel,
+		    bool focused)
+{
+	long gap = vr_view_gap(&a->m.view, ord);
+	const struct vxt_chunk_info *ci;
+	char t0[32], t1[32], text[160];
+	int n, x;
+
+	if (gap < 0)
+		return;
+	ci = vxt_reader_chunk(a->m.rd, (size_t)gap);
+	snprintf(text, sizeof(text), " chunk %ld damaged: %u event%s lost (%ss - %ss) ", gap,
+		 ci->nevents, ci->nevents == 1 ? "" : "s", vr_reltime(a, ci->first_ns, t0, sizeof(t0)),
+		 vr_reltime(a, ci->last_ns, t1, sizeof(t1)));
+	n = sel ? (focused ? TUI_R_ERROR_SEL : TUI_R_SELECTED_DIM) : TUI_R_ERROR;
+	for (x = 0; x < r->w; x++)
+		tui_puts(y, r->x + x, 1, n, tui_glyphs->hline);
+	tui_puts(y, r->x + 2, r->w - 4, n, text);
+}
+
 static void list_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t ord,
 		     bool sel, bool focused)
 {
@@ -445,8 +467,10 @@ static void list_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t
 	int n = columns(a, ids, cols);
 	long g = -1;
 
-	if (vr_view_get(&a->m.view, ord, &ev) != 1)
+	if (vr_view_get(&a->m.view, ord, &ev) != 1) {
+		gap_row(a, y, r, ord, sel, focused);
 		return;
+	}
 	if (a->m.view.spec_on)
 		g = vr_spec_group_of(&a->m.view.spec, ord);
 	for (int i = 0; i < n; i++) {
