@@ -127,7 +127,10 @@ $(B)/tests/unit/test_%.o: tests/unit/test_%.c
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
 # vxtop's interval model is tested on its own (test_vxtop_model.c).
 $(B)/tests/unit/test_vxtop_model.o: ALL_CFLAGS += -Isrc/vxtop
-$(B)/unit-tests: $(UNIT_OBJ) $(B)/src/vxtop/model.o $(LIBA)
+# so is the browser's curses-free binning (test_browser_*.c).
+$(B)/tests/unit/test_browser_%.o: ALL_CFLAGS += -Isrc/vxreplay
+UNIT_BROWSER := $(B)/src/vxreplay/browser/axis.o
+$(B)/unit-tests: $(UNIT_OBJ) $(B)/src/vxtop/model.o $(UNIT_BROWSER) $(LIBA)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
 deps:

@@ -2,8 +2,11 @@
  *
  * A timeline cuts the window [t0, t1) into nbins equal bins and counts, per
  * bin, events, errors and lost events, and per (row, bin) cell the completed
- * I/Os, bytes, errors and a log2 latency histogram. Rows are objects (chosen
- * by the caller, e.g. the busiest first) or, for one object, LBA buckets.
+ * I/Os, bytes, errors and a log2 latency histogram; per bin also the
+ * completed I/Os, bytes and latency histogram of every object (what an
+ * over-time chart of IOPS, MB/s or percentiles reads). Rows are objects
+ * (chosen by the caller, e.g. the busiest first) or, for one object, LBA
+ * buckets (of the whole object or of a sector range).
  *
  * Two ways in: vxt_timeline_add() for decoded events (exact), and
  * vxt_timeline_add_chunk() for a chunk's index entry (no decompression; exact
@@ -54,7 +57,13 @@ struct vxt_timeline {
 	uint64_t *events;		/* per bin: events */
 	uint64_t *errors;		/* per bin: done events with an error */
 	uint64_t *lost;			/* per bin: sum of lost counts */
+	uint64_t *ios;			/* per bin: completed I/Os of every object */
+	uint64_t *bytes;		/* per bin: their bytes */
+	uint32_t *lat;			/* nbins * VXT_LAT_BUCKETS: their log2 latency histograms */
 	struct vxt_tl_cell *cells;	/* nrows * nbins, row-major */
+	uint64_t lba_first;		/* LBA: first sector of the rows */
+	bool lba_clip;			/* LBA: I/O outside the rows has no row (else the last) */
+	uint64_t lba_outside;		/* LBA: completed I/Os of the object outside the rows */
 };
 
 /* Set up an empty OBJECT timeline of @nbins bins over [t0, t1) (t1 > t0) with
@@ -65,6 +74,11 @@ int vxt_timeline_init(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigne
  * buckets over sectors [0, @sectors). Bin totals still count every event. */
 int vxt_timeline_init_lba(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigned nbins,
 			  uint32_t object, uint64_t sectors, unsigned nrows);
+/* The same over sectors [@first, @first + @sectors) only: the object's I/O
+ * outside has no row and is counted in lba_outside (decoded events only). */
+int vxt_timeline_init_lba_range(struct vxt_timeline *tl, uint64_t t0, uint64_t t1,
+				unsigned nbins, uint32_t object, uint64_t first, uint64_t sectors,
+				unsigned nrows);
 /* Free the arrays; a zeroed or freed timeline is fine. */
 void vxt_timeline_free(struct vxt_timeline *tl);
 /* Zero every count, keep the window and rows. */
@@ -86,6 +100,14 @@ void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info
 bool vxt_timeline_chunk_exact(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
 /* True when @ci overlaps the window. */
 bool vxt_timeline_chunk_overlaps(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
+
+/* The value of a bin-total metric of bin @b: completed I/Os per second,
+ * bytes per second, or a latency quantile @q of its histogram (ns). */
+double vxt_timeline_iops(const struct vxt_timeline *tl, unsigned b);
+double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b);
+uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q);
+/* The histogram of every bin of @tl added into @out (VXT_LAT_BUCKETS). */
+void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out);
 
 /* Latency quantile @q (0..1) of a log2 histogram: the middle of the bucket
  * holding it, in ns; 0 when empty. */

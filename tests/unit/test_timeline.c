@@ -93,6 +93,10 @@ START_TEST(chunk_spread_keeps_totals)
 	ck_assert_uint_eq(err, 7);
 	ck_assert_uint_eq(lost, 3);
 	ck_assert_uint_eq(ios, 999);
+	ios = 0;
+	for (int b = 0; b < 10; b++)
+		ios += tl.ios[b];
+	ck_assert_uint_eq(ios, 999);
 	ck_assert_uint_eq(tl.events[0], 0);
 	ck_assert_uint_eq(tl.events[9], 0);
 	ck_assert_uint_gt(tl.events[5], 0);
@@ -159,6 +163,101 @@ START_TEST(lba_rows)
 }
 END_TEST
 
+/* Bin totals count every object's completed I/O, rows or not; the rates
+ * and quantiles read them. Brute force: bins found by walking bin starts. */
+START_TEST(bin_totals_match_brute_force)
+{
+	const uint64_t t0 = 5000, t1 = 5000 + 13 * 1000003;
+	uint32_t objs[] = { 1 };
+	struct vxt_timeline tl;
+	uint64_t want_ios[13] = { 0 }, want_bytes[13] = { 0 };
+	static uint32_t want_lat[13][VXT_LAT_BUCKETS];
+	uint64_t total[VXT_LAT_BUCKETS] = { 0 };
+
+	memset(want_lat, 0, sizeof(want_lat));
+	ck_assert_int_eq(vxt_timeline_init(&tl, t0, t1, 13, objs, 1), 0);
+	srand(11);
+	for (int i = 0; i < 30000; i++) {
+		uint64_t t = (uint64_t)rand() % (t1 + 9000);
+		uint64_t lat = (uint64_t)1 << (rand() % 25);
+		struct vxt_event ev = mk(t, (uint32_t)(rand() % 4), 0, lat + (uint64_t)rand() % lat);
+		unsigned b = 0, k = 0;
+
+		ev.bytes = 512u * (unsigned)(1 + rand() % 64);
+		if (rand() % 3 == 0)
+			ev.phase = VXT_PH_START;
+		vxt_timeline_add(&tl, &ev);
+		if (t < t0 || t >= t1 || ev.phase != VXT_PH_DONE)
+			continue;
+		while (b + 1 < 13 && vxt_timeline_bin_start(&tl, b + 1) <= t)
+			b++;
+		while (k + 1 < VXT_LAT_BUCKETS && (UINT64_C(2) << k) <= ev.latency_ns)
+			k++;
+		want_ios[b]++;
+		want_bytes[b] += ev.bytes;
+		want_lat[b][k]++;
+	}
+	vxt_timeline_lat_total(&tl, total);
+	for (unsigned b = 0; b < 13; b++) {
+		double w = (double)(vxt_timeline_bin_start(&tl, b + 1) - vxt_timeline_bin_start(&tl, b));
+		uint64_t n = 0;
+
+		ck_assert_uint_eq(tl.ios[b], want_ios[b]);
+		ck_assert_uint_eq(tl.bytes[b], want_bytes[b]);
+		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++) {
+			ck_assert_uint_eq(tl.lat[b * VXT_LAT_BUCKETS + k], want_lat[b][k]);
+			n += want_lat[b][k];
+		}
+		ck_assert_double_eq_tol(vxt_timeline_iops(&tl, b), (double)want_ios[b] * 1e9 / w, 1e-6);
+		ck_assert_double_eq_tol(vxt_timeline_bps(&tl, b), (double)want_bytes[b] * 1e9 / w, 1e-3);
+		/* the quantiles read the bin's own histogram (checked above) */
+		if (n)
+			ck_assert_uint_eq(vxt_timeline_lat_quantile(&tl, b, 0.99),
+					  vxt_log2hist_quantile(want_lat[b], VXT_LAT_BUCKETS, 0.99));
+	}
+	for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++) {
+		uint64_t w = 0;
+
+		for (unsigned b = 0; b < 13; b++)
+			w += want_lat[b][k];
+		ck_assert_uint_eq(total[k], w);
+	}
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
+/* A sector range: rows over [first, first + sectors), the object's I/O
+ * outside counted apart, other objects ignored. */
+START_TEST(lba_range_rows)
+{
+	struct vxt_timeline tl;
+	struct vxt_event ev = mk(10, 3, 0, 1);
+
+	ck_assert_int_eq(vxt_timeline_init_lba_range(&tl, 0, 100, 2, 3, 1000, 400, 4), 0);
+	ev.sector = 999;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
+	ev.sector = 1000;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 0);
+	ev.sector = 1299;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 2);
+	ev.sector = 1399;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
+	ev.sector = 1400;
+	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
+	vxt_timeline_add(&tl, &ev);
+	ev.sector = 5;
+	vxt_timeline_add(&tl, &ev);
+	ev.sector = 1100;
+	vxt_timeline_add(&tl, &ev);
+	ev.object = 2;
+	vxt_timeline_add(&tl, &ev);
+	ck_assert_uint_eq(tl.lba_outside, 2);
+	ck_assert_uint_eq(tl.cells[1 * 2 + 0].ios, 1);
+	ck_assert_uint_eq(tl.ios[0], 4);
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
 Suite *timeline_suite(void)
 {
 	Suite *s = suite_create("timeline");
@@ -168,6 +267,8 @@ Suite *timeline_suite(void)
 	tcase_add_test(tc, chunk_spread_keeps_totals);
 	tcase_add_test(tc, heat_levels_and_quantile);
 	tcase_add_test(tc, lba_rows);
+	tcase_add_test(tc, bin_totals_match_brute_force);
+	tcase_add_test(tc, lba_range_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,8 +17,12 @@ static int alloc_bins(struct vxt_timeline *tl)
 	tl->events = calloc(tl->nbins, sizeof(*tl->events));
 	tl->errors = calloc(tl->nbins, sizeof(*tl->errors));
 	tl->lost = calloc(tl->nbins, sizeof(*tl->lost));
+	tl->ios = calloc(tl->nbins, sizeof(*tl->ios));
+	tl->bytes = calloc(tl->nbins, sizeof(*tl->bytes));
+	tl->lat = calloc((size_t)tl->nbins * VXT_LAT_BUCKETS, sizeof(*tl->lat));
 	tl->cells = calloc((size_t)tl->nbins * (tl->nrows ? tl->nrows : 1), sizeof(*tl->cells));
-	if (!tl->events || !tl->errors || !tl->lost || !tl->cells)
+	if (!tl->events || !tl->errors || !tl->lost || !tl->ios || !tl->bytes || !tl->lat ||
+	    !tl->cells)
 		return -ENOMEM;
 	return 0;
 }
@@ -55,6 +59,19 @@ int vxt_timeline_init(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigne
 	return 0;
 }
 
+int vxt_timeline_init_lba_range(struct vxt_timeline *tl, uint64_t t0, uint64_t t1,
+				unsigned nbins, uint32_t object, uint64_t first, uint64_t sectors,
+				unsigned nrows)
+{
+	int rc = vxt_timeline_init_lba(tl, t0, t1, nbins, object, sectors, nrows);
+
+	if (!rc) {
+		tl->lba_first = first;
+		tl->lba_clip = true;
+	}
+	return rc;
+}
+
 int vxt_timeline_init_lba(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, unsigned nbins,
 			  uint32_t object, uint64_t sectors, unsigned nrows)
 {
@@ -82,6 +99,9 @@ void vxt_timeline_free(struct vxt_timeline *tl)
 	free(tl->events);
 	free(tl->errors);
 	free(tl->lost);
+	free(tl->ios);
+	free(tl->bytes);
+	free(tl->lat);
 	free(tl->cells);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -93,6 +113,10 @@ void vxt_timeline_clear(struct vxt_timeline *tl)
 	memset(tl->events, 0, tl->nbins * sizeof(*tl->events));
 	memset(tl->errors, 0, tl->nbins * sizeof(*tl->errors));
 	memset(tl->lost, 0, tl->nbins * sizeof(*tl->lost));
+	memset(tl->ios, 0, tl->nbins * sizeof(*tl->ios));
+	memset(tl->bytes, 0, tl->nbins * sizeof(*tl->bytes));
+	memset(tl->lat, 0, (size_t)tl->nbins * VXT_LAT_BUCKETS * sizeof(*tl->lat));
+	tl->lba_outside = 0;
 	memset(tl->cells, 0, (size_t)tl->nbins * (tl->nrows ? tl->nrows : 1) * sizeof(*tl->cells));
 }
 
@@ -118,7 +142,10 @@ int vxt_timeline_row(const struct vxt_timeline *tl, const struct vxt_event *ev)
 
 		if (ev->object != tl->lba_object)
 			return -1;
-		r = (unsigned __int128)ev->sector * tl->nrows / tl->lba_sectors;
+		if (tl->lba_clip && (ev->sector < tl->lba_first ||
+				     ev->sector - tl->lba_first >= tl->lba_sectors))
+			return -1;
+		r = (unsigned __int128)(ev->sector - tl->lba_first) * tl->nrows / tl->lba_sectors;
 		return (int)(r >= tl->nrows ? tl->nrows - 1 : r);
 	}
 	if (ev->object >= tl->nobj_map)
@@ -168,9 +195,15 @@ void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev)
 		return;
 	if (ev->error)
 		tl->errors[b]++;
+	tl->ios[b]++;
+	tl->bytes[b] += ev->bytes;
+	tl->lat[(size_t)b * VXT_LAT_BUCKETS + vxt_log2hist_bucket(ev->latency_ns)]++;
 	row = vxt_timeline_row(tl, ev);
-	if (row < 0)
+	if (row < 0) {
+		if (tl->mode == VXT_TL_ROWS_LBA && ev->object == tl->lba_object)
+			tl->lba_outside++;
 		return;
+	}
 	c = &tl->cells[(size_t)row * tl->nbins + (unsigned)b];
 	c->ios++;
 	c->bytes += ev->bytes;
@@ -236,13 +269,18 @@ static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *
 	tl->events[b] += part(ci->nevents, s);
 	tl->errors[b] += part(ci->nerrors, s);
 	tl->lost[b] += part(ci->nlost, s);
-	if (tl->mode != VXT_TL_ROWS_OBJECT)
-		return;
 	for (uint32_t i = 0; i < ci->nobjagg; i++) {
 		const struct vxt_objagg *a = &ci->objagg[i];
 		int row = a->object < tl->nobj_map ? tl->obj_row[a->object] : -1;
+		uint32_t ios = 0, *lat = &tl->lat[(size_t)b * VXT_LAT_BUCKETS];
 
-		if (row >= 0)
+		for (int op = 0; op < VXT_OP_COUNT; op++)
+			ios += a->ios[op];
+		tl->ios[b] += part(ios, s);
+		tl->bytes[b] += part(a->bytes_read + a->bytes_written, s);
+		for (int k = 0; k < VXT_LAT_BUCKETS; k++)
+			lat[k] += (uint32_t)part(a->lat_hist[k], s);
+		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0)
 			add_agg(&tl->cells[(size_t)row * tl->nbins + b], a, s);
 	}
 }
@@ -272,4 +310,35 @@ void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info
 		s.f1 = (double)(s1 - ci->first_ns) / span;
 		add_chunk_bin(tl, ci, (unsigned)b, &s);
 	}
+}
+
+static double bin_seconds(const struct vxt_timeline *tl, unsigned b)
+{
+	uint64_t w = vxt_timeline_bin_start(tl, b + 1) - vxt_timeline_bin_start(tl, b);
+
+	return (double)(w ? w : 1) / 1e9;
+}
+
+double vxt_timeline_iops(const struct vxt_timeline *tl, unsigned b)
+{
+	return b < tl->nbins ? (double)tl->ios[b] / bin_seconds(tl, b) : 0;
+}
+
+double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b)
+{
+	return b < tl->nbins ? (double)tl->bytes[b] / bin_seconds(tl, b) : 0;
+}
+
+uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q)
+{
+	if (b >= tl->nbins)
+		return 0;
+	return vxt_log2hist_quantile(&tl->lat[(size_t)b * VXT_LAT_BUCKETS], VXT_LAT_BUCKETS, q);
+}
+
+void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out)
+{
+	for (unsigned b = 0; b < tl->nbins; b++)
+		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
+			out[k] += tl->lat[(size_t)b * VXT_LAT_BUCKETS + k];
 }

@@ -23,6 +23,9 @@ enum vr_col {
 	VR_COL_COMM, VR_COL_CPU, VR_COL_SPEC, VR_COL_MARK, VR_COL_COUNT
 };
 
+/* What the timeline plots (c switches). */
+enum vr_tl_metric { VR_TLM_ERRORS, VR_TLM_IOPS, VR_TLM_MBS, VR_TLM_P50, VR_TLM_P99, VR_TLM_COUNT };
+
 struct vr_objrow {
 	uint32_t id;
 	uint64_t ios, reads, writes, bytes, errors, lat_sum;
@@ -46,6 +49,9 @@ struct vr_app {
 	char (*profdesc)[200];		/* each profile's description: (one line) */
 	int nprof;
 	bool lanes;			/* timeline: a lane per object */
+	int tl_metric;			/* enum vr_tl_metric */
+	uint64_t *tl_vals;		/* per bin: the plotted values */
+	unsigned tl_vals_n;
 	int hm_top, hm_sel;
 	uint64_t list_ords[VR_LIST_MAX];
 	int nlist;
@@ -68,8 +74,15 @@ char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size);
 int vr_column_parse(const char *name);
 /* Object name of id @id ("?" when unknown). */
 const char *vr_objname(const struct vr_app *a, uint32_t id);
+
+/* tlpanel.c */
+extern const struct tui_panel_ops vr_timeline_ops;
 /* Move the cursor one timeline bin forward (@dir > 0) or back. */
 int vr_step_bin(struct vr_app *a, int dir);
+/* True when the timeline shrinks to its axis (errors plotted, none in the file). */
+bool vr_timeline_compact(const struct vr_app *a);
+/* "Errors", "IOPS", "MB/s", "Latency p50", "Latency p99". */
+const char *vr_tl_metric_name(int metric);
 
 /* heatpanel.c */
 extern const struct tui_panel_ops vr_heatmap_ops;

@@ -320,7 +320,16 @@ static int act_lanes(void *app)
 	struct vr_app *a = app;
 
 	a->lanes = !a->lanes;
-	return TUI_REDRAW;
+	return TUI_RELAYOUT;
+}
+
+static int act_tl_metric(void *app)
+{
+	struct vr_app *a = app;
+
+	a->tl_metric = (a->tl_metric + 1) % VR_TLM_COUNT;
+	tui_screen_msg(&a->scr, TUI_R_MSG, "timeline: %s", vr_tl_metric_name(a->tl_metric));
+	return TUI_RELAYOUT;
 }
 
 static int act_metric(void *app)
@@ -375,7 +384,8 @@ const struct tui_action vr_keys[] = {
 	{ '\'', 0, "'", "list marks", act_marks },
 	{ 'x', 0, "x", "export the view (CSV, or JSON by .json)", act_export },
 	{ 'F', 0, "F", "follow a growing file", act_follow },
-	{ 'L', 0, "L", "timeline: errors per object lanes", act_lanes },
+	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
+	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
 	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
 	{ 'H', 0, "H", "heatmap by object again", act_heat_objects },
 	{ 12, 0, "^L", "redraw", act_redraw },
@@ -385,6 +395,6 @@ const struct tui_action vr_keys[] = {
 
 const struct tui_keybar_item vr_keybar[] = {
 	{ "?", "Help" }, { "/", "Filter" }, { "e", "Error" }, { "j", "Jump" }, { "s", "Spec" },
-	{ "p", "Prof" }, { "o", "Objs" }, { "x", "Export" }, { "+-", "Zoom" }, { "q", "Quit" },
+	{ "p", "Prof" }, { "o", "Objs" }, { "c", "Chart" }, { "x", "Export" }, { "+-", "Zoom" }, { "q", "Quit" },
 	{ NULL, NULL }
 };

@@ -1,7 +1,7 @@
-/* panels.c - vxreplay's browser panels: header, timeline, list; layout
+/* panels.c - vxreplay's browser panels: header, list; layout
  *
  * Each panel is a const table {draw, on_key, on_mouse}; the layout function
- * places them. The timeline and the heatmap (heatpanel.c) share one time
+ * places them. The timeline (tlpanel.c) and the heatmap (heatpanel.c) share one time
  * axis: both start after a VR_LABEL_W label column; the timeline has a column
  * per bin, the heatmap too unless a profile gives it fewer, wider bins.
  */
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "tui/app.h"
-#include "tui_timeline.h"
 
 char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
 {
@@ -132,161 +131,6 @@ static void header_draw(struct tui_panel *p, bool focused)
 }
 
 static const struct tui_panel_ops header_ops = { .name = "header", .draw = header_draw };
-
-/* ---- timeline ---- */
-
-static struct tui_rect plot_rect(const struct tui_panel *p)
-{
-	return (struct tui_rect){ p->r.y + 1, p->r.x + VR_LABEL_W + 1, p->r.h - 1,
-				  p->r.w - VR_LABEL_W - 1 };
-}
-
-static void update_marks(struct vr_app *a, const struct vxt_timeline *tl)
-{
-	if (a->tl_marks_n != tl->nbins) {
-		free(a->tl_marks);
-		a->tl_marks = calloc(tl->nbins ? tl->nbins : 1, 1);
-		a->tl_marks_n = a->tl_marks ? tl->nbins : 0;
-	}
-	if (!a->tl_marks)
-		return;
-	memset(a->tl_marks, 0, a->tl_marks_n);
-	for (unsigned i = 0; i < a->m.nmarks; i++) {
-		int b = vxt_timeline_bin(tl, a->m.marks[i].time_ns);
-
-		if (b >= 0)
-			a->tl_marks[b] = 1;
-	}
-}
-
-/* The key of the marks under the axis: "  ! lost  ◆ slow >=20ms". */
-static void marks_key(const struct vr_app *a, char *buf, size_t size)
-{
-	char d[32];
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (a->m.mark_kinds & VR_MARK_LOST)
-		n += (size_t)snprintf(buf + n, size - n, "  %s lost", tui_glyphs->lost);
-	if (a->m.tl_slow && n < size)
-		snprintf(buf + n, size - n, "  %s slow >=%s", tui_glyphs->slow,
-			 vxt_format_duration(a->m.lat_crit_ns, d, sizeof(d)));
-}
-
-static void timeline_title(struct vr_app *a, const struct tui_panel *p, bool focused,
-			   const struct vxt_timeline *tl)
-{
-	char t[200], b0[32], b1[32], bw[32], key[80];
-	const char *what = a->m.mark_kinds & VR_MARK_ERRORS ? "Errors" : "Timeline";
-
-	marks_key(a, key, sizeof(key));
-	snprintf(t, sizeof(t), "%s%s  %s..%ss  bin %s%s%s", what, a->lanes ? " by object" : "",
-		 vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
-		 vxt_format_duration((tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1), bw, sizeof(bw)),
-		 key, a->m.tl_show_est ? "  (index estimate)" : "");
-	tui_title(&p->r, focused, t, "+/- zoom  t/T bin  e/E error");
-}
-
-static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
-			   const struct vxt_timeline *tl)
-{
-	static uint64_t lane[4096];
-	unsigned n = tl->nbins < 4096 ? tl->nbins : 4096;
-	uint64_t max = 1;
-
-	for (unsigned r = 0; r < tl->nrows; r++)
-		for (unsigned b = 0; b < n; b++)
-			if (tl->cells[(size_t)r * tl->nbins + b].errors > max)
-				max = tl->cells[(size_t)r * tl->nbins + b].errors;
-	for (int i = 0; i < p->r.h - 1 && (unsigned)i < tl->nrows; i++) {
-		for (unsigned b = 0; b < n; b++)
-			lane[b] = tl->cells[(size_t)i * tl->nbins + b].errors;
-		tui_timeline_lane(p->r.y + 1 + i, p->r.x, p->r.w,
-				  tl->mode == VXT_TL_ROWS_LBA ? a->label_buf[i] : vr_objname(a, tl->row_obj[i]),
-				  VR_LABEL_W, lane, (int)n, max, TUI_R_ERROR);
-	}
-}
-
-static void timeline_draw(struct tui_panel *p, bool focused)
-{
-	struct vr_app *a = p->data;
-	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
-	struct tui_rect pr = plot_rect(p);
-	struct tui_timeline w;
-	uint64_t max = 0;
-
-	if (!tl->nbins)
-		return;
-	timeline_title(a, p, focused, tl);
-	if (a->lanes) {
-		timeline_lanes(a, p, tl);
-		return;
-	}
-	update_marks(a, tl);
-	for (unsigned b = 0; b < tl->nbins; b++)
-		if (tl->errors[b] > max)
-			max = tl->errors[b];
-	w = (struct tui_timeline){
-		.nbins = (int)tl->nbins, .val = a->m.mark_kinds & VR_MARK_ERRORS ? tl->errors : NULL,
-		.lost = a->m.mark_kinds & VR_MARK_LOST ? tl->lost : NULL, .slow = a->m.tl_slow,
-		.marks = a->tl_marks,
-		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
-		.bar_role = TUI_R_ERROR, .log_scale = true,
-	};
-	tui_timeline_draw(&pr, &w);
-	tui_printw(pr.y, p->r.x, VR_LABEL_W, TUI_R_DIM, "%" PRIu64, max);
-	if (pr.h > 2)
-		tui_printw(pr.y + pr.h - 2, p->r.x, VR_LABEL_W, TUI_R_DIM, "0");
-	tui_printw(pr.y + pr.h - 1, p->r.x, VR_LABEL_W, TUI_R_DIM, "errors");
-}
-
-static int click_time(struct vr_app *a, int col)
-{
-	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
-
-	if (col < 0 || (unsigned)col >= tl->nbins)
-		return TUI_NONE;
-	vr_model_goto_time(&a->m, vxt_timeline_bin_start(tl, (unsigned)col));
-	return TUI_REDRAW;
-}
-
-static int timeline_mouse(struct tui_panel *p, int y, int x)
-{
-	struct tui_rect pr = plot_rect(p);
-
-	(void)y;
-	return click_time(p->data, x - pr.x);
-}
-
-/* Left/Right: one bin; other keys go to the keymap. */
-int vr_step_bin(struct vr_app *a, int dir)
-{
-	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
-	uint64_t bw = (tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1);
-	uint64_t c = vr_model_cursor_time(&a->m);
-
-	if (!bw)
-		bw = 1;
-	if (dir > 0)
-		vr_model_goto_time(&a->m, c + bw);
-	else
-		vr_model_goto_time(&a->m, c > bw ? c - bw : 0);
-	return TUI_REDRAW;
-}
-
-static int timeline_key(struct tui_panel *p, int key)
-{
-	if (key == KEY_RIGHT)
-		return vr_step_bin(p->data, 1);
-	if (key == KEY_LEFT)
-		return vr_step_bin(p->data, -1);
-	return TUI_IGNORED;
-}
-
-static const struct tui_panel_ops timeline_ops = {
-	.name = "timeline", .draw = timeline_draw, .on_key = timeline_key,
-	.on_mouse = timeline_mouse,
-};
 
 /* ---- event list ---- */
 
@@ -622,7 +466,7 @@ static const struct tui_panel_ops list_ops = {
 void vr_panels_init(struct vr_app *a)
 {
 	a->header = (struct tui_panel){ .ops = &header_ops, .data = a, .visible = true };
-	a->timeline = (struct tui_panel){ .ops = &timeline_ops, .data = a, .visible = true,
+	a->timeline = (struct tui_panel){ .ops = &vr_timeline_ops, .data = a, .visible = true,
 					  .focusable = true };
 	a->heatmap = (struct tui_panel){ .ops = &vr_heatmap_ops, .data = a, .visible = true,
 					 .focusable = true };
@@ -643,7 +487,7 @@ void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
 
 	(void)s;
 	a->header.r = (struct tui_rect){ 0, 0, 3, cols };
-	tl_h = clampi(avail / 4, 5, 12);
+	tl_h = vr_timeline_compact(a) ? 3 : clampi(avail / 4, 5, 12);
 	hm_rows = clampi(avail / 4, 2, (int)(rows ? rows : 1));
 	hm_h = hm_rows + 2;
 	if (avail - tl_h - hm_h < 4) {		/* tiny terminals: the list first */
