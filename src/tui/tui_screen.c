@@ -415,10 +415,32 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* A terminal readable this many waits in a row without a key has hung up. */
+#define DEAD_TERMINAL_WAITS 50
+
+/* The application waits (on its input and the terminal); then the keys that
+ * came. @return the reactions; *@dead counts readable waits without a key. */
+static int wait_app(struct tui_screen *s, int *dead, bool *urgent)
+{
+	bool tty = false;
+	int key, nkeys = 0, r;
+
+	r = apply(s, s->app_ops->wait(s->app, &tty));
+	timeout(0);
+	while (!(r & TUI_QUIT) && (key = getch()) != ERR) {
+		r |= tui_screen_feed(s, key);
+		*urgent = true;
+		nkeys++;
+	}
+	*dead = tty && !nkeys ? *dead + 1 : 0;
+	return r;
+}
+
 int tui_screen_run(struct tui_screen *s)
 {
 	bool dirty = true, urgent = true;	/* urgent: a key's effect, drawn at once */
 	uint64_t last_draw = 0;
+	int dead = 0;
 
 	stop_signal = 0;
 	for (;;) {
@@ -434,6 +456,16 @@ int tui_screen_run(struct tui_screen *s)
 			dirty = urgent = false;
 			/* drawing may start work (a layout re-bins) */
 			busy = s->app_ops && s->app_ops->busy && s->app_ops->busy(s->app);
+		}
+		if (!busy && s->app_ops && s->app_ops->wait) {
+			r = wait_app(s, &dead, &urgent);
+			if (dead > DEAD_TERMINAL_WAITS)
+				return SIGHUP;
+			if (r & TUI_QUIT)
+				return 0;
+			if (r & TUI_REDRAW)
+				dirty = true;
+			continue;
 		}
 		timeout(busy ? 0 : (s->tick_ms > 0 ? s->tick_ms : 250));
 		key = getch();

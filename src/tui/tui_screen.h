@@ -7,6 +7,10 @@
  * only place that handles KEY_RESIZE, and SIGINT/SIGTERM/fatal signals restore
  * the terminal before anything else.
  *
+ * An application with input of its own (vxtop's live source) gives a wait
+ * function: the loop then waits in it instead of in getch() and reads the
+ * keys that came; a terminal that stays readable without keys has hung up.
+ *
  * Heavy work runs in steps: while the application says it is busy, the loop
  * polls input without blocking and calls its step function between keys; Esc
  * cancels it.
@@ -98,6 +102,10 @@ struct tui_app_ops {
 	int (*tick)(void *app);
 	/* The progress text of pending work ("binning 45%"), or NULL. */
 	const char *(*progress)(void *app);
+	/* Wait for the terminal and the application's own input together (a live
+	 * source), a bounded time; set *@tty when the terminal is readable. NULL =
+	 * the loop waits on the terminal alone. @return a reaction mask. */
+	int (*wait)(void *app, bool *tty);
 };
 
 struct tui_screen_opts {

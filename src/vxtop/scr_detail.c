@@ -47,7 +47,7 @@ static void bar(const struct top *t, int y, int x, int w, double f, int attr)
 static void draw_summary(struct top *t, int y, uint32_t id)
 {
 	const struct vxt_object *ob = vxt_objtab_get(t->c->model.objs, id);
-	const struct vxtop_snap *s = top_snap(t, 0);
+	const struct vxtop_snap *s = vxtop_shown_snap(&t->v, 0);
 	struct vxtop_row r;
 	char sz[16], a[16], p[16], when[32];
 
@@ -72,7 +72,7 @@ static void draw_summary(struct top *t, int y, uint32_t id)
 /* @compact: only reads, writes and the ops that occurred. */
 static int draw_opmix(struct top *t, int y, int x, int h, uint32_t id, bool compact)
 {
-	const struct vxtop_osnap *o = vxtop_snap_obj(top_snap(t, 0), id);
+	const struct vxtop_osnap *o = vxtop_snap_obj(vxtop_shown_snap(&t->v, 0), id);
 	uint64_t total = 0;
 	int n = 0;
 
@@ -120,7 +120,7 @@ static int draw_latency(struct top *t, int y, int x, int h, uint32_t id)
 	uint64_t cur[POW_MAX], tot[POW_MAX], maxc = 0, maxt = 0;
 	int lo = POW_MAX, hi = -1, n = 0;
 
-	pow_hist(top_last_lat(t, id), cur);
+	pow_hist(vxtop_shown_last_lat(&t->v, id), cur);
 	pow_hist(os ? &os->lat : NULL, tot);
 	for (int p = 0; p < POW_MAX; p++) {
 		if (!tot[p] && !cur[p])
@@ -163,7 +163,7 @@ static void draw_lba(struct top *t, int y, int h, uint32_t id)
 		  "LBA heatmap: completed I/Os by address (rows, low on top) and interval (newest right)");
 	for (int pass = 0; pass < 2; pass++) {
 		for (int c = 0; c < w; c++) {
-			const struct vxtop_osnap *o = vxtop_snap_obj(top_snap(t, (size_t)(w - 1 - c)), id);
+			const struct vxtop_osnap *o = vxtop_snap_obj(vxtop_shown_snap(&t->v, (size_t)(w - 1 - c)), id);
 
 			for (int r = 0; r < rows; r++) {
 				double v = 0;
@@ -173,7 +173,7 @@ static void draw_lba(struct top *t, int y, int h, uint32_t id)
 				if (!pass && v > max)
 					max = v;
 				else if (pass)
-					top_heat_cell(t, y + 1 + r, 8 + c, top_level(v, max, true));
+					top_heat_cell(y + 1 + r, 8 + c, vxtop_level(v, max, true));
 			}
 		}
 	}
@@ -184,10 +184,10 @@ static void draw_lba(struct top *t, int y, int h, uint32_t id)
 
 static void detail_draw(struct top *t, int top, int bottom)
 {
-	uint32_t id = t->sel_object;
+	uint32_t id = t->v.sel_object;
 	int h = bottom - top, mid, used;
 
-	if (!t->nrows && id >= vxtop_model_nobjects(&t->c->model)) {
+	if (!t->v.nrows && id >= vxtop_model_nobjects(&t->c->model)) {
 		top_print(top, 0, -1, TUI_R_DIM, "no object selected");
 		return;
 	}
@@ -208,24 +208,22 @@ static void detail_draw(struct top *t, int top, int bottom)
 	draw_lba(t, top + 4 + mid, bottom - (top + 4 + mid), id);
 }
 
-static int detail_key(struct top *t, int key)
+/* up/down walk the objects in table order */
+static int detail_move(struct top *t, int key)
 {
-	int r;
-
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		top_show(t, &top_table_screen);
-		return TUI_REDRAW;
-	}
-	/* up/down walk the objects in table order */
-	r = top_move_key(t, key, t->nrows, &t->sel, 1);
-	if (r >= 0 && t->sel < t->nrows)
-		t->sel_object = t->rows[t->sel].object;
-	return r;
+	top_move_key(key, t->v.nrows, &t->v.sel, 1);
+	vxtop_shown_select(&t->v, t->v.sel);
+	return TUI_REDRAW;
 }
+
+static const struct tui_keybar_item detail_keybar[] = {
+	{ "Esc", "Back" }, { "Up/Dn", "Object" }, { "Spc", "Pause" }, { "e", "Errors" },
+	{ "h", "Heat" }, { "d/D", "Intvl" }, { "q", "Quit" }, { NULL, NULL }
+};
 
 const struct top_screen top_detail_screen = {
 	.name = "detail",
 	.draw = detail_draw,
-	.on_key = detail_key,
-	.keys = "Esc:back Up/Down:object space:pause e:errors h:heatmap d/D:interval q:quit",
+	.on_move = detail_move,
+	.keybar = detail_keybar,
 };

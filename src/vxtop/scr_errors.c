@@ -40,7 +40,7 @@ static void errors_draw(struct top *t, int top, int bottom)
 {
 	const struct vxtop_model *m = &t->c->model;
 	const struct vxt_strtab *strs = vxtop_collect_strings(t->c);
-	uint64_t nerrs = top_nerrs(t), kept = nerrs < VXTOP_ERR_RING ? nerrs : VXTOP_ERR_RING;
+	uint64_t nerrs = vxtop_shown_nerrs(&t->v), kept = nerrs < VXTOP_ERR_RING ? nerrs : VXTOP_ERR_RING;
 	int y = top + draw_kinds(t, top, (bottom - top) / 3) + 1, rows;
 
 	top_print(y, 0, -1, TUI_R_COLHEAD, "%-*s", COLS, "");
@@ -50,7 +50,7 @@ static void errors_draw(struct top *t, int top, int bottom)
 	if (t->err_top + 1 > kept)
 		t->err_top = kept ? kept - 1 : 0;
 	for (int i = 0; i < rows; i++) {
-		const struct vxtop_err *e = top_err(t, t->err_top + (uint64_t)i);
+		const struct vxtop_err *e = vxtop_shown_err(&t->v, t->err_top + (uint64_t)i);
 		const struct vxt_object *ob;
 		const char *en;
 		char when[32], sz[16];
@@ -70,17 +70,22 @@ static void errors_draw(struct top *t, int top, int bottom)
 			  (unsigned long long)kept, (unsigned long long)nerrs);
 }
 
-static int errors_key(struct top *t, int key)
+static int errors_move(struct top *t, int key)
 {
-	uint64_t nerrs = top_nerrs(t);
+	uint64_t nerrs = vxtop_shown_nerrs(&t->v);
 	size_t n = nerrs < VXTOP_ERR_RING ? (size_t)nerrs : VXTOP_ERR_RING;
 
-	return top_move_key(t, key, n, &t->err_top, LINES / 2);
+	return top_move_key(key, n, &t->err_top, LINES / 2);
 }
+
+static const struct tui_keybar_item errors_keybar[] = {
+	{ "Esc", "Back" }, { "Up/Dn", "Scroll" }, { "Spc", "Pause" }, { "h", "Heat" },
+	{ "d/D", "Intvl" }, { "?", "Help" }, { "q", "Quit" }, { NULL, NULL }
+};
 
 const struct top_screen top_errors_screen = {
 	.name = "errors",
 	.draw = errors_draw,
-	.on_key = errors_key,
-	.keys = "Esc:back Up/Down:scroll space:pause h:heatmap d/D:interval q:quit",
+	.on_move = errors_move,
+	.keybar = errors_keybar,
 };

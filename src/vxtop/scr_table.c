@@ -81,12 +81,12 @@ static void draw_spark(struct top *t, int y, int x, int w, uint32_t id)
 	if (w > 256)
 		w = 256;
 	for (i = 0; i < w; i++) {
-		v[i] = top_metric(t, top_snap(t, (size_t)(w - 1 - i)), id, HM_IOPS);
+		v[i] = vxtop_metric(&t->c->model, vxtop_shown_snap(&t->v, (size_t)(w - 1 - i)), id, HM_IOPS);
 		if (v[i] > max)
 			max = v[i];
 	}
 	for (i = 0; i < w; i++)
-		top_spark_cell(t, y, x + i, top_level(v[i], max, false));
+		top_spark_cell(y, x + i, vxtop_level(v[i], max, false));
 }
 
 static void draw_row(struct top *t, int y, const struct vxtop_row *r, bool sel, int spark_w)
@@ -137,7 +137,7 @@ static int draw_ticker(struct top *t, int y, int lines)
 			break;
 	}
 	for (i = 1; i < lines; i++) {
-		const struct vxtop_err *e = top_err(t, (uint64_t)(i - 1));
+		const struct vxtop_err *e = vxtop_shown_err(&t->v, (uint64_t)(i - 1));
 		const struct vxt_object *ob;
 		const char *en;
 		char when[32], sz[16];
@@ -158,7 +158,7 @@ static int draw_ticker(struct top *t, int y, int lines)
 static void table_draw(struct top *t, int top, int bottom)
 {
 	int avail = bottom - top, tick, body, spark_w, y;
-	uint64_t nerrs = top_nerrs(t);
+	uint64_t nerrs = vxtop_shown_nerrs(&t->v);
 	size_t i;
 
 	tick = 1 + (int)(nerrs < TICKER_MAX - 1 ? nerrs : TICKER_MAX - 1);
@@ -171,38 +171,34 @@ static void table_draw(struct top *t, int top, int bottom)
 	if (spark_w < 8)
 		spark_w = 0;	/* too narrow to tell a trend */
 	draw_titles(t, top, spark_w);
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (body > 0 && t->sel >= t->top + (size_t)body)
-		t->top = t->sel - (size_t)body + 1;
-	for (i = t->top, y = top + 1; i < t->nrows && y < top + 1 + body; i++, y++)
-		draw_row(t, y, &t->rows[i], i == t->sel, spark_w);
-	if (!t->nrows)
+	if (t->v.sel < t->top)
+		t->top = t->v.sel;
+	if (body > 0 && t->v.sel >= t->top + (size_t)body)
+		t->top = t->v.sel - (size_t)body + 1;
+	for (i = t->top, y = top + 1; i < t->v.nrows && y < top + 1 + body; i++, y++)
+		draw_row(t, y, &t->v.rows[i], i == t->v.sel, spark_w);
+	if (!t->v.nrows)
 		top_print(top + 1, 0, -1, TUI_R_DIM, "%s",
-			  t->glob[0] ? "no object matches the filter" : "waiting for I/O...");
+			  t->v.glob[0] ? "no object matches the filter" : "waiting for I/O...");
 	draw_ticker(t, bottom - tick, tick);
 }
 
-static int table_key(struct top *t, int key)
+static int table_move(struct top *t, int key)
 {
-	int page = LINES - 8;
-	int r;
-
-	if (key == '\n' || key == '\r' || key == KEY_ENTER || key == KEY_RIGHT) {
-		if (!t->nrows)
-			return TUI_REDRAW;
-		top_show(t, &top_detail_screen);
-		return TUI_REDRAW;
-	}
-	r = top_move_key(t, key, t->nrows, &t->sel, page);
-	if (r >= 0 && t->sel < t->nrows)
-		t->sel_object = t->rows[t->sel].object;
-	return r;
+	top_move_key(key, t->v.nrows, &t->v.sel, LINES - 8);
+	vxtop_shown_select(&t->v, t->v.sel);
+	return TUI_REDRAW;
 }
+
+static const struct tui_keybar_item table_keybar[] = {
+	{ "?", "Help" }, { "Spc", "Pause" }, { "<>", "Sort" }, { "/", "Filter" },
+	{ "e", "Errors" }, { "h", "Heat" }, { "Enter", "Detail" }, { "d/D", "Intvl" },
+	{ "q", "Quit" }, { NULL, NULL }
+};
 
 const struct top_screen top_table_screen = {
 	.name = "objects",
 	.draw = table_draw,
-	.on_key = table_key,
-	.keys = "?:help space:pause </>:sort f:filter e:errors h:heatmap Enter:detail d/D:interval q:quit",
+	.on_move = table_move,
+	.keybar = table_keybar,
 };

@@ -1,12 +1,12 @@
-/* tui.c - vxtop's screen manager: terminal setup, the loop, header, keys
+/* tui.c - vxtop's live screens on the shared screen manager
  *
- * The loop lets the collector wait on the source and the terminal together;
- * the screen is drawn once per closed interval or after a key. Only this file
- * handles KEY_RESIZE, the prompt line and the terminal's restoration (also on
- * SIGINT/SIGTERM/SIGHUP and on a fatal error).
+ * The header, the body (the current screen) and the sort menu are panels;
+ * the keys are an action table shown by the shared help overlay; the filter
+ * is the shared prompt. The screen manager's loop waits in top_wait(), which
+ * runs one collector step (source and terminal together), so the screen is
+ * drawn once per closed interval or after a key. Terminal setup, resizes
+ * and the restoration on signals are the screen manager's.
  */
-#include <signal.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,8 @@ static const uint64_t interval_steps[] = {
 	5000000000ull, 10000000000ull, 30000000000ull, 60000000000ull,
 };
 #define NSTEPS (sizeof(interval_steps) / sizeof(interval_steps[0]))
-#define DEAD_TERMINAL_STEPS 50
+#define MIN_LINES 6
+#define MIN_COLS 40
 
 void top_print(int y, int x, int width, int role, const char *fmt, ...)
 {
@@ -42,9 +43,8 @@ void top_print(int y, int x, int width, int role, const char *fmt, ...)
 	tui_puts(y, x, width, role, buf);
 }
 
-void top_heat_cell(const struct top *t, int y, int x, unsigned level)
+void top_heat_cell(int y, int x, unsigned level)
 {
-	(void)t;
 	if (level > TUI_HEAT_LEVELS)
 		level = TUI_HEAT_LEVELS;
 	/* as the shared heatmap widget: 1-2 light, 3-4 medium, 5-6 dark, 7-8 full */
@@ -52,54 +52,12 @@ void top_heat_cell(const struct top *t, int y, int x, unsigned level)
 		 tui_glyphs->shade[(level + 1) / 2]);
 }
 
-void top_spark_cell(const struct top *t, int y, int x, unsigned level)
+void top_spark_cell(int y, int x, unsigned level)
 {
-	(void)t;
 	if (level > TUI_HEAT_LEVELS)
 		level = TUI_HEAT_LEVELS;
 	tui_fill(y, x, 1, level ? TUI_R_HEAT1 + (int)level - 1 : TUI_R_NORMAL,
 		 tui_glyphs->bar[level]);
-}
-
-unsigned top_level(double v, double max, bool log)
-{
-	double f;
-
-	if (!(v > 0) || !(max > 0))
-		return 0;
-	/* log: three decades below the maximum, 1/10 of it two thirds up */
-	f = log ? 1 + log10(v / max) / 3 : v / max;
-	if (f <= 0)
-		return 1;
-	if (f >= 1)
-		return 8;
-	return 1 + (unsigned)(f * 7.999);
-}
-
-const struct vxtop_snap *top_snap(const struct top *t, size_t back)
-{
-	const struct vxtop_model *m = &t->c->model;
-	const struct vxtop_snap *newest = vxtop_model_snap(m, 0);
-	size_t skip = 0;
-
-	if (!newest)
-		return NULL;
-	if (t->paused) {
-		skip = (size_t)(newest->seq - t->frozen_seq);
-		if (skip >= m->nsnap)
-			skip = m->nsnap - 1;	/* fell out of the ring: the oldest */
-	}
-	return vxtop_model_snap(m, skip + back);
-}
-
-uint64_t top_nerrs(const struct top *t)
-{
-	return t->paused ? t->frozen_nerrs : t->c->model.nerrs;
-}
-
-const struct vxtop_err *top_err(const struct top *t, uint64_t back)
-{
-	return vxtop_model_err(&t->c->model, back + (t->c->model.nerrs - top_nerrs(t)));
 }
 
 char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
@@ -115,56 +73,35 @@ char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
 	return buf;
 }
 
-double top_metric(const struct top *t, const struct vxtop_snap *s, uint32_t id,
-		  enum heat_metric metric)
-{
-	struct vxtop_row r;
-
-	if (!vxtop_snap_obj(s, id))
-		return 0;
-	vxtop_row_fill(&t->c->model, s, id, &r);
-	switch (metric) {
-	case HM_IOPS:
-		return r.v[VXTOP_COL_RPS] + r.v[VXTOP_COL_WPS];
-	case HM_MBS:
-		return r.v[VXTOP_COL_RMBS] + r.v[VXTOP_COL_WMBS];
-	case HM_UTIL:
-		return r.v[VXTOP_COL_UTIL];
-	case HM_P99:
-		return r.v[VXTOP_COL_P99];
-	case HM_ERRORS:
-		return r.v[VXTOP_COL_ERR];
-	default:
-		return 0;
-	}
-}
-
-const char *top_metric_name(enum heat_metric m)
-{
-	static const char *const names[HM_COUNT] = { "IO/s", "MB/s", "util%", "p99 latency",
-						     "errors" };
-
-	return m < HM_COUNT ? names[m] : "?";
-}
-
 void top_show(struct top *t, const struct top_screen *s)
 {
-	if (t->scr != s && t->scr != &top_help_screen)
+	if (t->scr != s)
 		t->back = t->scr;
 	t->scr = s;
+	t->scr_mgr.keybar = s->keybar;
 }
 
-int top_move_key(struct top *t, int key, size_t n, size_t *sel, int page)
+void top_msg(struct top *t, const char *fmt, ...)
 {
-	(void)t;
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tui_screen_msg(&t->scr_mgr, TUI_R_WARN, "%s", buf);
+}
+
+int top_move_key(int key, size_t n, size_t *sel, int page)
+{
 	if (page < 1)
 		page = 1;
 	switch (key) {
-	case KEY_UP: case 'k':
+	case KEY_UP:
 		if (*sel > 0)
 			(*sel)--;
 		break;
-	case KEY_DOWN: case 'j':
+	case KEY_DOWN:
 		if (*sel + 1 < n)
 			(*sel)++;
 		break;
@@ -174,203 +111,233 @@ int top_move_key(struct top *t, int key, size_t n, size_t *sel, int page)
 	case KEY_NPAGE:
 		*sel = *sel + page < n ? *sel + page : (n ? n - 1 : 0);
 		break;
-	case KEY_HOME: case 'g':
+	case KEY_HOME:
 		*sel = 0;
 		break;
-	case KEY_END: case 'G':
+	case KEY_END:
 		*sel = n ? n - 1 : 0;
 		break;
-	default:
-		return -1;
 	}
-	return TUI_REDRAW | TOP_ROWS;
+	return TUI_REDRAW;
 }
 
-/* ---- rows ---- */
+/* ---- the header: fields in order of importance, never cut ---- */
 
-static void build_rows(struct top *t)
+struct field {
+	char text[96];
+	int role;
+	int plain;		/* the first @plain bytes (a label) are drawn plain */
+};
+
+struct flow {
+	int y, x, last;		/* the line, the next column, the last line to use */
+	int right;		/* columns kept free at the right of the first line */
+};
+
+/* Put @f at the next place it fits whole: on this line or the next one.
+ * @return false when it fits nowhere (it is left out). */
+static bool flow_put(struct flow *fl, const struct field *f)
 {
-	const struct vxtop_model *m = &t->c->model;
-	size_t need = vxtop_model_nobjects(m), i;
-	struct vxtop_view v = t->cfg->view;
+	int w = (int)strlen(f->text), sep = fl->x ? 2 : 0;
 
-	if (need > t->caprows) {
-		struct vxtop_row *r = realloc(t->rows, need * sizeof(*r));
+	for (;;) {
+		int limit = COLS - (fl->y == 1 ? fl->right : 0);
 
-		if (!r)
-			return;		/* keep the old rows; the next interval retries */
-		t->rows = r;
-		t->caprows = need;
-	}
-	v.glob = t->glob;
-	v.by_id = false;
-	t->nrows = vxtop_rows(m, top_snap(t, 0), &v, t->rows);
-	t->nidle = 0;
-	for (i = 0; i < t->nrows; i++)
-		t->nidle += t->rows[i].idle != 0;
-	/* follow the selected object through re-sorts */
-	for (i = 0; i < t->nrows; i++)
-		if (t->rows[i].object == t->sel_object) {
-			t->sel = i;
-			return;
+		if (fl->x + sep + w <= limit) {
+			top_print(fl->y, fl->x + sep, f->plain, TUI_R_NORMAL, "%.*s", f->plain,
+				  f->text);
+			top_print(fl->y, fl->x + sep + f->plain, w - f->plain, f->role, "%s",
+				  f->text + f->plain);
+			fl->x += sep + w;
+			return true;
 		}
-	if (t->sel >= t->nrows)
-		t->sel = t->nrows ? t->nrows - 1 : 0;
-	if (t->nrows)
-		t->sel_object = t->rows[t->sel].object;
-}
-
-/* ---- header, key bar, prompt ---- */
-
-/* What --profile and --where keep, and the speculations in DTrace's words. */
-static void draw_view_line(struct top *t)
-{
-	struct vxt_view_stats vs;
-	int y, x;
-
-	if (!t->c->view)
-		return;
-	getyx(stdscr, y, x);
-	if (t->c->profile)
-		top_print(y, x, -1, TUI_R_WARN, "  profile %s", t->c->profile->name);
-	if (t->c->where) {
-		getyx(stdscr, y, x);
-		top_print(y, x, -1, TUI_R_WARN, "  where %s", t->c->where);
+		if (fl->y >= fl->last || fl->x == 0)
+			return false;
+		fl->y++;
+		fl->x = 0;
+		sep = 0;
 	}
-	vxt_view_get_stats(t->c->view, &vs);
-	if (!vs.has_spec)
-		return;
-	getyx(stdscr, y, x);
-	top_print(y, x, -1, vs.spec.failed || vs.spec.drops ? TUI_R_ERROR : TUI_R_NORMAL,
-		  "  spec %llu committed, %llu failed, %llu drops",
-		  (unsigned long long)vs.spec.committed, (unsigned long long)vs.spec.failed,
-		  (unsigned long long)vs.spec.drops);
 }
 
-static void draw_header(struct top *t)
+static void field(struct field *f, int role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void field(struct field *f, int role, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+	f->role = role;
+	f->plain = 0;
+}
+
+static void header_draw(struct tui_panel *p, bool focused)
+{
+	struct top *t = p->data;
 	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
-	const struct vxtop_snap *shown = top_snap(t, 0);
+	const struct vxtop_snap *shown = vxtop_shown_snap(&t->v, 0);
 	double up = vxtop_collect_uptime(t->c);
 	double sec = s ? (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC : 0;
 	uint64_t lost = vxtop_collect_lost(t->c);
 	unsigned u = (unsigned)up;
-	char iv[32], rate[32], tot[32], when[32];
-	int x;
+	char iv[32], rate[32], tot[32], when[32], nb[VXT_ESCAPE_MAX(40)];
+	struct field f[16];
+	struct flow fl = { .y = p->r.y, .last = p->r.y + p->r.h - 1 };
+	int n = 0, flags = 0;
+	bool narrow = COLS < 80;	/* short labels: the fields stay whole */
 
+	(void)focused;
+	/* the header comes first: the rows of the moment drawn are built here */
+	vxtop_shown_rows(&t->v);
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		top_print(0, 0, -1, TUI_R_NORMAL, "vxtop: terminal too small (%dx%d)", COLS, LINES);
+		return;
+	}
 	vxt_format_duration(t->c->model.interval_ns, iv, sizeof(iv));
 	vxtop_fmt_rate(s && sec > 0 ? s->events / sec : 0, rate, sizeof(rate));
 	vxtop_fmt_rate((double)t->c->fed, tot, sizeof(tot));
-	move(0, 0);
-	clrtoeol();
-	top_print(0, 0, -1, TUI_R_HEADER, "vxtop");
 	/* what must never be cut comes first: source, interval, uptime, rate, lost */
-	top_print(0, 6, -1, TUI_R_NORMAL, "%.20s  interval %s  up %u:%02u:%02u  events %s/s  lost ",
-		  t->c->name, iv, u / 3600, u / 60 % 60, u % 60, rate);
-	getyx(stdscr, u, x);
-	top_print(0, x, -1, lost ? TUI_R_ERROR : TUI_R_NORMAL, "%llu",
-		  (unsigned long long)lost);
-	getyx(stdscr, u, x);
-	top_print(0, x, -1, TUI_R_NORMAL, "  errors %llu  total %s",
-		  (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX), tot);
-	move(1, 0);
-	clrtoeol();
-	top_print(1, 0, -1, TUI_R_NORMAL, "[%s]  sort %s %s  filter %s  objects %zu (%zu idle)  shown %s",
-		  t->scr->name, vxtop_col_title(t->cfg->view.sort_col),
-		  t->cfg->view.ascending ? "asc" : "desc", t->glob[0] ? t->glob : "-",
-		  t->nrows, t->nidle,
-		  shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
-	draw_view_line(t);
+	field(&f[n++], TUI_R_NORMAL, "%s", vxt_text(t->c->name, nb, sizeof(nb)));
+	field(&f[n++], TUI_R_NORMAL, "%s %s", narrow ? "iv" : "interval", iv);
+	field(&f[n++], TUI_R_NORMAL, "up %u:%02u:%02u", u / 3600, u / 60 % 60, u % 60);
+	field(&f[n++], TUI_R_NORMAL, "%s %s/s", narrow ? "ev" : "events", rate);
+	field(&f[n], lost ? TUI_R_ERROR : TUI_R_NORMAL, "lost %llu", (unsigned long long)lost);
+	f[n++].plain = 5;	/* the count is highlighted, not the word */
+	field(&f[n++], TUI_R_NORMAL, "%s %llu", narrow ? "err" : "errors",
+	      (unsigned long long)vxtop_model_obj_errors(&t->c->model, UINT32_MAX));
+	field(&f[n++], TUI_R_NORMAL, "%s %s", narrow ? "tot" : "total", tot);
+	/* the second line: what is shown */
+	field(&f[n++], TUI_R_NORMAL, "[%s]", t->scr->name);
+	field(&f[n++], TUI_R_NORMAL, "sort %s %s", vxtop_col_title(t->cfg->view.sort_col),
+	      t->cfg->view.ascending ? "asc" : "desc");
+	field(&f[n++], TUI_R_NORMAL, "filter %s", t->v.glob[0] ? t->v.glob : "-");
+	field(&f[n++], TUI_R_NORMAL, "%s %zu (%zu idle)", narrow ? "obj" : "objects", t->v.nrows,
+	      t->v.nidle);
+	field(&f[n++], TUI_R_NORMAL, "shown %s",
+	      shown ? top_clock(shown->real_end_ns, false, when, sizeof(when)) : "-");
+	if (t->c->view) {
+		struct vxt_view_stats vs;
+
+		if (t->c->profile)
+			field(&f[n++], TUI_R_WARN, "profile %s", t->c->profile->name);
+		if (t->c->where)
+			field(&f[n++], TUI_R_WARN, "where %.60s", t->c->where);
+		vxt_view_get_stats(t->c->view, &vs);
+		if (vs.has_spec)
+			field(&f[n++], vs.spec.failed || vs.spec.drops ? TUI_R_ERROR : TUI_R_NORMAL,
+			      "spec %llu committed, %llu failed, %llu drops",
+			      (unsigned long long)vs.spec.committed,
+			      (unsigned long long)vs.spec.failed,
+			      (unsigned long long)vs.spec.drops);
+	}
+	/* the flags sit at the right of the second line; the fields flow around them */
+	if (t->v.paused)
+		flags += 8;
 	if (t->c->ended)
-		top_print(1, COLS - 23, -1, TUI_R_WARN, " source ended ");
-	if (t->paused)
-		top_print(1, COLS - 8, -1, TUI_R_MSG_ERROR, " PAUSED ");
-}
-
-static void draw_keybar(struct top *t)
-{
-	const char *p = t->scr->keys;
-	int y = LINES - 1, x = 0;
-
-	move(y, 0);
+		flags += 15;
+	fl.right = flags;
+	move(p->r.y, 0);
 	clrtoeol();
-	if (t->prompt == TP_FILTER) {
-		top_print(y, 0, -1, TUI_R_KEY, "filter (glob, empty = all): ");
-		getyx(stdscr, y, x);
-		top_print(y, x, -1, TUI_R_NORMAL, "%s_", t->line);
-		return;
+	top_print(p->r.y, 0, 5, TUI_R_HEADER, "vxtop");
+	fl.x = 4;	/* the separator leaves one space after the name */
+	for (int i = 0; i < n; i++) {
+		/* the second line starts with the screen's name */
+		if (i == 7 && fl.y == p->r.y) {
+			fl.y++;
+			fl.x = 0;
+		}
+		flow_put(&fl, &f[i]);
 	}
-	if (t->msg[0]) {
-		top_print(y, 0, -1, TUI_R_WARN, "%s", t->msg);
-		t->msg[0] = '\0';
-		return;
-	}
-	while (*p && x < COLS) {
-		const char *colon = strchr(p, ':'), *sp;
-		int kl, ll;
-
-		if (!colon)
-			break;
-		sp = strchr(colon, ' ');
-		kl = (int)(colon - p);
-		ll = sp ? (int)(sp - colon - 1) : (int)strlen(colon + 1);
-		top_print(y, x, kl, TUI_R_KEY, "%.*s", kl, p);
-		x += kl;
-		top_print(y, x, ll + 2, TUI_R_KEY_LABEL, " %.*s ", ll, colon + 1);
-		x += ll + 3;
-		p = sp ? sp + 1 : colon + 1 + ll;
-	}
+	if (t->c->ended)
+		top_print(p->r.y + 1, COLS - flags, 14, TUI_R_WARN, " source ended ");
+	if (t->v.paused)
+		top_print(p->r.y + 1, COLS - 8, 8, TUI_R_MSG_ERROR, " PAUSED ");
 }
 
-static void draw_sort_menu(struct top *t)
-{
-	int h = VXTOP_COL_COUNT + 2, w = 44, y0 = 3, x0 = 2;
-	int i;
+/* ---- the body: the current screen ---- */
 
-	for (i = 0; i < h && y0 + i < LINES - 1; i++)
+static void body_draw(struct tui_panel *p, bool focused)
+{
+	struct top *t = p->data;
+
+	(void)focused;
+	t->scr->draw(t, p->r.y, p->r.y + p->r.h);
+}
+
+/* ---- the sort menu ---- */
+
+static void sortmenu_draw(struct tui_panel *p, bool focused)
+{
+	struct top *t = p->data;
+	int y0 = p->r.y, x0 = p->r.x, w = p->r.w;
+
+	(void)focused;
+	for (int i = 0; i < p->r.h; i++)
 		top_print(y0 + i, x0, w, TUI_R_KEY_LABEL, "%-*s", w, "");
 	top_print(y0, x0 + 1, w - 2, TUI_R_KEY_LABEL, "Sort by (Enter, Esc)");
-	for (i = 0; i < VXTOP_COL_COUNT && y0 + 1 + i < LINES - 1; i++)
+	for (int i = 0; i < VXTOP_COL_COUNT && i + 1 < p->r.h; i++)
 		top_print(y0 + 1 + i, x0 + 1, w - 2,
-			  (size_t)i == t->sort_pick ? TUI_R_SELECTED :
-			  TUI_R_KEY_LABEL,
+			  (size_t)i == t->sort_pick ? TUI_R_SELECTED : TUI_R_KEY_LABEL,
 			  "%c %-6s %-32s", (unsigned)i == t->cfg->view.sort_col ? '*' : ' ',
 			  vxtop_col_title((unsigned)i), vxtop_col_name((unsigned)i));
 }
 
-static void draw(struct top *t)
+static void sortmenu_close(struct top *t)
 {
-	erase();
-	build_rows(t);
-	if (LINES < 6 || COLS < 40) {
-		top_print(0, 0, -1, TUI_R_NORMAL, "vxtop: terminal too small (%dx%d)", COLS, LINES);
-		refresh();
-		return;
-	}
-	if (t->c->rotations != t->rotations) {
-		char nb[VXT_ESCAPE_MAX(80)];
-
-		snprintf(t->msg, sizeof(t->msg), "%s was rotated: following the new file",
-			 vxt_text(t->c->follow_path, nb, sizeof(nb)));
-		t->rotations = t->c->rotations;
-	}
-	draw_header(t);
-	t->scr->draw(t, 2, LINES - 1);
-	if (t->prompt == TP_SORT)
-		draw_sort_menu(t);
-	draw_keybar(t);
-	refresh();
+	t->sorting = false;
+	t->sortmenu.visible = false;
+	tui_screen_focus(&t->scr_mgr, &t->body);
 }
 
-/* ---- keys ---- */
-
-static void set_sort(struct top *t, unsigned col)
+/* Modal while open: every key is the menu's. */
+static int sortmenu_key(struct tui_panel *p, int key)
 {
-	if (col == t->cfg->view.sort_col)
-		return;
-	t->cfg->view.sort_col = col;
-	t->cfg->view.ascending = col == VXTOP_COL_NAME;
+	struct top *t = p->data;
+
+	switch (key) {
+	case KEY_UP:
+		if (t->sort_pick > 0)
+			t->sort_pick--;
+		break;
+	case KEY_DOWN:
+		if (t->sort_pick + 1 < VXTOP_COL_COUNT)
+			t->sort_pick++;
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		vxtop_shown_sort(&t->v, (unsigned)t->sort_pick);
+		sortmenu_close(t);
+		break;
+	case TUI_KEY_ESC: case KEY_F(6): case 'q':
+		sortmenu_close(t);
+		break;
+	}
+	return TUI_REDRAW;
 }
+
+static const struct tui_panel_ops header_ops = { .name = "header", .draw = header_draw };
+static const struct tui_panel_ops body_ops = { .name = "body", .draw = body_draw };
+static const struct tui_panel_ops sortmenu_ops = {
+	.name = "sort", .draw = sortmenu_draw, .on_key = sortmenu_key,
+};
+
+static void layout(void *app, struct tui_screen *s, int lines, int cols)
+{
+	struct top *t = app;
+	bool fits = lines >= MIN_LINES && cols >= MIN_COLS;
+	int mh = VXTOP_COL_COUNT + 2;
+
+	(void)s;
+	t->header.r = (struct tui_rect){ 0, 0, fits ? 2 : 1, cols };
+	t->body.r = (struct tui_rect){ 2, 0, lines - 3, cols };
+	t->body.visible = fits;
+	if (mh > lines - 4)
+		mh = lines - 4;
+	t->sortmenu.r = (struct tui_rect){ 3, 2, mh, cols - 2 < 44 ? cols - 2 : 44 };
+	t->sortmenu.visible = fits && t->sorting;
+}
+
+/* ---- the actions ---- */
 
 static void change_interval(struct top *t, int dir)
 {
@@ -392,153 +359,255 @@ static void change_interval(struct top *t, int dir)
 			i = NSTEPS - 1;
 	}
 	vxtop_collect_set_interval(t->c, interval_steps[i]);
-	snprintf(t->msg, sizeof(t->msg), "interval %s",
-		 vxt_format_duration(interval_steps[i], buf, sizeof(buf)));
+	top_msg(t, "interval %s", vxt_format_duration(interval_steps[i], buf, sizeof(buf)));
 }
 
-static int prompt_key(struct top *t, int key)
+static int filter_done(void *app, const char *text, char *err, size_t errsz)
 {
-	size_t n = strlen(t->line);
+	struct top *t = app;
 
-	if (t->prompt == TP_SORT) {
-		switch (key) {
-		case KEY_UP:
-			if (t->sort_pick > 0)
-				t->sort_pick--;
-			break;
-		case KEY_DOWN:
-			if (t->sort_pick + 1 < VXTOP_COL_COUNT)
-				t->sort_pick++;
-			break;
-		case '\n': case '\r': case KEY_ENTER:
-			set_sort(t, (unsigned)t->sort_pick);
-			t->prompt = TP_NONE;
-			break;
-		case 27: case KEY_F(6): case 'q':
-			t->prompt = TP_NONE;
-			break;
-		}
-		return TUI_REDRAW | TOP_ROWS;
-	}
-	switch (key) {
-	case '\n': case '\r': case KEY_ENTER:
-		snprintf(t->glob, sizeof(t->glob), "%s", t->line);
-		t->prompt = TP_NONE;
-		t->top = 0;
-		break;
-	case 27:
-		t->prompt = TP_NONE;
-		break;
-	case KEY_BACKSPACE: case 127: case 8:
-		if (n)
-			t->line[n - 1] = '\0';
-		break;
-	default:
-		if (key >= 32 && key < 127 && n + 1 < sizeof(t->line)) {
-			t->line[n] = (char)key;
-			t->line[n + 1] = '\0';
-		}
-	}
-	return TUI_REDRAW | TOP_ROWS;
+	(void)err;
+	(void)errsz;
+	snprintf(t->v.glob, sizeof(t->v.glob), "%s", text);
+	t->top = 0;
+	return TUI_REDRAW;
 }
 
-static void toggle_pause(struct top *t)
+static int act_help(void *app)
 {
-	const struct vxtop_snap *s = vxtop_model_snap(&t->c->model, 0);
+	struct top *t = app;
 
-	const struct vxtop_model *m = &t->c->model;
-
-	t->paused = !t->paused;
-	if (!t->paused)
-		return;
-	t->frozen_seq = s ? s->seq : 0;
-	t->frozen_nerrs = m->nerrs;
-	/* the detail's last-interval histograms freeze too */
-	free(t->frozen_lat);
-	t->frozen_lat = calloc(m->nobj ? m->nobj : 1, sizeof(*t->frozen_lat));
-	t->nfrozen_lat = t->frozen_lat ? m->nobj : 0;
-	for (size_t i = 0; i < t->nfrozen_lat; i++)
-		t->frozen_lat[i] = m->obj[i].last_lat;
+	t->help.top = 0;
+	tui_screen_push(&t->scr_mgr, &t->help.panel);
+	return TUI_REDRAW;
 }
 
-const struct vxt_hist *top_last_lat(const struct top *t, uint32_t id)
+static int act_quit(void *app)
 {
-	const struct vxtop_model *m = &t->c->model;
-
-	if (t->paused)
-		return id < t->nfrozen_lat ? &t->frozen_lat[id] : NULL;
-	return id < m->nobj ? &m->obj[id].last_lat : NULL;
+	(void)app;
+	return TUI_QUIT;
 }
 
-/* Keys every screen shares. @return a reaction, or -1. */
-static int global_key(struct top *t, int key)
+static int act_pause(void *app)
 {
-	int col;
+	struct top *t = app;
 
-	switch (key) {
-	case 'q':
+	vxtop_shown_pause(&t->v, !t->v.paused);
+	return TUI_REDRAW;
+}
+
+static int act_shorter(void *app)
+{
+	change_interval(app, -1);
+	return TUI_REDRAW;
+}
+
+static int act_longer(void *app)
+{
+	change_interval(app, +1);
+	return TUI_REDRAW;
+}
+
+static int act_errors(void *app)
+{
+	struct top *t = app;
+
+	top_show(t, t->scr == &top_errors_screen ? &top_table_screen : &top_errors_screen);
+	return TUI_REDRAW;
+}
+
+static int act_heat(void *app)
+{
+	struct top *t = app;
+
+	top_show(t, t->scr == &top_heat_screen ? &top_table_screen : &top_heat_screen);
+	return TUI_REDRAW;
+}
+
+static int act_metric(void *app)
+{
+	struct top *t = app;
+
+	t->heat = (enum heat_metric)((t->heat + 1) % HM_COUNT);
+	if (t->scr != &top_heat_screen)
+		top_show(t, &top_heat_screen);
+	return TUI_REDRAW;
+}
+
+static int act_old_metric(void *app)
+{
+	act_metric(app);
+	top_msg(app, "the heatmap metric key is M (as in vxreplay)");
+	return TUI_REDRAW;
+}
+
+static int act_detail(void *app)
+{
+	struct top *t = app;
+
+	if (t->scr == &top_detail_screen)
+		top_show(t, &top_table_screen);
+	else if (t->scr != &top_errors_screen && t->v.nrows)
+		top_show(t, &top_detail_screen);
+	return TUI_REDRAW;
+}
+
+static int act_back(void *app)
+{
+	struct top *t = app;
+
+	if (t->scr == &top_table_screen || !t->back || t->back == t->scr)
+		top_show(t, &top_table_screen);
+	else
+		top_show(t, t->back);
+	if (t->scr == t->back)
+		t->back = &top_table_screen;
+	return TUI_REDRAW;
+}
+
+static int step_sort(struct top *t, int dir)
+{
+	int col = (int)t->cfg->view.sort_col + dir;
+
+	vxtop_shown_sort(&t->v, (unsigned)((col + VXTOP_COL_COUNT) % VXTOP_COL_COUNT));
+	return TUI_REDRAW;
+}
+
+static int act_sort_prev(void *app)
+{
+	return step_sort(app, -1);
+}
+
+static int act_sort_next(void *app)
+{
+	return step_sort(app, +1);
+}
+
+static int act_reverse(void *app)
+{
+	struct top *t = app;
+
+	t->cfg->view.ascending = !t->cfg->view.ascending;
+	return TUI_REDRAW;
+}
+
+static int act_sort_menu(void *app)
+{
+	struct top *t = app;
+
+	t->sorting = true;
+	t->sort_pick = t->cfg->view.sort_col;
+	tui_screen_focus(&t->scr_mgr, &t->sortmenu);
+	return TUI_RELAYOUT;
+}
+
+static int act_filter(void *app)
+{
+	struct top *t = app;
+
+	tui_screen_prompt(&t->scr_mgr, "filter (glob, empty = all): ", t->v.glob, filter_done);
+	return TUI_REDRAW;
+}
+
+static int act_redraw(void *app)
+{
+	(void)app;
+	clearok(curscr, TRUE);
+	return TUI_REDRAW;
+}
+
+static int screen_move(struct top *t, int key)
+{
+	return t->scr->on_move ? t->scr->on_move(t, key) : TUI_NONE;
+}
+
+static int act_up(void *app) { return screen_move(app, KEY_UP); }
+static int act_down(void *app) { return screen_move(app, KEY_DOWN); }
+static int act_pgup(void *app) { return screen_move(app, KEY_PPAGE); }
+static int act_pgdn(void *app) { return screen_move(app, KEY_NPAGE); }
+static int act_home(void *app) { return screen_move(app, KEY_HOME); }
+static int act_end(void *app) { return screen_move(app, KEY_END); }
+
+/* The same key does the same thing as in vxreplay where both have it. */
+static const struct tui_action top_keys[] = {
+	{ '?', KEY_F(1), "? F1", "this help", act_help },
+	{ KEY_DOWN, 0, "Down Up", "next / previous object (errors: scroll)", act_down },
+	{ KEY_UP, 0, NULL, NULL, act_up },
+	{ KEY_NPAGE, 0, "PgDn PgUp", "next / previous page", act_pgdn },
+	{ KEY_PPAGE, 0, NULL, NULL, act_pgup },
+	{ 'g', KEY_HOME, "g Home", "first object", act_home },
+	{ 'G', KEY_END, "G End", "last object", act_end },
+	{ ' ', 0, "space", "pause: interval figures freeze; collecting, the header and "
+	  "the counts since start go on", act_pause },
+	{ '<', 0, "< >", "sort by the previous / next column", act_sort_prev },
+	{ '>', 0, NULL, NULL, act_sort_next },
+	{ KEY_F(6), 0, "F6", "pick the sort column", act_sort_menu },
+	{ 'I', 'r', "I r", "reverse the sort order", act_reverse },
+	{ '/', 'f', "/ f", "filter objects by a name glob (sd*, dm-?); empty shows all",
+	  act_filter },
+	{ '\r', '\n', "Enter", "detail of the selected object: op mix, latency histogram, "
+	  "LBA heatmap", act_detail },
+	{ KEY_RIGHT, KEY_ENTER, NULL, NULL, act_detail },
+	{ 'h', 0, "h", "heatmap of the last intervals", act_heat },
+	{ 'M', 0, "M", "heatmap metric: IO/s, MB/s, util%, p99 latency, errors", act_metric },
+	{ 'm', 0, NULL, NULL, act_old_metric },
+	{ 'e', 0, "e", "error list (counts since start, newest errors)", act_errors },
+	{ 'd', 0, "d D", "shorter / longer interval", act_shorter },
+	{ 'D', 0, NULL, NULL, act_longer },
+	{ TUI_KEY_ESC, KEY_LEFT, "Esc Left", "back", act_back },
+	{ KEY_BACKSPACE, 127, NULL, NULL, act_back },
+	{ 12, 0, "^L", "redraw", act_redraw },
+	{ 'q', KEY_F(10), "q F10", "quit", act_quit },
+	{ 0 }
+};
+
+static const char *const help_before[] = { "Keys", NULL };
+static const char *const help_after[] = {
+	"Columns (per interval)",
+	"  r/s w/s      completed reads / writes per second",
+	"  rMB/s wMB/s  MB (2^20 bytes, as iostat) read / written per second",
+	"  avg p99      average and 99th percentile completion latency",
+	"  qd           I/Os in flight at the end of the interval",
+	"  util%        share of the interval with at least one I/O in flight",
+	"  err          failed I/Os in the interval",
+	"",
+	"Objects without I/O are drawn faded and sink slowly instead of vanishing.",
+	"The header's lost count is the events the source dropped; it is never hidden.",
+	NULL
+};
+
+/* ---- the loop's wait: one collector step ---- */
+
+static int top_wait(void *app, bool *tty)
+{
+	struct top *t = app;
+	int r = TUI_NONE;
+
+	if (t->cfg->count && t->shown >= t->cfg->count)
+		return TUI_QUIT;	/* -c: like top, leave after COUNT intervals */
+	if (vxtop_collect_step(t->c, STDIN_FILENO, tty) < 0) {
+		t->rc = 1;
 		return TUI_QUIT;
-	case ' ':
-		toggle_pause(t);
-		return TUI_REDRAW | TOP_ROWS;
-	case 'd':
-		change_interval(t, -1);
-		return TUI_REDRAW;
-	case 'D':
-		change_interval(t, +1);
-		return TUI_REDRAW;
-	case '?': case KEY_F(1):
-		top_show(t, t->scr == &top_help_screen ? t->back : &top_help_screen);
-		return TUI_REDRAW;
-	case 'e':
-		top_show(t, t->scr == &top_errors_screen ? &top_table_screen : &top_errors_screen);
-		return TUI_REDRAW;
-	case 'h':
-		top_show(t, t->scr == &top_heat_screen ? &top_table_screen : &top_heat_screen);
-		return TUI_REDRAW;
-	case 27: case KEY_LEFT: case KEY_BACKSPACE: case 127:
-		top_show(t, t->scr == &top_table_screen || !t->back ? &top_table_screen : t->back);
-		if (t->scr == t->back)
-			t->back = &top_table_screen;
-		return TUI_REDRAW;
-	case '<': case '>':
-		col = (int)t->cfg->view.sort_col + (key == '<' ? -1 : 1);
-		set_sort(t, (unsigned)((col + VXTOP_COL_COUNT) % VXTOP_COL_COUNT));
-		return TUI_REDRAW | TOP_ROWS;
-	case 'I': case 'r':
-		t->cfg->view.ascending = !t->cfg->view.ascending;
-		return TUI_REDRAW | TOP_ROWS;
-	case KEY_F(6):
-		t->prompt = TP_SORT;
-		t->sort_pick = t->cfg->view.sort_col;
-		return TUI_REDRAW;
-	case 'f': case '/':
-		t->prompt = TP_FILTER;
-		snprintf(t->line, sizeof(t->line), "%s", t->glob);
-		return TUI_REDRAW;
-	case 12:	/* ^L */
-		clearok(curscr, TRUE);
-		return TUI_REDRAW;
-	case KEY_RESIZE:
-		return TUI_REDRAW;
 	}
-	return -1;
+	if (t->c->rotations != t->rotations) {
+		char nb[VXT_ESCAPE_MAX(80)];
+
+		top_msg(t, "%s was rotated: following the new file",
+			vxt_text(t->c->follow_path, nb, sizeof(nb)));
+		t->rotations = t->c->rotations;
+		r = TUI_REDRAW;
+	}
+	if (t->closed) {
+		t->closed = 0;
+		r = TUI_REDRAW;
+	}
+	return r;
 }
 
-static int handle_key(struct top *t, int key)
-{
-	int r;
-
-	if (t->prompt != TP_NONE)
-		return prompt_key(t, key);
-	r = t->scr->on_key ? t->scr->on_key(t, key) : -1;
-	if (r >= 0)
-		return r;
-	r = global_key(t, key);
-	return r >= 0 ? r : 0;
-}
-
-/* ---- setup and the loop ---- */
+static const struct tui_app_ops app_ops = {
+	.layout = layout,
+	.wait = top_wait,
+};
 
 static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void *arg)
 {
@@ -550,82 +619,56 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 	t->shown++;
 }
 
-static void on_stop(int sig)
+static void panel(struct tui_panel *p, const struct tui_panel_ops *ops, struct top *t,
+		  bool focusable)
 {
-	(void)sig;
-	vxtop_stop = 1;
-}
-
-/* The shared screen manager sets up the terminal, colours, glyphs and the
- * fatal-signal paths; vxtop runs its own loop (it waits on the source and the
- * terminal together), so SIGINT/SIGTERM/SIGHUP come back to vxtop_stop. */
-static int start_curses(struct top *t)
-{
-	struct tui_screen_opts o = {
-		.color = t->cfg->mono ? TUI_COLOR_NEVER : TUI_COLOR_AUTO,
-		.ascii = t->cfg->ascii,
-	};
-	struct sigaction sa = { .sa_handler = on_stop };
-
-	if (tui_screen_init(&t->scr_mgr, &o) < 0)
-		return -1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	intrflush(stdscr, FALSE);
-	nodelay(stdscr, TRUE);
-	return 0;
+	*p = (struct tui_panel){ .ops = ops, .data = t, .visible = true, .focusable = focusable };
 }
 
 int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 {
-	struct top t = {
-		.c = c,
-		.cfg = cfg,
-		.scr = &top_table_screen,
-		.back = &top_table_screen,
+	struct tui_screen_opts o = {
+		.color = cfg->mono ? TUI_COLOR_NEVER : TUI_COLOR_AUTO,
+		.ascii = cfg->ascii,
 	};
-	bool input, redraw = true;
-	int rc = 0, key, r, nkeys, dead = 0;
+	struct top *t = calloc(1, sizeof(*t));
+	int rc;
 
-	if (cfg->view.glob)
-		snprintf(t.glob, sizeof(t.glob), "%s", cfg->view.glob);
-	c->on_close = on_close;
-	c->arg = &t;
-	if (start_curses(&t) < 0)
+	if (!t) {
+		fprintf(stderr, "vxtop: out of memory\n");
 		return 1;
-	while (!vxtop_stop) {
-		if (redraw || t.closed) {
-			draw(&t);
-			redraw = false;
-			t.closed = 0;
-		}
-		if (cfg->count && t.shown >= cfg->count)
-			break;	/* -n: like top, leave after COUNT intervals */
-		rc = vxtop_collect_step(c, STDIN_FILENO, &input);
-		if (rc < 0)
-			break;
-		/* Also without input: a resize arrives as a key after SIGWINCH. */
-		r = 0;
-		nkeys = 0;
-		while ((key = getch()) != ERR) {
-			r |= handle_key(&t, key);
-			nkeys++;
-		}
-		/* A terminal that stays readable without keys has hung up. */
-		dead = input && !nkeys ? dead + 1 : 0;
-		if (dead > DEAD_TERMINAL_STEPS)
-			break;
-		if (r & TUI_QUIT)
-			break;
-		redraw = r != 0;
 	}
-	tui_screen_end(&t.scr_mgr);
+	t->c = c;
+	t->cfg = cfg;
+	t->scr = t->back = &top_table_screen;
+	vxtop_shown_init(&t->v, &c->model, &cfg->view);
+	c->on_close = on_close;
+	c->arg = t;
+	if (tui_screen_init(&t->scr_mgr, &o) < 0) {
+		c->on_close = NULL;
+		free(t);
+		return 1;
+	}
+	t->scr_mgr.app = t;
+	t->scr_mgr.app_ops = &app_ops;
+	t->scr_mgr.keys = top_keys;
+	t->scr_mgr.keybar = t->scr->keybar;
+	panel(&t->header, &header_ops, t, false);
+	panel(&t->body, &body_ops, t, true);
+	panel(&t->sortmenu, &sortmenu_ops, t, true);
+	t->sortmenu.visible = false;
+	tui_help_init(&t->help, "vxtop help", top_keys, help_before, help_after);
+	tui_screen_add(&t->scr_mgr, &t->header);
+	tui_screen_add(&t->scr_mgr, &t->body);
+	tui_screen_add(&t->scr_mgr, &t->sortmenu);
+	tui_screen_focus(&t->scr_mgr, &t->body);
+	tui_screen_run(&t->scr_mgr);
+	tui_screen_end(&t->scr_mgr);
 	c->on_close = NULL;
-	free(t.rows);
-	free(t.frozen_lat);
-	if (rc < 0) {
+	rc = t->rc;
+	vxtop_shown_free(&t->v);
+	free(t);
+	if (rc) {
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;
 	}
