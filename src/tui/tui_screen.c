@@ -312,15 +312,11 @@ static int on_mouse(struct tui_screen *s)
 
 	if (getmouse(&me) != OK)
 		return TUI_NONE;
-	/* the wheel scrolls like the arrows, three lines a notch */
+	/* the wheel moves like the arrows: one row (one event) a notch */
 	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		int key = me.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN, r = 0;
-
 		if (s->prompt.active)
 			return TUI_NONE;
-		for (int i = 0; i < 3; i++)
-			r |= dispatch(s, key);
-		return r;
+		return dispatch(s, me.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN);
 	}
 	if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
 		return TUI_NONE;

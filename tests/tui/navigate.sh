@@ -89,12 +89,16 @@ keys g "'" Enter
 wait_for '#0  300000 shown'
 ok "m, ': marks listed and jumped to"
 
-# the wheel (X10 buttons 5 and 4) scrolls three events a notch
+# the wheel (X10 buttons 5 and 4) moves one event a notch
 text "$(printf '\033[Ma5(')"
-wait_for '#3  300000 shown'
+wait_for '#1  300000 shown'
+text "$(printf '\033[Ma5(')"
+wait_for '#2  300000 shown'
+text "$(printf '\033[M`5(')"
+wait_for '#1  300000 shown'
 text "$(printf '\033[M`5(')"
 wait_for '#0  300000 shown'
-ok "mouse wheel scrolls the list"
+ok "mouse wheel: one event a notch"
 
 keys /
 text 'latency > 3ms && op == read'

@@ -26,7 +26,7 @@ static const char *const help_after[] = {
 	"Times:   12.5 (seconds from the start)  +2s / -500ms (from the cursor)  14:03:07.25",
 	"Prompts: Up / Down recall what was entered before; Esc leaves without a change.",
 	"Long work (binning, counting a filter, export) runs in steps: Esc cancels it.",
-	"Mouse: a click on the timeline or the heatmap jumps there; the wheel scrolls.",
+	"Mouse: a click on the timeline or the heatmap jumps there; a wheel notch moves one event.",
 	"Lost events are counted in the header and marked ! under the timeline; a profile's",
 	"timeline.mark: [slow] marks bins with I/O at or above its latency crit threshold.",
 	"Speculation (s) runs on the events the filter (/) lets through: filter first.",
