@@ -95,6 +95,7 @@ int vr_model_open(struct vr_model *m, const char *path)
 	m->w0 = m->t_first;
 	m->w1 = m->t_last + 1;
 	m->page = 10;
+	vr_marks_load(m);
 	vr_model_home(m);
 	return 0;
 }
@@ -561,9 +562,7 @@ bool vr_model_toggle_mark(struct vr_model *m)
 		return false;
 	for (i = 0; i < m->nmarks; i++)
 		if (m->marks[i].ord == m->sel) {
-			memmove(&m->marks[i], &m->marks[i + 1],
-				(m->nmarks - i - 1) * sizeof(m->marks[0]));
-			m->nmarks--;
+			vr_model_delete_mark(m, i);
 			return false;
 		}
 	if (m->nmarks == VR_MAX_MARKS)
@@ -572,5 +571,15 @@ bool vr_model_toggle_mark(struct vr_model *m)
 		m->marks[i] = m->marks[i - 1];
 	m->marks[i] = (struct vr_mark){ .ord = m->sel, .time_ns = m->sel_time };
 	m->nmarks++;
+	vr_marks_save(m);
 	return true;
+}
+
+void vr_model_delete_mark(struct vr_model *m, unsigned i)
+{
+	if (i >= m->nmarks)
+		return;
+	memmove(&m->marks[i], &m->marks[i + 1], (m->nmarks - i - 1) * sizeof(m->marks[0]));
+	m->nmarks--;
+	vr_marks_save(m);
 }

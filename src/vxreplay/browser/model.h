@@ -251,6 +251,17 @@ void vr_model_reseat(struct vr_model *m);
 /* Toggle a mark on the cursor. @return true when set, false when removed. */
 bool vr_model_toggle_mark(struct vr_model *m);
 bool vr_model_is_marked(const struct vr_model *m, uint64_t ord);
+/* Remove mark @i (of m->marks). */
+void vr_model_delete_mark(struct vr_model *m, unsigned i);
+/* The sidecar file of the marks (formats/marks.md): m->path + ".marks". */
+void vr_marks_path(const struct vr_model *m, char *buf, size_t size);
+/* Read the sidecar's marks (a missing file is no marks); marks of events
+ * not in the trace are dropped and counted in m->note. @return 0, or -1 with
+ * the reason in m->note (the marks read before the bad line are kept). */
+int vr_marks_load(struct vr_model *m);
+/* Write the marks to the sidecar (0600, never through a symlink); nothing
+ * when there are none and no file yet. @return 0, or -1 with m->note set. */
+int vr_marks_save(struct vr_model *m);
 
 /* ---- jobs ---- */
 bool vr_model_busy(const struct vr_model *m);

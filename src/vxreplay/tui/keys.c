@@ -262,6 +262,7 @@ static int act_mark(void *app)
 		return TUI_NONE;
 	tui_screen_msg(&a->scr, TUI_R_MSG, vr_model_toggle_mark(&a->m) ? "marked event #%" PRIu64 :
 		       "unmarked event #%" PRIu64, a->m.sel);
+	vr_show_note(a);	/* the marks could not be saved */
 	return TUI_REDRAW;
 }
 

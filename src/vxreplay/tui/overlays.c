@@ -447,10 +447,9 @@ static int mark_key(void *ctx, struct tui_table *t, int key)
 	if (key == 'd' || key == KEY_DC) {
 		unsigned i = (unsigned)t->list.sel;
 
-		memmove(&a->m.marks[i], &a->m.marks[i + 1],
-			(a->m.nmarks - i - 1) * sizeof(a->m.marks[0]));
-		a->m.nmarks--;
+		vr_model_delete_mark(&a->m, i);
 		t->list.n = a->m.nmarks;
+		vr_show_note(a);
 		return TUI_REDRAW;
 	}
 	return TUI_IGNORED;
