@@ -133,17 +133,23 @@ UNIT_BROWSER := $(B)/src/vxreplay/browser/axis.o
 $(B)/unit-tests: $(UNIT_OBJ) $(B)/src/vxtop/model.o $(UNIT_BROWSER) $(LIBA)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
+# Helpers of the capture tests, standalone programs (tests/cli/comm_flood.sh).
+TEST_TOOLS := $(B)/tests/tools/comm_flood
+$(B)/tests/tools/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -o $@ $<
+
 deps:
 	@sh contrib/install-deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(B)/unit-tests
+	@$(MAKE) --no-print-directory all $(B)/unit-tests $(TEST_TOOLS)
 	@$(MAKE) -k --no-print-directory check-unit check-cli check-tui check-kmod-maybe
 
 check-unit: $(B)/unit-tests
 	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests
 
-check-cli: all
+check-cli: all $(TEST_TOOLS)
 	@sh tests/run-scripts.sh cli $(B)
 
 check-tui: all
