@@ -3,7 +3,9 @@
  * Works without a terminal and never touches curses. Text is iostat-like
  * (MB is 2^20 bytes, as iostat's; an interval without completions shows its
  * latencies as "-", JSON as null);
- * JSON is one array, one interval object per line (formats/vxtop-json.md).
+ * JSON is one array, one interval object per line, or JSON Lines: the same
+ * objects without the array (formats/vxtop-json.md). Both carry iostat -x's
+ * columns; the text table has them after the others.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -78,6 +80,29 @@ static size_t get_rows(struct vxtop_collector *c, struct batch_state *b,
 	return vxtop_rows(&c->model, s, &v, b->rows);
 }
 
+/* A figure, or "n/a" when it is negative (not measured). @buf: 16 bytes. */
+static const char *opt_num(double v, int prec, char *buf)
+{
+	if (v < 0)
+		return "n/a";
+	snprintf(buf, 16, "%.*f", prec, v);
+	return buf;
+}
+
+static const char *opt_lat(double ns, char *buf)
+{
+	return ns < 0 ? "n/a" : vxtop_fmt_lat(ns, buf, 16);
+}
+
+/* A JSON number, or null when it is negative (not measured). */
+static void json_opt(FILE *f, double v, int prec)
+{
+	if (v < 0)
+		fputs("null", f);
+	else
+		json_num(f, v, prec);
+}
+
 static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
@@ -96,17 +121,21 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
 	       (unsigned long long)s->errors,
 	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
-	printf("%-16s %10s %10s %8s %8s %9s %9s %9s %9s %6s %6s %6s\n", "OBJECT", "r/s", "w/s",
-	       "d/s", "f/s", "rMB/s", "wMB/s", "avg", "p99", "qd", "util%", "err");
+	printf("%-16s %10s %10s %8s %8s %9s %9s %9s %9s %6s %6s %6s %8s %8s %7s %8s %7s %7s %9s %9s\n",
+	       "OBJECT", "r/s", "w/s", "d/s", "f/s", "rMB/s", "wMB/s", "avg", "p99", "qd", "util%",
+	       "err", "r_await", "w_await", "aqu-sz", "areq-sz", "rrqm/s", "wrqm/s", "q2c", "d2c");
 	for (i = 0; i < n; i++) {
 		const struct vxtop_row *r = &b->rows[i];
+		char ra[16], wa[16], rm[16], wm[16], qc[16], dc[16];
 
-		printf("%-16s %10.1f %10.1f %8.1f %8.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f\n",
+		printf("%-16s %10.1f %10.1f %8.1f %8.1f %9.2f %9.2f %9s %9s %6.0f %6.1f %6.0f %8s %8s %7.2f %8.2f %7s %7s %9s %9s\n",
 		       vxt_text(r->name, nb, sizeof(nb)),
 		       r->v[VXTOP_COL_RPS], r->v[VXTOP_COL_WPS], r->dps, r->fps, r->v[VXTOP_COL_RMBS],
 		       r->v[VXTOP_COL_WMBS], vxtop_fmt_lat(r->v[VXTOP_COL_AVG], a, sizeof(a)),
 		       vxtop_fmt_lat(r->v[VXTOP_COL_P99], p, sizeof(p)), r->v[VXTOP_COL_QD],
-		       r->v[VXTOP_COL_UTIL], r->v[VXTOP_COL_ERR]);
+		       r->v[VXTOP_COL_UTIL], r->v[VXTOP_COL_ERR], opt_num(r->r_await, 2, ra),
+		       opt_num(r->w_await, 2, wa), r->aqu_sz, r->areq_sz, opt_num(r->rrqm_s, 1, rm),
+		       opt_num(r->wrqm_s, 1, wm), opt_lat(r->q2c_avg, qc), opt_lat(r->d2c_avg, dc));
 	}
 	printf("\n");
 }
@@ -144,8 +173,29 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u", r->v[VXTOP_COL_QD], r->aged_out);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);
-	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s}", r->v[VXTOP_COL_ERR],
+	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s", r->v[VXTOP_COL_ERR],
 		(unsigned long long)r->errors_total, r->idle ? "true" : "false");
+	fputs(",\"r_await_ms\":", f);
+	json_opt(f, r->r_await, 4);
+	fputs(",\"w_await_ms\":", f);
+	json_opt(f, r->w_await, 4);
+	fputs(",\"d_await_ms\":", f);
+	json_opt(f, r->d_await, 4);
+	fputs(",\"f_await_ms\":", f);
+	json_opt(f, r->f_await, 4);
+	fputs(",\"aqu_sz\":", f);
+	json_num(f, r->aqu_sz, 4);
+	fputs(",\"areq_sz_kb\":", f);
+	json_num(f, r->areq_sz, 4);
+	fputs(",\"rrqm_s\":", f);
+	json_opt(f, r->rrqm_s, 2);
+	fputs(",\"wrqm_s\":", f);
+	json_opt(f, r->wrqm_s, 2);
+	fputs(",\"q2c_avg_us\":", f);
+	json_opt(f, r->q2c_avg < 0 ? -1 : r->q2c_avg / 1e3, 3);
+	fputs(",\"d2c_avg_us\":", f);
+	json_opt(f, r->d2c_avg < 0 ? -1 : r->d2c_avg / 1e3, 3);
+	fputc('}', f);
 }
 
 static void json_error(FILE *f, const struct vxtop_collector *c, const struct vxtop_err *e)
@@ -201,7 +251,8 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 
 	fmt_real(s->real_end_ns, true, when, sizeof(when));
 	printf("%s{\"interval\":%llu,\"time\":\"%s\",\"duration_s\":%.6f,\"source\":",
-	       b->shown ? ",\n" : "[\n", (unsigned long long)s->seq + 1, when, sec);
+	       b->cfg->format == VXTOP_FMT_JSONL ? "" : b->shown ? ",\n" : "[\n",
+	       (unsigned long long)s->seq + 1, when, sec);
 	json_str(stdout, c->name);
 	json_view(stdout, c);
 	if (c->follow_path)
@@ -229,6 +280,8 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 		json_error(stdout, c, e);
 	}
 	printf("],\"new_errors_omitted\":%llu}", (unsigned long long)(s->errors - listed));
+	if (b->cfg->format == VXTOP_FMT_JSONL)
+		putchar('\n');
 }
 
 static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void *arg)
@@ -237,7 +290,7 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 
 	if (b->cfg->count && b->shown >= b->cfg->count)
 		return;
-	if (b->cfg->format == VXTOP_FMT_JSON)
+	if (b->cfg->format != VXTOP_FMT_TEXT)
 		json_interval(c, b, s);
 	else
 		text_interval(c, b, s);

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 "  -b, --batch           print one table per interval on stdout (no terminal needed)\n"
 "  -c, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
-"  -F, --format FMT      batch output: text (default) or json (formats/vxtop-json.md)\n"
+"  -F, --format FMT      batch output: text (default), json (one array) or jsonl\n"
+"                        (JSON Lines: an object per interval; formats/vxtop-json.md)\n"
 "  -s, --source KIND     kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "      --follow FILE     watch a .vxt file that vxrecord is writing\n"
 "  -o, --output FILE     record to FILE while viewing (created 0600)\n"
@@ -173,11 +174,13 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 			cfg->format = VXTOP_FMT_TEXT;
 		else if (!strcmp(arg, "json"))
 			cfg->format = VXTOP_FMT_JSON;
+		else if (!strcmp(arg, "jsonl"))
+			cfg->format = VXTOP_FMT_JSONL;
 		else if (access(arg, F_OK) == 0)	/* -F FILE was --follow before */
-			die_usage("unknown format '%s' (text or json; to watch a file, "
+			die_usage("unknown format '%s' (text, json or jsonl; to watch a file, "
 				  "--follow FILE)", arg);
 		else
-			die_usage("unknown format '%s' (text or json)", arg);
+			die_usage("unknown format '%s' (text, json or jsonl)", arg);
 		break;
 	case 's': cfg->src.source = arg; break;
 	case OPT_FOLLOW: cfg->src.follow = arg; break;

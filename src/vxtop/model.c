@@ -23,7 +23,8 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 	m->cur_start = start_ns;
 	vxt_stats_init(&m->total);
 	m->inflight = vxt_iopair_new();
-	return m->inflight ? 0 : -ENOMEM;
+	m->queued = vxt_iopair_new();
+	return m->inflight && m->queued ? 0 : -ENOMEM;
 }
 
 void vxtop_model_free(struct vxtop_model *m)
@@ -34,6 +35,7 @@ void vxtop_model_free(struct vxtop_model *m)
 		free(m->ring[i].obj);
 	free(m->obj);
 	vxt_iopair_free(m->inflight);
+	vxt_iopair_free(m->queued);
 	vxt_stats_free(&m->total);
 	memset(m, 0, sizeof(*m));
 }
@@ -187,22 +189,60 @@ static bool take_flight(struct vxtop_model *m, struct vxtop_obj *o, const struct
 	return true;
 }
 
+/* A bio queued (Q): its queue time waits for its completion or a merge. */
+static int on_queue(struct vxtop_model *m, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
+
+	if (vxt_iopair_count(m->queued) >= VXT_IOPAIR_MAX - 1)
+		return 0;
+	return vxt_iopair_put(m->queued, inflight_dev(ev), ev->sector, 0, &v);
+}
+
+/* A bio merged into a request (M, F): it completes as part of another. */
+static void on_merge(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v;
+
+	vxt_iopair_take(m->queued, inflight_dev(ev), ev->sector, 0, &v);
+	if (ev->op == VXT_OP_READ)
+		o->acc.merges[0]++;
+	else if (ev->op == VXT_OP_WRITE || ev->op == VXT_OP_WRITE_ZEROES)
+		o->acc.merges[1]++;
+}
+
 static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 		    const struct vxt_event *ev)
 {
 	struct vxtop_osnap *a = &o->acc;
+	unsigned op = ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER;
+	struct vxt_iopair_val q;
+	uint64_t rq = ev->latency_ns;
 
 	if (!take_flight(m, o, ev))
 		a->unpaired_done++;
-	a->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
+	a->ios[op]++;
 	if (ev->op == VXT_OP_READ)
 		a->bytes_read += ev->bytes;
 	else if (ev->op == VXT_OP_WRITE || ev->op == VXT_OP_WRITE_ZEROES)
 		a->bytes_written += ev->bytes;
+	else if (ev->op == VXT_OP_DISCARD)
+		a->bytes_discarded += ev->bytes;
 	if (ev->latency_ns) {
 		vxt_hist_add(&o->lat, ev->latency_ns);
 		a->lat_n++;
 		a->lat_sum += ev->latency_ns;
+	}
+	/* the request's time as iostat counts it: from its queueing when seen */
+	if (m->queue_seen && vxt_iopair_take(m->queued, inflight_dev(ev), ev->sector, 0, &q) &&
+	    q.time_ns <= ev->time_ns) {
+		rq = ev->time_ns - q.time_ns;
+		a->q2c_n++;
+		a->q2c_sum += rq;
+	}
+	if (rq) {
+		a->rq_n[op]++;
+		a->rq_sum[op] += rq;
 	}
 	if (ev->bytes)
 		a->lba[lba_bucket(m, o, id, ev)]++;
@@ -224,8 +264,17 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 			m->cur_lost += vxt_event_lost_count(ev);
 			continue;
 		}
+		if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_MERGE ||
+		    ev->phase == VXT_PH_GETRQ || ev->phase == VXT_PH_INSERT)
+			m->queue_seen = true;
+		if (ev->phase == VXT_PH_QUEUE) {
+			rc = on_queue(m, ev);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE &&
-		    ev->phase != VXT_PH_REQUEUE)
+		    ev->phase != VXT_PH_REQUEUE && ev->phase != VXT_PH_MERGE)
 			continue;
 		if (ev->object >= m->nobj) {
 			rc = grow_objects(m, ev->object);
@@ -239,6 +288,10 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 			rc = on_start(m, o, ev);
 			if (rc < 0)
 				return rc;
+			continue;
+		}
+		if (ev->phase == VXT_PH_MERGE) {
+			on_merge(m, o, ev);
 			continue;
 		}
 		if (ev->phase == VXT_PH_REQUEUE) {	/* back on the queue: issued again later */
@@ -297,6 +350,14 @@ static bool keep_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 	return false;
 }
 
+/* vxt_iopair_sweep() callback: a queued bio never issued ages out. */
+static bool keep_queued(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+			const struct vxt_iopair_val *v)
+{
+	(void)dev, (void)sector, (void)size;
+	return v->time_ns >= *(const uint64_t *)arg;
+}
+
 static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns)
 {
 	o->events = 0;
@@ -344,6 +405,11 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0 };
 
 		vxt_iopair_sweep(m->inflight, keep_start, &a);
+	}
+	if (vxt_iopair_count(m->queued)) {
+		uint64_t before = end_ns > VXTOP_INFLIGHT_AGE_NS ? end_ns - VXTOP_INFLIGHT_AGE_NS : 0;
+
+		vxt_iopair_sweep(m->queued, keep_queued, &before);
 	}
 	for (i = 0; i < m->nobj; i++)
 		close_object(&m->obj[i], &obj[i], end_ns);
@@ -440,6 +506,44 @@ int vxtop_col_parse(const char *s)
 	return -1;
 }
 
+/* Mean of @sum over @n in ms, or -1 when @n is 0. */
+static double await_ms(uint64_t sum, uint64_t n)
+{
+	return n ? (double)sum / n / 1e6 : -1;
+}
+
+/* iostat -x's columns with its definitions (sysstat's compute_ext_disk_stats):
+ * writes include write-zeroes; aqu-sz is the request time of the
+ * interval's completions (reads, writes, discards, flushes) over its length,
+ * as the kernel's time_in_queue; areq-sz the bytes of reads, writes and
+ * discards over their count, in kB (1024 bytes). */
+static void iostat_fill(const struct vxtop_model *m, const struct vxtop_osnap *o, double sec,
+			struct vxtop_row *r)
+{
+	uint64_t wn = o->rq_n[VXT_OP_WRITE] + o->rq_n[VXT_OP_WRITE_ZEROES];
+	uint64_t ws = o->rq_sum[VXT_OP_WRITE] + o->rq_sum[VXT_OP_WRITE_ZEROES];
+	uint64_t nios = o->ios[VXT_OP_READ] + o->ios[VXT_OP_WRITE] + o->ios[VXT_OP_WRITE_ZEROES] +
+			o->ios[VXT_OP_DISCARD];
+	uint64_t busy = o->rq_sum[VXT_OP_READ] + ws + o->rq_sum[VXT_OP_DISCARD] +
+			o->rq_sum[VXT_OP_FLUSH];
+
+	r->r_await = await_ms(o->rq_sum[VXT_OP_READ], o->rq_n[VXT_OP_READ]);
+	r->w_await = await_ms(ws, wn);
+	r->d_await = await_ms(o->rq_sum[VXT_OP_DISCARD], o->rq_n[VXT_OP_DISCARD]);
+	r->f_await = await_ms(o->rq_sum[VXT_OP_FLUSH], o->rq_n[VXT_OP_FLUSH]);
+	r->aqu_sz = busy / (sec * 1e9);
+	r->areq_sz = nios ? (o->bytes_read + o->bytes_written + o->bytes_discarded) / 1024.0 / nios
+			  : 0;
+	if (m->queue_seen) {
+		r->rrqm_s = o->merges[0] / sec;
+		r->wrqm_s = o->merges[1] / sec;
+		if (o->q2c_n)
+			r->q2c_avg = (double)o->q2c_sum / o->q2c_n;
+	}
+	if (o->lat_n)
+		r->d2c_avg = (double)o->lat_sum / o->lat_n;
+}
+
 void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uint32_t id,
 		    struct vxtop_row *r)
 {
@@ -449,6 +553,8 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 	double sec;
 
 	memset(r, 0, sizeof(*r));
+	r->r_await = r->w_await = r->d_await = r->f_await = -1;
+	r->rrqm_s = r->wrqm_s = r->q2c_avg = r->d2c_avg = -1;
 	r->object = id;
 	r->name = ob ? ob->name : "?";
 	r->errors_total = vxtop_model_obj_errors(m, id);
@@ -472,6 +578,7 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 		r->v[VXTOP_COL_UTIL] = 100.0;
 	r->v[VXTOP_COL_ERR] = (double)o->errors;
 	r->aged_out = o->aged_out;
+	iostat_fill(m, o, sec, r);
 }
 
 /* @return the sort key of @r: its figure, or for an idle object its last

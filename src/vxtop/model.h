@@ -39,6 +39,12 @@ struct vxtop_osnap {
 	uint32_t aged_out;		/* starts aged out at the end of the interval */
 	uint64_t unpaired_done;		/* completions of no start in flight */
 	uint32_t lba[VXTOP_LBA_BUCKETS];	/* completed I/Os by address slice */
+	/* iostat -x (formats/vxtop-json.md): per op, the completions with a
+	 * request time and its sum (Q2C when the queueing was seen, else D2C) */
+	uint64_t rq_n[VXT_OP_COUNT], rq_sum[VXT_OP_COUNT];
+	uint64_t bytes_discarded;
+	uint64_t merges[2];		/* bios merged into a read / write request */
+	uint64_t q2c_n, q2c_sum;	/* completions paired with their queueing */
 };
 
 /* One closed interval. */
@@ -90,6 +96,11 @@ struct vxtop_model {
 	/* I/Os in flight: key (object * 8 + op, sector, 0), value: start time.
 	 * obj[id].in_flight is the number of object id's entries. */
 	struct vxt_iopair *inflight;
+	/* bios queued (Q) and not yet issued or merged: key as inflight, value:
+	 * the queue time */
+	struct vxt_iopair *queued;
+	bool queue_seen;		/* the stream carries queue-side phases (Q, M,
+					 * G, I): merges and Q2C are known */
 	uint64_t aged_out;		/* since start */
 	uint64_t interval_ns;
 	bool partial;			/* a subset of the I/O (speculation): a start
@@ -177,6 +188,13 @@ struct vxtop_row {
 	uint32_t aged_out;		/* starts aged out in the interval */
 	double dps, fps;		/* discards and flushes per second */
 	bool has_lat;			/* completions with a latency in the interval */
+	/* iostat -x: awaits in ms (negative: no such completion), aqu-sz,
+	 * areq-sz in kB (1024 bytes), merges per second (negative: not captured),
+	 * Q2C and D2C means in ns (negative: none / not captured) */
+	double r_await, w_await, d_await, f_await;
+	double aqu_sz, areq_sz;
+	double rrqm_s, wrqm_s;
+	double q2c_avg, d2c_avg;
 };
 
 /* Short column title ("r/s") and long name ("reads per second"). */

@@ -44,12 +44,21 @@ static void bar(const struct top *t, int y, int x, int w, double f, int attr)
 		top_print(y, x + i, 1, attr, "%s", "#");
 }
 
+/* @v * @scale with @prec decimals, or "n/a" when @v is negative. @buf: 16 bytes. */
+static const char *opt(double v, double scale, int prec, char *buf)
+{
+	if (v < 0)
+		return "n/a";
+	snprintf(buf, 16, "%.*f", prec, v * scale);
+	return buf;
+}
+
 static void draw_summary(struct top *t, int y, uint32_t id)
 {
 	const struct vxt_object *ob = vxt_objtab_get(t->c->model.objs, id);
 	const struct vxtop_snap *s = vxtop_shown_snap(&t->v, 0);
 	struct vxtop_row r;
-	char sz[16], a[16], p[16], when[32];
+	char sz[16], a[16], p[16], when[32], ra[16], wa[16], rm[16], wm[16], qc[16], dc[16];
 
 	vxtop_row_fill(&t->c->model, s, id, &r);
 	top_print(y, 0, -1, TUI_R_HEADER, "%s", r.name);
@@ -67,6 +76,13 @@ static void draw_summary(struct top *t, int y, uint32_t id)
 	top_print(y + 2, 0, -1, r.errors_total ? TUI_R_ERROR : TUI_R_NORMAL,
 		  "errors: %.0f in the interval, %llu since start", r.v[VXTOP_COL_ERR],
 		  (unsigned long long)r.errors_total);
+	/* iostat -x (formats/reports.md); n/a: not measured or not captured */
+	top_print(y + 3, 0, -1, TUI_R_DIM,
+		  "r_await %s  w_await %s  aqu-sz %.2f  areq-sz %.1fk  rrqm/s %s  wrqm/s %s  "
+		  "q2c %s  d2c %s", opt(r.r_await, 1, 2, ra), opt(r.w_await, 1, 2, wa), r.aqu_sz,
+		  r.areq_sz, opt(r.rrqm_s, 1, 1, rm), opt(r.wrqm_s, 1, 1, wm),
+		  r.q2c_avg < 0 ? "n/a" : vxtop_fmt_lat(r.q2c_avg, qc, sizeof(qc)),
+		  r.d2c_avg < 0 ? "n/a" : vxtop_fmt_lat(r.d2c_avg, dc, sizeof(dc)));
 }
 
 /* @compact: only reads, writes and the ops that occurred. */

@@ -10,7 +10,8 @@
 #include "collect.h"
 #include "model.h"
 
-enum vxtop_format { VXTOP_FMT_TEXT, VXTOP_FMT_JSON };
+/* text table, one JSON array, JSON Lines (an object per line) */
+enum vxtop_format { VXTOP_FMT_TEXT, VXTOP_FMT_JSON, VXTOP_FMT_JSONL };
 
 struct vxtop_cfg {
 	struct vxtop_opts src;
