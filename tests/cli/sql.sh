@@ -137,6 +137,26 @@ VXT_SQL_PUSHDOWN=0 "$b/vxreplay" "$f" --sql "$(cat "$tmp/queries.sql")" --format
 	> "$tmp/off.csv" || fail "queries without pushdown failed"
 cmp -s "$tmp/on.csv" "$tmp/off.csv" || { diff "$tmp/on.csv" "$tmp/off.csv" | head; fail "pushdown changed a result"; }
 [ "$(wc -l < "$tmp/on.csv")" -gt 40 ] || fail "the queries gave too little: $(cat "$tmp/on.csv")"
+# object order keeps rows of several objects per read of the file, or of
+# one (memory 0), or gives up objects that do not fit: the same results
+cat > "$tmp/byobj.sql" <<'EOF'
+SELECT object, count(*), sum(latency_ns), min(ordinal), max(ordinal), sum(ordinal % 7919), sum(error) FROM ios GROUP BY object;
+SELECT object, count(*), sum(sector), min(time_ns), max(time_ns), total(ordinal * bytes) FROM events GROUP BY object;
+SELECT object, vxt_percentile(latency_ns, 0.5), vxt_percentile(latency_ns, 0.99), max(pid), max(comm) FROM ios WHERE time_ns >= 1000000000 GROUP BY object;
+SELECT object, count(*), sum(ordinal) FROM errors GROUP BY object;
+SELECT count(*), sum(x) FROM (SELECT object, rowid % 1000 AS x FROM events ORDER BY object LIMIT 70000);
+EOF
+VXT_SQL_PUSHDOWN=0 "$b/vxreplay" "$f" --sql "$(cat "$tmp/byobj.sql")" --format csv \
+	> "$tmp/byobj.off" || fail "object-order queries without pushdown failed"
+for mem in 268435456 300000 200000 0; do
+	plan=$(sql "SELECT vxt_group_memory($mem); EXPLAIN QUERY PLAN $(head -n 1 "$tmp/byobj.sql")")
+	echo "$plan" | grep -q 'by object' || fail "object order not planned: $plan"
+	sql "SELECT vxt_group_memory($mem); $(cat "$tmp/byobj.sql")" --format csv | tail -n +3 \
+		> "$tmp/byobj.on" || fail "object-order queries (memory $mem) failed"
+	cmp -s "$tmp/byobj.on" "$tmp/byobj.off" ||
+		{ diff "$tmp/byobj.on" "$tmp/byobj.off" | head; fail "object order with memory $mem changed a result"; }
+done
+sql "SELECT vxt_group_memory(-1)" > /dev/null 2>&1 && fail "vxt_group_memory(-1) accepted"
 sql "SELECT vxt_pushdown(0); SELECT count(*) FROM errors WHERE object = 'sdb'" --format csv \
 	> "$tmp/fn.csv" || fail "vxt_pushdown(0) failed"
 grep -q '^30$' "$tmp/fn.csv" || fail "vxt_pushdown(0) then a count: $(cat "$tmp/fn.csv")"

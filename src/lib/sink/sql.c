@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sink/sql_impl.h"
+#include "sink/sql_rows.h"
 
 #ifdef VXT_SQL_EXTENSION
 SQLITE_EXTENSION_INIT1
@@ -208,6 +209,7 @@ int vxt_sql_register(sqlite3 *db)
 	if (!ctx)
 		return SQLITE_NOMEM;
 	ctx->pushdown = !(env && !strcmp(env, "0"));
+	ctx->group_memory = SQL_ROWS_BUDGET;
 	ctx->sets = NULL;
 	rc = sqlite3_create_module_v2(db, "vxtrace", &vxtrace_module, ctx, sqlite3_free);
 	if (rc != SQLITE_OK)

@@ -8,6 +8,9 @@
  *   vxt_errno(e)            errno name: 5 or -5 -> "EIO", 0 -> ""
  *   vxt_pushdown([on])      pushdown on (1) or off (0) for statements prepared
  *                           afterwards; returns the setting before the call
+ *   vxt_group_memory([bytes])  memory for the rows ORDER BY / GROUP BY object
+ *                           keeps per read of the files (default 256 MiB; 0:
+ *                           one read per object); returns the setting before
  */
 #include <math.h>
 #include <stdio.h>
@@ -199,6 +202,22 @@ static void fn_pushdown(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, was);
 }
 
+static void fn_group_memory(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct sql_ctx *c = sqlite3_user_data(ctx);
+	sqlite3_int64 was = (sqlite3_int64)c->group_memory, v;
+
+	if (argc == 1) {
+		v = sqlite3_value_int64(argv[0]);
+		if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER || v < 0) {
+			sqlite3_result_error(ctx, "vxt_group_memory: bytes must be an integer >= 0", -1);
+			return;
+		}
+		c->group_memory = (uint64_t)v;
+	}
+	sqlite3_result_int64(ctx, was);
+}
+
 int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx)
 {
 	const int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
@@ -215,5 +234,8 @@ int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx)
 	for (int n = 0; n <= 1 && rc == SQLITE_OK; n++)
 		rc = sqlite3_create_function(db, "vxt_pushdown", n, SQLITE_UTF8, ctx, fn_pushdown,
 					     NULL, NULL);
+	for (int n = 0; n <= 1 && rc == SQLITE_OK; n++)
+		rc = sqlite3_create_function(db, "vxt_group_memory", n, SQLITE_UTF8, ctx,
+					     fn_group_memory, NULL, NULL);
 	return rc;
 }

@@ -33,6 +33,7 @@ struct sql_set {
 /* Per connection: the module's and the functions' shared state. */
 struct sql_ctx {
 	bool pushdown;
+	uint64_t group_memory;		/* object order: bytes of rows kept per read */
 	struct sql_set *sets;		/* opened file sets, shared by the tables over them */
 };
 
@@ -68,6 +69,10 @@ const char *sql_schema(enum sql_kind kind);
 unsigned sql_col_fields(int col);
 /* "2026-12-01T10:30:20.123456789Z" (UTC). @return buf. */
 char *sql_format_wall(uint64_t real_ns, char *buf, size_t size);
+/* Column @col of the event-table row of @e: its file @f, its @ordinal in
+ * that file and (ios) its queue, getrq and insert times @ph (0 = none). */
+void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,
+		   const struct vxt_event *e, uint64_t ordinal, const uint64_t ph[3]);
 
 /* A cursor of either family starts with this; the module dispatches on ops. */
 struct sql_cursor_ops {

@@ -19,43 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_plan.h"
-#include "vxtrace/iopair.h"
-
-struct ev_cursor {
-	struct sql_cursor c;
-	struct sql_vtab *vt;
-	struct sql_plan p;
-	struct vxt_reader **rd;		/* the cursor's own reader of each file */
-	struct vxt_scan *scan;		/* decoding ahead on helper threads, or NULL */
-	size_t scan_ci;			/* the chunk it gave last */
-	bool eof;
-	size_t fi;			/* current file */
-	size_t ci;			/* current chunk of that file */
-	uint64_t flo, fhi;		/* the plan's time range on this file's clock */
-	bool objs;			/* rows are limited to some objects: */
-	uint8_t *objok;			/* objects of this file kept */
-	size_t nobjok;
-	bool lost_ok;			/* ... and lost events (object "") */
-	bool lost_only;			/* no object but lost events kept */
-	/* object order (ORDER/GROUP BY object): one pass per name, sorted */
-	char **pass;
-	size_t npass, pi;
-	/* the current chunk, decoded ... */
-	const struct vxt_event *ev;
-	size_t n, k;
-	/* ... or not: rows counted by the index, the current one being match vj */
-	bool virt;
-	uint64_t vleft, vj;
-	/* ios: the phases of the current completion, 0 = not captured */
-	struct vxt_iopair *pair[3];	/* queue, getrq, insert */
-	uint64_t ph[3];
-};
-
-static bool ios_kind(const struct ev_cursor *c)
-{
-	return c->vt->kind == SQL_IOS;
-}
+#include "sink/sql_evcursor.h"
 
 static bool want_err(const struct ev_cursor *c)
 {
@@ -88,7 +52,12 @@ static bool match(const struct ev_cursor *c, const struct vxt_event *e)
 }
 
 static unsigned decode_fields(const struct ev_cursor *c);
-static bool want_err(const struct ev_cursor *c);
+
+/* The ordinal in its file of the current event of a decoded chunk. */
+uint64_t sql_ev_ordinal(const struct ev_cursor *c)
+{
+	return vxt_reader_chunk(c->vt->set->f[c->fi].r, c->ci)->first_event + c->k;
+}
 
 /* Decode ahead on helper threads when most chunks will be decoded anyway:
  * rows whose columns are read, no time range and no error filter to skip
@@ -113,15 +82,7 @@ static int start_scan(struct ev_cursor *c)
 	return c->scan ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-static bool plan_has(const struct sql_plan *p, const char *name)
-{
-	for (size_t j = 0; j < p->nnames; j++)
-		if (!strcmp(p->names[j], name))
-			return true;
-	return false;
-}
-
-static int enter_file(struct ev_cursor *c)
+int sql_ev_enter_file(struct ev_cursor *c)
 {
 	const struct sql_file *f = &c->vt->set->f[c->fi];
 	const struct vxt_objtab *ot = vxt_reader_objects(f->r);
@@ -144,24 +105,29 @@ static int enter_file(struct ev_cursor *c)
 			c->fhi = (uint64_t)((int64_t)c->p.rhi - off);
 	}
 	free(c->objok);
+	free(c->slot);
 	c->objok = NULL;
+	c->slot = NULL;
 	c->nobjok = 0;
 	c->objs = c->p.objs || c->p.byobj;
 	c->lost_ok = c->lost_only = false;
 	if (c->objs) {
-		const char *pass = c->p.byobj ? c->pass[c->pi] : NULL;
 		bool any = false;
 
 		c->nobjok = vxt_objtab_count(ot);
 		c->objok = calloc(c->nobjok ? c->nobjok : 1, 1);
-		if (!c->objok)
+		c->slot = calloc(c->nobjok ? c->nobjok : 1, sizeof(*c->slot));
+		if (!c->objok || !c->slot)
 			return SQLITE_NOMEM;
-		c->lost_ok = (!c->p.objs || plan_has(&c->p, "")) && (!pass || !pass[0]);
+		c->lost_ok = (!c->p.objs || sql_plan_has(&c->p, "")) &&
+			     (!c->p.byobj || sql_ev_pass_slot(c, "") > 0);
 		for (size_t i = 0; i < c->nobjok; i++) {
 			const char *name = vxt_objtab_get(ot, (uint32_t)i)->name;
 
-			c->objok[i] = (!c->p.objs || plan_has(&c->p, name)) &&
-				      (!pass || !strcmp(pass, name));
+			if (c->p.byobj)
+				c->slot[i] = sql_ev_pass_slot(c, name);
+			c->objok[i] = (!c->p.objs || sql_plan_has(&c->p, name)) &&
+				      (!c->p.byobj || c->slot[i]);
 			any |= c->objok[i];
 		}
 		c->lost_only = c->lost_ok && !any;
@@ -227,7 +193,7 @@ static int64_t index_count(const struct ev_cursor *c, const struct vxt_chunk_inf
 }
 
 /* Can chunk @ci hold a row? (Only the index is read.) */
-static bool chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_info *ci)
+bool sql_ev_chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_info *ci)
 {
 	bool err = want_err(c), any = false;
 
@@ -272,7 +238,7 @@ static void track(struct ev_cursor *c, const struct vxt_event *e)
 
 /* From c->k on, stop at the next matching event of the decoded chunk.
  * @return true when there is one. */
-static bool seek_match(struct ev_cursor *c)
+bool sql_ev_seek_match(struct ev_cursor *c)
 {
 	for (; c->k < c->n; c->k++) {
 		if (c->p.track)
@@ -294,7 +260,7 @@ static unsigned decode_fields(const struct ev_cursor *c)
 	return f;
 }
 
-static int decode(struct ev_cursor *c)
+int sql_ev_decode(struct ev_cursor *c)
 {
 	const struct sql_file *f = &c->vt->set->f[c->fi];
 	char err[VXT_ERRBUF_SIZE];
@@ -306,7 +272,7 @@ static int decode(struct ev_cursor *c)
 	if (c->ci >= vxt_reader_nchunks(r))
 		return set_error(c, "%s: %s", f->path, "the file changed while being read");
 	if (c->scan) {
-		/* the scan gives every chunk in order; settle() asks for rising ones */
+		/* the scan gives every chunk in order; sql_ev_settle() asks for rising ones */
 		int got = 1;
 
 		while (got == 1 && (c->scan_ci == SIZE_MAX || c->scan_ci < c->ci))
@@ -326,7 +292,7 @@ static int decode(struct ev_cursor *c)
 }
 
 /* Move to the first row at or after chunk c->ci of file c->fi. */
-static int settle(struct ev_cursor *c)
+int sql_ev_settle(struct ev_cursor *c)
 {
 	const struct sql_set *s = c->vt->set;
 	int rc;
@@ -339,7 +305,7 @@ static int settle(struct ev_cursor *c)
 			const struct vxt_chunk_info *ci = vxt_reader_chunk(r, c->ci);
 			int64_t cnt;
 
-			if (c->p.pushdown && !chunk_may_match(c, ci))
+			if (c->p.pushdown && !sql_ev_chunk_may_match(c, ci))
 				continue;
 			cnt = c->p.pushdown ? index_count(c, ci) : -1;
 			if (cnt == 0)
@@ -350,17 +316,15 @@ static int settle(struct ev_cursor *c)
 				c->vj = 0;
 				return SQLITE_OK;
 			}
-			rc = decode(c);
+			rc = sql_ev_decode(c);
 			if (rc)
 				return rc;
-			if (seek_match(c))
+			if (sql_ev_seek_match(c))
 				return SQLITE_OK;
 		}
-		if (++c->fi == s->n && c->p.byobj && c->pi + 1 < c->npass) {
-			c->pi++;	/* the next object's pass */
-			c->fi = 0;
-		}
-		if (c->fi < s->n && (rc = enter_file(c)))
+		if (++c->fi == s->n && c->p.byobj)
+			return sql_ev_next_names(c);	/* the names after this one's pass */
+		if (c->fi < s->n && (rc = sql_ev_enter_file(c)))
 			return rc;
 	}
 	c->eof = true;
@@ -375,10 +339,10 @@ static int materialize(struct ev_cursor *c)
 
 	if (!c->virt)
 		return SQLITE_OK;
-	rc = decode(c);
+	rc = sql_ev_decode(c);
 	if (rc)
 		return rc;
-	for (c->k = 0; seek_match(c); c->k++, j++) {
+	for (c->k = 0; sql_ev_seek_match(c); c->k++, j++) {
 		if (j == c->vj) {
 			c->virt = false;
 			return SQLITE_OK;
@@ -392,77 +356,23 @@ static int ev_next(sqlite3_vtab_cursor *cur)
 {
 	struct ev_cursor *c = (struct ev_cursor *)cur;
 
+	if (c->buffered) {
+		c->bk++;
+		return sql_ev_seek_buffered(c) ? SQLITE_OK : sql_ev_next_names(c);
+	}
 	if (c->virt) {
 		if (--c->vleft) {
 			c->vj++;
 			return SQLITE_OK;
 		}
 		c->ci++;
-		return settle(c);
+		return sql_ev_settle(c);
 	}
 	c->k++;
-	if (seek_match(c))
+	if (sql_ev_seek_match(c))
 		return SQLITE_OK;
 	c->ci++;
-	return settle(c);
-}
-
-static void free_passes(struct ev_cursor *c)
-{
-	for (size_t i = 0; i < c->npass; i++)
-		free(c->pass[i]);
-	free(c->pass);
-	c->pass = NULL;
-	c->npass = c->pi = 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);	/* SQLite's BINARY order */
-}
-
-/* The names to pass over, in order: every object name of the files (the
- * plan's only, when it names some), and "" first when lost records exist. */
-static int make_passes(struct ev_cursor *c)
-{
-	const struct sql_set *s = c->vt->set;
-	size_t cap = 1, k = 0;
-	bool lost = false;
-
-	free_passes(c);
-	for (size_t f = 0; f < s->n; f++) {
-		struct vxt_reader *r = s->f[f].r;
-
-		cap += vxt_objtab_count(vxt_reader_objects(r));
-		for (size_t i = 0; i < vxt_reader_nchunks(r) && !lost; i++)
-			lost = vxt_reader_chunk(r, i)->nlost > 0;
-	}
-	c->pass = calloc(cap, sizeof(*c->pass));
-	if (!c->pass)
-		return SQLITE_NOMEM;
-	for (size_t f = 0; f < s->n; f++) {
-		const struct vxt_objtab *ot = vxt_reader_objects(s->f[f].r);
-
-		for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
-			const char *name = vxt_objtab_get(ot, (uint32_t)i)->name;
-
-			if (c->p.objs && !plan_has(&c->p, name))
-				continue;
-			if (!(c->pass[c->npass++] = strdup(name)))
-				return SQLITE_NOMEM;
-		}
-	}
-	if (lost && (!c->p.objs || plan_has(&c->p, "")) && !(c->pass[c->npass++] = strdup("")))
-		return SQLITE_NOMEM;
-	qsort(c->pass, c->npass, sizeof(*c->pass), cmp_name);
-	for (size_t i = 0; i < c->npass; i++) {	/* unique */
-		if (k && !strcmp(c->pass[k - 1], c->pass[i]))
-			free(c->pass[i]);
-		else
-			c->pass[k++] = c->pass[i];
-	}
-	c->npass = k;
-	return SQLITE_OK;
+	return sql_ev_settle(c);
 }
 
 static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
@@ -481,14 +391,17 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	c->fi = 0;
 	c->virt = false;
 	c->n = c->k = 0;
-	if (c->p.byobj && (rc = make_passes(c)))
+	sql_ev_free_group(c);
+	if (c->p.byobj && (rc = sql_ev_make_passes(c)))
 		return rc;
 	if (!c->vt->set->n || (c->p.byobj && !c->npass)) {
 		c->eof = true;
 		return SQLITE_OK;
 	}
-	rc = enter_file(c);
-	return rc ? rc : settle(c);
+	if (c->p.byobj)
+		return sql_ev_next_names(c);
+	rc = sql_ev_enter_file(c);
+	return rc ? rc : sql_ev_settle(c);
 }
 
 static int ev_eof(sqlite3_vtab_cursor *cur)
@@ -496,95 +409,18 @@ static int ev_eof(sqlite3_vtab_cursor *cur)
 	return ((struct ev_cursor *)cur)->eof;
 }
 
-/* Columns of the ios table beyond the events'. */
-static void ios_column(struct ev_cursor *c, sqlite3_context *ctx, int col,
-		       const struct vxt_event *e)
-{
-	uint64_t issue = e->latency_ns && e->latency_ns <= e->time_ns ? e->time_ns - e->latency_ns : 0;
-	uint64_t q = c->ph[0];
-
-	switch (col) {
-	case C_ISSUE:
-		if (issue)
-			sqlite3_result_int64(ctx, (sqlite3_int64)issue);
-		break;
-	case C_QUEUE: case C_GETRQ: case C_INSERT:
-		if (c->ph[col - C_QUEUE])
-			sqlite3_result_int64(ctx, (sqlite3_int64)c->ph[col - C_QUEUE]);
-		break;
-	case C_Q2D:
-		if (q && issue >= q)
-			sqlite3_result_int64(ctx, (sqlite3_int64)(issue - q));
-		break;
-	case C_Q2C:
-		if (q && e->time_ns >= q)
-			sqlite3_result_int64(ctx, (sqlite3_int64)(e->time_ns - q));
-		break;
-	}
-}
-
 static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct ev_cursor *c = (struct ev_cursor *)cur;
-	const struct sql_file *f;
-	const struct vxt_event *e;
-	const struct vxt_object *o;
-	char buf[64];
 	int rc = materialize(c);
 
 	if (rc)
 		return rc;
-	f = &c->vt->set->f[c->fi];
-	e = &c->ev[c->k];
-	switch (col) {
-	case C_TIME: sqlite3_result_int64(ctx, (sqlite3_int64)e->time_ns); break;
-	case C_OBJECT:
-		o = e->phase == VXT_PH_LOST ? NULL : vxt_objtab_get(vxt_reader_objects(f->r), e->object);
-		sqlite3_result_text(ctx, o ? o->name : e->phase == VXT_PH_LOST ? "" : "?", -1,
-				    SQLITE_TRANSIENT);
-		break;
-	case C_PHASE: sqlite3_result_text(ctx, vxt_phase_name(e->phase), -1, SQLITE_STATIC); break;
-	case C_OP: sqlite3_result_text(ctx, vxt_op_name(e->op), -1, SQLITE_STATIC); break;
-	case C_FLAGS:
-		sqlite3_result_text(ctx, vxt_flags_format(e->flags, buf, sizeof(buf)), -1,
-				    SQLITE_TRANSIENT);
-		break;
-	case C_SECTOR: sqlite3_result_int64(ctx, (sqlite3_int64)e->sector); break;
-	case C_BYTES: sqlite3_result_int64(ctx, e->bytes); break;
-	case C_LATENCY: sqlite3_result_int64(ctx, (sqlite3_int64)e->latency_ns); break;
-	case C_ERROR: sqlite3_result_int(ctx, -(int)e->error); break;
-	case C_ERRNAME:
-		sqlite3_result_text(ctx, vxt_errno_label(e->error, buf, sizeof(buf)), -1, SQLITE_TRANSIENT);
-		break;
-	case C_PID: sqlite3_result_int64(ctx, e->pid); break;
-	case C_COMM:
-		sqlite3_result_text(ctx, vxt_strtab_get(vxt_reader_strings(f->r), e->comm), -1,
-				    SQLITE_TRANSIENT);
-		break;
-	case C_CPU: sqlite3_result_int(ctx, e->cpu); break;
-	case C_WALL:
-		sqlite3_result_text(ctx, sql_format_wall((uint64_t)((int64_t)e->time_ns + f->real_off),
-							 buf, sizeof(buf)), -1, SQLITE_TRANSIENT);
-		break;
-	case C_REAL:
-		sqlite3_result_int64(ctx, (sqlite3_int64)e->time_ns + f->real_off);
-		break;
-	case C_HOST:
-		sqlite3_result_text(ctx, vxt_reader_info(f->r)->host, -1, SQLITE_TRANSIENT);
-		break;
-	case C_FILE: sqlite3_result_text(ctx, f->path, -1, SQLITE_TRANSIENT); break;
-	case C_ORDINAL:
-		sqlite3_result_int64(ctx, (sqlite3_int64)(vxt_reader_chunk(f->r, c->ci)->first_event +
-							  c->k));
-		break;
-	case C_OBJID:
-		if (e->phase != VXT_PH_LOST)
-			sqlite3_result_int64(ctx, e->object);
-		break;
-	default:
-		ios_column(c, ctx, col, e);
-		break;
-	}
+	if (c->buffered)
+		sql_ev_column(ctx, col, &c->vt->set->f[c->row.file], &c->row.ev, c->row.ordinal,
+			      c->row.ph);
+	else
+		sql_ev_column(ctx, col, &c->vt->set->f[c->fi], &c->ev[c->k], sql_ev_ordinal(c), c->ph);
 	return SQLITE_OK;
 }
 
@@ -596,8 +432,12 @@ static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 
 	if (rc)
 		return rc;
+	if (c->buffered) {
+		*rowid = (sqlite3_int64)(c->vt->set->f[c->row.file].base + c->row.ordinal);
+		return SQLITE_OK;
+	}
 	f = &c->vt->set->f[c->fi];
-	*rowid = (sqlite3_int64)(f->base + vxt_reader_chunk(f->r, c->ci)->first_event + c->k);
+	*rowid = (sqlite3_int64)(f->base + sql_ev_ordinal(c));
 	return SQLITE_OK;
 }
 
@@ -607,8 +447,10 @@ static void ev_close(sqlite3_vtab_cursor *cur)
 
 	sql_plan_free(&c->p);
 	vxt_scan_stop(c->scan);
-	free_passes(c);
+	sql_ev_free_group(c);
+	sql_ev_free_passes(c);
 	free(c->objok);
+	free(c->slot);
 	for (int i = 0; i < 3; i++)
 		vxt_iopair_free(c->pair[i]);
 	for (size_t i = 0; i < c->vt->set->n; i++)
