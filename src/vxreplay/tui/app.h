@@ -63,6 +63,9 @@ struct vr_app {
 	struct vxt_filter *search_f;
 	char progress[64];
 	char export_replace[256];	/* x: the existing file the user was asked about */
+	char hidden[96];		/* the panels the layout hid, "" = none */
+	int hm_need;			/* > 0: the heatmap is one row, this many short */
+	int list_hcol;			/* the list scrolled sideways by this many columns */
 };
 
 /* panels.c */
@@ -77,6 +80,9 @@ const char *vr_objname(const struct vr_app *a, uint32_t id);
 
 /* tlpanel.c */
 extern const struct tui_panel_ops vr_timeline_ops;
+/* Heatmap rows outside [@from, @to) with errors in the window, as
+ * "sdb 30, sda 5" in @buf. @return how many. */
+int vr_heat_hidden_errors(const struct vr_app *a, int from, int to, char *buf, size_t size);
 /* Move the cursor one timeline bin forward (@dir > 0) or back. */
 int vr_step_bin(struct vr_app *a, int dir);
 /* True when the timeline shrinks to its axis (errors plotted, none in the file). */

@@ -6,6 +6,7 @@
  * legend gives the metric and its scale; cells with errors are overlaid.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/app.h"
 #include "tui_heatmap.h"
@@ -41,6 +42,19 @@ static void heat_bins_note(struct vr_app *a, const struct vxt_timeline *tl, char
 		snprintf(buf, size, "  %u bins do not fit: one per column", a->m.heat_bins);
 }
 
+/* The heatmap squeezed out by the layout: one row saying so, and naming
+ * the objects with errors it would show. */
+static void heat_stub(struct vr_app *a, const struct tui_panel *p, bool focused)
+{
+	char t[240], he[180];
+	int n = snprintf(t, sizeof(t), "Heatmap hidden, %d row%s short", a->hm_need,
+			 a->hm_need == 1 ? "" : "s");
+
+	if (vr_heat_hidden_errors(a, 0, 0, he, sizeof(he)))
+		snprintf(t + n, sizeof(t) - (size_t)n, "; errors: %s", he);
+	tui_title(&p->r, focused, t, "o objects");
+}
+
 static void heatmap_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
@@ -53,17 +67,31 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 	if (!tl->nbins || hm->cols != tl->nbins)
 		return;
 	heat_labels(a, tl);
+	if (a->hm_need > 0) {
+		heat_stub(a, p, focused);
+		return;
+	}
 	heat_bins_note(a, tl, bins, sizeof(bins));
 	if (tl->mode == VXT_TL_ROWS_LBA)
 		snprintf(t, sizeof(t), "Heatmap %s by LBA%s  (H: objects)",
 			 vr_objname(a, tl->lba_object), bins);
 	else
 		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
-	tui_title(&p->r, focused, t, "M metric  o objects");
 	if (a->hm_top > (int)hm->rows - gr.h)
 		a->hm_top = (int)hm->rows - gr.h;
 	if (a->hm_top < 0)
 		a->hm_top = 0;
+	if ((int)hm->rows > gr.h) {
+		/* rows scrolled out of sight: say how many, and any with errors */
+		char he[120];
+		size_t n = strlen(t);
+
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "  %d of %u rows", gr.h, hm->rows);
+		if (n < sizeof(t) && vr_heat_hidden_errors(a, a->hm_top, a->hm_top + gr.h, he,
+							   sizeof(he)))
+			snprintf(t + n, sizeof(t) - n, ", errors out of sight: %s", he);
+	}
+	tui_title(&p->r, focused, t, "M metric  o objects");
 	w = (struct tui_heatmap){
 		.rows = (int)hm->rows, .cols = (int)hm->cols, .level = hm->level, .err = hm->err,
 		.labels = a->labels, .label_w = VR_LABEL_W,

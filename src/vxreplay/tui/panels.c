@@ -195,6 +195,42 @@ static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols
 	return n;
 }
 
+/* The columns that fit @w cells with the list scrolled sideways by
+ * a->list_hcol columns: the time (and mark) columns stay, the scroll goes no
+ * further than the last column fitting. *@more gets how many columns are out
+ * of sight (scrolled off or not fitting). @return how many are shown. */
+static int columns_shown(struct vr_app *a, int w, uint8_t *ids, struct tui_column *cols,
+			 int *more)
+{
+	int n = columns(a, ids, cols), fixed = 0, fw = 0, rest = 0, max = 0, x = 0, cut = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ids[i] == VR_COL_TIME) {
+			fixed = i + 1 + (i + 1 < n && ids[i + 1] == VR_COL_MARK);
+			break;
+		}
+	for (int i = 0; i < n; i++)
+		*(i < fixed ? &fw : &rest) += cols[i].width;
+	while (max < n - fixed - 1 && fw + rest > w)
+		rest -= cols[fixed + max++].width;
+	if (a->list_hcol > max)
+		a->list_hcol = max;
+	if (a->list_hcol < 0)
+		a->list_hcol = 0;
+	if (a->list_hcol) {
+		memmove(ids + fixed, ids + fixed + a->list_hcol, (size_t)(n - fixed - a->list_hcol));
+		memmove(cols + fixed, cols + fixed + a->list_hcol,
+			(size_t)(n - fixed - a->list_hcol) * sizeof(*cols));
+		n -= a->list_hcol;
+	}
+	for (int i = 0; i < n; i++) {
+		x += cols[i].width - (i == n - 1);	/* the last one needs no gap after it */
+		cut += x > w;
+	}
+	*more = a->list_hcol + cut;
+	return n;
+}
+
 static void status_of(const struct vxt_event *ev, char *buf, size_t size)
 {
 	const char *n;
@@ -308,7 +344,7 @@ static void list_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t
 	char c[VR_MAX_COLS][48];
 	const char *cells[VR_MAX_COLS];
 	const struct vxt_event *ev;
-	int n = columns(a, ids, cols);
+	int more, n = columns_shown(a, r->w, ids, cols, &more);
 	long g = -1;
 
 	if (vr_view_get(&a->m.view, ord, &ev) != 1) {
@@ -390,16 +426,20 @@ static void list_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
 	struct vr_model *m = &a->m;
-	char t[128], pos[200], sp[128];
+	char t[240], pos[200], sp[128];
 	uint8_t ids[VR_MAX_COLS];
 	struct tui_column cols[VR_MAX_COLS];
-	int ncols = columns(a, ids, cols);
+	int more, all = columns(a, ids, cols), ncols = columns_shown(a, p->r.w, ids, cols, &more);
 	bool complete;
 	uint64_t shown = vr_view_shown(&m->view, &complete);
 	int rows = p->r.h - 2;
 
-	snprintf(t, sizeof(t), "Events%s%s", m->view.spec_on ? " committed by speculation" : "",
-		 m->filter_src[0] ? " (filtered)" : "");
+	snprintf(t, sizeof(t), "Events%s%s%s%s", m->view.spec_on ? " committed by speculation" : "",
+		 m->filter_src[0] ? " (filtered)" : "", a->hidden[0] ? "  " : "", a->hidden);
+	if (more)
+		snprintf(t + strlen(t), sizeof(t) - strlen(t), "  %d of %d columns (Left/Right)",
+			 all - more, all);
+
 	sp[0] = 0;
 	if (m->view.spec_on)
 		spec_status(a, sp, sizeof(sp));
@@ -440,6 +480,12 @@ static int list_key(struct tui_panel *p, int key)
 	case KEY_NPAGE: case ' ':
 		vr_model_move(&a->m, page);
 		break;
+	case KEY_RIGHT:		/* the columns sideways (columns_shown() bounds it) */
+		a->list_hcol++;
+		break;
+	case KEY_LEFT:
+		a->list_hcol--;
+		break;
 	default:
 		return TUI_IGNORED;
 	}
@@ -479,25 +525,84 @@ static int clampi(int v, int lo, int hi)
 	return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* Heatmap rows outside [from, to) whose objects have errors in the window:
+ * "sdb 30, sda 5", most errors first, into @buf. @return how many rows. */
+int vr_heat_hidden_errors(const struct vr_app *a, int from, int to, char *buf, size_t size)
+{
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
+	unsigned row[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS];
+	uint64_t err[sizeof(row) / sizeof(row[0])];
+	size_t n = 0;
+	int found = 0;
+
+	buf[0] = 0;
+	for (unsigned r = 0; r < tl->nrows && tl->cells && (size_t)found < sizeof(row) / sizeof(row[0]);
+	     r++) {
+		uint64_t e = 0;
+		int k;
+
+		if ((int)r >= from && (int)r < to)
+			continue;
+		for (unsigned b = 0; b < tl->nbins; b++)
+			e += tl->cells[(size_t)r * tl->nbins + b].errors;
+		if (!e)
+			continue;
+		for (k = found++; k > 0 && err[k - 1] < e; k--) {
+			err[k] = err[k - 1];
+			row[k] = row[k - 1];
+		}
+		err[k] = e;
+		row[k] = r;
+	}
+	for (int k = 0; k < found && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %" PRIu64, k ? ", " : "",
+				      tl->mode == VXT_TL_ROWS_LBA ? a->label_buf[row[k]] :
+				      vr_objname(a, tl->row_obj[row[k]]), err[k]);
+	return found;
+}
+
+/* The panels share the height by priority: the event list keeps
+ * VR_LIST_MIN rows, then the timeline, then the heatmap get what they want
+ * of the rest. A timeline that does not get VR_PANEL_MIN rows is hidden and
+ * the list's title says so (a->hidden); a heatmap that does not becomes one
+ * row saying why and which objects have errors (a->hm_need), taken from the
+ * list when nothing is left (the list then has four events). */
+#define VR_LIST_MIN	7	/* title, heading and five events */
+#define VR_PANEL_MIN	3
+
 void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
 {
 	struct vr_app *a = app;
-	int avail = lines - 1 - 3, y = 3, tl_h, hm_rows, hm_h;
+	int avail = lines - 1 - 3, y = 3, tl_h, hm_h, left;
 	unsigned rows = a->m.lba ? (a->m.lba_rows ? a->m.lba_rows : VR_LBA_ROWS) : a->m.nrows;
+	int tl_want = vr_timeline_compact(a) ? 3 : clampi(avail / 4, 5, 12);
+	int hm_want = clampi(avail / 4, 2, (int)(rows ? rows : 1)) + 2;
 
 	(void)s;
 	a->header.r = (struct tui_rect){ 0, 0, 3, cols };
-	tl_h = vr_timeline_compact(a) ? 3 : clampi(avail / 4, 5, 12);
-	hm_rows = clampi(avail / 4, 2, (int)(rows ? rows : 1));
-	hm_h = hm_rows + 2;
-	if (avail - tl_h - hm_h < 4) {		/* tiny terminals: the list first */
-		tl_h = clampi(avail - hm_h - 4, 2, tl_h);
-		hm_h = clampi(avail - tl_h - 4, 0, hm_h);
+	a->hidden[0] = 0;
+	a->hm_need = 0;
+	left = avail - VR_LIST_MIN;
+	tl_h = tl_want < left ? tl_want : (left > 0 ? left : 0);
+	if (tl_h < VR_PANEL_MIN) {
+		snprintf(a->hidden, sizeof(a->hidden), "timeline hidden: %d more row%s needed",
+			 VR_PANEL_MIN - tl_h, VR_PANEL_MIN - tl_h == 1 ? "" : "s");
+		tl_h = 0;
+	}
+	left -= tl_h;
+	hm_h = hm_want < left ? hm_want : left;
+	if (hm_h < VR_PANEL_MIN) {
+		/* one row says what is hidden: from what is left, else the list
+		 * (the timeline's smallest plot, a bar row and its labels, stays) */
+		a->hm_need = VR_PANEL_MIN - (hm_h > 0 ? hm_h : 0);
+		hm_h = 1;
 	}
 	a->timeline.r = (struct tui_rect){ y, 0, tl_h, cols };
+	a->timeline.visible = tl_h > 0;
 	y += tl_h;
 	a->heatmap.r = (struct tui_rect){ y, 0, hm_h, cols };
-	a->heatmap.visible = hm_h >= 3;
+	a->heatmap.visible = true;
+	a->heatmap.focusable = a->hm_need == 0;
 	y += hm_h;
 	a->list.r = (struct tui_rect){ y, 0, lines - 1 - y, cols };
 	vr_model_set_page(&a->m, (unsigned)clampi(a->list.r.h - 2, 1, VR_LIST_MAX));

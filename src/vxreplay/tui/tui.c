@@ -12,11 +12,14 @@
 
 #include "tui/app.h"
 
+/* Paragraphs: the help wraps them to the screen's width. */
 static const char *const help_before[] = {
-	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MB/s or latency p50 /",
-	"p99 per bin: c; time labels in seconds as the TIME column), a heatmap of the busiest",
-	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the",
-	"heatmap step one bin.",
+	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MB/s or latency p50 / "
+	"p99 per bin: c; time labels in seconds as the TIME column), a heatmap of the busiest "
+	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the "
+	"heatmap step one bin, on the event list they scroll its columns sideways (the time "
+	"column stays). On a small screen the list keeps five rows first, then the timeline, "
+	"then the heatmap: a panel squeezed out says so and what it hides.",
 	"",
 	NULL
 };
@@ -27,9 +30,10 @@ static const char *const help_after[] = {
 	"Prompts: Up / Down recall what was entered before; Esc leaves without a change.",
 	"Long work (binning, counting a filter, export) runs in steps: Esc cancels it.",
 	"Mouse: a click on the timeline or the heatmap jumps there; a wheel notch moves one event.",
-	"Lost events are counted in the header and marked ! under the timeline; a profile's",
+	"Lost events are counted in the header and marked ! under the timeline; a profile's "
 	"timeline.mark: [slow] marks bins with I/O at or above its latency crit threshold.",
 	"Speculation (s) runs on the events the filter (/) lets through: filter first.",
+	"Marks (m) are kept beside the trace in TRACE.marks and come back when it is opened again.",
 	NULL
 };
 
