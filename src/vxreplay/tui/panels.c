@@ -70,8 +70,37 @@ static void header_line1(struct vr_app *a, const struct tui_rect *r)
 		  walltime(a, m->t_first, b2, sizeof(b2)), walltime(a, m->t_last, b3, sizeof(b3)));
 }
 
+/* The chunks known damaged: "chunk 7 skipped, 21845 events lost" or
+ * "3 chunks skipped (7 9 12), 65535 events lost". @return how many. */
+static size_t damage_summary(const struct vr_model *m, char *buf, size_t size)
+{
+	const struct vr_view *v = &m->view;
+	char list[64] = "";
+	size_t nbad = 0, first = 0, ln = 0;
+	uint64_t lost = 0;
+
+	for (size_t i = 0; i < v->nstate && i < vxt_reader_nchunks(m->rd); i++) {
+		if (v->chunk_state[i] != VR_CHUNK_DAMAGED)
+			continue;
+		if (!nbad++)
+			first = i;
+		lost += vxt_reader_chunk(m->rd, i)->nevents;
+		if (ln < sizeof(list) - 8)
+			ln += (size_t)snprintf(list + ln, sizeof(list) - ln, "%s%zu", ln ? " " : "", i);
+		else if (ln < sizeof(list) - 4)
+			ln += (size_t)snprintf(list + ln, sizeof(list) - ln, " ...");
+	}
+	if (nbad == 1)
+		snprintf(buf, size, "chunk %zu skipped, %" PRIu64 " events lost", first, lost);
+	else if (nbad)
+		snprintf(buf, size, "%zu chunks skipped (%s), %" PRIu64 " events lost", nbad, list,
+			 lost);
+	return nbad;
+}
+
 static void header_line2(struct vr_app *a, const struct tui_rect *r)
 {
+	char dmg[160];
 	struct vr_model *m = &a->m;
 	uint64_t c = vr_model_cursor_time(m);
 	char b1[32], b2[32];
@@ -87,9 +116,8 @@ static void header_line2(struct vr_app *a, const struct tui_rect *r)
 		  "%" PRIu64, m->total_errors);
 	x = field(y, x, w, "lost", m->total_lost ? TUI_R_WARN : TUI_R_HEADER_VALUE, "%" PRIu64,
 		  m->total_lost);
-	if (m->ndamaged)
-		x = field(y, x, w, "damaged", TUI_R_ERROR, "%" PRIu64 " chunk%s skipped", m->ndamaged,
-			  m->ndamaged == 1 ? "" : "s");
+	if (damage_summary(m, dmg, sizeof(dmg)))
+		x = field(y, x, w, "damaged", TUI_R_ERROR, "%s", dmg);
 	if (m->following)
 		x = field(y, x, w, "", TUI_R_WARN, "following");
 	(void)x;
