@@ -103,6 +103,30 @@ static void json_opt(FILE *f, double v, int prec)
 		json_num(f, v, prec);
 }
 
+/* "script": the script's output of the interval (or of END) and its
+ * counters, or null without --script. */
+static void json_script(FILE *f, const struct vxtop_collector *c, const struct vxtop_text *t)
+{
+	struct vxt_script_stats st;
+
+	fputs(",\"script\":", f);
+	if (!c->script) {
+		fputs("null", f);
+		return;
+	}
+	vxt_script_get_stats(c->script->s, &st);
+	fputs("{\"name\":", f);
+	json_str(f, vxtop_script_name(c->script));
+	fputs(",\"output\":", f);
+	json_str(f, t->n ? t->p : "");
+	fprintf(f, ",\"events_in\":%llu,\"errors\":%llu,\"agg_drops\":%llu,"
+		"\"spec_drops\":%llu,\"failed_speculations\":%llu,\"text_dropped\":%llu}",
+		(unsigned long long)st.events_in, (unsigned long long)st.errors,
+		(unsigned long long)st.agg_drops, (unsigned long long)st.spec_drops,
+		(unsigned long long)(st.failed_unavail + st.failed_busy),
+		(unsigned long long)c->script->text_dropped);
+}
+
 static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
@@ -136,6 +160,10 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 		       r->v[VXTOP_COL_UTIL], r->v[VXTOP_COL_ERR], opt_num(r->r_await, 2, ra),
 		       opt_num(r->w_await, 2, wa), r->aqu_sz, r->areq_sz, opt_num(r->rrqm_s, 1, rm),
 		       opt_num(r->wrqm_s, 1, wm), opt_lat(r->q2c_avg, qc), opt_lat(r->d2c_avg, dc));
+	}
+	if (c->script && c->script->last.n) {
+		printf("script %s:\n", vxtop_script_name(c->script));
+		vxtop_print_lines(c->script->last.p);
 	}
 	printf("\n");
 }
@@ -255,6 +283,7 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 	       (unsigned long long)s->seq + 1, when, sec);
 	json_str(stdout, c->name);
 	json_view(stdout, c);
+	json_script(stdout, c, c->script ? &c->script->last : NULL);
 	if (c->follow_path)
 		printf(",\"rotations\":%llu", (unsigned long long)c->rotations);
 	printf(",\"events\":%llu,\"events_per_s\":", (unsigned long long)s->events);
@@ -301,6 +330,26 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 	}
 }
 
+/* After the last interval: what the script's END printed (the aggregations
+ * not printed yet, as dtrace(1) at exit). */
+static void script_end(struct vxtop_collector *c, struct batch_state *b)
+{
+	const struct vxtop_text *t = &c->script->end;
+
+	if (b->cfg->format == VXTOP_FMT_TEXT) {
+		if (t->n) {
+			printf("script %s at the end:\n", vxtop_script_name(c->script));
+			vxtop_print_lines(t->p);
+		}
+		return;
+	}
+	printf("%s{\"end\":true", b->cfg->format == VXTOP_FMT_JSONL ? "" :
+	       b->shown ? ",\n" : "[\n");
+	json_script(stdout, c, t);
+	printf("}%s", b->cfg->format == VXTOP_FMT_JSONL ? "\n" : "");
+	b->shown++;
+}
+
 int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 {
 	struct batch_state b = { .cfg = cfg };
@@ -321,10 +370,15 @@ int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 			/* (times that ran backwards may all lie before its start) */
 			if (last <= start)
 				last = start == UINT64_MAX ? start : start + 1;
-			if (c->model.cur_events && vxtop_model_close(&c->model, last) == 0)
-				on_close(c, vxtop_model_snap(&c->model, 0), &b);
+			if (c->model.cur_events)
+				rc = vxtop_collect_close_interval(c, last);
 			break;
 		}
+	}
+	if (rc >= 0 && c->script) {
+		rc = vxtop_collect_end_script(c);
+		if (rc >= 0)
+			script_end(c, &b);
 	}
 	if (cfg->format == VXTOP_FMT_JSON)
 		printf("%s]\n", b.shown ? "\n" : "[");

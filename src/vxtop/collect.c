@@ -195,6 +195,9 @@ static int tick_metrics(struct vxtop_collector *c)
 	return 0;
 }
 
+static int open_script(struct vxtop_collector *c, const struct vxtop_opts *o);
+static int start_script(struct vxtop_collector *c);
+
 int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 {
 	int rc;
@@ -207,6 +210,9 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return rc;
 	}
+	rc = open_script(c, o);
+	if (rc < 0)
+		return rc;
 	if (o->follow) {
 		if (o->write) {
 			snprintf(c->err, sizeof(c->err),
@@ -221,7 +227,9 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 				       vxt_reader_info(c->rd)->anchor_real_ns);
 		start_view(c);
 		rc = open_view(c, o);
-		return rc < 0 ? rc : open_metrics(c, o);
+		if (rc < 0 || (rc = start_script(c)) < 0)
+			return rc;
+		return open_metrics(c, o);
 	}
 	rc = open_source(c, o);
 	if (rc < 0)
@@ -229,7 +237,7 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	c->model.objs = c->objs;
 	start_view(c);
 	rc = open_view(c, o);
-	if (rc < 0)
+	if (rc < 0 || (rc = start_script(c)) < 0)
 		return rc;
 	if (o->write && (rc = open_writer(c, o)) < 0)
 		return rc;
@@ -250,6 +258,10 @@ int vxtop_collect_close(struct vxtop_collector *c)
 	vxt_view_free(c->view);
 	vxt_profile_free(c->profile);
 	vxt_batch_free(&c->kept);
+	if (c->script)
+		vxtop_script_free(c->script);
+	free(c->script);
+	c->script = NULL;
 	c->view = NULL;
 	c->profile = NULL;
 	vxt_source_close(c->src);
@@ -265,6 +277,8 @@ int vxtop_collect_close(struct vxtop_collector *c)
 	return rc;
 }
 
+static void script_error(struct vxtop_collector *c, int rc);
+
 static int close_interval(struct vxtop_collector *c, uint64_t end)
 {
 	int rc = vxtop_model_close(&c->model, end);
@@ -273,9 +287,23 @@ static int close_interval(struct vxtop_collector *c, uint64_t end)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return rc;
 	}
+	if (c->script) {
+		/* a tick at the interval's end prints into it */
+		rc = vxtop_script_tick(c->script, end);
+		if (rc < 0) {
+			script_error(c, rc);
+			return rc;
+		}
+		vxtop_script_close_interval(c->script, end);
+	}
 	if (c->on_close)
 		c->on_close(c, vxtop_model_snap(&c->model, 0), c->arg);
 	return 0;
+}
+
+int vxtop_collect_close_interval(struct vxtop_collector *c, uint64_t end)
+{
+	return close_interval(c, end);
 }
 
 /* An event at @t lies past the open interval: close intervals up to it; a long
@@ -308,6 +336,8 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 		c->view_start = t;
 		if (c->view)
 			vxt_view_set_time_base(c->view, t);
+		if (c->script)
+			vxt_script_set_time_base(c->script->s, t);
 		vxtop_model_restart(&c->model, t);
 		return;
 	}
@@ -317,6 +347,8 @@ static void learn_clock(struct vxtop_collector *c, uint64_t t)
 	c->view_start = t;
 	if (c->view)
 		vxt_view_set_time_base(c->view, t);
+	if (c->script)
+		vxt_script_set_time_base(c->script->s, t);
 	vxtop_model_restart(&c->model, t);
 }
 
@@ -349,6 +381,59 @@ static int jump_back(struct vxtop_collector *c, uint64_t t)
 	return 0;
 }
 
+/* A failure while counting: memory, or the script's. */
+static void script_error(struct vxtop_collector *c, int rc)
+{
+	const char *first = c->script ? vxt_script_first_error(c->script->s) : "";
+
+	if (rc == -ENOMEM || !c->script)
+		snprintf(c->err, sizeof(c->err), "out of memory");
+	else
+		snprintf(c->err, sizeof(c->err), "%s: %s", vxtop_script_name(c->script),
+			 first[0] ? first : strerror(-rc));
+}
+
+/* --script: compiled before the source starts, so a bad script costs nothing. */
+static int open_script(struct vxtop_collector *c, const struct vxtop_opts *o)
+{
+	if (!o->script)
+		return 0;
+	c->script = calloc(1, sizeof(*c->script));
+	if (!c->script) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
+	return vxtop_script_open(c->script, o->script, o->profile_dir, o->xopts, o->nx, c->err,
+				 sizeof(c->err));
+}
+
+/* BEGIN, once the object and command tables exist. Following a file, ticks
+ * go by event time; live, by the clock. */
+static int start_script(struct vxtop_collector *c)
+{
+	int rc;
+
+	if (!c->script)
+		return 0;
+	rc = vxtop_script_start(c->script, vxtop_collect_objects(c), vxtop_collect_strings(c),
+				!c->rd, c->view_start);
+	if (rc < 0)
+		script_error(c, rc);
+	return rc;
+}
+
+int vxtop_collect_end_script(struct vxtop_collector *c)
+{
+	int rc;
+
+	if (!c->script)
+		return 0;
+	rc = vxtop_script_end(c->script);
+	if (rc < 0)
+		script_error(c, rc);
+	return rc;
+}
+
 static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 {
 	size_t i = 0, j;
@@ -369,8 +454,10 @@ static int feed(struct vxtop_collector *c, const struct vxt_event *ev, size_t n)
 		for (j = i; j < n && ev[j].time_ns < end && !far_back(c, ev[j].time_ns); j++)
 			;
 		rc = vxtop_model_feed(&c->model, ev + i, j - i);
+		if (rc >= 0 && c->script)
+			rc = vxtop_script_feed(c->script, ev + i, j - i);
 		if (rc < 0) {
-			snprintf(c->err, sizeof(c->err), "out of memory");
+			script_error(c, rc);
 			return rc;
 		}
 		c->fed += j - i;
@@ -649,6 +736,16 @@ int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input)
 	rc = wait_and_read(c, in_fd, input);
 	if (rc < 0 || (rc = tick_metrics(c)) < 0)
 		return rc;
+	/* live ticks: by the clock, before the due interval closes */
+	if (c->script && !c->rd && !c->ended) {
+		uint64_t now = src_now(c);
+
+		rc = vxtop_script_tick(c->script, now > c->lag_ns ? now - c->lag_ns : 0);
+		if (rc < 0) {
+			script_error(c, rc);
+			return rc;
+		}
+	}
 	if (c->wr) {
 		rc = vxt_writer_tick(c->wr);
 		if (rc < 0) {

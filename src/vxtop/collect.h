@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "script.h"
 #include "vxtrace/metrics.h"
 
 struct vxtop_opts {
@@ -29,6 +30,9 @@ struct vxtop_opts {
 	const char *listen;		/* serve /metrics on this address */
 	bool listen_remote;		/* ... even when it is not loopback */
 	bool force;			/* -w overwrites */
+	const char *script;		/* --script NAME: a D-style script, or NULL */
+	const char *const *xopts;	/* its -x NAME=VALUE settings */
+	unsigned nx;
 };
 
 struct vxtop_collector;
@@ -66,6 +70,7 @@ struct vxtop_collector {
 	dev_t follow_dev;		/* ... and the file it named when opened */
 	ino_t follow_ino;
 	uint64_t rotations;		/* follow: times the path was rotated */
+	struct vxtop_script *script;	/* --script, or NULL */
 	vxtop_close_fn on_close;
 	void *arg;
 	char name[160];			/* "sim", "follow trace.vxt" */
@@ -83,6 +88,12 @@ int vxtop_collect_close(struct vxtop_collector *c);
  * what came, close due intervals (calling c->on_close). *@input tells whether
  * @in_fd is readable. @return 0, or a negative errno with c->err set. */
 int vxtop_collect_step(struct vxtop_collector *c, int in_fd, bool *input);
+/* Close the open interval at source time @end (the partial one at the end
+ * of a finished source), calling c->on_close. @return 0 or a negative errno. */
+int vxtop_collect_close_interval(struct vxtop_collector *c, uint64_t end);
+/* Run the script's END (once; its text in c->script->end). @return 0, or a
+ * negative errno with c->err set. No script: 0. */
+int vxtop_collect_end_script(struct vxtop_collector *c);
 /* Events the source lost so far (the larger of its count and the stream's). */
 uint64_t vxtop_collect_lost(const struct vxtop_collector *c);
 /* Change the interval; the open interval ends at its start plus @ns. */

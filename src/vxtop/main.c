@@ -30,8 +30,7 @@ static void usage(FILE *f)
 "  -b, --batch           print one table per interval on stdout (no terminal needed)\n"
 "  -c, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
-"  -F, --format FMT      batch output: text (default), json (one array) or jsonl\n"
-"                        (JSON Lines: an object per interval; formats/vxtop-json.md)\n"
+"  -F, --format FMT      batch output: text, json or jsonl (formats/vxtop-json.md)\n"
 "  -s, --source KIND     kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "      --follow FILE     watch a .vxt file that vxrecord is writing\n"
 "  -o, --output FILE     record to FILE while viewing (created 0600)\n"
@@ -45,7 +44,9 @@ static void usage(FILE *f)
 "                        from the start of the view\n"
 "      --profile NAME    keep what profile NAME keeps: its filter and\n"
 "                        speculation (formats/profile.md)\n"
-"      --profile-dir DIR look for profiles in DIR first\n"
+"      --profile-dir DIR look for profiles (and scripts) in DIR first\n"
+"      --script NAME     run a D script live (formats/script.md); key a shows it\n"
+"  -x NAME=VALUE         set a script option (nspec, aggsize, quiet ...)\n"
 "      --seed N          simulator seed\n"
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
@@ -64,8 +65,11 @@ static void usage(FILE *f)
  * before README.md's option table, kept one release with a hint. */
 enum {
 	OPT_FOLLOW = 256, OPT_SORT, OPT_ASC, OPT_SRC, OPT_NO_COLOR, OPT_FILTER, OPT_MATCH,
-	OPT_PROFILE, OPT_PROFILE_DIR, OPT_OLD_WRITE, OPT_OLD_WHERE,
+	OPT_PROFILE, OPT_PROFILE_DIR, OPT_OLD_WRITE, OPT_OLD_WHERE, OPT_SCRIPT,
 };
+#define MAX_XOPTS 32	/* -x settings */
+
+static const char *xopts[MAX_XOPTS];
 enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE };
 
 static const struct option long_opts[] = {
@@ -93,6 +97,7 @@ static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "listen-remote", no_argument, NULL, OPT_LISTEN_REMOTE },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
+	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -210,6 +215,13 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 	case OPT_LISTEN: cfg->src.listen = arg; break;
 	case OPT_LISTEN_REMOTE: cfg->src.listen_remote = true; break;
 	case OPT_PROFILE_DIR: cfg->src.profile_dir = arg; break;
+	case OPT_SCRIPT: cfg->src.script = arg; break;
+	case 'x':
+		if (cfg->src.nx == MAX_XOPTS)
+			die_usage("too many -x settings (at most 32): '%s'", arg);
+		xopts[cfg->src.nx++] = arg;
+		cfg->src.xopts = xopts;
+		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
 	default: usage(stderr); exit(2);
@@ -245,7 +257,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":bc:n:i:F:s:o:w:fO:hV", long_opts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":bc:n:i:F:s:o:w:fO:x:hV", long_opts, &li)) != -1) {
 		if (opt == '?' || opt == ':')
 			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
 				  argv[optind - 1]);
@@ -253,6 +265,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
+	if (cfg.src.nx && !cfg.src.script)
+		die_usage("%s", "-x sets an option of a --script");
 	if (getenv("NO_COLOR") && getenv("NO_COLOR")[0])
 		cfg.mono = true;
 	cs = nl_langinfo(CODESET);
@@ -316,4 +330,22 @@ char *vxtop_fmt_rate(double v, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%.1fM", v / 1e6);
 	return buf;
+}
+
+/* The script's text, line by line, each escaped (names in it are the
+ * trace's). */
+void vxtop_print_lines(const char *p)
+{
+	char line[4096];
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		size_t k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
+
+		memcpy(line, p, k);
+		line[k] = '\0';
+		vxt_fputs_text(line, stdout);
+		putchar('\n');
+		p += n + (p[n] == '\n');
+	}
 }

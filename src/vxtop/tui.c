@@ -424,6 +424,14 @@ static int act_heat(void *app)
 	return TUI_REDRAW;
 }
 
+static int act_script(void *app)
+{
+	struct top *t = app;
+
+	top_show(t, t->scr == &top_script_screen ? &top_table_screen : &top_script_screen);
+	return TUI_REDRAW;
+}
+
 static int act_metric(void *app)
 {
 	struct top *t = app;
@@ -552,6 +560,7 @@ static const struct tui_action top_keys[] = {
 	{ 'M', 0, "M", "heatmap metric: IO/s, MB/s, util%, p99 latency, errors", act_metric },
 	{ 'm', 0, NULL, NULL, act_old_metric },
 	{ 'e', 0, "e", "error list (counts since start, newest errors)", act_errors },
+	{ 'a', 0, "a", "the --script's output: its aggregations as printed each tick", act_script },
 	{ 'd', 0, "d D", "shorter / longer interval", act_shorter },
 	{ 'D', 0, NULL, NULL, act_longer },
 	{ TUI_KEY_ESC, KEY_LEFT, "Esc Left", "back", act_back },
@@ -641,6 +650,8 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 	t->c = c;
 	t->cfg = cfg;
 	t->scr = t->back = &top_table_screen;
+	if (c->script)
+		t->scr = &top_script_screen;	/* what was asked for comes first */
 	vxtop_shown_init(&t->v, &c->model, &cfg->view);
 	c->on_close = on_close;
 	c->arg = t;
@@ -671,6 +682,15 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg)
 	if (rc) {
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;
+	}
+	/* as dtrace(1) at exit: END, and the aggregations not printed yet */
+	if (vxtop_collect_end_script(c) < 0) {
+		fprintf(stderr, "vxtop: %s\n", c->err);
+		return 1;
+	}
+	if (c->script && c->script->end.n) {
+		vxtop_print_lines(c->script->end.p);
+		fflush(stdout);
 	}
 	return 0;
 }

@@ -37,6 +37,7 @@ extern const struct top_screen top_table_screen;
 extern const struct top_screen top_errors_screen;
 extern const struct top_screen top_heat_screen;
 extern const struct top_screen top_detail_screen;
+extern const struct top_screen top_script_screen;
 
 struct top {
 	struct vxtop_collector *c;
@@ -46,6 +47,7 @@ struct top {
 	const struct top_screen *back;	/* where Esc returns */
 	size_t top;			/* first row shown */
 	size_t err_top;			/* error list scroll */
+	size_t script_top;		/* script output scroll */
 	enum heat_metric heat;
 	bool sorting;			/* the sort menu is open */
 	size_t sort_pick;

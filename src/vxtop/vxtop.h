@@ -34,6 +34,8 @@ int vxtop_tui(struct vxtop_collector *c, struct vxtop_cfg *cfg);
 
 /* Shared formatting: latency as "1.23ms" / "870us" in @buf (width-friendly). */
 char *vxtop_fmt_lat(double ns, char *buf, size_t size);
+/* Print @p's lines on stdout, each escaped (names in it are the trace's). */
+void vxtop_print_lines(const char *p);
 /* A rate as "1234", "12.3k", "1.2M". */
 char *vxtop_fmt_rate(double v, char *buf, size_t size);
 

@@ -9,7 +9,7 @@ top=${VXT_TOP:?VXT_TOP unset}
 cd "$top" || exit 1
 bad=0
 models="$(ls src/lib/analysis/*.[ch] src/vxreplay/browser/*.[ch] src/vxreplay/report/*.[ch]) include/vxtrace/timeline.h include/vxtrace/heatmap.h"
-models="$models src/vxtop/model.c src/vxtop/model.h src/vxtop/shown.c src/vxtop/shown.h src/vxtop/collect.c src/vxtop/collect.h src/vxtop/batch.c src/vxtop/vxtop.h"
+models="$models src/vxtop/model.c src/vxtop/model.h src/vxtop/shown.c src/vxtop/shown.h src/vxtop/collect.c src/vxtop/collect.h src/vxtop/batch.c src/vxtop/vxtop.h src/vxtop/script.c src/vxtop/script.h"
 for f in $models; do
 	[ -f "$f" ] || { echo "missing model file $f"; bad=1; continue; }
 	if grep -Eq '#include *[<"](n?curses|ncursesw/[a-z]*)\.h[>"]' "$f" ||
