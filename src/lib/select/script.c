@@ -64,13 +64,25 @@ static int alloc_runtime(struct vxt_script *s)
 		s->freel[i] = s->opt.nspec - i;
 	s->nfree = s->opt.nspec;
 	s->text = malloc(S_TEXT_MAX);
+	s->dtext = malloc(S_DTEXT_MAX);
+	s->thisl = calloc(s->nvars + 1, sizeof(*s->thisl));
 	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
 	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
-	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->ticks || !s->next_tick)
+	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
+	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
 		return -ENOMEM;
-	for (unsigned i = 0; i < s->nvars; i++)
-		if (s->vars[i].scope == SN_REQ)
+	for (unsigned i = 0; i < s->nvars; i++) {
+		struct svar *v = &s->vars[i];
+
+		if (v->scope == SN_REQ) {
 			s->uses_req = true;
+			v->slot = s->nreqv++;
+		} else if (v->scope == SN_SELF) {
+			v->slot = s->nself++;
+		} else if (v->scope == SN_THIS) {
+			s->thisl[s->nthis++] = i;
+		}
+	}
 	for (unsigned i = 0; i < s->ncl; i++) {
 		unsigned j;
 
@@ -217,14 +229,13 @@ void vxt_script_free(struct vxt_script *s)
 		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
 			free((char *)s->vtab.e[i].key.k[0].s);
 	vxt_stab_free(&s->vtab);
-	for (size_t i = 0; i < s->reqs.cap; i++)
-		if (s->reqs.e[i].hash) {
-			struct sreqq *q = s->reqs.e[i].agg;
-
-			free(q->q);
-			free(q);
-		}
-	vxt_stab_free(&s->reqs);
+	vxt_sdyn_free_all(s);
+	if (s->fast)
+		for (unsigned i = 0; i < s->nfast; i++)
+			free(s->fast[i].e);
+	free(s->fast);
+	free(s->thisl);
+	free(s->dtext);
 	free(s->globals);
 	free(s->thisv);
 	free(s->text);

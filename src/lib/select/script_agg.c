@@ -15,9 +15,12 @@
 
 #include "select/script_impl.h"
 
+/* What one key costs: its value, its buckets, and two slots of the table
+ * and of a statement's raw-key cache (both are kept at most half full), so
+ * aggsize bounds the memory aggregations really take. */
 size_t vxt_sagg_entry_size(const struct sagg *a)
 {
-	size_t n = sizeof(struct sent) + sizeof(struct saggval);
+	size_t n = 2 * sizeof(struct sent) + sizeof(struct saggval) + 2 * sizeof(struct sfastent);
 
 	if (a->fn == FN_QUANTIZE)
 		n += QZ_BUCKETS * sizeof(uint64_t);
@@ -59,12 +62,29 @@ static unsigned lq_bucket(const struct sagg *a, int64_t v)
 	return 1 + (unsigned)((v - a->lq_lo) / a->lq_step);
 }
 
-int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, int64_t v)
+void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
+{
+	d->count++;
+	d->sum += v;
+	if (v < d->min)
+		d->min = v;
+	if (v > d->max)
+		d->max = v;
+	if (a->fn == FN_QUANTIZE)
+		d->buckets[qz_bucket(v)]++;
+	else if (a->fn == FN_LQUANTIZE)
+		d->buckets[lq_bucket(a, v)]++;
+}
+
+int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, int64_t v,
+		 struct saggval **out)
 {
 	uint64_t h = vxt_stab_hash(key);
 	struct sent *e = vxt_stab_find(&a->tab, key, h);
 	struct saggval *d;
 
+	if (out)
+		*out = NULL;
 	if (!e) {
 		size_t sz = vxt_sagg_entry_size(a);
 
@@ -97,16 +117,9 @@ int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, i
 		a->entries++;
 	}
 	d = e->agg;
-	d->count++;
-	d->sum += v;
-	if (v < d->min)
-		d->min = v;
-	if (v > d->max)
-		d->max = v;
-	if (a->fn == FN_QUANTIZE)
-		d->buckets[qz_bucket(v)]++;
-	else if (a->fn == FN_LQUANTIZE)
-		d->buckets[lq_bucket(a, v)]++;
+	vxt_sagg_add_to(a, d, v);
+	if (out)
+		*out = d;
 	return 0;
 }
 
@@ -266,6 +279,7 @@ void vxt_sagg_clear(struct vxt_script *s, struct sagg *a, bool trunc, int64_t ke
 		}
 		return;
 	}
+	a->gen++;	/* entries go: the raw-key caches are stale */
 	if (keep > 0 && (size_t)keep < a->tab.n) {
 		/* keep the @keep largest: drop the smallest ones */
 		struct sent **v = malloc(a->tab.n * sizeof(*v));

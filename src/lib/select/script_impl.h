@@ -169,6 +169,23 @@ struct stab {
 	uint64_t next_order;
 };
 
+/* A small table keyed by two integers (requests, self-> per pid); p NULL = empty. */
+struct ient {
+	uint64_t a, b;
+	void *p;
+};
+
+struct itab {
+	struct ient *e;
+	size_t cap, n;
+};
+
+struct ient *vxt_itab_find(const struct itab *t, uint64_t a, uint64_t b);
+/* Insert (@a, @b) -> @p (not present, @p not NULL). @return 0 or -ENOMEM. */
+int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p);
+void vxt_itab_delete(struct itab *t, struct ient *e);
+void vxt_itab_free(struct itab *t);
+
 uint64_t vxt_stab_hash(const struct skey *k);
 struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h);
 /* Insert @k (not present). @return the entry, or NULL when out of memory. */
@@ -190,6 +207,7 @@ struct sagg {
 	bool printed;		/* printa() ran on it */
 	struct stab tab;	/* keys -> struct saggval */
 	size_t entries;
+	uint64_t gen;		/* bumped when entries go (trunc): fast keys are stale */
 };
 
 struct saggval {
@@ -198,10 +216,32 @@ struct saggval {
 	unsigned nbuckets;
 };
 
-/* Add @v (@v2 unused) to the entry for @key of @a. @return 0, -ENOSPC
- * (aggsize), -ENOMEM. */
+/* Add @v to the entry for @key of @a; *@out (when not NULL) gets the entry's
+ * value, NULL when the key did not fit aggsize (an aggregation drop).
+ * @return 0 or -ENOMEM. */
 struct vxt_script;
-int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, int64_t v);
+int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, int64_t v,
+		 struct saggval **out);
+/* Add @v to the value @d of @a. */
+void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v);
+
+/* An aggregation statement whose keys are fields or integers finds its entry
+ * by the event's raw numbers (object id, op, comm id ...), not by strings. */
+enum sfastkey { FK_INT, FK_OBJECT, FK_OP, FK_PHASE, FK_COMM };
+
+struct sfastent {
+	uint64_t h;		/* 0 = empty */
+	int64_t k[S_MAX_KEYS];
+	struct saggval *d;
+};
+
+struct sfast {
+	bool usable;		/* every key has a raw form */
+	uint8_t kind[S_MAX_KEYS];	/* enum sfastkey */
+	uint64_t gen;		/* the aggregation's gen the entries belong to */
+	struct sfastent *e;
+	size_t cap, n;
+};
 /* Print @a in DTrace's layout into @out (an open memstream). */
 void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
 void vxt_sagg_clear(struct vxt_script *s, struct sagg *a, bool trunc, int64_t keep);
@@ -212,11 +252,19 @@ size_t vxt_sagg_entry_size(const struct sagg *a);
 
 enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
 
+/* A record: the event and the clause's own text (trace, printf); the
+ * CPU ID FUNCTION:NAME columns and an event's default text are written when
+ * the record reaches the principal buffer, so a discarded record is never
+ * formatted. */
 struct srec {
 	bool has_event;
+	bool own;		/* the clause has trace or printf */
+	uint16_t clause;	/* index of the clause that recorded it */
+	uint16_t probe;		/* SP_* bit that fired */
+	uint16_t cpu;
 	struct vxt_event ev;
 	uint64_t ordinal;
-	char *text;		/* owned, may be NULL */
+	char *text;		/* the own text; owned in a buffer, may be NULL */
 	size_t len;
 };
 
@@ -229,14 +277,24 @@ struct sspec {
 
 /* ---- in-flight requests, for req-> ---- */
 
+/* self-> and req-> values of one process or request (slots from svar.slot). */
+struct sdyn {
+	unsigned nset;		/* values set (not 0): none left frees it */
+	struct sdyn *next;	/* on a free list */
+	struct sval v[];
+};
+
 struct sreq {
 	uint64_t id;
 	bool started;
+	struct sdyn *v;		/* its req-> values, NULL = none set */
 };
 
 struct sreqq {			/* the I/Os in flight with one (object, sector, bytes) */
-	struct sreq *q;
+	struct sreq *q;		/* &one while at most one */
 	unsigned n, cap;
+	struct sreq one;
+	struct sreqq *next;	/* on a free list */
 };
 
 /* ---- the script ---- */
@@ -248,6 +306,7 @@ struct svar {
 	unsigned nkeys;		/* SN_ARRAY */
 	bool assigned;
 	unsigned line, col;	/* first use */
+	unsigned slot;		/* SN_SELF, SN_REQ: index in struct sdyn */
 };
 
 struct vxt_script {
@@ -285,7 +344,16 @@ struct vxt_script {
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
 	uint32_t nfree;
-	struct stab reqs;	/* (object, sector, bytes) -> struct sreqq * in .agg */
+	struct itab reqs;	/* (object << 32 | bytes, sector) -> struct sreqq * */
+	struct itab selfs;	/* pid -> struct sdyn * */
+	unsigned nself, nreqv;	/* self-> and req-> variables */
+	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
+	struct sreqq *free_reqq;
+	unsigned *thisl;	/* this-> variables, reset for each event */
+	unsigned nthis;
+	struct sfast *fast;	/* one per aggregation statement (snode.num) */
+	unsigned nfast;
+	char *dtext;		/* a delivered record's text */
 	uint64_t next_req;
 	uint64_t agg_bytes;
 	struct vxt_script_stats st;
@@ -294,6 +362,60 @@ struct vxt_script {
 	char *errs_seen;	/* which clause had a run-time error already reported */
 };
 
+/* ---- running (script_run.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
+
+#define S_DTEXT_MAX	(2 * S_TEXT_MAX + 256)
+
+struct ectx {
+	struct vxt_script *s;
+	const struct vxt_event *ev;	/* NULL for BEGIN, END, tick */
+	uint64_t ordinal;
+	struct sreq *req;		/* the event's request, NULL = none */
+	struct sdyn *self;		/* the event's self-> values (when self_known) */
+	bool self_known;
+	const struct sclause *cl;
+	unsigned probe;			/* the SP_* bit that fired */
+	int64_t target;			/* 0 principal, >0 speculation, -1 nowhere */
+	bool error;
+	int rc;
+};
+
+struct sval vxt_seval(struct ectx *x, const struct snode *n);
+static inline bool vxt_struth(const struct sval *v)
+{
+	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
+}
+const char *vxt_sprobe_name(unsigned bit);
+const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
+const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
+int vxt_sintern_key(struct vxt_script *s, struct skey *k);
+/* Append to a text of capacity @cap. */
+void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n);
+void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* script_dyn.c: self-> and req-> values, requests. */
+struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
+/* Write @v (0 frees it). @return 0 or -ENOMEM. */
+int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
+/* Bind @ev to its request. @return 0 or -ENOMEM. */
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
+/* After the done's clauses: forget @r and its req-> values. */
+void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sreq *r);
+void vxt_sdyn_free_all(struct vxt_script *s);
+
+/* script_spec.c: speculative buffers and the principal buffer. */
+int64_t vxt_sspec_open(struct vxt_script *s);
+/* The clause's record (x->target, the text in s->text) into its buffer. */
+int vxt_sspec_record(struct ectx *x);
+int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
+void vxt_sspec_clean(struct vxt_script *s);
+/* END: discard every active buffer (eof_discarded). */
+void vxt_sspec_end_all(struct vxt_script *s);
+/* A text-only record straight to the principal buffer. */
+int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len);
+void vxt_sspec_mem(struct vxt_script *s, int64_t delta);
+
 /* script_parse.c: @return 0, or -EINVAL with the message in @err. */
 int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *err);
 void *vxt_script_alloc(struct vxt_script *s, size_t size);
@@ -301,8 +423,10 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			  unsigned line, unsigned col, char *err);
 /* script_check.c */
 int vxt_script_check(struct vxt_script *s, char *err);
-/* script_eval.c: run the BEGIN clauses. */
+/* script_run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
+/* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
+int vxt_script_prepare_fast(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_func_name(int fn);
 int vxt_script_func(const char *name);

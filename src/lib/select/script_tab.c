@@ -3,7 +3,8 @@
  * Open addressing with linear probing and backward-shift deletion, keyed by
  * a namespace (which variable or aggregation) and up to S_MAX_KEYS values;
  * strings hash and compare by content. A hash of 0 marks an empty slot, so
- * real hashes are never 0. The table doubles past half full.
+ * real hashes are never 0. The table doubles past half full. A second,
+ * smaller table keyed by two integers holds requests and self-> values.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -134,6 +135,86 @@ void vxt_stab_delete(struct stab *t, struct sent *e)
 }
 
 void vxt_stab_free(struct stab *t)
+{
+	free(t->e);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the integer-keyed table ---- */
+
+static size_t ihome(uint64_t a, uint64_t b, size_t mask)
+{
+	return (size_t)mix(a * 0x9e3779b97f4a7c15ull ^ mix(b + 0x632be59bd9b4e019ull)) & mask;
+}
+
+struct ient *vxt_itab_find(const struct itab *t, uint64_t a, uint64_t b)
+{
+	size_t mask, i;
+
+	if (!t->cap)
+		return NULL;
+	mask = t->cap - 1;
+	for (i = ihome(a, b, mask); t->e[i].p; i = (i + 1) & mask)
+		if (t->e[i].a == a && t->e[i].b == b)
+			return &t->e[i];
+	return NULL;
+}
+
+static struct ient *iplace(struct ient *e, size_t cap, uint64_t a, uint64_t b)
+{
+	size_t mask = cap - 1, i;
+
+	for (i = ihome(a, b, mask); e[i].p; i = (i + 1) & mask)
+		;
+	return &e[i];
+}
+
+int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p)
+{
+	struct ient *e;
+
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct ient *ne = calloc(cap, sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->e[i].p)
+				*iplace(ne, cap, t->e[i].a, t->e[i].b) = t->e[i];
+		free(t->e);
+		t->e = ne;
+		t->cap = cap;
+	}
+	e = iplace(t->e, t->cap, a, b);
+	e->a = a;
+	e->b = b;
+	e->p = p;
+	t->n++;
+	return 0;
+}
+
+void vxt_itab_delete(struct itab *t, struct ient *e)
+{
+	size_t mask = t->cap - 1, i = (size_t)(e - t->e), j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!t->e[j].p)
+			break;
+		home = ihome(t->e[j].a, t->e[j].b, mask);
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			t->e[i] = t->e[j];
+			i = j;
+		}
+	}
+	memset(&t->e[i], 0, sizeof(t->e[i]));
+	t->n--;
+}
+
+void vxt_itab_free(struct itab *t)
 {
 	free(t->e);
 	memset(t, 0, sizeof(*t));

@@ -1,0 +1,259 @@
+/* script_dyn.c - self-> and req-> variables, and the I/Os they belong to
+ *
+ * self-> values of a process live in one struct sdyn per pid (a table keyed
+ * by the pid), req-> values in the request itself, so a read or write is one
+ * lookup per event at most, not one per variable. A value set to 0 is freed,
+ * as D frees a dynamic variable, and a process without values is forgotten.
+ *
+ * Requests: queue or start opens one, FIFO per (object, sector, bytes): a
+ * start takes the oldest queued one, a done (or requeue) the oldest started
+ * one; after the done's clauses the request and its req-> values go.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/script_impl.h"
+
+static uint64_t req_key_a(const struct vxt_event *ev)
+{
+	return (uint64_t)ev->object << 32 | ev->bytes;
+}
+
+/* Values for @n variables, from the free list @fl first. */
+static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
+{
+	struct sdyn *d = *fl;
+
+	if (!d)
+		return calloc(1, sizeof(struct sdyn) + n * sizeof(struct sval));
+	*fl = d->next;
+	memset(d, 0, sizeof(struct sdyn) + n * sizeof(struct sval));
+	return d;
+}
+
+static void dyn_put(struct sdyn **fl, struct sdyn *d)
+{
+	if (!d)
+		return;
+	d->next = *fl;
+	*fl = d;
+}
+
+static void dyn_free_list(struct sdyn *d)
+{
+	while (d) {
+		struct sdyn *next = d->next;
+
+		free(d);
+		d = next;
+	}
+}
+
+static struct sdyn *self_of(struct ectx *x)
+{
+	if (!x->self_known) {
+		struct ient *e = x->ev ? vxt_itab_find(&x->s->selfs, x->ev->pid, 0) : NULL;
+
+		x->self = e ? e->p : NULL;
+		x->self_known = true;
+	}
+	return x->self;
+}
+
+struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
+{
+	struct sdyn *d = n->kind == SN_SELF ? self_of(x) : x->req ? x->req->v : NULL;
+	struct sval *v;
+
+	if (!d)
+		return NULL;
+	v = &d->v[x->s->vars[n->idx].slot];
+	return v->type ? v : NULL;
+}
+
+int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
+{
+	struct vxt_script *s = x->s;
+	bool zero = v.type != SV_STR && v.i == 0;
+	unsigned slot = s->vars[n->idx].slot;
+	struct sdyn *d;
+
+	if (n->kind == SN_REQ) {
+		if (!x->req)
+			return 0;	/* no request: nothing to set */
+		d = x->req->v;
+		if (!d) {
+			if (zero)
+				return 0;
+			d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
+			if (!d)
+				return -ENOMEM;
+		}
+	} else {
+		if (!x->ev)
+			return 0;
+		d = self_of(x);
+		if (!d) {
+			if (zero)
+				return 0;
+			d = dyn_new(&s->free_self, s->nself);
+			if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
+				free(d);
+				return -ENOMEM;
+			}
+			x->self = d;
+		}
+	}
+	if (zero) {
+		if (d->v[slot].type) {
+			d->v[slot].type = SV_NONE;
+			d->nset--;
+		}
+		if (!d->nset) {
+			if (n->kind == SN_REQ) {
+				x->req->v = NULL;
+				dyn_put(&s->free_reqv, d);
+			} else {
+				vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
+				x->self = NULL;
+				dyn_put(&s->free_self, d);
+			}
+		}
+		return 0;
+	}
+	if (!d->v[slot].type)
+		d->nset++;
+	d->v[slot] = v;
+	return 0;
+}
+
+/* ---- requests ---- */
+
+static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev, bool make,
+			       int *rc)
+{
+	struct ient *e = vxt_itab_find(&s->reqs, req_key_a(ev), ev->sector);
+	struct sreqq *q;
+
+	if (e || !make)
+		return e ? e->p : NULL;
+	q = s->free_reqq;
+	if (q)
+		s->free_reqq = q->next;
+	else if (!(q = malloc(sizeof(*q))))
+		goto nomem;
+	memset(q, 0, sizeof(*q));
+	if (vxt_itab_put(&s->reqs, req_key_a(ev), ev->sector, q) < 0) {
+		free(q);
+		goto nomem;
+	}
+	q->q = &q->one;
+	q->cap = 1;
+	return q;
+nomem:
+	*rc = -ENOMEM;
+	return NULL;
+}
+
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
+{
+	struct sreqq *q;
+	int rc = 0;
+
+	*out = NULL;
+	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_START) {
+		q = reqq_find(s, ev, true, &rc);
+		if (!q)
+			return rc;
+		if (ev->phase == VXT_PH_START)
+			for (unsigned i = 0; i < q->n; i++)
+				if (!q->q[i].started) {
+					q->q[i].started = true;
+					*out = &q->q[i];
+					return 0;
+				}
+		if (q->n == q->cap) {
+			unsigned cap = 2 * q->cap;
+			struct sreq *v = q->q == &q->one ? malloc(cap * sizeof(*v)) :
+				       realloc(q->q, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			if (q->q == &q->one)
+				v[0] = q->one;
+			q->q = v;
+			q->cap = cap;
+		}
+		q->q[q->n].id = ++s->next_req;
+		q->q[q->n].started = ev->phase == VXT_PH_START;
+		q->q[q->n].v = NULL;
+		*out = &q->q[q->n++];
+		return 0;
+	}
+	if (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_REQUEUE)
+		return 0;
+	q = reqq_find(s, ev, false, &rc);
+	if (!q)
+		return 0;
+	for (unsigned i = 0; i < q->n; i++)
+		if (q->q[i].started) {
+			if (ev->phase == VXT_PH_REQUEUE)
+				q->q[i].started = false;
+			*out = &q->q[i];
+			return 0;
+		}
+	*out = q->n ? &q->q[0] : NULL;
+	return 0;
+}
+
+void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sreq *r)
+{
+	struct ient *e = vxt_itab_find(&s->reqs, req_key_a(ev), ev->sector);
+	struct sreqq *q;
+	unsigned i;
+
+	if (!e)
+		return;
+	q = e->p;
+	i = (unsigned)(r - q->q);
+	if (i >= q->n)
+		return;
+	dyn_put(&s->free_reqv, r->v);
+	memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
+	q->n--;
+	if (!q->n) {
+		if (q->q != &q->one)
+			free(q->q);
+		q->next = s->free_reqq;
+		s->free_reqq = q;
+		vxt_itab_delete(&s->reqs, e);
+	}
+}
+
+void vxt_sdyn_free_all(struct vxt_script *s)
+{
+	for (size_t i = 0; i < s->reqs.cap; i++) {
+		struct sreqq *q = s->reqs.e[i].p;
+
+		if (!q)
+			continue;
+		for (unsigned j = 0; j < q->n; j++)
+			free(q->q[j].v);
+		if (q->q != &q->one)
+			free(q->q);
+		free(q);
+	}
+	vxt_itab_free(&s->reqs);
+	for (size_t i = 0; i < s->selfs.cap; i++)
+		free(s->selfs.e[i].p);
+	vxt_itab_free(&s->selfs);
+	dyn_free_list(s->free_self);
+	dyn_free_list(s->free_reqv);
+	while (s->free_reqq) {
+		struct sreqq *q = s->free_reqq;
+
+		s->free_reqq = q->next;
+		free(q);
+	}
+}

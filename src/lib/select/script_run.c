@@ -1,0 +1,515 @@
+/* script_run.c - running a checked script over events
+ *
+ * For each event: clean busy speculative buffers at cleanrate and fire due
+ * tick probes (event time offline, vxt_script_tick() live), bind the event
+ * to its request (script_dyn.c), then run the matching clauses in program
+ * order. A clause's statements run in order; what it records (the event,
+ * and the text of trace / printf) becomes one record in the principal
+ * buffer (straight to the sink) or in the speculative buffer named by
+ * speculate() (script_spec.c). A run-time error abandons the clause.
+ *
+ * An aggregation statement whose keys are all fields or integers keeps a
+ * cache from the event's raw numbers to the aggregation's entry, so the
+ * common @[object, op] = quantize(latency) hashes a few integers per event
+ * and never a string.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/script_impl.h"
+
+#define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
+
+static void text_printf(struct ectx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void text_printf(struct ectx *x, const char *fmt, ...)
+{
+	char buf[S_TEXT_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf,
+			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void do_printf(struct ectx *x, const struct snode *n)
+{
+	const struct sfmt *f = n->fmt;
+	unsigned argi = 1;
+
+	for (unsigned i = 0; i < f->n; i++) {
+		const struct sconv *c = &f->c[i];
+		struct sval v;
+
+		if (!c->conv) {
+			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, c->text, c->tlen);
+			continue;
+		}
+		v = vxt_seval(x, n->args[argi++]);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		if (c->conv == 's')
+			text_printf(x, c->spec, v.type == SV_STR ? v.s : "");
+		else if (c->conv == 'c')
+			text_printf(x, c->spec, (int)v.i);
+		else
+			text_printf(x, c->spec, (long long)v.i);
+#pragma GCC diagnostic pop
+	}
+}
+
+static int print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = 0;
+
+	if (!f)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->naggs; i++) {
+		struct sagg *a = &s->aggs[i];
+
+		if ((only && a != only) || (at_end && a->printed) || a->fn < 0)
+			continue;
+		vxt_sagg_print(s, a, f);
+		if (clear)
+			vxt_sagg_clear(s, a, false, 0);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (len)
+		rc = vxt_sspec_text(s, buf, len);
+	free(buf);
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	return rc;
+}
+
+/* ---- aggregations ---- */
+
+static uint64_t fast_hash(const int64_t *k, unsigned n)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+
+	for (unsigned i = 0; i < n; i++) {
+		h = (h ^ (uint64_t)k[i]) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h ? h : 1;
+}
+
+/* The event's raw numbers for the keys of @n. @return false when some key
+ * has none (no event, or a string that is not a field). */
+static bool fast_keys(struct ectx *x, const struct snode *n, const struct sfast *f,
+		      int64_t *k)
+{
+	const struct vxt_event *ev = x->ev;
+
+	if (!f->usable || !ev)
+		return false;
+	for (unsigned i = 0; i < n->nkeys; i++) {
+		struct sval v;
+
+		switch (f->kind[i]) {
+		case FK_OBJECT: k[i] = ev->object; break;
+		case FK_OP: k[i] = ev->op; break;
+		case FK_PHASE: k[i] = ev->phase; break;
+		case FK_COMM: k[i] = ev->comm; break;
+		default:
+			v = vxt_seval(x, n->keys[i]);
+			k[i] = v.i;
+			break;
+		}
+	}
+	return true;
+}
+
+static struct sfastent *fast_find(struct sfast *f, const int64_t *k, unsigned n, uint64_t h)
+{
+	size_t mask = f->cap - 1;
+
+	for (size_t i = h & mask; f->e[i].h; i = (i + 1) & mask) {
+		unsigned j;
+
+		if (f->e[i].h != h)
+			continue;
+		for (j = 0; j < n && f->e[i].k[j] == k[j]; j++)
+			;
+		if (j == n)
+			return &f->e[i];
+	}
+	return NULL;
+}
+
+static int fast_put(struct sfast *f, const int64_t *k, unsigned n, uint64_t h,
+		    struct saggval *d)
+{
+	size_t mask, i;
+
+	if (2 * (f->n + 1) > f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		struct sfastent *ne = calloc(cap, sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		for (size_t j = 0; j < f->cap; j++) {
+			if (!f->e[j].h)
+				continue;
+			for (i = f->e[j].h & (cap - 1); ne[i].h; i = (i + 1) & (cap - 1))
+				;
+			ne[i] = f->e[j];
+		}
+		free(f->e);
+		f->e = ne;
+		f->cap = cap;
+	}
+	mask = f->cap - 1;
+	for (i = h & mask; f->e[i].h; i = (i + 1) & mask)
+		;
+	f->e[i].h = h;
+	memcpy(f->e[i].k, k, n * sizeof(*k));
+	f->e[i].d = d;
+	f->n++;
+	return 0;
+}
+
+static int agg_set(struct ectx *x, const struct snode *n)
+{
+	struct vxt_script *s = x->s;
+	struct sagg *a = &s->aggs[n->idx];
+	struct sfast *fa = &s->fast[n->num];
+	const struct snode *f = n->a;
+	struct skey k;		/* filled on the slow path only (it is large) */
+	int64_t raw[S_MAX_KEYS], v = 1;
+	bool fast = fast_keys(x, n, fa, raw);
+	struct saggval *d = NULL;
+	uint64_t h = 0;
+	int rc;
+
+	if (f->idx != FN_COUNT) {
+		struct sval sv = vxt_seval(x, f->args[0]);
+
+		v = sv.i;
+	}
+	if (x->error)
+		return 0;
+	if (fast) {
+		struct sfastent *e;
+
+		if (fa->gen != a->gen) {	/* trunc() removed entries */
+			if (fa->cap)
+				memset(fa->e, 0, fa->cap * sizeof(*fa->e));
+			fa->n = 0;
+			fa->gen = a->gen;
+		}
+		h = fast_hash(raw, n->nkeys);
+		if (fa->cap && (e = fast_find(fa, raw, n->nkeys, h))) {
+			vxt_sagg_add_to(a, e->d, v);
+			return 0;
+		}
+	}
+	k.ns = (uint32_t)n->idx;
+	k.n = n->nkeys;
+	for (unsigned i = 0; i < n->nkeys; i++)
+		k.k[i] = vxt_seval(x, n->keys[i]);
+	if (vxt_sintern_key(s, &k) < 0)
+		return -ENOMEM;
+	rc = vxt_sagg_add(s, a, &k, v, &d);
+	if (rc == 0 && fast && d)
+		rc = fast_put(fa, raw, n->nkeys, h, d);
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	if (s->st.mem_bytes > s->st.peak_mem_bytes)
+		s->st.peak_mem_bytes = s->st.mem_bytes;
+	return rc;
+}
+
+/* Number the aggregation statements and find which keys have a raw form. */
+int vxt_script_prepare_fast(struct vxt_script *s)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->ncl; i++)
+		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
+			n += s->cl[i].stmts[j]->kind == SN_AGGSET;
+	s->fast = calloc(n + 1, sizeof(*s->fast));
+	if (!s->fast)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->ncl; i++)
+		for (unsigned j = 0; j < s->cl[i].nstmts; j++) {
+			struct snode *st = s->cl[i].stmts[j];
+			struct sfast *f;
+
+			if (st->kind != SN_AGGSET)
+				continue;
+			st->num = s->nfast;
+			f = &s->fast[s->nfast++];
+			f->usable = true;
+			for (unsigned k = 0; k < st->nkeys; k++) {
+				const struct snode *key = st->keys[k];
+
+				if (key->kind == SN_FIELD && key->idx == SF_OBJECT)
+					f->kind[k] = FK_OBJECT;
+				else if (key->kind == SN_FIELD && key->idx == SF_OP)
+					f->kind[k] = FK_OP;
+				else if (key->kind == SN_FIELD && key->idx == SF_PHASE)
+					f->kind[k] = FK_PHASE;
+				else if (key->kind == SN_FIELD &&
+					 (key->idx == SF_COMM || key->idx == SF_EXECNAME))
+					f->kind[k] = FK_COMM;
+				else if (key->type == SV_INT)
+					f->kind[k] = FK_INT;
+				else
+					f->usable = false;
+			}
+		}
+	return 0;
+}
+
+static int stmt(struct ectx *x, const struct snode *n)
+{
+	struct vxt_script *s = x->s;
+	struct sval v;
+
+	if (n->kind == SN_AGGSET)
+		return agg_set(x, n);
+	if (n->kind != SN_CALL || n->idx == FN_SPECULATION) {
+		vxt_seval(x, n);
+		return x->rc;
+	}
+	switch (n->idx) {
+	case FN_SPECULATE:
+		v = vxt_seval(x, n->args[0]);
+		x->target = v.i > 0 && v.i <= s->opt.nspec &&
+			    s->spec[v.i - 1].state == SB_ACTIVE ? v.i : -1;
+		return 0;
+	case FN_COMMIT: case FN_DISCARD:
+		v = vxt_seval(x, n->args[0]);
+		return x->error ? 0 : vxt_sspec_end(s, v.i, n->idx == FN_COMMIT);
+	case FN_TRACE:
+		v = vxt_seval(x, n->args[0]);
+		if (v.type == SV_STR)
+			text_printf(x, " %s", v.s);
+		else
+			text_printf(x, " %" PRId64, v.i);
+		return 0;
+	case FN_PRINTF:
+		do_printf(x, n);
+		return 0;
+	case FN_EXIT:
+		v = vxt_seval(x, n->args[0]);
+		if (!x->error && !s->exited) {
+			s->exited = true;
+			s->exit_code = (int)v.i;
+		}
+		return 0;
+	case FN_PRINTA:
+		for (unsigned i = 0; i < n->nargs; i++) {
+			struct sagg *a = &s->aggs[n->args[i]->idx];
+			int rc;
+
+			a->printed = true;
+			rc = print_aggs(s, a, false, false);
+			if (rc < 0)
+				return rc;
+		}
+		return 0;
+	case FN_CLEAR:
+		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], false, 0);
+		return 0;
+	case FN_TRUNC:
+		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], true,
+			       n->nargs == 2 ? (n->args[1]->kind == SN_NUM ? n->args[1]->num : 0) : 0);
+		s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+		return 0;
+	}
+	return 0;
+}
+
+static int run_clause(struct ectx *x, const struct sclause *c)
+{
+	struct vxt_script *s = x->s;
+	int rc = 0;
+
+	x->cl = c;
+	x->error = false;
+	if (c->pred) {
+		struct sval v = vxt_seval(x, c->pred);
+
+		if (x->rc < 0)
+			return x->rc;
+		if (x->error || !vxt_struth(&v))
+			return 0;
+	}
+	x->target = 0;
+	s->tlen = 0;
+	s->text[0] = '\0';
+	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
+		rc = stmt(x, c->stmts[i]);
+	if (rc < 0 || x->rc < 0)
+		return rc < 0 ? rc : x->rc;
+	if (x->error || !c->records)
+		return 0;
+	return vxt_sspec_record(x);
+}
+
+/* Run the clauses of probe @bit (and, for ticks, of interval @tick). */
+static int fire(struct ectx *x, unsigned bit, uint64_t tick)
+{
+	struct vxt_script *s = x->s;
+	int rc = 0;
+
+	x->probe = bit;
+	for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
+		const struct sclause *c = &s->cl[i];
+
+		if (!(c->probes & bit) || (bit == SP_TICK && c->tick_ns != tick))
+			continue;
+		rc = run_clause(x, c);
+	}
+	return rc;
+}
+
+static int ticks_until(struct vxt_script *s, uint64_t now)
+{
+	struct ectx x = { .s = s };
+	int rc = 0;
+
+	for (unsigned i = 0; i < s->nticks && rc == 0; i++) {
+		unsigned n = 0;
+
+		if (!s->next_tick[i])
+			s->next_tick[i] = now + s->ticks[i];
+		while (now >= s->next_tick[i] && rc == 0 && !s->exited) {
+			uint64_t saved = s->now;
+
+			s->now = s->next_tick[i];
+			rc = fire(&x, SP_TICK, s->ticks[i]);
+			s->now = saved > s->now ? saved : s->now;
+			s->next_tick[i] += s->ticks[i];
+			if (++n == TICK_CATCHUP && now >= s->next_tick[i])
+				s->next_tick[i] = now - (now - s->next_tick[i]) % s->ticks[i] +
+						  s->ticks[i];
+		}
+	}
+	return rc;
+}
+
+static void clock_to(struct vxt_script *s, uint64_t now)
+{
+	if (!s->have_now) {
+		s->have_now = true;
+		s->last_clean = now;
+	}
+	if (now > s->now)
+		s->now = now;
+	if (s->now - s->last_clean >= s->clean_ns) {
+		vxt_sspec_clean(s);
+		s->last_clean = s->now;
+	}
+}
+
+/* ---- the entry points ---- */
+
+int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
+{
+	struct ectx x = { .s = s, .ev = ev, .ordinal = ordinal };
+	int rc = 0;
+
+	if (s->exited || s->ended)
+		return 0;
+	s->st.events_in++;
+	if (!s->live) {
+		clock_to(s, ev->time_ns);
+		if (s->nticks) {
+			rc = ticks_until(s, ev->time_ns);
+			if (rc < 0 || s->exited)
+				return rc;
+		}
+	} else if (ev->time_ns > s->now) {
+		s->now = ev->time_ns;
+	}
+	if (s->uses_req) {
+		rc = vxt_sreq_bind(s, ev, &x.req);
+		if (rc < 0)
+			return rc;
+	}
+	for (unsigned i = 0; i < s->nthis; i++)
+		s->thisv[s->thisl[i]].type = SV_NONE;
+	switch (ev->phase) {
+	case VXT_PH_QUEUE: rc = fire(&x, SP_QUEUE, 0); break;
+	case VXT_PH_START: rc = fire(&x, SP_START, 0); break;
+	case VXT_PH_REQUEUE: rc = fire(&x, SP_REQUEUE, 0); break;
+	case VXT_PH_LOST: rc = fire(&x, SP_LOST, 0); break;
+	case VXT_PH_DONE:
+		x.probe = SP_DONE;
+		for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
+			const struct sclause *c = &s->cl[i];
+
+			if (c->probes & SP_DONE) {
+				x.probe = SP_DONE;
+			} else if ((c->probes & SP_ERROR) && ev->error) {
+				x.probe = SP_ERROR;
+			} else {
+				continue;
+			}
+			rc = run_clause(&x, c);
+		}
+		break;
+	default:
+		break;
+	}
+	if (x.req && ev->phase == VXT_PH_DONE)
+		vxt_sreq_close(s, ev, x.req);
+	return rc;
+}
+
+int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
+{
+	if (s->ended || s->exited)
+		return 0;
+	clock_to(s, now_ns);
+	return ticks_until(s, now_ns);
+}
+
+int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
+{
+	return print_aggs(s, NULL, clear, false);
+}
+
+int vxt_script_run_begin(struct vxt_script *s)
+{
+	struct ectx x = { .s = s };
+
+	return fire(&x, SP_BEGIN, 0);
+}
+
+int vxt_script_end(struct vxt_script *s)
+{
+	struct ectx x = { .s = s };
+	bool exited = s->exited;
+	int rc;
+
+	if (s->ended)
+		return 0;
+	s->ended = true;
+	vxt_sspec_end_all(s);
+	s->exited = false;	/* END runs after exit() too */
+	rc = fire(&x, SP_END, 0);
+	s->exited = s->exited || exited;
+	if (rc == 0)
+		rc = print_aggs(s, NULL, false, true);
+	return rc;
+}

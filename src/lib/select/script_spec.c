@@ -1,0 +1,235 @@
+/* script_spec.c - speculative buffers and the principal buffer
+ *
+ * Speculative buffers are DTrace's: ids 1..nspec, states free, active and
+ * busy, on a free list and a busy list so speculation() and the clean cost
+ * O(1) per buffer; commit() and discard() leave a buffer busy until the next
+ * clean. A record is the event and the clause's own text (trace, printf);
+ * it takes VXT_SCRIPT_RECORD_SIZE bytes plus that text against specsize. The
+ * text the sink sees (DTrace's CPU ID FUNCTION:NAME columns, the event's
+ * default text) is written only when a record reaches the principal buffer,
+ * so what is discarded costs no formatting.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/script_impl.h"
+
+void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
+{
+	s->spec_bytes += (uint64_t)delta;
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	if (s->st.mem_bytes > s->st.peak_mem_bytes)
+		s->st.peak_mem_bytes = s->st.mem_bytes;
+}
+
+int64_t vxt_sspec_open(struct vxt_script *s)
+{
+	struct sspec *b;
+	uint32_t id;
+
+	if (!s->nfree) {
+		if (s->nbusy)
+			s->st.failed_busy++;
+		else
+			s->st.failed_unavail++;
+		return 0;
+	}
+	id = s->freel[--s->nfree];
+	b = &s->spec[id - 1];
+	b->state = SB_ACTIVE;
+	b->n = 0;
+	b->bytes = 0;
+	s->st.opened++;
+	if (++s->st.active > s->st.peak_active)
+		s->st.peak_active = s->st.active;
+	return id;
+}
+
+/* ---- delivery ---- */
+
+static void event_text(const struct vxt_script *s, const struct vxt_event *ev, char *t,
+		       size_t *len)
+{
+	if (ev->phase == VXT_PH_LOST) {
+		vxt_stext_printf(t, len, S_DTEXT_MAX, " lost %" PRIu64, vxt_event_lost_count(ev));
+		return;
+	}
+	vxt_stext_printf(t, len, S_DTEXT_MAX, " %s %s %" PRIu64 " %u",
+			 vxt_sobj_name(s, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes);
+	if (ev->phase == VXT_PH_DONE)
+		vxt_stext_printf(t, len, S_DTEXT_MAX, " %" PRIu64 "ns", ev->latency_ns);
+	if (ev->error)
+		vxt_stext_printf(t, len, S_DTEXT_MAX, " error %d", -ev->error);
+	vxt_stext_printf(t, len, S_DTEXT_MAX, " pid %u", ev->pid);
+}
+
+static int to_sink(struct vxt_script *s, const struct srec *r, uint64_t spec, const char *text,
+		   size_t len)
+{
+	struct vxt_script_rec out = {
+		.has_event = r->has_event, .ev = r->ev, .ordinal = r->ordinal, .spec = spec,
+		.text = text ? text : "", .len = len,
+	};
+
+	s->st.records++;
+	if (r->has_event)
+		s->st.kept_events++;
+	return s->sink ? s->sink(s->sink_arg, &out) : 0;
+}
+
+static int header(struct vxt_script *s)
+{
+	static const char h[] = "CPU     ID                    FUNCTION:NAME\n";
+	struct srec r = { 0 };
+
+	if (s->opt.quiet || s->started_output)
+		return 0;
+	s->started_output = true;
+	s->st.records--;	/* the header is not a record of the script */
+	return to_sink(s, &r, 0, h, sizeof(h) - 1);
+}
+
+/* @r reaches the principal buffer (from speculation @spec, 0 = direct). */
+static int deliver(struct vxt_script *s, const struct srec *r, uint64_t spec)
+{
+	const char *name;
+	size_t len = 0;
+	int rc = header(s);
+
+	if (rc < 0)
+		return rc;
+	if (s->opt.quiet)
+		return to_sink(s, r, spec, r->text, r->len);
+	name = vxt_sprobe_name(r->probe);
+	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %*s:%s ", r->cpu,
+			 (unsigned)r->clause + 1, 31 - (int)strlen(name), "", name);
+	if (r->own)
+		vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, r->text, r->len);
+	else if (r->has_event)
+		event_text(s, &r->ev, s->dtext, &len);
+	vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, "\n", 1);
+	return to_sink(s, r, spec, s->dtext, len);
+}
+
+int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len)
+{
+	struct srec r = { 0 };
+
+	return to_sink(s, &r, 0, text, len);
+}
+
+/* ---- records ---- */
+
+int vxt_sspec_record(struct ectx *x)
+{
+	struct vxt_script *s = x->s;
+	struct srec r = { 0 };
+	struct sspec *b;
+	uint64_t size;
+
+	if (x->target < 0)
+		return 0;
+	r.has_event = x->ev != NULL;
+	if (x->ev) {
+		r.ev = *x->ev;
+		r.ordinal = x->ordinal;
+		r.cpu = x->ev->cpu;
+	}
+	r.own = x->cl->has_text;
+	r.clause = (uint16_t)(x->cl - s->cl);
+	r.probe = (uint16_t)x->probe;
+	r.len = s->tlen;
+	r.text = s->text;
+	if (x->target == 0)
+		return deliver(s, &r, 0);
+	b = &s->spec[x->target - 1];
+	size = VXT_SCRIPT_RECORD_SIZE + r.len;
+	if (b->bytes + size > s->opt.specsize) {
+		s->st.spec_drops++;
+		return 0;
+	}
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 4;
+		struct srec *v = realloc(b->recs, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->recs = v;
+		b->cap = cap;
+	}
+	r.text = NULL;
+	if (r.len && !(r.text = malloc(r.len + 1)))
+		return -ENOMEM;
+	if (r.len)
+		memcpy(r.text, s->text, r.len + 1);
+	b->recs[b->n++] = r;
+	b->bytes += size;
+	vxt_sspec_mem(s, (int64_t)size);
+	return 0;
+}
+
+static void buf_empty(struct vxt_script *s, struct sspec *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->recs[i].text);
+	vxt_sspec_mem(s, -(int64_t)b->bytes);
+	b->n = 0;
+	b->bytes = 0;
+}
+
+int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
+{
+	struct sspec *b;
+	int rc = 0;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;	/* 0 is always invalid, and harmless */
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;	/* already committed or discarded: busy or free */
+	if (commit) {
+		if (b->bytes > s->opt.bufsize) {
+			s->st.commit_drops++;
+		} else {
+			rc = header(s);
+			for (size_t i = 0; i < b->n && rc == 0; i++)
+				rc = deliver(s, &b->recs[i], (uint64_t)id);
+		}
+		s->st.committed++;
+	} else {
+		s->st.discarded++;
+	}
+	buf_empty(s, b);
+	b->state = SB_BUSY;
+	s->busyl[s->nbusy++] = (uint32_t)id;
+	s->st.active--;
+	return rc;
+}
+
+void vxt_sspec_clean(struct vxt_script *s)
+{
+	for (uint64_t i = 0; i < s->nbusy; i++) {
+		s->spec[s->busyl[i] - 1].state = SB_FREE;
+		s->freel[s->nfree++] = s->busyl[i];
+	}
+	s->nbusy = 0;
+}
+
+void vxt_sspec_end_all(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->opt.nspec; i++) {
+		struct sspec *b = &s->spec[i];
+
+		if (b->state == SB_ACTIVE) {
+			buf_empty(s, b);
+			b->state = SB_FREE;
+			s->freel[s->nfree++] = i + 1;
+			s->st.eof_discarded++;
+			s->st.discarded++;
+			s->st.active--;
+		}
+	}
+}
