@@ -64,6 +64,8 @@ struct vxt_timeline {
 	uint64_t lba_first;		/* LBA: first sector of the rows */
 	bool lba_clip;			/* LBA: I/O outside the rows has no row (else the last) */
 	uint64_t lba_outside;		/* LBA: completed I/Os of the object outside the rows */
+	uint64_t lba_lo, lba_hi;	/* LBA: sectors the object's decoded events touched,
+					 * [lo, hi); hi == 0: none */
 };
 
 /* Set up an empty OBJECT timeline of @nbins bins over [t0, t1) (t1 > t0) with

@@ -1,6 +1,7 @@
 /* test_browser_axis.c - the timeline's time ticks and labels against brute force
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 START_TEST(ticks_are_round_and_complete)
 {
 	srand(3);
-	for (int i = 0; i < 2000; i++) {
+	for (int i = 0; i < 500; i++) {
 		uint64_t base = (uint64_t)rand() * 1000, t0 = base + (uint64_t)rand() % 5000000000u;
 		uint64_t span = 1000 + (uint64_t)rand() * (uint64_t)(1 + rand() % 1000), t1 = t0 + span;
 		unsigned cols = 20 + (unsigned)rand() % 200, gap = 6 + (unsigned)rand() % 10;
@@ -51,6 +52,49 @@ START_TEST(labels_read_as_seconds)
 }
 END_TEST
 
+static bool round_size(uint64_t r)
+{
+	while (r >= 10 && r % 10 == 0)
+		r /= 10;
+	return r == 1 || r == 2 || r == 5;
+}
+
+/* The LBA rows: a round row size, aligned, covering [lo, hi), and no
+ * smaller round size (aligned the same way) would cover it. */
+START_TEST(lba_rows_cover_the_span)
+{
+	srand(5);
+	for (int i = 0; i < 3000; i++) {
+		uint64_t max = 1 + (uint64_t)rand() * (uint64_t)(1 + rand() % 4096);
+		uint64_t lo = (uint64_t)rand() % max, hi = lo + 1 + (uint64_t)rand() % (max - lo);
+		unsigned rows = 1 + (unsigned)rand() % 64;
+		uint64_t first, span, row;
+
+		vr_lba_round(lo, hi, rows, max, &first, &span);
+		ck_assert_uint_eq(span % rows, 0);
+		row = span / rows;
+		ck_assert(round_size(row));
+		ck_assert_uint_eq(first % row, 0);
+		ck_assert_uint_le(first, lo);
+		ck_assert_uint_ge(first + span, hi);
+		/* brute force: no smaller round size covers it */
+		for (uint64_t p = 1; p < row; p *= 10) {
+			static const uint64_t mult[] = { 1, 2, 5 };
+
+			for (int k = 0; k < 3; k++) {
+				uint64_t sz = p * mult[k];
+
+				if (sz < row)
+					ck_assert_uint_lt(lo / sz * sz + sz * rows, hi);
+			}
+		}
+		/* inside the object, unless sliding back would leave hi out */
+		if (first + span > max)
+			ck_assert(first < row || first - row + span < hi);
+	}
+}
+END_TEST
+
 Suite *browser_axis_suite(void)
 {
 	Suite *s = suite_create("browser_axis");
@@ -58,6 +102,7 @@ Suite *browser_axis_suite(void)
 
 	tcase_add_test(tc, ticks_are_round_and_complete);
 	tcase_add_test(tc, labels_read_as_seconds);
+	tcase_add_test(tc, lba_rows_cover_the_span);
 	suite_add_tcase(s, tc);
 	return s;
 }

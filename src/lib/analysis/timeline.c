@@ -117,6 +117,7 @@ void vxt_timeline_clear(struct vxt_timeline *tl)
 	memset(tl->bytes, 0, tl->nbins * sizeof(*tl->bytes));
 	memset(tl->lat, 0, (size_t)tl->nbins * VXT_LAT_BUCKETS * sizeof(*tl->lat));
 	tl->lba_outside = 0;
+	tl->lba_lo = tl->lba_hi = 0;
 	memset(tl->cells, 0, (size_t)tl->nbins * (tl->nrows ? tl->nrows : 1) * sizeof(*tl->cells));
 }
 
@@ -187,6 +188,17 @@ void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev)
 	if (b < 0)
 		return;
 	tl->events[b]++;
+	if (tl->mode == VXT_TL_ROWS_LBA && ev->object == tl->lba_object &&
+	    (ev->phase == VXT_PH_START || ev->phase == VXT_PH_DONE)) {
+		uint64_t end = ev->sector + (ev->bytes + 511) / 512;
+
+		if (!tl->lba_hi || ev->sector < tl->lba_lo)
+			tl->lba_lo = ev->sector;
+		if (end <= ev->sector)
+			end = ev->sector + 1;
+		if (end > tl->lba_hi)
+			tl->lba_hi = end;
+	}
 	if (ev->phase == VXT_PH_LOST) {
 		tl->lost[b] += ev->sector;
 		return;

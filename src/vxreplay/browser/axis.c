@@ -1,4 +1,4 @@
-/* axis.c - time axis ticks and labels (see axis.h)
+/* axis.c - the browser's axes: time ticks and labels, LBA row ranges (see axis.h)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,4 +58,40 @@ char *vr_axis_label(uint64_t t, uint64_t base, uint64_t step, char *buf, size_t 
 		snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, t >= base ? "" : "-", d / 1000000000,
 			 dec, d % 1000000000 / unit);
 	return buf;
+}
+
+/* The next round row size after @r: 1, 2, 5 times a power of ten. */
+static uint64_t next_round(uint64_t r)
+{
+	uint64_t p = 1;
+
+	while (p <= r / 10)
+		p *= 10;
+	if (r < 2 * p)
+		return 2 * p;
+	if (r < 5 * p)
+		return 5 * p;
+	return 10 * p;
+}
+
+void vr_lba_round(uint64_t lo, uint64_t hi, unsigned rows, uint64_t max, uint64_t *first,
+		  uint64_t *span)
+{
+	uint64_t row = 1, f;
+
+	if (!rows)
+		rows = 1;
+	if (hi <= lo)
+		hi = lo + 1;
+	for (;;) {
+		f = lo / row * row;
+		if (f + row * rows >= hi || row >= (UINT64_C(1) << 62) / rows)
+			break;
+		row = next_round(row);
+	}
+	*first = f;
+	*span = row * rows;
+	/* past the end of the object: slide back while it still covers [lo, hi) */
+	while (max && *first + *span > max && *first >= row && *first - row + *span >= hi)
+		*first -= row;
 }

@@ -1,4 +1,4 @@
-/* axis.h - time axis ticks and labels for the browser's timeline (no curses)
+/* axis.h - the browser's axes (no curses): time ticks, LBA row ranges
  *
  * Ticks fall on round times (1, 2 or 5 times a power of ten ns) counted from
  * the time base the event list uses, so a label reads as the TIME column
@@ -22,5 +22,11 @@ unsigned vr_axis_ticks(uint64_t t0, uint64_t t1, uint64_t base, unsigned cols, u
 		       struct vr_tick *out, unsigned max, uint64_t *step);
 /* "1.25" for @t at 1.25 s after @base, with as many decimals as @step needs. @return buf. */
 char *vr_axis_label(uint64_t t, uint64_t base, uint64_t step, char *buf, size_t size);
+
+/* The LBA heatmap's range for sectors [lo, hi) in @rows rows: rows of the smallest round
+ * number of sectors (1, 2, 5 times a power of ten) that covers it, aligned
+ * to it, kept inside [0, @max) where it can be. */
+void vr_lba_round(uint64_t lo, uint64_t hi, unsigned rows, uint64_t max, uint64_t *first,
+		  uint64_t *span);
 
 #endif

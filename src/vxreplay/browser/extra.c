@@ -36,17 +36,9 @@ void vr_extra_free(struct vr_model *m)
 
 static int init_tl(struct vr_model *m, struct vxt_timeline *tl, unsigned nbins)
 {
-	const struct vxt_object *o;
-	uint64_t sectors;
-
 	if (!m->lba)
 		return vxt_timeline_init(tl, m->w0, m->w1, nbins, m->rows, m->nrows);
-	o = vxt_objtab_get(vxt_reader_objects(m->rd), m->lba_obj);
-	sectors = o && o->size ? o->size / 512 : 0;
-	if (!sectors)
-		sectors = UINT64_C(1) << 31;	/* unknown size: 1 TiB */
-	return vxt_timeline_init_lba(tl, m->w0, m->w1, nbins, m->lba_obj, sectors,
-				     m->lba_rows ? m->lba_rows : VR_LBA_ROWS);
+	return vr_lba_init(m, tl, nbins);
 }
 
 int vr_extra_init(struct vr_model *m)

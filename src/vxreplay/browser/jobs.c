@@ -96,6 +96,7 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 		j->active = false;
 		m->tl_done = true;
 		m->tl_show_est = false;
+		vr_lba_binned(m);
 	}
 	m->hm_dirty = true;
 }

@@ -275,16 +275,9 @@ void vr_model_rebin(struct vr_model *m)
 	if (!m->nbins)
 		m->nbins = 1;
 	if (m->lba) {
-		const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(m->rd), m->lba_obj);
-		uint64_t sectors = o && o->size ? o->size / 512 : 0;
-
-		if (!sectors)
-			sectors = UINT64_C(1) << 31;	/* unknown size: 1 TiB */
-		rc = vxt_timeline_init_lba(&m->tl, m->w0, m->w1, m->nbins, m->lba_obj, sectors,
-					   m->lba_rows ? m->lba_rows : VR_LBA_ROWS);
+		rc = vr_lba_init(m, &m->tl, m->nbins);
 		if (!rc)
-			rc = vxt_timeline_init_lba(&m->tl_est, m->w0, m->w1, m->nbins, m->lba_obj,
-						   sectors, m->lba_rows ? m->lba_rows : VR_LBA_ROWS);
+			rc = vr_lba_init(m, &m->tl_est, m->nbins);
 	} else {
 		rc = vxt_timeline_init(&m->tl, m->w0, m->w1, m->nbins, m->rows, m->nrows);
 		if (!rc)
@@ -349,6 +342,8 @@ void vr_model_set_lba(struct vr_model *m, bool on, uint32_t obj)
 {
 	m->lba = on;
 	m->lba_obj = obj;
+	m->lba_first = m->lba_span = 0;
+	m->lba_want_fit = on;
 	vr_model_rebin(m);
 }
 

@@ -108,7 +108,10 @@ struct vr_model {
 	unsigned nrows;
 	bool lba;			/* rows are LBA buckets of lba_obj */
 	uint32_t lba_obj;
-	unsigned lba_rows;		/* LBA buckets; 0 = VR_LBA_ROWS */
+	unsigned lba_rows;		/* LBA buckets a profile asks for; 0 = lba_fit */
+	unsigned lba_fit;		/* LBA buckets that fit the panel; 0 = VR_LBA_ROWS */
+	uint64_t lba_first, lba_span;	/* sectors the LBA rows cover; span 0 = the whole object */
+	bool lba_want_fit;		/* after this binning, fit the rows to the span touched */
 	uint64_t fixed_bin_ns;		/* a profile's timeline bin; 0 = the window fits the file */
 	enum vxt_heat_metric metric;
 	bool heat_log;			/* log scale (always for latencies) */
@@ -221,8 +224,28 @@ const struct vxt_timeline *vr_model_timeline(const struct vr_model *m);
 const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m);
 /* The timeline the heatmap is built from: its own bins or the timeline. */
 const struct vxt_timeline *vr_model_heat_timeline(const struct vr_model *m);
-/* Show LBA buckets of @obj (true) or the busiest objects (false). */
+/* Show LBA buckets of @obj (true) or the busiest objects (false); the rows
+ * cover the whole object until the binning has seen the span its I/O
+ * touches, then that span (lba.c). */
 void vr_model_set_lba(struct vr_model *m, bool on, uint32_t obj);
+
+/* ---- LBA rows (lba.c) ---- */
+/* Set up @tl for the LBA rows of the window with @nbins bins. @return 0 or -errno. */
+int vr_lba_init(struct vr_model *m, struct vxt_timeline *tl, unsigned nbins);
+/* Sectors of the LBA object (its size, or 2^31 = 1 TiB when unknown). */
+uint64_t vr_lba_sectors(const struct vr_model *m);
+/* The rows in use: a profile's count, else what fits, else VR_LBA_ROWS. */
+unsigned vr_lba_rows(const struct vr_model *m);
+/* The panel has room for @rows LBA rows (no profile count): rebin when it changed. */
+void vr_lba_set_fit(struct vr_model *m, unsigned rows);
+/* The binning ended: fit the rows to the touched span when asked. */
+void vr_lba_binned(struct vr_model *m);
+/* Zoom the sector range by @factor (0.5 = in) around sector @center
+ * (UINT64_MAX = the middle); pan it by @dir half ranges; fit it to the
+ * span touched again. Each rebins. */
+void vr_lba_zoom(struct vr_model *m, double factor, uint64_t center);
+void vr_lba_pan(struct vr_model *m, int dir);
+void vr_lba_refit(struct vr_model *m);
 
 /* ---- the cursor ---- */
 /* Cursor time (the selected event's, else the window start). */

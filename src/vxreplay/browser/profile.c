@@ -54,6 +54,8 @@ static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 		if (obj >= 0) {
 			m->lba = true;
 			m->lba_obj = (uint32_t)obj;
+			m->lba_first = m->lba_span = 0;
+			m->lba_want_fit = true;
 		}
 	}
 }

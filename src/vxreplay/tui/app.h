@@ -92,6 +92,9 @@ const char *vr_tl_metric_name(int metric);
 
 /* heatpanel.c */
 extern const struct tui_panel_ops vr_heatmap_ops;
+/* Sector @s for a label of a row of @row sectors: digits, or 123.4M / 1.19G
+ * sectors with the decimals that tell rows apart. @return buf. */
+char *vr_sector_label(uint64_t s, uint64_t row, char *buf, size_t size);
 
 /* keys.c */
 extern const struct tui_action vr_keys[];

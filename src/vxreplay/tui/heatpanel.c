@@ -5,6 +5,7 @@
  * it, or a profile's own number of bins, each drawn over equal columns. The
  * legend gives the metric and its scale; cells with errors are overlaid.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +16,10 @@ static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
 {
 	for (unsigned r = 0; r < tl->nrows; r++) {
 		if (tl->mode == VXT_TL_ROWS_LBA) {
-			char sz[16];
-
-			vxt_format_size(tl->lba_sectors * 512 / tl->nrows * r, sz, sizeof(sz));
-			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s", sz);
+			/* the row's first sector, as the list's SECTOR column counts */
+			vr_sector_label(tl->lba_first + tl->lba_sectors / tl->nrows * r,
+					tl->lba_sectors / tl->nrows, a->label_buf[r],
+					sizeof(a->label_buf[r]));
 		} else {
 			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s",
 				 vr_objname(a, tl->row_obj[r]));
@@ -55,6 +56,50 @@ static void heat_stub(struct vr_app *a, const struct tui_panel *p, bool focused)
 	tui_title(&p->r, focused, t, "o objects");
 }
 
+char *vr_sector_label(uint64_t s, uint64_t row, char *buf, size_t size)
+{
+	double unit = s < UINT64_C(10000000000) ? 1e6 : 1e9;
+	int dec = 0;
+
+	if (s < 100000000) {
+		snprintf(buf, size, "%" PRIu64, s);
+		return buf;
+	}
+	/* as many decimals as tell one row from the next, as the width allows */
+	while (dec < 3 && unit > (double)(row ? row : 1)) {
+		unit /= 10;
+		dec++;
+	}
+	for (; dec >= 0; dec--) {
+		if (s < UINT64_C(10000000000))
+			snprintf(buf, size, "%.*fM", dec, (double)s / 1e6);
+		else
+			snprintf(buf, size, "%.*fG", dec, (double)s / 1e9);
+		if (strlen(buf) <= VR_LABEL_W)
+			break;
+	}
+	return buf;
+}
+
+/* "sdb by LBA: sectors 1024-9215 in 8 rows of 1024" and what is not shown. */
+static void lba_title(struct vr_app *a, const struct vxt_timeline *tl, int shown, char *buf,
+		      size_t size, const char *bins)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, size, "Heatmap %s by LBA: sectors %" PRIu64 "-%" PRIu64
+			     " in %u rows of %" PRIu64 "%s", vr_objname(a, tl->lba_object),
+			     tl->lba_first, tl->lba_first + tl->lba_sectors - 1, tl->nrows,
+			     tl->lba_sectors / tl->nrows, bins);
+	if (n < size && shown < (int)tl->nrows)
+		n += (size_t)snprintf(buf + n, size - n, "  rows %d-%d of %u shown", a->hm_top + 1,
+				      a->hm_top + shown, tl->nrows);
+	if (n < size && tl->lba_outside)
+		n += (size_t)snprintf(buf + n, size - n, "  %" PRIu64 " I/Os outside", tl->lba_outside);
+	if (n < size && a->m.lba_want_fit && !a->m.tl_done)
+		snprintf(buf + n, size - n, "  (finding the span touched)");
+}
+
 static void heatmap_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
@@ -62,7 +107,8 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
 	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
 	struct tui_heatmap w;
-	char t[200], lo[32], hi[32], bins[64];
+	char t[300], lo[32], hi[32], bins[64];
+	int shown;
 
 	if (!tl->nbins || hm->cols != tl->nbins)
 		return;
@@ -72,16 +118,16 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		return;
 	}
 	heat_bins_note(a, tl, bins, sizeof(bins));
-	if (tl->mode == VXT_TL_ROWS_LBA)
-		snprintf(t, sizeof(t), "Heatmap %s by LBA%s  (H: objects)",
-			 vr_objname(a, tl->lba_object), bins);
-	else
-		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
 	if (a->hm_top > (int)hm->rows - gr.h)
 		a->hm_top = (int)hm->rows - gr.h;
 	if (a->hm_top < 0)
 		a->hm_top = 0;
-	if ((int)hm->rows > gr.h) {
+	shown = (int)hm->rows - a->hm_top < gr.h ? (int)hm->rows - a->hm_top : gr.h;
+	if (tl->mode == VXT_TL_ROWS_LBA)
+		lba_title(a, tl, shown, t, sizeof(t), bins);
+	else
+		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
+	if (tl->mode != VXT_TL_ROWS_LBA && (int)hm->rows > gr.h) {
 		/* rows scrolled out of sight: say how many, and any with errors */
 		char he[120];
 		size_t n = strlen(t);
@@ -91,7 +137,8 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 							   sizeof(he)))
 			snprintf(t + n, sizeof(t) - n, ", errors out of sight: %s", he);
 	}
-	tui_title(&p->r, focused, t, "M metric  o objects");
+	tui_title(&p->r, focused, t, tl->mode == VXT_TL_ROWS_LBA ? "z/Z zoom  [/] pan  H objects" :
+		  "M metric  o objects");
 	w = (struct tui_heatmap){
 		.rows = (int)hm->rows, .cols = (int)hm->cols, .level = hm->level, .err = hm->err,
 		.labels = a->labels, .label_w = VR_LABEL_W,

@@ -352,6 +352,36 @@ static int act_heat_objects(void *app)
 	return TUI_RELAYOUT;
 }
 
+/* z / Z / [ / ]: the LBA heatmap's sector range; around the selected row
+ * when the heatmap has the focus. */
+static int lba_key(struct vr_app *a, int what)
+{
+	const struct vxt_timeline *tl = vr_model_heat_timeline(&a->m);
+	uint64_t center = UINT64_MAX;
+
+	if (!a->m.lba || tl->mode != VXT_TL_ROWS_LBA) {
+		tui_screen_msg(&a->scr, TUI_R_MSG, "the LBA heatmap zooms (o, then l on an object)");
+		return TUI_REDRAW;
+	}
+	if (tui_screen_focused(&a->scr) == &a->heatmap && a->hm_sel >= 0 &&
+	    (unsigned)a->hm_sel < tl->nrows)
+		center = tl->lba_first + tl->lba_sectors / tl->nrows * (unsigned)a->hm_sel +
+			 tl->lba_sectors / tl->nrows / 2;
+	if (what == 'z')
+		vr_lba_zoom(&a->m, 0.5, center);
+	else if (what == 'Z')
+		vr_lba_zoom(&a->m, 2.0, center);
+	else
+		vr_lba_pan(&a->m, what == ']' ? 1 : -1);
+	a->hm_top = 0;
+	return TUI_REDRAW;
+}
+
+static int act_lba_in(void *app) { return lba_key(app, 'z'); }
+static int act_lba_out(void *app) { return lba_key(app, 'Z'); }
+static int act_lba_up(void *app) { return lba_key(app, ']'); }
+static int act_lba_down(void *app) { return lba_key(app, '['); }
+
 static int act_profile(void *app)
 {
 	return vr_open_profiles(app);
@@ -389,6 +419,11 @@ const struct tui_action vr_keys[] = {
 	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
 	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
 	{ 'H', 0, "H", "heatmap by object again", act_heat_objects },
+	{ 'z', 0, "z Z", "LBA heatmap: zoom the sectors in / out (around the row selected)",
+	  act_lba_in },
+	{ 'Z', 0, NULL, NULL, act_lba_out },
+	{ ']', 0, "] [", "LBA heatmap: half a range to higher / lower sectors", act_lba_up },
+	{ '[', 0, NULL, NULL, act_lba_down },
 	{ 12, 0, "^L", "redraw", act_redraw },
 	{ 'q', KEY_F(10), "q F10", "quit", act_quit },
 	{ 0 }

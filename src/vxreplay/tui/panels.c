@@ -631,6 +631,8 @@ void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
 	a->heatmap.r = (struct tui_rect){ y, 0, hm_h, cols };
 	a->heatmap.visible = true;
 	a->heatmap.focusable = a->hm_need == 0;
+	if (!a->hm_need)
+		vr_lba_set_fit(&a->m, (unsigned)(hm_h > 2 ? hm_h - 2 : 1));
 	y += hm_h;
 	a->list.r = (struct tui_rect){ y, 0, lines - 1 - y, cols };
 	vr_model_set_page(&a->m, (unsigned)clampi(a->list.r.h - 2, 1, VR_LIST_MAX));
