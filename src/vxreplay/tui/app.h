@@ -50,6 +50,9 @@ struct vr_app {
 	int nprof;
 	bool lanes;			/* timeline: a lane per object */
 	int tl_metric;			/* enum vr_tl_metric */
+	struct tui_panel hist;		/* the latency histogram overlay (b) */
+	int hist_row;			/* its timeline row, -1 = every object */
+	int hist_kind;			/* D2C, Q2C, queue time */
 	uint64_t *tl_vals;		/* per bin: the plotted values */
 	unsigned tl_vals_n;
 	int hm_top, hm_sel;
@@ -89,6 +92,12 @@ int vr_step_bin(struct vr_app *a, int dir);
 bool vr_timeline_compact(const struct vr_app *a);
 /* "Errors", "IOPS", "MB/s", "Latency p50", "Latency p99". */
 const char *vr_tl_metric_name(int metric);
+
+/* histpanel.c */
+int vr_open_hist(struct vr_app *a);
+/* The latency histogram of timeline row @row (-1 = all) into @h
+ * (VXT_LAT_BUCKETS). @return its I/Os. */
+uint64_t vr_hist_of(const struct vxt_timeline *tl, int row, uint64_t *h);
 
 /* heatpanel.c */
 extern const struct tui_panel_ops vr_heatmap_ops;

@@ -382,6 +382,8 @@ static int act_lba_out(void *app) { return lba_key(app, 'Z'); }
 static int act_lba_up(void *app) { return lba_key(app, ']'); }
 static int act_lba_down(void *app) { return lba_key(app, '['); }
 
+static int act_hist(void *app) { return vr_open_hist(app); }
+
 static int act_profile(void *app)
 {
 	return vr_open_profiles(app);
@@ -417,6 +419,7 @@ const struct tui_action vr_keys[] = {
 	{ 'F', 0, "F", "follow a growing file", act_follow },
 	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
 	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
+	{ 'b', 0, "b", "latency histogram of the object (log2 buckets, p50 / p99)", act_hist },
 	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
 	{ 'H', 0, "H", "heatmap by object again", act_heat_objects },
 	{ 'z', 0, "z Z", "LBA heatmap: zoom the sectors in / out (around the row selected)",
