@@ -125,12 +125,20 @@ $(B)/tests/unit/main.o: tests/unit/main.c $(B)/tests/unit/suites.h
 $(B)/tests/unit/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
-# vxtop's interval model is tested on its own (test_vxtop_model.c).
-$(B)/tests/unit/test_vxtop_model.o: ALL_CFLAGS += -Isrc/vxtop
-# so is the browser's curses-free binning (test_browser_*.c).
+# vxtop's interval model is tested on its own (test_vxtop_*.c).
+$(B)/tests/unit/test_vxtop_%.o: ALL_CFLAGS += -Isrc/vxtop
+# so is the browser's curses-free model (test_browser_*.c).
 $(B)/tests/unit/test_browser_%.o: ALL_CFLAGS += -Isrc/vxreplay
-UNIT_BROWSER := $(B)/src/vxreplay/browser/axis.o
-$(B)/unit-tests: $(UNIT_OBJ) $(B)/src/vxtop/model.o $(UNIT_BROWSER) $(LIBA)
+# The curses-free models the unit runner links: vxtop's (model, shown) and the
+# browser's (src/vxreplay/browser/, with the report code its export writes
+# through), from an archive so only what the tests use is pulled in.
+UNIT_MODEL_SRC := src/vxtop/model.c src/vxtop/shown.c \
+	$(sort $(wildcard src/vxreplay/browser/*.c src/vxreplay/report/*.c))
+UNIT_BROWSER := $(B)/unit-models.a
+$(UNIT_BROWSER): $(UNIT_MODEL_SRC:%.c=$(B)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(B)/unit-tests: $(UNIT_OBJ) $(UNIT_BROWSER) $(LIBA)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
 # Helpers of the capture tests, standalone programs (tests/cli/comm_flood.sh).
