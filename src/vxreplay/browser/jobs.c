@@ -35,11 +35,13 @@ static void job_error(struct vr_model *m, struct vr_job *j, const char *what)
 	j->active = false;
 }
 
-/* The fields a filter count reads (and what seeking needs). */
+/* The fields a filter count reads (and what seeking needs), and those of
+ * the objects' figures (struct vr_objfig). */
 static unsigned count_fields(const struct vr_model *m)
 {
 	return (m->filter ? vxt_filter_fields(m->filter) : 0) | VXT_FIELD_TIME |
-	       VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
+	       VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_ERROR | VXT_FIELD_BYTES |
+	       VXT_FIELD_LATENCY;
 }
 
 /* The fields binning reads (vxt_timeline_add()), and the filter's. */
@@ -88,7 +90,7 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 			;
 		else if (m->view.match && !m->view.spec_on && vxt_timeline_chunk_overlaps(&m->tl, ci) &&
 		    ci->first_ns >= m->tl.t0 && ci->last_ns < m->tl.t1)
-			vr_view_set_count(&m->view, i, c);
+			vr_view_set_count(&m->view, i, c, evs, n);
 		else if (m->view.match && !m->view.spec_on)
 			vr_view_count(&m->view, i, evs, n);
 	}
@@ -133,7 +135,7 @@ static bool count_chunk(struct vr_model *m, struct vr_job *j)
 	}
 	evs = vr_scan_chunk(m, VR_JOB_COUNT, i, count_fields(m), &n);
 	if (!evs && m->chunk_damaged) {
-		vr_view_set_count(&m->view, i, 0);	/* damaged: nothing of it shown */
+		vr_view_set_count(&m->view, i, 0, NULL, 0);	/* damaged: nothing of it shown */
 		return true;
 	}
 	if (!evs) {

@@ -56,6 +56,12 @@ struct vr_spec_set {
 	char summary[400];	/* counts in the engine's words */
 };
 
+/* Per object, the figures of the shown events of the chunks counted so far
+ * (done events, as the index's struct vxt_objagg counts them). */
+struct vr_objfig {
+	uint64_t ios, reads, writes, bytes, errors, lat_sum;
+};
+
 struct vr_view {
 	struct vxt_reader *rd;		/* borrowed */
 	vr_match_fn match;
@@ -64,6 +70,8 @@ struct vr_view {
 	size_t nchunks;
 	size_t known;			/* chunks whose count is known */
 	uint64_t shown;			/* sum of known counts */
+	struct vr_objfig *objs;		/* with a filter: per object id, of the counted chunks */
+	size_t nobjs;
 	uint8_t *chunk_state;		/* per chunk: VR_CHUNK_* (damage is the file's, not the filter's) */
 	size_t nstate;
 	bool spec_on;			/* show spec.ord instead */
@@ -201,8 +209,10 @@ int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev);
 /* True when the event is shown (filter only; speculation is by ordinal). */
 bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev);
 void vr_spec_clear(struct vr_spec_set *s);
-/* Store @c as the count of chunk @i (once). */
-void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c);
+/* Store @c as the count of chunk @i (once), from its events @evs (NULL for
+ * a damaged chunk), which also go into the objects' figures. */
+void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt_event *evs,
+		       size_t n);
 /* Store the count of chunk @i from its decoded events (once). */
 void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n);
 /* Next (previous) shown error after (before) @ord. @return 1 and *out, 0 none,

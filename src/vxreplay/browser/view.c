@@ -37,6 +37,9 @@ void vr_view_set_damaged(struct vr_view *v, size_t i)
 
 void vr_view_free(struct vr_view *v)
 {
+	free(v->objs);
+	v->objs = NULL;
+	v->nobjs = 0;
 	free(v->chunk_match);
 	free(v->chunk_state);
 	v->chunk_match = NULL;
@@ -73,12 +76,43 @@ int vr_view_grow(struct vr_view *v)
 
 int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx)
 {
+	size_t nobj = vxt_objtab_count(vxt_reader_objects(v->rd));
+
 	v->match = fn;
 	v->match_ctx = ctx;
 	v->nchunks = 0;
 	v->known = 0;
 	v->shown = 0;
+	free(v->objs);
+	v->objs = NULL;
+	v->nobjs = 0;
+	if (fn) {
+		v->objs = calloc(nobj ? nobj : 1, sizeof(*v->objs));
+		if (!v->objs)
+			return -ENOMEM;
+		v->nobjs = nobj;
+	}
 	return vr_view_grow(v);
+}
+
+/* The shown done events of a chunk into the objects' figures. */
+static void count_objects(struct vr_view *v, const struct vxt_event *evs, size_t n)
+{
+	for (size_t k = 0; k < n && evs; k++) {
+		const struct vxt_event *ev = &evs[k];
+		struct vr_objfig *o;
+
+		if (ev->phase != VXT_PH_DONE || ev->object >= v->nobjs || !vr_view_matches(v, ev))
+			continue;
+		o = &v->objs[ev->object];
+		o->ios++;
+		o->reads += ev->op == VXT_OP_READ;
+		o->writes += ev->op == VXT_OP_WRITE;
+		if (!ev->error && (ev->op == VXT_OP_READ || ev->op == VXT_OP_WRITE))
+			o->bytes += ev->bytes;
+		o->errors += ev->error != 0;
+		o->lat_sum += ev->latency_ns;
+	}
 }
 
 uint64_t vr_view_shown(const struct vr_view *v, bool *complete)
@@ -96,10 +130,12 @@ bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev)
 	return !v->match || v->match(v->match_ctx, ev);
 }
 
-void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c)
+void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt_event *evs,
+		       size_t n)
 {
 	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
+	count_objects(v, evs, n);
 	v->chunk_match[i] = c;
 	v->shown += c;
 	v->known++;
@@ -113,6 +149,7 @@ void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, siz
 		return;
 	for (size_t k = 0; k < n; k++)
 		c += vr_view_matches(v, &evs[k]);
+	count_objects(v, evs, n);
 	v->chunk_match[i] = c;
 	v->shown += c;
 	v->known++;

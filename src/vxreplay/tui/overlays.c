@@ -211,50 +211,23 @@ static const struct tui_column obj_cols[] = {
 	{ "ERRORS", 8, TUI_RIGHT }, { "AVG LAT", 10, TUI_RIGHT }, { "", 1, TUI_LEFT },
 };
 
-/* Add the done and start events of @ev to the row of their object, as the
- * writer counts its per-chunk aggregates (vxt.h, struct vxt_objagg). */
-static void objrow_add(struct vr_objrow *rows, size_t nobj, const struct vxt_event *ev)
+/* The figures of the events the filter shows, as the counting found them
+ * (struct vr_view's objs): complete once every chunk is counted. */
+static void objrows_filtered(struct vr_app *a, size_t nobj)
 {
-	struct vr_objrow *o;
+	const struct vr_view *v = &a->m.view;
 
-	if (ev->phase != VXT_PH_DONE || ev->object >= nobj)
-		return;
-	o = &rows[ev->object];
-	o->ios++;
-	o->reads += ev->op == VXT_OP_READ;
-	o->writes += ev->op == VXT_OP_WRITE;
-	if (!ev->error && (ev->op == VXT_OP_READ || ev->op == VXT_OP_WRITE))
-		o->bytes += ev->bytes;
-	o->errors += ev->error != 0;
-	o->lat_sum += ev->latency_ns;
-}
+	for (size_t i = 0; i < nobj && i < v->nobjs; i++) {
+		const struct vr_objfig *f = &v->objs[i];
+		struct vr_objrow *o = &a->objrows[i];
 
-/* The figures of the events the filter shows, decoded on the job reader
- * (chunks known to show nothing are skipped). @return damaged chunks left out. */
-static size_t objrows_filtered(struct vr_app *a, size_t nobj)
-{
-	struct vr_model *m = &a->m;
-	struct vxt_reader *jr = vr_model_job_reader(m);
-	size_t bad = 0;
-
-	if (!jr)
-		return 0;
-	for (size_t c = 0; c < vxt_reader_nchunks(jr); c++) {
-		const struct vxt_event *evs;
-		size_t n;
-
-		if (c < m->view.nchunks && m->view.chunk_match[c] == 0)
-			continue;
-		evs = vxt_reader_chunk_events(jr, c, &n);
-		if (!evs) {
-			bad++;
-			continue;
-		}
-		for (size_t k = 0; k < n; k++)
-			if (vr_view_matches(&m->view, &evs[k]))
-				objrow_add(a->objrows, nobj, &evs[k]);
+		o->ios = f->ios;
+		o->reads = f->reads;
+		o->writes = f->writes;
+		o->bytes = f->bytes;
+		o->errors = f->errors;
+		o->lat_sum = f->lat_sum;
 	}
-	return bad;
 }
 
 /* The figures from the index: every event of the file. */
@@ -282,20 +255,20 @@ static void objrows_index(struct vr_app *a, size_t nobj)
 }
 
 /* The rows of the table: under a filter, of the events it shows; else of
- * the whole file. @return damaged chunks left out of filtered figures. */
-static size_t build_objrows(struct vr_app *a)
+ * the whole file. */
+static void build_objrows(struct vr_app *a)
 {
-	size_t nobj = vxt_objtab_count(vxt_reader_objects(a->m.rd)), bad = 0;
+	size_t nobj = vxt_objtab_count(vxt_reader_objects(a->m.rd));
 
 	free(a->objrows);
 	a->objrows = calloc(nobj ? nobj : 1, sizeof(*a->objrows));
 	a->nobjrows = 0;
 	if (!a->objrows)
-		return 0;
+		return;
 	for (size_t i = 0; i < nobj; i++)
 		a->objrows[i].id = (uint32_t)i;
 	if (a->m.view.match)
-		bad = objrows_filtered(a, nobj);
+		objrows_filtered(a, nobj);
 	else
 		objrows_index(a, nobj);
 	/* busiest first (insertion sort: object tables are small) */
@@ -308,7 +281,6 @@ static size_t build_objrows(struct vr_app *a)
 		a->objrows[j] = t;
 	}
 	a->nobjrows = nobj;
-	return bad;
 }
 
 static void obj_cell(void *ctx, size_t row, int col, char *buf, size_t size, int *role)
@@ -382,17 +354,24 @@ static int obj_key(void *ctx, struct tui_table *t, int key)
 
 int vr_open_objects(struct vr_app *a)
 {
-	size_t bad = build_objrows(a);
-	char dmg[48] = "";
+	const struct vr_view *v = &a->m.view;
+	size_t bad = 0;
+	char more[96] = "";
 
-	if (bad)
-		snprintf(dmg, sizeof(dmg), " (%zu damaged chunk%s left out)", bad,
+	build_objrows(a);
+	for (size_t i = 0; i < v->nstate; i++)
+		bad += v->chunk_state[i] == VR_CHUNK_DAMAGED;
+	if (v->match && v->known < v->nchunks)
+		snprintf(more, sizeof(more), " (counted %zu of %zu chunks so far: o again updates)",
+			 v->known, v->nchunks);
+	else if (bad)
+		snprintf(more, sizeof(more), " (%zu damaged chunk%s left out)", bad,
 			 bad == 1 ? "" : "s");
 	a->objects.list.n = a->nobjrows;
-	if (a->m.view.match)
+	if (v->match)
 		snprintf(a->objects.status, sizeof(a->objects.status),
-			 "filtered: %.60s%s  Enter: add to the filter  l: LBA heatmap  Esc: close",
-			 a->m.filter_src, dmg);
+			 "filtered: %.40s%s  Enter: add to the filter  l: LBA  Esc: close",
+			 a->m.filter_src, more);
 	else
 		snprintf(a->objects.status, sizeof(a->objects.status),
 			 "whole file  Enter: filter to it  l: LBA heatmap  Esc: close");
