@@ -28,7 +28,7 @@
 
 /* The table kinds, in the order vxt_sql_create_tables() creates them. */
 extern const char *const vxt_sql_tables[];
-#define VXT_SQL_NTABLES 7
+#define VXT_SQL_NTABLES 8
 
 /* Register the module "vxtrace" and the functions vxt_percentile(),
  * vxt_lat_quantile(), vxt_time(), vxt_errno() and vxt_pushdown() on @db.

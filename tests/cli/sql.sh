@@ -97,6 +97,40 @@ awk -F, 'NR > 1 && $3 == "done" { print $2, $8 }' "$tmp/ev.csv" | sort -k1,1 -k2
 sql "SELECT object, vxt_percentile(latency_ns, 0.99) FROM ios GROUP BY object ORDER BY object" \
 	--format csv | tail -n +2 > "$tmp/p99.sql" || fail "percentile query failed"
 cmp -s "$tmp/p99.awk" "$tmp/p99.sql" || { diff "$tmp/p99.awk" "$tmp/p99.sql"; fail "vxt_percentile differs from a sort"; }
+# --- the latency table: the reports' histograms, counted by awk ---------------
+"$b/vxreplay" "$f" --report objects --format csv > "$tmp/objrep.csv" || fail "objects report failed"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "latency_p99_ns") c = i; next }
+	{ print $1 "," $c }' "$tmp/objrep.csv" | sort > "$tmp/p99.rep"
+sql "SELECT object, vxt_hist_percentile(hist, 0.99) FROM latency GROUP BY object ORDER BY object" \
+	--format csv | tail -n +2 > "$tmp/p99.lat" || fail "latency table query failed"
+[ -s "$tmp/p99.rep" ] && cmp -s "$tmp/p99.rep" "$tmp/p99.lat" ||
+	{ diff "$tmp/p99.rep" "$tmp/p99.lat"; fail "latency table p99 differs from --report objects"; }
+# n: every completion but a failed one of unknown latency; in windows of 1 s
+awk -F, 'NR > 1 && $3 == "done" && ($8 != 0 || $9 == 0) { n[$2]++ }
+	END { for (o in n) print o "," n[o] }' "$tmp/ev.csv" | sort > "$tmp/n.awk"
+sql "SELECT object, sum(n) FROM latency GROUP BY object ORDER BY object" --format csv |
+	tail -n +2 > "$tmp/n.lat"
+cmp -s "$tmp/n.awk" "$tmp/n.lat" || { diff "$tmp/n.awk" "$tmp/n.lat"; fail "latency table counts differ from awk"; }
+# the bounds are times of completions: both ends are in the range
+lo=$(awk -F, 'NR > 1 && $3 == "done" && $9 == 0 && $1 >= 2000000000 { print $1; exit }' "$tmp/ev.csv")
+hi=$(awk -F, 'NR > 1 && $3 == "done" && $9 == 0 && $1 >= 3900000000 { print $1; exit }' "$tmp/ev.csv")
+awk -F, -v lo="$lo" -v hi="$hi" 'NR > 1 && $3 == "done" && ($8 != 0 || $9 == 0) && $1 >= lo && $1 <= hi {
+	n[$2 "," sprintf("%.0f", int($1 / 1000000000) * 1000000000)]++ } END { for (k in n) print k "," n[k] }' \
+	"$tmp/ev.csv" | sort > "$tmp/w.awk"
+sql "SELECT object, window_ns, n FROM latency($lo, $hi, 1000000000) WHERE op = 'read'
+	UNION ALL SELECT object, window_ns, n FROM latency($lo, $hi, 1000000000) WHERE op != 'read'" \
+	--format csv | tail -n +2 |
+	awk -F, '{ n[$1 "," $2] += $3 } END { for (k in n) print k "," n[k] }' | sort > "$tmp/w.lat"
+[ "$(wc -l < "$tmp/w.awk")" -ge 8 ] && cmp -s "$tmp/w.awk" "$tmp/w.lat" ||
+	{ diff "$tmp/w.awk" "$tmp/w.lat" | head; fail "latency(from, to, interval) differs from awk"; }
+sql "SELECT count(*) FROM latency(0, 10, 0)" > /dev/null 2> "$tmp/l.err" && fail "interval_ns 0 accepted"
+grep -q 'interval_ns must be > 0' "$tmp/l.err" || fail "interval_ns 0: $(cat "$tmp/l.err")"
+sql "SELECT vxt_hist_percentile(object, 0.5) FROM latency" > /dev/null 2> "$tmp/l.err" &&
+	fail "vxt_hist_percentile of a name accepted"
+"$b/vxrecord" -q -s sim -d 3s --rate 50000 -o "$tmp/many.vxt" || fail "vxrecord (many) failed"
+"$b/vxreplay" "$tmp/many.vxt" --sql "SELECT count(*) FROM latency(NULL, NULL, 1)" > /dev/null \
+	2> "$tmp/l.err" && fail "a latency table of one window per nanosecond was made"
+grep -q 'more than 65536' "$tmp/l.err" || fail "too many latency rows: $(cat "$tmp/l.err")"
 # vxt_percentile against ORDER BY ... OFFSET, on values with many repeats
 for p in 0 0.01 0.5 0.9 0.999 1; do
 	got=$(sql "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000),

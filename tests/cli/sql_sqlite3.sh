@@ -15,7 +15,7 @@ f=$tmp/t.vxt
 # --- vxreplay's prompt -------------------------------------------------------
 printf '.tables\n.mode csv\nSELECT count(*)\n  FROM errors;\n.schema files\n.mode json\nSELECT vxt_errno(-28) AS e;\n.quit\nSELECT 1;\n' |
 	"$b/vxreplay" "$f" --sql - > "$tmp/p.out" 2> "$tmp/p.err" || fail "prompt failed: $(cat "$tmp/p.err")"
-for t in agg chunks errors events files ios objects; do
+for t in agg chunks errors events files ios latency objects; do
 	grep -qx "$t" "$tmp/p.out" || fail ".tables lacks $t: $(cat "$tmp/p.out")"
 done
 grep -qx '35' "$tmp/p.out" || fail "a statement over two lines: $(cat "$tmp/p.out")"

@@ -3,9 +3,10 @@
  *   CREATE VIRTUAL TABLE t USING vxtrace('trace.vxt' [, 'more*.vxt' ...] [, kind])
  *
  * The arguments are files or glob patterns, and at most one bare table kind
- * (events, ios, errors, objects, chunks, files, agg; events when absent).
- * The module dispatches each method to the event tables (sql_vtab.c) or the
- * index tables (sql_tables.c). Built with -DVXT_SQL_EXTENSION this file is
+ * (events, ios, errors, objects, chunks, files, agg, latency; events when
+ * absent). The module dispatches each method to the event tables
+ * (sql_vtab.c), the index tables (sql_tables.c) or the latency table
+ * (sql_latency.c). Built with -DVXT_SQL_EXTENSION this file is
  * also the loadable extension's entry point.
  */
 #include <stdio.h>
@@ -22,7 +23,7 @@ SQLITE_EXTENSION_INIT1
 #include "vxtrace/sql.h"
 
 const char *const vxt_sql_tables[VXT_SQL_NTABLES] = {
-	"events", "ios", "errors", "objects", "chunks", "files", "agg",
+	"events", "ios", "errors", "objects", "chunks", "files", "agg", "latency",
 };
 
 static int kind_of(const char *s)
@@ -136,13 +137,16 @@ static bool event_kind(const sqlite3_vtab *base)
 
 static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 {
+	if (((struct sql_vtab *)base)->kind == SQL_LATENCY)
+		return sql_lat_best_index(base, info);
 	return event_kind(base) ? sql_ev_best_index(base, info) : sql_ix_best_index(base, info);
 }
 
 static int vt_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out)
 {
 	struct sql_vtab *vt = (struct sql_vtab *)base;
-	struct sql_cursor *c = event_kind(base) ? sql_ev_open(vt) : sql_ix_open(vt);
+	struct sql_cursor *c = vt->kind == SQL_LATENCY ? sql_lat_open(vt) :
+			       event_kind(base) ? sql_ev_open(vt) : sql_ix_open(vt);
 
 	if (!c)
 		return SQLITE_NOMEM;

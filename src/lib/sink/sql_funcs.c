@@ -4,6 +4,8 @@
  *                           p in 0..1 (or 0..100 when above 1); NULLs ignored
  *   vxt_lat_quantile(x, p)  aggregate: the quantile of the reports' latency
  *                           histogram (the same number --report gives)
+ *   vxt_hist_percentile(hist, p)  aggregate: the quantile of the latency
+ *                           table's histograms merged (as vxt_lat_quantile)
  *   vxt_time(real_ns)       UTC wall clock "2026-12-01T10:30:20.123456789Z"
  *   vxt_errno(e)            errno name: 5 or -5 -> "EIO", 0 -> ""
  *   vxt_pushdown([on])      pushdown on (1) or off (0) for statements prepared
@@ -192,6 +194,52 @@ static void fn_errno(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_text(ctx, sqlite3_mprintf("%lld", e < 0 ? -e : e), -1, sqlite3_free);
 }
 
+/* vxt_hist_percentile(hist, p): the latency table's histograms merged */
+struct histq {
+	struct vxt_hist h;
+	double p;
+	bool started, bad_p, bad_blob;
+};
+
+static void histq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct histq *a = sqlite3_aggregate_context(ctx, sizeof(*a));
+	struct vxt_hist h;
+
+	(void)argc;
+	if (!a)
+		return sqlite3_result_error_nomem(ctx);
+	if (!a->started) {
+		a->started = true;
+		a->p = pctl_p(argv[1], &a->bad_p);
+	}
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
+	    sqlite3_value_bytes(argv[0]) != (int)sizeof(h)) {
+		a->bad_blob = true;
+		return;
+	}
+	memcpy(&h, sqlite3_value_blob(argv[0]), sizeof(h));
+	vxt_hist_merge(&a->h, &h);
+}
+
+static void histq_final(sqlite3_context *ctx)
+{
+	struct histq *a = sqlite3_aggregate_context(ctx, 0);
+
+	if (!a)
+		return;		/* no rows: NULL */
+	if (a->bad_p)
+		sqlite3_result_error(ctx, "vxt_hist_percentile: p must be a number in 0..1 (or 0..100)",
+				     -1);
+	else if (a->bad_blob)
+		sqlite3_result_error(ctx, "vxt_hist_percentile: not a hist column of the latency table",
+				     -1);
+	else if (a->h.count)
+		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&a->h, a->p));
+}
+
 static void fn_pushdown(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct sql_ctx *c = sqlite3_user_data(ctx);
@@ -227,6 +275,9 @@ int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "vxt_lat_quantile", 2, det, NULL, NULL, latq_step,
 					     latq_final);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "vxt_hist_percentile", 2, det, NULL, NULL,
+					     histq_step, histq_final);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "vxt_time", 1, det, NULL, fn_time, NULL, NULL);
 	if (rc == SQLITE_OK)

@@ -3,7 +3,8 @@
  * A table of the module "vxtrace" holds a set of opened files (sql_files.c).
  * Event tables (events, ios, errors) scan chunks through the index and their
  * pushdown plan (sql_vtab.c); index tables (objects, chunks, files, agg)
- * list what the readers hold in memory (sql_tables.c). Functions: sql_funcs.c.
+ * list what the readers hold in memory (sql_tables.c); the latency table
+ * builds the reports' histograms (sql_latency.c). Functions: sql_funcs.c.
  */
 #ifndef VXT_SQL_IMPL_H
 #define VXT_SQL_IMPL_H
@@ -44,7 +45,9 @@ struct sql_set *sql_set_get(struct sql_ctx *ctx, const char *const *pats, size_t
 			    size_t errsz);
 void sql_set_put(struct sql_ctx *ctx, struct sql_set *s);
 
-enum sql_kind { SQL_EVENTS, SQL_IOS, SQL_ERRORS, SQL_OBJECTS, SQL_CHUNKS, SQL_FILES, SQL_AGG };
+enum sql_kind {
+	SQL_EVENTS, SQL_IOS, SQL_ERRORS, SQL_OBJECTS, SQL_CHUNKS, SQL_FILES, SQL_AGG, SQL_LATENCY
+};
 
 struct sql_vtab {
 	sqlite3_vtab base;
@@ -96,6 +99,10 @@ struct sql_cursor *sql_ev_open(struct sql_vtab *vt);
 /* ... and the index tables (sql_tables.c). @return NULL when out of memory. */
 int sql_ix_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_ix_open(struct sql_vtab *vt);
+
+/* ... and the latency histograms (sql_latency.c). */
+int sql_lat_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
+struct sql_cursor *sql_lat_open(struct sql_vtab *vt);
 
 /* The functions vxt_percentile() etc. on @db (sql_funcs.c). */
 int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx);

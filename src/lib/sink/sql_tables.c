@@ -48,6 +48,11 @@ const char *sql_schema(enum sql_kind kind)
 		       "writes INTEGER, flushes INTEGER, discards INTEGER, other_ios INTEGER, "
 		       "starts INTEGER, errors INTEGER, bytes_read INTEGER, bytes_written INTEGER, "
 		       "lat_sum_ns INTEGER, lat_hist TEXT)";
+	case SQL_LATENCY:
+		return "CREATE TABLE x(host TEXT, file TEXT, object TEXT, op TEXT, window_ns INTEGER, "
+		       "n INTEGER, avg_ns INTEGER, max_ns INTEGER, p50_ns INTEGER, p90_ns INTEGER, "
+		       "p99_ns INTEGER, p999_ns INTEGER, hist BLOB, from_ns HIDDEN, to_ns HIDDEN, "
+		       "interval_ns HIDDEN)";
 	}
 	return NULL;
 }

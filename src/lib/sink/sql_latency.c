@@ -1,0 +1,392 @@
+/* sql_latency.c - the latency table: the reports' latency histograms in SQL
+ *
+ * One row per file, object and op (and time window, when asked): the
+ * completions' count, mean, maximum, p50/p90/p99/p99.9 and the histogram
+ * itself as a blob (struct vxt_hist, the one --report objects and the
+ * summary use), which vxt_hist_percentile() merges over a GROUP BY. The
+ * histograms are built in one read of each file, decoding only time, phase,
+ * op, object, latency and error on the scanner's helper threads, the way the
+ * reports do: p99 per object costs what --report objects costs, where the
+ * exact vxt_percentile() over the ios table passes every row through SQLite.
+ *
+ * The hidden columns from_ns, to_ns and interval_ns are its arguments, as a
+ * table-valued function: latency(from_ns, to_ns, interval_ns) counts the
+ * completions with from_ns <= time_ns <= to_ns (the file's clock, as the
+ * events table's time_ns), in windows of interval_ns aligned to multiples of
+ * it (window_ns is the window's start; NULL without an interval).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/sql_impl.h"
+#include "vxtrace/stats.h"
+
+/* Cells (file, object, op, window) a query may make: 2 KiB each. */
+#define LAT_MAX_CELLS	65536u
+
+enum {
+	L_HOST, L_FILE, L_OBJECT, L_OP, L_WINDOW, L_N, L_AVG, L_MAX, L_P50, L_P90, L_P99, L_P999,
+	L_HIST, L_FROM, L_TO, L_INTERVAL, L_NCOLS
+};
+
+struct lat_cell {
+	uint32_t file, object;
+	uint8_t op;
+	uint64_t window;		/* its start, or UINT64_MAX without an interval */
+	struct vxt_hist h;
+};
+
+struct lat_cursor {
+	struct sql_cursor c;
+	struct sql_vtab *vt;
+	struct lat_cell **cell;		/* in row order after the read */
+	size_t n, cap, i;
+	size_t *slot;			/* open addressing over cell[], size nslot */
+	size_t nslot;
+	uint64_t from, to, interval;
+};
+
+int sql_lat_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
+{
+	int argv = 0, have[3] = { 0, 0, 0 };
+
+	(void)base;
+	/* the arguments: equality on a hidden column, each used once, omitted
+	 * (the rows have no such value for SQLite to check) */
+	for (int i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+		int h = k->iColumn - L_FROM;
+
+		if (h < 0 || h > 2 || k->op != SQLITE_INDEX_CONSTRAINT_EQ)
+			continue;
+		if (!k->usable)
+			return SQLITE_CONSTRAINT;	/* an argument must be known first */
+		if (have[h])
+			continue;
+		have[h] = ++argv;
+		info->aConstraintUsage[i].argvIndex = argv;
+		info->aConstraintUsage[i].omit = 1;
+		info->idxNum |= h << (2 * (argv - 1));
+	}
+	info->idxNum |= argv << 8;
+	info->estimatedCost = 1e6;
+	info->estimatedRows = 1000;
+	return SQLITE_OK;
+}
+
+static void lat_clear(struct lat_cursor *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->cell[i]);
+	free(c->cell);
+	free(c->slot);
+	c->cell = NULL;
+	c->slot = NULL;
+	c->n = c->cap = c->i = c->nslot = 0;
+}
+
+static size_t cell_hash(uint32_t file, uint32_t object, unsigned op, uint64_t window)
+{
+	uint64_t h = ((uint64_t)file << 40) ^ ((uint64_t)object << 8) ^ op;
+
+	h ^= window * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static int set_error(struct lat_cursor *c, const char *msg)
+{
+	sqlite3_free(c->vt->base.zErrMsg);
+	c->vt->base.zErrMsg = sqlite3_mprintf("latency: %s", msg);
+	return SQLITE_ERROR;
+}
+
+/* The cell of (file, object, op, window), made when new. */
+static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t object,
+				 unsigned op, uint64_t window, int *rc)
+{
+	size_t h, k;
+
+	if (2 * (c->n + 1) > c->nslot) {
+		size_t ns = c->nslot ? c->nslot * 2 : 64;
+		size_t *s = malloc(ns * sizeof(*s));
+
+		if (!s) {
+			*rc = SQLITE_NOMEM;
+			return NULL;
+		}
+		memset(s, 0xff, ns * sizeof(*s));
+		for (size_t i = 0; i < c->n; i++) {
+			const struct lat_cell *x = c->cell[i];
+
+			for (k = cell_hash(x->file, x->object, x->op, x->window) & (ns - 1);
+			     s[k] != SIZE_MAX; k = (k + 1) & (ns - 1))
+				;
+			s[k] = i;
+		}
+		free(c->slot);
+		c->slot = s;
+		c->nslot = ns;
+	}
+	h = cell_hash(file, object, op, window) & (c->nslot - 1);
+	for (k = h; c->slot[k] != SIZE_MAX; k = (k + 1) & (c->nslot - 1)) {
+		struct lat_cell *x = c->cell[c->slot[k]];
+
+		if (x->file == file && x->object == object && x->op == op && x->window == window)
+			return x;
+	}
+	if (c->n == LAT_MAX_CELLS) {
+		*rc = set_error(c, "more than 65536 (file, object, op, window) rows; "
+				   "ask for a longer interval_ns or a shorter time range");
+		return NULL;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct lat_cell **v = realloc(c->cell, cap * sizeof(*v));
+
+		if (!v) {
+			*rc = SQLITE_NOMEM;
+			return NULL;
+		}
+		c->cell = v;
+		c->cap = cap;
+	}
+	if (!(c->cell[c->n] = calloc(1, sizeof(**c->cell)))) {
+		*rc = SQLITE_NOMEM;
+		return NULL;
+	}
+	c->cell[c->n]->file = file;
+	c->cell[c->n]->object = object;
+	c->cell[c->n]->op = (uint8_t)op;
+	c->cell[c->n]->window = window;
+	c->slot[k] = c->n;
+	return c->cell[c->n++];
+}
+
+/* Add the completions of one decoded chunk of file @fi. */
+static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event *ev, size_t n)
+{
+	struct lat_cell *last = NULL;
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct vxt_event *e = &ev[i];
+		unsigned op = e->op < VXT_OP_COUNT ? e->op : VXT_OP_OTHER;
+		uint64_t w = UINT64_MAX;
+
+		/* the reports' rule: a failed completion of unknown latency
+		 * is not a latency of 0 */
+		if (e->phase != VXT_PH_DONE || (!e->latency_ns && e->error))
+			continue;
+		if (e->time_ns < c->from || e->time_ns > c->to)
+			continue;
+		if (c->interval)
+			w = e->time_ns - e->time_ns % c->interval;
+		if (!last || last->object != e->object || last->op != op || last->window != w) {
+			last = cell_get(c, fi, e->object, op, w, &rc);
+			if (!last)
+				return rc;
+		}
+		vxt_hist_add(&last->h, e->latency_ns);
+	}
+	return SQLITE_OK;
+}
+
+static int read_file(struct lat_cursor *c, uint32_t fi)
+{
+	const struct sql_file *f = &c->vt->set->f[fi];
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r = vxt_reader_open(f->path, err);
+	struct vxt_scan *s;
+	const struct vxt_event *ev;
+	size_t first = 0, ci, n;
+	bool rising = true;
+	int got, rc = SQLITE_OK;
+
+	if (!r)
+		return set_error(c, err);
+	/* the first chunk that can hold from_ns, when the chunks' times rise */
+	for (size_t i = 0; i < vxt_reader_nchunks(r); i++) {
+		const struct vxt_chunk_info *x = vxt_reader_chunk(r, i);
+
+		if (i && x->last_ns < vxt_reader_chunk(r, i - 1)->last_ns) {
+			first = 0;
+			rising = false;
+			break;
+		}
+		if (x->last_ns < c->from)
+			first = i + 1;
+	}
+	s = vxt_scan_start(r, first, VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT |
+				     VXT_FIELD_LATENCY | VXT_FIELD_ERROR,
+			   vxt_scan_default_threads());
+	if (!s) {
+		vxt_reader_close(r);
+		return SQLITE_NOMEM;
+	}
+	while (rc == SQLITE_OK && (got = vxt_scan_next(s, &ci, &ev, &n)) != 0) {
+		if (got < 0) {
+			snprintf(err, sizeof(err), "%s: %s", f->path, vxt_scan_error(s));
+			rc = set_error(c, err);
+			break;
+		}
+		if (rising && vxt_reader_chunk(r, ci)->first_ns > c->to)
+			break;	/* nothing later is in range */
+		rc = add_events(c, fi, ev, n);
+	}
+	vxt_scan_stop(s);
+	vxt_reader_close(r);
+	return rc;
+}
+
+/* Row order: file, object name, op, window. */
+static int cmp_cell(const void *pa, const void *pb, void *set)
+{
+	const struct lat_cell *a = *(struct lat_cell *const *)pa, *b = *(struct lat_cell *const *)pb;
+	const struct sql_set *sort_set = set;
+	int d;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->object != b->object) {
+		const struct vxt_objtab *ot = vxt_reader_objects(sort_set->f[a->file].r);
+
+		d = strcmp(vxt_objtab_get(ot, a->object)->name, vxt_objtab_get(ot, b->object)->name);
+		if (d)
+			return d;
+		return a->object < b->object ? -1 : 1;
+	}
+	if (a->op != b->op)
+		return a->op < b->op ? -1 : 1;
+	return a->window < b->window ? -1 : a->window > b->window;
+}
+
+static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+		      sqlite3_value **argv)
+{
+	struct lat_cursor *c = (struct lat_cursor *)cur;
+	const struct sql_set *s = c->vt->set;
+	int rc = SQLITE_OK;
+
+	(void)idx_str;
+	lat_clear(c);
+	c->from = 0;
+	c->to = UINT64_MAX;
+	c->interval = 0;
+	for (int i = 0; i < argc && i < (idx_num >> 8); i++) {
+		int h = (idx_num >> (2 * i)) & 3;
+		sqlite3_int64 v = sqlite3_value_int64(argv[i]);
+
+		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
+			continue;	/* NULL: the default */
+		if (sqlite3_value_type(argv[i]) != SQLITE_INTEGER &&
+		    sqlite3_value_type(argv[i]) != SQLITE_FLOAT)
+			return set_error(c, h == 0 ? "from_ns must be a number" :
+					    h == 1 ? "to_ns must be a number" :
+						     "interval_ns must be a number");
+		if (h == 0)
+			c->from = v < 0 ? 0 : (uint64_t)v;
+		else if (h == 1)
+			c->to = v < 0 ? 0 : (uint64_t)v;
+		else if (v <= 0)
+			return set_error(c, "interval_ns must be > 0");
+		else
+			c->interval = (uint64_t)v;
+	}
+	for (size_t fi = 0; rc == SQLITE_OK && fi < s->n && c->from <= c->to; fi++)
+		rc = read_file(c, (uint32_t)fi);
+	if (rc != SQLITE_OK)
+		return rc;
+	qsort_r(c->cell, c->n, sizeof(*c->cell), cmp_cell, (void *)s);
+	return SQLITE_OK;
+}
+
+static int lat_next(sqlite3_vtab_cursor *cur)
+{
+	((struct lat_cursor *)cur)->i++;
+	return SQLITE_OK;
+}
+
+static int lat_eof(sqlite3_vtab_cursor *cur)
+{
+	const struct lat_cursor *c = (const struct lat_cursor *)cur;
+
+	return c->i >= c->n;
+}
+
+static int lat_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	const struct lat_cursor *c = (const struct lat_cursor *)cur;
+	const struct lat_cell *x = c->cell[c->i];
+	const struct sql_file *f = &c->vt->set->f[x->file];
+	static const double q[] = { 0.5, 0.9, 0.99, 0.999 };
+
+	switch (col) {
+	case L_HOST:
+		sqlite3_result_text(ctx, vxt_reader_info(f->r)->host, -1, SQLITE_STATIC);
+		break;
+	case L_FILE: sqlite3_result_text(ctx, f->path, -1, SQLITE_STATIC); break;
+	case L_OBJECT:
+		sqlite3_result_text(ctx, vxt_objtab_get(vxt_reader_objects(f->r), x->object)->name, -1,
+				    SQLITE_STATIC);
+		break;
+	case L_OP: sqlite3_result_text(ctx, vxt_op_name(x->op), -1, SQLITE_STATIC); break;
+	case L_WINDOW:
+		if (x->window != UINT64_MAX)
+			sqlite3_result_int64(ctx, (sqlite3_int64)x->window);
+		break;
+	case L_N: sqlite3_result_int64(ctx, (sqlite3_int64)x->h.count); break;
+	case L_AVG:
+		sqlite3_result_int64(ctx, (sqlite3_int64)(x->h.count ? x->h.sum / x->h.count : 0));
+		break;
+	case L_MAX: sqlite3_result_int64(ctx, (sqlite3_int64)x->h.max); break;
+	case L_P50: case L_P90: case L_P99: case L_P999:
+		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&x->h, q[col - L_P50]));
+		break;
+	case L_HIST: sqlite3_result_blob(ctx, &x->h, sizeof(x->h), SQLITE_TRANSIENT); break;
+	case L_FROM:
+		sqlite3_result_int64(ctx, (sqlite3_int64)c->from);
+		break;
+	case L_TO:
+		if (c->to != UINT64_MAX)
+			sqlite3_result_int64(ctx, (sqlite3_int64)c->to);
+		break;
+	case L_INTERVAL:
+		if (c->interval)
+			sqlite3_result_int64(ctx, (sqlite3_int64)c->interval);
+		break;
+	}
+	return SQLITE_OK;
+}
+
+static int lat_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = (sqlite3_int64)((struct lat_cursor *)cur)->i;
+	return SQLITE_OK;
+}
+
+static void lat_close(sqlite3_vtab_cursor *cur)
+{
+	lat_clear((struct lat_cursor *)cur);
+	sqlite3_free(cur);
+}
+
+static const struct sql_cursor_ops lat_ops = {
+	.filter = lat_filter, .next = lat_next, .eof = lat_eof, .column = lat_column,
+	.rowid = lat_rowid, .close = lat_close,
+};
+
+struct sql_cursor *sql_lat_open(struct sql_vtab *vt)
+{
+	struct lat_cursor *c = sqlite3_malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	c->c.ops = &lat_ops;
+	c->vt = vt;
+	return &c->c;
+}
