@@ -408,11 +408,35 @@ static int act_longer(void *app)
 	return TUI_REDRAW;
 }
 
-static int act_errors(void *app)
+/* e: the newest error (the error list), then each next older one, as
+ * vxreplay's e walks to the next error; E back. */
+static int act_next_error(void *app)
 {
 	struct top *t = app;
 
-	top_show(t, t->scr == &top_errors_screen ? &top_table_screen : &top_errors_screen);
+	if (t->scr != &top_errors_screen) {
+		t->err_top = 0;
+		top_show(t, &top_errors_screen);
+		return TUI_REDRAW;
+	}
+	return top_errors_screen.on_move(t, KEY_DOWN);
+}
+
+static int act_prev_error(void *app)
+{
+	struct top *t = app;
+
+	if (t->scr != &top_errors_screen) {
+		t->err_top = 0;
+		top_show(t, &top_errors_screen);
+		return TUI_REDRAW;
+	}
+	return top_errors_screen.on_move(t, KEY_UP);
+}
+
+static int act_objects(void *app)
+{
+	top_show(app, &top_table_screen);
 	return TUI_REDRAW;
 }
 
@@ -559,7 +583,10 @@ static const struct tui_action top_keys[] = {
 	{ 'h', 0, "h", "heatmap of the last intervals", act_heat },
 	{ 'M', 0, "M", "heatmap metric: IO/s, MB/s, util%, p99 latency, errors", act_metric },
 	{ 'm', 0, NULL, NULL, act_old_metric },
-	{ 'e', 0, "e", "error list (counts since start, newest errors)", act_errors },
+	{ 'e', 0, "e E", "the newest error (the error list), then the next / previous one",
+	  act_next_error },
+	{ 'E', 0, NULL, NULL, act_prev_error },
+	{ 'o', 0, "o", "the object table", act_objects },
 	{ 'a', 0, "a", "the --script's output: its aggregations as printed each tick", act_script },
 	{ 'd', 0, "d D", "shorter / longer interval", act_shorter },
 	{ 'D', 0, NULL, NULL, act_longer },

@@ -146,6 +146,16 @@ wait_for "heatmap of MB/s" 2
 tm send-keys -t vx e
 wait_for "ENOSPC" 2
 screen | grep -q "^TIME" || fail "error list without its table"
+# e again: the next (older) error comes first, as vxreplay's e; E back
+err_row() { screen | awk -v k="$1" '/^TIME/ { for (i = 0; i < k; i++) getline; print; exit }'; }
+second=$(err_row 2)
+first=$(err_row 1)
+tm send-keys -t vx e
+sleep 0.3
+[ "$(err_row 1)" = "$second" ] || fail "e did not move to the next error"
+tm send-keys -t vx E
+sleep 0.3
+[ "$(err_row 1)" = "$first" ] || fail "E did not move back to the previous error"
 tm send-keys -t vx '?'
 wait_for "Keys" 2
 tm send-keys -t vx Escape
