@@ -19,6 +19,31 @@ static bool match_filter(void *ctx, const struct vxt_event *ev)
 	return vxt_filter_matches(ctx, ev);
 }
 
+/* The I/O listing: completions only, and what the filter (ctx, or NULL) lets through. */
+static bool match_io(void *ctx, const struct vxt_event *ev)
+{
+	return ev->phase == VXT_PH_DONE && (!ctx || vxt_filter_matches(ctx, ev));
+}
+
+static vr_match_fn pick(const struct vr_model *m, const struct vxt_filter *f)
+{
+	if (m->io_only)
+		return match_io;
+	return f ? match_filter : NULL;
+}
+
+int vr_model_set_io_only(struct vr_model *m, bool on)
+{
+	bool was = m->io_only;
+
+	m->io_only = on;
+	if (vr_view_set_match(&m->view, pick(m, m->filter), m->filter) < 0) {
+		m->io_only = was;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static struct vxt_filter *compile(struct vr_model *m, const char *text, char *err, size_t errsz)
 {
 	char e[VXT_ERRBUF_SIZE];
@@ -72,7 +97,7 @@ int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 		if (!f)
 			return -1;
 	}
-	if (vr_view_set_match(&m->view, f ? match_filter : NULL, f) < 0) {
+	if (vr_view_set_match(&m->view, pick(m, f), f) < 0) {
 		release(f);
 		snprintf(err, errsz, "out of memory");
 		return -1;

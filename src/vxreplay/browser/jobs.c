@@ -261,6 +261,55 @@ int vr_model_export(struct vr_model *m, const char *path, bool replace)
 	return 0;
 }
 
+/* One chunk of the per-process count. */
+static void procs_chunk(struct vr_model *m, struct vr_job *j)
+{
+	size_t i = j->next++, n;
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+	const struct vxt_event *evs;
+	unsigned f = VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_ERROR |
+		     VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_PID | VXT_FIELD_COMM;
+
+	if (ci->nevents && ci->last_ns >= m->procs_w0 && ci->first_ns < m->procs_w1) {
+		evs = vr_scan_chunk(m, VR_JOB_PROCS, i, f | (m->view.spec_on ? 0 : count_fields(m)), &n);
+		if (!evs && !m->chunk_damaged) {
+			job_error(m, j, "processes");
+			return;
+		}
+		for (size_t k = 0; evs && k < n; k++)
+			if (evs[k].time_ns >= m->procs_w0 && evs[k].time_ns < m->procs_w1 &&
+			    evs[k].phase == VXT_PH_DONE && shown(m, ci->first_event + k, &evs[k]) &&
+			    vr_procs_add(&m->procs, &evs[k]) < 0) {
+				snprintf(m->note, sizeof(m->note), "processes: out of memory");
+				m->note_error = true;
+				j->active = false;
+				return;
+			}
+	}
+	if (j->next >= j->end) {
+		j->active = false;
+		m->procs_done = true;
+	}
+	if (!j->active || j->next % 16 == 0)
+		vr_procs_sort(&m->procs);
+}
+
+void vr_model_procs_start(struct vr_model *m)
+{
+	if (m->procs_done && m->procs_w0 == m->w0 && m->procs_w1 == m->w1)
+		return;
+	vr_scan_stop(m, VR_JOB_PROCS);
+	vr_procs_clear(&m->procs);
+	m->procs_w0 = m->w0;
+	m->procs_w1 = m->w1;
+	m->procs_done = false;
+	m->job[VR_JOB_PROCS] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->rd) };
+	if (!m->job[VR_JOB_PROCS].end) {
+		m->job[VR_JOB_PROCS].active = false;
+		m->procs_done = true;
+	}
+}
+
 bool vr_model_busy(const struct vr_model *m)
 {
 	for (int k = 0; k < VR_JOB_KINDS; k++)
@@ -292,6 +341,10 @@ bool vr_model_step(struct vr_model *m)
 		}
 		if (m->job[VR_JOB_SPEC].active) {
 			vr_spec_step(m, &m->job[VR_JOB_SPEC]);
+			any = true;
+		}
+		if (m->job[VR_JOB_PROCS].active) {
+			procs_chunk(m, &m->job[VR_JOB_PROCS]);
 			any = true;
 		}
 		if (m->job[VR_JOB_EXPORT].active) {
@@ -338,6 +391,7 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
 	static const char *const names[VR_JOB_KINDS] = {
 		[VR_JOB_REBIN] = "binning", [VR_JOB_COUNT] = "counting",
 		[VR_JOB_SPEC] = "speculating", [VR_JOB_EXPORT] = "exporting",
+		[VR_JOB_PROCS] = "processes",
 	};
 
 	for (int k = VR_JOB_KINDS - 1; k >= 0; k--) {

@@ -111,6 +111,7 @@ void vr_model_close(struct vr_model *m)
 	vxt_timeline_free(&m->tl);
 	vxt_timeline_free(&m->tl_est);
 	vr_extra_free(m);
+	vr_procs_free(&m->procs);
 	vxt_heatmap_free(&m->hm);
 	vr_view_free(&m->view);
 	vr_model_spec_reset(m);
@@ -270,6 +271,10 @@ void vr_model_rebin(struct vr_model *m)
 	size_t n = vxt_reader_nchunks(m->rd), first = n, last = 0;
 	int rc;
 
+	/* what the per-process view counted no longer holds */
+	m->procs_done = false;
+	if (m->job[VR_JOB_PROCS].active)
+		vr_model_procs_start(m);
 	vxt_timeline_free(&m->tl);
 	vxt_timeline_free(&m->tl_est);
 	if (!m->nbins)

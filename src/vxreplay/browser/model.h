@@ -22,6 +22,7 @@
 #include "vxtrace/vxtrace.h"
 #include "vxtrace/heatmap.h"
 #include "vxtrace/timeline.h"
+#include "browser/procs.h"
 
 struct vxt_filter;
 struct vxt_spec;
@@ -78,7 +79,8 @@ struct vr_view {
 	struct vr_spec_set spec;
 };
 
-enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_KINDS };
+enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_PROCS,
+		   VR_JOB_KINDS };
 
 struct vr_job {
 	bool active;
@@ -158,6 +160,11 @@ struct vr_model {
 	/* marks */
 	struct vr_mark marks[VR_MAX_MARKS];
 	unsigned nmarks;
+	/* the per-process view: completions shown in [procs_w0, procs_w1) */
+	struct vr_procs procs;
+	uint64_t procs_w0, procs_w1;
+	bool procs_done;
+	bool io_only;			/* the list shows completed I/Os only */
 	/* jobs */
 	struct vr_job job[VR_JOB_KINDS];
 	struct vr_scan scan[VR_JOB_KINDS];
@@ -313,6 +320,12 @@ int vr_model_export(struct vr_model *m, const char *path, bool replace);
 int vr_model_spec_start(struct vr_model *m);
 /* One step of the speculation job @j (a chunk through the pipeline). */
 void vr_spec_step(struct vr_model *m, struct vr_job *j);
+/* Count the shown completions of the window per process (m->procs), in
+ * steps; a count of the same window and view is kept. */
+void vr_model_procs_start(struct vr_model *m);
+/* The list shows completed I/Os only (@on) or every event; the filter
+ * still applies. @return 0 or -ENOMEM. */
+int vr_model_set_io_only(struct vr_model *m, bool on);
 /* Forget the speculation result (the rules changed). */
 void vr_model_spec_reset(struct vr_model *m);
 

@@ -20,7 +20,7 @@
 enum vr_col {
 	VR_COL_TIME, VR_COL_WALL, VR_COL_OBJECT, VR_COL_DEV, VR_COL_PHASE, VR_COL_OP,
 	VR_COL_FLAGS, VR_COL_SECTOR, VR_COL_BYTES, VR_COL_LATENCY, VR_COL_ERROR, VR_COL_PID,
-	VR_COL_COMM, VR_COL_CPU, VR_COL_SPEC, VR_COL_MARK, VR_COL_COUNT
+	VR_COL_COMM, VR_COL_CPU, VR_COL_SPEC, VR_COL_MARK, VR_COL_ISSUE, VR_COL_Q2C, VR_COL_COUNT
 };
 
 /* What the timeline plots (c switches). */
@@ -51,6 +51,9 @@ struct vr_app {
 	bool lanes;			/* timeline: a lane per object */
 	int tl_metric;			/* enum vr_tl_metric */
 	struct tui_panel hist;		/* the latency histogram overlay (b) */
+	struct tui_table proct;		/* the per-process view (P) */
+	struct tui_panel_ops proc_ops;	/* the table's, drawing the job's progress */
+	const struct tui_panel_ops *proc_base;
 	int hist_row;			/* its timeline row, -1 = every object */
 	int hist_kind;			/* D2C, Q2C, queue time */
 	uint64_t *tl_vals;		/* per bin: the plotted values */
@@ -95,6 +98,14 @@ const char *vr_tl_metric_name(int metric);
 
 /* histpanel.c */
 int vr_open_hist(struct vr_app *a);
+/* True when the trace holds queue-side phases (events beyond issues,
+ * completions and lost records in some chunk's index). */
+bool vr_has_queue_side(const struct vr_model *m);
+
+/* procview.c: the per-process view (P) and the I/O listing (i) */
+int vr_open_procs(struct vr_app *a);
+int vr_toggle_io_list(struct vr_app *a);
+void vr_procview_init(struct vr_app *a);
 /* The latency histogram of timeline row @row (-1 = all) into @h
  * (VXT_LAT_BUCKETS). @return its I/Os. */
 uint64_t vr_hist_of(const struct vxt_timeline *tl, int row, uint64_t *h);

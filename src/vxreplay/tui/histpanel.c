@@ -22,7 +22,7 @@ static const char *const hist_name[] = { "D2C", "Q2C", "queue (Q2D)" };
 
 /* True when some chunk holds events beyond issues, completions and lost
  * records: queue-side phases (or requeues, marks) were captured. */
-static bool has_queue_side(const struct vr_model *m)
+bool vr_has_queue_side(const struct vr_model *m)
 {
 	for (size_t i = 0; i < vxt_reader_nchunks(m->rd); i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
@@ -142,7 +142,7 @@ static void hist_draw(struct tui_panel *p, bool focused)
 		return;
 	}
 	tui_puts(p->r.y + 2, p->r.x + 2, p->r.w - 4, TUI_R_DIM,
-		 has_queue_side(&a->m) ?
+		 vr_has_queue_side(&a->m) ?
 		 "not shown: the trace has queue-side phases, but the browser pairs only issue and completion" :
 		 "not captured: the trace holds issue and completion only (no queue phase); D2C is key 1");
 }

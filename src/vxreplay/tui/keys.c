@@ -383,6 +383,8 @@ static int act_lba_up(void *app) { return lba_key(app, ']'); }
 static int act_lba_down(void *app) { return lba_key(app, '['); }
 
 static int act_hist(void *app) { return vr_open_hist(app); }
+static int act_procs(void *app) { return vr_open_procs(app); }
+static int act_io_list(void *app) { return vr_toggle_io_list(app); }
 
 static int act_profile(void *app)
 {
@@ -420,6 +422,8 @@ const struct tui_action vr_keys[] = {
 	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
 	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
 	{ 'b', 0, "b", "latency histogram of the object (log2 buckets, p50 / p99)", act_hist },
+	{ 'P', 0, "P", "per-process view: I/Os, bytes, errors, avg / p99 latency", act_procs },
+	{ 'i', 0, "i", "list: one row per completed I/O / every event", act_io_list },
 	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
 	{ 'H', 0, "H", "heatmap by object again", act_heat_objects },
 	{ 'z', 0, "z Z", "LBA heatmap: zoom the sectors in / out (around the row selected)",

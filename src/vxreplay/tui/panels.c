@@ -183,6 +183,8 @@ static const struct vr_coldef {
 	[VR_COL_CPU] = { "cpu", { "CPU", 4, TUI_RIGHT } },
 	[VR_COL_SPEC] = { "spec", { "SPEC", 6, TUI_RIGHT } },
 	[VR_COL_MARK] = { "mark", { " ", 2, TUI_LEFT } },
+	[VR_COL_ISSUE] = { "issue", { "ISSUED", 12, TUI_RIGHT } },
+	[VR_COL_Q2C] = { "q2c", { "Q2C", 9, TUI_RIGHT } },
 };
 
 static const uint8_t default_cols[] = {
@@ -193,8 +195,8 @@ static const uint8_t default_cols[] = {
 int vr_column_parse(const char *name)
 {
 	for (int c = 0; c < VR_COL_COUNT; c++)
-		if (!strcmp(coldefs[c].name, name))
-			return c;
+		if (c != VR_COL_ISSUE && c != VR_COL_Q2C && !strcmp(coldefs[c].name, name))
+			return c;	/* those two are the I/O listing's own */
 	return -1;
 }
 
@@ -202,8 +204,14 @@ int vr_column_parse(const char *name)
  * when it is on, the mark after the time. @return how many. */
 static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols)
 {
-	const uint8_t *src = a->m.ncolumns ? a->m.columns : default_cols;
-	unsigned ns = a->m.ncolumns ? a->m.ncolumns : sizeof(default_cols);
+	/* the I/O listing: when it was issued and completed, its latencies */
+	static const uint8_t io_cols[] = {
+		VR_COL_ISSUE, VR_COL_TIME, VR_COL_LATENCY, VR_COL_Q2C, VR_COL_OBJECT, VR_COL_OP,
+		VR_COL_SECTOR, VR_COL_BYTES, VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
+	};
+	const uint8_t *src = a->m.io_only ? io_cols : a->m.ncolumns ? a->m.columns : default_cols;
+	unsigned ns = a->m.io_only ? sizeof(io_cols) :
+		      a->m.ncolumns ? a->m.ncolumns : sizeof(default_cols);
 	bool has_spec = false;
 	int n = 0;
 
@@ -318,6 +326,14 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 		break;
 	case VR_COL_CPU: snprintf(buf, size, "%u", ev->cpu); break;
 	case VR_COL_SPEC: if (g >= 0) snprintf(buf, size, "%ld", g); break;
+	case VR_COL_ISSUE:
+		if (ev->phase == VXT_PH_DONE && ev->latency_ns && ev->latency_ns <= ev->time_ns)
+			vr_reltime(a, ev->time_ns - ev->latency_ns, buf, size);
+		break;
+	case VR_COL_Q2C:
+		if (ev->phase == VXT_PH_DONE)
+			snprintf(buf, size, "-");
+		break;
 	case VR_COL_MARK:
 		snprintf(buf, size, "%s", vr_model_is_marked(&a->m, ord) ? tui_glyphs->mark : "");
 		break;
@@ -462,7 +478,10 @@ static void list_draw(struct tui_panel *p, bool focused)
 	uint64_t shown = vr_view_shown(&m->view, &complete);
 	int rows = p->r.h - 2;
 
-	snprintf(t, sizeof(t), "Events%s%s%s%s", m->view.spec_on ? " committed by speculation" : "",
+	snprintf(t, sizeof(t), "%s%s%s%s%s", m->io_only ? (vr_has_queue_side(m) ?
+		 "Completed I/Os (LATENCY = D2C; Q2C not paired here)" :
+		 "Completed I/Os (LATENCY = D2C; Q2C not captured)") : "Events",
+		 m->view.spec_on ? " committed by speculation" : "",
 		 m->filter_src[0] ? " (filtered)" : "", a->hidden[0] ? "  " : "", a->hidden);
 	if (more)
 		snprintf(t + strlen(t), sizeof(t) - strlen(t), "  %d of %d columns (Left/Right)",

@@ -127,6 +127,7 @@ static int setup_screen(struct vr_app *a, bool virt, int lines, int cols)
 	a->scr.keybar = vr_keybar;
 	vr_panels_init(a);
 	vr_overlays_init(a);
+	vr_procview_init(a);
 	tui_help_init(&a->help, "vxreplay help", vr_keys, help_before, help_after);
 	tui_screen_add(&a->scr, &a->header);
 	tui_screen_add(&a->scr, &a->timeline);

@@ -1,0 +1,139 @@
+/* procs.c - completed I/O per process (see procs.h)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browser/procs.h"
+#include "vxtrace/timeline.h"
+
+static size_t hash(uint32_t pid, uint32_t comm, size_t mask)
+{
+	uint64_t h = ((uint64_t)pid << 32 | comm) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return (size_t)(h >> 32) & mask;
+}
+
+static int rehash(struct vr_procs *p, size_t nslots)
+{
+	uint32_t *s = calloc(nslots, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++) {
+		size_t k;
+
+		if (p->rows[i].others)
+			continue;
+		for (k = hash(p->rows[i].pid, p->rows[i].comm, nslots - 1); s[k];
+		     k = (k + 1) & (nslots - 1))
+			;
+		s[k] = (uint32_t)i + 1;
+	}
+	free(p->slot);
+	p->slot = s;
+	p->nslots = nslots;
+	return 0;
+}
+
+static struct vr_proc *new_row(struct vr_procs *p)
+{
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? p->cap * 2 : 64;
+		struct vr_proc *r = realloc(p->rows, nc * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		p->rows = r;
+		p->cap = nc;
+	}
+	memset(&p->rows[p->n], 0, sizeof(p->rows[0]));
+	return &p->rows[p->n++];
+}
+
+static struct vr_proc *find(struct vr_procs *p, uint32_t pid, uint32_t comm)
+{
+	size_t k;
+	struct vr_proc *r;
+
+	if ((p->n + 1) * 2 > p->nslots && rehash(p, p->nslots ? p->nslots * 2 : 256) < 0)
+		return NULL;
+	for (k = hash(pid, comm, p->nslots - 1); p->slot[k]; k = (k + 1) & (p->nslots - 1)) {
+		r = &p->rows[p->slot[k] - 1];
+		if (r->pid == pid && r->comm == comm)
+			return r;
+	}
+	if (p->n >= VR_PROCS_MAX) {
+		/* the bound: one row for every process past it */
+		if (p->others)
+			return &p->rows[p->others - 1];
+		r = new_row(p);
+		if (r) {
+			r->others = true;
+			p->others = p->n;
+		}
+		return r;
+	}
+	r = new_row(p);
+	if (!r)
+		return NULL;
+	r->pid = pid;
+	r->comm = comm;
+	p->slot[k] = (uint32_t)p->n;
+	return r;
+}
+
+int vr_procs_add(struct vr_procs *p, const struct vxt_event *ev)
+{
+	struct vr_proc *r;
+
+	if (ev->phase != VXT_PH_DONE)
+		return 0;
+	r = find(p, ev->pid, ev->comm);
+	if (!r)
+		return -ENOMEM;
+	r->ios++;
+	r->bytes += ev->bytes;
+	r->errors += ev->error != 0;
+	r->lat_sum += ev->latency_ns;
+	r->lat[vxt_log2hist_bucket(ev->latency_ns)]++;
+	return 0;
+}
+
+static int busiest(const void *a, const void *b)
+{
+	const struct vr_proc *x = a, *y = b;
+
+	if (x->others != y->others)
+		return x->others ? 1 : -1;
+	if (x->ios != y->ios)
+		return x->ios > y->ios ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->comm < y->comm ? -1 : x->comm > y->comm;
+}
+
+void vr_procs_sort(struct vr_procs *p)
+{
+	if (p->n > 1)
+		qsort(p->rows, p->n, sizeof(p->rows[0]), busiest);
+	if (p->others)
+		p->others = p->n;	/* sorted last */
+	if (p->nslots)
+		rehash(p, p->nslots);
+}
+
+void vr_procs_clear(struct vr_procs *p)
+{
+	p->n = 0;
+	p->others = 0;
+	if (p->slot)
+		memset(p->slot, 0, p->nslots * sizeof(*p->slot));
+}
+
+void vr_procs_free(struct vr_procs *p)
+{
+	free(p->rows);
+	free(p->slot);
+	memset(p, 0, sizeof(*p));
+}
