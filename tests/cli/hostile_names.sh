@@ -58,6 +58,15 @@ timeout 20 "$B/vxtop" -b -c 1 -i 100ms --follow "$T/h.vxt" </dev/null >"$T/top.t
 clean "$T/top.txt" "vxtop -b" 9
 timeout 20 "$B/vxtop" -b -c 1 -i 100ms -F json --follow "$T/h.vxt" </dev/null \
 	>"$T/top.json" 2>&1 || fail "vxtop -b -F json"
+# vxtop --script: what the script prints holds the names too
+printf 'io:::done { @n[object, comm] = count(); }\n' >"$T/names.d"
+timeout 20 "$B/vxtop" -b -i 100ms --follow "$T/h.vxt" --script "$T/names.d" </dev/null \
+	>"$T/top-script.txt" 2>&1 || fail "vxtop -b --script"
+clean "$T/top-script.txt" "vxtop -b --script" ""
+grep -qF '\e]0;PWNED\a' "$T/top-script.txt" && ok "vxtop --script output: the names escaped" ||
+	fail "vxtop --script output lacks the escaped name"
+timeout 20 "$B/vxtop" -b -i 100ms -F jsonl --follow "$T/h.vxt" --script "$T/names.d" \
+	</dev/null >"$T/top-script.jsonl" 2>&1 || fail "vxtop -b -F jsonl --script"
 expect_fail "an error naming an object" 2 "no object named '\\\\e]0;X\\\\a'" -- \
 	rep --report summary --objects "$(printf '\033]0;X\007')"
 clean "$T/err" "the error message" 1
@@ -144,6 +153,7 @@ assert len(load("errors.json")) == 20
 assert [o["object"] for o in load("objects.json")][2] == 'sd,b"x\nforged,row'
 assert load("summary.json")["host"] == "host\x1b]0;HOST\x07"
 assert len(load("export.jsonl")) == 60
+assert "\x1b]0;PWNED\x07" in load("top-script.jsonl")[-1]["script"]["output"]
 load("chrome.json")
 top = load("top.json")
 assert top[0]["objects"][4]["name"] == "bad\u00ffutf8", top[0]["objects"]
@@ -153,6 +163,7 @@ if command -v jq >/dev/null 2>&1; then
 		jq . "$T/$f" >/dev/null || fail "jq refuses $f"
 	done
 	jq . "$T/export.jsonl" >/dev/null || fail "jq refuses export.jsonl"
+	jq . "$T/top-script.jsonl" >/dev/null || fail "jq refuses vxtop's JSON Lines"
 	ok "jq accepts every JSON output"
 fi
 finish
