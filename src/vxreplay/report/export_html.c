@@ -2,8 +2,9 @@
  *
  * Two passes over the events in scope: the first gathers per-object stats
  * and the time span, the second bins the span into a timeline. The page has
- * a summary, an error timeline and an I/O heatmap as inline SVG (a row per
- * object, or per LBA range when the report is about one object), the object
+ * a summary, an error timeline, IOPS / MB/s / latency over time, an I/O
+ * heatmap as inline SVG (a row per object, or per LBA range when the report
+ * is about one object), the latency histogram (html_charts.c), the object
  * table and the first errors. No script, no external resource:
  * it reads the same offline, in a mail or attached to a ticket.
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "report/export.h"
+#include "report/html_charts.h"
 #include "vxtrace/heatmap.h"
 #include "vxtrace/timeline.h"
 
@@ -47,6 +49,11 @@ static void html_str(FILE *out, const char *s)
 		default: fputc(*s, out); break;
 		}
 	}
+}
+
+void html_text(FILE *out, const char *s)
+{
+	html_str(out, s);
 }
 
 static const char *obj_name(const struct report_ctx *c, uint32_t id)
@@ -326,6 +333,11 @@ static int pick_rows(const struct vxt_stats *st, uint32_t *rows)
 	return (int)n;
 }
 
+static const char *row_name(void *ctx, uint32_t id)
+{
+	return obj_name(ctx, id);
+}
+
 /* Second pass: fill the timeline, then draw it. */
 static int fill_timeline(struct report_ctx *c, struct vxt_timeline *tl)
 {
@@ -339,7 +351,9 @@ static int fill_timeline(struct report_ctx *c, struct vxt_timeline *tl)
 	if (rc < 0)
 		return 1;
 	svg_error_timeline(c, tl);
+	html_over_time(c->out, tl, c->start_ns);
 	svg_heatmap(c, tl);
+	html_latency_histogram(c->out, tl, row_name, c);
 	return 0;
 }
 

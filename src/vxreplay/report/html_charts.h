@@ -1,0 +1,20 @@
+/* html_charts.h - the HTML report's over-time charts and latency histogram
+ */
+#ifndef VXREPLAY_REPORT_HTML_CHARTS_H
+#define VXREPLAY_REPORT_HTML_CHARTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vxtrace/timeline.h"
+
+/* IOPS, MB/s and p50 / p99 latency per interval of @tl, as SVG; times from @start_ns. */
+void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns);
+/* The latency histogram of @tl's completions, and a table of it with a
+ * column per busiest object (named by @name). */
+void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,
+			    const char *(*name)(void *ctx, uint32_t id), void *ctx);
+/* @s escaped for HTML (export_html.c). */
+void html_text(FILE *out, const char *s);
+
+#endif
