@@ -3,7 +3,13 @@
 # screen after start, redraw after each navigation key, the stepped work
 # (exact timeline, a filter over the whole file) and resident memory, on the
 # simulator's workload at two sizes, so memory growth with the file shows.
-# The --bench mode draws to a virtual 120x40 terminal through ncurses.
+# The --bench mode draws to a virtual 120x40 terminal through ncurses; its
+# keys go through every panel (timeline metrics and lanes, the latency
+# histogram, the per-process view, the I/O listing), and "redraw after End"
+# times End from the first screen. The first screen reads the index only, so
+# it grows with the number of chunks (a chunk holds about 22k events): for
+# 1000M events set VXT_BENCH_TUI_EVENTS=1000000000 (a 10 GB file, about 15
+# minutes of recording here).
 #   env: VXT_BENCH_TUI_EVENTS (default 100000000), VXT_BENCH_TUI_SMALL (default 10000000)
 set -e
 B=$VXT_BUILD

@@ -171,6 +171,8 @@ static const int bench_keys[] = {
 	'e', 'e', 'e', 'E', 't', 't', 'T', '+', '+', '+', '-', KEY_NPAGE, 'G', KEY_PPAGE,
 	KEY_UP, '-', '-', '-', 'g', 'e', '\t', '\t', '\t', '\t', 'G', 'g', '\r', 27, 'o', 27,
 	'?', 'q', 'L', 'L', 'M', 'M', 'M', 'M',
+	/* the timeline's metrics, the histogram, the processes, the I/O listing */
+	'c', 'c', 'c', 'c', 'L', 'L', 'c', 'b', KEY_RIGHT, '2', '1', 27, 'P', 27, 'i', 'G', 'g', 'i',
 };
 
 /* Run the stepped jobs to the end. @return the ms it took. */
@@ -223,7 +225,7 @@ static void bench_keys_run(struct vr_app *a, struct key_times *kt)
 static int run_bench(struct vr_app *a, uint64_t t_start)
 {
 	size_t nk = sizeof(bench_keys) / sizeof(bench_keys[0]);
-	double first, first_cpu, full, filt;
+	double first, first_cpu, full, filt, end_ms;
 	struct key_times k, kf;
 	char err[256];
 	long rss, hwm;
@@ -233,6 +235,16 @@ static int run_bench(struct vr_app *a, uint64_t t_start)
 	tui_screen_draw(&a->scr);
 	first = ms_since(t_start);
 	first_cpu = (double)cpu_ns() / 1e6;
+	/* End and the redraw it causes, from the first screen */
+	{
+		uint64_t t = vxt_now_mono();
+
+		tui_screen_feed(&a->scr, KEY_END);
+		tui_screen_draw(&a->scr);
+		end_ms = ms_since(t);
+		tui_screen_feed(&a->scr, KEY_HOME);
+		tui_screen_draw(&a->scr);
+	}
 	bench_keys_run(a, &k);
 	vr_model_set_window(&a->m, a->m.t_first, a->m.t_last + 1, a->m.nbins);
 	vr_model_rebin(&a->m);
@@ -251,6 +263,7 @@ static int run_bench(struct vr_app *a, uint64_t t_start)
 	       vxt_reader_nevents(a->m.rd), vxt_reader_nchunks(a->m.rd));
 	printf("first full screen: %.1f ms (%.1f ms CPU; start, open, index, first draw at 120x40)\n",
 	       first, first_cpu);
+	printf("redraw after End: %.1f ms\n", end_ms);
 	printf("navigation keys: %zu, redraw mean %.2f ms, worst %.2f ms (%s); CPU mean %.2f, worst %.2f ms\n",
 	       nk, k.mean, k.worst, keyname(k.worst_key) ? keyname(k.worst_key) : "?", k.cpu_mean,
 	       k.cpu_worst);
