@@ -19,22 +19,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "collect.h"
+#include "collect_impl.h"
 #include "vxtrace/profile.h"
 #include "vxtrace/view.h"
 
 #define STEP_MAX_MS 100
 #define DRAIN_CALLS_MAX 256		/* bounded work per step */
 #define LIVE_LAG_NS 20000000ull		/* 20 ms */
-#define FOLLOW_LAG_NS 1500000000ull	/* a recorder closes a chunk each second */
-#define FOLLOW_POLL_NS 100000000ull	/* look for appended chunks 10 times a second */
-#define FOLLOW_WAIT_NS 5000000000ull	/* wait this long for the file to appear */
 #define CLOCK_SAME_NS 10000000000ull	/* closer than this to the clock: same base */
 #define GAP_INTERVALS 100		/* skip empty stretches longer than this */
-#define CLOSED_STEP_EVENTS 65536	/* a finished file: events read per step */
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -44,47 +40,6 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 static uint64_t src_now(const struct vxtop_collector *c)
 {
 	return (uint64_t)((int64_t)vxt_now_mono() + c->clock_off);
-}
-
-static int open_follow(struct vxtop_collector *c, const struct vxtop_opts *o)
-{
-	uint64_t give_up = vxt_now_mono() + FOLLOW_WAIT_NS;
-	struct timespec nap = { 0, 100000000 };
-	int rc;
-
-	for (;;) {
-		c->rd = vxt_reader_open(o->follow, c->err);
-		if (c->rd || vxt_now_mono() > give_up)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	if (!c->rd)
-		return -ENOENT;
-	if (!vxt_reader_recovered(c->rd)) {
-		/* finished (it has its footer): read it through, then end */
-		c->closed = true;
-		c->lag_ns = 0;
-		snprintf(c->name, sizeof(c->name), "file %s", o->follow);
-		return 0;
-	}
-	{
-		struct stat st;
-
-		c->follow_path = o->follow;
-		if (stat(o->follow, &st) == 0) {
-			c->follow_dev = st.st_dev;
-			c->follow_ino = st.st_ino;
-		}
-	}
-	/* Like tail -f: what is already in the file is history. */
-	rc = vxt_reader_seek_ordinal(c->rd, vxt_reader_nevents(c->rd));
-	if (rc < 0) {
-		snprintf(c->err, sizeof(c->err), "%s: %s", o->follow, vxt_reader_error(c->rd));
-		return rc;
-	}
-	snprintf(c->name, sizeof(c->name), "follow %s", o->follow);
-	c->lag_ns = FOLLOW_LAG_NS;
-	return 0;
 }
 
 static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
@@ -219,7 +174,7 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 				 "-o and --follow together: the recorder already keeps the data");
 			return -EINVAL;
 		}
-		rc = open_follow(c, o);
+		rc = vxtop_follow_open(c, o);
 		if (rc < 0)
 			return rc;
 		c->model.objs = vxt_reader_objects(c->rd);
@@ -496,7 +451,7 @@ static int apply_view(struct vxtop_collector *c)
 	return 0;
 }
 
-static int take_batch(struct vxtop_collector *c)
+int vxtop_collect_take_batch(struct vxtop_collector *c)
 {
 	int rc = 0;
 
@@ -535,7 +490,7 @@ static int read_source(struct vxtop_collector *c, int timeout_ms)
 	}
 	if (rc == 0)
 		c->ended = true;
-	return take_batch(c);
+	return vxtop_collect_take_batch(c);
 }
 
 /* Take everything the source has now, in a few calls (a source fills at most
@@ -558,10 +513,10 @@ static int drain_source(struct vxtop_collector *c)
 		if (c->batch.n == before)
 			break;
 	}
-	return take_batch(c);
+	return vxtop_collect_take_batch(c);
 }
 
-static int rebuild_view(struct vxtop_collector *c)
+int vxtop_collect_rebuild_view(struct vxtop_collector *c)
 {
 	vxt_view_free(c->view);
 	c->view = vxt_view_new(c->profile, c->where, vxtop_collect_objects(c),
@@ -571,100 +526,6 @@ static int rebuild_view(struct vxtop_collector *c)
 	c->view_objs = vxtop_collect_objects(c);
 	vxt_view_set_time_base(c->view, c->view_start);
 	return 0;
-}
-
-static int push_rest(struct vxtop_collector *c)
-{
-	const struct vxt_event *ev;
-	struct vxt_event *slot;
-	int rc;
-
-	while ((rc = vxt_reader_next(c->rd, &ev)) == 1) {
-		slot = vxt_batch_push(&c->batch);
-		if (!slot) {
-			snprintf(c->err, sizeof(c->err), "out of memory");
-			return -ENOMEM;
-		}
-		*slot = *ev;
-	}
-	if (rc < 0)
-		snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
-	return rc;
-}
-
-/* The path names another file now: finish the old one, follow the new one. */
-static int check_rotated(struct vxtop_collector *c)
-{
-	char err[VXT_ERRBUF_SIZE];
-	struct vxt_reader *nr;
-	struct stat st;
-	int rc;
-
-	if (c->closed || !c->follow_path || stat(c->follow_path, &st) < 0 ||
-	    (st.st_dev == c->follow_dev && st.st_ino == c->follow_ino))
-		return 0;
-	nr = vxt_reader_open(c->follow_path, err);
-	if (!nr)
-		return 0;	/* not written far enough yet: look again next time */
-	/* the recorder closed the old file before renaming it: take its rest */
-	rc = vxt_reader_refresh(c->rd);
-	if (rc == 0)
-		rc = push_rest(c);
-	if (rc == 0)
-		rc = take_batch(c);
-	if (rc < 0) {
-		vxt_reader_close(nr);
-		return rc;
-	}
-	vxt_reader_close(c->rd);
-	c->rd = nr;
-	c->follow_dev = st.st_dev;
-	c->follow_ino = st.st_ino;
-	c->model.objs = vxt_reader_objects(nr);
-	c->rotations++;
-	return c->view ? rebuild_view(c) : 0;
-}
-
-static int read_follow(struct vxtop_collector *c)
-{
-	const struct vxt_event *ev;
-	struct vxt_event *slot;
-	int rc;
-
-	size_t taken = 0;
-
-	if (!c->closed && vxt_now_mono() < c->next_refresh)
-		return 0;
-	c->next_refresh = vxt_now_mono() + FOLLOW_POLL_NS;
-	rc = c->closed ? 0 : vxt_reader_refresh(c->rd);
-	if (rc < 0)
-		goto fail;
-	c->model.objs = vxt_reader_objects(c->rd);
-	if (c->view && c->view_objs != c->model.objs) {
-		/* the reader rebuilt its tables: a view on the new ones */
-		rc = rebuild_view(c);
-		if (rc < 0)
-			return rc;
-	}
-	while ((!c->closed || taken < CLOSED_STEP_EVENTS) &&
-	       (rc = vxt_reader_next(c->rd, &ev)) == 1) {
-		slot = vxt_batch_push(&c->batch);
-		if (!slot) {
-			snprintf(c->err, sizeof(c->err), "out of memory");
-			return -ENOMEM;
-		}
-		*slot = *ev;
-		taken++;
-	}
-	if (rc < 0)
-		goto fail;
-	if (c->closed && rc == 0)
-		c->ended = true;
-	rc = take_batch(c);
-	return rc < 0 ? rc : check_rotated(c);
-fail:
-	snprintf(c->err, sizeof(c->err), "%s", vxt_reader_error(c->rd));
-	return rc;
 }
 
 static int wait_ms(const struct vxtop_collector *c)
@@ -701,7 +562,7 @@ static int wait_and_read(struct vxtop_collector *c, int in_fd, bool *input)
 
 	if (c->rd) {
 		*input = poll_input(in_fd, c->ended ? STEP_MAX_MS : timeout);
-		return c->ended ? 0 : read_follow(c);
+		return c->ended ? 0 : vxtop_follow_read(c);
 	}
 	if (c->ended) {
 		*input = poll_input(in_fd, timeout);
