@@ -116,6 +116,9 @@ const char *vxt_source_name(const struct vxt_source *s);
 /* Does the kernel run opts->kspec for this source (only what it keeps
  * arrives)? false when none was asked or the source cannot. */
 bool vxt_source_speculates(const struct vxt_source *s);
+/* Does the source capture every block-layer phase (queue, getrq, merge,
+ * insert, ...), not only issue and completion? */
+bool vxt_source_all_phases(const struct vxt_source *s);
 /* The kernel speculation's counters so far. @return 0, or -ENOTSUP when
  * the source does not speculate. */
 int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st);

@@ -37,6 +37,7 @@
 /* Feature bits. A reader refuses a file with an incompat bit it does not know. */
 #define VXT_COMPAT_PROFILE	0x1	/* the header names the profile that filtered the capture */
 #define VXT_COMPAT_KSPEC	0x2	/* ... and that profile ran in the kernel (speculation: kernel) */
+#define VXT_COMPAT_PHASES	0x4	/* every block-layer phase was captured (--phases all), not only issue and completion */
 /* each column of a chunk is a zstd frame of its own (readers may skip columns) */
 #define VXT_INCOMPAT_COLUMN_FRAMES	0x1
 #define VXT_INCOMPAT_KNOWN	0x1
@@ -100,6 +101,7 @@ struct vxt_writer_opts {
 	const char *source;
 	const char *profile;
 	bool kernel_spec;		/* the profile ran in the kernel (VXT_COMPAT_KSPEC) */
+	bool all_phases;		/* every phase was captured (VXT_COMPAT_PHASES) */
 	const char *command;
 	uint64_t anchor_mono_ns, anchor_real_ns;	/* 0 = now */
 };

@@ -434,6 +434,7 @@ static int record(struct options *o, int argc, char **argv)
 	}
 	live = !(is_sim && !o->src.realtime) && strcmp(vxt_source_name(src), "blktrace");
 	o->wr.source = vxt_source_name(src);
+	o->wr.all_phases = vxt_source_all_phases(src);
 	o->wr.command = join_args(argc, argv);
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
 	if (is_sim && !o->src.realtime)

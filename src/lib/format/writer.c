@@ -101,8 +101,9 @@ static int write_header(struct vxt_writer *w)
 
 	start = vxt_unit_begin(&b, VXT_UNIT_HEADER, VXT_TAG_HEADER);
 	vxt_buf_u32(&b, VXT_FORMAT_VERSION);
-	vxt_buf_u32(&b, o->profile && *o->profile ?
-		    VXT_COMPAT_PROFILE | (o->kernel_spec ? VXT_COMPAT_KSPEC : 0) : 0);
+	vxt_buf_u32(&b, (o->profile && *o->profile ?
+		     VXT_COMPAT_PROFILE | (o->kernel_spec ? VXT_COMPAT_KSPEC : 0) : 0) |
+		    (o->all_phases ? VXT_COMPAT_PHASES : 0));
 	vxt_buf_u32(&b, VXT_INCOMPAT_COLUMN_FRAMES);	/* incompat */
 	vxt_buf_u32(&b, 0);			/* reserved */
 	vxt_buf_u64(&b, o->anchor_real_ns ? o->anchor_real_ns : now_real);

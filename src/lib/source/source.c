@@ -190,6 +190,11 @@ bool vxt_source_speculates(const struct vxt_source *s)
 	return s->kspec;
 }
 
+bool vxt_source_all_phases(const struct vxt_source *s)
+{
+	return s->all_phases;
+}
+
 int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 {
 	memset(st, 0, sizeof(*st));

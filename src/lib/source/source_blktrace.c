@@ -663,6 +663,7 @@ static int blk_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	s->priv = b;
 	b->last_obj = -1;
+	s->all_phases = true;	/* blktrace records every phase it sees */
 	b->pair = vxt_iopair_new();
 	if (!b->pair)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");

@@ -45,6 +45,7 @@ struct vxt_source {
 	void *priv;
 	bool stopped;			/* vxt_source_stop() was called */
 	bool kspec;			/* open() made the kernel run opts->kspec */
+	bool all_phases;		/* open() captures every phase (VXT_COMPAT_PHASES) */
 	char note[256];
 	char err[VXT_ERRBUF_SIZE];
 };

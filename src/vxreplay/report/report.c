@@ -494,6 +494,9 @@ int report_info(struct vxt_reader *r, FILE *out)
 			in->compat & VXT_COMPAT_KSPEC ? "kernel" : "user space");
 	if (in->command[0])
 		fprintf(out, "command:   %s\n", TEXT(in->command, nb));
+	fprintf(out, "phases:    %s\n", in->compat & VXT_COMPAT_PHASES || !strcmp(in->source,
+		"blktrace") ? "all (queue, getrq, merge, insert, issue, complete, ...)" :
+		"issue (issue and completion only: no breakdown)");
 	fprintf(out, "created:   %s (clock: monotonic %" PRIu64 " = realtime %" PRIu64 ")\n",
 		vxt_format_datetime(in->created_real_ns, a, sizeof(a)), in->anchor_mono_ns,
 		in->anchor_real_ns);

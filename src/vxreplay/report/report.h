@@ -66,6 +66,8 @@ int report_summary(struct report_ctx *c);
 int report_objects(struct report_ctx *c);
 int report_errors(struct report_ctx *c);
 int report_events(struct report_ctx *c);
+/* btt's breakdown of the phases (breakdown.c). */
+int report_breakdown(struct report_ctx *c);
 int report_info(struct vxt_reader *r, FILE *out);
 /* The profile and speculation part of the summary (nothing without a
  * profile); CSV: @part 0 = header cells, 1 = value cells. */

@@ -1,0 +1,612 @@
+/* breakdown.c - follow each queued bio to its completion and time its phases
+ *
+ * The matching is btt's (include/vxtrace/breakdown.h): per object, the
+ * pending queues sorted by first sector; getrq, insert and merge find the
+ * queue whose range holds their first sector; issue and completion take
+ * every pending queue inside their range; the completion retires them.
+ * Events of size 0 (flushes) carry no sectors and are left out, and an
+ * object's events before its first queue belong to I/O queued before the
+ * capture began: both as btt does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxtrace/breakdown.h"
+
+#define NONE UINT64_MAX
+
+struct vxt_bd_pq {
+	uint64_t start, end;		/* sectors [start, end) */
+	uint64_t q, g, i, m, d;		/* phase times; NONE = not seen */
+	uint64_t ord;			/* ordinal of the queue event */
+	uint32_t pid, comm;
+	uint8_t op;
+};
+
+static const char *const iv_names[VXT_BD_IV_COUNT] = {
+	"q2q", "q2g", "g2i", "q2m", "i2d", "m2d", "d2c", "q2c", "q2d",
+};
+
+const char *vxt_bd_iv_name(unsigned iv)
+{
+	return iv < VXT_BD_IV_COUNT ? iv_names[iv] : NULL;
+}
+
+const char *vxt_bd_unpaired_name(unsigned kind)
+{
+	static const char *const n[VXT_BD_U_COUNT] = {
+		"out-of-order", "no-queue", "no-issue", "merge-unknown", "duplicate-queue",
+		"pending",
+	};
+
+	return kind < VXT_BD_U_COUNT ? n[kind] : NULL;
+}
+
+/* ---- quantile histogram ---- */
+
+static unsigned bucket_of(uint64_t v)
+{
+	unsigned lg, sh;
+
+	if (v < VXT_BD_SUB)
+		return (unsigned)v;
+	lg = 63u - (unsigned)__builtin_clzll(v);	/* >= log2(VXT_BD_SUB) */
+	sh = lg - 6;					/* VXT_BD_SUB = 2^6 */
+	return (lg - 5) * VXT_BD_SUB + (unsigned)((v >> sh) - VXT_BD_SUB);
+}
+
+static uint64_t bucket_low(unsigned b)
+{
+	unsigned oct = b / VXT_BD_SUB, sub = b % VXT_BD_SUB;
+
+	if (oct == 0)
+		return sub;
+	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
+}
+
+static int stat_add(struct vxt_bd_stat *s, uint64_t v)
+{
+	if (!s->hist) {
+		s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
+		if (!s->hist)
+			return -ENOMEM;
+	}
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->hist[bucket_of(v)]++;
+	return 0;
+}
+
+uint64_t vxt_bd_quantile(const struct vxt_bd_stat *s, double q)
+{
+	uint64_t rank, seen = 0, v;
+	unsigned b;
+
+	if (!s->n || !s->hist)
+		return 0;
+	rank = (uint64_t)(q * (double)s->n);
+	if ((double)rank < q * (double)s->n)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	for (b = 0; b < VXT_BD_BUCKETS; b++) {
+		seen += s->hist[b];
+		if (seen >= rank)
+			break;
+	}
+	v = bucket_low(b < VXT_BD_BUCKETS ? b : VXT_BD_BUCKETS - 1);
+	return v < s->min ? s->min : v > s->max ? s->max : v;
+}
+
+static void group_free(struct vxt_bd_group *g)
+{
+	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++)
+		free(g->iv[i].hist);
+}
+
+/* ---- seeks ---- */
+
+static int mode_add(struct vxt_bd_seek *s, uint64_t d)
+{
+	size_t i;
+
+	if (2 * (s->mlen + 1) > s->mcap) {
+		size_t cap = s->mcap ? 2 * s->mcap : 1024, j;
+		uint64_t *ok = s->mkey, *oc = s->mcount;
+
+		if (s->mlen >= VXT_BD_MODE_MAX) {
+			/* still count the values already there */
+			for (i = (d * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1);
+			     s->mcount[i]; i = (i + 1) & (s->mcap - 1))
+				if (s->mkey[i] == d) {
+					s->mcount[i]++;
+					return 0;
+				}
+			s->mode_full = true;
+			return 0;
+		}
+		s->mkey = calloc(cap, sizeof(*s->mkey));
+		s->mcount = calloc(cap, sizeof(*s->mcount));
+		if (!s->mkey || !s->mcount) {
+			free(s->mkey);
+			free(s->mcount);
+			s->mkey = ok;
+			s->mcount = oc;
+			return -ENOMEM;
+		}
+		s->mcap = cap;
+		for (j = 0; ok && j < cap / 2; j++) {
+			if (!oc[j])
+				continue;
+			for (i = (ok[j] * 0x9e3779b97f4a7c15ull) >> 32 & (cap - 1); s->mcount[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			s->mkey[i] = ok[j];
+			s->mcount[i] = oc[j];
+		}
+		free(ok);
+		free(oc);
+	}
+	for (i = (d * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1); s->mcount[i];
+	     i = (i + 1) & (s->mcap - 1))
+		if (s->mkey[i] == d) {
+			s->mcount[i]++;
+			return 0;
+		}
+	s->mkey[i] = d;
+	s->mcount[i] = 1;
+	s->mlen++;
+	return 0;
+}
+
+void vxt_bd_seek_mode(const struct vxt_bd_seek *s, uint64_t *value, uint64_t *count)
+{
+	*value = 0;
+	*count = 0;
+	for (size_t i = 0; i < s->mcap; i++)
+		if (s->mcount[i] > *count || (s->mcount[i] && s->mcount[i] == *count &&
+					      s->mkey[i] < *value)) {
+			*value = s->mkey[i];
+			*count = s->mcount[i];
+		}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
+{
+	uint64_t *keys, seen = 0, rank = (s->n + 1) / 2, v;
+	size_t i, n = 0;
+
+	if (s->mode_full || !s->mlen)
+		return vxt_bd_quantile(&s->dist, 0.5);
+	keys = malloc(s->mlen * sizeof(*keys));
+	if (!keys)
+		return vxt_bd_quantile(&s->dist, 0.5);
+	for (i = 0; i < s->mcap; i++)
+		if (s->mcount[i])
+			keys[n++] = s->mkey[i];
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 0, v = 0; i < n; i++) {
+		size_t j;
+
+		for (j = (keys[i] * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1);
+		     s->mkey[j] != keys[i] || !s->mcount[j]; j = (j + 1) & (s->mcap - 1))
+			;
+		seen += s->mcount[j];
+		v = keys[i];
+		if (seen >= rank)
+			break;
+	}
+	free(keys);
+	return v;
+}
+
+/* btt's distance: 0 when the I/O overlaps or follows the previous one,
+ * else from the previous end (forward) or start (backward). */
+static int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
+{
+	int64_t dist;
+	uint64_t a;
+
+	if ((s->last_start <= start && start <= s->last_end) ||
+	    (s->last_start <= end && end <= s->last_end))
+		dist = 0;
+	else if (start > s->last_end)
+		dist = (int64_t)(start - s->last_end);
+	else
+		dist = (int64_t)(start - s->last_start);
+	s->last_start = start;
+	s->last_end = end;
+	a = dist < 0 ? (uint64_t)-dist : (uint64_t)dist;
+	s->n++;
+	s->total += (double)a;
+	if (stat_add(&s->dist, a) < 0)
+		return -ENOMEM;
+	return mode_add(s, a);
+}
+
+static void seek_free(struct vxt_bd_seek *s)
+{
+	free(s->dist.hist);
+	free(s->mkey);
+	free(s->mcount);
+}
+
+/* ---- state ---- */
+
+void vxt_bd_init(struct vxt_breakdown *b, bool all_phases)
+{
+	memset(b, 0, sizeof(*b));
+	b->all_phases = all_phases;
+	b->last_q = NONE;
+	for (unsigned k = 0; k < VXT_BD_U_COUNT; k++)
+		b->unp[k].first = NONE;
+}
+
+void vxt_bd_free(struct vxt_breakdown *b)
+{
+	size_t i;
+
+	group_free(&b->all);
+	group_free(&b->kernel);
+	for (i = 0; i < VXT_OP_COUNT; i++)
+		group_free(&b->ops[i]);
+	for (i = 0; i < b->ndev; i++) {
+		group_free(&b->dev[i].g);
+		seek_free(&b->dev[i].q2q);
+		seek_free(&b->dev[i].d2d);
+		free(b->dev[i].pq);
+	}
+	for (i = 0; i < b->capproc; i++)
+		if (b->proc[i].pid || b->proc[i].comm)
+			group_free(&b->proc[i].g);
+	free(b->dev);
+	free(b->proc);
+	memset(b, 0, sizeof(*b));
+}
+
+static struct vxt_bd_dev *dev_of(struct vxt_breakdown *b, uint32_t object)
+{
+	if (object >= b->ndev) {
+		size_t n = b->ndev ? b->ndev : 8;
+		struct vxt_bd_dev *d;
+
+		while (n <= object)
+			n *= 2;
+		d = realloc(b->dev, n * sizeof(*d));
+		if (!d)
+			return NULL;
+		memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
+		for (size_t i = b->ndev; i < n; i++)
+			d[i].last_q = NONE;
+		b->dev = d;
+		b->ndev = n;
+	}
+	b->dev[object].used = true;
+	return &b->dev[object];
+}
+
+static uint64_t proc_hash(uint32_t pid, uint32_t comm)
+{
+	return ((uint64_t)pid << 32 | comm) * 0x9e3779b97f4a7c15ull >> 20;
+}
+
+static struct vxt_bd_group *proc_of(struct vxt_breakdown *b, uint32_t pid, uint32_t comm)
+{
+	size_t i;
+
+	if (!pid && !comm) {
+		b->kernel_used = true;
+		return &b->kernel;
+	}
+	if (2 * (b->nproc + 1) > b->capproc) {
+		size_t cap = b->capproc ? 2 * b->capproc : 64, j;
+		struct vxt_bd_proc *old = b->proc, *p = calloc(cap, sizeof(*p));
+
+		if (!p)
+			return NULL;
+		for (j = 0; j < b->capproc; j++) {
+			if (!old[j].pid && !old[j].comm)
+				continue;
+			for (i = proc_hash(old[j].pid, old[j].comm) & (cap - 1);
+			     p[i].pid || p[i].comm; i = (i + 1) & (cap - 1))
+				;
+			p[i] = old[j];
+		}
+		free(old);
+		b->proc = p;
+		b->capproc = cap;
+	}
+	for (i = proc_hash(pid, comm) & (b->capproc - 1); b->proc[i].pid || b->proc[i].comm;
+	     i = (i + 1) & (b->capproc - 1))
+		if (b->proc[i].pid == pid && b->proc[i].comm == comm)
+			return &b->proc[i].g;
+	b->proc[i].pid = pid;
+	b->proc[i].comm = comm;
+	b->nproc++;
+	return &b->proc[i].g;
+}
+
+const struct vxt_bd_group *vxt_bd_process(const struct vxt_breakdown *b, uint32_t pid,
+					  uint32_t comm)
+{
+	size_t i;
+
+	if (!pid && !comm)
+		return b->kernel_used ? &b->kernel : NULL;
+	if (!b->capproc)
+		return NULL;
+	for (i = proc_hash(pid, comm) & (b->capproc - 1); b->proc[i].pid || b->proc[i].comm;
+	     i = (i + 1) & (b->capproc - 1))
+		if (b->proc[i].pid == pid && b->proc[i].comm == comm)
+			return &b->proc[i].g;
+	return NULL;
+}
+
+static void unpaired(struct vxt_breakdown *b, enum vxt_bd_unpaired k, uint64_t ord)
+{
+	if (!b->unp[k].n++ || ord < b->unp[k].first)
+		b->unp[k].first = ord;
+}
+
+/* Count one interval of an I/O in the groups it belongs to. */
+static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uint64_t v,
+		 uint8_t op, uint32_t pid, uint32_t comm)
+{
+	struct vxt_bd_group *p = proc_of(b, pid, comm);
+
+	if (!p || stat_add(&b->all.iv[iv], v) < 0 || stat_add(&d->g.iv[iv], v) < 0 ||
+	    stat_add(&b->ops[op < VXT_OP_COUNT ? op : VXT_OP_OTHER].iv[iv], v) < 0)
+		return -ENOMEM;
+	return stat_add(&p->iv[iv], v);
+}
+
+/* The interval from @from to @to of @q's I/O, or an out-of-order phase. */
+static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_bd_pq *q,
+		    unsigned iv, uint64_t from, uint64_t to, uint64_t ord, bool keep)
+{
+	if (to < from) {
+		unpaired(b, VXT_BD_U_ORDER, ord);
+		return 0;
+	}
+	return keep ? count(b, d, iv, to - from, q->op, q->pid, q->comm) : 0;
+}
+
+/* ---- pending queues ---- */
+
+/* Index of the first pending queue starting at or after @sec. */
+static size_t pq_lower(const struct vxt_bd_dev *d, uint64_t sec)
+{
+	size_t lo = 0, hi = d->npq;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->pq[mid].start < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The pending queue whose range holds @sec (the last one starting at or
+ * before it), or NULL. */
+static struct vxt_bd_pq *pq_find(struct vxt_bd_dev *d, uint64_t sec)
+{
+	size_t i = pq_lower(d, sec + 1);	/* first starting after sec */
+
+	return i > 0 && sec < d->pq[i - 1].end ? &d->pq[i - 1] : NULL;
+}
+
+static int pq_insert(struct vxt_bd_dev *d, const struct vxt_bd_pq *q, size_t at)
+{
+	if (d->npq == d->cappq) {
+		size_t cap = d->cappq ? 2 * d->cappq : 64;
+		struct vxt_bd_pq *p = realloc(d->pq, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		d->pq = p;
+		d->cappq = cap;
+	}
+	memmove(d->pq + at + 1, d->pq + at, (d->npq - at) * sizeof(*q));
+	d->pq[at] = *q;
+	d->npq++;
+	return 0;
+}
+
+/* ---- phases ---- */
+
+static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		    uint64_t ord, bool keep)
+{
+	struct vxt_bd_pq q = {
+		.start = ev->sector, .end = ev->sector + (ev->bytes >> 9), .q = ev->time_ns,
+		.g = NONE, .i = NONE, .m = NONE, .d = NONE, .ord = ord,
+		.pid = ev->pid, .comm = ev->comm, .op = ev->op,
+	};
+	size_t at = pq_lower(d, q.start);
+	int rc;
+
+	d->started = true;
+	if (at < d->npq && d->pq[at].start == q.start) {
+		unpaired(b, VXT_BD_U_DUPQ, ord);
+		return 0;
+	}
+	rc = pq_insert(d, &q, at);
+	if (rc < 0 || !keep)
+		return rc;
+	/* Q2Q: per object, and over all objects in time order */
+	d->nq++;
+	if (d->last_q != NONE && stat_add(&d->g.iv[VXT_BD_Q2Q], ev->time_ns - d->last_q) < 0)
+		return -ENOMEM;
+	if (b->last_q != NONE && stat_add(&b->all.iv[VXT_BD_Q2Q], ev->time_ns - b->last_q) < 0)
+		return -ENOMEM;
+	d->last_q = b->last_q = ev->time_ns;
+	return seek_add(&d->q2q, q.start, q.end);
+}
+
+/* getrq, insert, merge: the queue holding the first sector. */
+static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		  uint64_t ord, bool keep)
+{
+	struct vxt_bd_pq *q = pq_find(d, ev->sector);
+	uint64_t t = ev->time_ns;
+
+	if (!q) {
+		unpaired(b, ev->phase == VXT_PH_MERGE ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
+		return 0;
+	}
+	switch (ev->phase) {
+	case VXT_PH_GETRQ:
+		q->g = t;
+		return interval(b, d, q, VXT_BD_Q2G, q->q, t, ord, keep);
+	case VXT_PH_INSERT:
+		q->i = t;
+		return q->g == NONE ? 0 : interval(b, d, q, VXT_BD_G2I, q->g, t, ord, keep);
+	default:
+		q->m = t;
+		return interval(b, d, q, VXT_BD_Q2M, q->q, t, ord, keep);
+	}
+}
+
+static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		    uint64_t ord, bool keep)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), t = ev->time_ns;
+	size_t i, found = 0;
+	int rc = 0;
+
+	if (keep) {
+		d->nd++;
+		rc = seek_add(&d->d2d, s, e);
+	}
+	for (i = pq_lower(d, s); !rc && i < d->npq && d->pq[i].start < e; i++) {
+		struct vxt_bd_pq *q = &d->pq[i];
+
+		if (q->end > e)
+			continue;
+		found++;
+		if (q->i != NONE)
+			rc = interval(b, d, q, VXT_BD_I2D, q->i, t, ord, keep);
+		else if (q->m != NONE)
+			rc = interval(b, d, q, VXT_BD_M2D, q->m, t, ord, keep);
+		if (!rc)
+			rc = interval(b, d, q, VXT_BD_Q2D, q->q, t, ord, keep);
+		q->d = t;
+	}
+	if (!found)
+		unpaired(b, VXT_BD_U_NOQ, ord);
+	return rc;
+}
+
+static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		   uint64_t ord, bool keep)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), t = ev->time_ns, blk = ev->bytes >> 9;
+	size_t i = pq_lower(d, s), j, found = 0, issued = 0;
+	int rc = 0;
+
+	if (keep) {
+		d->nc++;
+		d->blk_min = !d->blk_n || blk < d->blk_min ? blk : d->blk_min;
+		d->blk_max = blk > d->blk_max ? blk : d->blk_max;
+		d->blk_n++;
+		d->blk_sum += blk;
+	}
+	for (j = i; i < d->npq && d->pq[i].start < e; i++) {
+		struct vxt_bd_pq *q = &d->pq[i];
+
+		if (q->end > e) {
+			d->pq[j++] = *q;	/* not ours: stays pending */
+			continue;
+		}
+		found++;
+		if (!rc)
+			rc = interval(b, d, q, VXT_BD_Q2C, q->q, t, ord, keep);
+		if (!rc && q->d != NONE) {
+			issued++;
+			rc = interval(b, d, q, VXT_BD_D2C, q->d, t, ord, keep);
+		}
+	}
+	memmove(d->pq + j, d->pq + i, (d->npq - i) * sizeof(*d->pq));
+	d->npq -= i - j;
+	if (!found)
+		unpaired(b, VXT_BD_U_NOQ, ord);
+	else if (!issued)
+		unpaired(b, VXT_BD_U_NOD, ord);
+	return rc;
+}
+
+/* A capture of issue and completion only: D2C is each completion's latency. */
+static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
+			      const struct vxt_event *ev, uint64_t ord, bool keep)
+{
+	if (!ev->latency_ns) {
+		unpaired(b, VXT_BD_U_NOD, ord);
+		return 0;
+	}
+	if (!keep)
+		return 0;
+	d->nc++;
+	return count(b, d, VXT_BD_D2C, ev->latency_ns, ev->op, ev->pid, ev->comm);
+}
+
+int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+{
+	struct vxt_bd_dev *d;
+
+	b->events++;
+	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
+		return 0;
+	d = dev_of(b, ev->object);
+	if (!d)
+		return -ENOMEM;
+	if (!b->all_phases) {
+		if (ev->phase == VXT_PH_START) {
+			if (keep) {
+				d->nd++;
+				return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
+			}
+		} else if (ev->phase == VXT_PH_DONE) {
+			return on_done_issue_only(b, d, ev, ordinal, keep);
+		}
+		return 0;
+	}
+	if (ev->phase == VXT_PH_QUEUE)
+		return on_queue(b, d, ev, ordinal, keep);
+	if (ev->phase == VXT_PH_REMAP)
+		d->started = true;
+	if (!d->started)
+		return 0;	/* I/O queued before the capture */
+	switch (ev->phase) {
+	case VXT_PH_GETRQ:
+	case VXT_PH_INSERT:
+	case VXT_PH_MERGE:
+		return on_gim(b, d, ev, ordinal, keep);
+	case VXT_PH_START:
+		return on_issue(b, d, ev, ordinal, keep);
+	case VXT_PH_DONE:
+		return on_done(b, d, ev, ordinal, keep);
+	}
+	return 0;
+}
+
+void vxt_bd_finish(struct vxt_breakdown *b)
+{
+	for (size_t i = 0; i < b->ndev; i++)
+		for (size_t k = 0; k < b->dev[i].npq; k++)
+			unpaired(b, VXT_BD_U_PENDING, b->dev[i].pq[k].ord);
+}
