@@ -26,6 +26,18 @@
 #include "vxtrace.h"
 
 #define REC_SIZE	((u32)sizeof(struct voliot_io_rec))
+/* The issues remembered for VOLIOT_SPEC_F_ISSUE_PID: sets of ISSUE_WAYS
+ * entries, by the request's address; a start takes its own entry, a free
+ * one or the set's oldest.
+ */
+#define ISSUE_BITS	10
+#define ISSUE_WAYS	4
+
+struct vxt_issue {
+	unsigned long req;
+	u32 pid;
+	u32 stamp;			/* when it was stored */
+};
 
 struct vxt_sbuf {
 	struct hlist_node hnode;	/* in the hash while it holds a key */
@@ -50,6 +62,8 @@ struct vxt_spec {
 	struct voliot_spec_stats st;
 	u64 gen, sent_gen;		/* counters changed / sent */
 	size_t bytes;			/* allocated */
+	struct vxt_issue *issues;	/* VOLIOT_SPEC_F_ISSUE_PID, else NULL */
+	u32 issue_stamp;
 };
 
 static bool window_ok(u64 ns, u32 events)
@@ -61,7 +75,7 @@ int vxt_spec_check(const struct voliot_spec *p, u64 max_bytes)
 {
 	u32 i;
 
-	if (p->version != VOLIOT_SPEC_VERSION || p->reserved0)
+	if (p->version != VOLIOT_SPEC_VERSION || (p->flags & ~VOLIOT_SPEC_F_ALL))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(p->reserved); i++)
 		if (p->reserved[i])
@@ -77,6 +91,9 @@ int vxt_spec_check(const struct voliot_spec *p, u64 max_bytes)
 		return -EINVAL;
 	if (!window_ok(p->before_ns, p->before_events) ||
 	    !window_ok(p->after_ns, p->after_events))
+		return -EINVAL;
+	if ((p->flags & VOLIOT_SPEC_F_ISSUE_PID) &&
+	    p->key != VOLIOT_SPEC_KEY_PID && p->key != VOLIOT_SPEC_KEY_OBJECT_PID)
 		return -EINVAL;
 	if (p->key == VOLIOT_SPEC_KEY_REQUEST) {
 		/* The window is the request's own life. */
@@ -110,12 +127,18 @@ struct vxt_spec *vxt_spec_new(const struct voliot_spec *p)
 	s->recs = kvmalloc_array((size_t)p->nspec * s->cap, REC_SIZE,
 				 GFP_KERNEL);
 	s->hash = kvcalloc(nb, sizeof(*s->hash), GFP_KERNEL);
-	if (!s->bufs || !s->recs || !s->hash) {
+	if (p->flags & VOLIOT_SPEC_F_ISSUE_PID)
+		s->issues = kvcalloc(ISSUE_WAYS << ISSUE_BITS,
+				     sizeof(*s->issues), GFP_KERNEL);
+	if (!s->bufs || !s->recs || !s->hash ||
+	    (!s->issues && (p->flags & VOLIOT_SPEC_F_ISSUE_PID))) {
 		vxt_spec_free(s);
 		return ERR_PTR(-ENOMEM);
 	}
 	s->bytes = (size_t)p->nspec * (sizeof(*s->bufs) + s->cap * REC_SIZE) +
 		   nb * sizeof(*s->hash);
+	if (s->issues)
+		s->bytes += (ISSUE_WAYS << ISSUE_BITS) * sizeof(*s->issues);
 	INIT_LIST_HEAD(&s->free);
 	INIT_LIST_HEAD(&s->lru);
 	for (i = 0; i < p->nspec; i++) {
@@ -132,6 +155,7 @@ void vxt_spec_free(struct vxt_spec *s)
 {
 	if (!s)
 		return;
+	kvfree(s->issues);
 	kvfree(s->hash);
 	kvfree(s->recs);
 	kvfree(s->bufs);
@@ -145,7 +169,42 @@ size_t vxt_spec_bytes(const struct vxt_spec *s)
 
 /* ---- keys and buffers ---- */
 
-static void spec_key(const struct vxt_spec *s, const struct vxt_kev *ev,
+/* The pid that keys @ev: its own, or with VOLIOT_SPEC_F_ISSUE_PID for a
+ * done record in interrupt context (pid 0) the pid of its I/O's start, as
+ * a reader pairing the two would give it. A start is remembered here.
+ */
+static u32 spec_pid(struct vxt_spec *s, const struct vxt_kev *ev)
+{
+	struct vxt_issue *set, *e;
+	u32 i;
+
+	if (!s->issues || (ev->rec.type == VOLIOT_REC_IO_DONE && ev->rec.pid))
+		return ev->rec.pid;
+	set = &s->issues[hash_long(ev->req, ISSUE_BITS) * ISSUE_WAYS];
+	if (ev->rec.type == VOLIOT_REC_IO_START) {
+		e = set;
+		for (i = 0; i < ISSUE_WAYS; i++) {
+			if (set[i].req == ev->req || !set[i].req) {
+				e = &set[i];
+				break;
+			}
+			if ((s32)(set[i].stamp - e->stamp) < 0)
+				e = &set[i];
+		}
+		e->req = ev->req;
+		e->pid = ev->rec.pid;
+		e->stamp = ++s->issue_stamp;
+		return ev->rec.pid;
+	}
+	if (ev->rec.type != VOLIOT_REC_IO_DONE)
+		return ev->rec.pid;
+	for (i = 0; i < ISSUE_WAYS; i++)
+		if (set[i].req == ev->req)
+			return set[i].pid;
+	return 0;
+}
+
+static void spec_key(struct vxt_spec *s, const struct vxt_kev *ev,
 		     u64 *k1, u64 *k2)
 {
 	switch (s->prog.key) {
@@ -154,12 +213,12 @@ static void spec_key(const struct vxt_spec *s, const struct vxt_kev *ev,
 		*k2 = 0;
 		break;
 	case VOLIOT_SPEC_KEY_PID:
-		*k1 = ev->rec.pid;
+		*k1 = spec_pid(s, ev);
 		*k2 = 0;
 		break;
 	case VOLIOT_SPEC_KEY_OBJECT_PID:
 		*k1 = ev->rec.dev;
-		*k2 = ev->rec.pid;
+		*k2 = spec_pid(s, ev);
 		break;
 	default:
 		*k1 = ev->rec.dev;

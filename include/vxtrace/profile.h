@@ -70,6 +70,7 @@ struct vxt_profile {
 	struct {				/* context: as written */
 		unsigned key;
 		uint64_t before_ns, after_ns;
+		uint32_t before_events, after_events;	/* 0 = no count bound */
 		char *on;
 	} context;
 

@@ -30,12 +30,14 @@
 #define VXT_KMOD_SPEC_SLACK_NS	(50 * VXT_NSEC_PER_SEC / 1000)
 
 /* A speculation program a kernel source can run itself (the profiles'
- * context: form): per key, keep the events within before_ns before a
- * trigger, the trigger and those within after_ns after it; nothing else
- * leaves the kernel. See vxt_profile_kspec(). */
+ * context: form): per key, keep the events within before_ns (and among the
+ * before_events last) before a trigger, the trigger and those within
+ * after_ns (and among the after_events first) after it; nothing else
+ * leaves the kernel. A bound of 0 is unused. See vxt_profile_kspec(). */
 struct vxt_kspec {
 	unsigned key;			/* enum vxt_spec_key: object, pid or object,pid */
 	uint64_t before_ns, after_ns;
+	uint32_t before_events, after_events;
 	bool on_error;			/* trigger: a completion with an error */
 	uint64_t on_latency_ns;		/* trigger: a completion this slow; 0 = not */
 	bool latency_strict;		/* ... slower than on_latency_ns (>), not >= */

@@ -36,6 +36,7 @@
 #define VXT_SPEC_MAX_CLAUSES	32
 #define VXT_SPEC_MAX_ACTIONS	4
 #define VXT_SPEC_MAX_NSPEC	65536
+#define VXT_SPEC_MAX_WINDOW_EVENTS (1u << 20)	/* context: before_events, after_events */
 #define VXT_SPEC_DEFAULT_NSPEC	64
 #define VXT_SPEC_DEFAULT_SIZE	(1u << 20)	/* specsize: 21845 events */
 #define VXT_SPEC_RECORD_SIZE	48		/* bytes one event takes in a buffer */
@@ -72,9 +73,15 @@ struct vxt_spec_clause {
 	 * newest event (a ring bounded by time and by specsize) */
 	bool windowed;
 	uint64_t window_ns;
+	/* ... and at most window_events of them, the newest (0 = no count
+	 * bound; with a count bound, window_ns 0 is no time bound) */
+	uint32_t window_events;
 	/* commit: the key's speculated events keep reaching the output, under
-	 * the committed id, until follow_ns after the committing event */
+	 * the committed id, until follow_ns after the committing event and for
+	 * at most follow_events events (0 = that bound unused; both 0 = no
+	 * follow) */
 	uint64_t follow_ns;
+	uint32_t follow_events;
 	/* for messages: where the clause and its predicate are written (0 = unknown) */
 	unsigned line, col;
 	unsigned pred_line, pred_col;
@@ -137,6 +144,15 @@ unsigned vxt_spec_probe_parse(const char *s);
  */
 int vxt_spec_config_context(struct vxt_spec_config *c, enum vxt_spec_key key,
 			    uint64_t before_ns, uint64_t after_ns, const char *on);
+
+/*
+ * Bound the windows of @c, filled by vxt_spec_config_context(), by counts:
+ * at most @before events of the key before each trigger and @after after it
+ * (0 = no count bound on that side; a time of 0 with a count means the count
+ * alone bounds the window).
+ */
+void vxt_spec_config_context_events(struct vxt_spec_config *c, uint32_t before,
+				    uint32_t after);
 
 /*
  * Check @c against the rules of D (a clause with speculate records nothing

@@ -205,7 +205,8 @@ VOLIOT_STATIC_ASSERT(sizeof(struct voliot_info) == 72, "voliot_info size");
 /* What events share a speculation buffer (voliot_spec.key). */
 enum voliot_spec_key {
 	VOLIOT_SPEC_KEY_OBJECT		= 1,	/* the event's dev */
-	VOLIOT_SPEC_KEY_PID		= 2,	/* the event's pid (0: interrupt context) */
+	VOLIOT_SPEC_KEY_PID		= 2,	/* the event's pid (0: interrupt context;
+						 * see VOLIOT_SPEC_F_ISSUE_PID) */
 	VOLIOT_SPEC_KEY_OBJECT_PID	= 3,	/* both */
 	VOLIOT_SPEC_KEY_REQUEST		= 4,	/* one I/O: its start, requeues, done */
 };
@@ -221,6 +222,11 @@ enum voliot_spec_overflow {
 	VOLIOT_SPEC_DROP_NEWEST	= 0,	/* the new event is dropped */
 	VOLIOT_SPEC_DROP_OLDEST	= 1,	/* the buffer's oldest event is dropped */
 };
+
+/* voliot_spec.flags */
+#define VOLIOT_SPEC_F_ISSUE_PID	0x1	/* keys pid, object+pid: a done record with
+					 * pid 0 has the pid of its I/O's start */
+#define VOLIOT_SPEC_F_ALL	0x1
 
 #define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
 #define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
@@ -241,7 +247,7 @@ struct voliot_spec {
 	__u32	nspec;		/* speculation buffers (keys at once) */
 	__u32	specsize;	/* bytes per buffer, >= 64 (one I/O record) */
 	__u32	overflow;	/* enum voliot_spec_overflow */
-	__u32	reserved0;	/* zero */
+	__u32	flags;		/* VOLIOT_SPEC_F_* (modules before it: zero) */
 	__u64	reserved[4];	/* zero */
 };
 

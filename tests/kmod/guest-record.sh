@@ -1,7 +1,7 @@
 # guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
 # the programs are in the guest (the module is loaded, a fresh error ring)
 # expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod record_kspec
-# expect: record_kspec_user
+# expect: record_kspec_user record_kspec_flight record_kspec_pid
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -202,6 +202,103 @@ else
 	res FAIL record_kspec "exit $krc, $nk of $nf events, $ne errors; $(cat /tmp/ks-kern.err)"
 	vxreplay /tmp/ks-kern.vxt --info | head -6
 	diff /tmp/ks-user.csv /tmp/ks-kern.csv | head -20
+fi
+
+# errors-flight (windows by count: 64 events before each error, 32 after,
+# each within 1 s) in the module, against the profile applied offline to a
+# full trace of the same I/O.
+vxrecord -q -f --source kmod --objects nullb1 --profile-dir /profiles \
+	--profile errors-flight -o /tmp/kf-kern.vxt 2>/tmp/kf-kern.err &
+KREC=$!
+vxrecord -q -f --source kmod --objects nullb1 -o /tmp/kf-full.vxt 2>/tmp/kf-full.err &
+FREC=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+k=0
+while [ $k -lt 3 ]; do
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=200 skip=$((1000 + k * 400)) iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=10 skip=$((1300 + k * 400)) iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=100 skip=$((1320 + k * 400)) iflag=direct 2>/dev/null
+	sleep 1.2
+	k=$((k + 1))
+done
+spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
+sleep 0.3
+kill -INT $KREC $FREC
+wait $KREC
+krc=$?
+wait $FREC
+vxreplay /tmp/kf-full.vxt --profile-dir /profiles --profile errors-flight \
+	--report events --format csv |
+	cut -d, -f1-10,13 >/tmp/kf-user.csv
+vxreplay /tmp/kf-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kf-kern.csv
+nk=$(($(wc -l </tmp/kf-kern.csv) - 1))
+nf=$(vxreplay /tmp/kf-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kf-kern.csv | wc -l)
+if [ $krc = 0 ] && vxreplay /tmp/kf-kern.vxt --info | grep -q 'speculation: kernel' &&
+   cmp -s /tmp/kf-user.csv /tmp/kf-kern.csv && [ "$ne" = 6 ] && [ "$nk" -lt "$nf" ]; then
+	res PASS record_kspec_flight "errors-flight (windows by count) in the module: $nk of $nf events, the 6 errors with their windows, as the profile applied to a full trace ($spec_line)"
+else
+	res FAIL record_kspec_flight "exit $krc, $nk of $nf events, $ne errors; $(cat /tmp/kf-kern.err)"
+	vxreplay /tmp/kf-kern.vxt --info | head -6
+	diff /tmp/kf-user.csv /tmp/kf-kern.csv | head -20
+fi
+
+# A context keyed by pid in the module: a completion in interrupt context
+# is keyed by its issue's pid, as vxrecord pairs them. Two processes read
+# the device at once; only the one that fails is kept, the same events as
+# the profile applied offline to a full trace.
+mkdir -p /tmp/pidprof
+cat >/tmp/pidprof/pid-context.yaml <<'YAML'
+name: pid-context
+description: errors with what their process did just before and after
+context: {key: pid, before: 300ms, after: 50ms, on: error}
+YAML
+vxrecord -q -f --source kmod --objects nullb1 --profile-dir /tmp/pidprof \
+	--profile pid-context -o /tmp/kp-kern.vxt 2>/tmp/kp-kern.err &
+KREC=$!
+vxrecord -q -f --source kmod --objects nullb1 -o /tmp/kp-full.vxt 2>/tmp/kp-full.err &
+FREC=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+# the other process: sectors from 80000 on, before, during and after
+dd if=/dev/nullb1 of=/dev/null bs=4k count=600 skip=10000 iflag=direct 2>/dev/null &
+OTHER=$!
+# the failing one: 40 reads, then the bad block stops it
+dd if=/dev/nullb1 of=/dev/null bs=4k count=100 skip=$((BAD / 8 - 40)) iflag=direct 2>/dev/null
+wait $OTHER
+spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
+sleep 0.3
+kill -INT $KREC $FREC
+wait $KREC
+krc=$?
+wait $FREC
+vxreplay /tmp/kp-full.vxt --profile-dir /tmp/pidprof --profile pid-context \
+	--report events --format csv |
+	cut -d, -f1-10,13 >/tmp/kp-user.csv
+vxreplay /tmp/kp-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kp-kern.csv
+nk=$(($(wc -l </tmp/kp-kern.csv) - 1))
+nf=$(vxreplay /tmp/kp-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kp-kern.csv | wc -l)
+no=$(awk -F, 'NR > 1 && $6 >= 80000' /tmp/kp-kern.csv | wc -l)
+if [ $krc = 0 ] && vxreplay /tmp/kp-kern.vxt --info | grep -q 'speculation: kernel' &&
+   cmp -s /tmp/kp-user.csv /tmp/kp-kern.csv && [ "$ne" = 1 ] && [ "$no" = 0 ] &&
+   [ "$nk" -gt 40 ]; then
+	res PASS record_kspec_pid "a context keyed by pid in the module: $nk of $nf events, the failing process only, as the profile applied to a full trace ($spec_line)"
+else
+	res FAIL record_kspec_pid "exit $krc, $nk of $nf events, $ne errors, $no of the other process; $(cat /tmp/kp-kern.err)"
+	vxreplay /tmp/kp-kern.vxt --info | head -6
+	diff /tmp/kp-user.csv /tmp/kp-kern.csv | head -20
 fi
 
 vxrecord -f --source kmod --objects nullb1 --profile-dir /profiles --profile slow-io -d 1s \

@@ -153,7 +153,8 @@ START_TEST(test_sections)
 		"  latency:\n"
 		"    warn: 2ms\n"
 		"    crit: 20ms\n";
-	char err[VXT_ERRBUF_SIZE];
+	char err[VXT_ERRBUF_SIZE], why[256];
+	struct vxt_kspec ks;
 	struct vxt_profile *p = parse(text, err);
 
 	ck_assert_msg(p != NULL, "%s", err);
@@ -211,6 +212,21 @@ START_TEST(test_sections)
 	ck_assert_str_eq(p->context.on, "error");
 	ck_assert_uint_eq(p->context.after_ns, 0);
 	ck_assert_uint_eq(p->spec.key, VXT_SPEC_KEY_OBJECT);
+	ck_assert_uint_eq(p->context.before_events, 0);
+	vxt_profile_free(p);
+
+	/* windows by count, alone or beside a time, reach the kernel program */
+	p = parse("context: {before_events: 64, after: 1s, after_events: 32}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->context.before_events, 64);
+	ck_assert_uint_eq(p->context.after_events, 32);
+	ck_assert_uint_eq(p->spec.clauses[0].window_events, 65);	/* and the trigger */
+	ck_assert_uint_eq(p->spec.clauses[2].follow_events, 32);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 1);
+	ck_assert_uint_eq(ks.before_events, 64);
+	ck_assert_uint_eq(ks.after_events, 32);
+	ck_assert_uint_eq(ks.before_ns, 0);
+	ck_assert_uint_eq(ks.after_ns, 1000000000);
 	vxt_profile_free(p);
 }
 END_TEST
@@ -232,6 +248,12 @@ static const struct {
 	{ "heatmap: {metric: p95}\n", "t.yaml:1:19: unknown metric 'p95' (iops, bytes, "
 				      "latency-p50, latency-p99, errors)" },
 	{ "context: {nspec: 0}\n", "t.yaml:1:18: 'nspec' must be between 1 and 65536" },
+	{ "context: {before_events: 0}\n",
+	  "t.yaml:1:26: 'before_events' must be between 1 and 1048576" },
+	{ "context: {after_events: 1048577}\n",
+	  "t.yaml:1:25: 'after_events' must be between 1 and 1048576" },
+	{ "context: {before_events: 3ms}\n",
+	  "t.yaml:1:26: 'before_events' takes a number, not '3ms'" },
 	{ "speculation: {clauses: []}\n", "t.yaml:1:24: 'clauses' takes a list of clauses" },
 	{ "speculation: {clauses: [{probe: entry, action: trace}]}\n",
 	  "t.yaml:1:33: unknown probe 'entry' (start, done, requeue, any)" },

@@ -205,6 +205,112 @@ START_TEST(test_context_reference)
 }
 END_TEST
 
+/* Windows bounded by counts (and times): {before_events, after_events,
+ * before_ns, after_ns}; a count with a time of 0 is bounded by the count
+ * alone. */
+static const struct {
+	uint32_t bev, aev;
+	uint64_t bns, ans;
+} cwindows[] = {
+	{ 4, 0, 0, 0 }, { 0, 3, 0, 0 }, { 4, 3, 0, 0 }, { 1, 1, 0, 0 },
+	{ 8, 2, 2000000, 1000000 }, { 16, 5, 500000, 0 }, { 3, 0, 0, 3000000 },
+	{ 50, 50, 0, 0 }, { 2, 40, 5000000, 400000 },
+};
+
+/* The reference: event i is kept when it is a trigger, or some trigger j on
+ * the same key has i among the bev events of the key just before j (and
+ * t_j - bns <= t_i, unless bns is 0 and bev is not), or among the aev just
+ * after it (and t_i <= t_j + ans, unless ans is 0 and aev is not). */
+static bool *reference_events(const struct stream *s, unsigned key, unsigned w,
+			      bool (*trigger)(const struct vxt_event *))
+{
+	bool *keep = calloc(s->n, sizeof(bool));
+	uint32_t bev = cwindows[w].bev, aev = cwindows[w].aev;
+	uint64_t bns = cwindows[w].bns, ans = cwindows[w].ans;
+
+	for (size_t j = 0; j < s->n; j++) {
+		const struct vxt_event *tj = &s->ev[j];
+		uint32_t rank = 0;
+
+		if (!trigger(tj))
+			continue;
+		keep[j] = true;
+		for (size_t i = j; i-- > 0;) {
+			const struct vxt_event *ti = &s->ev[i];
+
+			if (!same_key(key, ti, tj))
+				continue;
+			if (bev && ++rank > bev)
+				break;
+			if ((bns || !bev) && ti->time_ns + bns < tj->time_ns)
+				break;
+			keep[i] = true;
+		}
+		rank = 0;
+		for (size_t i = j + 1; i < s->n; i++) {
+			const struct vxt_event *ti = &s->ev[i];
+
+			if (!same_key(key, ti, tj))
+				continue;
+			if (aev && ++rank > aev)
+				break;
+			if ((ans || !aev) && ti->time_ns > tj->time_ns + ans)
+				break;
+			keep[i] = true;
+		}
+	}
+	return keep;
+}
+
+static void context_events_case(unsigned key, unsigned w, const char *on,
+				bool (*trigger)(const struct vxt_event *))
+{
+	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
+	char err[VXT_ERRBUF_SIZE];
+	struct stream s = make_stream(3000, 5, 7, 3);
+	struct vxt_spec_stats st;
+	struct vxt_spec *e;
+	uint64_t *out;
+	bool *ref;
+	size_t nref = 0, nout = 0;
+
+	ck_assert_int_eq(vxt_spec_config_context(&c, key, cwindows[w].bns, cwindows[w].ans, on),
+			 0);
+	vxt_spec_config_context_events(&c, cwindows[w].bev, cwindows[w].aev);
+	e = vxt_spec_new(&c, NULL, NULL, err);
+	ck_assert_msg(e != NULL, "%s", err);
+	out = run(e, &s);
+	ref = reference_events(&s, key, w, trigger);
+	for (size_t i = 0; i < s.n; i++) {
+		ck_assert_msg(ref[i] == (out[i] != 0),
+			      "key %s window #%u on %s: event %zu (t=%llu obj %u pid %u) "
+			      "engine %d reference %d", vxt_spec_key_name(key), w, on, i,
+			      (unsigned long long)s.ev[i].time_ns, s.ev[i].object, s.ev[i].pid,
+			      out[i] != 0, ref[i]);
+		nref += ref[i];
+		nout += out[i] != 0;
+	}
+	vxt_spec_get_stats(e, &st);
+	ck_assert_uint_eq(st.failed, 0);
+	ck_assert_uint_eq(st.drops, 0);
+	ck_assert_uint_eq(st.events_out, nout);
+	ck_assert_uint_gt(nref, 0);
+	vxt_spec_free(e);
+	free(out);
+	free(ref);
+	free(s.ev);
+}
+
+START_TEST(test_context_events_reference)
+{
+	unsigned key = (unsigned)_i / (sizeof(cwindows) / sizeof(cwindows[0]));
+	unsigned w = (unsigned)_i % (sizeof(cwindows) / sizeof(cwindows[0]));
+
+	context_events_case(key, w, "error", trig_error);
+	context_events_case(key, w, "latency > 3ms", trig_slow);
+}
+END_TEST
+
 /* Events of one speculation are grouped under one id, in the order of the
  * committing triggers. */
 START_TEST(test_context_groups)
@@ -595,6 +701,8 @@ Suite *spec_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_context_reference, 0,
 			    4 * (int)(sizeof(windows) / sizeof(windows[0])));
+	tcase_add_loop_test(tc, test_context_events_reference, 0,
+			    3 * (int)(sizeof(cwindows) / sizeof(cwindows[0])));
 	tcase_add_test(tc, test_context_groups);
 	tcase_add_test(tc, test_dtrace_request);
 	tcase_add_test(tc, test_exhaustion);

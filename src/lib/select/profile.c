@@ -370,13 +370,15 @@ static int do_speculation(struct pctx *c, const struct ynode *n)
 
 static int do_context(struct pctx *c, const struct ynode *n)
 {
-	static const char *const keys[] = { "key", "before", "after", "on", "nspec", "specsize" };
+	static const char *const keys[] = { "key", "before", "after", "on", "nspec", "specsize",
+					     "before_events", "after_events" };
 	struct vxt_profile *p = c->p;
 	const struct ynode *v;
 	unsigned line, col;
-	int idx[6];
+	uint64_t u;
+	int idx[8];
 
-	if (get_map(c, n, "context", keys, 6, idx) < 0)
+	if (get_map(c, n, "context", keys, 8, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0)) && get_key(c, v, &p->context.key) < 0)
 		return -EINVAL;
@@ -396,8 +398,20 @@ static int do_context(struct pctx *c, const struct ynode *n)
 		return -ENOMEM;
 	if (get_nspec_size(c, VAL(n, idx, 4), VAL(n, idx, 5)) < 0)
 		return -EINVAL;
+	if ((v = VAL(n, idx, 6))) {
+		if (get_uint(c, v, "before_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
+			return -EINVAL;
+		p->context.before_events = (uint32_t)u;
+	}
+	if ((v = VAL(n, idx, 7))) {
+		if (get_uint(c, v, "after_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
+			return -EINVAL;
+		p->context.after_events = (uint32_t)u;
+	}
 	vxt_spec_config_context(&p->spec, p->context.key, p->context.before_ns,
 				p->context.after_ns, p->context.on);
+	vxt_spec_config_context_events(&p->spec, p->context.before_events,
+				       p->context.after_events);
 	p->spec.clauses[2].pred_line = line;
 	p->spec.clauses[2].pred_col = col;
 	for (unsigned i = 0; i < p->spec.nclauses; i++) {

@@ -130,5 +130,7 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 	k->key = p->context.key;
 	k->before_ns = p->context.before_ns;
 	k->after_ns = p->context.after_ns;
+	k->before_events = p->context.before_events;
+	k->after_events = p->context.after_events;
 	return 1;
 }

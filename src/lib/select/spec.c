@@ -42,7 +42,8 @@ struct sbuf {
 	uint32_t active_pos;	/* index in ->active */
 	uint64_t added, gone;	/* events ever added / removed from the front */
 	bool windowed;
-	uint64_t window;
+	uint64_t window;	/* 0 with window_events: no time bound */
+	uint32_t window_events;
 };
 
 struct lent {			/* an entry of the buffered log */
@@ -56,6 +57,7 @@ struct lent {			/* an entry of the buffered log */
 struct kstate {
 	uint64_t a, b;
 	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
+	uint32_t follow_left;			/* ... for this many events more */
 	uint32_t slot;		/* 1-based index in ->bufs; 0 = no speculation */
 	bool used;
 };
@@ -68,6 +70,7 @@ struct cclause {
 	enum vxt_spec_action act[VXT_SPEC_MAX_ACTIONS];
 	bool windowed;
 	uint64_t window, follow;
+	uint32_t window_events, follow_events;
 };
 
 struct vxt_spec {
@@ -145,7 +148,7 @@ static struct kstate *key_find(struct vxt_spec *s, uint64_t a, uint64_t b)
 
 static bool following(const struct kstate *k, uint64_t t)
 {
-	return k->follow_id && t <= k->follow_until;
+	return k->follow_id && t <= k->follow_until && k->follow_left;
 }
 
 static bool key_idle(const struct kstate *k, uint64_t now)
@@ -291,12 +294,18 @@ static void ring_drop_front(struct vxt_spec *s, struct sbuf *b)
 	b->n--;
 }
 
+/* Does @b forget its events with time (a window by count alone does not)? */
+static bool buf_timed(const struct sbuf *b)
+{
+	return b->windowed && (b->window || !b->window_events);
+}
+
 /* Forget what is older than the window, seen from time @t. Expiry is lazy:
  * a ring forgets when it is full, when it is committed and in the sweep; the
  * log skips expired events by their time alone. */
 static void buf_expire(struct vxt_spec *s, struct sbuf *b, uint64_t t)
 {
-	if (!b->windowed)
+	if (!buf_timed(b))
 		return;
 	while (b->n && ring_at(b, 0)->ev.time_ns + b->window < t)
 		ring_drop_front(s, b);
@@ -373,7 +382,7 @@ static int log_push(struct vxt_spec *s, uint64_t seq, uint64_t time, const struc
 		s->loghead = 0;
 	}
 	e = log_at(s, s->logn++);
-	if (b->windowed && __builtin_add_overflow(time, b->window, &expire))
+	if (buf_timed(b) && __builtin_add_overflow(time, b->window, &expire))
 		expire = UINT64_MAX;
 	e->seq = seq;
 	e->expire = expire;
@@ -396,6 +405,8 @@ static int buf_add(struct vxt_spec *s, struct sbuf *b, const struct vxt_event *e
 
 	if (b->n == b->cap)	/* forget the expired before growing (or dropping) */
 		buf_expire(s, b, ev->time_ns);
+	if (b->window_events && b->n >= b->window_events)
+		ring_drop_front(s, b);	/* out of the window by count */
 	if (b->n == s->maxrec) {
 		s->st.drops++;
 		if (!b->windowed)
@@ -430,6 +441,7 @@ static uint32_t slot_open(struct vxt_spec *s, const struct cclause *cl, uint64_t
 	sb->added = sb->gone = 0;
 	sb->windowed = cl->windowed;
 	sb->window = cl->window;
+	sb->window_events = cl->windowed ? cl->window_events : 0;
 	sb->active_pos = s->nactive;
 	s->active[s->nactive++] = slot;
 	s->st.opened++;
@@ -505,6 +517,7 @@ static int act_speculate(struct vxt_spec *s, const struct vxt_event *ev, uint64_
 		return 0;
 	if (following(e->k, ev->time_ns)) {
 		e->taken = true;
+		e->k->follow_left--;
 		return emit(s, ev, seq, e->k->follow_id);
 	}
 	if (!e->k->slot)
@@ -532,8 +545,11 @@ static int act_end(struct vxt_spec *s, const struct cclause *cl, enum vxt_spec_a
 	}
 	id = s->bufs[slot - 1].id;
 	rc = slot_commit(s, slot);
-	if (rc == 0 && cl->follow) {
-		e->k->follow_until = ev->time_ns + cl->follow;
+	if (rc == 0 && (cl->follow || cl->follow_events)) {
+		if (!cl->follow ||
+		    __builtin_add_overflow(ev->time_ns, cl->follow, &e->k->follow_until))
+			e->k->follow_until = UINT64_MAX;
+		e->k->follow_left = cl->follow_events ? cl->follow_events : UINT32_MAX;
 		e->k->follow_id = id;
 	}
 	return rc;
@@ -784,6 +800,8 @@ struct vxt_spec *vxt_spec_new(const struct vxt_spec_config *c, const struct vxt_
 		cl->windowed = in->windowed;
 		cl->window = in->window_ns;
 		cl->follow = in->follow_ns;
+		cl->window_events = in->window_events;
+		cl->follow_events = in->follow_events;
 		if (vxt_spec_compile_pred(c, i, objs, strs, &cl->pred, err) < 0) {
 			vxt_spec_free(s);
 			return NULL;

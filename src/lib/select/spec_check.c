@@ -92,6 +92,15 @@ int vxt_spec_config_context(struct vxt_spec_config *c, enum vxt_spec_key key,
 	return 0;
 }
 
+void vxt_spec_config_context_events(struct vxt_spec_config *c, uint32_t before,
+				    uint32_t after)
+{
+	/* the trigger itself is speculated before it commits: its buffer holds
+	 * it beside the @before events that precede it */
+	c->clauses[0].window_events = before ? before + 1 : 0;
+	c->clauses[2].follow_events = after;
+}
+
 /* ---- checking ---- */
 
 __attribute__((format(printf, 4, 5)))

@@ -185,6 +185,8 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
+	/* a before window by count must fit a key's window of records */
+	bool spec = o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW;
 	struct ebpf *e;
 	int rc;
 
@@ -205,7 +207,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
 					 strerror(errno));
 	e->skel->rodata->want_all = all;
-	if (o->kspec) {
+	if (spec) {
 		const struct vxt_kspec *k = o->kspec;
 
 		if (k->key > VXT_BPF_KEY_OBJECT_PID)
@@ -215,6 +217,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		e->skel->rodata->spec_key = k->key;
 		e->skel->rodata->spec_before_ns = k->before_ns;
 		e->skel->rodata->spec_after_ns = k->after_ns;
+		e->skel->rodata->spec_before_events = k->before_events;
+		e->skel->rodata->spec_after_events = k->after_events;
 		e->skel->rodata->spec_on_error = k->on_error;
 		e->skel->rodata->spec_on_latency_ns = k->on_latency_ns;
 		e->skel->rodata->spec_latency_strict = k->latency_strict;
@@ -248,7 +252,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot attach to the block "
 					 "tracepoints (%s); use --source tracefs",
 					 strerror(errno));
-	s->kspec = o->kspec != NULL;
+	s->kspec = spec;
 	return 0;
 }
 

@@ -9,12 +9,12 @@
  * table, clock records move the clock anchor, lost records become
  * VXT_PH_LOST events, and error records are done events with their error.
  * Completions seen in interrupt context carry no task: they get the pid and
- * command of their issue (iopair.h). With opts->kspec keyed by object, the
- * channel speculates in the module (VOLIOT_IO_SPECULATE): only what the
- * program commits arrives, late by up to its before window, and is put back
- * in time order (evorder.h); the program's counters come as stats records.
- * Other keys are left to user space: the module keys a completion in
- * interrupt context by no task, where user space gives it its issuer's.
+ * command of their issue (iopair.h). With opts->kspec keyed by object, pid
+ * or object,pid, the channel speculates in the module (VOLIOT_IO_SPECULATE;
+ * a completion in interrupt context keyed by its issue's pid, as here):
+ * only what the program commits arrives, late by up to its before window,
+ * and is put back in time order (evorder.h); the program's counters come as
+ * stats records.
  * Format of the stream: formats/channel.md.
  */
 #include <errno.h>
@@ -41,7 +41,9 @@
  * (16384 events), 16 MiB in all, under the module's spec_max_bytes. */
 #define KMOD_SPEC_NSPEC	16u
 #define KMOD_SPEC_SIZE	(1u << 20)
-#define KMOD_KEY_OBJECT	0u	/* enum vxt_spec_key (select layer): object */
+#define KMOD_KEY_OBJECT	0u	/* enum vxt_spec_key (select layer): object, */
+#define KMOD_KEY_PID	1u	/* pid, */
+#define KMOD_KEY_OBJECT_PID 2u	/* object,pid */
 
 struct kmod {
 	int fd;
@@ -96,22 +98,32 @@ static int kmod_want(struct vxt_source *s, const char *objects, union voliot_wan
 	return n;
 }
 
-/* Key object speculation goes into the module; the rest stays in user
+/* Context programs keyed by object, pid or object,pid go into the module
+ * (the pid of a completion in interrupt context is its issue's, as
+ * kmod_io() pairs them: VOLIOT_SPEC_F_ISSUE_PID); the rest stays in user
  * space (s->kspec false). A module without VOLIOT_IO_SPECULATE (ENOTTY) or
- * refusing the program leaves it to user space too. */
+ * refusing the program (one from before VOLIOT_SPEC_F_ISSUE_PID: EINVAL)
+ * leaves it to user space too. */
 static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
 {
 	struct voliot_spec p;
 
-	if (ks->key != KMOD_KEY_OBJECT || (!ks->on_error && !ks->on_latency_ns) ||
+	/* a before window by time bounds how late a commit comes (k->order) */
+	if (ks->key > KMOD_KEY_OBJECT_PID || (!ks->on_error && !ks->on_latency_ns) ||
 	    !ks->before_ns || ks->before_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
 	    ks->after_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
-	    ks->on_latency_ns >= VOLIOT_SPEC_WINDOW_MAX_NS)
+	    ks->on_latency_ns >= VOLIOT_SPEC_WINDOW_MAX_NS ||
+	    ks->before_events > VOLIOT_SPEC_EVENTS_MAX ||
+	    ks->after_events > VOLIOT_SPEC_EVENTS_MAX)
 		return 0;
 	memset(&p, 0, sizeof(p));
 	p.version = VOLIOT_SPEC_VERSION;
 	p.size = sizeof(p);
-	p.key = VOLIOT_SPEC_KEY_OBJECT;
+	p.key = ks->key == KMOD_KEY_PID ? VOLIOT_SPEC_KEY_PID :
+		ks->key == KMOD_KEY_OBJECT_PID ? VOLIOT_SPEC_KEY_OBJECT_PID :
+		VOLIOT_SPEC_KEY_OBJECT;
+	if (ks->key != KMOD_KEY_OBJECT)
+		p.flags = VOLIOT_SPEC_F_ISSUE_PID;
 	if (ks->on_error)
 		p.triggers |= VOLIOT_SPEC_ON_ERROR;
 	if (ks->on_latency_ns) {
@@ -120,6 +132,8 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 	}
 	p.before_ns = ks->before_ns;
 	p.after_ns = ks->after_ns;
+	p.before_events = ks->before_events;
+	p.after_events = ks->after_events;
 	p.nspec = KMOD_SPEC_NSPEC;
 	p.specsize = KMOD_SPEC_SIZE;
 	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */

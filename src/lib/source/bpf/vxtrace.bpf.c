@@ -22,7 +22,9 @@
  * or both) the records that are not sent wait in a window of the last
  * VXT_BPF_WINDOW; a trigger (a failed completion, or one at least
  * spec_on_latency_ns slow) sends those of its key within spec_before_ns
- * before it, itself, and then, live, those within spec_after_ns after it;
+ * before it (and among the spec_before_events last), itself, and then,
+ * live, those within spec_after_ns after it (and among the
+ * spec_after_events first);
  * records that no trigger claims are overwritten without ever reaching user
  * space (no wakeup). When the ring is full a record is not sent and the
  * per-CPU lost counter grows; user space turns it into lost records.
@@ -45,6 +47,8 @@ const volatile bool spec_on;
 const volatile __u32 spec_key;		/* enum vxt_bpf_key */
 const volatile __u64 spec_before_ns;
 const volatile __u64 spec_after_ns;
+const volatile __u32 spec_before_events;	/* ... and among the last this many (0: any) */
+const volatile __u32 spec_after_events;	/* ... and among the first this many (0: any) */
 const volatile bool spec_on_error;	/* trigger: a completion with an error */
 const volatile __u64 spec_on_latency_ns;	/* trigger: a completion this slow (0 = no) */
 const volatile bool spec_latency_strict;	/* ... slower than, not as slow as */
@@ -220,7 +224,7 @@ static long commit_count(__u32 i, void *arg)
 	__u64 n, t;
 	__u32 at;
 
-	if (!w || i >= c->head)
+	if (!w || i >= c->head || (spec_before_events && i >= spec_before_events))
 		return 1;
 	n = c->head - 1 - i;
 	at = n & (VXT_BPF_WINDOW - 1);
@@ -318,11 +322,18 @@ static __always_inline void speculate(const struct voliot_io_rec *r)
 		ring_put(r);
 		count(VXT_BPF_COMMITS);
 		w->sent_upto = now;
-		if (now + spec_after_ns > w->after_until)
+		if (spec_after_events) {
+			/* a trigger starts the window afresh */
+			w->after_until = spec_after_ns ? now + spec_after_ns : ~0ULL;
+			w->after_left = spec_after_events;
+		} else if (now + spec_after_ns > w->after_until) {
 			w->after_until = now + spec_after_ns;
+		}
 		return;
 	}
-	if (now <= w->after_until) {
+	if (now <= w->after_until &&
+	    (!spec_after_events ||
+	     (w->after_left > 0 && __sync_fetch_and_add(&w->after_left, -1) > 0))) {
 		ring_put(r);
 		w->sent_upto = now;
 		return;
@@ -330,7 +341,8 @@ static __always_inline void speculate(const struct voliot_io_rec *r)
 	/* not sent (yet): into the window, over its oldest record */
 	n = __sync_fetch_and_add(&w->head, 1);
 	at = n & (VXT_BPF_WINDOW - 1);
-	if (w->seq[at] && w->rec[at].time_ns + spec_before_ns >= now &&
+	/* (a count window fits the ring: nothing in it is overwritten) */
+	if (!spec_before_events && w->seq[at] && w->rec[at].time_ns + spec_before_ns >= now &&
 	    w->rec[at].time_ns > w->sent_upto)
 		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
 	w->seq[at] = 0;

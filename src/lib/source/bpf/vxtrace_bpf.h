@@ -80,6 +80,7 @@ struct vxt_bpf_window {
 	__u64	head;			/* records stored so far */
 	__u64	after_until;		/* records up to this time go out live */
 	__u64	sent_upto;		/* newest record time already sent */
+	__s64	after_left;		/* ... and this many more (after_events) */
 	__u64	seq[VXT_BPF_WINDOW];	/* slot i holds record number seq[i] + 1; 0 = empty */
 	struct voliot_io_rec rec[VXT_BPF_WINDOW];
 };
