@@ -8,9 +8,14 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(NULL);
+	SRunner *sr;
 	int failed;
 
+	/* Check's timeout guards against a hang, not a slow machine: 4 s is
+	 * its default, too short for a sanitizer build on a busy one (suites
+	 * that need more set their own) */
+	setenv("CK_DEFAULT_TIMEOUT", "60", 0);
+	sr = srunner_create(NULL);
 #define SUITE(name) srunner_add_suite(sr, name##_suite());
 #include "suites.h"
 #undef SUITE
