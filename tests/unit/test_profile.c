@@ -228,6 +228,15 @@ START_TEST(test_sections)
 	ck_assert_uint_eq(ks.before_ns, 0);
 	ck_assert_uint_eq(ks.after_ns, 1000000000);
 	vxt_profile_free(p);
+
+	/* key request (slow-io) stays in user space, saying why */
+	p = parse("speculation:\n  key: request\n  clauses:\n"
+		  "    - {probe: start, action: [speculation, speculate]}\n"
+		  "    - {probe: done, predicate: spec && latency >= 20ms, action: commit}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "key is request, whose") != NULL, "%s", why);
+	vxt_profile_free(p);
 }
 END_TEST
 

@@ -4,7 +4,8 @@
  * shorthand with no filter, keyed by object, pid or object,pid, and its
  * trigger is one the kernel program knows: `error` (or `error != 0`),
  * `latency >= D` or `latency > D`, or `error || latency >= D`. Anything
- * else runs in user space, and the reason is one short phrase.
+ * else runs in user space, and the reason is one short phrase. Windows by
+ * count (before_events, after_events) go in with the times.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -105,6 +106,13 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 	memset(k, 0, sizeof(*k));
 	if (!p->has_spec) {
 		snprintf(why, len, "it has no speculation");
+		return 0;
+	}
+	if (!p->is_context && p->spec.key == VXT_SPEC_KEY_REQUEST) {
+		/* slow-io: the module has key request, but what it commits is
+		 * as late as the I/O is slow, with no bound to sort it back */
+		snprintf(why, len, "its key is request, whose kernel commits would come as late "
+			 "as each I/O is slow, past the time order a file keeps");
 		return 0;
 	}
 	if (!p->is_context) {
