@@ -2,6 +2,7 @@
 # html_charts.sh - the HTML report's IOPS / MB/s over time (a bar per
 # interval, 120 over the scope's span) and its latency histogram (a row per
 # log2 bucket, all objects and the busiest ones apart, p50 / p99 marked),
+# and the breakdown table (d2c only on a capture of issue and completion),
 # against brute force over `--report events --format csv`.
 set -u
 b=${VXT_BUILD:?}
@@ -54,3 +55,12 @@ got=$(sed -n 's/^<tr data-bucket="[0-9]*"><td>[^<]*<\/td><td>\([0-9]*\)<\/td>.*/
 	awk '{ s += $1 } END { print s + 0 }')
 [ "$got" -eq "$want" ] || fail "sdb histogram holds $got I/Os, want $want"
 echo "ok: --objects sdb: $got I/Os in its histogram"
+
+# the breakdown: D2C of every completion with a size (flushes are left out,
+# as btt does; formats/reports.md), issue and completion only here
+want=$(awk -F, 'NR > 1 && $3 == "done" && $7 > 0' "$tmp/ev.csv" | wc -l)
+got=$(sed -n 's/^<tr data-iv="d2c"><td>d2c<\/td><td>\([0-9]*\)<\/td>.*/\1/p' "$tmp/r.html")
+[ "$got" = "$want" ] || fail "breakdown: d2c N $got, want $want"
+grep -q 'The trace holds issue and completion only' "$tmp/r.html" || fail "breakdown: no word on Q2C"
+[ "$(grep -c '<tr data-iv=' "$tmp/r.html")" -eq 1 ] || fail "breakdown: intervals beyond d2c"
+echo "ok: breakdown d2c N=$got, the queue side said not captured"

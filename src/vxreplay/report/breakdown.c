@@ -415,6 +415,19 @@ static void print_text(struct report_ctx *c, const struct vxt_breakdown *b)
 	}
 }
 
+int report_breakdown_collect(struct report_ctx *c, struct vxt_breakdown *b)
+{
+	int rc;
+
+	vxt_bd_init(b, all_phases(c->r));
+	if (report_scope_begin(c) < 0)
+		return 1;
+	rc = feed(c, b);
+	if (!rc)
+		vxt_bd_finish(b);
+	return rc;
+}
+
 int report_breakdown(struct report_ctx *c)
 {
 	struct vxt_breakdown b;

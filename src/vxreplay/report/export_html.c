@@ -1,11 +1,12 @@
 /* export_html.c - vxreplay --report html: one self-contained page for a ticket
  *
- * Two passes over the events in scope: the first gathers per-object stats
- * and the time span, the second bins the span into a timeline. The page has
+ * Three passes over the events in scope: the first gathers per-object stats
+ * and the time span, the second bins the span into a timeline, the third
+ * feeds btt's breakdown (report/breakdown.c). The page has
  * a summary, an error timeline, IOPS / MB/s / latency over time, an I/O
  * heatmap as inline SVG (a row per object, or per LBA range when the report
- * is about one object), the latency histogram (html_charts.c), the object
- * table and the first errors. No script, no external resource:
+ * is about one object), the latency histogram and btt's breakdown
+ * (html_charts.c), the object table and the first errors. No script, no external resource:
  * it reads the same offline, in a mail or attached to a ticket.
  */
 #include <errno.h>
@@ -15,6 +16,8 @@
 
 #include "report/export.h"
 #include "report/html_charts.h"
+#include "report/report.h"
+#include "vxtrace/breakdown.h"
 #include "vxtrace/heatmap.h"
 #include "vxtrace/timeline.h"
 
@@ -435,6 +438,14 @@ int report_html(struct report_ctx *c)
 	vxt_stats_total(&st, &total);
 	page_head(c, &st, &total);
 	rc = fill_timeline(c, &tl);
+	if (!rc) {
+		struct vxt_breakdown bd;
+
+		rc = report_breakdown_collect(c, &bd);
+		if (!rc)
+			html_breakdown(c->out, &bd);
+		vxt_bd_free(&bd);
+	}
 	if (!rc) {
 		object_table(c, &st);
 		rc = error_table(c, total.errors);

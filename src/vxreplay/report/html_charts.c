@@ -12,6 +12,7 @@
 
 #include "report/export.h"
 #include "report/html_charts.h"
+#include "vxtrace/breakdown.h"
 #include "vxtrace/timeline.h"
 
 #define SVG_W	960
@@ -218,4 +219,33 @@ void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n</section>\n", out);
+}
+
+static void bd_row(FILE *out, const char *name, const struct vxt_bd_stat *s)
+{
+	char a[32], b[32], d[32], e[32], f[32];
+
+	if (!s->n)
+		return;
+	fprintf(out, "<tr data-iv=\"%s\"><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
+		"<td>%s</td><td>%s</td><td>%s</td></tr>\n", name, name, s->n,
+		vxt_format_duration(s->min, a, sizeof(a)),
+		vxt_format_duration((s->sum + s->n / 2) / s->n, b, sizeof(b)),
+		vxt_format_duration(s->max, d, sizeof(d)),
+		vxt_format_duration(vxt_bd_quantile(s, 0.50), e, sizeof(e)),
+		vxt_format_duration(vxt_bd_quantile(s, 0.99), f, sizeof(f)));
+}
+
+void html_breakdown(FILE *out, const struct vxt_breakdown *b)
+{
+	fputs("<section id=\"breakdown\">\n<h2>Where the time goes</h2>\n", out);
+	if (!b->all_phases)
+		fputs("<p>The trace holds issue and completion only: D2C below; Q2C, Q2G, G2I, "
+		      "I2D and the other queue-side intervals were not captured.</p>\n", out);
+	fputs("<table id=\"breakdown-table\">\n<tr><th>interval</th><th>N</th><th>min</th>"
+	      "<th>avg</th><th>max</th><th>p50</th><th>p99</th></tr>\n", out);
+	for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++)
+		bd_row(out, vxt_bd_iv_name(iv), &b->all.iv[iv]);
+	fputs("</table>\n<p class=\"meta\">All objects in scope, as <code>vxreplay FILE --report "
+	      "breakdown</code> gives them (formats/reports.md).</p>\n</section>\n", out);
 }

@@ -14,6 +14,9 @@ void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns)
  * column per busiest object (named by @name). */
 void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,
 			    const char *(*name)(void *ctx, uint32_t id), void *ctx);
+struct vxt_breakdown;
+/* btt's intervals of @b (all objects): N, min, avg, max, p50, p99. */
+void html_breakdown(FILE *out, const struct vxt_breakdown *b);
 /* @s escaped for HTML (export_html.c). */
 void html_text(FILE *out, const char *s);
 

@@ -68,6 +68,9 @@ int report_errors(struct report_ctx *c);
 int report_events(struct report_ctx *c);
 /* btt's breakdown of the phases (breakdown.c). */
 int report_breakdown(struct report_ctx *c);
+struct vxt_breakdown;
+/* The breakdown of the scope into @b (vxt_bd_free() it). @return 0 or 1. */
+int report_breakdown_collect(struct report_ctx *c, struct vxt_breakdown *b);
 int report_info(struct vxt_reader *r, FILE *out);
 /* The profile and speculation part of the summary (nothing without a
  * profile); CSV: @part 0 = header cells, 1 = value cells. */
