@@ -64,7 +64,11 @@ struct vxt_profile {
 	char *filter;				/* NULL = every event */
 	unsigned filter_line, filter_col;	/* where the expression starts */
 
-	bool has_spec;				/* speculation: or context: */
+	bool has_spec;				/* speculation:, context: or program: */
+	/* program: a D script (formats/script.md), laid out so that its lines
+	 * and columns are the file's (blank lines and spaces before it) */
+	char *program;				/* NULL if none */
+	size_t program_len;
 	bool is_context;			/* ... given as context: */
 	struct vxt_spec_config spec;		/* strings owned by the profile */
 	struct {				/* context: as written */

@@ -142,6 +142,16 @@ void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns);
  */
 void vxt_script_set_live(struct vxt_script *s, bool live);
 
+/* Keep track of the oldest event an active speculative buffer holds, for
+ * vxt_script_oldest_buffered() (a caller that puts the output back in input
+ * order, as a profile's view does). Call before the first event. */
+void vxt_script_track_buffered(struct vxt_script *s);
+
+/* The lowest ordinal of an event in an active speculative buffer (no record
+ * of an older event can reach the principal buffer any more), UINT64_MAX
+ * when none holds one. Needs vxt_script_track_buffered(). */
+uint64_t vxt_script_oldest_buffered(struct vxt_script *s);
+
 /* Run the clauses for one event @ev with ordinal @ordinal (events in time
  * order). @return 0, or negative (-ENOMEM, the sink's error). After exit()
  * the events are ignored (vxt_script_exited()). */

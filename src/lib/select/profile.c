@@ -124,8 +124,8 @@ static int get_choice(struct pctx *c, const struct ynode *n, const char *key,
 }
 
 /* Where an expression's text starts in the file, per scalar style. */
-static void expr_origin(const struct pctx *c, const struct ynode *n, unsigned *line,
-			unsigned *col, unsigned *indent, bool *block)
+void vxt_prof_expr_origin(const struct pctx *c, const struct ynode *n, unsigned *line,
+			  unsigned *col, unsigned *indent, bool *block)
 {
 	*line = n->line;
 	*col = n->col;
@@ -162,7 +162,7 @@ static int check_expr(struct pctx *c, const struct ynode *n, const char *key, un
 
 	if (want_scalar(c, n, key, "an expression") < 0)
 		return -EINVAL;
-	expr_origin(c, n, line, col, &indent, &block);
+	vxt_prof_expr_origin(c, n, line, col, &indent, &block);
 	f = vxt_filter_compile_opts(n->str, &o, NULL, NULL, &e, NULL);
 	if (f) {
 		vxt_filter_free(f);
@@ -576,13 +576,13 @@ static int do_root(struct pctx *c, const struct ynode *n)
 {
 	static const char *const keys[] = {
 		"name", "description", "filter", "speculation", "context",
-		"timeline", "heatmap", "columns", "thresholds",
+		"timeline", "heatmap", "columns", "thresholds", "program",
 	};
 	struct vxt_profile *p = c->p;
 	const struct ynode *v;
-	int idx[9];
+	int idx[10];
 
-	if (get_map(c, n, "a profile", keys, 9, idx) < 0)
+	if (get_map(c, n, "a profile", keys, 10, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0))) {
 		if (want_scalar(c, v, "name", "a name") < 0)
@@ -604,6 +604,11 @@ static int do_root(struct pctx *c, const struct ynode *n)
 	if (VAL(n, idx, 3) && VAL(n, idx, 4))
 		return fail(c, n->kid[idx[4] - 1], "a profile has either 'speculation' or "
 			    "'context', not both");
+	if (VAL(n, idx, 9) && (VAL(n, idx, 3) || VAL(n, idx, 4)))
+		return fail(c, n->kid[idx[9] - 1], "a profile has either 'program' or '%s', not both",
+			    VAL(n, idx, 3) ? "speculation" : "context");
+	if ((v = VAL(n, idx, 9)) && vxt_prof_program(c, v) < 0)
+		return -EINVAL;
 	if ((v = VAL(n, idx, 3)) && do_speculation(c, v) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 4)) && do_context(c, v) < 0)
@@ -635,6 +640,7 @@ void vxt_profile_free(struct vxt_profile *p)
 		return;
 	free(p->description);
 	free(p->filter);
+	free(p->program);
 	free(p->context.on);
 	for (unsigned i = 0; i < VXT_SPEC_MAX_CLAUSES; i++)
 		free((char *)p->spec.clauses[i].predicate);

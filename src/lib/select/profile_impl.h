@@ -57,6 +57,14 @@ int vxt_prof_fail(struct pctx *c, unsigned line, unsigned col, const char *fmt, 
 	__attribute__((format(printf, 4, 5)));
 #define fail(c, n, ...) vxt_prof_fail((c), (n)->line, (n)->col, __VA_ARGS__)
 
+/* Where the text of scalar @n starts in the file: @line, @col; for block
+ * scalars (| and >) the indentation and *@block = true. */
+void vxt_prof_expr_origin(const struct pctx *c, const struct ynode *n, unsigned *line,
+			  unsigned *col, unsigned *indent, bool *block);
+
+/* profile_program.c: the `program:` key, a D script; checked by compiling it. */
+int vxt_prof_program(struct pctx *c, const struct ynode *n);
+
 /* Parse c->text into @t (t->root is NULL for an empty document).
  * @return 0, or negative with the message in c->err ("" when out of memory). */
 int vxt_yparse(struct pctx *c, struct ytree *t);

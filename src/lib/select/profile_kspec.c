@@ -108,6 +108,10 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 		snprintf(why, len, "it has no speculation");
 		return 0;
 	}
+	if (p->program) {
+		snprintf(why, len, "it has a program, which runs in user space");
+		return 0;
+	}
 	if (!p->is_context && p->spec.key == VXT_SPEC_KEY_REQUEST) {
 		/* slow-io: the module has key request, but what it commits is
 		 * as late as the I/O is slow, with no bound to sort it back */

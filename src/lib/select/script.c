@@ -236,6 +236,7 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->fast);
 	free(s->thisl);
 	free(s->dtext);
+	free(s->oldest);
 	free(s->globals);
 	free(s->thisv);
 	free(s->text);

@@ -270,9 +270,16 @@ struct srec {
 
 struct sspec {
 	uint8_t state;		/* enum sbstate */
+	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
+	uint32_t gen;		/* bumped when the buffer empties */
 	struct srec *recs;
 	size_t n, cap;
 	uint64_t bytes;
+};
+
+struct soldest {			/* stale once the buffer's gen moved on */
+	uint64_t ordinal;
+	uint32_t id, gen;
 };
 
 /* ---- in-flight requests, for req-> ---- */
@@ -354,6 +361,9 @@ struct vxt_script {
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
+	bool track;		/* keep ->oldest (vxt_script_track_buffered()) */
+	struct soldest *oldest;	/* min-heap: first event ordinal of each active buffer */
+	size_t noldest, capoldest;
 	uint64_t next_req;
 	uint64_t agg_bytes;
 	struct vxt_script_stats st;

@@ -8,6 +8,11 @@
  * text the sink sees (DTrace's CPU ID FUNCTION:NAME columns, the event's
  * default text) is written only when a record reaches the principal buffer,
  * so what is discarded costs no formatting.
+ *
+ * When asked (vxt_script_track_buffered()), a min-heap keeps the ordinal of
+ * the first event each active buffer holds, entries going stale lazily when
+ * the buffer empties, so a caller that wants its output in input order can
+ * tell which events no commit can precede any more.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -121,6 +126,70 @@ int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len)
 	return to_sink(s, &r, 0, text, len);
 }
 
+/* ---- the oldest buffered event ---- */
+
+static bool oldest_live(const struct vxt_script *s, const struct soldest *o)
+{
+	const struct sspec *b = &s->spec[o->id - 1];
+
+	return b->state == SB_ACTIVE && b->gen == o->gen;
+}
+
+static int oldest_push(struct vxt_script *s, uint64_t ordinal, uint32_t id, uint32_t gen)
+{
+	size_t i;
+
+	if (s->noldest == s->capoldest) {
+		size_t cap = s->capoldest ? 2 * s->capoldest : 256;
+		struct soldest *v = realloc(s->oldest, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->oldest = v;
+		s->capoldest = cap;
+	}
+	for (i = s->noldest++; i > 0 && s->oldest[(i - 1) / 2].ordinal > ordinal; i = (i - 1) / 2)
+		s->oldest[i] = s->oldest[(i - 1) / 2];
+	s->oldest[i].ordinal = ordinal;
+	s->oldest[i].id = id;
+	s->oldest[i].gen = gen;
+	return 0;
+}
+
+static void oldest_pop(struct vxt_script *s)
+{
+	struct soldest last = s->oldest[--s->noldest];
+	size_t i = 0, n = s->noldest;
+
+	if (!n)
+		return;
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && s->oldest[c + 1].ordinal < s->oldest[c].ordinal)
+			c++;
+		if (s->oldest[c].ordinal >= last.ordinal)
+			break;
+		s->oldest[i] = s->oldest[c];
+		i = c;
+	}
+	s->oldest[i] = last;
+}
+
+void vxt_script_track_buffered(struct vxt_script *s)
+{
+	s->track = true;
+}
+
+uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
+{
+	while (s->noldest && !oldest_live(s, &s->oldest[0]))
+		oldest_pop(s);
+	return s->noldest ? s->oldest[0].ordinal : UINT64_MAX;
+}
+
 /* ---- records ---- */
 
 int vxt_sspec_record(struct ectx *x)
@@ -168,6 +237,10 @@ int vxt_sspec_record(struct ectx *x)
 	b->recs[b->n++] = r;
 	b->bytes += size;
 	vxt_sspec_mem(s, (int64_t)size);
+	if (s->track && r.has_event && !b->has_ev) {
+		b->has_ev = true;
+		return oldest_push(s, r.ordinal, (uint32_t)x->target, b->gen);
+	}
 	return 0;
 }
 
@@ -178,6 +251,8 @@ static void buf_empty(struct vxt_script *s, struct sspec *b)
 	vxt_sspec_mem(s, -(int64_t)b->bytes);
 	b->n = 0;
 	b->bytes = 0;
+	b->has_ev = false;
+	b->gen++;
 }
 
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
