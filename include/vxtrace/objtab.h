@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #define VXT_OBJ_NAME_MAX 32	/* including the NUL */
+#define VXT_OBJ_HOST_MAX 64	/* a host name, including the NUL (as the file header's) */
 
 /* Values equal enum voliot_obj_kind. */
 enum vxt_obj_kind {
@@ -28,6 +29,7 @@ struct vxt_object {
 	uint64_t size;		/* bytes, 0 if unknown */
 	uint8_t kind;		/* enum vxt_obj_kind */
 	char name[VXT_OBJ_NAME_MAX];
+	char host[VXT_OBJ_HOST_MAX];	/* the host it belongs to; "" if not known */
 };
 
 struct vxt_objtab;
@@ -40,6 +42,12 @@ void vxt_objtab_free(struct vxt_objtab *t);
  * existing id and updates nothing. @return the id, or -ENOMEM. */
 int64_t vxt_objtab_add(struct vxt_objtab *t, uint32_t dev, const char *name,
 		       unsigned kind, uint64_t size);
+/* As vxt_objtab_add(), for an object of @host: an existing dev of the same
+ * host returns the existing id (objects of several hosts share devs). */
+int64_t vxt_objtab_add_host(struct vxt_objtab *t, const char *host, uint32_t dev,
+			    const char *name, unsigned kind, uint64_t size);
+/* Name the host of object @id (truncated to VXT_OBJ_HOST_MAX - 1 bytes). */
+void vxt_objtab_set_host(struct vxt_objtab *t, uint32_t id, const char *host);
 /* @return the number of objects. */
 size_t vxt_objtab_count(const struct vxt_objtab *t);
 /* @return object @id, borrowed until the table grows; NULL if out of range. */

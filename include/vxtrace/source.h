@@ -66,6 +66,8 @@ struct vxt_source_opts {
 	bool realtime;		/* pace simulated time to the wall clock */
 	const char *sim_objects;	/* object spec, see sim.c; NULL = built-in */
 	const char *sim_errors;		/* error bursts, see sim.c; NULL = built-in */
+	int64_t clock_offset_ns;	/* added to the simulated clock anchor's realtime
+					 * (a host whose clock is off) */
 	/* import */
 	const char *path;	/* blktrace: prefix, files (comma separated) or "-" */
 	/* a speculation to run in the kernel where the source can (ebpf; kmod
@@ -76,7 +78,7 @@ struct vxt_source_opts {
 /* The command-line options that fill struct vxt_source_opts, spelled the
  * same in every program (README.md, "Options"): --objects LIST, --bufsize
  * SIZE, --errors, --seed N, --rate N, --sim-objects SPEC, --sim-errors SPEC,
- * --realtime. @name is the long name without dashes, @arg its value (NULL
+ * --realtime, --clock-offset [-]DUR. @name is the long name without dashes, @arg its value (NULL
  * for a flag). @return 1 when @name is one of them and @arg is good, 0 when
  * @name is not a source option, -EINVAL with "--rate: bad rate 'x'" in @err. */
 int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *arg,

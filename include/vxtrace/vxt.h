@@ -153,6 +153,16 @@ struct vxt_reader;
  * @return the reader, or NULL with a message in @err. */
 struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
 /* Open a file in memory; @buf is borrowed for the reader's life. */
+/* Open several files as one trace (formats/vxt.md, "Several files as one
+ * trace"): each host's files (a rotated set) continue each other, the hosts
+ * are put on one timeline by their clock anchors, events come in time order,
+ * objects are named host:object when there is more than one host. The
+ * reader's clock is the host's whose anchor gives the smallest offset. One
+ * path is vxt_reader_open(). Refused with a message in @err: the same file
+ * twice, files of one host whose times overlap, a file without a clock
+ * anchor. The files are indexed at open (one pass over their events). */
+struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
+				       char err[VXT_ERRBUF_SIZE]);
 struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *name,
 				       char err[VXT_ERRBUF_SIZE]);
 void vxt_reader_close(struct vxt_reader *r);

@@ -48,6 +48,7 @@ static void usage(FILE *f)
 "      --sim-objects SPEC  simulator objects NAME:rand|seq:READPCT:SIZE:LAT[:WEIGHT],...\n"
 "      --sim-errors SPEC   simulator error bursts OBJECT@TIME+COUNT[:ERRNO],... or none\n"
 "      --realtime          pace the simulator to the wall clock\n"
+"      --host NAME         the file's host; --clock-offset [-]DUR moves the sim's clock\n"
 "      --profile NAME      write only what profile NAME keeps (errors-in-context)\n"
 "      --profile-dir DIR   look for profiles in DIR first\n"
 "      --listen ADDR:PORT  serve Prometheus metrics of what the source captures on\n"
@@ -76,6 +77,7 @@ static void usage(FILE *f)
 
 struct options {
 	const char *output;
+	const char *host;		/* --host: the name the file records */
 	const char *source;
 	const char *import;
 	struct vxt_source_opts src;
@@ -131,7 +133,7 @@ static int parse_uint(const char *s, uint64_t *v)
 /* @return -1 to go on, else an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW };	/* O_SRC: vxt_source_option() */
+	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW, O_HOST };	/* O_SRC: vxt_source_option() */
 	enum { O_ROTATE = 400, O_KEEP };
 	enum { O_PROFILE = 500, O_PROFILE_DIR, O_FILTER };
 	enum { O_LISTEN = 600, O_LISTEN_REMOTE };
@@ -151,6 +153,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "sim-objects", required_argument, NULL, O_SRC },
 		{ "sim-errors", required_argument, NULL, O_SRC },
 		{ "realtime", no_argument, NULL, O_SRC },
+		{ "clock-offset", required_argument, NULL, O_SRC },
+		{ "host", required_argument, NULL, O_HOST },
 		{ "level", required_argument, NULL, 'l' },
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "force", no_argument, NULL, 'f' },
@@ -182,6 +186,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
+		case O_HOST:
+			if (!*optarg || strlen(optarg) >= VXT_OBJ_HOST_MAX)
+				return die_usage("--host: expected a name of 1 to 63 bytes, got '%s'",
+						 optarg);
+			o->host = optarg;
+			break;
 		case 's': o->source = optarg; break;
 		case O_SRC:
 			if (vxt_source_option(&o->src, longopts[li].name, optarg, err) < 0)
@@ -441,6 +451,8 @@ static int record(struct options *o, int argc, char **argv)
 		o->wr.host = "simulator";
 	else if (!strcmp(vxt_source_name(src), "blktrace"))
 		o->wr.host = "";	/* the capture host is not in blktrace files */
+	if (o->host)
+		o->wr.host = o->host;	/* --host */
 	/* a file another vxrecord is writing is neither rotated away nor truncated */
 	if (vxt_outfile_unused(o->output, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);

@@ -15,6 +15,7 @@
 #include "report/batch_profile.h"
 #include "report/batch_script.h"
 #include "report/export.h"
+#include "report/files.h"
 #include "vxtrace/clickhouse.h"
 #include "report/report.h"
 #include "report/sql_query.h"
@@ -46,7 +47,7 @@ struct options {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vxreplay FILE [--report KIND | --export FORMAT] [options]\n"
+"usage: vxreplay FILE... [--report KIND | --export FORMAT] [options]\n"
 "       vxreplay FILE... --sql QUERY|-\n"
 "       vxreplay --info FILE | --verify FILE\n"
 "Investigate a .vxt trace file.\n"
@@ -242,10 +243,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		o->nfiles = argc - optind;
 		return -1;
 	}
-	o->file = argv[optind++];
+	o->file = argv[optind];
 	o->out.input = o->file;
-	if (optind < argc)
-		return die_usage("unexpected argument '%s'", argv[optind]);
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
 	return -1;
 }
 
@@ -493,6 +494,31 @@ static int run_sql(struct options *o)
 	return rc;
 }
 
+/* --info or --verify of several files: each on its own. @return the worst
+ * status. */
+static int each_file(const struct options *o, const struct trace_files *tf)
+{
+	int worst = 0;
+
+	for (size_t i = 0; i < tf->n; i++) {
+		char err[VXT_ERRBUF_SIZE];
+		struct vxt_reader *r = vxt_reader_open(tf->paths[i], err);
+		int rc;
+
+		if (!r) {
+			fprintf(stderr, "vxreplay: %s\n", err);
+			worst = worst ? worst : 1;
+			continue;
+		}
+		if (o->mode == MODE_INFO)
+			printf("%s%s:\n", i ? "\n" : "", tf->paths[i]);
+		rc = o->mode == MODE_INFO ? report_info(r, stdout) : verify(r, tf->paths[i]);
+		worst = rc > worst ? rc : worst;
+		vxt_reader_close(r);
+	}
+	return worst;
+}
+
 /* A terminal that can hold the browser: not TERM=dumb (nor unset), which get
  * the batch summary as a pipe does. */
 static bool screen_ok(void)
@@ -505,6 +531,7 @@ static bool screen_ok(void)
 int main(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull };
+	struct trace_files tf = { 0 };
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	int rc = parse_options(argc, argv, &o);
@@ -513,15 +540,28 @@ int main(int argc, char **argv)
 		return rc;
 	if (o.sql)
 		return run_sql(&o);
-	r = vxt_reader_open(o.file, err);
+	if (trace_files_collect(&tf, o.files, (size_t)o.nfiles))
+		return trace_files_free(&tf), 1;
+	if (tf.n > 1 && (o.mode == MODE_INFO || o.mode == MODE_VERIFY)) {
+		rc = each_file(&o, &tf);
+		trace_files_free(&tf);
+		return rc;
+	}
+	o.file = o.out.input = tf.paths[0];
+	r = vxt_reader_open_set((const char *const *)tf.paths, tf.n, err);
 	if (!r) {
 		fprintf(stderr, "vxreplay: %s\n", err);
+		trace_files_free(&tf);
 		return 1;
 	}
 	if (o.mode == MODE_DEFAULT && o.export < 0 &&
 	    (o.tui.bench || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && screen_ok()))) {
 		vxt_reader_close(r);
-		return vxreplay_tui(o.file, &o.tui);
+		o.tui.paths = (const char *const *)tf.paths;
+		o.tui.npaths = tf.n;
+		rc = vxreplay_tui(o.file, &o.tui);
+		trace_files_free(&tf);
+		return rc;
 	}
 	switch (o.mode) {
 	case MODE_INFO:
@@ -535,5 +575,6 @@ int main(int argc, char **argv)
 		break;
 	}
 	vxt_reader_close(r);
+	trace_files_free(&tf);
 	return rc;
 }

@@ -59,8 +59,10 @@ expect_fail "vxtop: -o with --follow" 2 "-o and --follow together" -- \
 	top --follow "$T/t.vxt" -o "$T/u.vxt"
 
 # -- 1: failures reading, writing or capturing
-expect_fail "vxreplay: a directory" 1 "vxreplay: $T/dir: is a directory" -- rep "$T/dir"
-expect_fail "vxreplay --info: a directory" 1 "$T/dir: is a directory" -- rep --info "$T/dir"
+expect_fail "vxreplay: a directory" 1 "vxreplay: $T/dir: a directory without .vxt files" -- \
+	rep "$T/dir"
+expect_fail "vxreplay --info: a directory" 1 "$T/dir: a directory without .vxt files" -- \
+	rep --info "$T/dir"
 expect_fail "vxrecord -o a directory" 1 "vxrecord: $T/dir: is a directory" -- \
 	rec --source sim -c 10 -o "$T/dir"
 expect_fail "vxreplay: a missing file" 1 "$T/none.vxt: No such file or directory" -- rep "$T/none.vxt"

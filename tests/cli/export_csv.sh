@@ -27,7 +27,7 @@ python3 - "$tmp" <<'PYEOF' || exit 1
 import csv, json, sys
 tmp = sys.argv[1]
 cols = ["time_ns", "object", "phase", "op", "flags", "sector", "bytes", "latency_ns",
-        "error", "errname", "pid", "comm", "cpu"]
+        "error", "errname", "pid", "comm", "cpu", "host"]
 s = json.load(open(tmp + "/sum.json"))
 def fail(m):
     print("export_csv:", m); sys.exit(1)

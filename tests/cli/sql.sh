@@ -15,7 +15,7 @@ f=$tmp/t.vxt
 sql() { "$b/vxreplay" "$f" --sql "$@"; }
 
 # --- events field for field as the events report -------------------------
-cols="time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu"
+cols="time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host"
 "$b/vxreplay" "$f" --report events --format csv > "$tmp/ev.csv" || fail "events report failed"
 sql "SELECT $cols FROM events" --format csv > "$tmp/sq.csv" || fail "select failed"
 cmp -s "$tmp/ev.csv" "$tmp/sq.csv" || fail "SELECT $cols FROM events differs from --report events"
@@ -83,7 +83,7 @@ if len(ev) != len(st):
     fail("SELECT * has %d rows, the report %d" % (len(st), len(ev)))
 h = st[0]
 for a, b in zip(ev[1:], st[1:]):
-    if a != b[:13]:
+    if a[:13] != b[:13] or a[13] != b[h.index("host")]:
         fail("SELECT * row %s differs from %s" % (b, a))
     r = dict(zip(h, b))
     if r["host"] != s["host"] or not r["wall"].endswith("Z"):

@@ -5,6 +5,7 @@
  * cached by a last-hit check on the hot path (by dev).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,17 +50,11 @@ int64_t vxt_objtab_find_name(const struct vxt_objtab *t, const char *name)
 	return -1;
 }
 
-int64_t vxt_objtab_add(struct vxt_objtab *t, uint32_t dev, const char *name,
-		       unsigned kind, uint64_t size)
+static int64_t add(struct vxt_objtab *t, uint32_t dev, const char *name, unsigned kind,
+		   uint64_t size)
 {
 	struct vxt_object *o;
 
-	if (dev) {
-		int64_t id = vxt_objtab_find_dev(t, dev);
-
-		if (id >= 0)
-			return id;
-	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
 
@@ -77,6 +72,38 @@ int64_t vxt_objtab_add(struct vxt_objtab *t, uint32_t dev, const char *name,
 	o->size = size;
 	strncpy(o->name, name ? name : "", sizeof(o->name) - 1);
 	return (int64_t)t->n++;
+}
+
+int64_t vxt_objtab_add(struct vxt_objtab *t, uint32_t dev, const char *name,
+		       unsigned kind, uint64_t size)
+{
+	if (dev) {
+		int64_t id = vxt_objtab_find_dev(t, dev);
+
+		if (id >= 0)
+			return id;
+	}
+	return add(t, dev, name, kind, size);
+}
+
+int64_t vxt_objtab_add_host(struct vxt_objtab *t, const char *host, uint32_t dev,
+			    const char *name, unsigned kind, uint64_t size)
+{
+	int64_t id;
+
+	for (size_t i = 0; dev && i < t->n; i++)
+		if (t->objs[i].dev == dev && !strcmp(t->objs[i].host, host))
+			return (int64_t)i;
+	id = add(t, dev, name, kind, size);
+	if (id >= 0)
+		vxt_objtab_set_host(t, (uint32_t)id, host);
+	return id;
+}
+
+void vxt_objtab_set_host(struct vxt_objtab *t, uint32_t id, const char *host)
+{
+	if (id < t->n)
+		snprintf(t->objs[id].host, sizeof(t->objs[id].host), "%s", host ? host : "");
 }
 
 size_t vxt_objtab_count(const struct vxt_objtab *t)

@@ -1,5 +1,5 @@
 /* reader.c - reading .vxt files: open through the footer or by a recovery
- * scan, seek by time or ordinal, iterate both ways, follow a growing file
+ * scan, follow a growing file, verify (seeking and iterating: reader_iter.c)
  *
  * Invariants: chunks[0..n) are sound (entry CRC checked, data in the file);
  * chunks[i].first_event == sum of nevents before i; scan_off is the end of
@@ -23,31 +23,7 @@
 #include "format/vxtfile.h"
 #include "vxtrace/util.h"
 
-struct vxt_reader {
-	struct vxt_chunksrc src;	/* the file: descriptor or memory, and its size */
-	char *name;
-	struct vxt_file_info info;
-	struct vxt_objtab *objs;
-	struct vxt_strtab *strs;
-	struct vxt_chunk_info *chunks;
-	size_t n, cap;
-	uint64_t nevents;
-	uint64_t header_end;
-	uint64_t scan_off;
-	bool has_footer;
-	bool recovered;
-	int64_t damage_off;
-	char damage[256];
-	struct vxt_chunkdec dec;	/* holds the decoded chunk */
-	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
-	uint64_t pos;			/* ordinal of the next event */
-	char err[VXT_ERRBUF_SIZE];
-};
-
-static int seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
+int vxt_reader_seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(r->err, sizeof(r->err), "%s: ", r->name);
@@ -70,7 +46,7 @@ static int refresh_size(struct vxt_reader *r)
 	if (r->src.mem)
 		return 0;
 	if (fstat(r->src.fd, &st) < 0)
-		return seterr(r, -errno, "%s", strerror(errno));
+		return vxt_reader_seterr(r, -errno, "%s", strerror(errno));
 	r->src.size = (uint64_t)st.st_size;
 	return 0;
 }
@@ -128,25 +104,25 @@ static int load_header(struct vxt_reader *r)
 	int rc;
 
 	if (read_at(r, 0, magic, 4) < 0 || vxt_le32(magic) != (VXT_SKIP_MAGIC | VXT_UNIT_HEADER))
-		return seterr(r, -EBADMSG, "not a .vxt file (no header at offset 0)");
+		return vxt_reader_seterr(r, -EBADMSG, "not a .vxt file (no header at offset 0)");
 	rc = read_unit(r, 0, VXT_UNIT_HEADER, &u, &len);
 	if (rc == -ENODATA)
-		return seterr(r, -EBADMSG, "truncated header at offset 0");
+		return vxt_reader_seterr(r, -EBADMSG, "truncated header at offset 0");
 	if (rc == -EBADMSG)
-		return seterr(r, rc, "corrupt header at offset 0 (bad size or CRC)");
+		return vxt_reader_seterr(r, rc, "corrupt header at offset 0 (bad size or CRC)");
 	if (rc < 0)
-		return seterr(r, rc, "reading header: %s", vxt_strerror(rc));
+		return vxt_reader_seterr(r, rc, "reading header: %s", vxt_strerror(rc));
 	c = (struct vxt_cur){ u + 8, u + len - 4, false };
 	if (vxt_cur_u32(&c) != VXT_TAG_HEADER) {
 		free(u);
-		return seterr(r, -EBADMSG, "not a .vxt file (bad header tag)");
+		return vxt_reader_seterr(r, -EBADMSG, "not a .vxt file (bad header tag)");
 	}
 	in->version = vxt_cur_u32(&c);
 	in->compat = vxt_cur_u32(&c);
 	in->incompat = vxt_cur_u32(&c);
 	if (in->incompat & ~(uint32_t)VXT_INCOMPAT_KNOWN) {
 		free(u);
-		return seterr(r, -EPROTO,
+		return vxt_reader_seterr(r, -EPROTO,
 			      "made by a newer vxtrace (format version %u, incompatible features 0x%x)",
 			      in->version, in->incompat);
 	}
@@ -163,7 +139,7 @@ static int load_header(struct vxt_reader *r)
 		rc = vxt_get_strings(&c, r->strs);
 	free(u);
 	if (rc < 0)
-		return seterr(r, rc, "corrupt header tables at offset 0");
+		return vxt_reader_seterr(r, rc, "corrupt header tables at offset 0");
 	r->header_end = len;
 	return 0;
 }
@@ -279,7 +255,7 @@ static int scan(struct vxt_reader *r)
 		int rc = read_at(r, off, hdr, 8);
 
 		if (rc < 0)
-			return seterr(r, rc, "read at offset %llu: %s", (unsigned long long)off,
+			return vxt_reader_seterr(r, rc, "read at offset %llu: %s", (unsigned long long)off,
 				      vxt_strerror(rc));
 		magic = vxt_le32(hdr);
 		if ((magic & ~0xFu) != VXT_SKIP_MAGIC) {
@@ -300,7 +276,7 @@ static int scan(struct vxt_reader *r)
 		}
 		rc = read_unit(r, off, VXT_UNIT_CHUNK, &u, &len);
 		if (rc == -ENOMEM)
-			return seterr(r, rc, "out of memory");
+			return vxt_reader_seterr(r, rc, "out of memory");
 		if (rc == -ENODATA) {
 			set_damage(r, off, "torn chunk entry");
 			break;
@@ -308,7 +284,7 @@ static int scan(struct vxt_reader *r)
 		if (rc < 0 || (rc = parse_entry_fixed(r, u, len, off, &ci, &c)) < 0) {
 			free(u);
 			if (rc == -ENOMEM)
-				return seterr(r, rc, "out of memory");
+				return vxt_reader_seterr(r, rc, "out of memory");
 			set_damage(r, off, "corrupt chunk entry");
 			break;
 		}
@@ -318,7 +294,7 @@ static int scan(struct vxt_reader *r)
 		if (rc < 0) {
 			free(u);
 			if (rc == -ENOMEM)
-				return seterr(r, rc, "out of memory");
+				return vxt_reader_seterr(r, rc, "out of memory");
 			set_damage(r, ci.data_offset, rc == -ENODATA ? "torn chunk data" :
 				   "corrupt chunk data (CRC)");
 			break;
@@ -327,13 +303,13 @@ static int scan(struct vxt_reader *r)
 		free(u);
 		if (rc < 0) {
 			if (rc == -ENOMEM)
-				return seterr(r, rc, "out of memory");
+				return vxt_reader_seterr(r, rc, "out of memory");
 			set_damage(r, off, "corrupt chunk entry");
 			break;
 		}
 		if (add_chunk(r, &ci) < 0) {
 			free(ci.objagg);
-			return seterr(r, -ENOMEM, "out of memory");
+			return vxt_reader_seterr(r, -ENOMEM, "out of memory");
 		}
 		r->scan_off = ci.data_offset + ci.data_size;
 		added++;
@@ -359,7 +335,7 @@ static int reset_tables(struct vxt_reader *r)
 	r->objs = vxt_objtab_new();
 	r->strs = vxt_strtab_new();
 	if (!r->objs || !r->strs)
-		return seterr(r, -ENOMEM, "out of memory");
+		return vxt_reader_seterr(r, -ENOMEM, "out of memory");
 	return load_header(r);
 }
 
@@ -430,6 +406,16 @@ out:
 	return rc;
 }
 
+/* Every object of a file belongs to the file's host. */
+static void name_hosts(struct vxt_reader *r)
+{
+	for (size_t i = vxt_objtab_count(r->objs); i-- > 0;) {
+		if (vxt_objtab_get(r->objs, (uint32_t)i)->host[0])
+			break;	/* the ones before it were named already */
+		vxt_objtab_set_host(r->objs, (uint32_t)i, r->info.host);
+	}
+}
+
 static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 {
 	int rc;
@@ -439,11 +425,11 @@ static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 	r->objs = vxt_objtab_new();
 	r->strs = vxt_strtab_new();
 	if (vxt_chunkdec_init(&r->dec) < 0) {
-		seterr(r, -ENOMEM, "out of memory");
+		vxt_reader_seterr(r, -ENOMEM, "out of memory");
 		goto fail;
 	}
 		if (!r->objs || !r->strs) {
-		seterr(r, -ENOMEM, "out of memory");
+		vxt_reader_seterr(r, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	if (load_header(r) < 0)
@@ -453,7 +439,7 @@ static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 		r->has_footer = true;
 	} else {
 		if (rc == -ENOMEM || reset_tables(r) < 0) {
-			seterr(r, -ENOMEM, "out of memory");
+			vxt_reader_seterr(r, -ENOMEM, "out of memory");
 			goto fail;
 		}
 		r->recovered = true;
@@ -461,6 +447,7 @@ static struct vxt_reader *open_common(struct vxt_reader *r, char *err)
 		if (scan(r) < 0)
 			goto fail;
 	}
+	name_hosts(r);
 	return r;
 fail:
 	snprintf(err, VXT_ERRBUF_SIZE, "%s", r->err);
@@ -519,6 +506,7 @@ void vxt_reader_close(struct vxt_reader *r)
 		return;
 	if (r->src.fd >= 0)
 		close(r->src.fd);
+	vxt_merge_free(r->merge);
 	free_chunks(r);
 	free(r->chunks);
 	vxt_objtab_free(r->objs);
@@ -566,149 +554,9 @@ int vxt_reader_refresh(struct vxt_reader *r)
 	if (rc < 0)
 		return rc;
 	/* a footer may have been written since: the scan stops at it */
-	return scan(r);
-}
-
-/* Decode chunk @i into r->dec.ev. @return 0 or a negative errno. */
-static int decode_chunk(struct vxt_reader *r, size_t i)
-{
-	char msg[200];
-	int rc;
-
-	if (r->cur_chunk == i)
-		return 0;
-	r->cur_chunk = SIZE_MAX;
-	rc = vxt_chunkdec_run(&r->dec, &r->src, &r->chunks[i], i,
-			      r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
-			      (uint32_t)vxt_objtab_count(r->objs),
-			      (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
-	if (rc < 0)
-		return seterr(r, rc, "%s", msg);
-	r->cur_chunk = i;
-	return 0;
-}
-
-void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields)
-{
-	fields |= VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT;
-	if (fields != r->dec.fields) {
-		r->dec.fields = fields;
-		r->cur_chunk = SIZE_MAX;
-	}
-}
-
-size_t vxt_reader_chunk_of(const struct vxt_reader *r, uint64_t ordinal)
-{
-	size_t lo = 0, hi = r->n;
-
-	if (r->cur_chunk < r->n) {
-		const struct vxt_chunk_info *c = &r->chunks[r->cur_chunk];
-
-		if (ordinal >= c->first_event && ordinal < c->first_event + c->nevents)
-			return r->cur_chunk;
-	}
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->chunks[mid].first_event <= ordinal)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int event_at(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event **ev)
-{
-	size_t i = vxt_reader_chunk_of(r, ordinal);
-	int rc = decode_chunk(r, i);
-
-	if (rc < 0)
-		return rc;
-	*ev = &r->dec.ev[ordinal - r->chunks[i].first_event];
-	return 1;
-}
-
-int vxt_reader_next(struct vxt_reader *r, const struct vxt_event **ev)
-{
-	int rc;
-
-	/* the common case: the next event is in the decoded chunk */
-	if (r->cur_chunk < r->n) {
-		const struct vxt_chunk_info *c = &r->chunks[r->cur_chunk];
-		uint64_t k = r->pos - c->first_event;
-
-		if (r->pos >= c->first_event && k < c->nevents) {
-			*ev = &r->dec.ev[k];
-			r->pos++;
-			return 1;
-		}
-	}
-
-	if (r->pos >= r->nevents)
-		return 0;
-	rc = event_at(r, r->pos, ev);
-	if (rc > 0)
-		r->pos++;
+	rc = scan(r);
+	name_hosts(r);
 	return rc;
-}
-
-int vxt_reader_prev(struct vxt_reader *r, const struct vxt_event **ev)
-{
-	int rc;
-
-	if (r->pos == 0)
-		return 0;
-	rc = event_at(r, r->pos - 1, ev);
-	if (rc > 0)
-		r->pos--;
-	return rc;
-}
-
-int vxt_reader_seek_ordinal(struct vxt_reader *r, uint64_t ordinal)
-{
-	r->pos = ordinal > r->nevents ? r->nevents : ordinal;
-	return 0;
-}
-
-int vxt_reader_seek_time(struct vxt_reader *r, uint64_t t_ns)
-{
-	size_t lo = 0, hi = r->n, i;
-	int rc;
-
-	/* first chunk whose last event is at or after t */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->chunks[mid].last_ns < t_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == r->n) {
-		r->pos = r->nevents;
-		return 0;
-	}
-	rc = decode_chunk(r, lo);
-	if (rc < 0)
-		return rc;
-	for (i = 0; i < r->chunks[lo].nevents; i++)
-		if (r->dec.ev[i].time_ns >= t_ns)
-			break;
-	r->pos = r->chunks[lo].first_event + i;
-	return 0;
-}
-
-const struct vxt_event *vxt_reader_chunk_events(struct vxt_reader *r, size_t i, size_t *n)
-{
-	if (i >= r->n) {
-		seterr(r, -EINVAL, "no chunk %zu", i);
-		return NULL;
-	}
-	if (decode_chunk(r, i) < 0)
-		return NULL;
-	*n = r->chunks[i].nevents;
-	return r->dec.ev;
 }
 
 static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
@@ -721,14 +569,14 @@ static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 		if (rc == 0)
 			free(u);
 		if (rc == -ENOMEM)
-			return seterr(r, rc, "out of memory");
+			return vxt_reader_seterr(r, rc, "out of memory");
 		if (rc < 0 || r->chunks[i].offset + len != r->chunks[i].data_offset) {
 			*bad_offset = r->chunks[i].offset;
-			return seterr(r, -EBADMSG, "chunk %zu: corrupt entry at offset %llu", i,
+			return vxt_reader_seterr(r, -EBADMSG, "chunk %zu: corrupt entry at offset %llu", i,
 				      (unsigned long long)r->chunks[i].offset);
 		}
 		r->cur_chunk = SIZE_MAX;
-		rc = decode_chunk(r, i);
+		rc = vxt_reader_decode(r, i);
 		if (rc == -ENOMEM)
 			return rc;	/* not damage: the message says so */
 		if (rc < 0) {
@@ -738,7 +586,7 @@ static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 	}
 	if (r->damage_off >= 0) {
 		*bad_offset = (uint64_t)r->damage_off;
-		return seterr(r, -EBADMSG, "%s", r->damage);
+		return vxt_reader_seterr(r, -EBADMSG, "%s", r->damage);
 	}
 	return 0;
 }

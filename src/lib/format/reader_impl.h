@@ -1,11 +1,59 @@
-/* reader_impl.h - what the scanner reads of a reader (internal) */
+/* reader_impl.h - the reader's state, shared by its files (internal)
+ *
+ * reader.c opens a file (footer or recovery scan) and verifies it,
+ * reader_iter.c seeks and iterates, merge.c makes one reader of several
+ * files, scan.c decodes a reader's chunks ahead on helper threads.
+ */
 #ifndef VXT_READER_IMPL_H
 #define VXT_READER_IMPL_H
 
 #include "format/chunkdec.h"
 
+struct vxt_merge;
+
+struct vxt_reader {
+	struct vxt_chunksrc src;	/* the file: descriptor or memory, and its size */
+	char *name;
+	struct vxt_file_info info;
+	struct vxt_objtab *objs;
+	struct vxt_strtab *strs;
+	struct vxt_chunk_info *chunks;
+	size_t n, cap;
+	uint64_t nevents;
+	uint64_t header_end;
+	uint64_t scan_off;
+	bool has_footer;
+	bool recovered;
+	int64_t damage_off;
+	char damage[256];
+	struct vxt_chunkdec dec;	/* holds the decoded chunk */
+	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
+	uint64_t pos;			/* ordinal of the next event */
+	struct vxt_merge *merge;	/* several files as one (merge.c), or NULL */
+	char err[VXT_ERRBUF_SIZE];
+};
+
+int vxt_reader_seterr(struct vxt_reader *r, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Decode chunk @i into r->dec.ev (kept while cur_chunk == i).
+ * @return 0 or a negative errno with the message in r->err. */
+int vxt_reader_decode(struct vxt_reader *r, size_t i);
+/* Decode chunk @i of @r into @d (d->fields says which fields): a file's
+ * chunk from its bytes, a merged reader's from its files. Safe on helper
+ * threads for a file only (vxt_reader_is_merged()).
+ * @return 0, -ENOMEM or -EBADMSG with a message in @msg. */
+int vxt_reader_decode_into(struct vxt_reader *r, struct vxt_chunkdec *d, size_t i,
+			   char *msg, size_t msglen);
+bool vxt_reader_is_merged(const struct vxt_reader *r);
+
 /* The file the reader reads, and its name for messages. */
 const struct vxt_chunksrc *vxt_reader_src(const struct vxt_reader *r);
 const char *vxt_reader_name(const struct vxt_reader *r);
+
+/* merge.c: index the files of merged reader @r (r->merge set up by
+ * vxt_reader_open_set()); decode its chunk @i into @d; free. */
+int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
+		     size_t msglen);
+void vxt_merge_free(struct vxt_merge *m);
 
 #endif

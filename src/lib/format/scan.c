@@ -55,6 +55,8 @@ struct slot {
 
 struct vxt_scan {
 	const struct vxt_reader *r;
+	struct vxt_reader *mr;		/* the same, when merged */
+	bool merged;
 	const struct vxt_chunksrc *src;
 	bool column_frames;
 	uint32_t nobjs, nstrs;
@@ -74,8 +76,13 @@ struct vxt_scan {
 
 static void decode_into(struct vxt_scan *s, struct slot *sl)
 {
-	sl->rc = vxt_chunkdec_run(&sl->dec, s->src, vxt_reader_chunk(s->r, sl->chunk), sl->chunk,
-				  s->column_frames, s->nobjs, s->nstrs, sl->msg, sizeof(sl->msg));
+	if (s->merged)	/* several files' chunks merged: in the caller's thread */
+		sl->rc = vxt_reader_decode_into(s->mr, &sl->dec, sl->chunk, sl->msg,
+						sizeof(sl->msg));
+	else
+		sl->rc = vxt_chunkdec_run(&sl->dec, s->src, vxt_reader_chunk(s->r, sl->chunk),
+					  sl->chunk, s->column_frames, s->nobjs, s->nstrs,
+					  sl->msg, sizeof(sl->msg));
 }
 
 static void *helper(void *arg)
@@ -110,7 +117,10 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
 
 	if (!s)
 		return NULL;
-	s->r = r;
+	s->r = s->mr = r;
+	s->merged = vxt_reader_is_merged(r);
+	if (s->merged)
+		threads = 0;	/* the files' readers are not shared between threads */
 	s->src = vxt_reader_src(r);
 	s->column_frames = vxt_reader_info(r)->incompat & VXT_INCOMPAT_COLUMN_FRAMES;
 	s->nobjs = (uint32_t)vxt_objtab_count(vxt_reader_objects(r));

@@ -63,6 +63,7 @@ unsigned vxt_filter_fields(const struct vxt_filter *f)
 		[FF_SECTOR] = VXT_FIELD_SECTOR, [FF_BYTES] = VXT_FIELD_BYTES,
 		[FF_LATENCY] = VXT_FIELD_LATENCY, [FF_ERROR] = VXT_FIELD_ERROR,
 		[FF_PID] = VXT_FIELD_PID, [FF_COMM] = VXT_FIELD_COMM, [FF_CPU] = VXT_FIELD_CPU,
+		[FF_HOST] = VXT_FIELD_OBJECT,
 	};
 	unsigned fields = 0;
 
@@ -207,7 +208,7 @@ static bool name_test(struct vxt_filter *f, const struct ftest *t, const struct 
 		}
 	} else if (f->objs && (o = vxt_objtab_get(f->objs, id))) {
 		count = vxt_objtab_count(f->objs);
-		name = o->name;
+		name = t->field == FF_HOST ? o->host : o->name;
 		dev = o->dev;
 		known = true;
 	}

@@ -56,6 +56,7 @@ const char *vxt_ftok_describe(const struct ftoken *t, const char *src, char *buf
 enum ffield {
 	FF_TIME, FF_OBJECT, FF_DEV, FF_PHASE, FF_OP, FF_FLAGS, FF_SECTOR,
 	FF_BYTES, FF_LATENCY, FF_ERROR, FF_PID, FF_COMM, FF_CPU, FF_SPEC,
+	FF_HOST,		/* the object's host */
 	FF_COUNT
 };
 

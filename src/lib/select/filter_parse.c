@@ -55,10 +55,11 @@ static const struct {
 	{ "phase", FF_PHASE }, { "op", FF_OP }, { "flags", FF_FLAGS },
 	{ "sector", FF_SECTOR }, { "bytes", FF_BYTES }, { "latency", FF_LATENCY },
 	{ "error", FF_ERROR }, { "pid", FF_PID }, { "comm", FF_COMM }, { "cpu", FF_CPU },
+	{ "host", FF_HOST },
 };
 
 static const char field_list[] =
-	"time object dev phase op flags sector bytes latency error pid comm cpu";
+	"time object dev phase op flags sector bytes latency error pid comm cpu host";
 
 static const char *field_name(enum ffield f)
 {
@@ -299,10 +300,12 @@ static int make_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 	uint64_t val = 0;
 	int n, rc;
 
-	if ((cmp == TK_MATCH || cmp == TK_NMATCH) && fld != FF_OBJECT && fld != FF_COMM)
-		return fail_at(p, op, "%s applies to object and comm only",
+	bool named = fld == FF_OBJECT || fld == FF_COMM || fld == FF_HOST;
+
+	if ((cmp == TK_MATCH || cmp == TK_NMATCH) && !named)
+		return fail_at(p, op, "%s applies to object, host and comm only",
 			       describe(p, op, b, sizeof(b)));
-	if (fld == FF_OBJECT || fld == FF_COMM) {
+	if (named) {
 		if (is_order(cmp))
 			return fail_at(p, op, "%s does not apply to '%s' (use == != in ~)",
 				       describe(p, op, b, sizeof(b)), field_name(fld));

@@ -21,7 +21,7 @@ static const char *const field_names[SF_COUNT] = {
 	[SF_OP] = "op", [SF_FLAGS] = "flags", [SF_SECTOR] = "sector", [SF_BYTES] = "bytes",
 	[SF_LATENCY] = "latency", [SF_ERROR] = "error", [SF_PID] = "pid", [SF_COMM] = "comm",
 	[SF_CPU] = "cpu", [SF_TIMESTAMP] = "timestamp", [SF_EXECNAME] = "execname",
-	[SF_PROBENAME] = "probename",
+	[SF_PROBENAME] = "probename", [SF_HOST] = "host",
 };
 
 static const char *const func_names[FN_NFUNCS] = {
@@ -54,7 +54,7 @@ int vxt_script_field(const char *name)
 static bool field_is_str(int f)
 {
 	return f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
-	       f == SF_EXECNAME || f == SF_PROBENAME;
+	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST;
 }
 
 int vxt_script_func(const char *name)

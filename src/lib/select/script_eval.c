@@ -89,7 +89,7 @@ static struct sval field(const struct ectx *x, int f)
 
 	if (!ev) {
 		if (f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
-		    f == SF_EXECNAME || f == SF_PROBENAME) {
+		    f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST) {
 			v.type = SV_STR;
 			v.s = f == SF_PROBENAME ? vxt_sprobe_name(x->probe) : "";
 		} else if (f == SF_TIMESTAMP || f == SF_TIME) {
@@ -106,6 +106,11 @@ static struct sval field(const struct ectx *x, int f)
 	case SF_OBJECT:
 		v.type = SV_STR;
 		v.s = vxt_sobj_name(x->s, ev->object);
+		break;
+	case SF_HOST:
+		o = x->s->objs ? vxt_objtab_get(x->s->objs, ev->object) : NULL;
+		v.type = SV_STR;
+		v.s = o ? o->host : "";
 		break;
 	case SF_DEV:
 		o = x->s->objs ? vxt_objtab_get(x->s->objs, ev->object) : NULL;

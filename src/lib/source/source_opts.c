@@ -68,6 +68,12 @@ int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *a
 		o->sim_objects = arg;
 	} else if (!strcmp(name, "sim-errors")) {
 		o->sim_errors = arg;
+	} else if (!strcmp(name, "clock-offset")) {
+		bool neg = arg && *arg == '-';
+
+		if (!arg || vxt_parse_duration(arg + neg, &v) < 0 || v > INT64_MAX)
+			return bad(err, name, "duration", arg);
+		o->clock_offset_ns = neg ? -(int64_t)v : (int64_t)v;
 	} else if (!strcmp(name, "realtime")) {
 		o->realtime = true;
 	} else {

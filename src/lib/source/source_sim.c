@@ -456,6 +456,7 @@ static int sim_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 		s->clock_mono = SIM_BASE_NS;
 		s->clock_real = SIM_EPOCH_NS;
 	}
+	s->clock_real += (uint64_t)opts->clock_offset_ns;
 	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
 		int64_t id = vxt_strtab_intern(s->strs, comms[i], strlen(comms[i]));
 

@@ -68,9 +68,18 @@ static void scan_index(struct vr_model *m)
 
 int vr_model_open(struct vr_model *m, const char *path)
 {
+	return vr_model_open_set(m, &path, 1);
+}
+
+int vr_model_open_set(struct vr_model *m, const char *const *paths, size_t n)
+{
+	const char *path = paths[0];
+
 	memset(m, 0, sizeof(*m));
 	m->path = path;
-	m->rd = vxt_reader_open(path, m->err);
+	m->paths = paths;
+	m->npaths = n;
+	m->rd = vxt_reader_open_set(paths, n, m->err);
 	if (!m->rd)
 		return -1;
 	{
@@ -128,7 +137,7 @@ struct vxt_reader *vr_model_job_reader(struct vr_model *m)
 	if (m->jrd)
 		return m->jrd;
 	/* opened at the first job, so the first screen needs one index load */
-	m->jrd = vxt_reader_open(m->path, err);
+	m->jrd = vxt_reader_open_set(m->paths, m->npaths, err);
 	if (!m->jrd) {
 		snprintf(m->note, sizeof(m->note), "%s", err);
 		m->note_error = true;
@@ -147,7 +156,8 @@ int vr_model_check_rotated(struct vr_model *m)
 	char err[VXT_ERRBUF_SIZE];
 	struct stat st;
 
-	if (stat(path, &st) < 0 || (st.st_dev == m->file_dev && st.st_ino == m->file_ino))
+	if (m->npaths > 1 || stat(path, &st) < 0 ||
+	    (st.st_dev == m->file_dev && st.st_ino == m->file_ino))
 		return 0;
 	probe = vxt_reader_open(path, err);
 	if (!probe)

@@ -103,6 +103,8 @@ struct vr_mark {
 
 struct vr_model {
 	const char *path;
+	const char *const *paths;	/* several files as one trace (npaths > 1) */
+	size_t npaths;
 	dev_t file_dev;			/* the file @path named when opened */
 	ino_t file_ino;
 	struct vxt_reader *rd;		/* cursor and list */
@@ -183,6 +185,8 @@ struct vr_model {
 
 /* Open @path. @return 0, or -1 with the reason in m->err. */
 int vr_model_open(struct vr_model *m, const char *path);
+/* Open @n files as one trace (vxt_reader_open_set()); @paths borrowed. */
+int vr_model_open_set(struct vr_model *m, const char *const *paths, size_t n);
 void vr_model_close(struct vr_model *m);
 /* The reader of the background jobs, opened at the first call.
  * @return it, or NULL with the reason in m->note. */

@@ -97,6 +97,14 @@ static const char *obj_name(const struct vxt_reader *r, uint32_t id)
 	return o ? o->name : "?";
 }
 
+/* The host of @ev: its object's (several files), else the file's. */
+static const char *ev_host(const struct vxt_reader *r, const struct vxt_event *ev)
+{
+	const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(r), ev->object);
+
+	return o ? o->host : vxt_reader_info(r)->host;
+}
+
 int report_summary(struct report_ctx *c)
 {
 	struct vxt_stats st;
@@ -252,7 +260,7 @@ int report_objects(struct report_ctx *c)
 void report_csv_header(FILE *out)
 {
 	fprintf(out, "time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,"
-		"pid,comm,cpu\n");
+		"pid,comm,cpu,host\n");
 }
 
 /*
@@ -341,6 +349,8 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	row_csv(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
 	row_ch(&w, ',');
 	row_u64(&w, ev->cpu);
+	row_ch(&w, ',');
+	row_csv(&w, ev_host(r, ev));
 	fwrite(w.buf, 1, w.n, out);
 }
 
@@ -388,6 +398,8 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 	row_json(&w, vxt_strtab_get(vxt_reader_strings(r), ev->comm));
 	row_str(&w, ", \"cpu\": ");
 	row_u64(&w, ev->cpu);
+	row_str(&w, ", \"host\": ");
+	row_json(&w, ev_host(r, ev));
 	row_ch(&w, '}');
 	fwrite(w.buf, 1, w.n, out);
 }

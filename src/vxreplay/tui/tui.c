@@ -288,7 +288,8 @@ int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 		return 1;
 	}
 	a->opts = opts;
-	if (vr_model_open(&a->m, path) < 0) {
+	if ((opts->npaths > 1 ? vr_model_open_set(&a->m, opts->paths, opts->npaths) :
+	     vr_model_open(&a->m, path)) < 0) {
 		fprintf(stderr, "vxreplay: %s\n", a->m.err);
 		free(a);
 		return 1;

@@ -8,6 +8,7 @@
 #define VXREPLAY_TUI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct vxreplay_tui_opts {
 	const char *profile;		/* profile name or path applied at start, or NULL */
@@ -18,6 +19,8 @@ struct vxreplay_tui_opts {
 	bool ascii;			/* ASCII glyphs only */
 	bool no_color;			/* monochrome scheme */
 	const char *export_path;	/* default file name offered by x, or NULL */
+	const char *const *paths;	/* several files as one trace, or NULL */
+	size_t npaths;
 };
 
 /* Browse @path. @return the process exit status (0, or 1 after printing why
