@@ -77,8 +77,8 @@ int vr_model_open_set(struct vr_model *m, const char *const *paths, size_t n)
 
 	memset(m, 0, sizeof(*m));
 	m->path = path;
-	m->paths = paths;
-	m->npaths = n;
+	m->paths = n > 1 ? paths : NULL;	/* one path: vr_model_open()'s, not kept */
+	m->npaths = n > 1 ? n : 0;
 	m->rd = vxt_reader_open_set(paths, n, m->err);
 	if (!m->rd)
 		return -1;
@@ -137,7 +137,8 @@ struct vxt_reader *vr_model_job_reader(struct vr_model *m)
 	if (m->jrd)
 		return m->jrd;
 	/* opened at the first job, so the first screen needs one index load */
-	m->jrd = vxt_reader_open_set(m->paths, m->npaths, err);
+	m->jrd = m->npaths ? vxt_reader_open_set(m->paths, m->npaths, err) :
+			     vxt_reader_open(m->path, err);
 	if (!m->jrd) {
 		snprintf(m->note, sizeof(m->note), "%s", err);
 		m->note_error = true;

@@ -12,6 +12,24 @@
 #include "tui/app.h"
 #include "tui_heatmap.h"
 
+/* @name in @w columns: a host:object name too long for them keeps as much
+ * of the object as it can, the host cut first (alpha:sdb -> alph:sdb). */
+static void short_label(char *out, size_t size, const char *name, size_t w)
+{
+	const char *colon = strchr(name, ':');
+	size_t len = strlen(name), obj, host;
+
+	if (!colon || len <= w || w < 3) {
+		snprintf(out, size, "%s", name);
+		return;
+	}
+	obj = strlen(colon + 1);
+	host = w > obj + 1 ? w - obj - 1 : 1;
+	if (host > (size_t)(colon - name))
+		host = (size_t)(colon - name);
+	snprintf(out, size, "%.*s:%s", (int)host, name, colon + 1);
+}
+
 static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
 {
 	for (unsigned r = 0; r < tl->nrows; r++) {
@@ -21,8 +39,8 @@ static void heat_labels(struct vr_app *a, const struct vxt_timeline *tl)
 					tl->lba_sectors / tl->nrows, a->label_buf[r],
 					sizeof(a->label_buf[r]));
 		} else {
-			snprintf(a->label_buf[r], sizeof(a->label_buf[r]), "%s",
-				 vr_objname(a, tl->row_obj[r]));
+			short_label(a->label_buf[r], sizeof(a->label_buf[r]),
+				    vr_objname(a, tl->row_obj[r]), VR_LABEL_W);
 		}
 		a->labels[r] = a->label_buf[r];
 	}

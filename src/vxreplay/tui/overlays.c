@@ -206,7 +206,7 @@ int vr_open_detail(struct vr_app *a)
 /* ---- object table ---- */
 
 static const struct tui_column obj_cols[] = {
-	{ "OBJECT", 12, TUI_LEFT }, { "KIND", 10, TUI_LEFT }, { "IOS", 10, TUI_RIGHT },
+	{ "OBJECT", 22, TUI_LEFT },	/* host:object with several hosts */ { "KIND", 10, TUI_LEFT }, { "IOS", 10, TUI_RIGHT },
 	{ "READS", 10, TUI_RIGHT }, { "WRITES", 10, TUI_RIGHT }, { "BYTES", 9, TUI_RIGHT },
 	{ "ERRORS", 8, TUI_RIGHT }, { "AVG LAT", 10, TUI_RIGHT }, { "", 1, TUI_LEFT },
 };
