@@ -175,6 +175,11 @@ bool vxt_script_exited(const struct vxt_script *s, int *code);
 
 void vxt_script_get_stats(const struct vxt_script *s, struct vxt_script_stats *st);
 
+/* The smallest ordinal of an event held in an active speculative buffer
+ * (a commit may still deliver it), UINT64_MAX when none: a caller writing
+ * the kept events in order may write those below it. O(nspec). */
+uint64_t vxt_script_oldest_held(const struct vxt_script *s);
+
 /* The first run-time error, "division by zero at F:L:C, probe io:::done";
  * "" when none. Borrowed for the script's life. */
 const char *vxt_script_first_error(const struct vxt_script *s);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "vxtrace/vxtrace.h"
+#include "keep_script.h"
 
 struct keep {
 	const char *profile;		/* --profile NAME, or NULL */
@@ -16,6 +17,9 @@ struct keep {
 	bool based;			/* the time base is set */
 	struct vxt_source *kernel;	/* the source runs the profile in the kernel:
 					 * no view; borrowed, for its counters */
+	struct keep_script script;	/* --script, -x */
+	struct vxt_batch passed;	/* --filter's part of a batch, for the script */
+	bool live;			/* a live source: the script's clock is the wall clock */
 };
 
 /* Can the kernel run --profile (struct vxt_kspec)? Loads the profile to
@@ -28,6 +32,11 @@ int keep_kernel_program(struct keep *k, struct vxt_kspec *ks, char *why, size_t 
  * @return 0 or -1 with a message in @err. */
 int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 	      char err[VXT_ERRBUF_SIZE]);
+/* Live, with --script: fire the script's due ticks. @return the batch to
+ * write, or NULL when out of memory. */
+struct vxt_batch *keep_tick(struct keep *k);
+/* The script called exit(): stop capturing. */
+bool keep_exited(const struct keep *k);
 /* Run @b through the view; @return the batch to write (@b itself without a
  * profile), or NULL when out of memory. */
 struct vxt_batch *keep_batch(struct keep *k, struct vxt_batch *b);

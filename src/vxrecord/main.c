@@ -50,7 +50,8 @@ static void usage(FILE *f)
 "      --realtime          pace the simulator to the wall clock\n"
 "      --host NAME         the file's host; --clock-offset [-]DUR moves the sim's clock\n"
 "      --profile NAME      write only what profile NAME keeps (errors-in-context)\n"
-"      --profile-dir DIR   look for profiles in DIR first\n"
+"      --profile-dir DIR   look for profiles and scripts (NAME.d) in DIR first\n"
+"      --script NAME       write what D script NAME.d keeps; -x NAME=VALUE options\n"
 "      --listen ADDR:PORT  serve Prometheus metrics of what the source captures on\n"
 "                          http://ADDR:PORT/metrics (formats/metrics.md)\n"
 "      --listen-remote     let --listen use a non-loopback address\n"
@@ -135,7 +136,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_SRC = 256, O_IMPORT, O_SYNC, O_FOLLOW, O_HOST };	/* O_SRC: vxt_source_option() */
 	enum { O_ROTATE = 400, O_KEEP };
-	enum { O_PROFILE = 500, O_PROFILE_DIR, O_FILTER };
+	enum { O_PROFILE = 500, O_PROFILE_DIR, O_FILTER, O_SCRIPT };
 	enum { O_LISTEN = 600, O_LISTEN_REMOTE };
 	enum { O_SINK = 700, O_SINK_BATCH, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER,
 	       O_SINK_PWFILE };
@@ -163,6 +164,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "keep", required_argument, NULL, O_KEEP },
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
+		{ "script", required_argument, NULL, O_SCRIPT },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "listen-remote", no_argument, NULL, O_LISTEN_REMOTE },
 		{ "sink", required_argument, NULL, O_SINK },
@@ -183,7 +185,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, li = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:fqhV", longopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:x:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case O_HOST:
@@ -235,6 +237,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_PROFILE: o->keep.profile = optarg; break;
 		case O_PROFILE_DIR: o->keep.profile_dir = optarg; break;
+		case O_SCRIPT: o->keep.script.name = optarg; break;
+		case 'x':
+			if (!strchr(optarg, '='))
+				return die_usage("-x: expected NAME=VALUE, got '%s'", optarg);
+			if (o->keep.script.nx == KEEP_SCRIPT_XMAX)
+				return die_usage("-x: more than %s settings", "64");
+			o->keep.script.xopts[o->keep.script.nx++] = optarg;
+			break;
 		case O_LISTEN: o->listen = optarg; break;
 		case O_LISTEN_REMOTE: o->listen_remote = true; break;
 		case O_SINK:
@@ -281,6 +291,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (!o->output)
 		return die_usage("%s", "no output file (-o FILE)");
+	if (o->keep.script.name && o->keep.profile)
+		return die_usage("%s", "--script and --profile together: give one");
+	if (o->keep.script.nx && !o->keep.script.name)
+		return die_usage("%s", "-x needs --script");
 	if (o->keep_set && !rotate_enabled(&o->rot))
 		return die_usage("%s", "--keep needs --rotate");
 	if (o->ship.url && rotate_enabled(&o->rot))
@@ -406,7 +420,7 @@ static int record(struct options *o, int argc, char **argv)
 	int status = 1, rc, kprog;
 	bool stopping = false;
 	struct vxt_kspec kspec;
-	char why[256];
+	char why[256], script_name[72];
 
 	if (!objs || !strs) {
 		fprintf(stderr, "vxrecord: out of memory\n");
@@ -434,6 +448,11 @@ static int record(struct options *o, int argc, char **argv)
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
 	}
+	if (o->keep.script.name && !o->quiet && strcmp(vxt_source_name(src), "sim") &&
+	    strcmp(vxt_source_name(src), "blktrace"))
+		fprintf(stderr, "vxrecord: script %s runs in user space: the kernel runs only "
+			"context: profiles (formats/profile.md, In the kernel), not scripts\n",
+			o->keep.script.name);
 	if (vxt_source_speculates(src)) {
 		o->keep.kernel = src;
 		o->wr.kernel_spec = true;
@@ -443,6 +462,7 @@ static int record(struct options *o, int argc, char **argv)
 			kprog > 0 ? "the source cannot speculate in the kernel" : why);
 	}
 	live = !(is_sim && !o->src.realtime) && strcmp(vxt_source_name(src), "blktrace");
+	o->keep.live = live;
 	o->wr.source = vxt_source_name(src);
 	o->wr.all_phases = vxt_source_all_phases(src);
 	o->wr.command = join_args(argc, argv);
@@ -489,6 +509,11 @@ static int record(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;
+	if (o->keep.script.s) {	/* the header names the script as NAME.d */
+		snprintf(script_name, sizeof(script_name), "%s.d",
+			 vxt_script_name(o->keep.script.s));
+		o->wr.profile = script_name;
+	}
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);
 	if (!w) {
 		fprintf(stderr, "vxrecord: %s\n", err);
@@ -500,7 +525,8 @@ static int record(struct options *o, int argc, char **argv)
 	}
 	for (;;) {
 		/* on a signal or a limit, stop the source and drain what it holds */
-		if (!stopping && (stop_requested || limit_reached(o, is_sim, started, written))) {
+		if (!stopping && (stop_requested || limit_reached(o, is_sim, started, written) ||
+				  keep_exited(&o->keep))) {
 			stopping = true;
 			if (vxt_source_stop(src) < 0) {
 				fprintf(stderr, "vxrecord: %s\n", vxt_source_error(src));
@@ -525,6 +551,9 @@ static int record(struct options *o, int argc, char **argv)
 		batch.n = 0;
 		if (rc == 0 || (!is_sim && o->count && written >= o->count))
 			break;
+		kb = live ? keep_tick(&o->keep) : NULL;
+		if (live && (!kb || write_kept(o, &w, kb, objs, strs) < 0))
+			goto out;
 		if (live && vxt_writer_tick(w) < 0) {
 			fprintf(stderr, "vxrecord: %s\n", vxt_writer_error(w));
 			goto out;

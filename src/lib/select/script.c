@@ -296,6 +296,28 @@ void vxt_script_get_stats(const struct vxt_script *s, struct vxt_script_stats *s
 	*st = s->st;
 }
 
+uint64_t vxt_script_oldest_held(const struct vxt_script *s)
+{
+	uint64_t oldest = UINT64_MAX;
+
+	if (!s->spec)
+		return oldest;
+	for (unsigned i = 0; i < s->opt.nspec; i++) {
+		const struct sspec *b = &s->spec[i];
+
+		if (b->state != SB_ACTIVE)
+			continue;
+		/* a buffer's records are in time order: its first event is its oldest */
+		for (size_t j = 0; j < b->n; j++)
+			if (b->recs[j].has_event) {
+				if (b->recs[j].ordinal < oldest)
+					oldest = b->recs[j].ordinal;
+				break;
+			}
+	}
+	return oldest;
+}
+
 const char *vxt_script_first_error(const struct vxt_script *s)
 {
 	return s->errs_seen ? s->errs_seen : "";
