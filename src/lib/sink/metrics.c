@@ -38,12 +38,21 @@ void metrics_state_free(struct metrics_state *s)
 	free(s->names);
 }
 
+static void snap_free(struct metrics_snap *s)
+{
+	if (s) {
+		metrics_state_free(&s->st);
+		free(s);
+	}
+}
+
 void vxt_metrics_free(struct vxt_metrics *m)
 {
 	if (!m)
 		return;
 	metrics_state_free(&m->live);
-	metrics_state_free(&m->pub);
+	snap_free(m->pub);
+	snap_free(m->spare);
 	free(m->index);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
@@ -235,15 +244,59 @@ int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *sr
 	return 0;
 }
 
+/* Drop a reference to @s (lock held); the last one makes it the spare. */
+static void unref(struct vxt_metrics *m, struct metrics_snap *s)
+{
+	if (!s || --s->refs)
+		return;
+	if (m->spare)
+		snap_free(s);
+	else
+		m->spare = s;
+}
+
 int vxt_metrics_publish(struct vxt_metrics *m)
 {
-	int rc;
+	struct metrics_snap *s, *old;
 
+	/* fill a snapshot no one reads: the copy needs no lock */
 	pthread_mutex_lock(&m->lock);
-	rc = metrics_state_copy(&m->pub, &m->live);
+	s = m->spare;
+	m->spare = NULL;
+	pthread_mutex_unlock(&m->lock);
+	if (!s && !(s = calloc(1, sizeof(*s))))
+		return -ENOMEM;
+	if (metrics_state_copy(&s->st, &m->live) < 0) {
+		snap_free(s);
+		return -ENOMEM;
+	}
+	s->refs = 1;
+	pthread_mutex_lock(&m->lock);
+	old = m->pub;
+	m->pub = s;
+	unref(m, old);
 	pthread_mutex_unlock(&m->lock);
 	m->published_ns = vxt_now_mono();
-	return rc;
+	return 0;
+}
+
+struct metrics_snap *metrics_snap_get(struct vxt_metrics *m)
+{
+	struct metrics_snap *s;
+
+	pthread_mutex_lock(&m->lock);
+	s = m->pub;
+	if (s)
+		s->refs++;
+	pthread_mutex_unlock(&m->lock);
+	return s;
+}
+
+void metrics_snap_put(struct vxt_metrics *m, struct metrics_snap *s)
+{
+	pthread_mutex_lock(&m->lock);
+	unref(m, s);
+	pthread_mutex_unlock(&m->lock);
 }
 
 int vxt_metrics_tick(struct vxt_metrics *m)

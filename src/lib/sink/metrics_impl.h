@@ -1,9 +1,12 @@
 /* metrics_impl.h - the metric set's state, shared by metrics.c (feeding,
  * publishing) and metrics_text.c (rendering)
  *
- * Two copies of struct metrics_state: the live one, touched only by the
- * collecting thread, and the published one, copied from it under the lock and
- * read under the lock by the renderer.
+ * The live struct metrics_state is touched only by the collecting thread.
+ * Publishing copies it into a snapshot of its own (no lock held) and swaps
+ * that in as the published one under the lock, a pointer swap; a renderer
+ * takes a reference to the published snapshot under the lock and renders it
+ * without: neither side ever waits for the other's copy or render. A
+ * snapshot no one refers to any more is kept as the next one to fill.
  */
 #ifndef SINK_METRICS_IMPL_H
 #define SINK_METRICS_IMPL_H
@@ -41,14 +44,28 @@ struct metrics_state {
 	struct vxt_view_stats view;
 };
 
+/* A published state and the references to it (the published pointer and
+ * renders in progress). */
+struct metrics_snap {
+	struct metrics_state st;
+	unsigned refs;
+};
+
 struct vxt_metrics {
-	struct metrics_state live, pub;
+	struct metrics_state live;
+	struct metrics_snap *pub;	/* the published snapshot, or NULL */
+	struct metrics_snap *spare;	/* one no one refers to, or NULL */
 	uint32_t *index;		/* object * VXT_OP_COUNT + op -> series + 1 */
 	size_t nindex;
 	size_t last_err;		/* the error entry hit last */
 	uint64_t published_ns;
-	pthread_mutex_t lock;		/* guards pub */
+	pthread_mutex_t lock;		/* guards pub, spare and refs */
 };
+
+/* The published snapshot with a reference taken (NULL before the first
+ * publication); give it back with metrics_snap_put(). */
+struct metrics_snap *metrics_snap_get(struct vxt_metrics *m);
+void metrics_snap_put(struct vxt_metrics *m, struct metrics_snap *s);
 
 /* Copy @src into @dst, growing its arrays. @return 0 or -ENOMEM. */
 int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *src);

@@ -3,8 +3,10 @@
  *
  * The two formats differ in three places only: a counter's TYPE and HELP name
  * the family without "_total" in OpenMetrics, and OpenMetrics ends with
- * "# EOF". Numbers are written by hand (no printf per sample): a scrape at
- * a thousand objects is tens of thousands of lines.
+ * "# EOF". A scrape at a thousand objects is about a hundred thousand
+ * lines, so each series' labels are formatted once per scrape, the output
+ * buffer is sized once from the series count, and numbers are written by
+ * hand, two digits at a time (no printf per sample).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,15 +60,29 @@ static void puts_(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 static void put_u64(struct out *o, uint64_t v)
 {
 	char buf[24];
 	size_t i = sizeof(buf);
 
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		buf[--i] = digits2[d + 1];
+		buf[--i] = digits2[d];
+	}
+	if (v >= 10) {
+		buf[--i] = digits2[v * 2 + 1];
+		buf[--i] = digits2[v * 2];
+	} else {
+		buf[--i] = (char)('0' + v);
+	}
 	put(o, buf + i, sizeof(buf) - i);
 }
 
@@ -130,11 +146,17 @@ static void scalar(struct out *o, const char *name, const char *type, const char
 	put(o, "\n", 1);
 }
 
-/* name{object="sda",op="read"  (no closing brace) */
-static void open_sample(struct out *o, const char *name, const struct metrics_state *s,
-			uint32_t object, unsigned op)
+/* Each series' labels, formatted once per scrape: {object="sda",op="read"
+ * (no closing brace) at lab.p + off[i], len[i] bytes. */
+struct labels {
+	struct out lab;
+	size_t *off, *len;
+	size_t *eoff, *elen;	/* the same for each error entry */
+};
+
+static void label_of(struct out *o, const struct metrics_state *s, uint32_t object,
+		     unsigned op)
 {
-	puts_(o, name);
 	puts_(o, "{object=\"");
 	put_label(o, object < s->nnames ? s->names[object] : "");
 	puts_(o, "\",op=\"");
@@ -142,9 +164,49 @@ static void open_sample(struct out *o, const char *name, const struct metrics_st
 	put(o, "\"", 1);
 }
 
-static void per_series(struct out *o, const struct metrics_state *s, const char *name,
-		       const char *type, const char *help, size_t field)
+static int make_labels(struct labels *l, const struct metrics_state *s)
 {
+	l->off = malloc((s->nser + 1) * sizeof(*l->off));
+	l->len = malloc((s->nser + 1) * sizeof(*l->len));
+	l->eoff = malloc((s->nerr + 1) * sizeof(*l->eoff));
+	l->elen = malloc((s->nerr + 1) * sizeof(*l->elen));
+	if (!l->off || !l->len || !l->eoff || !l->elen)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nser; i++) {
+		l->off[i] = l->lab.n;
+		label_of(&l->lab, s, s->ser[i].object, s->ser[i].op);
+		l->len[i] = l->lab.n - l->off[i];
+	}
+	for (size_t i = 0; i < s->nerr; i++) {
+		l->eoff[i] = l->lab.n;
+		label_of(&l->lab, s, s->err[i].object, s->err[i].op);
+		l->elen[i] = l->lab.n - l->eoff[i];
+	}
+	return l->lab.oom ? -ENOMEM : 0;
+}
+
+static void free_labels(struct labels *l)
+{
+	free(l->lab.p);
+	free(l->off);
+	free(l->len);
+	free(l->eoff);
+	free(l->elen);
+}
+
+/* name + series @i's labels */
+static void open_sample(struct out *o, const char *name, size_t nlen, const struct labels *l,
+			size_t i)
+{
+	put(o, name, nlen);
+	put(o, l->lab.p + l->off[i], l->len[i]);
+}
+
+static void per_series(struct out *o, const struct metrics_state *s, const struct labels *l,
+		       const char *name, const char *type, const char *help, size_t field)
+{
+	size_t nlen = strlen(name);
+
 	family(o, name, type, help);
 	for (size_t i = 0; i < s->nser; i++) {
 		const struct metrics_series *ser = &s->ser[i];
@@ -156,16 +218,16 @@ static void per_series(struct out *o, const struct metrics_state *s, const char 
 			v = ser->bytes;
 		else
 			v = ser->started > ser->completed ? ser->started - ser->completed : 0;
-		open_sample(o, name, s, ser->object, ser->op);
+		open_sample(o, name, nlen, l, i);
 		put(o, "} ", 2);
 		put_u64(o, v);
 		put(o, "\n", 1);
 	}
 }
 
-static void errors(struct out *o, const struct metrics_state *s)
+static void errors(struct out *o, const struct metrics_state *s, const struct labels *l)
 {
-	const char *name = "vxtrace_io_errors_total";
+	static const char name[] = "vxtrace_io_errors_total";
 	char num[16];
 
 	family(o, name, "counter", "Failed I/O completions, by errno.");
@@ -173,7 +235,8 @@ static void errors(struct out *o, const struct metrics_state *s)
 		const struct metrics_error *e = &s->err[i];
 		const char *en = vxt_errno_name(e->error);
 
-		open_sample(o, name, s, e->object, e->op);
+		put(o, name, sizeof(name) - 1);
+		put(o, l->lab.p + l->eoff[i], l->elen[i]);
 		puts_(o, ",errno=\"");
 		if (!en) {
 			snprintf(num, sizeof(num), "%d", -e->error);
@@ -195,49 +258,44 @@ static const char *const bucket_le[VXT_METRICS_BUCKETS] = {
 	"16.777216",
 };
 
-static void histogram(struct out *o, const struct metrics_state *s)
+static void histogram(struct out *o, const struct metrics_state *s, const struct labels *l)
 {
 	static const char bname[] = "vxtrace_io_d2c_seconds_bucket";
-	struct out lab = { .fmt = o->fmt };
+	static const char sname[] = "vxtrace_io_d2c_seconds_sum";
+	static const char cname[] = "vxtrace_io_d2c_seconds_count";
+	char le[VXT_METRICS_BUCKETS + 1][24];	/* ,le="0.000001"}  */
 	size_t le_len[VXT_METRICS_BUCKETS + 1];
 
 	for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++)
-		le_len[k] = k < VXT_METRICS_BUCKETS ? strlen(bucket_le[k]) : 4;
+		le_len[k] = (size_t)snprintf(le[k], sizeof(le[k]), ",le=\"%s\"} ",
+					     k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf");
 	family(o, "vxtrace_io_d2c_seconds", "histogram",
 	       "I/O latency from issue to the device (D) to completion (C).");
 	for (size_t i = 0; i < s->nser; i++) {
 		const struct metrics_series *ser = &s->ser[i];
+		const char *lab = l->lab.p + l->off[i];
+		size_t llen = l->len[i];
 		uint64_t cum = 0;
 
-		/* the series' labels once: {object="sda",op="read" */
-		lab.n = 0;
-		open_sample(&lab, "", s, ser->object, ser->op);
-		if (lab.oom) {
-			o->oom = true;
-			break;
-		}
-		if (!reserve(o, (VXT_METRICS_BUCKETS + 1) * (sizeof(bname) + lab.n + 48)))
-			break;
 		for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++) {
 			cum += ser->bucket[k];
 			put(o, bname, sizeof(bname) - 1);
-			put(o, lab.p, lab.n);
-			put(o, ",le=\"", 5);
-			put(o, k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf", le_len[k]);
-			put(o, "\"} ", 3);
+			put(o, lab, llen);
+			put(o, le[k], le_len[k]);
 			put_u64(o, cum);
 			put(o, "\n", 1);
 		}
-		open_sample(o, "vxtrace_io_d2c_seconds_sum", s, ser->object, ser->op);
+		put(o, sname, sizeof(sname) - 1);
+		put(o, lab, llen);
 		put(o, "} ", 2);
 		put_seconds(o, ser->lat_sum_ns);
 		put(o, "\n", 1);
-		open_sample(o, "vxtrace_io_d2c_seconds_count", s, ser->object, ser->op);
+		put(o, cname, sizeof(cname) - 1);
+		put(o, lab, llen);
 		put(o, "} ", 2);
 		put_u64(o, ser->lat_count);
 		put(o, "\n", 1);
 	}
-	free(lab.p);
 }
 
 static void view(struct out *o, const struct metrics_state *s)
@@ -260,8 +318,14 @@ static void view(struct out *o, const struct metrics_state *s)
 	       "Speculations that found no speculative buffer.", sp->failed);
 }
 
-static void render(struct out *o, const struct metrics_state *s)
+static void render(struct out *o, const struct metrics_state *s, const struct labels *l)
 {
+	/* the whole output at once: about 31 lines per series, each its name,
+	 * its labels and a number */
+	size_t per = 31 * (l->lab.n / (s->nser ? s->nser : 1) + 64);
+
+	if (!reserve(o, 16384 + s->nser * per + s->nerr * (l->lab.n / (s->nser ? s->nser : 1) + 64)))
+		return;
 	family(o, "vxtrace_build_info", "gauge", "The vxtrace version serving these metrics.");
 	puts_(o, "vxtrace_build_info{version=\"");
 	put_label(o, vxt_version());
@@ -269,12 +333,12 @@ static void render(struct out *o, const struct metrics_state *s)
 	scalar(o, "vxtrace_events_total", "counter", "Events seen, of every phase.", s->events);
 	scalar(o, "vxtrace_events_lost_total", "counter", "Events the source lost.",
 	       s->lost_stream > s->lost_source ? s->lost_stream : s->lost_source);
-	per_series(o, s, "vxtrace_io_completed_total", "counter", "Completed I/Os.", 0);
-	per_series(o, s, "vxtrace_io_bytes_total", "counter", "Bytes of the completed I/Os.", 1);
-	errors(o, s);
-	per_series(o, s, "vxtrace_io_in_flight", "gauge",
+	per_series(o, s, l, "vxtrace_io_completed_total", "counter", "Completed I/Os.", 0);
+	per_series(o, s, l, "vxtrace_io_bytes_total", "counter", "Bytes of the completed I/Os.", 1);
+	errors(o, s, l);
+	per_series(o, s, l, "vxtrace_io_in_flight", "gauge",
 		   "I/Os issued to the device and not completed yet.", 2);
-	histogram(o, s);
+	histogram(o, s, l);
 	view(o, s);
 	if (o->fmt == VXT_METRICS_OPENMETRICS)
 		puts_(o, "# EOF\n");
@@ -284,16 +348,18 @@ int vxt_metrics_render(struct vxt_metrics *m, enum vxt_metrics_format fmt, char 
 		       size_t *len)
 {
 	struct out o = { .fmt = fmt };
-	struct metrics_state snap = { 0 };
-	int rc;
+	struct labels l = { .lab = { .fmt = fmt } };
+	struct metrics_state none = { 0 };
+	/* a reference to the published snapshot: the collector publishes the
+	 * next one beside it, never waiting for this render */
+	struct metrics_snap *snap = metrics_snap_get(m);
+	const struct metrics_state *st = snap ? &snap->st : &none;
+	int rc = make_labels(&l, st);
 
-	/* a private copy: the collector's next publication never waits for a render */
-	pthread_mutex_lock(&m->lock);
-	rc = metrics_state_copy(&snap, &m->pub);
-	pthread_mutex_unlock(&m->lock);
 	if (rc == 0)
-		render(&o, &snap);
-	metrics_state_free(&snap);
+		render(&o, st, &l);
+	metrics_snap_put(m, snap);
+	free_labels(&l);
 	if (rc < 0 || o.oom) {
 		free(o.p);
 		return -ENOMEM;
