@@ -19,6 +19,7 @@
  * get their latency, pid and command from the matching issue (iopair.h).
  * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
  *
+ * The set-up (devices, levels, filters, rings, parser) is tracefs_setup.c.
  * opts->bufsize is the ring size per CPU (default 4 MiB). The instance is
  * removed by close() on every path; instances of dead recorders found at
  * open are removed too.
@@ -40,370 +41,10 @@
 #include "vxtrace/iopair.h"
 #include "source/rwbs.h"
 #include "source/source_impl.h"
+#include "source/tracefs_impl.h"
 #include "source/tracefs_inst.h"
 #include "vxtrace/sysdev.h"
 #include "vxtrace/util.h"
-
-#define TFS_DEFAULT_BUF	(4u << 20)
-#define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
-#define TFS_MAX_OBJS	256
-#define TFS_RECENT_ERR	64
-
-enum tfs_kind {
-	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
-	K_BIO_QUEUE, K_BIO_COMPLETE, K_COUNT
-};
-
-static const char *const tfs_event_names[K_COUNT] = {
-	"block_rq_issue", "block_rq_complete", "block_rq_requeue", "block_rq_error",
-	"block_bio_queue", "block_bio_complete",
-};
-
-/* The fields we read of one tracepoint; NULL where the kernel has none. */
-struct tfs_evdesc {
-	struct tep_event *ev;
-	int id;			/* -1: not enabled */
-	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *error, *rwbs, *comm;
-};
-
-/* An event as read from the ring, before routing and pairing. */
-struct tfs_raw {
-	uint64_t ts;
-	uint64_t sector;
-	uint32_t dev, nr_sector, bytes, pid;
-	int32_t error;
-	uint16_t cpu;
-	uint8_t kind;
-	char rwbs[9];
-	char comm[16];
-};
-
-/* Where events of (dev, sector range, level) go. */
-struct tfs_route {
-	uint32_t dev;		/* as in the events */
-	uint64_t lo, hi;	/* sector range, [lo, hi) */
-	uint32_t obj;
-	bool bio;		/* bio level (else request level) */
-};
-
-struct tfs_cpu {
-	int fd;
-	uint64_t lost;		/* overrun + dropped seen so far */
-};
-
-struct tfs_comm_cache {
-	uint32_t pid, id;
-	char comm[16];
-};
-
-struct tfs {
-	struct tracefs_instance *inst;
-	struct tep_handle *tep;
-	struct kbuffer *kbuf;
-	struct tfs_evdesc ev[K_COUNT];
-	int ncpu;
-	struct tfs_cpu *cpu;
-	int epfd, timerfd;
-	void *page;
-	size_t page_size;
-	/* events read, not yet handed out; sorted by ts before use */
-	struct tfs_raw *pend;
-	size_t npend, cappend;
-	struct tfs_raw *sorted;		/* the merge's other buffer, cappend long */
-	uint64_t last_ts;	/* newest handed out */
-	struct vxt_iopair *pair;
-	bool all;		/* every device (no object list) */
-	struct tfs_route route[TFS_MAX_OBJS];
-	size_t nroute;
-	struct tfs_comm_cache comm[256];
-	struct { uint32_t dev; uint64_t sector; } recent_err[TFS_RECENT_ERR];
-	unsigned nrecent;
-	uint64_t stats_ns;
-	bool stopped;
-	uint64_t seen[K_COUNT];
-	uint64_t flush_ends;	/* completions that end a flush sequence (emit()) */
-};
-
-/* ---- objects and filters ---- */
-
-static int add_route(struct vxt_source *s, struct tfs *t, uint32_t dev, uint64_t lo,
-		     uint64_t hi, uint32_t obj, bool bio)
-{
-	if (t->nroute == TFS_MAX_OBJS)
-		return vxt_source_seterr(s, -E2BIG, "tracefs: more than %d objects",
-					 TFS_MAX_OBJS);
-	t->route[t->nroute++] = (struct tfs_route){ dev, lo, hi, obj, bio };
-	return 0;
-}
-
-static int64_t add_object(struct vxt_source *s, uint32_t dev)
-{
-	char name[32];
-	unsigned kind = VXT_OBJ_OTHER;
-	uint64_t size = 0;
-
-	if (vxt_sysdev_describe(dev, name, &kind, &size) < 0)
-		snprintf(name, sizeof(name), "%u:%u", VXT_SYSDEV_MAJOR(dev),
-			 VXT_SYSDEV_MINOR(dev));
-	return vxt_objtab_add(s->objs, dev, name, kind, size);
-}
-
-/* Route one selected device: partitions through their disk's requests,
- * blk-mq devices by requests, others by bios. */
-static int select_dev(struct vxt_source *s, struct tfs *t, uint32_t dev)
-{
-	uint32_t disk;
-	uint64_t start, size = 0;
-	int64_t obj = add_object(s, dev);
-	int part;
-
-	if (obj < 0)
-		return vxt_source_seterr(s, (int)obj, "tracefs: object table: %s",
-					 strerror((int)-obj));
-	part = vxt_sysdev_partition(dev, &disk, &start);
-	if (part < 0)
-		return vxt_source_seterr(s, part, "tracefs: device %u:%u vanished",
-					 VXT_SYSDEV_MAJOR(dev), VXT_SYSDEV_MINOR(dev));
-	if (part == 1 && vxt_sysdev_is_mq(disk)) {
-		vxt_sysdev_describe(dev, NULL, NULL, &size);
-		return add_route(s, t, disk, start, start + size / 512, (uint32_t)obj, false);
-	}
-	return add_route(s, t, dev, 0, UINT64_MAX, (uint32_t)obj,
-			 part == 0 ? !vxt_sysdev_is_mq(dev) : true);
-}
-
-/* Every bio-based whole device present now gets a bio-level route. */
-static int select_bio_devices(struct vxt_source *s, struct tfs *t)
-{
-	char path[512], line[64];
-	struct dirent *de;
-	unsigned ma, mi;
-	uint32_t dev;
-	DIR *d = opendir("/sys/dev/block");
-	int rc = 0;
-
-	if (!d)
-		return 0;
-	while (rc == 0 && (de = readdir(d))) {
-		FILE *f;
-
-		if (sscanf(de->d_name, "%u:%u", &ma, &mi) != 2)
-			continue;
-		dev = VXT_SYSDEV_MKDEV(ma, mi);
-		snprintf(path, sizeof(path), "/sys/dev/block/%s/partition", de->d_name);
-		if (access(path, F_OK) == 0 || vxt_sysdev_is_mq(dev))
-			continue;
-		snprintf(path, sizeof(path), "/sys/dev/block/%s/size", de->d_name);
-		f = fopen(path, "re");
-		if (f) {
-			bool empty = !fgets(line, sizeof(line), f) || atoll(line) == 0;
-
-			fclose(f);
-			if (empty)
-				continue;	/* unused loop/zram slots etc. */
-		}
-		rc = select_dev(s, t, dev);
-	}
-	closedir(d);
-	return rc;
-}
-
-/* Build "dev == A || (dev == B && sector >= x && sector < y)" for a level.
- * @return the length, 0 when no route of that level exists, or -E2BIG. */
-static int build_filter(const struct tfs *t, bool bio, char *buf, size_t size)
-{
-	size_t i, len = 0;
-	int n;
-
-	buf[0] = '\0';
-	for (i = 0; i < t->nroute; i++) {
-		const struct tfs_route *r = &t->route[i];
-
-		if (r->bio != bio)
-			continue;
-		if (r->hi == UINT64_MAX)
-			n = snprintf(buf + len, size - len, "%sdev == %u", len ? " || " : "",
-				     r->dev);
-		else
-			n = snprintf(buf + len, size - len,
-				     "%s(dev == %u && sector >= %llu && sector < %llu)",
-				     len ? " || " : "", r->dev, (unsigned long long)r->lo,
-				     (unsigned long long)r->hi);
-		if (n < 0 || (size_t)n >= size - len)
-			return -E2BIG;
-		len += (size_t)n;
-	}
-	return (int)len;
-}
-
-/* ---- events ---- */
-
-static int setup_event(struct vxt_source *s, struct tfs *t, int k, const char *filter)
-{
-	struct tfs_evdesc *d = &t->ev[k];
-	const char *name = tfs_event_names[k];
-
-	d->id = -1;
-	d->ev = tep_find_event_by_name(t->tep, "block", name);
-	if (!d->ev) {
-		if (k == K_RQ_ERROR)
-			return 0;	/* older kernels: errors come with rq_complete */
-		return vxt_source_seterr(s, -ENOENT, "tracefs: the kernel has no block:%s "
-					 "tracepoint", name);
-	}
-	d->dev = tep_find_field(d->ev, "dev");
-	d->sector = tep_find_field(d->ev, "sector");
-	d->nr_sector = tep_find_field(d->ev, "nr_sector");
-	d->bytes = tep_find_field(d->ev, "bytes");
-	d->error = tep_find_field(d->ev, "error");
-	d->rwbs = tep_find_field(d->ev, "rwbs");
-	d->comm = tep_find_field(d->ev, "comm");
-	if (!d->dev || !d->sector || !d->nr_sector || !d->rwbs)
-		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s lacks dev, sector, "
-					 "nr_sector or rwbs", name);
-	if (filter && filter[0] &&
-	    tracefs_event_file_write(t->inst, "block", name, "filter", filter) < 0)
-		return vxt_source_seterr(s, -EINVAL, "tracefs: setting the filter of "
-					 "block:%s to '%.200s' failed", name, filter);
-	if (tracefs_event_enable(t->inst, "block", name) < 0)
-		return vxt_source_seterr(s, -EIO, "tracefs: enabling block:%s failed", name);
-	d->id = d->ev->id;
-	return 0;
-}
-
-static int setup_events(struct vxt_source *s, struct tfs *t)
-{
-	static char rqf[16384], biof[16384];
-	int nrq, nbio, k, rc;
-
-	nrq = build_filter(t, false, rqf, sizeof(rqf));
-	nbio = build_filter(t, true, biof, sizeof(biof));
-	if (nrq < 0 || nbio < 0)
-		return vxt_source_seterr(s, -E2BIG, "tracefs: object list too long for a "
-					 "tracefs filter");
-	for (k = 0; k < K_COUNT; k++) {
-		bool bio = k == K_BIO_QUEUE || k == K_BIO_COMPLETE;
-
-		t->ev[k].id = -1;
-		if (bio ? nbio == 0 : (nrq == 0 && !t->all))
-			continue;	/* no object at this level */
-		rc = setup_event(s, t, k, bio ? biof : rqf);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* ---- open / close ---- */
-
-static int open_cpus(struct vxt_source *s, struct tfs *t)
-{
-	struct epoll_event ee = { .events = EPOLLIN };
-	char file[64], *path;
-	int i, fd;
-
-	t->epfd = epoll_create1(EPOLL_CLOEXEC);
-	t->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (t->epfd < 0 || t->timerfd < 0)
-		return vxt_source_seterr(s, -errno, "tracefs: epoll/timerfd: %s",
-					 strerror(errno));
-	ee.data.u32 = UINT32_MAX;
-	epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->timerfd, &ee);
-	t->ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (t->ncpu < 1)
-		t->ncpu = 1;
-	t->cpu = calloc((size_t)t->ncpu, sizeof(*t->cpu));
-	if (!t->cpu)
-		return vxt_source_seterr(s, -ENOMEM, "out of memory");
-	for (i = 0; i < t->ncpu; i++) {
-		t->cpu[i].fd = -1;
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", i);
-		path = tracefs_instance_get_file(t->inst, file);
-		if (!path)
-			return vxt_source_seterr(s, -ENOMEM, "out of memory");
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		tracefs_put_tracing_file(path);
-		if (fd < 0)
-			continue;	/* CPU not present */
-		t->cpu[i].fd = fd;
-		ee.data.u32 = (uint32_t)i;
-		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ee) < 0)
-			return vxt_source_seterr(s, -errno, "tracefs: epoll: %s",
-						 strerror(errno));
-	}
-	return 0;
-}
-
-static int setup_buffers(struct vxt_source *s, struct tfs *t, size_t bufsize)
-{
-	long long kb = 0;
-
-	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
-		return vxt_source_seterr(s, -EIO, "tracefs: the kernel has no 'mono' "
-					 "trace clock");
-	if (tracefs_instance_set_buffer_size(t->inst, (bufsize ? bufsize : TFS_DEFAULT_BUF) / 1024,
-					     -1) < 0)
-		return vxt_source_seterr(s, -ENOMEM, "tracefs: cannot set the ring size to "
-					 "%zu bytes per CPU", bufsize ? bufsize : TFS_DEFAULT_BUF);
-	/* wake a poller on any data, not at half a ring */
-	tracefs_instance_file_write(t->inst, "buffer_percent", "0");
-	t->page_size = (size_t)getpagesize();
-	if (tracefs_instance_file_read_number(t->inst, "buffer_subbuf_size_kb", &kb) == 0 &&
-	    kb > 0)
-		t->page_size = (size_t)kb * 1024;
-	t->page = malloc(t->page_size);
-	if (!t->page)
-		return vxt_source_seterr(s, -ENOMEM, "out of memory");
-	return 0;
-}
-
-static int setup_parser(struct vxt_source *s, struct tfs *t)
-{
-	static const char *const systems[] = { "block", NULL };
-
-	t->tep = tracefs_local_events_system(NULL, systems);
-	if (!t->tep)
-		return vxt_source_seterr(s, -EIO, "tracefs: cannot read the block event "
-					 "formats under %s/events/block", tracefs_tracing_dir());
-	t->kbuf = kbuffer_alloc(tep_get_header_page_size(t->tep) == 4 ? KBUFFER_LSIZE_4 :
-				KBUFFER_LSIZE_8, tep_is_file_bigendian(t->tep) ?
-				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	if (!t->kbuf)
-		return vxt_source_seterr(s, -ENOMEM, "out of memory");
-	return 0;
-}
-
-static int select_objects(struct vxt_source *s, struct tfs *t, const char *objects)
-{
-	uint32_t devs[TFS_MAX_OBJS];
-	char err[VXT_ERRBUF_SIZE];
-	int n, i, rc;
-
-	t->all = !objects || !objects[0];
-	if (t->all)
-		return select_bio_devices(s, t);
-	n = vxt_sysdev_resolve(objects, devs, TFS_MAX_OBJS, err);
-	if (n < 0)
-		return vxt_source_seterr(s, n, "%s", err);
-	/* partitions first: they win over their disk for their range */
-	for (i = 0; i < n; i++) {
-		uint32_t disk;
-		uint64_t start;
-
-		if (vxt_sysdev_partition(devs[i], &disk, &start) == 1 &&
-		    (rc = select_dev(s, t, devs[i])) < 0)
-			return rc;
-	}
-	for (i = 0; i < n; i++) {
-		uint32_t disk;
-		uint64_t start;
-
-		if (vxt_sysdev_partition(devs[i], &disk, &start) != 1 &&
-		    (rc = select_dev(s, t, devs[i])) < 0)
-			return rc;
-	}
-	return 0;
-}
 
 static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 {
@@ -426,7 +67,7 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	t->pair = vxt_iopair_new();
 	if (!t->pair)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
-	rc = select_objects(s, t, opts->objects);
+	rc = vxt_tfs_select_objects(s, t, opts->objects);
 	if (rc < 0)
 		return rc;
 	snprintf(name, sizeof(name), "%s-%d", prog, (int)getpid());
@@ -439,10 +80,10 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 			"%s/instances/%s: %s%s", tracefs_tracing_dir(), name, strerror(e),
 			e == EACCES || e == EPERM ? " (needs root)" : "");
 	}
-	if ((rc = setup_buffers(s, t, opts->bufsize)) < 0 ||
-	    (rc = setup_parser(s, t)) < 0 ||
-	    (rc = open_cpus(s, t)) < 0 ||
-	    (rc = setup_events(s, t)) < 0)
+	if ((rc = vxt_tfs_setup_buffers(s, t, opts->bufsize)) < 0 ||
+	    (rc = vxt_tfs_setup_parser(s, t)) < 0 ||
+	    (rc = vxt_tfs_open_cpus(s, t)) < 0 ||
+	    (rc = vxt_tfs_setup_events(s, t)) < 0)
 		return rc;
 	tracefs_trace_on(t->inst);
 	s->clock_mono = vxt_now_mono();
@@ -665,8 +306,8 @@ static int64_t route_event(struct vxt_source *s, struct tfs *t, const struct tfs
 	}
 	if (!t->all || bio)
 		return -1;
-	obj = add_object(s, r->dev);
-	if (obj >= 0 && add_route(s, t, r->dev, 0, UINT64_MAX, (uint32_t)obj, false) < 0)
+	obj = vxt_tfs_add_object(s, r->dev);
+	if (obj >= 0 && vxt_tfs_add_route(s, t, r->dev, 0, UINT64_MAX, (uint32_t)obj, false) < 0)
 		t->nroute = TFS_MAX_OBJS;	/* table full: later devices go through add_object */
 	return obj;
 }

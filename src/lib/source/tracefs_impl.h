@@ -1,0 +1,110 @@
+/* tracefs_impl.h - the tracefs source's state, shared by its files
+ * (internal to libvxtrace): source_tracefs.c reads, merges, pairs and emits;
+ * tracefs_setup.c chooses the objects and sets up the instance's events,
+ * filters, rings and parser.
+ */
+#ifndef VXT_TRACEFS_IMPL_H
+#define VXT_TRACEFS_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "source/source_impl.h"
+#include "vxtrace/iopair.h"
+
+#define TFS_DEFAULT_BUF	(4u << 20)
+#define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
+#define TFS_MAX_OBJS	256
+#define TFS_RECENT_ERR	64
+
+enum tfs_kind {
+	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
+	K_BIO_QUEUE, K_BIO_COMPLETE, K_COUNT
+};
+
+extern const char *const tfs_event_names[K_COUNT];
+
+/* The fields we read of one tracepoint; NULL where the kernel has none. */
+struct tfs_evdesc {
+	struct tep_event *ev;
+	int id;			/* -1: not enabled */
+	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *error, *rwbs, *comm;
+};
+
+/* An event as read from the ring, before routing and pairing. */
+struct tfs_raw {
+	uint64_t ts;
+	uint64_t sector;
+	uint32_t dev, nr_sector, bytes, pid;
+	int32_t error;
+	uint16_t cpu;
+	uint8_t kind;
+	char rwbs[9];
+	char comm[16];
+};
+
+/* Where events of (dev, sector range, level) go. */
+struct tfs_route {
+	uint32_t dev;		/* as in the events */
+	uint64_t lo, hi;	/* sector range, [lo, hi) */
+	uint32_t obj;
+	bool bio;		/* bio level (else request level) */
+};
+
+struct tfs_cpu {
+	int fd;
+	uint64_t lost;		/* overrun + dropped seen so far */
+};
+
+struct tfs_comm_cache {
+	uint32_t pid, id;
+	char comm[16];
+};
+
+struct tfs {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	struct tfs_evdesc ev[K_COUNT];
+	int ncpu;
+	struct tfs_cpu *cpu;
+	int epfd, timerfd;
+	void *page;
+	size_t page_size;
+	/* events read, not yet handed out; sorted by ts before use */
+	struct tfs_raw *pend;
+	size_t npend, cappend;
+	struct tfs_raw *sorted;		/* the merge's other buffer, cappend long */
+	uint64_t last_ts;	/* newest handed out */
+	struct vxt_iopair *pair;
+	bool all;		/* every device (no object list) */
+	struct tfs_route route[TFS_MAX_OBJS];
+	size_t nroute;
+	struct tfs_comm_cache comm[256];
+	struct { uint32_t dev; uint64_t sector; } recent_err[TFS_RECENT_ERR];
+	unsigned nrecent;
+	uint64_t stats_ns;
+	bool stopped;
+	uint64_t seen[K_COUNT];
+	uint64_t flush_ends;	/* completions that end a flush sequence (emit()) */
+};
+
+/* tracefs_setup.c */
+/* Send events of (@dev, sectors [@lo, @hi), level) to object @obj. */
+int vxt_tfs_add_route(struct vxt_source *s, struct tfs *t, uint32_t dev, uint64_t lo,
+		      uint64_t hi, uint32_t obj, bool bio);
+/* The object of device @dev, added when new. @return its id or a negative errno. */
+int64_t vxt_tfs_add_object(struct vxt_source *s, uint32_t dev);
+/* Route the devices of @objects (NULL: every device). */
+int vxt_tfs_select_objects(struct vxt_source *s, struct tfs *t, const char *objects);
+int vxt_tfs_setup_buffers(struct vxt_source *s, struct tfs *t, size_t bufsize);
+int vxt_tfs_setup_parser(struct vxt_source *s, struct tfs *t);
+int vxt_tfs_open_cpus(struct vxt_source *s, struct tfs *t);
+/* Enable the tracepoints with the selected devices' filters. */
+int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t);
+
+#endif
