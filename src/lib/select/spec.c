@@ -9,7 +9,8 @@
  * interleave. The watermark is the front of the buffered log: every buffered
  * event in input order, entries dropped lazily from the front once their
  * event left its buffer, so it costs amortised O(1) whatever the number of
- * keys. The rules and names are in spec_check.c.
+ * keys. The rules and names are in spec_check.c; making, freeing and the
+ * counters in words are spec_life.c.
  *
  * Invariants: an event reaches the output at most once; a key has at most one
  * open speculation; every slot in use is on the active list; the watermark is
@@ -28,76 +29,6 @@
 #define SWEEP_EVERY	4096	/* close emptied windowed speculations this often */
 #define PRUNE_EVERY	256	/* prune the log at least this often */
 #define RING_MIN	64
-
-struct srec {
-	struct vxt_event ev;
-	uint64_t seq;
-};
-
-struct sbuf {
-	uint64_t id;		/* 0 = free */
-	uint64_t ka, kb;	/* the key */
-	struct srec *ring;	/* kept across reuse of the slot */
-	uint32_t cap, head, n;
-	uint32_t active_pos;	/* index in ->active */
-	uint64_t added, gone;	/* events ever added / removed from the front */
-	bool windowed;
-	uint64_t window;	/* 0 with window_events: no time bound */
-	uint32_t window_events;
-};
-
-struct lent {			/* an entry of the buffered log */
-	uint64_t seq, id;
-	uint64_t expire;	/* windowed: past this time the event can never be
-				 * committed; UINT64_MAX otherwise */
-	uint64_t nth;		/* the event was its buffer's nth added */
-	uint32_t slot;
-};
-
-struct kstate {
-	uint64_t a, b;
-	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
-	uint32_t follow_left;			/* ... for this many events more */
-	uint32_t slot;		/* 1-based index in ->bufs; 0 = no speculation */
-	bool used;
-};
-
-struct cclause {
-	unsigned probes;
-	struct vxt_filter *pred;
-	int pred_spec;		/* pred is `spec` (1), `!spec` (0), or other (-1) */
-	unsigned nact;
-	enum vxt_spec_action act[VXT_SPEC_MAX_ACTIONS];
-	bool windowed;
-	uint64_t window, follow;
-	uint32_t window_events, follow_events;
-};
-
-struct vxt_spec {
-	enum vxt_spec_key key;
-	unsigned ncl;
-	struct cclause cl[VXT_SPEC_MAX_CLAUSES];
-	unsigned nspec;
-	uint32_t maxrec;	/* events per buffer */
-	struct sbuf *bufs;
-	uint32_t *freel, nfree;
-	uint32_t *active, nactive;
-	struct kstate *tab;
-	size_t tabcap, tabn;
-	struct vxt_spec_event *heap;
-	size_t heapn, heapcap;
-	uint64_t seq;		/* ordinal of the next input event */
-	uint64_t next_id;
-	uint64_t now;		/* newest event time */
-	struct lent *log;	/* ring of buffered events in input order */
-	size_t loghead, logn, logcap;
-	uint64_t nbuffered;	/* events in all buffers */
-	uint64_t last_sweep, last_prune;
-	uint64_t max_pending;
-	uint64_t gen;		/* bumped when a buffer loses its oldest event or closes */
-	uint64_t prune_gen, prune_seq;	/* the front prune_seq was live at gen prune_gen */
-	struct vxt_spec_stats st;
-};
 
 /* ---- key table ---- */
 
@@ -752,105 +683,4 @@ void vxt_spec_finish(struct vxt_spec *s)
 	memset(s->tab, 0, s->tabcap * sizeof(*s->tab));
 	s->tabn = 0;
 	s->logn = 0;		/* nothing is buffered: everything pending goes */
-}
-
-/* ---- life cycle ---- */
-
-void vxt_spec_free(struct vxt_spec *s)
-{
-	if (!s)
-		return;
-	for (unsigned i = 0; i < s->ncl; i++)
-		vxt_filter_free(s->cl[i].pred);
-	if (s->bufs)
-		for (unsigned i = 0; i < s->nspec; i++)
-			free(s->bufs[i].ring);
-	free(s->bufs);
-	free(s->freel);
-	free(s->active);
-	free(s->tab);
-	free(s->heap);
-	free(s->log);
-	free(s);
-}
-
-struct vxt_spec *vxt_spec_new(const struct vxt_spec_config *c, const struct vxt_objtab *objs,
-			      const struct vxt_strtab *strs, char err[VXT_ERRBUF_SIZE])
-{
-	struct vxt_spec *s;
-	uint64_t specsize = c->specsize ? c->specsize : VXT_SPEC_DEFAULT_SIZE;
-
-	if (vxt_spec_check(c, err) < 0)
-		return NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		goto out_nomem;
-	s->key = c->key;
-	s->nspec = c->nspec ? c->nspec : VXT_SPEC_DEFAULT_NSPEC;
-	s->maxrec = (uint32_t)(specsize / VXT_SPEC_RECORD_SIZE);
-	s->max_pending = c->max_pending ? c->max_pending : VXT_SPEC_DEFAULT_PENDING;
-	s->ncl = c->nclauses;
-	for (unsigned i = 0; i < c->nclauses; i++) {
-		const struct vxt_spec_clause *in = &c->clauses[i];
-		struct cclause *cl = &s->cl[i];
-
-		cl->probes = in->probes;
-		cl->nact = in->nactions;
-		memcpy(cl->act, in->actions, sizeof(cl->act));
-		cl->windowed = in->windowed;
-		cl->window = in->window_ns;
-		cl->follow = in->follow_ns;
-		cl->window_events = in->window_events;
-		cl->follow_events = in->follow_events;
-		if (vxt_spec_compile_pred(c, i, objs, strs, &cl->pred, err) < 0) {
-			vxt_spec_free(s);
-			return NULL;
-		}
-		cl->pred_spec = cl->pred ? vxt_filter_spec_only(cl->pred) : -1;
-	}
-	s->bufs = calloc(s->nspec, sizeof(*s->bufs));
-	s->freel = malloc(s->nspec * sizeof(*s->freel));
-	s->active = malloc(s->nspec * sizeof(*s->active));
-	s->tabcap = 64;
-	s->tab = calloc(s->tabcap, sizeof(*s->tab));
-	if (!s->bufs || !s->freel || !s->active || !s->tab)
-		goto out_free;
-	/* hand out slot 1 first */
-	for (unsigned i = 0; i < s->nspec; i++)
-		s->freel[i] = s->nspec - i;
-	s->nfree = s->nspec;
-	return s;
-
-out_free:
-	vxt_spec_free(s);
-out_nomem:
-	snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", c->name ? c->name : "speculation");
-	return NULL;
-}
-
-void vxt_spec_set_time_base(struct vxt_spec *s, uint64_t base_ns)
-{
-	for (unsigned i = 0; i < s->ncl; i++)
-		if (s->cl[i].pred)
-			vxt_filter_set_time_base(s->cl[i].pred, base_ns);
-}
-
-void vxt_spec_get_stats(const struct vxt_spec *s, struct vxt_spec_stats *st)
-{
-	*st = s->st;
-}
-
-char *vxt_spec_format_problems(const struct vxt_spec_stats *st, char *buf, size_t size)
-{
-	int n = 0;
-
-	buf[0] = '\0';
-	if (st->failed)
-		n = snprintf(buf, size, "%llu failed speculation%s (no speculative buffer "
-			     "available)\n", (unsigned long long)st->failed,
-			     st->failed == 1 ? "" : "s");
-	if (st->drops && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - n, "%llu speculative drop%s\n",
-			 (unsigned long long)st->drops, st->drops == 1 ? "" : "s");
-	return buf;
 }
