@@ -4,7 +4,8 @@
  * against what it may contain and filled into struct vxt_profile. Every
  * message carries the file, line and column of the node at fault; filter
  * expressions report the position inside the expression mapped back to the
- * file. This file is compiled with the install's VXT_PROFILE_DATADIR.
+ * file (the typed values and mappings are profile_values.c). This file is
+ * compiled with the install's VXT_PROFILE_DATADIR.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,196 +18,6 @@
 #include "vxtrace/filter.h"
 #include "vxtrace/profile.h"
 #include "vxtrace/util.h"
-
-/* ---- typed values ---- */
-
-static const char *kind_name(const struct ynode *n)
-{
-	return n->kind == Y_MAP ? "a mapping" : n->kind == Y_SEQ ? "a list" : "a value";
-}
-
-static bool is_null(const struct ynode *n)
-{
-	return n->kind == Y_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!n->str[0] || !strcmp(n->str, "~") || !strcmp(n->str, "null"));
-}
-
-static int visit(struct pctx *c, const struct ynode *n)
-{
-	if (++c->visits > Y_MAX_VISITS)
-		return fail(c, n, "profile too complex (aliases expand to more than %d nodes)",
-			    Y_MAX_VISITS);
-	return 0;
-}
-
-static int want_scalar(struct pctx *c, const struct ynode *n, const char *key, const char *what)
-{
-	if (visit(c, n) < 0)
-		return -EINVAL;
-	if (n->kind != Y_SCALAR)
-		return fail(c, n, "'%s' takes %s, not %s", key, what, kind_name(n));
-	if (is_null(n))
-		return fail(c, n, "'%s' needs %s", key, what);
-	return 0;
-}
-
-static int get_string(struct pctx *c, const struct ynode *n, const char *key, char **out)
-{
-	if (want_scalar(c, n, key, "a string") < 0)
-		return -EINVAL;
-	free(*out);
-	*out = strdup(n->str);
-	return *out ? 0 : -ENOMEM;
-}
-
-static int get_uint(struct pctx *c, const struct ynode *n, const char *key, uint64_t min,
-		    uint64_t max, uint64_t *out)
-{
-	char *end;
-
-	if (want_scalar(c, n, key, "a number") < 0)
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(n->str, &end, 10);
-	if (errno || *end || end == n->str || n->str[0] == '-')
-		return fail(c, n, "'%s' takes a number, not '%s'", key, n->str);
-	if (*out < min || *out > max)
-		return fail(c, n, "'%s' must be between %llu and %llu", key,
-			    (unsigned long long)min, (unsigned long long)max);
-	return 0;
-}
-
-static int get_duration(struct pctx *c, const struct ynode *n, const char *key, uint64_t *out)
-{
-	size_t len;
-
-	if (want_scalar(c, n, key, "a duration") < 0)
-		return -EINVAL;
-	len = strlen(n->str);
-	if (!strcmp(n->str, "0")) {
-		*out = 0;
-		return 0;
-	}
-	if (len == 0 || (n->str[len - 1] >= '0' && n->str[len - 1] <= '9'))
-		return fail(c, n, "'%s' takes a duration with a unit (e.g. 200ms), not '%s'", key,
-			    n->str);
-	if (vxt_parse_duration(n->str, out) < 0)
-		return fail(c, n, "'%s' takes a duration (e.g. 200ms), not '%s'", key, n->str);
-	return 0;
-}
-
-static int get_size(struct pctx *c, const struct ynode *n, const char *key, uint64_t *out)
-{
-	if (want_scalar(c, n, key, "a size") < 0)
-		return -EINVAL;
-	if (vxt_parse_size(n->str, out) < 0)
-		return fail(c, n, "'%s' takes a size (e.g. 1M), not '%s'", key, n->str);
-	return 0;
-}
-
-/* One word of a list of choices; @return its index or fail. */
-static int get_choice(struct pctx *c, const struct ynode *n, const char *key,
-		      const char *const *choices, int nchoices, int *out)
-{
-	char list[200] = "";
-
-	if (want_scalar(c, n, key, "a name") < 0)
-		return -EINVAL;
-	for (int i = 0; i < nchoices; i++) {
-		if (!strcmp(n->str, choices[i])) {
-			*out = i;
-			return 0;
-		}
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-			 i ? ", " : "", choices[i]);
-	}
-	return fail(c, n, "unknown %s '%s' (%s)", key, n->str, list);
-}
-
-/* Where an expression's text starts in the file, per scalar style. */
-void vxt_prof_expr_origin(const struct pctx *c, const struct ynode *n, unsigned *line,
-			  unsigned *col, unsigned *indent, bool *block)
-{
-	*line = n->line;
-	*col = n->col;
-	*indent = 0;
-	*block = false;
-	if (n->style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-	    n->style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
-		(*col)++;
-	} else if (n->style == YAML_LITERAL_SCALAR_STYLE ||
-		   n->style == YAML_FOLDED_SCALAR_STYLE) {
-		const char *s = c->text, *end = c->text + c->len;	/* not NUL-terminated */
-		unsigned l = 1;
-
-		*block = true;
-		*line = n->line + 1;	/* the text starts under the indicator */
-		while (s < end && l < *line)
-			if (*s++ == '\n')
-				l++;
-		while (s + *indent < end && s[*indent] == ' ')
-			(*indent)++;
-		*col = *indent + 1;
-	}
-}
-
-/* Compile @n as a filter expression to check it; fail with the file position. */
-static int check_expr(struct pctx *c, const struct ynode *n, const char *key, unsigned flags,
-		      unsigned *line, unsigned *col)
-{
-	struct vxt_filter_opts o = { .flags = flags };
-	struct vxt_filter_error e;
-	struct vxt_filter *f;
-	unsigned indent;
-	bool block;
-
-	if (want_scalar(c, n, key, "an expression") < 0)
-		return -EINVAL;
-	vxt_prof_expr_origin(c, n, line, col, &indent, &block);
-	f = vxt_filter_compile_opts(n->str, &o, NULL, NULL, &e, NULL);
-	if (f) {
-		vxt_filter_free(f);
-		return 0;
-	}
-	if (block)
-		return vxt_prof_fail(c, *line + e.line - 1, indent + e.col, "%s", e.msg);
-	return vxt_prof_fail(c, *line + e.line - 1, e.line == 1 ? *col + e.col - 1 : e.col, "%s",
-			e.msg);
-}
-
-/* ---- mappings ---- */
-
-/* Check @n is a mapping of known keys; @return the index of each key's value
- * through @idx (or -1), failing on unknown and repeated keys. */
-static int get_map(struct pctx *c, const struct ynode *n, const char *what,
-		   const char *const *keys, int nkeys, int *idx)
-{
-	char list[300] = "";
-
-	if (visit(c, n) < 0)
-		return -EINVAL;
-	if (n->kind != Y_MAP)
-		return fail(c, n, "%s must be a mapping, not %s", what, kind_name(n));
-	for (int k = 0; k < nkeys; k++) {
-		idx[k] = -1;
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", k ? ", " : "",
-			 keys[k]);
-	}
-	for (size_t i = 0; i + 1 < n->n; i += 2) {
-		const struct ynode *key = n->kid[i];
-		int k;
-
-		for (k = 0; k < nkeys; k++)
-			if (!strcmp(key->str, keys[k]))
-				break;
-		if (k == nkeys)
-			return fail(c, key, "unknown key '%s' in %s (%s)", key->str, what, list);
-		if (idx[k] >= 0)
-			return fail(c, key, "'%s' given twice in %s", key->str, what);
-		idx[k] = (int)i + 1;
-	}
-	return 0;
-}
 
 #define VAL(n, idx, k) ((idx)[k] >= 0 ? (n)->kid[(idx)[k]] : NULL)
 
@@ -221,7 +32,7 @@ static int get_key(struct pctx *c, const struct ynode *n, unsigned *key)
 {
 	int k;
 
-	if (get_choice(c, n, "key", key_choices, 4, &k) < 0)
+	if (vxt_prof_get_choice(c, n, "key", key_choices, 4, &k) < 0)
 		return -EINVAL;
 	*key = (unsigned)k;
 	return 0;
@@ -232,12 +43,12 @@ static int get_nspec_size(struct pctx *c, const struct ynode *nspec, const struc
 	uint64_t v;
 
 	if (nspec) {
-		if (get_uint(c, nspec, "nspec", 1, VXT_SPEC_MAX_NSPEC, &v) < 0)
+		if (vxt_prof_get_uint(c, nspec, "nspec", 1, VXT_SPEC_MAX_NSPEC, &v) < 0)
 			return -EINVAL;
 		c->p->spec.nspec = (unsigned)v;
 	}
 	if (size) {
-		if (get_size(c, size, "specsize", &v) < 0)
+		if (vxt_prof_get_size(c, size, "specsize", &v) < 0)
 			return -EINVAL;
 		if (v < VXT_SPEC_RECORD_SIZE)
 			return fail(c, size, "specsize must hold at least one event (%d bytes)",
@@ -251,7 +62,7 @@ static int get_nspec_size(struct pctx *c, const struct ynode *nspec, const struc
 static int get_words(struct pctx *c, const struct ynode *n, const char *key,
 		     int (*parse)(struct pctx *c, const struct ynode *w, void *arg), void *arg)
 {
-	if (visit(c, n) < 0)
+	if (vxt_prof_visit(c, n) < 0)
 		return -EINVAL;
 	if (n->kind == Y_SCALAR)
 		return parse(c, n, arg);
@@ -269,7 +80,7 @@ static int parse_probe(struct pctx *c, const struct ynode *w, void *arg)
 {
 	unsigned m;
 
-	if (want_scalar(c, w, "probe", "a name") < 0)
+	if (vxt_prof_want_scalar(c, w, "probe", "a name") < 0)
 		return -EINVAL;
 	m = vxt_spec_probe_parse(w->str);
 	if (!m)
@@ -283,7 +94,7 @@ static int parse_action(struct pctx *c, const struct ynode *w, void *arg)
 	struct vxt_spec_clause *cl = arg;
 	int a;
 
-	if (want_scalar(c, w, "action", "a name") < 0)
+	if (vxt_prof_want_scalar(c, w, "action", "a name") < 0)
 		return -EINVAL;
 	a = vxt_spec_action_parse(w->str);
 	if (a < 0)
@@ -301,7 +112,7 @@ static int do_clause(struct pctx *c, const struct ynode *n, struct vxt_spec_clau
 	int idx[5];
 	const struct ynode *v;
 
-	if (get_map(c, n, "a clause", keys, 5, idx) < 0)
+	if (vxt_prof_get_map(c, n, "a clause", keys, 5, idx) < 0)
 		return -EINVAL;
 	cl->line = n->line;
 	cl->col = n->col;
@@ -312,7 +123,7 @@ static int do_clause(struct pctx *c, const struct ynode *n, struct vxt_spec_clau
 			return -EINVAL;
 	}
 	if ((v = VAL(n, idx, 1))) {
-		if (check_expr(c, v, "predicate", VXT_FILTER_SPEC, &cl->pred_line,
+		if (vxt_prof_check_expr(c, v, "predicate", VXT_FILTER_SPEC, &cl->pred_line,
 			       &cl->pred_col) < 0)
 			return -EINVAL;
 		cl->predicate = pstrdup(v->str);
@@ -325,11 +136,11 @@ static int do_clause(struct pctx *c, const struct ynode *n, struct vxt_spec_clau
 	if (get_words(c, v, "action", parse_action, cl) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 3))) {
-		if (get_duration(c, v, "window", &cl->window_ns) < 0)
+		if (vxt_prof_get_duration(c, v, "window", &cl->window_ns) < 0)
 			return -EINVAL;
 		cl->windowed = true;
 	}
-	if ((v = VAL(n, idx, 4)) && get_duration(c, v, "after", &cl->follow_ns) < 0)
+	if ((v = VAL(n, idx, 4)) && vxt_prof_get_duration(c, v, "after", &cl->follow_ns) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -342,7 +153,7 @@ static int do_speculation(struct pctx *c, const struct ynode *n)
 	unsigned key = VXT_SPEC_KEY_OBJECT;
 	int idx[4];
 
-	if (get_map(c, n, "speculation", keys, 4, idx) < 0)
+	if (vxt_prof_get_map(c, n, "speculation", keys, 4, idx) < 0)
 		return -EINVAL;
 	if (VAL(n, idx, 0) && get_key(c, VAL(n, idx, 0), &key) < 0)
 		return -EINVAL;
@@ -352,7 +163,7 @@ static int do_speculation(struct pctx *c, const struct ynode *n)
 	cls = VAL(n, idx, 3);
 	if (!cls)
 		return fail(c, n, "speculation needs 'clauses'");
-	if (visit(c, cls) < 0)
+	if (vxt_prof_visit(c, cls) < 0)
 		return -EINVAL;
 	if (cls->kind != Y_SEQ || cls->n == 0)
 		return fail(c, cls, "'clauses' takes a list of clauses");
@@ -378,16 +189,16 @@ static int do_context(struct pctx *c, const struct ynode *n)
 	uint64_t u;
 	int idx[8];
 
-	if (get_map(c, n, "context", keys, 8, idx) < 0)
+	if (vxt_prof_get_map(c, n, "context", keys, 8, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0)) && get_key(c, v, &p->context.key) < 0)
 		return -EINVAL;
-	if ((v = VAL(n, idx, 1)) && get_duration(c, v, "before", &p->context.before_ns) < 0)
+	if ((v = VAL(n, idx, 1)) && vxt_prof_get_duration(c, v, "before", &p->context.before_ns) < 0)
 		return -EINVAL;
-	if ((v = VAL(n, idx, 2)) && get_duration(c, v, "after", &p->context.after_ns) < 0)
+	if ((v = VAL(n, idx, 2)) && vxt_prof_get_duration(c, v, "after", &p->context.after_ns) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 3))) {
-		if (check_expr(c, v, "on", VXT_FILTER_SPEC, &line, &col) < 0)
+		if (vxt_prof_check_expr(c, v, "on", VXT_FILTER_SPEC, &line, &col) < 0)
 			return -EINVAL;
 		p->context.on = strdup(v->str);
 	} else {
@@ -399,12 +210,12 @@ static int do_context(struct pctx *c, const struct ynode *n)
 	if (get_nspec_size(c, VAL(n, idx, 4), VAL(n, idx, 5)) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 6))) {
-		if (get_uint(c, v, "before_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
+		if (vxt_prof_get_uint(c, v, "before_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
 			return -EINVAL;
 		p->context.before_events = (uint32_t)u;
 	}
 	if ((v = VAL(n, idx, 7))) {
-		if (get_uint(c, v, "after_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
+		if (vxt_prof_get_uint(c, v, "after_events", 1, VXT_SPEC_MAX_WINDOW_EVENTS, &u) < 0)
 			return -EINVAL;
 		p->context.after_events = (uint32_t)u;
 	}
@@ -434,7 +245,7 @@ static int parse_mark(struct pctx *c, const struct ynode *w, void *arg)
 	static const char *const marks[] = { "errors", "lost", "slow", "none" };
 	int m;
 
-	if (get_choice(c, w, "mark", marks, 4, &m) < 0)
+	if (vxt_prof_get_choice(c, w, "mark", marks, 4, &m) < 0)
 		return -EINVAL;
 	if (m < 3)
 		*(unsigned *)arg |= 1u << m;
@@ -448,13 +259,13 @@ static int do_timeline(struct pctx *c, const struct ynode *n)
 	const struct ynode *v;
 	int idx[2];
 
-	if (get_map(c, n, "timeline", keys, 2, idx) < 0)
+	if (vxt_prof_get_map(c, n, "timeline", keys, 2, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0))) {
 		if (v->kind == Y_SCALAR && !strcmp(v->str, "auto")) {
 			p->timeline.bin_auto = true;
 		} else {
-			if (get_duration(c, v, "bin", &p->timeline.bin_ns) < 0)
+			if (vxt_prof_get_duration(c, v, "bin", &p->timeline.bin_ns) < 0)
 				return -EINVAL;
 			if (!p->timeline.bin_ns)
 				return fail(c, v, "'bin' must be above 0 (or auto)");
@@ -483,15 +294,15 @@ static int do_heatmap(struct pctx *c, const struct ynode *n)
 	uint64_t u;
 	int idx[6], k;
 
-	if (get_map(c, n, "heatmap", keys, 6, idx) < 0)
+	if (vxt_prof_get_map(c, n, "heatmap", keys, 6, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0))) {
-		if (get_choice(c, v, "rows", rows, 2, &k) < 0)
+		if (vxt_prof_get_choice(c, v, "rows", rows, 2, &k) < 0)
 			return -EINVAL;
 		p->heatmap.rows = (unsigned)k;
 	}
 	if ((v = VAL(n, idx, 1))) {
-		if (want_scalar(c, v, "object", "an object name") < 0)
+		if (vxt_prof_want_scalar(c, v, "object", "an object name") < 0)
 			return -EINVAL;
 		if (strlen(v->str) >= sizeof(p->heatmap.object))
 			return fail(c, v, "object name too long");
@@ -500,17 +311,17 @@ static int do_heatmap(struct pctx *c, const struct ynode *n)
 	if (p->heatmap.rows == VXT_PROF_ROWS_LBA && !p->heatmap.object[0])
 		return fail(c, n, "rows: lba needs 'object' (the object whose LBA range is shown)");
 	if ((v = VAL(n, idx, 2))) {
-		if (get_uint(c, v, "buckets", 1, 4096, &u) < 0)
+		if (vxt_prof_get_uint(c, v, "buckets", 1, 4096, &u) < 0)
 			return -EINVAL;
 		p->heatmap.buckets = (unsigned)u;
 	}
 	if ((v = VAL(n, idx, 3))) {
-		if (get_choice(c, v, "metric", metric_names, 5, &k) < 0)
+		if (vxt_prof_get_choice(c, v, "metric", metric_names, 5, &k) < 0)
 			return -EINVAL;
 		p->heatmap.metric = (unsigned)k;
 	}
 	if ((v = VAL(n, idx, 4))) {
-		if (get_choice(c, v, "scale", scales, 2, &k) < 0)
+		if (vxt_prof_get_choice(c, v, "scale", scales, 2, &k) < 0)
 			return -EINVAL;
 		p->heatmap.scale = (unsigned)k;
 	}
@@ -518,7 +329,7 @@ static int do_heatmap(struct pctx *c, const struct ynode *n)
 		if (v->kind == Y_SCALAR && !strcmp(v->str, "auto")) {
 			p->heatmap.bins = 0;
 		} else {
-			if (get_uint(c, v, "bins", 1, 100000, &u) < 0)
+			if (vxt_prof_get_uint(c, v, "bins", 1, 100000, &u) < 0)
 				return -EINVAL;
 			p->heatmap.bins = (unsigned)u;
 		}
@@ -536,7 +347,7 @@ static int parse_column(struct pctx *c, const struct ynode *w, void *arg)
 	struct vxt_profile *p = arg;
 	int k;
 
-	if (get_choice(c, w, "column", column_names, VXT_COL_COUNT, &k) < 0)
+	if (vxt_prof_get_choice(c, w, "column", column_names, VXT_COL_COUNT, &k) < 0)
 		return -EINVAL;
 	if (p->ncolumns == VXT_PROFILE_MAX_COLUMNS)
 		return fail(c, w, "at most %d columns", VXT_PROFILE_MAX_COLUMNS);
@@ -555,16 +366,16 @@ static int do_thresholds(struct pctx *c, const struct ynode *n)
 	const struct ynode *lat, *v;
 	int idx[1], lidx[2];
 
-	if (get_map(c, n, "thresholds", keys, 1, idx) < 0)
+	if (vxt_prof_get_map(c, n, "thresholds", keys, 1, idx) < 0)
 		return -EINVAL;
 	lat = VAL(n, idx, 0);
 	if (!lat)
 		return 0;
-	if (get_map(c, lat, "thresholds.latency", lkeys, 2, lidx) < 0)
+	if (vxt_prof_get_map(c, lat, "thresholds.latency", lkeys, 2, lidx) < 0)
 		return -EINVAL;
-	if ((v = VAL(lat, lidx, 0)) && get_duration(c, v, "warn", &p->thresholds.latency_warn_ns) < 0)
+	if ((v = VAL(lat, lidx, 0)) && vxt_prof_get_duration(c, v, "warn", &p->thresholds.latency_warn_ns) < 0)
 		return -EINVAL;
-	if ((v = VAL(lat, lidx, 1)) && get_duration(c, v, "crit", &p->thresholds.latency_crit_ns) < 0)
+	if ((v = VAL(lat, lidx, 1)) && vxt_prof_get_duration(c, v, "crit", &p->thresholds.latency_crit_ns) < 0)
 		return -EINVAL;
 	if (p->thresholds.latency_warn_ns && p->thresholds.latency_crit_ns &&
 	    p->thresholds.latency_crit_ns < p->thresholds.latency_warn_ns)
@@ -582,20 +393,20 @@ static int do_root(struct pctx *c, const struct ynode *n)
 	const struct ynode *v;
 	int idx[10];
 
-	if (get_map(c, n, "a profile", keys, 10, idx) < 0)
+	if (vxt_prof_get_map(c, n, "a profile", keys, 10, idx) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 0))) {
-		if (want_scalar(c, v, "name", "a name") < 0)
+		if (vxt_prof_want_scalar(c, v, "name", "a name") < 0)
 			return -EINVAL;
 		if (!vxt_profile_name_ok(v->str))
 			return fail(c, v, "'name' takes letters, digits, '-', '_' and '.' "
 				    "(at most %d)", VXT_PROFILE_NAME_MAX - 1);
 		strcpy(p->name, v->str);
 	}
-	if ((v = VAL(n, idx, 1)) && get_string(c, v, "description", &p->description) < 0)
+	if ((v = VAL(n, idx, 1)) && vxt_prof_get_string(c, v, "description", &p->description) < 0)
 		return -EINVAL;
 	if ((v = VAL(n, idx, 2))) {
-		if (check_expr(c, v, "filter", 0, &p->filter_line, &p->filter_col) < 0)
+		if (vxt_prof_check_expr(c, v, "filter", 0, &p->filter_line, &p->filter_col) < 0)
 			return -EINVAL;
 		p->filter = strdup(v->str);
 		if (!p->filter)

@@ -80,4 +80,22 @@ bool vxt_ends_with(const char *s, const char *suffix);
  * (VXT_PROFILE_NAME_MAX bytes). */
 void vxt_profile_name_from_file(const char *file, char *name);
 
+/* The typed values of the tree (profile_values.c). Each visits its node
+ * (bounding the work a crafted file can ask for) and fails with the node's
+ * file:line:col; @key names the value in the message. */
+bool vxt_prof_is_null(const struct ynode *n);
+int vxt_prof_visit(struct pctx *c, const struct ynode *n);
+int vxt_prof_want_scalar(struct pctx *c, const struct ynode *n, const char *key, const char *what);
+int vxt_prof_get_string(struct pctx *c, const struct ynode *n, const char *key, char **out);
+int vxt_prof_get_uint(struct pctx *c, const struct ynode *n, const char *key, uint64_t min,
+		    uint64_t max, uint64_t *out);
+int vxt_prof_get_duration(struct pctx *c, const struct ynode *n, const char *key, uint64_t *out);
+int vxt_prof_get_size(struct pctx *c, const struct ynode *n, const char *key, uint64_t *out);
+int vxt_prof_get_choice(struct pctx *c, const struct ynode *n, const char *key,
+		      const char *const *choices, int nchoices, int *out);
+int vxt_prof_check_expr(struct pctx *c, const struct ynode *n, const char *key, unsigned flags,
+		      unsigned *line, unsigned *col);
+int vxt_prof_get_map(struct pctx *c, const struct ynode *n, const char *what,
+		   const char *const *keys, int nkeys, int *idx);
+
 #endif
