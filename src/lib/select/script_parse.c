@@ -5,7 +5,9 @@
  * expressions with D's precedence, assignments, ++ and --, calls,
  * @aggregations) and `#pragma D option` lines. Names are bound here to
  * fields, variables and aggregations; script_check.c checks them. A '/'
- * outside parentheses ends a predicate, as in D.
+ * outside parentheses ends a predicate, as in D. This file is the token,
+ * name and expression level; probes, predicates, statements and pragmas are
+ * script_clause.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,18 +17,8 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/script_parser.h"
 
-struct sparser {
-	struct vxt_script *s;
-	struct slexer lx;
-	struct stoken tok;
-	bool have;		/* tok holds the next token */
-	char *err;
-	int depth;
-	int parens;		/* open ( [ of the current expression */
-	bool in_pred;
-	int rc;			/* -ENOMEM when the lexer ran out */
-};
 
 void *vxt_script_alloc(struct vxt_script *s, size_t size)
 {
@@ -78,7 +70,7 @@ int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsign
 
 /* ---- tokens ---- */
 
-static struct stoken *peek(struct sparser *p)
+struct stoken *vxt_sp_peek(struct sparser *p)
 {
 	if (!p->have) {
 		if (vxt_slex_next(&p->lx, &p->tok) < 0) {
@@ -91,7 +83,7 @@ static struct stoken *peek(struct sparser *p)
 	return &p->tok;
 }
 
-static struct stoken *peek_probe(struct sparser *p)
+struct stoken *vxt_sp_peek_probe(struct sparser *p)
 {
 	if (!p->have) {
 		if (vxt_slex_probe(&p->lx, &p->tok) < 0) {
@@ -104,12 +96,12 @@ static struct stoken *peek_probe(struct sparser *p)
 	return &p->tok;
 }
 
-static void take(struct sparser *p)
+void vxt_sp_take(struct sparser *p)
 {
 	p->have = false;
 }
 
-static int syntax(struct sparser *p, const struct stoken *t)
+int vxt_sp_syntax(struct sparser *p, const struct stoken *t)
 {
 	if (t->type == ST_ERROR)
 		return vxt_script_fail(p->s, p->err, t->line, t->col, "%s", t->msg);
@@ -130,19 +122,19 @@ static int syntax(struct sparser *p, const struct stoken *t)
 			       vxt_stok_name(t->type));
 }
 
-static int expect(struct sparser *p, enum stok type)
+int vxt_sp_expect(struct sparser *p, enum stok type)
 {
-	struct stoken *t = peek(p);
+	struct stoken *t = vxt_sp_peek(p);
 
 	if (t->type != type) {
 		if (t->type == ST_ERROR || t->type == ST_END)
-			return syntax(p, t);
+			return vxt_sp_syntax(p, t);
 		return vxt_script_fail(p->s, p->err, t->line, t->col,
 				       "syntax error near \"%s\": expected \"%s\"",
 				       t->str && t->type != ST_STR ? t->str : vxt_stok_name(t->type),
 				       vxt_stok_name(type));
 	}
-	take(p);
+	vxt_sp_take(p);
 	return 0;
 }
 
@@ -225,7 +217,6 @@ static struct snode *node(struct sparser *p, enum snk kind, const struct stoken 
 
 /* ---- expressions ---- */
 
-static struct snode *expr(struct sparser *p);
 static struct snode *assign_expr(struct sparser *p);
 
 static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
@@ -235,11 +226,11 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 
 	*n = 0;
 	p->parens++;
-	if (peek(p)->type != close) {
+	if (vxt_sp_peek(p)->type != close) {
 		for (;;) {
 			struct snode *a;
 
-			t = peek(p);
+			t = vxt_sp_peek(p);
 			if (*n == S_MAX_ARGS) {
 				vxt_script_fail(p->s, p->err, t->line, t->col,
 						"too many arguments (at most %d)", S_MAX_ARGS);
@@ -253,19 +244,19 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 				a->idx = agg_slot(p, t->str, t->line, t->col);
 				if (a->idx < 0 || !a->str)
 					return -EINVAL;
-				take(p);
+				vxt_sp_take(p);
 			} else {
 				a = assign_expr(p);
 				if (!a)
 					return -EINVAL;
 			}
 			v[(*n)++] = a;
-			if (peek(p)->type != ST_COMMA)
+			if (vxt_sp_peek(p)->type != ST_COMMA)
 				break;
-			take(p);
+			vxt_sp_take(p);
 		}
 	}
-	if (expect(p, close) < 0)
+	if (vxt_sp_expect(p, close) < 0)
 		return -EINVAL;
 	p->parens--;
 	*out = vxt_script_alloc(p->s, (*n ? *n : 1) * sizeof(**out));
@@ -277,7 +268,7 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 
 static struct snode *primary(struct sparser *p)
 {
-	struct stoken *t = peek(p);
+	struct stoken *t = vxt_sp_peek(p);
 	struct stoken at = *t;
 	struct snode *n;
 
@@ -286,38 +277,38 @@ static struct snode *primary(struct sparser *p)
 		n = node(p, SN_NUM, t);
 		if (n)
 			n->num = t->num;
-		take(p);
+		vxt_sp_take(p);
 		return n;
 	case ST_STR:
 		n = node(p, SN_STR, t);
 		if (n && !(n->str = sdup(p->s, t->str)))
 			return NULL;
-		take(p);
+		vxt_sp_take(p);
 		return n;
 	case ST_LPAREN:
-		take(p);
+		vxt_sp_take(p);
 		p->parens++;
-		n = expr(p);
-		if (!n || expect(p, ST_RPAREN) < 0)
+		n = vxt_sp_expr(p);
+		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
 			return NULL;
 		p->parens--;
 		return n;
 	case ST_IDENT:
 		break;
 	default:
-		syntax(p, t);
+		vxt_sp_syntax(p, t);
 		return NULL;
 	}
-	take(p);
+	vxt_sp_take(p);
 	if (!strcmp(at.str, "this") || !strcmp(at.str, "self") || !strcmp(at.str, "req")) {
 		enum snk k = at.str[0] == 't' ? SN_THIS : at.str[0] == 's' ? SN_SELF : SN_REQ;
 		char name[80];
 
-		if (expect(p, ST_ARROW) < 0)
+		if (vxt_sp_expect(p, ST_ARROW) < 0)
 			return NULL;
-		t = peek(p);
+		t = vxt_sp_peek(p);
 		if (t->type != ST_IDENT) {
-			syntax(p, t);
+			vxt_sp_syntax(p, t);
 			return NULL;
 		}
 		n = node(p, k, &at);
@@ -326,27 +317,27 @@ static struct snode *primary(struct sparser *p)
 		snprintf(name, sizeof(name), "%s->%s", at.str, t->str);
 		n->str = sdup(p->s, name);
 		n->idx = var_slot(p, (uint8_t)k, t->str, at.line, at.col);
-		take(p);
+		vxt_sp_take(p);
 		return n->idx < 0 || !n->str ? NULL : n;
 	}
-	if (peek(p)->type == ST_LPAREN) {	/* a call */
+	if (vxt_sp_peek(p)->type == ST_LPAREN) {	/* a call */
 		n = node(p, SN_CALL, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
 		n->idx = vxt_script_func(at.str);
-		take(p);
+		vxt_sp_take(p);
 		if (!n->str || arg_list(p, ST_RPAREN, &n->args, &n->nargs) < 0)
 			return NULL;
 		return n;
 	}
-	if (peek(p)->type == ST_LBRACK) {	/* an associative array */
+	if (vxt_sp_peek(p)->type == ST_LBRACK) {	/* an associative array */
 		n = node(p, SN_ARRAY, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
 		n->idx = var_slot(p, SN_ARRAY, at.str, at.line, at.col);
-		take(p);
+		vxt_sp_take(p);
 		if (n->idx < 0 || !n->str || arg_list(p, ST_RBRACK, &n->args, &n->nargs) < 0)
 			return NULL;
 		if (!n->nargs) {
@@ -384,7 +375,7 @@ static struct snode *postfix(struct sparser *p)
 
 	if (!n)
 		return NULL;
-	t = peek(p);
+	t = vxt_sp_peek(p);
 	if (t->type != ST_INC && t->type != ST_DEC)
 		return n;
 	m = node(p, SN_INCDEC, t);
@@ -393,13 +384,13 @@ static struct snode *postfix(struct sparser *p)
 	m->op = t->type;
 	m->num = 1;
 	m->a = n;
-	take(p);
+	vxt_sp_take(p);
 	return m;
 }
 
 static struct snode *unary(struct sparser *p)
 {
-	struct stoken *t = peek(p);
+	struct stoken *t = vxt_sp_peek(p);
 	struct stoken at = *t;
 	struct snode *n, *a;
 
@@ -410,7 +401,7 @@ static struct snode *unary(struct sparser *p)
 		vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
 		return NULL;
 	}
-	take(p);
+	vxt_sp_take(p);
 	a = unary(p);
 	p->depth--;
 	if (!a)
@@ -455,14 +446,14 @@ static struct snode *binary(struct sparser *p, int min)
 		return NULL;
 	}
 	while (l) {
-		struct stoken *t = peek(p);
+		struct stoken *t = vxt_sp_peek(p);
 		struct stoken at = *t;
 		int pr = prec(p, t->type);
 		struct snode *r, *n;
 
 		if (!pr || pr < min)
 			break;
-		take(p);
+		vxt_sp_take(p);
 		r = binary(p, pr + 1);
 		if (!r)
 			return NULL;
@@ -484,18 +475,18 @@ static struct snode *cond_expr(struct sparser *p)
 	struct snode *c = binary(p, 1), *n;
 	struct stoken at;
 
-	if (!c || peek(p)->type != ST_QUEST)
+	if (!c || vxt_sp_peek(p)->type != ST_QUEST)
 		return c;
-	at = *peek(p);
-	take(p);
+	at = *vxt_sp_peek(p);
+	vxt_sp_take(p);
 	n = node(p, SN_COND, &at);
 	if (!n)
 		return NULL;
 	n->a = c;
 	p->parens++;		/* a '/' between ? and : divides */
-	n->b = expr(p);
+	n->b = vxt_sp_expr(p);
 	p->parens--;
-	if (!n->b || expect(p, ST_COLON) < 0)
+	if (!n->b || vxt_sp_expect(p, ST_COLON) < 0)
 		return NULL;
 	n->c = cond_expr(p);
 	return n->c ? n : NULL;
@@ -509,12 +500,12 @@ static struct snode *assign_expr(struct sparser *p)
 
 	if (!l)
 		return NULL;
-	t = peek(p);
+	t = vxt_sp_peek(p);
 	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
 	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
 		return l;
 	at = *t;
-	take(p);
+	vxt_sp_take(p);
 	n = node(p, SN_ASSIGN, &at);
 	if (!n)
 		return NULL;
@@ -524,26 +515,26 @@ static struct snode *assign_expr(struct sparser *p)
 	return n->b ? n : NULL;
 }
 
-static struct snode *expr(struct sparser *p)
+struct snode *vxt_sp_expr(struct sparser *p)
 {
 	return assign_expr(p);
 }
 
 /* @name[keys] = func(args) */
-static struct snode *agg_stmt(struct sparser *p)
+struct snode *vxt_sp_agg_stmt(struct sparser *p)
 {
-	struct stoken at = *peek(p);
+	struct stoken at = *vxt_sp_peek(p);
 	struct snode *n = node(p, SN_AGGSET, &at), *f;
 
 	if (!n)
 		return NULL;
 	n->str = sdup(p->s, at.str);
 	n->idx = agg_slot(p, at.str, at.line, at.col);
-	take(p);
+	vxt_sp_take(p);
 	if (n->idx < 0 || !n->str)
 		return NULL;
-	if (peek(p)->type == ST_LBRACK) {
-		take(p);
+	if (vxt_sp_peek(p)->type == ST_LBRACK) {
+		vxt_sp_take(p);
 		if (arg_list(p, ST_RBRACK, &n->keys, &n->nkeys) < 0)
 			return NULL;
 		if (n->nkeys > S_MAX_KEYS) {
@@ -552,7 +543,7 @@ static struct snode *agg_stmt(struct sparser *p)
 			return NULL;
 		}
 	}
-	if (expect(p, ST_ASSIGN) < 0)
+	if (vxt_sp_expect(p, ST_ASSIGN) < 0)
 		return NULL;
 	f = primary(p);
 	if (!f)
@@ -565,222 +556,4 @@ static struct snode *agg_stmt(struct sparser *p)
 	}
 	n->a = f;
 	return n;
-}
-
-/* ---- clauses ---- */
-
-static int parse_tick(const char *s, uint64_t *ns)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (end == s || v == 0)
-		return -1;
-	if (!*end || !strcmp(end, "hz"))
-		*ns = 1000000000ull / v;
-	else if (!strcmp(end, "ns"))
-		*ns = v;
-	else if (!strcmp(end, "us"))
-		*ns = v * 1000ull;
-	else if (!strcmp(end, "ms") || !strcmp(end, "msec"))
-		*ns = v * 1000000ull;
-	else if (!strcmp(end, "s") || !strcmp(end, "sec"))
-		*ns = v * 1000000000ull;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		*ns = v * 60000000000ull;
-	else
-		return -1;
-	return *ns ? 0 : -1;
-}
-
-/* tick-N, profile:::tick-N, interval:s:N, interval:ms:N. @return 0 or -1. */
-static int parse_interval(const char *d, uint64_t *ns)
-{
-	char b[48];
-
-	if (!strncmp(d, "tick-", 5))
-		return parse_tick(d + 5, ns);
-	if (!strncmp(d, "profile:::tick-", 15))
-		return parse_tick(d + 15, ns);
-	if (!strncmp(d, "interval:s:", 11) && strlen(d) < 40) {
-		snprintf(b, sizeof(b), "%ss", d + 11);
-		return parse_tick(b, ns);
-	}
-	if (!strncmp(d, "interval:ms:", 12) && strlen(d) < 40) {
-		snprintf(b, sizeof(b), "%sms", d + 12);
-		return parse_tick(b, ns);
-	}
-	return -1;
-}
-
-/* One probe description into @c. @return 0 or -EINVAL. */
-static int probe_desc(struct sparser *p, struct sclause *c, const struct stoken *t)
-{
-	static const struct { const char *name; unsigned bit; } io[] = {
-		{ "queue", SP_QUEUE }, { "start", SP_START }, { "done", SP_DONE },
-		{ "requeue", SP_REQUEUE }, { "error", SP_ERROR }, { "lost", SP_LOST },
-	};
-	const char *d = t->str;
-	uint64_t ns = 0;
-
-	if (!c->probe_text[0])
-		snprintf(c->probe_text, sizeof(c->probe_text), "%s", d);
-	if (!strcmp(d, "BEGIN") || !strcmp(d, "dtrace:::BEGIN")) {
-		c->probes |= SP_BEGIN;
-		return 0;
-	}
-	if (!strcmp(d, "END") || !strcmp(d, "dtrace:::END")) {
-		c->probes |= SP_END;
-		return 0;
-	}
-	if (!strncmp(d, "io:::", 5)) {
-		for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
-			if (!strcmp(d + 5, io[i].name)) {
-				c->probes |= io[i].bit;
-				return 0;
-			}
-	}
-	if (!parse_interval(d, &ns)) {
-		if (c->probes & SP_TICK && c->tick_ns != ns)
-			return vxt_script_fail(p->s, p->err, t->line, t->col,
-					       "a clause takes one tick interval");
-		c->probes |= SP_TICK;
-		c->tick_ns = ns;
-		return 0;
-	}
-	return vxt_script_fail(p->s, p->err, t->line, t->col,
-			       "probe description %s does not match any probes "
-			       "(io:::queue start done requeue error lost, BEGIN, END, tick-N)", d);
-}
-
-static int stmt_list(struct sparser *p, struct sclause *c)
-{
-	struct snode **v = NULL;
-	unsigned n = 0, cap = 0;
-
-	while (peek(p)->type != ST_RBRACE) {
-		struct snode *st;
-
-		if (peek(p)->type == ST_SEMI) {
-			take(p);
-			continue;
-		}
-		if (n == cap) {
-			struct snode **nv;
-
-			cap = cap ? 2 * cap : 8;
-			nv = vxt_script_alloc(p->s, cap * sizeof(*nv));
-			if (!nv)
-				return p->rc = -ENOMEM;
-			if (n)
-				memcpy(nv, v, n * sizeof(*nv));
-			v = nv;
-		}
-		p->parens = 0;
-		st = peek(p)->type == ST_AGG ? agg_stmt(p) : expr(p);
-		if (!st)
-			return -EINVAL;
-		v[n++] = st;
-		if (peek(p)->type != ST_SEMI && peek(p)->type != ST_RBRACE)
-			return syntax(p, peek(p));
-	}
-	take(p);
-	c->stmts = v;
-	c->nstmts = n;
-	return 0;
-}
-
-static int clause(struct sparser *p)
-{
-	struct vxt_script *s = p->s;
-	struct sclause *c;
-	struct stoken *t = peek_probe(p);
-
-	if (s->ncl == S_MAX_CLAUSES)
-		return vxt_script_fail(s, p->err, t->line, t->col, "too many clauses (at most %d)",
-				       S_MAX_CLAUSES);
-	c = &s->cl[s->ncl++];
-	memset(c, 0, sizeof(*c));
-	c->line = t->line;
-	c->col = t->col;
-	for (;;) {
-		t = peek_probe(p);
-		if (t->type != ST_PROBE)
-			return syntax(p, t);
-		if (probe_desc(p, c, t) < 0)
-			return -EINVAL;
-		take(p);
-		if (peek(p)->type != ST_COMMA)
-			break;
-		take(p);
-	}
-	t = peek(p);
-	if (t->type == ST_SLASH) {
-		take(p);
-		p->in_pred = true;
-		p->parens = 0;
-		c->pred = expr(p);
-		p->in_pred = false;
-		if (!c->pred || expect(p, ST_SLASH) < 0)
-			return -EINVAL;
-	}
-	if (expect(p, ST_LBRACE) < 0)
-		return -EINVAL;
-	return stmt_list(p, c);
-}
-
-/* "#pragma D option name[=value]" */
-static int pragma(struct sparser *p, const struct stoken *t)
-{
-	char buf[256], *w, *save, *name, *eq;
-	unsigned col = t->col;
-
-	snprintf(buf, sizeof(buf), "%s", t->str);
-	w = strtok_r(buf, " \t\r", &save);	/* #pragma */
-	w = strtok_r(NULL, " \t\r", &save);
-	if (!w || strcmp(w, "D"))
-		return vxt_script_fail(p->s, p->err, t->line, col,
-				       "unknown #pragma (only #pragma D option name=value)");
-	w = strtok_r(NULL, " \t\r", &save);
-	name = strtok_r(NULL, " \t\r", &save);
-	if (!w || strcmp(w, "option") || !name)
-		return vxt_script_fail(p->s, p->err, t->line, col,
-				       "unknown #pragma (only #pragma D option name=value)");
-	if (strtok_r(NULL, " \t\r", &save))
-		return vxt_script_fail(p->s, p->err, t->line, col,
-				       "#pragma D option takes one name=value");
-	col += (unsigned)(name - buf);
-	eq = strchr(name, '=');
-	if (eq)
-		*eq++ = '\0';
-	return vxt_script_set_option(p->s, name, eq, t->line, col, p->err);
-}
-
-int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *err)
-{
-	struct sparser p = { .s = s, .err = err };
-	int rc = 0;
-
-	s->cl = calloc(S_MAX_CLAUSES, sizeof(*s->cl));
-	if (!s->cl)
-		return -ENOMEM;
-	vxt_slex_init(&p.lx, text, len);
-	for (;;) {
-		struct stoken *t = peek_probe(&p);
-
-		if (t->type == ST_END)
-			break;
-		if (t->type == ST_PRAGMA) {
-			rc = pragma(&p, t);
-			take(&p);
-		} else {
-			rc = clause(&p);
-		}
-		if (rc < 0 || p.rc < 0)
-			break;
-	}
-	vxt_slex_free(&p.lx);
-	if (p.rc < 0)
-		return p.rc;
-	return rc;
 }
