@@ -17,6 +17,13 @@
  * An I/O channel with a speculation program (VOLIOT_IO_SPECULATE, spec.c)
  * hands its events to the program instead, which queues only what a trigger
  * commits.
+ *
+ * Why one file of ~1000 lines: every path that takes a channel's mutex or
+ * its spinlock, or walks the RCU list of channels (the probes' emit, the
+ * ioctls, read, poll, open, release and the module's counters), is here, so
+ * the locking of a channel can be checked in one place. The ring (ring.c),
+ * the speculation program (spec.c), the probes (probes.c) and the error log
+ * (errlog.c) take no channel lock of their own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
