@@ -20,11 +20,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; echo "(kill moments from VXT_CRASH_SEED=$seed)"; exit 1; }
 
-# csv -> csv with the time column made relative to the first event
+# csv -> csv with the time column made relative to the first event, and
+# without the host column (the simulator names a paced capture after the
+# machine, an unpaced one "simulator")
 norm() {
-	awk -F, 'NR == 1 { next }
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "host") h = i; next }
 		{ t = substr($1, length($1) - 12) + 0; if (NR == 2) b = t
-		  $1 = sprintf("%.0f", (t - b + 1e13) % 1e13); print }' OFS=, "$1"
+		  $1 = sprintf("%.0f", (t - b + 1e13) % 1e13); if (h) $h = ""; print }' OFS=, "$1"
 }
 uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 

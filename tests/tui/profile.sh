@@ -34,7 +34,12 @@ for n in default writes-only slow-io; do
 	screen | grep -F "$n" | grep -qF "$d" || fail "p: $n's description '$d' is not shown"
 done
 ok "p: each profile's description beside its name"
-keys Home Down Down
+# errors-in-context's row below (none), however many profiles sort before it
+downs=$(screen | awk '/^\(none\)/ { on = 1; n = 0; next }
+	on && /^errors-in-context / { print n + 1; exit } on && /^[a-z]/ { n++ }')
+[ -n "$downs" ] || fail "errors-in-context not in the picker"
+keys Home
+for i in $(seq "$downs"); do keys Down; done
 keys Enter
 wait_for 'profile errors-in-context'
 wait_for 'spec on errors-in-context: [0-9]+ committed' 30

@@ -54,7 +54,10 @@ struct vr_spec_set {
 	uint64_t *spec_id;	/* per group: the engine's speculation id */
 	size_t n, cap, ngroups, gcap;
 	bool truncated;		/* VR_SPEC_MAX reached */
-	char summary[400];	/* counts in the engine's words */
+	uint64_t by_commit;	/* events of n with a speculation's id: from its
+				 * committed buffer or after its trigger */
+	uint64_t traced;	/* events of n traced directly (id 0) */
+	char summary[768];	/* counts in the engine's words */
 };
 
 /* Per object, the figures of the shown events of the chunks counted so far

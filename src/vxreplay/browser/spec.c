@@ -84,6 +84,10 @@ static int take(struct vr_model *m, const struct vxt_spec_event *out)
 		return (int)g;
 	if (out->ev.error && s->trigger[g] == UINT64_MAX)
 		s->trigger[g] = out->seq;
+	if (out->spec)
+		s->by_commit++;
+	else
+		s->traced++;
 	s->ord[s->n] = out->seq;
 	s->group[s->n] = (uint32_t)g;
 	s->n++;
@@ -108,8 +112,8 @@ static void push(struct vr_model *m, const struct vxt_event *evs, size_t n)
 		oom(m);
 }
 
-/* End of input. @return the engine's counts in @st. */
-static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
+/* End of input. @return the engine's counts in @st, @vs. */
+static void end_pass(struct vr_model *m, struct vxt_spec_stats *st, struct vxt_view_stats *out)
 {
 	struct vxt_view_stats vs;
 
@@ -117,23 +121,37 @@ static void end_pass(struct vr_model *m, struct vxt_spec_stats *st)
 		oom(m);
 	vxt_view_get_stats(m->specv, &vs);
 	*st = vs.spec;
+	*out = vs;
 	vxt_view_free(m->specv);
 	m->specv = NULL;
 }
 
 static void finish(struct vr_model *m, struct vr_job *j)
 {
+	const struct vr_spec_set *s = &m->view.spec;
 	struct vxt_spec_stats st;
-	char probs[256];
+	struct vxt_view_stats vs;
+	char probs[256], refused[64] = "";
+	uint64_t after;
 	char *nl;
 
-	end_pass(m, &st);
+	end_pass(m, &st, &vs);
 	vxt_spec_format_problems(&st, probs, sizeof(probs));
 	while ((nl = strchr(probs, '\n')))
 		*nl = nl[1] ? ';' : 0;
+	if (vs.filtered_out)
+		snprintf(refused, sizeof(refused), ", %" PRIu64 " refused by the filter",
+			 vs.filtered_out);
+	/* every figure is explained by its neighbours: what was kept is what
+	 * the committed buffers held, what came after their triggers (the
+	 * same speculation's id) and what was traced directly */
+	after = s->by_commit > st.committed_events ? s->by_commit - st.committed_events : 0;
 	snprintf(m->view.spec.summary, sizeof(m->view.spec.summary),
-		 "%s: %" PRIu64 " committed, %" PRIu64 " discarded, %zu events%s%s%s",
-		 m->spec_name, st.committed, st.discarded, m->view.spec.n, m->view.spec.truncated ? " (first ones)" : "",
+		 "%s: %" PRIu64 " committed, %" PRIu64 " discarded; %zu of %" PRIu64
+		 " events kept%s = %" PRIu64 " from the committed buffers + %" PRIu64
+		 " after their triggers + %" PRIu64 " traced%s%s%s",
+		 m->spec_name, st.committed, st.discarded, s->n, vs.events_in, refused,
+		 s->by_commit - after, after, s->traced, s->truncated ? " (the first ones)" : "",
 		 probs[0] ? "; " : "", probs);
 	j->active = false;
 	m->spec_done = true;

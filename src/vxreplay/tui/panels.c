@@ -132,8 +132,13 @@ static void header_line3(struct vr_app *a, const struct tui_rect *r)
 
 	x = field(y, x, w, "filter", m->filter_src[0] ? TUI_R_HEADER_VALUE : TUI_R_DIM, "%s",
 		  m->filter_src[0] ? m->filter_src : "none");
-	x = field(y, x, w, "profile", m->profile[0] ? TUI_R_HEADER_VALUE : TUI_R_DIM, "%s",
-		  m->profile[0] ? m->profile : "none");
+	if (m->profile[0])
+		x = field(y, x, w, "profile", TUI_R_HEADER_VALUE, "%s", m->profile);
+	else if (m->view.spec_on)	/* s without a profile runs errors-in-context's rules */
+		x = field(y, x, w, "profile", TUI_R_HEADER_VALUE, "none (s runs %s)",
+			  m->spec_name);
+	else
+		x = field(y, x, w, "profile", TUI_R_DIM, "none");
 	if (m->view.spec_on)
 		x = field(y, x, w, "spec", TUI_R_HEADER_VALUE, "on %s", m->view.spec.summary);
 	else
