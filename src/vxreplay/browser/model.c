@@ -17,18 +17,26 @@ static void pick_rows(struct vr_model *m)
 {
 	size_t nobj = vxt_objtab_count(vxt_reader_objects(m->rd));
 	uint64_t *load = calloc(nobj ? nobj : 1, sizeof(*load));
+	uint64_t *errs = calloc(nobj ? nobj : 1, sizeof(*errs));
 
 	m->nrows = 0;
-	if (!load)
+	m->rows_left = 0;
+	m->rows_left_errors = 0;
+	if (!load || !errs) {
+		free(load);
+		free(errs);
 		return;
+	}
 	for (size_t i = 0; i < vxt_reader_nchunks(m->rd); i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 
 		for (uint32_t k = 0; k < ci->nobjagg; k++) {
 			const struct vxt_objagg *a = &ci->objagg[k];
 
-			if (a->object < nobj)
+			if (a->object < nobj) {
 				load[a->object] += a->starts + 1;
+				errs[a->object] += a->errors;
+			}
 		}
 	}
 	/* selection of the busiest, busiest first */
@@ -43,7 +51,15 @@ static void pick_rows(struct vr_model *m)
 		m->rows[m->nrows++] = (uint32_t)best;
 		load[best] = 0;
 	}
+	/* the objects past VR_MAX_ROWS: the heatmap says how many, and their errors */
+	for (size_t o = 0; o < nobj; o++) {
+		if (load[o]) {
+			m->rows_left++;
+			m->rows_left_errors += errs[o];
+		}
+	}
 	free(load);
+	free(errs);
 }
 
 static void scan_index(struct vr_model *m)

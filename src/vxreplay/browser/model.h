@@ -121,6 +121,8 @@ struct vr_model {
 	/* heatmap rows: the busiest objects first */
 	uint32_t rows[VR_MAX_ROWS];
 	unsigned nrows;
+	unsigned rows_left;		/* objects with I/O past VR_MAX_ROWS: not rows */
+	uint64_t rows_left_errors;	/* ... and their errors (from the index) */
 	bool lba;			/* rows are LBA buckets of lba_obj */
 	uint32_t lba_obj;
 	unsigned lba_rows;		/* LBA buckets a profile asks for; 0 = lba_fit */

@@ -145,6 +145,13 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		lba_title(a, tl, shown, t, sizeof(t), bins);
 	else
 		snprintf(t, sizeof(t), "Heatmap by object, busiest first%s", bins);
+	if (tl->mode != VXT_TL_ROWS_LBA && a->m.rows_left) {
+		/* objects past the heatmap's rows: never hidden without a word */
+		size_t n = strlen(t);
+
+		snprintf(t + n, sizeof(t) - n, "  +%u objects not in it (%" PRIu64 " errors; o lists them)",
+			 a->m.rows_left, a->m.rows_left_errors);
+	}
 	if (tl->mode != VXT_TL_ROWS_LBA && (int)hm->rows > gr.h) {
 		/* rows scrolled out of sight: say how many, and any with errors */
 		char he[120];
