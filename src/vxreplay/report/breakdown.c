@@ -33,59 +33,39 @@ static bool all_phases(const struct vxt_reader *r)
 	return (in->compat & VXT_COMPAT_PHASES) || !strcmp(in->source, "blktrace");
 }
 
-static int feed(struct report_ctx *c, struct vxt_breakdown *b)
+/* Every event of the time range and object feeds the pairing; those the
+ * filter, profile or script refuses end no interval (keep false). */
+static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
+		    const struct vxt_event *ev, size_t n, uint64_t ord, void *arg)
 {
-	uint64_t pos = vxt_reader_tell(c->r);
-	struct vxt_scan *s = vxt_scan_start(c->r, vxt_reader_chunk_of(c->r, pos), VXT_FIELD_ALL,
-					    vxt_scan_default_threads());
-	const struct vxt_event *ev;
-	size_t i, n;
-	int rc = 0, got;
+	struct vxt_breakdown *b = arg;
 
-	if (!s) {
-		fprintf(stderr, "vxreplay: out of memory\n");
-		return 1;
-	}
-	while (!rc && (got = vxt_scan_next(s, &i, &ev, &n)) != 0) {
-		const struct vxt_chunk_info *ci;
-		size_t k;
+	(void)ci;
+	for (size_t k = 0; k < n; k++) {
+		const struct vxt_event *e = &ev[k];
+		bool keep;
 
-		if (got == -EBADMSG) {
-			report_damage(c, i, vxt_scan_error(s));
+		if (e->time_ns < c->scope.from_ns)
+			continue;
+		if (e->time_ns > c->scope.to_ns) {
+			if (e->time_ns > c->scope.to_ns + VXT_REORDER_MAX_NS)
+				return -1;
 			continue;
 		}
-		if (got < 0)
-			break;
-		ci = vxt_reader_chunk(c->r, i);
-		for (k = pos > ci->first_event ? pos - ci->first_event : 0; k < n; k++) {
-			const struct vxt_event *e = &ev[k];
-			uint64_t ord = ci->first_event + k;
-			bool keep;
-
-			if (e->time_ns < c->scope.from_ns)
-				continue;
-			if (e->time_ns > c->scope.to_ns) {
-				if (e->time_ns > c->scope.to_ns + VXT_REORDER_MAX_NS)
-					goto out;
-				continue;
-			}
-			if (c->scope.object >= 0 && e->object != (uint64_t)c->scope.object)
-				continue;
-			keep = !c->keep || c->keep(e, ord, c->keep_arg);
-			if (vxt_bd_add(b, e, ord, keep) < 0) {
-				fprintf(stderr, "vxreplay: out of memory\n");
-				rc = 1;
-				break;
-			}
+		if (c->scope.object >= 0 && e->object != (uint64_t)c->scope.object)
+			continue;
+		keep = !c->keep || c->keep(e, ord + k, c->keep_arg);
+		if (vxt_bd_add(b, e, ord + k, keep) < 0) {
+			fprintf(stderr, "vxreplay: out of memory\n");
+			return 1;
 		}
 	}
-	if (!rc && got < 0) {
-		fprintf(stderr, "vxreplay: %s\n", vxt_scan_error(s));
-		rc = 1;
-	}
-out:
-	vxt_scan_stop(s);
-	return rc;
+	return 0;
+}
+
+static int feed(struct report_ctx *c, struct vxt_breakdown *b)
+{
+	return report_scan(c, VXT_FIELD_ALL, bd_chunk, b);
 }
 
 static uint64_t avg_ns(const struct vxt_bd_stat *s)

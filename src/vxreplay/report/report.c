@@ -21,9 +21,7 @@
 /* The fields struct vxt_stats reads. */
 #define STATS_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_LOST_COUNT)
 
-/* Feed the events in scope to @st, a chunk at a time, the chunks decoded
- * ahead on helper threads. @return 0 or 1. */
-static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned fields)
+int report_scan(struct report_ctx *c, unsigned fields, report_chunk_fn fn, void *arg)
 {
 	uint64_t pos = vxt_reader_tell(c->r);
 	struct vxt_scan *s = vxt_scan_start(c->r, vxt_reader_chunk_of(c->r, pos), fields,
@@ -49,35 +47,44 @@ static int collect_chunks(struct report_ctx *c, struct vxt_stats *st, unsigned f
 			break;
 		ci = vxt_reader_chunk(c->r, i);
 		k = pos > ci->first_event ? pos - ci->first_event : 0;
-
-		/* a chunk wholly in scope needs no test per event */
-		if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
-		    ci->last_ns <= c->scope.to_ns) {
-			if (vxt_stats_add_many(st, ev + k, n - k) < 0) {
-				fprintf(stderr, "vxreplay: out of memory\n");
-				rc = 1;
-			}
-			continue;
-		}
-		for (; k < n; k++) {
-			int in = report_in_scope(c, &ev[k], ci->first_event + k);
-
-			if (in < 0)
-				goto out;
-			if (in && vxt_stats_add(st, &ev[k]) < 0) {
-				fprintf(stderr, "vxreplay: out of memory\n");
-				rc = 1;
-				break;
-			}
-		}
+		rc = k < n ? fn(c, ci, ev + k, n - k, ci->first_event + k, arg) : 0;
 	}
-	if (!rc && got < 0) {
+	if (rc < 0)
+		rc = 0;		/* the callback saw the end of the scope */
+	else if (!rc && got < 0) {
 		fprintf(stderr, "vxreplay: %s\n", vxt_scan_error(s));
 		rc = 1;
 	}
-out:
 	vxt_scan_stop(s);
 	return rc;
+}
+
+/* Feed @n events of chunk @ci from ordinal @ord on to the stats @arg. */
+static int stats_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
+		       const struct vxt_event *ev, size_t n, uint64_t ord, void *arg)
+{
+	struct vxt_stats *st = arg;
+
+	/* a chunk wholly in scope needs no test per event */
+	if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
+	    ci->last_ns <= c->scope.to_ns) {
+		if (vxt_stats_add_many(st, ev, n) < 0) {
+			fprintf(stderr, "vxreplay: out of memory\n");
+			return 1;
+		}
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		int in = report_in_scope(c, &ev[k], ord + k);
+
+		if (in < 0)
+			return -1;
+		if (in && vxt_stats_add(st, &ev[k]) < 0) {
+			fprintf(stderr, "vxreplay: out of memory\n");
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* Gather stats over the scope, decoding only the fields the stats read
@@ -87,7 +94,7 @@ static int collect(struct report_ctx *c, struct vxt_stats *st)
 	vxt_stats_init(st);
 	if (report_scope_begin(c) < 0)
 		return 1;
-	return collect_chunks(c, st, c->keep ? VXT_FIELD_ALL : STATS_FIELDS);
+	return report_scan(c, c->keep ? VXT_FIELD_ALL : STATS_FIELDS, stats_chunk, st);
 }
 
 static const char *obj_name(const struct vxt_reader *r, uint32_t id)

@@ -101,6 +101,14 @@ static inline int report_in_scope(const struct report_ctx *c, const struct vxt_e
 	return 1;
 }
 
+/* Walk the chunks from the scope's start, decoding @fields ahead on helper
+ * threads; a damaged chunk is named (report_damage()) and skipped. @fn gets
+ * each chunk's events from the scope's start on (@n of them, the first of
+ * ordinal @ord) and returns 0 to go on, 1 on an error it printed, or -1 when
+ * the scope is over. @return 0 or 1. */
+typedef int (*report_chunk_fn)(struct report_ctx *c, const struct vxt_chunk_info *ci,
+			       const struct vxt_event *ev, size_t n, uint64_t ord, void *arg);
+int report_scan(struct report_ctx *c, unsigned fields, report_chunk_fn fn, void *arg);
 /* Iterate the events in scope, as the reports do: begin, then next until it
  * returns 0 (end) or -1 (damage, already printed); 1 gives @ev, borrowed
  * until the next call. */
