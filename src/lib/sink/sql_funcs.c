@@ -124,41 +124,83 @@ static void pctl_final(sqlite3_context *ctx)
 	sqlite3_free(a->v);
 }
 
-struct latq {
+/* vxt_lat_quantile(x, p) and vxt_hist_percentile(hist, p): a quantile of
+ * the reports' histogram, of the values or of the latency table's
+ * histograms merged */
+struct histq {
 	struct vxt_hist h;
 	double p;
-	bool started, bad_p;
+	bool started, bad_p, bad_blob;
 };
 
-static void latq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* The aggregate's state, p read from the first row. NULL: out of memory. */
+static struct histq *histq_get(sqlite3_context *ctx, sqlite3_value **argv)
 {
-	struct latq *a = sqlite3_aggregate_context(ctx, sizeof(*a));
-	sqlite3_int64 v;
+	struct histq *a = sqlite3_aggregate_context(ctx, sizeof(*a));
 
-	(void)argc;
-	if (!a)
-		return sqlite3_result_error_nomem(ctx);
+	if (!a) {
+		sqlite3_result_error_nomem(ctx);
+		return NULL;
+	}
 	if (!a->started) {
 		a->started = true;
 		a->p = pctl_p(argv[1], &a->bad_p);
 	}
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+	return a;
+}
+
+static void latq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct histq *a = histq_get(ctx, argv);
+	sqlite3_int64 v;
+
+	(void)argc;
+	if (!a || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return;
 	v = sqlite3_value_int64(argv[0]);
 	vxt_hist_add(&a->h, v < 0 ? 0 : (uint64_t)v);
 }
 
-static void latq_final(sqlite3_context *ctx)
+static void histq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct latq *a = sqlite3_aggregate_context(ctx, 0);
+	struct histq *a = histq_get(ctx, argv);
+	struct vxt_hist h;
+
+	(void)argc;
+	if (!a || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
+	    sqlite3_value_bytes(argv[0]) != (int)sizeof(h)) {
+		a->bad_blob = true;
+		return;
+	}
+	memcpy(&h, sqlite3_value_blob(argv[0]), sizeof(h));
+	vxt_hist_merge(&a->h, &h);
+}
+
+static void histq_result(sqlite3_context *ctx, const char *bad_p_msg)
+{
+	struct histq *a = sqlite3_aggregate_context(ctx, 0);
 
 	if (!a)
-		return;
+		return;		/* no rows: NULL */
 	if (a->bad_p)
-		sqlite3_result_error(ctx, "vxt_lat_quantile: p must be a number in 0..1 (or 0..100)",
+		sqlite3_result_error(ctx, bad_p_msg, -1);
+	else if (a->bad_blob)
+		sqlite3_result_error(ctx, "vxt_hist_percentile: not a hist column of the latency table",
 				     -1);
 	else if (a->h.count)
 		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&a->h, a->p));
+}
+
+static void latq_final(sqlite3_context *ctx)
+{
+	histq_result(ctx, "vxt_lat_quantile: p must be a number in 0..1 (or 0..100)");
+}
+
+static void histq_final(sqlite3_context *ctx)
+{
+	histq_result(ctx, "vxt_hist_percentile: p must be a number in 0..1 (or 0..100)");
 }
 
 static void fn_time(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -192,52 +234,6 @@ static void fn_errno(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_text(ctx, n, -1, SQLITE_STATIC);
 	else
 		sqlite3_result_text(ctx, sqlite3_mprintf("%lld", e < 0 ? -e : e), -1, sqlite3_free);
-}
-
-/* vxt_hist_percentile(hist, p): the latency table's histograms merged */
-struct histq {
-	struct vxt_hist h;
-	double p;
-	bool started, bad_p, bad_blob;
-};
-
-static void histq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	struct histq *a = sqlite3_aggregate_context(ctx, sizeof(*a));
-	struct vxt_hist h;
-
-	(void)argc;
-	if (!a)
-		return sqlite3_result_error_nomem(ctx);
-	if (!a->started) {
-		a->started = true;
-		a->p = pctl_p(argv[1], &a->bad_p);
-	}
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
-		return;
-	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
-	    sqlite3_value_bytes(argv[0]) != (int)sizeof(h)) {
-		a->bad_blob = true;
-		return;
-	}
-	memcpy(&h, sqlite3_value_blob(argv[0]), sizeof(h));
-	vxt_hist_merge(&a->h, &h);
-}
-
-static void histq_final(sqlite3_context *ctx)
-{
-	struct histq *a = sqlite3_aggregate_context(ctx, 0);
-
-	if (!a)
-		return;		/* no rows: NULL */
-	if (a->bad_p)
-		sqlite3_result_error(ctx, "vxt_hist_percentile: p must be a number in 0..1 (or 0..100)",
-				     -1);
-	else if (a->bad_blob)
-		sqlite3_result_error(ctx, "vxt_hist_percentile: not a hist column of the latency table",
-				     -1);
-	else if (a->h.count)
-		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&a->h, a->p));
 }
 
 static void fn_pushdown(sqlite3_context *ctx, int argc, sqlite3_value **argv)
