@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "format/reader_impl.h"
+#include "format/vxtfile.h"
 #include "vxtrace/escape.h"
 
 #define MERGE_CHUNK 21845	/* events per merged chunk, as a writer's 1 MiB */
@@ -310,13 +311,6 @@ static int close_chunk(struct vxt_merge *m, struct vxt_chunk_info *ci, struct vx
 	return 0;
 }
 
-static unsigned lat_log2(uint64_t ns)
-{
-	unsigned b = ns ? 63u - (unsigned)__builtin_clzll(ns) : 0;
-
-	return b < VXT_LAT_BUCKETS ? b : VXT_LAT_BUCKETS - 1;
-}
-
 /* Count @e into the open chunk, as a writer's index entry counts it. */
 static void account(struct vxt_chunk_info *ci, struct vxt_objagg *agg, size_t nobj,
 		    uint32_t *touched, size_t *nt, const struct vxt_event *e)
@@ -339,21 +333,8 @@ static void account(struct vxt_chunk_info *ci, struct vxt_objagg *agg, size_t no
 		a->object = e->object;
 		touched[(*nt)++] = e->object;
 	}
-	if (e->phase == VXT_PH_START) {
-		a->starts++;
-	} else if (e->phase == VXT_PH_DONE) {
-		a->ios[e->op < VXT_OP_COUNT ? e->op : VXT_OP_OTHER]++;
-		if (e->error) {
-			a->errors++;
-			ci->nerrors++;
-		} else if (e->op == VXT_OP_READ) {
-			a->bytes_read += e->bytes;
-		} else if (e->op == VXT_OP_WRITE) {
-			a->bytes_written += e->bytes;
-		}
-		a->lat_sum_ns += e->latency_ns;
-		a->lat_hist[lat_log2(e->latency_ns)]++;
-	}
+	if (vxt_objagg_add(a, e))
+		ci->nerrors++;
 }
 
 /* The indexing pass: every event once, in merged order, cut into chunks.

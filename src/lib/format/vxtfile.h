@@ -87,4 +87,32 @@ static inline uint64_t vxt_le64(const uint8_t *p)
 	return vxt_le32(p) | (uint64_t)vxt_le32(p + 4) << 32;
 }
 
+/* Count @e into an index entry's aggregate of its object, the rule every
+ * index entry follows (writer and merged reader). @return true when @e is a
+ * failed completion (the entry's nerrors counts it too). */
+static inline bool vxt_objagg_add(struct vxt_objagg *a, const struct vxt_event *e)
+{
+	unsigned b;
+
+	if (e->phase == VXT_PH_START) {
+		a->starts++;
+		return false;
+	}
+	if (e->phase != VXT_PH_DONE)
+		return false;
+	a->ios[e->op < VXT_OP_COUNT ? e->op : VXT_OP_OTHER]++;
+	if (!e->error) {
+		if (e->op == VXT_OP_READ)
+			a->bytes_read += e->bytes;
+		else if (e->op == VXT_OP_WRITE)
+			a->bytes_written += e->bytes;
+	} else {
+		a->errors++;
+	}
+	a->lat_sum_ns += e->latency_ns;
+	b = e->latency_ns ? 63u - (unsigned)__builtin_clzll(e->latency_ns) : 0;
+	a->lat_hist[b < VXT_LAT_BUCKETS ? b : VXT_LAT_BUCKETS - 1]++;
+	return e->error != 0;
+}
+
 #endif

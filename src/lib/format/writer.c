@@ -217,13 +217,6 @@ fail:
 	return NULL;
 }
 
-static unsigned lat_log2(uint64_t ns)
-{
-	unsigned b = ns ? 63u - (unsigned)__builtin_clzll(ns) : 0;
-
-	return b < VXT_LAT_BUCKETS ? b : VXT_LAT_BUCKETS - 1;
-}
-
 /* Build the per-object aggregates of the open chunk into w->agg (by id).
  * @return the number of objects present, or -ENOMEM. */
 static int aggregate(struct vxt_writer *w, struct vxt_buf *b, uint32_t *nerrors, uint64_t *nlost)
@@ -257,21 +250,8 @@ static int aggregate(struct vxt_writer *w, struct vxt_buf *b, uint32_t *nerrors,
 			a->object = e->object;
 			present++;
 		}
-		if (e->phase == VXT_PH_START) {
-			a->starts++;
-		} else if (e->phase == VXT_PH_DONE) {
-			a->ios[e->op < VXT_OP_COUNT ? e->op : VXT_OP_OTHER]++;
-			if (e->error) {
-				a->errors++;
-				(*nerrors)++;
-			} else if (e->op == VXT_OP_READ) {
-				a->bytes_read += e->bytes;
-			} else if (e->op == VXT_OP_WRITE) {
-				a->bytes_written += e->bytes;
-			}
-			a->lat_sum_ns += e->latency_ns;
-			a->lat_hist[lat_log2(e->latency_ns)]++;
-		}
+		if (vxt_objagg_add(a, e))
+			(*nerrors)++;
 	}
 	vxt_buf_u32(b, present);
 	for (size_t i = 0; i < nobj; i++)
