@@ -11,25 +11,7 @@ need_tracefs
 [ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 grep -q 'this build has no BPF programs' "$B/vxrecord" &&
 	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
-mkdir "$T/full"
-mount -t tmpfs -o size=4M tmpfs "$T/full" 2>/dev/null || skip "cannot mount a tmpfs"
-cleanup_full() { [ -n "$LOOP" ] && losetup -d "$LOOP"; LOOP=; umount "$T/full" 2>/dev/null; }
-trap 'cleanup_full; cleanup' EXIT
-truncate -s 64M "$T/full/d.img"
-LOOP=$(losetup -f --show "$T/full/d.img") || skip "no free loop device"
-LNAME=${LOOP#/dev/}
-# fill the tmpfs: every later write to a new block of the image fails
-dd if=/dev/urandom of="$LOOP" bs=64k count=70 oflag=direct 2>/dev/null
-sync
-
-REC1= REC2= REC3=
-start() {	# start OUT ARGS... -> pid in $started, once OUT exists
-	out=$1; shift
-	"$B/vxrecord" "$@" -o "$out" 2>"$out.err" &
-	started=$!
-	i=0
-	while [ ! -e "$out" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
+. "$VXT_TOP/tests/cli/full_loop.inc"
 start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
 start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-in-context; REC2=$started
 start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-in-context; REC3=$started
