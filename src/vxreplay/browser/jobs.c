@@ -12,6 +12,7 @@
 
 #include "report/report.h"
 #include "browser/model.h"
+#include "browser/script.h"
 #include "vxtrace/filter.h"
 #include "vxtrace/outfile.h"
 
@@ -347,6 +348,10 @@ bool vr_model_step(struct vr_model *m)
 			procs_chunk(m, &m->job[VR_JOB_PROCS]);
 			any = true;
 		}
+		if (m->job[VR_JOB_AGG].active) {
+			vr_script_agg_step(m, &m->job[VR_JOB_AGG]);
+			any = true;
+		}
 		if (m->job[VR_JOB_EXPORT].active) {
 			if (m->view.spec_on)
 				export_spec_step(m, &m->job[VR_JOB_EXPORT]);
@@ -391,7 +396,7 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
 	static const char *const names[VR_JOB_KINDS] = {
 		[VR_JOB_REBIN] = "binning", [VR_JOB_COUNT] = "counting",
 		[VR_JOB_SPEC] = "speculating", [VR_JOB_EXPORT] = "exporting",
-		[VR_JOB_PROCS] = "processes",
+		[VR_JOB_PROCS] = "processes", [VR_JOB_AGG] = "aggregating",
 	};
 
 	for (int k = VR_JOB_KINDS - 1; k >= 0; k--) {

@@ -28,6 +28,7 @@ struct vxt_filter;
 struct vxt_spec;
 struct vxt_view;
 struct vxt_profile;
+struct vr_script;
 
 #define VR_UNKNOWN	UINT32_MAX	/* chunk match count not known yet */
 enum { VR_CHUNK_UNKNOWN, VR_CHUNK_OK, VR_CHUNK_DAMAGED };	/* a chunk decodes or not */
@@ -83,7 +84,7 @@ struct vr_view {
 };
 
 enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_PROCS,
-		   VR_JOB_KINDS };
+		   VR_JOB_AGG, VR_JOB_KINDS };
 
 struct vr_job {
 	bool active;
@@ -149,6 +150,7 @@ struct vr_model {
 	char profile[64];		/* the applied profile's name, "" = none */
 	struct vxt_profile *prof;	/* the applied profile, NULL = none */
 	const char *profile_dir;	/* --profile-dir, or NULL */
+	struct vr_script *script;	/* the applied D script (script.h), NULL = none */
 	uint8_t columns[VR_MAX_COLS];	/* list columns (enum vr_col); 0 of them = default */
 	unsigned ncolumns;
 	uint64_t lat_crit_ns;		/* latency that stands out; 0 = none */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "browser/model.h"
+#include "browser/script.h"
 
 #include "vxtrace/profile.h"
 
@@ -62,6 +63,7 @@ static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 
 static void clear_profile(struct vr_model *m)
 {
+	vr_script_drop(m);
 	vxt_profile_free(m->prof);
 	m->prof = NULL;
 	m->profile[0] = 0;
@@ -81,6 +83,8 @@ int vr_profile_apply(struct vr_model *m, const char *name, int (*colparse)(const
 	char e[VXT_ERRBUF_SIZE];
 	struct vxt_profile *p;
 
+	if (vr_script_is_name(name))
+		return vr_script_apply(m, name, err, errsz);
 	vr_model_spec_reset(m);
 	if (!name || !*name) {
 		clear_profile(m);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "browser/model.h"
+#include "browser/script.h"
 
 #include "vxtrace/pipeline.h"
 #include "vxtrace/profile.h"
@@ -164,6 +165,11 @@ void vr_spec_step(struct vr_model *m, struct vr_job *j)
 	size_t i = j->next++, n;
 	const struct vxt_event *evs;
 
+	if (m->script) {	/* a D script's pass (script.c) */
+		j->next--;
+		vr_script_spec_step(m, j);
+		return;
+	}
 	if (i < j->end) {
 		evs = vr_scan_chunk(m, VR_JOB_SPEC, i, VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT, &n);
 		if (!evs) {
@@ -213,6 +219,8 @@ int vr_model_spec_start(struct vr_model *m)
 {
 	char err[VXT_ERRBUF_SIZE];
 
+	if (m->script)
+		return vr_script_spec_start(m);
 	m->view.spec_on = true;
 	if (m->spec_done || m->job[VR_JOB_SPEC].active)
 		return 0;
@@ -234,6 +242,7 @@ void vr_model_spec_reset(struct vr_model *m)
 	m->specv = NULL;
 	vxt_profile_free(m->spec_prof);
 	m->spec_prof = NULL;
+	vr_script_spec_reset(m);
 	m->job[VR_JOB_SPEC].active = false;
 	m->spec_done = false;
 	m->view.spec_on = false;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/script.h"
 
 /* ---- event detail ---- */
 
@@ -465,6 +466,12 @@ static void prof_cell(void *ctx, size_t row, int col, char *buf, size_t size, in
 	struct vr_app *a = ctx;
 	const char *name = row == 0 ? "(none)" : a->profnames[row - 1];
 
+	if (row == (size_t)a->nprof + 1) {	/* the last row asks for a file */
+		snprintf(buf, size, "%s", col == 1 ? "a .d script or a .yaml profile by its path" :
+			 "(a file...)");
+		return;
+	}
+
 	if (col == 1) {
 		snprintf(buf, size, "%s", row == 0 ? "no profile: every event, the default panels" :
 			 a->profdesc[row - 1]);
@@ -476,6 +483,19 @@ static void prof_cell(void *ctx, size_t row, int col, char *buf, size_t size, in
 		*role = TUI_R_HEADER_VALUE;
 }
 
+static int prof_file_done(void *app, const char *text, char *err, size_t errsz)
+{
+	struct vr_app *a = app;
+
+	if (!*text)
+		return TUI_CLOSE;
+	if (vr_apply_profile(a, text, err, errsz) < 0)
+		return TUI_REDRAW;	/* the prompt stays open with the message */
+	tui_screen_msg(&a->scr, TUI_R_MSG, "%s %s", vr_script_is_name(text) ? "script" : "profile",
+		       a->m.profile);
+	return TUI_CLOSE | TUI_RELAYOUT;
+}
+
 static int prof_key(void *ctx, struct tui_table *t, int key)
 {
 	struct vr_app *a = ctx;
@@ -484,17 +504,24 @@ static int prof_key(void *ctx, struct tui_table *t, int key)
 
 	if (key != '\r' && key != '\n' && key != KEY_ENTER)
 		return TUI_IGNORED;
+	if (t->list.sel == (size_t)a->nprof + 1) {
+		tui_screen_prompt(&a->scr, "Script or profile file: ", "", prof_file_done);
+		return TUI_CLOSE | TUI_REDRAW;
+	}
 	name = t->list.sel == 0 ? "" : a->profnames[t->list.sel - 1];
 	if (vr_apply_profile(a, name, err, sizeof(err)) < 0) {
 		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", err);
 		return TUI_CLOSE | TUI_REDRAW;
 	}
-	tui_screen_msg(&a->scr, TUI_R_MSG, *name ? "profile %s" : "no profile%s", name);
+	tui_screen_msg(&a->scr, TUI_R_MSG, !*name ? "no profile%s" : vr_script_is_name(name) ?
+		       "script %s" : "profile %s", name);
 	return TUI_CLOSE | TUI_RELAYOUT;
 }
 
 int vr_open_profiles(struct vr_app *a)
 {
+	int nyaml;
+
 	if (!a->profnames)
 		a->profnames = calloc(VR_MAX_PROFILES, sizeof(*a->profnames));
 	if (!a->profnames)
@@ -504,9 +531,16 @@ int vr_open_profiles(struct vr_app *a)
 	if (!a->profdesc)
 		return TUI_NONE;
 	a->nprof = vr_profile_names(&a->m, a->profnames, VR_MAX_PROFILES);
+	nyaml = a->nprof;
+	a->nprof += vr_script_names(&a->m, a->profnames + a->nprof, VR_MAX_PROFILES - a->nprof);
 	for (int i = 0; i < a->nprof; i++)
-		vr_profile_describe(&a->m, a->profnames[i], a->profdesc[i], sizeof(a->profdesc[i]));
-	a->proft.list.n = (size_t)a->nprof + 1;
+		if (i < nyaml)
+			vr_profile_describe(&a->m, a->profnames[i], a->profdesc[i],
+					    sizeof(a->profdesc[i]));
+		else
+			vr_script_describe(&a->m, a->profnames[i], a->profdesc[i],
+					   sizeof(a->profdesc[i]));
+	a->proft.list.n = (size_t)a->nprof + 2;
 	a->proft.list.sel = 0;
 	for (int i = 0; i < a->nprof; i++)
 		if (!strcmp(a->profnames[i], a->m.profile))
