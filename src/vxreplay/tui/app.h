@@ -51,6 +51,8 @@ struct vr_app {
 	bool lanes;			/* timeline: a lane per object */
 	int tl_metric;			/* enum vr_tl_metric */
 	struct tui_panel hist;		/* the latency histogram overlay (b) */
+	struct tui_panel agg;		/* the D script's aggregations (A) */
+	int agg_top;			/* its first line shown */
 	struct tui_table proct;		/* the per-process view (P) */
 	struct tui_panel_ops proc_ops;	/* the table's, drawing the job's progress */
 	const struct tui_panel_ops *proc_base;
@@ -101,6 +103,9 @@ int vr_open_hist(struct vr_app *a);
 /* True when the trace holds queue-side phases (events beyond issues,
  * completions and lost records in some chunk's index). */
 bool vr_has_queue_side(const struct vr_model *m);
+
+/* aggpanel.c */
+int vr_open_agg(struct vr_app *a);
 
 /* procview.c: the per-process view (P) and the I/O listing (i) */
 int vr_open_procs(struct vr_app *a);

@@ -247,6 +247,7 @@ static int act_spec(void *app)
 	return TUI_REDRAW;
 }
 
+static int act_agg(void *app) { return vr_open_agg(app); }
 static int act_zoom_in(void *app) { vr_model_zoom(&((struct vr_app *)app)->m, 0.5); return TUI_REDRAW; }
 static int act_zoom_out(void *app) { vr_model_zoom(&((struct vr_app *)app)->m, 2.0); return TUI_REDRAW; }
 
@@ -422,6 +423,7 @@ const struct tui_action vr_keys[] = {
 	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
 	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
 	{ 'b', 0, "b", "latency histogram of the object (log2 buckets, p50 / p99)", act_hist },
+	{ 'A', 0, "A", "aggregations of the D script picked with p, over the window", act_agg },
 	{ 'P', 0, "P", "per-process view: I/Os, bytes, errors, avg / p99 latency", act_procs },
 	{ 'i', 0, "i", "list: one row per completed I/O / every event", act_io_list },
 	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
