@@ -58,6 +58,10 @@ struct vxt_source_opts {
 	size_t bufsize;		/* kernel buffer bytes; 0 = the source's default */
 	bool errors;		/* kmod: error-trace channel (saved + new errors) */
 	const char *progname;	/* for tracefs instance names */
+	bool all_phases;	/* --phases all: every block-layer phase the source
+				 * sees (queue, getrq, merge, insert, ...), not only
+				 * issue and completion; a source that cannot does
+				 * not open (vxt_source_all_phases()) */
 	/* simulator */
 	uint64_t seed;		/* 0 = 1 */
 	uint64_t count;		/* stop after this many events; 0 = no limit */
@@ -77,7 +81,7 @@ struct vxt_source_opts {
 
 /* The command-line options that fill struct vxt_source_opts, spelled the
  * same in every program (README.md, "Options"): --objects LIST, --bufsize
- * SIZE, --errors, --seed N, --rate N, --sim-objects SPEC, --sim-errors SPEC,
+ * SIZE, --phases issue|all, --errors, --seed N, --rate N, --sim-objects SPEC, --sim-errors SPEC,
  * --realtime, --clock-offset [-]DUR. @name is the long name without dashes, @arg its value (NULL
  * for a flag). @return 1 when @name is one of them and @arg is good, 0 when
  * @name is not a source option, -EINVAL with "--rate: bad rate 'x'" in @err. */

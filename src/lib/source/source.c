@@ -67,6 +67,9 @@ static struct vxt_source *open_ops(const struct vxt_source_ops *ops,
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	*rc = ops->open(s, opts);
+	if (*rc == 0 && opts->all_phases && !s->all_phases)
+		*rc = vxt_source_seterr(s, -EOPNOTSUPP, "--phases all: the %s source captures "
+					"issue and completion only", ops->name);
 	if (*rc < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror(*rc));
 		ops->close(s);

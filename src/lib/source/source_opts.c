@@ -50,6 +50,10 @@ int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *a
 		if (!arg || vxt_parse_size(arg, &v) < 0 || v > SIZE_MAX)
 			return bad(err, name, "size", arg);
 		o->bufsize = (size_t)v;
+	} else if (!strcmp(name, "phases")) {
+		if (!arg || (strcmp(arg, "issue") && strcmp(arg, "all")))
+			return bad(err, name, "capture level (issue or all)", arg);
+		o->all_phases = !strcmp(arg, "all");
 	} else if (!strcmp(name, "errors")) {
 		o->errors = true;
 	} else if (!strcmp(name, "seed")) {

@@ -19,6 +19,9 @@
  * get their latency, pid and command from the matching issue (iopair.h).
  * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
  *
+ * With --phases all (opts->all_phases) the other block-layer phases are
+ * captured too (queue, getrq, insert, merge, split, remap; tracefs_phases.c).
+ *
  * The set-up (devices, levels, filters, rings, parser) is tracefs_setup.c.
  * opts->bufsize is the ring size per CPU (default 4 MiB). The instance is
  * removed by close() on every path; instances of dead recorders found at
@@ -58,6 +61,8 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	s->priv = t;
 	t->epfd = t->timerfd = -1;
+	t->phases = opts->all_phases;
+	s->all_phases = t->phases;
 	rc = vxt_tracefs_mount(s->err, sizeof(s->err));
 	if (rc < 0)
 		return rc;
@@ -212,6 +217,8 @@ static int decode_record(struct tfs *t, void *data, uint64_t ts, int cpu)
 	r->error = d->error ? (int32_t)field_num(d->error, data) : 0;
 	field_str(d->rwbs, data, r->rwbs, sizeof(r->rwbs));
 	field_str(d->comm, data, r->comm, sizeof(r->comm));
+	if (k >= K_PHASE_FIRST)
+		vxt_tfs_decode_phase(d, data, r);
 	return 0;
 }
 
@@ -291,8 +298,8 @@ static void sort_pending(struct tfs *t)
 }
 
 /* @return the object id for an event, or -1 to drop it. */
-static int64_t route_event(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
-			   bool bio)
+int64_t vxt_tfs_route_event(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
+			    bool bio)
 {
 	size_t i;
 	int64_t obj;
@@ -312,7 +319,7 @@ static int64_t route_event(struct vxt_source *s, struct tfs *t, const struct tfs
 	return obj;
 }
 
-static uint32_t comm_id(struct vxt_source *s, struct tfs *t, uint32_t pid, const char *comm)
+uint32_t vxt_tfs_comm_id(struct vxt_source *s, struct tfs *t, uint32_t pid, const char *comm)
 {
 	struct tfs_comm_cache *c = &t->comm[pid & 255];
 	int64_t id;
@@ -378,7 +385,13 @@ static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 
 	if (r->kind == K_RQ_ERROR && recent_error(t, r, false))
 		return 0;
-	obj = route_event(s, t, r, bio);
+	if (t->phases && (r->kind >= K_PHASE_FIRST || r->kind == K_BIO_QUEUE)) {
+		int rc = vxt_tfs_emit_phase(s, t, r, b);
+
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
+	obj = vxt_tfs_route_event(s, t, r, bio);
 	if (obj < 0)
 		return 0;
 	vxt_rwbs_parse(r->rwbs, r->sector, r->nr_sector, &op, &flags);
@@ -406,7 +419,7 @@ static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 	case K_RQ_ISSUE:
 	case K_BIO_QUEUE:
 		e->phase = VXT_PH_START;
-		e->comm = comm_id(s, t, r->pid, r->comm);
+		e->comm = vxt_tfs_comm_id(s, t, r->pid, r->comm);
 		v.comm = e->comm;
 		return vxt_iopair_put(t->pair, r->dev, r->sector, pair_size(r, op), &v);
 	case K_RQ_REQUEUE:
@@ -517,6 +530,8 @@ static int tfs_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 
 	if (t->stopped) {
 		rc = sweep(s, t, b, true);
+		if (rc == 0 && t->phases)
+			vxt_tfs_phase_note(s, t);
 		return rc < 0 ? rc : rc > 0;
 	}
 	for (;;) {

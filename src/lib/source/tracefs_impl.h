@@ -1,7 +1,8 @@
 /* tracefs_impl.h - the tracefs source's state, shared by its files
  * (internal to libvxtrace): source_tracefs.c reads, merges, pairs and emits;
  * tracefs_setup.c chooses the objects and sets up the instance's events,
- * filters, rings and parser.
+ * filters, rings and parser; tracefs_phases.c adds the phases besides issue
+ * and completion (--phases all).
  */
 #ifndef VXT_TRACEFS_IMPL_H
 #define VXT_TRACEFS_IMPL_H
@@ -23,8 +24,12 @@
 
 enum tfs_kind {
 	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
-	K_BIO_QUEUE, K_BIO_COMPLETE, K_COUNT
+	K_BIO_QUEUE, K_BIO_COMPLETE,
+	/* --phases all only (tracefs_phases.c) */
+	K_GETRQ, K_RQ_INSERT, K_BACKMERGE, K_FRONTMERGE, K_PLUG, K_UNPLUG, K_SPLIT,
+	K_REMAP, K_COUNT
 };
+#define K_PHASE_FIRST K_GETRQ
 
 extern const char *const tfs_event_names[K_COUNT];
 
@@ -33,6 +38,7 @@ struct tfs_evdesc {
 	struct tep_event *ev;
 	int id;			/* -1: not enabled */
 	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *error, *rwbs, *comm;
+	struct tep_format_field *new_sector;	/* block_split's */
 };
 
 /* An event as read from the ring, before routing and pairing. */
@@ -91,7 +97,33 @@ struct tfs {
 	bool stopped;
 	uint64_t seen[K_COUNT];
 	uint64_t flush_ends;	/* completions that end a flush sequence (emit()) */
+	bool phases;		/* --phases all: every phase, not only issue and completion */
+	uint64_t plugs, unplugs;	/* block_plug/unplug that name no device: counted only */
+	char missing[128];	/* phase tracepoints this kernel lacks, for the note */
+	bool noted;		/* vxt_tfs_phase_note() wrote it */
 };
+
+/* source_tracefs.c */
+/* The object for an event of (r->dev, r->sector) at a level, or -1 to drop it. */
+int64_t vxt_tfs_route_event(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
+			    bool bio);
+uint32_t vxt_tfs_comm_id(struct vxt_source *s, struct tfs *t, uint32_t pid, const char *comm);
+
+/* tracefs_phases.c */
+/* Find the fields of phase event @k (by name, so the kernel's layout does not
+ * matter), set its @filter (when it names a device) and enable it; a phase
+ * the kernel lacks is noted in t->missing. @return 0 or a negative errno. */
+int vxt_tfs_setup_phase(struct vxt_source *s, struct tfs *t, int k, const char *filter);
+/* The fields only phase events have, into @r. */
+void vxt_tfs_decode_phase(const struct tfs_evdesc *d, void *data, struct tfs_raw *r);
+/* Emit a phase event (or a block_bio_queue of a request-level device, which
+ * is its queue phase). @return 1 when handled (maybe nothing added), 0 when
+ * @r is not a phase event, -ENOMEM. */
+int vxt_tfs_emit_phase(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
+		       struct vxt_batch *b);
+/* The one-line note on what the phases could not show (plugs without a
+ * device, tracepoints missing), into s->note when empty. */
+void vxt_tfs_phase_note(struct vxt_source *s, struct tfs *t);
 
 /* tracefs_setup.c */
 /* Send events of (@dev, sectors [@lo, @hi), level) to object @obj. */

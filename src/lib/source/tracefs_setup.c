@@ -22,6 +22,8 @@
 const char *const tfs_event_names[K_COUNT] = {
 	"block_rq_issue", "block_rq_complete", "block_rq_requeue", "block_rq_error",
 	"block_bio_queue", "block_bio_complete",
+	"block_getrq", "block_rq_insert", "block_bio_backmerge", "block_bio_frontmerge",
+	"block_plug", "block_unplug", "block_split", "block_bio_remap",
 };
 
 /* ---- objects and filters ---- */
@@ -173,18 +175,39 @@ static int setup_event(struct vxt_source *s, struct tfs *t, int k, const char *f
 
 int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t)
 {
-	static char rqf[16384], biof[16384];
+	static char rqf[16384], biof[16384], qf[2 * 16384 + 16];
 	int nrq, nbio, k, rc;
+	bool rqlevel;
 
 	nrq = build_filter(t, false, rqf, sizeof(rqf));
 	nbio = build_filter(t, true, biof, sizeof(biof));
 	if (nrq < 0 || nbio < 0)
 		return vxt_source_seterr(s, -E2BIG, "tracefs: object list too long for a "
 					 "tracefs filter");
+	rqlevel = nrq > 0 || t->all;
+	/* --phases all: block_bio_queue is also the queue phase of the
+	 * request-level devices */
+	if (!t->phases || !rqlevel || t->all)
+		snprintf(qf, sizeof(qf), "%s", t->phases && t->all ? "" : biof);
+	else if (nbio == 0)
+		snprintf(qf, sizeof(qf), "%s", rqf);
+	else
+		snprintf(qf, sizeof(qf), "(%s) || (%s)", biof, rqf);
 	for (k = 0; k < K_COUNT; k++) {
 		bool bio = k == K_BIO_QUEUE || k == K_BIO_COMPLETE;
 
 		t->ev[k].id = -1;
+		if (k >= K_PHASE_FIRST) {
+			if (t->phases && rqlevel && (rc = vxt_tfs_setup_phase(s, t, k, rqf)) < 0)
+				return rc;
+			continue;
+		}
+		if (k == K_BIO_QUEUE && t->phases && rqlevel) {
+			rc = setup_event(s, t, k, qf);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (bio ? nbio == 0 : (nrq == 0 && !t->all))
 			continue;	/* no object at this level */
 		rc = setup_event(s, t, k, bio ? biof : rqf);
