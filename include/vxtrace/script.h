@@ -69,6 +69,9 @@ struct vxt_script_stats {
 	uint64_t opened;		/* speculation() that returned an id */
 	uint64_t committed, discarded;
 	uint64_t eof_discarded;		/* still active at END */
+	uint64_t expired;		/* windows (profiles) that emptied with time */
+	uint64_t forced;		/* discarded to release held-back output */
+	uint64_t committed_events;	/* records of events delivered by commit() */
 	uint64_t failed_unavail;	/* no speculative buffer space available */
 	uint64_t failed_busy;		/* available buffer(s) still busy */
 	uint64_t spec_drops;		/* records that did not fit specsize */
@@ -151,6 +154,11 @@ void vxt_script_track_buffered(struct vxt_script *s);
  * of an older event can reach the principal buffer any more), UINT64_MAX
  * when none holds one. Needs vxt_script_track_buffered(). */
 uint64_t vxt_script_oldest_buffered(struct vxt_script *s);
+
+/* Output held back too long: discard the active speculation holding the
+ * oldest event (counted in forced and discarded). Needs
+ * vxt_script_track_buffered(). @return 1, or 0 when none holds an event. */
+int vxt_script_discard_oldest(struct vxt_script *s);
 
 /* Run the clauses for one event @ev with ordinal @ordinal (events in time
  * order). @return 0, or negative (-ENOMEM, the sink's error). After exit()

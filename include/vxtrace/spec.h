@@ -1,6 +1,7 @@
 /* spec.h - speculative tracing of I/O streams
  *
- * DTrace's speculations applied to events: a speculation belongs to a key (an
+ * A profile's speculation rules (formats/profile.md), compiled to the script
+ * engine (script.h) and run over events in input order: a speculation belongs to a key (an
  * object, a process, both, or one I/O request). Clauses, evaluated in order
  * for every event, open a speculation for the event's key, put the event in
  * the key's speculative buffer, or end the speculation by committing it (the
@@ -186,7 +187,7 @@ int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t se
 int vxt_spec_next(struct vxt_spec *s, struct vxt_spec_event *out);
 
 /* End of input: discard every open speculation (counted in eof_discarded)
- * and release all output. Further pushes start a new stream. Can't fail. */
+ * and release all output. Further pushes are ignored. Can't fail. */
 void vxt_spec_finish(struct vxt_spec *s);
 
 void vxt_spec_get_stats(const struct vxt_spec *s, struct vxt_spec_stats *st);

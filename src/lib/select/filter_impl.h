@@ -125,7 +125,7 @@ struct vxt_filter {
 int vxt_filter_make_table(struct vxt_filter *f);
 
 /* 1 when @f is exactly `spec`, 0 when exactly `!spec`, else -1 (lets the
- * speculation engine skip the evaluation of its commonest predicates). */
+ * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */
 int vxt_filter_spec_only(const struct vxt_filter *f);
 
 /* Shell-style glob: * ? [abc] [a-z] [!x] and \ escapes. No allocation. */

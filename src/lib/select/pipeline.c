@@ -1,7 +1,7 @@
 /* pipeline.c - source -> view -> sink (see vxtrace/pipeline.h)
  *
  * The events go into the view all at once, then the view is drained: the
- * speculation engine lets an event out only when its fate is known, so one
+ * speculation (on the script engine) lets an event out only when its fate is known, so one
  * push may give none and a later one many.
  */
 #include <errno.h>

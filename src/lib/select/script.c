@@ -51,7 +51,7 @@ static int apply_x(struct vxt_script *s, const char *const *xopts, unsigned nx, 
 	return 0;
 }
 
-static int alloc_runtime(struct vxt_script *s)
+int vxt_script_alloc_runtime(struct vxt_script *s)
 {
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
@@ -97,6 +97,17 @@ static int alloc_runtime(struct vxt_script *s)
 	return 0;
 }
 
+void vxt_script_defaults(struct vxt_script *s, const char *file)
+{
+	snprintf(s->file, sizeof(s->file), "%s", file ? file : "script");
+	set_name(s, s->file);
+	s->opt.nspec = VXT_SCRIPT_DEFAULT_NSPEC;
+	s->opt.specsize = VXT_SCRIPT_DEFAULT_SPECSIZE;
+	s->opt.bufsize = VXT_SCRIPT_DEFAULT_BUFSIZE;
+	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
+	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+}
+
 struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
 				      const char *const *xopts, unsigned nx,
 				      char err[VXT_ERRBUF_SIZE])
@@ -107,13 +118,7 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 	err[0] = '\0';
 	if (!s)
 		goto nomem;
-	snprintf(s->file, sizeof(s->file), "%s", file ? file : "script");
-	set_name(s, s->file);
-	s->opt.nspec = VXT_SCRIPT_DEFAULT_NSPEC;
-	s->opt.specsize = VXT_SCRIPT_DEFAULT_SPECSIZE;
-	s->opt.bufsize = VXT_SCRIPT_DEFAULT_BUFSIZE;
-	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
-	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+	vxt_script_defaults(s, file);
 	if (len > VXT_SCRIPT_MAX_BYTES) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: larger than %d bytes", s->file,
 			 VXT_SCRIPT_MAX_BYTES);
@@ -132,7 +137,7 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 	if (rc == 0)
 		rc = apply_x(s, xopts, nx, err);
 	if (rc == 0)
-		rc = alloc_runtime(s);
+		rc = vxt_script_alloc_runtime(s);
 	if (rc == -ENOMEM && !err[0])
 		goto nomem;
 	if (rc < 0)
@@ -208,6 +213,7 @@ void vxt_script_free(struct vxt_script *s)
 {
 	if (!s)
 		return;
+	vxt_skeyed_free(s);
 	for (size_t i = 0; i < s->nmem; i++)
 		free(s->mem[i]);
 	free(s->mem);
@@ -277,6 +283,8 @@ int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)
 {
 	s->time_base = base_ns;
+	if (s->keyed)
+		vxt_skeyed_time_base(s, base_ns);
 }
 
 void vxt_script_set_live(struct vxt_script *s, bool live)
@@ -308,7 +316,7 @@ uint64_t vxt_script_oldest_held(const struct vxt_script *s)
 		if (b->state != SB_ACTIVE)
 			continue;
 		/* a buffer's records are in time order: its first event is its oldest */
-		for (size_t j = 0; j < b->n; j++)
+		for (size_t j = b->head; j < b->n; j++)
 			if (b->recs[j].has_event) {
 				if (b->recs[j].ordinal < oldest)
 					oldest = b->recs[j].ordinal;

@@ -359,6 +359,8 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 		if (n->idx == FN_SPECULATION)
 			return num(vxt_sspec_open(x->s));
 		return num(0);
+	case SN_KEYED:
+		return vxt_skeyed_eval(x, n);
 	default:
 		return num(0);
 	}

@@ -76,6 +76,7 @@ enum snk {
 	SN_NUM, SN_STR, SN_FIELD, SN_GLOBAL, SN_THIS, SN_SELF, SN_REQ, SN_ARRAY,
 	SN_UNARY, SN_BINARY, SN_AND, SN_OR, SN_XORXOR, SN_COND, SN_ASSIGN, SN_INCDEC,
 	SN_CALL, SN_AGG, SN_AGGSET,
+	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
 };
 
 /* Fields of the event; names in script_check.c. */
@@ -132,6 +133,7 @@ struct sfmt {
 #define SP_BEGIN	0x40u
 #define SP_END		0x80u
 #define SP_TICK		0x100u
+#define SP_OTHER	0x200u	/* any other phase (merge, plug ...): profiles only */
 
 struct sclause {
 	unsigned probes;
@@ -271,10 +273,18 @@ struct srec {
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
-	uint32_t gen;		/* bumped when the buffer empties */
-	struct srec *recs;
-	size_t n, cap;
+	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
+	struct srec *recs;	/* live records are recs[head .. n) */
+	size_t head, n, cap;
 	uint64_t bytes;
+	/* a window (profiles' context): the buffer keeps only the records
+	 * within window_ns of the newest event and at most window_events of
+	 * them, the oldest going first, also when specsize is reached */
+	bool windowed;
+	uint32_t window_events;	/* 0 = no count bound */
+	uint64_t window_ns;	/* 0 with window_events: no time bound */
+	uint32_t kgen;		/* keyed: bumped at each opening */
+	uint64_t ka, kb;	/* keyed: the key that owns it */
 };
 
 struct soldest {			/* stale once the buffer's gen moved on */
@@ -370,6 +380,7 @@ struct vxt_script {
 	char *text;		/* the clause's record text */
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
+	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
 };
 
 /* ---- running (script_run.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
@@ -386,6 +397,10 @@ struct ectx {
 	const struct sclause *cl;
 	unsigned probe;			/* the SP_* bit that fired */
 	int64_t target;			/* 0 principal, >0 speculation, -1 nowhere */
+	uint64_t via;			/* target 0: the speculation it is kept under */
+	struct skent *key;		/* keyed: the event's key, NULL = none yet */
+	uint64_t ka, kb;		/* keyed: the event's key */
+	bool taken;			/* keyed: the event is kept or buffered */
 	bool error;
 	int rc;
 };
@@ -425,6 +440,19 @@ void vxt_sspec_end_all(struct vxt_script *s);
 /* A text-only record straight to the principal buffer. */
 int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len);
 void vxt_sspec_mem(struct vxt_script *s, int64_t delta);
+/* Forget the records of buffer @id older than its window (s->now). */
+int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
+
+/* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
+struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
+/* Before an event's clauses: find its key. */
+void vxt_skeyed_begin(struct ectx *x);
+/* After them: forget an idle key, close emptied windows now and then. */
+void vxt_skeyed_end(struct ectx *x);
+/* Buffer @id was discarded by the engine (window emptied, forced, END). */
+void vxt_skeyed_closed(struct vxt_script *s, uint32_t id);
+void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns);
+void vxt_skeyed_free(struct vxt_script *s);
 
 /* script_parse.c: @return 0, or -EINVAL with the message in @err. */
 int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *err);
@@ -433,6 +461,10 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			  unsigned line, unsigned col, char *err);
 /* script_check.c */
 int vxt_script_check(struct vxt_script *s, char *err);
+/* script.c: defaults of the options, and the run-time state once the
+ * clauses and options are final. @return 0 or -ENOMEM. */
+void vxt_script_defaults(struct vxt_script *s, const char *file);
+int vxt_script_alloc_runtime(struct vxt_script *s);
 /* script_run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */

@@ -448,6 +448,8 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	}
 	for (unsigned i = 0; i < s->nthis; i++)
 		s->thisv[s->thisl[i]].type = SV_NONE;
+	if (s->keyed && ev->phase != VXT_PH_LOST)
+		vxt_skeyed_begin(&x);
 	switch (ev->phase) {
 	case VXT_PH_QUEUE: rc = fire(&x, SP_QUEUE, 0); break;
 	case VXT_PH_START: rc = fire(&x, SP_START, 0); break;
@@ -469,8 +471,11 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 		}
 		break;
 	default:
+		rc = s->keyed ? fire(&x, SP_OTHER, 0) : 0;
 		break;
 	}
+	if (s->keyed && ev->phase != VXT_PH_LOST)
+		vxt_skeyed_end(&x);
 	if (x.req && ev->phase == VXT_PH_DONE)
 		vxt_sreq_close(s, ev, x.req);
 	return rc;

@@ -135,10 +135,34 @@ static bool oldest_live(const struct vxt_script *s, const struct soldest *o)
 	return b->state == SB_ACTIVE && b->gen == o->gen;
 }
 
+static void oldest_sift(struct vxt_script *s, size_t i, struct soldest e)
+{
+	for (; i > 0 && s->oldest[(i - 1) / 2].ordinal > e.ordinal; i = (i - 1) / 2)
+		s->oldest[i] = s->oldest[(i - 1) / 2];
+	s->oldest[i] = e;
+}
+
+/* Stale entries go lazily from the top; when they pile up (windows move
+ * their buffer's oldest at every event), keep only the live ones. */
+static void oldest_compact(struct vxt_script *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->noldest; i++) {
+		struct soldest e = s->oldest[i];
+
+		if (oldest_live(s, &e))
+			oldest_sift(s, n++, e);
+	}
+	s->noldest = n;
+}
+
 static int oldest_push(struct vxt_script *s, uint64_t ordinal, uint32_t id, uint32_t gen)
 {
 	size_t i;
 
+	if (s->noldest == s->capoldest && s->noldest >= 2 * (size_t)s->opt.nspec + 256)
+		oldest_compact(s);
 	if (s->noldest == s->capoldest) {
 		size_t cap = s->capoldest ? 2 * s->capoldest : 256;
 		struct soldest *v = realloc(s->oldest, cap * sizeof(*v));
@@ -183,14 +207,85 @@ void vxt_script_track_buffered(struct vxt_script *s)
 	s->track = true;
 }
 
+static bool timed(const struct sspec *b)
+{
+	return b->windowed && (b->window_ns || !b->window_events);
+}
+
 uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 {
-	while (s->noldest && !oldest_live(s, &s->oldest[0]))
-		oldest_pop(s);
-	return s->noldest ? s->oldest[0].ordinal : UINT64_MAX;
+	for (;;) {
+		const struct soldest *o;
+		const struct sspec *b;
+
+		while (s->noldest && !oldest_live(s, &s->oldest[0]))
+			oldest_pop(s);
+		if (!s->noldest)
+			return UINT64_MAX;
+		o = &s->oldest[0];
+		b = &s->spec[o->id - 1];
+		/* a window's oldest may be out of it by now: it can never reach
+		 * the principal buffer */
+		if (!timed(b) || b->head >= b->n ||
+		    b->recs[b->head].ev.time_ns + b->window_ns >= s->now)
+			return o->ordinal;
+		if (vxt_sspec_expire(s, o->id) < 0)
+			return o->ordinal;
+	}
+}
+
+int vxt_script_discard_oldest(struct vxt_script *s)
+{
+	uint32_t id;
+
+	if (vxt_script_oldest_buffered(s) == UINT64_MAX)
+		return 0;
+	id = s->oldest[0].id;
+	s->st.forced++;
+	vxt_sspec_end(s, id, false);
+	if (s->keyed)
+		vxt_skeyed_closed(s, id);
+	return 1;
 }
 
 /* ---- records ---- */
+
+/* Buffer @id's first record goes; a tracked buffer's oldest moves on. */
+static int drop_front(struct vxt_script *s, uint32_t id)
+{
+	struct sspec *b = &s->spec[id - 1];
+	struct srec *r = &b->recs[b->head++];
+	uint64_t size = VXT_SCRIPT_RECORD_SIZE + r->len;
+
+	free(r->text);
+	r->text = NULL;
+	b->bytes -= size;
+	vxt_sspec_mem(s, -(int64_t)size);
+	if (b->head == b->n)
+		b->head = b->n = 0;
+	if (!s->track || !b->has_ev)
+		return 0;
+	b->gen++;
+	b->has_ev = false;
+	for (size_t i = b->head; i < b->n; i++)
+		if (b->recs[i].has_event) {
+			b->has_ev = true;
+			return oldest_push(s, b->recs[i].ordinal, id, b->gen);
+		}
+	return 0;
+}
+
+int vxt_sspec_expire(struct vxt_script *s, uint32_t id)
+{
+	struct sspec *b = &s->spec[id - 1];
+	int rc = 0;
+
+	if (!timed(b))
+		return 0;
+	while (rc == 0 && b->head < b->n && b->recs[b->head].ev.time_ns + b->window_ns < s->now)
+		rc = drop_front(s, id);
+	return rc;
+}
 
 int vxt_sspec_record(struct ectx *x)
 {
@@ -213,12 +308,29 @@ int vxt_sspec_record(struct ectx *x)
 	r.len = s->tlen;
 	r.text = s->text;
 	if (x->target == 0)
-		return deliver(s, &r, 0);
+		return deliver(s, &r, x->via);
 	b = &s->spec[x->target - 1];
 	size = VXT_SCRIPT_RECORD_SIZE + r.len;
+	if (b->windowed) {
+		int rc = vxt_sspec_expire(s, (uint32_t)x->target);
+
+		if (rc == 0 && b->window_events && b->n - b->head >= b->window_events)
+			rc = drop_front(s, (uint32_t)x->target);	/* out by count */
+		while (rc == 0 && b->head < b->n && b->bytes + size > s->opt.specsize) {
+			s->st.spec_drops++;	/* a ring: the oldest goes */
+			rc = drop_front(s, (uint32_t)x->target);
+		}
+		if (rc < 0)
+			return rc;
+	}
 	if (b->bytes + size > s->opt.specsize) {
 		s->st.spec_drops++;
 		return 0;
+	}
+	if (b->n == b->cap && b->head) {	/* a window: reuse the room in front */
+		memmove(b->recs, b->recs + b->head, (b->n - b->head) * sizeof(*b->recs));
+		b->n -= b->head;
+		b->head = 0;
 	}
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 4;
@@ -246,9 +358,10 @@ int vxt_sspec_record(struct ectx *x)
 
 static void buf_empty(struct vxt_script *s, struct sspec *b)
 {
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = b->head; i < b->n; i++)
 		free(b->recs[i].text);
 	vxt_sspec_mem(s, -(int64_t)b->bytes);
+	b->head = 0;
 	b->n = 0;
 	b->bytes = 0;
 	b->has_ev = false;
@@ -266,21 +379,33 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 	if (b->state != SB_ACTIVE)
 		return 0;	/* already committed or discarded: busy or free */
 	if (commit) {
+		if (b->windowed)
+			rc = vxt_sspec_expire(s, (uint32_t)id);
 		if (b->bytes > s->opt.bufsize) {
 			s->st.commit_drops++;
-		} else {
+		} else if (rc == 0) {
 			rc = header(s);
-			for (size_t i = 0; i < b->n && rc == 0; i++)
-				rc = deliver(s, &b->recs[i], (uint64_t)id);
+			/* a profile's speculations are numbered by opening */
+			uint64_t as = s->keyed ? b->kgen : (uint64_t)id;
+
+			for (size_t i = b->head; i < b->n && rc == 0; i++) {
+				s->st.committed_events += b->recs[i].has_event;
+				rc = deliver(s, &b->recs[i], as);
+			}
 		}
 		s->st.committed++;
 	} else {
 		s->st.discarded++;
 	}
 	buf_empty(s, b);
+	s->st.active--;
+	if (s->keyed) {		/* a profile's buffers are free again at once */
+		b->state = SB_FREE;
+		s->freel[s->nfree++] = (uint32_t)id;
+		return rc;
+	}
 	b->state = SB_BUSY;
 	s->busyl[s->nbusy++] = (uint32_t)id;
-	s->st.active--;
 	return rc;
 }
 
@@ -305,6 +430,8 @@ void vxt_sspec_end_all(struct vxt_script *s)
 			s->st.eof_discarded++;
 			s->st.discarded++;
 			s->st.active--;
+			if (s->keyed)
+				vxt_skeyed_closed(s, i + 1);
 		}
 	}
 }

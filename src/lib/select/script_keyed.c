@@ -1,0 +1,454 @@
+/* script_keyed.c - a profile's speculation rules compiled to the script engine
+ *
+ * A YAML profile's `speculation:` clauses and its `context:` shorthand
+ * (formats/profile.md, spec.h) become clauses of a script: the probes map to
+ * io::: probes (`any` also fires for the phases D has no probe for), a
+ * predicate is its filter expression, and each action is a step run by the
+ * engine. A profile's speculation belongs to a key (object, pid, both, or
+ * the request's object, sector and size): the steps find the event's key in
+ * a table of keys, so `spec` in a predicate is "this key has an active
+ * speculation", `speculation` opens one for the key, `speculate` records the
+ * event into it, `commit` / `discard` end it. The buffers are the engine's
+ * (script_spec.c), with what a context needs: a window (the buffer keeps
+ * only its newest events, by time and by count, the oldest going first when
+ * specsize is reached) and a follow-up after a commit (the key's events go
+ * straight to the principal buffer, under the committed speculation, for a
+ * time and a number of events). A profile's buffers are free again at once
+ * after commit or discard, and a window that emptied with time is closed
+ * every 4096 events (expired).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/filter_impl.h"
+#include "select/script_impl.h"
+#include "select/spec_impl.h"
+
+#define SWEEP_EVERY	4096	/* close emptied windows this often (events) */
+
+enum { K_PRED = 0 };	/* else an enum vxt_spec_action */
+
+struct skent {			/* one key's state */
+	uint64_t a, b;
+	uint32_t id, kgen;	/* its speculation (valid while the buffer's kgen matches) */
+	uint32_t follow_left;	/* after a commit: events still to follow */
+	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
+	struct skent *next;	/* on the free list */
+};
+
+struct skclause {
+	struct vxt_filter *pred;	/* NULL = none */
+	int pred_spec;			/* pred is `spec` (1), `!spec` (0), or other (-1) */
+	bool windowed;
+	uint64_t window_ns, follow_ns;
+	uint32_t window_events, follow_events;
+};
+
+struct skeyed {
+	enum vxt_spec_key key;
+	struct itab tab;	/* key -> struct skent * */
+	struct skent *free;
+	struct skclause *cl;
+	unsigned ncl;
+	bool windows;		/* some clause opens a window: sweep */
+	uint64_t last_sweep;
+	uint32_t next_kgen;
+};
+
+static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t *a,
+		     uint64_t *b)
+{
+	switch (key) {
+	case VXT_SPEC_KEY_PID:
+		*a = ev->pid;
+		*b = 0;
+		break;
+	case VXT_SPEC_KEY_OBJECT_PID:
+		*a = (uint64_t)ev->object << 32 | ev->pid;
+		*b = 0;
+		break;
+	case VXT_SPEC_KEY_REQUEST:
+		*a = ev->sector;
+		*b = (uint64_t)ev->object << 32 | ev->bytes;
+		break;
+	default:
+		*a = ev->object;
+		*b = 0;
+		break;
+	}
+}
+
+static bool key_active(const struct vxt_script *s, const struct skent *k)
+{
+	const struct sspec *b;
+
+	if (!k || !k->id)
+		return false;
+	b = &s->spec[k->id - 1];
+	return b->state == SB_ACTIVE && b->kgen == k->kgen;
+}
+
+static bool following(const struct skent *k, uint64_t t)
+{
+	return k->follow_id && t <= k->follow_until && k->follow_left;
+}
+
+static bool key_idle(const struct vxt_script *s, const struct skent *k, uint64_t t)
+{
+	return !key_active(s, k) && !following(k, t);
+}
+
+static void key_forget(struct skeyed *ky, uint64_t a, uint64_t b)
+{
+	struct ient *e = vxt_itab_find(&ky->tab, a, b);
+	struct skent *k;
+
+	if (!e)
+		return;
+	k = e->p;
+	vxt_itab_delete(&ky->tab, e);
+	k->next = ky->free;
+	ky->free = k;
+}
+
+static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
+{
+	struct skent *k = ky->free;
+
+	if (k)
+		ky->free = k->next;
+	else if (!(k = malloc(sizeof(*k))))
+		return NULL;
+	memset(k, 0, sizeof(*k));
+	k->a = a;
+	k->b = b;
+	if (vxt_itab_put(&ky->tab, a, b, k) < 0) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* ---- the steps ---- */
+
+static struct sval val(int64_t i)
+{
+	struct sval v = { .type = SV_INT, .i = i };
+
+	return v;
+}
+
+static int step_speculation(struct ectx *x, const struct skclause *c)
+{
+	struct vxt_script *s = x->s;
+	struct skeyed *ky = s->keyed;
+	struct sspec *b;
+	int64_t id;
+
+	if (!x->key && !(x->key = key_insert(ky, x->ka, x->kb)))
+		return -ENOMEM;
+	if (key_active(s, x->key))
+		return 0;
+	id = vxt_sspec_open(s);
+	x->key->id = (uint32_t)id;
+	if (!id)
+		return 0;	/* counted as a failed speculation */
+	b = &s->spec[id - 1];
+	b->windowed = c->windowed;
+	b->window_ns = c->window_ns;
+	b->window_events = c->windowed ? c->window_events : 0;
+	b->kgen = ++ky->next_kgen;
+	b->ka = x->ka;
+	b->kb = x->kb;
+	x->key->kgen = b->kgen;
+	return 0;
+}
+
+/* Where the clause's record goes: into the key's buffer, or straight out
+ * while the key follows a commit; nowhere when the event is taken already
+ * or the key has no speculation (speculate(0) is harmless). */
+static void step_speculate(struct ectx *x)
+{
+	struct skent *k = x->key;
+
+	x->target = -1;
+	if (x->taken || !k)
+		return;
+	if (following(k, x->ev->time_ns)) {
+		x->taken = true;
+		k->follow_left--;
+		x->target = 0;
+		x->via = k->follow_id;
+		return;
+	}
+	if (!key_active(x->s, k))
+		return;
+	x->taken = true;
+	x->target = k->id;
+}
+
+static int step_end(struct ectx *x, const struct skclause *c, bool commit)
+{
+	struct skent *k = x->key;
+	uint32_t id;
+	uint64_t as;
+	int rc;
+
+	if (!key_active(x->s, k))
+		return 0;
+	id = k->id;
+	as = k->kgen;
+	k->id = 0;
+	rc = vxt_sspec_end(x->s, id, commit);
+	if (rc == 0 && commit && (c->follow_ns || c->follow_events)) {
+		if (!c->follow_ns ||
+		    __builtin_add_overflow(x->ev->time_ns, c->follow_ns, &k->follow_until))
+			k->follow_until = UINT64_MAX;
+		k->follow_left = c->follow_events ? c->follow_events : UINT32_MAX;
+		k->follow_id = as;
+	}
+	return rc;
+}
+
+struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
+{
+	struct skeyed *ky = x->s->keyed;
+	const struct skclause *c = &ky->cl[n->num];
+	struct vxt_filter_ctx ctx;
+	int rc = 0;
+
+	switch (n->idx) {
+	case K_PRED:
+		ctx.spec = key_active(x->s, x->key);
+		if (c->pred_spec >= 0)
+			return val(ctx.spec == (bool)c->pred_spec);
+		return val(vxt_filter_eval(c->pred, x->ev, &ctx));
+	case VXT_ACT_SPECULATION:
+		rc = step_speculation(x, c);
+		break;
+	case VXT_ACT_SPECULATE:
+		step_speculate(x);
+		break;
+	case VXT_ACT_TRACE:
+		x->target = x->taken ? -1 : 0;
+		x->via = 0;
+		x->taken = true;
+		break;
+	default:
+		rc = step_end(x, c, n->idx == VXT_ACT_COMMIT);
+		break;
+	}
+	if (rc < 0) {
+		x->rc = rc;
+		x->error = true;
+	}
+	return val(0);
+}
+
+/* ---- per event ---- */
+
+void vxt_skeyed_begin(struct ectx *x)
+{
+	struct skeyed *ky = x->s->keyed;
+	struct ient *e;
+
+	make_key(ky->key, x->ev, &x->ka, &x->kb);
+	e = vxt_itab_find(&ky->tab, x->ka, x->kb);
+	x->key = e ? e->p : NULL;
+	x->taken = false;
+}
+
+void vxt_skeyed_closed(struct vxt_script *s, uint32_t id)
+{
+	const struct sspec *b = &s->spec[id - 1];
+	struct ient *e = vxt_itab_find(&s->keyed->tab, b->ka, b->kb);
+	struct skent *k = e ? e->p : NULL;
+
+	if (!k || k->id != id || k->kgen != b->kgen)
+		return;
+	k->id = 0;
+	if (!following(k, s->now))
+		key_forget(s->keyed, b->ka, b->kb);
+}
+
+/* Close the windows that emptied with time. */
+static void sweep(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->opt.nspec; i++) {
+		struct sspec *b = &s->spec[i];
+
+		if (b->state != SB_ACTIVE || !b->windowed)
+			continue;
+		if (vxt_sspec_expire(s, i + 1) < 0 || b->head < b->n)
+			continue;
+		s->st.expired++;
+		vxt_sspec_end(s, i + 1, false);
+		vxt_skeyed_closed(s, i + 1);
+	}
+}
+
+void vxt_skeyed_end(struct ectx *x)
+{
+	struct vxt_script *s = x->s;
+	struct skeyed *ky = s->keyed;
+
+	if (x->key && key_idle(s, x->key, x->ev->time_ns))
+		key_forget(ky, x->ka, x->kb);
+	x->key = NULL;
+	if (ky->windows && s->st.active && x->ordinal + 1 - ky->last_sweep >= SWEEP_EVERY) {
+		sweep(s);
+		ky->last_sweep = x->ordinal + 1;
+	}
+}
+
+void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns)
+{
+	for (unsigned i = 0; i < s->keyed->ncl; i++)
+		if (s->keyed->cl[i].pred)
+			vxt_filter_set_time_base(s->keyed->cl[i].pred, base_ns);
+}
+
+void vxt_skeyed_free(struct vxt_script *s)
+{
+	struct skeyed *ky = s->keyed;
+
+	if (!ky)
+		return;
+	for (size_t i = 0; i < ky->tab.cap; i++)
+		free(ky->tab.e[i].p);
+	vxt_itab_free(&ky->tab);
+	while (ky->free) {
+		struct skent *k = ky->free;
+
+		ky->free = k->next;
+		free(k);
+	}
+	if (ky->cl)
+		for (unsigned i = 0; i < ky->ncl; i++)
+			vxt_filter_free(ky->cl[i].pred);
+	free(ky->cl);
+	free(ky);
+	s->keyed = NULL;
+}
+
+/* ---- compiling ---- */
+
+static unsigned probes_of(unsigned mask)
+{
+	unsigned p = 0;
+
+	if (mask == VXT_PROBE_ANY)
+		return SP_QUEUE | SP_START | SP_DONE | SP_REQUEUE | SP_OTHER;
+	if (mask & VXT_PROBE_START)
+		p |= SP_START;
+	if (mask & VXT_PROBE_DONE)
+		p |= SP_DONE;
+	if (mask & VXT_PROBE_REQUEUE)
+		p |= SP_REQUEUE;
+	return p;
+}
+
+static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsigned line,
+			  unsigned col)
+{
+	struct snode *n = vxt_script_alloc(s, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->kind = SN_KEYED;
+	n->type = SV_INT;
+	n->idx = what;
+	n->num = clause;
+	n->line = line;
+	n->col = col;
+	return n;
+}
+
+static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c, unsigned i,
+			  const struct vxt_objtab *objs, const struct vxt_strtab *strs, char *err)
+{
+	const struct vxt_spec_clause *in = &c->clauses[i];
+	struct skclause *kc = &s->keyed->cl[i];
+	struct sclause *cl = &s->cl[i];
+	int rc;
+
+	kc->windowed = in->windowed;
+	kc->window_ns = in->window_ns;
+	kc->window_events = in->window_events;
+	kc->follow_ns = in->follow_ns;
+	kc->follow_events = in->follow_events;
+	if (in->windowed)
+		s->keyed->windows = true;
+	rc = vxt_spec_compile_pred(c, i, objs, strs, &kc->pred, err);
+	if (rc < 0)
+		return rc;
+	kc->pred_spec = kc->pred ? vxt_filter_spec_only(kc->pred) : -1;
+	cl->probes = probes_of(in->probes);
+	cl->line = in->line;
+	cl->col = in->col;
+	snprintf(cl->probe_text, sizeof(cl->probe_text), "clause %u", i + 1);
+	if (kc->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
+		return -ENOMEM;
+	cl->stmts = vxt_script_alloc(s, in->nactions * sizeof(*cl->stmts));
+	if (!cl->stmts)
+		return -ENOMEM;
+	for (unsigned a = 0; a < in->nactions; a++) {
+		cl->stmts[a] = step(s, (int)in->actions[a], i, in->line, in->col);
+		if (!cl->stmts[a])
+			return -ENOMEM;
+		if (in->actions[a] == VXT_ACT_SPECULATE || in->actions[a] == VXT_ACT_TRACE)
+			cl->records = true;
+	}
+	cl->nstmts = in->nactions;
+	return 0;
+}
+
+struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
+				    const struct vxt_objtab *objs, const struct vxt_strtab *strs,
+				    char err[VXT_ERRBUF_SIZE])
+{
+	const char *name = c->name ? c->name : "speculation";
+	struct vxt_script *s;
+	int rc;
+
+	if (vxt_spec_check(c, err) < 0)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	vxt_script_defaults(s, name);
+	s->opt.quiet = true;	/* the events are what a profile keeps */
+	s->opt.nspec = c->nspec ? c->nspec : VXT_SPEC_DEFAULT_NSPEC;
+	s->opt.nspec_set = true;
+	s->opt.specsize = c->specsize ? c->specsize : VXT_SPEC_DEFAULT_SIZE;
+	if (s->opt.bufsize < s->opt.specsize)	/* a commit always fits */
+		s->opt.bufsize = s->opt.specsize;
+	s->keyed = calloc(1, sizeof(*s->keyed));
+	s->cl = calloc(c->nclauses, sizeof(*s->cl));
+	if (!s->keyed || !s->cl)
+		goto nomem;
+	s->keyed->key = c->key;
+	s->keyed->cl = calloc(c->nclauses, sizeof(*s->keyed->cl));
+	if (!s->keyed->cl)
+		goto nomem;
+	s->keyed->ncl = c->nclauses;
+	s->ncl = c->nclauses;
+	for (unsigned i = 0; i < c->nclauses; i++) {
+		rc = compile_clause(s, c, i, objs, strs, err);
+		if (rc == -ENOMEM)
+			goto nomem;
+		if (rc < 0)
+			goto fail;
+	}
+	if (vxt_script_alloc_runtime(s) < 0)
+		goto nomem;
+	return s;
+nomem:
+	snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", name);
+fail:
+	vxt_script_free(s);
+	return NULL;
+}
