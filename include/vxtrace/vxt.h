@@ -160,7 +160,8 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
  * reader's clock is the host's whose anchor gives the smallest offset. One
  * path is vxt_reader_open(). Refused with a message in @err: the same file
  * twice, files of one host whose times overlap, a file without a clock
- * anchor. The files are indexed at open (one pass over their events). */
+ * anchor. Opening reads the files' indexes only; events are merged when
+ * their chunks are asked for. */
 struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 				       char err[VXT_ERRBUF_SIZE]);
 struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *name,
@@ -177,6 +178,21 @@ uint64_t vxt_reader_nevents(const struct vxt_reader *r);
 size_t vxt_reader_nchunks(const struct vxt_reader *r);
 /* @return chunk @i's index entry, borrowed until the next refresh. */
 const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i);
+/* Chunk @i's events (its entry's nevents), without completing a merged
+ * chunk's entry; 0 past the last chunk. */
+uint32_t vxt_reader_chunk_nevents(const struct vxt_reader *r, size_t i);
+/* True when chunk @i's index entry is complete: always for a file's; a
+ * merged chunk's once its events have been merged (vxt_reader_chunk() does
+ * it when asked). */
+bool vxt_reader_chunk_ready(const struct vxt_reader *r, size_t i);
+/* Index entries for sums by time and object, without the events' order:
+ * a file's are its chunks; several files' (vxt_reader_open_set()) are every
+ * file's chunks, times on the shared clock and objects numbered as the
+ * merged reader's, all known at open (where a merged chunk's own entry is
+ * completed only when first asked for, by merging its events). Their
+ * first_event and offsets locate nothing; their sums are the reader's. */
+size_t vxt_reader_npieces(const struct vxt_reader *r);
+const struct vxt_chunk_info *vxt_reader_piece(const struct vxt_reader *r, size_t i);
 /* The chunk holding event number @ordinal (the last chunk past the end;
  * 0 when there are none). */
 size_t vxt_reader_chunk_of(const struct vxt_reader *r, uint64_t ordinal);

@@ -10,12 +10,10 @@
  * seen so far in it), ties going to the file given first. Objects are named
  * host:object when more than one host is open; the string tables are merged.
  *
- * The merged reader has chunks of its own (MERGE_CHUNK events, cut by an
- * indexing pass over the files at open: their times, ops, sizes, latencies
- * and errors give each chunk its index entry and per-object aggregates, as
- * a file's). A chunk remembers where each file was when it began; decoding
- * it runs the same merge from there, so every consumer of a reader (reports,
- * exports, the browser, scripts) sees the merged trace without knowing it.
+ * The merged reader has chunks of its own (MERGE_CHUNK events each, laid
+ * out from the files' indexes at open and merged when asked for, in
+ * merge_index.c), so every consumer of a reader (reports, exports, the
+ * browser, scripts) sees the merged trace without knowing it.
  * Spec: formats/vxt.md, "Several files as one trace".
  */
 #include <errno.h>
@@ -24,375 +22,35 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "format/reader_impl.h"
-#include "format/vxtfile.h"
+#include "format/merge_impl.h"
 #include "vxtrace/escape.h"
-
-#define MERGE_CHUNK 21845	/* events per merged chunk, as a writer's 1 MiB */
-/* what the index entries need: the aggregates' fields */
-#define INDEX_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | \
-		      VXT_FIELD_LOST_COUNT)
-
-struct part {
-	struct vxt_reader *r;
-	char host[VXT_OBJ_HOST_MAX];
-	int64_t shift;			/* ns added to the file's times */
-	uint32_t *objmap, *strmap;	/* file id -> merged id */
-	size_t nobj, nstr;
-	/* the merge's cursor in this file */
-	uint64_t pos;			/* ordinal of the next event */
-	uint64_t env;			/* merge key so far (largest shifted time) */
-	const struct vxt_event *ev;	/* the decoded chunk holding pos ... */
-	uint64_t ev_first;		/* ... its first ordinal ... */
-	size_t ev_n;			/* ... and events; 0 = none held */
-	struct vxt_scan *scan;		/* the indexing pass's decoder */
-};
-
-struct vstart {
-	uint64_t pos, env;
-};
-
-struct vxt_merge {
-	struct vxt_reader *owner;	/* the merged reader */
-	size_t np;
-	struct part *p;
-	struct vstart *starts;		/* np per merged chunk */
-	size_t *heap;			/* parts with events left, by key */
-	size_t nheap;
-	uint64_t *key;			/* each part's next key */
-	bool indexing;
-	unsigned fields;		/* fields of the chunks the parts hold */
-	uint64_t damaged;		/* file chunks skipped as damaged */
-	char msg[VXT_ERRBUF_SIZE];
-};
 
 void vxt_merge_free(struct vxt_merge *m)
 {
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->np; i++) {
-		vxt_scan_stop(m->p[i].scan);
-		vxt_reader_close(m->p[i].r);
-		free(m->p[i].objmap);
-		free(m->p[i].strmap);
+		struct part *p = &m->p[i];
+
+		vxt_reader_close(p->r);
+		free(p->objmap);
+		free(p->strmap);
+		free(p->key_lo);
+		free(p->key_hi);
+		free(p->before);
+		for (unsigned k = 0; k < MERGE_KEY_SLOTS; k++)
+			free(p->ks[k].key);
 	}
 	free(m->p);
 	free(m->starts);
+	free(m->state);
+	free(m->kept);
+	for (size_t i = 0; i < m->npieces; i++)
+		free(m->pieces[i].objagg);
+	free(m->pieces);
 	free(m->heap);
 	free(m->key);
 	free(m);
-}
-
-/* Make the chunk holding p->pos the one held. @return 1, 0 at the file's
- * end, -ENOMEM; a damaged chunk is skipped (named in m->msg). */
-static int part_load(struct vxt_merge *m, struct part *p)
-{
-	const struct vxt_reader *r = p->r;
-
-	while (p->pos < vxt_reader_nevents(r)) {
-		size_t i = vxt_reader_chunk_of(r, p->pos), n = 0;
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
-		const struct vxt_event *ev;
-		int rc;
-
-		if (m->indexing) {
-			size_t got;
-
-			rc = vxt_scan_next(p->scan, &got, &ev, &n);
-			if (rc == 0)
-				return 0;
-			if (rc == -ENOMEM) {
-				snprintf(m->msg, sizeof(m->msg), "%s", vxt_scan_error(p->scan));
-				return rc;
-			}
-			ci = vxt_reader_chunk(r, got);
-			if (rc < 0) {
-				snprintf(m->msg, sizeof(m->msg), "%s", vxt_scan_error(p->scan));
-				m->damaged++;
-				p->pos = ci->first_event + ci->nevents;
-				continue;
-			}
-		} else {
-			vxt_reader_set_fields(p->r, m->fields);
-			ev = vxt_reader_chunk_events(p->r, i, &n);
-			if (!ev) {
-				snprintf(m->msg, sizeof(m->msg), "%s", vxt_reader_error(r));
-				if (strstr(m->msg, "out of memory"))
-					return -ENOMEM;
-				p->pos = ci->first_event + ci->nevents;
-				continue;
-			}
-		}
-		p->ev = ev;
-		p->ev_first = ci->first_event;
-		p->ev_n = n;
-		if (p->pos < p->ev_first)
-			p->pos = p->ev_first;	/* the chunks before were damaged */
-		return 1;
-	}
-	return 0;
-}
-
-/* The event at p->pos, loading its chunk. @return 1, 0 at the end, -ENOMEM. */
-static int part_peek(struct vxt_merge *m, struct part *p, const struct vxt_event **ev)
-{
-	if (!p->ev_n || p->pos < p->ev_first || p->pos >= p->ev_first + p->ev_n) {
-		int rc = part_load(m, p);
-
-		if (rc <= 0)
-			return rc;
-	}
-	*ev = &p->ev[p->pos - p->ev_first];
-	return 1;
-}
-
-static bool before(const struct vxt_merge *m, size_t a, size_t b)
-{
-	return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
-}
-
-static void sift_down(struct vxt_merge *m, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, s = i, t;
-
-		if (l < m->nheap && before(m, m->heap[l], m->heap[s]))
-			s = l;
-		if (l + 1 < m->nheap && before(m, m->heap[l + 1], m->heap[s]))
-			s = l + 1;
-		if (s == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[s];
-		m->heap[s] = t;
-		i = s;
-	}
-}
-
-/* Key part @k by its next event and put it in the heap (not at its end).
- * @return 0 or -ENOMEM. */
-static int heap_add(struct vxt_merge *m, size_t k)
-{
-	const struct vxt_event *ev;
-	struct part *p = &m->p[k];
-	int rc = part_peek(m, p, &ev);
-	uint64_t t;
-
-	if (rc <= 0)
-		return rc;
-	t = ev->time_ns + (uint64_t)p->shift;
-	m->key[k] = t > p->env ? t : p->env;
-	m->heap[m->nheap++] = k;
-	return 0;
-}
-
-/* Place every part at @st (np entries) and build the heap. */
-static int merge_begin(struct vxt_merge *m, const struct vstart *st)
-{
-	int rc;
-
-	m->nheap = 0;
-	for (size_t k = 0; k < m->np; k++) {
-		m->p[k].pos = st ? st[k].pos : 0;
-		m->p[k].env = st ? st[k].env : 0;
-		if ((rc = heap_add(m, k)) < 0)
-			return rc;
-	}
-	for (size_t i = m->nheap / 2; i-- > 0;)
-		sift_down(m, i);
-	return 0;
-}
-
-/* The next event in merged order into @out (remapped, shifted).
- * @return 1, 0 at the end, -ENOMEM. */
-static int merge_next(struct vxt_merge *m, struct vxt_event *out)
-{
-	const struct vxt_event *ev;
-	struct part *p;
-	size_t k;
-	int rc;
-
-	if (!m->nheap)
-		return 0;
-	k = m->heap[0];
-	p = &m->p[k];
-	ev = &p->ev[p->pos - p->ev_first];
-	*out = *ev;
-	out->time_ns += (uint64_t)p->shift;
-	out->object = ev->object < p->nobj ? p->objmap[ev->object] : 0;
-	out->comm = ev->comm < p->nstr ? p->strmap[ev->comm] : 0;
-	p->env = m->key[k];
-	p->pos++;
-	rc = part_peek(m, p, &ev);
-	if (rc < 0)
-		return rc;
-	if (rc == 0) {
-		m->heap[0] = m->heap[--m->nheap];
-	} else {
-		uint64_t t = ev->time_ns + (uint64_t)p->shift;
-
-		m->key[k] = t > p->env ? t : p->env;
-	}
-	sift_down(m, 0);
-	return 1;
-}
-
-int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
-		     size_t msglen)
-{
-	const struct vxt_chunk_info *ci = &m->owner->chunks[i];
-	size_t n = 0;
-	int rc;
-
-	if (d->ev_cap < ci->nevents) {
-		struct vxt_event *ev = realloc(d->ev, ci->nevents * sizeof(*ev));
-
-		if (!ev) {
-			snprintf(msg, msglen, "out of memory");
-			return -ENOMEM;
-		}
-		d->ev = ev;
-		d->ev_cap = ci->nevents;
-	}
-	d->zeroed = 0;
-	m->fields = d->fields;
-	rc = merge_begin(m, &m->starts[i * m->np]);
-	while (rc >= 0 && n < ci->nevents && (rc = merge_next(m, &d->ev[n])) > 0)
-		n++;
-	if (rc == -ENOMEM) {
-		snprintf(msg, msglen, "%s", m->msg);
-		return rc;
-	}
-	if (n < ci->nevents) {	/* a file's chunk failed now, not at open */
-		snprintf(msg, msglen, "merged chunk %zu: %s", i, m->msg);
-		return -EBADMSG;
-	}
-	return 0;
-}
-
-/* Close the merged chunk @ci (its aggregates in @agg, the objects present
- * in @touched[0..*nt)) into the owner's index. @return 0 or -ENOMEM. */
-static int close_chunk(struct vxt_merge *m, struct vxt_chunk_info *ci, struct vxt_objagg *agg,
-		       uint32_t *touched, size_t *nt)
-{
-	struct vxt_reader *r = m->owner;
-
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct vxt_chunk_info *c = realloc(r->chunks, cap * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		r->chunks = c;
-		r->cap = cap;
-	}
-	ci->first_event = r->nevents;
-	ci->nobjagg = (uint32_t)*nt;
-	ci->objagg = *nt ? calloc(*nt, sizeof(*ci->objagg)) : NULL;
-	if (*nt && !ci->objagg)
-		return -ENOMEM;
-	/* ids in order, as a file's entries have them */
-	for (size_t i = 1; i < *nt; i++)
-		for (size_t j = i; j > 0 && touched[j - 1] > touched[j]; j--) {
-			uint32_t t = touched[j];
-
-			touched[j] = touched[j - 1];
-			touched[j - 1] = t;
-		}
-	for (size_t i = 0; i < *nt; i++) {
-		ci->objagg[i] = agg[touched[i]];
-		memset(&agg[touched[i]], 0, sizeof(*agg));
-		agg[touched[i]].object = UINT32_MAX;
-	}
-	*nt = 0;
-	r->chunks[r->n++] = *ci;
-	r->nevents += ci->nevents;
-	memset(ci, 0, sizeof(*ci));
-	return 0;
-}
-
-/* Count @e into the open chunk, as a writer's index entry counts it. */
-static void account(struct vxt_chunk_info *ci, struct vxt_objagg *agg, size_t nobj,
-		    uint32_t *touched, size_t *nt, const struct vxt_event *e)
-{
-	struct vxt_objagg *a;
-
-	if (!ci->nevents || e->time_ns < ci->first_ns)
-		ci->first_ns = e->time_ns;
-	if (!ci->nevents || e->time_ns > ci->last_ns)
-		ci->last_ns = e->time_ns;
-	ci->nevents++;
-	if (e->phase == VXT_PH_LOST) {
-		ci->nlost += e->sector;
-		return;
-	}
-	if (e->object >= nobj)
-		return;
-	a = &agg[e->object];
-	if (a->object == UINT32_MAX) {
-		a->object = e->object;
-		touched[(*nt)++] = e->object;
-	}
-	if (vxt_objagg_add(a, e))
-		ci->nerrors++;
-}
-
-/* The indexing pass: every event once, in merged order, cut into chunks.
- * @return 0 or -ENOMEM. */
-static int index_files(struct vxt_merge *m)
-{
-	size_t nobj = vxt_objtab_count(m->owner->objs), nt = 0, cap = 0;
-	struct vxt_objagg *agg = calloc(nobj ? nobj : 1, sizeof(*agg));
-	uint32_t *touched = calloc(nobj ? nobj : 1, sizeof(*touched));
-	unsigned threads = vxt_scan_default_threads() ? 1 : 0;
-	struct vxt_chunk_info ci = { 0 };
-	struct vxt_event ev;
-	int rc = agg && touched ? 0 : -ENOMEM;
-
-	for (size_t i = 0; i < nobj && agg; i++)
-		agg[i].object = UINT32_MAX;
-	for (size_t k = 0; !rc && k < m->np; k++)
-		if (!(m->p[k].scan = vxt_scan_start(m->p[k].r, 0, INDEX_FIELDS, threads)))
-			rc = -ENOMEM;
-	m->indexing = true;
-	if (!rc)
-		rc = merge_begin(m, NULL);
-	while (!rc) {
-		if (!ci.nevents) {	/* where each file is as this chunk begins */
-			if (m->owner->n == cap) {
-				struct vstart *s;
-
-				cap = cap ? 2 * cap : 64;
-				s = realloc(m->starts, cap * m->np * sizeof(*s));
-				if (!s) {
-					rc = -ENOMEM;
-					break;
-				}
-				m->starts = s;
-			}
-			for (size_t k = 0; k < m->np; k++)
-				m->starts[m->owner->n * m->np + k] =
-					(struct vstart){ m->p[k].pos, m->p[k].env };
-		}
-		rc = merge_next(m, &ev);
-		if (rc <= 0)
-			break;
-		rc = 0;
-		account(&ci, agg, nobj, touched, &nt, &ev);
-		if (ci.nevents == MERGE_CHUNK)
-			rc = close_chunk(m, &ci, agg, touched, &nt);
-	}
-	if (!rc && ci.nevents)
-		rc = close_chunk(m, &ci, agg, touched, &nt);
-	for (size_t k = 0; k < m->np; k++) {
-		vxt_scan_stop(m->p[k].scan);
-		m->p[k].scan = NULL;
-		m->p[k].ev_n = 0;	/* the scan's buffers are gone */
-	}
-	m->indexing = false;
-	free(agg);
-	free(touched);
-	return rc;
 }
 
 /* Time range of file @r on its own clock; false when it has no events. */
@@ -634,18 +292,13 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 	place_hosts(m, &nhosts);
 	rc = merge_tables(m, nhosts > 1);
 	if (!rc)
-		rc = index_files(m);
+		rc = vxt_merge_index(m);
 	if (rc < 0) {
 		if (m->msg[0])
 			snprintf(err, VXT_ERRBUF_SIZE, "%.500s", m->msg);
 		else
 			snprintf(err, VXT_ERRBUF_SIZE, "%.300s: %s", r->name, vxt_strerror(rc));
 		goto fail;
-	}
-	if (m->damaged) {
-		r->damage_off = 0;
-		snprintf(r->damage, sizeof(r->damage), "%llu damaged chunks of the files left "
-			 "out (%.160s)", (unsigned long long)m->damaged, m->msg);
 	}
 	r->dec.fields = VXT_FIELD_ALL;
 	return r;

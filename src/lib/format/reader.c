@@ -527,8 +527,32 @@ size_t vxt_reader_nchunks(const struct vxt_reader *r) { return r->n; }
 bool vxt_reader_recovered(const struct vxt_reader *r) { return r->recovered; }
 uint64_t vxt_reader_tell(const struct vxt_reader *r) { return r->pos; }
 
+uint32_t vxt_reader_chunk_nevents(const struct vxt_reader *r, size_t i)
+{
+	return i < r->n ? r->chunks[i].nevents : 0;
+}
+
+bool vxt_reader_chunk_ready(const struct vxt_reader *r, size_t i)
+{
+	return !r->merge || vxt_merge_ready(r->merge, i);
+}
+
+size_t vxt_reader_npieces(const struct vxt_reader *r)
+{
+	return r->merge ? vxt_merge_npieces(r->merge) : r->n;
+}
+
+const struct vxt_chunk_info *vxt_reader_piece(const struct vxt_reader *r, size_t i)
+{
+	if (r->merge)
+		return vxt_merge_piece(r->merge, i);
+	return i < r->n ? &r->chunks[i] : NULL;
+}
+
 const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i)
 {
+	if (r->merge && i < r->n)
+		vxt_merge_resolve(r->merge, i);	/* the entry is completed when first asked for */
 	return i < r->n ? &r->chunks[i] : NULL;
 }
 

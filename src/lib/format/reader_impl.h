@@ -50,10 +50,15 @@ bool vxt_reader_is_merged(const struct vxt_reader *r);
 const struct vxt_chunksrc *vxt_reader_src(const struct vxt_reader *r);
 const char *vxt_reader_name(const struct vxt_reader *r);
 
-/* merge.c: index the files of merged reader @r (r->merge set up by
- * vxt_reader_open_set()); decode its chunk @i into @d; free. */
+/* merge.c, merge_index.c: decode chunk @i of a merged reader into @d; free. */
 int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
 		     size_t msglen);
+/* Complete merged chunk @i's index entry (merging its events) if it is not. */
+void vxt_merge_resolve(struct vxt_merge *m, size_t i);
+bool vxt_merge_ready(const struct vxt_merge *m, size_t i);
+/* The files' index entries on the merged clock (vxt_reader_piece()). */
+size_t vxt_merge_npieces(const struct vxt_merge *m);
+const struct vxt_chunk_info *vxt_merge_piece(const struct vxt_merge *m, size_t i);
 void vxt_merge_free(struct vxt_merge *m);
 
 #endif

@@ -61,13 +61,20 @@ int vr_extra_init(struct vr_model *m)
 	return rc;
 }
 
-void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci)
+void vr_extra_index_part(struct vr_model *m, const struct vxt_chunk_info *ci, bool est)
 {
 	if (!m->htl.nbins)
 		return;
-	vxt_timeline_add_chunk(&m->htl_est, ci);
-	if (vxt_timeline_chunk_exact(&m->htl, ci))
+	if (est)
+		vxt_timeline_add_chunk(&m->htl_est, ci);
+	else if (vxt_timeline_chunk_exact(&m->htl, ci))
 		vxt_timeline_add_chunk(&m->htl, ci);
+}
+
+void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci)
+{
+	vr_extra_index_part(m, ci, true);
+	vr_extra_index_part(m, ci, false);
 }
 
 /* True when the chunk's index allows a latency at or above @crit. */

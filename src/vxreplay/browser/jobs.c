@@ -67,6 +67,11 @@ static void rebin_chunk(struct vr_model *m, struct vr_job *j)
 	bool tl_exact = index_ok && vxt_timeline_chunk_exact(&m->tl, ci);
 	unsigned extra = vr_extra_needs(m, ci, index_ok);
 
+	if (j->index_late && index_ok) {	/* what vr_model_rebin() left to the job */
+		if (tl_exact)
+			vxt_timeline_add_chunk(&m->tl, ci);
+		vr_extra_index_part(m, ci, false);
+	}
 	if (!tl_exact || extra) {
 		/* from the index, only a few chunks need decoding */
 		evs = index_ok ? vr_job_decode(m, i, rebin_fields(m), &n) :

@@ -27,8 +27,8 @@ static void pick_rows(struct vr_model *m)
 		free(errs);
 		return;
 	}
-	for (size_t i = 0; i < vxt_reader_nchunks(m->rd); i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
 
 		for (uint32_t k = 0; k < ci->nobjagg; k++) {
 			const struct vxt_objagg *a = &ci->objagg[k];
@@ -64,12 +64,12 @@ static void pick_rows(struct vr_model *m)
 
 static void scan_index(struct vr_model *m)
 {
-	size_t n = vxt_reader_nchunks(m->rd);
+	size_t n = vxt_reader_npieces(m->rd);
 
 	m->total_errors = m->total_lost = 0;
 	m->t_first = m->t_last = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
 
 		if (!ci->nevents)
 			continue;
@@ -296,6 +296,7 @@ static bool from_index(const struct vr_model *m)
 void vr_model_rebin(struct vr_model *m)
 {
 	size_t n = vxt_reader_nchunks(m->rd), first = n, last = 0;
+	bool late = false;
 	int rc;
 
 	/* what the per-process view counted no longer holds */
@@ -326,7 +327,23 @@ void vr_model_rebin(struct vr_model *m)
 		m->note_error = true;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !late; i++)
+		late = !vxt_reader_chunk_ready(m->rd, i);
+	if (late) {	/* merged files: the estimate from their entries, the job does the rest */
+		for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+			const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
+
+			if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
+				continue;
+			first = 0;
+			last = n - 1;
+			if (!from_index(m))
+				break;
+			vxt_timeline_add_chunk(&m->tl_est, ci);
+			vr_extra_index_part(m, ci, true);
+		}
+	}
+	for (size_t i = 0; i < n && !late; i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
 
 		if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
@@ -348,7 +365,7 @@ void vr_model_rebin(struct vr_model *m)
 		return;
 	}
 	m->job[VR_JOB_REBIN] = (struct vr_job){ .active = true, .next = first, .begin = first,
-						.end = last + 1 };
+						.end = last + 1, .index_late = late };
 }
 
 const struct vxt_timeline *vr_model_timeline(const struct vr_model *m)

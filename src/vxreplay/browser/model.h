@@ -91,6 +91,8 @@ struct vr_job {
 	size_t next, end;		/* chunks still to do: [next, end) */
 	size_t begin;			/* for the progress */
 	uint64_t spec_pos;		/* export of a speculation view: next index */
+	bool index_late;		/* re-binning: the job adds the chunks the index
+					 * bins exactly (their entries were not complete) */
 };
 
 /* A job's scanner (scan.c): chunks decoded ahead on helper threads. */
@@ -349,6 +351,8 @@ int vr_extra_init(struct vr_model *m);
 void vr_extra_free(struct vr_model *m);
 /* Count chunk @ci from its index, where that is exact (no filter, no speculation). */
 void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci);
+/* The same, into the estimate only (@est) or the exact figures only. */
+void vr_extra_index_part(struct vr_model *m, const struct vxt_chunk_info *ci, bool est);
 /* What chunk @ci must be decoded for beyond the timeline; 0 = nothing. */
 unsigned vr_extra_needs(const struct vr_model *m, const struct vxt_chunk_info *ci,
 			bool index_ok);

@@ -62,11 +62,11 @@ int vr_view_grow(struct vr_view *v)
 		return -ENOMEM;
 	v->chunk_match = p;
 	for (size_t i = v->nchunks; i < n; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		uint32_t ne = vxt_reader_chunk_nevents(v->rd, i);
 
-		p[i] = v->match ? VR_UNKNOWN : ci->nevents;
+		p[i] = v->match ? VR_UNKNOWN : ne;
 		if (!v->match) {
-			v->shown += ci->nevents;
+			v->shown += ne;
 			v->known++;
 		}
 	}
@@ -411,9 +411,11 @@ int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t 
 		return 0;
 	i = vxt_reader_chunk_of(v->rd, backward ? ord - 1 : ord);
 	for (;;) {
+		bool ready = vxt_reader_chunk_ready(v->rd, i);	/* merged files: not yet merged */
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
 
-		if (ci->nerrors && (!v->match || v->chunk_match[i] != 0) && decoded++ == ERROR_BUDGET) {
+		if (((ci->nerrors && (!v->match || v->chunk_match[i] != 0)) || !ready) &&
+		    decoded++ == ERROR_BUDGET) {
 			/* not found yet: say where to go on from */
 			*out = ci->first_event + (backward ? ci->nevents : 0);
 			return -EAGAIN;

@@ -24,8 +24,8 @@ static const char *const hist_name[] = { "D2C", "Q2C", "queue (Q2D)" };
  * records: queue-side phases (or requeues, marks) were captured. */
 bool vr_has_queue_side(const struct vr_model *m)
 {
-	for (size_t i = 0; i < vxt_reader_nchunks(m->rd); i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
 		uint64_t known = 0;
 
 		for (uint32_t k = 0; k < ci->nobjagg; k++) {

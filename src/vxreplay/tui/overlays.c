@@ -234,8 +234,8 @@ static void objrows_filtered(struct vr_app *a, size_t nobj)
 /* The figures from the index: every event of the file. */
 static void objrows_index(struct vr_app *a, size_t nobj)
 {
-	for (size_t c = 0; c < vxt_reader_nchunks(a->m.rd); c++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(a->m.rd, c);
+	for (size_t c = 0; c < vxt_reader_npieces(a->m.rd); c++) {
+		const struct vxt_chunk_info *ci = vxt_reader_piece(a->m.rd, c);
 
 		for (uint32_t k = 0; k < ci->nobjagg; k++) {
 			const struct vxt_objagg *g = &ci->objagg[k];

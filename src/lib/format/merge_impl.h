@@ -1,0 +1,72 @@
+/* merge_impl.h - the state of several files read as one trace (internal)
+ *
+ * merge.c opens the files and puts them on one timeline (hosts, clocks,
+ * names); merge_index.c builds the merged index from the files' index
+ * entries and merges their events, chunk by chunk, when they are asked for.
+ */
+#ifndef VXT_MERGE_IMPL_H
+#define VXT_MERGE_IMPL_H
+
+#include "format/reader_impl.h"
+
+#define MERGE_CHUNK 21845	/* events per merged chunk, as a writer's 1 MiB */
+#define MERGE_KEY_SLOTS 4	/* file chunks whose merge keys a part keeps */
+
+/* The merge keys of one file chunk (the largest shifted time so far). */
+struct keyslot {
+	size_t chunk;		/* SIZE_MAX: empty */
+	uint64_t *key;
+	size_t n, cap;
+};
+
+struct part {
+	struct vxt_reader *r;
+	char host[VXT_OBJ_HOST_MAX];
+	int64_t shift;			/* ns added to the file's times */
+	uint32_t *objmap, *strmap;	/* file id -> merged id */
+	size_t nobj, nstr;
+	/* the file's index on the merged clock, per chunk c: */
+	uint64_t *key_lo;		/* the least merge key c's events can have */
+	uint64_t *key_hi;		/* the largest (the running maximum of last_ns) */
+	uint64_t *before;		/* events of the chunks before c */
+	size_t nch;
+	struct keyslot ks[MERGE_KEY_SLOTS];
+	unsigned ks_next;
+	/* the merge's cursor in this file */
+	uint64_t pos;			/* ordinal of the next event */
+	uint64_t env;			/* merge key so far (largest shifted time) */
+	const struct vxt_event *ev;	/* the decoded chunk holding pos ... */
+	uint64_t ev_first;		/* ... its first ordinal ... */
+	size_t ev_n;			/* ... and events; 0 = none held */
+};
+
+struct vstart {
+	uint64_t pos, env;
+};
+
+#define MERGE_START_KNOWN 0x1	/* starts[] of the chunk is set */
+#define MERGE_RESOLVED 0x2	/* its index entry is complete */
+
+struct vxt_merge {
+	struct vxt_reader *owner;	/* the merged reader */
+	size_t np;
+	struct part *p;
+	struct vstart *starts;		/* np per merged chunk */
+	uint8_t *state;			/* MERGE_* per merged chunk */
+	size_t *heap;			/* parts with events left, by key */
+	size_t nheap;
+	uint64_t *key;			/* each part's next key */
+	unsigned fields;		/* fields of the chunks the parts hold */
+	struct vxt_event *kept;		/* the chunk last merged for its entry ... */
+	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */
+	unsigned kept_fields;		/* ... with these fields */
+	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
+	size_t npieces;
+	char msg[VXT_ERRBUF_SIZE];
+};
+
+/* merge_index.c: the merged chunks laid out from the files' index entries
+ * (nothing decoded). @return 0 or -ENOMEM. */
+int vxt_merge_index(struct vxt_merge *m);
+
+#endif
