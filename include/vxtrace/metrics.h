@@ -25,6 +25,7 @@
 
 #include "event.h"
 #include "objtab.h"
+#include "source.h"
 #include "util.h"
 #include "view.h"
 
@@ -50,6 +51,12 @@ void vxt_metrics_free(struct vxt_metrics *m);
  * the first time an object is seen. @return 0 or -ENOMEM. */
 int vxt_metrics_feed(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		     const struct vxt_event *ev, size_t n);
+/* Instead of events: the kernel's counts since the source opened (the ebpf
+ * source counting in BPF maps, vxt_source_tally()); each series and error
+ * count is set to them. Events fed as well add to the same series.
+ * @return 0 or -ENOMEM. */
+int vxt_metrics_set_tally(struct vxt_metrics *m, const struct vxt_objtab *objs,
+			  const struct vxt_tallies *t);
 /* The source's own count of lost events; the lost counter shows the larger
  * of it and the lost markers fed. Can't fail. */
 void vxt_metrics_set_lost(struct vxt_metrics *m, uint64_t lost);

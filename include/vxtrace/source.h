@@ -53,6 +53,40 @@ struct vxt_kspec_stats {
 	unsigned max_keys;
 };
 
+/* In-kernel counting (opts->tally, opts->tally_only; ebpf): per object and
+ * op, since the source opened, counted by the kernel program and read when
+ * asked (vxt_source_tally()); with tally_only no event crosses to user
+ * space. The latencies are those of the events the source sends. */
+#define VXT_TALLY_US_BUCKETS 26		/* le = 2^k us, k = 0..24, then +Inf
+					 * (formats/metrics.md) */
+#define VXT_TALLY_NS_BUCKETS 256	/* the log-linear buckets of struct vxt_hist */
+
+struct vxt_tally {
+	uint32_t object;
+	uint8_t op;			/* enum vxt_op */
+	uint64_t started, requeued, completed, bytes, errors;
+	uint64_t lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
+	uint64_t us_bucket[VXT_TALLY_US_BUCKETS];	/* per bucket, not cumulative */
+	uint64_t ns_bucket[VXT_TALLY_NS_BUCKETS];	/* vxt_hist_bucket() of the latency */
+};
+
+/* Failed completions of one object and op with one errno. */
+struct vxt_tally_error {
+	uint32_t object;
+	uint8_t op;
+	int16_t error;
+	uint64_t n;
+};
+
+struct vxt_tallies {
+	struct vxt_tally *t;
+	size_t n, cap;
+	struct vxt_tally_error *e;
+	size_t ne, cape;
+	uint64_t full;			/* I/Os not counted: the kernel's key table was full */
+	uint64_t read_ns;		/* the caller's: when it last read them */
+};
+
 struct vxt_source_opts {
 	const char *objects;	/* "sda,dm-0,8:16"; NULL or "" = every object */
 	size_t bufsize;		/* kernel buffer bytes; 0 = the source's default */
@@ -77,6 +111,9 @@ struct vxt_source_opts {
 	/* a speculation to run in the kernel where the source can (ebpf; kmod
 	 * for key object); see vxt_source_speculates() */
 	const struct vxt_kspec *kspec;
+	/* ebpf: count in the kernel as well (struct vxt_tally; other sources
+	 * ignore it), or only count and send no events (other sources refuse) */
+	bool tally, tally_only;
 };
 
 /* The command-line options that fill struct vxt_source_opts, spelled the
@@ -130,6 +167,13 @@ bool vxt_source_all_phases(const struct vxt_source *s);
 /* The kernel speculation's counters so far. @return 0, or -ENOTSUP when
  * the source does not speculate. */
 int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st);
+/* Does the kernel count for this source (opts->tally or tally_only)? */
+bool vxt_source_tallies(const struct vxt_source *s);
+/* Read the kernel's counts into @out (its arrays reused and grown; free with
+ * vxt_tallies_free()). @return 0, -ENOTSUP when the source does not count,
+ * or another negative errno (see vxt_source_error()). */
+int vxt_source_tally(struct vxt_source *s, struct vxt_tallies *out);
+void vxt_tallies_free(struct vxt_tallies *t);
 const char *vxt_source_error(const struct vxt_source *s);
 /* A one-line note for the user at the end (e.g. "12 blktrace events skipped"),
  * or NULL. */

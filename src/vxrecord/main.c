@@ -379,17 +379,30 @@ static bool limit_reached(const struct options *o, bool is_sim, uint64_t started
 	       (o->count && written >= o->count);
 }
 
-/* --listen: count what the source captured, publish now and then.
+/* --listen: count what the source captured, publish now and then; a
+ * source that counts in the kernel (ebpf) is read every 100 ms instead.
  * @return 0, or -1 after printing why. */
 static int metrics_step(struct vxt_metrics *m, const struct keep *k, struct vxt_source *src,
-			const struct vxt_objtab *objs, const struct vxt_batch *b)
+			const struct vxt_objtab *objs, const struct vxt_batch *b,
+			struct vxt_tallies *t)
 {
 	struct vxt_view_stats st;
 
 	if (!m)
 		return 0;
-	if (vxt_metrics_feed(m, objs, b->ev, b->n) < 0)
+	if (vxt_source_tallies(src)) {
+		if (vxt_now_mono() - t->read_ns >= 100000000ull) {
+			if (vxt_source_tally(src, t) < 0) {
+				fprintf(stderr, "vxrecord: %s\n", vxt_source_error(src));
+				return -1;
+			}
+			t->read_ns = vxt_now_mono();
+			if (vxt_metrics_set_tally(m, objs, t) < 0)
+				goto oom;
+		}
+	} else if (vxt_metrics_feed(m, objs, b->ev, b->n) < 0) {
 		goto oom;
+	}
 	vxt_metrics_set_lost(m, vxt_source_lost(src));
 	if (k->v) {
 		vxt_view_get_stats(k->v, &st);
@@ -413,6 +426,7 @@ static int record(struct options *o, int argc, char **argv)
 	struct vxt_metrics *metrics = NULL;
 	struct vxt_metrics_server *http = NULL;
 	struct vxt_batch batch = { 0 }, *kb;
+	struct vxt_tallies tallies = { 0 };
 	const char *term = getenv("TERM");
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
 				 !(term && !strcmp(term, "dumb"));
@@ -442,6 +456,7 @@ static int record(struct options *o, int argc, char **argv)
 	}
 	if (kprog > 0)
 		o->src.kspec = &kspec;
+	o->src.tally = o->listen != NULL;	/* metrics from the kernel's counts where it can */
 	src = vxt_source_open(o->source, &o->src, objs, strs, err);
 	if (!src) {
 		status = errno == EINVAL ? EXIT_USAGE : 1;	/* unknown source, bad spec */
@@ -542,7 +557,7 @@ static int record(struct options *o, int argc, char **argv)
 		}
 		if (!is_sim && o->count && written + batch.n > o->count)
 			batch.n = (size_t)(o->count - written);
-		if (metrics_step(metrics, &o->keep, src, objs, &batch) < 0)
+		if (metrics_step(metrics, &o->keep, src, objs, &batch, &tallies) < 0)
 			goto out;
 		kb = keep_batch(&o->keep, &batch);
 		if (!kb || write_kept(o, &w, kb, objs, strs) < 0)
@@ -598,6 +613,7 @@ out:
 	ship_close(&o->ship);
 	vxt_metrics_server_stop(http);
 	vxt_metrics_free(metrics);
+	vxt_tallies_free(&tallies);
 	if (src && vxt_source_note(src) && !o->quiet)
 		fprintf(stderr, "vxrecord: %s\n", vxt_source_note(src));
 	vxt_source_close(src);

@@ -49,6 +49,7 @@ static int open_source(struct vxtop_collector *c, const struct vxtop_opts *o)
 
 	so.progname = "vxtop";
 	so.realtime = true;		/* a live view: the simulator keeps the wall clock */
+	so.tally_only = o->maps;
 	c->objs = vxt_objtab_new();
 	c->strs = vxt_strtab_new();
 	if (!c->objs || !c->strs) {
@@ -131,13 +132,37 @@ static int open_metrics(struct vxtop_collector *c, const struct vxtop_opts *o)
 	return 0;
 }
 
+/* --maps: read the kernel's counts into the open interval and the metrics. */
+static int take_tally(struct vxtop_collector *c)
+{
+	int rc;
+
+	if (!c->src || !vxt_source_tallies(c->src))
+		return 0;
+	rc = vxt_source_tally(c->src, &c->tallies);
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "%s: %s", c->name, vxt_source_error(c->src));
+		return rc;
+	}
+	if (vxtop_model_tally(&c->model, &c->tallies) < 0 ||
+	    (c->metrics && vxt_metrics_set_tally(c->metrics, c->objs, &c->tallies) < 0)) {
+		snprintf(c->err, sizeof(c->err), "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* After each step: the figures the loop keeps, then publish now and then. */
 static int tick_metrics(struct vxtop_collector *c)
 {
 	struct vxt_view_stats st;
+	int rc;
 
 	if (!c->metrics)
 		return 0;
+	rc = take_tally(c);
+	if (rc < 0)
+		return rc;
 	vxt_metrics_set_lost(c->metrics, c->src ? vxt_source_lost(c->src) : 0);
 	if (c->view) {
 		vxt_view_get_stats(c->view, &st);
@@ -158,6 +183,12 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	int rc;
 
 	memset(c, 0, sizeof(*c));
+	if (o->maps && (o->follow || o->write || o->where || o->profile || o->script)) {
+		snprintf(c->err, sizeof(c->err), "--maps counts in the kernel and sees no events: "
+			 "not with %s", o->follow ? "--follow" : o->write ? "-o" :
+			 o->where ? "--filter" : o->profile ? "--profile" : "--script");
+		return -EINVAL;
+	}
 	c->start_mono = vxt_now_mono();
 	c->view_start = c->start_mono;
 	rc = vxtop_model_init(&c->model, NULL, o->interval_ns, c->start_mono);
@@ -222,6 +253,7 @@ int vxtop_collect_close(struct vxtop_collector *c)
 	vxt_source_close(c->src);
 	vxt_reader_close(c->rd);
 	vxt_batch_free(&c->batch);
+	vxt_tallies_free(&c->tallies);
 	vxtop_model_free(&c->model);
 	vxt_objtab_free(c->objs);
 	vxt_strtab_free(c->strs);
@@ -236,8 +268,11 @@ static void script_error(struct vxtop_collector *c, int rc);
 
 static int close_interval(struct vxtop_collector *c, uint64_t end)
 {
-	int rc = vxtop_model_close(&c->model, end);
+	int rc = take_tally(c);
 
+	if (rc < 0)
+		return rc;
+	rc = vxtop_model_close(&c->model, end);
 	if (rc < 0) {
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return rc;

@@ -30,6 +30,7 @@ struct vxtop_opts {
 	const char *listen;		/* serve /metrics on this address */
 	bool listen_remote;		/* ... even when it is not loopback */
 	bool force;			/* -w overwrites */
+	bool maps;			/* --maps: the kernel counts, no events */
 	const char *script;		/* --script NAME: a D-style script, or NULL */
 	const char *const *xopts;	/* its -x NAME=VALUE settings */
 	unsigned nx;
@@ -53,6 +54,7 @@ struct vxtop_collector {
 	struct vxt_objtab *objs;	/* owned (source mode) */
 	struct vxt_strtab *strs;	/* owned (source mode) */
 	struct vxt_batch batch;
+	struct vxt_tallies tallies;	/* --maps: the kernel's counts, last read */
 	struct vxt_metrics *metrics;	/* --listen */
 	struct vxt_metrics_server *http;
 	struct vxtop_model model;

@@ -54,6 +54,8 @@ static void usage(FILE *f)
 "      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 "                        (formats/metrics.md); loopback addresses only unless\n"
 "      --listen-remote   is given too\n"
+"      --maps            ebpf: count per object in BPF maps, read once per\n"
+"                        interval; no event leaves the kernel (see vxtop(1))\n"
 "      --no-color        monochrome screens\n"
 "  -h, --help            this help\n"
 "  -V, --version         the version\n"
@@ -70,7 +72,7 @@ enum {
 #define MAX_XOPTS 32	/* -x settings */
 
 static const char *xopts[MAX_XOPTS];
-enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE };
+enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE, OPT_MAPS };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -96,6 +98,7 @@ static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "listen-remote", no_argument, NULL, OPT_LISTEN_REMOTE },
+	{ "maps", no_argument, NULL, OPT_MAPS },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
 	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "help", no_argument, NULL, 'h' },
@@ -214,6 +217,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 	case OPT_PROFILE: cfg->src.profile = arg; break;
 	case OPT_LISTEN: cfg->src.listen = arg; break;
 	case OPT_LISTEN_REMOTE: cfg->src.listen_remote = true; break;
+	case OPT_MAPS: cfg->src.maps = true; break;
 	case OPT_PROFILE_DIR: cfg->src.profile_dir = arg; break;
 	case OPT_SCRIPT: cfg->src.script = arg; break;
 	case 'x':
@@ -278,6 +282,8 @@ int main(int argc, char **argv)
 			"output\n", term && !strcmp(term, "dumb") ? " (TERM=dumb)" : "");
 		return 2;
 	}
+	if (cfg.src.maps && !cfg.src.source)
+		cfg.src.source = "ebpf";	/* the source that counts in the kernel */
 	cfg.src.command = join_args(argc, argv);
 	set_signals();
 	rc = vxtop_collect_open(&c, &cfg.src);

@@ -37,6 +37,8 @@ void vxtop_model_free(struct vxtop_model *m)
 	vxt_iopair_free(m->inflight);
 	vxt_iopair_free(m->queued);
 	vxt_stats_free(&m->total);
+	free(m->tprev);
+	free(m->eprev);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -74,7 +76,7 @@ void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 }
 
-static int grow_objects(struct vxtop_model *m, uint32_t id)
+int vxtop_model_grow(struct vxtop_model *m, uint32_t id)
 {
 	size_t cap = m->capobj ? m->capobj : 16;
 	struct vxtop_obj *o;
@@ -277,7 +279,7 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		    ev->phase != VXT_PH_REQUEUE && ev->phase != VXT_PH_MERGE)
 			continue;
 		if (ev->object >= m->nobj) {
-			rc = grow_objects(m, ev->object);
+			rc = vxtop_model_grow(m, ev->object);
 			if (rc < 0)
 				return rc;
 		}
@@ -358,10 +360,11 @@ static bool keep_queued(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 	return v->time_ns >= *(const uint64_t *)arg;
 }
 
-static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns)
+static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t end_ns,
+			 bool busy)
 {
 	o->events = 0;
-	if (o->in_flight > 0 && end_ns > o->busy_mark) {
+	if (busy && o->in_flight > 0 && end_ns > o->busy_mark) {
 		o->acc.busy_ns += end_ns - o->busy_mark;
 		o->busy_mark = end_ns;
 	}
@@ -412,7 +415,7 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 		vxt_iopair_sweep(m->queued, keep_queued, &before);
 	}
 	for (i = 0; i < m->nobj; i++)
-		close_object(&m->obj[i], &obj[i], end_ns);
+		close_object(&m->obj[i], &obj[i], end_ns, !m->tallied);
 	m->cur_start = end_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 	return 0;
@@ -449,10 +452,12 @@ uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id)
 
 		for (size_t i = 0; i < m->total.nobj; i++)
 			n += m->total.obj[i].errors;
+		for (size_t i = 0; i < m->nobj; i++)
+			n += m->obj[i].kernel_errors;
 		return n;
 	}
 	o = vxt_stats_object(&m->total, id);
-	return o ? o->errors : 0;
+	return (o ? o->errors : 0) + (id < m->nobj ? m->obj[id].kernel_errors : 0);
 }
 
 size_t vxtop_model_nobjects(const struct vxtop_model *m)

@@ -70,6 +70,7 @@ struct vxtop_obj {
 	struct vxtop_osnap acc;		/* the open interval */
 	struct vxt_hist lat;		/* the open interval's latencies */
 	struct vxt_hist last_lat;	/* the last closed interval's latencies */
+	uint64_t kernel_errors;		/* --maps: failed completions the kernel counted */
 };
 
 struct vxtop_err {
@@ -121,6 +122,13 @@ struct vxtop_model {
 	size_t nkinds;
 	/* since start */
 	struct vxt_stats total;
+	/* --maps: the kernel's counts as last taken, per object * VXT_OP_COUNT
+	 * + op, and per (object, op, errno) */
+	bool tallied;			/* fed by vxtop_model_tally(), not events */
+	struct vxt_tally *tprev;
+	size_t ntprev;
+	struct vxt_tally_error *eprev;
+	size_t neprev, capeprev;
 };
 
 /* Set up @m for objects in @objs (borrowed) starting at source time @start_ns.
@@ -141,6 +149,13 @@ static inline uint64_t vxtop_model_cur_end(const struct vxtop_model *m)
 	return m->cur_start > UINT64_MAX - m->interval_ns ? UINT64_MAX
 							  : m->cur_start + m->interval_ns;
 }
+/* Make room for object @id in m->obj. @return 0 or -ENOMEM. */
+int vxtop_model_grow(struct vxtop_model *m, uint32_t id);
+/* Account the kernel's counts @t (cumulative since the source opened; only
+ * what grew since the last call goes into the open interval): completions,
+ * bytes, errors, latencies and in-flight I/Os; no busy time, address slices
+ * or error list (those need events). @return 0 or -ENOMEM. */
+int vxtop_model_tally(struct vxtop_model *m, const struct vxt_tallies *t);
 /* Close the open interval at source time @end_ns and open the next one there;
  * starts older than VXTOP_INFLIGHT_AGE_NS age out. @return 0 or -ENOMEM. */
 int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns);

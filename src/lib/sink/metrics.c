@@ -305,3 +305,15 @@ int vxt_metrics_tick(struct vxt_metrics *m)
 		return 0;
 	return vxt_metrics_publish(m);
 }
+
+/* For metrics_tally.c (metrics_impl.h). */
+int metrics_grow(void *p, size_t *cap, size_t want, size_t size)
+{
+	return grow(p, cap, want, size);
+}
+
+struct metrics_series *metrics_series_of(struct vxt_metrics *m, const struct vxt_objtab *objs,
+					 uint32_t object, unsigned op)
+{
+	return series_of(m, objs, object, op);
+}

@@ -61,6 +61,13 @@ static struct vxt_source *open_ops(const struct vxt_source_ops *ops,
 		*rc = -ENOMEM;
 		return NULL;
 	}
+	if (opts->tally_only && !ops->tally) {
+		snprintf(err, VXT_ERRBUF_SIZE, "source %s cannot count in the kernel; "
+			 "that needs --source ebpf", ops->name);
+		*rc = -EINVAL;
+		free(s);
+		return NULL;
+	}
 	s->ops = ops;
 	s->objs = objs;
 	s->strs = strs;
@@ -204,6 +211,25 @@ int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 	if (!s->kspec || !s->ops->kspec_stats)
 		return -ENOTSUP;
 	return s->ops->kspec_stats(s, st);
+}
+
+bool vxt_source_tallies(const struct vxt_source *s)
+{
+	return s->tally;
+}
+
+int vxt_source_tally(struct vxt_source *s, struct vxt_tallies *out)
+{
+	if (!s->tally || !s->ops->tally)
+		return -ENOTSUP;
+	return s->ops->tally(s, out);
+}
+
+void vxt_tallies_free(struct vxt_tallies *t)
+{
+	free(t->t);
+	free(t->e);
+	memset(t, 0, sizeof(*t));
 }
 
 const char *vxt_source_error(const struct vxt_source *s)

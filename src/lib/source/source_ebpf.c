@@ -12,7 +12,10 @@
  * voltrace.h and are decoded with chanrec.h, as the module's are. Records
  * the kernel could not put in a full ring are counted there and become
  * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
- * vxtrace.bpf.c): only the events the program keeps cross to user space. Programs and maps are held by file descriptors only
+ * vxtrace.bpf.c): only the events the program keeps cross to user space.
+ * With opts->tally the kernel also counts (struct vxt_tally, read by
+ * ebpf_tally.c when asked), from the records it makes; with tally_only it
+ * only counts and no event crosses. Programs and maps are held by file descriptors only
  * (no pinning), so they go away with the process on every exit, SIGKILL
  * included.
  *
@@ -27,6 +30,7 @@
 #include <unistd.h>
 
 #include "source/chanev.h"
+#include "source/ebpf_tally.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -186,7 +190,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
 	/* a before window by count must fit a key's window of records */
-	bool spec = o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW;
+	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW;
 	struct ebpf *e;
 	int rc;
 
@@ -225,7 +229,15 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	} else {
 		bpf_map__set_max_entries(e->skel->maps.spec_windows, 1);
 	}
-	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)ring_size(o->bufsize));
+	e->skel->rodata->tally_on = o->tally || o->tally_only;
+	e->skel->rodata->tally_only = o->tally_only;
+	if (!o->tally && !o->tally_only) {
+		bpf_map__set_max_entries(e->skel->maps.tallies, 1);
+		bpf_map__set_max_entries(e->skel->maps.tally_errs, 1);
+	}
+	/* counting, nothing goes to the ring: the smallest one */
+	bpf_map__set_max_entries(e->skel->maps.events,
+				 (uint32_t)(o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize)));
 	rc = vxtrace_bpf__load(e->skel);
 	if (rc) {
 		rc = -errno;
@@ -253,6 +265,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 "tracepoints (%s); use --source tracefs",
 					 strerror(errno));
 	s->kspec = spec;
+	s->tally = o->tally || o->tally_only;
 	return 0;
 }
 
@@ -294,6 +307,17 @@ static int ebpf_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 	st->failed = kernel_counter(e, VXT_BPF_SPEC_FAILED);
 	st->max_keys = VXT_BPF_MAX_KEYS;
 	return 0;
+}
+
+static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
+{
+	struct ebpf *e = s->priv;
+	int rc;
+
+	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
+				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
+	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
+	return rc;
 }
 
 static int ebpf_stop(struct vxt_source *s)
@@ -371,5 +395,6 @@ const struct vxt_source_ops vxt_source_ebpf_ops = {
 	.stop = ebpf_stop,
 #ifdef VXT_HAVE_EBPF
 	.kspec_stats = ebpf_kspec_stats,
+	.tally = ebpf_tally,
 #endif
 };

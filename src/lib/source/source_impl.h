@@ -34,6 +34,9 @@ struct vxt_source_ops {
 	int (*stop)(struct vxt_source *s);
 	/* The kernel speculation's counters (open() set s->kspec). NULL: none. */
 	int (*kspec_stats)(struct vxt_source *s, struct vxt_kspec_stats *st);
+	/* The kernel's counts (opts->tally), as vxt_source_tally(). NULL: the
+	 * source cannot count in the kernel (open() refuses opts->tally_only). */
+	int (*tally)(struct vxt_source *s, struct vxt_tallies *out);
 };
 
 struct vxt_source {
@@ -46,6 +49,7 @@ struct vxt_source {
 	bool stopped;			/* vxt_source_stop() was called */
 	bool kspec;			/* open() made the kernel run opts->kspec */
 	bool all_phases;		/* open() captures every phase (VXT_COMPAT_PHASES) */
+	bool tally;			/* open() made the kernel count (opts->tally*) */
 	char note[256];
 	char err[VXT_ERRBUF_SIZE];
 };

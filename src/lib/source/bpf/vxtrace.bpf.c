@@ -28,6 +28,13 @@
  * records that no trigger claims are overwritten without ever reaching user
  * space (no wakeup). When the ring is full a record is not sent and the
  * per-CPU lost counter grows; user space turns it into lost records.
+ *
+ * With tally_on, per (device, op) the program counts issues, requeues,
+ * completions, bytes, errors (and per errno) and the completions' latencies
+ * in two histograms (the metrics' 2^k us buckets and the log-linear ns
+ * buckets of struct vxt_hist), in per-CPU hash maps that user space reads
+ * once per interval, from the very records it sends; with tally_only it
+ * sends nothing and makes no record (no issuer looked up).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -52,6 +59,10 @@ const volatile __u32 spec_after_events;	/* ... and among the first this many (0:
 const volatile bool spec_on_error;	/* trigger: a completion with an error */
 const volatile __u64 spec_on_latency_ns;	/* trigger: a completion this slow (0 = no) */
 const volatile bool spec_latency_strict;	/* ... slower than, not as slow as */
+
+/* in-kernel counting (struct vxt_bpf_tally), and instead of records */
+const volatile bool tally_on;
+const volatile bool tally_only;
 
 __u32 spec_nkeys;			/* window slots handed out */
 
@@ -90,6 +101,32 @@ struct {
 	__type(key, __u32);
 	__type(value, struct vxt_bpf_window);
 } spec_windows SEC(".maps");
+
+/* tally mode: dev << 8 | op -> its counts; allocated as keys appear */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, VXT_BPF_MAX_TALLY);	/* 1 when not counting */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, struct vxt_bpf_tally);
+} tallies SEC(".maps");
+
+/* tally mode: dev << 32 | op << 16 | (__u16)errno -> failed completions */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, VXT_BPF_MAX_TALLY);	/* 1 when not counting */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, __u64);
+} tally_errs SEC(".maps");
+
+/* a zeroed tally to create keys from (the stack is too small for one) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct vxt_bpf_tally);
+} tally_zero SEC(".maps");
 
 /* counters, per CPU: enum vxt_bpf_counter */
 struct {
@@ -199,6 +236,116 @@ static __always_inline void ring_put(const struct voliot_io_rec *r)
 		return;
 	}
 	count(VXT_BPF_SENT);
+}
+
+/* ---- in-kernel counting ---- */
+
+/* The index of the highest bit set in @v (v > 0). */
+static __always_inline __u32 msb64(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+/* As vxt_hist_bucket() (stats.c): 4 sub-buckets per power of two. */
+static __always_inline __u32 ns_bucket(__u64 v)
+{
+	__u32 msb;
+
+	if (v < 4)
+		return (__u32)v;
+	msb = msb64(v);
+	return ((msb - 1) * 4 + (__u32)((v >> (msb - 2)) & 3)) & (VXT_BPF_NS_BUCKETS - 1);
+}
+
+/* As the metrics' buckets (metrics.c): the smallest k with ns <= 2^k us. */
+static __always_inline __u32 us_bucket(__u64 ns)
+{
+	__u64 us = (ns + 999) / 1000;
+	__u32 k;
+
+	if (us <= 1)
+		return 0;
+	k = msb64(us - 1) + 1;
+	return k > VXT_BPF_US_BUCKETS - 1 ? VXT_BPF_US_BUCKETS - 1 : k;
+}
+
+static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u8 op)
+{
+	__u64 key = ((__u64)dev << 8) | op;
+	struct vxt_bpf_tally *t = bpf_map_lookup_elem(&tallies, &key);
+	__u32 zero = 0;
+	void *z;
+
+	if (t)
+		return t;
+	z = bpf_map_lookup_elem(&tally_zero, &zero);
+	if (!z)
+		return 0;
+	bpf_map_update_elem(&tallies, &key, z, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tallies, &key);
+	if (!t)
+		count(VXT_BPF_TALLY_FULL);
+	return t;
+}
+
+/* Atomic: a completion in an interrupt may cut into an issue on this CPU. */
+#define TALLY_ADD(field, n) __sync_fetch_and_add(&(field), (n))
+
+static __always_inline void tally_done(__u32 dev, __u8 op, __s32 error, __u32 bytes,
+				       __u64 lat)
+{
+	struct vxt_bpf_tally *t = tally_of(dev, op);
+
+	if (!t)
+		return;
+	TALLY_ADD(t->completed, 1);
+	TALLY_ADD(t->bytes, bytes);
+	if (error) {
+		__u64 key = ((__u64)dev << 32) | ((__u64)op << 16) | (__u16)error, one = 1;
+		__u64 *n;
+
+		TALLY_ADD(t->errors, 1);
+		n = bpf_map_lookup_elem(&tally_errs, &key);
+		if (n)
+			TALLY_ADD(*n, 1);
+		else if (bpf_map_update_elem(&tally_errs, &key, &one, BPF_NOEXIST))
+			count(VXT_BPF_TALLY_FULL);
+	}
+	if (!lat)
+		return;
+	TALLY_ADD(t->lat_count, 1);
+	TALLY_ADD(t->lat_sum_ns, lat);
+	if (lat > t->lat_max_ns)
+		t->lat_max_ns = lat;
+	TALLY_ADD(t->us_bucket[us_bucket(lat)], 1);
+	TALLY_ADD(t->ns_bucket[ns_bucket(lat)], 1);
+}
+
+/* The counts of a record about to be sent (or kept in a window). */
+static __always_inline void tally_rec(const struct voliot_io_rec *r)
+{
+	struct vxt_bpf_tally *t;
+
+	if (r->type == VOLIOT_REC_IO_DONE) {
+		tally_done(r->dev, r->op, r->error, r->bytes, r->latency_ns);
+		return;
+	}
+	t = tally_of(r->dev, r->op);
+	if (!t)
+		return;
+	if (r->type == VOLIOT_REC_IO_START)
+		TALLY_ADD(t->started, 1);
+	else
+		TALLY_ADD(t->requeued, 1);
 }
 
 /* ---- kernel speculation ---- */
@@ -379,6 +526,8 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 
 		r.pid = 0;
 		__builtin_memset(r.comm, 0, sizeof(r.comm));
 	}
+	if (tally_on)
+		tally_rec(&r);
 	if (spec_on)
 		speculate(&r);
 	else
@@ -403,6 +552,18 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 	if (!dev)
 		return 0;
 	now = bpf_ktime_get_ns();
+	if (tally_only) {
+		struct vxt_bpf_tally *t;
+
+		__builtin_memset(&is, 0, sizeof(is));
+		is.time_ns = now;
+		if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
+			count(VXT_BPF_UNPAIRED);
+		t = tally_of(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)));
+		if (t)
+			TALLY_ADD(t->started, 1);
+		return 0;
+	}
 	issue_of_current(&is, now);
 	if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
 		count(VXT_BPF_UNPAIRED);
@@ -418,6 +579,13 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 
 	if (!dev)
 		return 0;
+	if (tally_only) {
+		struct vxt_bpf_tally *t = tally_of(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)));
+
+		if (t)
+			TALLY_ADD(t->requeued, 1);
+		return 0;
+	}
 	is = bpf_map_lookup_elem(&inflight, &key);
 	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, BPF_CORE_READ(rq, __data_len),
 		    bpf_ktime_get_ns(), is);
@@ -448,6 +616,11 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		 * was issued as a flush request of its own, the write itself
 		 * never (the kernel cleared its REQ_PREFLUSH on the way) */
 		count(VXT_BPF_FLUSH_ENDS);
+		return 0;
+	}
+	if (tally_only) {
+		tally_done(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)), error, nr_bytes,
+			   is && now > copy.time_ns ? now - copy.time_ns : 0);
 		return 0;
 	}
 	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, is ? &copy : 0);

@@ -22,6 +22,21 @@ enum vxt_bpf_key {
 	VXT_BPF_KEY_OBJECT_PID = 2,
 };
 
+/* In-kernel counting ("tally" mode): per (device, op) and per (device, op,
+ * errno), at most this many of each. */
+#define VXT_BPF_MAX_TALLY	1024
+#define VXT_BPF_US_BUCKETS	26	/* le = 2^k us, k = 0..24, then +Inf */
+#define VXT_BPF_NS_BUCKETS	256	/* log-linear: 4 per power of two of a ns */
+
+/* The key of a tally: dev << 8 | op. Of an error count: dev << 32 |
+ * op << 16 | (__u16)errno. */
+struct vxt_bpf_tally {
+	__u64	started, requeued, completed, bytes, errors;
+	__u64	lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
+	__u64	us_bucket[VXT_BPF_US_BUCKETS];
+	__u64	ns_bucket[VXT_BPF_NS_BUCKETS];
+};
+
 /* The per-CPU counters map. */
 enum vxt_bpf_counter {
 	VXT_BPF_SENT = 0,	/* records put in the ring */
@@ -32,6 +47,7 @@ enum vxt_bpf_counter {
 	VXT_BPF_SPEC_DROPS = 5,	/* speculation: records overwritten while still in a window */
 	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past VXT_BPF_MAX_KEYS */
 	VXT_BPF_FLUSH_ENDS = 7,	/* completions ending a flush sequence, not recorded */
+	VXT_BPF_TALLY_FULL = 8,	/* tally mode: I/Os of a key past VXT_BPF_MAX_TALLY */
 	VXT_BPF_NCOUNTERS
 };
 
