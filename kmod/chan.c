@@ -70,6 +70,7 @@ MODULE_PARM_DESC(errbuf_size, "Size of the saved-error ring (bytes, at load)");
 
 static atomic_t nr_channels = ATOMIC_INIT(0);
 static atomic_t nr_tracing = ATOMIC_INIT(0);	/* channels with object sets */
+static atomic_t nr_phases = ATOMIC_INIT(0);	/* channels at VOLIOT_PHASES_ALL */
 static atomic64_t ring_bytes = ATOMIC64_INIT(0);
 
 struct vxt_wantset {
@@ -96,6 +97,7 @@ struct vxt_chan {
 	u64 err_pos;			/* ERROR mode: next saved error */
 	bool clock_pending;		/* ERROR mode: clock record to send */
 	struct vxt_spec *spec;		/* IO mode: speculation program, or NULL */
+	u32 phases;			/* IO mode: enum voliot_phases */
 	struct vxt_seen seen;
 };
 
@@ -416,6 +418,11 @@ bool vxt_io_tracing(void)
 	return !list_empty(&io_chans);
 }
 
+bool vxt_phases_tracing(void)
+{
+	return atomic_read(&nr_phases) > 0;
+}
+
 void vxt_dispatch(struct vxt_kev *ev)
 {
 	struct vxt_chan *ch;
@@ -426,6 +433,9 @@ void vxt_dispatch(struct vxt_kev *ev)
 		return;
 	rcu_read_lock();
 	list_for_each_entry_rcu(ch, &io_chans, node) {
+		if (vxt_phase_rec(ev->rec.type) &&
+		    READ_ONCE(ch->phases) != VOLIOT_PHASES_ALL)
+			continue;
 		if (want_matches(rcu_dereference(ch->want), ev))
 			chan_put(ch, ev);
 		else if (ev->rec.error && ev->rec.type == VOLIOT_REC_IO_DONE &&
@@ -471,6 +481,9 @@ static void chan_shutdown(struct vxt_chan *ch)
 		kvfree(ch->bounce);
 		ch->bounce = NULL;
 	}
+	if (ch->phases == VOLIOT_PHASES_ALL)
+		atomic_dec(&nr_phases);
+	ch->phases = VOLIOT_PHASES_ISSUE;
 	ch->mode = VOLIOT_MODE_NONE;
 	ch->lost = 0;
 	ch->lost_pending = 0;
@@ -695,8 +708,28 @@ static int chan_info(struct vxt_chan *ch, unsigned long arg)
 	spin_unlock_irq(&ch->lock);
 	ws = rcu_dereference_protected(ch->want, lockdep_is_held(&ch->mutex));
 	info.nsets = ws ? ws->n : 0;
+	info.phases = ch->phases;
 	if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 		return -EFAULT;
+	return 0;
+}
+
+/* The capture level. A speculating channel stays at VOLIOT_PHASES_ISSUE:
+ * its program keys and commits issues and completions only.
+ */
+static int chan_phases(struct vxt_chan *ch, unsigned long arg)
+{
+	if (ch->mode != VOLIOT_MODE_IO || arg > VOLIOT_PHASES_ALL)
+		return -EINVAL;
+	if (arg == VOLIOT_PHASES_ALL && ch->spec)
+		return -EINVAL;
+	if (arg == ch->phases)
+		return 0;
+	if (arg == VOLIOT_PHASES_ALL)
+		atomic_inc(&nr_phases);
+	else
+		atomic_dec(&nr_phases);
+	WRITE_ONCE(ch->phases, arg);
 	return 0;
 }
 
@@ -709,7 +742,7 @@ static int chan_speculate(struct vxt_chan *ch, unsigned long arg)
 	u32 usize;
 	int rc;
 
-	if (ch->mode != VOLIOT_MODE_IO)
+	if (ch->mode != VOLIOT_MODE_IO || ch->phases != VOLIOT_PHASES_ISSUE)
 		return -EINVAL;
 	if (ch->spec)
 		return -EBUSY;
@@ -779,6 +812,9 @@ static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		break;
 	case VOLIOT_GET_SPEC_STATS:
 		rc = chan_spec_stats(ch, arg);
+		break;
+	case VOLIOT_IO_PHASES:
+		rc = chan_phases(ch, arg);
 		break;
 	default:
 		rc = -ENOTTY;

@@ -8,6 +8,12 @@
  * only: block_bio_queue (start) and block_bio_complete (done), flagged
  * VOLIOT_F_BIO. Bios of request-based devices are left to the request
  * events, so one I/O is never counted twice on one device.
+ * Queue-side phases, for channels at capture level VOLIOT_PHASES_ALL only,
+ * on request-based devices: block_bio_queue (Q), block_getrq (G),
+ * block_rq_insert (I), block_bio_backmerge and block_bio_frontmerge (M, F),
+ * block_plug and block_unplug (P, U), block_split (X) and block_bio_remap
+ * (A, the bio's new device and sector). While no channel wants them these
+ * probes return at once.
  * Most block tracepoints are not exported to modules: they are found by
  * name with for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register(); vxt_check_probes() has the compiler check
@@ -32,8 +38,10 @@
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
 #define rq_gendisk(rq)	((rq)->rq_disk)
+#define q_gendisk(q)	((struct gendisk *)NULL)	/* no plug records */
 #else
 #define rq_gendisk(rq)	((rq)->q->disk)
+#define q_gendisk(q)	((q)->disk)
 #endif
 
 /* A bio's issue time and size as the block layer noted them at submission
@@ -188,6 +196,13 @@ static void rq_event(struct request *rq, u8 type, int error, u32 bytes)
 	vxt_dispatch(&ev);
 }
 
+/* A queue-side phase of a request: insert. */
+static void probe_rq_insert(void *data, struct request *rq)
+{
+	if (vxt_phases_tracing())
+		rq_event(rq, VOLIOT_REC_INSERT, 0, blk_rq_bytes(rq));
+}
+
 static void probe_rq_issue(void *data, struct request *rq)
 {
 	rq_event(rq, VOLIOT_REC_IO_START, 0, blk_rq_bytes(rq));
@@ -333,10 +348,15 @@ static void bio_event(struct bio *bio, u8 type)
 	vxt_dispatch(&ev);
 }
 
+static void bio_phase(struct bio *bio, u8 type);
+
+/* The start of a bio-based device's I/O, the queue phase of the rest. */
 static void probe_bio_queue(void *data, struct bio *bio)
 {
 	if (bio_traced(bio))
 		bio_event(bio, VOLIOT_REC_IO_START);
+	else
+		bio_phase(bio, VOLIOT_REC_QUEUE);
 }
 
 static void probe_bio_complete(void *data, struct request_queue *q,
@@ -344,6 +364,86 @@ static void probe_bio_complete(void *data, struct request_queue *q,
 {
 	if (bio_traced(bio))
 		bio_event(bio, VOLIOT_REC_IO_DONE);
+}
+
+/* ---- queue-side phases of request-based devices ---- */
+
+/* A phase of @bio on the request-based device it is on now: the whole
+ * disk, as the request events, with the partition for the selection.
+ */
+static void bio_phase(struct bio *bio, u8 type)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	struct vxt_kev ev;
+
+	if (!vxt_phases_tracing() || !bdev ||
+	    !queue_is_mq(bdev_get_queue(bdev)))
+		return;
+	kev_init(&ev, type);
+	ev.gd = bdev->bd_disk;
+	ev.rec.dev = disk_devt(bdev->bd_disk);
+	ev.disk = ev.rec.dev;
+	ev.req = (unsigned long)bio;
+	if (bdev_is_partition(bdev))
+		ev.part = bdev->bd_dev;
+	ev.rec.op = vxt_op(bio_op(bio));
+	ev.rec.flags = vxt_flags((__force u64)bio->bi_opf);
+	ev.rec.sector = bio->bi_iter.bi_sector;
+	ev.rec.bytes = bio->bi_iter.bi_size;
+	vxt_dispatch(&ev);
+}
+
+static void probe_getrq(void *data, struct bio *bio)
+{
+	bio_phase(bio, VOLIOT_REC_GETRQ);
+}
+
+static void probe_backmerge(void *data, struct bio *bio)
+{
+	bio_phase(bio, VOLIOT_REC_BACKMERGE);
+}
+
+static void probe_frontmerge(void *data, struct bio *bio)
+{
+	bio_phase(bio, VOLIOT_REC_FRONTMERGE);
+}
+
+/* The first part of a split bio; the rest starts at @new_sector. */
+static void probe_split(void *data, struct bio *bio, unsigned int new_sector)
+{
+	bio_phase(bio, VOLIOT_REC_SPLIT);
+}
+
+/* @bio now goes to its bi_bdev at its bi_sector, from @dev at @from. */
+static void probe_remap(void *data, struct bio *bio, dev_t dev, sector_t from)
+{
+	bio_phase(bio, VOLIOT_REC_REMAP);
+}
+
+static void queue_phase(struct request_queue *q, u8 type)
+{
+	struct gendisk *gd = q_gendisk(q);
+	struct vxt_kev ev;
+
+	if (!vxt_phases_tracing() || !gd)
+		return;
+	kev_init(&ev, type);
+	ev.gd = gd;
+	ev.rec.dev = disk_devt(gd);
+	ev.disk = ev.rec.dev;
+	ev.rec.op = VOLIOT_OP_OTHER;
+	vxt_dispatch(&ev);
+}
+
+static void probe_plug(void *data, struct request_queue *q)
+{
+	queue_phase(q, VOLIOT_REC_PLUG);
+}
+
+static void probe_unplug(void *data, struct request_queue *q,
+			 unsigned int depth, bool explicit)
+{
+	queue_phase(q, VOLIOT_REC_UNPLUG);
 }
 
 /* The probes go through void pointers to tracepoint_probe_register(): make
@@ -361,6 +461,14 @@ static void __maybe_unused vxt_check_probes(void)
 #endif
 	check_trace_callback_type_block_bio_queue(probe_bio_queue);
 	check_trace_callback_type_block_bio_complete(probe_bio_complete);
+	check_trace_callback_type_block_getrq(probe_getrq);
+	check_trace_callback_type_block_rq_insert(probe_rq_insert);
+	check_trace_callback_type_block_bio_backmerge(probe_backmerge);
+	check_trace_callback_type_block_bio_frontmerge(probe_frontmerge);
+	check_trace_callback_type_block_plug(probe_plug);
+	check_trace_callback_type_block_unplug(probe_unplug);
+	check_trace_callback_type_block_split(probe_split);
+	check_trace_callback_type_block_bio_remap(probe_remap);
 }
 
 /* ---- attaching ---- */
@@ -380,6 +488,14 @@ static struct vxt_tp vxt_tps[] = {
 	{ "block_rq_error", probe_rq_error, true },
 	{ "block_bio_queue", probe_bio_queue },
 	{ "block_bio_complete", probe_bio_complete },
+	{ "block_getrq", probe_getrq },
+	{ "block_rq_insert", probe_rq_insert },
+	{ "block_bio_backmerge", probe_backmerge },
+	{ "block_bio_frontmerge", probe_frontmerge },
+	{ "block_plug", probe_plug },
+	{ "block_unplug", probe_unplug },
+	{ "block_split", probe_split },
+	{ "block_bio_remap", probe_remap },
 };
 
 static void find_tp(struct tracepoint *tp, void *priv)

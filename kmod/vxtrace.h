@@ -78,6 +78,15 @@ void vxt_event_object(struct vxt_kev *ev);
 void vxt_dispatch(struct vxt_kev *ev);
 /* Is any channel tracing I/O? When not, probes keep only errors. */
 bool vxt_io_tracing(void);
+/* Is any channel at capture level VOLIOT_PHASES_ALL? When not, the probes
+ * of the queue-side phases return at once.
+ */
+bool vxt_phases_tracing(void);
+/* Record types only channels at VOLIOT_PHASES_ALL get. */
+static inline bool vxt_phase_rec(u8 type)
+{
+	return type >= VOLIOT_REC_QUEUE && type <= VOLIOT_REC_REMAP;
+}
 
 /* ---- speculation (spec.c); the channel's lock held but for new/free ---- */
 

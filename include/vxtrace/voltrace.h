@@ -43,6 +43,23 @@ enum voliot_rec_type {
 	VOLIOT_REC_CLOCK	= 6,	/* struct voliot_clock_rec: time anchor */
 	VOLIOT_REC_REQUEUE	= 7,	/* struct voliot_io_rec: request requeued */
 	VOLIOT_REC_SPEC_STATS	= 8,	/* struct voliot_spec_stats: speculation counters */
+	/* The block layer's other phases, struct voliot_io_rec each, sent only
+	 * to a channel at capture level VOLIOT_PHASES_ALL (VOLIOT_IO_PHASES). */
+	VOLIOT_REC_QUEUE	= 16,	/* bio queued (blktrace Q) */
+	VOLIOT_REC_GETRQ	= 17,	/* request allocated for a bio (G) */
+	VOLIOT_REC_INSERT	= 18,	/* request inserted into the scheduler (I) */
+	VOLIOT_REC_BACKMERGE	= 19,	/* bio merged at a request's end (M) */
+	VOLIOT_REC_FRONTMERGE	= 20,	/* bio merged at a request's front (F) */
+	VOLIOT_REC_PLUG		= 21,	/* queue plugged (P) */
+	VOLIOT_REC_UNPLUG	= 22,	/* plugged requests sent on (U) */
+	VOLIOT_REC_SPLIT	= 23,	/* bio split (X) */
+	VOLIOT_REC_REMAP	= 24,	/* bio remapped to this device (A) */
+};
+
+/* Capture levels of an I/O channel (VOLIOT_IO_PHASES, voliot_info.phases). */
+enum voliot_phases {
+	VOLIOT_PHASES_ISSUE	= 0,	/* issue, completion, requeue (the default) */
+	VOLIOT_PHASES_ALL	= 1,	/* and the records 16 to 24 */
 };
 
 /* Operation codes (voliot_io_rec.op). Same values as enum vxt_op. */
@@ -71,7 +88,7 @@ struct voliot_hdr {
 	__u8	type;		/* enum voliot_rec_type */
 };
 
-/* I/O start, done, requeue and error records. */
+/* I/O start, done, requeue and error records, and the phase records. */
 struct voliot_io_rec {
 	__u8	len;		/* sizeof(struct voliot_io_rec) */
 	__u8	type;		/* IO_START, IO_DONE, ERROR or REQUEUE */
@@ -192,7 +209,7 @@ struct voliot_info {
 	__u64	events;		/* I/O records queued since init */
 	__u64	lost;		/* events dropped since init */
 	__u32	nsets;		/* object sets selected */
-	__u32	reserved0;
+	__u32	phases;		/* enum voliot_phases (modules before it: 0) */
 	__u64	reserved[4];	/* zero */
 };
 
@@ -288,5 +305,7 @@ VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats 
 #define VOLIOT_GET_INFO		_IOR(VOLIOT_IOC_MAGIC, 6, struct voliot_info)
 #define VOLIOT_IO_SPECULATE	_IOW(VOLIOT_IOC_MAGIC, 7, struct voliot_spec)
 #define VOLIOT_GET_SPEC_STATS	_IOR(VOLIOT_IOC_MAGIC, 8, struct voliot_spec_stats)
+/* arg: enum voliot_phases by value. */
+#define VOLIOT_IO_PHASES	_IO(VOLIOT_IOC_MAGIC, 16)
 
 #endif /* VXTRACE_VOLTRACE_H */

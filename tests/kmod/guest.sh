@@ -132,6 +132,11 @@ if [ -f /guest-more.sh ]; then
 	rmmod vxtrace
 fi
 [ -f /guest-blktrace.sh ] && . /guest-blktrace.sh
+if [ -f /guest-phases.sh ]; then
+	insmod $M/vxtrace.ko
+	. /guest-phases.sh
+	rmmod vxtrace
+fi
 [ -f /guest-ebpf.sh ] && . /guest-ebpf.sh
 
 if insmod $M/vxtrace.ko; then

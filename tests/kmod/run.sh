@@ -48,7 +48,7 @@ echo "kmod: kernel $KM_KVER, work dir $KM_WORK"
 km_build || fail_early "$KM_WHY"
 
 # The capture checks run when the programs are built.
-# The blktrace import checks need blktrace and blkparse too; without them
+# The blktrace import and phase checks need blktrace, blkparse and btt too; without them
 # the guest says why it skips.
 expects() { sed -n 's/^# expect: //p' "$KM_TOP/tests/kmod/$1"; }
 bins=
@@ -57,11 +57,11 @@ if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 	[ -x "$BUILD/vxtop" ] && bins="$bins $BUILD/vxtop"
 	fio=$(command -v fio) || fail_early "fio not installed"
 	bins="$bins $fio"
-	for t in blktrace blkparse; do
+	for t in blktrace blkparse btt; do
 		p=$(command -v $t) && bins="$bins $p"
 	done
 	EXPECTED="$EXPECTED $(expects guest-record.sh) $(expects guest-blktrace.sh)"
-	EXPECTED="$EXPECTED $(expects guest-ebpf.sh)"
+	EXPECTED="$EXPECTED $(expects guest-ebpf.sh) $(expects guest-phases.sh)"
 fi
 EXPECTED="$EXPECTED $(expects guest-stress.sh)"
 km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"
@@ -69,6 +69,7 @@ if [ -n "$bins" ]; then
 	cp "$KM_TOP/tests/kmod/guest-record.sh" "$KM_WORK/root/guest-more.sh"
 	cp "$KM_TOP/tests/kmod/guest-blktrace.sh" "$KM_WORK/root/"
 	cp "$KM_TOP/tests/kmod/guest-ebpf.sh" "$KM_WORK/root/"
+	cp "$KM_TOP/tests/kmod/guest-phases.sh" "$KM_WORK/root/"
 	mkdir -p "$KM_WORK/root/profiles"
 	cp "$KM_TOP"/formats/profiles/*.yaml "$KM_WORK/root/profiles/"
 fi

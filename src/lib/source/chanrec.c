@@ -23,6 +23,15 @@ static size_t min_len(uint8_t type)
 	case VOLIOT_REC_IO_DONE:
 	case VOLIOT_REC_ERROR:
 	case VOLIOT_REC_REQUEUE:
+	case VOLIOT_REC_QUEUE:
+	case VOLIOT_REC_GETRQ:
+	case VOLIOT_REC_INSERT:
+	case VOLIOT_REC_BACKMERGE:
+	case VOLIOT_REC_FRONTMERGE:
+	case VOLIOT_REC_PLUG:
+	case VOLIOT_REC_UNPLUG:
+	case VOLIOT_REC_SPLIT:
+	case VOLIOT_REC_REMAP:
 		return sizeof(struct voliot_io_rec);
 	case VOLIOT_REC_LOST:
 		return sizeof(struct voliot_lost_rec);

@@ -14,7 +14,9 @@
  * a completion in interrupt context keyed by its issue's pid, as here):
  * only what the program commits arrives, late by up to its before window,
  * and is put back in time order (evorder.h); the program's counters come as
- * stats records.
+ * stats records. With opts->all_phases, the channel also sends the
+ * queue-side phases (VOLIOT_IO_PHASES: queue, getrq, insert, merges, plug,
+ * unplug, split, remap), each one event.
  * Format of the stream: formats/channel.md.
  */
 #include <errno.h>
@@ -163,6 +165,15 @@ static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_s
 	if (ioctl(k->fd, VOLIOT_IO_TRACE, &wl) < 0)
 		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE: %s",
 					 VOLIOT_DEVICE, strerror(errno));
+	/* before the speculation: the module speculates at level issue only,
+	 * so a context profile with --phases all runs in user space */
+	if (o->all_phases) {
+		if (ioctl(k->fd, VOLIOT_IO_PHASES, (unsigned long)VOLIOT_PHASES_ALL) < 0)
+			return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_PHASES: %s%s",
+						 VOLIOT_DEVICE, strerror(errno), errno == ENOTTY ?
+						 " (a vxtrace.ko without --phases all)" : "");
+		s->all_phases = true;
+	}
 	return o->kspec ? kmod_speculate(s, k, o->kspec) : 0;
 }
 
@@ -201,6 +212,9 @@ static int kmod_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		if (o->objects && *o->objects)
 			return vxt_source_seterr(s, -EINVAL,
 						 "an error trace covers every object: drop --objects");
+		if (o->all_phases)
+			return vxt_source_seterr(s, -EINVAL,
+						 "an error trace holds completions only: drop --phases all");
 		if (ioctl(k->fd, VOLIOT_ERROR_TRACE_INIT) < 0)
 			return vxt_source_seterr(s, -errno, "%s: VOLIOT_ERROR_TRACE_INIT: %s",
 						 VOLIOT_DEVICE, strerror(errno));
@@ -252,6 +266,23 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 		return kmod_io(f, &rec->u.io, VXT_PH_DONE);
 	case VOLIOT_REC_REQUEUE:
 		return kmod_io(f, &rec->u.io, VXT_PH_REQUEUE);
+	case VOLIOT_REC_QUEUE:
+		return kmod_io(f, &rec->u.io, VXT_PH_QUEUE);
+	case VOLIOT_REC_GETRQ:
+		return kmod_io(f, &rec->u.io, VXT_PH_GETRQ);
+	case VOLIOT_REC_INSERT:
+		return kmod_io(f, &rec->u.io, VXT_PH_INSERT);
+	case VOLIOT_REC_BACKMERGE:
+	case VOLIOT_REC_FRONTMERGE:
+		return kmod_io(f, &rec->u.io, VXT_PH_MERGE);
+	case VOLIOT_REC_PLUG:
+		return kmod_io(f, &rec->u.io, VXT_PH_PLUG);
+	case VOLIOT_REC_UNPLUG:
+		return kmod_io(f, &rec->u.io, VXT_PH_UNPLUG);
+	case VOLIOT_REC_SPLIT:
+		return kmod_io(f, &rec->u.io, VXT_PH_SPLIT);
+	case VOLIOT_REC_REMAP:
+		return kmod_io(f, &rec->u.io, VXT_PH_REMAP);
 	case VOLIOT_REC_LOST:
 		e = vxt_batch_push(f->b);
 		if (!e)
