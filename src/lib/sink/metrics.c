@@ -2,8 +2,8 @@
  * publishing a snapshot for the HTTP thread
  *
  * Completions (VXT_PH_DONE) count as completed I/Os and bytes; a failed one
- * also counts under its errno; one with a known latency goes into the
- * histogram. Starts minus completions are the I/Os in flight. Lost markers add
+ * also counts under its errno; one with a known latency goes into the D2C
+ * histogram, the queue events it ends into the Q2C one (metrics_q2c.c). Starts minus completions are the I/Os in flight. Lost markers add
  * their count to the lost counter. Every event counts in the events counter.
  * Invariant: live.ser[index[o * VXT_OP_COUNT + op] - 1] is the series of
  * (o, op); series are never removed.
@@ -54,6 +54,7 @@ void vxt_metrics_free(struct vxt_metrics *m)
 	snap_free(m->pub);
 	snap_free(m->spare);
 	free(m->index);
+	metrics_q2c_free(m->q2c);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -154,8 +155,7 @@ static int count_error(struct vxt_metrics *m, const struct vxt_event *ev)
 	return 0;
 }
 
-/* The bucket of a latency: the smallest k with ns <= 2^k us (k = 25: +Inf). */
-static unsigned bucket_of(uint64_t ns)
+unsigned metrics_bucket_of(uint64_t ns)
 {
 	uint64_t us = (ns + 999) / 1000;
 	unsigned k;
@@ -177,6 +177,8 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		m->live.lost_stream += vxt_event_lost_count(ev);
 		return 0;
 	}
+	if (ev->phase == VXT_PH_QUEUE)
+		return metrics_q2c_queue(m, ev);
 	if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE)
 		return 0;
 	ser = series_of(m, objs, ev->object, op);
@@ -188,10 +190,11 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 	}
 	ser->completed++;
 	ser->bytes += ev->bytes;
+	metrics_q2c_done(m, ev, ser);
 	if (ev->latency_ns) {
 		ser->lat_count++;
 		ser->lat_sum_ns += ev->latency_ns;
-		ser->bucket[bucket_of(ev->latency_ns)]++;
+		ser->bucket[metrics_bucket_of(ev->latency_ns)]++;
 	}
 	return ev->error ? count_error(m, ev) : 0;
 }
@@ -241,6 +244,7 @@ int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *sr
 	dst->lost_source = src->lost_source;
 	dst->has_view = src->has_view;
 	dst->view = src->view;
+	dst->has_queue = src->has_queue;
 	return 0;
 }
 

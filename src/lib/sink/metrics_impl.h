@@ -22,6 +22,9 @@ struct metrics_series {
 	uint64_t completed, bytes, started;
 	uint64_t lat_count, lat_sum_ns;
 	uint64_t bucket[VXT_METRICS_BUCKETS + 1];	/* the last one is +Inf */
+	/* queue to completion (metrics_q2c.c), where queue events come */
+	uint64_t q2c_count, q2c_sum_ns;
+	uint64_t q2c_bucket[VXT_METRICS_BUCKETS + 1];
 };
 
 /* Failed completions of one (object, op) with one errno. */
@@ -42,6 +45,7 @@ struct metrics_state {
 	uint64_t events, lost_stream, lost_source;
 	bool has_view;
 	struct vxt_view_stats view;
+	bool has_queue;			/* a queue event was seen: Q2C is shown */
 };
 
 /* A published state and the references to it (the published pointer and
@@ -59,6 +63,7 @@ struct vxt_metrics {
 	size_t nindex;
 	size_t last_err;		/* the error entry hit last */
 	uint64_t published_ns;
+	struct metrics_q2c *q2c;	/* the queued bios waiting for completion */
 	pthread_mutex_t lock;		/* guards pub, spare and refs */
 };
 
@@ -79,5 +84,16 @@ struct metrics_series *metrics_series_of(struct vxt_metrics *m, const struct vxt
 int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *src);
 /* Free the arrays of @s (not @s). */
 void metrics_state_free(struct metrics_state *s);
+
+/* The histogram bucket of a latency of @ns: the smallest k with ns <= 2^k us
+ * (VXT_METRICS_BUCKETS: +Inf). */
+unsigned metrics_bucket_of(uint64_t ns);
+/* metrics_q2c.c: queue events pending by object and sector (btt's rule: a
+ * completion ends every pending queue its range holds), and their Q2C into
+ * the completion's series. @return 0 or -ENOMEM. */
+int metrics_q2c_queue(struct vxt_metrics *m, const struct vxt_event *ev);
+void metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
+		      struct metrics_series *ser);
+void metrics_q2c_free(struct metrics_q2c *q);
 
 #endif

@@ -258,42 +258,49 @@ static const char *const bucket_le[VXT_METRICS_BUCKETS] = {
 	"16.777216",
 };
 
-static void histogram(struct out *o, const struct metrics_state *s, const struct labels *l)
+/* One latency histogram family per series: D2C from the completions'
+ * latencies, or (@q2c) Q2C from the queue events they end. */
+static void histogram(struct out *o, const struct metrics_state *s, const struct labels *l,
+		      bool q2c)
 {
-	static const char bname[] = "vxtrace_io_d2c_seconds_bucket";
-	static const char sname[] = "vxtrace_io_d2c_seconds_sum";
-	static const char cname[] = "vxtrace_io_d2c_seconds_count";
+	const char *fam = q2c ? "vxtrace_io_q2c_seconds" : "vxtrace_io_d2c_seconds";
+	char bname[40], sname[40], cname[40];
+	size_t bl = (size_t)snprintf(bname, sizeof(bname), "%s_bucket", fam);
+	size_t sl = (size_t)snprintf(sname, sizeof(sname), "%s_sum", fam);
+	size_t cl = (size_t)snprintf(cname, sizeof(cname), "%s_count", fam);
 	char le[VXT_METRICS_BUCKETS + 1][24];	/* ,le="0.000001"}  */
 	size_t le_len[VXT_METRICS_BUCKETS + 1];
 
 	for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++)
 		le_len[k] = (size_t)snprintf(le[k], sizeof(le[k]), ",le=\"%s\"} ",
 					     k < VXT_METRICS_BUCKETS ? bucket_le[k] : "+Inf");
-	family(o, "vxtrace_io_d2c_seconds", "histogram",
+	family(o, fam, "histogram", q2c ?
+	       "I/O latency from queueing the bio (Q) to completion (C)." :
 	       "I/O latency from issue to the device (D) to completion (C).");
 	for (size_t i = 0; i < s->nser; i++) {
 		const struct metrics_series *ser = &s->ser[i];
+		const uint64_t *bucket = q2c ? ser->q2c_bucket : ser->bucket;
 		const char *lab = l->lab.p + l->off[i];
 		size_t llen = l->len[i];
 		uint64_t cum = 0;
 
 		for (unsigned k = 0; k <= VXT_METRICS_BUCKETS; k++) {
-			cum += ser->bucket[k];
-			put(o, bname, sizeof(bname) - 1);
+			cum += bucket[k];
+			put(o, bname, bl);
 			put(o, lab, llen);
 			put(o, le[k], le_len[k]);
 			put_u64(o, cum);
 			put(o, "\n", 1);
 		}
-		put(o, sname, sizeof(sname) - 1);
+		put(o, sname, sl);
 		put(o, lab, llen);
 		put(o, "} ", 2);
-		put_seconds(o, ser->lat_sum_ns);
+		put_seconds(o, q2c ? ser->q2c_sum_ns : ser->lat_sum_ns);
 		put(o, "\n", 1);
-		put(o, cname, sizeof(cname) - 1);
+		put(o, cname, cl);
 		put(o, lab, llen);
 		put(o, "} ", 2);
-		put_u64(o, ser->lat_count);
+		put_u64(o, q2c ? ser->q2c_count : ser->lat_count);
 		put(o, "\n", 1);
 	}
 }
@@ -320,9 +327,9 @@ static void view(struct out *o, const struct metrics_state *s)
 
 static void render(struct out *o, const struct metrics_state *s, const struct labels *l)
 {
-	/* the whole output at once: about 31 lines per series, each its name,
-	 * its labels and a number */
-	size_t per = 31 * (l->lab.n / (s->nser ? s->nser : 1) + 64);
+	/* the whole output at once: about 31 lines per series (59 with Q2C),
+	 * each its name, its labels and a number */
+	size_t per = (s->has_queue ? 59 : 31) * (l->lab.n / (s->nser ? s->nser : 1) + 64);
 
 	if (!reserve(o, 16384 + s->nser * per + s->nerr * (l->lab.n / (s->nser ? s->nser : 1) + 64)))
 		return;
@@ -338,7 +345,9 @@ static void render(struct out *o, const struct metrics_state *s, const struct la
 	errors(o, s, l);
 	per_series(o, s, l, "vxtrace_io_in_flight", "gauge",
 		   "I/Os issued to the device and not completed yet.", 2);
-	histogram(o, s, l);
+	histogram(o, s, l, false);
+	if (s->has_queue)
+		histogram(o, s, l, true);
 	view(o, s);
 	if (o->fmt == VXT_METRICS_OPENMETRICS)
 		puts_(o, "# EOF\n");
