@@ -1,7 +1,8 @@
 #!/bin/sh
 # fleet_hosts.sh - the browser over two hosts' files: the header names both
 # hosts and counts the events and errors of both, the heatmap lists each
-# host's objects as host:object.
+# host's objects as host:object, the event list and object table name them
+# whole.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 "$B/vxrecord" -q -s sim -c 60000 --seed 3 --host alpha -o "$T/a.vxt" || fail "vxrecord alpha"
@@ -20,6 +21,12 @@ for o in alph:sdb beta:sdb alph:sda a:nvme0n b:nvme0n; do
 	screen | grep -q "^$o " || fail "heatmap row $o"
 done
 ok "heatmap rows host:object"
+# the event list's object column holds whole host:object names
+screen | grep -Eq ' (alpha|beta):(sda|sdb|nvme0n1|dm-0) +(start|done) ' ||
+	fail "event list: no whole host:object name: $(screen | sed -n 20,22p)"
+screen | grep -Eq ' (alpha|beta):(nvme0n|nvme0|dm-|sd)( |$)' &&
+	fail "event list: a host:object name cut: $(screen | grep -E ' (alpha|beta):' | head -n 2)"
+ok "event list names host:object whole"
 keys o
 wait_for 'OBJECT'
 for o in alpha:sdb beta:sdb alpha:nvme0n1 beta:nvme0n1 alpha:dm-0 beta:dm-0; do

@@ -205,6 +205,21 @@ int vr_column_parse(const char *name)
 	return -1;
 }
 
+/* The object column's width: its 9 cells, or the longest name's and a gap
+ * (host:object names of several hosts' files), up to a name's 31 bytes. */
+static int object_width(const struct vr_app *a)
+{
+	const struct vxt_objtab *t = vxt_reader_objects(a->m.rd);
+	size_t n = vxt_objtab_count(t), w = 8;
+
+	for (size_t i = 0; i < n && w < VXT_OBJ_NAME_MAX - 1; i++) {
+		size_t len = strlen(vxt_objtab_get(t, (uint32_t)i)->name);
+
+		w = len > w ? len : w;
+	}
+	return (int)(w < VXT_OBJ_NAME_MAX - 1 ? w : VXT_OBJ_NAME_MAX - 1) + 1;
+}
+
 /* The columns shown: the profile's or the default, the speculation first
  * when it is on, the mark after the time. @return how many. */
 static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols)
@@ -231,8 +246,11 @@ static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols
 		if (src[i] == VR_COL_TIME)
 			out[n++] = VR_COL_MARK;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		cols[i] = coldefs[out[i]].col;
+		if (out[i] == VR_COL_OBJECT)
+			cols[i].width = object_width(a);
+	}
 	return n;
 }
 
