@@ -327,7 +327,8 @@ int vxt_sspec_record(struct ectx *x)
 		s->st.spec_drops++;
 		return 0;
 	}
-	if (b->n == b->cap && b->head) {	/* a window: reuse the room in front */
+	if (b->n == b->cap && b->head && b->head >= b->n / 2) {
+		/* a window: reuse the room in front once it is half the buffer */
 		memmove(b->recs, b->recs + b->head, (b->n - b->head) * sizeof(*b->recs));
 		b->n -= b->head;
 		b->head = 0;
