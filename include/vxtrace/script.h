@@ -45,6 +45,7 @@
 #define VXT_SCRIPT_DEFAULT_SPECSIZE	(4u << 20)	/* DTrace's default: 4m */
 #define VXT_SCRIPT_DEFAULT_BUFSIZE	(4u << 20)	/* DTrace's default: 4m */
 #define VXT_SCRIPT_DEFAULT_AGGSIZE	(4u << 20)
+#define VXT_SCRIPT_DEFAULT_DYNVARSIZE	(1u << 20)	/* DTrace's default: 1m */
 #define VXT_SCRIPT_DEFAULT_CLEANRATE	101		/* Hz, DTrace's default */
 #define VXT_SCRIPT_RECORD_SIZE	48	/* bytes a record takes, plus its text */
 
@@ -77,6 +78,10 @@ struct vxt_script_stats {
 	uint64_t spec_drops;		/* records that did not fit specsize */
 	uint64_t commit_drops;		/* commits that did not fit bufsize */
 	uint64_t agg_drops;		/* aggregation keys that did not fit aggsize */
+	uint64_t dyn_drops;		/* dynamic variables (self->, req->, arrays, and
+					 * the I/Os in flight they belong to) that did
+					 * not fit dynvarsize */
+	uint64_t dyn_bytes, peak_dyn_bytes;	/* dynamic variable state */
 	uint64_t errors;		/* run-time errors (division by zero ...) */
 	uint64_t div_zero;		/* ... of them, divisions by zero */
 	uint64_t active, peak_active;	/* speculations active now / at most */
@@ -86,7 +91,7 @@ struct vxt_script_stats {
 /* The options a script may set, as it set them. */
 struct vxt_script_options {
 	unsigned nspec;
-	uint64_t specsize, bufsize, aggsize;
+	uint64_t specsize, bufsize, aggsize, dynvarsize;
 	unsigned cleanrate;		/* Hz */
 	bool quiet;
 	bool nspec_set;			/* the script (or -x) gave nspec */

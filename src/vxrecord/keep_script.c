@@ -75,6 +75,7 @@ int keep_script_start(struct keep_script *ks, const struct vxt_objtab *objs,
 {
 	ks->live = live;
 	vxt_script_set_live(ks->s, live);
+	vxt_script_track_buffered(ks->s);
 	return vxt_script_start(ks->s, objs, strs, sink, ks);
 }
 
@@ -113,13 +114,24 @@ static int release(struct keep_script *ks, uint64_t upto, struct vxt_batch *out)
 	return 0;
 }
 
+/* Write what no commit can precede any more. What waits is held within
+ * bufsize: past it, the speculation holding the oldest event is discarded
+ * (forced) so a speculation that never ends cannot hold the file back. */
 static int settle(struct keep_script *ks, struct vxt_batch *out)
 {
-	uint64_t upto = vxt_script_oldest_held(ks->s);
+	uint64_t bound = vxt_script_get_options(ks->s)->bufsize / VXT_SCRIPT_RECORD_SIZE;
 
-	if (upto > ks->next_ord)
-		upto = ks->next_ord;
-	return release(ks, upto, out);
+	for (;;) {
+		uint64_t upto = vxt_script_oldest_held(ks->s);
+		int rc;
+
+		if (upto > ks->next_ord)
+			upto = ks->next_ord;
+		rc = release(ks, upto, out);
+		if (rc < 0 || ks->nheld <= (bound ? bound : 1) ||
+		    !vxt_script_discard_oldest(ks->s))
+			return rc;
+	}
 }
 
 int keep_script_push(struct keep_script *ks, const struct vxt_event *ev, size_t n,
@@ -171,9 +183,10 @@ const char *keep_script_progress(const struct keep_script *ks, char *buf, size_t
 	vxt_script_get_stats(ks->s, &st);
 	snprintf(buf, size, "  kept %" PRIu64 " of %" PRIu64 ", committed %" PRIu64
 		 ", discarded %" PRIu64 ", failed %" PRIu64 "+%" PRIu64 " busy, drops %" PRIu64
-		 "+%" PRIu64 " commit, errors %" PRIu64, ks->written, st.events_in,
-		 st.committed, st.discarded, st.failed_unavail, st.failed_busy, st.spec_drops,
-		 st.commit_drops, st.errors);
+		 "+%" PRIu64 " commit+%" PRIu64 " dynvar+%" PRIu64 " agg, errors %" PRIu64,
+		 ks->written, st.events_in, st.committed, st.discarded, st.failed_unavail,
+		 st.failed_busy, st.spec_drops, st.commit_drops, st.dyn_drops, st.agg_drops,
+		 st.errors);
 	return buf;
 }
 

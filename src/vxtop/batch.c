@@ -119,10 +119,11 @@ static void json_script(FILE *f, const struct vxtop_collector *c, const struct v
 	json_str(f, vxtop_script_name(c->script));
 	fputs(",\"output\":", f);
 	json_str(f, t->n ? t->p : "");
-	fprintf(f, ",\"events_in\":%llu,\"errors\":%llu,\"agg_drops\":%llu,"
+	fprintf(f, ",\"events_in\":%llu,\"errors\":%llu,\"agg_drops\":%llu,\"dyn_drops\":%llu,"
 		"\"spec_drops\":%llu,\"failed_speculations\":%llu,\"text_dropped\":%llu}",
 		(unsigned long long)st.events_in, (unsigned long long)st.errors,
-		(unsigned long long)st.agg_drops, (unsigned long long)st.spec_drops,
+		(unsigned long long)st.agg_drops, (unsigned long long)st.dyn_drops,
+		(unsigned long long)st.spec_drops,
 		(unsigned long long)(st.failed_unavail + st.failed_busy),
 		(unsigned long long)c->script->text_dropped);
 }

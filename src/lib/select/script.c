@@ -105,6 +105,7 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.specsize = VXT_SCRIPT_DEFAULT_SPECSIZE;
 	s->opt.bufsize = VXT_SCRIPT_DEFAULT_BUFSIZE;
 	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
+	s->opt.dynvarsize = VXT_SCRIPT_DEFAULT_DYNVARSIZE;
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
 }
 
@@ -356,6 +357,10 @@ char *vxt_script_format_problems(const struct vxt_script_stats *st, char *buf, s
 	n = line(buf, size, n, st->commit_drops, "drop", "drops",
 		 "(commit larger than the principal buffer, bufsize)");
 	n = line(buf, size, n, st->agg_drops, "aggregation drop", "aggregation drops", NULL);
+	n = line(buf, size, n, st->forced, "speculation discarded", "speculations discarded",
+		 "(the output waiting on it exceeded bufsize)");
+	n = line(buf, size, n, st->dyn_drops, "dynamic variable drop", "dynamic variable drops",
+		 NULL);
 	n = line(buf, size, n, st->div_zero, "error", "errors", "(division by zero)");
 	(void)n;
 	return buf;

@@ -5,6 +5,11 @@
  * lookup per event at most, not one per variable. A value set to 0 is freed,
  * as D frees a dynamic variable, and a process without values is forgotten.
  *
+ * dynvarsize bounds this state as DTrace bounds its dynamic variables: a
+ * process's or a request's values, an associative array's entry and each
+ * I/O in flight (while req-> is used) take their size from it, and what
+ * does not fit is not made and counts as a dynamic variable drop.
+ *
  * Requests: queue or start opens one, FIFO per (object, sector, bytes): a
  * start takes the oldest queued one, a done (or requeue) the oldest started
  * one; after the done's clauses the request and its req-> values go.
@@ -18,6 +23,29 @@
 static uint64_t req_key_a(const struct vxt_event *ev)
 {
 	return (uint64_t)ev->object << 32 | ev->bytes;
+}
+
+bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
+{
+	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
+		s->st.dyn_drops++;
+		return false;
+	}
+	s->st.dyn_bytes += (uint64_t)delta;
+	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
+		s->st.peak_dyn_bytes = s->st.dyn_bytes;
+	return true;
+}
+
+static int64_t self_size(const struct vxt_script *s)
+{
+	return (int64_t)(sizeof(struct sdyn) + s->nself * sizeof(struct sval) +
+			 2 * sizeof(struct ient));
+}
+
+static int64_t reqv_size(const struct vxt_script *s)
+{
+	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
 }
 
 /* Values for @n variables, from the free list @fl first. */
@@ -84,7 +112,7 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 			return 0;	/* no request: nothing to set */
 		d = x->req->v;
 		if (!d) {
-			if (zero)
+			if (zero || !vxt_sdyn_take(s, reqv_size(s)))
 				return 0;
 			d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
 			if (!d)
@@ -95,7 +123,7 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 			return 0;
 		d = self_of(x);
 		if (!d) {
-			if (zero)
+			if (zero || !vxt_sdyn_take(s, self_size(s)))
 				return 0;
 			d = dyn_new(&s->free_self, s->nself);
 			if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
@@ -114,10 +142,12 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 			if (n->kind == SN_REQ) {
 				x->req->v = NULL;
 				dyn_put(&s->free_reqv, d);
+				vxt_sdyn_take(s, -reqv_size(s));
 			} else {
 				vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
 				x->self = NULL;
 				dyn_put(&s->free_self, d);
+				vxt_sdyn_take(s, -self_size(s));
 			}
 		}
 		return 0;
@@ -129,6 +159,19 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 }
 
 /* ---- requests ---- */
+
+/* Forget the empty queue @q. */
+static void reqq_drop(struct vxt_script *s, struct sreqq *q)
+{
+	struct ient *e = vxt_itab_find(&s->reqs, q->ka, q->kb);
+
+	if (q->q != &q->one)
+		free(q->q);
+	q->next = s->free_reqq;
+	s->free_reqq = q;
+	if (e)
+		vxt_itab_delete(&s->reqs, e);
+}
 
 static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev, bool make,
 			       int *rc)
@@ -150,6 +193,8 @@ static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev,
 	}
 	q->q = &q->one;
 	q->cap = 1;
+	q->ka = req_key_a(ev);
+	q->kb = ev->sector;
 	return q;
 nomem:
 	*rc = -ENOMEM;
@@ -173,6 +218,11 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 					*out = &q->q[i];
 					return 0;
 				}
+		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+			if (!q->n)	/* made for it: forget it again */
+				reqq_drop(s, q);
+			return 0;	/* not followed: its req-> are 0 */
+		}
 		if (q->n == q->cap) {
 			unsigned cap = 2 * q->cap;
 			struct sreq *v = q->q == &q->one ? malloc(cap * sizeof(*v)) :
@@ -219,16 +269,15 @@ void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sre
 	i = (unsigned)(r - q->q);
 	if (i >= q->n)
 		return;
-	dyn_put(&s->free_reqv, r->v);
+	if (r->v) {
+		dyn_put(&s->free_reqv, r->v);
+		vxt_sdyn_take(s, -reqv_size(s));
+	}
+	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
 	memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
 	q->n--;
-	if (!q->n) {
-		if (q->q != &q->one)
-			free(q->q);
-		q->next = s->free_reqq;
-		s->free_reqq = q;
-		vxt_itab_delete(&s->reqs, e);
-	}
+	if (!q->n)
+		reqq_drop(s, q);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

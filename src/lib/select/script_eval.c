@@ -211,11 +211,15 @@ static void var_write(struct ectx *x, const struct snode *n, struct sval v)
 	h = vxt_stab_hash(&k);
 	e = vxt_stab_find(&s->vtab, &k, h);
 	if (v.type != SV_STR && v.i == 0) {	/* D: assigning 0 frees a dynamic variable */
-		if (e)
+		if (e) {
 			vxt_stab_delete(&s->vtab, e);
+			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
+		}
 		return;
 	}
 	if (!e) {
+		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE))
+			return;		/* a dynamic variable drop */
 		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h))) {
 			x->rc = -ENOMEM;
 			return;

@@ -311,6 +311,7 @@ struct sreqq {			/* the I/Os in flight with one (object, sector, bytes) */
 	struct sreq *q;		/* &one while at most one */
 	unsigned n, cap;
 	struct sreq one;
+	uint64_t ka, kb;	/* its key in the table */
 	struct sreqq *next;	/* on a free list */
 };
 
@@ -420,6 +421,11 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* script_dyn.c: self-> and req-> values, requests. */
+#define S_REQ_SIZE	(sizeof(struct sreqq) + 2 * sizeof(struct ient))	/* an I/O in flight */
+#define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
+/* Take (@delta > 0) or give back dynamic variable space. @return false,
+ * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
+bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);

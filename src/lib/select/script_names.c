@@ -125,10 +125,13 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 		}
 		return 0;
 	}
-	if (!strcmp(name, "specsize") || !strcmp(name, "bufsize") || !strcmp(name, "aggsize")) {
+	if (!strcmp(name, "specsize") || !strcmp(name, "bufsize") || !strcmp(name, "aggsize") ||
+	    !strcmp(name, "dynvarsize")) {
 		if (parse_size(value, &v) < 0)
 			goto bad_value;
-		if (name[0] == 's')
+		if (name[0] == 'd')
+			s->opt.dynvarsize = v;
+		else if (name[0] == 's')
 			s->opt.specsize = v;
 		else if (name[0] == 'b')
 			s->opt.bufsize = v;
@@ -137,7 +140,7 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 		return 0;
 	}
 	return vxt_script_fail(s, err, line, col, "failed to set option '%s': Invalid option "
-			       "name (nspec specsize cleanrate bufsize aggsize quiet)", name);
+			       "name (nspec specsize cleanrate bufsize aggsize dynvarsize quiet)", name);
 bad_value:
 	return vxt_script_fail(s, err, line, col, "failed to set option '%s' to '%s': Invalid "
 			       "value for specified option", name, value ? value : "");

@@ -39,12 +39,15 @@ static int open_script(struct vxt_view *v, const struct vxt_profile *p,
 		       const struct vxt_objtab *objs, const struct vxt_strtab *strs, char *err)
 {
 	struct vxt_script *sc;
+	uint64_t held;
 
 	sc = vxt_script_compile(p->program, p->program_len, p->path[0] ? p->path : p->name,
 				NULL, 0, err);
 	if (!sc)
 		return -EINVAL;
-	v->spec = vxt_spec_of_script(sc, false, objs, strs, 0, err);
+	/* what waits for an older speculation is held within bufsize */
+	held = vxt_script_get_options(sc)->bufsize / VXT_SCRIPT_RECORD_SIZE;
+	v->spec = vxt_spec_of_script(sc, false, objs, strs, held ? held : 1, err);
 	return v->spec ? 0 : -EINVAL;
 }
 

@@ -183,12 +183,15 @@ void report_script_section(struct report_ctx *c, int part)
 			", \"discarded\": %" PRIu64 ", \"discarded_at_end\": %" PRIu64
 			", \"failed\": %" PRIu64 ", \"failed_busy\": %" PRIu64
 			", \"drops\": %" PRIu64 ", \"commit_drops\": %" PRIu64
-			", \"agg_drops\": %" PRIu64 ", \"errors\": %" PRIu64
+			", \"agg_drops\": %" PRIu64 ", \"aggsize\": %" PRIu64
+			", \"dyn_drops\": %" PRIu64 ", \"dynvarsize\": %" PRIu64
+			", \"forced\": %" PRIu64 ", \"errors\": %" PRIu64
 			", \"division_by_zero\": %" PRIu64 "}", o->nspec,
 			o->nspec_set ? "false" : "true", o->specsize, o->cleanrate, o->bufsize,
 			s->opened, s->committed, s->discarded, s->eof_discarded,
 			s->failed_unavail, s->failed_busy, s->spec_drops, s->commit_drops,
-			s->agg_drops, s->errors, s->div_zero);
+			s->agg_drops, o->aggsize, s->dyn_drops, o->dynvarsize, s->forced, s->errors,
+			s->div_zero);
 	} else if (c->fmt == FMT_CSV) {
 		if (part == 0)
 			fprintf(c->out, ",script,kept,considered,nspec,spec_opened,spec_committed,"
