@@ -11,9 +11,11 @@
 #   summary    --report summary                       (every event)
 #   quantize   @[object, op] = quantize(latency)
 # and the ratios speculate/filter and quantize/summary. Then a run with
-# about 1 M I/Os in flight (1 M live keys) shows the memory: max RSS of
-# the speculation with nspec x specsize = 65536 x 4k, and of a 1 M-key
-# aggregation under aggsize.
+# about 1 M I/Os in flight (1 M live keys) shows the memory (max RSS from
+# /usr/bin/time -v): the speculation with nspec x specsize = 65536 x 4k,
+# its req-> state bounded by DTrace's default dynvarsize (1m) and by
+# dynvarsize=512m (about what a million I/Os in flight take, unbounded),
+# and a 1 M-key aggregation under aggsize.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-${VXT_BUILD:-$top/build}}" && pwd)
@@ -84,9 +86,18 @@ inflight=$("$build/vxreplay" k.vxt --report events --format csv | awk -F, '
 	END { print m }')
 set -- $(cpu k.vxt --filter error --report summary); echo "1 M keys: $m events, at most $inflight I/Os in flight"
 echo "  filter pass max RSS:                 $2 KiB"
-set -- $(cpu k.vxt --script many.d --report summary)
-echo "  speculation (65536 x 4k) max RSS:    $2 KiB, ${1} s"
+# max RSS (KiB) and CPU seconds of one run, from /usr/bin/time -v
+rss() {
+	/usr/bin/time -v -o tv "$build/vxreplay" "$@" >/dev/null 2>&1 || true
+	awk -F': *' '/Maximum resident set size/ { r = $2 } /User time/ { u = $2 }
+		/System time/ { s = $2 } END { printf "%s %.2f\n", r, u + s }' tv
+}
+set -- $(rss k.vxt --script many.d --report summary)
+echo "  speculation (65536 x 4k), dynvarsize 1m (default) max RSS:   $1 KiB, $2 s"
 "$build/vxreplay" k.vxt --script many.d 2>&1 >/dev/null | sed 's/^/    /'
+set -- $(rss k.vxt --script many.d -x dynvarsize=512m --report summary)
+echo "  speculation (65536 x 4k), dynvarsize 512m max RSS:           $1 KiB, $2 s"
+"$build/vxreplay" k.vxt --script many.d -x dynvarsize=512m 2>&1 >/dev/null | sed 's/^/    /'
 set -- $(cpu k.vxt --script manyagg.d)
 echo "  aggregation (aggsize 64m) max RSS:   $2 KiB, ${1} s"
 "$build/vxreplay" k.vxt --script manyagg.d 2>&1 >/dev/null | sed 's/^/    /'
