@@ -1,4 +1,5 @@
-/* test_spec.c - the speculation engine against brute force, and its D rules
+/* test_spec.c - a profile's speculation rules (compiled to the script engine)
+ * against brute force, and their D rules
  *
  * Random streams of I/Os (starts and completions, some failing, some slow)
  * go through the engine; what it keeps is compared with a reference computed

@@ -215,22 +215,24 @@ static bool timed(const struct sspec *b)
 uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 {
 	for (;;) {
-		const struct soldest *o;
 		const struct sspec *b;
+		uint64_t ordinal;
+		uint32_t id;
 
 		while (s->noldest && !oldest_live(s, &s->oldest[0]))
 			oldest_pop(s);
 		if (!s->noldest)
 			return UINT64_MAX;
-		o = &s->oldest[0];
-		b = &s->spec[o->id - 1];
+		ordinal = s->oldest[0].ordinal;
+		id = s->oldest[0].id;
+		b = &s->spec[id - 1];
 		/* a window's oldest may be out of it by now: it can never reach
 		 * the principal buffer */
 		if (!timed(b) || b->head >= b->n ||
 		    b->recs[b->head].ev.time_ns + b->window_ns >= s->now)
-			return o->ordinal;
-		if (vxt_sspec_expire(s, o->id) < 0)
-			return o->ordinal;
+			return ordinal;
+		if (vxt_sspec_expire(s, id) < 0)
+			return ordinal;	/* out of memory: stay on the safe side */
 	}
 }
 
