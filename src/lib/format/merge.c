@@ -50,6 +50,7 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->pieces);
 	free(m->heap);
 	free(m->key);
+	free(m->exact);
 	free(m);
 }
 
@@ -276,7 +277,8 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 	m->p = calloc(n, sizeof(*m->p));
 	m->heap = calloc(n, sizeof(*m->heap));
 	m->key = calloc(n, sizeof(*m->key));
-	if (!r->name || !r->objs || !r->strs || !m->p || !m->heap || !m->key ||
+	m->exact = calloc(n, sizeof(*m->exact));
+	if (!r->name || !r->objs || !r->strs || !m->p || !m->heap || !m->key || !m->exact ||
 	    vxt_chunkdec_init(&r->dec) < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
 		goto fail;

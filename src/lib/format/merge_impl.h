@@ -55,7 +55,8 @@ struct vxt_merge {
 	uint8_t *state;			/* MERGE_* per merged chunk */
 	size_t *heap;			/* parts with events left, by key */
 	size_t nheap;
-	uint64_t *key;			/* each part's next key */
+	uint64_t *key;			/* each part's next key ... */
+	bool *exact;			/* ... from its event, or its index's bound */
 	unsigned fields;		/* fields of the chunks the parts hold */
 	struct vxt_event *kept;		/* the chunk last merged for its entry ... */
 	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */

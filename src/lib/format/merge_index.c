@@ -98,38 +98,40 @@ static void sift_down(struct vxt_merge *m, size_t i)
 	}
 }
 
-/* Key part @k by its next event and put it in the heap (not at its end).
- * @return 0 or a negative errno. */
-static int heap_add(struct vxt_merge *m, size_t k)
+/* Key part @k by its next event: exactly when its chunk is held, else by
+ * the least key that chunk's events can have (its index's bound), so a file
+ * chunk is decoded only when its events come to the heap's top. @return 1,
+ * 0 when the part has no events left. */
+static int part_key(struct vxt_merge *m, size_t k)
 {
-	const struct vxt_event *ev;
 	struct part *p = &m->p[k];
-	int rc = part_peek(m, p, &ev);
 	uint64_t t;
 
-	if (rc <= 0)
-		return rc;
-	t = ev->time_ns + (uint64_t)p->shift;
+	if (p->pos >= vxt_reader_nevents(p->r))
+		return 0;
+	if (p->ev_n && p->pos >= p->ev_first && p->pos < p->ev_first + p->ev_n) {
+		t = p->ev[p->pos - p->ev_first].time_ns + (uint64_t)p->shift;
+		m->exact[k] = true;
+	} else {
+		t = p->key_lo[vxt_reader_chunk_of(p->r, p->pos)];
+		m->exact[k] = false;
+	}
 	m->key[k] = t > p->env ? t : p->env;
-	m->heap[m->nheap++] = k;
-	return 0;
+	return 1;
 }
 
 /* Place every part at @st (np entries) and build the heap. */
-static int merge_begin(struct vxt_merge *m, const struct vstart *st)
+static void merge_begin(struct vxt_merge *m, const struct vstart *st)
 {
-	int rc;
-
 	m->nheap = 0;
 	for (size_t k = 0; k < m->np; k++) {
 		m->p[k].pos = st[k].pos;
 		m->p[k].env = st[k].env;
-		if ((rc = heap_add(m, k)) < 0)
-			return rc;
+		if (part_key(m, k))
+			m->heap[m->nheap++] = k;
 	}
 	for (size_t i = m->nheap / 2; i-- > 0;)
 		sift_down(m, i);
-	return 0;
 }
 
 /* The next event in merged order into @out (remapped, shifted).
@@ -141,6 +143,16 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out)
 	size_t k;
 	int rc;
 
+	/* a part keyed by its bound comes to the top: its events decide now */
+	while (m->nheap && !m->exact[m->heap[0]]) {
+		k = m->heap[0];
+		rc = part_peek(m, &m->p[k], &ev);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 || !part_key(m, k))
+			m->heap[0] = m->heap[--m->nheap];
+		sift_down(m, 0);
+	}
 	if (!m->nheap)
 		return 0;
 	k = m->heap[0];
@@ -152,16 +164,8 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out)
 	out->comm = ev->comm < p->nstr ? p->strmap[ev->comm] : 0;
 	p->env = m->key[k];
 	p->pos++;
-	rc = part_peek(m, p, &ev);
-	if (rc < 0)
-		return rc;
-	if (rc == 0) {
+	if (!part_key(m, k))
 		m->heap[0] = m->heap[--m->nheap];
-	} else {
-		uint64_t t = ev->time_ns + (uint64_t)p->shift;
-
-		m->key[k] = t > p->env ? t : p->env;
-	}
 	sift_down(m, 0);
 	return 1;
 }
@@ -458,9 +462,12 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 		snprintf(m->msg, sizeof(m->msg), "out of memory");
 		return -ENOMEM;
 	}
+	if (fields != m->fields)	/* the chunks the parts hold have other fields */
+		for (size_t k = 0; k < m->np; k++)
+			m->p[k].ev_n = 0;
 	m->fields = fields;
-	rc = merge_begin(m, &m->starts[i * m->np]);
-	while (rc >= 0 && n < ci->nevents) {
+	merge_begin(m, &m->starts[i * m->np]);
+	while (n < ci->nevents) {
 		struct vxt_event *e = out ? &out[n] : &tmp;
 
 		if ((rc = merge_next(m, e)) <= 0)
