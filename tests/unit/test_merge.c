@@ -2,7 +2,8 @@
  * merged events against a brute-force reference (every file's events keyed
  * by the largest shifted time so far, sorted by key, file and ordinal), read
  * in order and with the merged chunks decoded backwards and in a scattered
- * order; each merged chunk's index entry against sums over the reference;
+ * order, and after a merge of fewer fields; each merged chunk's index entry
+ * against sums over the reference;
  * the files' entries (vxt_reader_piece()) adding up to the same totals. */
 #include <check.h>
 #include <stdio.h>
@@ -219,6 +220,21 @@ START_TEST(chunks_backwards_and_scattered)
 }
 END_TEST
 
+/* A chunk merged with a few fields, then the next with all: every field is
+ * there (the files' chunks the first merge left held are decoded again). */
+START_TEST(fewer_fields_then_all)
+{
+	struct vxt_reader *r = open_all();
+	size_t n = 0;
+
+	vxt_reader_set_fields(r, VXT_FIELD_TIME);
+	ck_assert_ptr_nonnull(vxt_reader_chunk_events(r, 1, &n));
+	vxt_reader_set_fields(r, VXT_FIELD_ALL);
+	check_chunk(r, 2);
+	vxt_reader_close(r);
+}
+END_TEST
+
 START_TEST(seek_time_lands)
 {
 	struct vxt_reader *r = open_all();
@@ -282,6 +298,7 @@ Suite *merge_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, in_order);
 	tcase_add_test(tc, chunks_backwards_and_scattered);
+	tcase_add_test(tc, fewer_fields_then_all);
 	tcase_add_test(tc, seek_time_lands);
 	tcase_add_test(tc, pieces_add_up);
 	suite_add_tcase(s, tc);
