@@ -52,6 +52,12 @@ struct vxt_bd_group {
 	struct vxt_bd_stat iv[VXT_BD_IV_COUNT];
 };
 
+#define VXT_BD_PEND 16
+
+struct vxt_bd_mode {
+	uint64_t key, count;		/* count 0 = empty slot */
+};
+
 /* Seek distances in sectors, as btt measures them between successive
  * queues (Q2Q) or issues (D2D) of a device. */
 struct vxt_bd_seek {
@@ -61,14 +67,19 @@ struct vxt_bd_seek {
 	uint64_t last_start, last_end;
 	/* mode: counts of exact distances, an open-addressing table of at most
 	 * VXT_BD_MODE_MAX distinct values (more: mode_full, the mode is that of
-	 * the values counted before) */
-	uint64_t *mkey, *mcount;
+	 * the values counted before); a distance waits in pend[] (its slot
+	 * fetched ahead) until VXT_BD_PEND later ones came or vxt_bd_finish() */
+	struct vxt_bd_mode *mtab;
 	size_t mcap, mlen;
 	bool mode_full;
+	uint64_t *mbits;		/* once VXT_BD_MODE_MAX are in: a bit per hash of each */
+	unsigned npend, pend_at;
+	uint64_t pend[VXT_BD_PEND];
 };
 #define VXT_BD_MODE_MAX (1u << 18)
 
-/* Most frequent distance (smallest among ties) and its count. */
+/* Most frequent distance (smallest among ties) and its count (after
+ * vxt_bd_finish(), as vxt_bd_seek_median()). */
 void vxt_bd_seek_mode(const struct vxt_bd_seek *s, uint64_t *value, uint64_t *count);
 
 /* The median |distance| (the ceil(n/2)-th smallest): exact, but from the
@@ -137,8 +148,10 @@ void vxt_bd_free(struct vxt_breakdown *b);
  * the event still moves its I/O along, but the intervals it ends are not
  * counted (it failed a filter). @return 0 or -ENOMEM. */
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep);
-/* End of the events: the queues still pending are counted as such. */
-void vxt_bd_finish(struct vxt_breakdown *b);
+/* End of the events: the queues still pending are counted as such, and
+ * what is counted lazily is counted; call it before reading @b.
+ * @return 0 or -ENOMEM. */
+int vxt_bd_finish(struct vxt_breakdown *b);
 /* Process group of (@pid, @comm), or NULL when never seen. */
 const struct vxt_bd_group *vxt_bd_process(const struct vxt_breakdown *b, uint32_t pid,
 					  uint32_t comm);

@@ -5,7 +5,8 @@
  * merge gets its request's issue and completion, phases out of order, a
  * completion without its issue, a merge into nothing and a queue never
  * completed are counted (with the first ordinal), never timed. Quantiles
- * are checked against sorted samples.
+ * are checked against sorted samples, the seek mode past its table's
+ * bound against counts of the distances worked out by sorting them.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -148,6 +149,82 @@ START_TEST(quantiles_within_a_bucket)
 }
 END_TEST
 
+struct dpos {
+	uint64_t v, at;
+};
+
+static int cmp_dpos(const void *a, const void *b)
+{
+	const struct dpos *x = a, *y = b;
+
+	return x->v != y->v ? (x->v < y->v ? -1 : 1) : (x->at < y->at ? -1 : x->at > y->at);
+}
+
+START_TEST(seek_mode_past_the_bound)
+{
+	/* issues 8 sectors long, each d sectors past the end of the one before
+	 * (btt's distance is then d): first more distinct distances than the
+	 * mode keeps, then distances of which some were kept and some not */
+	enum { NDIST = VXT_BD_MODE_MAX + 40000, NMORE = 200000, N = NDIST + NMORE };
+	static struct dpos p[N];
+	struct vxt_breakdown b;
+	uint64_t x = 88172645463325252ull, end = 0, want_v = 0, want_c = 0, mv, mc;
+	size_t i, j, kept = 0;
+	bool full = false;
+
+	vxt_bd_init(&b, false);
+	for (i = 0; i < N; i++) {
+		struct vxt_event e = { .time_ns = i, .phase = VXT_PH_START, .bytes = 4096 };
+		uint64_t d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		d = i < NDIST ? NDIST - i : 1 + x % (NDIST + 100000);
+		if (i >= NDIST && x % 3 == 0)
+			d = 1 + x % 5000;	/* some far more often than others */
+		e.sector = end + d;
+		end = e.sector + 8;
+		p[i].v = d;
+		p[i].at = i;
+		ck_assert_int_eq(vxt_bd_add(&b, &e, i, true), 0);
+	}
+	ck_assert_int_eq(vxt_bd_finish(&b), 0);
+	/* by value, then time: the table holds the VXT_BD_MODE_MAX distances
+	 * first seen earliest; each counts every time it came, the others none */
+	qsort(p, N, sizeof(*p), cmp_dpos);
+	{
+		static uint64_t first[N];
+		size_t nd = 0;
+
+		for (i = 0; i < N; i = j) {
+			for (j = i; j < N && p[j].v == p[i].v; j++)
+				;
+			first[nd++] = p[i].at;
+		}
+		qsort(first, nd, sizeof(*first), cmp);
+		for (i = 0; i < N; i = j) {
+			for (j = i; j < N && p[j].v == p[i].v; j++)
+				;
+			if (p[i].at > first[VXT_BD_MODE_MAX - 1]) {
+				full = true;
+				continue;
+			}
+			kept++;
+			if (j - i > want_c) {
+				want_c = j - i;
+				want_v = p[i].v;
+			}
+		}
+	}
+	ck_assert_uint_eq(kept, VXT_BD_MODE_MAX);
+	ck_assert(full && b.dev[0].d2d.mode_full);
+	vxt_bd_seek_mode(&b.dev[0].d2d, &mv, &mc);
+	ck_assert_uint_eq(mv, want_v);
+	ck_assert_uint_eq(mc, want_c);
+	ck_assert_uint_eq(b.dev[0].d2d.n, N);
+	vxt_bd_free(&b);
+}
+END_TEST
+
 Suite *breakdown_suite(void)
 {
 	Suite *s = suite_create("breakdown");
@@ -156,6 +233,7 @@ Suite *breakdown_suite(void)
 	tcase_add_test(tc, merge_gets_the_request_times);
 	tcase_add_test(tc, unpaired_counted_not_guessed);
 	tcase_add_test(tc, quantiles_within_a_bucket);
+	tcase_add_test(tc, seek_mode_past_the_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

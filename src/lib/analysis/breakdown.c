@@ -65,7 +65,8 @@ static uint64_t bucket_low(unsigned b)
 	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
 }
 
-static int stat_add(struct vxt_bd_stat *s, uint64_t v)
+/* Count @v, whose bucket is @b. */
+static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 {
 	if (!s->hist) {
 		s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
@@ -78,8 +79,13 @@ static int stat_add(struct vxt_bd_stat *s, uint64_t v)
 		s->max = v;
 	s->n++;
 	s->sum += v;
-	s->hist[bucket_of(v)]++;
+	s->hist[b]++;
 	return 0;
+}
+
+static int stat_add(struct vxt_bd_stat *s, uint64_t v)
+{
+	return stat_add_in(s, v, bucket_of(v));
 }
 
 uint64_t vxt_bd_quantile(const struct vxt_bd_stat *s, double q)
@@ -111,69 +117,136 @@ static void group_free(struct vxt_bd_group *g)
 
 /* ---- seeks ---- */
 
-static int mode_add(struct vxt_bd_seek *s, uint64_t d)
+static size_t mode_home(uint64_t d, size_t cap)
+{
+	return (size_t)((d * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* The slot of @d, or the empty slot where it would go. */
+static struct vxt_bd_mode *mode_slot(struct vxt_bd_mode *t, size_t cap, uint64_t d)
 {
 	size_t i;
 
+	for (i = mode_home(d, cap); t[i].count && t[i].key != d; i = (i + 1) & (cap - 1))
+		;
+	return &t[i];
+}
+
+/* A full table takes no more values: two bits of one word per value (a
+ * blocked Bloom filter of 2^MODE_BITS_LG bits, half a MiB) turn most
+ * absent ones away without reaching the table. */
+#define MODE_BITS_LG 22
+
+static size_t mode_word(uint64_t d)
+{
+	return (size_t)((d * 0xc2b2ae3d27d4eb4full) >> (64 - MODE_BITS_LG + 6));
+}
+
+static uint64_t mode_mask(uint64_t d)
+{
+	uint64_t h = d * 0x165667b19e3779f9ull;
+
+	return 1ull << (h >> 58) | 1ull << (h >> 52 & 63);
+}
+
+static int mode_bits(struct vxt_bd_seek *s)
+{
+	s->mbits = calloc((size_t)1 << (MODE_BITS_LG - 6), sizeof(*s->mbits));
+	if (!s->mbits)
+		return -ENOMEM;
+	for (size_t j = 0; j < s->mcap; j++)
+		if (s->mtab[j].count)
+			s->mbits[mode_word(s->mtab[j].key)] |= mode_mask(s->mtab[j].key);
+	return 0;
+}
+
+static int mode_count(struct vxt_bd_seek *s, uint64_t d)
+{
+	struct vxt_bd_mode *e;
+
 	if (2 * (s->mlen + 1) > s->mcap) {
-		size_t cap = s->mcap ? 2 * s->mcap : 1024, j;
-		uint64_t *ok = s->mkey, *oc = s->mcount;
+		size_t cap = s->mcap ? 2 * s->mcap : 1024;
+		struct vxt_bd_mode *t;
 
 		if (s->mlen >= VXT_BD_MODE_MAX) {
+			uint64_t m = mode_mask(d);
+
 			/* still count the values already there */
-			for (i = (d * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1);
-			     s->mcount[i]; i = (i + 1) & (s->mcap - 1))
-				if (s->mkey[i] == d) {
-					s->mcount[i]++;
-					return 0;
-				}
-			s->mode_full = true;
+			if (!s->mbits && mode_bits(s) < 0)
+				return -ENOMEM;
+			if ((s->mbits[mode_word(d)] & m) != m) {
+				s->mode_full = true;
+				return 0;
+			}
+			e = mode_slot(s->mtab, s->mcap, d);
+			if (e->count)
+				e->count++;
+			else
+				s->mode_full = true;
 			return 0;
 		}
-		s->mkey = calloc(cap, sizeof(*s->mkey));
-		s->mcount = calloc(cap, sizeof(*s->mcount));
-		if (!s->mkey || !s->mcount) {
-			free(s->mkey);
-			free(s->mcount);
-			s->mkey = ok;
-			s->mcount = oc;
+		t = calloc(cap, sizeof(*t));
+		if (!t)
 			return -ENOMEM;
-		}
+		for (size_t j = 0; j < s->mcap; j++)
+			if (s->mtab[j].count)
+				*mode_slot(t, cap, s->mtab[j].key) = s->mtab[j];
+		free(s->mtab);
+		s->mtab = t;
 		s->mcap = cap;
-		for (j = 0; ok && j < cap / 2; j++) {
-			if (!oc[j])
-				continue;
-			for (i = (ok[j] * 0x9e3779b97f4a7c15ull) >> 32 & (cap - 1); s->mcount[i];
-			     i = (i + 1) & (cap - 1))
-				;
-			s->mkey[i] = ok[j];
-			s->mcount[i] = oc[j];
-		}
-		free(ok);
-		free(oc);
 	}
-	for (i = (d * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1); s->mcount[i];
-	     i = (i + 1) & (s->mcap - 1))
-		if (s->mkey[i] == d) {
-			s->mcount[i]++;
-			return 0;
-		}
-	s->mkey[i] = d;
-	s->mcount[i] = 1;
-	s->mlen++;
+	e = mode_slot(s->mtab, s->mcap, d);
+	if (!e->count) {
+		e->key = d;
+		s->mlen++;
+	}
+	e->count++;
 	return 0;
+}
+
+/* Count the pending distances, oldest first. */
+static int mode_flush(struct vxt_bd_seek *s)
+{
+	int rc = 0;
+
+	for (; s->npend && !rc; s->npend--) {
+		rc = mode_count(s, s->pend[s->pend_at]);
+		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
+	}
+	return rc;
+}
+
+/* Count @d once the VXT_BD_PEND distances before it are: its slot is
+ * fetched now, counted later, so the table's cache misses overlap. */
+static int mode_add(struct vxt_bd_seek *s, uint64_t d)
+{
+	int rc = 0;
+
+	if (s->npend == VXT_BD_PEND) {
+		rc = mode_count(s, s->pend[s->pend_at]);
+		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
+		s->npend--;
+	}
+	if (s->mbits)
+		__builtin_prefetch(&s->mbits[mode_word(d)]);
+	else if (s->mcap)
+		__builtin_prefetch(&s->mtab[mode_home(d, s->mcap)], 1);
+	s->pend[(s->pend_at + s->npend++) % VXT_BD_PEND] = d;
+	return rc;
 }
 
 void vxt_bd_seek_mode(const struct vxt_bd_seek *s, uint64_t *value, uint64_t *count)
 {
 	*value = 0;
 	*count = 0;
-	for (size_t i = 0; i < s->mcap; i++)
-		if (s->mcount[i] > *count || (s->mcount[i] && s->mcount[i] == *count &&
-					      s->mkey[i] < *value)) {
-			*value = s->mkey[i];
-			*count = s->mcount[i];
+	for (size_t i = 0; i < s->mcap; i++) {
+		const struct vxt_bd_mode *e = &s->mtab[i];
+
+		if (e->count > *count || (e->count && e->count == *count && e->key < *value)) {
+			*value = e->key;
+			*count = e->count;
 		}
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -194,16 +267,11 @@ uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
 	if (!keys)
 		return vxt_bd_quantile(&s->dist, 0.5);
 	for (i = 0; i < s->mcap; i++)
-		if (s->mcount[i])
-			keys[n++] = s->mkey[i];
+		if (s->mtab[i].count)
+			keys[n++] = s->mtab[i].key;
 	qsort(keys, n, sizeof(*keys), cmp_u64);
 	for (i = 0, v = 0; i < n; i++) {
-		size_t j;
-
-		for (j = (keys[i] * 0x9e3779b97f4a7c15ull) >> 32 & (s->mcap - 1);
-		     s->mkey[j] != keys[i] || !s->mcount[j]; j = (j + 1) & (s->mcap - 1))
-			;
-		seen += s->mcount[j];
+		seen += mode_slot(s->mtab, s->mcap, keys[i])->count;
 		v = keys[i];
 		if (seen >= rank)
 			break;
@@ -239,8 +307,8 @@ static int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
 static void seek_free(struct vxt_bd_seek *s)
 {
 	free(s->dist.hist);
-	free(s->mkey);
-	free(s->mcount);
+	free(s->mtab);
+	free(s->mbits);
 }
 
 /* ---- state ---- */
@@ -365,11 +433,12 @@ static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uin
 		 uint8_t op, uint32_t pid, uint32_t comm)
 {
 	struct vxt_bd_group *p = proc_of(b, pid, comm);
+	unsigned k = bucket_of(v);
 
-	if (!p || stat_add(&b->all.iv[iv], v) < 0 || stat_add(&d->g.iv[iv], v) < 0 ||
-	    stat_add(&b->ops[op < VXT_OP_COUNT ? op : VXT_OP_OTHER].iv[iv], v) < 0)
+	if (!p || stat_add_in(&b->all.iv[iv], v, k) < 0 || stat_add_in(&d->g.iv[iv], v, k) < 0 ||
+	    stat_add_in(&b->ops[op < VXT_OP_COUNT ? op : VXT_OP_OTHER].iv[iv], v, k) < 0)
 		return -ENOMEM;
-	return stat_add(&p->iv[iv], v);
+	return stat_add_in(&p->iv[iv], v, k);
 }
 
 /* The interval from @from to @to of @q's I/O, or an out-of-order phase. */
@@ -604,9 +673,15 @@ int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ord
 	return 0;
 }
 
-void vxt_bd_finish(struct vxt_breakdown *b)
+int vxt_bd_finish(struct vxt_breakdown *b)
 {
-	for (size_t i = 0; i < b->ndev; i++)
+	int rc = 0;
+
+	for (size_t i = 0; i < b->ndev; i++) {
 		for (size_t k = 0; k < b->dev[i].npq; k++)
 			unpaired(b, VXT_BD_U_PENDING, b->dev[i].pq[k].ord);
+		if (mode_flush(&b->dev[i].q2q) < 0 || mode_flush(&b->dev[i].d2d) < 0)
+			rc = -ENOMEM;
+	}
+	return rc;
 }

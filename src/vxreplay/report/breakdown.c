@@ -63,9 +63,14 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	return 0;
 }
 
+/* The fields struct vxt_breakdown reads (all of them when a filter,
+ * profile or script judges the events). */
+#define BD_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | \
+		   VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_PID | VXT_FIELD_COMM)
+
 static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 {
-	return report_scan(c, VXT_FIELD_ALL, bd_chunk, b);
+	return report_scan(c, c->keep ? VXT_FIELD_ALL : BD_FIELDS, bd_chunk, b);
 }
 
 static uint64_t avg_ns(const struct vxt_bd_stat *s)
@@ -403,8 +408,10 @@ int report_breakdown_collect(struct report_ctx *c, struct vxt_breakdown *b)
 	if (report_scope_begin(c) < 0)
 		return 1;
 	rc = feed(c, b);
-	if (!rc)
-		vxt_bd_finish(b);
+	if (!rc && vxt_bd_finish(b) < 0) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		rc = 1;
+	}
 	return rc;
 }
 
@@ -417,8 +424,11 @@ int report_breakdown(struct report_ctx *c)
 	if (report_scope_begin(c) < 0)
 		return 1;
 	rc = feed(c, &b);
+	if (!rc && vxt_bd_finish(&b) < 0) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		rc = 1;
+	}
 	if (!rc) {
-		vxt_bd_finish(&b);
 		if (c->fmt == FMT_JSON)
 			print_json(c, &b);
 		else if (c->fmt == FMT_CSV)
