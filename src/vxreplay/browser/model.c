@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "browser/model.h"
+#include "browser/pairjob.h"
 
 #define NAV_BUDGET 16		/* chunks one move may decode (the count job does the rest) */
 
@@ -140,6 +141,7 @@ void vr_model_close(struct vr_model *m)
 	vxt_heatmap_free(&m->hm);
 	vr_view_free(&m->view);
 	vr_model_spec_reset(m);
+	vr_pair_reset(m);
 	vr_scan_stop_all(m);
 	vxt_reader_close(m->rd);
 	vxt_reader_close(m->jrd);
@@ -212,6 +214,7 @@ int vr_model_refresh(struct vr_model *m)
 		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->rd);
 	scan_index(m);
 	pick_rows(m);
+	vr_pair_grow(m, first_new);
 	/* a window over the whole file stays so; a following one keeps its
 	 * width and moves to the end */
 	if (whole) {

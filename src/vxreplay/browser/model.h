@@ -23,6 +23,7 @@
 #include "vxtrace/heatmap.h"
 #include "vxtrace/timeline.h"
 #include "browser/procs.h"
+#include "browser/ioph.h"
 
 struct vxt_filter;
 struct vxt_spec;
@@ -84,7 +85,9 @@ struct vr_view {
 };
 
 enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_PROCS,
-		   VR_JOB_AGG, VR_JOB_KINDS };
+		   VR_JOB_AGG, VR_JOB_PAIR, VR_JOB_KINDS };
+/* the pairing of every I/O's phases (pairjob.h) */
+enum vr_pair_state { VR_PAIR_NONE, VR_PAIR_ISSUE_ONLY, VR_PAIR_RUNNING, VR_PAIR_DONE };
 
 struct vr_job {
 	bool active;
@@ -153,6 +156,8 @@ struct vr_model {
 	struct vxt_profile *prof;	/* the applied profile, NULL = none */
 	const char *profile_dir;	/* --profile-dir, or NULL */
 	struct vr_script *script;	/* the applied D script (script.h), NULL = none */
+	enum vr_pair_state pair_state;	/* every I/O's phases (pairjob.h) */
+	struct vr_ioph ioph;
 	uint8_t columns[VR_MAX_COLS];	/* list columns (enum vr_col); 0 of them = default */
 	unsigned ncolumns;
 	uint64_t lat_crit_ns;		/* latency that stands out; 0 = none */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/pairjob.h"
 
 enum { HIST_D2C, HIST_Q2C, HIST_QUEUE };
 
@@ -24,19 +25,7 @@ static const char *const hist_name[] = { "D2C", "Q2C", "queue (Q2D)" };
  * records: queue-side phases (or requeues, marks) were captured. */
 bool vr_has_queue_side(const struct vr_model *m)
 {
-	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
-		uint64_t known = 0;
-
-		for (uint32_t k = 0; k < ci->nobjagg; k++) {
-			known += ci->objagg[k].starts;
-			for (int op = 0; op < VXT_OP_COUNT; op++)
-				known += ci->objagg[k].ios[op];
-		}
-		if (ci->nevents > known + ci->nlost)
-			return true;
-	}
-	return false;
+	return vr_model_queue_side(m);
 }
 
 /* The histogram of row @row (-1 = every object) of @tl into @h. @return I/Os. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/pairjob.h"
 
 char *vr_reltime(const struct vr_app *a, uint64_t t, char *buf, size_t size)
 {
@@ -190,7 +191,19 @@ static const struct vr_coldef {
 	[VR_COL_MARK] = { "mark", { " ", 2, TUI_LEFT } },
 	[VR_COL_ISSUE] = { "issue", { "ISSUED", 12, TUI_RIGHT } },
 	[VR_COL_Q2C] = { "q2c", { "Q2C", 9, TUI_RIGHT } },
+	[VR_COL_QUEUED] = { "queued", { "QUEUED", 12, TUI_RIGHT } },
+	[VR_COL_Q2D] = { "q2d", { "QUEUE", 9, TUI_RIGHT } },
+	[VR_COL_D2C] = { "d2c", { "D2C", 9, TUI_RIGHT } },
+	[VR_COL_I2D] = { "i2d", { "I2D", 9, TUI_RIGHT } },
+	[VR_COL_Q2G] = { "q2g", { "Q2G", 9, TUI_RIGHT } },
 };
+
+/* Columns of the phases of an I/O (the pairing's): not for profiles. */
+static bool phase_col(int c)
+{
+	return c == VR_COL_ISSUE || c == VR_COL_Q2C || c == VR_COL_QUEUED || c == VR_COL_Q2D ||
+	       c == VR_COL_D2C || c == VR_COL_I2D || c == VR_COL_Q2G;
+}
 
 static const uint8_t default_cols[] = {
 	VR_COL_TIME, VR_COL_OBJECT, VR_COL_PHASE, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
@@ -200,8 +213,8 @@ static const uint8_t default_cols[] = {
 int vr_column_parse(const char *name)
 {
 	for (int c = 0; c < VR_COL_COUNT; c++)
-		if (c != VR_COL_ISSUE && c != VR_COL_Q2C && !strcmp(coldefs[c].name, name))
-			return c;	/* those two are the I/O listing's own */
+		if (!phase_col(c) && !strcmp(coldefs[c].name, name))
+			return c;	/* those are the pairing's own */
 	return -1;
 }
 
@@ -229,9 +242,22 @@ static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols
 		VR_COL_ISSUE, VR_COL_TIME, VR_COL_LATENCY, VR_COL_Q2C, VR_COL_OBJECT, VR_COL_OP,
 		VR_COL_SECTOR, VR_COL_BYTES, VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
 	};
-	const uint8_t *src = a->m.io_only ? io_cols : a->m.ncolumns ? a->m.columns : default_cols;
-	unsigned ns = a->m.io_only ? sizeof(io_cols) :
-		      a->m.ncolumns ? a->m.ncolumns : sizeof(default_cols);
+	/* ... with every phase of each I/O when the trace has them */
+	static const uint8_t io_phase_cols[] = {
+		VR_COL_QUEUED, VR_COL_ISSUE, VR_COL_TIME, VR_COL_Q2C, VR_COL_Q2D, VR_COL_D2C,
+		VR_COL_I2D, VR_COL_Q2G, VR_COL_OBJECT, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
+		VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
+	};
+	/* the event list: a completion's Q2C and queue time beside its D2C */
+	static const uint8_t phase_cols[] = {
+		VR_COL_TIME, VR_COL_OBJECT, VR_COL_PHASE, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
+		VR_COL_LATENCY, VR_COL_Q2C, VR_COL_Q2D, VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
+	};
+	bool ph = a->m.pair_state == VR_PAIR_RUNNING || a->m.pair_state == VR_PAIR_DONE;
+	const uint8_t *src = a->m.io_only ? (ph ? io_phase_cols : io_cols) :
+			     a->m.ncolumns ? a->m.columns : ph ? phase_cols : default_cols;
+	unsigned ns = a->m.io_only ? (ph ? sizeof(io_phase_cols) : sizeof(io_cols)) :
+		      a->m.ncolumns ? a->m.ncolumns : ph ? sizeof(phase_cols) : sizeof(default_cols);
 	bool has_spec = false;
 	int n = 0;
 
@@ -309,6 +335,41 @@ static void status_of(const struct vxt_event *ev, char *buf, size_t size)
 		snprintf(buf, size, "%d", ev->error);
 }
 
+/* A completion's phase time or interval from the pairing: "-" when that
+ * phase was not paired (or not captured), "..." while the pass has not
+ * reached it. */
+static void phase_cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event *ev,
+		       char *buf, size_t size)
+{
+	static const signed char iv[VR_COL_COUNT][2] = {
+		[VR_COL_Q2C] = { VR_PH_Q, VR_PH_KINDS }, [VR_COL_Q2D] = { VR_PH_Q, VR_PH_D },
+		[VR_COL_D2C] = { VR_PH_D, VR_PH_KINDS }, [VR_COL_I2D] = { VR_PH_I, VR_PH_D },
+		[VR_COL_Q2G] = { VR_PH_Q, VR_PH_G },
+	};
+	struct vr_ioph_row r;
+	uint64_t ns;
+	int rc = vr_pair_get(&a->m, ord, ev, &r);
+
+	if (rc == 0)
+		return;
+	if (rc < 0) {
+		snprintf(buf, size, "...");
+		return;
+	}
+	if (col == VR_COL_ISSUE || col == VR_COL_QUEUED) {
+		ns = r.t[col == VR_COL_ISSUE ? VR_PH_D : VR_PH_Q];
+		if (ns)
+			vr_reltime(a, ns, buf, size);
+		else
+			snprintf(buf, size, "-");
+		return;
+	}
+	if (vr_ioph_interval(&r, ev->time_ns, iv[col][0], iv[col][1], &ns))
+		vxt_format_duration(ns, buf, size);
+	else
+		snprintf(buf, size, "-");
+}
+
 static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event *ev, long g,
 		 char *buf, size_t size)
 {
@@ -349,13 +410,9 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 		break;
 	case VR_COL_CPU: snprintf(buf, size, "%u", ev->cpu); break;
 	case VR_COL_SPEC: if (g >= 0) snprintf(buf, size, "%ld", g); break;
-	case VR_COL_ISSUE:
-		if (ev->phase == VXT_PH_DONE && ev->latency_ns && ev->latency_ns <= ev->time_ns)
-			vr_reltime(a, ev->time_ns - ev->latency_ns, buf, size);
-		break;
-	case VR_COL_Q2C:
-		if (ev->phase == VXT_PH_DONE)
-			snprintf(buf, size, "-");
+	case VR_COL_ISSUE: case VR_COL_QUEUED: case VR_COL_Q2C: case VR_COL_Q2D:
+	case VR_COL_D2C: case VR_COL_I2D: case VR_COL_Q2G:
+		phase_cell(a, col, ord, ev, buf, size);
 		break;
 	case VR_COL_MARK:
 		snprintf(buf, size, "%s", vr_model_is_marked(&a->m, ord) ? tui_glyphs->mark : "");
@@ -501,9 +558,12 @@ static void list_draw(struct tui_panel *p, bool focused)
 	uint64_t shown = vr_view_shown(&m->view, &complete);
 	int rows = p->r.h - 2;
 
-	snprintf(t, sizeof(t), "%s%s%s%s%s", m->io_only ? (vr_has_queue_side(m) ?
-		 "Completed I/Os (LATENCY = D2C; Q2C not paired here)" :
-		 "Completed I/Os (LATENCY = D2C; Q2C not captured)") : "Events",
+	if (m->pair_state == VR_PAIR_NONE)
+		vr_pair_want(m);
+	snprintf(t, sizeof(t), "%s%s%s%s%s", m->io_only ?
+		 (m->pair_state == VR_PAIR_RUNNING || m->pair_state == VR_PAIR_DONE ?
+		  "Completed I/Os, each with its own phases (- = not paired)" :
+		  "Completed I/Os (LATENCY = D2C; Q2C not captured)") : "Events",
 		 m->view.spec_on ? " committed by speculation" : "",
 		 m->filter_src[0] ? " (filtered)" : "", a->hidden[0] ? "  " : "", a->hidden);
 	if (more)
@@ -647,6 +707,8 @@ void vr_layout(void *app, struct tui_screen *s, int lines, int cols)
 	unsigned rows = a->m.lba ? (a->m.lba_rows ? a->m.lba_rows : VR_LBA_ROWS) : a->m.nrows;
 	int tl_want = vr_timeline_compact(a) ? 3 : clampi(avail / 4, 5, 12);
 	int hm_want = clampi(avail / 4, 2, (int)(rows ? rows : 1)) + 2;
+
+	vr_pair_want(&a->m);	/* the list's phase columns need it from the start */
 
 	(void)s;
 	a->header.r = (struct tui_rect){ 0, 0, 3, cols };

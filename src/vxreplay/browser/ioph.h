@@ -1,0 +1,62 @@
+/* ioph.h - the browser's I/Os across phases: Q, G, I, D and C of each I/O
+ *
+ * Events in file order go in; each completion comes out with the times of
+ * its own queue (Q), getrq (G), insert (I) and issue (D). The phases of an
+ * object are paired by the I/O's first sector, oldest first: a queue, getrq,
+ * insert or issue waits for the completion starting at its sector; a merge
+ * takes the queue waiting at its sector (that bio joined another request:
+ * the request's own queue is its first bio's); a requeue takes the issue
+ * waiting at its sector (the request is issued again). A completion takes
+ * one of each kind waiting at its sector; a kind not waiting is not paired
+ * (counted, never guessed). A completion's issue time, when no issue event
+ * waits, is its time minus its latency, as the source measured it.
+ * No curses, no reader: the model feeds it chunk by chunk (jobs.c).
+ */
+#ifndef VXREPLAY_BROWSER_IOPH_H
+#define VXREPLAY_BROWSER_IOPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vxtrace/event.h"
+
+#define VR_IOPH_MAX	(1u << 20)	/* completions kept (40 bytes each) */
+
+enum { VR_PH_Q, VR_PH_G, VR_PH_I, VR_PH_D, VR_PH_KINDS };
+
+/* One completed I/O: its completion's ordinal and the times of its phases
+ * (ns; 0 = that phase was not paired). */
+struct vr_ioph_row {
+	uint64_t ord;
+	uint64_t t[VR_PH_KINDS];
+};
+
+struct vxt_iopair;
+
+struct vr_ioph {
+	struct vxt_iopair *wait[VR_PH_KINDS];	/* phases waiting, per kind */
+	struct vr_ioph_row *rows;		/* by ordinal */
+	size_t n, cap;
+	bool full;				/* VR_IOPH_MAX reached: later ones not kept */
+	uint64_t through;			/* ordinals below this were fed */
+	uint64_t completions;
+	uint64_t unpaired[VR_PH_KINDS];		/* completions without that phase */
+	uint64_t merged, requeued;		/* merges and requeues that took theirs */
+	uint64_t stray_merges, stray_requeues;	/* ... that found none */
+	bool oom;
+};
+
+/* @return 0 or -ENOMEM. */
+int vr_ioph_init(struct vr_ioph *p);
+void vr_ioph_free(struct vr_ioph *p);
+/* Feed event @ev of ordinal @ord (ordinals increasing). @return 0 or -ENOMEM. */
+int vr_ioph_push(struct vr_ioph *p, const struct vxt_event *ev, uint64_t ord);
+/* The row of completion @ord, or NULL (not fed yet, or not kept). */
+const struct vr_ioph_row *vr_ioph_find(const struct vr_ioph *p, uint64_t ord);
+/* Interval @from -> @to (VR_PH_* or VR_PH_KINDS for the completion) of a
+ * row whose completion is at @c_ns: @return 1 and *ns, or 0 when a phase
+ * is not paired. */
+int vr_ioph_interval(const struct vr_ioph_row *r, uint64_t c_ns, int from, int to, uint64_t *ns);
+
+#endif
