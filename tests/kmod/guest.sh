@@ -72,6 +72,7 @@ vxtest multi /dev/nullb0 100
 vxtest stacked /dev/dm-1 /dev/nullb0 40
 vxtest ops /dev/nullb2
 vxtest partition /dev/nullb2 /dev/nullb2p1 2048
+vxtest phases /dev/nullb2 /dev/nullb2p1 2048
 vxtest requeue /dev/nullb3 24
 # Saved so far: 1 request error (badblocks) + 3 bio errors (dm).
 vxtest errchan /dev/nullb1 $BAD 4

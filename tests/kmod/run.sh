@@ -21,7 +21,7 @@ KM_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$KM_TOP/tests/kmod/lib.sh"
 case $BUILD in /*) ;; *) BUILD=$KM_TOP/$BUILD ;; esac
 
-EXPECTED="setup load exact badblocks dmerror eagain clock smallbuf lost multi stacked ops partition requeue errchan
+EXPECTED="setup load exact badblocks dmerror eagain clock smallbuf lost multi stacked ops partition phases requeue errchan
 rq_errors ioctls eperm errshare spec_ctx spec_time spec_req spec_foreign spec_key spec_trigger spec_window
 spec_e2big spec_ebusy spec_errchan spec_safety leaks hold unload errlost dmesg"
 

@@ -100,7 +100,7 @@ static int chan_info(int fd, struct voliot_info *info)
 /* ---- what a channel returned ---- */
 
 struct tally {
-	struct voliot_io_rec *io;	/* start, done, error, requeue, in order */
+	struct voliot_io_rec *io;	/* start, done, error, requeue, phases, in order */
 	size_t nio, cap;
 	uint64_t lost;			/* sum of lost records */
 	unsigned nlost_recs, nobj, nclock, nbad, nreads;
@@ -152,6 +152,7 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 		case VOLIOT_REC_IO_DONE:
 		case VOLIOT_REC_ERROR:
 		case VOLIOT_REC_REQUEUE:
+		case VOLIOT_REC_QUEUE ... VOLIOT_REC_REMAP:
 			if (h->len != sizeof(struct voliot_io_rec)) {
 				t->nbad++;
 				break;
@@ -2179,6 +2180,105 @@ static int dm_ioctl(int ctl, unsigned long cmd, const char *name, void *extra,
 }
 
 /* dm-create NAME SECTORS TARGET [PARAMS] */
+/* The capture level: VOLIOT_IO_PHASES's errors, voliot_info.phases, and
+ * reads of the partition @part (at sector @start of @disk) seen by a
+ * channel at level all selecting the partition (remap, queue, getrq,
+ * insert records on the disk at absolute sectors, before the issue) and by
+ * one at level issue selecting the disk (start and done only).
+ */
+static int t_phases(const char *disk, const char *part, uint64_t start)
+{
+	uint32_t ddev = dev_of(disk), pdev = dev_of(part);
+	struct io ios[4];
+	struct tally ta = { 0 }, ti = { 0 };
+	struct voliot_info info;
+	struct voliot_spec p;
+	unsigned type;
+	size_t i, k;
+	int fa, fi, fs, errs;
+
+	fs = open(VOLIOT_DEVICE, O_RDONLY);
+	CHECK(fs >= 0, "open: %s", strerror(errno));
+	CHECK(expect_errno(ioctl(fs, VOLIOT_IO_PHASES, 1UL), EINVAL),
+	      "PHASES before INIT is not EINVAL");
+	CHECK(ioctl(fs, VOLIOT_IO_TRACE_INIT, 0UL) == 0, "INIT");
+	CHECK(chan_info(fs, &info) == 0 && info.phases == VOLIOT_PHASES_ISSUE,
+	      "a new channel is at level %u", info.phases);
+	CHECK(expect_errno(ioctl(fs, VOLIOT_IO_PHASES, 2UL), EINVAL), "level 2 accepted");
+	spec_prog(&p, VOLIOT_SPEC_KEY_REQUEST, VOLIOT_SPEC_ON_ERROR);
+	CHECK(spec_set(fs, &p) == 0, "SPECULATE");
+	CHECK(expect_errno(ioctl(fs, VOLIOT_IO_PHASES, 1UL), EINVAL),
+	      "level all on a speculating channel accepted");
+	CHECK(ioctl(fs, VOLIOT_IO_TRACE_INIT, 0UL) == 0, "re-INIT");
+	CHECK(ioctl(fs, VOLIOT_IO_PHASES, 1UL) == 0, "PHASES 1");
+	CHECK(chan_info(fs, &info) == 0 && info.phases == VOLIOT_PHASES_ALL,
+	      "level %u after PHASES 1", info.phases);
+	CHECK(spec_set(fs, &p) == -EINVAL, "SPECULATE at level all accepted");
+	CHECK(ioctl(fs, VOLIOT_IO_TRACE_INIT, 0UL) == 0 && chan_info(fs, &info) == 0 &&
+	      info.phases == VOLIOT_PHASES_ISSUE, "re-INIT kept level %u", info.phases);
+	close(fs);
+
+	fa = chan_open(1 << 20, O_NONBLOCK);
+	fi = chan_open(1 << 20, O_NONBLOCK);
+	CHECK(fa >= 0 && fi >= 0, "channels: %s", strerror(-(fa < 0 ? fa : fi)));
+	CHECK(ioctl(fa, VOLIOT_IO_PHASES, (unsigned long)VOLIOT_PHASES_ALL) == 0,
+	      "PHASES: %s", strerror(errno));
+	CHECK(chan_want(fa, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, pdev) == 0 &&
+	      chan_want(fi, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, ddev) == 0, "TRACE");
+	for (i = 0; i < 4; i++) {
+		ios[i].write = 0;
+		ios[i].sector = 64 * i;
+		ios[i].bytes = 4096;
+	}
+	CHECK(do_io(part, ios, 4, &errs) == 0 && !errs, "reads of %s failed", part);
+	drain(fa, &ta, 1 << 16);
+	drain(fi, &ti, 1 << 16);
+	close(fa);
+	close(fi);
+	for (i = 0; i < ti.nio; i++)
+		CHECK(ti.io[i].type == VOLIOT_REC_IO_START || ti.io[i].type == VOLIOT_REC_IO_DONE,
+		      "the level-issue channel got a record of type %u", ti.io[i].type);
+	CHECK(count_type(&ti, VOLIOT_REC_IO_START, ddev) == 4 &&
+	      count_type(&ti, VOLIOT_REC_IO_DONE, ddev) == 4,
+	      "level issue: %zu starts, %zu dones of 4", count_type(&ti, VOLIOT_REC_IO_START, ddev),
+	      count_type(&ti, VOLIOT_REC_IO_DONE, ddev));
+	/* each read: A Q G I D C on the disk, in this order, at its absolute sector */
+	static const unsigned order[] = { VOLIOT_REC_REMAP, VOLIOT_REC_QUEUE, VOLIOT_REC_GETRQ,
+					  VOLIOT_REC_INSERT, VOLIOT_REC_IO_START,
+					  VOLIOT_REC_IO_DONE };
+	for (i = 0; i < 4; i++) {
+		size_t last = 0, seen = 0;
+
+		for (k = 0; k < ta.nio; k++) {
+			const struct voliot_io_rec *r = &ta.io[k];
+
+			if (r->sector != start + ios[i].sector)
+				continue;
+			type = r->type;
+			/* no scheduler on this disk: a request may be issued without an insert */
+			if (type == VOLIOT_REC_INSERT || type == VOLIOT_REC_PLUG ||
+			    type == VOLIOT_REC_UNPLUG)
+				continue;
+			CHECK(r->dev == ddev && r->bytes == ios[i].bytes && r->op == VOLIOT_OP_READ &&
+			      r->error == 0, "record type %u of sector %llu: dev %#x bytes %u op %u",
+			      type, (unsigned long long)r->sector, r->dev, r->bytes, r->op);
+			while (last < 6 && order[last] != type)
+				last++;
+			CHECK(last < 6, "read %zu: type %u out of order", i, type);
+			seen |= 1u << last;
+		}
+		CHECK(seen == 0x37, "read %zu at sector %llu: phases seen %#zx, want remap, "
+		      "queue, getrq, start, done (0x37)", i,
+		      (unsigned long long)(start + ios[i].sector), seen);
+	}
+	tally_free(&ta);
+	tally_free(&ti);
+	return result(1, "EINVAL before INIT, for level 2 and with speculation; info.phases; "
+		      "re-INIT back to issue; reads of %s: remap, queue, getrq, start, done on "
+		      "the disk at absolute sectors at level all, start and done only at level issue",
+		      part);
+}
+
 static int dm_create(const char *name, uint64_t sectors, const char *target,
 		     const char *params)
 {
@@ -2309,6 +2409,8 @@ int main(int argc, char **argv)
 		return t_errlost(argv[2], strtoull(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "ioctls") && argc == 3)
 		return t_ioctls(argv[2]);
+	if (!strcmp(argv[1], "phases") && argc == 5)
+		return t_phases(argv[2], argv[3], strtoull(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "partition") && argc == 5)
 		return t_partition(argv[2], argv[3], strtoull(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "mbr") && argc == 5)

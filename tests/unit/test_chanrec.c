@@ -1,4 +1,5 @@
-/* test_chanrec.c - the channel record decoder: records split at every byte */
+/* test_chanrec.c - the channel record decoder: records split at every byte,
+ * the phase records (types 16 to 24) decoded as I/O records */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -118,6 +119,43 @@ START_TEST(malformed)
 }
 END_TEST
 
+/* Every phase record has the I/O record's fields; a short one is malformed. */
+START_TEST(phase_records)
+{
+	static const uint8_t types[] = {
+		VOLIOT_REC_QUEUE, VOLIOT_REC_GETRQ, VOLIOT_REC_INSERT, VOLIOT_REC_BACKMERGE,
+		VOLIOT_REC_FRONTMERGE, VOLIOT_REC_PLUG, VOLIOT_REC_UNPLUG, VOLIOT_REC_SPLIT,
+		VOLIOT_REC_REMAP,
+	};
+	uint8_t buf[sizeof(types) * sizeof(struct voliot_io_rec)];
+	uint8_t short_rec[40] = { 40, VOLIOT_REC_QUEUE };
+	struct seen s = { 0 };
+	struct vxt_chandec d;
+	size_t i;
+
+	for (i = 0; i < sizeof(types); i++) {
+		struct voliot_io_rec io = { sizeof(io), types[i], VOLIOT_OP_READ, 0, 0, 1,
+					    VOLIOT_MKDEV(251, 6), 7, 4096, 0, 1000 + i,
+					    8 * i, 0, "dd" };
+
+		memcpy(buf + i * sizeof(io), &io, sizeof(io));
+	}
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, sizeof(buf), collect, &s), 0);
+	ck_assert_int_eq(s.n, (int)sizeof(types));
+	ck_assert_uint_eq(d.skipped, 0);
+	for (i = 0; i < sizeof(types); i++) {
+		ck_assert_int_eq(s.types[i], types[i]);
+		ck_assert_uint_eq(s.recs[i].u.io.time_ns, 1000 + i);
+		ck_assert_uint_eq(s.recs[i].u.io.sector, 8 * i);
+		ck_assert_uint_eq(s.recs[i].u.io.dev, VOLIOT_MKDEV(251, 6));
+		ck_assert_str_eq(s.recs[i].u.io.comm, "dd");
+	}
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, short_rec, sizeof(short_rec), NULL, NULL), -EBADMSG);
+}
+END_TEST
+
 Suite *chanrec_suite(void)
 {
 	Suite *s = suite_create("chanrec");
@@ -126,6 +164,7 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, split_everywhere);
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, malformed);
+	tcase_add_test(tc, phase_records);
 	suite_add_tcase(s, tc);
 	return s;
 }
