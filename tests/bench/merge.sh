@@ -17,7 +17,9 @@ while [ "$i" -le "$k" ]; do
 	i=$((i + 1))
 done
 files=$(ls "$T"/h*.vxt)
-screen() { "$B/vxreplay" "$@" --bench | sed -n 's/^first full screen: \([0-9.]*\) ms.*/\1/p'; }
+# "WALL CPU": the first full screen's ms of wall-clock and of CPU time
+screen() { "$B/vxreplay" "$@" --bench |
+	sed -n 's/^first full screen: \([0-9.]*\) ms (\([0-9.]*\) ms CPU.*/\1 \2/p'; }
 first_row() {	# ms from start to the first event row of the events report
 	t0=$(date +%s%N)
 	"$B/vxreplay" "$@" --report events --format csv | head -n 2 > /dev/null
@@ -30,5 +32,5 @@ r1=$(first_row "$T/h1.vxt")
 # shellcheck disable=SC2086
 rk=$(first_row $files)
 echo "merge: $k files of $n events, $(du -ch $files | tail -n 1 | cut -f1) in all"
-awk -v a="$s1" -v b="$sk" -v k="$k" 'BEGIN { printf "merge: first full screen: one file %.1f ms, %d merged %.1f ms (%.1fx; the target is 2x)\n", a, k, b, b / a }'
+echo "$s1 $sk" | awk -v k="$k" '{ printf "merge: first full screen: one file %.1f ms, %d merged %.1f ms (%.1fx; the target is 2x); CPU %.1f ms and %.1f ms (%.1fx)\n", $1, k, $3, $3 / $1, $2, $4, $4 / $2 }'
 awk -v a="$r1" -v b="$rk" -v k="$k" 'BEGIN { printf "merge: first row of the events report: one file %d ms, %d merged %d ms (%.1fx)\n", a, k, b, (a ? b / a : 0) }'

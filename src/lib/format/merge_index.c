@@ -49,7 +49,9 @@ static int part_load(struct vxt_merge *m, struct part *p)
 	if (p->pos >= vxt_reader_nevents(p->r))
 		return 0;
 	i = vxt_reader_chunk_of(p->r, p->pos);
-	vxt_reader_set_fields(p->r, m->fields);
+	/* every field, whatever the merge is for, so a file chunk held for one
+	 * merge serves the next (merge_chunk() clears what was not asked for) */
+	vxt_reader_set_fields(p->r, VXT_FIELD_ALL);
 	ev = vxt_reader_chunk_events(p->r, i, &n);
 	if (!ev) {
 		snprintf(m->msg, sizeof(m->msg), "%s", vxt_reader_error(p->r));
@@ -443,6 +445,34 @@ static int acc_init(struct acc *a, size_t nobj)
 	return 0;
 }
 
+/* A field outside @fields reads as 0 (vxt_reader_set_fields()). */
+static void clear_fields(struct vxt_event *ev, size_t n, unsigned fields)
+{
+	if ((fields & VXT_FIELD_ALL) == VXT_FIELD_ALL)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct vxt_event *e = &ev[i];
+
+		if (!(fields & VXT_FIELD_FLAGS))
+			e->flags = 0;
+		if (!(fields & VXT_FIELD_SECTOR) &&
+		    !((fields & VXT_FIELD_LOST_COUNT) && e->phase == VXT_PH_LOST))
+			e->sector = 0;
+		if (!(fields & VXT_FIELD_BYTES))
+			e->bytes = 0;
+		if (!(fields & VXT_FIELD_LATENCY))
+			e->latency_ns = 0;
+		if (!(fields & VXT_FIELD_ERROR))
+			e->error = 0;
+		if (!(fields & VXT_FIELD_PID))
+			e->pid = 0;
+		if (!(fields & VXT_FIELD_COMM))
+			e->comm = 0;
+		if (!(fields & VXT_FIELD_CPU))
+			e->cpu = 0;
+	}
+}
+
 /* Merge chunk @i's events: into @out when not NULL (room for nevents),
  * into its index entry when it is not complete and @fields holds the
  * index's. The next chunk's start is known after. @return 0, -ENOMEM or
@@ -462,9 +492,6 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 		snprintf(m->msg, sizeof(m->msg), "out of memory");
 		return -ENOMEM;
 	}
-	if (fields != m->fields)	/* the chunks the parts hold have other fields */
-		for (size_t k = 0; k < m->np; k++)
-			m->p[k].ev_n = 0;
 	m->fields = fields;
 	merge_begin(m, &m->starts[i * m->np]);
 	while (n < ci->nevents) {
@@ -480,6 +507,8 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 		snprintf(m->msg, sizeof(m->msg), "the files end before merged chunk %zu does", i);
 		rc = -EBADMSG;
 	}
+	if (out)
+		clear_fields(out, n, fields);
 	if (rc >= 0 && i + 1 < m->owner->n && !(m->state[i + 1] & MERGE_START_KNOWN)) {
 		for (size_t k = 0; k < m->np; k++)
 			m->starts[(i + 1) * m->np + k] = (struct vstart){ m->p[k].pos, m->p[k].env };
@@ -509,8 +538,8 @@ void vxt_merge_resolve(struct vxt_merge *m, size_t i)
 
 	if (i >= r->n || (m->state[i] & MERGE_RESOLVED))
 		return;
-	/* with the fields the files' chunks held last, so they are decoded once,
-	 * and the events kept for the decode that often follows */
+	/* with the fields merged last, the events kept for the decode that
+	 * often follows */
 	fields = index_fields(m->fields) ? m->fields : m->fields | INDEX_FIELDS;
 	m->kept_chunk = SIZE_MAX;
 	if (m->kept_cap < r->chunks[i].nevents) {
