@@ -133,7 +133,7 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
 	/* the caller's slot, and two per helper so none waits on the caller,
 	 * as many as the budget holds */
 	s->nslots = threads ? 2 * threads + 1 : 1;
-	{
+	if (threads) {	/* (a merged reader's entries are not all complete: one slot) */
 		uint64_t fit = VXT_DECODE_BUDGET / slot_need(r, s->next_claim, s->end);
 
 		if (fit < s->nslots)
