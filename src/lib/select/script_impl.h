@@ -382,6 +382,7 @@ struct vxt_script {
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
+	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
 /* ---- running (script_run.c, script_eval.c, script_dyn.c, script_spec.c) ---- */

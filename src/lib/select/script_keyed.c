@@ -82,12 +82,7 @@ static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t
 
 static bool key_active(const struct vxt_script *s, const struct skent *k)
 {
-	const struct sspec *b;
-
-	if (!k || !k->id)
-		return false;
-	b = &s->spec[k->id - 1];
-	return b->state == SB_ACTIVE && b->kgen == k->kgen;
+	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
 }
 
 static bool following(const struct skent *k, uint64_t t)
@@ -160,6 +155,7 @@ static int step_speculation(struct ectx *x, const struct skclause *c)
 	b->window_ns = c->window_ns;
 	b->window_events = c->windowed ? c->window_events : 0;
 	b->kgen = ++ky->next_kgen;
+	s->kgen_of[id - 1] = b->kgen;
 	b->ka = x->ka;
 	b->kb = x->kb;
 	x->key->kgen = b->kgen;
@@ -330,6 +326,7 @@ void vxt_skeyed_free(struct vxt_script *s)
 			vxt_filter_free(ky->cl[i].pred);
 	free(ky->cl);
 	free(ky);
+	free(s->kgen_of);
 	s->keyed = NULL;
 }
 
@@ -444,6 +441,9 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
 			goto fail;
 	}
 	if (vxt_script_alloc_runtime(s) < 0)
+		goto nomem;
+	s->kgen_of = calloc(s->opt.nspec, sizeof(*s->kgen_of));
+	if (!s->kgen_of)
 		goto nomem;
 	return s;
 nomem:

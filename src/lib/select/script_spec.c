@@ -180,13 +180,11 @@ static int oldest_push(struct vxt_script *s, uint64_t ordinal, uint32_t id, uint
 	return 0;
 }
 
-static void oldest_pop(struct vxt_script *s)
+/* Put @last at the top and move it down to its place. */
+static void oldest_sift_down(struct vxt_script *s, struct soldest last)
 {
-	struct soldest last = s->oldest[--s->noldest];
 	size_t i = 0, n = s->noldest;
 
-	if (!n)
-		return;
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -200,6 +198,14 @@ static void oldest_pop(struct vxt_script *s)
 		i = c;
 	}
 	s->oldest[i] = last;
+}
+
+static void oldest_pop(struct vxt_script *s)
+{
+	struct soldest last = s->oldest[--s->noldest];
+
+	if (s->noldest)
+		oldest_sift_down(s, last);
 }
 
 void vxt_script_track_buffered(struct vxt_script *s)
@@ -216,8 +222,10 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 {
 	for (;;) {
 		const struct sspec *b;
+		struct soldest front;
 		uint64_t ordinal;
 		uint32_t id;
+		size_t i;
 
 		while (s->noldest && !oldest_live(s, &s->oldest[0]))
 			oldest_pop(s);
@@ -228,11 +236,26 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 		b = &s->spec[id - 1];
 		/* a window's oldest may be out of it by now: it can never reach
 		 * the principal buffer */
-		if (!timed(b) || b->head >= b->n ||
-		    b->recs[b->head].ev.time_ns + b->window_ns >= s->now)
+		if (timed(b) && b->head < b->n &&
+		    b->recs[b->head].ev.time_ns + b->window_ns < s->now) {
+			if (vxt_sspec_expire(s, id) < 0)
+				return ordinal;	/* out of memory: stay on the safe side */
+			continue;
+		}
+		/* the entry is a lower bound: a window may have dropped its
+		 * front since; the first event the buffer holds is the bound */
+		for (i = b->head; i < b->n && !b->recs[i].has_event; i++)
+			;
+		if (i == b->n) {	/* no event any more */
+			s->spec[id - 1].gen++;
+			s->spec[id - 1].has_ev = false;
+			continue;
+		}
+		if (b->recs[i].ordinal == ordinal)
 			return ordinal;
-		if (vxt_sspec_expire(s, id) < 0)
-			return ordinal;	/* out of memory: stay on the safe side */
+		front = s->oldest[0];
+		front.ordinal = b->recs[i].ordinal;
+		oldest_sift_down(s, front);
 	}
 }
 
@@ -263,17 +286,16 @@ static int drop_front(struct vxt_script *s, uint32_t id)
 	r->text = NULL;
 	b->bytes -= size;
 	vxt_sspec_mem(s, -(int64_t)size);
-	if (b->head == b->n)
+	if (b->head == b->n) {
 		b->head = b->n = 0;
-	if (!s->track || !b->has_ev)
-		return 0;
-	b->gen++;
-	b->has_ev = false;
-	for (size_t i = b->head; i < b->n; i++)
-		if (b->recs[i].has_event) {
-			b->has_ev = true;
-			return oldest_push(s, b->recs[i].ordinal, id, b->gen);
+		if (b->has_ev) {	/* its entry in ->oldest is stale */
+			b->gen++;
+			b->has_ev = false;
 		}
+	}
+	/* else the entry stays a lower bound, made exact when it comes to the
+	 * top (vxt_script_oldest_buffered()) */
+	(void)id;
 	return 0;
 }
 
@@ -313,8 +335,9 @@ int vxt_sspec_record(struct ectx *x)
 		return deliver(s, &r, x->via);
 	b = &s->spec[x->target - 1];
 	size = VXT_SCRIPT_RECORD_SIZE + r.len;
-	if (b->windowed) {
-		int rc = vxt_sspec_expire(s, (uint32_t)x->target);
+	if (b->windowed) {	/* expiry is lazy: when full, at commit, at the sweep */
+		int rc = b->bytes + size > s->opt.specsize ?
+			 vxt_sspec_expire(s, (uint32_t)x->target) : 0;
 
 		if (rc == 0 && b->window_events && b->n - b->head >= b->window_events)
 			rc = drop_front(s, (uint32_t)x->target);	/* out by count */
@@ -403,6 +426,7 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 	buf_empty(s, b);
 	s->st.active--;
 	if (s->keyed) {		/* a profile's buffers are free again at once */
+		s->kgen_of[id - 1] = 0;
 		b->state = SB_FREE;
 		s->freel[s->nfree++] = (uint32_t)id;
 		return rc;
@@ -433,8 +457,10 @@ void vxt_sspec_end_all(struct vxt_script *s)
 			s->st.eof_discarded++;
 			s->st.discarded++;
 			s->st.active--;
-			if (s->keyed)
+			if (s->keyed) {
 				vxt_skeyed_closed(s, i + 1);
+				s->kgen_of[i] = 0;
+			}
 		}
 	}
 }

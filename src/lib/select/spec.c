@@ -29,6 +29,7 @@ struct vxt_spec {
 	uint64_t last_out;		/* ordinal of the last event out, + 1 (0 = none) */
 	uint64_t max_pending;
 	uint64_t events_out;
+	uint64_t wm;			/* output below it may go; UINT64_MAX = to compute */
 };
 
 static int heap_push(struct vxt_spec *s, const struct vxt_event *ev, uint64_t seq, uint64_t id)
@@ -98,6 +99,7 @@ struct vxt_spec *vxt_spec_of_script(struct vxt_script *script, bool keyed,
 	}
 	s->script = script;
 	s->keyed = keyed;
+	s->wm = UINT64_MAX;
 	s->max_pending = max_pending ? max_pending : VXT_SPEC_DEFAULT_PENDING;
 	vxt_script_track_buffered(script);
 	rc = vxt_script_start(script, objs, strs, sink, s);
@@ -158,6 +160,7 @@ int vxt_spec_push_at(struct vxt_spec *s, const struct vxt_event *ev, uint64_t se
 	if (rc < 0)
 		return rc;
 	s->seq = seq + 1;
+	s->wm = UINT64_MAX;
 	if (s->heapn > s->max_pending)
 		relieve(s);
 	return 0;
@@ -171,10 +174,12 @@ int vxt_spec_next(struct vxt_spec *s, struct vxt_spec_event *out)
 		if (!s->heapn)
 			return 0;
 		if (!s->ended) {
-			wm = vxt_script_oldest_buffered(s->script);
-			if (wm > s->seq)
-				wm = s->seq;
-			if (s->heap[0].seq >= wm)
+			/* only a push moves it (commits, discards, windows) */
+			if (s->wm == UINT64_MAX) {
+				wm = vxt_script_oldest_buffered(s->script);
+				s->wm = wm < s->seq ? wm : s->seq;
+			}
+			if (s->heap[0].seq >= s->wm)
 				return 0;
 		}
 		heap_pop(s, out);
