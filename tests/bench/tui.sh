@@ -10,11 +10,20 @@
 # it grows with the number of chunks (a chunk holds about 22k events): for
 # 1000M events set VXT_BENCH_TUI_EVENTS=1000000000 (a 10 GB file, about 15
 # minutes of recording here).
-#   env: VXT_BENCH_TUI_EVENTS (default 100000000), VXT_BENCH_TUI_SMALL (default 10000000)
+# VXT_BENCH_TUI_FILE=F benches an existing file F instead (e.g. a 1000M-event
+# file recorded once: vxrecord -s sim -c 1000000000 -o F).
+#   env: VXT_BENCH_TUI_EVENTS (default 100000000), VXT_BENCH_TUI_SMALL (default 10000000),
+#        VXT_BENCH_TUI_FILE (none)
 set -e
 B=$VXT_BUILD
 big=${VXT_BENCH_TUI_EVENTS:-100000000}
 small=${VXT_BENCH_TUI_SMALL:-10000000}
+if [ -n "${VXT_BENCH_TUI_FILE:-}" ]; then
+	[ -r "$VXT_BENCH_TUI_FILE" ] || { echo "tui bench: cannot read $VXT_BENCH_TUI_FILE"; exit 1; }
+	echo "-- $VXT_BENCH_TUI_FILE, $(du -h "$VXT_BENCH_TUI_FILE" | cut -f1) file"
+	"$B/vxreplay" "$VXT_BENCH_TUI_FILE" --bench | sed 1d
+	exit 0
+fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 for n in "$small" "$big"; do

@@ -173,6 +173,8 @@ static const int bench_keys[] = {
 	'?', 'q', 'L', 'L', 'M', 'M', 'M', 'M',
 	/* the timeline's metrics, the histogram, the processes, the I/O listing */
 	'c', 'c', 'c', 'c', 'L', 'L', 'c', 'b', KEY_RIGHT, '2', '1', 27, 'P', 27, 'i', 'G', 'g', 'i',
+	/* the D script's aggregations (without a script: its message) */
+	'A', 27,
 };
 
 /* Run the stepped jobs to the end. @return the ms it took. */
