@@ -21,14 +21,18 @@ echo mq-deadline >"/sys/block/$LNAME/queue/scheduler" || skip "cannot set mq-dea
 echo 2 >"/sys/block/$LNAME/queue/nomerges" || skip "cannot turn off merges on $LNAME"
 dd if=/dev/zero of="$LOOP" bs=1M count=128 oflag=direct status=none || fail "filling $LNAME"
 
-start_rec "$T/p.vxt" --source tracefs --phases all --objects "$LNAME" -q || finish
-chrt -f 10 fio --name=ph --filename="$LOOP" --direct=1 --rw=randrw --bs=512k \
-	--ioengine=libaio --iodepth=32 --time_based --runtime=2 --size=128M \
-	--output-format=json >"$T/fio.json" 2>"$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
-sleep 0.5
-stop_rec INT
-expect_eq "vxrecord exit status" "$RC" 0
-
+# capture: record the loop device while fio runs
+capture() {
+	rm -f "$T/p.vxt"
+	start_rec "$T/p.vxt" --source tracefs --phases all --objects "$LNAME" -q || finish
+	chrt -f 10 fio --name=ph --filename="$LOOP" --direct=1 --rw=randrw --bs=512k \
+		--ioengine=libaio --iodepth=32 --time_based --runtime=2 --size=128M \
+		--output-format=json >"$T/fio.json" 2>"$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+	sleep 0.5
+	stop_rec INT
+	expect_eq "vxrecord exit status" "$RC" 0
+}
+capture
 "$B/vxreplay" "$T/p.vxt" --info >"$T/info" || fail "--info"
 expect_eq "--info says every phase was captured" \
 	"$(grep -c '^phases: *all' "$T/info")" 1
@@ -51,12 +55,21 @@ ios=$(json "$T/fio.json" 'j["jobs"][0]["read"]["total_ios"] + j["jobs"][0]["writ
 expect_eq "completions without their issue (of $nc)" "$nod" 0
 expect_eq "issues without their insert (of $nd)" "$noi" 0
 
-# Q2C average against fio's mean slat + clat (its lat), over both directions
-"$B/vxreplay" "$T/p.vxt" --report breakdown --format json >"$T/bd.json" || fail "breakdown"
-q2c=$(json "$T/bd.json" 'j["all"]["q2c"]["avg_ns"]')
-fiolat=$(json "$T/fio.json" '(lambda r, w: (r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / max(r["total_ios"] + w["total_ios"], 1))(j["jobs"][0]["read"], j["jobs"][0]["write"])')
-ratio=$(python3 -c "print('%.3f' % ($q2c / $fiolat))")
-echo "Q2C average ${q2c} ns, fio slat+clat ${fiolat} ns: ratio $ratio"
-python3 -c "import sys; sys.exit(0 if 0.95 <= $ratio <= 1.05 else 1)" ||
-	fail "Q2C average is not within 5% of fio's slat+clat (ratio $ratio)"
+# Q2C average against fio's mean slat + clat (its lat), over both directions.
+# fio's figure also holds the time its thread waits for a CPU before it
+# reaps a completion; on a loaded machine that can exceed 5% once, so one
+# more capture is made before failing.
+q2c_ratio() {
+	"$B/vxreplay" "$T/p.vxt" --report breakdown --format json >"$T/bd.json" || fail "breakdown"
+	q2c=$(json "$T/bd.json" 'j["all"]["q2c"]["avg_ns"]')
+	fiolat=$(json "$T/fio.json" '(lambda r, w: (r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / max(r["total_ios"] + w["total_ios"], 1))(j["jobs"][0]["read"], j["jobs"][0]["write"])')
+	ratio=$(python3 -c "print('%.3f' % ($q2c / $fiolat))")
+	echo "Q2C average ${q2c} ns, fio slat+clat ${fiolat} ns: ratio $ratio"
+	python3 -c "import sys; sys.exit(0 if 0.95 <= $ratio <= 1.05 else 1)"
+}
+if ! q2c_ratio; then
+	echo "outside 5%: one more capture"
+	capture
+	q2c_ratio || fail "Q2C average is not within 5% of fio's slat+clat (ratio $ratio)"
+fi
 finish
