@@ -50,9 +50,13 @@ struct vxt_filter_error {
 	char msg[200];		/* without the "name:line:col: " prefix */
 };
 
+struct vxt_ivals;
+
 /* Evaluation context beyond the event. */
 struct vxt_filter_ctx {
 	bool spec;		/* the event's key has an active speculation */
+	/* the event's own intervals (q2c, ...; phasepair.h); NULL: all unset */
+	const struct vxt_ivals *iv;
 };
 
 struct vxt_filter;
@@ -109,6 +113,11 @@ unsigned vxt_filter_ntests(const struct vxt_filter *f);
  * a pass that only filters can decode just those (vxt_reader_set_fields(),
  * vxt_scan_start()). Can't fail. */
 unsigned vxt_filter_fields(const struct vxt_filter *f);
+
+/* Does @f read an interval field (q2d d2c q2c q2g g2i i2d)? Then give
+ * vxt_filter_eval() the intervals of each event (vxt_phasepair_add(), fed
+ * every event in time order); vxt_filter_matches() takes them as unset. */
+bool vxt_filter_uses_intervals(const struct vxt_filter *f);
 
 /* True when the expression is constant true (empty filters are not allowed;
  * this is "true"). */

@@ -16,6 +16,7 @@
 #include "report/batch_script.h"
 #include "report/export.h"
 #include "report/files.h"
+#include "report/keep_filter.h"
 #include "vxtrace/clickhouse.h"
 #include "report/report.h"
 #include "report/sql_query.h"
@@ -322,12 +323,6 @@ static int verify(struct vxt_reader *r, const char *file)
 	return 0;
 }
 
-static bool keep_filter(const struct vxt_event *ev, uint64_t ordinal, void *arg)
-{
-	(void)ordinal;
-	return vxt_filter_matches(arg, ev);
-}
-
 /* --filter in batch mode: reports and exports keep the matching events. */
 static int batch_filter(struct vxt_reader *r, const struct options *o, struct report_ctx *c)
 {
@@ -340,8 +335,12 @@ static int batch_filter(struct vxt_reader *r, const struct options *o, struct re
 	if (!f)
 		return die_usage("%s", err);
 	vxt_filter_set_time_base(f, c->start_ns);
-	c->keep = keep_filter;
-	c->keep_arg = f;
+	c->keep = keep_filter_match;
+	c->keep_arg = keep_filter_new(f);
+	if (!c->keep_arg) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		return 1;
+	}
 	return 0;
 }
 
@@ -452,7 +451,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 				close(fd);
 			fprintf(stderr, "vxreplay: %s\n", err);
 			if (!c.spec)
-				vxt_filter_free(c.keep_arg);
+				keep_filter_free(c.keep_arg);
 			batch_profile_end(&bp);
 			return 1;
 		}
@@ -460,7 +459,7 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 	rc = report_body(&c, o);
 	rc = close_output(o, c.out, rc, true);
 	if (!c.spec)
-		vxt_filter_free(c.keep_arg);
+		keep_filter_free(c.keep_arg);
 	batch_profile_end(&bp);
 	if (!rc && c.damaged)
 		rc = REPORT_EXIT_DAMAGE;	/* complete for what survives */

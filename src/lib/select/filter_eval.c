@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
+#include "vxtrace/phasepair.h"
 #include "vxtrace/vxt.h"
 
 void vxt_filter_free(struct vxt_filter *f)
@@ -68,8 +69,16 @@ unsigned vxt_filter_fields(const struct vxt_filter *f)
 	unsigned fields = 0;
 
 	for (unsigned i = 0; i < f->ntests; i++)
-		fields |= f->tests[i].field < FF_COUNT ? of[f->tests[i].field] : VXT_FIELD_ALL;
+		fields |= f->tests[i].field < FF_Q2D ? of[f->tests[i].field] : VXT_FIELD_ALL;
 	return fields;
+}
+
+bool vxt_filter_uses_intervals(const struct vxt_filter *f)
+{
+	for (unsigned i = 0; i < f->ntests; i++)
+		if (f->tests[i].field >= FF_Q2D && f->tests[i].field <= FF_I2D)
+			return true;
+	return false;
 }
 
 int vxt_filter_spec_only(const struct vxt_filter *f)
@@ -262,6 +271,11 @@ static bool run_test(struct vxt_filter *f, const struct ftest *t, const struct v
 		break;
 	case FF_SPEC:
 		return ctx && ctx->spec;
+	case FF_Q2D: case FF_D2C: case FF_Q2C: case FF_Q2G: case FF_G2I: case FF_I2D:
+		v = ctx && ctx->iv ? ctx->iv->v[t->field - FF_Q2D] : VXT_IV_UNSET;
+		if (t->op == FO_SET)
+			return v != VXT_IV_UNSET;
+		break;		/* the parser put a FO_SET test before this one */
 	default:		/* object, comm, dev */
 		return name_test(f, t, ev);
 	}

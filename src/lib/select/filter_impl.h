@@ -57,6 +57,8 @@ enum ffield {
 	FF_TIME, FF_OBJECT, FF_DEV, FF_PHASE, FF_OP, FF_FLAGS, FF_SECTOR,
 	FF_BYTES, FF_LATENCY, FF_ERROR, FF_PID, FF_COMM, FF_CPU, FF_SPEC,
 	FF_HOST,		/* the object's host */
+	/* a completion's own intervals (ctx->iv; phasepair.h), in VXT_IV_* order */
+	FF_Q2D, FF_D2C, FF_Q2C, FF_Q2G, FF_G2I, FF_I2D,
 	FF_COUNT
 };
 
@@ -66,6 +68,7 @@ enum fop {
 	FO_STREQ, FO_GLOB,	/* names; cached per object / command id */
 	FO_DEVCMP,		/* the object's dev compared by sub-op in .aux */
 	FO_TRUE,		/* spec: ctx->spec */
+	FO_SET,			/* an interval field is known (ctx->iv) */
 };
 
 #define FT_ACCEPT 0xffffu

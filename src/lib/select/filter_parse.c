@@ -55,11 +55,18 @@ static const struct {
 	{ "phase", FF_PHASE }, { "op", FF_OP }, { "flags", FF_FLAGS },
 	{ "sector", FF_SECTOR }, { "bytes", FF_BYTES }, { "latency", FF_LATENCY },
 	{ "error", FF_ERROR }, { "pid", FF_PID }, { "comm", FF_COMM }, { "cpu", FF_CPU },
-	{ "host", FF_HOST },
+	{ "host", FF_HOST }, { "q2d", FF_Q2D }, { "d2c", FF_D2C }, { "q2c", FF_Q2C },
+	{ "q2g", FF_Q2G }, { "g2i", FF_G2I }, { "i2d", FF_I2D },
 };
 
 static const char field_list[] =
-	"time object dev phase op flags sector bytes latency error pid comm cpu host";
+	"time object dev phase op flags sector bytes latency error pid comm cpu host "
+	"q2d d2c q2c q2g g2i i2d";
+
+static bool is_interval(enum ffield f)
+{
+	return f >= FF_Q2D && f <= FF_I2D;
+}
 
 static const char *field_name(enum ffield f)
 {
@@ -312,6 +319,18 @@ static int make_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 		return name_test(p, fld, cmp, v);
 	}
 	relop(cmp, &fop, &neg);
+	if (is_interval(fld)) {	/* known && the comparison: false when unknown */
+		int set, cmpn;
+
+		if (value_duration(p, fld, v, &val) < 0)
+			return -1;
+		if (fop == FO_LT && val == 0)
+			cmpn = new_node(p, neg ? N_TRUE : N_FALSE, -1, -1);
+		else if ((cmpn = new_test(p, v, fld, fop, neg)) >= 0)
+			p->nodes[cmpn].test.val = val;
+		set = cmpn < 0 ? -1 : new_test(p, v, fld, FO_SET, false);
+		return set < 0 ? -1 : new_node(p, N_AND, set, cmpn);
+	}
 	switch (fld) {
 	case FF_TIME:
 	case FF_LATENCY:
@@ -431,6 +450,8 @@ static int parse_field(struct fparser *p, enum ffield fld, const struct ftoken *
 			n = new_test(p, name, FF_ERROR, FO_EQ, true);
 			return n;
 		}
+		if (is_interval(fld))	/* bare interval: it is known */
+			return new_test(p, name, fld, FO_SET, false);
 		return fail_at(p, &p->tok, "expected a comparison after '%s', not %s",
 			       field_name(fld), describe(p, &p->tok, b, sizeof(b)));
 	}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# interval_fields.sh - the filter fields q2d, d2c, q2c, q2g, g2i, i2d on the
+# imported real blktrace capture (../shared/data/blktrace/centos7-sda):
+# `vxreplay --filter 'IV OP X' --report summary` counts the completions that
+# awk finds from `--report events --format csv` alone, pairing each
+# completion with its own I/O by object and first sector (a queue opens it;
+# getrq, insert, issue mark the oldest open one lacking that phase, or open
+# one; a merge folds the bio away, or moves a request that starts where the
+# bio ends; the completion closes the oldest issued one). An interval not
+# known (a phase missing) matches no comparison.
+set -u
+b=${VXT_BUILD:?}
+top=${VXT_TOP:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "interval_fields: $*"; exit 1; }
+command -v python3 >/dev/null || { echo "interval_fields: python3 not installed"; exit 77; }
+data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
+[ -d "$data" ] || { echo "interval_fields: $data absent: skipped"; exit 77; }
+
+"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || fail "import failed"
+"$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || fail "events failed"
+
+# one line per completion: q2d d2c q2c q2g g2i i2d ("-" = unknown)
+awk -F, 'NR > 1 {
+	t = $1; o = $2; p = $3; s = $6; n = $7 / 512; key = o SUBSEP s
+	if (p == "queue") { id = ++nid; obj[id] = o; sec[id] = s; tq[id] = t; open[id] = 1; next }
+	if (p == "getrq" || p == "insert" || p == "start") {
+		ph = p == "getrq" ? "g" : p == "insert" ? "i" : "d"
+		best = 0
+		for (id = 1; id <= nid; id++)
+			if (open[id] && obj[id] == o && sec[id] == s && !((id, ph) in tp)) { best = id; break }
+		if (!best) { best = ++nid; obj[best] = o; sec[best] = s; open[best] = 1 }
+		tp[best, ph] = t; next
+	}
+	if (p == "merge") {
+		for (id = 1; id <= nid; id++)
+			if (open[id] && obj[id] == o && sec[id] == s && !((id, "g") in tp)) {
+				if (!((id, "i") in tp) && !((id, "d") in tp)) open[id] = 0
+				break
+			}
+		if (n > 0)
+			for (id = 1; id <= nid; id++)
+				if (open[id] && obj[id] == o && sec[id] == s + n && !((id, "d") in tp)) {
+					sec[id] = s; break
+				}
+		next
+	}
+	if (p == "done") {
+		best = 0
+		for (id = 1; id <= nid; id++)
+			if (open[id] && obj[id] == o && sec[id] == s && ((id, "d") in tp)) { best = id; break }
+		if (!best)
+			for (id = 1; id <= nid; id++)
+				if (open[id] && obj[id] == o && sec[id] == s) { best = id; break }
+		if (!best) { print "-", ($8 > 0 ? $8 : "-"), "-", "-", "-", "-"; next }
+		open[best] = 0
+		q = (best in tq) ? tq[best] : ""
+		g = ((best, "g") in tp) ? tp[best, "g"] : ""
+		i = ((best, "i") in tp) ? tp[best, "i"] : ""
+		d = ((best, "d") in tp) ? tp[best, "d"] : ""
+		d2c = iv(d, t); if (d2c == "-" && d == "" && $8 > 0) d2c = $8
+		print iv(q, d), d2c, iv(q, t), iv(q, g), iv(g, i), iv(i, d)
+	}
+}
+function iv(a, b) { return a == "" || b == "" || b < a ? "-" : b - a }' "$tmp/ev.csv" >"$tmp/iv"
+[ "$(wc -l <"$tmp/iv")" -gt 50 ] || fail "awk found too few completions: $(wc -l <"$tmp/iv")"
+
+col=0 checked=0
+for name in q2d d2c q2c q2g g2i i2d; do
+	col=$((col + 1))
+	# the threshold: the median of the known values
+	med=$(awk -v c=$col '$c != "-" { print $c }' "$tmp/iv" | sort -n |
+		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }')
+	ops='>'
+	case $name in q2c) ops='> <=' ;; d2c) ops='> !=' ;; esac
+	for x in "$med"; do
+		for op in $ops; do
+			want=$(awk -v c=$col -v x="$x" -v op="$op" '$c != "-" &&
+				((op == ">" && $c > x) || (op == "<=" && $c <= x) || (op == "!=" && $c != x))' \
+				"$tmp/iv" | wc -l)
+			got=$("$b/vxreplay" "$tmp/c.vxt" --filter "$name $op ${x}ns" --report summary \
+				--format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])') ||
+				fail "--filter '$name $op ${x}ns' failed"
+			[ "$got" = "$want" ] || fail "$name $op ${x}ns: $got completions, awk finds $want"
+			checked=$((checked + 1))
+		done
+	done
+	# bare: known
+	want=$(awk -v c=$col '$c != "-"' "$tmp/iv" | wc -l)
+	got=$("$b/vxreplay" "$tmp/c.vxt" --filter "$name" --report summary --format json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])')
+	[ "$got" = "$want" ] || fail "bare $name: $got completions, awk finds $want"
+done
+echo "interval_fields: $checked comparisons equal to awk's counts"
