@@ -321,7 +321,7 @@ static const struct {
 	{ "latency > && op == read", "filter:1:11: expected a value after '>'" },
 	{ "bytes > 4k &&", "filter:1:14: expected a field, '(' or '!', not the end" },
 	{ "foo == 1", "filter:1:1: unknown field 'foo' (time object dev phase op flags "
-		      "sector bytes latency error pid comm cpu host)" },
+		      "sector bytes latency error pid comm cpu host q2d d2c q2c q2g g2i i2d)" },
 	{ "bytes", "filter:1:6: expected a comparison after 'bytes', not the end" },
 	{ "bytes = 4k", "filter:1:7: '=' is not an operator (use '==')" },
 	{ "op == read & bytes > 0", "filter:1:12: '&' is not an operator (use '&&')" },
@@ -354,7 +354,7 @@ static const struct {
 	{ "dev == 8:99999999", "filter:1:8: device number out of range" },
 	{ "bytes > 4k$", "filter:1:11: unexpected character '$'" },
 	{ "op == read &&\n  lat > 1ms", "filter:2:3: unknown field 'lat' (time object dev phase op "
-					"flags sector bytes latency error pid comm cpu host)" },
+					"flags sector bytes latency error pid comm cpu host q2d d2c q2c q2g g2i i2d)" },
 	{ "dev == sda", "filter:1:8: 'dev' takes a number, not 'sda'" },
 	{ "object == 8:0", "filter:1:11: 'object' takes a name, not '8:0'" },
 	{ "bytes > 12ab", "filter:1:9: unknown unit 'ab' (ns us ms s m h; k M G T)" },
