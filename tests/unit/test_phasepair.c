@@ -10,6 +10,7 @@
 #include "vxtrace/vxtrace.h"
 #include "vxtrace/filter.h"
 #include "vxtrace/phasepair.h"
+#include "vxtrace/script.h"
 
 #define NIO 3000
 #define NONE UINT64_MAX
@@ -223,6 +224,62 @@ START_TEST(test_filter_errors)
 }
 END_TEST
 
+struct out {
+	char text[4096];
+	size_t len;
+};
+
+static int sink(void *arg, const struct vxt_script_rec *r)
+{
+	struct out *o = arg;
+
+	if (r->len && o->len + r->len < sizeof(o->text)) {
+		memcpy(o->text + o->len, r->text, r->len);
+		o->len += r->len;
+		o->text[o->len] = '\0';
+	}
+	return 0;
+}
+
+/* Script fields: the count and sum of known q2c over x, and a count of the
+ * completions where i2d is unknown (0), against the generated I/Os. */
+START_TEST(test_script_fields)
+{
+	static const char text[] =
+		"#pragma D option quiet\n"
+		"io:::done /q2c > 9000/ { n = n + 1; t = t + q2c; }\n"
+		"io:::done /i2d == 0/ { u = u + 1; }\n"
+		"END { printf(\"n %d\\ns %d\\nu %d\\n\", n, t, u); }\n";
+	struct gio *io = malloc(NIO * sizeof(*io));
+	struct gev *ev = malloc(NIO * 5 * sizeof(*ev));
+	size_t n = gen(io, ev, 0x5151), cn = 0, cu = 0;
+	uint64_t sum = 0;
+	char err[VXT_ERRBUF_SIZE], expect[256];
+	struct vxt_script *s = vxt_script_compile(text, strlen(text), "t.d", NULL, 0, err);
+	struct out o = { .len = 0 };
+
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(vxt_script_push(s, &ev[i].ev, i), 0);
+	ck_assert_int_eq(vxt_script_end(s), 0);
+	for (int i = 0; i < NIO; i++) {
+		uint64_t q = want(&io[i], VXT_IV_Q2C), d = want(&io[i], VXT_IV_I2D);
+
+		if (q != VXT_IV_UNSET && q > 9000) {
+			cn++;
+			sum += q;
+		}
+		cu += d == VXT_IV_UNSET || d == 0;
+	}
+	snprintf(expect, sizeof(expect), "n %zu\ns %llu\nu %zu\n", cn, (unsigned long long)sum, cu);
+	ck_assert_str_eq(o.text, expect);
+	vxt_script_free(s);
+	free(io);
+	free(ev);
+}
+END_TEST
+
 Suite *phasepair_suite(void)
 {
 	Suite *s = suite_create("phasepair");
@@ -233,6 +290,7 @@ Suite *phasepair_suite(void)
 	tcase_add_test(tc, test_merges);
 	tcase_add_test(tc, test_filter_fields);
 	tcase_add_test(tc, test_filter_errors);
+	tcase_add_test(tc, test_script_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -94,6 +94,9 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 			s->ticks[s->nticks++] = s->cl[i].tick_ns;
 	}
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
+	vxt_ivals_unset(&s->iv);
+	if (s->uses_iv && !(s->pp = vxt_phasepair_new()))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -215,6 +218,7 @@ void vxt_script_free(struct vxt_script *s)
 	if (!s)
 		return;
 	vxt_skeyed_free(s);
+	vxt_phasepair_free(s->pp);
 	for (size_t i = 0; i < s->nmem; i++)
 		free(s->mem[i]);
 	free(s->mem);

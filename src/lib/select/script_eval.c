@@ -135,6 +135,11 @@ static struct sval field(const struct ectx *x, int f)
 		v.s = x->s->strs ? vxt_strtab_get(x->s->strs, ev->comm) : "";
 		break;
 	case SF_CPU: v.i = ev->cpu; break;
+	case SF_Q2D: case SF_D2C: case SF_Q2C: case SF_Q2G: case SF_G2I: case SF_I2D:
+		/* the completion's own interval; 0 where not known */
+		v.i = x->s->pp && x->s->iv.v[f - SF_Q2D] != VXT_IV_UNSET ?
+		      (int64_t)x->s->iv.v[f - SF_Q2D] : 0;
+		break;
 	case SF_PROBENAME:
 		v.type = SV_STR;
 		v.s = vxt_sprobe_name(x->probe);

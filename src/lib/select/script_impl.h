@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vxtrace/phasepair.h"
 #include "vxtrace/script.h"
 
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
@@ -83,7 +84,9 @@ enum snk {
 enum sfield {
 	SF_TIME, SF_OBJECT, SF_DEV, SF_PHASE, SF_OP, SF_FLAGS, SF_SECTOR, SF_BYTES,
 	SF_LATENCY, SF_ERROR, SF_PID, SF_COMM, SF_CPU, SF_TIMESTAMP, SF_EXECNAME,
-	SF_PROBENAME, SF_HOST, SF_COUNT
+	SF_PROBENAME, SF_HOST,
+	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
+	SF_COUNT
 };
 
 enum sfunc {
@@ -353,6 +356,9 @@ struct vxt_script {
 	bool live, started, ended, exited, have_now;
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
+	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
+	struct vxt_phasepair *pp;	/* with uses_iv */
+	struct vxt_ivals iv;	/* the event's intervals, with uses_iv */
 	uint64_t spec_bytes;	/* in speculative buffers */
 	int exit_code;
 	struct sval *globals;

@@ -15,7 +15,8 @@ static const char *const field_names[SF_COUNT] = {
 	[SF_OP] = "op", [SF_FLAGS] = "flags", [SF_SECTOR] = "sector", [SF_BYTES] = "bytes",
 	[SF_LATENCY] = "latency", [SF_ERROR] = "error", [SF_PID] = "pid", [SF_COMM] = "comm",
 	[SF_CPU] = "cpu", [SF_TIMESTAMP] = "timestamp", [SF_EXECNAME] = "execname",
-	[SF_PROBENAME] = "probename", [SF_HOST] = "host",
+	[SF_PROBENAME] = "probename", [SF_HOST] = "host", [SF_Q2D] = "q2d", [SF_D2C] = "d2c",
+	[SF_Q2C] = "q2c", [SF_Q2G] = "q2g", [SF_G2I] = "g2i", [SF_I2D] = "i2d",
 };
 
 static const char *const func_names[FN_NFUNCS] = {

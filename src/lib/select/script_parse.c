@@ -356,6 +356,8 @@ static struct snode *primary(struct sparser *p)
 	if (!n || !(n->str = sdup(p->s, at.str)))
 		return NULL;
 	n->idx = vxt_script_field(at.str);
+	if (n->idx >= SF_Q2D && n->idx <= SF_I2D)
+		p->s->uses_iv = true;
 	if (n->idx >= 0)
 		return n;
 	n->num = vxt_script_errno(at.str);

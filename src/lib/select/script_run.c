@@ -441,6 +441,8 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	} else if (ev->time_ns > s->now) {
 		s->now = ev->time_ns;
 	}
+	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
+		return -ENOMEM;
 	if (s->uses_req) {
 		rc = vxt_sreq_bind(s, ev, &x.req);
 		if (rc < 0)
