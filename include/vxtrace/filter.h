@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "source.h"
 #include "util.h"
 #include "event.h"
 #include "objtab.h"
@@ -118,6 +119,13 @@ unsigned vxt_filter_fields(const struct vxt_filter *f);
  * vxt_filter_eval() the intervals of each event (vxt_phasepair_add(), fed
  * every event in time order); vxt_filter_matches() takes them as unset. */
 bool vxt_filter_uses_intervals(const struct vxt_filter *f);
+
+/* The part of @f a kernel source can test (struct vxt_kfilter, source.h)
+ * into @k. @return the number of comparisons the kernel can compute (0:
+ * none, nothing to gain), or -1 when the filter does not fit the kernel's
+ * table (too many comparisons) or reads intervals (which pair every event
+ * in user space). Can't fail otherwise. */
+int vxt_filter_kernel(const struct vxt_filter *f, struct vxt_kfilter *k);
 
 /* True when the expression is constant true (empty filters are not allowed;
  * this is "true"). */

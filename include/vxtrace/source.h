@@ -87,6 +87,32 @@ struct vxt_tallies {
 	uint64_t read_ns;		/* the caller's: when it last read them */
 };
 
+/* The part of a filter a kernel source can test (vxt_filter_kernel(),
+ * filter.h): the filter's comparisons in order, each on a 64-bit word of
+ * struct vxt_event (lo <= ((word >> shift) & mask) - ... see below), or
+ * unknown to the kernel (names, time, ...). An event goes to user space
+ * unless no way through the comparisons, whatever the unknown ones say,
+ * accepts it; user space then applies the whole filter, so the result is
+ * that of the filter alone. Jumps only go forward (t, f > the test's index,
+ * or VXT_KFILTER_ACCEPT / REJECT). */
+#define VXT_KFILTER_TESTS	16
+#define VXT_KFILTER_ACCEPT	0xffffu
+#define VXT_KFILTER_REJECT	0xfffeu
+
+struct vxt_kfilter_test {
+	uint8_t known;			/* the kernel can compute it */
+	uint8_t word, shift;		/* ((uint64_t *)ev)[word] >> shift */
+	uint16_t t, f;			/* next test when it holds / does not */
+	uint64_t mask, lo, span;	/* holds: ((w >> shift) & mask) - lo <= span */
+};
+
+struct vxt_kfilter {
+	uint16_t entry;			/* the first test, or ACCEPT / REJECT */
+	unsigned n, nknown;
+	struct vxt_kfilter_test test[VXT_KFILTER_TESTS];
+	char fields[80];		/* the known comparisons' fields: "op, bytes" */
+};
+
 struct vxt_source_opts {
 	const char *objects;	/* "sda,dm-0,8:16"; NULL or "" = every object */
 	size_t bufsize;		/* kernel buffer bytes; 0 = the source's default */
@@ -114,6 +140,8 @@ struct vxt_source_opts {
 	/* ebpf: count in the kernel as well (struct vxt_tally; other sources
 	 * ignore it), or only count and send no events (other sources refuse) */
 	bool tally, tally_only;
+	/* ebpf: test this part of the filter in the kernel (NULL: none) */
+	const struct vxt_kfilter *kfilter;
 };
 
 /* The command-line options that fill struct vxt_source_opts, spelled the
@@ -167,6 +195,8 @@ bool vxt_source_all_phases(const struct vxt_source *s);
 /* The kernel speculation's counters so far. @return 0, or -ENOTSUP when
  * the source does not speculate. */
 int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st);
+/* Does the kernel test opts->kfilter for this source? */
+bool vxt_source_kfilters(const struct vxt_source *s);
 /* Does the kernel count for this source (opts->tally or tally_only)? */
 bool vxt_source_tallies(const struct vxt_source *s);
 /* Read the kernel's counts into @out (its arrays reused and grown; free with

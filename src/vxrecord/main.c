@@ -416,6 +416,33 @@ oom:
 	return -1;
 }
 
+/* --filter: the part the kernel can test goes there (ebpf); the whole
+ * filter still runs on what arrives. *@line says what runs where (empty
+ * without a filter). */
+static void kernel_filter(struct options *o, struct vxt_kfilter *k, char *line, size_t size)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_filter *f;
+	int n;
+
+	if (!o->keep.filter)
+		return;
+	f = vxt_filter_compile(o->keep.filter, NULL, NULL, err);
+	if (!f)
+		return;		/* the view says what is wrong with it */
+	n = vxt_filter_kernel(f, k);
+	if (n > 0) {
+		o->src.kfilter = k;
+		snprintf(line, size, "the kernel tests %d of %u comparisons (%s); user space "
+			 "the whole filter on what it sends", n, vxt_filter_ntests(f), k->fields);
+	} else {
+		snprintf(line, size, "runs in user space: %s", n < 0 ?
+			 "it reads intervals or has more comparisons than the kernel's table holds" :
+			 "no comparison the kernel can make (names, time, dev)");
+	}
+	vxt_filter_free(f);
+}
+
 static int record(struct options *o, int argc, char **argv)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -427,6 +454,8 @@ static int record(struct options *o, int argc, char **argv)
 	struct vxt_metrics_server *http = NULL;
 	struct vxt_batch batch = { 0 }, *kb;
 	struct vxt_tallies tallies = { 0 };
+	struct vxt_kfilter kfilter;
+	char kf_line[200] = "";
 	const char *term = getenv("TERM");
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
 				 !(term && !strcmp(term, "dumb"));
@@ -457,6 +486,7 @@ static int record(struct options *o, int argc, char **argv)
 	if (kprog > 0)
 		o->src.kspec = &kspec;
 	o->src.tally = o->listen != NULL;	/* metrics from the kernel's counts where it can */
+	kernel_filter(o, &kfilter, kf_line, sizeof(kf_line));
 	src = vxt_source_open(o->source, &o->src, objs, strs, err);
 	if (!src) {
 		status = errno == EINVAL ? EXIT_USAGE : 1;	/* unknown source, bad spec */
@@ -468,6 +498,10 @@ static int record(struct options *o, int argc, char **argv)
 		fprintf(stderr, "vxrecord: script %s runs in user space: the kernel runs only "
 			"context: profiles (formats/profile.md, In the kernel), not scripts\n",
 			o->keep.script.name);
+	if (kf_line[0] && !o->quiet)
+		fprintf(stderr, "vxrecord: filter: %s\n",
+			o->src.kfilter && !vxt_source_kfilters(src) ?
+			"runs in user space: the source cannot test it in the kernel" : kf_line);
 	if (vxt_source_speculates(src)) {
 		o->keep.kernel = src;
 		o->wr.kernel_spec = true;

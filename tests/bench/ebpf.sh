@@ -3,11 +3,16 @@
 # reads, libaio, iodepth 32, a loop device over a file in /dev/shm) with each
 # capture running, as a ratio to fio alone in the same round:
 #   ebpf       vxrecord --source ebpf (every I/O to a .vxt file)
+#   ebpf-ctx   vxrecord --source ebpf --profile errors-in-context (the
+#              speculation in the kernel: only errors and their context leave it)
+#   top-maps   vxtop --maps (per-object counts and histograms in BPF maps,
+#              read once per interval; no event leaves the kernel)
 #   tracefs    vxrecord --source tracefs (every I/O to a .vxt file)
 #   bt-printf  bpftrace printing one line per issue and completion (biosnoop-style)
 #   bt-count   bpftrace counting completions in the kernel
 # and, for the vxrecord modes, events lost and events kept against fio's
-# own count of I/Os.
+# own count of I/Os (top-maps: the reads of its intervals). At the end, the
+# median ratio of each mode over the rounds and the machine's load.
 #   usage: tests/bench/ebpf.sh [BUILD_DIR]
 #   env: VXT_BENCH_SECONDS (per run, default 5), VXT_BENCH_ROUNDS (default 3)
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,12 +54,21 @@ start_mode() {
 	bg=
 	case $1 in
 	none) return 0 ;;
-	ebpf|tracefs)
+	ebpf|tracefs|ebpf-ctx)
 		rm -f "$dir/f.vxt"
-		"$build/vxrecord" --source "$1" --objects "$name" -o "$dir/f.vxt" -q &
+		prof=
+		[ "$1" = ebpf-ctx ] && prof="--profile errors-in-context"
+		"$build/vxrecord" --source "${1%-ctx}" $prof --objects "$name" -o "$dir/f.vxt" -q &
 		bg=$!
 		i=0
 		while [ ! -e "$dir/f.vxt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		;;
+	top-maps)
+		"$build/vxtop" --maps -b -F jsonl --objects "$name" >"$dir/top.jsonl" \
+			2>"$dir/top.err" &
+		bg=$!
+		i=0	# the first interval's line: the programs are attached
+		while [ ! -s "$dir/top.jsonl" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		;;
 	bt-printf)
 		command -v bpftrace >/dev/null || return 1
@@ -85,8 +99,10 @@ stop_mode() {
 	kill -INT "$bg"; wait "$bg" 2>/dev/null; bg=
 }
 
-modes="ebpf tracefs bt-printf bt-count"
-command -v bpftrace >/dev/null || { modes="ebpf tracefs"; say "no bpftrace: its peers are left out"; }
+modes="ebpf ebpf-ctx top-maps tracefs bt-printf bt-count"
+command -v bpftrace >/dev/null ||
+	{ modes="ebpf ebpf-ctx top-maps tracefs"; say "no bpftrace: its peers are left out"; }
+ratios=$(mktemp)
 r=1
 while [ $r -le "$rounds" ]; do
 	start_mode none
@@ -99,15 +115,30 @@ while [ $r -le "$rounds" ]; do
 		iops=$1 total=$2
 		stop_mode
 		extra=
-		case $m in ebpf|tracefs)
+		case $m in ebpf|tracefs|ebpf-ctx)
 			sum=$("$build/vxreplay" "$dir/f.vxt" --report summary --format json)
 			extra=$(echo "$sum" | python3 -c 'import json,sys; j=json.load(sys.stdin)
 print(" [%d of %d I/Os, %d lost]" % (j["ios"], int(sys.argv[1]), j["lost"]))' "$total")
 			;;
+		top-maps)
+			extra=$(python3 -c 'import json, sys
+n = round(sum(o["r_s"] * j["duration_s"] for l in open(sys.argv[1])
+	for j in [json.loads(l)] for o in j["objects"]))
+print(" [%d of %d I/Os, %d lost]" % (n, int(sys.argv[2]), max([json.loads(l)["lost_total"]
+	for l in open(sys.argv[1])] or [0])))' "$dir/top.jsonl" "$total")
+			;;
 		esac
-		line="$line; $m $(python3 -c "print('%.2f' % ($iops / max($base, 1)))")x$extra"
+		ratio=$(python3 -c "print('%.2f' % ($iops / max($base, 1)))")
+		echo "$m $ratio" >>"$ratios"
+		line="$line; $m ${ratio}x$extra"
 	done
 	say "$line"
 	r=$((r + 1))
 done
 say "ratios are fio IOPS with the capture running / fio alone, measured back to back in each round"
+say "medians over $rounds rounds: $(for m in $modes; do
+	awk -v m=$m '$1 == m { print $2 }' "$ratios" | sort -n |
+		awk -v m=$m '{ v[NR] = $1 } END { if (NR) printf "%s %.2fx; ", m, (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	done)"
+say "load: $(uptime)"
+rm -f "$ratios"

@@ -213,6 +213,11 @@ int vxt_source_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 	return s->ops->kspec_stats(s, st);
 }
 
+bool vxt_source_kfilters(const struct vxt_source *s)
+{
+	return s->kfilter;
+}
+
 bool vxt_source_tallies(const struct vxt_source *s)
 {
 	return s->tally;

@@ -23,6 +23,7 @@
  * the source is present but its probe and open say so.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ struct ebpf {
 	int rc;				/* first error of the ring callback */
 	uint64_t lost_seen;		/* kernel's lost count already reported */
 	struct vxt_chanev names;	/* the last object looked up */
+	bool noted;			/* the filter's count is in s->note */
 	int ncpu;
 };
 
@@ -161,6 +163,24 @@ static int report_lost(struct vxt_source *s, struct ebpf *e, struct vxt_batch *b
 	return 0;
 }
 
+/* The kernel's part of the filter into the kfilter map. */
+static int load_kfilter(struct vxt_source *s, struct ebpf *e, const struct vxt_kfilter *k)
+{
+	for (uint32_t i = 0; i < k->n && i < VXT_BPF_KF_TESTS; i++) {
+		const struct vxt_kfilter_test *t = &k->test[i];
+		struct vxt_bpf_kftest v = {
+			.known = t->known, .word = t->word, .shift = t->shift,
+			.t = t->t, .f = t->f, .mask = t->mask, .lo = t->lo, .span = t->span,
+		};
+
+		if (bpf_map__update_elem(e->skel->maps.kfilter, &i, sizeof(i), &v, sizeof(v),
+					 BPF_ANY))
+			return vxt_source_seterr(s, -errno, "ebpf: cannot load the filter: %s",
+						 strerror(errno));
+	}
+	return 0;
+}
+
 static int select_objects(struct vxt_source *s, struct ebpf *e, const char *objects)
 {
 	uint32_t devs[VXT_BPF_MAX_DEVS];
@@ -192,6 +212,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	/* a before window by count must fit a key's window of records */
 	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW;
 	struct ebpf *e;
+	bool kf;
 	int rc;
 
 	if (access(EBPF_BTF, R_OK) != 0)
@@ -229,6 +250,15 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	} else {
 		bpf_map__set_max_entries(e->skel->maps.spec_windows, 1);
 	}
+	/* the filter in the kernel: not with a speculation there (user space
+	 * filters what it commits), nor with nothing sent */
+	kf = !o->tally_only && !spec && o->kfilter && o->kfilter->nknown &&
+	     o->kfilter->n <= VXT_BPF_KF_TESTS;
+	if (kf) {
+		e->skel->rodata->kf_on = true;
+		e->skel->rodata->kf_entry = o->kfilter->entry;
+		e->skel->rodata->kf_n = o->kfilter->n;
+	}
 	e->skel->rodata->tally_on = o->tally || o->tally_only;
 	e->skel->rodata->tally_only = o->tally_only;
 	if (!o->tally && !o->tally_only) {
@@ -241,6 +271,10 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	rc = vxtrace_bpf__load(e->skel);
 	if (rc) {
 		rc = -errno;
+		/* as root, EACCES is the verifier's refusal (EPERM: lockdown) */
+		if (rc == -EACCES && geteuid() == 0)
+			return vxt_source_seterr(s, rc, "ebpf: the kernel's verifier refused the BPF "
+						 "programs; use --source tracefs");
 		if (rc == -EPERM || rc == -EACCES)
 			return vxt_source_seterr(s, rc, "ebpf: no permission to load BPF programs "
 						 "(needs root or CAP_BPF+CAP_PERFMON; lockdown?); "
@@ -253,6 +287,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		if (rc < 0)
 			return rc;
 	}
+	if (kf && (rc = load_kfilter(s, e, o->kfilter)) < 0)
+		return rc;
 	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), ring_cb, e, NULL);
 	if (!e->rb)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot map the ring buffer: %s",
@@ -266,6 +302,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 strerror(errno));
 	s->kspec = spec;
 	s->tally = o->tally || o->tally_only;
+	s->kfilter = kf;
 	return 0;
 }
 
@@ -291,8 +328,17 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 	n = report_lost(s, e, b);
 	if (n < 0)
 		return n;
-	if (s->stopped && b->n == before)
+	if (s->stopped && b->n == before) {
+		if (s->kfilter && !e->noted) {
+			size_t len = strlen(s->note);
+
+			snprintf(s->note + len, sizeof(s->note) - len, "%sthe kernel's filter kept "
+				 "back %llu events", len ? "; " : "",
+				 (unsigned long long)kernel_counter(e, VXT_BPF_FILTERED));
+			e->noted = true;
+		}
 		return 0;
+	}
 	return 1;
 }
 
@@ -348,6 +394,14 @@ static void ebpf_close(struct vxt_source *s)
 }
 
 _Static_assert(sizeof(struct voliot_io_rec) == 64, "the BPF record layout is voliot_io_rec");
+_Static_assert(VXT_BPF_KF_TESTS == VXT_KFILTER_TESTS && VXT_BPF_KF_ACCEPT == VXT_KFILTER_ACCEPT &&
+	       VXT_BPF_KF_REJECT == VXT_KFILTER_REJECT, "the filter table is the kernel's");
+_Static_assert(VXT_BPF_PH_START == VXT_PH_START && VXT_BPF_PH_DONE == VXT_PH_DONE &&
+	       VXT_BPF_PH_REQUEUE == VXT_PH_REQUEUE, "the phases of struct vxt_event");
+_Static_assert(offsetof(struct vxt_event, phase) == 46 && offsetof(struct vxt_event, op) == 47 &&
+	       offsetof(struct vxt_event, error) == 44 && offsetof(struct vxt_event, cpu) == 42 &&
+	       offsetof(struct vxt_event, flags) == 40 && offsetof(struct vxt_event, pid) == 32 &&
+	       offsetof(struct vxt_event, bytes) == 24, "the words kf_may_accept() makes");
 
 #else /* !VXT_HAVE_EBPF */
 

@@ -50,6 +50,7 @@ struct vxt_source {
 	bool kspec;			/* open() made the kernel run opts->kspec */
 	bool all_phases;		/* open() captures every phase (VXT_COMPAT_PHASES) */
 	bool tally;			/* open() made the kernel count (opts->tally*) */
+	bool kfilter;			/* open() made the kernel test opts->kfilter */
 	char note[256];
 	char err[VXT_ERRBUF_SIZE];
 };

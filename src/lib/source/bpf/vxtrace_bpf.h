@@ -48,6 +48,7 @@ enum vxt_bpf_counter {
 	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past VXT_BPF_MAX_KEYS */
 	VXT_BPF_FLUSH_ENDS = 7,	/* completions ending a flush sequence, not recorded */
 	VXT_BPF_TALLY_FULL = 8,	/* tally mode: I/Os of a key past VXT_BPF_MAX_TALLY */
+	VXT_BPF_FILTERED = 9,	/* records the kernel's filter kept back */
 	VXT_BPF_NCOUNTERS
 };
 
@@ -99,6 +100,21 @@ struct vxt_bpf_window {
 	__s64	after_left;		/* ... and this many more (after_events) */
 	__u64	seq[VXT_BPF_WINDOW];	/* slot i holds record number seq[i] + 1; 0 = empty */
 	struct voliot_io_rec rec[VXT_BPF_WINDOW];
+};
+
+/* The kernel's part of a filter (struct vxt_kfilter of source.h, one test
+ * per entry of the kfilter map; the event's phase values below). */
+#define VXT_BPF_KF_TESTS	16
+#define VXT_BPF_KF_ACCEPT	0xffffu
+#define VXT_BPF_KF_REJECT	0xfffeu
+#define VXT_BPF_PH_START	0
+#define VXT_BPF_PH_DONE		1
+#define VXT_BPF_PH_REQUEUE	2
+
+struct vxt_bpf_kftest {
+	__u8	known, word, shift, pad;
+	__u16	t, f;
+	__u64	mask, lo, span;
 };
 
 /* What the kernel remembers of an issued request until it completes. */
