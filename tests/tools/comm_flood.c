@@ -10,8 +10,8 @@
  *   comm_flood DEVICE COUNT [JOBS]
  *
  * Reads cycle over the device's first 64 MiB (or its size, if smaller).
- * Prints "COUNT" (the I/Os done, all jobs) on stdout; exit 1 with a message
- * on a failed open, read, rename or job.
+ * Prints "pid PID" for each job, then "COUNT" (the I/Os done, all jobs) on
+ * stdout; exit 1 with a message on a failed open, read, rename or job.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 		}
 		if (pid == 0)
 			_exit(flood(argv[1], j, j, jobs, count));
+		printf("pid %d\n", (int)pid);
 	}
 	while (wait(&status) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
