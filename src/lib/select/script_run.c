@@ -425,9 +425,13 @@ static void clock_to(struct vxt_script *s, uint64_t now)
 
 int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
 {
-	struct ectx x = { .s = s, .ev = ev, .ordinal = ordinal };
+	static const struct ectx zero;	/* copied: cheaper than clearing in place */
+	struct ectx x = zero;
 	int rc = 0;
 
+	x.s = s;
+	x.ev = ev;
+	x.ordinal = ordinal;
 	if (s->exited || s->ended)
 		return 0;
 	s->st.events_in++;

@@ -72,26 +72,55 @@ static int fail(int rc)
 	return 1;
 }
 
+struct feed {
+	struct batch_script *bs;
+	struct vxt_filter *f;
+	int rc;			/* the script's error, once */
+};
+
+/* Push the events of one chunk in scope; -1 ends the pass (the scope is
+ * over, the script exited or failed). */
+static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
+		      const struct vxt_event *ev, size_t n, uint64_t ord, void *arg)
+{
+	struct feed *fd = arg;
+	struct batch_script *bs = fd->bs;
+
+	(void)ci;
+	for (size_t k = 0; k < n; k++) {
+		int in = report_in_scope(c, &ev[k], ord + k);
+
+		if (in < 0)
+			return -1;
+		if (!in || (fd->f && ev[k].phase != VXT_PH_LOST && !vxt_filter_matches(fd->f, &ev[k])))
+			continue;
+		bs->considered++;
+		fd->rc = vxt_script_push(bs->s, &ev[k], ord + k);
+		if (fd->rc < 0 || vxt_script_exited(bs->s, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+/* One pass over the scope, decoding the fields the script and the filter read. */
 static int run(struct report_ctx *c, struct batch_script *bs, struct vxt_filter *f)
 {
-	const struct vxt_event *ev;
-	int rc, n;
+	struct feed fd = { .bs = bs, .f = f };
+	unsigned fields = vxt_script_fields(bs->s) | (f ? vxt_filter_fields(f) : 0);
+	int rc;
 
 	rc = vxt_script_start(bs->s, vxt_reader_objects(c->r), vxt_reader_strings(c->r), sink, bs);
 	if (rc < 0)
 		return fail(rc);
 	if (report_scope_begin(c) < 0)
 		return 1;
-	while (!vxt_script_exited(bs->s, NULL) && (n = report_scope_next(c, &ev)) == 1) {
-		if (f && ev->phase != VXT_PH_LOST && !vxt_filter_matches(f, ev))
-			continue;
-		bs->considered++;
-		rc = vxt_script_push(bs->s, ev, vxt_reader_tell(c->r) - 1);
-		if (rc < 0)
-			return fail(rc);
+	if (!vxt_script_exited(bs->s, NULL)) {
+		rc = report_scan(c, fields, feed_chunk, &fd);
+		if (fd.rc < 0)
+			return fail(fd.rc);
+		if (rc)
+			return rc;
 	}
-	if (!vxt_script_exited(bs->s, NULL) && n < 0)
-		return 1;
 	rc = vxt_script_end(bs->s);
 	if (rc < 0)
 		return fail(rc);

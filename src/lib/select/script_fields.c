@@ -1,0 +1,81 @@
+/* script_fields.c - the event fields a script reads
+ *
+ * A pass that feeds a script can decode only the columns the script's
+ * clauses can see: the fields named in its predicates and statements, what
+ * finds an event's request (object, sector, bytes) or process (pid), the
+ * error for io:::error. A script that records events (speculate, trace,
+ * printf, a clause without statements) hands whole events to its sink, and
+ * a profile's keyed rules and the interval fields (q2c ...) read the event
+ * themselves: those read every field.
+ */
+#include "vxtrace/vxt.h"
+#include "select/script_impl.h"
+
+static unsigned field_bits(int f)
+{
+	switch (f) {
+	case SF_TIME: case SF_TIMESTAMP: return VXT_FIELD_TIME;
+	case SF_OBJECT: case SF_DEV: case SF_HOST: return VXT_FIELD_OBJECT;
+	case SF_PHASE: case SF_OP: case SF_PROBENAME: return VXT_FIELD_PHASE_OP;
+	case SF_FLAGS: return VXT_FIELD_FLAGS;
+	case SF_SECTOR: return VXT_FIELD_SECTOR;
+	case SF_BYTES: return VXT_FIELD_BYTES;
+	case SF_LATENCY: return VXT_FIELD_LATENCY;
+	case SF_ERROR: return VXT_FIELD_ERROR;
+	case SF_PID: return VXT_FIELD_PID;
+	case SF_COMM: case SF_EXECNAME: return VXT_FIELD_COMM;
+	case SF_CPU: return VXT_FIELD_CPU;
+	default: return VXT_FIELD_ALL;
+	}
+}
+
+/* The fields under @n; VXT_FIELD_ALL for what this file does not know. */
+static unsigned node_fields(const struct snode *n, unsigned depth)
+{
+	unsigned f = 0;
+
+	if (!n)
+		return 0;
+	if (depth > S_MAX_DEPTH + 8)
+		return VXT_FIELD_ALL;
+	switch (n->kind) {
+	case SN_FIELD:
+		return field_bits(n->idx);
+	case SN_SELF:
+		f = VXT_FIELD_PID;
+		break;
+	case SN_KEYED:
+		return VXT_FIELD_ALL;
+	default:
+		break;
+	}
+	f |= node_fields(n->a, depth + 1) | node_fields(n->b, depth + 1) |
+	     node_fields(n->c, depth + 1);
+	for (unsigned i = 0; i < n->nargs; i++)
+		f |= node_fields(n->args[i], depth + 1);
+	for (unsigned i = 0; i < n->nkeys; i++)
+		f |= node_fields(n->keys[i], depth + 1);
+	return f;
+}
+
+unsigned vxt_script_fields(const struct vxt_script *s)
+{
+	unsigned f = VXT_FIELD_TIME | VXT_FIELD_PHASE_OP;
+
+	if (s->keyed || s->uses_iv)	/* phases paired over every field */
+		return VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT;
+	if (s->uses_req)
+		f |= VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | VXT_FIELD_BYTES;
+	for (unsigned i = 0; i < s->ncl; i++) {
+		const struct sclause *c = &s->cl[i];
+
+		if (c->records)
+			return VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT;
+		if (c->probes & SP_ERROR)
+			f |= VXT_FIELD_ERROR;
+		f |= node_fields(c->pred, 0);
+		for (unsigned j = 0; j < c->nstmts; j++)
+			f |= node_fields(c->stmts[j], 0);
+	}
+	return f;
+}
