@@ -826,9 +826,28 @@ static long vxt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /* ---- reading ---- */
 
+/* After a read that emptied the ring, with VOLIOT_SPEC_F_HORIZON: how old
+ * what the program commits from now on can be. @return bytes put at @dst.
+ */
+static u32 chan_put_horizon(struct vxt_chan *ch, u8 *dst, u32 room)
+{
+	struct voliot_spec_horizon hz = {
+		.len = sizeof(hz),
+		.type = VOLIOT_REC_SPEC_HORIZON,
+	};
+
+	if (!vxt_spec_wants_horizon(ch->spec) || room < sizeof(hz))
+		return 0;
+	hz.time_ns = ktime_get_ns();
+	hz.horizon_ns = vxt_spec_horizon(ch->spec, hz.time_ns);
+	memcpy(dst, &hz, sizeof(hz));
+	return sizeof(hz);
+}
+
 /* Fill the bounce buffer with whole records, at most @max bytes. A
  * speculating channel adds its counters when they changed, after the
- * records, or alone when @stats_alone.
+ * records, or alone when @stats_alone, then its horizon when the ring is
+ * empty.
  * @return bytes; *@next is the length of the next record (0: nothing).
  */
 static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next, bool stats_alone)
@@ -860,6 +879,8 @@ static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next, bool stats_alone)
 		memcpy(ch->bounce + n, &st, sizeof(st));
 		n += sizeof(st);
 	}
+	if (ch->spec && n && !vxt_ring_used(&ch->ring))
+		n += chan_put_horizon(ch, ch->bounce + n, max - n);
 	spin_unlock_irq(&ch->lock);
 	return n;
 }

@@ -61,6 +61,7 @@ struct vxt_spec {
 	struct list_head free, lru;
 	struct voliot_spec_stats st;
 	u64 gen, sent_gen;		/* counters changed / sent */
+	u64 horizon;			/* the last horizon sent */
 	size_t bytes;			/* allocated */
 	struct vxt_issue *issues;	/* VOLIOT_SPEC_F_ISSUE_PID, else NULL */
 	u32 issue_stamp;
@@ -537,6 +538,37 @@ void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 	sum->failed += st->failed;
 	sum->busy += st->busy;
 	sum->pending += st->pending;
+}
+
+bool vxt_spec_wants_horizon(const struct vxt_spec *s)
+{
+	return s->prog.flags & VOLIOT_SPEC_F_HORIZON;
+}
+
+/* The oldest time a later commit can send: each buffer's oldest event, or
+ * for a before window by time, what a trigger from @now on leaves of it.
+ * One pass over the buffers in use (at most nspec, usually a few).
+ */
+u64 vxt_spec_horizon(struct vxt_spec *s, u64 now)
+{
+	const struct voliot_spec *p = &s->prog;
+	u64 h = now, floor = 0, t;
+	struct vxt_sbuf *b;
+
+	if (p->key != VOLIOT_SPEC_KEY_REQUEST && p->before_ns && now > p->before_ns)
+		floor = now - p->before_ns;
+	list_for_each_entry(b, &s->lru, lru) {
+		if (!b->count)
+			continue;
+		t = max(b->recs[b->first].time_ns, floor);
+		if (t < h)
+			h = t;
+	}
+	/* An event stamped before the last snapshot may come in after it. */
+	if (h < s->horizon)
+		h = s->horizon;
+	s->horizon = h;
+	return h;
 }
 
 const struct voliot_spec_stats *vxt_spec_counters(const struct vxt_spec *s)

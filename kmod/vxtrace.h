@@ -114,6 +114,11 @@ void vxt_spec_reset(struct vxt_spec *s);
 bool vxt_spec_stats(struct vxt_spec *s, struct voliot_spec_stats *st,
 		    bool if_changed);
 const struct voliot_spec_stats *vxt_spec_counters(const struct vxt_spec *s);
+/* VOLIOT_SPEC_F_HORIZON: no later commit sends an event older than this
+ * (@now when the buffers hold none); never less than the last one.
+ */
+u64 vxt_spec_horizon(struct vxt_spec *s, u64 now);
+bool vxt_spec_wants_horizon(const struct vxt_spec *s);
 void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 			const struct voliot_spec_stats *st);
 /* chan.c: queue one committed record; false when the ring was full (lost). */

@@ -22,6 +22,7 @@ struct vxt_chanrec {
 		struct voliot_object_rec object;
 		struct voliot_clock_rec clock;
 		struct voliot_spec_stats stats;
+		struct voliot_spec_horizon horizon;
 	} u;
 };
 

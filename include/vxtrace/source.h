@@ -25,17 +25,20 @@
 #define VXT_BLKTRACE_REORDER_NS	(2 * VXT_NSEC_PER_SEC)
 #define VXT_TRACEFS_SLACK_NS	(2 * VXT_NSEC_PER_SEC / 1000)
 /* kmod speculating in the module: a committed event comes as late as the
- * program's before window; the source holds events that long, plus this, to
- * hand them out in time order. */
+ * program's before window (key request: as the I/O's latency); the module
+ * says with each read how old what it still commits can be (its horizon),
+ * and the source holds events until this long before it, to hand them out
+ * in time order. */
 #define VXT_KMOD_SPEC_SLACK_NS	(50 * VXT_NSEC_PER_SEC / 1000)
 
 /* A speculation program a kernel source can run itself (the profiles'
- * context: form): per key, keep the events within before_ns (and among the
+ * context: form, and the request form on kmod): per key, keep the events within before_ns (and among the
  * before_events last) before a trigger, the trigger and those within
  * after_ns (and among the after_events first) after it; nothing else
  * leaves the kernel. A bound of 0 is unused. See vxt_profile_kspec(). */
 struct vxt_kspec {
-	unsigned key;			/* enum vxt_spec_key: object, pid or object,pid */
+	unsigned key;			/* enum vxt_spec_key: object, pid, object,pid, or
+					 * request (no window: the I/O's own life) */
 	uint64_t before_ns, after_ns;
 	uint32_t before_events, after_events;
 	bool on_error;			/* trigger: a completion with an error */

@@ -43,6 +43,7 @@ enum voliot_rec_type {
 	VOLIOT_REC_CLOCK	= 6,	/* struct voliot_clock_rec: time anchor */
 	VOLIOT_REC_REQUEUE	= 7,	/* struct voliot_io_rec: request requeued */
 	VOLIOT_REC_SPEC_STATS	= 8,	/* struct voliot_spec_stats: speculation counters */
+	VOLIOT_REC_SPEC_HORIZON	= 9,	/* struct voliot_spec_horizon: nothing older to come */
 	/* The block layer's other phases, struct voliot_io_rec each, sent only
 	 * to a channel at capture level VOLIOT_PHASES_ALL (VOLIOT_IO_PHASES). */
 	VOLIOT_REC_QUEUE	= 16,	/* bio queued (blktrace Q) */
@@ -243,7 +244,9 @@ enum voliot_spec_overflow {
 /* voliot_spec.flags */
 #define VOLIOT_SPEC_F_ISSUE_PID	0x1	/* keys pid, object+pid: a done record with
 					 * pid 0 has the pid of its I/O's start */
-#define VOLIOT_SPEC_F_ALL	0x1
+#define VOLIOT_SPEC_F_HORIZON	0x2	/* a horizon record after each read that
+					 * empties the ring */
+#define VOLIOT_SPEC_F_ALL	0x3
 
 #define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
 #define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
@@ -289,8 +292,23 @@ struct voliot_spec_stats {
 	__u64	pending;	/* events in buffers now */
 };
 
+/* With VOLIOT_SPEC_F_HORIZON, after the records of a read that empties the
+ * ring: no record the channel queues later has a time_ns below horizon_ns
+ * (the oldest event still in a speculation buffer that a trigger can
+ * commit, or time_ns when there is none), but for an event stamped on one
+ * CPU while another held the channel's lock. Never decreases.
+ */
+struct voliot_spec_horizon {
+	__u8	len;		/* sizeof(struct voliot_spec_horizon) */
+	__u8	type;		/* VOLIOT_REC_SPEC_HORIZON */
+	__u8	reserved[6];	/* zero */
+	__u64	time_ns;	/* CLOCK_MONOTONIC of the snapshot */
+	__u64	horizon_ns;	/* CLOCK_MONOTONIC, <= time_ns */
+};
+
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_horizon) == 24, "voliot_spec_horizon size");
 
 /* ---- ioctls: 0 on success, -1 with errno ---- */
 

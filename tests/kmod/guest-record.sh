@@ -1,7 +1,7 @@
 # guest-record.sh - vxrecord --source kmod checks, sourced by guest.sh when
 # the programs are in the guest (the module is loaded, a fresh error ring)
 # expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod record_kspec
-# expect: record_kspec_user record_kspec_flight record_kspec_pid
+# expect: record_kspec_user record_kspec_flight record_kspec_pid record_kspec_slow
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -314,12 +314,75 @@ else
 	diff /tmp/kp-user.csv /tmp/kp-kern.csv | head -20
 fi
 
-vxrecord -f --source kmod --objects nullb1 --profile-dir /profiles --profile slow-io -d 1s \
-	-o /tmp/ks-slow.vxt 2>/tmp/ks-slow.err
-if grep -q 'profile slow-io runs in user space: ' /tmp/ks-slow.err &&
-   [ "$(grep -c 'runs in user space' /tmp/ks-slow.err)" = 1 ] &&
-   vxreplay /tmp/ks-slow.vxt --info | grep -q 'speculation: user space'; then
-	res PASS record_kspec_user "slow-io stays in user space and says why in one line: $(grep 'runs in user space' /tmp/ks-slow.err)"
+vxrecord -f --source kmod --objects nullb1 --profile-dir /profiles --profile per-process -d 1s \
+	-o /tmp/ks-pp.vxt 2>/tmp/ks-pp.err
+if grep -q 'profile per-process runs in user space: ' /tmp/ks-pp.err &&
+   [ "$(grep -c 'runs in user space' /tmp/ks-pp.err)" = 1 ] &&
+   vxreplay /tmp/ks-pp.vxt --info | grep -q 'speculation: user space'; then
+	res PASS record_kspec_user "per-process stays in user space and says why in one line: $(grep 'runs in user space' /tmp/ks-pp.err)"
 else
-	res FAIL record_kspec_user "$(cat /tmp/ks-slow.err)"
+	res FAIL record_kspec_user "$(cat /tmp/ks-pp.err)"
+fi
+
+# slow-io (key request: each I/O committed by its own completion when it
+# took 20 ms) in the module. nullb6 completes every I/O after 25 ms, four
+# at a time, so each commit comes while later I/Os' starts wait in the
+# module: the file is in time order only if vxrecord holds the commits back
+# to the module's horizon. nullb0's fast I/Os meanwhile are discarded. The
+# same events as the profile applied offline to a full trace, the slow ones
+# counted from the full trace with awk.
+d=/sys/kernel/config/nullb/nullb6
+mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo 25000000 >$d/completion_nsec &&
+	echo 1 >$d/power
+i=0
+while [ ! -b /dev/nullb6 ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+echo none >/sys/block/nullb6/queue/scheduler
+vxrecord -q -f --source kmod --objects nullb0,nullb6 --profile-dir /profiles \
+	--profile slow-io -o /tmp/kr-kern.vxt 2>/tmp/kr-kern.err &
+KREC=$!
+vxrecord -q -f --source kmod --objects nullb0,nullb6 -o /tmp/kr-full.vxt 2>/tmp/kr-full.err &
+FREC=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+dd if=/dev/nullb0 of=/dev/null bs=4k count=400 skip=7000 iflag=direct 2>/dev/null &
+FAST=$!
+fio --name=slow --filename=/dev/nullb6 --direct=1 --ioengine=libaio --iodepth=4 \
+	--rw=randread --bs=4k --size=32m --number_ios=48 --randseed=11 \
+	--output-format=terse >/dev/null 2>/tmp/kr-fio.err
+wait $FAST
+spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
+sleep 0.3
+kill -INT $KREC $FREC
+wait $KREC
+krc=$?
+wait $FREC
+vxreplay /tmp/kr-full.vxt --profile-dir /profiles --profile slow-io \
+	--report events --format csv | cut -d, -f1-10,13 >/tmp/kr-user.csv
+vxreplay /tmp/kr-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kr-kern.csv
+nk=$(($(wc -l </tmp/kr-kern.csv) - 1))
+nf=$(vxreplay /tmp/kr-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+# the reference: completions of 20 ms or more in the full trace
+vxreplay /tmp/kr-full.vxt --report events --format csv >/tmp/kr-full.csv
+hdr=$(head -n 1 /tmp/kr-full.csv)
+nslow=$(awk -F, -v h="$hdr" 'BEGIN { n = split(h, c, ","); for (i = 1; i <= n; i++) col[c[i]] = i }
+	NR > 1 && $col["phase"] == "done" && $col["latency_ns"] >= 20000000' /tmp/kr-full.csv | wc -l)
+ndone=$(awk -F, '$3 == "done"' /tmp/kr-kern.csv | wc -l)
+# time order: the first column never goes back
+unordered=$(awk -F, 'NR > 2 && $1 < last { n++ } NR > 1 { last = $1 } END { print n + 0 }' \
+	/tmp/kr-kern.csv)
+if [ $krc = 0 ] && vxreplay /tmp/kr-kern.vxt --info | grep -q 'speculation: kernel' &&
+   cmp -s /tmp/kr-user.csv /tmp/kr-kern.csv && [ "$nslow" -ge 48 ] && [ "$ndone" = "$nslow" ] &&
+   [ "$unordered" = 0 ] && [ "$nk" -lt "$nf" ]; then
+	res PASS record_kspec_slow "slow-io in the module: $nk of $nf events, the $nslow slow I/Os with their starts in time order, as the profile applied to a full trace ($spec_line)"
+else
+	res FAIL record_kspec_slow "exit $krc, $nk of $nf events, $ndone slow completions kept of $nslow, $unordered out of order; $(cat /tmp/kr-kern.err)"
+	vxreplay /tmp/kr-kern.vxt --info | head -6
+	diff /tmp/kr-user.csv /tmp/kr-kern.csv | head -20
 fi

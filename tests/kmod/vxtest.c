@@ -1995,12 +1995,12 @@ static int t_spec_bad(const char *path)
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.overflow = 2;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
-	q = p, q.flags = 0x2;
+	q = p, q.flags = 0x4;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.flags = VOLIOT_SPEC_F_ISSUE_PID;	/* key object */
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	bad += sub_result("spec_key", ok, "key 0 and 5, version 2, a short struct, a reserved "
-			  "field, overflow 2, flag 0x2, flag 0x1 on key object: EINVAL");
+			  "field, overflow 2, flag 0x4, flag 0x1 on key object: EINVAL");
 
 	q = p, q.triggers = 0;
 	ok = spec_set(fd, &q) == -EINVAL;

@@ -156,6 +156,25 @@ START_TEST(phase_records)
 }
 END_TEST
 
+/* The horizon record, and one too short for its type. */
+START_TEST(horizon)
+{
+	struct voliot_spec_horizon h = { sizeof(h), VOLIOT_REC_SPEC_HORIZON, { 0 }, 900, 700 };
+	struct vxt_chandec d;
+	struct seen s = { 0 };
+
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, &h, sizeof(h), collect, &s), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_int_eq(s.types[0], VOLIOT_REC_SPEC_HORIZON);
+	ck_assert_uint_eq(s.recs[0].u.horizon.time_ns, 900);
+	ck_assert_uint_eq(s.recs[0].u.horizon.horizon_ns, 700);
+	h.len = 16;
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, &h, 16, collect, &s), -EBADMSG);
+}
+END_TEST
+
 Suite *chanrec_suite(void)
 {
 	Suite *s = suite_create("chanrec");
@@ -165,6 +184,7 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, phase_records);
+	tcase_add_test(tc, horizon);
 	suite_add_tcase(s, tc);
 	return s;
 }

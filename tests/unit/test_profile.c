@@ -153,7 +153,7 @@ START_TEST(test_sections)
 		"  latency:\n"
 		"    warn: 2ms\n"
 		"    crit: 20ms\n";
-	char err[VXT_ERRBUF_SIZE], why[256];
+	char err[VXT_ERRBUF_SIZE], why[256], text_path[4096];
 	struct vxt_kspec ks;
 	struct vxt_profile *p = parse(text, err);
 
@@ -229,13 +229,50 @@ START_TEST(test_sections)
 	ck_assert_uint_eq(ks.after_ns, 1000000000);
 	vxt_profile_free(p);
 
-	/* key request (slow-io) stays in user space, saying why */
+	/* key request without its discard clause stays in user space, saying why */
 	p = parse("speculation:\n  key: request\n  clauses:\n"
 		  "    - {probe: start, action: [speculation, speculate]}\n"
 		  "    - {probe: done, predicate: spec && latency >= 20ms, action: commit}\n", err);
 	ck_assert_msg(p != NULL, "%s", err);
 	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 0);
-	ck_assert_msg(strstr(why, "key is request, whose") != NULL, "%s", why);
+	ck_assert_msg(strstr(why, "not the request form") != NULL, "%s", why);
+	vxt_profile_free(p);
+
+	/* the request form (slow-io's clauses) goes into the kernel; one whose
+	 * commit also fires without spec does not */
+	for (int i = 0; i < 3; i++) {
+		static const char *const on[] = { "spec && latency > 5ms", "spec && error",
+						  "spec && error || latency >= 1ms" };
+		char req_text[512];
+
+		snprintf(req_text, sizeof(req_text), "speculation:\n  key: request\n  clauses:\n"
+			 "    - {probe: start, action: [speculation, speculate]}\n"
+			 "    - {probe: [done, requeue], predicate: spec, action: speculate}\n"
+			 "    - {probe: done, predicate: '%s', action: commit}\n"
+			 "    - {probe: done, predicate: spec, action: discard}\n", on[i]);
+		p = parse(req_text, err);
+		ck_assert_msg(p != NULL, "%s", err);
+		ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), i < 2);
+		if (i == 0) {
+			ck_assert_uint_eq(ks.key, VXT_SPEC_KEY_REQUEST);
+			ck_assert_uint_eq(ks.on_latency_ns, 5000000);
+			ck_assert(ks.latency_strict && !ks.on_error);
+			ck_assert_uint_eq(ks.before_ns + ks.after_ns, 0);
+		} else if (i == 1) {
+			ck_assert(ks.on_error && !ks.on_latency_ns);
+		} else {
+			ck_assert_msg(strstr(why, "not the request form") != NULL, "%s", why);
+		}
+		vxt_profile_free(p);
+	}
+	/* the shipped slow-io is that form */
+	snprintf(text_path, sizeof(text_path), "%s/formats/profiles/slow-io.yaml", top());
+	p = vxt_profile_load(text_path, err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 1);
+	ck_assert_uint_eq(ks.key, VXT_SPEC_KEY_REQUEST);
+	ck_assert_uint_eq(ks.on_latency_ns, 20000000);
+	ck_assert(!ks.latency_strict && !ks.on_error);
 	vxt_profile_free(p);
 }
 END_TEST

@@ -5,7 +5,10 @@
  * trigger is one the kernel program knows: `error` (or `error != 0`),
  * `latency >= D` or `latency > D`, or `error || latency >= D`. Anything
  * else runs in user space, and the reason is one short phrase. Windows by
- * count (before_events, after_events) go in with the times.
+ * count (before_events, after_events) go in with the times. So does the
+ * request form of speculation: (slow-io): each I/O speculated from its
+ * start, committed by its completion on one of those triggers, else
+ * discarded.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -101,6 +104,53 @@ static bool parse_trigger(const char *on, struct vxt_kspec *k)
 	return true;
 }
 
+/* Is @pred the expression `spec`? */
+static bool is_spec(const char *pred)
+{
+	const char *s = pred ? skip_space(pred) : NULL;
+
+	return s && !strncmp(s, "spec", 4) && !*skip_space(s + 4);
+}
+
+static bool clause_is(const struct vxt_spec_clause *c, unsigned probes, enum vxt_spec_action a)
+{
+	return c->probes == probes && c->nactions == 1 && c->actions[0] == a && !c->windowed &&
+	       !c->follow_ns && !c->follow_events;
+}
+
+/* The request form, as the module's key request runs it:
+ *   - probe: start                 action: [speculation, speculate]
+ *   - probe: [done, requeue]       predicate: spec              action: speculate
+ *   - probe: done                  predicate: spec && TRIGGER   action: commit
+ *   - probe: done                  predicate: spec              action: discard
+ * TRIGGER one of error, latency >= D, latency > D. */
+static bool request_form(const struct vxt_spec_config *c, struct vxt_kspec *k)
+{
+	const struct vxt_spec_clause *cl = c->clauses;
+	const char *s;
+
+	if (c->nclauses != 4 || cl[0].probes != VXT_PROBE_START || cl[0].predicate ||
+	    cl[0].nactions != 2 || cl[0].actions[0] != VXT_ACT_SPECULATION ||
+	    cl[0].actions[1] != VXT_ACT_SPECULATE || cl[0].windowed)
+		return false;
+	if (!clause_is(&cl[1], VXT_PROBE_DONE | VXT_PROBE_REQUEUE, VXT_ACT_SPECULATE) ||
+	    !is_spec(cl[1].predicate) || !clause_is(&cl[2], VXT_PROBE_DONE, VXT_ACT_COMMIT) ||
+	    !clause_is(&cl[3], VXT_PROBE_DONE, VXT_ACT_DISCARD) || !is_spec(cl[3].predicate) ||
+	    !cl[2].predicate)
+		return false;
+	s = skip_space(cl[2].predicate);
+	if (strncmp(s, "spec", 4))
+		return false;
+	s = skip_space(s + 4);
+	if (strncmp(s, "&&", 2))
+		return false;
+	s = skip_space(s + 2);
+	/* one trigger: `spec && error || latency >= D` would commit without spec */
+	if (!*s || strstr(s, "||") || strchr(s, '('))
+		return false;
+	return parse_trigger(s, k);
+}
+
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len)
 {
 	memset(k, 0, sizeof(*k));
@@ -112,16 +162,20 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 		snprintf(why, len, "it has a program, which runs in user space");
 		return 0;
 	}
-	if (!p->is_context && p->spec.key == VXT_SPEC_KEY_REQUEST) {
-		/* slow-io: the module has key request, but what it commits is
-		 * as late as the I/O is slow, with no bound to sort it back */
-		snprintf(why, len, "its key is request, whose kernel commits would come as late "
-			 "as each I/O is slow, past the time order a file keeps");
+	if (!p->is_context && p->spec.key == VXT_SPEC_KEY_REQUEST &&
+	    !(p->filter && *p->filter)) {
+		if (request_form(&p->spec, k)) {
+			k->key = VXT_SPEC_KEY_REQUEST;
+			return 1;
+		}
+		memset(k, 0, sizeof(*k));
+		snprintf(why, len, "its clauses are not the request form the kernel program runs "
+			 "(start: speculate; done: commit on error or latency, else discard)");
 		return 0;
 	}
 	if (!p->is_context) {
 		snprintf(why, len, "its speculation: clauses are more than the kernel program runs "
-			 "(only the context: form goes into the kernel)");
+			 "(the context: form and the request form with no filter go into the kernel)");
 		return 0;
 	}
 	if (p->filter && *p->filter) {

@@ -41,6 +41,8 @@ static size_t min_len(uint8_t type)
 		return sizeof(struct voliot_clock_rec);
 	case VOLIOT_REC_SPEC_STATS:
 		return sizeof(struct voliot_spec_stats);
+	case VOLIOT_REC_SPEC_HORIZON:
+		return sizeof(struct voliot_spec_horizon);
 	default:
 		return 2;
 	}
@@ -78,6 +80,13 @@ static int decode(const uint8_t *p, size_t len, struct vxt_chanrec *r)
 		r->u.clock.type = p[1];
 		r->u.clock.mono_ns = le64(p + 8);
 		r->u.clock.real_ns = le64(p + 16);
+		return 1;
+	case VOLIOT_REC_SPEC_HORIZON:
+		memset(&r->u.horizon, 0, sizeof(r->u.horizon));
+		r->u.horizon.len = p[0];
+		r->u.horizon.type = p[1];
+		r->u.horizon.time_ns = le64(p + 8);
+		r->u.horizon.horizon_ns = le64(p + 16);
 		return 1;
 	case VOLIOT_REC_SPEC_STATS: {
 		__u64 *f = &r->u.stats.time_ns;

@@ -32,6 +32,7 @@ static void sort_events(struct vxt_event *a, struct vxt_event *tmp, size_t n)
 int vxt_evorder_release(struct vxt_evorder *o, struct vxt_batch *out, bool all)
 {
 	struct vxt_batch *h = &o->held;
+	uint64_t cut;
 	size_t i, n;
 
 	if (!h->n)
@@ -48,8 +49,15 @@ int vxt_evorder_release(struct vxt_evorder *o, struct vxt_batch *out, bool all)
 		if (h->ev[i].time_ns > o->maxt)
 			o->maxt = h->ev[i].time_ns;
 	sort_events(h->ev, o->tmp, h->n);
+	/* events before @cut go out */
+	if (all)
+		cut = UINT64_MAX;
+	else if (o->has_horizon)
+		cut = o->horizon;
+	else
+		cut = o->maxt >= o->window_ns ? o->maxt - o->window_ns + 1 : 0;
 	for (n = 0; n < h->n; n++)
-		if (!all && h->ev[n].time_ns + o->window_ns > o->maxt)
+		if (h->ev[n].time_ns >= cut)
 			break;
 	for (i = 0; i < n; i++) {
 		struct vxt_event *e = vxt_batch_push(out);

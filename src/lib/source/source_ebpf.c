@@ -209,8 +209,10 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
-	/* a before window by count must fit a key's window of records */
-	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW;
+	/* a before window by count must fit a key's window of records; the
+	 * BPF program has no key request */
+	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW &&
+		    o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
 	struct ebpf *e;
 	bool kf;
 	int rc;

@@ -10,13 +10,14 @@
  * VXT_PH_LOST events, and error records are done events with their error.
  * Completions seen in interrupt context carry no task: they get the pid and
  * command of their issue (iopair.h). With opts->kspec keyed by object, pid
- * or object,pid, the channel speculates in the module (VOLIOT_IO_SPECULATE;
- * a completion in interrupt context keyed by its issue's pid, as here):
- * only what the program commits arrives, late by up to its before window,
- * and is put back in time order (evorder.h); the program's counters come as
- * stats records. With opts->all_phases, the channel also sends the
- * queue-side phases (VOLIOT_IO_PHASES: queue, getrq, insert, merges, plug,
- * unplug, split, remap), each one event.
+ * or object,pid, or the request form (slow-io), the channel speculates in
+ * the module (VOLIOT_IO_SPECULATE; a completion in interrupt context keyed
+ * by its issue's pid, as here): only what the program commits arrives, late
+ * by up to its before window or an I/O's latency, and is put back in time
+ * order (evorder.h): the module's horizon records say up to when; the
+ * program's counters come as stats records. With opts->all_phases, the
+ * channel also sends the queue-side phases (VOLIOT_IO_PHASES: queue, getrq,
+ * insert, merges, plug, unplug, split, remap), each one event.
  * Format of the stream: formats/channel.md.
  */
 #include <errno.h>
@@ -45,7 +46,12 @@
 #define KMOD_SPEC_SIZE	(1u << 20)
 #define KMOD_KEY_OBJECT	0u	/* enum vxt_spec_key (select layer): object, */
 #define KMOD_KEY_PID	1u	/* pid, */
-#define KMOD_KEY_OBJECT_PID 2u	/* object,pid */
+#define KMOD_KEY_OBJECT_PID 2u	/* object,pid, */
+#define KMOD_KEY_REQUEST 3u	/* request */
+/* Key request: I/Os in flight at once, and bytes per I/O (a start and 15
+ * requeues), 16 MiB in all. */
+#define KMOD_SPEC_REQ_NSPEC (16u << 10)
+#define KMOD_SPEC_REQ_SIZE 1024u
 
 struct kmod {
 	int fd;
@@ -110,9 +116,13 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 {
 	struct voliot_spec p;
 
-	/* a before window by time bounds how late a commit comes (k->order) */
-	if (ks->key > KMOD_KEY_OBJECT_PID || (!ks->on_error && !ks->on_latency_ns) ||
-	    !ks->before_ns || ks->before_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
+	bool req = ks->key == KMOD_KEY_REQUEST;
+
+	/* a before window by time bounds how late a context commit comes; a
+	 * request has no window (the module's horizon says, k->order) */
+	if (ks->key > KMOD_KEY_REQUEST || (!ks->on_error && !ks->on_latency_ns) ||
+	    (req && (ks->before_ns || ks->after_ns || ks->before_events || ks->after_events)) ||
+	    (!req && !ks->before_ns) || ks->before_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
 	    ks->after_ns > VOLIOT_SPEC_WINDOW_MAX_NS ||
 	    ks->on_latency_ns >= VOLIOT_SPEC_WINDOW_MAX_NS ||
 	    ks->before_events > VOLIOT_SPEC_EVENTS_MAX ||
@@ -123,9 +133,10 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 	p.size = sizeof(p);
 	p.key = ks->key == KMOD_KEY_PID ? VOLIOT_SPEC_KEY_PID :
 		ks->key == KMOD_KEY_OBJECT_PID ? VOLIOT_SPEC_KEY_OBJECT_PID :
-		VOLIOT_SPEC_KEY_OBJECT;
-	if (ks->key != KMOD_KEY_OBJECT)
-		p.flags = VOLIOT_SPEC_F_ISSUE_PID;
+		req ? VOLIOT_SPEC_KEY_REQUEST : VOLIOT_SPEC_KEY_OBJECT;
+	p.flags = VOLIOT_SPEC_F_HORIZON;
+	if (ks->key == KMOD_KEY_PID || ks->key == KMOD_KEY_OBJECT_PID)
+		p.flags |= VOLIOT_SPEC_F_ISSUE_PID;
 	if (ks->on_error)
 		p.triggers |= VOLIOT_SPEC_ON_ERROR;
 	if (ks->on_latency_ns) {
@@ -136,14 +147,15 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 	p.after_ns = ks->after_ns;
 	p.before_events = ks->before_events;
 	p.after_events = ks->after_events;
-	p.nspec = KMOD_SPEC_NSPEC;
-	p.specsize = KMOD_SPEC_SIZE;
+	p.nspec = req ? KMOD_SPEC_REQ_NSPEC : KMOD_SPEC_NSPEC;
+	p.specsize = req ? KMOD_SPEC_REQ_SIZE : KMOD_SPEC_SIZE;
 	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */
 	if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0)
 		return 0;
 	k->spec = true;
 	s->kspec = true;
-	vxt_evorder_init(&k->order, ks->before_ns + VXT_KMOD_SPEC_SLACK_NS);
+	/* until the first horizon record: the before window (a request: none) */
+	vxt_evorder_init(&k->order, req ? UINT64_MAX : ks->before_ns + VXT_KMOD_SPEC_SLACK_NS);
 	return 0;
 }
 
@@ -227,6 +239,7 @@ struct kmod_feed {
 	struct vxt_source *s;
 	struct kmod *k;
 	struct vxt_batch *b;
+	bool drained;			/* a horizon record: the ring was emptied */
 };
 
 static int kmod_io(struct kmod_feed *f, const struct voliot_io_rec *r, uint8_t phase)
@@ -309,6 +322,13 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 	case VOLIOT_REC_SPEC_STATS:
 		f->k->stats = rec->u.stats;
 		return 0;
+	case VOLIOT_REC_SPEC_HORIZON:
+		/* less the time an event stamped on one CPU can wait for the
+		 * channel's lock on another */
+		vxt_evorder_horizon(&f->k->order, rec->u.horizon.horizon_ns > VXT_KMOD_SPEC_SLACK_NS ?
+				    rec->u.horizon.horizon_ns - VXT_KMOD_SPEC_SLACK_NS : 0);
+		f->drained = true;
+		return 0;
 	}
 	return 0;
 }
@@ -316,12 +336,12 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 /* Read and decode what the channel holds, up to KMOD_READ_MAX bytes. */
 static int kmod_read(struct vxt_source *s, struct kmod *k, struct vxt_batch *b)
 {
-	struct kmod_feed f = { s, k, b };
+	struct kmod_feed f = { s, k, b, false };
 	size_t total = 0;
 	ssize_t n;
 	int rc;
 
-	while (total < KMOD_READ_MAX) {
+	while (total < KMOD_READ_MAX && !f.drained) {
 		n = read(k->fd, k->buf, KMOD_READ_SIZE);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
