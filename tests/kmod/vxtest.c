@@ -1332,6 +1332,11 @@ static void *churn_main(void *arg)
 			p.nspec = 1 + rand_r(&c->seed) % 256;
 			p.specsize = 64 * (1 + rand_r(&c->seed) % 64);
 			p.overflow = rand_r(&c->seed) % 2;
+			if (rand_r(&c->seed) % 2)
+				p.flags |= VOLIOT_SPEC_F_HORIZON;
+			if ((p.key == VOLIOT_SPEC_KEY_PID || p.key == VOLIOT_SPEC_KEY_OBJECT_PID) &&
+			    rand_r(&c->seed) % 2)
+				p.flags |= VOLIOT_SPEC_F_ISSUE_PID;
 			if (ioctl(fd, VOLIOT_IO_SPECULATE, &p) < 0)
 				rc = -errno;
 		}
