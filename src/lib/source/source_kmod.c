@@ -106,17 +106,17 @@ static int kmod_want(struct vxt_source *s, const char *objects, union voliot_wan
 	return n;
 }
 
-/* Context programs keyed by object, pid or object,pid go into the module
- * (the pid of a completion in interrupt context is its issue's, as
- * kmod_io() pairs them: VOLIOT_SPEC_F_ISSUE_PID); the rest stays in user
+/* Context programs keyed by object, pid or object,pid, and the request
+ * form, go into the module (the pid of a completion in interrupt context is
+ * its issue's, as kmod_io() pairs them: VOLIOT_SPEC_F_ISSUE_PID; horizon
+ * records for k->order: VOLIOT_SPEC_F_HORIZON); the rest stays in user
  * space (s->kspec false). A module without VOLIOT_IO_SPECULATE (ENOTTY) or
- * refusing the program (one from before VOLIOT_SPEC_F_ISSUE_PID: EINVAL)
- * leaves it to user space too. */
-static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
+ * refusing the program (one from before those flags: EINVAL) leaves it to
+ * user space too. */
+static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
 {
-	struct voliot_spec p;
-
 	bool req = ks->key == KMOD_KEY_REQUEST;
+	struct voliot_spec p;
 
 	/* a before window by time bounds how late a context commit comes; a
 	 * request has no window (the module's horizon says, k->order) */
@@ -127,7 +127,7 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 	    ks->on_latency_ns >= VOLIOT_SPEC_WINDOW_MAX_NS ||
 	    ks->before_events > VOLIOT_SPEC_EVENTS_MAX ||
 	    ks->after_events > VOLIOT_SPEC_EVENTS_MAX)
-		return 0;
+		return;
 	memset(&p, 0, sizeof(p));
 	p.version = VOLIOT_SPEC_VERSION;
 	p.size = sizeof(p);
@@ -151,12 +151,11 @@ static int kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt
 	p.specsize = req ? KMOD_SPEC_REQ_SIZE : KMOD_SPEC_SIZE;
 	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */
 	if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0)
-		return 0;
+		return;
 	k->spec = true;
 	s->kspec = true;
 	/* until the first horizon record: the before window (a request: none) */
 	vxt_evorder_init(&k->order, req ? UINT64_MAX : ks->before_ns + VXT_KMOD_SPEC_SLACK_NS);
-	return 0;
 }
 
 static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_source_opts *o)
@@ -168,15 +167,6 @@ static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_s
 	if (ioctl(k->fd, VOLIOT_IO_TRACE_INIT, (unsigned long)o->bufsize) < 0)
 		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE_INIT: %s",
 					 VOLIOT_DEVICE, strerror(errno));
-	n = kmod_want(s, o->objects, sets);
-	if (n < 0)
-		return n;
-	memset(&wl, 0, sizeof(wl));
-	wl.count = (uint32_t)n;
-	wl.sets = (uint64_t)(uintptr_t)sets;
-	if (ioctl(k->fd, VOLIOT_IO_TRACE, &wl) < 0)
-		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE: %s",
-					 VOLIOT_DEVICE, strerror(errno));
 	/* before the speculation: the module speculates at level issue only,
 	 * so a context profile with --phases all runs in user space */
 	if (o->all_phases) {
@@ -186,7 +176,19 @@ static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_s
 						 " (a vxtrace.ko without --phases all)" : "");
 		s->all_phases = true;
 	}
-	return o->kspec ? kmod_speculate(s, k, o->kspec) : 0;
+	/* the program before the objects: no event passes unspeculated */
+	if (o->kspec)
+		kmod_speculate(s, k, o->kspec);
+	n = kmod_want(s, o->objects, sets);
+	if (n < 0)
+		return n;
+	memset(&wl, 0, sizeof(wl));
+	wl.count = (uint32_t)n;
+	wl.sets = (uint64_t)(uintptr_t)sets;
+	if (ioctl(k->fd, VOLIOT_IO_TRACE, &wl) < 0)
+		return vxt_source_seterr(s, -errno, "%s: VOLIOT_IO_TRACE: %s",
+					 VOLIOT_DEVICE, strerror(errno));
+	return 0;
 }
 
 static int kmod_open(struct vxt_source *s, const struct vxt_source_opts *o)
