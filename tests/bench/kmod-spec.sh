@@ -91,6 +91,11 @@ awk -v rt="$runtime" '
 		}
 		if (fbps > 0)
 			printf "  kernel speculation reads %.3f%% of the full trace'\''s bytes\n", 100 * kbps / fbps
+		ks = specval(m["kernel"], "bytes_seen")
+		if (ks > 0)
+			printf "  kernel speculation keeps %.3f%% of the bytes it sees (the full trace of the same I/O)\n", 100 * specval(m["kernel"], "bytes_kept") / ks
+		if (none > 0 && val(m["kernel"], "iops") >= 0 && val(m["blktrace"], "iops") >= 0)
+			printf "  IOPS loss against none: kernel speculation %.1f%%, blktrace %.1f%%\n", 100 * (1 - val(m["kernel"], "iops") / none), 100 * (1 - val(m["blktrace"], "iops") / none)
 		if ("check" in m)
 			print "  " m["check"]
 	}' "$KM_WORK/b.txt"
