@@ -330,30 +330,30 @@ else
 fi
 
 # slow-io (key request: each I/O committed by its own completion when it
-# took 20 ms) in the module. nullb6 completes every I/O after 150 ms, nullb7
-# after 25 ms: while an I/O of nullb6 is in flight, several of nullb7's,
+# took 20 ms) in the module. nullb8 completes every I/O after 150 ms, nullb9
+# after 25 ms: while an I/O of nullb8 is in flight, several of nullb9's,
 # all later than its start, are committed, and the module holds its start
 # for longer than vxrecord's 50 ms of slack: the file is in time order only
 # if vxrecord holds the commits back to the module's horizon. nullb0's
 # fast I/Os meanwhile are discarded. The same events as the profile applied
 # offline to a full trace, the slow ones counted from the full trace with
 # awk.
-for n in 6:150000000 7:25000000; do
+for n in 8:150000000 9:25000000; do
 	d=/sys/kernel/config/nullb/nullb${n%%:*}
 	mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo ${n#*:} >$d/completion_nsec &&
 		echo 1 >$d/power
 done
 i=0
-while { [ ! -b /dev/nullb6 ] || [ ! -b /dev/nullb7 ]; } && [ $i -lt 50 ]; do
+while { [ ! -b /dev/nullb8 ] || [ ! -b /dev/nullb9 ]; } && [ $i -lt 50 ]; do
 	i=$((i + 1))
 	sleep 0.1
 done
-echo none >/sys/block/nullb6/queue/scheduler
-echo none >/sys/block/nullb7/queue/scheduler
-vxrecord -q -f --source kmod --objects nullb0,nullb6,nullb7 --profile-dir /profiles \
+echo none >/sys/block/nullb8/queue/scheduler
+echo none >/sys/block/nullb9/queue/scheduler
+vxrecord -q -f --source kmod --objects nullb0,nullb8,nullb9 --profile-dir /profiles \
 	--profile slow-io -o /tmp/kr-kern.vxt 2>/tmp/kr-kern.err &
 KREC=$!
-vxrecord -q -f --source kmod --objects nullb0,nullb6,nullb7 -o /tmp/kr-full.vxt \
+vxrecord -q -f --source kmod --objects nullb0,nullb8,nullb9 -o /tmp/kr-full.vxt \
 	2>/tmp/kr-full.err &
 FREC=$!
 i=0
@@ -363,9 +363,9 @@ while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i 
 done
 dd if=/dev/nullb0 of=/dev/null bs=4k count=400 skip=7000 iflag=direct 2>/dev/null &
 FAST=$!
-dd if=/dev/nullb7 of=/dev/null bs=4k count=24 skip=100 iflag=direct 2>/dev/null &
+dd if=/dev/nullb9 of=/dev/null bs=4k count=24 skip=100 iflag=direct 2>/dev/null &
 SLOW7=$!
-dd if=/dev/nullb6 of=/dev/null bs=4k count=4 skip=200 iflag=direct 2>/dev/null
+dd if=/dev/nullb8 of=/dev/null bs=4k count=4 skip=200 iflag=direct 2>/dev/null
 wait $FAST $SLOW7
 spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
 sleep 0.3
