@@ -96,6 +96,8 @@ start_mode() {
 
 stop_mode() {
 	[ -n "$bg" ] || return 0
+	# vxtop prints an interval when it ends: wait for the one fio ended in
+	[ "$1" = top-maps ] && sleep 1.2
 	kill -INT "$bg"; wait "$bg" 2>/dev/null; bg=
 }
 
@@ -113,7 +115,7 @@ while [ $r -le "$rounds" ]; do
 		start_mode "$m" || continue
 		set -- $(fio_iops)
 		iops=$1 total=$2
-		stop_mode
+		stop_mode "$m"
 		extra=
 		case $m in ebpf|tracefs|ebpf-ctx)
 			sum=$("$build/vxreplay" "$dir/f.vxt" --report summary --format json)
