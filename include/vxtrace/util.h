@@ -61,6 +61,10 @@ uint32_t vxt_crc32c_sw(uint32_t crc, const void *buf, size_t len);
  * format, else strerror(-rc)). Can't fail. */
 const char *vxt_strerror(int rc);
 
+/* Make room for @want items of @size in the array *@array of capacity
+ * *@cap, doubling it from 16. @return 0, or -ENOMEM with the array as it was. */
+int vxt_grow(void *array, size_t *cap, size_t want, size_t size);
+
 /* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
 uint64_t vxt_now_mono(void);
 uint64_t vxt_now_real(void);

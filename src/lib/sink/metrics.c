@@ -59,25 +59,6 @@ void vxt_metrics_free(struct vxt_metrics *m)
 	free(m);
 }
 
-/* Make room for @want items of @size in *@p (capacity *@cap). @return 0 or -ENOMEM. */
-static int grow(void *p, size_t *cap, size_t want, size_t size)
-{
-	void **pp = p;
-	size_t ncap = *cap ? *cap : 16;
-	void *n;
-
-	if (want <= *cap)
-		return 0;
-	while (ncap < want)
-		ncap *= 2;
-	n = realloc(*pp, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*pp = n;
-	*cap = ncap;
-	return 0;
-}
-
 static int learn_name(struct vxt_metrics *m, const struct vxt_objtab *objs, uint32_t id)
 {
 	struct metrics_state *s = &m->live;
@@ -85,7 +66,7 @@ static int learn_name(struct vxt_metrics *m, const struct vxt_objtab *objs, uint
 
 	if (id < s->nnames && s->names[id][0])
 		return 0;
-	if (grow(&s->names, &s->cap_names, (size_t)id + 1, sizeof(*s->names)) < 0)
+	if (vxt_grow(&s->names, &s->cap_names, (size_t)id + 1, sizeof(*s->names)) < 0)
 		return -ENOMEM;
 	while (s->nnames <= id)
 		s->names[s->nnames++][0] = 0;
@@ -117,7 +98,7 @@ static struct metrics_series *series_of(struct vxt_metrics *m, const struct vxt_
 		m->nindex = n;
 	}
 	if (learn_name(m, objs, object) < 0 ||
-	    grow(&s->ser, &s->cap_ser, s->nser + 1, sizeof(*s->ser)) < 0)
+	    vxt_grow(&s->ser, &s->cap_ser, s->nser + 1, sizeof(*s->ser)) < 0)
 		return NULL;
 	ser = &s->ser[s->nser++];
 	memset(ser, 0, sizeof(*ser));
@@ -148,7 +129,7 @@ static int count_error(struct vxt_metrics *m, const struct vxt_event *ev)
 			return 0;
 		}
 	}
-	if (grow(&s->err, &s->cap_err, s->nerr + 1, sizeof(*s->err)) < 0)
+	if (vxt_grow(&s->err, &s->cap_err, s->nerr + 1, sizeof(*s->err)) < 0)
 		return -ENOMEM;
 	s->err[s->nerr] = (struct metrics_error){ ev->object, ev->op, ev->error, 1 };
 	m->last_err = s->nerr++;
@@ -226,9 +207,9 @@ void vxt_metrics_set_view(struct vxt_metrics *m, const struct vxt_view_stats *st
 /* Copy @src into @dst (both arrays grown as needed). @return 0 or -ENOMEM. */
 int metrics_state_copy(struct metrics_state *dst, const struct metrics_state *src)
 {
-	if (grow(&dst->ser, &dst->cap_ser, src->nser, sizeof(*src->ser)) < 0 ||
-	    grow(&dst->err, &dst->cap_err, src->nerr, sizeof(*src->err)) < 0 ||
-	    grow(&dst->names, &dst->cap_names, src->nnames, sizeof(*src->names)) < 0)
+	if (vxt_grow(&dst->ser, &dst->cap_ser, src->nser, sizeof(*src->ser)) < 0 ||
+	    vxt_grow(&dst->err, &dst->cap_err, src->nerr, sizeof(*src->err)) < 0 ||
+	    vxt_grow(&dst->names, &dst->cap_names, src->nnames, sizeof(*src->names)) < 0)
 		return -ENOMEM;
 	if (src->nser)
 		memcpy(dst->ser, src->ser, src->nser * sizeof(*src->ser));
@@ -308,12 +289,6 @@ int vxt_metrics_tick(struct vxt_metrics *m)
 	if (m->published_ns && vxt_now_mono() - m->published_ns < PUBLISH_EVERY_NS)
 		return 0;
 	return vxt_metrics_publish(m);
-}
-
-/* For metrics_tally.c (metrics_impl.h). */
-int metrics_grow(void *p, size_t *cap, size_t want, size_t size)
-{
-	return grow(p, cap, want, size);
 }
 
 struct metrics_series *metrics_series_of(struct vxt_metrics *m, const struct vxt_objtab *objs,

@@ -72,9 +72,6 @@ struct vxt_metrics {
 struct metrics_snap *metrics_snap_get(struct vxt_metrics *m);
 void metrics_snap_put(struct vxt_metrics *m, struct metrics_snap *s);
 
-/* Make room for @want items of @size in the array *@p of capacity *@cap.
- * @return 0 or -ENOMEM. */
-int metrics_grow(void *p, size_t *cap, size_t want, size_t size);
 /* The live series of (@object, @op), made (with the object's name from
  * @objs) on first sight. @return it, or NULL when out of memory. */
 struct metrics_series *metrics_series_of(struct vxt_metrics *m, const struct vxt_objtab *objs,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sink/metrics_impl.h"
+#include "vxtrace/util.h"
 
 _Static_assert(VXT_TALLY_US_BUCKETS == VXT_METRICS_BUCKETS + 1,
 	       "the kernel's buckets are the metrics' buckets");
@@ -26,7 +27,7 @@ static int set_error(struct vxt_metrics *m, const struct vxt_tally_error *te)
 			return 0;
 		}
 	}
-	if (metrics_grow(&s->err, &s->cap_err, s->nerr + 1, sizeof(*s->err)) < 0)
+	if (vxt_grow(&s->err, &s->cap_err, s->nerr + 1, sizeof(*s->err)) < 0)
 		return -ENOMEM;
 	s->err[s->nerr++] = (struct metrics_error){ te->object, te->op, te->error, te->n };
 	return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "source/ebpf_tally.h"
+#include "vxtrace/util.h"
 
 #ifdef VXT_HAVE_EBPF
 
@@ -19,24 +20,6 @@
 _Static_assert(VXT_BPF_US_BUCKETS == VXT_TALLY_US_BUCKETS, "as struct vxt_tally");
 _Static_assert(VXT_BPF_NS_BUCKETS == VXT_TALLY_NS_BUCKETS, "as struct vxt_tally");
 _Static_assert(sizeof(struct vxt_bpf_tally) % 8 == 0, "per-CPU values are 8-aligned");
-
-static int grow(void *p, size_t *cap, size_t want, size_t size)
-{
-	void **pp = p;
-	size_t ncap = *cap ? *cap : 16;
-	void *n;
-
-	if (want <= *cap)
-		return 0;
-	while (ncap < want)
-		ncap *= 2;
-	n = realloc(*pp, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*pp = n;
-	*cap = ncap;
-	return 0;
-}
 
 static void sum_into(struct vxt_tally *t, const struct vxt_bpf_tally *v, int ncpu)
 {
@@ -85,7 +68,7 @@ static int read_tallies(struct vxt_source *s, struct vxt_chanev *names, int fd, 
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals))
 			continue;	/* gone since (never: keys stay) */
-		if (grow(&out->t, &out->cap, out->n + 1, sizeof(*out->t)) < 0) {
+		if (vxt_grow(&out->t, &out->cap, out->n + 1, sizeof(*out->t)) < 0) {
 			rc = vxt_source_seterr(s, -ENOMEM, "out of memory");
 			break;
 		}
@@ -120,7 +103,7 @@ static int read_errors(struct vxt_source *s, struct vxt_chanev *names, int fd, i
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals))
 			continue;
-		if (grow(&out->e, &out->cape, out->ne + 1, sizeof(*out->e)) < 0) {
+		if (vxt_grow(&out->e, &out->cape, out->ne + 1, sizeof(*out->e)) < 0) {
 			rc = vxt_source_seterr(s, -ENOMEM, "out of memory");
 			break;
 		}
