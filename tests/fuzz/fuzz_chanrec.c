@@ -44,6 +44,15 @@ static int collect(const struct vxt_chanrec *rec, void *arg)
 	case VOLIOT_REC_IO_DONE:
 	case VOLIOT_REC_ERROR:
 	case VOLIOT_REC_REQUEUE:
+	case VOLIOT_REC_QUEUE:
+	case VOLIOT_REC_GETRQ:
+	case VOLIOT_REC_INSERT:
+	case VOLIOT_REC_BACKMERGE:
+	case VOLIOT_REC_FRONTMERGE:
+	case VOLIOT_REC_PLUG:
+	case VOLIOT_REC_UNPLUG:
+	case VOLIOT_REC_SPLIT:
+	case VOLIOT_REC_REMAP:
 		check(rec->len >= sizeof(rec->u.io));
 		check(memchr(rec->u.io.comm, '\0', sizeof(rec->u.io.comm)) != NULL);
 		s->hash = mix(s->hash, &rec->u.io.time_ns, 8);
@@ -64,6 +73,11 @@ static int collect(const struct vxt_chanrec *rec, void *arg)
 	case VOLIOT_REC_SPEC_STATS:
 		s->hash = mix(s->hash, &rec->u.stats.seen, 8);
 		s->hash = mix(s->hash, &rec->u.stats.kept, 8);
+		break;
+	case VOLIOT_REC_SPEC_HORIZON:
+		check(rec->len >= sizeof(rec->u.horizon));
+		s->hash = mix(s->hash, &rec->u.horizon.time_ns, 8);
+		s->hash = mix(s->hash, &rec->u.horizon.horizon_ns, 8);
 		break;
 	default:
 		check(0);	/* unknown types are skipped, never handed out */
