@@ -7,6 +7,7 @@
 #ifndef VXTRACE_CHANREC_H
 #define VXTRACE_CHANREC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,30 @@ void vxt_chandec_init(struct vxt_chandec *d);
  * stream offset of the bad record is d->offset. */
 int vxt_chandec_feed(struct vxt_chandec *d, const void *buf, size_t len,
 		     vxt_chanrec_fn fn, void *arg);
+
+/* Whether records of @type carry struct voliot_io_rec (issue, completion,
+ * error, requeue and the other block-layer phases). */
+static inline bool vxt_chanrec_is_io(uint8_t type)
+{
+	switch (type) {
+	case VOLIOT_REC_IO_START:
+	case VOLIOT_REC_IO_DONE:
+	case VOLIOT_REC_ERROR:
+	case VOLIOT_REC_REQUEUE:
+	case VOLIOT_REC_QUEUE:
+	case VOLIOT_REC_GETRQ:
+	case VOLIOT_REC_INSERT:
+	case VOLIOT_REC_BACKMERGE:
+	case VOLIOT_REC_FRONTMERGE:
+	case VOLIOT_REC_PLUG:
+	case VOLIOT_REC_UNPLUG:
+	case VOLIOT_REC_SPLIT:
+	case VOLIOT_REC_REMAP:
+		return true;
+	default:
+		return false;
+	}
+}
 /* Bytes of an unfinished record held back. */
 static inline size_t vxt_chandec_pending(const struct vxt_chandec *d)
 {

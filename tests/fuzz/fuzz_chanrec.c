@@ -39,27 +39,17 @@ static int collect(const struct vxt_chanrec *rec, void *arg)
 	check(rec->len >= 2);
 	s->hash = mix(s->hash, &rec->type, 1);
 	s->hash = mix(s->hash, &rec->len, 1);
-	switch (rec->type) {
-	case VOLIOT_REC_IO_START:
-	case VOLIOT_REC_IO_DONE:
-	case VOLIOT_REC_ERROR:
-	case VOLIOT_REC_REQUEUE:
-	case VOLIOT_REC_QUEUE:
-	case VOLIOT_REC_GETRQ:
-	case VOLIOT_REC_INSERT:
-	case VOLIOT_REC_BACKMERGE:
-	case VOLIOT_REC_FRONTMERGE:
-	case VOLIOT_REC_PLUG:
-	case VOLIOT_REC_UNPLUG:
-	case VOLIOT_REC_SPLIT:
-	case VOLIOT_REC_REMAP:
+	if (vxt_chanrec_is_io(rec->type)) {
 		check(rec->len >= sizeof(rec->u.io));
 		check(memchr(rec->u.io.comm, '\0', sizeof(rec->u.io.comm)) != NULL);
 		s->hash = mix(s->hash, &rec->u.io.time_ns, 8);
 		s->hash = mix(s->hash, &rec->u.io.sector, 8);
 		s->hash = mix(s->hash, &rec->u.io.dev, 4);
 		s->hash = mix(s->hash, rec->u.io.comm, strlen(rec->u.io.comm));
-		break;
+		s->n++;
+		return 0;
+	}
+	switch (rec->type) {
 	case VOLIOT_REC_LOST:
 		s->hash = mix(s->hash, &rec->u.lost.count, 8);
 		break;

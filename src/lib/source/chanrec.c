@@ -18,21 +18,9 @@ static inline uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(
 /* Smallest length a known type needs; 2 for unknown types. */
 static size_t min_len(uint8_t type)
 {
-	switch (type) {
-	case VOLIOT_REC_IO_START:
-	case VOLIOT_REC_IO_DONE:
-	case VOLIOT_REC_ERROR:
-	case VOLIOT_REC_REQUEUE:
-	case VOLIOT_REC_QUEUE:
-	case VOLIOT_REC_GETRQ:
-	case VOLIOT_REC_INSERT:
-	case VOLIOT_REC_BACKMERGE:
-	case VOLIOT_REC_FRONTMERGE:
-	case VOLIOT_REC_PLUG:
-	case VOLIOT_REC_UNPLUG:
-	case VOLIOT_REC_SPLIT:
-	case VOLIOT_REC_REMAP:
+	if (vxt_chanrec_is_io(type))
 		return sizeof(struct voliot_io_rec);
+	switch (type) {
 	case VOLIOT_REC_LOST:
 		return sizeof(struct voliot_lost_rec);
 	case VOLIOT_REC_OBJECT:
