@@ -218,6 +218,7 @@ struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
 	switch (n->idx) {
 	case K_PRED:
 		ctx.spec = key_active(x->s, x->key);
+		ctx.iv = x->s->pp ? &x->s->iv : NULL;
 		if (c->pred_spec >= 0)
 			return val(ctx.spec == (bool)c->pred_spec);
 		return val(vxt_filter_eval(c->pred, x->ev, &ctx));
@@ -383,6 +384,8 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 	if (rc < 0)
 		return rc;
 	kc->pred_spec = kc->pred ? vxt_filter_spec_only(kc->pred) : -1;
+	if (kc->pred && vxt_filter_uses_intervals(kc->pred))
+		s->uses_iv = true;	/* the run pairs the phases (phasepair.h) */
 	cl->probes = probes_of(in->probes);
 	cl->line = in->line;
 	cl->col = in->col;

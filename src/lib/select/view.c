@@ -6,6 +6,10 @@
  * as a script, `speculation:` and `context:` rules as a keyed script
  * (script_keyed.c). Ordinals count every pushed event, kept or not, so a
  * caller reading a file from its start gets the file's event numbers.
+ * When a filter reads an interval field (q2c, ...), every pushed event goes
+ * through a phase pairer (phasepair.h) before the filters see it, so a
+ * completion is judged by its own I/O's intervals even where the filter
+ * drops that I/O's earlier phases; on those the intervals are unknown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +17,14 @@
 #include <string.h>
 
 #include "select/spec_impl.h"
+#include "vxtrace/phasepair.h"
 #include "vxtrace/view.h"
 
 struct vxt_view {
 	struct vxt_filter *pf;		/* the profile's filter, or NULL */
 	struct vxt_filter *xf;		/* the extra filter, or NULL */
 	struct vxt_spec *spec;		/* speculation (on the script engine), or NULL */
+	struct vxt_phasepair *pp;	/* a filter reads intervals: the pairer, else NULL */
 	struct vxt_spec_event *q;	/* FIFO when there is no speculation */
 	size_t qhead, qn, qcap;
 	uint64_t seq;
@@ -67,6 +73,14 @@ struct vxt_view *vxt_view_new(const struct vxt_profile *p, const char *filter,
 		goto out_free;
 	if (filter && compile(filter, "filter", 1, 1, objs, strs, &v->xf, err) < 0)
 		goto out_free;
+	if ((v->pf && vxt_filter_uses_intervals(v->pf)) ||
+	    (v->xf && vxt_filter_uses_intervals(v->xf))) {
+		v->pp = vxt_phasepair_new();
+		if (!v->pp) {
+			snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
+			goto out_free;
+		}
+	}
 	if (p && p->program) {
 		if (open_script(v, p, objs, strs, err) < 0)
 			goto out_free;
@@ -91,6 +105,7 @@ void vxt_view_free(struct vxt_view *v)
 	vxt_filter_free(v->pf);
 	vxt_filter_free(v->xf);
 	vxt_spec_free(v->spec);
+	vxt_phasepair_free(v->pp);
 	free(v->q);
 	free(v);
 }
@@ -134,10 +149,14 @@ int vxt_view_push(struct vxt_view *v, const struct vxt_event *ev, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct vxt_event *e = &ev[i];
 		bool lost = e->phase == VXT_PH_LOST;
+		struct vxt_ivals iv;
+		struct vxt_filter_ctx ctx = { .iv = v->pp ? &iv : NULL };
 		int rc;
 
-		if (!lost && ((v->pf && !vxt_filter_matches(v->pf, e)) ||
-			      (v->xf && !vxt_filter_matches(v->xf, e)))) {
+		if (v->pp && vxt_phasepair_add(v->pp, e, &iv) < 0)
+			return -ENOMEM;
+		if (!lost && ((v->pf && !vxt_filter_eval(v->pf, e, &ctx)) ||
+			      (v->xf && !vxt_filter_eval(v->xf, e, &ctx)))) {
 			v->st.filtered_out++;
 			v->seq++;
 			v->st.events_in++;

@@ -3,13 +3,16 @@
  * Binds the filter language (vxtrace/filter.h) to the view: a filter decides
  * which events are shown; a search only where n / N stop. A bad expression
  * reports its error and changes nothing. With speculation, the filter comes
- * first: the speculation view is recomputed over the filtered events.
+ * first: the speculation view is recomputed over the filtered events. A
+ * filter on an interval field (q2c, ...) looks each completion's intervals
+ * up in a pairing of the whole file (ivfilter.c).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "browser/ivfilter.h"
 #include "browser/model.h"
 
 #include "vxtrace/filter.h"
@@ -19,17 +22,28 @@ static bool match_filter(void *ctx, const struct vxt_event *ev)
 	return vxt_filter_matches(ctx, ev);
 }
 
+static bool match_iv(void *ctx, const struct vxt_event *ev)
+{
+	return vr_ivfilter_match(ctx, ev);
+}
+
 /* The I/O listing: completions only, and what the filter (ctx, or NULL) lets through. */
 static bool match_io(void *ctx, const struct vxt_event *ev)
 {
 	return ev->phase == VXT_PH_DONE && (!ctx || vxt_filter_matches(ctx, ev));
 }
 
-static vr_match_fn pick(const struct vr_model *m, const struct vxt_filter *f)
+static bool match_io_iv(void *ctx, const struct vxt_event *ev)
+{
+	return ev->phase == VXT_PH_DONE && vr_ivfilter_match(ctx, ev);
+}
+
+static vr_match_fn pick(const struct vr_model *m, const struct vxt_filter *f,
+			const struct vr_ivfilter *ivf)
 {
 	if (m->io_only)
-		return match_io;
-	return f ? match_filter : NULL;
+		return ivf ? match_io_iv : match_io;
+	return ivf ? match_iv : f ? match_filter : NULL;
 }
 
 int vr_model_set_io_only(struct vr_model *m, bool on)
@@ -37,7 +51,8 @@ int vr_model_set_io_only(struct vr_model *m, bool on)
 	bool was = m->io_only;
 
 	m->io_only = on;
-	if (vr_view_set_match(&m->view, pick(m, m->filter), m->filter) < 0) {
+	if (vr_view_set_match(&m->view, pick(m, m->filter, m->ivf),
+			      m->ivf ? (void *)m->ivf : m->filter) < 0) {
 		m->io_only = was;
 		return -ENOMEM;
 	}
@@ -91,19 +106,28 @@ static void respeculate(struct vr_model *m)
 int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 {
 	struct vxt_filter *f = NULL;
+	struct vr_ivfilter *ivf = NULL;
 
 	if (!blank(text)) {
 		f = compile(m, text, err, errsz);
 		if (!f)
 			return -1;
+		if (vxt_filter_uses_intervals(f) && !(ivf = vr_ivfilter_new(m, f))) {
+			release(f);
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
 	}
-	if (vr_view_set_match(&m->view, pick(m, f), f) < 0) {
+	if (vr_view_set_match(&m->view, pick(m, f, ivf), ivf ? (void *)ivf : f) < 0) {
+		vr_ivfilter_free(ivf);
 		release(f);
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
+	vr_ivfilter_free(m->ivf);
 	release(m->filter);
 	m->filter = f;
+	m->ivf = ivf;
 	snprintf(m->filter_src, sizeof(m->filter_src), "%s", f ? text : "");
 	respeculate(m);
 	return 0;

@@ -26,6 +26,7 @@
 #include "browser/ioph.h"
 
 struct vxt_filter;
+struct vr_ivfilter;
 struct vxt_spec;
 struct vxt_view;
 struct vxt_profile;
@@ -151,6 +152,7 @@ struct vr_model {
 	/* what is shown */
 	struct vr_view view;
 	struct vxt_filter *filter;	/* NULL = no filter */
+	struct vr_ivfilter *ivf;	/* its intervals, when it reads some (ivfilter.h) */
 	char filter_src[256];
 	char profile[64];		/* the applied profile's name, "" = none */
 	struct vxt_profile *prof;	/* the applied profile, NULL = none */

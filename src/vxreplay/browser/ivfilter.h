@@ -1,0 +1,21 @@
+/* ivfilter.h - the browser's filter on the interval fields (ivfilter.c) */
+#ifndef VXREPLAY_BROWSER_IVFILTER_H
+#define VXREPLAY_BROWSER_IVFILTER_H
+
+#include <stdbool.h>
+
+#include "vxtrace/event.h"
+
+struct vr_model;
+struct vxt_filter;
+struct vr_ivfilter;
+
+/* Pair the phases of the whole file for @f (borrowed for the result's
+ * life): one pass on the job reader now. @return NULL when out of memory. */
+struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f);
+/* @f on @ev, a completion judged by its own I/O's intervals. */
+bool vr_ivfilter_match(struct vr_ivfilter *x, const struct vxt_event *ev);
+/* NULL is fine. */
+void vr_ivfilter_free(struct vr_ivfilter *x);
+
+#endif
