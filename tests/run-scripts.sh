@@ -14,17 +14,19 @@ for t in "$top"/tests/"$kind"/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	log=$(mktemp)
+	t0=$(date +%s)
 	VXT_BUILD=$build VXT_TOP=$top VXT_SHARED=$top/../shared \
 		timeout -k 10 "${VXT_TEST_TIMEOUT:-900}" sh "$t" >"$log" 2>&1 </dev/null
 	rc=$?
+	secs=$(( $(date +%s) - t0 ))
 	[ $rc -eq 124 ] && echo "(killed after ${VXT_TEST_TIMEOUT:-900} s)" >>"$log"
 	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1)); echo "PASS: $kind/$name"
+		pass=$((pass + 1)); echo "PASS: $kind/$name (${secs} s)"
 	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1)); echo "SKIP: $kind/$name: $(tail -n 1 "$log")"
+		skip=$((skip + 1)); echo "SKIP: $kind/$name (${secs} s): $(tail -n 1 "$log")"
 	else
 		fail=$((fail + 1)); failed="$failed $name"
-		echo "FAIL: $kind/$name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 30
+		echo "FAIL: $kind/$name (exit $rc, ${secs} s)"; sed 's/^/    /' "$log" | tail -n 30
 	fi
 	rm -f "$log"
 done

@@ -5,6 +5,7 @@
 # libvxtrace-dev (headers, static library, vxtrace.pc) and vxtrace-dkms (the
 # module's source, registered with dkms by its maintainer scripts). A tiny
 # program builds against the unpacked -dev package and runs on a trace.
+[ -n "${VXT_SAN:-}" ] && { echo "builds its packages with its own compiler flags: run once, not again under the sanitizers"; exit 77; }
 set -u
 top=${VXT_TOP:?}
 b=${VXT_BUILD:?}

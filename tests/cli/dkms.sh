@@ -4,6 +4,7 @@
 # the system's is untouched) build vxtrace.ko against the installed Debian
 # kernel headers; the module carries that kernel's vermagic. The udev rule
 # names the device and its group.
+[ -n "${VXT_SAN:-}" ] && { echo "builds the module, no program of this build runs: run once, not again under the sanitizers"; exit 77; }
 set -u
 top=${VXT_TOP:?}
 tmp=$(mktemp -d)

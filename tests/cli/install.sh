@@ -3,6 +3,7 @@
 # a shared library with its soname, headers and a vxtrace.pc that a tiny
 # program builds and runs against; `make uninstall` removes every file; an
 # installed vxreplay and vxrecord find the shipped profiles in share/.
+[ -n "${VXT_SAN:-}" ] && { echo "builds and installs with its own compiler flags: run once, not again under the sanitizers"; exit 77; }
 set -u
 top=${VXT_TOP:?}
 tmp=$(mktemp -d)

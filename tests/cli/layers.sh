@@ -9,6 +9,7 @@
 # only when M is L or a layer below L. A program (src/vxrecord, src/vxreplay,
 # src/vxtop) or the TUI library (src/tui) includes no private header of the
 # library at all.
+[ -n "${VXT_SAN:-}" ] && { echo "reads the sources, no program runs: run once, not again under the sanitizers"; exit 77; }
 top=${VXT_TOP:?VXT_TOP unset}
 cd "$top" || exit 1
 

@@ -2,6 +2,7 @@
 # manpages.sh - the man pages format without a warning (groff -ww, man
 # --warnings), each has the sections a reader expects, and every option a
 # program's --help lists is documented in its page.
+[ -n "${VXT_SAN:-}" ] && { echo "reads the man pages, no program runs: run once, not again under the sanitizers"; exit 77; }
 set -u
 top=${VXT_TOP:?}
 b=${VXT_BUILD:?}
