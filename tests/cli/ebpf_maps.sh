@@ -30,6 +30,8 @@ sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())
 }
 
 make_loop 64M
+# one request per fio I/O: a merge of two writes in the queue would make one completion of them
+echo 2 >"/sys/block/$LNAME/queue/nomerges" || skip "cannot turn off merges on $LNAME"
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
