@@ -2,11 +2,11 @@
  *
  * Feed the events of a capture that holds every block-layer phase (queue,
  * getrq, merge, insert, issue, complete) in time order; each queued bio is
- * followed to its completion the way btt(1) does it: by device and sector
- * range (a getrq, insert or merge belongs to the pending queue whose range
- * holds its first sector; an issue or completion to every pending queue its
- * range contains, so a merged bio gets the issue and completion of the
- * request it joined). Intervals (Q2G, G2I, Q2M, I2D, M2D, D2C, Q2C, Q2D, and
+ * followed to its completion by the pairer (pairer.h) the way btt(1) does
+ * it: by device and sector range (a getrq, insert or merge belongs to the
+ * pending queue whose range holds its first sector; an issue or completion
+ * to every pending queue its range contains, so a merged bio gets the issue
+ * and completion of the request it joined), and through splits and remaps. Intervals (Q2G, G2I, Q2M, I2D, M2D, D2C, Q2C, Q2D, and
  * Q2Q between queues) are counted with min/avg/max, quantiles, per object,
  * op and process; seeks between queues and between issues; merge ratios;
  * phases that pair with nothing are counted with the ordinal of the first.
@@ -93,11 +93,15 @@ enum vxt_bd_unpaired {
 	VXT_BD_U_NOD,		/* a completion whose queues were never issued */
 	VXT_BD_U_MERGE,		/* a merge matching no pending queue */
 	VXT_BD_U_DUPQ,		/* a queue starting where a pending one starts (ignored) */
+	VXT_BD_U_REMAP_UNKNOWN,	/* a remap from a traced object with nothing pending there */
+	VXT_BD_U_REMAP_LOOP,	/* a remap back onto where its I/O came from */
+	VXT_BD_U_FULL,		/* a queue past the pairer's bound (not followed) */
 	VXT_BD_U_PENDING,	/* queued and never completed (end of the scope) */
 	VXT_BD_U_COUNT
 };
 
-/* "out-of-order", "no-queue", "no-issue", "merge-unknown", "duplicate-queue", "pending". */
+/* "out-of-order", "no-queue", "no-issue", "merge-unknown", "duplicate-queue",
+ * "remap-unknown", "remap-loop", "untracked", "pending" (vxt_pu_name()). */
 const char *vxt_bd_unpaired_name(unsigned kind);
 
 struct vxt_bd_unp {
@@ -105,7 +109,7 @@ struct vxt_bd_unp {
 	uint64_t first;			/* event ordinal of the first */
 };
 
-struct vxt_bd_pq;
+struct vxt_pairer;
 
 /* Per object. */
 struct vxt_bd_dev {
@@ -116,8 +120,6 @@ struct vxt_bd_dev {
 	uint64_t blk_n, blk_sum, blk_min, blk_max;	/* completion sizes, sectors */
 	uint64_t last_q;		/* for Q2Q; UINT64_MAX = none yet */
 	struct vxt_bd_seek q2q, d2d;
-	struct vxt_bd_pq *pq;		/* pending queues, sorted by first sector */
-	size_t npq, cappq;
 };
 
 struct vxt_bd_proc {
@@ -138,6 +140,7 @@ struct vxt_breakdown {
 	uint64_t last_q;		/* all devices' Q2Q */
 	struct vxt_bd_unp unp[VXT_BD_U_COUNT];
 	uint64_t events;
+	struct vxt_pairer *pr;		/* the I/Os followed (pairer.h) */
 };
 
 /* @all_phases: the file says every phase was captured (VXT_COMPAT_PHASES);

@@ -59,7 +59,11 @@ enum vxt_op {
 struct vxt_event {
 	uint64_t time_ns;	/* monotonic, nanoseconds */
 	uint64_t sector;	/* first 512-byte sector (LOST: count) */
-	uint64_t latency_ns;	/* DONE: time since start, 0 if unknown */
+	union {
+		uint64_t latency_ns;	/* DONE: time since start, 0 if unknown */
+		uint64_t remap_from;	/* REMAP: where the bio came from, 0 if
+					 * unknown (vxt_event_remap_from()) */
+	};
 	uint32_t bytes;		/* size of the I/O */
 	uint32_t object;	/* id in the object table */
 	uint32_t pid;		/* 0 if unknown */
@@ -76,6 +80,29 @@ _Static_assert(sizeof(struct vxt_event) == 48, "struct vxt_event is 48 bytes");
 static inline uint64_t vxt_event_lost_count(const struct vxt_event *ev)
 {
 	return ev->phase == VXT_PH_LOST ? ev->sector : 0;
+}
+
+/* A remap's source (REMAP events): object ids below 65535 and sectors below
+ * 2^48 fit; anything else is unknown. */
+#define VXT_REMAP_SECTOR_MAX ((1ull << 48) - 1)
+#define VXT_REMAP_OBJECT_MAX 0xfffeu
+
+static inline uint64_t vxt_remap_from_pack(uint32_t object, uint64_t sector)
+{
+	return object > VXT_REMAP_OBJECT_MAX || sector > VXT_REMAP_SECTOR_MAX ? 0 :
+	       (uint64_t)(object + 1) << 48 | sector;
+}
+
+/* @return true and the source object and sector of a remap, false when the
+ * event is no remap or its source is unknown. */
+static inline bool vxt_event_remap_from(const struct vxt_event *ev, uint32_t *object,
+					uint64_t *sector)
+{
+	if (ev->phase != VXT_PH_REMAP || !(ev->remap_from >> 48))
+		return false;
+	*object = (uint32_t)(ev->remap_from >> 48) - 1;
+	*sector = ev->remap_from & VXT_REMAP_SECTOR_MAX;
+	return true;
 }
 
 static inline bool vxt_event_is_error(const struct vxt_event *ev)

@@ -3,17 +3,14 @@
  * Feed the events of a capture in time order; for a completion, the
  * intervals of that I/O come back: queue to issue (q2d), issue to completion
  * (d2c), queue to completion (q2c), queue to getrq (q2g), getrq to insert
- * (g2i), insert to issue (i2d). An I/O is followed by its object and first
- * sector: a queue opens it; getrq, insert and issue mark it (the oldest open
- * one at that sector without that phase, or a new one when there is none:
- * its queue was not seen); a back merge folds the merged bio
- * into the request it joins, a front merge moves the request to the merged
- * bio's sector; a split opens its remainder at the split point with the
- * original queue time; a requeue forgets the issue; the completion closes it.
+ * (g2i), insert to issue (i2d). The I/Os are those of the pairer
+ * (pairer.h, following also I/O whose queue was not captured), seen as
+ * requests: a completion's queue is that of the bio that got the request,
+ * its getrq, insert and issue the request's (vxt_pairer_request()).
  * An interval whose two phases were not both seen, or whose end precedes its
- * start, is VXT_IV_UNSET; a capture of issue and completion alone gives d2c
- * from the completion's latency. Used by filters and scripts (the q2c, ...
- * fields of formats/filter.md and formats/script.md).
+ * start, is VXT_IV_UNSET; a completion paired with no issue gives d2c from
+ * its latency (a capture of issue and completion alone). Used by filters
+ * and scripts (the q2c, ... fields of formats/filter.md and formats/script.md).
  */
 #ifndef VXTRACE_PHASEPAIR_H
 #define VXTRACE_PHASEPAIR_H
@@ -23,8 +20,8 @@
 #include "event.h"
 
 #define VXT_IV_UNSET UINT64_MAX
-/* Open I/Os kept at most; past that the table starts afresh (I/O queued and
- * never completed must not grow it without bound). */
+/* Open I/Os kept at most (VXT_PAIRER_MAX): past that new ones are not
+ * followed, so I/O queued and never completed cannot grow the table. */
 #define VXT_PHASEPAIR_MAX (1u << 20)
 
 enum vxt_iv {

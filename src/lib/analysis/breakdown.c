@@ -1,28 +1,29 @@
-/* breakdown.c - follow each queued bio to its completion and time its phases
+/* breakdown.c - time the phases of each queued bio the pairer follows
  *
- * The matching is btt's (include/vxtrace/breakdown.h): per object, the
- * pending queues sorted by first sector; getrq, insert and merge find the
- * queue whose range holds their first sector; issue and completion take
- * every pending queue inside their range; the completion retires them.
- * Events of size 0 (flushes) carry no sectors and are left out, and an
- * object's events before its first queue belong to I/O queued before the
- * capture began: both as btt does.
+ * The matching is btt's, done by the pairer (pairer.h): getrq, insert and
+ * merge find the queue whose range holds their first sector; issue and
+ * completion take every pending queue inside their range; the completion
+ * retires them. Each interval is counted at the event that ends it. Events
+ * of size 0 (flushes) carry no sectors and are left out, and an object's
+ * events before its first queue belong to I/O queued before the capture
+ * began: both as btt does.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vxtrace/breakdown.h"
+#include "vxtrace/pairer.h"
 
 #define NONE UINT64_MAX
 
-struct vxt_bd_pq {
-	uint64_t start, end;		/* sectors [start, end) */
-	uint64_t q, g, i, m, d;		/* phase times; NONE = not seen */
-	uint64_t ord;			/* ordinal of the queue event */
-	uint32_t pid, comm;
-	uint8_t op;
-};
+_Static_assert((int)VXT_BD_U_ORDER == (int)VXT_PU_ORDER && (int)VXT_BD_U_NOQ == (int)VXT_PU_NOQ &&
+	       (int)VXT_BD_U_NOD == (int)VXT_PU_NOD && (int)VXT_BD_U_MERGE == (int)VXT_PU_MERGE &&
+	       (int)VXT_BD_U_DUPQ == (int)VXT_PU_DUPQ &&
+	       (int)VXT_BD_U_REMAP_UNKNOWN == (int)VXT_PU_REMAP_UNKNOWN &&
+	       (int)VXT_BD_U_REMAP_LOOP == (int)VXT_PU_REMAP_LOOP &&
+	       (int)VXT_BD_U_FULL == (int)VXT_PU_FULL && (int)VXT_BD_U_PENDING == (int)VXT_PU_COUNT,
+	       "the breakdown's unpaired kinds are the pairer's, then pending");
 
 static const char *const iv_names[VXT_BD_IV_COUNT] = {
 	"q2q", "q2g", "g2i", "q2m", "i2d", "m2d", "d2c", "q2c", "q2d",
@@ -35,12 +36,9 @@ const char *vxt_bd_iv_name(unsigned iv)
 
 const char *vxt_bd_unpaired_name(unsigned kind)
 {
-	static const char *const n[VXT_BD_U_COUNT] = {
-		"out-of-order", "no-queue", "no-issue", "merge-unknown", "duplicate-queue",
-		"pending",
-	};
-
-	return kind < VXT_BD_U_COUNT ? n[kind] : NULL;
+	if (kind == VXT_BD_U_PENDING)
+		return "pending";
+	return vxt_pu_name(kind);
 }
 
 /* ---- quantile histogram ---- */
@@ -334,8 +332,8 @@ void vxt_bd_free(struct vxt_breakdown *b)
 		group_free(&b->dev[i].g);
 		seek_free(&b->dev[i].q2q);
 		seek_free(&b->dev[i].d2d);
-		free(b->dev[i].pq);
 	}
+	vxt_pairer_free(b->pr);
 	for (i = 0; i < b->capproc; i++)
 		if (b->proc[i].pid || b->proc[i].comm)
 			group_free(&b->proc[i].g);
@@ -442,7 +440,7 @@ static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uin
 }
 
 /* The interval from @from to @to of @q's I/O, or an out-of-order phase. */
-static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_bd_pq *q,
+static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_pio *q,
 		    unsigned iv, uint64_t from, uint64_t to, uint64_t ord, bool keep)
 {
 	if (to < from) {
@@ -452,71 +450,19 @@ static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	return keep ? count(b, d, iv, to - from, q->op, q->pid, q->comm) : 0;
 }
 
-/* ---- pending queues ---- */
-
-/* Index of the first pending queue starting at or after @sec. */
-static size_t pq_lower(const struct vxt_bd_dev *d, uint64_t sec)
-{
-	size_t lo = 0, hi = d->npq;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->pq[mid].start < sec)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The pending queue whose range holds @sec (the last one starting at or
- * before it), or NULL. */
-static struct vxt_bd_pq *pq_find(struct vxt_bd_dev *d, uint64_t sec)
-{
-	size_t i = pq_lower(d, sec + 1);	/* first starting after sec */
-
-	return i > 0 && sec < d->pq[i - 1].end ? &d->pq[i - 1] : NULL;
-}
-
-static int pq_insert(struct vxt_bd_dev *d, const struct vxt_bd_pq *q, size_t at)
-{
-	if (d->npq == d->cappq) {
-		size_t cap = d->cappq ? 2 * d->cappq : 64;
-		struct vxt_bd_pq *p = realloc(d->pq, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		d->pq = p;
-		d->cappq = cap;
-	}
-	memmove(d->pq + at + 1, d->pq + at, (d->npq - at) * sizeof(*q));
-	d->pq[at] = *q;
-	d->npq++;
-	return 0;
-}
-
 /* ---- phases ---- */
 
 static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		    uint64_t ord, bool keep)
+		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
-	struct vxt_bd_pq q = {
-		.start = ev->sector, .end = ev->sector + (ev->bytes >> 9), .q = ev->time_ns,
-		.g = NONE, .i = NONE, .m = NONE, .d = NONE, .ord = ord,
-		.pid = ev->pid, .comm = ev->comm, .op = ev->op,
-	};
-	size_t at = pq_lower(d, q.start);
-	int rc;
-
 	d->started = true;
-	if (at < d->npq && d->pq[at].start == q.start) {
-		unpaired(b, VXT_BD_U_DUPQ, ord);
+	if (st->what != VXT_PS_OPENED && st->what != VXT_PS_JOINED) {
+		if (st->unpaired >= 0)
+			unpaired(b, (enum vxt_bd_unpaired)st->unpaired, ord);
 		return 0;
 	}
-	rc = pq_insert(d, &q, at);
-	if (rc < 0 || !keep)
-		return rc;
+	if (!keep)
+		return 0;
 	/* Q2Q: per object, and over all objects in time order */
 	d->nq++;
 	if (d->last_q != NONE && stat_add(&d->g.iv[VXT_BD_Q2Q], ev->time_ns - d->last_q) < 0)
@@ -524,68 +470,63 @@ static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	if (b->last_q != NONE && stat_add(&b->all.iv[VXT_BD_Q2Q], ev->time_ns - b->last_q) < 0)
 		return -ENOMEM;
 	d->last_q = b->last_q = ev->time_ns;
-	return seek_add(&d->q2q, q.start, q.end);
+	return seek_add(&d->q2q, ev->sector, ev->sector + (ev->bytes >> 9));
 }
 
 /* getrq, insert, merge: the queue holding the first sector. */
 static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		  uint64_t ord, bool keep)
+		  const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
-	struct vxt_bd_pq *q = pq_find(d, ev->sector);
+	const struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
 
-	if (!q) {
+	if (st->what != VXT_PS_MARKED) {
 		unpaired(b, ev->phase == VXT_PH_MERGE ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
 		return 0;
 	}
 	switch (ev->phase) {
 	case VXT_PH_GETRQ:
-		q->g = t;
-		return interval(b, d, q, VXT_BD_Q2G, q->q, t, ord, keep);
+		return interval(b, d, q, VXT_BD_Q2G, q->t[VXT_PT_Q], t, ord, keep);
 	case VXT_PH_INSERT:
-		q->i = t;
-		return q->g == NONE ? 0 : interval(b, d, q, VXT_BD_G2I, q->g, t, ord, keep);
+		return q->t[VXT_PT_G] == NONE ? 0 :
+		       interval(b, d, q, VXT_BD_G2I, q->t[VXT_PT_G], t, ord, keep);
 	default:
-		q->m = t;
-		return interval(b, d, q, VXT_BD_Q2M, q->q, t, ord, keep);
+		return interval(b, d, q, VXT_BD_Q2M, q->t[VXT_PT_Q], t, ord, keep);
 	}
 }
 
 static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		    uint64_t ord, bool keep)
+		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
-	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), t = ev->time_ns;
-	size_t i, found = 0;
+	uint64_t t = ev->time_ns;
 	int rc = 0;
 
 	if (keep) {
 		d->nd++;
-		rc = seek_add(&d->d2d, s, e);
+		rc = seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
 	}
-	for (i = pq_lower(d, s); !rc && i < d->npq && d->pq[i].start < e; i++) {
-		struct vxt_bd_pq *q = &d->pq[i];
-
-		if (q->end > e)
-			continue;
-		found++;
-		if (q->i != NONE)
-			rc = interval(b, d, q, VXT_BD_I2D, q->i, t, ord, keep);
-		else if (q->m != NONE)
-			rc = interval(b, d, q, VXT_BD_M2D, q->m, t, ord, keep);
-		if (!rc)
-			rc = interval(b, d, q, VXT_BD_Q2D, q->q, t, ord, keep);
-		q->d = t;
-	}
-	if (!found)
+	if (st->what != VXT_PS_MARKED) {
 		unpaired(b, VXT_BD_U_NOQ, ord);
+		return rc;
+	}
+	for (size_t i = 0; !rc && i < st->n; i++) {
+		const struct vxt_pio *q = &st->io[i];
+
+		if (q->t[VXT_PT_I] != NONE)
+			rc = interval(b, d, q, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
+		else if (q->t[VXT_PT_M] != NONE)
+			rc = interval(b, d, q, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
+		if (!rc)
+			rc = interval(b, d, q, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
+	}
 	return rc;
 }
 
 static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		   uint64_t ord, bool keep)
+		   const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
-	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), t = ev->time_ns, blk = ev->bytes >> 9;
-	size_t i = pq_lower(d, s), j, found = 0, issued = 0;
+	uint64_t t = ev->time_ns, blk = ev->bytes >> 9;
+	size_t issued = 0;
 	int rc = 0;
 
 	if (keep) {
@@ -595,30 +536,24 @@ static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct v
 		d->blk_n++;
 		d->blk_sum += blk;
 	}
-	for (j = i; i < d->npq && d->pq[i].start < e; i++) {
-		struct vxt_bd_pq *q = &d->pq[i];
+	if (st->what != VXT_PS_CLOSED) {
+		unpaired(b, VXT_BD_U_NOQ, ord);
+		return 0;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		const struct vxt_pio *q = &st->io[i];
 
-		if (q->end > e) {
-			d->pq[j++] = *q;	/* not ours: stays pending */
-			continue;
-		}
-		found++;
 		if (!rc)
-			rc = interval(b, d, q, VXT_BD_Q2C, q->q, t, ord, keep);
-		if (!rc && q->d != NONE) {
+			rc = interval(b, d, q, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
+		if (!rc && q->t[VXT_PT_D] != NONE) {
 			issued++;
-			rc = interval(b, d, q, VXT_BD_D2C, q->d, t, ord, keep);
+			rc = interval(b, d, q, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
 		}
 	}
-	memmove(d->pq + j, d->pq + i, (d->npq - i) * sizeof(*d->pq));
-	d->npq -= i - j;
-	if (!found)
-		unpaired(b, VXT_BD_U_NOQ, ord);
-	else if (!issued)
+	if (!issued)
 		unpaired(b, VXT_BD_U_NOD, ord);
 	return rc;
 }
-
 /* A capture of issue and completion only: D2C is each completion's latency. */
 static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 			      const struct vxt_event *ev, uint64_t ord, bool keep)
@@ -636,6 +571,8 @@ static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
 	struct vxt_bd_dev *d;
+	struct vxt_pstep st;
+	int rc;
 
 	b->events++;
 	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
@@ -654,34 +591,47 @@ int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ord
 		}
 		return 0;
 	}
-	if (ev->phase == VXT_PH_QUEUE)
-		return on_queue(b, d, ev, ordinal, keep);
-	if (ev->phase == VXT_PH_REMAP)
+	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_REMAP)
 		d->started = true;
 	if (!d->started)
 		return 0;	/* I/O queued before the capture */
+	if (!b->pr && !(b->pr = vxt_pairer_new(0)))
+		return -ENOMEM;
+	rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
+	if (rc < 0)
+		return rc;
 	switch (ev->phase) {
+	case VXT_PH_QUEUE:
+		return on_queue(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_GETRQ:
 	case VXT_PH_INSERT:
 	case VXT_PH_MERGE:
-		return on_gim(b, d, ev, ordinal, keep);
+		return on_gim(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_START:
-		return on_issue(b, d, ev, ordinal, keep);
+		return on_issue(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_DONE:
-		return on_done(b, d, ev, ordinal, keep);
+		return on_done(b, d, ev, &st, ordinal, keep);
+	case VXT_PH_REMAP:
+		if (st.unpaired >= 0)
+			unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
+		return 0;
 	}
 	return 0;
+}
+
+static void pending(void *arg, const struct vxt_pio *io)
+{
+	unpaired(arg, VXT_BD_U_PENDING, io->ord);
 }
 
 int vxt_bd_finish(struct vxt_breakdown *b)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < b->ndev; i++) {
-		for (size_t k = 0; k < b->dev[i].npq; k++)
-			unpaired(b, VXT_BD_U_PENDING, b->dev[i].pq[k].ord);
+	if (b->pr)
+		vxt_pairer_each(b->pr, pending, b);
+	for (size_t i = 0; i < b->ndev; i++)
 		if (mode_flush(&b->dev[i].q2q) < 0 || mode_flush(&b->dev[i].d2d) < 0)
 			rc = -ENOMEM;
-	}
 	return rc;
 }

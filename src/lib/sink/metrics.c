@@ -158,7 +158,7 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		m->live.lost_stream += vxt_event_lost_count(ev);
 		return 0;
 	}
-	if (ev->phase == VXT_PH_QUEUE)
+	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_REMAP || ev->phase == VXT_PH_SPLIT)
 		return metrics_q2c_queue(m, ev);
 	if (ev->phase != VXT_PH_START && ev->phase != VXT_PH_DONE)
 		return 0;
@@ -171,7 +171,8 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 	}
 	ser->completed++;
 	ser->bytes += ev->bytes;
-	metrics_q2c_done(m, ev, ser);
+	if (metrics_q2c_done(m, ev, ser) < 0)
+		return -ENOMEM;
 	if (ev->latency_ns) {
 		ser->lat_count++;
 		ser->lat_sum_ns += ev->latency_ns;

@@ -85,11 +85,11 @@ void metrics_state_free(struct metrics_state *s);
 /* The histogram bucket of a latency of @ns: the smallest k with ns <= 2^k us
  * (VXT_METRICS_BUCKETS: +Inf). */
 unsigned metrics_bucket_of(uint64_t ns);
-/* metrics_q2c.c: queue events pending by object and sector (btt's rule: a
- * completion ends every pending queue its range holds), and their Q2C into
- * the completion's series. @return 0 or -ENOMEM. */
+/* metrics_q2c.c: queue, split and remap events go to the pairer (pairer.h:
+ * btt's rule, a completion ends every pending queue its range holds), and
+ * each completion's Q2C into its series. @return 0 or -ENOMEM. */
 int metrics_q2c_queue(struct vxt_metrics *m, const struct vxt_event *ev);
-void metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
+int metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
 		      struct metrics_series *ser);
 void metrics_q2c_free(struct metrics_q2c *q);
 

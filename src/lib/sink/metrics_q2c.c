@@ -1,127 +1,76 @@
 /* metrics_q2c.c - queue-to-completion times (Q2C) for the metrics, where the
  * source captures queue events
  *
- * Bios are followed the way btt(1) follows them: a queue event (Q) of N
- * bytes at sector S is pending on its object over [S, S + N/512] until a
- * completion (C) whose range [S', S' + N'/512] holds it (S' <= S and
- * S + N/512 <= S' + N'/512); that completion ends every pending queue its
- * range holds, so a bio merged into a request gets the request's completion.
- * A queue at a sector already pending, and events without bytes, pair with
+ * The queued bios are followed by the pairer (pairer.h), as btt(1) follows
+ * them: a queue of N bytes at sector S is pending on its object over
+ * [S, S + N/512) until a completion whose range holds it; that completion
+ * ends every pending queue its range holds, so a bio merged into a request
+ * gets the request's completion; splits and remaps carry a bio along. A
+ * queue at a sector already pending, and events without bytes, pair with
  * nothing. Each pair is one Q2C observation of the completion's object and
- * op (a completion timed before its queue counts 0). At most PEND_MAX
- * queues wait per object; the ones after wait for nothing.
+ * op (a completion timed before its queue counts 0).
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sink/metrics_impl.h"
 
-#define PEND_MAX 65536
-
-struct pend {
-	uint64_t sector, end, time_ns;
-};
-
-struct pendset {
-	struct pend *p;		/* sorted by sector */
-	size_t n, cap;
-};
+#include "vxtrace/pairer.h"
 
 struct metrics_q2c {
-	struct pendset *obj;	/* by object id */
-	size_t nobj;
+	struct vxt_pairer *pr;
+	uint64_t ord;
 };
 
 void metrics_q2c_free(struct metrics_q2c *q)
 {
 	if (!q)
 		return;
-	for (size_t i = 0; i < q->nobj; i++)
-		free(q->obj[i].p);
-	free(q->obj);
+	vxt_pairer_free(q->pr);
 	free(q);
-}
-
-/* The first pending queue at or after @sector. */
-static size_t first_at(const struct pendset *ps, uint64_t sector)
-{
-	size_t lo = 0, hi = ps->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ps->p[mid].sector < sector)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 int metrics_q2c_queue(struct vxt_metrics *m, const struct vxt_event *ev)
 {
 	struct metrics_q2c *q = m->q2c;
-	struct pendset *ps;
-	size_t i;
+	struct vxt_pstep st;
 
-	m->live.has_queue = true;
+	if (ev->phase == VXT_PH_QUEUE)
+		m->live.has_queue = true;
 	if (!ev->bytes)
 		return 0;
-	if (!q && !(q = m->q2c = calloc(1, sizeof(*q))))
-		return -ENOMEM;
-	if (ev->object >= q->nobj) {
-		size_t n = (size_t)ev->object + 1;
-		struct pendset *o = realloc(q->obj, n * sizeof(*o));
-
-		if (!o)
+	if (!q) {
+		if (ev->phase != VXT_PH_QUEUE || !ev->bytes)
+			return 0;
+		q = calloc(1, sizeof(*q));
+		if (!q || !(q->pr = vxt_pairer_new(0))) {
+			free(q);
 			return -ENOMEM;
-		memset(o + q->nobj, 0, (n - q->nobj) * sizeof(*o));
-		q->obj = o;
-		q->nobj = n;
+		}
+		m->q2c = q;
 	}
-	ps = &q->obj[ev->object];
-	i = first_at(ps, ev->sector);
-	if ((i < ps->n && ps->p[i].sector == ev->sector) || ps->n == PEND_MAX)
-		return 0;
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? 2 * ps->cap : 16;
-		struct pend *p = realloc(ps->p, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		ps->p = p;
-		ps->cap = cap;
-	}
-	memmove(&ps->p[i + 1], &ps->p[i], (ps->n - i) * sizeof(*ps->p));
-	ps->p[i] = (struct pend){ ev->sector, ev->sector + ev->bytes / 512, ev->time_ns };
-	ps->n++;
-	return 0;
+	return vxt_pairer_add(q->pr, ev, q->ord++, &st);
 }
 
-void metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
-		      struct metrics_series *ser)
+int metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
+		     struct metrics_series *ser)
 {
 	struct metrics_q2c *q = m->q2c;
-	struct pendset *ps;
-	uint64_t end = ev->sector + ev->bytes / 512;
-	size_t i, k;
+	struct vxt_pstep st;
+	int rc;
 
-	if (!q || !ev->bytes || ev->object >= q->nobj)
-		return;
-	ps = &q->obj[ev->object];
-	for (i = k = first_at(ps, ev->sector); i < ps->n && ps->p[i].sector <= end; i++) {
-		const struct pend *p = &ps->p[i];
-		uint64_t ns = ev->time_ns > p->time_ns ? ev->time_ns - p->time_ns : 0;
+	if (!q || !ev->bytes)
+		return 0;
+	rc = vxt_pairer_add(q->pr, ev, q->ord++, &st);
+	if (rc < 0 || st.what != VXT_PS_CLOSED)
+		return rc;
+	for (size_t i = 0; i < st.n; i++) {
+		uint64_t c = st.io[i].t[VXT_PT_C], t = st.io[i].t[VXT_PT_Q];
+		uint64_t ns = c > t ? c - t : 0;
 
-		if (p->end > end) {	/* not inside this completion: still pending */
-			ps->p[k++] = *p;
-			continue;
-		}
 		ser->q2c_count++;
 		ser->q2c_sum_ns += ns;
 		ser->q2c_bucket[metrics_bucket_of(ns)]++;
 	}
-	memmove(&ps->p[k], &ps->p[i], (ps->n - i) * sizeof(*ps->p));
-	ps->n -= i - k;
+	return 0;
 }

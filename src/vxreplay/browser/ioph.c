@@ -1,9 +1,7 @@
 /* ioph.c - the browser's I/Os across phases (ioph.h)
  *
- * One in-flight table (vxtrace/iopair.h) per kind of phase, keyed by the
- * object and the first sector (the size is left out: a request grows by
- * the bios merged into it); equal keys come out oldest first. Each
- * completion's row goes to an array in ordinal order, found by bisection.
+ * The pairer (vxtrace/pairer.h) follows the I/Os; each completion's row goes
+ * to an array in ordinal order, found by bisection.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,55 +9,34 @@
 
 #include "browser/ioph.h"
 
-#include "vxtrace/iopair.h"
+#include "vxtrace/pairer.h"
 
 int vr_ioph_init(struct vr_ioph *p)
 {
 	memset(p, 0, sizeof(*p));
-	for (int k = 0; k < VR_PH_KINDS; k++) {
-		p->wait[k] = vxt_iopair_new();
-		if (!p->wait[k]) {
-			vr_ioph_free(p);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	p->pr = vxt_pairer_new(VXT_PAIRER_UNQUEUED);
+	return p->pr ? 0 : -ENOMEM;
 }
 
 void vr_ioph_free(struct vr_ioph *p)
 {
-	for (int k = 0; k < VR_PH_KINDS; k++)
-		vxt_iopair_free(p->wait[k]);
+	vxt_pairer_free(p->pr);
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
 }
 
-static int wait_put(struct vr_ioph *p, int kind, const struct vxt_event *ev)
+static int complete(struct vr_ioph *p, const struct vxt_event *ev, const struct vxt_pstep *st,
+		    uint64_t ord)
 {
-	struct vxt_iopair_val v = { .time_ns = ev->time_ns, .pid = ev->pid, .comm = ev->comm };
-
-	return vxt_iopair_put(p->wait[kind], ev->object, ev->sector, 0, &v);
-}
-
-static bool wait_take(struct vr_ioph *p, int kind, const struct vxt_event *ev, uint64_t *t)
-{
-	struct vxt_iopair_val v;
-
-	if (!vxt_iopair_take(p->wait[kind], ev->object, ev->sector, 0, &v))
-		return false;
-	*t = v.time_ns;
-	return true;
-}
-
-static int complete(struct vr_ioph *p, const struct vxt_event *ev, uint64_t ord)
-{
+	static const int pt[VR_PH_KINDS] = { VXT_PT_Q, VXT_PT_G, VXT_PT_I, VXT_PT_D };
 	struct vr_ioph_row r = { .ord = ord };
+	uint64_t t[VXT_PT_COUNT];
 
 	p->completions++;
+	vxt_pairer_request(st, t);
 	for (int k = 0; k < VR_PH_KINDS; k++)
-		if (!wait_take(p, k, ev, &r.t[k]))
-			r.t[k] = 0;
-	/* no issue event: the source's own measure of the issue, if any */
+		r.t[k] = t[pt[k]] == VXT_PT_UNSET ? 0 : t[pt[k]];
+	/* no issue paired: the source's own measure of the issue, if any */
 	if (!r.t[VR_PH_D] && ev->latency_ns && ev->latency_ns <= ev->time_ns)
 		r.t[VR_PH_D] = ev->time_ns - ev->latency_ns;
 	for (int k = 0; k < VR_PH_KINDS; k++)
@@ -83,30 +60,31 @@ static int complete(struct vr_ioph *p, const struct vxt_event *ev, uint64_t ord)
 
 int vr_ioph_push(struct vr_ioph *p, const struct vxt_event *ev, uint64_t ord)
 {
-	uint64_t t;
-	int rc = 0;
+	struct vxt_pstep st;
+	int rc;
 
 	p->through = ord + 1;
-	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = wait_put(p, VR_PH_Q, ev); break;
-	case VXT_PH_GETRQ: rc = wait_put(p, VR_PH_G, ev); break;
-	case VXT_PH_INSERT: rc = wait_put(p, VR_PH_I, ev); break;
-	case VXT_PH_START: rc = wait_put(p, VR_PH_D, ev); break;
-	case VXT_PH_MERGE:
-		if (wait_take(p, VR_PH_Q, ev, &t))
-			p->merged++;
-		else
-			p->stray_merges++;
-		break;
-	case VXT_PH_REQUEUE:
-		if (wait_take(p, VR_PH_D, ev, &t))
-			p->requeued++;
-		else
-			p->stray_requeues++;
-		break;
-	case VXT_PH_DONE: rc = complete(p, ev, ord); break;
-	default: break;
-	}
+	rc = vxt_pairer_add(p->pr, ev, ord, &st);
+	if (rc >= 0)
+		switch (ev->phase) {
+		case VXT_PH_MERGE:
+			if (st.what == VXT_PS_MARKED)
+				p->merged++;
+			else
+				p->stray_merges++;
+			break;
+		case VXT_PH_REQUEUE:
+			if (st.what == VXT_PS_MARKED)
+				p->requeued++;
+			else
+				p->stray_requeues++;
+			break;
+		case VXT_PH_DONE:
+			rc = complete(p, ev, &st, ord);
+			break;
+		default:
+			break;
+		}
 	if (rc < 0)
 		p->oom = true;
 	return rc;

@@ -1,15 +1,14 @@
 /* ioph.h - the browser's I/Os across phases: Q, G, I, D and C of each I/O
  *
  * Events in file order go in; each completion comes out with the times of
- * its own queue (Q), getrq (G), insert (I) and issue (D). The phases of an
- * object are paired by the I/O's first sector, oldest first: a queue, getrq,
- * insert or issue waits for the completion starting at its sector; a merge
- * takes the queue waiting at its sector (that bio joined another request:
- * the request's own queue is its first bio's); a requeue takes the issue
- * waiting at its sector (the request is issued again). A completion takes
- * one of each kind waiting at its sector; a kind not waiting is not paired
- * (counted, never guessed). A completion's issue time, when no issue event
- * waits, is its time minus its latency, as the source measured it.
+ * its own queue (Q), getrq (G), insert (I) and issue (D), as the pairer
+ * (vxtrace/pairer.h) follows them, also from a phase after a queue that was
+ * not captured; seen as a request: the queue is that of the bio that got
+ * the request, the getrq, insert and issue the request's
+ * (vxt_pairer_request()). A merge marks the queued bio it joins, a requeue
+ * forgets the issue. A phase not paired stays 0 (counted, never guessed); a
+ * completion's issue time, when none was paired, is its time minus its
+ * latency, as the source measured it.
  * No curses, no reader: the model feeds it chunk by chunk (jobs.c).
  */
 #ifndef VXREPLAY_BROWSER_IOPH_H
@@ -32,10 +31,10 @@ struct vr_ioph_row {
 	uint64_t t[VR_PH_KINDS];
 };
 
-struct vxt_iopair;
+struct vxt_pairer;
 
 struct vr_ioph {
-	struct vxt_iopair *wait[VR_PH_KINDS];	/* phases waiting, per kind */
+	struct vxt_pairer *pr;			/* the I/Os followed */
 	struct vr_ioph_row *rows;		/* by ordinal */
 	size_t n, cap;
 	bool full;				/* VR_IOPH_MAX reached: later ones not kept */
