@@ -5,6 +5,11 @@
  * CLOCK_MONOTONIC), enables the block tracepoints with a filter on the
  * selected devices, and reads the binary per-CPU rings (trace_pipe_raw,
  * non-blocking, one epoll fd over all CPUs) with libtracefs/libtraceevent.
+ * The hot path is lean: each field is read at the offset learned once from
+ * the tracepoint's format (no lookup per event), and a busy capture sweeps
+ * the rings at most every TFS_BATCH_NS (sooner when a quarter of a ring
+ * would fill first), so each read takes a full page and each wake-up
+ * thousands of events.
  *
  * Levels, so no I/O is counted twice: a blk-mq device is traced by its
  * requests (block_rq_issue/complete/requeue/error); a bio-based device (most
@@ -35,6 +40,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -88,7 +94,8 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	if ((rc = vxt_tfs_setup_buffers(s, t, opts->bufsize)) < 0 ||
 	    (rc = vxt_tfs_setup_parser(s, t)) < 0 ||
 	    (rc = vxt_tfs_open_cpus(s, t)) < 0 ||
-	    (rc = vxt_tfs_setup_events(s, t)) < 0)
+	    (rc = vxt_tfs_setup_events(s, t)) < 0 ||
+	    (rc = vxt_tfs_learn_fields(s, t)) < 0)
 		return rc;
 	tracefs_trace_on(t->inst);
 	s->clock_mono = vxt_now_mono();
@@ -147,24 +154,27 @@ static int tfs_fd(const struct vxt_source *s)
 
 /* ---- reading ---- */
 
-static uint64_t field_num(struct tep_format_field *f, void *data)
+/* A number field at its fixed offset (host byte order: the local rings). */
+static inline uint64_t fld_num(const struct tfs_fld *f, const char *data)
 {
-	unsigned long long v = 0;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
 
-	if (f)
-		tep_read_number_field(f, data, &v);
-	return v;
+	switch (f->size) {
+	case 8: memcpy(&v8, data + f->off, 8); return v8;
+	case 4: memcpy(&v4, data + f->off, 4); return v4;
+	case 2: memcpy(&v2, data + f->off, 2); return v2;
+	case 1: return (uint8_t)data[f->off];
+	default: return 0;
+	}
 }
 
-static void field_str(struct tep_format_field *f, const void *data, char *buf, size_t size)
+static inline void fld_str(const struct tfs_fld *f, const char *data, char *buf, size_t size)
 {
-	size_t n;
+	size_t n = f->size < size - 1 ? f->size : size - 1;
 
-	buf[0] = '\0';
-	if (!f)
-		return;
-	n = (size_t)f->size < size - 1 ? (size_t)f->size : size - 1;
-	memcpy(buf, (const char *)data + f->offset, n);
+	memcpy(buf, data + f->off, n);
 	buf[n] = '\0';
 }
 
@@ -186,18 +196,24 @@ static struct tfs_raw *pend_push(struct tfs *t)
 	return &t->pend[t->npend++];
 }
 
-static int decode_record(struct tfs *t, void *data, uint64_t ts, int cpu)
+/* One record of @size bytes. The fields are read at the offsets learned
+ * from the format at open (vxt_tfs_learn_fields()): no lookup per event. */
+static int decode_record(struct tfs *t, char *data, int size, uint64_t ts, int cpu)
 {
-	int type = *(unsigned short *)data, k;
+	uint16_t type;
 	struct tfs_evdesc *d;
 	struct tfs_raw *r;
+	int k;
 
+	memcpy(&type, data, sizeof(type));
 	for (k = 0; k < K_COUNT; k++)
 		if (t->ev[k].id == type)
 			break;
 	if (k == K_COUNT)
 		return 0;
 	d = &t->ev[k];
+	if (size < 0 || (unsigned)size < d->need)
+		return 0;	/* not the format we know */
 	r = pend_push(t);
 	if (!r)
 		return -ENOMEM;
@@ -205,43 +221,45 @@ static int decode_record(struct tfs *t, void *data, uint64_t ts, int cpu)
 	r->ts = ts;
 	r->kind = (uint8_t)k;
 	r->cpu = (uint16_t)cpu;
-	r->pid = (uint32_t)*(int *)((char *)data + 4);
-	r->dev = (uint32_t)field_num(d->dev, data);
-	r->sector = field_num(d->sector, data);
+	memcpy(&r->pid, data + 4, sizeof(r->pid));
+	r->dev = (uint32_t)fld_num(&d->fdev, data);
+	r->sector = fld_num(&d->fsector, data);
 	/* a flush request completes at sector (sector_t)-1 and is issued at 0
 	 * (blk_rq_trace_sector()): one place for both */
 	if (r->sector == UINT64_MAX)
 		r->sector = 0;
-	r->nr_sector = (uint32_t)field_num(d->nr_sector, data);
-	r->bytes = d->bytes ? (uint32_t)field_num(d->bytes, data) : r->nr_sector * 512u;
-	r->error = d->error ? (int32_t)field_num(d->error, data) : 0;
-	field_str(d->rwbs, data, r->rwbs, sizeof(r->rwbs));
-	field_str(d->comm, data, r->comm, sizeof(r->comm));
+	r->nr_sector = (uint32_t)fld_num(&d->fnr_sector, data);
+	r->bytes = d->fbytes.size ? (uint32_t)fld_num(&d->fbytes, data) : r->nr_sector * 512u;
+	r->error = d->ferror.size ? (int32_t)fld_num(&d->ferror, data) : 0;
+	fld_str(&d->frwbs, data, r->rwbs, sizeof(r->rwbs));
+	fld_str(&d->fcomm, data, r->comm, sizeof(r->comm));
 	if (k >= K_PHASE_FIRST)
 		vxt_tfs_decode_phase(d, data, r);
 	return 0;
 }
 
-/* Read every full or partial page waiting on @cpu. @return pages read or -errno. */
-static int read_cpu(struct tfs *t, int cpu)
+/* Read every full or partial page waiting on @cpu: all of it, as the merge
+ * in time order needs (sweep()). @return bytes of ring read or -errno. */
+static ssize_t read_cpu(struct tfs *t, int cpu)
 {
 	unsigned long long ts;
+	size_t got = 0;
 	void *data;
 	ssize_t n;
-	int pages = 0, rc;
+	int rc;
 
 	for (;;) {
 		n = read(t->cpu[cpu].fd, t->page, t->page_size);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return n < 0 && errno != EAGAIN ? -errno : pages;
-		pages++;
+			return n < 0 && errno != EAGAIN ? -errno : (ssize_t)got;
+		got += t->page_size;
 		if (kbuffer_load_subbuffer(t->kbuf, t->page) < 0)
 			continue;
 		for (data = kbuffer_read_event(t->kbuf, &ts); data;
 		     data = kbuffer_next_event(t->kbuf, &ts))
-			if ((rc = decode_record(t, data, ts, cpu)) < 0)
+			if ((rc = decode_record(t, data, kbuffer_event_size(t->kbuf), ts, cpu)) < 0)
 				return rc;
 	}
 }
@@ -485,17 +503,40 @@ static int check_lost(struct vxt_source *s, struct tfs *t, struct vxt_batch *b)
  * @return events added to @b, or a negative errno. */
 static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool all)
 {
-	uint64_t cut = vxt_now_mono(), exp;
-	size_t n0 = b->n, i, keep;
+	uint64_t cut = vxt_now_mono(), exp, start = cut;
+	size_t n0 = b->n, i, keep, most = 0;
 	struct itimerspec its = { 0 };
+	ssize_t got;
 	int cpu, rc;
 
-	if (read(t->timerfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
-		return -errno;
-	for (cpu = 0; cpu < t->ncpu; cpu++)
-		if (t->cpu[cpu].fd >= 0 && (rc = read_cpu(t, cpu)) < 0)
-			return vxt_source_seterr(s, rc, "tracefs: reading cpu%d: %s", cpu,
-						 strerror(-rc));
+	/* the timer only made the fd readable: clear it once it fired */
+	if (t->timer_due && cut >= t->timer_due) {
+		if (read(t->timerfd, &exp, sizeof(exp)) == (ssize_t)sizeof(exp))
+			t->timer_due = 0;
+		else if (errno != EAGAIN)
+			return vxt_source_seterr(s, -errno, "tracefs: timerfd: %s",
+						 strerror(errno));
+	}
+	for (cpu = 0; cpu < t->ncpu; cpu++) {
+		if (t->cpu[cpu].fd < 0)
+			continue;
+		got = read_cpu(t, cpu);
+		if (got < 0)
+			return vxt_source_seterr(s, (int)got, "tracefs: reading cpu%d: %s", cpu,
+						 strerror((int)-got));
+		if ((size_t)got > most)
+			most = (size_t)got;
+	}
+	/* busy: wait before the next sweep, at most TFS_BATCH_NS and short of a
+	 * quarter of the ring at the rate just seen */
+	t->batch_ns = 0;
+	if (most && start > t->sweep_ns) {
+		double w = (double)(start - t->sweep_ns) * (double)(t->ring_bytes / 4) /
+			   (double)most;
+
+		t->batch_ns = w < (double)TFS_BATCH_NS ? (uint64_t)w : TFS_BATCH_NS;
+	}
+	t->sweep_ns = start;
 	cut = all ? UINT64_MAX : cut - VXT_TRACEFS_SLACK_NS;
 	if (t->npend > 1)
 		sort_pending(t);
@@ -508,9 +549,10 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 		memmove(t->pend, t->pend + i, keep * sizeof(*t->pend));
 		t->npend = keep;
 	}
-	if (t->npend) {	/* make the fd readable again once they are due */
+	if (t->npend && !t->timer_due) {	/* make the fd readable again once they are due */
 		its.it_value.tv_nsec = VXT_TRACEFS_SLACK_NS + 100000;
-		timerfd_settime(t->timerfd, 0, &its, NULL);
+		if (timerfd_settime(t->timerfd, 0, &its, NULL) == 0)
+			t->timer_due = vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000;
 	}
 	if (all || vxt_now_mono() - t->stats_ns >= TFS_STATS_NS) {
 		rc = check_lost(s, t, b);
@@ -518,6 +560,26 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 			return vxt_source_seterr(s, rc, "out of memory");
 	}
 	return (int)(b->n - n0);
+}
+
+/* A busy capture waits a little before it sweeps again (t->batch_ns), so
+ * that one sweep takes many events; never past @deadline. @return true when
+ * a signal came. */
+static bool batch_wait(struct tfs *t, uint64_t deadline)
+{
+	uint64_t now, until = t->sweep_ns + t->batch_ns;
+	struct timespec ts;
+
+	if (!t->batch_ns)
+		return false;
+	if (until > deadline)
+		until = deadline;
+	now = vxt_now_mono();
+	if (now >= until)
+		return false;
+	ts.tv_sec = (time_t)((until - now) / 1000000000u);
+	ts.tv_nsec = (long)((until - now) % 1000000000u);
+	return nanosleep(&ts, NULL) < 0 && errno == EINTR;
 }
 
 static int tfs_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
@@ -534,6 +596,8 @@ static int tfs_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 			vxt_tfs_phase_note(s, t);
 		return rc < 0 ? rc : rc > 0;
 	}
+	if (batch_wait(t, deadline))
+		return 1;	/* let the caller see its signal */
 	for (;;) {
 		rc = sweep(s, t, b, false);
 		if (rc != 0)

@@ -21,6 +21,10 @@
 #define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
 #define TFS_MAX_OBJS	256
 #define TFS_RECENT_ERR	64
+/* A busy capture sweeps the rings at most this often (tfs_next()): each
+ * read then takes full pages, not a few events (kept short of a quarter of
+ * the ring at the rate seen). */
+#define TFS_BATCH_NS	10000000ull
 
 enum tfs_kind {
 	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
@@ -33,12 +37,23 @@ enum tfs_kind {
 
 extern const char *const tfs_event_names[K_COUNT];
 
+/* A field's place in the record, learned once from the format
+ * (vxt_tfs_learn_fields()); size 0: the kernel has none. */
+struct tfs_fld {
+	uint16_t off;
+	uint16_t size;
+};
+
 /* The fields we read of one tracepoint; NULL where the kernel has none. */
 struct tfs_evdesc {
 	struct tep_event *ev;
 	int id;			/* -1: not enabled */
 	struct tep_format_field *dev, *sector, *nr_sector, *bytes, *error, *rwbs, *comm;
 	struct tep_format_field *new_sector;	/* block_split's */
+	/* the same at fixed offsets, for the hot path; a record shorter than
+	 * @need bytes is not one of this format */
+	struct tfs_fld fdev, fsector, fnr_sector, fbytes, ferror, frwbs, fcomm;
+	unsigned need;
 };
 
 /* An event as read from the ring, before routing and pairing. */
@@ -94,6 +109,11 @@ struct tfs {
 	struct { uint32_t dev; uint64_t sector; } recent_err[TFS_RECENT_ERR];
 	unsigned nrecent;
 	uint64_t stats_ns;
+	uint64_t ring_bytes;	/* per CPU */
+	uint64_t sweep_ns;	/* when the last sweep that found events started */
+	uint64_t batch_ns;	/* the wait before the next one (TFS_BATCH_NS at most) */
+	uint64_t timer_due;	/* when the armed timerfd fires; 0: not armed */
+	size_t sweep_bytes;	/* most bytes one CPU gave in the last sweep */
 	bool stopped;
 	uint64_t seen[K_COUNT];
 	uint64_t flush_ends;	/* completions that end a flush sequence (emit()) */
@@ -138,5 +158,7 @@ int vxt_tfs_setup_parser(struct vxt_source *s, struct tfs *t);
 int vxt_tfs_open_cpus(struct vxt_source *s, struct tfs *t);
 /* Enable the tracepoints with the selected devices' filters. */
 int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t);
+/* The fixed offsets of the enabled events' fields (struct tfs_fld). */
+int vxt_tfs_learn_fields(struct vxt_source *s, struct tfs *t);
 
 #endif

@@ -217,6 +217,52 @@ int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t)
 	return 0;
 }
 
+/* ---- fixed offsets ---- */
+
+static int learn(struct vxt_source *s, const struct tfs_evdesc *d, const char *what,
+		 const struct tep_format_field *f, bool number, struct tfs_fld *out,
+		 unsigned *need)
+{
+	out->off = out->size = 0;
+	if (!f)
+		return 0;
+	if ((f->flags & TEP_FIELD_IS_DYNAMIC) || f->offset < 0 || f->size <= 0 ||
+	    f->offset + f->size > 0xffff ||
+	    (number && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s: field %s has a "
+					 "layout this reader does not know (offset %d, size %d%s)",
+					 d->ev->name, what, f->offset, f->size,
+					 f->flags & TEP_FIELD_IS_DYNAMIC ? ", dynamic" : "");
+	out->off = (uint16_t)f->offset;
+	out->size = (uint16_t)f->size;
+	if ((unsigned)(f->offset + f->size) > *need)
+		*need = (unsigned)(f->offset + f->size);
+	return 0;
+}
+
+int vxt_tfs_learn_fields(struct vxt_source *s, struct tfs *t)
+{
+	for (int k = 0; k < K_COUNT; k++) {
+		struct tfs_evdesc *d = &t->ev[k];
+		unsigned need = 8;	/* the common fields: type, flags, pid */
+
+		if (d->id < 0 || !d->ev)
+			continue;
+		if (learn(s, d, "dev", d->dev, true, &d->fdev, &need) < 0 ||
+		    learn(s, d, "sector", d->sector, true, &d->fsector, &need) < 0 ||
+		    learn(s, d, "nr_sector", d->nr_sector, true, &d->fnr_sector, &need) < 0 ||
+		    learn(s, d, "bytes", d->bytes, true, &d->fbytes, &need) < 0 ||
+		    learn(s, d, "error", d->error, true, &d->ferror, &need) < 0 ||
+		    learn(s, d, "rwbs", d->rwbs, false, &d->frwbs, &need) < 0 ||
+		    learn(s, d, "comm", d->comm, false, &d->fcomm, &need) < 0)
+			return -EPROTO;
+		if (d->new_sector && (unsigned)(d->new_sector->offset + d->new_sector->size) > need)
+			need = (unsigned)(d->new_sector->offset + d->new_sector->size);
+		d->need = need;
+	}
+	return 0;
+}
+
 /* ---- open / close ---- */
 
 int vxt_tfs_open_cpus(struct vxt_source *s, struct tfs *t)
@@ -268,6 +314,7 @@ int vxt_tfs_setup_buffers(struct vxt_source *s, struct tfs *t, size_t bufsize)
 					     -1) < 0)
 		return vxt_source_seterr(s, -ENOMEM, "tracefs: cannot set the ring size to "
 					 "%zu bytes per CPU", bufsize ? bufsize : TFS_DEFAULT_BUF);
+	t->ring_bytes = bufsize ? bufsize : TFS_DEFAULT_BUF;
 	/* wake a poller on any data, not at half a ring */
 	tracefs_instance_file_write(t->inst, "buffer_percent", "0");
 	t->page_size = (size_t)getpagesize();
@@ -280,14 +327,45 @@ int vxt_tfs_setup_buffers(struct vxt_source *s, struct tfs *t, size_t bufsize)
 	return 0;
 }
 
+/* The parser knows the page header and the formats of the block events we
+ * read, nothing else: tracefs_local_events_system() would also parse every
+ * kernel symbol (/proc/kallsyms), most of what a short capture spent. */
 int vxt_tfs_setup_parser(struct vxt_source *s, struct tfs *t)
 {
-	static const char *const systems[] = { "block", NULL };
+	enum tep_endian host = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN;
+	char *text;
+	int size = 0;
 
-	t->tep = tracefs_local_events_system(NULL, systems);
+	t->tep = tep_alloc();
 	if (!t->tep)
-		return vxt_source_seterr(s, -EIO, "tracefs: cannot read the block event "
-					 "formats under %s/events/block", tracefs_tracing_dir());
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	tep_set_file_bigendian(t->tep, host);
+	tep_set_local_bigendian(t->tep, host);
+	tep_set_long_size(t->tep, (int)sizeof(long));
+	tep_set_page_size(t->tep, getpagesize());
+	text = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!text || tep_parse_header_page(t->tep, text, (unsigned long)size,
+					  (int)sizeof(long)) < 0) {
+		free(text);
+		return vxt_source_seterr(s, -EIO, "tracefs: cannot read the ring page "
+					 "header format %s/events/header_page",
+					 tracefs_tracing_dir());
+	}
+	free(text);
+	for (int k = 0; k < K_COUNT; k++) {
+		/* a tracepoint this kernel lacks has no format: setup_event() says so */
+		text = tracefs_event_file_read(NULL, "block", tfs_event_names[k], "format", &size);
+		if (!text)
+			continue;
+		if (tep_parse_event(t->tep, text, (unsigned long)size, "block") != 0) {
+			free(text);
+			return vxt_source_seterr(s, -EIO, "tracefs: cannot parse the format "
+						 "%s/events/block/%s/format", tracefs_tracing_dir(),
+						 tfs_event_names[k]);
+		}
+		free(text);
+	}
 	t->kbuf = kbuffer_alloc(tep_get_header_page_size(t->tep) == 4 ? KBUFFER_LSIZE_4 :
 				KBUFFER_LSIZE_8, tep_is_file_bigendian(t->tep) ?
 				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
