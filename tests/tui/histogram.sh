@@ -2,7 +2,7 @@
 # histogram.sh - b: the latency histogram of the cursor's object over the
 # window, a row per log2 bucket; its counts and the p50 / p99 marks against
 # brute force over `--report events --format csv`; Left/Right go through the
-# objects and "all objects"; Q2C and the queue time say they were not captured.
+# objects and "all objects"; Q2C and the queue time say they are not available.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 300000
@@ -49,11 +49,11 @@ w=$(want "") g=$(got)
 ok "all objects [$g]"
 keys 2
 wait_for '^ Latency Q2C  '
-screen | grep -q 'not captured: the trace holds issue and completion only' || fail "Q2C: not captured"
+screen | grep -q 'breakdown not available: the trace holds issue and completion only' || fail "Q2C: not available"
 keys 3
 wait_for '^ Latency queue \(Q2D\)  '
-screen | grep -q 'not captured' || fail "queue: not captured"
-ok "Q2C and queue time: not captured"
+screen | grep -q 'breakdown not available' || fail "queue: not available"
+ok "Q2C and queue time: not available"
 keys Escape
 wait_for '^ Events'
 keys q

@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeline_metrics.sh - the timeline's time labels, its metrics (c: errors,
-# IOPS, MB/s, p50, p99), the lanes' legend and cursor (L), and the axis alone
+# IOPS, MB/s, p50, p99, Q2C p50, p99), the lanes' legend and cursor (L), and the axis alone
 # with "no errors in the file"; figures on screen against brute force over
 # `--report events --format csv` (111 bins over the span at 120 columns).
 . "$VXT_TOP/tests/tui/tmux.inc"
@@ -63,6 +63,10 @@ keys c
 wait_for '^ Latency p99  '
 screen | grep -q '^p99  ' || fail "p99: axis label"
 ok "latency p50 and p99"
+keys c
+wait_for '^ Q2C p50  '
+keys c
+wait_for '^ Q2C p99  '
 keys c
 wait_for '^ Errors  '
 

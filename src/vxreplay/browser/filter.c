@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "browser/ivfilter.h"
+#include "browser/ivseries.h"
 #include "browser/model.h"
 
 #include "vxtrace/filter.h"
@@ -129,6 +130,7 @@ int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 	m->filter = f;
 	m->ivf = ivf;
 	snprintf(m->filter_src, sizeof(m->filter_src), "%s", f ? text : "");
+	vr_ivs_restart(m);	/* Q2C and queue time of what it shows */
 	respeculate(m);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "browser/model.h"
 #include "browser/script.h"
+#include "browser/ivseries.h"
 #include "browser/pairjob.h"
 #include "vxtrace/filter.h"
 #include "vxtrace/outfile.h"
@@ -358,6 +359,10 @@ bool vr_model_step(struct vr_model *m)
 			vr_pair_step(m, &m->job[VR_JOB_PAIR]);
 			any = true;
 		}
+		if (m->job[VR_JOB_IVS].active) {
+			vr_ivs_step(m, &m->job[VR_JOB_IVS]);
+			any = true;
+		}
 		if (m->job[VR_JOB_AGG].active) {
 			vr_script_agg_step(m, &m->job[VR_JOB_AGG]);
 			any = true;
@@ -407,7 +412,7 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
 		[VR_JOB_REBIN] = "binning", [VR_JOB_COUNT] = "counting",
 		[VR_JOB_SPEC] = "speculating", [VR_JOB_EXPORT] = "exporting",
 		[VR_JOB_PROCS] = "processes", [VR_JOB_AGG] = "aggregating",
-		[VR_JOB_PAIR] = "pairing phases",
+		[VR_JOB_PAIR] = "pairing phases", [VR_JOB_IVS] = "pairing intervals",
 	};
 
 	for (int k = VR_JOB_KINDS - 1; k >= 0; k--) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "browser/heativ.h"
+#include "browser/ivseries.h"
 #include "browser/model.h"
 #include "browser/pairjob.h"
 
@@ -142,6 +144,7 @@ void vr_model_close(struct vr_model *m)
 	vr_view_free(&m->view);
 	vr_model_spec_reset(m);
 	vr_pair_reset(m);
+	vr_ivs_free(m);
 	vr_scan_stop_all(m);
 	vxt_reader_close(m->rd);
 	vxt_reader_close(m->jrd);
@@ -215,6 +218,7 @@ int vr_model_refresh(struct vr_model *m)
 	scan_index(m);
 	pick_rows(m);
 	vr_pair_grow(m, first_new);
+	vr_ivs_grow(m, first_new);
 	/* a window over the whole file stays so; a following one keeps its
 	 * width and moves to the end */
 	if (whole) {
@@ -382,9 +386,7 @@ const struct vxt_heatmap *vr_model_heatmap(struct vr_model *m)
 		const struct vxt_timeline *tl = vr_model_heat_timeline(m);
 
 		if (tl->nbins)
-			vxt_heatmap_build(&m->hm, tl, m->metric,
-					  m->heat_log || m->metric == VXT_HEAT_LAT_P99 ||
-					  m->metric == VXT_HEAT_LAT_P50);
+			vr_heat_build(m, tl);
 		m->hm_dirty = false;
 	}
 	return &m->hm;

@@ -27,6 +27,7 @@
 
 struct vxt_filter;
 struct vr_ivfilter;
+struct vr_ivs;
 struct vxt_spec;
 struct vxt_view;
 struct vxt_profile;
@@ -86,7 +87,7 @@ struct vr_view {
 };
 
 enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_PROCS,
-		   VR_JOB_AGG, VR_JOB_PAIR, VR_JOB_KINDS };
+		   VR_JOB_AGG, VR_JOB_PAIR, VR_JOB_IVS, VR_JOB_KINDS };
 /* the pairing of every I/O's phases (pairjob.h) */
 enum vr_pair_state { VR_PAIR_NONE, VR_PAIR_ISSUE_ONLY, VR_PAIR_RUNNING, VR_PAIR_DONE };
 
@@ -138,6 +139,7 @@ struct vr_model {
 	bool lba_want_fit;		/* after this binning, fit the rows to the span touched */
 	uint64_t fixed_bin_ns;		/* a profile's timeline bin; 0 = the window fits the file */
 	enum vxt_heat_metric metric;
+	int metric_iv;			/* or Q2C p50 / p99 (VR_HEAT_*, heativ.h) */
 	bool heat_log;			/* log scale (always for latencies) */
 	struct vxt_timeline tl;		/* exact (or filling, with a filter) */
 	struct vxt_timeline tl_est;	/* index estimate shown while tl fills */
@@ -153,6 +155,7 @@ struct vr_model {
 	struct vr_view view;
 	struct vxt_filter *filter;	/* NULL = no filter */
 	struct vr_ivfilter *ivf;	/* its intervals, when it reads some (ivfilter.h) */
+	struct vr_ivs *ivs;		/* Q2C and queue time over time (ivseries.h), or NULL */
 	char filter_src[256];
 	char profile[64];		/* the applied profile's name, "" = none */
 	struct vxt_profile *prof;	/* the applied profile, NULL = none */

@@ -45,6 +45,7 @@ static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 	int64_t obj;
 
 	m->metric = heat_metric(p->heatmap.metric);
+	m->metric_iv = 0;
 	m->lba_rows = p->heatmap.buckets;
 	if (m->lba_rows > VR_LBA_ROWS_MAX)
 		m->lba_rows = VR_LBA_ROWS_MAX;
@@ -70,6 +71,7 @@ static void clear_profile(struct vr_model *m)
 	m->ncolumns = 0;
 	m->lat_crit_ns = 0;
 	m->metric = VXT_HEAT_IOPS;
+	m->metric_iv = 0;
 	m->heat_log = false;
 	m->lba_rows = 0;
 	m->fixed_bin_ns = 0;

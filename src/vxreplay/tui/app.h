@@ -25,7 +25,8 @@ enum vr_col {
 };
 
 /* What the timeline plots (c switches). */
-enum vr_tl_metric { VR_TLM_ERRORS, VR_TLM_IOPS, VR_TLM_MBS, VR_TLM_P50, VR_TLM_P99, VR_TLM_COUNT };
+enum vr_tl_metric { VR_TLM_ERRORS, VR_TLM_IOPS, VR_TLM_MBS, VR_TLM_P50, VR_TLM_P99, VR_TLM_Q2C_P50,
+		    VR_TLM_Q2C_P99, VR_TLM_COUNT };
 
 struct vr_objrow {
 	uint32_t id;

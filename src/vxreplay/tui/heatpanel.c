@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/heativ.h"
 #include "tui_heatmap.h"
 
 /* @name in @w columns: a host:object name too long for them keeps as much
@@ -172,7 +173,7 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		.span = vr_heat_separate(&a->m) ? (int)a->m.nbins : 0,
 	};
 	tui_heatmap_draw(&gr, &w);
-	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vxt_heat_metric_name(hm->metric),
+	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vr_heat_name(&a->m),
 			   vxt_heat_format(hm->metric, hm->lo, lo, sizeof(lo)),
 			   vxt_heat_format(hm->metric, hm->hi, hi, sizeof(hi)));
 }

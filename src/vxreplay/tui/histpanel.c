@@ -7,14 +7,16 @@
  * timeline's cells (a row per heatmap object), so it is exact once the
  * binning is done. Left/Right pick the object; 1, 2, 3 pick the interval:
  * D2C (issue to completion, the latency of every completion), Q2C (queue to
- * completion) and the queue time (Q2D); the last two need the queue phase,
- * and say so when the trace has none.
+ * completion) and the queue time (Q2D); the last two come from the pairing
+ * of every phase (ivseries.h), and are said not to be available when the
+ * trace holds issue and completion only.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/ivseries.h"
 #include "browser/pairjob.h"
 
 enum { HIST_D2C, HIST_Q2C, HIST_QUEUE };
@@ -48,6 +50,27 @@ uint64_t vr_hist_of(const struct vxt_timeline *tl, int row, uint64_t *h)
 	return n;
 }
 
+/* The histogram of interval @kind (VR_IVS_*) of row @row (-1 = every object)
+ * of @tl into @h, from the pairing of every phase. @return I/Os. */
+static uint64_t iv_hist_of(struct vr_app *a, const struct vxt_timeline *tl, int kind, int row,
+			   uint64_t *h)
+{
+	const uint32_t *c = vr_ivs_bins(&a->m, tl, kind, row >= 0);
+	uint64_t n = 0;
+
+	memset(h, 0, VXT_LAT_BUCKETS * sizeof(*h));
+	if (!c)
+		return 0;
+	if (row >= 0)
+		c += (size_t)row * tl->nbins * VXT_LAT_BUCKETS;
+	for (unsigned b = 0; b < tl->nbins; b++)
+		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
+			h[k] += c[(size_t)b * VXT_LAT_BUCKETS + k];
+	for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
+		n += h[k];
+	return n;
+}
+
 /* The bucket holding quantile @q (nearest rank), or -1 when empty. */
 static int quantile_bucket(const uint64_t *h, uint64_t n, double q)
 {
@@ -69,9 +92,9 @@ static const char *row_name(struct vr_app *a, const struct vxt_timeline *tl)
 	return vr_objname(a, tl->row_obj[a->hist_row]);
 }
 
-static void hist_body(struct vr_app *a, const struct tui_panel *p, const struct vxt_timeline *tl)
+static void hist_body(const struct tui_panel *p, const uint64_t *h, uint64_t n)
 {
-	uint64_t h[VXT_LAT_BUCKETS], n = vr_hist_of(tl, a->hist_row, h), max = 0;
+	uint64_t max = 0;
 	int lo = -1, hi = -1, p50 = quantile_bucket(h, n, 0.50), p99 = quantile_bucket(h, n, 0.99);
 	int y = p->r.y + 2, barw = p->r.w - 37 - 12;
 	char l0[16], l1[16], line[48];
@@ -114,26 +137,35 @@ static void hist_draw(struct tui_panel *p, bool focused)
 	struct vr_app *a = p->data;
 	const struct vxt_timeline *tl = vr_model_timeline(&a->m);
 	char t[300], b0[32], b1[32];
-	uint64_t h[VXT_LAT_BUCKETS];
+	uint64_t h[VXT_LAT_BUCKETS], n;
+	enum vr_ivs_state st = VR_IVS_DONE;
+	int kind = a->hist_kind == HIST_Q2C ? VR_IVS_Q2C : VR_IVS_Q2D;
 
 	(void)focused;
 	if (a->hist_row >= (int)tl->nrows)
 		a->hist_row = -1;
 	if (tl->mode == VXT_TL_ROWS_LBA && a->hist_row >= 0)
 		a->hist_row = -1;	/* LBA rows are not objects: all of it */
-	snprintf(t, sizeof(t), "Latency %s  %s  %s..%ss  %" PRIu64 " I/Os%s", hist_name[a->hist_kind],
-		 row_name(a, tl), vr_reltime(a, tl->t0, b0, sizeof(b0)),
-		 vr_reltime(a, tl->t1, b1, sizeof(b1)), vr_hist_of(tl, a->hist_row, h),
-		 a->m.filter_src[0] ? "  (filtered)" : a->m.tl_show_est ? "  (index estimate)" : "");
-	tui_title(&p->r, true, t, "Left/Right object  1 D2C  2 Q2C  3 queue  Esc");
 	if (a->hist_kind == HIST_D2C) {
-		hist_body(a, p, tl);
+		n = vr_hist_of(tl, a->hist_row, h);
+	} else {
+		st = vr_ivs_want(&a->m);
+		n = iv_hist_of(a, tl, kind, a->hist_row, h);
+	}
+	snprintf(t, sizeof(t), "Latency %s  %s  %s..%ss  %" PRIu64 " I/Os%s%s", hist_name[a->hist_kind],
+		 row_name(a, tl), vr_reltime(a, tl->t0, b0, sizeof(b0)),
+		 vr_reltime(a, tl->t1, b1, sizeof(b1)), n,
+		 a->m.filter_src[0] ? "  (filtered)" : a->m.tl_show_est ? "  (index estimate)" : "",
+		 st == VR_IVS_RUNNING ? "  (pairing the phases)" : "");
+	tui_title(&p->r, true, t, "Left/Right object  1 D2C  2 Q2C  3 queue  Esc");
+	if (st == VR_IVS_NO_PHASES || st == VR_IVS_NONE) {
+		tui_puts(p->r.y + 2, p->r.x + 2, p->r.w - 4, TUI_R_DIM, st == VR_IVS_NONE ?
+			 "not available: pairing the phases ran out of memory" :
+			 "breakdown not available: the trace holds issue and completion only "
+			 "(captured with --phases issue); D2C is key 1");
 		return;
 	}
-	tui_puts(p->r.y + 2, p->r.x + 2, p->r.w - 4, TUI_R_DIM,
-		 vr_has_queue_side(&a->m) ?
-		 "not shown: the trace has queue-side phases, but the browser pairs only issue and completion" :
-		 "not captured: the trace holds issue and completion only (no queue phase); D2C is key 1");
+	hist_body(p, h, n);
 }
 
 static int hist_key(struct tui_panel *p, int key)

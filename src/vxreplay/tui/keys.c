@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/heativ.h"
 
 static int act_quit(void *app)
 {
@@ -338,9 +339,8 @@ static int act_metric(void *app)
 {
 	struct vr_app *a = app;
 
-	a->m.metric = (a->m.metric + 1) % VXT_HEAT_METRIC_COUNT;
-	a->m.hm_dirty = true;
-	tui_screen_msg(&a->scr, TUI_R_MSG, "heatmap metric: %s", vxt_heat_metric_name(a->m.metric));
+	vr_heat_next(&a->m);
+	tui_screen_msg(&a->scr, TUI_R_MSG, "heatmap metric: %s", vr_heat_name(&a->m));
 	return TUI_REDRAW;
 }
 
@@ -405,7 +405,7 @@ const struct tui_action vr_keys[] = {
 	{ 'j', 0, "j", "jump to a time: 12.5  +2s  -500ms  14:03:07.25", act_jump },
 	{ 'e', 0, "e E", "next / previous error", act_next_error },
 	{ 'E', 0, NULL, NULL, act_prev_error },
-	{ '/', 0, "/", "filter expression (empty clears; errors keep the old one)", act_filter },
+	{ '/', 0, "/", "filter expression, q2c > 5ms too (empty clears; errors keep the old one)", act_filter },
 	{ 'n', 0, "n N", "next / previous match of the search", act_search_next },
 	{ 'N', 0, NULL, NULL, act_search_prev },
 	{ '\\', 0, "\\", "new search expression", act_search },
@@ -421,12 +421,12 @@ const struct tui_action vr_keys[] = {
 	{ 'x', 0, "x", "export the view (CSV, or JSON by .json)", act_export },
 	{ 'F', 0, "F", "follow a growing file", act_follow },
 	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
-	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency p50, p99", act_tl_metric },
-	{ 'b', 0, "b", "latency histogram of the object (log2 buckets, p50 / p99)", act_hist },
+	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency (D2C) p50, p99, Q2C p50, p99", act_tl_metric },
+	{ 'b', 0, "b", "latency histogram of the object (log2; 1 D2C, 2 Q2C, 3 queue time)", act_hist },
 	{ 'A', 0, "A", "aggregations of the D script picked with p, over the window", act_agg },
 	{ 'P', 0, "P", "per-process view: I/Os, bytes, errors, avg / p99 latency", act_procs },
 	{ 'i', 0, "i", "list: one row per completed I/O / every event", act_io_list },
-	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors", act_metric },
+	{ 'M', 0, "M", "heatmap metric: iops, bytes, latency-p99, errors, -p50, q2c-p50, -p99", act_metric },
 	{ 'H', 0, "H", "heatmap by object again", act_heat_objects },
 	{ 'z', 0, "z Z", "LBA heatmap: zoom the sectors in / out (around the row selected)",
 	  act_lba_in },

@@ -2,8 +2,9 @@
  *
  * One column per bin of the visible window. It plots a metric over time
  * (c switches): errors (with the lost and slow marks of a profile), IOPS,
- * MB/s (10^6 bytes per second, as iostat), or the p50 / p99 latency of the
- * bin's log2 histogram. Under the bars the axis carries the cursor and the
+ * MB/s (10^6 bytes per second, as iostat), the p50 / p99 latency (D2C) of
+ * the bin's log2 histogram, or the p50 / p99 Q2C (queue to completion, from
+ * the pairing of every phase, ivseries.h). Under the bars the axis carries the cursor and the
  * marks, and under it time labels in the event list's time base. With no
  * error in the file the error plot shrinks to the axis and says so. L shows
  * a lane per heatmap row, shaded by the same metric, with its scale and the
@@ -15,17 +16,20 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "browser/ivseries.h"
 #include "browser/axis.h"
 #include "tui_timeline.h"
 
 static const char *const metric_title[VR_TLM_COUNT] = {
 	[VR_TLM_ERRORS] = "Errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
 	[VR_TLM_P50] = "Latency p50", [VR_TLM_P99] = "Latency p99",
+	[VR_TLM_Q2C_P50] = "Q2C p50", [VR_TLM_Q2C_P99] = "Q2C p99",
 };
 
 static const char *const metric_label[VR_TLM_COUNT] = {
 	[VR_TLM_ERRORS] = "errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
 	[VR_TLM_P50] = "p50", [VR_TLM_P99] = "p99",
+	[VR_TLM_Q2C_P50] = "q2c p50", [VR_TLM_Q2C_P99] = "q2c p99",
 };
 
 const char *vr_tl_metric_name(int metric)
@@ -43,11 +47,25 @@ bool vr_timeline_compact(const struct vr_app *a)
 	return errors_plotted(a) && !a->lanes && a->m.total_errors == 0;
 }
 
+static bool q2c_metric(const struct vr_app *a)
+{
+	return a->tl_metric == VR_TLM_Q2C_P50 || a->tl_metric == VR_TLM_Q2C_P99;
+}
+
+static double metric_q(const struct vr_app *a)
+{
+	return a->tl_metric == VR_TLM_Q2C_P50 ? 0.50 : 0.99;
+}
+
 /* The value of bin @b (all objects) in the unit the bars use: errors, IOPS,
- * bytes per second, ns. */
-static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned b)
+ * bytes per second, ns. @iv: with a Q2C metric, the bins' Q2C histograms. */
+static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned b,
+			  const uint32_t *iv)
 {
 	switch (a->tl_metric) {
+	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
+		return iv ? vxt_log2hist_quantile(iv + (size_t)b * VXT_LAT_BUCKETS, VXT_LAT_BUCKETS,
+						  metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)(vxt_timeline_iops(tl, b) + 0.5);
 	case VR_TLM_MBS: return (uint64_t)(vxt_timeline_bps(tl, b) + 0.5);
 	case VR_TLM_P50: return vxt_timeline_lat_quantile(tl, b, 0.50);
@@ -56,9 +74,9 @@ static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl,
 	}
 }
 
-/* The same for one cell (a lane). */
+/* The same for one cell (a lane); @iv: the cells' Q2C histograms. */
 static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned r,
-			   unsigned b)
+			   unsigned b, const uint32_t *iv)
 {
 	const struct vxt_tl_cell *c = &tl->cells[(size_t)r * tl->nbins + b];
 	double s = (double)(vxt_timeline_bin_start(tl, b + 1) - vxt_timeline_bin_start(tl, b)) / 1e9;
@@ -66,6 +84,9 @@ static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl
 	if (s <= 0)
 		s = 1e-9;
 	switch (a->tl_metric) {
+	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
+		return iv ? vxt_log2hist_quantile(iv + ((size_t)r * tl->nbins + b) * VXT_LAT_BUCKETS,
+						  VXT_LAT_BUCKETS, metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)((double)c->ios / s + 0.5);
 	case VR_TLM_MBS: return (uint64_t)((double)c->bytes / s + 0.5);
 	case VR_TLM_P50: return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.50);
@@ -87,7 +108,9 @@ static char *format_value(const struct vr_app *a, uint64_t v, char *buf, size_t 
 	case VR_TLM_MBS:
 		snprintf(buf, size, v >= 10000000000ull ? "%.0f" : "%.1f", (double)v / 1e6);
 		break;
-	case VR_TLM_P50: case VR_TLM_P99: vxt_format_duration(v, buf, size); break;
+	case VR_TLM_P50: case VR_TLM_P99: case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
+		vxt_format_duration(v, buf, size);
+		break;
 	default: snprintf(buf, size, "%" PRIu64, v); break;
 	}
 	return buf;
@@ -192,17 +215,19 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 	int lanes = pr.h - 1, shown = 0;
 	uint64_t max = 0;
 	char mx[32], key[160], more[32];
+	const uint32_t *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
+			     vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, true) : NULL;
 
 	for (unsigned r = 0; r < tl->nrows; r++)
 		for (unsigned b = 0; b < n; b++) {
-			uint64_t v = cell_value(a, tl, r, b);
+			uint64_t v = cell_value(a, tl, r, b, iv);
 
 			if (v > max)
 				max = v;
 		}
 	for (int i = 0; i < lanes && (unsigned)i < tl->nrows; i++, shown++) {
 		for (unsigned b = 0; b < n; b++)
-			lane[b] = cell_value(a, tl, (unsigned)i, b);
+			lane[b] = cell_value(a, tl, (unsigned)i, b, iv);
 		tui_timeline_lane(pr.y + i, p->r.x, p->r.w,
 				  tl->mode == VXT_TL_ROWS_LBA ? a->label_buf[i] : vr_objname(a, tl->row_obj[i]),
 				  VR_LABEL_W, lane, (int)n, max ? max : 1,
@@ -242,10 +267,15 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	struct tui_rect pr = plot_rect(p);
 	struct tui_timeline w;
 	uint64_t max = 0;
-	bool errs = errors_plotted(a), compact = vr_timeline_compact(a);
+	bool errs = errors_plotted(a), compact = vr_timeline_compact(a), none = false;
+	const uint32_t *iv = NULL;
 
 	if (!tl->nbins || pr.h < 1)
 		return;
+	if (q2c_metric(a)) {
+		none = vr_ivs_want(&a->m) == VR_IVS_NO_PHASES;
+		iv = none ? NULL : vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, false);
+	}
 	if (a->lanes) {
 		timeline_lanes(a, p, tl);
 		return;
@@ -259,11 +289,13 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		a->tl_vals_n = tl->nbins;
 	}
 	for (unsigned b = 0; b < tl->nbins; b++) {
-		a->tl_vals[b] = errs || a->tl_metric != VR_TLM_ERRORS ? bin_value(a, tl, b) : 0;
+		a->tl_vals[b] = errs || a->tl_metric != VR_TLM_ERRORS ? bin_value(a, tl, b, iv) : 0;
 		if (a->tl_vals[b] > max)
 			max = a->tl_vals[b];
 	}
-	timeline_title(a, p, focused, tl, compact ? "  no errors in the file" : "");
+	timeline_title(a, p, focused, tl, compact ? "  no errors in the file" :
+		       vr_ivs_state(&a->m) == VR_IVS_RUNNING && q2c_metric(a) ?
+		       "  (pairing the phases)" : "");
 	update_marks(a, tl);
 	w = (struct tui_timeline){
 		.nbins = (int)tl->nbins,
@@ -278,6 +310,8 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	draw_scale(a, p, &pr, max);
 	if (!max && pr.h > 2 && w.val)
 		tui_puts(pr.y + (pr.h - 1) / 2, pr.x + 2, pr.w - 2, TUI_R_DIM,
+			 none ? "Q2C not available: the trace holds issue and completion only "
+				"(captured with --phases issue)" :
 			 errs ? "no errors in this window" : "no completed I/O in this window");
 	time_labels(a, &pr, pr.y + pr.h, p->r.x, tl);
 }

@@ -1,0 +1,248 @@
+/* ivseries.c - the browser's queue-side intervals over time: Q2C and queue
+ * time (Q2D) of every completion shown
+ *
+ * A capture of issue and completion gives D2C in each completion's latency
+ * (the timeline's cells); the queue-side intervals need every phase paired.
+ * One stepped pass over the file in time order feeds each event to a phase
+ * pairer (phasepair.h, as the filters' interval fields) and keeps, for each
+ * completion the filter shows with a known Q2C or Q2D, its time, object,
+ * first sector and the log2 buckets of both. The timeline's Q2C metrics, the
+ * heatmap's Q2C colours and the latency histogram read per-bin or per-cell
+ * histograms built from it for the window (one walk; the per-bin ones are
+ * kept until the window or the series changes). A new filter starts the pass
+ * again. Past VR_IVS_MAX completions the rest are left out (said).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browser/ivseries.h"
+#include "browser/model.h"
+#include "browser/pairjob.h"
+#include "vxtrace/phasepair.h"
+
+#define VR_IVS_MAX	(1u << 22)	/* completions kept (24 bytes each) */
+#define NO_BUCKET	0xff
+
+struct vr_ivs {
+	enum vr_ivs_state state;
+	struct vxt_phasepair *pp;
+	uint64_t *t, *sector;
+	uint32_t *obj;
+	uint8_t *b[VR_IVS_KINDS];	/* log2 bucket, NO_BUCKET = not known */
+	size_t n, cap;
+	bool full;
+	uint64_t gen;			/* bumped when the series changes */
+	/* the cached histograms and what they were built for */
+	uint32_t *hist;
+	size_t hist_cap;
+	uint64_t c_gen, c_t0, c_t1;	/* per bin: what they were built for */
+	unsigned c_nbins;
+	int c_kind;
+	bool c_valid;
+};
+
+static const char *const kind_name[VR_IVS_KINDS] = { "Q2C", "queue (Q2D)" };
+
+const char *vr_ivs_name(int kind)
+{
+	return kind >= 0 && kind < VR_IVS_KINDS ? kind_name[kind] : "?";
+}
+
+enum vr_ivs_state vr_ivs_state(const struct vr_model *m)
+{
+	return m->ivs ? m->ivs->state : VR_IVS_NONE;
+}
+
+static void start(struct vr_model *m)
+{
+	struct vr_ivs *s = m->ivs;
+
+	vxt_phasepair_reset(s->pp);
+	s->n = 0;
+	s->full = false;
+	s->gen++;
+	s->state = VR_IVS_RUNNING;
+	vr_scan_stop(m, VR_JOB_IVS);
+	m->job[VR_JOB_IVS] = (struct vr_job){ .active = true, .end = vxt_reader_nchunks(m->rd) };
+}
+
+enum vr_ivs_state vr_ivs_want(struct vr_model *m)
+{
+	if (m->ivs)
+		return m->ivs->state;
+	if (!vr_model_queue_side(m))
+		return VR_IVS_NO_PHASES;	/* asked again later: the file may grow */
+	m->ivs = calloc(1, sizeof(*m->ivs));
+	if (!m->ivs || !(m->ivs->pp = vxt_phasepair_new())) {
+		free(m->ivs);
+		m->ivs = NULL;
+		snprintf(m->note, sizeof(m->note), "pairing the intervals: out of memory");
+		m->note_error = true;
+		return VR_IVS_NONE;
+	}
+	start(m);
+	return m->ivs->state;
+}
+
+static int grow(struct vr_ivs *s)
+{
+	size_t cap = s->cap ? 2 * s->cap : 4096;
+	void *p;
+
+	if (!(p = realloc(s->t, cap * sizeof(*s->t))))
+		return -1;
+	s->t = p;
+	if (!(p = realloc(s->sector, cap * sizeof(*s->sector))))
+		return -1;
+	s->sector = p;
+	if (!(p = realloc(s->obj, cap * sizeof(*s->obj))))
+		return -1;
+	s->obj = p;
+	for (int k = 0; k < VR_IVS_KINDS; k++) {
+		if (!(p = realloc(s->b[k], cap)))
+			return -1;
+		s->b[k] = p;
+	}
+	s->cap = cap;
+	return 0;
+}
+
+static uint8_t bucket(uint64_t ns)
+{
+	return ns == VXT_IV_UNSET ? NO_BUCKET : (uint8_t)vxt_log2hist_bucket(ns);
+}
+
+/* Keep completion @ev with intervals @iv. @return 0 or -1 (out of memory). */
+static int keep(struct vr_ivs *s, const struct vxt_event *ev, const struct vxt_ivals *iv)
+{
+	if (iv->v[VXT_IV_Q2C] == VXT_IV_UNSET && iv->v[VXT_IV_Q2D] == VXT_IV_UNSET)
+		return 0;
+	if (s->n == VR_IVS_MAX) {
+		s->full = true;
+		return 0;
+	}
+	if (s->n == s->cap && grow(s) < 0)
+		return -1;
+	s->t[s->n] = ev->time_ns;
+	s->sector[s->n] = ev->sector;
+	s->obj[s->n] = ev->object;
+	s->b[VR_IVS_Q2C][s->n] = bucket(iv->v[VXT_IV_Q2C]);
+	s->b[VR_IVS_Q2D][s->n] = bucket(iv->v[VXT_IV_Q2D]);
+	s->n++;
+	return 0;
+}
+
+void vr_ivs_step(struct vr_model *m, struct vr_job *j)
+{
+	struct vr_ivs *s = m->ivs;
+	size_t i = j->next++, n;
+	const struct vxt_event *evs;
+
+	if (s && i < j->end) {
+		evs = vr_scan_chunk(m, VR_JOB_IVS, i, VXT_FIELD_ALL, &n);
+		for (size_t k = 0; evs && k < n; k++) {
+			struct vxt_ivals iv;
+
+			if (vxt_phasepair_add(s->pp, &evs[k], &iv) < 0 ||
+			    (evs[k].phase == VXT_PH_DONE && vr_view_matches(&m->view, &evs[k]) &&
+			     keep(s, &evs[k], &iv) < 0)) {
+				snprintf(m->note, sizeof(m->note), "pairing the intervals: out of memory");
+				m->note_error = true;
+				break;
+			}
+		}
+		s->gen++;
+		m->hm_dirty = true;	/* Q2C colours follow the pass */
+	}
+	if (j->next < j->end)
+		return;
+	j->active = false;
+	if (!s)
+		return;
+	s->state = VR_IVS_DONE;
+	if (s->full)
+		snprintf(m->note, sizeof(m->note), "Q2C and queue time kept for the first %u "
+			 "completed I/Os", VR_IVS_MAX);
+	m->hm_dirty = true;
+}
+
+void vr_ivs_grow(struct vr_model *m, size_t first)
+{
+	struct vr_job *j = &m->job[VR_JOB_IVS];
+
+	if (!m->ivs)
+		return;
+	if (!j->active)
+		*j = (struct vr_job){ .active = true, .next = first, .begin = first };
+	j->end = vxt_reader_nchunks(m->rd);
+	m->ivs->state = VR_IVS_RUNNING;
+}
+
+void vr_ivs_restart(struct vr_model *m)
+{
+	if (m->ivs)
+		start(m);
+}
+
+void vr_ivs_free(struct vr_model *m)
+{
+	struct vr_ivs *s = m->ivs;
+
+	if (!s)
+		return;
+	m->job[VR_JOB_IVS].active = false;
+	vxt_phasepair_free(s->pp);
+	free(s->t);
+	free(s->sector);
+	free(s->obj);
+	for (int k = 0; k < VR_IVS_KINDS; k++)
+		free(s->b[k]);
+	free(s->hist);
+	free(s);
+	m->ivs = NULL;
+}
+
+static bool cached(const struct vr_ivs *s, const struct vxt_timeline *tl, int kind, bool per_row)
+{
+	return !per_row && s->c_valid && s->c_gen == s->gen && s->c_t0 == tl->t0 &&
+	       s->c_t1 == tl->t1 && s->c_nbins == tl->nbins && s->c_kind == kind;
+}
+
+const uint32_t *vr_ivs_bins(struct vr_model *m, const struct vxt_timeline *tl, int kind,
+			    bool per_row)
+{
+	struct vr_ivs *s = m->ivs;
+	size_t cells = (size_t)tl->nbins * (per_row ? tl->nrows : 1), need;
+
+	if (!s || kind < 0 || kind >= VR_IVS_KINDS || !tl->nbins)
+		return NULL;
+	if (cached(s, tl, kind, per_row))
+		return s->hist;
+	need = cells * VXT_LAT_BUCKETS;
+	if (need > s->hist_cap) {
+		uint32_t *h = realloc(s->hist, need * sizeof(*h));
+
+		if (!h)
+			return NULL;
+		s->hist = h;
+		s->hist_cap = need;
+	}
+	memset(s->hist, 0, need * sizeof(*s->hist));
+	for (size_t i = 0; i < s->n; i++) {
+		struct vxt_event ev = { .object = s->obj[i], .sector = s->sector[i] };
+		int b = vxt_timeline_bin(tl, s->t[i]), row = 0;
+		uint8_t k = s->b[kind][i];
+
+		if (b < 0 || k == NO_BUCKET || (per_row && (row = vxt_timeline_row(tl, &ev)) < 0))
+			continue;
+		s->hist[((size_t)row * tl->nbins + (size_t)b) * VXT_LAT_BUCKETS + k]++;
+	}
+	s->c_valid = !per_row;
+	s->c_gen = s->gen;
+	s->c_t0 = tl->t0;
+	s->c_t1 = tl->t1;
+	s->c_nbins = tl->nbins;
+	s->c_kind = kind;
+	return s->hist;
+}
