@@ -529,7 +529,8 @@ static bool screen_ok(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull };
+	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
+			     .tui.t_start = vxt_now_mono() };
 	struct trace_files tf = { 0 };
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
@@ -547,20 +548,20 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	o.file = o.out.input = tf.paths[0];
-	r = vxt_reader_open_set((const char *const *)tf.paths, tf.n, err);
-	if (!r) {
-		fprintf(stderr, "vxreplay: %s\n", err);
-		trace_files_free(&tf);
-		return 1;
-	}
+	/* the browser opens the files itself: one index load before its first screen */
 	if (o.mode == MODE_DEFAULT && o.export < 0 &&
 	    (o.tui.bench || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && screen_ok()))) {
-		vxt_reader_close(r);
 		o.tui.paths = (const char *const *)tf.paths;
 		o.tui.npaths = tf.n;
 		rc = vxreplay_tui(o.file, &o.tui);
 		trace_files_free(&tf);
 		return rc;
+	}
+	r = vxt_reader_open_set((const char *const *)tf.paths, tf.n, err);
+	if (!r) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		trace_files_free(&tf);
+		return 1;
 	}
 	switch (o.mode) {
 	case MODE_INFO:

@@ -104,6 +104,27 @@ START_TEST(chunk_spread_keeps_totals)
 	ci.first_ns = 510;
 	ci.last_ns = 590;
 	ck_assert(vxt_timeline_chunk_exact(&tl, &ci));
+	/* and added whole to that bin, every figure of it */
+	agg.ios[VXT_OP_WRITE] = 1;
+	agg.bytes_read = 4096;
+	agg.bytes_written = 512;
+	agg.lat_hist[11] = 1;
+	vxt_timeline_free(&tl);
+	ck_assert_int_eq(vxt_timeline_init(&tl, 0, 1000, 10, objs, 1), 0);
+	vxt_timeline_add_chunk(&tl, &ci);
+	ck_assert_uint_eq(tl.events[5], 2001);
+	ck_assert_uint_eq(tl.errors[5], 7);
+	ck_assert_uint_eq(tl.lost[5], 3);
+	ck_assert_uint_eq(tl.ios[5], 1000);
+	ck_assert_uint_eq(tl.bytes[5], 4608);
+	ck_assert_uint_eq(tl.lat[5 * VXT_LAT_BUCKETS + 10], 999);
+	ck_assert_uint_eq(tl.lat[5 * VXT_LAT_BUCKETS + 11], 1);
+	ck_assert_uint_eq(tl.cells[5].ios, 1000);
+	ck_assert_uint_eq(tl.cells[5].errors, 7);
+	ck_assert_uint_eq(tl.cells[5].bytes, 4608);
+	ck_assert_uint_eq(tl.cells[5].lat[10], 999);
+	ck_assert_uint_eq(tl.cells[5].lat[11], 1);
+	ck_assert_uint_eq(tl.events[4] + tl.events[6] + tl.cells[4].ios + tl.cells[6].ios, 0);
 	vxt_timeline_free(&tl);
 }
 END_TEST

@@ -297,6 +297,38 @@ static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *
 	}
 }
 
+/* Chunk @ci lies whole in bin @b: its figures as they are (what
+ * add_chunk_bin() gives for a spread of 0..1, without the arithmetic). */
+static void add_chunk_whole(struct vxt_timeline *tl, const struct vxt_chunk_info *ci, unsigned b)
+{
+	uint32_t *lat = &tl->lat[(size_t)b * VXT_LAT_BUCKETS];
+
+	tl->events[b] += ci->nevents;
+	tl->errors[b] += ci->nerrors;
+	tl->lost[b] += ci->nlost;
+	for (uint32_t i = 0; i < ci->nobjagg; i++) {
+		const struct vxt_objagg *a = &ci->objagg[i];
+		int row = a->object < tl->nobj_map ? tl->obj_row[a->object] : -1;
+		uint32_t ios = 0;
+
+		for (int op = 0; op < VXT_OP_COUNT; op++)
+			ios += a->ios[op];
+		tl->ios[b] += ios;
+		tl->bytes[b] += a->bytes_read + a->bytes_written;
+		for (int k = 0; k < VXT_LAT_BUCKETS; k++)
+			lat[k] += a->lat_hist[k];
+		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0) {
+			struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + b];
+
+			c->ios += ios;
+			c->errors += a->errors;
+			c->bytes += a->bytes_read + a->bytes_written;
+			for (int k = 0; k < VXT_LAT_BUCKETS; k++)
+				c->lat[k] += a->lat_hist[k];
+		}
+	}
+}
+
 void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info *ci)
 {
 	double span = (double)(ci->last_ns - ci->first_ns) + 1;
@@ -309,6 +341,10 @@ void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info
 	hi = ci->last_ns >= tl->t1 ? tl->t1 - 1 : ci->last_ns;
 	b0 = vxt_timeline_bin(tl, lo);
 	b1 = vxt_timeline_bin(tl, hi);
+	if (b0 == b1 && lo == ci->first_ns && hi == ci->last_ns) {
+		add_chunk_whole(tl, ci, (unsigned)b0);
+		return;
+	}
 	for (int b = b0; b <= b1; b++) {
 		uint64_t s0 = vxt_timeline_bin_start(tl, (unsigned)b);
 		uint64_t s1 = vxt_timeline_bin_start(tl, (unsigned)b + 1);

@@ -1,5 +1,6 @@
 /* vxtfile.c - byte-level building and parsing of .vxt units */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,8 +243,20 @@ void vxt_put_objagg(struct vxt_buf *b, const struct vxt_objagg *a)
 		vxt_buf_u32(b, a->lat_hist[i]);
 }
 
+/* The in-memory struct is the on-disk layout on a little-endian host: one copy. */
+#define OBJAGG_AS_STORED (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+			  sizeof(struct vxt_objagg) == VXT_OBJAGG_SIZE && \
+			  offsetof(struct vxt_objagg, starts) == 4 + 4 * VXT_OP_COUNT && \
+			  offsetof(struct vxt_objagg, bytes_read) == 12 + 4 * VXT_OP_COUNT && \
+			  offsetof(struct vxt_objagg, lat_hist) == 36 + 4 * VXT_OP_COUNT)
+
 void vxt_get_objagg(struct vxt_cur *c, struct vxt_objagg *a)
 {
+	if (OBJAGG_AS_STORED && !c->bad && (size_t)(c->end - c->p) >= VXT_OBJAGG_SIZE) {
+		memcpy(a, c->p, VXT_OBJAGG_SIZE);
+		c->p += VXT_OBJAGG_SIZE;
+		return;
+	}
 	a->object = vxt_cur_u32(c);
 	for (int i = 0; i < VXT_OP_COUNT; i++)
 		a->ios[i] = vxt_cur_u32(c);

@@ -263,7 +263,7 @@ static int run_bench(struct vr_app *a, uint64_t t_start)
 	tui_screen_end(&a->scr);
 	printf("file: %s\nevents: %" PRIu64 "  chunks: %zu\n", a->m.path,
 	       vxt_reader_nevents(a->m.rd), vxt_reader_nchunks(a->m.rd));
-	printf("first full screen: %.1f ms (%.1f ms CPU; start, open, index, first draw at 120x40)\n",
+	printf("first full screen: %.1f ms (%.1f ms CPU; program start, open, index, first draw at 120x40)\n",
 	       first, first_cpu);
 	printf("redraw after End: %.1f ms\n", end_ms);
 	printf("navigation keys: %zu, redraw mean %.2f ms, worst %.2f ms (%s); CPU mean %.2f, worst %.2f ms\n",
@@ -280,7 +280,7 @@ static int run_bench(struct vr_app *a, uint64_t t_start)
 
 int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 {
-	uint64_t t_start = vxt_now_mono();
+	uint64_t t_start = opts->t_start ? opts->t_start : vxt_now_mono();
 	struct vr_app *a = calloc(1, sizeof(*a));
 	char err[256];
 	int rc = 0;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct vxreplay_tui_opts {
 	const char *profile;		/* profile name or path applied at start, or NULL */
@@ -21,6 +22,7 @@ struct vxreplay_tui_opts {
 	const char *export_path;	/* default file name offered by x, or NULL */
 	const char *const *paths;	/* several files as one trace, or NULL */
 	size_t npaths;
+	uint64_t t_start;		/* CLOCK_MONOTONIC ns at the program's start (--bench) */
 };
 
 /* Browse @path. @return the process exit status (0, or 1 after printing why
