@@ -10,11 +10,19 @@
 #   tracefs    vxrecord --source tracefs (every I/O to a .vxt file)
 #   bt-printf  bpftrace printing one line per issue and completion (biosnoop-style)
 #   bt-count   bpftrace counting completions in the kernel
+#   tracefs-ref  VXT_BENCH_REF's vxrecord --source tracefs, when that is set
+#              (another build of it, to compare two in one run)
 # and, for the vxrecord modes, events lost and events kept against fio's
 # own count of I/Os (top-maps: the reads of its intervals). At the end, the
-# median ratio of each mode over the rounds and the machine's load.
+# median ratio of each mode over the rounds beside its goal, and the
+# machine's load. The modes run in turn within each round, so a change of
+# load hits them all alike.
 #   usage: tests/bench/ebpf.sh [BUILD_DIR]
-#   env: VXT_BENCH_SECONDS (per run, default 5), VXT_BENCH_ROUNDS (default 3)
+#   env: VXT_BENCH_SECONDS (per run, default 5), VXT_BENCH_ROUNDS (default 3),
+#        VXT_BENCH_MODES (default: all of the above), VXT_BENCH_REF
+#
+# The CPU time vxrecord --source tracefs spends per event is measured by
+# tests/bench/tracefs_cpu.sh, which depends less on the machine's load.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-${VXT_BUILD:-$top/build}}
 secs=${VXT_BENCH_SECONDS:-5}
@@ -54,11 +62,12 @@ start_mode() {
 	bg=
 	case $1 in
 	none) return 0 ;;
-	ebpf|tracefs|ebpf-ctx)
+	ebpf|tracefs|ebpf-ctx|tracefs-ref)
 		rm -f "$dir/f.vxt"
-		prof=
+		prof= rec=$build/vxrecord
 		[ "$1" = ebpf-ctx ] && prof="--profile errors-in-context"
-		"$build/vxrecord" --source "${1%-ctx}" $prof --objects "$name" -o "$dir/f.vxt" -q &
+		[ "$1" = tracefs-ref ] && rec=$VXT_BENCH_REF
+		"$rec" --source "${1%-*}" $prof --objects "$name" -o "$dir/f.vxt" -q &
 		bg=$!
 		i=0
 		while [ ! -e "$dir/f.vxt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -101,23 +110,36 @@ stop_mode() {
 	kill -INT "$bg"; wait "$bg" 2>/dev/null; bg=
 }
 
-modes="ebpf ebpf-ctx top-maps tracefs bt-printf bt-count"
+modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps tracefs bt-printf bt-count}
+[ -n "$VXT_BENCH_REF" ] && [ -z "$VXT_BENCH_MODES" ] && modes="$modes tracefs-ref"
 command -v bpftrace >/dev/null ||
-	{ modes="ebpf ebpf-ctx top-maps tracefs"; say "no bpftrace: its peers are left out"; }
+	{ modes=$(echo "$modes" | sed 's/bt-[a-z]*//g'); say "no bpftrace: its peers are left out"; }
+# the goal of each mode (fio IOPS with it / without)
+goal() {
+	case $1 in
+	ebpf) echo 0.85 ;; ebpf-ctx) echo 0.93 ;; top-maps) echo 0.95 ;;
+	tracefs|tracefs-ref) echo 0.75 ;; *) echo peer ;;
+	esac
+}
 ratios=$(mktemp)
 r=1
 while [ $r -le "$rounds" ]; do
+	line="round $r:"
 	start_mode none
 	set -- $(fio_iops)
-	base=$1
-	line="round $r: fio alone $base IOPS"
+	before=$1
 	for m in $modes; do
 		start_mode "$m" || continue
 		set -- $(fio_iops)
 		iops=$1 total=$2
 		stop_mode "$m"
+		# fio alone right before and right after: the load of that moment
+		set -- $(fio_iops)
+		after=$1
+		base=$(( (before + after) / 2 ))
+		before=$after
 		extra=
-		case $m in ebpf|tracefs|ebpf-ctx)
+		case $m in ebpf|tracefs|ebpf-ctx|tracefs-ref)
 			sum=$("$build/vxreplay" "$dir/f.vxt" --report summary --format json)
 			extra=$(echo "$sum" | python3 -c 'import json,sys; j=json.load(sys.stdin)
 print(" [%d of %d I/Os, %d lost]" % (j["ios"], int(sys.argv[1]), j["lost"]))' "$total")
@@ -132,15 +154,20 @@ print(" [%d of %d I/Os, %d lost]" % (n, int(sys.argv[2]), max([json.loads(l)["lo
 		esac
 		ratio=$(python3 -c "print('%.2f' % ($iops / max($base, 1)))")
 		echo "$m $ratio" >>"$ratios"
-		line="$line; $m ${ratio}x$extra"
+		line="$line $m ${ratio}x ($iops of $base IOPS)$extra;"
 	done
 	say "$line"
 	r=$((r + 1))
 done
-say "ratios are fio IOPS with the capture running / fio alone, measured back to back in each round"
-say "medians over $rounds rounds: $(for m in $modes; do
+say "ratios are fio IOPS with the capture running / fio alone (the mean of the runs just before and after), each mode in turn in every round"
+say "medians over $rounds rounds (goal beside each):"
+for m in $modes; do
 	awk -v m=$m '$1 == m { print $2 }' "$ratios" | sort -n |
-		awk -v m=$m '{ v[NR] = $1 } END { if (NR) printf "%s %.2fx; ", m, (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-	done)"
+		awk -v m=$m -v g="$(goal $m)" '{ v[NR] = $1 } END { if (!NR) exit
+			x = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			if (g == "peer") printf "ebpf:   %-11s %.2fx (a peer: no goal)\n", m, x
+			else printf "ebpf:   %-11s %.2fx (goal >= %sx: %s)\n", m, x, g,
+				(x >= g ? "met" : "NOT met") }'
+done
 say "load: $(uptime)"
 rm -f "$ratios"

@@ -19,6 +19,13 @@
  * (no pinning), so they go away with the process on every exit, SIGKILL
  * included.
  *
+ * Before loading, the kernel's BTF is read and each tracepoint the programs
+ * attach to is looked up in it (btf_trace_NAME), so a kernel without one is
+ * named in one line; a refusal by the verifier names the program and
+ * libbpf's reason. VXT_EBPF_BTF, a diagnostic knob (vxrecord(1)), names
+ * another file to read as the kernel's BTF, for that check and for the CO-RE
+ * relocations; the running kernel still checks the programs.
+ *
  * Built without the skeleton (no clang, bpftool or libbpf at build time),
  * the source is present but its probe and open say so.
  */
@@ -45,6 +52,7 @@
 #ifdef VXT_HAVE_EBPF
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "vxtrace.skel.h"
@@ -60,12 +68,22 @@ struct ebpf {
 	uint64_t lost_seen;		/* kernel's lost count already reported */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
+	bool lost_noted;		/* the full ring is in s->note */
+	size_t ring_bytes;
 	int ncpu;
 };
 
+/* The kernel's BTF file: VXT_EBPF_BTF (a diagnostic knob) or EBPF_BTF. */
+static const char *btf_path(void)
+{
+	const char *p = getenv("VXT_EBPF_BTF");
+
+	return p && *p ? p : EBPF_BTF;
+}
+
 static int ebpf_probe(void)
 {
-	if (access(EBPF_BTF, R_OK) != 0)
+	if (access(btf_path(), R_OK) != 0)
 		return -ENOENT;
 	return geteuid() == 0 ? 0 : -EPERM;
 }
@@ -73,8 +91,12 @@ static int ebpf_probe(void)
 static const char *ebpf_why(int rc)
 {
 	switch (rc) {
-	case -ENOENT:
-		return "the kernel has no BTF (" EBPF_BTF ")";
+	case -ENOENT: {
+		static char why[300];
+
+		snprintf(why, sizeof(why), "the kernel has no BTF (%s)", btf_path());
+		return why;
+	}
 	case -EPERM:
 		return "loading BPF programs needs root";
 	case -ENOTSUP:
@@ -199,11 +221,92 @@ static int select_objects(struct vxt_source *s, struct ebpf *e, const char *obje
 	return 0;
 }
 
-/* libbpf's own messages go nowhere; failures are reported by our errors. */
+/* libbpf's own messages go nowhere; failures are reported by our errors,
+ * which quote libbpf's reason for refusing a program: the program's name
+ * and the verifier's last word (or the relocation it could not make).
+ * Loading happens once per process, in open(). */
+static char libbpf_why[200];
+
+/* The line of @log holding @what, or its last line before @end, into @out. */
+static void log_reason(const char *log, char *out, size_t size)
+{
+	const char *end = strstr(log, "-- END PROG LOAD LOG --"), *p, *line = NULL, *q;
+
+	if (!end)
+		end = log + strlen(log);
+	if ((p = strstr(log, "failed to resolve CO-RE relocation")) && p < end) {
+		line = p;
+	} else {	/* the last line that is not the verifier's statistics */
+		for (p = log; p < end; p = q + 1) {
+			q = memchr(p, '\n', (size_t)(end - p));
+			if (!q)
+				q = end;
+			if (q > p && strncmp(p, "processed ", 10) && strncmp(p, "verification time", 17) &&
+			    strncmp(p, "stack depth", 11) && strncmp(p, "-- ", 3))
+				line = p;
+			if (q == end)
+				break;
+		}
+	}
+	if (!line)
+		return;
+	q = memchr(line, '\n', (size_t)(end - line));
+	snprintf(out, size, "%.*s", (int)((q ? q : end) - line), line);
+}
+
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	(void)level; (void)fmt; (void)ap;
+	char *text = NULL, name[64], reason[120] = "";
+	const char *p;
+
+	if (level != LIBBPF_WARN || libbpf_why[0] || vasprintf(&text, fmt, ap) < 0)
+		return 0;
+	if (!strncmp(text, "libbpf: prog '", 14) && (p = strstr(text, "-- BEGIN PROG LOAD LOG --"))) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(text + 14, "'"), text + 14);
+		log_reason(p, reason, sizeof(reason));
+		snprintf(libbpf_why, sizeof(libbpf_why), "program %s: %s", name,
+			 reason[0] ? reason : "no reason given");
+		for (char *c = libbpf_why; *c; c++)	/* one printable line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
+	}
+	free(text);
 	return 0;
+}
+
+/* Does the kernel (its BTF at @path) have every tracepoint the programs
+ * attach to? @return 0 or a negative errno with the error set. */
+static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path)
+{
+	struct bpf_program *prog;
+	struct btf *btf = btf__parse(path, NULL);
+	int rc = 0;
+
+	if (!btf) {
+		char why[120];
+
+		rc = errno ? -errno : -EIO;
+		libbpf_strerror(rc, why, sizeof(why));
+		return vxt_source_seterr(s, -EIO, "ebpf: cannot read the kernel's BTF %s: %s; "
+					 "use --source tracefs", path, why);
+	}
+	bpf_object__for_each_program(prog, e->skel->obj) {
+		const char *sec = bpf_program__section_name(prog), *tp;
+		char name[128];
+
+		tp = sec && !strncmp(sec, "tp_btf/", 7) ? sec + 7 : NULL;
+		if (!tp)
+			continue;
+		snprintf(name, sizeof(name), "btf_trace_%s", tp);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+			rc = vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no %s tracepoint "
+					       "(no %s in %s); use --source tracefs", tp, name,
+					       path);
+			break;
+		}
+	}
+	btf__free(btf);
+	return rc;
 }
 
 static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
@@ -213,13 +316,16 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	 * BPF program has no key request */
 	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW &&
 		    o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
+	const char *btf = btf_path();
+	LIBBPF_OPTS(bpf_object_open_opts, oo,
+		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
 	struct ebpf *e;
 	bool kf;
 	int rc;
 
-	if (access(EBPF_BTF, R_OK) != 0)
+	if (access(btf, R_OK) != 0)
 		return vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no BTF (%s missing); "
-					 "use --source tracefs", EBPF_BTF);
+					 "use --source tracefs", btf);
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
@@ -228,11 +334,14 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	e->ncpu = libbpf_num_possible_cpus();
 	if (e->ncpu <= 0)
 		return vxt_source_seterr(s, -EIO, "ebpf: cannot count the CPUs");
+	libbpf_why[0] = '\0';
 	libbpf_set_print(quiet_print);
-	e->skel = vxtrace_bpf__open();
+	e->skel = vxtrace_bpf__open_opts(&oo);
 	if (!e->skel)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
 					 strerror(errno));
+	if ((rc = check_tracepoints(s, e, btf)) < 0)
+		return rc;
 	e->skel->rodata->want_all = all;
 	if (spec) {
 		const struct vxt_kspec *k = o->kspec;
@@ -268,15 +377,19 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		bpf_map__set_max_entries(e->skel->maps.tally_errs, 1);
 	}
 	/* counting, nothing goes to the ring: the smallest one */
-	bpf_map__set_max_entries(e->skel->maps.events,
-				 (uint32_t)(o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize)));
+	e->ring_bytes = o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize);
+	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)e->ring_bytes);
 	rc = vxtrace_bpf__load(e->skel);
 	if (rc) {
 		rc = -errno;
-		/* as root, EACCES is the verifier's refusal (EPERM: lockdown) */
-		if (rc == -EACCES && geteuid() == 0)
-			return vxt_source_seterr(s, rc, "ebpf: the kernel's verifier refused the BPF "
-						 "programs; use --source tracefs");
+		/* as root, EACCES is the verifier's refusal (EPERM: lockdown); so
+		 * is EINVAL after a warning about a program (a relocation the
+		 * kernel's types do not allow makes an instruction it refuses) */
+		if ((rc == -EACCES && geteuid() == 0) || (rc == -EINVAL && libbpf_why[0]))
+			return vxt_source_seterr(s, -EACCES, "ebpf: the kernel's verifier refused the BPF "
+						 "programs%s%s%s; use --source tracefs",
+						 libbpf_why[0] ? " (" : "", libbpf_why,
+						 libbpf_why[0] ? ")" : "");
 		if (rc == -EPERM || rc == -EACCES)
 			return vxt_source_seterr(s, rc, "ebpf: no permission to load BPF programs "
 						 "(needs root or CAP_BPF+CAP_PERFMON; lockdown?); "
@@ -338,6 +451,14 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 				 "back %llu events", len ? "; " : "",
 				 (unsigned long long)kernel_counter(e, VXT_BPF_FILTERED));
 			e->noted = true;
+		}
+		if (s->lost && !e->lost_noted) {
+			size_t len = strlen(s->note);
+
+			snprintf(s->note + len, sizeof(s->note) - len, "%s%llu events lost: the "
+				 "ring buffer (%zu KiB) was full; a larger --bufsize keeps them",
+				 len ? "; " : "", (unsigned long long)s->lost, e->ring_bytes >> 10);
+			e->lost_noted = true;
 		}
 		return 0;
 	}
