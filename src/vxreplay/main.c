@@ -84,6 +84,7 @@ static void usage(FILE *f)
 "      --filter EXPR   start with this filter      --follow   follow a growing file\n"
 "      --profile NAME  start with this profile     --ascii    ASCII drawing only\n"
 "      --no-color      monochrome                  --bench    time the browser, print figures\n"
+"      --bench=first   time the browser's first full screen only\n"
 "  -h, --help          this help\n"
 "  -V, --version       print the version\n");
 }
@@ -130,7 +131,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
 		{ "script", required_argument, NULL, O_SCRIPT },
 		{ "follow", no_argument, NULL, O_FOLLOW },
-		{ "bench", no_argument, NULL, O_BENCH },
+		{ "bench", optional_argument, NULL, O_BENCH },
 		{ "ascii", no_argument, NULL, O_ASCII },
 		{ "no-color", no_argument, NULL, O_NO_COLOR },
 		{ "help", no_argument, NULL, 'h' },
@@ -220,7 +221,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->xopts[o->nx++] = optarg;
 			break;
 		case O_FOLLOW: o->tui.follow = true; break;
-		case O_BENCH: o->tui.bench = true; break;
+		case O_BENCH:
+			if (optarg && strcmp(optarg, "first"))
+				return die_usage("--bench=%s: the only value is first", optarg);
+			o->tui.bench = true;
+			o->tui.bench_first = optarg != NULL;
+			break;
 		case O_ASCII: o->tui.ascii = true; break;
 		case O_NO_COLOR: o->tui.no_color = true; break;
 		case 'h': usage(stdout); return 0;

@@ -152,4 +152,13 @@ open(sys.argv[2], "wb").write(d)
 PYEOF
 rep noclock.vxt --report summary > /dev/null || fail "a file without an anchor alone should open"
 bad "a file without a clock anchor" "noclock.vxt: no clock anchor" a.vxt noclock.vxt
+# --- the browser's first screen of the merged trace (--bench=first) --------
+rep a.vxt b.vxt --bench=first > bench.out 2>&1 || fail "--bench=first failed: $(head -n 2 bench.out)"
+grep -q "^events: $((na + nb)) " bench.out || fail "--bench=first: $(grep '^events' bench.out), the files $na + $nb"
+grep -q '^first full screen: [0-9.]* ms ([0-9.]* ms CPU' bench.out ||
+	fail "--bench=first printed no first screen: $(head -n 3 bench.out)"
+grep -q '^navigation keys' bench.out && fail "--bench=first went on past the first screen"
+rep a.vxt --bench=all > bench.out 2>&1
+[ $? -eq 2 ] || fail "--bench=all should exit 2"
+grep -q 'bench=all' bench.out || fail "--bench=all: $(cat bench.out)"
 echo "fleet_merge: ok"

@@ -14,7 +14,7 @@
 #include "vxtrace/vxtrace.h"
 
 #define NFILES 3
-#define NEV 31000		/* per file: 4+ merged chunks of 21845 */
+#define NEV 31000		/* per file: 4+ merged chunks */
 
 struct ref {
 	struct vxt_event ev;
@@ -257,6 +257,28 @@ START_TEST(seek_time_lands)
 }
 END_TEST
 
+/* The merged chunks' layout (formats/vxt.md): 1024 events, each next
+ * chunk twice the one before up to 21845, the last what is left. */
+START_TEST(chunk_sizes)
+{
+	struct vxt_reader *r = open_all();
+	uint64_t at = 0, want = 1024;
+	size_t n = vxt_reader_nchunks(r);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		uint64_t size = nrefs - at < want ? nrefs - at : want;
+
+		ck_assert_uint_eq(ci->first_event, at);
+		ck_assert_uint_eq(ci->nevents, size);
+		at += ci->nevents;
+		want = want * 2 < 21845 ? want * 2 : 21845;
+	}
+	ck_assert_uint_eq(at, nrefs);
+	vxt_reader_close(r);
+}
+END_TEST
+
 START_TEST(pieces_add_up)
 {
 	struct vxt_reader *r = open_all();
@@ -301,6 +323,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, fewer_fields_then_all);
 	tcase_add_test(tc, seek_time_lands);
 	tcase_add_test(tc, pieces_add_up);
+	tcase_add_test(tc, chunk_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -129,6 +129,56 @@ START_TEST(chunk_spread_keeps_totals)
 }
 END_TEST
 
+/* A chunk inside one bin adds all its counts to that bin, the row of an
+ * object shown and the totals of one that is not. */
+START_TEST(chunk_in_one_bin_whole)
+{
+	uint32_t objs[] = { 1 };
+	struct vxt_objagg agg[2];
+	struct vxt_chunk_info ci;
+	struct vxt_timeline tl;
+
+	memset(agg, 0, sizeof(agg));
+	memset(&ci, 0, sizeof(ci));
+	for (unsigned k = 0; k < 2; k++) {
+		agg[k].object = k;
+		agg[k].ios[VXT_OP_READ] = 100 + k;
+		agg[k].ios[VXT_OP_WRITE] = 10;
+		agg[k].errors = 3 + k;
+		agg[k].bytes_read = 4096 * (k + 1);
+		agg[k].bytes_written = 512;
+		for (unsigned b = 0; b < VXT_LAT_BUCKETS; b++)
+			agg[k].lat_hist[b] = b * 3 + k;
+	}
+	ci.nevents = 300;
+	ci.nerrors = 7;
+	ci.nlost = 2;
+	ci.first_ns = 510;
+	ci.last_ns = 590;
+	ci.nobjagg = 2;
+	ci.objagg = agg;
+	ck_assert_int_eq(vxt_timeline_init(&tl, 0, 1000, 10, objs, 1), 0);
+	vxt_timeline_add_chunk(&tl, &ci);
+	for (unsigned b = 0; b < 10; b++) {
+		uint64_t want = b == 5;
+
+		ck_assert_uint_eq(tl.events[b], want * 300);
+		ck_assert_uint_eq(tl.errors[b], want * 7);
+		ck_assert_uint_eq(tl.lost[b], want * 2);
+		ck_assert_uint_eq(tl.ios[b], want * (110 + 111));
+		ck_assert_uint_eq(tl.bytes[b], want * (4096 + 512 + 8192 + 512));
+		ck_assert_uint_eq(tl.cells[b].ios, want * 111);
+		ck_assert_uint_eq(tl.cells[b].errors, want * 4);
+		ck_assert_uint_eq(tl.cells[b].bytes, want * (8192 + 512));
+		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++) {
+			ck_assert_uint_eq(tl.lat[b * VXT_LAT_BUCKETS + k], want * (k * 6 + 1));
+			ck_assert_uint_eq(tl.cells[b].lat[k], want * (k * 3 + 1));
+		}
+	}
+	vxt_timeline_free(&tl);
+}
+END_TEST
+
 START_TEST(heat_levels_and_quantile)
 {
 	uint32_t lat[VXT_LAT_BUCKETS] = { 0 };
@@ -286,6 +336,7 @@ Suite *timeline_suite(void)
 
 	tcase_add_test(tc, bins_match_brute_force);
 	tcase_add_test(tc, chunk_spread_keeps_totals);
+	tcase_add_test(tc, chunk_in_one_bin_whole);
 	tcase_add_test(tc, heat_levels_and_quantile);
 	tcase_add_test(tc, lba_rows);
 	tcase_add_test(tc, bin_totals_match_brute_force);

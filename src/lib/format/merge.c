@@ -10,8 +10,9 @@
  * seen so far in it), ties going to the file given first. Objects are named
  * host:object when more than one host is open; the string tables are merged.
  *
- * The merged reader has chunks of its own (MERGE_CHUNK events each, laid
- * out from the files' indexes at open and merged when asked for, in
+ * The merged reader has chunks of its own (MERGE_CHUNK events each after a
+ * few smaller first ones, laid out from the files' indexes at open and
+ * merged when asked for, in
  * merge_index.c), so every consumer of a reader (reports, exports, the
  * browser, scripts) sees the merged trace without knowing it.
  * Spec: formats/vxt.md, "Several files as one trace".
@@ -45,9 +46,8 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->starts);
 	free(m->state);
 	free(m->kept);
-	for (size_t i = 0; i < m->npieces; i++)
-		free(m->pieces[i].objagg);
 	free(m->pieces);
+	free(m->piece_aggs);
 	free(m->heap);
 	free(m->key);
 	free(m->exact);

@@ -9,7 +9,8 @@
 
 #include "format/reader_impl.h"
 
-#define MERGE_CHUNK 21845	/* events per merged chunk, as a writer's 1 MiB */
+#define MERGE_CHUNK 21845	/* events per merged chunk, as a writer's 1 MiB ... */
+#define MERGE_FIRST 1024	/* ... but the first, and each next twice as many */
 #define MERGE_KEY_SLOTS 4	/* file chunks whose merge keys a part keeps */
 
 /* The merge keys of one file chunk (the largest shifted time so far). */
@@ -63,6 +64,7 @@ struct vxt_merge {
 	unsigned kept_fields;		/* ... with these fields */
 	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
 	size_t npieces;
+	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */
 	char msg[VXT_ERRBUF_SIZE];
 };
 

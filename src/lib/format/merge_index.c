@@ -8,11 +8,13 @@
  * decoding them: no key below the running maximum of the chunks before
  * (nor below the chunk's first_ns), none above the running maximum with it.
  *
- * The merged chunks are MERGE_CHUNK events each, so their number, sizes and
- * ordinals are known at open. Where each file is as merged chunk j begins
- * (its start) is found when first needed: the key of merged event j *
- * MERGE_CHUNK is searched for over the files' key bounds, and only the few
- * file chunks it may fall in have their time column decoded. A merged
+ * The merged chunks are MERGE_CHUNK events each but the first few, which
+ * grow from MERGE_FIRST (so the first screen merges few events and decodes
+ * only the file chunks those reach); their number, sizes and ordinals are
+ * known at open. Where each file is as merged chunk j begins (its start) is
+ * found when first needed: the key of j's first merged event is searched
+ * for over the files' key bounds, and only the few file chunks it may fall
+ * in have their time column decoded. A merged
  * chunk's index entry (time range, errors, lost, per-object aggregates) is
  * completed when it is first decoded with the index's fields or first asked
  * for (vxt_reader_chunk()), by merging its events. Opening the files reads
@@ -632,41 +634,42 @@ static int cmp_objagg(const void *a, const void *b)
 	return x->object < y->object ? -1 : x->object > y->object;
 }
 
-/* Every file's index entries, times shifted and objects renumbered.
- * @return 0 or -ENOMEM. */
+/* Every file's index entries, times shifted and objects renumbered, their
+ * aggregates in one block (m->piece_aggs). @return 0 or -ENOMEM. */
 static int make_pieces(struct vxt_merge *m)
 {
-	size_t n = 0;
+	size_t n = 0, naggs = 0;
+	struct vxt_objagg *g;
 
-	for (size_t k = 0; k < m->np; k++)
+	for (size_t k = 0; k < m->np; k++) {
 		n += m->p[k].nch;
+		for (size_t c = 0; c < m->p[k].nch; c++)
+			naggs += vxt_reader_chunk(m->p[k].r, c)->nobjagg;
+	}
 	m->pieces = calloc(n ? n : 1, sizeof(*m->pieces));
-	if (!m->pieces)
+	m->piece_aggs = g = malloc((naggs ? naggs : 1) * sizeof(*m->piece_aggs));
+	if (!m->pieces || !m->piece_aggs)
 		return -ENOMEM;
 	for (size_t k = 0; k < m->np; k++) {
 		const struct part *p = &m->p[k];
 
 		for (size_t c = 0; c < p->nch; c++) {
-			struct vxt_chunk_info *q = &m->pieces[m->npieces];
+			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
+			const struct vxt_objagg *a = vxt_reader_chunk(p->r, c)->objagg;
+			bool sorted = true;
 
 			*q = *vxt_reader_chunk(p->r, c);
 			q->first_ns += (uint64_t)p->shift;
 			q->last_ns += (uint64_t)p->shift;
-			q->objagg = NULL;
-			if (q->nobjagg) {
-				const struct vxt_objagg *a = vxt_reader_chunk(p->r, c)->objagg;
-
-				q->objagg = malloc(q->nobjagg * sizeof(*q->objagg));
-				if (!q->objagg)
-					return -ENOMEM;
-				for (uint32_t j = 0; j < q->nobjagg; j++) {
-					q->objagg[j] = a[j];
-					q->objagg[j].object = a[j].object < p->nobj ?
-							      p->objmap[a[j].object] : 0;
-				}
-				qsort(q->objagg, q->nobjagg, sizeof(*q->objagg), cmp_objagg);
+			q->objagg = q->nobjagg ? g : NULL;
+			for (uint32_t j = 0; j < q->nobjagg; j++) {
+				g[j] = a[j];
+				g[j].object = a[j].object < p->nobj ? p->objmap[a[j].object] : 0;
+				sorted = sorted && (!j || g[j - 1].object < g[j].object);
 			}
-			m->npieces++;
+			if (!sorted)	/* the merged ids need not keep the file's order */
+				qsort(g, q->nobjagg, sizeof(*g), cmp_objagg);
+			g += q->nobjagg;
 		}
 	}
 	return 0;
@@ -682,6 +685,15 @@ const struct vxt_chunk_info *vxt_merge_piece(const struct vxt_merge *m, size_t i
 	return i < m->npieces ? &m->pieces[i] : NULL;
 }
 
+/* Events of merged chunk @i: MERGE_FIRST, twice as many for each chunk
+ * after, up to MERGE_CHUNK. */
+static uint32_t merged_size(size_t i)
+{
+	uint64_t size = i < 32 ? (uint64_t)MERGE_FIRST << i : MERGE_CHUNK;
+
+	return size < MERGE_CHUNK ? (uint32_t)size : MERGE_CHUNK;
+}
+
 int vxt_merge_index(struct vxt_merge *m)
 {
 	struct vxt_reader *r = m->owner;
@@ -693,7 +705,9 @@ int vxt_merge_index(struct vxt_merge *m)
 			return -ENOMEM;
 		total += vxt_reader_nevents(m->p[k].r);
 	}
-	n = (size_t)((total + MERGE_CHUNK - 1) / MERGE_CHUNK);
+	n = 0;
+	for (uint64_t at = 0; at < total; at += merged_size(n++))
+		;
 	r->chunks = calloc(n ? n : 1, sizeof(*r->chunks));
 	m->starts = calloc((n ? n : 1) * m->np, sizeof(*m->starts));
 	m->state = calloc(n ? n : 1, sizeof(*m->state));
@@ -702,10 +716,11 @@ int vxt_merge_index(struct vxt_merge *m)
 	r->cap = n;
 	for (size_t i = 0; i < n; i++) {
 		struct vxt_chunk_info *ci = &r->chunks[i];
+		uint32_t size = merged_size(i);
 
-		ci->first_event = (uint64_t)i * MERGE_CHUNK;
-		ci->nevents = (uint32_t)(total - ci->first_event < MERGE_CHUNK ?
-					 total - ci->first_event : MERGE_CHUNK);
+		ci->first_event = i ? ci[-1].first_event + ci[-1].nevents : 0;
+		ci->nevents = (uint32_t)(total - ci->first_event < size ?
+					 total - ci->first_event : size);
 		ci->first_ns = UINT64_MAX;
 	}
 	r->n = n;

@@ -17,6 +17,7 @@ struct vxreplay_tui_opts {
 	const char *filter;		/* filter expression applied at start, or NULL */
 	bool follow;			/* start following a growing file (as with F) */
 	bool bench;			/* time scripted keys on a virtual screen, print figures */
+	bool bench_first;		/* ... the first full screen only */
 	bool ascii;			/* ASCII glyphs only */
 	bool no_color;			/* monochrome scheme */
 	const char *export_path;	/* default file name offered by x, or NULL */
