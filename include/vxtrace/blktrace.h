@@ -88,6 +88,10 @@ int vxt_blk_decode(const void *p, enum vxt_blk_order *order, struct vxt_blk_rec 
 /* Encode @r at @p (48 bytes) in byte order @order. Can't fail. */
 void vxt_blk_encode(void *p, enum vxt_blk_order order, const struct vxt_blk_rec *r);
 
+/* A remap's payload (struct blk_io_trace_remap), big-endian whatever the
+ * machine: u32 device_from, u32 device_to, u64 sector_from. */
+#define VXT_BLK_REMAP_PDU 16
+
 /* A 32-bit payload word in the stream's byte order (TIMESTAMP notes). */
 uint32_t vxt_blk_u32(const void *p, enum vxt_blk_order order);
 

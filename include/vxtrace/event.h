@@ -105,6 +105,12 @@ static inline bool vxt_event_remap_from(const struct vxt_event *ev, uint32_t *ob
 	return true;
 }
 
+/* The latency of @ev: 0 for a remap, whose field holds its source. */
+static inline uint64_t vxt_event_latency(const struct vxt_event *ev)
+{
+	return ev->phase == VXT_PH_REMAP ? 0 : ev->latency_ns;
+}
+
 static inline bool vxt_event_is_error(const struct vxt_event *ev)
 {
 	return ev->error != 0;

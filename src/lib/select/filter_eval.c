@@ -258,7 +258,7 @@ static bool run_test(struct vxt_filter *f, const struct ftest *t, const struct v
 		v = ev->bytes;
 		break;
 	case FF_LATENCY:
-		v = ev->latency_ns;
+		v = vxt_event_latency(ev);
 		break;
 	case FF_ERROR:
 		v = ev->error < 0 ? (uint64_t)-(int64_t)ev->error : (uint64_t)ev->error;

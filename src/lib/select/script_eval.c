@@ -127,7 +127,7 @@ static struct sval field(const struct ectx *x, int f)
 	case SF_FLAGS: v.i = ev->flags; break;
 	case SF_SECTOR: v.i = (int64_t)ev->sector; break;
 	case SF_BYTES: v.i = ev->bytes; break;
-	case SF_LATENCY: v.i = (int64_t)ev->latency_ns; break;
+	case SF_LATENCY: v.i = (int64_t)vxt_event_latency(ev); break;
 	case SF_ERROR: v.i = -(int64_t)ev->error; break;
 	case SF_PID: v.i = ev->pid; break;
 	case SF_COMM: case SF_EXECNAME:

@@ -388,7 +388,7 @@ int vxt_ch_add(struct vxt_ch *ch, const struct vxt_objtab *objs,
 	put_int(ch, ev->flags, 2);
 	put_int(ch, ev->sector, 8);
 	put_int(ch, ev->bytes, 4);
-	put_int(ch, ev->latency_ns, 8);
+	put_int(ch, vxt_event_latency(ev), 8);
 	put_int(ch, (uint16_t)-ev->error, 2);	/* the errno, positive */
 	put_int(ch, ev->pid, 4);
 	put_str(ch, comm);

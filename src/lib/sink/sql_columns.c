@@ -56,7 +56,7 @@ void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,
 		break;
 	case C_SECTOR: sqlite3_result_int64(ctx, (sqlite3_int64)e->sector); break;
 	case C_BYTES: sqlite3_result_int64(ctx, e->bytes); break;
-	case C_LATENCY: sqlite3_result_int64(ctx, (sqlite3_int64)e->latency_ns); break;
+	case C_LATENCY: sqlite3_result_int64(ctx, (sqlite3_int64)vxt_event_latency(e)); break;
 	case C_ERROR: sqlite3_result_int(ctx, -(int)e->error); break;
 	case C_ERRNAME:
 		sqlite3_result_text(ctx, vxt_errno_label(e->error, buf, sizeof(buf)), -1, SQLITE_TRANSIENT);

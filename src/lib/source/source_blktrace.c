@@ -54,6 +54,9 @@ struct blk_item {
 	uint64_t seq;		/* arrival order, for equal times */
 	uint32_t strid;		/* MESSAGE marks: the text */
 	bool mark;
+	bool remap;		/* a remap's payload: where the bio came from */
+	uint32_t from_dev;
+	uint64_t from_sector;
 };
 
 struct blk {
@@ -345,11 +348,13 @@ static bool item_before(const struct blk_item *a, const struct blk_item *b)
 	return a->r.time < b->r.time || (a->r.time == b->r.time && a->seq < b->seq);
 }
 
-static int heap_push(struct blk *b, const struct vxt_blk_rec *r, uint32_t strid, bool mark)
+static int heap_push(struct blk *b, const struct blk_item *item)
 {
-	struct blk_item it = { *r, b->seq++, strid, mark };
+	struct blk_item it = *item;
+	const struct vxt_blk_rec *r = &item->r;
 	size_t i;
 
+	it.seq = b->seq++;
 	if (b->nheap == b->capheap) {
 		size_t cap = b->capheap ? b->capheap * 2 : 4096;
 		struct blk_item *h = realloc(b->heap, cap * sizeof(*h));
@@ -388,8 +393,9 @@ static struct blk_item heap_pop(struct blk *b)
 
 /* One record (an I/O action or a MESSAGE mark) -> one event in @out. */
 static int convert(struct vxt_source *s, struct blk *b, struct blk_in *in,
-		   const struct vxt_blk_rec *r, uint32_t strid, bool mark, struct vxt_batch *out)
+		   const struct blk_item *it, struct vxt_batch *out)
 {
+	const struct vxt_blk_rec *r = &it->r;
 	unsigned act = r->action & 0xff;
 	struct vxt_iopair_val v = { r->time, r->pid, 0 };
 	struct vxt_event *e;
@@ -408,10 +414,10 @@ static int convert(struct vxt_source *s, struct blk *b, struct blk_in *in,
 	e->object = (uint32_t)id;
 	e->pid = r->pid;
 	e->cpu = (uint16_t)r->cpu;
-	if (mark) {
+	if (it->mark) {
 		e->phase = VXT_PH_MARK;
 		e->op = VXT_OP_OTHER;
-		e->comm = strid;
+		e->comm = it->strid;
 		return 0;
 	}
 	e->sector = r->sector;
@@ -422,6 +428,16 @@ static int convert(struct vxt_source *s, struct blk *b, struct blk_in *in,
 	e->comm = comm ? *comm : 0;
 	v.comm = e->comm;
 	switch (e->phase) {
+	case VXT_PH_REMAP:
+		if (it->remap && it->from_dev) {
+			/* the source device becomes an object (named by its
+			 * number) so the exporter can write the remap back */
+			id = object_of(s, b, in, it->from_dev);
+			if (id < 0)
+				return (int)id;
+			e->remap_from = vxt_remap_from_pack((uint32_t)id, it->from_sector);
+		}
+		return 0;
 	case VXT_PH_START:
 		return vxt_iopair_put(b->pair, r->device, r->sector, r->bytes, &v);
 	case VXT_PH_REQUEUE:
@@ -441,11 +457,11 @@ static int convert(struct vxt_source *s, struct blk *b, struct blk_in *in,
 }
 
 static int deliver(struct vxt_source *s, struct blk *b, struct blk_in *in,
-		   const struct vxt_blk_rec *r, uint32_t strid, bool mark, struct vxt_batch *out)
+		   const struct blk_item *it, struct vxt_batch *out)
 {
 	if (b->reorder)
-		return heap_push(b, r, strid, mark);
-	return convert(s, b, in, r, strid, mark, out);
+		return heap_push(b, it);
+	return convert(s, b, in, it, out);
 }
 
 /* Notes act at once (names and the clock are needed by later records);
@@ -476,7 +492,9 @@ static int handle_notify(struct vxt_source *s, struct blk *b, struct blk_in *in,
 		return 0;
 	case VXT_BLK_TN_MESSAGE:
 		id = vxt_strtab_intern(s->strs, (const char *)pdu, strnlen((const char *)pdu, len));
-		return deliver(s, b, in, r, id > 0 ? (uint32_t)id : 0, true, out);
+		return deliver(s, b, in,
+			       &(struct blk_item){ .r = *r, .strid = id > 0 ? (uint32_t)id : 0,
+						   .mark = true }, out);
 	}
 	b->skipped[VXT_BLK_TA_NR]++;
 	b->nskipped++;
@@ -488,6 +506,7 @@ static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
 {
 	const struct vxt_blk_rec *r = &in->head;
 	unsigned act = r->action & 0xff;
+	struct blk_item it = { .r = *r };
 
 	if ((r->action >> VXT_BLK_TC_SHIFT) & VXT_BLK_TC_NOTIFY)
 		return handle_notify(s, b, in, out);
@@ -496,7 +515,23 @@ static int handle_record(struct vxt_source *s, struct blk *b, struct blk_in *in,
 		b->nskipped++;
 		return 0;
 	}
-	return deliver(s, b, in, r, 0, false, out);
+	if (act == VXT_BLK_TA_REMAP) {
+		const unsigned char *pdu = in->pdu;
+		size_t len = r->pdu_len;
+
+		if ((r->action & VXT_BLK_TA_CGROUP) && len >= 8) {
+			pdu += 8;
+			len -= 8;
+		}
+		/* struct blk_io_trace_remap: big-endian whatever the machine */
+		if (len >= VXT_BLK_REMAP_PDU) {
+			it.remap = true;
+			it.from_dev = vxt_blk_u32(pdu, VXT_BLK_ORDER_BE);
+			it.from_sector = (uint64_t)vxt_blk_u32(pdu + 8, VXT_BLK_ORDER_BE) << 32 |
+					 vxt_blk_u32(pdu + 12, VXT_BLK_ORDER_BE);
+		}
+	}
+	return deliver(s, b, in, &it, out);
 }
 
 /* The input whose head is oldest, or NULL when all are done. */
@@ -554,7 +589,7 @@ static int blk_next(struct vxt_source *s, struct vxt_batch *out, int timeout_ms)
 		if (b->nheap && (b->ended || b->heap[0].r.time + VXT_BLKTRACE_REORDER_NS <= b->maxt)) {
 			struct blk_item it = heap_pop(b);
 
-			rc = convert(s, b, &b->in[0], &it.r, it.strid, it.mark, out);
+			rc = convert(s, b, &b->in[0], &it, out);
 			if (rc < 0)
 				return vxt_source_seterr(s, rc, "blktrace: %s", strerror(-rc));
 			continue;

@@ -54,6 +54,7 @@ struct tfs_evdesc {
 	 * @need bytes is not one of this format */
 	struct tfs_fld fdev, fsector, fnr_sector, fbytes, ferror, frwbs, fcomm;
 	unsigned need;
+	struct tep_format_field *old_dev, *old_sector;	/* block_bio_remap's */
 };
 
 /* An event as read from the ring, before routing and pairing. */
@@ -61,6 +62,8 @@ struct tfs_raw {
 	uint64_t ts;
 	uint64_t sector;
 	uint32_t dev, nr_sector, bytes, pid;
+	uint32_t old_dev;	/* a remap's source device, 0 if unknown */
+	uint64_t old_sector;	/* and sector */
 	int32_t error;
 	uint16_t cpu;
 	uint8_t kind;

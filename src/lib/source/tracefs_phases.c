@@ -12,8 +12,8 @@
  * request count), so they are counted and the note says so; a kernel whose
  * plug events carry a dev field gets them recorded on that device. A phase
  * tracepoint the kernel lacks is left out and named in the note. A remap is
- * recorded on the device and sector it maps to (the from-device and
- * from-sector are not kept).
+ * recorded on the device and sector it maps to, with the device and sector
+ * it came from (old_dev, old_sector) as its source (vxt_event_remap_from()).
  *
  * A bio-based device (device-mapper, md) keeps being traced by its bios, its
  * block_bio_queue being its issue (source_tracefs.c); the phases here are
@@ -63,6 +63,8 @@ int vxt_tfs_setup_phase(struct vxt_source *s, struct tfs *t, int k, const char *
 	d->rwbs = tep_find_field(d->ev, "rwbs");
 	d->comm = tep_find_field(d->ev, "comm");
 	d->new_sector = tep_find_field(d->ev, "new_sector");
+	d->old_dev = tep_find_field(d->ev, "old_dev");
+	d->old_sector = tep_find_field(d->ev, "old_sector");
 	if (!plug && (!d->dev || !d->sector ||
 		      !(k == K_SPLIT ? d->new_sector : d->nr_sector)))
 		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s lacks dev, sector or %s",
@@ -87,6 +89,11 @@ void vxt_tfs_decode_phase(const struct tfs_evdesc *d, void *data, struct tfs_raw
 		r->nr_sector = next > r->sector && next - r->sector < (1u << 23) ?
 			       (uint32_t)(next - r->sector) : 0;
 		r->bytes = r->nr_sector * 512u;
+	}
+	r->old_dev = 0;
+	if (r->kind == K_REMAP && d->old_dev && d->old_sector) {
+		r->old_dev = (uint32_t)num(d->old_dev, data);
+		r->old_sector = num(d->old_sector, data);
 	}
 }
 
@@ -144,8 +151,17 @@ int vxt_tfs_emit_phase(struct vxt_source *s, struct tfs *t, const struct tfs_raw
 		e->op = op;
 		e->flags = flags;
 	}
-	if (r->kind != K_REMAP)
+	if (r->kind != K_REMAP) {
 		e->comm = vxt_tfs_comm_id(s, t, r->pid, r->comm);
+	} else if (r->old_dev) {
+		/* the source device becomes an object, so it can be named */
+		int64_t from = vxt_objtab_find_dev(s->objs, r->old_dev);
+
+		if (from < 0)
+			from = vxt_tfs_add_object(s, r->old_dev);
+		if (from >= 0)
+			e->remap_from = vxt_remap_from_pack((uint32_t)from, r->old_sector);
+	}
 	return 1;
 }
 

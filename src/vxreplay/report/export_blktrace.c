@@ -108,6 +108,8 @@ static uint32_t blk_action(unsigned phase)
 	case VXT_PH_MERGE: return VXT_BLK_TA_BACKMERGE | VXT_BLK_TC_QUEUE << VXT_BLK_TC_SHIFT;
 	case VXT_PH_GETRQ: return VXT_BLK_TA_GETRQ | VXT_BLK_TC_QUEUE << VXT_BLK_TC_SHIFT;
 	case VXT_PH_INSERT: return VXT_BLK_TA_INSERT | VXT_BLK_TC_QUEUE << VXT_BLK_TC_SHIFT;
+	case VXT_PH_REMAP: return VXT_BLK_TA_REMAP | VXT_BLK_TC_QUEUE << VXT_BLK_TC_SHIFT;
+	case VXT_PH_SPLIT: return VXT_BLK_TA_SPLIT;
 	}
 	return 0;
 }
@@ -182,12 +184,45 @@ static int blk_timestamp(struct blk_out *o, uint64_t mono, uint32_t dev)
 }
 
 /* One I/O record of @ev with @action (its own category bit included). */
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (24 - 8 * i));
+}
+
+static void put_be64(unsigned char *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
 static int blk_io(struct blk_out *o, const struct vxt_event *ev, struct vxt_blk_rec *r,
 		  uint32_t action)
 {
+	unsigned char pdu[VXT_BLK_REMAP_PDU] = { 0 };
+	uint32_t from;
+	uint64_t fsec;
+
 	r->action = action | blk_category(ev) << VXT_BLK_TC_SHIFT;
 	r->sequence = blk_seq(o, ev->object, ev->cpu);
-	return r->sequence ? blk_put(o, r, NULL) : -1;
+	if (!r->sequence)
+		return -1;
+	if (ev->phase == VXT_PH_REMAP) {
+		/* where the bio came from (zeros when the file does not say) */
+		const struct vxt_object *src = NULL;
+
+		if (vxt_event_remap_from(ev, &from, &fsec))
+			src = vxt_objtab_get(vxt_reader_objects(o->c->r), from);
+		put_be32(pdu, src ? src->dev : 0);
+		put_be32(pdu + 4, r->device);
+		put_be64(pdu + 8, src ? fsec : 0);
+		r->pdu_len = VXT_BLK_REMAP_PDU;
+	} else if (ev->phase == VXT_PH_SPLIT) {
+		/* the sector the second part starts at */
+		put_be64(pdu, ev->sector + (ev->bytes >> 9));
+		r->pdu_len = 8;
+	}
+	return blk_put(o, r, r->pdu_len ? pdu : NULL);
 }
 
 static int blk_event(struct blk_out *o, const struct vxt_event *ev, bool *anchored)

@@ -345,7 +345,7 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	row_ch(&w, ',');
 	row_u64(&w, ev->bytes);
 	row_ch(&w, ',');
-	row_u64(&w, ev->latency_ns);
+	row_u64(&w, vxt_event_latency(ev));
 	row_ch(&w, ',');
 	row_i64(&w, -(int64_t)ev->error);
 	row_ch(&w, ',');
@@ -394,7 +394,7 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 	row_str(&w, ", \"bytes\": ");
 	row_u64(&w, ev->bytes);
 	row_str(&w, ", \"latency_ns\": ");
-	row_u64(&w, ev->latency_ns);
+	row_u64(&w, vxt_event_latency(ev));
 	row_str(&w, ", \"error\": ");
 	row_i64(&w, -(int64_t)ev->error);
 	row_str(&w, ", \"errname\": \"");
@@ -426,7 +426,7 @@ static void text_error_row(struct report_ctx *c, const struct vxt_event *ev)
 		vxt_format_isotime(vxt_reader_to_real(c->r, ev->time_ns), w, sizeof(w)),
 		TEXT(obj_name(c->r, ev->object), nb), vxt_op_name(ev->op), ev->sector, ev->bytes,
 		vxt_errno_label(ev->error, e, sizeof(e)),
-		vxt_format_duration(ev->latency_ns, l, sizeof(l)), ev->pid,
+		vxt_format_duration(vxt_event_latency(ev), l, sizeof(l)), ev->pid,
 		TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
 }
 
