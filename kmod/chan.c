@@ -73,6 +73,20 @@ static atomic_t nr_tracing = ATOMIC_INIT(0);	/* channels with object sets */
 static atomic_t nr_phases = ATOMIC_INIT(0);	/* channels at VOLIOT_PHASES_ALL */
 static atomic64_t ring_bytes = ATOMIC64_INIT(0);
 
+/* Bytes read() returned since load: by I/O channels without a program, and
+ * by speculating channels by kind of record (read_bytes).
+ */
+enum { VXT_RD_IO, VXT_RD_STATS, VXT_RD_HORIZON, VXT_RD_OTHER, VXT_RD_KINDS };
+static atomic64_t read_plain = ATOMIC64_INIT(0);
+static atomic64_t read_spec[VXT_RD_KINDS];
+
+/* A speculating channel sends a stats record at most once a second (but
+ * for the non-blocking read that finds the ring empty) and wakes its reader
+ * at most every 50 ms: what it commits is never urgent.
+ */
+#define VXT_SPEC_STATS_EVERY	HZ
+#define VXT_SPEC_WAKE_DELAY	max(HZ / 20, 1)
+
 struct vxt_wantset {
 	struct rcu_head rcu;
 	u32 n;
@@ -97,6 +111,7 @@ struct vxt_chan {
 	u64 err_pos;			/* ERROR mode: next saved error */
 	bool clock_pending;		/* ERROR mode: clock record to send */
 	struct vxt_spec *spec;		/* IO mode: speculation program, or NULL */
+	unsigned long stats_at;		/* jiffies of the last stats record */
 	u32 phases;			/* IO mode: enum voliot_phases */
 	struct vxt_seen seen;
 };
@@ -131,6 +146,16 @@ static int param_get_rq_errors(char *buf, const struct kernel_param *kp)
 	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&vxt_rq_errors));
 }
 
+static int param_get_read_bytes(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "plain %lld spec_io %lld spec_stats %lld spec_horizon %lld spec_other %lld\n",
+			  (long long)atomic64_read(&read_plain),
+			  (long long)atomic64_read(&read_spec[VXT_RD_IO]),
+			  (long long)atomic64_read(&read_spec[VXT_RD_STATS]),
+			  (long long)atomic64_read(&read_spec[VXT_RD_HORIZON]),
+			  (long long)atomic64_read(&read_spec[VXT_RD_OTHER]));
+}
+
 static int param_set_readonly(const char *val, const struct kernel_param *kp)
 {
 	return -EPERM;
@@ -149,6 +174,11 @@ static const struct kernel_param_ops tracing_channels_ops = {
 static const struct kernel_param_ops buffer_bytes_ops = {
 	.set = param_set_readonly,
 	.get = param_get_ring_bytes,
+};
+
+static const struct kernel_param_ops read_bytes_ops = {
+	.set = param_set_readonly,
+	.get = param_get_read_bytes,
 };
 
 static const struct kernel_param_ops rq_errors_ops = {
@@ -198,6 +228,8 @@ module_param_cb(buffer_bytes, &buffer_bytes_ops, NULL, 0444);
 MODULE_PARM_DESC(buffer_bytes, "Bytes of channel buffers allocated now (read-only)");
 module_param_cb(rq_errors, &rq_errors_ops, NULL, 0444);
 MODULE_PARM_DESC(rq_errors, "Request errors the block layer reported (read-only)");
+module_param_cb(read_bytes, &read_bytes_ops, NULL, 0444);
+MODULE_PARM_DESC(read_bytes, "Bytes read from I/O channels since load, by kind (read-only)");
 module_param_cb(spec_stats, &spec_stats_ops, NULL, 0444);
 MODULE_PARM_DESC(spec_stats, "Speculation counters of all channels since load (read-only)");
 
@@ -286,7 +318,7 @@ static void ring_put_lost(struct vxt_ring *r, u64 count)
 /*
  * Waking the reader for every event would cost a context switch per I/O:
  * a reader is woken at once when its ring is an eighth full, else by a
- * timer on the next tick.
+ * timer on the next tick (a speculating channel's: VXT_SPEC_WAKE_DELAY).
  */
 static void chan_wake(struct vxt_chan *ch, u32 used)
 {
@@ -295,7 +327,8 @@ static void chan_wake(struct vxt_chan *ch, u32 used)
 	if (used >= ch->ring.size / 8)
 		wake_up_interruptible(&ch->wait);
 	else if (!timer_pending(&ch->wake_timer))
-		mod_timer(&ch->wake_timer, jiffies + 1);
+		mod_timer(&ch->wake_timer, jiffies +
+			  (READ_ONCE(ch->spec) ? VXT_SPEC_WAKE_DELAY : 1));
 }
 
 static void chan_wake_timer(struct timer_list *t)
@@ -763,6 +796,7 @@ static int chan_speculate(struct vxt_chan *ch, unsigned long arg)
 	atomic64_add(vxt_spec_bytes(s), &ring_bytes);
 	spin_lock_irq(&ch->lock);
 	WRITE_ONCE(ch->spec, s);
+	ch->stats_at = jiffies - VXT_SPEC_STATS_EVERY;
 	spin_unlock_irq(&ch->lock);
 	return 0;
 }
@@ -846,8 +880,8 @@ static u32 chan_put_horizon(struct vxt_chan *ch, u8 *dst, u32 room)
 
 /* Fill the bounce buffer with whole records, at most @max bytes. A
  * speculating channel adds its counters when they changed, after the
- * records, or alone when @stats_alone, then its horizon when the ring is
- * empty.
+ * records at most every VXT_SPEC_STATS_EVERY, or alone when @stats_alone
+ * finds the ring empty, then its horizon when the ring is empty.
  * @return bytes; *@next is the length of the next record (0: nothing).
  */
 static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next, bool stats_alone)
@@ -874,15 +908,56 @@ static u32 chan_fill(struct vxt_chan *ch, u32 max, u32 *next, bool stats_alone)
 		ch->lost_pending = 0;
 	}
 	n = vxt_ring_get_records(&ch->ring, ch->bounce, max, next);
-	if (ch->spec && (n || stats_alone) && max - n >= sizeof(st) &&
+	if (ch->spec && max - n >= sizeof(st) &&
+	    ((!n && stats_alone) ||
+	     (n && time_after_eq(jiffies, ch->stats_at + VXT_SPEC_STATS_EVERY))) &&
 	    vxt_spec_stats(ch->spec, &st, true)) {
 		memcpy(ch->bounce + n, &st, sizeof(st));
 		n += sizeof(st);
+		ch->stats_at = jiffies;
 	}
 	if (ch->spec && n && !vxt_ring_used(&ch->ring))
 		n += chan_put_horizon(ch, ch->bounce + n, max - n);
 	spin_unlock_irq(&ch->lock);
 	return n;
+}
+
+/* Add the @n bytes about to be returned from the bounce buffer to read_bytes. */
+static void chan_count_read(const struct vxt_chan *ch, u32 n)
+{
+	u64 k[VXT_RD_KINDS] = { 0 };
+	u32 i, len;
+	int kind;
+
+	if (!ch->spec) {
+		atomic64_add(n, &read_plain);
+		return;
+	}
+	for (i = 0; i + 1 < n; i += len) {
+		len = ch->bounce[i];
+		if (!len)
+			break;
+		switch (ch->bounce[i + 1]) {
+		case VOLIOT_REC_IO_START:
+		case VOLIOT_REC_IO_DONE:
+		case VOLIOT_REC_REQUEUE:
+			kind = VXT_RD_IO;
+			break;
+		case VOLIOT_REC_SPEC_STATS:
+			kind = VXT_RD_STATS;
+			break;
+		case VOLIOT_REC_SPEC_HORIZON:
+			kind = VXT_RD_HORIZON;
+			break;
+		default:
+			kind = VXT_RD_OTHER;
+			break;
+		}
+		k[kind] += len;
+	}
+	for (kind = 0; kind < VXT_RD_KINDS; kind++)
+		if (k[kind])
+			atomic64_add(k[kind], &read_spec[kind]);
 }
 
 static bool chan_ready(struct vxt_chan *ch, u32 mode)
@@ -921,8 +996,11 @@ static ssize_t vxt_read(struct file *file, char __user *buf, size_t count,
 		}
 		n = chan_fill(ch, min_t(size_t, count, ch->bounce_size),
 			      &next, file->f_flags & O_NONBLOCK);
-		if (n)
+		if (n) {
+			if (mode == VOLIOT_MODE_IO)
+				chan_count_read(ch, n);
 			break;
+		}
 		mutex_unlock(&ch->mutex);
 		if (next)
 			return -EINVAL;		/* buffer smaller than a record */

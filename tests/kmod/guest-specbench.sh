@@ -3,12 +3,16 @@
 # read in ~10 000 fails), run by tests/bench/kmod-spec.sh inside the guest.
 # Modes: none, full (vxrecord of every event), user (errors-in-context run
 # by vxrecord in user space), kernel (the same profile run in the module),
-# blktrace; then check: a full and a kernel-speculating vxrecord at once,
-# the profile applied offline to the full file compared with the kernel's
-# file. Prints "SPECBENCH" lines.
+# blktrace. full and user run once; none, kernel and blktrace run ROUNDS
+# times, alternating, so that the IOPS of each round compare runs made
+# seconds apart. Then check: a full and a kernel-speculating vxrecord at
+# once on the same I/O: the bytes each read from its channel (the module's
+# read_bytes, by kind of record), and the profile applied offline to the
+# full file compared with the kernel's file. Prints "SPECBENCH" lines.
 
 M=/modules
 RUNTIME=${RUNTIME:-5}
+ROUNDS=${ROUNDS:-5}
 PROFILE=${PROFILE:-errors-in-context}
 P=/sys/module/vxtrace/parameters
 insmod $M/configfs.ko
@@ -34,12 +38,12 @@ cp /profiles/*.yaml /tmp/prof/
 sed "s/^  on: error\$/  on: error != 0 \&\& error != 0/; s/^name: .*/name: $PROFILE-user/" \
 	/profiles/$PROFILE.yaml >/tmp/prof/$PROFILE-user.yaml
 
-fio_run() {
+fio_run() {	# fio_run SEED [SECONDS]
 	fio --name=sb --filename=/dev/nullb0 --direct=1 --rw=randread --bs=4k \
-		--ioengine=psync --numjobs=1 --time_based --runtime="$RUNTIME" \
+		--ioengine=psync --numjobs=1 --time_based --runtime="${2:-$RUNTIME}" \
 		--randseed=$1 --continue_on_error=read --minimal 2>/dev/null
 }
-# IOPS and read errors from fio's terse line (fields 8 and, v3, 5 + 0).
+# IOPS from fio's terse line (field 8).
 fio_iops() { echo "$1" | cut -d';' -f8; }
 
 wait_chan() {
@@ -54,14 +58,27 @@ wait_chan() {
 cpu() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
 hz=100
 
-rec() {	# rec NAME OUT ARGS...: one vxrecord run beside fio
-	name=$1 out=$2
-	shift 2
+# rd KIND: bytes read from channels since load (read_bytes: plain, spec_io,
+# spec_stats, spec_horizon, spec_other)
+rd() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' $P/read_bytes
+}
+rd_all() { echo "$(rd plain) $(rd spec_io) $(rd spec_stats) $(rd spec_horizon) $(rd spec_other)"; }
+# rd_delta "BEFORE" "AFTER": the same five, as key=value differences
+rd_delta() {
+	echo "$1 $2" | awk '{ printf "read_plain=%d read_io=%d read_stats=%d read_horizon=%d read_other=%d",
+		$6 - $1, $7 - $2, $8 - $3, $9 - $4, $10 - $5 }'
+}
+
+rec() {	# rec NAME OUT SEED ARGS...: one vxrecord run beside fio
+	name=$1 out=$2 seed=$3
+	shift 3
+	r0=$(rd_all)
 	vxrecord -q -f --source kmod --objects nullb0 --profile-dir /tmp/prof "$@" \
 		-o "$out" 2>/tmp/$name.err &
 	p=$!
 	wait_chan 1
-	line=$(fio_run 1)
+	line=$(fio_run $seed)
 	sleep 0.3
 	t=$(cpu $p)
 	st=$(cat $P/spec_stats)
@@ -71,45 +88,61 @@ rec() {	# rec NAME OUT ARGS...: one vxrecord run beside fio
 		grep -o '[0-9]*$')
 	er=$(vxreplay "$out" --report summary --format json | grep -o '"errors": [0-9]*' |
 		grep -o '[0-9]*$')
-	echo "SPECBENCH $name iops=$(fio_iops "$line") cpu_s=$(awk -v t="$t" -v h=$hz 'BEGIN { printf "%.2f", t / h }') events=$ev errors=$er spec=[$st] $(tail -n 1 /tmp/$name.err)"
+	echo "SPECBENCH $name iops=$(fio_iops "$line") cpu_s=$(awk -v t="$t" -v h=$hz 'BEGIN { printf "%.2f", t / h }') events=$ev errors=$er $(rd_delta "$r0" "$(rd_all)") spec=[$st] $(tail -n 1 /tmp/$name.err)"
 }
 
-line=$(fio_run 1)
-echo "SPECBENCH none iops=$(fio_iops "$line")"
-rec full /tmp/full.vxt
-rec user /tmp/user.vxt --profile $PROFILE-user
-rec kernel /tmp/kern.vxt --profile $PROFILE
-if command -v blktrace >/dev/null 2>&1; then
+blk() {	# blk SEED: fio beside blktrace
 	mkdir -p /tmp/bt
 	blktrace -d /dev/nullb0 -D /tmp/bt >/tmp/bt.out 2>&1 &
 	p=$!
 	sleep 1
-	line=$(fio_run 1)
+	line=$(fio_run $1)
 	kill -INT $p
 	wait $p
-	echo "SPECBENCH blktrace iops=$(fio_iops "$line") bytes=$(cat /tmp/bt/* | wc -c)"
+	echo "iops=$(fio_iops "$line") bytes=$(cat /tmp/bt/* | wc -c)"
 	rm -rf /tmp/bt
-else
-	echo "SPECBENCH blktrace skipped: not in the guest"
-fi
+}
 
-# check: both at once on the same I/O
+have_bt=0
+command -v blktrace >/dev/null 2>&1 && have_bt=1
+rec full /tmp/full.vxt 1
+rec user /tmp/user.vxt 1 --profile $PROFILE-user
+# Alternating rounds: none, kernel, blktrace, each from the same seed.
+r=1
+while [ $r -le $ROUNDS ]; do
+	line=$(fio_run $r)
+	echo "SPECBENCH round=$r none iops=$(fio_iops "$line")"
+	rec kernel /tmp/kern.vxt $r --profile $PROFILE | sed "s/^SPECBENCH /SPECBENCH round=$r /"
+	if [ $have_bt = 1 ]; then
+		echo "SPECBENCH round=$r blktrace $(blk $r)"
+	else
+		echo "SPECBENCH round=$r blktrace skipped: not in the guest"
+	fi
+	r=$((r + 1))
+done
+
+# check: both at once on the same I/O, three times as long
+r0=$(rd_all)
 vxrecord -q -f --source kmod --objects nullb0 --profile-dir /profiles --profile $PROFILE \
 	-o /tmp/ck-kern.vxt 2>/tmp/ck-kern.err &
 k=$!
 vxrecord -q -f --source kmod --objects nullb0 -o /tmp/ck-full.vxt 2>/tmp/ck-full.err &
 f=$!
 wait_chan 2
-fio_run 2 >/dev/null
+fio_run 100 $((3 * RUNTIME)) >/dev/null
 sleep 0.3
 kill -INT $k $f
 wait $k
 wait $f
+rdd=$(rd_delta "$r0" "$(rd_all)")
 vxreplay /tmp/ck-full.vxt --profile-dir /profiles --profile $PROFILE --report events \
 	--format csv | cut -d, -f1-10,13 >/tmp/ck-user.csv
 vxreplay /tmp/ck-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/ck-kern.csv
+ef=$(vxreplay /tmp/ck-full.vxt --report events --format csv | awk -F, '$3 == "done" && $9 != 0' | wc -l)
 eu=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ck-user.csv | wc -l)
 ek=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ck-kern.csv | wc -l)
 nd=$(diff /tmp/ck-user.csv /tmp/ck-kern.csv | grep -c '^[<>]')
-echo "SPECBENCH check errors_offline=$eu errors_kernel=$ek rows_offline=$(($(wc -l </tmp/ck-user.csv) - 1)) rows_kernel=$(($(wc -l </tmp/ck-kern.csv) - 1)) differing_rows=$nd"
+nf=$(vxreplay /tmp/ck-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+echo "SPECBENCH check errors_full=$ef errors_offline=$eu errors_kernel=$ek events_full=$nf rows_offline=$(($(wc -l </tmp/ck-user.csv) - 1)) rows_kernel=$(($(wc -l </tmp/ck-kern.csv) - 1)) differing_rows=$nd $rdd"
 rmmod vxtrace
