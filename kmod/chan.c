@@ -112,6 +112,7 @@ struct vxt_chan {
 	bool clock_pending;		/* ERROR mode: clock record to send */
 	struct vxt_spec *spec;		/* IO mode: speculation program, or NULL */
 	unsigned long stats_at;		/* jiffies of the last stats record */
+	struct vxt_pack pack;		/* its packed records */
 	u32 phases;			/* IO mode: enum voliot_phases */
 	struct vxt_seen seen;
 };
@@ -148,7 +149,8 @@ static int param_get_rq_errors(char *buf, const struct kernel_param *kp)
 
 static int param_get_read_bytes(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "plain %lld spec_io %lld spec_stats %lld spec_horizon %lld spec_other %lld\n",
+	return sysfs_emit(buf,
+			  "plain %lld spec_io %lld spec_stats %lld spec_horizon %lld spec_other %lld\n",
 			  (long long)atomic64_read(&read_plain),
 			  (long long)atomic64_read(&read_spec[VXT_RD_IO]),
 			  (long long)atomic64_read(&read_spec[VXT_RD_STATS]),
@@ -341,7 +343,9 @@ static void chan_wake_timer(struct timer_list *t)
 /* Queue one record with the lost record it owes, or count it lost. */
 bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec)
 {
-	u32 need = sizeof(*rec);
+	u8 pk[VXT_PACK_MAX];
+	u32 len = vxt_pack_rec(&ch->pack, rec, pk);
+	u32 need = len ? len : sizeof(*rec);
 
 	if (ch->lost_pending)
 		need += sizeof(struct voliot_lost_rec);
@@ -354,7 +358,11 @@ bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec)
 		ring_put_lost(&ch->ring, ch->lost_pending);
 		ch->lost_pending = 0;
 	}
-	vxt_ring_put(&ch->ring, rec, sizeof(*rec));
+	if (len)
+		vxt_ring_put(&ch->ring, pk, len);
+	else
+		vxt_ring_put(&ch->ring, rec, sizeof(*rec));
+	vxt_pack_sent(&ch->pack, rec);
 	ch->events++;
 	return true;
 }
@@ -503,6 +511,7 @@ static void chan_shutdown(struct vxt_chan *ch)
 		atomic64_sub(vxt_spec_bytes(ch->spec), &ring_bytes);
 		vxt_spec_free(ch->spec);
 		ch->spec = NULL;
+		vxt_pack_reset(&ch->pack, false);
 	}
 	ws = rcu_dereference_protected(ch->want, 1);
 	RCU_INIT_POINTER(ch->want, NULL);
@@ -606,6 +615,7 @@ static int chan_discard(struct vxt_chan *ch)
 		memset(&ch->seen, 0, sizeof(ch->seen));
 		if (ch->spec)
 			vxt_spec_reset(ch->spec);
+		vxt_pack_reset(&ch->pack, ch->pack.on);
 		spin_unlock_irq(&ch->lock);
 		return 0;
 	case VOLIOT_MODE_ERROR:
@@ -797,6 +807,7 @@ static int chan_speculate(struct vxt_chan *ch, unsigned long arg)
 	spin_lock_irq(&ch->lock);
 	WRITE_ONCE(ch->spec, s);
 	ch->stats_at = jiffies - VXT_SPEC_STATS_EVERY;
+	vxt_pack_reset(&ch->pack, p.flags & VOLIOT_SPEC_F_PACKED);
 	spin_unlock_irq(&ch->lock);
 	return 0;
 }
@@ -941,6 +952,7 @@ static void chan_count_read(const struct vxt_chan *ch, u32 n)
 		case VOLIOT_REC_IO_START:
 		case VOLIOT_REC_IO_DONE:
 		case VOLIOT_REC_REQUEUE:
+		case VOLIOT_REC_IO_PACKED:
 			kind = VXT_RD_IO;
 			break;
 		case VOLIOT_REC_SPEC_STATS:

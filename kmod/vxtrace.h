@@ -2,8 +2,8 @@
 /* vxtrace.h - internals shared by the files of the vxtrace module
  *
  * chan.c owns the misc device and the channels, ring.c the byte rings,
- * spec.c the speculation buffers of a channel, errlog.c the saved-error
- * ring, probes.c the block-layer tracepoints.
+ * spec.c the speculation buffers of a channel, pack.c its packed records,
+ * errlog.c the saved-error ring, probes.c the block-layer tracepoints.
  * Probes build one struct vxt_kev and hand it to vxt_dispatch(), which
  * copies it into every I/O channel that wants the object and, when it
  * carries an error, into the saved-error ring.
@@ -121,6 +121,26 @@ u64 vxt_spec_horizon(struct vxt_spec *s, u64 now);
 bool vxt_spec_wants_horizon(const struct vxt_spec *s);
 void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 			const struct voliot_spec_stats *st);
+/* ---- packed records (pack.c); the channel's lock held ---- */
+
+#define VXT_PACK_MAX	72	/* room for the longest packed record */
+
+struct vxt_pack {
+	bool on;			/* VOLIOT_SPEC_F_PACKED */
+	u8 have;			/* bit per entry of last */
+	struct voliot_io_rec last[3];	/* the start, done, requeue queued last */
+};
+
+/* Forget the records queued so far; pack from now on when @on. */
+void vxt_pack_reset(struct vxt_pack *pk, bool on);
+/* @rec as a packed record at @out (VXT_PACK_MAX bytes). @return its
+ * length, or 0 when @rec goes out as it is.
+ */
+u32 vxt_pack_rec(const struct vxt_pack *pk, const struct voliot_io_rec *rec,
+		 u8 *out);
+/* @rec was queued (packed or not). */
+void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec);
+
 /* chan.c: queue one committed record; false when the ring was full (lost). */
 bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec);
 

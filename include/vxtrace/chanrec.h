@@ -3,6 +3,8 @@
  * read() on a channel returns whole records, but a decoder may be fed any
  * byte stream (a pipe, a saved dump, a fuzzer): a record split across two
  * buffers is kept until the rest arrives; unknown types are skipped by length.
+ * A packed I/O record (VOLIOT_REC_IO_PACKED) is handed out as the start,
+ * done or requeue record it stands for, in full.
  */
 #ifndef VXTRACE_CHANREC_H
 #define VXTRACE_CHANREC_H
@@ -33,6 +35,10 @@ struct vxt_chandec {
 	uint64_t records;	/* decoded */
 	uint64_t skipped;	/* unknown types skipped */
 	uint64_t offset;	/* stream bytes consumed so far */
+	/* the previous start, done and requeue record, which a packed record
+	 * (VOLIOT_REC_IO_PACKED) is told against; bit i of have: last[i] set */
+	struct voliot_io_rec last[3];
+	uint8_t have;
 };
 
 /* Called per record; @rec is borrowed for the call. Non-zero stops the feed
@@ -41,8 +47,10 @@ typedef int (*vxt_chanrec_fn)(const struct vxt_chanrec *rec, void *arg);
 
 void vxt_chandec_init(struct vxt_chandec *d);
 /* Decode @len bytes. @return 0, the callback's non-zero value, or -EBADMSG
- * when a record is malformed (length < 2, or too short for its type); the
- * stream offset of the bad record is d->offset. */
+ * when a record is malformed (length < 2, too short for its type, or a
+ * packed record whose fields do not add up to its length or that needs a
+ * previous record there was none of); the stream offset of the bad record
+ * is d->offset. */
 int vxt_chandec_feed(struct vxt_chandec *d, const void *buf, size_t len,
 		     vxt_chanrec_fn fn, void *arg);
 

@@ -44,6 +44,8 @@ enum voliot_rec_type {
 	VOLIOT_REC_REQUEUE	= 7,	/* struct voliot_io_rec: request requeued */
 	VOLIOT_REC_SPEC_STATS	= 8,	/* struct voliot_spec_stats: speculation counters */
 	VOLIOT_REC_SPEC_HORIZON	= 9,	/* struct voliot_spec_horizon: nothing older to come */
+	VOLIOT_REC_IO_PACKED	= 10,	/* an I/O record told by how it differs
+					 * from the previous one (VOLIOT_SPEC_F_PACKED) */
 	/* The block layer's other phases, struct voliot_io_rec each, sent only
 	 * to a channel at capture level VOLIOT_PHASES_ALL (VOLIOT_IO_PHASES). */
 	VOLIOT_REC_QUEUE	= 16,	/* bio queued (blktrace Q) */
@@ -246,7 +248,9 @@ enum voliot_spec_overflow {
 					 * pid 0 has the pid of its I/O's start */
 #define VOLIOT_SPEC_F_HORIZON	0x2	/* a horizon record after each read that
 					 * empties the ring */
-#define VOLIOT_SPEC_F_ALL	0x3
+#define VOLIOT_SPEC_F_PACKED	0x4	/* committed records as VOLIOT_REC_IO_PACKED
+					 * where that is shorter */
+#define VOLIOT_SPEC_F_ALL	0x7
 
 #define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
 #define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
@@ -305,6 +309,32 @@ struct voliot_spec_horizon {
 	__u64	time_ns;	/* CLOCK_MONOTONIC of the snapshot */
 	__u64	horizon_ns;	/* CLOCK_MONOTONIC, <= time_ns */
 };
+
+/* VOLIOT_REC_IO_PACKED, with VOLIOT_SPEC_F_PACKED: byte 0 the length, byte
+ * 1 the type, byte 2 the type of the I/O record it stands for (IO_START,
+ * IO_DONE or REQUEUE), bytes 3-4 (little-endian) which fields follow, then
+ * those fields in the order of the bits, little-endian, unaligned. A field
+ * left out has the value of the previous I/O record of the same type on the
+ * channel (packed or not), but for time_ns (the same), sector (the
+ * previous sector plus the previous bytes / 512) and latency_ns (0).
+ * Spec: formats/channel.md.
+ */
+#define VOLIOT_PK_OP		0x0001	/* __u8 op */
+#define VOLIOT_PK_FLAGS		0x0002	/* __u16 flags */
+#define VOLIOT_PK_CPU		0x0004	/* __u16 cpu */
+#define VOLIOT_PK_DEV		0x0008	/* __u32 dev */
+#define VOLIOT_PK_PID		0x0010	/* __u32 pid */
+#define VOLIOT_PK_BYTES		0x0020	/* __u32 bytes */
+#define VOLIOT_PK_ERROR		0x0040	/* __s32 error */
+#define VOLIOT_PK_TIME		0x0080	/* __u64 time_ns */
+#define VOLIOT_PK_TIME_DELTA	0x0100	/* __u32: time_ns less the previous one */
+#define VOLIOT_PK_SECTOR	0x0200	/* __u64 sector */
+#define VOLIOT_PK_SECTOR32	0x0400	/* __u32 sector (below 2^32) */
+#define VOLIOT_PK_LATENCY	0x0800	/* __u64 latency_ns */
+#define VOLIOT_PK_LATENCY32	0x1000	/* __u32 latency_ns (below 2^32) */
+#define VOLIOT_PK_COMM		0x2000	/* __u8 n, then n (<= 16) bytes of comm */
+#define VOLIOT_PK_ALL		0x3fff
+#define VOLIOT_PK_HDR		5	/* bytes before the fields */
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats size");

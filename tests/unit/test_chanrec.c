@@ -1,5 +1,6 @@
 /* test_chanrec.c - the channel record decoder: records split at every byte,
- * the phase records (types 16 to 24) decoded as I/O records */
+ * the phase records (types 16 to 24) decoded as I/O records, packed records
+ * (type 10) built by hand from formats/channel.md */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -175,6 +176,161 @@ START_TEST(horizon)
 }
 END_TEST
 
+/* A packed record of type @kind with fields @f, values from @v in bit
+ * order (the comm as a string). @return its length. */
+static size_t pk(uint8_t *out, uint8_t kind, uint16_t f, const uint64_t *v, const char *comm)
+{
+	static const uint8_t size[13] = { 1, 2, 2, 4, 4, 4, 4, 8, 4, 8, 4, 8, 4 };
+	size_t o = VOLIOT_PK_HDR, i, k = 0, b;
+
+	for (i = 0; i < 13; i++) {
+		if (!(f & (1u << i)))
+			continue;
+		for (b = 0; b < size[i]; b++)
+			out[o++] = (uint8_t)(v[k] >> (8 * b));
+		k++;
+	}
+	if (f & VOLIOT_PK_COMM) {
+		out[o++] = (uint8_t)strlen(comm);
+		memcpy(out + o, comm, strlen(comm));
+		o += strlen(comm);
+	}
+	out[0] = (uint8_t)o;
+	out[1] = VOLIOT_REC_IO_PACKED;
+	out[2] = kind;
+	out[3] = (uint8_t)f;
+	out[4] = (uint8_t)(f >> 8);
+	return o;
+}
+
+/* A start and a done in full, then packed ones told against them: left out
+ * fields from the previous record of the same type, the sector following on,
+ * a time delta, a new comm, a full packed start; split at every byte. */
+START_TEST(packed)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
+				    1000000, 800, 0, "fio" };
+	uint8_t buf[512];
+	size_t n = 0, cut, i;
+	struct vxt_chandec d;
+	struct seen s;
+
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	io.type = VOLIOT_REC_IO_DONE;
+	io.pid = 0;
+	io.time_ns = 1050000;
+	io.latency_ns = 50000;
+	memset(io.comm, 0, sizeof(io.comm));
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	/* start: 10 us later, the next sector (800 + 8) left out */
+	n += pk(buf + n, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA, (uint64_t[]){ 60000 }, NULL);
+	/* done: time delta, sector 808 left out, latency, error */
+	n += pk(buf + n, VOLIOT_REC_IO_DONE, VOLIOT_PK_ERROR | VOLIOT_PK_TIME_DELTA |
+		VOLIOT_PK_LATENCY32, (uint64_t[]){ (uint32_t)-5, 70000, 60000 }, NULL);
+	/* start: other cpu, pid, comm, a sector of 64 bits, the same time */
+	n += pk(buf + n, VOLIOT_REC_IO_START, VOLIOT_PK_CPU | VOLIOT_PK_PID | VOLIOT_PK_SECTOR |
+		VOLIOT_PK_COMM, (uint64_t[]){ 0, 301, 1ull << 40 }, "kworker/0:1H");
+	/* a full packed start with a 64-bit latency field */
+	n += pk(buf + n, VOLIOT_REC_IO_START, VOLIOT_PK_OP | VOLIOT_PK_FLAGS | VOLIOT_PK_CPU |
+		VOLIOT_PK_DEV | VOLIOT_PK_PID | VOLIOT_PK_BYTES | VOLIOT_PK_ERROR | VOLIOT_PK_TIME |
+		VOLIOT_PK_SECTOR32 | VOLIOT_PK_LATENCY | VOLIOT_PK_COMM,
+		(uint64_t[]){ VOLIOT_OP_WRITE, 0, 3, VOLIOT_MKDEV(8, 16), 7, 512, 0, 5000000, 99,
+			      1ull << 33 }, "dd");
+	for (cut = 0; cut <= n; cut++) {
+		memset(&s, 0, sizeof(s));
+		vxt_chandec_init(&d);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
+		ck_assert_int_eq(s.n, 6);
+		ck_assert_uint_eq(d.offset, n);
+		for (i = 0; i < 6; i++) {
+			ck_assert_uint_eq(s.recs[i].len, sizeof(struct voliot_io_rec));
+			ck_assert(vxt_chanrec_is_io(s.types[i]));
+		}
+		ck_assert_int_eq(s.types[2], VOLIOT_REC_IO_START);
+		ck_assert_uint_eq(s.recs[2].u.io.time_ns, 1060000);
+		ck_assert_uint_eq(s.recs[2].u.io.sector, 808);
+		ck_assert_uint_eq(s.recs[2].u.io.pid, 300);
+		ck_assert_uint_eq(s.recs[2].u.io.cpu, 1);
+		ck_assert_uint_eq(s.recs[2].u.io.bytes, 4096);
+		ck_assert_uint_eq(s.recs[2].u.io.flags, VOLIOT_F_SYNC);
+		ck_assert_uint_eq(s.recs[2].u.io.dev, VOLIOT_MKDEV(251, 0));
+		ck_assert_uint_eq(s.recs[2].u.io.latency_ns, 0);
+		ck_assert_str_eq(s.recs[2].u.io.comm, "fio");
+		ck_assert_int_eq(s.types[3], VOLIOT_REC_IO_DONE);
+		ck_assert_uint_eq(s.recs[3].u.io.time_ns, 1120000);
+		ck_assert_uint_eq(s.recs[3].u.io.sector, 808);
+		ck_assert_int_eq(s.recs[3].u.io.error, -5);
+		ck_assert_uint_eq(s.recs[3].u.io.latency_ns, 60000);
+		ck_assert_uint_eq(s.recs[3].u.io.pid, 0);
+		ck_assert_str_eq(s.recs[3].u.io.comm, "");
+		ck_assert_uint_eq(s.recs[4].u.io.time_ns, 1060000);
+		ck_assert_uint_eq(s.recs[4].u.io.sector, 1ull << 40);
+		ck_assert_uint_eq(s.recs[4].u.io.cpu, 0);
+		ck_assert_uint_eq(s.recs[4].u.io.pid, 301);
+		ck_assert_str_eq(s.recs[4].u.io.comm, "kworker/0:1H");
+		ck_assert_uint_eq(s.recs[5].u.io.op, VOLIOT_OP_WRITE);
+		ck_assert_uint_eq(s.recs[5].u.io.flags, 0);
+		ck_assert_uint_eq(s.recs[5].u.io.dev, VOLIOT_MKDEV(8, 16));
+		ck_assert_uint_eq(s.recs[5].u.io.bytes, 512);
+		ck_assert_uint_eq(s.recs[5].u.io.time_ns, 5000000);
+		ck_assert_uint_eq(s.recs[5].u.io.sector, 99);
+		ck_assert_uint_eq(s.recs[5].u.io.latency_ns, 1ull << 33);
+		ck_assert_str_eq(s.recs[5].u.io.comm, "dd");
+	}
+}
+END_TEST
+
+/* Packed records that cannot be decoded: none before of its type and not
+ * every field, a length that does not match the fields, an unknown bit, a
+ * kind that is not a start, done or requeue, both time fields. */
+START_TEST(packed_malformed)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
+	uint8_t buf[256];
+	struct vxt_chandec d;
+	size_t n;
+
+	n = pk(buf, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA, (uint64_t[]){ 5 }, NULL);
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	/* with a start before it: fine; as a done: no done before it */
+	memcpy(buf, &io, sizeof(io));
+	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
+			    (uint64_t[]){ 5 }, NULL);
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
+	buf[sizeof(io) + 2] = VOLIOT_REC_IO_DONE;
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	ck_assert_uint_eq(d.offset, sizeof(io));
+	buf[sizeof(io) + 2] = VOLIOT_REC_ERROR;
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	buf[sizeof(io) + 2] = VOLIOT_REC_IO_START;
+	buf[sizeof(io)]++;			/* one byte more than its fields */
+	buf[n++] = 0;
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA |
+			    VOLIOT_PK_TIME, (uint64_t[]){ 5, 6 }, NULL);
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
+			    (uint64_t[]){ 5 }, NULL);
+	buf[sizeof(io) + 4] |= 0x40;		/* bit 14: unknown */
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+	/* a comm longer than 16 bytes */
+	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_COMM, NULL,
+			    "0123456789abcdefg");
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
+}
+END_TEST
+
 Suite *chanrec_suite(void)
 {
 	Suite *s = suite_create("chanrec");
@@ -185,6 +341,8 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, phase_records);
 	tcase_add_test(tc, horizon);
+	tcase_add_test(tc, packed);
+	tcase_add_test(tc, packed_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,125 @@ static inline uint32_t le32(const uint8_t *p)
 }
 static inline uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
+/* The entry of vxt_chandec.last for I/O records of @type, or -1. */
+static int last_slot(uint8_t type)
+{
+	switch (type) {
+	case VOLIOT_REC_IO_START:
+		return 0;
+	case VOLIOT_REC_IO_DONE:
+		return 1;
+	case VOLIOT_REC_REQUEUE:
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+/* The fields a packed record with no previous record of its type must hold. */
+#define PK_SELF (VOLIOT_PK_OP | VOLIOT_PK_FLAGS | VOLIOT_PK_CPU | VOLIOT_PK_DEV | VOLIOT_PK_PID | \
+		 VOLIOT_PK_BYTES | VOLIOT_PK_ERROR | VOLIOT_PK_TIME | VOLIOT_PK_COMM)
+
+/* Bytes of the field @bit of a packed record; 0 for the comm (counted). */
+static size_t pk_size(uint16_t bit)
+{
+	switch (bit) {
+	case VOLIOT_PK_OP:
+		return 1;
+	case VOLIOT_PK_FLAGS:
+	case VOLIOT_PK_CPU:
+		return 2;
+	case VOLIOT_PK_TIME:
+	case VOLIOT_PK_SECTOR:
+	case VOLIOT_PK_LATENCY:
+		return 8;
+	case VOLIOT_PK_COMM:
+		return 0;
+	default:
+		return 4;
+	}
+}
+
+static uint64_t le_n(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* VOLIOT_REC_IO_PACKED: the I/O record it stands for, from its fields and
+ * the previous record of the same type. @return 1 or -EBADMSG. */
+static int decode_packed(struct vxt_chandec *d, const uint8_t *p, size_t len,
+			 struct vxt_chanrec *r)
+{
+	int slot = last_slot(p[2]);
+	uint16_t f = le16(p + 3), bit;
+	struct voliot_io_rec io, prev;
+	size_t o = VOLIOT_PK_HDR, n;
+	uint64_t v;
+
+	if (slot < 0 || (f & ~VOLIOT_PK_ALL) ||
+	    ((f & VOLIOT_PK_TIME) && (f & VOLIOT_PK_TIME_DELTA)) ||
+	    ((f & VOLIOT_PK_SECTOR) && (f & VOLIOT_PK_SECTOR32)) ||
+	    ((f & VOLIOT_PK_LATENCY) && (f & VOLIOT_PK_LATENCY32)))
+		return -EBADMSG;
+	if (!(d->have & 1u << slot)) {
+		if ((f & PK_SELF) != PK_SELF || !(f & (VOLIOT_PK_SECTOR | VOLIOT_PK_SECTOR32)))
+			return -EBADMSG;
+		memset(&prev, 0, sizeof(prev));
+	} else {
+		prev = d->last[slot];
+	}
+	io = prev;
+	io.sector = prev.sector + prev.bytes / 512;
+	io.latency_ns = 0;
+	for (bit = 1; bit && bit <= VOLIOT_PK_ALL; bit <<= 1) {
+		if (!(f & bit))
+			continue;
+		if (bit == VOLIOT_PK_COMM) {
+			if (o >= len || p[o] > sizeof(io.comm) || len - o - 1 < p[o])
+				return -EBADMSG;
+			n = p[o];
+			memset(io.comm, 0, sizeof(io.comm));
+			memcpy(io.comm, p + o + 1, n);
+			io.comm[sizeof(io.comm) - 1] = '\0';
+			o += 1 + n;
+			continue;
+		}
+		n = pk_size(bit);
+		if (len - o < n)
+			return -EBADMSG;
+		v = le_n(p + o, n);
+		o += n;
+		switch (bit) {
+		case VOLIOT_PK_OP: io.op = (uint8_t)v; break;
+		case VOLIOT_PK_FLAGS: io.flags = (uint16_t)v; break;
+		case VOLIOT_PK_CPU: io.cpu = (uint16_t)v; break;
+		case VOLIOT_PK_DEV: io.dev = (uint32_t)v; break;
+		case VOLIOT_PK_PID: io.pid = (uint32_t)v; break;
+		case VOLIOT_PK_BYTES: io.bytes = (uint32_t)v; break;
+		case VOLIOT_PK_ERROR: io.error = (int32_t)(uint32_t)v; break;
+		case VOLIOT_PK_TIME: io.time_ns = v; break;
+		case VOLIOT_PK_TIME_DELTA: io.time_ns = prev.time_ns + v; break;
+		case VOLIOT_PK_SECTOR: case VOLIOT_PK_SECTOR32: io.sector = v; break;
+		default: io.latency_ns = v; break;	/* the two latencies */
+		}
+	}
+	if (o != len)
+		return -EBADMSG;
+	io.len = sizeof(io);
+	io.type = p[2];
+	io.reserved0 = 0;
+	d->last[slot] = io;
+	d->have |= (uint8_t)(1u << slot);
+	r->len = sizeof(io);
+	r->type = p[2];
+	r->u.io = io;
+	return 1;
+}
+
 /* Smallest length a known type needs; 2 for unknown types. */
 static size_t min_len(uint8_t type)
 {
@@ -31,14 +150,18 @@ static size_t min_len(uint8_t type)
 		return sizeof(struct voliot_spec_stats);
 	case VOLIOT_REC_SPEC_HORIZON:
 		return sizeof(struct voliot_spec_horizon);
+	case VOLIOT_REC_IO_PACKED:
+		return VOLIOT_PK_HDR;
 	default:
 		return 2;
 	}
 }
 
 /* Decode one complete record @p of @len bytes. @return 1 known, 0 unknown, -EBADMSG. */
-static int decode(const uint8_t *p, size_t len, struct vxt_chanrec *r)
+static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vxt_chanrec *r)
 {
+	int slot;
+
 	r->len = p[0];
 	r->type = p[1];
 	if (len < 2)
@@ -48,6 +171,8 @@ static int decode(const uint8_t *p, size_t len, struct vxt_chanrec *r)
 	if (len < min_len(r->type))
 		return -EBADMSG;
 	switch (r->type) {
+	case VOLIOT_REC_IO_PACKED:
+		return decode_packed(d, p, len, r);
 	case VOLIOT_REC_LOST:
 		r->u.lost.len = p[0];
 		r->u.lost.type = p[1];
@@ -102,6 +227,11 @@ static int decode(const uint8_t *p, size_t len, struct vxt_chanrec *r)
 		r->u.io.latency_ns = le64(p + 40);
 		memcpy(r->u.io.comm, p + 48, sizeof(r->u.io.comm));
 		r->u.io.comm[sizeof(r->u.io.comm) - 1] = '\0';
+		slot = last_slot(r->type);
+		if (slot >= 0) {
+			d->last[slot] = r->u.io;
+			d->have |= (uint8_t)(1u << slot);
+		}
 		return 1;
 	}
 }
@@ -115,7 +245,7 @@ static int emit(struct vxt_chandec *d, const uint8_t *p, size_t len,
 		vxt_chanrec_fn fn, void *arg)
 {
 	struct vxt_chanrec rec;
-	int rc = decode(p, len, &rec);
+	int rc = decode(d, p, len, &rec);
 
 	if (rc < 0)
 		return rc;
