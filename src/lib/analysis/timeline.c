@@ -259,20 +259,7 @@ struct spread {
 
 static uint64_t part(uint64_t total, const struct spread *s)
 {
-	return share(total, s->f1) - share(total, s->f0);
-}
-
-static void add_agg(struct vxt_tl_cell *c, const struct vxt_objagg *a, const struct spread *s)
-{
-	uint32_t ios = 0;
-
-	for (int op = 0; op < VXT_OP_COUNT; op++)
-		ios += a->ios[op];
-	c->ios += (uint32_t)part(ios, s);
-	c->errors += (uint32_t)part(a->errors, s);
-	c->bytes += part(a->bytes_read + a->bytes_written, s);
-	for (int b = 0; b < VXT_LAT_BUCKETS; b++)
-		c->lat[b] += (uint32_t)part(a->lat_hist[b], s);
+	return total ? share(total, s->f1) - share(total, s->f0) : 0;
 }
 
 static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *ci,
@@ -285,16 +272,37 @@ static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *
 		const struct vxt_objagg *a = &ci->objagg[i];
 		int row = a->object < tl->nobj_map ? tl->obj_row[a->object] : -1;
 		uint32_t ios = 0, *lat = &tl->lat[(size_t)b * VXT_LAT_BUCKETS];
+		uint32_t pl[VXT_LAT_BUCKETS];
+		uint64_t pios, pbytes;
 
 		for (int op = 0; op < VXT_OP_COUNT; op++)
 			ios += a->ios[op];
-		tl->ios[b] += part(ios, s);
-		tl->bytes[b] += part(a->bytes_read + a->bytes_written, s);
-		for (int k = 0; k < VXT_LAT_BUCKETS; k++)
-			lat[k] += (uint32_t)part(a->lat_hist[k], s);
-		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0)
-			add_agg(&tl->cells[(size_t)row * tl->nbins + b], a, s);
+		pios = part(ios, s);
+		pbytes = part(a->bytes_read + a->bytes_written, s);
+		tl->ios[b] += pios;
+		tl->bytes[b] += pbytes;
+		for (int k = 0; k < VXT_LAT_BUCKETS; k++) {
+			pl[k] = (uint32_t)part(a->lat_hist[k], s);
+			lat[k] += pl[k];
+		}
+		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0) {
+			/* the object's row gets the same parts */
+			struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + b];
+
+			c->ios += (uint32_t)pios;
+			c->errors += (uint32_t)part(a->errors, s);
+			c->bytes += pbytes;
+			for (int k = 0; k < VXT_LAT_BUCKETS; k++)
+				c->lat[k] += pl[k];
+		}
 	}
+}
+
+/* Histogram @from added to @to (apart: the compiler adds them a vector at a time). */
+static void add_hist(uint32_t *restrict to, const uint32_t *restrict from)
+{
+	for (int k = 0; k < VXT_LAT_BUCKETS; k++)
+		to[k] += from[k];
 }
 
 /* Chunk @ci lies whole in bin @b: its figures as they are (what
@@ -315,16 +323,14 @@ static void add_chunk_whole(struct vxt_timeline *tl, const struct vxt_chunk_info
 			ios += a->ios[op];
 		tl->ios[b] += ios;
 		tl->bytes[b] += a->bytes_read + a->bytes_written;
-		for (int k = 0; k < VXT_LAT_BUCKETS; k++)
-			lat[k] += a->lat_hist[k];
+		add_hist(lat, a->lat_hist);
 		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0) {
 			struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + b];
 
 			c->ios += ios;
 			c->errors += a->errors;
 			c->bytes += a->bytes_read + a->bytes_written;
-			for (int k = 0; k < VXT_LAT_BUCKETS; k++)
-				c->lat[k] += a->lat_hist[k];
+			add_hist(c->lat, a->lat_hist);
 		}
 	}
 }
