@@ -69,7 +69,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
 	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
-	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
+	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0 ||
+	    vxt_script_prepare_on(s) < 0)
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
@@ -229,9 +230,8 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->cl);
 	if (s->spec)
 		for (unsigned i = 0; i < s->opt.nspec; i++) {
-			for (size_t j = 0; j < s->spec[i].n; j++)
-				free(s->spec[i].recs[j].text);
 			free(s->spec[i].recs);
+			free(s->spec[i].tx);
 		}
 	free(s->spec);
 	free(s->freel);
@@ -245,6 +245,8 @@ void vxt_script_free(struct vxt_script *s)
 		for (unsigned i = 0; i < s->nfast; i++)
 			free(s->fast[i].e);
 	free(s->fast);
+	for (unsigned k = 0; k < SON_COUNT; k++)
+		free(s->on[k]);
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);

@@ -160,11 +160,11 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 
 /* ---- requests ---- */
 
-/* Forget the empty queue @q. */
-static void reqq_drop(struct vxt_script *s, struct sreqq *q)
+/* Forget the empty queue @q (its entry @e in the table, or NULL to find it). */
+static void reqq_drop(struct vxt_script *s, struct sreqq *q, struct ient *e)
 {
-	struct ient *e = vxt_itab_find(&s->reqs, q->ka, q->kb);
-
+	if (!e)
+		e = vxt_itab_find(&s->reqs, q->ka, q->kb);
 	if (q->q != &q->one)
 		free(q->q);
 	q->next = s->free_reqq;
@@ -201,12 +201,14 @@ nomem:
 	return NULL;
 }
 
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
+		   struct sreqq **outq)
 {
 	struct sreqq *q;
 	int rc = 0;
 
 	*out = NULL;
+	*outq = NULL;
 	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_START) {
 		q = reqq_find(s, ev, true, &rc);
 		if (!q)
@@ -220,7 +222,7 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 				}
 		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
 			if (!q->n)	/* made for it: forget it again */
-				reqq_drop(s, q);
+				reqq_drop(s, q, NULL);
 			return 0;	/* not followed: its req-> are 0 */
 		}
 		if (q->n == q->cap) {
@@ -246,6 +248,7 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 	q = reqq_find(s, ev, false, &rc);
 	if (!q)
 		return 0;
+	*outq = q;
 	for (unsigned i = 0; i < q->n; i++)
 		if (q->q[i].started) {
 			if (ev->phase == VXT_PH_REQUEUE)
@@ -257,16 +260,10 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 	return 0;
 }
 
-void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sreq *r)
+void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r)
 {
-	struct ient *e = vxt_itab_find(&s->reqs, req_key_a(ev), ev->sector);
-	struct sreqq *q;
-	unsigned i;
+	unsigned i = (unsigned)(r - q->q);
 
-	if (!e)
-		return;
-	q = e->p;
-	i = (unsigned)(r - q->q);
 	if (i >= q->n)
 		return;
 	if (r->v) {
@@ -277,7 +274,7 @@ void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sre
 	memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
 	q->n--;
 	if (!q->n)
-		reqq_drop(s, q);
+		reqq_drop(s, q, NULL);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

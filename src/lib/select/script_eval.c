@@ -165,25 +165,47 @@ static void array_key(struct ectx *x, const struct snode *n, struct skey *k)
 		k->k[i] = vxt_seval(x, n->args[i]);
 }
 
+/* An associative array's element (its key is large: kept off the hot path). */
+static __attribute__((noinline)) struct sval array_read(struct ectx *x, const struct snode *n)
+{
+	struct skey k;
+	struct sent *e;
+
+	array_key(x, n, &k);
+	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
+	return e ? e->val : zero_of(n);
+}
+
+/* A req-> variable: the event's request's value, or NULL when unset. */
+static inline const struct sval *req_get(const struct ectx *x, const struct snode *n)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+	const struct sval *v;
+
+	if (!d)
+		return NULL;
+	v = &d->v[x->s->vars[n->idx].slot];
+	return v->type ? v : NULL;
+}
+
 static struct sval var_read(struct ectx *x, const struct snode *n)
 {
 	struct vxt_script *s = x->s;
 	const struct sval *v;
-	struct skey k;
-	struct sent *e;
 
 	switch (n->kind) {
 	case SN_GLOBAL:
 		return s->globals[n->idx].type ? s->globals[n->idx] : zero_of(n);
 	case SN_THIS:
 		return s->thisv[n->idx].type ? s->thisv[n->idx] : zero_of(n);
-	case SN_SELF: case SN_REQ:
+	case SN_REQ:
+		v = req_get(x, n);
+		return v ? *v : zero_of(n);
+	case SN_SELF:
 		v = vxt_sdyn_get(x, n);
 		return v ? *v : zero_of(n);
 	default:
-		array_key(x, n, &k);
-		e = vxt_stab_find(&s->vtab, &k, vxt_stab_hash(&k));
-		return e ? e->val : zero_of(n);
+		return array_read(x, n);
 	}
 }
 
@@ -375,6 +397,31 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 	}
 }
 
+bool vxt_struth_of(struct ectx *x, const struct snode *n)
+{
+	const struct sval *p;
+	struct sval v;
+
+	switch (n->kind) {
+	case SN_NUM:
+		return n->num != 0;
+	case SN_REQ:
+		p = req_get(x, n);
+		return p && vxt_struth(p);
+	case SN_AND:
+		return vxt_struth_of(x, n->a) && vxt_struth_of(x, n->b);
+	case SN_OR:
+		return vxt_struth_of(x, n->a) || vxt_struth_of(x, n->b);
+	case SN_UNARY:
+		if (n->op == ST_NOT)
+			return !vxt_struth_of(x, n->a);
+		break;
+	default:
+		break;
+	}
+	v = vxt_seval(x, n);
+	return vxt_struth(&v);
+}
 
 /* ---- text ---- */
 

@@ -257,21 +257,22 @@ size_t vxt_sagg_entry_size(const struct sagg *a);
 
 enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
 
-/* A record: the event and the clause's own text (trace, printf); the
- * CPU ID FUNCTION:NAME columns and an event's default text are written when
- * the record reaches the principal buffer, so a discarded record is never
- * formatted. */
+/* A record: the event and whether the clause wrote its own text (trace,
+ * printf); the text itself is in its buffer's text area (struct sspec), in
+ * record order. The CPU ID FUNCTION:NAME columns and an event's default text
+ * are written when the record reaches the principal buffer, so a discarded
+ * record is never formatted. */
 struct srec {
-	bool has_event;
-	bool own;		/* the clause has trace or printf */
-	uint16_t clause;	/* index of the clause that recorded it */
-	uint16_t probe;		/* SP_* bit that fired */
-	uint16_t cpu;
-	struct vxt_event ev;
-	uint64_t ordinal;
-	char *text;		/* the own text; owned in a buffer, may be NULL */
-	size_t len;
+	struct vxt_event ev;	/* zero without an event (its cpu is the record's) */
+	uint64_t ordinal : 48;	/* the event's ordinal */
+	uint64_t clause : 8;	/* index of the clause that recorded it (< S_MAX_CLAUSES) */
+	uint64_t probe : 4;	/* bit number of the SP_* probe that fired */
+	uint64_t has_event : 1;
+	uint64_t own : 1;	/* the clause has trace or printf */
+	uint64_t has_text : 1;	/* its text is next in the text area */
 };
+
+_Static_assert(sizeof(struct srec) == 56, "a buffered record is 56 bytes");
 
 struct sspec {
 	uint8_t state;		/* enum sbstate */
@@ -279,6 +280,8 @@ struct sspec {
 	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
 	struct srec *recs;	/* live records are recs[head .. n) */
 	size_t head, n, cap;
+	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
+	size_t txhead, txn, txcap;
 	uint64_t bytes;
 	/* a window (profiles' context): the buffer keeps only the records
 	 * within window_ns of the newest event and at most window_events of
@@ -319,6 +322,9 @@ struct sreqq {			/* the I/Os in flight with one (object, sector, bytes) */
 };
 
 /* ---- the script ---- */
+
+/* The event probes' clause lists (SON_DONE: done and error). */
+enum { SON_QUEUE, SON_START, SON_DONE, SON_REQUEUE, SON_LOST, SON_OTHER, SON_COUNT };
 
 struct svar {
 	char name[64];
@@ -375,6 +381,8 @@ struct vxt_script {
 	struct sreqq *free_reqq;
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
+	uint16_t *on[SON_COUNT];	/* the clauses each event probe runs, in order */
+	unsigned non[SON_COUNT];
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
@@ -400,6 +408,7 @@ struct ectx {
 	const struct vxt_event *ev;	/* NULL for BEGIN, END, tick */
 	uint64_t ordinal;
 	struct sreq *req;		/* the event's request, NULL = none */
+	struct sreqq *reqq;		/* done, requeue: the queue @req is in */
 	struct sdyn *self;		/* the event's self-> values (when self_known) */
 	bool self_known;
 	const struct sclause *cl;
@@ -418,6 +427,8 @@ static inline bool vxt_struth(const struct sval *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
 }
+/* vxt_struth() of vxt_seval(), without making the values of && || ! */
+bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
@@ -437,9 +448,11 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
 /* Bind @ev to its request. @return 0 or -ENOMEM. */
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
-/* After the done's clauses: forget @r and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, const struct vxt_event *ev, struct sreq *r);
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
+		   struct sreqq **outq);
+/* After the done's clauses: forget @r (of the I/Os in flight @q, as bound)
+ * and its req-> values. */
+void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* script_spec.c: speculative buffers and the principal buffer. */
@@ -482,6 +495,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s);
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
+/* script_run.c: the event probes' clause lists. @return 0 or -ENOMEM. */
+int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_func_name(int fn);
 int vxt_script_func(const char *name);

@@ -346,11 +346,11 @@ static int run_clause(struct ectx *x, const struct sclause *c)
 	x->cl = c;
 	x->error = false;
 	if (c->pred) {
-		struct sval v = vxt_seval(x, c->pred);
+		bool t = vxt_struth_of(x, c->pred);
 
 		if (x->rc < 0)
 			return x->rc;
-		if (x->error || !vxt_struth(&v))
+		if (x->error || !t)
 			return 0;
 	}
 	x->target = 0;
@@ -380,6 +380,38 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 		rc = run_clause(x, c);
 	}
 	return rc;
+}
+
+/* Run the clauses on list @on (an event's probe @bit), in program order. */
+static int fire_on(struct ectx *x, unsigned on, unsigned bit)
+{
+	struct vxt_script *s = x->s;
+	int rc = 0;
+
+	x->probe = bit;
+	for (unsigned i = 0; i < s->non[on] && rc == 0 && !s->exited; i++)
+		rc = run_clause(x, &s->cl[s->on[on][i]]);
+	return rc;
+}
+
+/* The clause lists of the event probes. @return 0 or -ENOMEM. */
+int vxt_script_prepare_on(struct vxt_script *s)
+{
+	static const unsigned bits[SON_COUNT] = {
+		[SON_QUEUE] = SP_QUEUE, [SON_START] = SP_START, [SON_DONE] = SP_DONE | SP_ERROR,
+		[SON_REQUEUE] = SP_REQUEUE, [SON_LOST] = SP_LOST, [SON_OTHER] = SP_OTHER,
+	};
+
+	for (unsigned k = 0; k < SON_COUNT; k++) {
+		s->on[k] = calloc(s->ncl + 1, sizeof(*s->on[k]));
+		if (!s->on[k])
+			return -ENOMEM;
+		s->non[k] = 0;
+		for (unsigned i = 0; i < s->ncl; i++)
+			if (s->cl[i].probes & bits[k])
+				s->on[k][s->non[k]++] = (uint16_t)i;
+	}
+	return 0;
 }
 
 static int ticks_until(struct vxt_script *s, uint64_t now)
@@ -448,7 +480,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
 	if (s->uses_req) {
-		rc = vxt_sreq_bind(s, ev, &x.req);
+		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq);
 		if (rc < 0)
 			return rc;
 	}
@@ -457,18 +489,17 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_begin(&x);
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = fire(&x, SP_QUEUE, 0); break;
-	case VXT_PH_START: rc = fire(&x, SP_START, 0); break;
-	case VXT_PH_REQUEUE: rc = fire(&x, SP_REQUEUE, 0); break;
-	case VXT_PH_LOST: rc = fire(&x, SP_LOST, 0); break;
+	case VXT_PH_QUEUE: rc = fire_on(&x, SON_QUEUE, SP_QUEUE); break;
+	case VXT_PH_START: rc = fire_on(&x, SON_START, SP_START); break;
+	case VXT_PH_REQUEUE: rc = fire_on(&x, SON_REQUEUE, SP_REQUEUE); break;
+	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
 	case VXT_PH_DONE:
-		x.probe = SP_DONE;
-		for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
-			const struct sclause *c = &s->cl[i];
+		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
+			const struct sclause *c = &s->cl[s->on[SON_DONE][i]];
 
 			if (c->probes & SP_DONE) {
 				x.probe = SP_DONE;
-			} else if ((c->probes & SP_ERROR) && ev->error) {
+			} else if (ev->error) {	/* on the error probe only */
 				x.probe = SP_ERROR;
 			} else {
 				continue;
@@ -477,13 +508,13 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 		}
 		break;
 	default:
-		rc = s->keyed ? fire(&x, SP_OTHER, 0) : 0;
+		rc = s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
 		break;
 	}
 	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
-	if (x.req && ev->phase == VXT_PH_DONE)
-		vxt_sreq_close(s, ev, x.req);
+	if (x.req && x.reqq && ev->phase == VXT_PH_DONE)
+		vxt_sreq_close(s, x.reqq, x.req);
 	return rc;
 }
 

@@ -97,8 +97,10 @@ static int header(struct vxt_script *s)
 	return to_sink(s, &r, 0, h, sizeof(h) - 1);
 }
 
-/* @r reaches the principal buffer (from speculation @spec, 0 = direct). */
-static int deliver(struct vxt_script *s, const struct srec *r, uint64_t spec)
+/* @r with its own text @text (@tlen bytes) reaches the principal buffer
+ * (from speculation @spec, 0 = direct). */
+static int deliver(struct vxt_script *s, const struct srec *r, const char *text, size_t tlen,
+		   uint64_t spec)
 {
 	const char *name;
 	size_t len = 0;
@@ -107,12 +109,12 @@ static int deliver(struct vxt_script *s, const struct srec *r, uint64_t spec)
 	if (rc < 0)
 		return rc;
 	if (s->opt.quiet)
-		return to_sink(s, r, spec, r->text, r->len);
-	name = vxt_sprobe_name(r->probe);
-	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %*s:%s ", r->cpu,
+		return to_sink(s, r, spec, text, tlen);
+	name = vxt_sprobe_name(1u << r->probe);
+	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %*s:%s ", r->ev.cpu,
 			 (unsigned)r->clause + 1, 31 - (int)strlen(name), "", name);
 	if (r->own)
-		vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, r->text, r->len);
+		vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, text ? text : "", tlen);
 	else if (r->has_event)
 		event_text(s, &r->ev, s->dtext, &len);
 	vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, "\n", 1);
@@ -275,19 +277,42 @@ int vxt_script_discard_oldest(struct vxt_script *s)
 
 /* ---- records ---- */
 
+/* The text at @pos of @b's text area: *@len gets its length. */
+static const char *rec_text(const struct sspec *b, size_t pos, size_t *len)
+{
+	uint16_t n;
+
+	memcpy(&n, b->tx + pos, sizeof(n));
+	*len = n;
+	return b->tx + pos + sizeof(n);
+}
+
+/* The bit number of probe @bit (one SP_* bit). */
+static unsigned probe_bit(unsigned bit)
+{
+	return bit ? (unsigned)__builtin_ctz(bit) & 0xf : 0;
+}
+
+#define TEXT_ROOM(len)	((len) + sizeof(uint16_t) + 1)	/* a text in the text area */
+
 /* Buffer @id's first record goes; a tracked buffer's oldest moves on. */
 static int drop_front(struct vxt_script *s, uint32_t id)
 {
 	struct sspec *b = &s->spec[id - 1];
-	struct srec *r = &b->recs[b->head++];
-	uint64_t size = VXT_SCRIPT_RECORD_SIZE + r->len;
+	const struct srec *r = &b->recs[b->head++];
+	size_t len = 0;
+	uint64_t size;
 
-	free(r->text);
-	r->text = NULL;
+	if (r->has_text) {
+		rec_text(b, b->txhead, &len);
+		b->txhead += TEXT_ROOM(len);
+	}
+	size = VXT_SCRIPT_RECORD_SIZE + len;
 	b->bytes -= size;
 	vxt_sspec_mem(s, -(int64_t)size);
 	if (b->head == b->n) {
 		b->head = b->n = 0;
+		b->txhead = b->txn = 0;
 		if (b->has_ev) {	/* its entry in ->oldest is stale */
 			b->gen++;
 			b->has_ev = false;
@@ -311,30 +336,55 @@ int vxt_sspec_expire(struct vxt_script *s, uint32_t id)
 	return rc;
 }
 
+/* Room for a text of @len bytes at the end of @b's text area. @return 0 or -ENOMEM. */
+static int text_room(struct sspec *b, size_t len)
+{
+	size_t need = TEXT_ROOM(len), cap;
+	char *t;
+
+	if (b->txn + need <= b->txcap)
+		return 0;
+	if (b->txhead) {	/* the room in front first */
+		memmove(b->tx, b->tx + b->txhead, b->txn - b->txhead);
+		b->txn -= b->txhead;
+		b->txhead = 0;
+		if (b->txn + need <= b->txcap)
+			return 0;
+	}
+	cap = b->txcap ? 2 * b->txcap : 256;
+	while (cap < b->txn + need)
+		cap *= 2;
+	t = realloc(b->tx, cap);
+	if (!t)
+		return -ENOMEM;
+	b->tx = t;
+	b->txcap = cap;
+	return 0;
+}
+
 int vxt_sspec_record(struct ectx *x)
 {
 	struct vxt_script *s = x->s;
-	struct srec r = { 0 };
+	struct srec *r;
 	struct sspec *b;
 	uint64_t size;
+	size_t len = s->tlen;
 
 	if (x->target < 0)
 		return 0;
-	r.has_event = x->ev != NULL;
-	if (x->ev) {
-		r.ev = *x->ev;
-		r.ordinal = x->ordinal;
-		r.cpu = x->ev->cpu;
+	if (x->target == 0) {
+		struct srec d = { .has_event = x->ev != NULL, .own = x->cl->has_text,
+				  .clause = (unsigned)(x->cl - s->cl) & 0xff,
+				  .probe = probe_bit(x->probe) };
+
+		if (x->ev) {
+			d.ev = *x->ev;
+			d.ordinal = x->ordinal;
+		}
+		return deliver(s, &d, s->text, len, x->via);
 	}
-	r.own = x->cl->has_text;
-	r.clause = (uint16_t)(x->cl - s->cl);
-	r.probe = (uint16_t)x->probe;
-	r.len = s->tlen;
-	r.text = s->text;
-	if (x->target == 0)
-		return deliver(s, &r, x->via);
 	b = &s->spec[x->target - 1];
-	size = VXT_SCRIPT_RECORD_SIZE + r.len;
+	size = VXT_SCRIPT_RECORD_SIZE + len;
 	if (b->windowed) {	/* expiry is lazy: when full, at commit, at the sweep */
 		int rc = b->bytes + size > s->opt.specsize ?
 			 vxt_sspec_expire(s, (uint32_t)x->target) : 0;
@@ -367,28 +417,44 @@ int vxt_sspec_record(struct ectx *x)
 		b->recs = v;
 		b->cap = cap;
 	}
-	r.text = NULL;
-	if (r.len && !(r.text = malloc(r.len + 1)))
-		return -ENOMEM;
-	if (r.len)
-		memcpy(r.text, s->text, r.len + 1);
-	b->recs[b->n++] = r;
+	if (len) {
+		uint16_t n16 = (uint16_t)len;
+
+		if (text_room(b, len) < 0)
+			return -ENOMEM;
+		memcpy(b->tx + b->txn, &n16, sizeof(n16));
+		memcpy(b->tx + b->txn + sizeof(n16), s->text, len);
+		b->tx[b->txn + sizeof(n16) + len] = '\0';
+		b->txn += TEXT_ROOM(len);
+	}
+	r = &b->recs[b->n++];
+	if (x->ev) {
+		r->ev = *x->ev;
+		r->ordinal = x->ordinal;
+	} else {
+		memset(&r->ev, 0, sizeof(r->ev));
+		r->ordinal = 0;
+	}
+	r->has_event = x->ev != NULL;
+	r->own = x->cl->has_text;
+	r->has_text = len != 0;
+	r->clause = (unsigned)(x->cl - s->cl) & 0xff;
+	r->probe = probe_bit(x->probe);
 	b->bytes += size;
 	vxt_sspec_mem(s, (int64_t)size);
-	if (s->track && r.has_event && !b->has_ev) {
+	if (s->track && x->ev && !b->has_ev) {
 		b->has_ev = true;
-		return oldest_push(s, r.ordinal, (uint32_t)x->target, b->gen);
+		return oldest_push(s, x->ordinal, (uint32_t)x->target, b->gen);
 	}
 	return 0;
 }
 
 static void buf_empty(struct vxt_script *s, struct sspec *b)
 {
-	for (size_t i = b->head; i < b->n; i++)
-		free(b->recs[i].text);
 	vxt_sspec_mem(s, -(int64_t)b->bytes);
 	b->head = 0;
 	b->n = 0;
+	b->txhead = b->txn = 0;
 	b->bytes = 0;
 	b->has_ev = false;
 	b->gen++;
@@ -413,10 +479,18 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 			rc = header(s);
 			/* a profile's speculations are numbered by opening */
 			uint64_t as = s->keyed ? b->kgen : (uint64_t)id;
+			size_t pos = b->txhead;
 
 			for (size_t i = b->head; i < b->n && rc == 0; i++) {
+				const char *text = NULL;
+				size_t len = 0;
+
+				if (b->recs[i].has_text) {
+					text = rec_text(b, pos, &len);
+					pos += TEXT_ROOM(len);
+				}
 				s->st.committed_events += b->recs[i].has_event;
-				rc = deliver(s, &b->recs[i], as);
+				rc = deliver(s, &b->recs[i], text, len, as);
 			}
 		}
 		s->st.committed++;

@@ -144,7 +144,12 @@ void vxt_stab_free(struct stab *t)
 
 static size_t ihome(uint64_t a, uint64_t b, size_t mask)
 {
-	return (size_t)mix(a * 0x9e3779b97f4a7c15ull ^ mix(b + 0x632be59bd9b4e019ull)) & mask;
+	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return (size_t)h & mask;
 }
 
 struct ient *vxt_itab_find(const struct itab *t, uint64_t a, uint64_t b)
