@@ -141,6 +141,9 @@ struct vxt_breakdown {
 	struct vxt_bd_unp unp[VXT_BD_U_COUNT];
 	uint64_t events;
 	struct vxt_pairer *pr;		/* the I/Os followed (pairer.h) */
+	uint32_t last_pid, last_comm;	/* the process group found last */
+	struct vxt_bd_group *last_proc;
+	bool finished;			/* vxt_bd_finish() done */
 };
 
 /* @all_phases: the file says every phase was captured (VXT_COMPAT_PHASES);
@@ -152,7 +155,8 @@ void vxt_bd_free(struct vxt_breakdown *b);
  * counted (it failed a filter). @return 0 or -ENOMEM. */
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep);
 /* End of the events: the queues still pending are counted as such, and
- * what is counted lazily is counted; call it before reading @b.
+ * what is counted lazily is counted (the all-objects group); call it once,
+ * before reading @b (again: nothing more).
  * @return 0 or -ENOMEM. */
 int vxt_bd_finish(struct vxt_breakdown *b);
 /* Process group of (@pid, @comm), or NULL when never seen. */

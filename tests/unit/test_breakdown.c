@@ -130,6 +130,7 @@ START_TEST(quantiles_within_a_bucket)
 		e.latency_ns = v[i];
 		ck_assert_int_eq(vxt_bd_add(&b, &e, i, true), 0);
 	}
+	ck_assert_int_eq(vxt_bd_finish(&b), 0);
 	s = b.all.iv[VXT_BD_D2C];
 	qsort(v, 20001, sizeof(*v), cmp);
 	ck_assert_uint_eq(s.n, 20001);

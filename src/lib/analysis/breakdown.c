@@ -372,6 +372,8 @@ static struct vxt_bd_group *proc_of(struct vxt_breakdown *b, uint32_t pid, uint3
 {
 	size_t i;
 
+	if (b->last_proc && b->last_pid == pid && b->last_comm == comm)
+		return b->last_proc;
 	if (!pid && !comm) {
 		b->kernel_used = true;
 		return &b->kernel;
@@ -397,11 +399,17 @@ static struct vxt_bd_group *proc_of(struct vxt_breakdown *b, uint32_t pid, uint3
 	for (i = proc_hash(pid, comm) & (b->capproc - 1); b->proc[i].pid || b->proc[i].comm;
 	     i = (i + 1) & (b->capproc - 1))
 		if (b->proc[i].pid == pid && b->proc[i].comm == comm)
-			return &b->proc[i].g;
-	b->proc[i].pid = pid;
-	b->proc[i].comm = comm;
-	b->nproc++;
-	return &b->proc[i].g;
+			break;
+	if (!b->proc[i].pid && !b->proc[i].comm) {
+		b->proc[i].pid = pid;
+		b->proc[i].comm = comm;
+		b->nproc++;
+	}
+	/* the table only moves when it grows, and that passes through here */
+	b->last_pid = pid;
+	b->last_comm = comm;
+	b->last_proc = &b->proc[i].g;
+	return b->last_proc;
 }
 
 const struct vxt_bd_group *vxt_bd_process(const struct vxt_breakdown *b, uint32_t pid,
@@ -426,14 +434,15 @@ static void unpaired(struct vxt_breakdown *b, enum vxt_bd_unpaired k, uint64_t o
 		b->unp[k].first = ord;
 }
 
-/* Count one interval of an I/O in the groups it belongs to. */
+/* Count one interval of an I/O in the groups it belongs to (all objects'
+ * group: the sum of the objects', made by vxt_bd_finish()). */
 static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uint64_t v,
 		 uint8_t op, uint32_t pid, uint32_t comm)
 {
 	struct vxt_bd_group *p = proc_of(b, pid, comm);
 	unsigned k = bucket_of(v);
 
-	if (!p || stat_add_in(&b->all.iv[iv], v, k) < 0 || stat_add_in(&d->g.iv[iv], v, k) < 0 ||
+	if (!p || stat_add_in(&d->g.iv[iv], v, k) < 0 ||
 	    stat_add_in(&b->ops[op < VXT_OP_COUNT ? op : VXT_OP_OTHER].iv[iv], v, k) < 0)
 		return -ENOMEM;
 	return stat_add_in(&p->iv[iv], v, k);
@@ -624,14 +633,39 @@ static void pending(void *arg, const struct vxt_pio *io)
 	unpaired(arg, VXT_BD_U_PENDING, io->ord);
 }
 
+/* Add the samples of @from to @to. */
+static int stat_merge(struct vxt_bd_stat *to, const struct vxt_bd_stat *from)
+{
+	if (!from->n)
+		return 0;
+	if (!to->hist && !(to->hist = calloc(VXT_BD_BUCKETS, sizeof(*to->hist))))
+		return -ENOMEM;
+	if (!to->n || from->min < to->min)
+		to->min = from->min;
+	if (!to->n || from->max > to->max)
+		to->max = from->max;
+	to->n += from->n;
+	to->sum += from->sum;
+	for (unsigned k = 0; k < VXT_BD_BUCKETS; k++)
+		to->hist[k] += from->hist[k];
+	return 0;
+}
+
 int vxt_bd_finish(struct vxt_breakdown *b)
 {
 	int rc = 0;
 
+	if (b->finished)
+		return 0;
+	b->finished = true;
 	if (b->pr)
 		vxt_pairer_each(b->pr, pending, b);
-	for (size_t i = 0; i < b->ndev; i++)
+	for (size_t i = 0; i < b->ndev; i++) {
 		if (mode_flush(&b->dev[i].q2q) < 0 || mode_flush(&b->dev[i].d2d) < 0)
 			rc = -ENOMEM;
+		for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++)
+			if (iv != VXT_BD_Q2Q && stat_merge(&b->all.iv[iv], &b->dev[i].g.iv[iv]) < 0)
+				rc = -ENOMEM;
+	}
 	return rc;
 }
