@@ -57,9 +57,12 @@ fio_iops() {	# -> "IOPS TOTAL_IOS"
 print("%.0f %d" % (j["iops"], j["total_ios"]))' "$dir/fio.json"
 }
 
+tp_progs() { bpftool prog show 2>/dev/null | grep -c 'tracepoint  name block_rq_comple'; }
+
 # start capture mode $1 in the background -> $bg; wait until it is attached
 start_mode() {
 	bg=
+	tp0=$(tp_progs)
 	case $1 in
 	none) return 0 ;;
 	ebpf|tracefs|ebpf-ctx|tracefs-ref)
@@ -96,9 +99,14 @@ start_mode() {
 		;;
 	esac
 	case $1 in bt-*)
-		i=0	# bpftrace prints "Attaching N probes..." once attached
-		while ! grep -q Attaching "$dir/bt.out" 2>/dev/null && [ $i -lt 200 ]; do
-			sleep 0.1; i=$((i + 1)); done ;;
+		# attached when one more tracepoint program on block_rq_complete
+		# is loaded (bpftrace's "Attaching" line sits in its buffer)
+		i=0
+		while [ "$(tp_progs)" -le "$tp0" ] && kill -0 "$bg" 2>/dev/null && [ $i -lt 600 ]; do
+			sleep 0.1; i=$((i + 1)); done
+		[ "$(tp_progs)" -gt "$tp0" ] ||
+			{ say "$1: bpftrace did not attach in 60 s: $(head -c 200 "$dir/bt.err")"
+			  kill -9 "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; bg=; return 1; } ;;
 	esac
 	sleep 0.5
 }
@@ -107,7 +115,11 @@ stop_mode() {
 	[ -n "$bg" ] || return 0
 	# vxtop prints an interval when it ends: wait for the one fio ended in
 	[ "$1" = top-maps ] && sleep 1.2
-	kill -INT "$bg"; wait "$bg" 2>/dev/null; bg=
+	kill -INT "$bg"
+	i=0	# a capture still starting may miss the signal: at most 20 s
+	while kill -0 "$bg" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -9 "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null; bg=
 }
 
 modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps tracefs bt-printf bt-count}

@@ -44,7 +44,6 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <tracefs.h>
 
 #include "vxtrace/iopair.h"
@@ -52,6 +51,7 @@
 #include "source/source_impl.h"
 #include "source/tracefs_impl.h"
 #include "source/tracefs_inst.h"
+#include "source/tracefs_page.h"
 #include "vxtrace/sysdev.h"
 #include "vxtrace/util.h"
 
@@ -127,8 +127,6 @@ static void tfs_close(struct vxt_source *s)
 		close(t->epfd);
 	if (t->timerfd >= 0)
 		close(t->timerfd);
-	if (t->kbuf)
-		kbuffer_free(t->kbuf);
 	if (t->tep)
 		tep_free(t->tep);
 	vxt_iopair_free(t->pair);
@@ -198,7 +196,7 @@ static struct tfs_raw *pend_push(struct tfs *t)
 
 /* One record of @size bytes. The fields are read at the offsets learned
  * from the format at open (vxt_tfs_learn_fields()): no lookup per event. */
-static int decode_record(struct tfs *t, char *data, int size, uint64_t ts, int cpu)
+static int decode_record(struct tfs *t, const char *data, uint32_t size, uint64_t ts, int cpu)
 {
 	uint16_t type;
 	struct tfs_evdesc *d;
@@ -212,7 +210,7 @@ static int decode_record(struct tfs *t, char *data, int size, uint64_t ts, int c
 	if (k == K_COUNT)
 		return 0;
 	d = &t->ev[k];
-	if (size < 0 || (unsigned)size < d->need)
+	if (size < d->need)
 		return 0;	/* not the format we know */
 	r = pend_push(t);
 	if (!r)
@@ -234,7 +232,7 @@ static int decode_record(struct tfs *t, char *data, int size, uint64_t ts, int c
 	fld_str(&d->frwbs, data, r->rwbs, sizeof(r->rwbs));
 	fld_str(&d->fcomm, data, r->comm, sizeof(r->comm));
 	if (k >= K_PHASE_FIRST)
-		vxt_tfs_decode_phase(d, data, r);
+		vxt_tfs_decode_phase(d, (void *)data, r);
 	return 0;
 }
 
@@ -242,9 +240,11 @@ static int decode_record(struct tfs *t, char *data, int size, uint64_t ts, int c
  * in time order needs (sweep()). @return bytes of ring read or -errno. */
 static ssize_t read_cpu(struct tfs *t, int cpu)
 {
-	unsigned long long ts;
+	struct tfs_page pg;
+	const void *data;
 	size_t got = 0;
-	void *data;
+	uint64_t ts;
+	uint32_t len;
 	ssize_t n;
 	int rc;
 
@@ -255,11 +255,10 @@ static ssize_t read_cpu(struct tfs *t, int cpu)
 		if (n <= 0)
 			return n < 0 && errno != EAGAIN ? -errno : (ssize_t)got;
 		got += t->page_size;
-		if (kbuffer_load_subbuffer(t->kbuf, t->page) < 0)
+		if (vxt_tfs_page_load(&pg, t->page, (size_t)n, t->long_size, t->big) < 0)
 			continue;
-		for (data = kbuffer_read_event(t->kbuf, &ts); data;
-		     data = kbuffer_next_event(t->kbuf, &ts))
-			if ((rc = decode_record(t, data, kbuffer_event_size(t->kbuf), ts, cpu)) < 0)
+		while ((data = vxt_tfs_page_next(&pg, &len, &ts)))
+			if ((rc = decode_record(t, data, len, ts, cpu)) < 0)
 				return rc;
 	}
 }

@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <tracefs.h>
 
 #include "source/source_impl.h"
@@ -92,7 +91,8 @@ struct tfs_comm_cache {
 struct tfs {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
-	struct kbuffer *kbuf;
+	int long_size;		/* of the ring pages' commit count: 4 or 8 */
+	bool big;		/* big-endian rings */
 	struct tfs_evdesc ev[K_COUNT];
 	int ncpu;
 	struct tfs_cpu *cpu;

@@ -366,11 +366,8 @@ int vxt_tfs_setup_parser(struct vxt_source *s, struct tfs *t)
 		}
 		free(text);
 	}
-	t->kbuf = kbuffer_alloc(tep_get_header_page_size(t->tep) == 4 ? KBUFFER_LSIZE_4 :
-				KBUFFER_LSIZE_8, tep_is_file_bigendian(t->tep) ?
-				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	if (!t->kbuf)
-		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	t->long_size = tep_get_header_page_size(t->tep) == 4 ? 4 : 8;
+	t->big = tep_is_file_bigendian(t->tep);
 	return 0;
 }
 
