@@ -7,10 +7,12 @@
 # so a per-request speculation has about 1 000 live keys. On it, each the
 # best CPU time (user + sys) of three whole vxreplay runs:
 #   filter     --filter error --report summary       (the plain filter pass)
-#   speculate  a per-request speculation script       (req->spec per I/O)
+#   speculate  a per-request speculation script       (req->spec per I/O): one
+#              pass printing what it commits (as dtrace -s), and with
+#              --report summary (a second pass over the events it kept)
 #   summary    --report summary                       (every event)
 #   quantize   @[object, op] = quantize(latency)
-# and the ratios speculate/filter and quantize/summary. Then a run with
+# and the ratios speculate/filter (the one pass) and quantize/summary. Then a run with
 # about 1 M I/Os in flight (1 M live keys) shows the memory (max RSS from
 # /usr/bin/time -v): the speculation with nspec x specsize = 65536 x 4k,
 # its req-> state bounded by DTrace's default dynvarsize (1m) and by
@@ -52,12 +54,14 @@ cpu() {
 rate() { awk -v n="$n" -v t="$1" 'BEGIN { printf "%.1f M events/s", (t > 0 ? n / t / 1e6 : 0) }'; }
 
 set -- $(cpu t.vxt --filter error --report summary); filter=$1
-set -- $(cpu t.vxt --script spec.d --report summary); spec=$1
+set -- $(cpu t.vxt --script spec.d); spec=$1
+set -- $(cpu t.vxt --script spec.d --report summary); specrep=$1
 set -- $(cpu t.vxt --report summary); summary=$1
 set -- $(cpu t.vxt --script quant.d); quant=$1
 echo "events: $n, about 1 000 I/Os in flight (CPU seconds, best of 3)"
 echo "filter pass:          ${filter} s  $(rate "$filter")"
 echo "speculation (req->):  ${spec} s  $(rate "$spec")"
+echo "  and --report summary: ${specrep} s  $(rate "$specrep")"
 echo "summary report:       ${summary} s  $(rate "$summary")"
 echo "quantize(latency):    ${quant} s  $(rate "$quant")"
 awk -v a="$spec" -v b="$filter" -v c="$quant" -v d="$summary" 'BEGIN {
@@ -93,11 +97,12 @@ rss() {
 		/System time/ { s = $2 } END { printf "%s %.2f\n", r, u + s }' tv
 }
 set -- $(rss k.vxt --script many.d --report summary)
-echo "  speculation (65536 x 4k), dynvarsize 1m (default) max RSS:   $1 KiB, $2 s"
+echo "  speculation (65536 x 4k), dynvarsize 1m (default) max RSS:   $1 KiB, $2 s" \
+	"(bound nspec x specsize + dynvarsize: $((65536 * 4 + 1024)) KiB over the filter pass)"
 "$build/vxreplay" k.vxt --script many.d 2>&1 >/dev/null | sed 's/^/    /'
 set -- $(rss k.vxt --script many.d -x dynvarsize=512m --report summary)
 echo "  speculation (65536 x 4k), dynvarsize 512m max RSS:           $1 KiB, $2 s"
 "$build/vxreplay" k.vxt --script many.d -x dynvarsize=512m 2>&1 >/dev/null | sed 's/^/    /'
 set -- $(cpu k.vxt --script manyagg.d)
-echo "  aggregation (aggsize 64m) max RSS:   $2 KiB, ${1} s"
+echo "  aggregation (aggsize 64m) max RSS:   $2 KiB, ${1} s (bound aggsize: 65536 KiB over the filter pass)"
 "$build/vxreplay" k.vxt --script manyagg.d 2>&1 >/dev/null | sed 's/^/    /'

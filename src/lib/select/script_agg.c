@@ -15,17 +15,27 @@
 
 #include "select/script_impl.h"
 
-/* What one key costs: its value, its buckets, and two slots of the table
- * and of a statement's raw-key cache (both are kept at most half full), so
- * aggsize bounds the memory aggregations really take. */
+/* The bytes malloc() really takes for @n (glibc: 8 bytes of header, in
+ * 16-byte steps, 32 at least). */
+static size_t chunk(size_t n)
+{
+	n = (n + 8 + 15) & ~(size_t)15;
+	return n < 32 ? 32 : n;
+}
+
+/* What one key costs: its value and its buckets as malloc() takes them, and
+ * its slots in the table and in a statement's raw-key cache. Both double
+ * when past half full, so right after a doubling a key has 4 slots of each;
+ * counting 4 makes aggsize bound the memory aggregations really take. */
 size_t vxt_sagg_entry_size(const struct sagg *a)
 {
-	size_t n = 2 * sizeof(struct sent) + sizeof(struct saggval) + 2 * sizeof(struct sfastent);
+	size_t n = 4 * sizeof(struct sent) + 4 * sizeof(struct sfastent) +
+		   chunk(sizeof(struct saggval));
 
 	if (a->fn == FN_QUANTIZE)
-		n += QZ_BUCKETS * sizeof(uint64_t);
+		n += chunk(QZ_BUCKETS * sizeof(uint64_t));
 	else if (a->fn == FN_LQUANTIZE)
-		n += (size_t)((a->lq_hi - a->lq_lo) / a->lq_step + 2) * sizeof(uint64_t);
+		n += chunk((size_t)((a->lq_hi - a->lq_lo) / a->lq_step + 2) * sizeof(uint64_t));
 	return n;
 }
 
