@@ -7,11 +7,11 @@
 # user space, (d) the same profile in the module, (e) blktrace; (a), (d) and
 # (e) in several alternating rounds. Then a full and a kernel-speculating
 # capture of the same I/O, compared with the profile applied offline.
-# Prints IOPS and vxrecord's CPU time as ratios to (a) and (b), the median
-# IOPS loss of (d) and (e) against (a) over the rounds, the bytes (d) read
-# from its channel against (b)'s (the module's read_bytes, by kind of
-# record), and whether every error kept its window; each against its goal
-# in a line starting with "goal".
+# Prints IOPS and vxrecord's CPU time while fio runs as ratios to (a) and
+# (b), the median IOPS loss of (d) and (e) against (a) over the rounds,
+# the bytes (d) read from its channel against (b)'s (the module's
+# read_bytes, by kind of record), and whether every error kept its window;
+# each against its goal in a line starting with "goal".
 #   env: VXT_BENCH_RUNTIME (seconds per fio run, default 5), VXT_BENCH_ROUNDS
 #        (rounds of (a) (d) (e), default 5), VXT_BENCH_PROFILE
 #        (errors-in-context), VXT_BENCH_TIMEOUT (seconds for the whole boot)
@@ -86,7 +86,7 @@ awk -v rt="$runtime" '
 			n++
 			ln[n] = a; ld[n] = 1 - d / a; le[n] = e >= 0 ? 1 - e / a : -1
 			cd[n] = val(rm[r, "kernel"], "cpu_s")
-			printf "  round %d: none %d IOPS, kernel speculation %d (loss %s), blktrace %s\n", r, a, d, pct(ld[n]), e >= 0 ? sprintf("%d (loss %s)", e, pct(le[n])) : "skipped"
+			printf "  round %d: none %d IOPS, kernel speculation %d (loss %s), blktrace %s\n", r, a, d, pct(ld[n]), (e >= 0 ? sprintf("%d (loss %s)", e, pct(le[n])) : "skipped")
 		}
 		none = n ? median(ln, n) : -1
 		printf "  %-24s %8s %9s %10s %12s\n", "mode", "IOPS", "vs none", "cpu s", "cpu vs full"
@@ -98,18 +98,18 @@ awk -v rt="$runtime" '
 			io = val(m[mode], "iops")
 			cpu = val(m[mode], "cpu_s")
 			if (io < 0) { printf "  %-24s skipped\n", mode; continue }
-			printf "  %-24s %8d %9.3f %10.2f %12.3f\n", mode " (one run)", io, none > 0 ? io / none : 0, cpu, fcpu > 0 ? cpu / fcpu : 0
+			printf "  %-24s %8d %9.3f %10.2f %12.3f\n", mode " (one run)", io, (none > 0 ? io / none : 0), cpu, (fcpu > 0 ? cpu / fcpu : 0)
 		}
 		if (n) {
 			lossd = median(ld, n)
 			c = median(cd, n)
-			printf "  %-24s %8s %9.3f %10.2f %12.3f\n", "kernel (median)", "-", 1 - lossd, c, fcpu > 0 ? c / fcpu : 0
+			printf "  %-24s %8s %9.3f %10.2f %12.3f\n", "kernel (median)", "-", 1 - lossd, c, (fcpu > 0 ? c / fcpu : 0)
 			nb = 0
 			for (i = 1; i <= n; i++) if (le[i] >= 0) lb[++nb] = le[i]
 			if (nb) {
 				lossb = median(lb, nb)
 				printf "  %-24s %8s %9.3f %10s %12s\n", "blktrace (median)", "-", 1 - lossb, "-", "-"
-				printf "goal kmod-spec iops: kernel speculation IOPS loss %s vs blktrace %s (median of %d rounds; goal: no more than blktrace): %s\n", pct(lossd), pct(lossb), n, lossd <= lossb ? "met" : "missed"
+				printf "goal kmod-spec iops: kernel speculation IOPS loss %s vs blktrace %s (median of %d rounds; goal: no more than blktrace): %s\n", pct(lossd), pct(lossb), n, (lossd <= lossb ? "met" : "missed")
 			} else
 				printf "goal kmod-spec iops: kernel speculation IOPS loss %s, blktrace not in the guest: not measured\n", pct(lossd)
 		}
@@ -123,9 +123,9 @@ awk -v rt="$runtime" '
 		kern = kio + kst + khz + kot
 		printf "  same I/O, both at once: full trace read %d bytes from its channel (%d events), kernel speculation %d: I/O records %d, stats %d, horizon %d, object and clock %d\n", full, val(c, "events_full"), kern, kio, kst, khz, kot
 		if (full > 0) {
-			printf "  the windows alone (%d of %d events) are %s of the full trace; the kernel sends %.3f bytes for each byte of them\n", val(c, "rows_offline"), val(c, "events_full"), pct(val(c, "rows_offline") / val(c, "events_full")), val(c, "rows_offline") > 0 ? kern / (64 * val(c, "rows_offline")) : 0
-			printf "goal kmod-spec bytes: kernel speculation reads %s of the full trace'\''s bytes from the channel (goal: 1%% at most): %s\n", pct(kern / full), kern <= full / 100 ? "met" : "missed"
+			printf "  the windows alone (%d of %d events) are %s of the full trace; the kernel sends %.3f bytes for each byte of them\n", val(c, "rows_offline"), val(c, "events_full"), pct(val(c, "rows_offline") / val(c, "events_full")), (val(c, "rows_offline") > 0 ? kern / (64 * val(c, "rows_offline")) : 0)
+			printf "goal kmod-spec bytes: kernel speculation reads %s of the full trace'\''s bytes from the channel (goal: 1%% at most): %s\n", pct(kern / full), (kern <= full / 100 ? "met" : "missed")
 		}
 		ok = val(c, "errors_kernel") == val(c, "errors_full") && val(c, "errors_offline") == val(c, "errors_full") && val(c, "differing_rows") == 0
-		printf "goal kmod-spec errors: %d of %d errors kept, %d rows differ from the profile applied offline to the full trace (%d rows): %s\n", val(c, "errors_kernel"), val(c, "errors_full"), val(c, "differing_rows"), val(c, "rows_offline"), ok ? "met" : "missed"
+		printf "goal kmod-spec errors: %d of %d errors kept, %d rows differ from the profile applied offline to the full trace (%d rows): %s\n", val(c, "errors_kernel"), val(c, "errors_full"), val(c, "differing_rows"), val(c, "rows_offline"), (ok ? "met" : "missed")
 	}' "$KM_WORK/b.txt"

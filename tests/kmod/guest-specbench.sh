@@ -54,7 +54,8 @@ wait_chan() {
 	done
 }
 
-# cpu PID: user+system clock ticks so far
+# cpu PID: user+system clock ticks so far (vxrecord's start-up, a second
+# or two of the guest's time, is left out: only the run beside fio counts)
 cpu() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
 hz=100
 
@@ -78,9 +79,11 @@ rec() {	# rec NAME OUT SEED ARGS...: one vxrecord run beside fio
 		-o "$out" 2>/tmp/$name.err &
 	p=$!
 	wait_chan 1
+	sleep 1		# as long as blktrace is given to start
+	t0=$(cpu $p)
 	line=$(fio_run $seed)
 	sleep 0.3
-	t=$(cpu $p)
+	t=$(($(cpu $p) - t0))
 	st=$(cat $P/spec_stats)
 	kill -INT $p
 	wait $p
