@@ -430,6 +430,104 @@ START_TEST(bit_flip_in_each_chunk)
 }
 END_TEST
 
+/* A chunk's per-object aggregates (read from the file when asked, a page
+ * of chunks at a time, older pages dropped) equal the sums of its events,
+ * whichever order the chunks are asked in, from the footer or from a
+ * recovery scan, with two entries held at once. */
+#define AGG_ROUNDS 5	/* NEV events written five times, 2 a chunk: 7500 chunks */
+
+static void check_chunk_aggs(struct vxt_reader *r, size_t i)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+	uint64_t ios[3] = { 0 }, starts[3] = { 0 }, lat[3] = { 0 }, n = 0;
+
+	for (uint64_t k = ci->first_event; k < ci->first_event + ci->nevents; k++) {
+		const struct vxt_event *e = &events[k % NEV];
+
+		if (e->phase == VXT_PH_DONE) {
+			ios[e->object]++;
+			lat[e->object] += e->latency_ns;
+		} else if (e->phase == VXT_PH_START) {
+			starts[e->object]++;
+		}
+	}
+	for (uint32_t o = 0; o < 3; o++)
+		n += ios[o] || starts[o];
+	ck_assert_uint_eq(ci->nobjagg, n);
+	ck_assert_ptr_nonnull(ci->objagg);
+	for (uint32_t k = 0; k < ci->nobjagg; k++) {
+		const struct vxt_objagg *a = &ci->objagg[k];
+
+		ck_assert_uint_lt(a->object, 3);
+		ck_assert_uint_eq(a->ios[VXT_OP_READ] + a->ios[VXT_OP_WRITE], ios[a->object]);
+		ck_assert_uint_eq(a->starts, starts[a->object]);
+		ck_assert_uint_eq(a->lat_sum_ns, lat[a->object]);
+	}
+}
+
+static void check_all_aggs(struct vxt_reader *r)
+{
+	size_t n = vxt_reader_nchunks(r);
+
+	ck_assert_uint_eq(n, AGG_ROUNDS * NEV / 2);
+	for (size_t i = 0; i < n; i++)
+		check_chunk_aggs(r, i);
+	for (size_t i = n; i-- > 0;)
+		check_chunk_aggs(r, i);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (k * 7919) % n, j = (i + n / 2) % n;
+		const struct vxt_chunk_info *a = vxt_reader_chunk(r, i);
+		const struct vxt_chunk_info *b = vxt_reader_chunk(r, j);
+
+		/* the first still holds its aggregates after the second was read */
+		ck_assert_ptr_nonnull(a->objagg);
+		ck_assert_ptr_nonnull(b->objagg);
+		ck_assert_uint_lt(a->objagg[a->nobjagg - 1].object, 3);
+		check_chunk_aggs(r, i);
+	}
+}
+
+START_TEST(aggregates_when_asked)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_writer_opts o = { .chunk_bytes = 2 * sizeof(struct vxt_event), .force = true,
+				     .host = "testhost", .source = "test" };
+	struct vxt_writer *w;
+	struct vxt_reader *r;
+	struct stat st;
+
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 0), "sda", VXT_OBJ_DISK, 1 << 30);
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 16), "sdb", VXT_OBJ_DISK, 0);
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 32), "sdc", VXT_OBJ_DISK, 0);
+	w = vxt_writer_open(path, &o, objs, strs, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	for (int k = 0; k < AGG_ROUNDS; k++) {
+		ck_assert_int_eq(vxt_writer_write(w, events, NEV), 0);
+		for (size_t i = 0; i < NEV; i++)	/* the next round later in time */
+			events[i].time_ns += 1000000000000ull;
+	}
+	ck_assert_int_eq(vxt_writer_close(w, err), 0);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+	/* from the footer */
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert(!vxt_reader_recovered(r));
+	check_all_aggs(r);
+	vxt_reader_close(r);
+	/* from the chunk entries, by a recovery scan (no sound trailer) */
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(truncate(path, st.st_size - 1), 0);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert(vxt_reader_recovered(r));
+	check_all_aggs(r);
+	vxt_reader_close(r);
+}
+END_TEST
+
 START_TEST(not_a_vxt_file)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -471,6 +569,7 @@ Suite *vxt_suite(void)
 	tcase_add_test(tc, growing_file);
 	tcase_add_test(tc, truncation_at_every_byte);
 	tcase_add_test(tc, bit_flip_in_each_chunk);
+	tcase_add_test(tc, aggregates_when_asked);
 	tcase_add_test(tc, not_a_vxt_file);
 	tcase_add_test(tc, refuses_to_overwrite);
 	suite_add_tcase(s, tc);

@@ -179,37 +179,35 @@ static int parse_entry_fixed(struct vxt_reader *r, const uint8_t *u, size_t len,
 	return 0;
 }
 
-/* Parse the rest of the entry at @c: the objects and strings it adds to the
- * reader's tables, and its per-object aggregates. */
-static int parse_entry_tables(struct vxt_reader *r, struct vxt_cur *c, struct vxt_chunk_info *ci)
+/* Parse the rest of the entry at @c, which lies at file offset @base from
+ * @start on: the objects and strings it adds to the reader's tables, and
+ * where its per-object aggregates are (*agg_off; they are checked here and
+ * read when asked, aggcache.c). */
+static int parse_entry_tables(struct vxt_reader *r, struct vxt_cur *c, struct vxt_chunk_info *ci,
+			      uint64_t base, const uint8_t *start, uint64_t *agg_off)
 {
 	int rc = vxt_get_objects(c, r->objs);
+	size_t nobj;
 
 	if (!rc)
 		rc = vxt_get_strings(c, r->strs);
 	if (rc < 0)
 		return rc;
+	nobj = vxt_objtab_count(r->objs);
 	ci->nobjagg = vxt_cur_u32(c);
-	if (c->bad || ci->nobjagg > vxt_objtab_count(r->objs) ||
+	ci->objagg = NULL;
+	if (c->bad || ci->nobjagg > nobj ||
 	    ci->nobjagg > (size_t)(c->end - c->p) / VXT_OBJAGG_SIZE)
 		return -EBADMSG;
-	if (ci->nobjagg) {
-		ci->objagg = calloc(ci->nobjagg, sizeof(*ci->objagg));
-		if (!ci->objagg)
-			return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < ci->nobjagg; i++) {
-		vxt_get_objagg(c, &ci->objagg[i]);
-		if (ci->objagg[i].object >= vxt_objtab_count(r->objs)) {
-			free(ci->objagg);
-			ci->objagg = NULL;
-			return -EBADMSG;
-		}
-	}
+	*agg_off = base + (uint64_t)(c->p - start);
+	for (uint32_t i = 0; i < ci->nobjagg; i++)
+		if (vxt_le32(c->p + (size_t)i * VXT_OBJAGG_SIZE) >= nobj)
+			return -EBADMSG;	/* the object of aggregate i */
+	vxt_cur_take(c, (size_t)ci->nobjagg * VXT_OBJAGG_SIZE);
 	return c->bad ? -EBADMSG : 0;
 }
 
-static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci)
+static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci, uint64_t agg_off)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 64;
@@ -220,6 +218,8 @@ static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci)
 		r->chunks = c;
 		r->cap = cap;
 	}
+	if (ci->nobjagg && vxt_aggcache_note(r, r->n, agg_off, ci->nobjagg) < 0)
+		return -ENOMEM;
 	r->chunks[r->n++] = *ci;
 	r->nevents += ci->nevents;
 	return 0;
@@ -251,6 +251,7 @@ static int scan(struct vxt_reader *r)
 		size_t len;
 		struct vxt_chunk_info ci;
 		struct vxt_cur c;
+		uint64_t agg_off = 0;
 		uint32_t magic;
 		int rc = read_at(r, off, hdr, 8);
 
@@ -299,7 +300,7 @@ static int scan(struct vxt_reader *r)
 				   "corrupt chunk data (CRC)");
 			break;
 		}
-		rc = parse_entry_tables(r, &c, &ci);
+		rc = parse_entry_tables(r, &c, &ci, off, u, &agg_off);
 		free(u);
 		if (rc < 0) {
 			if (rc == -ENOMEM)
@@ -307,10 +308,8 @@ static int scan(struct vxt_reader *r)
 			set_damage(r, off, "corrupt chunk entry");
 			break;
 		}
-		if (add_chunk(r, &ci) < 0) {
-			free(ci.objagg);
+		if (add_chunk(r, &ci, agg_off) < 0)
 			return vxt_reader_seterr(r, -ENOMEM, "out of memory");
-		}
 		r->scan_off = ci.data_offset + ci.data_size;
 		added++;
 	}
@@ -321,6 +320,7 @@ static int scan(struct vxt_reader *r)
 
 static void free_chunks(struct vxt_reader *r)
 {
+	vxt_aggcache_reset(r);	/* a file's aggregates are the cache's; a merged reader's its own */
 	for (size_t i = 0; i < r->n; i++)
 		free(r->chunks[i].objagg);
 	r->n = 0;
@@ -339,14 +339,96 @@ static int reset_tables(struct vxt_reader *r)
 	return load_header(r);
 }
 
-/* Load the index from the footer. @return 0, or < 0 when there is no sound footer. */
+/* The footer read in windows (an index of 1000M events is tens of MB; the
+ * reader keeps what it needs of each entry, not the footer): [pos, have) of
+ * buf are the bytes at file offset boff + pos on; crc runs over what was
+ * read, up to end (the content before the footer's CRC). */
+#define FOOTER_WINDOW (1u << 20)
+
+struct footer_win {
+	uint8_t *buf;
+	size_t cap, pos, have;
+	uint64_t boff, end;
+	uint32_t crc;
+};
+
+/* Make @len bytes from the window's position on readable. @return 0,
+ * -EBADMSG past the footer's content, -ENOMEM or a read error. */
+static int win_need(struct vxt_reader *r, struct footer_win *w, size_t len)
+{
+	uint64_t at, want;
+	int rc;
+
+	if (w->have - w->pos >= len)
+		return 0;
+	if (w->boff + w->pos + len > w->end)
+		return -EBADMSG;
+	memmove(w->buf, w->buf + w->pos, w->have - w->pos);
+	w->boff += w->pos;
+	w->have -= w->pos;
+	w->pos = 0;
+	if (len > w->cap) {
+		uint8_t *nb = realloc(w->buf, len);
+
+		if (!nb)
+			return -ENOMEM;
+		w->buf = nb;
+		w->cap = len;
+	}
+	at = w->boff + w->have;
+	want = w->cap - w->have < w->end - at ? w->cap - w->have : w->end - at;
+	rc = read_at(r, at, w->buf + w->have, (size_t)want);
+	if (rc < 0)
+		return rc;
+	w->crc = vxt_crc32c(w->crc, w->buf + w->have, (size_t)want);
+	w->have += (size_t)want;
+	return 0;
+}
+
+/* One entry of the footer: u64 offset, u32 length, the entry unit. */
+static int footer_entry(struct vxt_reader *r, struct footer_win *w, uint64_t foff)
+{
+	uint64_t off, agg_off = 0;
+	uint32_t elen;
+	const uint8_t *e;
+	struct vxt_chunk_info ci;
+	struct vxt_cur ec;
+	int rc = win_need(r, w, 12);
+
+	if (rc < 0)
+		return rc;
+	off = vxt_le64(w->buf + w->pos);
+	elen = vxt_le32(w->buf + w->pos + 8);
+	w->pos += 12;
+	if (elen < 16 || elen > VXT_UNIT_MAX + 8)
+		return -EBADMSG;
+	rc = win_need(r, w, elen);
+	if (rc < 0)
+		return rc;
+	e = w->buf + w->pos;
+	w->pos += elen;
+	if (vxt_le32(e) != (VXT_SKIP_MAGIC | VXT_UNIT_CHUNK) || vxt_le32(e + 4) != elen - 8 ||
+	    vxt_crc32c(0, e + 8, elen - 12) != vxt_le32(e + elen - 4))
+		return -EBADMSG;
+	rc = parse_entry_fixed(r, e, elen, off, &ci, &ec);
+	if (!rc)
+		rc = parse_entry_tables(r, &ec, &ci, w->boff + (uint64_t)(e - w->buf), e, &agg_off);
+	if (rc < 0)
+		return rc;
+	if (ci.data_offset > foff || ci.data_size > foff - ci.data_offset ||
+	    (r->n && off < r->chunks[r->n - 1].data_offset + r->chunks[r->n - 1].data_size))
+		return -EBADMSG;
+	return add_chunk(r, &ci, agg_off) < 0 ? -ENOMEM : 0;
+}
+
+/* Load the index from the footer. @return 0, or < 0 when there is no sound
+ * footer (what it added to the tables is then the caller's to reset). */
 static int load_footer(struct vxt_reader *r)
 {
-	uint8_t t[VXT_TRAILER_SIZE], *u;
-	size_t len;
+	uint8_t t[VXT_TRAILER_SIZE], hdr[8], crc[4];
+	struct footer_win w = { 0 };
 	uint64_t foff;
-	uint32_t flen, nchunks;
-	struct vxt_cur c;
+	uint32_t flen, size, nchunks;
 	int rc;
 
 	if (r->src.size < r->header_end + VXT_TRAILER_SIZE)
@@ -360,49 +442,48 @@ static int load_footer(struct vxt_reader *r)
 	    vxt_le32(t + 20) != VXT_TAG_END || foff < r->header_end ||
 	    foff + flen != r->src.size - VXT_TRAILER_SIZE)
 		return -EBADMSG;
-	rc = read_unit(r, foff, VXT_UNIT_FOOTER, &u, &len);
+	rc = read_at(r, foff, hdr, sizeof(hdr));
 	if (rc < 0)
 		return rc;
-	c = (struct vxt_cur){ u + 8, u + len - 4, false };
-	rc = -EBADMSG;
-	if (vxt_cur_u32(&c) != VXT_TAG_FOOTER)
+	size = vxt_le32(hdr + 4);
+	if (vxt_le32(hdr) != (VXT_SKIP_MAGIC | VXT_UNIT_FOOTER) || size < 20 ||
+	    size > VXT_FOOTER_MAX)
+		return -EBADMSG;
+	if (foff + 8 + size > r->src.size)
+		return -ENODATA;
+	w.boff = foff + 8;
+	w.end = foff + 8 + size - 4;
+	w.cap = size - 4 < FOOTER_WINDOW ? size - 4 : FOOTER_WINDOW;
+	w.buf = malloc(w.cap);
+	if (!w.buf)
+		return -ENOMEM;
+	rc = win_need(r, &w, 16);
+	if (rc < 0)
 		goto out;
-	nchunks = vxt_cur_u32(&c);
-	vxt_cur_u64(&c);
-	if (c.bad || nchunks > (size_t)(c.end - c.p) / 12)
+	rc = -EBADMSG;
+	if (vxt_le32(w.buf) != VXT_TAG_FOOTER)
+		goto out;
+	nchunks = vxt_le32(w.buf + 4);
+	w.pos = 16;
+	if (nchunks > (w.end - w.boff - w.pos) / 12)
 		goto out;
 	for (uint32_t i = 0; i < nchunks; i++) {
-		uint64_t off = vxt_cur_u64(&c);
-		uint32_t elen = vxt_cur_u32(&c);
-		const uint8_t *e = vxt_cur_take(&c, elen);
-		struct vxt_chunk_info ci;
-		struct vxt_cur ec;
-
-		if (!e || elen < 16 || vxt_le32(e) != (VXT_SKIP_MAGIC | VXT_UNIT_CHUNK) ||
-		    vxt_le32(e + 4) != elen - 8 ||
-		    vxt_crc32c(0, e + 8, elen - 12) != vxt_le32(e + elen - 4))
-			goto out;
-		rc = parse_entry_fixed(r, e, elen, off, &ci, &ec);
-		if (!rc)
-			rc = parse_entry_tables(r, &ec, &ci);
+		rc = footer_entry(r, &w, foff);
 		if (rc < 0)
 			goto out;
-		rc = -EBADMSG;
-		if (ci.data_offset > foff || ci.data_size > foff - ci.data_offset ||
-		    (r->n && off < r->chunks[r->n - 1].data_offset + r->chunks[r->n - 1].data_size)) {
-			free(ci.objagg);
-			goto out;
-		}
-		if (add_chunk(r, &ci) < 0) {
-			free(ci.objagg);
-			rc = -ENOMEM;
-			goto out;
-		}
 	}
-	rc = c.p == c.end ? 0 : -EBADMSG;
-	r->scan_off = foff;
+	rc = -EBADMSG;
+	if (w.boff + w.pos != w.end || w.pos != w.have)
+		goto out;
+	/* the footer's own CRC, over all it held */
+	rc = read_at(r, w.end, crc, sizeof(crc));
+	if (rc < 0)
+		goto out;
+	rc = w.crc == vxt_le32(crc) ? 0 : -EBADMSG;
+	if (!rc)
+		r->scan_off = foff;
 out:
-	free(u);
+	free(w.buf);
 	return rc;
 }
 
@@ -508,6 +589,7 @@ void vxt_reader_close(struct vxt_reader *r)
 		close(r->src.fd);
 	vxt_merge_free(r->merge);
 	free_chunks(r);
+	vxt_aggcache_free(r);
 	free(r->chunks);
 	vxt_objtab_free(r->objs);
 	vxt_strtab_free(r->strs);
@@ -546,6 +628,7 @@ const struct vxt_chunk_info *vxt_reader_piece(const struct vxt_reader *r, size_t
 {
 	if (r->merge)
 		return vxt_merge_piece(r->merge, i);
+	vxt_aggcache_load((struct vxt_reader *)r, i);
 	return i < r->n ? &r->chunks[i] : NULL;
 }
 
@@ -553,6 +636,8 @@ const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t
 {
 	if (r->merge && i < r->n)
 		vxt_merge_resolve(r->merge, i);	/* the entry is completed when first asked for */
+	else
+		vxt_aggcache_load((struct vxt_reader *)r, i);	/* its aggregates, when not in memory */
 	return i < r->n ? &r->chunks[i] : NULL;
 }
 

@@ -10,6 +10,7 @@
 #include "format/chunkdec.h"
 
 struct vxt_merge;
+struct vxt_aggcache;
 
 struct vxt_reader {
 	struct vxt_chunksrc src;	/* the file: descriptor or memory, and its size */
@@ -30,6 +31,7 @@ struct vxt_reader {
 	size_t cur_chunk;		/* decoded chunk, or SIZE_MAX */
 	uint64_t pos;			/* ordinal of the next event */
 	struct vxt_merge *merge;	/* several files as one (merge.c), or NULL */
+	struct vxt_aggcache *aggs;	/* a file's chunk aggregates, read when asked (aggcache.c) */
 	char err[VXT_ERRBUF_SIZE];
 };
 
@@ -45,6 +47,21 @@ int vxt_reader_decode(struct vxt_reader *r, size_t i);
 int vxt_reader_decode_into(struct vxt_reader *r, struct vxt_chunkdec *d, size_t i,
 			   char *msg, size_t msglen);
 bool vxt_reader_is_merged(const struct vxt_reader *r);
+
+/* aggcache.c: chunk @i's @n aggregates lie at file offset @off (its entry was
+ * checked); chunks[i].objagg stays NULL until vxt_aggcache_load() reads them
+ * (the main thread only: helper threads read entries with vxt_reader_entry()).
+ * Reset drops what was read (before the chunks go); free drops it all. */
+int vxt_aggcache_note(struct vxt_reader *r, size_t i, uint64_t off, uint32_t n);
+void vxt_aggcache_load(struct vxt_reader *r, size_t i);
+void vxt_aggcache_reset(struct vxt_reader *r);
+void vxt_aggcache_free(struct vxt_reader *r);
+/* Chunk @i's entry without its aggregates read (objagg may be NULL): safe
+ * on helper threads for a file's reader. */
+static inline const struct vxt_chunk_info *vxt_reader_entry(const struct vxt_reader *r, size_t i)
+{
+	return i < r->n ? &r->chunks[i] : NULL;
+}
 
 /* The file the reader reads, and its name for messages. */
 const struct vxt_chunksrc *vxt_reader_src(const struct vxt_reader *r);

@@ -132,7 +132,7 @@ int vxt_reader_seek_time(struct vxt_reader *r, uint64_t t_ns)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (vxt_reader_chunk(r, mid)->last_ns < t_ns)
+		if ((r->merge ? vxt_reader_chunk(r, mid) : vxt_reader_entry(r, mid))->last_ns < t_ns)
 			lo = mid + 1;
 		else
 			hi = mid;

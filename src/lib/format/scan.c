@@ -35,7 +35,7 @@ static uint64_t slot_need(const struct vxt_reader *r, size_t first, size_t end)
 	uint64_t max = 1;
 
 	for (size_t i = first; i < end; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		const struct vxt_chunk_info *ci = vxt_reader_entry(r, i);
 		uint64_t need = (uint64_t)ci->nevents * sizeof(struct vxt_event) +
 				ci->raw_size + ci->data_size;
 
@@ -80,7 +80,7 @@ static void decode_into(struct vxt_scan *s, struct slot *sl)
 		sl->rc = vxt_reader_decode_into(s->mr, &sl->dec, sl->chunk, sl->msg,
 						sizeof(sl->msg));
 	else
-		sl->rc = vxt_chunkdec_run(&sl->dec, s->src, vxt_reader_chunk(s->r, sl->chunk),
+		sl->rc = vxt_chunkdec_run(&sl->dec, s->src, vxt_reader_entry(s->r, sl->chunk),
 					  sl->chunk, s->column_frames, s->nobjs, s->nstrs,
 					  sl->msg, sizeof(sl->msg));
 }
@@ -227,7 +227,7 @@ int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev
 	*chunk = s->next_out++;
 	pthread_mutex_unlock(&s->mu);
 	*ev = sl->dec.ev;
-	*n = vxt_reader_chunk(s->r, *chunk)->nevents;
+	*n = (s->merged ? vxt_reader_chunk(s->r, *chunk) : vxt_reader_entry(s->r, *chunk))->nevents;
 	return 1;
 }
 
