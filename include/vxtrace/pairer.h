@@ -19,8 +19,9 @@
  *   top of a dm/md stack is followed to the request on the device below and
  *   Q2C is measured from the top-level queue; the queue the lower device
  *   then logs for the same bio joins it (VXT_PS_JOINED) instead of opening a
- *   second I/O. A remap from an object that never queued anything (a
- *   partition, an untraced device) is not followed and not counted; from a
+ *   second I/O. A remap from an object where nothing was ever followed (no
+ *   queue, no remap onto it: a partition, an untraced device) is not
+ *   followed and not counted; from a
  *   traced object with nothing pending there it is VXT_PU_REMAP_UNKNOWN; a
  *   remap that would move an I/O onto a range it was already remapped from
  *   (a loop), or more than VXT_PAIRER_MAX_HOPS times, is VXT_PU_REMAP_LOOP.

@@ -17,7 +17,7 @@
 struct pobj {
 	struct vxt_pio *io;		/* sorted by start */
 	size_t n, cap;
-	bool queued;			/* a queue was seen on this object */
+	bool queued;			/* a queue was seen on this object, or a remap onto it followed */
 };
 
 struct vxt_pairer {
@@ -429,6 +429,7 @@ static int on_remap(struct vxt_pairer *p, const struct vxt_event *ev, struct vxt
 	dst = obj_of(p, ev->object);
 	if (!dst || !(q = insert(p, dst, &io)))
 		return -ENOMEM;
+	dst->queued = true;	/* I/O is followed there now */
 	st->what = VXT_PS_MARKED;
 	st->n = 1;
 	st->io = q;
