@@ -23,6 +23,10 @@
 #
 # The CPU time vxrecord --source tracefs spends per event is measured by
 # tests/bench/tracefs_cpu.sh, which depends less on the machine's load.
+# Recorded, 7 rounds of 3 s, load average 12-13 on 2 CPUs: tracefs 0.99x,
+# the tracefs source before its hot path was cut (VXT_BENCH_REF) 0.79x, 0
+# lost and every fio I/O captured in each run; fio alone did only 15-40 k
+# IOPS, starved by the load, and a ratio moved by up to 0.3 between rounds.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-${VXT_BUILD:-$top/build}}
 secs=${VXT_BENCH_SECONDS:-5}

@@ -9,6 +9,13 @@
 # builds in one run); the medians over the rounds come last.
 #   usage: tests/bench/tracefs_cpu.sh [BUILD_DIR]
 #   env: VXT_BENCH_IOS (default 200000), VXT_BENCH_ROUNDS (default 3)
+#
+# Recorded, 3 rounds, 400000 events each, load average 12-13 on 2 CPUs:
+# the source as it was (libtraceevent lookups per field, a sweep per wake-up,
+# kernel symbols parsed at start) 2588 ns/event (user 0.39 s, sys 0.64 s);
+# fields at fixed offsets, a busy capture sweeping at most every 10 ms, no
+# kernel symbols: 495 ns/event; the ring pages walked by tracefs_page.c:
+# 421 ns/event (user 0.13 s, sys 0.05 s).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-${VXT_BUILD:-$top/build}}
 ios=${VXT_BENCH_IOS:-200000}
