@@ -3,7 +3,8 @@
 # imported real blktrace capture (every phase): the latency histogram (b, 2
 # and 3: log2 buckets, p50 / p99 rows), the timeline's Q2C p50 / p99 (c:
 # the scale is the busiest bin's value) and the heatmap's q2c-p50 / q2c-p99
-# colours (M: the legend's range), against awk alone over
+# colours (M: the legend's range), and a profile's interval columns (q2d
+# ... i2d, on each completion row), against awk alone over
 # `--report events --format csv` (tests/cli/ivpair.awk pairs each completion
 # with its own I/O). A simulator trace (issue and completion only) says the
 # breakdown is not available.
@@ -97,6 +98,26 @@ for m in 50 99; do
 	screen | grep -Eq "^$want" || fail "heatmap q2c-p$m legend: want /$want/"
 	ok "heatmap q2c-p$m: $(heat "$2") .. $(heat "$1")"
 done
+
+# a profile's columns: each completion's own intervals, "-" where not known
+cat >"$T/cols.yaml" <<EOT
+name: cols
+columns: [time, phase, sector, q2d, d2c, q2c, q2g, g2i, i2d]
+EOT
+start 160 150 "$B/vxreplay" "$T/c.vxt" --profile "$T/cols.yaml"
+wait_for "events $total/$total"
+wait_idle
+screen | grep -q '^ *TIME  *PHASE  *SECTOR  *QUEUE  *D2C  *Q2C  *Q2G  *G2I  *I2D' ||
+	fail "the profile's interval columns"
+screen | sed -n '/TIME .*PHASE/,$p' | awk '$2 == "done" { print $4, $5, $6, $7, $8, $9 }' >"$T/rows"
+n=$(wc -l <"$T/rows")
+[ "$n" -ge 15 ] || fail "only $n completions on screen"
+awk 'function d(v) { if (v == "-") return "-"; if (v < 1000) return sprintf("%dns", v)
+		if (v < 1e6) return sprintf("%.1fus", v / 1e3); if (v < 1e9) return sprintf("%.1fms", v / 1e6)
+		return sprintf("%.2fs", v / 1e9) }
+	{ print d($4), d($5), d($6), d($7), d($8), d($9) }' "$T/iv" | head -n "$n" >"$T/want"
+cmp -s "$T/rows" "$T/want" || fail "interval columns: got [$(cat "$T/rows")] want [$(cat "$T/want")]"
+ok "profile columns q2d d2c q2c q2g g2i i2d on the first $n completions"
 
 # issue and completion only: not available
 make_trace "$T/s.vxt" 20000

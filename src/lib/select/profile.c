@@ -340,6 +340,7 @@ static int do_heatmap(struct pctx *c, const struct ynode *n)
 static const char *const column_names[] = {
 	"time", "wall", "object", "dev", "phase", "op", "flags", "sector", "bytes",
 	"latency", "error", "pid", "comm", "cpu", "spec",
+	"q2d", "d2c", "q2c", "q2g", "g2i", "i2d",
 };
 
 static int parse_column(struct pctx *c, const struct ynode *w, void *arg)

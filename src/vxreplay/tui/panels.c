@@ -196,14 +196,8 @@ static const struct vr_coldef {
 	[VR_COL_D2C] = { "d2c", { "D2C", 9, TUI_RIGHT } },
 	[VR_COL_I2D] = { "i2d", { "I2D", 9, TUI_RIGHT } },
 	[VR_COL_Q2G] = { "q2g", { "Q2G", 9, TUI_RIGHT } },
+	[VR_COL_G2I] = { "g2i", { "G2I", 9, TUI_RIGHT } },
 };
-
-/* Columns of the phases of an I/O (the pairing's): not for profiles. */
-static bool phase_col(int c)
-{
-	return c == VR_COL_ISSUE || c == VR_COL_Q2C || c == VR_COL_QUEUED || c == VR_COL_Q2D ||
-	       c == VR_COL_D2C || c == VR_COL_I2D || c == VR_COL_Q2G;
-}
 
 static const uint8_t default_cols[] = {
 	VR_COL_TIME, VR_COL_OBJECT, VR_COL_PHASE, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
@@ -213,8 +207,8 @@ static const uint8_t default_cols[] = {
 int vr_column_parse(const char *name)
 {
 	for (int c = 0; c < VR_COL_COUNT; c++)
-		if (!phase_col(c) && !strcmp(coldefs[c].name, name))
-			return c;	/* those are the pairing's own */
+		if (c != VR_COL_ISSUE && c != VR_COL_QUEUED && !strcmp(coldefs[c].name, name))
+			return c;	/* a profile names the intervals, not the phase times */
 	return -1;
 }
 
@@ -245,7 +239,7 @@ static int columns(const struct vr_app *a, uint8_t *out, struct tui_column *cols
 	/* ... with every phase of each I/O when the trace has them */
 	static const uint8_t io_phase_cols[] = {
 		VR_COL_QUEUED, VR_COL_ISSUE, VR_COL_TIME, VR_COL_Q2C, VR_COL_Q2D, VR_COL_D2C,
-		VR_COL_I2D, VR_COL_Q2G, VR_COL_OBJECT, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
+		VR_COL_I2D, VR_COL_Q2G, VR_COL_G2I, VR_COL_OBJECT, VR_COL_OP, VR_COL_SECTOR, VR_COL_BYTES,
 		VR_COL_ERROR, VR_COL_PID, VR_COL_COMM,
 	};
 	/* the event list: a completion's Q2C and queue time beside its D2C */
@@ -344,7 +338,7 @@ static void phase_cell(struct vr_app *a, int col, uint64_t ord, const struct vxt
 	static const signed char iv[VR_COL_COUNT][2] = {
 		[VR_COL_Q2C] = { VR_PH_Q, VR_PH_KINDS }, [VR_COL_Q2D] = { VR_PH_Q, VR_PH_D },
 		[VR_COL_D2C] = { VR_PH_D, VR_PH_KINDS }, [VR_COL_I2D] = { VR_PH_I, VR_PH_D },
-		[VR_COL_Q2G] = { VR_PH_Q, VR_PH_G },
+		[VR_COL_Q2G] = { VR_PH_Q, VR_PH_G }, [VR_COL_G2I] = { VR_PH_G, VR_PH_I },
 	};
 	struct vr_ioph_row r;
 	uint64_t ns;
@@ -411,7 +405,7 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 	case VR_COL_CPU: snprintf(buf, size, "%u", ev->cpu); break;
 	case VR_COL_SPEC: if (g >= 0) snprintf(buf, size, "%ld", g); break;
 	case VR_COL_ISSUE: case VR_COL_QUEUED: case VR_COL_Q2C: case VR_COL_Q2D:
-	case VR_COL_D2C: case VR_COL_I2D: case VR_COL_Q2G:
+	case VR_COL_D2C: case VR_COL_I2D: case VR_COL_Q2G: case VR_COL_G2I:
 		phase_cell(a, col, ord, ev, buf, size);
 		break;
 	case VR_COL_MARK:
