@@ -40,3 +40,10 @@ text "!(q2d <= ${q2d}ns)"
 keys Enter
 wait_for "events $((total - small))/$total" 20
 ok "/ !(q2d <= ${q2d}ns): $((total - small)) of $total events"
+
+# the filter the browser starts with (--filter)
+start 160 60 "$B/vxreplay" "$T/c.vxt" --filter "'q2c > ${q2c}ns'"
+wait_for "events $big/$total" 20
+ok "--filter 'q2c > ${q2c}ns' at start: $big of $total events"
+keys q
+wait_for '^\[exit 0\]'

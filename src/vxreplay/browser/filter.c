@@ -113,9 +113,8 @@ int vr_filter_set(struct vr_model *m, const char *text, char *err, size_t errsz)
 		f = compile(m, text, err, errsz);
 		if (!f)
 			return -1;
-		if (vxt_filter_uses_intervals(f) && !(ivf = vr_ivfilter_new(m, f))) {
+		if (vxt_filter_uses_intervals(f) && !(ivf = vr_ivfilter_new(m, f, err, errsz))) {
 			release(f);
-			snprintf(err, errsz, "out of memory");
 			return -1;
 		}
 	}

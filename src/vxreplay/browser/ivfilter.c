@@ -107,7 +107,8 @@ static bool known(const struct vxt_ivals *iv)
 	return false;
 }
 
-struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f)
+struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f, char *err,
+				    size_t errsz)
 {
 	struct vr_ivfilter *x = calloc(1, sizeof(*x));
 	struct vxt_phasepair *pp = vxt_phasepair_new();
@@ -115,6 +116,10 @@ struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f)
 
 	if (!x || !pp || rehash(x, 4096) < 0)
 		goto nomem;
+	if (!vr_model_job_reader(m)) {
+		snprintf(err, errsz, "%s", m->note);
+		goto fail;
+	}
 	x->f = f;
 	for (size_t i = 0; i < nchunks; i++) {
 		size_t n;
@@ -135,6 +140,8 @@ struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f)
 			 "filter: intervals known for the first %u completed I/Os", VR_IVF_MAX);
 	return x;
 nomem:
+	snprintf(err, errsz, "out of memory");
+fail:
 	vxt_phasepair_free(pp);
 	vr_ivfilter_free(x);
 	return NULL;

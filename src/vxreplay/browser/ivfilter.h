@@ -3,6 +3,7 @@
 #define VXREPLAY_BROWSER_IVFILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "vxtrace/event.h"
 
@@ -11,8 +12,10 @@ struct vxt_filter;
 struct vr_ivfilter;
 
 /* Pair the phases of the whole file for @f (borrowed for the result's
- * life): one pass on the job reader now. @return NULL when out of memory. */
-struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f);
+ * life): one pass on the job reader now. @return it, or NULL with the
+ * reason in @err (out of memory, the file cannot be opened again). */
+struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f, char *err,
+				    size_t errsz);
 /* @f on @ev, a completion judged by its own I/O's intervals. */
 bool vr_ivfilter_match(struct vr_ivfilter *x, const struct vxt_event *ev);
 /* NULL is fine. */
