@@ -352,7 +352,8 @@ static int on_done(struct vxt_pairer *p, struct pobj *o, const struct vxt_event 
 		issued += q->t[VXT_PT_D] != NONE;
 		p->out[n++] = *q;
 	}
-	memmove(o->io + j, o->io + i, (o->n - i) * sizeof(*o->io));
+	if (i > j)	/* (an object with nothing pending may have no array) */
+		memmove(o->io + j, o->io + i, (o->n - i) * sizeof(*o->io));
 	o->n -= i - j;
 	p->pending -= (uint32_t)(i - j);
 	if (!n) {
