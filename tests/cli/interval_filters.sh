@@ -2,7 +2,8 @@
 # interval_filters.sh - the interval fields (q2c, q2d, d2c, ...) in every
 # filter that sees events one at a time, on the imported real blktrace
 # capture (../shared/data/blktrace/centos7-sda): vxrecord --filter, vxtop
-# --filter, a profile's filter: and a speculation predicate. The reference
+# --filter, a profile's filter:, a speculation predicate and vxreplay
+# --script under --filter. The reference
 # is awk alone over `vxreplay --report events --format csv` of the whole
 # capture, pairing each completion with its own I/O by object and first
 # sector (tests/cli/ivpair.awk). An interval is known on its
@@ -91,3 +92,9 @@ got=$("$b/vxreplay" "$tmp/c.vxt" --profile "$tmp/specq.yaml" --report events --f
 [ "$got" = "$(cat "$tmp/want")" ] ||
 	fail "speculation predicate q2c: $(printf '%s\n' "$got" | wc -l) events, awk finds $nwant"
 echo "speculation predicate q2c: the $nwant completions awk finds"
+
+# vxreplay --script under --filter: the script sees what the filter keeps
+printf 'io:::done { @n = count(); }\n' >"$tmp/count.d"
+got=$("$b/vxreplay" "$tmp/c.vxt" --script "$tmp/count.d" --filter "q2c > ${q2c}ns" | tr -d ' \n')
+[ "$got" = "$nwant" ] || fail "vxreplay --script under --filter q2c: $got completions, awk finds $nwant"
+echo "vxreplay --script under --filter q2c: $got completions"

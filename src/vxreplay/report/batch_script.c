@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/batch_script.h"
+#include "vxtrace/phasepair.h"
 
 static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 {
@@ -75,6 +76,7 @@ static int fail(int rc)
 struct feed {
 	struct batch_script *bs;
 	struct vxt_filter *f;
+	struct vxt_phasepair *pp;	/* @f reads intervals: every event in scope paired */
 	int rc;			/* the script's error, once */
 };
 
@@ -90,9 +92,16 @@ static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	for (size_t k = 0; k < n; k++) {
 		int in = report_in_scope(c, &ev[k], ord + k);
 
+		struct vxt_ivals iv;
+		struct vxt_filter_ctx fc = { .iv = fd->pp ? &iv : NULL };
+
 		if (in < 0)
 			return -1;
-		if (!in || (fd->f && ev[k].phase != VXT_PH_LOST && !vxt_filter_matches(fd->f, &ev[k])))
+		if (in && fd->pp && vxt_phasepair_add(fd->pp, &ev[k], &iv) < 0) {
+			fd->rc = -ENOMEM;
+			return -1;
+		}
+		if (!in || (fd->f && ev[k].phase != VXT_PH_LOST && !vxt_filter_eval(fd->f, &ev[k], &fc)))
 			continue;
 		bs->considered++;
 		fd->rc = vxt_script_push(bs->s, &ev[k], ord + k);
@@ -114,12 +123,17 @@ static int run(struct report_ctx *c, struct batch_script *bs, struct vxt_filter 
 		return fail(rc);
 	if (report_scope_begin(c) < 0)
 		return 1;
+	if (f && vxt_filter_uses_intervals(f) && !(fd.pp = vxt_phasepair_new()))
+		return fail(-ENOMEM);
 	if (!vxt_script_exited(bs->s, NULL)) {
 		rc = report_scan(c, fields, feed_chunk, &fd);
+		vxt_phasepair_free(fd.pp);
 		if (fd.rc < 0)
 			return fail(fd.rc);
 		if (rc)
 			return rc;
+	} else {
+		vxt_phasepair_free(fd.pp);
 	}
 	rc = vxt_script_end(bs->s);
 	if (rc < 0)
