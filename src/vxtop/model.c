@@ -564,6 +564,8 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 	r->name = ob ? ob->name : "?";
 	r->errors_total = vxtop_model_obj_errors(m, id);
 	r->idle = st ? st->idle : 1000000;
+	if (m->queue_seen)	/* no event in the interval: no merge either, as iostat's 0.00 */
+		r->rrqm_s = r->wrqm_s = 0;
 	if (!o || s->end_ns <= s->start_ns)
 		return;
 	sec = (double)(s->end_ns - s->start_ns) / VXT_NSEC_PER_SEC;
