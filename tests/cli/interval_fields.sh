@@ -21,49 +21,9 @@ data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
 "$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || fail "import failed"
 "$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || fail "events failed"
 
-# one line per completion: q2d d2c q2c q2g g2i i2d ("-" = unknown)
-awk -F, 'NR > 1 {
-	t = $1; o = $2; p = $3; s = $6; n = $7 / 512; key = o SUBSEP s
-	if (p == "queue") { id = ++nid; obj[id] = o; sec[id] = s; tq[id] = t; open[id] = 1; next }
-	if (p == "getrq" || p == "insert" || p == "start") {
-		ph = p == "getrq" ? "g" : p == "insert" ? "i" : "d"
-		best = 0
-		for (id = 1; id <= nid; id++)
-			if (open[id] && obj[id] == o && sec[id] == s && !((id, ph) in tp)) { best = id; break }
-		if (!best) { best = ++nid; obj[best] = o; sec[best] = s; open[best] = 1 }
-		tp[best, ph] = t; next
-	}
-	if (p == "merge") {
-		for (id = 1; id <= nid; id++)
-			if (open[id] && obj[id] == o && sec[id] == s && !((id, "g") in tp)) {
-				if (!((id, "i") in tp) && !((id, "d") in tp)) open[id] = 0
-				break
-			}
-		if (n > 0)
-			for (id = 1; id <= nid; id++)
-				if (open[id] && obj[id] == o && sec[id] == s + n && !((id, "d") in tp)) {
-					sec[id] = s; break
-				}
-		next
-	}
-	if (p == "done") {
-		best = 0
-		for (id = 1; id <= nid; id++)
-			if (open[id] && obj[id] == o && sec[id] == s && ((id, "d") in tp)) { best = id; break }
-		if (!best)
-			for (id = 1; id <= nid; id++)
-				if (open[id] && obj[id] == o && sec[id] == s) { best = id; break }
-		if (!best) { print "-", ($8 > 0 ? $8 : "-"), "-", "-", "-", "-"; next }
-		open[best] = 0
-		q = (best in tq) ? tq[best] : ""
-		g = ((best, "g") in tp) ? tp[best, "g"] : ""
-		i = ((best, "i") in tp) ? tp[best, "i"] : ""
-		d = ((best, "d") in tp) ? tp[best, "d"] : ""
-		d2c = iv(d, t); if (d2c == "-" && d == "" && $8 > 0) d2c = $8
-		print iv(q, d), d2c, iv(q, t), iv(q, g), iv(g, i), iv(i, d)
-	}
-}
-function iv(a, b) { return a == "" || b == "" || b < a ? "-" : b - a }' "$tmp/ev.csv" >"$tmp/iv"
+# one line per completion: q2d d2c q2c q2g g2i i2d ("-" = unknown), paired
+# by brute force in ivpair.awk (its first three columns are time, object, sector)
+awk -F, -f "$top/tests/cli/ivpair.awk" "$tmp/ev.csv" | cut -d' ' -f4- >"$tmp/iv"
 [ "$(wc -l <"$tmp/iv")" -gt 50 ] || fail "awk found too few completions: $(wc -l <"$tmp/iv")"
 
 col=0 checked=0
