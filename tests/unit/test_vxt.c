@@ -528,6 +528,55 @@ START_TEST(aggregates_when_asked)
 }
 END_TEST
 
+/* Chunks with no per-object aggregates (only lost records in them) among
+ * chunks with: each chunk's aggregates are its own events', counted here. */
+START_TEST(aggregates_beside_chunks_without)
+{
+	enum { CHUNKS = 1200 };
+	static struct vxt_event evs[2 * CHUNKS];
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_writer_opts o = { .chunk_bytes = 2 * sizeof(struct vxt_event), .force = true,
+				     .host = "testhost", .source = "test" };
+	struct vxt_writer *w;
+	struct vxt_reader *r;
+
+	for (size_t k = 0; k < 2 * CHUNKS; k++) {
+		size_t c = k / 2;
+
+		evs[k] = events[k];
+		evs[k].object = 0;
+		/* completions in the first chunk, one past the index's first page
+		 * and every 350th; only lost records in the others */
+		evs[k].phase = c == 0 || c == 601 || c % 350 == 0 ? VXT_PH_DONE : VXT_PH_LOST;
+	}
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 0), "sda", VXT_OBJ_DISK, 1 << 30);
+	w = vxt_writer_open(path, &o, objs, strs, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_int_eq(vxt_writer_write(w, evs, 2 * CHUNKS), 0);
+	ck_assert_int_eq(vxt_writer_close(w, err), 0);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_uint_eq(vxt_reader_nchunks(r), CHUNKS);
+	for (size_t i = CHUNKS; i-- > 0;) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		uint64_t done = 0;
+
+		for (uint64_t k = ci->first_event; k < ci->first_event + ci->nevents; k++)
+			done += evs[k].phase == VXT_PH_DONE;
+		ck_assert_uint_eq(ci->nobjagg, done ? 1 : 0);
+		if (!done)
+			continue;
+		ck_assert_ptr_nonnull(ci->objagg);
+		ck_assert_uint_eq(ci->objagg[0].ios[VXT_OP_READ] + ci->objagg[0].ios[VXT_OP_WRITE], done);
+	}
+	vxt_reader_close(r);
+}
+END_TEST
+
 START_TEST(not_a_vxt_file)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -570,6 +619,7 @@ Suite *vxt_suite(void)
 	tcase_add_test(tc, truncation_at_every_byte);
 	tcase_add_test(tc, bit_flip_in_each_chunk);
 	tcase_add_test(tc, aggregates_when_asked);
+	tcase_add_test(tc, aggregates_beside_chunks_without);
 	tcase_add_test(tc, not_a_vxt_file);
 	tcase_add_test(tc, refuses_to_overwrite);
 	suite_add_tcase(s, tc);

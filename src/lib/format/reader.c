@@ -218,7 +218,8 @@ static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci, uint
 		r->chunks = c;
 		r->cap = cap;
 	}
-	if (ci->nobjagg && vxt_aggcache_note(r, r->n, agg_off, ci->nobjagg) < 0)
+	/* every chunk, with or without aggregates: the cache's counts cover them all */
+	if (vxt_aggcache_note(r, r->n, agg_off, ci->nobjagg) < 0)
 		return -ENOMEM;
 	r->chunks[r->n++] = *ci;
 	r->nevents += ci->nevents;
