@@ -13,19 +13,6 @@
 
 #include "vxtrace.h"
 
-static int pack_slot(u8 type)
-{
-	switch (type) {
-	case VOLIOT_REC_IO_START:
-		return 0;
-	case VOLIOT_REC_IO_DONE:
-		return 1;
-	case VOLIOT_REC_REQUEUE:
-		return 2;
-	}
-	return -1;
-}
-
 static u32 put_le(u8 *p, u64 v, u32 n)
 {
 	u32 i;
@@ -44,7 +31,7 @@ void vxt_pack_reset(struct vxt_pack *pk, bool on)
 u32 vxt_pack_rec(const struct vxt_pack *pk, const struct voliot_io_rec *rec,
 		 u8 *out)
 {
-	int slot = pack_slot(rec->type);
+	int slot = voliot_pk_slot(rec->type);
 	const struct voliot_io_rec *prev;
 	u16 f = 0;
 	u32 o = VOLIOT_PK_HDR, n;
@@ -123,7 +110,7 @@ u32 vxt_pack_rec(const struct vxt_pack *pk, const struct voliot_io_rec *rec,
 
 void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec)
 {
-	int slot = pack_slot(rec->type);
+	int slot = voliot_pk_slot(rec->type);
 
 	if (!pk->on || slot < 0)
 		return;

@@ -128,7 +128,7 @@ void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 struct vxt_pack {
 	bool on;			/* VOLIOT_SPEC_F_PACKED */
 	u8 have;			/* bit per entry of last */
-	struct voliot_io_rec last[3];	/* the start, done, requeue queued last */
+	struct voliot_io_rec last[VOLIOT_PK_SLOTS];	/* the start, done, requeue queued last */
 };
 
 /* Forget the records queued so far; pack from now on when @on. */

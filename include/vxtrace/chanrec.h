@@ -37,7 +37,7 @@ struct vxt_chandec {
 	uint64_t offset;	/* stream bytes consumed so far */
 	/* the previous start, done and requeue record, which a packed record
 	 * (VOLIOT_REC_IO_PACKED) is told against; bit i of have: last[i] set */
-	struct voliot_io_rec last[3];
+	struct voliot_io_rec last[VOLIOT_PK_SLOTS];
 	uint8_t have;
 };
 

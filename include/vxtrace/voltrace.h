@@ -335,6 +335,23 @@ struct voliot_spec_horizon {
 #define VOLIOT_PK_COMM		0x2000	/* __u8 n, then n (<= 16) bytes of comm */
 #define VOLIOT_PK_ALL		0x3fff
 #define VOLIOT_PK_HDR		5	/* bytes before the fields */
+#define VOLIOT_PK_SLOTS		3	/* I/O record types a packed record stands for */
+
+/* Which previous record a packed record of I/O type @type is told against
+ * (one per type, in both the writer and the reader): 0..VOLIOT_PK_SLOTS-1,
+ * or -1 for a type that is never packed. */
+static inline int voliot_pk_slot(__u8 type)
+{
+	switch (type) {
+	case VOLIOT_REC_IO_START:
+		return 0;
+	case VOLIOT_REC_IO_DONE:
+		return 1;
+	case VOLIOT_REC_REQUEUE:
+		return 2;
+	}
+	return -1;
+}
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats size");

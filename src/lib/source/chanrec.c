@@ -15,21 +15,6 @@ static inline uint32_t le32(const uint8_t *p)
 }
 static inline uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
-/* The entry of vxt_chandec.last for I/O records of @type, or -1. */
-static int last_slot(uint8_t type)
-{
-	switch (type) {
-	case VOLIOT_REC_IO_START:
-		return 0;
-	case VOLIOT_REC_IO_DONE:
-		return 1;
-	case VOLIOT_REC_REQUEUE:
-		return 2;
-	default:
-		return -1;
-	}
-}
-
 /* The fields a packed record with no previous record of its type must hold. */
 #define PK_SELF (VOLIOT_PK_OP | VOLIOT_PK_FLAGS | VOLIOT_PK_CPU | VOLIOT_PK_DEV | VOLIOT_PK_PID | \
 		 VOLIOT_PK_BYTES | VOLIOT_PK_ERROR | VOLIOT_PK_TIME | VOLIOT_PK_COMM)
@@ -68,7 +53,7 @@ static uint64_t le_n(const uint8_t *p, size_t n)
 static int decode_packed(struct vxt_chandec *d, const uint8_t *p, size_t len,
 			 struct vxt_chanrec *r)
 {
-	int slot = last_slot(p[2]);
+	int slot = voliot_pk_slot(p[2]);
 	uint16_t f = le16(p + 3), bit;
 	struct voliot_io_rec io, prev;
 	size_t o = VOLIOT_PK_HDR, n;
@@ -227,7 +212,7 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 		r->u.io.latency_ns = le64(p + 40);
 		memcpy(r->u.io.comm, p + 48, sizeof(r->u.io.comm));
 		r->u.io.comm[sizeof(r->u.io.comm) - 1] = '\0';
-		slot = last_slot(r->type);
+		slot = voliot_pk_slot(r->type);
 		if (slot >= 0) {
 			d->last[slot] = r->u.io;
 			d->have |= (uint8_t)(1u << slot);
