@@ -37,21 +37,15 @@ command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
 [ -r /sys/kernel/btf/vmlinux ] || { say "skipped (no BTF)"; exit 0; }
 grep -q 'this build has no BPF programs' "$build/vxrecord" &&
 	{ say "skipped (built without the ebpf source)"; exit 0; }
-dir=$(mktemp -d)
-back=$(mktemp -d /dev/shm/vxt-bench.XXXXXX 2>/dev/null || mktemp -d)
-loop= bg=
+. "$top/tests/bench/shm_loop.inc"
+bg=
 cleanup() {
 	[ -n "$bg" ] && kill -9 "$bg" 2>/dev/null
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$dir" "$back"
+	shm_loop_free
 }
 trap cleanup EXIT
-truncate -s 256M "$back/disk.img"
-loop=$(losetup -f --show "$back/disk.img") || { say "skipped (no free loop device)"; exit 0; }
-name=${loop#/dev/}
+shm_loop 256 fill
 major=$(( $(stat -c 0x%t "$loop") )) minor=$(( $(stat -c 0x%T "$loop") ))
-dd if=/dev/zero of="$loop" bs=1M count=256 oflag=direct 2>/dev/null
-sleep 0.5
 
 fio_iops() {	# -> "IOPS TOTAL_IOS"
 	fio --name=bench --filename="$loop" --direct=1 --rw=randread --bs=4k --ioengine=libaio \

@@ -18,23 +18,18 @@ say() { echo "tracefs: $*"; }
 [ "$(id -u)" -eq 0 ] || { say "skipped (needs root)"; exit 0; }
 grep -qw tracefs /proc/filesystems || { say "skipped (no tracefs)"; exit 0; }
 command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
-dir=$(mktemp -d)
-back=$(mktemp -d /dev/shm/vxt-bench.XXXXXX 2>/dev/null || mktemp -d)
-loop= rec= tc= raw= cats=
+. "$top/tests/bench/shm_loop.inc"
+rec= tc= raw= cats=
 cleanup() {
 	[ -n "$rec" ] && kill -9 "$rec" 2>/dev/null
 	[ -n "$tc" ] && kill -9 "$tc" 2>/dev/null
 	for p in $cats; do kill -9 "$p" 2>/dev/null; done
 	[ -n "$raw" ] && { echo 0 >"$raw/events/enable"; sleep 0.2; rmdir "$raw"; }
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$dir" "$back"
+	shm_loop_free
 }
 trap cleanup EXIT
-truncate -s 256M "$back/disk.img"
-loop=$(losetup -f --show "$back/disk.img") || { say "skipped (no free loop device)"; exit 0; }
-name=${loop#/dev/}
+shm_loop 256
 dev=$(( $(stat -c 0x%t "$loop") << 20 | $(stat -c 0x%T "$loop") ))
-sleep 0.5
 
 # does trace-cmd record work here?
 tcok=0

@@ -25,19 +25,10 @@ say() { echo "tracefs_cpu: $*"; }
 [ "$(id -u)" -eq 0 ] || { say "skipped (needs root)"; exit 0; }
 grep -qw tracefs /proc/filesystems || { say "skipped (no tracefs)"; exit 0; }
 command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
-dir=$(mktemp -d)
-back=$(mktemp -d /dev/shm/vxt-bench.XXXXXX 2>/dev/null || mktemp -d)
-loop=
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$dir" "$back"
-}
+. "$top/tests/bench/shm_loop.inc"
+cleanup() { shm_loop_free; }
 trap cleanup EXIT
-truncate -s 256M "$back/disk.img"
-loop=$(losetup -f --show "$back/disk.img") || { say "skipped (no free loop device)"; exit 0; }
-name=${loop#/dev/}
-dd if=/dev/zero of="$loop" bs=1M count=256 oflag=direct 2>/dev/null
-sleep 0.5
+shm_loop 256 fill
 
 # one run of vxrecord binary $1: "CPU_NS EVENTS LOST BYTES"
 run_one() {

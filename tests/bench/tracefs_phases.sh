@@ -13,22 +13,17 @@ say() { echo "tracefs_phases: $*"; }
 grep -qw tracefs /proc/filesystems || { say "skipped (no tracefs)"; exit 0; }
 command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
 command -v python3 >/dev/null || { say "skipped (no python3)"; exit 0; }
-dir=$(mktemp -d)
-back=$(mktemp -d /dev/shm/vxt-bench.XXXXXX 2>/dev/null || mktemp -d)
-loop= rec=
+. "$top/tests/bench/shm_loop.inc"
+rec=
 cleanup() {
 	[ -n "$rec" ] && kill -9 "$rec" 2>/dev/null
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$dir" "$back"
+	shm_loop_free
 }
 trap cleanup EXIT
-truncate -s 256M "$back/disk.img"
-loop=$(losetup -f --show "$back/disk.img") || { say "skipped (no free loop device)"; exit 0; }
-name=${loop#/dev/}
+shm_loop 256
 sched=$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$name/queue/scheduler")
 echo mq-deadline >"/sys/block/$name/queue/scheduler" 2>/dev/null &&
 	sched=mq-deadline
-sleep 0.5
 
 "$build/vxrecord" --source tracefs --phases all --objects "$name" -o "$dir/p.vxt" \
 	2>"$dir/rec.err" &
