@@ -127,6 +127,16 @@ struct vxt_bd_proc {
 	struct vxt_bd_group g;
 };
 
+/* The intervals of one (object, op, process) while the events come: each is
+ * counted once, in its cell; vxt_bd_finish() adds the cells into the object,
+ * op and process groups. */
+struct vxt_bd_cell {
+	uint32_t object, pid, comm;
+	uint8_t op;
+	bool used;			/* false = empty slot */
+	struct vxt_bd_group g;
+};
+
 struct vxt_breakdown {
 	bool all_phases;		/* the capture holds the queue side (btt's intervals) */
 	struct vxt_bd_group all;
@@ -143,6 +153,9 @@ struct vxt_breakdown {
 	struct vxt_pairer *pr;		/* the I/Os followed (pairer.h) */
 	uint32_t last_pid, last_comm;	/* the process group found last */
 	struct vxt_bd_group *last_proc;
+	struct vxt_bd_cell *cell;	/* open addressing by object, op, pid, comm */
+	size_t ncell, capcell;
+	struct vxt_bd_cell *last_cell;	/* the cell found last */
 	bool finished;			/* vxt_bd_finish() done */
 };
 

@@ -63,18 +63,19 @@ static uint64_t bucket_low(unsigned b)
 	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
 }
 
-/* Count @v, whose bucket is @b. */
+/* Count @v, whose bucket is @b. The first sample allocates the histogram
+ * and starts min at its top, so the rest is branch-free. */
 static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 {
-	if (!s->hist) {
+	if (__builtin_expect(!s->hist, 0)) {
 		s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
 		if (!s->hist)
 			return -ENOMEM;
+		if (!s->n)
+			s->min = UINT64_MAX;
 	}
-	if (!s->n || v < s->min)
-		s->min = v;
-	if (!s->n || v > s->max)
-		s->max = v;
+	s->min = v < s->min ? v : s->min;
+	s->max = v > s->max ? v : s->max;
 	s->n++;
 	s->sum += v;
 	s->hist[b]++;
@@ -254,21 +255,29 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The ceil(n/2)-th smallest distance: the histogram of every distance
+ * names its bucket; the exact counts of the distances in that bucket alone
+ * are sorted and walked. */
 uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
 {
-	uint64_t *keys, seen = 0, rank = (s->n + 1) / 2, v;
+	uint64_t *keys, seen = 0, rank = (s->n + 1) / 2, v = 0;
 	size_t i, n = 0;
+	unsigned b;
 
-	if (s->mode_full || !s->mlen)
+	if (s->mode_full || !s->mlen || !s->dist.hist)
 		return vxt_bd_quantile(&s->dist, 0.5);
-	keys = malloc(s->mlen * sizeof(*keys));
+	for (b = 0; b < VXT_BD_BUCKETS && seen + s->dist.hist[b] < rank; b++)
+		seen += s->dist.hist[b];
+	if (b == VXT_BD_BUCKETS)
+		return s->dist.max;
+	keys = malloc((s->dist.hist[b] < s->mlen ? s->dist.hist[b] : s->mlen) * sizeof(*keys));
 	if (!keys)
 		return vxt_bd_quantile(&s->dist, 0.5);
 	for (i = 0; i < s->mcap; i++)
-		if (s->mtab[i].count)
+		if (s->mtab[i].count && bucket_of(s->mtab[i].key) == b)
 			keys[n++] = s->mtab[i].key;
 	qsort(keys, n, sizeof(*keys), cmp_u64);
-	for (i = 0, v = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		seen += mode_slot(s->mtab, s->mcap, keys[i])->count;
 		v = keys[i];
 		if (seen >= rank)
@@ -334,6 +343,10 @@ void vxt_bd_free(struct vxt_breakdown *b)
 		seek_free(&b->dev[i].d2d);
 	}
 	vxt_pairer_free(b->pr);
+	for (i = 0; i < b->capcell; i++)
+		if (b->cell[i].used)
+			group_free(&b->cell[i].g);
+	free(b->cell);
 	for (i = 0; i < b->capproc; i++)
 		if (b->proc[i].pid || b->proc[i].comm)
 			group_free(&b->proc[i].g);
@@ -434,18 +447,75 @@ static void unpaired(struct vxt_breakdown *b, enum vxt_bd_unpaired k, uint64_t o
 		b->unp[k].first = ord;
 }
 
-/* Count one interval of an I/O in the groups it belongs to (all objects'
- * group: the sum of the objects', made by vxt_bd_finish()). */
+static uint64_t cell_hash(uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
+{
+	uint64_t k = ((uint64_t)pid << 32 | comm) ^ ((uint64_t)object << 8 | op) * 0xff51afd7ed558ccdull;
+
+	return k * 0x9e3779b97f4a7c15ull >> 20;
+}
+
+static struct vxt_bd_cell *cell_slot(struct vxt_bd_cell *t, size_t cap, uint32_t object,
+				     uint8_t op, uint32_t pid, uint32_t comm)
+{
+	size_t i;
+
+	for (i = cell_hash(object, op, pid, comm) & (cap - 1); t[i].used; i = (i + 1) & (cap - 1))
+		if (t[i].object == object && t[i].op == op && t[i].pid == pid && t[i].comm == comm)
+			break;
+	return &t[i];
+}
+
+/* The cell of (@object, @op, @pid, @comm), made at its first interval: the
+ * process group is made then too, so processes keep the order of their
+ * first interval. */
+static struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t object, uint8_t op,
+				   uint32_t pid, uint32_t comm)
+{
+	struct vxt_bd_cell *c = b->last_cell;
+
+	if (c && c->object == object && c->op == op && c->pid == pid && c->comm == comm)
+		return c;
+	if (2 * (b->ncell + 1) > b->capcell) {
+		size_t cap = b->capcell ? 2 * b->capcell : 64;
+		struct vxt_bd_cell *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t j = 0; j < b->capcell; j++)
+			if (b->cell[j].used)
+				*cell_slot(t, cap, b->cell[j].object, b->cell[j].op, b->cell[j].pid,
+					   b->cell[j].comm) = b->cell[j];
+		free(b->cell);
+		b->cell = t;
+		b->capcell = cap;
+	}
+	c = cell_slot(b->cell, b->capcell, object, op, pid, comm);
+	if (!c->used) {
+		if (!proc_of(b, pid, comm))
+			return NULL;
+		c->object = object;
+		c->op = op;
+		c->pid = pid;
+		c->comm = comm;
+		c->used = true;
+		b->ncell++;
+	}
+	/* the table only moves when it grows, and that passes through here */
+	b->last_cell = c;
+	return c;
+}
+
+/* Count one interval of an I/O in its cell (the object, op, process and
+ * all-objects groups are sums of cells, made by vxt_bd_finish()). */
 static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uint64_t v,
 		 uint8_t op, uint32_t pid, uint32_t comm)
 {
-	struct vxt_bd_group *p = proc_of(b, pid, comm);
-	unsigned k = bucket_of(v);
+	struct vxt_bd_cell *c = cell_of(b, (uint32_t)(d - b->dev),
+					op < VXT_OP_COUNT ? op : VXT_OP_OTHER, pid, comm);
 
-	if (!p || stat_add_in(&d->g.iv[iv], v, k) < 0 ||
-	    stat_add_in(&b->ops[op < VXT_OP_COUNT ? op : VXT_OP_OTHER].iv[iv], v, k) < 0)
+	if (!c)
 		return -ENOMEM;
-	return stat_add_in(&p->iv[iv], v, k);
+	return stat_add_in(&c->g.iv[iv], v, bucket_of(v));
 }
 
 /* The interval from @from to @to of @q's I/O, or an out-of-order phase. */
@@ -651,6 +721,46 @@ static int stat_merge(struct vxt_bd_stat *to, const struct vxt_bd_stat *from)
 	return 0;
 }
 
+/* Add @from into @to; when @to is empty and @take, @from's histogram moves
+ * there instead of being copied. */
+static int stat_fold(struct vxt_bd_stat *to, struct vxt_bd_stat *from, bool take)
+{
+	if (take && !to->n && !to->hist) {
+		*to = *from;
+		from->hist = NULL;
+		return 0;
+	}
+	return stat_merge(to, from);
+}
+
+/* Add the cells into the object, op and process groups. */
+static int cells_fold(struct vxt_breakdown *b)
+{
+	for (size_t i = 0; i < b->capcell; i++) {
+		struct vxt_bd_cell *c = &b->cell[i];
+		struct vxt_bd_group *p;
+
+		if (!c->used)
+			continue;
+		p = proc_of(b, c->pid, c->comm);
+		if (!p)
+			return -ENOMEM;
+		for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++) {
+			struct vxt_bd_stat *s = &c->g.iv[iv];
+
+			if (!s->n)
+				continue;
+			if (stat_merge(&b->dev[c->object].g.iv[iv], s) < 0 ||
+			    stat_merge(&b->ops[c->op].iv[iv], s) < 0 ||
+			    stat_fold(&p->iv[iv], s, true) < 0)
+				return -ENOMEM;
+		}
+		group_free(&c->g);
+		memset(&c->g, 0, sizeof(c->g));
+	}
+	return 0;
+}
+
 int vxt_bd_finish(struct vxt_breakdown *b)
 {
 	int rc = 0;
@@ -660,6 +770,8 @@ int vxt_bd_finish(struct vxt_breakdown *b)
 	b->finished = true;
 	if (b->pr)
 		vxt_pairer_each(b->pr, pending, b);
+	if (cells_fold(b) < 0)
+		rc = -ENOMEM;
 	for (size_t i = 0; i < b->ndev; i++) {
 		if (mode_flush(&b->dev[i].q2q) < 0 || mode_flush(&b->dev[i].d2d) < 0)
 			rc = -ENOMEM;

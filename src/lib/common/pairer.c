@@ -13,6 +13,10 @@
 
 #define NONE VXT_PT_UNSET
 #define JOINED 0x80			/* flags: the device below logged its queue */
+/* The phases that move I/O along (remaps apart). */
+#define PAIRING (1u << VXT_PH_QUEUE | 1u << VXT_PH_GETRQ | 1u << VXT_PH_INSERT | \
+		 1u << VXT_PH_MERGE | 1u << VXT_PH_START | 1u << VXT_PH_DONE | \
+		 1u << VXT_PH_REQUEUE | 1u << VXT_PH_SPLIT)
 
 struct pobj {
 	struct vxt_pio *io;		/* sorted by start */
@@ -88,22 +92,25 @@ void vxt_pairer_each(const struct vxt_pairer *p, void (*fn)(void *arg, const str
 			fn(arg, &p->obj[i].io[k]);
 }
 
-static struct pobj *obj_of(struct vxt_pairer *p, uint32_t object)
+static struct pobj *obj_grow(struct vxt_pairer *p, uint32_t object)
 {
-	if (object >= p->nobj) {
-		size_t n = p->nobj ? p->nobj : 8;
-		struct pobj *o;
+	size_t n = p->nobj ? p->nobj : 8;
+	struct pobj *o;
 
-		while (n <= object)
-			n *= 2;
-		o = realloc(p->obj, n * sizeof(*o));
-		if (!o)
-			return NULL;
-		memset(o + p->nobj, 0, (n - p->nobj) * sizeof(*o));
-		p->obj = o;
-		p->nobj = n;
-	}
+	while (n <= object)
+		n *= 2;
+	o = realloc(p->obj, n * sizeof(*o));
+	if (!o)
+		return NULL;
+	memset(o + p->nobj, 0, (n - p->nobj) * sizeof(*o));
+	p->obj = o;
+	p->nobj = n;
 	return &p->obj[object];
+}
+
+static inline struct pobj *obj_of(struct vxt_pairer *p, uint32_t object)
+{
+	return __builtin_expect(object < p->nobj, 1) ? &p->obj[object] : obj_grow(p, object);
 }
 
 /* Index of the first pending I/O starting at or after @sec. */
@@ -274,12 +281,14 @@ static int out_room(struct vxt_pairer *p, size_t n)
 	return 0;
 }
 
-/* issue: every pending I/O inside its range; copies of them go out. */
+/* issue: every pending I/O inside its range; when they lie side by side in
+ * the array (the usual case) they are handed out in place, else copies of
+ * them go out. */
 static int on_issue(struct vxt_pairer *p, struct pobj *o, const struct vxt_event *ev,
 		    uint64_t ord, struct vxt_pstep *st)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	size_t i, n = 0;
+	size_t i, first = SIZE_MAX, last = 0, n = 0;
 	int rc = 0;
 
 	for (i = lower(o, s); i < o->n && o->io[i].start < lim; i++) {
@@ -287,10 +296,10 @@ static int on_issue(struct vxt_pairer *p, struct pobj *o, const struct vxt_event
 
 		if (q->end > e)
 			continue;
-		if (out_room(p, n + 1) < 0)
-			return -ENOMEM;
 		mark(p, st, q, VXT_PT_D, ev->time_ns);
-		p->out[n++] = *q;
+		first = first == SIZE_MAX ? i : first;
+		last = i;
+		n++;
 	}
 	if (!n) {
 		struct vxt_pio *q;
@@ -306,6 +315,15 @@ static int on_issue(struct vxt_pairer *p, struct pobj *o, const struct vxt_event
 	}
 	st->what = VXT_PS_MARKED;
 	st->n = n;
+	if (last - first + 1 == n) {
+		st->io = &o->io[first];
+		return 0;
+	}
+	if (out_room(p, n) < 0)
+		return -ENOMEM;
+	for (i = first, n = 0; i <= last; i++)
+		if (o->io[i].end <= e)
+			p->out[n++] = o->io[i];
 	st->io = p->out;
 	return 0;
 }
@@ -446,23 +464,10 @@ int vxt_pairer_add(struct vxt_pairer *p, const struct vxt_event *ev, uint64_t or
 	st->unpaired = -1;
 	st->n = 0;
 	st->io = NULL;
-	if (!ev->bytes && (ev->phase == VXT_PH_SPLIT || ev->phase == VXT_PH_REMAP))
+	if (ev->phase == VXT_PH_REMAP)
+		return ev->bytes ? on_remap(p, ev, st) : 0;
+	if (ev->phase >= 32 || !((1u << ev->phase) & PAIRING))
 		return 0;
-	switch (ev->phase) {
-	case VXT_PH_QUEUE:
-	case VXT_PH_GETRQ:
-	case VXT_PH_INSERT:
-	case VXT_PH_MERGE:
-	case VXT_PH_START:
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-	case VXT_PH_SPLIT:
-		break;
-	case VXT_PH_REMAP:
-		return on_remap(p, ev, st);
-	default:
-		return 0;
-	}
 	o = obj_of(p, ev->object);
 	if (!o)
 		return -ENOMEM;
@@ -478,7 +483,7 @@ int vxt_pairer_add(struct vxt_pairer *p, const struct vxt_event *ev, uint64_t or
 	case VXT_PH_REQUEUE:
 		return on_requeue(o, ev, st);
 	case VXT_PH_SPLIT:
-		return on_split(p, o, ev, st);
+		return ev->bytes ? on_split(p, o, ev, st) : 0;
 	default:
 		return on_done(p, o, ev, st);
 	}
