@@ -511,7 +511,7 @@ static void chan_shutdown(struct vxt_chan *ch)
 		atomic64_sub(vxt_spec_bytes(ch->spec), &ring_bytes);
 		vxt_spec_free(ch->spec);
 		ch->spec = NULL;
-		vxt_pack_reset(&ch->pack, false);
+		vxt_pack_reset(&ch->pack, 0);
 	}
 	ws = rcu_dereference_protected(ch->want, 1);
 	RCU_INIT_POINTER(ch->want, NULL);
@@ -615,7 +615,7 @@ static int chan_discard(struct vxt_chan *ch)
 		memset(&ch->seen, 0, sizeof(ch->seen));
 		if (ch->spec)
 			vxt_spec_reset(ch->spec);
-		vxt_pack_reset(&ch->pack, ch->pack.on);
+		vxt_pack_reset(&ch->pack, ch->pack.flags);
 		spin_unlock_irq(&ch->lock);
 		return 0;
 	case VOLIOT_MODE_ERROR:
@@ -807,7 +807,7 @@ static int chan_speculate(struct vxt_chan *ch, unsigned long arg)
 	spin_lock_irq(&ch->lock);
 	WRITE_ONCE(ch->spec, s);
 	ch->stats_at = jiffies - VXT_SPEC_STATS_EVERY;
-	vxt_pack_reset(&ch->pack, p.flags & VOLIOT_SPEC_F_PACKED);
+	vxt_pack_reset(&ch->pack, p.flags);
 	spin_unlock_irq(&ch->lock);
 	return 0;
 }
@@ -953,6 +953,7 @@ static void chan_count_read(const struct vxt_chan *ch, u32 n)
 		case VOLIOT_REC_IO_DONE:
 		case VOLIOT_REC_REQUEUE:
 		case VOLIOT_REC_IO_PACKED:
+		case VOLIOT_REC_IO_COMPACT:
 			kind = VXT_RD_IO;
 			break;
 		case VOLIOT_REC_SPEC_STATS:

@@ -123,16 +123,21 @@ void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 			const struct voliot_spec_stats *st);
 /* ---- packed records (pack.c); the channel's lock held ---- */
 
-#define VXT_PACK_MAX	72	/* room for the longest packed record */
+#define VXT_PACK_MAX	VOLIOT_CP_MAX	/* room for the longest packed record */
 
 struct vxt_pack {
-	bool on;			/* VOLIOT_SPEC_F_PACKED */
+	u32 flags;			/* VOLIOT_SPEC_F_PACKED, _COMPACT */
 	u8 have;			/* bit per entry of last */
+	u8 nstarts;			/* entries of starts in use */
+	u8 start_at;			/* where the latest start is in starts */
 	struct voliot_io_rec last[VOLIOT_PK_SLOTS];	/* the start, done, requeue queued last */
+	struct voliot_io_rec starts[VOLIOT_CP_STARTS];	/* the latest starts queued */
 };
 
-/* Forget the records queued so far; pack from now on when @on. */
-void vxt_pack_reset(struct vxt_pack *pk, bool on);
+/* Forget the records queued so far; from now on pack with the
+ * VOLIOT_SPEC_F_PACKED and VOLIOT_SPEC_F_COMPACT bits of @flags.
+ */
+void vxt_pack_reset(struct vxt_pack *pk, u32 flags);
 /* @rec as a packed record at @out (VXT_PACK_MAX bytes). @return its
  * length, or 0 when @rec goes out as it is.
  */

@@ -3,8 +3,8 @@
  * read() on a channel returns whole records, but a decoder may be fed any
  * byte stream (a pipe, a saved dump, a fuzzer): a record split across two
  * buffers is kept until the rest arrives; unknown types are skipped by length.
- * A packed I/O record (VOLIOT_REC_IO_PACKED) is handed out as the start,
- * done or requeue record it stands for, in full.
+ * A packed I/O record (VOLIOT_REC_IO_PACKED, VOLIOT_REC_IO_COMPACT) is
+ * handed out as the start, done or requeue record it stands for, in full.
  */
 #ifndef VXTRACE_CHANREC_H
 #define VXTRACE_CHANREC_H
@@ -39,6 +39,11 @@ struct vxt_chandec {
 	 * (VOLIOT_REC_IO_PACKED) is told against; bit i of have: last[i] set */
 	struct voliot_io_rec last[VOLIOT_PK_SLOTS];
 	uint8_t have;
+	/* the latest start records, which a compact record
+	 * (VOLIOT_REC_IO_COMPACT) may be told against: starts[start_at] the
+	 * latest, nstarts of them in use */
+	uint8_t nstarts, start_at;
+	struct voliot_io_rec starts[VOLIOT_CP_STARTS];
 };
 
 /* Called per record; @rec is borrowed for the call. Non-zero stops the feed

@@ -46,6 +46,8 @@ enum voliot_rec_type {
 	VOLIOT_REC_SPEC_HORIZON	= 9,	/* struct voliot_spec_horizon: nothing older to come */
 	VOLIOT_REC_IO_PACKED	= 10,	/* an I/O record told by how it differs
 					 * from the previous one (VOLIOT_SPEC_F_PACKED) */
+	VOLIOT_REC_IO_COMPACT	= 11,	/* an I/O record in varints, told against an
+					 * earlier one (VOLIOT_SPEC_F_COMPACT) */
 	/* The block layer's other phases, struct voliot_io_rec each, sent only
 	 * to a channel at capture level VOLIOT_PHASES_ALL (VOLIOT_IO_PHASES). */
 	VOLIOT_REC_QUEUE	= 16,	/* bio queued (blktrace Q) */
@@ -250,7 +252,10 @@ enum voliot_spec_overflow {
 					 * empties the ring */
 #define VOLIOT_SPEC_F_PACKED	0x4	/* committed records as VOLIOT_REC_IO_PACKED
 					 * where that is shorter */
-#define VOLIOT_SPEC_F_ALL	0x7
+#define VOLIOT_SPEC_F_COMPACT	0x8	/* committed records as VOLIOT_REC_IO_COMPACT
+					 * where that is shorter (before
+					 * VOLIOT_SPEC_F_PACKED if both) */
+#define VOLIOT_SPEC_F_ALL	0xf
 
 #define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
 #define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
@@ -352,6 +357,35 @@ static inline int voliot_pk_slot(__u8 type)
 	}
 	return -1;
 }
+
+/* VOLIOT_REC_IO_COMPACT, with VOLIOT_SPEC_F_COMPACT: byte 0 the length,
+ * byte 1 the type, byte 2 the head (VOLIOT_CP_*), then with VOLIOT_CP_MORE
+ * a varint of VOLIOT_CPM_* bits, then the fields present in the order of
+ * the head's bits and then more's, each an unsigned LEB128 varint (signed
+ * ones zigzag-coded) but for comm.
+ * The record is told against a base: the previous I/O record of the same
+ * kind (ref 0), or the ref-th latest start record (ref 1..7, a completion
+ * against its own start). Spec: formats/channel.md.
+ */
+#define VOLIOT_CP_KIND		0x03	/* voliot_pk_slot() of the record's type */
+#define VOLIOT_CP_REF_SHIFT	2
+#define VOLIOT_CP_REF		0x1c	/* which base, above */
+#define VOLIOT_CP_TIME		0x20	/* zigzag: time_ns less the base's */
+#define VOLIOT_CP_SECTOR_ABS	0x40	/* sector */
+#define VOLIOT_CP_MORE		0x80	/* a varint of VOLIOT_CPM_* follows */
+#define VOLIOT_CPM_SECTOR	0x001	/* zigzag: sector less the expected one */
+#define VOLIOT_CPM_LATENCY	0x002	/* zigzag: latency_ns less the expected */
+#define VOLIOT_CPM_CPU		0x004	/* cpu */
+#define VOLIOT_CPM_PID		0x008	/* pid */
+#define VOLIOT_CPM_ERROR	0x010	/* zigzag: error */
+#define VOLIOT_CPM_COMM		0x020	/* a byte n (<= 16), then n bytes of comm */
+#define VOLIOT_CPM_BYTES	0x040	/* bytes */
+#define VOLIOT_CPM_DEV		0x080	/* dev */
+#define VOLIOT_CPM_OP		0x100	/* op */
+#define VOLIOT_CPM_FLAGS	0x200	/* flags */
+#define VOLIOT_CPM_ALL		0x3ff
+#define VOLIOT_CP_STARTS	7	/* start records a ref can name */
+#define VOLIOT_CP_MAX		96	/* no compact record is longer */
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec_stats) == 96, "voliot_spec_stats size");

@@ -5,14 +5,18 @@
 # by vxrecord in user space), kernel (the same profile run in the module),
 # blktrace. full and user run once; none, kernel and blktrace run ROUNDS
 # times, alternating, so that the IOPS of each round compare runs made
-# seconds apart. Then check: a full and a kernel-speculating vxrecord at
+# seconds apart. Each run also says the guest's busy CPU time (/proc/stat,
+# both CPUs, all tasks: fio, the kernel, vxrecord or blktrace) and the
+# I/Os fio made. Then check: a full and a kernel-speculating vxrecord at
 # once on the same I/O: the bytes each read from its channel (the module's
-# read_bytes, by kind of record), and the profile applied offline to the
+# read_bytes, by kind of record), the errors fio saw against its I/Os and
+# the errors in the full trace, and the profile applied offline to the
 # full file compared with the kernel's file. Prints "SPECBENCH" lines.
 
 M=/modules
-RUNTIME=${RUNTIME:-5}
-ROUNDS=${ROUNDS:-5}
+RUNTIME=${RUNTIME:-2}
+ROUNDS=${ROUNDS:-9}
+CHECK_SECONDS=${CHECK_SECONDS:-20}
 PROFILE=${PROFILE:-errors-in-context}
 P=/sys/module/vxtrace/parameters
 insmod $M/configfs.ko
@@ -38,13 +42,29 @@ cp /profiles/*.yaml /tmp/prof/
 sed "s/^  on: error\$/  on: error != 0 \&\& error != 0/; s/^name: .*/name: $PROFILE-user/" \
 	/profiles/$PROFILE.yaml >/tmp/prof/$PROFILE-user.yaml
 
-fio_run() {	# fio_run SEED [SECONDS]
+# busy: the guest's busy clock ticks so far, all CPUs (/proc/stat: all but
+# idle and iowait)
+busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+hz=100
+
+# fio_run SEED [SECONDS]: fio's terse line, then its JSON; FIO_BUSY is left
+# with the busy ticks of the run
+fio_run() {
+	b0=$(busy)
 	fio --name=sb --filename=/dev/nullb0 --direct=1 --rw=randread --bs=4k \
 		--ioengine=psync --numjobs=1 --time_based --runtime="${2:-$RUNTIME}" \
-		--randseed=$1 --continue_on_error=read --minimal 2>/dev/null
+		--randseed=$1 --continue_on_error=read --output-format=terse,json \
+		>/tmp/fio.out 2>/dev/null
+	FIO_BUSY=$(($(busy) - b0))
 }
-# IOPS from fio's terse line (field 8).
-fio_iops() { echo "$1" | cut -d';' -f8; }
+# IOPS from fio's terse line (field 8); I/Os and errors from its JSON
+fio_iops() { grep '^3;' /tmp/fio.out | head -n 1 | cut -d';' -f8; }
+fio_json() { grep -o "\"$1\" : [0-9]*" /tmp/fio.out | head -n 1 | grep -o '[0-9]*$'; }
+# what every run prints: IOPS, I/Os, errors fio saw, busy CPU seconds
+fio_line() {
+	echo "iops=$(fio_iops) ios=$(fio_json total_ios) fio_errors=$(fio_json total_err)" \
+		"busy_s=$(awk -v t="$FIO_BUSY" -v h=$hz 'BEGIN { printf "%.2f", t / h }')"
+}
 
 wait_chan() {
 	i=0
@@ -57,7 +77,6 @@ wait_chan() {
 # cpu PID: user+system clock ticks so far (vxrecord's start-up, a second
 # or two of the guest's time, is left out: only the run beside fio counts)
 cpu() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
-hz=100
 
 # rd KIND: bytes read from channels since load (read_bytes: plain, spec_io,
 # spec_stats, spec_horizon, spec_other)
@@ -81,7 +100,7 @@ rec() {	# rec NAME OUT SEED ARGS...: one vxrecord run beside fio
 	wait_chan 1
 	sleep 1		# as long as blktrace is given to start
 	t0=$(cpu $p)
-	line=$(fio_run $seed)
+	fio_run $seed
 	sleep 0.3
 	t=$(($(cpu $p) - t0))
 	st=$(cat $P/spec_stats)
@@ -91,7 +110,7 @@ rec() {	# rec NAME OUT SEED ARGS...: one vxrecord run beside fio
 		grep -o '[0-9]*$')
 	er=$(vxreplay "$out" --report summary --format json | grep -o '"errors": [0-9]*' |
 		grep -o '[0-9]*$')
-	echo "SPECBENCH $name iops=$(fio_iops "$line") cpu_s=$(awk -v t="$t" -v h=$hz 'BEGIN { printf "%.2f", t / h }') events=$ev errors=$er $(rd_delta "$r0" "$(rd_all)") spec=[$st] $(tail -n 1 /tmp/$name.err)"
+	echo "SPECBENCH $name $(fio_line) cpu_s=$(awk -v t="$t" -v h=$hz 'BEGIN { printf "%.2f", t / h }') events=$ev errors=$er $(rd_delta "$r0" "$(rd_all)") spec=[$st] $(tail -n 1 /tmp/$name.err)"
 }
 
 blk() {	# blk SEED: fio beside blktrace
@@ -99,10 +118,10 @@ blk() {	# blk SEED: fio beside blktrace
 	blktrace -d /dev/nullb0 -D /tmp/bt >/tmp/bt.out 2>&1 &
 	p=$!
 	sleep 1
-	line=$(fio_run $1)
+	fio_run $1
 	kill -INT $p
 	wait $p
-	echo "iops=$(fio_iops "$line") bytes=$(cat /tmp/bt/* | wc -c)"
+	echo "$(fio_line) bytes=$(cat /tmp/bt/* | wc -c)"
 	rm -rf /tmp/bt
 }
 
@@ -113,8 +132,8 @@ rec user /tmp/user.vxt 1 --profile $PROFILE-user
 # Alternating rounds: none, kernel, blktrace, each from the same seed.
 r=1
 while [ $r -le $ROUNDS ]; do
-	line=$(fio_run $r)
-	echo "SPECBENCH round=$r none iops=$(fio_iops "$line")"
+	fio_run $r
+	echo "SPECBENCH round=$r none $(fio_line)"
 	rec kernel /tmp/kern.vxt $r --profile $PROFILE | sed "s/^SPECBENCH /SPECBENCH round=$r /"
 	if [ $have_bt = 1 ]; then
 		echo "SPECBENCH round=$r blktrace $(blk $r)"
@@ -124,7 +143,7 @@ while [ $r -le $ROUNDS ]; do
 	r=$((r + 1))
 done
 
-# check: both at once on the same I/O, three times as long
+# check: both at once on the same I/O, CHECK_SECONDS long (errors are rare)
 r0=$(rd_all)
 vxrecord -q -f --source kmod --objects nullb0 --profile-dir /profiles --profile $PROFILE \
 	-o /tmp/ck-kern.vxt 2>/tmp/ck-kern.err &
@@ -132,7 +151,8 @@ k=$!
 vxrecord -q -f --source kmod --objects nullb0 -o /tmp/ck-full.vxt 2>/tmp/ck-full.err &
 f=$!
 wait_chan 2
-fio_run 100 $((3 * RUNTIME)) >/dev/null
+fio_run 100 $CHECK_SECONDS
+ckfio="ck_ios=$(fio_json total_ios) ck_fio_errors=$(fio_json total_err)"
 sleep 0.3
 kill -INT $k $f
 wait $k
@@ -147,5 +167,5 @@ ek=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ck-kern.csv | wc -l)
 nd=$(diff /tmp/ck-user.csv /tmp/ck-kern.csv | grep -c '^[<>]')
 nf=$(vxreplay /tmp/ck-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
 	grep -o '[0-9]*$')
-echo "SPECBENCH check errors_full=$ef errors_offline=$eu errors_kernel=$ek events_full=$nf rows_offline=$(($(wc -l </tmp/ck-user.csv) - 1)) rows_kernel=$(($(wc -l </tmp/ck-kern.csv) - 1)) differing_rows=$nd $rdd"
+echo "SPECBENCH check errors_full=$ef errors_offline=$eu errors_kernel=$ek events_full=$nf rows_offline=$(($(wc -l </tmp/ck-user.csv) - 1)) rows_kernel=$(($(wc -l </tmp/ck-kern.csv) - 1)) differing_rows=$nd $ckfio starts_full=$(vxreplay /tmp/ck-full.vxt --report events --format csv | awk -F, '$3 == "start"' | wc -l) $rdd"
 rmmod vxtrace

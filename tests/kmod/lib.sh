@@ -68,6 +68,28 @@ km_find_kernel() {
 	return 0
 }
 
+# Which of the kernel's debugging checks the guest kernel was built with
+# (its config beside the image or in its headers), as one line: the module
+# is judged by them only where they are on.
+km_kdebug() {
+	cfg=
+	for c in "$KM_ROOT/boot/config-$KM_KVER" "$KM_KDIR/.config"; do
+		[ -f "$c" ] && { cfg=$c; break; }
+	done
+	[ -n "$cfg" ] || { echo "no config for $KM_KVER found"; return 0; }
+	out=
+	for o in PROVE_LOCKING:lockdep KASAN:KASAN KFENCE:KFENCE UBSAN:UBSAN \
+		DEBUG_ATOMIC_SLEEP:might_sleep DEBUG_LIST:list_debug \
+		DEBUG_KMEMLEAK:kmemleak; do
+		if grep -q "^CONFIG_${o%%:*}=y" "$cfg"; then
+			out="$out ${o#*:} on,"
+		else
+			out="$out ${o#*:} off,"
+		fi
+	done
+	echo "${out# }" | sed 's/,$//'
+}
+
 # Build kmod/vxtrace.ko and the static test programs into $KM_WORK.
 # $KM_KMODULE: a vxtrace.ko built elsewhere (for a kernel whose compiler
 # the host lacks), used as it is.

@@ -45,6 +45,7 @@ fi
 KM_WORK=$(mktemp -d /tmp/vxt-kmod.XXXXXX)
 trap 'rm -rf "$KM_WORK"' EXIT INT TERM
 echo "kmod: kernel $KM_KVER, work dir $KM_WORK"
+echo "kmod: kernel checks: $(km_kdebug)"
 km_build || fail_early "$KM_WHY"
 
 # The capture checks run when the programs are built.

@@ -110,9 +110,11 @@ struct tally {
 	size_t bytes;
 	unsigned nstats;		/* speculation counter records */
 	struct voliot_spec_stats stats;	/* the last of them */
-	unsigned npacked;		/* packed records (VOLIOT_REC_IO_PACKED) */
+	unsigned npacked;		/* packed records (VOLIOT_REC_IO_PACKED, _COMPACT) */
 	struct voliot_io_rec last[3];	/* the last start, done, requeue */
 	unsigned have;			/* bit per entry of last */
+	struct voliot_io_rec starts[8];	/* the latest starts, starts[nstarts % 8] next */
+	unsigned nstarts;
 };
 
 static void tally_free(struct tally *t)
@@ -211,6 +213,93 @@ static int unpack(struct tally *t, const uint8_t *p, unsigned len, struct voliot
 	return 0;
 }
 
+/* Varints of a compact record: an unsigned LEB128 at p[*o], below len. */
+static int get_var(const uint8_t *p, unsigned len, unsigned *o, uint64_t *v)
+{
+	unsigned i;
+
+	*v = 0;
+	for (i = 0; i < 10 && *o < len; i++) {
+		*v |= (uint64_t)(p[*o] & 0x7f) << (7 * i);
+		if (!(p[(*o)++] & 0x80))
+			return 0;
+	}
+	return -1;
+}
+
+static uint64_t unzz(uint64_t v)
+{
+	return (v >> 1) ^ (0 - (v & 1));
+}
+
+/* A compact record (formats/channel.md) back to the record it stands for:
+ * its base is the previous record of its kind or, with a ref r, the r-th
+ * latest start. @return 0, or -1 when it is malformed. */
+static int uncompact(struct tally *t, const uint8_t *p, unsigned len, struct voliot_io_rec *io)
+{
+	static const uint8_t kinds[3] = {
+		VOLIOT_REC_IO_START, VOLIOT_REC_IO_DONE, VOLIOT_REC_REQUEUE
+	};
+	unsigned kind = p[2] & 3, ref = (p[2] >> 2) & 7, o = 3, bit;
+	const struct voliot_io_rec *prev, *base;
+	uint64_t more = 0, v, lat = 0;
+
+	if (len < 3 || kind > 2 || !(t->have & (1u << kind)) || ref > t->nstarts || ref > 7)
+		return -1;
+	prev = &t->last[kind];
+	base = ref ? &t->starts[(t->nstarts - ref) % 8] : prev;
+	*io = *base;
+	io->type = kinds[kind];
+	io->sector = ref ? base->sector : base->sector + base->bytes / 512;
+	io->cpu = prev->cpu;
+	io->pid = prev->pid;
+	io->error = prev->error;
+	memcpy(io->comm, prev->comm, sizeof(io->comm));
+	if ((p[2] & 0x80) && (get_var(p, len, &o, &more) || !more || more >= 0x400))
+		return -1;
+	if ((p[2] & 0x20) && get_var(p, len, &o, &v) == 0)
+		io->time_ns = base->time_ns + unzz(v);
+	else if (p[2] & 0x20)
+		return -1;
+	if (p[2] & 0x40) {
+		if (get_var(p, len, &o, &v))
+			return -1;
+		io->sector = v;
+	}
+	if (ref && kind == 1)
+		lat = io->time_ns - base->time_ns;
+	io->latency_ns = lat;
+	for (bit = 0; bit < 10; bit++) {
+		if (!(more & (1u << bit)))
+			continue;
+		if (bit == 5) {		/* comm */
+			if (o >= len || p[o] > 16 || o + 1 + p[o] > len)
+				return -1;
+			memset(io->comm, 0, sizeof(io->comm));
+			memcpy(io->comm, p + o + 1, p[o]);
+			o += 1 + p[o];
+			continue;
+		}
+		if (get_var(p, len, &o, &v))
+			return -1;
+		switch (bit) {
+		case 0: io->sector += unzz(v); break;
+		case 1: io->latency_ns = lat + unzz(v); break;
+		case 2: io->cpu = v; break;
+		case 3: io->pid = v; break;
+		case 4: io->error = (int32_t)unzz(v); break;
+		case 6: io->bytes = v; break;
+		case 7: io->dev = v; break;
+		case 8: io->op = v; break;
+		default: io->flags = v; break;
+		}
+	}
+	if (o != len)
+		return -1;
+	io->len = sizeof(*io);
+	return 0;
+}
+
 static void tally_io(struct tally *t, const struct voliot_io_rec *io)
 {
 	int slot = last_slot(io->type);
@@ -228,6 +317,8 @@ static void tally_io(struct tally *t, const struct voliot_io_rec *io)
 		t->last[slot] = *io;
 		t->have |= 1u << slot;
 	}
+	if (io->type == VOLIOT_REC_IO_START)
+		t->starts[t->nstarts++ % 8] = *io;
 }
 
 /* Parse one read()'s worth; every read must hold whole records. */
@@ -262,6 +353,14 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 			break;
 		case VOLIOT_REC_IO_PACKED:
 			if (unpack(t, buf + off, h->len, &io)) {
+				t->nbad++;
+				break;
+			}
+			t->npacked++;
+			tally_io(t, &io);
+			break;
+		case VOLIOT_REC_IO_COMPACT:
+			if (uncompact(t, buf + off, h->len, &io)) {
 				t->nbad++;
 				break;
 			}
@@ -1437,6 +1536,8 @@ static void *churn_main(void *arg)
 				p.flags |= VOLIOT_SPEC_F_HORIZON;
 			if (rand_r(&c->seed) % 2)
 				p.flags |= VOLIOT_SPEC_F_PACKED;
+			if (rand_r(&c->seed) % 2)
+				p.flags |= VOLIOT_SPEC_F_COMPACT;
 			if ((p.key == VOLIOT_SPEC_KEY_PID || p.key == VOLIOT_SPEC_KEY_OBJECT_PID) &&
 			    rand_r(&c->seed) % 2)
 				p.flags |= VOLIOT_SPEC_F_ISSUE_PID;
@@ -1857,17 +1958,17 @@ static int t_spec_ctx(const char *path, uint64_t bad)
 static int t_spec_time(const char *path, uint64_t bad)
 {
 	uint32_t dev = dev_of(path);
-	struct voliot_spec p, pk;
+	struct voliot_spec p, pk, cpk;
 	struct voliot_spec_stats st, st2;
-	struct tally full = { 0 }, t = { 0 }, tp = { 0 };
+	struct tally full = { 0 }, t = { 0 }, tp = { 0 }, tc = { 0 };
 	struct io io_bad = { 0, bad, 4096 };
 	struct io *ios = make_ios(40, bad + 16384);
 	struct pollfd pfd;
 	unsigned char *keep;
 	const char *why;
 	size_t trig, i;
-	int fd, sfd, pkfd, errs = 0, e;
-	char msg[256];
+	int fd, sfd, pkfd, cpfd, errs = 0, e;
+	char msg[320];
 
 	for (i = 0; i < 40; i++)
 		ios[i].write = 0;
@@ -1881,6 +1982,10 @@ static int t_spec_time(const char *path, uint64_t bad)
 	pk.flags = VOLIOT_SPEC_F_PACKED;
 	pkfd = spec_chan(dev, &pk);
 	CHECK(pkfd >= 0, "packed channel: %s", strerror(-pkfd));
+	cpk = p;
+	cpk.flags = VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PACKED;
+	cpfd = spec_chan(dev, &cpk);
+	CHECK(cpfd >= 0, "compact channel: %s", strerror(-cpfd));
 	do_io(path, ios, 20, &e);
 	errs += e;
 	usleep(1500000);
@@ -1897,6 +2002,7 @@ static int t_spec_time(const char *path, uint64_t bad)
 	drain(fd, &full, 1 << 16);
 	drain(sfd, &t, 4096);
 	drain(pkfd, &tp, 4096);
+	drain(cpfd, &tc, 4096);
 	CHECK(find_errors(&full, &trig, 1) == 1, "no failed completion in the full trace");
 	keep = calloc(full.nio, 1);
 	for (i = 0; i < full.nio; i++)
@@ -1912,6 +2018,14 @@ static int t_spec_time(const char *path, uint64_t bad)
 	      "packed: %u of %zu records packed, %u malformed, %zu bytes against %zu",
 	      tp.npacked, tp.nio, tp.nbad, tp.bytes, t.bytes);
 	close(pkfd);
+	/* Compact: the same records again, in fewer bytes than packed */
+	why = same_as(&full, keep, &tc);
+	CHECK(!why, "compact: %s", why);
+	CHECK(tc.nbad == 0 && tc.npacked > 0 && tc.npacked < tc.nio &&
+	      tc.bytes - tc.nstats * sizeof(st) < (tp.bytes - tp.nstats * sizeof(st)) * 3 / 4,
+	      "compact: %u of %zu records compact, %u malformed, %zu bytes against %zu packed",
+	      tc.npacked, tc.nio, tc.nbad, tc.bytes, tp.bytes);
+	close(cpfd);
 	CHECK(count_keep(keep, full.nio) == 22, "the reference keeps %zu, expected 22 "
 	      "(the I/O was slower than the windows)", count_keep(keep, full.nio));
 	CHECK(spec_get(sfd, &st) == 0 && stats_add_up(&st), "counters do not add up");
@@ -1933,10 +2047,11 @@ static int t_spec_time(const char *path, uint64_t bad)
 	free(ios);
 	snprintf(msg, sizeof(msg), "1 s before and after an error: 22 events kept, 40 older "
 		 "ones discarded without waking the reader, closed with 20 pending; packed the "
-		 "same in %zu bytes instead of %zu", tp.bytes, t.bytes);
+		 "same in %zu bytes instead of %zu, compact in %zu", tp.bytes, t.bytes, tc.bytes);
 	tally_free(&full);
 	tally_free(&t);
 	tally_free(&tp);
+	tally_free(&tc);
 	return result(1, "%s", msg);
 }
 
@@ -2120,12 +2235,12 @@ static int t_spec_bad(const char *path)
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.overflow = 2;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
-	q = p, q.flags = 0x8;
+	q = p, q.flags = 0x10;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.flags = VOLIOT_SPEC_F_ISSUE_PID;	/* key object */
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	bad += sub_result("spec_key", ok, "key 0 and 5, version 2, a short struct, a reserved "
-			  "field, overflow 2, flag 0x8, flag 0x1 on key object: EINVAL");
+			  "field, overflow 2, flag 0x10, flag 0x1 on key object: EINVAL");
 
 	q = p, q.triggers = 0;
 	ok = spec_set(fd, &q) == -EINVAL;

@@ -1,6 +1,7 @@
 /* test_chanrec.c - the channel record decoder: records split at every byte,
  * the phase records (types 16 to 24) decoded as I/O records, packed records
- * (type 10) built by hand from formats/channel.md */
+ * (type 10) and compact records (type 11) built by hand from
+ * formats/channel.md */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -331,6 +332,192 @@ START_TEST(packed_malformed)
 }
 END_TEST
 
+/* A compact record: @head, then @more as a varint when head says so, then
+ * the @nv varints @v (time, sector, then the more fields in bit order, the
+ * comm left out) and the comm as a string where more's bit says. */
+static size_t cp(uint8_t *out, uint8_t head, uint64_t more, const uint64_t *v, size_t nv,
+		 const char *comm)
+{
+	size_t o = 3, i, ci = nv + 1;
+	uint64_t x;
+
+	if (head & VOLIOT_CP_MORE) {
+		for (x = more; x >= 0x80; x >>= 7)
+			out[o++] = (uint8_t)(x | 0x80);
+		out[o++] = (uint8_t)x;
+	}
+	/* the comm goes after the fields of the bits below it */
+	if (more & VOLIOT_CPM_COMM) {
+		ci = !!(head & VOLIOT_CP_TIME) + !!(head & VOLIOT_CP_SECTOR_ABS);
+		for (x = 1; x < VOLIOT_CPM_COMM; x <<= 1)
+			ci += !!(more & x);
+	}
+	for (i = 0; i <= nv; i++) {
+		if (i == ci) {
+			out[o++] = (uint8_t)strlen(comm);
+			memcpy(out + o, comm, strlen(comm));
+			o += strlen(comm);
+		}
+		if (i == nv)
+			break;
+		for (x = v[i]; x >= 0x80; x >>= 7)
+			out[o++] = (uint8_t)(x | 0x80);
+		out[o++] = (uint8_t)x;
+	}
+	out[0] = (uint8_t)o;
+	out[1] = VOLIOT_REC_IO_COMPACT;
+	out[2] = head;
+	return o;
+}
+
+#define ZZ(x) ((uint64_t)(x) >= 1ull << 63 ? ~((uint64_t)(x) << 1) : (uint64_t)(x) << 1)
+#define REF(r) ((uint8_t)((r) << VOLIOT_CP_REF_SHIFT))
+
+/* A start and a done in full, then compact ones: a start with a new sector,
+ * a done told against its own start (latency from the times, an error), a
+ * start going back in time with every field new, a done against the start
+ * before the latest (a sector less than its start's); split at every byte. */
+START_TEST(compact)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
+				    1000000, 800, 0, "fio" };
+	uint8_t buf[512];
+	size_t n = 0, cut, i;
+	struct vxt_chandec d;
+	struct seen s;
+
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	io.type = VOLIOT_REC_IO_DONE;
+	io.pid = 0;
+	io.time_ns = 1050000;
+	io.latency_ns = 50000;
+	memset(io.comm, 0, sizeof(io.comm));
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	n += cp(buf + n, 0 | VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0,
+		(uint64_t[]){ ZZ(60000), 5000 }, 2, NULL);
+	n += cp(buf + n, 1 | REF(1) | VOLIOT_CP_TIME | VOLIOT_CP_MORE,
+		VOLIOT_CPM_LATENCY | VOLIOT_CPM_ERROR,
+		(uint64_t[]){ ZZ(30000), ZZ(150), ZZ(-5) }, 3, NULL);
+	n += cp(buf + n, 0 | VOLIOT_CP_TIME | VOLIOT_CP_MORE,
+		VOLIOT_CPM_CPU | VOLIOT_CPM_PID | VOLIOT_CPM_COMM | VOLIOT_CPM_BYTES |
+		VOLIOT_CPM_DEV | VOLIOT_CPM_OP | VOLIOT_CPM_FLAGS,
+		(uint64_t[]){ ZZ(-100), 0, 301, 512, VOLIOT_MKDEV(8, 16), VOLIOT_OP_WRITE, 0 }, 7,
+		"kworker/0:1H");
+	n += cp(buf + n, 1 | REF(2) | VOLIOT_CP_TIME | VOLIOT_CP_MORE, VOLIOT_CPM_SECTOR,
+		(uint64_t[]){ ZZ(40000), ZZ(-8) }, 2, NULL);
+	ck_assert_uint_lt(n - 2 * sizeof(io), 4 * 20);
+	for (cut = 0; cut <= n; cut++) {
+		memset(&s, 0, sizeof(s));
+		vxt_chandec_init(&d);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
+		ck_assert_int_eq(s.n, 6);
+		ck_assert_uint_eq(d.offset, n);
+		for (i = 0; i < 6; i++)
+			ck_assert_uint_eq(s.recs[i].len, sizeof(struct voliot_io_rec));
+		ck_assert_int_eq(s.types[2], VOLIOT_REC_IO_START);
+		ck_assert_uint_eq(s.recs[2].u.io.time_ns, 1060000);
+		ck_assert_uint_eq(s.recs[2].u.io.sector, 5000);
+		ck_assert_uint_eq(s.recs[2].u.io.pid, 300);
+		ck_assert_uint_eq(s.recs[2].u.io.cpu, 1);
+		ck_assert_uint_eq(s.recs[2].u.io.bytes, 4096);
+		ck_assert_uint_eq(s.recs[2].u.io.flags, VOLIOT_F_SYNC);
+		ck_assert_uint_eq(s.recs[2].u.io.latency_ns, 0);
+		ck_assert_str_eq(s.recs[2].u.io.comm, "fio");
+		ck_assert_int_eq(s.types[3], VOLIOT_REC_IO_DONE);
+		ck_assert_uint_eq(s.recs[3].u.io.time_ns, 1090000);
+		ck_assert_uint_eq(s.recs[3].u.io.sector, 5000);
+		ck_assert_uint_eq(s.recs[3].u.io.bytes, 4096);
+		ck_assert_uint_eq(s.recs[3].u.io.latency_ns, 30150);
+		ck_assert_int_eq(s.recs[3].u.io.error, -5);
+		ck_assert_uint_eq(s.recs[3].u.io.pid, 0);
+		ck_assert_uint_eq(s.recs[3].u.io.cpu, 1);
+		ck_assert_str_eq(s.recs[3].u.io.comm, "");
+		ck_assert_int_eq(s.types[4], VOLIOT_REC_IO_START);
+		ck_assert_uint_eq(s.recs[4].u.io.time_ns, 1059900);
+		ck_assert_uint_eq(s.recs[4].u.io.sector, 5008);
+		ck_assert_uint_eq(s.recs[4].u.io.cpu, 0);
+		ck_assert_uint_eq(s.recs[4].u.io.pid, 301);
+		ck_assert_str_eq(s.recs[4].u.io.comm, "kworker/0:1H");
+		ck_assert_uint_eq(s.recs[4].u.io.bytes, 512);
+		ck_assert_uint_eq(s.recs[4].u.io.dev, VOLIOT_MKDEV(8, 16));
+		ck_assert_uint_eq(s.recs[4].u.io.op, VOLIOT_OP_WRITE);
+		ck_assert_uint_eq(s.recs[4].u.io.flags, 0);
+		ck_assert_int_eq(s.types[5], VOLIOT_REC_IO_DONE);
+		ck_assert_uint_eq(s.recs[5].u.io.time_ns, 1100000);
+		ck_assert_uint_eq(s.recs[5].u.io.sector, 4992);
+		ck_assert_uint_eq(s.recs[5].u.io.bytes, 4096);
+		ck_assert_uint_eq(s.recs[5].u.io.dev, VOLIOT_MKDEV(251, 0));
+		ck_assert_uint_eq(s.recs[5].u.io.latency_ns, 40000);
+		ck_assert_int_eq(s.recs[5].u.io.error, -5);
+		ck_assert_str_eq(s.recs[5].u.io.comm, "");
+	}
+}
+END_TEST
+
+/* Compact records that cannot be decoded: none before of its kind, a ref
+ * past the starts seen, kind 3, an empty or unknown more, two sectors, a
+ * varint cut short or of more than 64 bits, a field past its width, a
+ * length that does not match the fields, a comm longer than 16 bytes. */
+START_TEST(compact_malformed)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
+	uint8_t buf[256];
+	const size_t h = sizeof(io);
+	struct vxt_chandec d;
+	size_t n;
+
+	memcpy(buf, &io, sizeof(io));
+#define BAD(len) do { vxt_chandec_init(&d); \
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, (len), NULL, NULL), -EBADMSG); \
+	ck_assert_uint_eq(d.offset, h); } while (0)
+	/* fine first: a start after a start */
+	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
+	n = h + cp(buf + h, 1 | VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
+	BAD(n);					/* a done with no done before */
+	n = h + cp(buf + h, 2 | REF(1), 0, NULL, 0, NULL);
+	BAD(n);					/* a requeue with none before */
+	n = h + cp(buf + h, 3, 0, NULL, 0, NULL);
+	BAD(n);					/* kind 3 */
+	n = h + cp(buf + h, REF(2), 0, NULL, 0, NULL);
+	BAD(n);					/* only one start seen */
+	n = h + cp(buf + h, VOLIOT_CP_MORE, 0, NULL, 0, NULL);
+	BAD(n);					/* more says nothing */
+	n = h + cp(buf + h, VOLIOT_CP_MORE, 0x400, (uint64_t[]){ 1 }, 1, NULL);
+	BAD(n);					/* unknown bit */
+	n = h + cp(buf + h, VOLIOT_CP_SECTOR_ABS | VOLIOT_CP_MORE, VOLIOT_CPM_SECTOR,
+		   (uint64_t[]){ 1, 2 }, 2, NULL);
+	BAD(n);					/* both sectors */
+	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 300 }, 1, NULL);
+	buf[h]--;
+	BAD(n - 1);				/* the varint cut short */
+	buf[h] = 14;
+	buf[h + 1] = VOLIOT_REC_IO_COMPACT;
+	buf[h + 2] = VOLIOT_CP_TIME;
+	memset(buf + h + 3, 0xff, 10);
+	buf[h + 13] = 0x01;
+	BAD(h + 14);				/* 11 varint bytes */
+	buf[h + 12] = 0x02;
+	buf[h] = 13;
+	BAD(h + 13);				/* 10 bytes, past 64 bits */
+	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_CPU, (uint64_t[]){ 65536 }, 1, NULL);
+	BAD(n);					/* cpu past 16 bits */
+	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_OP, (uint64_t[]){ 256 }, 1, NULL);
+	BAD(n);					/* op past 8 bits */
+	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
+	buf[h]++;
+	buf[n++] = 0;
+	BAD(n);					/* a byte more than its fields */
+	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_COMM, NULL, 0, "0123456789abcdefg");
+	BAD(n);					/* a 17-byte comm */
+#undef BAD
+}
+END_TEST
+
 Suite *chanrec_suite(void)
 {
 	Suite *s = suite_create("chanrec");
@@ -343,6 +530,8 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, horizon);
 	tcase_add_test(tc, packed);
 	tcase_add_test(tc, packed_malformed);
+	tcase_add_test(tc, compact);
+	tcase_add_test(tc, compact_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }

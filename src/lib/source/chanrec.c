@@ -48,6 +48,23 @@ static uint64_t le_n(const uint8_t *p, size_t n)
 	return v;
 }
 
+/* Remember @io, just decoded, as the previous record of its type. */
+static void note_io(struct vxt_chandec *d, const struct voliot_io_rec *io)
+{
+	int slot = voliot_pk_slot(io->type);
+
+	if (slot < 0)
+		return;
+	d->last[slot] = *io;
+	d->have |= (uint8_t)(1u << slot);
+	if (io->type != VOLIOT_REC_IO_START)
+		return;
+	d->start_at = (uint8_t)((d->start_at + 1) % VOLIOT_CP_STARTS);
+	d->starts[d->start_at] = *io;
+	if (d->nstarts < VOLIOT_CP_STARTS)
+		d->nstarts++;
+}
+
 /* VOLIOT_REC_IO_PACKED: the I/O record it stands for, from its fields and
  * the previous record of the same type. @return 1 or -EBADMSG. */
 static int decode_packed(struct vxt_chandec *d, const uint8_t *p, size_t len,
@@ -111,10 +128,126 @@ static int decode_packed(struct vxt_chandec *d, const uint8_t *p, size_t len,
 	io.len = sizeof(io);
 	io.type = p[2];
 	io.reserved0 = 0;
-	d->last[slot] = io;
-	d->have |= (uint8_t)(1u << slot);
+	note_io(d, &io);
 	r->len = sizeof(io);
 	r->type = p[2];
+	r->u.io = io;
+	return 1;
+}
+
+/* An unsigned LEB128 varint at @p[*o], below @len; false when it runs past
+ * @len or past 64 bits. */
+static bool get_var(const uint8_t *p, size_t len, size_t *o, uint64_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	for (;;) {
+		if (*o >= len || shift > 63)
+			return false;
+		if (shift == 63 && p[*o] > 1)
+			return false;
+		*v |= (uint64_t)(p[*o] & 0x7f) << shift;
+		shift += 7;
+		if (!(p[(*o)++] & 0x80))
+			return true;
+	}
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* VOLIOT_REC_IO_COMPACT: the I/O record it stands for, from its fields, its
+ * base and the previous record of its type. @return 1 or -EBADMSG. */
+static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
+			  struct vxt_chanrec *r)
+{
+	static const uint8_t type[VOLIOT_PK_SLOTS] = {
+		VOLIOT_REC_IO_START, VOLIOT_REC_IO_DONE, VOLIOT_REC_REQUEUE
+	};
+	unsigned slot = p[2] & VOLIOT_CP_KIND;
+	unsigned ref = (p[2] & VOLIOT_CP_REF) >> VOLIOT_CP_REF_SHIFT;
+	const struct voliot_io_rec *prev, *base;
+	struct voliot_io_rec io;
+	uint64_t more = 0, v, lat = 0;
+	size_t o = 3, n;
+
+	if (slot >= VOLIOT_PK_SLOTS || !(d->have & 1u << slot) || ref > d->nstarts)
+		return -EBADMSG;
+	prev = &d->last[slot];
+	base = ref ? &d->starts[(d->start_at + VOLIOT_CP_STARTS - (ref - 1)) % VOLIOT_CP_STARTS] :
+		     prev;
+	memset(&io, 0, sizeof(io));
+	io.len = sizeof(io);
+	io.type = type[slot];
+	io.time_ns = base->time_ns;
+	io.sector = ref ? base->sector : base->sector + base->bytes / 512;
+	io.cpu = prev->cpu;
+	io.pid = prev->pid;
+	io.error = prev->error;
+	memcpy(io.comm, prev->comm, sizeof(io.comm));
+	io.bytes = base->bytes;
+	io.dev = base->dev;
+	io.op = base->op;
+	io.flags = base->flags;
+	if (p[2] & VOLIOT_CP_MORE) {
+		if (!get_var(p, len, &o, &more) || !more || (more & ~(uint64_t)VOLIOT_CPM_ALL) ||
+		    ((more & VOLIOT_CPM_SECTOR) && (p[2] & VOLIOT_CP_SECTOR_ABS)))
+			return -EBADMSG;
+	}
+	if (p[2] & VOLIOT_CP_TIME) {
+		if (!get_var(p, len, &o, &v))
+			return -EBADMSG;
+		io.time_ns = base->time_ns + (uint64_t)unzigzag(v);
+	}
+	if (p[2] & VOLIOT_CP_SECTOR_ABS) {
+		if (!get_var(p, len, &o, &v))
+			return -EBADMSG;
+		io.sector = v;
+	}
+	if (ref && io.type == VOLIOT_REC_IO_DONE)
+		lat = io.time_ns - base->time_ns;
+	io.latency_ns = lat;
+	for (v = 1; v <= VOLIOT_CPM_ALL; v <<= 1) {
+		uint64_t x;
+
+		if (!(more & v))
+			continue;
+		if (v == VOLIOT_CPM_COMM) {
+			if (o >= len || p[o] > sizeof(io.comm) || len - o - 1 < p[o])
+				return -EBADMSG;
+			n = p[o];
+			memset(io.comm, 0, sizeof(io.comm));
+			memcpy(io.comm, p + o + 1, n);
+			io.comm[sizeof(io.comm) - 1] = '\0';
+			o += 1 + n;
+			continue;
+		}
+		if (!get_var(p, len, &o, &x))
+			return -EBADMSG;
+		switch (v) {
+		case VOLIOT_CPM_SECTOR: io.sector += (uint64_t)unzigzag(x); break;
+		case VOLIOT_CPM_LATENCY: io.latency_ns = lat + (uint64_t)unzigzag(x); break;
+		case VOLIOT_CPM_CPU: io.cpu = (uint16_t)x; if (x > UINT16_MAX) return -EBADMSG; break;
+		case VOLIOT_CPM_PID: io.pid = (uint32_t)x; if (x > UINT32_MAX) return -EBADMSG; break;
+		case VOLIOT_CPM_ERROR:
+			if (unzigzag(x) < INT32_MIN || unzigzag(x) > INT32_MAX)
+				return -EBADMSG;
+			io.error = (int32_t)unzigzag(x);
+			break;
+		case VOLIOT_CPM_BYTES: io.bytes = (uint32_t)x; if (x > UINT32_MAX) return -EBADMSG; break;
+		case VOLIOT_CPM_DEV: io.dev = (uint32_t)x; if (x > UINT32_MAX) return -EBADMSG; break;
+		case VOLIOT_CPM_OP: io.op = (uint8_t)x; if (x > UINT8_MAX) return -EBADMSG; break;
+		default: io.flags = (uint16_t)x; if (x > UINT16_MAX) return -EBADMSG; break;
+		}
+	}
+	if (o != len)
+		return -EBADMSG;
+	note_io(d, &io);
+	r->len = sizeof(io);
+	r->type = io.type;
 	r->u.io = io;
 	return 1;
 }
@@ -137,6 +270,8 @@ static size_t min_len(uint8_t type)
 		return sizeof(struct voliot_spec_horizon);
 	case VOLIOT_REC_IO_PACKED:
 		return VOLIOT_PK_HDR;
+	case VOLIOT_REC_IO_COMPACT:
+		return 3;
 	default:
 		return 2;
 	}
@@ -145,8 +280,6 @@ static size_t min_len(uint8_t type)
 /* Decode one complete record @p of @len bytes. @return 1 known, 0 unknown, -EBADMSG. */
 static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vxt_chanrec *r)
 {
-	int slot;
-
 	r->len = p[0];
 	r->type = p[1];
 	if (len < 2)
@@ -158,6 +291,8 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 	switch (r->type) {
 	case VOLIOT_REC_IO_PACKED:
 		return decode_packed(d, p, len, r);
+	case VOLIOT_REC_IO_COMPACT:
+		return decode_compact(d, p, len, r);
 	case VOLIOT_REC_LOST:
 		r->u.lost.len = p[0];
 		r->u.lost.type = p[1];
@@ -212,11 +347,7 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 		r->u.io.latency_ns = le64(p + 40);
 		memcpy(r->u.io.comm, p + 48, sizeof(r->u.io.comm));
 		r->u.io.comm[sizeof(r->u.io.comm) - 1] = '\0';
-		slot = voliot_pk_slot(r->type);
-		if (slot >= 0) {
-			d->last[slot] = r->u.io;
-			d->have |= (uint8_t)(1u << slot);
-		}
+		note_io(d, &r->u.io);
 		return 1;
 	}
 }
