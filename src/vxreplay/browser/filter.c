@@ -5,7 +5,7 @@
  * reports its error and changes nothing. With speculation, the filter comes
  * first: the speculation view is recomputed over the filtered events. A
  * filter on an interval field (q2c, ...) looks each completion's intervals
- * up in a pairing of the whole file (ivfilter.c).
+ * up in the browser's pairing of the whole file (ivfilter.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,25 +18,27 @@
 
 #include "vxtrace/filter.h"
 
-static bool match_filter(void *ctx, const struct vxt_event *ev)
+static bool match_filter(void *ctx, const struct vxt_event *ev, uint64_t ord)
 {
+	(void)ord;
 	return vxt_filter_matches(ctx, ev);
 }
 
-static bool match_iv(void *ctx, const struct vxt_event *ev)
+static bool match_iv(void *ctx, const struct vxt_event *ev, uint64_t ord)
 {
-	return vr_ivfilter_match(ctx, ev);
+	return vr_ivfilter_match(ctx, ev, ord);
 }
 
 /* The I/O listing: completions only, and what the filter (ctx, or NULL) lets through. */
-static bool match_io(void *ctx, const struct vxt_event *ev)
+static bool match_io(void *ctx, const struct vxt_event *ev, uint64_t ord)
 {
+	(void)ord;
 	return ev->phase == VXT_PH_DONE && (!ctx || vxt_filter_matches(ctx, ev));
 }
 
-static bool match_io_iv(void *ctx, const struct vxt_event *ev)
+static bool match_io_iv(void *ctx, const struct vxt_event *ev, uint64_t ord)
 {
-	return ev->phase == VXT_PH_DONE && vr_ivfilter_match(ctx, ev);
+	return ev->phase == VXT_PH_DONE && vr_ivfilter_match(ctx, ev, ord);
 }
 
 static vr_match_fn pick(const struct vr_model *m, const struct vxt_filter *f,

@@ -36,6 +36,7 @@ static int complete(struct vr_ioph *p, const struct vxt_event *ev, const struct 
 	vxt_pairer_request(st, t);
 	for (int k = 0; k < VR_PH_KINDS; k++)
 		r.t[k] = t[pt[k]] == VXT_PT_UNSET ? 0 : t[pt[k]];
+	r.d_paired = r.t[VR_PH_D] != 0;
 	/* no issue paired: the source's own measure of the issue, if any */
 	if (!r.t[VR_PH_D] && ev->latency_ns && ev->latency_ns <= ev->time_ns)
 		r.t[VR_PH_D] = ev->time_ns - ev->latency_ns;
@@ -113,4 +114,28 @@ int vr_ioph_interval(const struct vr_ioph_row *r, uint64_t c_ns, int from, int t
 		return 0;
 	*ns = b - a;
 	return 1;
+}
+
+static uint64_t span(uint64_t from, uint64_t to)
+{
+	return !from || !to || to < from ? VXT_IV_UNSET : to - from;
+}
+
+void vr_ioph_ivals(const struct vr_ioph_row *r, const struct vxt_event *c, struct vxt_ivals *iv)
+{
+	uint64_t d = r && r->d_paired ? r->t[VR_PH_D] : 0;
+
+	vxt_ivals_unset(iv);
+	if (c->phase != VXT_PH_DONE)
+		return;
+	if (r) {
+		iv->v[VXT_IV_Q2D] = span(r->t[VR_PH_Q], d);
+		iv->v[VXT_IV_D2C] = span(d, c->time_ns);
+		iv->v[VXT_IV_Q2C] = span(r->t[VR_PH_Q], c->time_ns);
+		iv->v[VXT_IV_Q2G] = span(r->t[VR_PH_Q], r->t[VR_PH_G]);
+		iv->v[VXT_IV_G2I] = span(r->t[VR_PH_G], r->t[VR_PH_I]);
+		iv->v[VXT_IV_I2D] = span(r->t[VR_PH_I], d);
+	}
+	if (!d && c->latency_ns)
+		iv->v[VXT_IV_D2C] = c->latency_ns;
 }

@@ -19,16 +19,19 @@
 #include <stdint.h>
 
 #include "vxtrace/event.h"
+#include "vxtrace/phasepair.h"
 
-#define VR_IOPH_MAX	(1u << 20)	/* completions kept (40 bytes each) */
+#define VR_IOPH_MAX	(1u << 22)	/* completions kept (48 bytes each) */
 
 enum { VR_PH_Q, VR_PH_G, VR_PH_I, VR_PH_D, VR_PH_KINDS };
 
 /* One completed I/O: its completion's ordinal and the times of its phases
- * (ns; 0 = that phase was not paired). */
+ * (ns; 0 = that phase was not paired; the issue, when none was paired, is
+ * the completion's time minus its latency, and d_paired is false). */
 struct vr_ioph_row {
 	uint64_t ord;
 	uint64_t t[VR_PH_KINDS];
+	bool d_paired;
 };
 
 struct vxt_pairer;
@@ -57,5 +60,9 @@ const struct vr_ioph_row *vr_ioph_find(const struct vr_ioph *p, uint64_t ord);
  * row whose completion is at @c_ns: @return 1 and *ns, or 0 when a phase
  * is not paired. */
 int vr_ioph_interval(const struct vr_ioph_row *r, uint64_t c_ns, int from, int to, uint64_t *ns);
+/* The interval fields of completion @c (filters, formats/filter.md) from its
+ * row @r, or NULL when it has none: what vxt_phasepair_add() gives for it
+ * (an interval needs its issue paired; d2c is else the latency). */
+void vr_ioph_ivals(const struct vr_ioph_row *r, const struct vxt_event *c, struct vxt_ivals *iv);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vxtrace/event.h"
 
@@ -11,13 +12,14 @@ struct vr_model;
 struct vxt_filter;
 struct vr_ivfilter;
 
-/* Pair the phases of the whole file for @f (borrowed for the result's
- * life): one pass on the job reader now. @return it, or NULL with the
- * reason in @err (out of memory, the file cannot be opened again). */
+/* @f (borrowed for the result's life) judged with the intervals of the
+ * model's pairing (pairjob.h), which is brought to the end of the file now
+ * when it has not got there. @return it, or NULL with the reason in @err
+ * (out of memory, the file cannot be read). */
 struct vr_ivfilter *vr_ivfilter_new(struct vr_model *m, struct vxt_filter *f, char *err,
 				    size_t errsz);
-/* @f on @ev, a completion judged by its own I/O's intervals. */
-bool vr_ivfilter_match(struct vr_ivfilter *x, const struct vxt_event *ev);
+/* @f on @ev of ordinal @ord, a completion judged by its own I/O's intervals. */
+bool vr_ivfilter_match(struct vr_ivfilter *x, const struct vxt_event *ev, uint64_t ord);
 /* NULL is fine. */
 void vr_ivfilter_free(struct vr_ivfilter *x);
 

@@ -3,10 +3,11 @@
  *
  * A capture of issue and completion gives D2C in each completion's latency
  * (the timeline's cells); the queue-side intervals need every phase paired.
- * One stepped pass over the file in time order feeds each event to a phase
- * pairer (phasepair.h, as the filters' interval fields) and keeps, for each
- * completion the filter shows with a known Q2C or Q2D, its time, object,
- * first sector and the log2 buckets of both. The timeline's Q2C metrics, the
+ * They come from the model's one pairing of the file (pairjob.h): a stepped
+ * pass behind it reads each completion the filter shows, takes its Q2C and
+ * Q2D from its row (vr_ioph_ivals(), as the filters' interval fields) and
+ * keeps, for each with a known Q2C or Q2D, its time, object, first sector
+ * and the log2 buckets of both; nothing is paired a second time. The timeline's Q2C metrics, the
  * heatmap's Q2C colours and the latency histogram read per-bin or per-cell
  * histograms built from it for the window (one walk; the per-bin ones are
  * kept until the window or the series changes). A new filter starts the pass
@@ -19,14 +20,12 @@
 #include "browser/ivseries.h"
 #include "browser/model.h"
 #include "browser/pairjob.h"
-#include "vxtrace/phasepair.h"
 
 #define VR_IVS_MAX	(1u << 22)	/* completions kept (24 bytes each) */
 #define NO_BUCKET	0xff
 
 struct vr_ivs {
 	enum vr_ivs_state state;
-	struct vxt_phasepair *pp;
 	uint64_t *t, *sector;
 	uint32_t *obj;
 	uint8_t *b[VR_IVS_KINDS];	/* log2 bucket, NO_BUCKET = not known */
@@ -58,7 +57,6 @@ static void start(struct vr_model *m)
 {
 	struct vr_ivs *s = m->ivs;
 
-	vxt_phasepair_reset(s->pp);
 	s->n = 0;
 	s->full = false;
 	s->gen++;
@@ -73,10 +71,9 @@ enum vr_ivs_state vr_ivs_want(struct vr_model *m)
 		return m->ivs->state;
 	if (!vr_model_queue_side(m))
 		return VR_IVS_NO_PHASES;	/* asked again later: the file may grow */
+	vr_pair_want(m);
 	m->ivs = calloc(1, sizeof(*m->ivs));
-	if (!m->ivs || !(m->ivs->pp = vxt_phasepair_new())) {
-		free(m->ivs);
-		m->ivs = NULL;
+	if (!m->ivs) {
 		snprintf(m->note, sizeof(m->note), "pairing the intervals: out of memory");
 		m->note_error = true;
 		return VR_IVS_NONE;
@@ -140,13 +137,27 @@ void vr_ivs_step(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (s && i < j->end) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+
+		/* behind the pairing: wait while it has not paired this chunk */
+		if (m->pair_state == VR_PAIR_RUNNING && m->job[VR_JOB_PAIR].active &&
+		    ci->first_event + ci->nevents > m->ioph.through) {
+			j->next--;
+			return;
+		}
 		evs = vr_scan_chunk(m, VR_JOB_IVS, i, VXT_FIELD_ALL, &n);
 		for (size_t k = 0; evs && k < n; k++) {
+			uint64_t ord = ci->first_event + k;
+			const struct vr_ioph_row *r;
 			struct vxt_ivals iv;
 
-			if (vxt_phasepair_add(s->pp, &evs[k], &iv) < 0 ||
-			    (evs[k].phase == VXT_PH_DONE && vr_view_matches(&m->view, &evs[k]) &&
-			     keep(s, &evs[k], &iv) < 0)) {
+			if (evs[k].phase != VXT_PH_DONE || !vr_view_matches(&m->view, &evs[k], ord))
+				continue;
+			r = ord < m->ioph.through ? vr_ioph_find(&m->ioph, ord) : NULL;
+			if (!r)
+				continue;
+			vr_ioph_ivals(r, &evs[k], &iv);
+			if (keep(s, &evs[k], &iv) < 0) {
 				snprintf(m->note, sizeof(m->note), "pairing the intervals: out of memory");
 				m->note_error = true;
 				break;
@@ -192,7 +203,6 @@ void vr_ivs_free(struct vr_model *m)
 	if (!s)
 		return;
 	m->job[VR_JOB_IVS].active = false;
-	vxt_phasepair_free(s->pp);
 	free(s->t);
 	free(s->sector);
 	free(s->obj);

@@ -22,7 +22,7 @@ static bool shown(const struct vr_model *m, uint64_t ord, const struct vxt_event
 {
 	if (m->view.spec_on)
 		return vr_spec_group_of(&m->view.spec, ord) >= 0;
-	return vr_view_matches(&m->view, ev);
+	return vr_view_matches(&m->view, ev, ord);
 }
 
 /* A job stops on damage; the note says why (the scanner's message, when it

@@ -47,8 +47,8 @@ enum { VR_CHUNK_UNKNOWN, VR_CHUNK_OK, VR_CHUNK_DAMAGED };	/* a chunk decodes or 
 #define VR_MARK_LOST	0x2		/* lost events under the axis */
 #define VR_MARK_SLOW	0x4		/* I/O at or above lat_crit_ns, under the axis */
 
-/* Which events are shown: a predicate (NULL = all). */
-typedef bool (*vr_match_fn)(void *ctx, const struct vxt_event *ev);
+/* Which events are shown: a predicate on an event and its ordinal (NULL = all). */
+typedef bool (*vr_match_fn)(void *ctx, const struct vxt_event *ev, uint64_t ord);
 
 /* The speculation view: committed events by ordinal, with their group. */
 struct vr_spec_set {
@@ -237,7 +237,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 /* Event @ord, borrowed until the reader moves. @return 1, or a negative errno. */
 int vr_view_get(struct vr_view *v, uint64_t ord, const struct vxt_event **ev);
 /* True when the event is shown (filter only; speculation is by ordinal). */
-bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev);
+bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev, uint64_t ord);
 void vr_spec_clear(struct vr_spec_set *s);
 /* Store @c as the count of chunk @i (once), from its events @evs (NULL for
  * a damaged chunk), which also go into the objects' figures. */

@@ -16,8 +16,9 @@
 #include "browser/model.h"
 #include "browser/pairjob.h"
 
+/* the pairer follows sector ranges: the size is needed as much as the sector */
 #define PAIR_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | \
-		     VXT_FIELD_SECTOR | VXT_FIELD_LATENCY)
+		     VXT_FIELD_SECTOR | VXT_FIELD_BYTES | VXT_FIELD_LATENCY)
 
 bool vr_model_queue_side(const struct vr_model *m)
 {

@@ -293,7 +293,8 @@ static int push_events(struct vr_model *m, struct vxt_script *s, const struct vx
 		if (ev->time_ns < w0 || ev->time_ns >= w1)
 			continue;
 		if (m->filter && ev->phase != VXT_PH_LOST &&
-		    !(m->ivf ? vr_ivfilter_match(m->ivf, ev) : vxt_filter_matches(m->filter, ev)))
+		    !(m->ivf ? vr_ivfilter_match(m->ivf, ev, first + k) :
+			     vxt_filter_matches(m->filter, ev)))
 			continue;
 		(*considered)++;
 		rc = vxt_script_push(s, ev, first + k);

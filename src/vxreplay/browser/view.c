@@ -96,13 +96,15 @@ int vr_view_set_match(struct vr_view *v, vr_match_fn fn, void *ctx)
 }
 
 /* The shown done events of a chunk into the objects' figures. */
-static void count_objects(struct vr_view *v, const struct vxt_event *evs, size_t n)
+static void count_objects(struct vr_view *v, const struct vxt_event *evs, size_t n,
+			  uint64_t first)
 {
 	for (size_t k = 0; k < n && evs; k++) {
 		const struct vxt_event *ev = &evs[k];
 		struct vr_objfig *o;
 
-		if (ev->phase != VXT_PH_DONE || ev->object >= v->nobjs || !vr_view_matches(v, ev))
+		if (ev->phase != VXT_PH_DONE || ev->object >= v->nobjs ||
+		    !vr_view_matches(v, ev, first + k))
 			continue;
 		o = &v->objs[ev->object];
 		o->ios++;
@@ -125,9 +127,9 @@ uint64_t vr_view_shown(const struct vr_view *v, bool *complete)
 	return v->shown;
 }
 
-bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev)
+bool vr_view_matches(const struct vr_view *v, const struct vxt_event *ev, uint64_t ord)
 {
-	return !v->match || v->match(v->match_ctx, ev);
+	return !v->match || v->match(v->match_ctx, ev, ord);
 }
 
 void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt_event *evs,
@@ -135,7 +137,7 @@ void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt
 {
 	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
-	count_objects(v, evs, n);
+	count_objects(v, evs, n, vxt_reader_chunk(v->rd, i)->first_event);
 	v->chunk_match[i] = c;
 	v->shown += c;
 	v->known++;
@@ -144,12 +146,14 @@ void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt
 void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, size_t n)
 {
 	uint32_t c = 0;
+	uint64_t first;
 
 	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
+	first = vxt_reader_chunk(v->rd, i)->first_event;
 	for (size_t k = 0; k < n; k++)
-		c += vr_view_matches(v, &evs[k]);
-	count_objects(v, evs, n);
+		c += vr_view_matches(v, &evs[k], first + k);
+	count_objects(v, evs, n, first);
 	v->chunk_match[i] = c;
 	v->shown += c;
 	v->known++;
@@ -256,7 +260,7 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 		}
 		k = ord > ci->first_event ? ord - ci->first_event : 0;
 		for (; k < n; k++)
-			if (vr_view_matches(v, &evs[k])) {
+			if (vr_view_matches(v, &evs[k], ci->first_event + k)) {
 				*out = ci->first_event + k;
 				return 1;
 			}
@@ -306,7 +310,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 		}
 		k = ord - ci->first_event < n ? ord - ci->first_event : n;
 		while (k-- > 0)
-			if (vr_view_matches(v, &evs[k])) {
+			if (vr_view_matches(v, &evs[k], ci->first_event + k)) {
 				*out = ci->first_event + k;
 				return 1;
 			}
@@ -381,14 +385,14 @@ static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward
 		if (from < ci->first_event)
 			return 0;
 		while (k-- > 0)
-			if (evs[k].error && vr_view_matches(v, &evs[k])) {
+			if (evs[k].error && vr_view_matches(v, &evs[k], ci->first_event + k)) {
 				*out = ci->first_event + k;
 				return 1;
 			}
 		return 0;
 	}
 	for (size_t k = from > ci->first_event ? from - ci->first_event : 0; k < n; k++)
-		if (evs[k].error && vr_view_matches(v, &evs[k])) {
+		if (evs[k].error && vr_view_matches(v, &evs[k], ci->first_event + k)) {
 			*out = ci->first_event + k;
 			return 1;
 		}
