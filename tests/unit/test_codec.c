@@ -229,6 +229,98 @@ START_TEST(one_byte_columns)
 }
 END_TEST
 
+/* The columns of an encoded block at @buf: where each starts, how long. */
+static void split_columns(const uint8_t *buf, const uint8_t *col[], size_t len[])
+{
+	const uint8_t *p = buf + 4 * VXT_CODEC_COLUMNS;
+
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		len[c] = (size_t)buf[4 * c] | (size_t)buf[4 * c + 1] << 8 |
+			 (size_t)buf[4 * c + 2] << 16 | (size_t)buf[4 * c + 3] << 24;
+		col[c] = p;
+		p += len[c];
+	}
+}
+
+/* Decoded a few events at a time, each step going on from the last, a
+ * block gives the events it holds, whatever the steps (one-byte columns
+ * and longer values alike). */
+START_TEST(stepped_decode)
+{
+	rng_state = 0x51ed2701a3c4e9b7ull * (uint64_t)(_i + 1);
+	for (int round = 0; round < 20; round++) {
+		size_t n = 1 + rnd() % 3000, len[VXT_CODEC_COLUMNS];
+		struct vxt_event *ev = malloc(n * sizeof(*ev)), *out = malloc(n * sizeof(*out));
+		uint8_t *buf = calloc(1, VXT_CODEC_BOUND(n) + VXT_CODEC_SLACK);
+		const uint8_t *col[VXT_CODEC_COLUMNS];
+		struct vxt_codec_steps st;
+		/* small ids half the time: one-byte object and comm columns */
+		uint32_t ids = round % 2 ? 100 : 1000;
+
+		random_events(ev, n, ids, ids);
+		if (round % 4 == 1)	/* one-byte flags and cpus too */
+			for (size_t i = 0; i < n; i++)
+				ev[i].flags = ev[i].cpu = (uint16_t)(i % 100);
+		vxt_codec_encode(ev, n, buf);
+		split_columns(buf, col, len);
+		vxt_codec_steps_begin(&st, col, len, n);
+		while (st.done < n) {
+			size_t before = st.done, upto = st.done + 1 + rnd() % (round % 3 ? 50 : 700);
+
+			ck_assert_int_eq(vxt_codec_steps_decode(&st, upto, out, ids, ids), 0);
+			ck_assert_uint_eq(st.done, upto < n ? upto : n);
+			ck_assert_int_eq(memcmp(ev, out, st.done * sizeof(*ev)), 0);
+			/* a step to where it is already does nothing */
+			ck_assert_int_eq(vxt_codec_steps_decode(&st, before, out, ids, ids), 0);
+			ck_assert_uint_eq(st.done, upto < n ? upto : n);
+		}
+		free(ev);
+		free(out);
+		free(buf);
+	}
+}
+END_TEST
+
+/* A malformed value fails the step that reaches it, not those before; a
+ * column longer than its events fails the last step only. */
+START_TEST(stepped_decode_damage)
+{
+	enum { N = 2000, BAD = 1234 };
+	struct vxt_event *ev = malloc(N * sizeof(*ev)), *out = malloc(N * sizeof(*out));
+	uint8_t *buf = calloc(1, VXT_CODEC_BOUND(N) + VXT_CODEC_SLACK);
+	const uint8_t *col[VXT_CODEC_COLUMNS];
+	size_t len[VXT_CODEC_COLUMNS];
+	struct vxt_codec_steps st;
+
+	rng_state = 77;
+	for (int ids = 100; ids <= 1000; ids += 900) {	/* one-byte comms, then longer */
+		random_events(ev, N, ids, ids);
+		for (size_t i = 0; i < N; i++)
+			ev[i].comm = i == BAD ? (uint32_t)ids - 1 : (uint32_t)(i % (ids - 1));
+		vxt_codec_encode(ev, N, buf);
+		split_columns(buf, col, len);
+		/* comm BAD names no string of ids - 1 */
+		vxt_codec_steps_begin(&st, col, len, N);
+		ck_assert_int_eq(vxt_codec_steps_decode(&st, BAD, out, (uint32_t)ids,
+							(uint32_t)ids - 1), 0);
+		ck_assert_int_eq(memcmp(ev, out, BAD * sizeof(*ev)), 0);
+		ck_assert_int_eq(vxt_codec_steps_decode(&st, BAD + 1, out, (uint32_t)ids,
+							(uint32_t)ids - 1), -EBADMSG);
+		ck_assert_uint_eq(st.done, BAD);
+		/* one event fewer than encoded: good up to the end, which is short */
+		vxt_codec_steps_begin(&st, col, len, N - 1);
+		ck_assert_int_eq(vxt_codec_steps_decode(&st, N - 2, out, (uint32_t)ids,
+							(uint32_t)ids), 0);
+		ck_assert_int_eq(memcmp(ev, out, (N - 2) * sizeof(*ev)), 0);
+		ck_assert_int_eq(vxt_codec_steps_decode(&st, N - 1, out, (uint32_t)ids,
+							(uint32_t)ids), -EBADMSG);
+	}
+	free(ev);
+	free(out);
+	free(buf);
+}
+END_TEST
+
 Suite *codec_suite(void)
 {
 	Suite *s = suite_create("codec");
@@ -239,6 +331,8 @@ Suite *codec_suite(void)
 	tcase_add_test(tc, varint_edges);
 	tcase_add_test(tc, one_byte_columns);
 	tcase_add_test(tc, rejects_bad_ids);
+	tcase_add_loop_test(tc, stepped_decode, 0, 3);
+	tcase_add_test(tc, stepped_decode_damage);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -170,29 +170,135 @@ int vxt_chunkdec_decode(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
 			       vxt_chunkdec_legacy(d, ci, nobjs, nstrs);
 }
 
-int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
-		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
-		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen)
+/* The message for @rc from loading (@loaded false) or decoding chunk
+ * @index. @return the caller's code: 0, -ENOMEM or -EBADMSG. */
+static int explain(int rc, bool loaded, const struct vxt_chunk_info *ci, size_t index,
+		   char *msg, size_t msglen)
 {
 	const char *why;
-	int rc = vxt_chunkdec_load(d, src, ci);
 
-	if (rc == 0) {
-		rc = vxt_chunkdec_decode(d, ci, column_frames, nobjs, nstrs);
-		why = rc == VXT_CHUNK_BAD_FRAME ? "bad zstd frame" : "malformed columns";
-	} else {
-		why = rc == -ENODATA ? "truncated data" :
-		      rc == -EBADMSG ? "corrupt data (CRC)" : "read error";
-	}
 	if (rc == 0)
 		return 0;
 	if (rc == -ENOMEM) {
 		snprintf(msg, msglen, "out of memory");
 		return rc;
 	}
+	if (loaded)
+		why = rc == VXT_CHUNK_BAD_FRAME ? "bad zstd frame" : "malformed columns";
+	else
+		why = rc == -ENODATA ? "truncated data" :
+		      rc == -EBADMSG ? "corrupt data (CRC)" : "read error";
 	snprintf(msg, msglen, "chunk %zu: %s at offset %llu", index, why,
 		 (unsigned long long)ci->data_offset);
 	return -EBADMSG;
+}
+
+int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
+		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen)
+{
+	int rc = vxt_chunkdec_load(d, src, ci);
+
+	if (rc < 0)
+		return explain(rc, false, ci, index, msg, msglen);
+	d->ndone = d->nevents = 0;	/* raw holds one column at a time again */
+	rc = vxt_chunkdec_decode(d, ci, column_frames, nobjs, nstrs);
+	return explain(rc, true, ci, index, msg, msglen);
+}
+
+/* The eleven frames' columns decompressed one after the other into d->raw,
+ * VXT_CODEC_SLACK zero bytes after the last: where each is into @col, @len.
+ * @return 0, -ENOMEM or VXT_CHUNK_BAD_FRAME. */
+static int decompress_columns(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
+			      const uint8_t *col[], size_t len[])
+{
+	const uint8_t *p = d->comp, *end = d->comp + ci->data_size;
+	size_t fsz[VXT_CODEC_COLUMNS];
+	uint64_t total = 0;
+
+	/* the sizes first: the buffer is what the frames declare, no more */
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		unsigned long long csz;
+
+		fsz[c] = ZSTD_findFrameCompressedSize(p, (size_t)(end - p));
+		if (ZSTD_isError(fsz[c]))
+			return VXT_CHUNK_BAD_FRAME;
+		csz = ZSTD_getFrameContentSize(p, fsz[c]);
+		if (csz == ZSTD_CONTENTSIZE_UNKNOWN || csz == ZSTD_CONTENTSIZE_ERROR ||
+		    csz > ci->raw_size - total)
+			return VXT_CHUNK_BAD_FRAME;
+		len[c] = (size_t)csz;
+		total += csz;
+		p += fsz[c];
+	}
+	if (p != end || total != ci->raw_size)
+		return VXT_CHUNK_BAD_FRAME;
+	if (vxt_chunkdec_grow_raw(d, (size_t)total + VXT_CODEC_SLACK) < 0)
+		return -ENOMEM;
+	p = d->comp;
+	total = 0;
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		size_t got = ZSTD_decompressDCtx(d->dctx, d->raw + total, len[c], p, fsz[c]);
+
+		if (ZSTD_isError(got) || got != len[c])
+			return VXT_CHUNK_BAD_FRAME;
+		col[c] = d->raw + total;
+		total += got;
+		p += fsz[c];
+	}
+	memset(d->raw + total, 0, VXT_CODEC_SLACK);
+	return 0;
+}
+
+int vxt_chunkdec_begin(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		       const struct vxt_chunk_info *ci, size_t index, bool column_frames,
+		       uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen)
+{
+	const uint8_t *col[VXT_CODEC_COLUMNS];
+	size_t len[VXT_CODEC_COLUMNS];
+	int rc = vxt_chunkdec_load(d, src, ci);
+
+	d->ndone = d->nevents = 0;
+	if (rc < 0)
+		return explain(rc, false, ci, index, msg, msglen);
+	d->fields = VXT_FIELD_ALL;
+	if (!column_frames) {	/* one frame: every event at once */
+		rc = vxt_chunkdec_decode(d, ci, false, nobjs, nstrs);
+		if (rc == 0)
+			d->ndone = d->nevents = ci->nevents;
+		return explain(rc, true, ci, index, msg, msglen);
+	}
+	if (!d->steps && !(d->steps = malloc(sizeof(*d->steps))))
+		return explain(-ENOMEM, true, ci, index, msg, msglen);
+	if (ci->nevents > d->ev_cap) {	/* not cleared: only what is decoded is read */
+		free(d->ev);
+		d->ev_cap = 0;
+		if (!(d->ev = malloc(ci->nevents * sizeof(*d->ev))))
+			return explain(-ENOMEM, true, ci, index, msg, msglen);
+		d->ev_cap = ci->nevents;
+	}
+	d->zeroed = 0;
+	rc = decompress_columns(d, ci, col, len);
+	if (rc < 0)
+		return explain(rc, true, ci, index, msg, msglen);
+	vxt_codec_steps_begin(d->steps, col, len, ci->nevents);
+	d->nevents = ci->nevents;
+	d->nobjs = nobjs;
+	d->nstrs = nstrs;
+	return 0;
+}
+
+int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, size_t index,
+		      size_t upto, char *msg, size_t msglen)
+{
+	if (upto > d->nevents)
+		upto = d->nevents;
+	if (upto <= d->ndone)
+		return 0;
+	if (vxt_codec_steps_decode(d->steps, upto, d->ev, d->nobjs, d->nstrs) < 0)
+		return explain(VXT_CHUNK_BAD_COLUMNS, true, ci, index, msg, msglen);
+	d->ndone = upto;
+	return 0;
 }
 
 int vxt_chunkdec_init(struct vxt_chunkdec *d)
@@ -206,6 +312,7 @@ int vxt_chunkdec_init(struct vxt_chunkdec *d)
 void vxt_chunkdec_free(struct vxt_chunkdec *d)
 {
 	ZSTD_freeDCtx(d->dctx);
+	free(d->steps);
 	free(d->comp);
 	free(d->raw);
 	free(d->ev);

@@ -31,6 +31,11 @@ struct vxt_chunkdec {
 	size_t ev_cap;
 	unsigned fields;	/* VXT_FIELD_* to decode */
 	unsigned zeroed;	/* fields that are 0 in every ev[0..ev_cap) */
+	/* a chunk decoded in steps (vxt_chunkdec_begin()): its columns are
+	 * all in raw, ev[0..ndone) decoded */
+	struct vxt_codec_steps *steps;
+	size_t ndone, nevents;
+	uint32_t nobjs, nstrs;
 };
 
 /* vxt_chunkdec_decode() results besides 0 and -ENOMEM */
@@ -52,6 +57,20 @@ int vxt_chunkdec_decode(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,
 int vxt_chunkdec_run(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
 		     const struct vxt_chunk_info *ci, size_t index, bool column_frames,
 		     uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen);
+
+/* Decode chunk @ci (@index, for messages) in steps, every field: load it
+ * and decompress its columns now, decode no event yet (d->ndone = 0; all
+ * of them at once for the one-frame layout of older files). Then decode
+ * its events up to @upto (d->ndone moves there, at most to the chunk's
+ * end), going on from where the last step left off; a malformed value
+ * fails the step that reaches it, the events before it stay good. Both: on
+ * failure a message as vxt_chunkdec_run()'s goes to @msg.
+ * @return 0, -ENOMEM or -EBADMSG (damage). */
+int vxt_chunkdec_begin(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
+		       const struct vxt_chunk_info *ci, size_t index, bool column_frames,
+		       uint32_t nobjs, uint32_t nstrs, char *msg, size_t msglen);
+int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, size_t index,
+		      size_t upto, char *msg, size_t msglen);
 
 /* For the decoders of chunkdec.c and legacy.c: does chunk @ci need column
  * @c (a field not wanted is zeroed once)? Make d->raw hold @need bytes

@@ -13,7 +13,6 @@
 
 #include "format/codec.h"
 
-#define SECTOR_SLOTS 256	/* last sector per (object id % SECTOR_SLOTS) */
 
 enum { C_TIME, C_PHOP, C_OBJ, C_FLAGS, C_SECTOR, C_BYTES, C_LAT, C_ERR, C_PID, C_COMM, C_CPU };
 
@@ -109,7 +108,7 @@ static uint32_t get_u32(const uint8_t *p)
 size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out)
 {
 	uint8_t *p = out + 4 * VXT_CODEC_COLUMNS, *col[VXT_CODEC_COLUMNS + 1];
-	uint64_t last_sector[SECTOR_SLOTS] = { 0 }, prev;
+	uint64_t last_sector[VXT_CODEC_SECTOR_SLOTS] = { 0 }, prev;
 	size_t i;
 
 	col[C_TIME] = p;
@@ -128,7 +127,7 @@ size_t vxt_codec_encode(const struct vxt_event *ev, size_t n, uint8_t *out)
 		PUT(ev[i].flags);
 	col[C_SECTOR] = p;
 	for (i = 0; i < n; i++) {
-		uint64_t *ls = &last_sector[ev[i].object % SECTOR_SLOTS];
+		uint64_t *ls = &last_sector[ev[i].object % VXT_CODEC_SECTOR_SLOTS];
 
 		PUT(vxt_zigzag((int64_t)(ev[i].sector - *ls)));
 		*ls = ev[i].sector;
@@ -205,15 +204,15 @@ static const uint64_t len_mask[9] = {
 		}							\
 	} while (0)
 
-/* Run BODY for each of the n values of the column, v holding the value:
+/* Run BODY for each value of events [i, to), v holding the value:
  * without bound tests while nine bytes remain, then with them. */
 #define EACH_VALUE(...)							\
 	do {								\
-		for (; fast && i < n && p <= safe; i++) {		\
+		for (; fast && i < to && p <= safe; i++) {		\
 			GET_FAST(v);					\
 			__VA_ARGS__					\
 		}							\
-		for (; i < n; i++) {					\
+		for (; i < to; i++) {					\
 			GET(v);						\
 			__VA_ARGS__					\
 		}							\
@@ -299,24 +298,34 @@ static int decode_bytes(int c, const uint8_t *p, size_t n, struct vxt_event *ev,
 	return bad & 1 ? -EBADMSG : 0;
 }
 
-int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
-			    struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs)
+/* Decode events [@from, @to) of column @c (of @n in all) into @ev: the
+ * column's next value is at *@pp, its end at @cend; *@prev is the last value
+ * of a delta column, @last_sector the sector column's table. Both are moved
+ * on; at to == n the column must end exactly. @return 0 or -EBADMSG. */
+static int decode_range(int c, const uint8_t **pp, const uint8_t *cend, uint64_t *prevp,
+			uint64_t *last_sector, size_t from, size_t to, size_t n,
+			struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs)
 {
-	const uint8_t *cend = p + clen;
+	const uint8_t *p = *pp;
 	/* with nine bytes or more, a value starting at or before safe ends
 	 * inside the column */
-	const bool fast = clen >= 9;
+	const bool fast = cend - p >= 9;
 	const uint8_t *safe = fast ? cend - 9 : p;
-	uint64_t last_sector[SECTOR_SLOTS], prev = 0, v;
+	uint64_t prev = *prevp, v;
 	size_t i;
 
-	if (clen == n) {
-		int rc = decode_bytes(c, p, n, ev, nobjs, nstrs);
+	/* as many bytes left as values: each is one byte, or the column is bad */
+	if ((size_t)(cend - p) == n - from) {
+		int rc = decode_bytes(c, p, to - from, ev + from, nobjs, nstrs);
 
-		if (rc <= 0)
+		if (rc < 0)
 			return rc;
+		if (rc == 0) {
+			*pp = p + (to - from);
+			return 0;
+		}
 	}
-	i = 0;
+	i = from;
 	switch (c) {
 	case C_TIME:
 		EACH_VALUE({
@@ -351,9 +360,8 @@ int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 		});
 		break;
 	case C_SECTOR:
-		memset(last_sector, 0, sizeof(last_sector));
 		EACH_VALUE({
-			uint64_t *ls = &last_sector[ev[i].object % SECTOR_SLOTS];
+			uint64_t *ls = &last_sector[ev[i].object % VXT_CODEC_SECTOR_SLOTS];
 
 			*ls += (uint64_t)vxt_unzigzag(v);
 			ev[i].sector = *ls;
@@ -404,7 +412,48 @@ int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 		});
 		break;
 	}
-	return p == cend ? 0 : -EBADMSG;
+	*pp = p;
+	*prevp = prev;
+	return to < n || p == cend ? 0 : -EBADMSG;
+}
+
+int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
+			    struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs)
+{
+	uint64_t last_sector[VXT_CODEC_SECTOR_SLOTS], prev = 0;
+
+	if (c == C_SECTOR)
+		memset(last_sector, 0, sizeof(last_sector));
+	return decode_range(c, &p, p + clen, &prev, last_sector, 0, n, n, ev, nobjs, nstrs);
+}
+
+void vxt_codec_steps_begin(struct vxt_codec_steps *s, const uint8_t *const col[],
+			   const size_t len[], size_t n)
+{
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++) {
+		s->p[c] = col[c];
+		s->end[c] = col[c] + len[c];
+		s->prev[c] = 0;
+	}
+	memset(s->last_sector, 0, sizeof(s->last_sector));
+	s->n = n;
+	s->done = 0;
+}
+
+int vxt_codec_steps_decode(struct vxt_codec_steps *s, size_t upto, struct vxt_event *ev,
+			   uint32_t nobjs, uint32_t nstrs)
+{
+	if (upto > s->n)
+		upto = s->n;
+	if (upto <= s->done)
+		return 0;
+	/* in column order: objects need the phases, sectors the objects */
+	for (int c = 0; c < VXT_CODEC_COLUMNS; c++)
+		if (decode_range(c, &s->p[c], s->end[c], &s->prev[c], s->last_sector, s->done,
+				 upto, s->n, ev, nobjs, nstrs) < 0)
+			return -EBADMSG;
+	s->done = upto;
+	return 0;
 }
 
 int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *ev,

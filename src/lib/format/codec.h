@@ -38,6 +38,27 @@ int vxt_codec_decode(const uint8_t *in, size_t len, size_t n, struct vxt_event *
  * sector column the objects, already decoded. @return 0 or -EBADMSG. */
 int vxt_codec_decode_column(int c, const uint8_t *p, size_t clen, size_t n,
 			    struct vxt_event *ev, uint32_t nobjs, uint32_t nstrs);
+/* A chunk's columns decoded a few events at a time, each from where the
+ * last step left it (a screen needs the first events of a chunk only). */
+#define VXT_CODEC_SECTOR_SLOTS 256	/* last sector per (object id % slots) */
+struct vxt_codec_steps {
+	const uint8_t *p[VXT_CODEC_COLUMNS];	/* each column's next value ... */
+	const uint8_t *end[VXT_CODEC_COLUMNS];	/* ... and its end */
+	uint64_t prev[VXT_CODEC_COLUMNS];	/* a delta column's last value */
+	uint64_t last_sector[VXT_CODEC_SECTOR_SLOTS];
+	size_t n, done;				/* events in all, decoded so far */
+};
+/* Start at the first of @n events whose column c is the @len[c] bytes at
+ * @col[c] (VXT_CODEC_SLACK readable bytes after each). */
+void vxt_codec_steps_begin(struct vxt_codec_steps *s, const uint8_t *const col[],
+			   const size_t len[], size_t n);
+/* Decode events [s->done, @upto) of every column into @ev (room for all n)
+ * and move s->done to @upto (at most n); at n every column must end
+ * exactly. Events before s->done are as vxt_codec_decode_column() makes
+ * them. @return 0, or -EBADMSG when a value is malformed (s->done is then
+ * left where it was). */
+int vxt_codec_steps_decode(struct vxt_codec_steps *s, size_t upto, struct vxt_event *ev,
+			   uint32_t nobjs, uint32_t nstrs);
 /* The column of each event field (VXT_FIELD_* bit numbers follow it). */
 enum {
 	VXT_CODEC_TIME, VXT_CODEC_PHASE_OP, VXT_CODEC_OBJECT, VXT_CODEC_FLAGS, VXT_CODEC_SECTOR,

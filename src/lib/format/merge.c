@@ -34,6 +34,7 @@ void vxt_merge_free(struct vxt_merge *m)
 		struct part *p = &m->p[i];
 
 		vxt_reader_close(p->r);
+		vxt_chunkdec_free(&p->dec);
 		free(p->objmap);
 		free(p->strmap);
 		free(p->key_lo);

@@ -36,9 +36,11 @@ struct part {
 	/* the merge's cursor in this file */
 	uint64_t pos;			/* ordinal of the next event */
 	uint64_t env;			/* merge key so far (largest shifted time) */
-	const struct vxt_event *ev;	/* the decoded chunk holding pos ... */
-	uint64_t ev_first;		/* ... its first ordinal ... */
-	size_t ev_n;			/* ... and events; 0 = none held */
+	struct vxt_chunkdec dec;	/* the file chunk holding pos, decoded in steps ... */
+	size_t dec_chunk;		/* ... its number (SIZE_MAX: none) */
+	const struct vxt_event *ev;	/* its events decoded so far ... */
+	uint64_t ev_first;		/* ... the first one's ordinal ... */
+	size_t ev_n;			/* ... and how many; 0 = none held */
 };
 
 struct vstart {

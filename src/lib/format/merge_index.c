@@ -41,27 +41,58 @@ static bool index_fields(unsigned fields)
 	return (fields & need) == need && (fields & (VXT_FIELD_LOST_COUNT | VXT_FIELD_SECTOR));
 }
 
-/* Make the chunk holding p->pos the one held. @return 1, 0 at the file's
- * end, -ENOMEM or -EBADMSG (a damaged chunk), the message in m->msg. */
+/* Events a file chunk is decoded by at first, then twice as many each step:
+ * a screen of merged events needs only the first few of each file's chunk. */
+#define PART_STEP 256
+
+/* Make the chunk holding p->pos the one held, decoded past p->pos. A file
+ * chunk's columns are decompressed once and its events decoded in steps as
+ * the merge reaches them, every field, whatever the merge is for, so a
+ * file chunk held for one merge serves the next (merge_chunk() clears what
+ * was not asked for). @return 1, 0 at the file's end, -ENOMEM or -EBADMSG
+ * (a damaged chunk), the message in m->msg. */
 static int part_load(struct vxt_merge *m, struct part *p)
 {
-	size_t i, n = 0;
-	const struct vxt_event *ev;
+	const struct vxt_reader *r = p->r;
+	const struct vxt_chunk_info *ci;
+	char msg[200];
+	size_t i, want;
+	int rc = 0;
 
 	if (p->pos >= vxt_reader_nevents(p->r))
 		return 0;
 	i = vxt_reader_chunk_of(p->r, p->pos);
-	/* every field, whatever the merge is for, so a file chunk held for one
-	 * merge serves the next (merge_chunk() clears what was not asked for) */
-	vxt_reader_set_fields(p->r, VXT_FIELD_ALL);
-	ev = vxt_reader_chunk_events(p->r, i, &n);
-	if (!ev) {
-		snprintf(m->msg, sizeof(m->msg), "%s", vxt_reader_error(p->r));
-		return strstr(m->msg, "out of memory") ? -ENOMEM : -EBADMSG;
+	ci = vxt_reader_entry(r, i);
+	p->ev_n = 0;
+	if (!p->dec.dctx && vxt_chunkdec_init(&p->dec) < 0) {
+		snprintf(m->msg, sizeof(m->msg), "out of memory");
+		return -ENOMEM;
 	}
-	p->ev = ev;
-	p->ev_first = vxt_reader_chunk(p->r, i)->first_event;
-	p->ev_n = n;
+	if (p->dec_chunk != i) {
+		p->dec_chunk = SIZE_MAX;
+		rc = vxt_chunkdec_begin(&p->dec, vxt_reader_src(r), ci, i,
+					r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
+					(uint32_t)vxt_objtab_count(r->objs),
+					(uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
+		if (rc == 0)
+			p->dec_chunk = i;
+	}
+	if (rc == 0) {
+		want = p->dec.ndone * 2 > PART_STEP ? p->dec.ndone * 2 : PART_STEP;
+		if (want < p->pos - ci->first_event + 1)
+			want = p->pos - ci->first_event + 1;
+		rc = vxt_chunkdec_step(&p->dec, ci, i, want, msg, sizeof(msg));
+	}
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			snprintf(m->msg, sizeof(m->msg), "out of memory");
+		else
+			snprintf(m->msg, sizeof(m->msg), "%s: %s", vxt_reader_name(r), msg);
+		return rc;
+	}
+	p->ev = p->dec.ev;
+	p->ev_first = ci->first_event;
+	p->ev_n = p->dec.ndone;
 	return 1;
 }
 
@@ -200,7 +231,6 @@ static const uint64_t *chunk_keys(struct part *p, size_t c)
 		s->key = key;
 		s->cap = ci->nevents;
 	}
-	p->ev_n = 0;	/* the file's decoded chunk changes */
 	vxt_reader_set_fields(p->r, VXT_FIELD_TIME);
 	ev = vxt_reader_chunk_events(p->r, c, &n);
 	k = c ? p->key_hi[c - 1] : 0;
@@ -612,6 +642,7 @@ static int part_bounds(struct part *p)
 		return -ENOMEM;
 	for (unsigned i = 0; i < MERGE_KEY_SLOTS; i++)
 		p->ks[i].chunk = SIZE_MAX;
+	p->dec_chunk = SIZE_MAX;
 	for (size_t c = 0; c < p->nch; c++) {
 		const struct vxt_chunk_info *ci = vxt_reader_chunk(p->r, c);
 		uint64_t first = ci->first_ns + (uint64_t)p->shift;
