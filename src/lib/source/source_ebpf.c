@@ -9,7 +9,9 @@
  * The kernel side selects the objects (opts->objects) and pairs every
  * completion with its issue; records arrive in a BPF ring buffer of
  * opts->bufsize bytes (default 4 MiB) in the channel record layout of
- * voltrace.h and are decoded with chanrec.h, as the module's are. Records
+ * voltrace.h and are decoded with chanrec.h, as the module's are. The ring
+ * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
+ * quarter full, never once per record. Records
  * the kernel could not put in a full ring are counted there and become
  * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
  * vxtrace.bpf.c): only the events the program keeps cross to user space.
@@ -36,6 +38,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
 
 #include "source/chanev.h"
 #include "source/ebpf_tally.h"
@@ -48,6 +52,7 @@
 #define EBPF_MIN_BUF		(64u << 10)
 #define EBPF_MAX_BUF		(1u << 30)
 #define EBPF_BTF		"/sys/kernel/btf/vmlinux"
+#define EBPF_READ_NS		10000000	/* the ring is read this often */
 
 #ifdef VXT_HAVE_EBPF
 
@@ -71,6 +76,8 @@ struct ebpf {
 	bool lost_noted;		/* the full ring is in s->note */
 	size_t ring_bytes;
 	int ncpu;
+	int epfd;			/* the ring's wakeups and the timer */
+	int timerfd;			/* every EBPF_READ_NS while records may come */
 };
 
 /* The kernel's BTF file: VXT_EBPF_BTF (a diagnostic knob) or EBPF_BTF. */
@@ -203,21 +210,54 @@ static int load_kfilter(struct vxt_source *s, struct ebpf *e, const struct vxt_k
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The devices of @objects into the programs' want_dev[] (before load),
+ * ascending and each once, for their binary search. */
 static int select_objects(struct vxt_source *s, struct ebpf *e, const char *objects)
 {
 	uint32_t devs[VXT_BPF_MAX_DEVS];
-	uint8_t one = 1;
-	int n, i;
+	int n, i, k = 0;
 
 	n = vxt_sysdev_resolve(objects, devs, VXT_BPF_MAX_DEVS, s->err);
 	if (n < 0)
 		return n;
+	qsort(devs, (size_t)n, sizeof(devs[0]), cmp_u32);
 	for (i = 0; i < n; i++)
-		if (bpf_map__update_elem(e->skel->maps.want_devs, &devs[i], sizeof(devs[i]),
-					 &one, sizeof(one), BPF_ANY))
-			return vxt_source_seterr(s, -errno, "ebpf: cannot select device %u:%u: %s",
-						 VOLIOT_MAJOR(devs[i]), VOLIOT_MINOR(devs[i]),
-						 strerror(errno));
+		if (!k || devs[i] != devs[k - 1])
+			devs[k++] = devs[i];
+	memcpy((void *)e->skel->rodata->want_dev, devs, (size_t)k * sizeof(devs[0]));
+	e->skel->rodata->want_n = (uint32_t)k;
+	return 0;
+}
+
+/* The fd next() waits on: the ring's (woken at its fill marks) and a timer
+ * every EBPF_READ_NS. */
+static int open_wait(struct vxt_source *s, struct ebpf *e)
+{
+	struct itimerspec its = { .it_interval.tv_nsec = EBPF_READ_NS,
+				  .it_value.tv_nsec = EBPF_READ_NS };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	e->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (e->epfd < 0)
+		return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
+	ev.data.fd = ring_buffer__epoll_fd(e->rb);
+	if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
+	if (e->skel->rodata->tally_only)
+		return 0;	/* nothing comes through the ring */
+	e->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (e->timerfd < 0 || timerfd_settime(e->timerfd, 0, &its, NULL) < 0)
+		return vxt_source_seterr(s, -errno, "ebpf: timerfd: %s", strerror(errno));
+	ev.data.fd = e->timerfd;
+	if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->timerfd, &ev) < 0)
+		return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
 	return 0;
 }
 
@@ -331,6 +371,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return -ENOMEM;
 	s->priv = e;
 	e->src = s;
+	e->epfd = e->timerfd = -1;
 	e->ncpu = libbpf_num_possible_cpus();
 	if (e->ncpu <= 0)
 		return vxt_source_seterr(s, -EIO, "ebpf: cannot count the CPUs");
@@ -343,6 +384,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	if ((rc = check_tracepoints(s, e, btf)) < 0)
 		return rc;
 	e->skel->rodata->want_all = all;
+	if (!all && (rc = select_objects(s, e, o->objects)) < 0)
+		return rc;
 	if (spec) {
 		const struct vxt_kspec *k = o->kspec;
 
@@ -379,6 +422,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	/* counting, nothing goes to the ring: the smallest one */
 	e->ring_bytes = o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize);
 	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)e->ring_bytes);
+	e->skel->rodata->wake_mark = (uint32_t)(e->ring_bytes / 4);
 	rc = vxtrace_bpf__load(e->skel);
 	if (rc) {
 		rc = -errno;
@@ -397,17 +441,14 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		return vxt_source_seterr(s, rc, "ebpf: the kernel refused the BPF programs (%s); "
 					 "use --source tracefs", strerror(-rc));
 	}
-	if (!all) {
-		rc = select_objects(s, e, o->objects);
-		if (rc < 0)
-			return rc;
-	}
 	if (kf && (rc = load_kfilter(s, e, o->kfilter)) < 0)
 		return rc;
 	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), ring_cb, e, NULL);
 	if (!e->rb)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot map the ring buffer: %s",
 					 strerror(errno));
+	if ((rc = open_wait(s, e)) < 0)
+		return rc;
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	rc = vxtrace_bpf__attach(e->skel);
@@ -429,10 +470,17 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 
 	e->batch = b;
 	e->rc = 0;
-	if (s->stopped)
-		n = ring_buffer__consume(e->rb);
-	else
-		n = ring_buffer__poll(e->rb, timeout_ms);
+	if (!s->stopped) {	/* until the timer or a fill mark */
+		struct epoll_event ev[2];
+		uint64_t exp;
+
+		n = epoll_wait(e->epfd, ev, 2, timeout_ms);
+		if (n < 0 && errno != EINTR)
+			return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
+		if (e->timerfd >= 0 && read(e->timerfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+			return vxt_source_seterr(s, -errno, "ebpf: timerfd: %s", strerror(errno));
+	}
+	n = ring_buffer__consume(e->rb);
 	if (n < 0 && n != -EINTR)
 		return vxt_source_seterr(s, n, "ebpf: ring buffer: %s", strerror(-n));
 	if (e->rc == -EBADMSG)
@@ -501,7 +549,7 @@ static int ebpf_fd(const struct vxt_source *s)
 {
 	const struct ebpf *e = s->priv;
 
-	return e && e->rb ? ring_buffer__epoll_fd(e->rb) : -1;
+	return e ? e->epfd : -1;
 }
 
 static void ebpf_close(struct vxt_source *s)
@@ -510,6 +558,10 @@ static void ebpf_close(struct vxt_source *s)
 
 	if (!e)
 		return;
+	if (e->timerfd >= 0)
+		close(e->timerfd);
+	if (e->epfd >= 0)
+		close(e->epfd);
 	ring_buffer__free(e->rb);
 	vxtrace_bpf__destroy(e->skel);
 	free(e);

@@ -13,9 +13,12 @@
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
- * module's channel uses, so one decoder serves both kernel paths.
+ * module's channel uses, so one decoder serves both kernel paths. A record
+ * wakes user space only when the ring's fill crosses a mark (a quarter of
+ * it); otherwise user space reads the ring on a timer (every 10 ms), so a
+ * busy capture costs no wakeup per event.
  *
- * In the kernel: object selection (want_devs, or every device when
+ * In the kernel: object selection (want_dev[], or every device when
  * want_all), pairing of each completion with its issue by the request's
  * address (issue time, pid and command of the issuer), and, when spec_on,
  * speculation as the profiles' context: form means it: per key (object, pid
@@ -48,6 +51,13 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
 const volatile bool want_all = true;
+/* the devices to trace (VOLIOT_MKDEV encoding), ascending, want_n of them */
+const volatile __u32 want_n;
+const volatile __u32 want_dev[VXT_BPF_MAX_DEVS];
+/* ask for a wakeup of user space when the ring's fill crosses a multiple of
+ * this many bytes (a power of two; 0: after every record); user space also
+ * reads the ring on a timer of its own */
+const volatile __u32 wake_mark;
 /* kernel speculation: keep, per key, the records within spec_before_ns
  * before a trigger, the trigger, and those within spec_after_ns after it */
 const volatile bool spec_on;
@@ -75,14 +85,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);	/* resized by user space before load */
 } events SEC(".maps");
-
-/* dev (VOLIOT_MKDEV encoding) -> 1: the devices to trace */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, VXT_BPF_MAX_DEVS);
-	__type(key, __u32);
-	__type(value, __u8);
-} want_devs SEC(".maps");
 
 /* request address -> its issue */
 struct {
@@ -223,30 +225,70 @@ static __always_inline __s32 status_errno(__u8 st)
 	return -5;		/* newer or unknown codes: EIO, as the kernel's default */
 }
 
+/* Is @dev among want_dev[]? A binary search (VXT_BPF_MAX_DEVS is 256). */
+static __always_inline bool wanted(__u32 dev)
+{
+	__u32 lo = 0, hi = want_n;
+
+	for (int i = 0; i < 9; i++) {
+		__u32 mid, v;
+
+		if (lo >= hi)
+			return false;
+		mid = ((lo + hi) / 2) & (VXT_BPF_MAX_DEVS - 1);
+		v = want_dev[mid];
+		if (v == dev)
+			return true;
+		if (v < dev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* The traced device of @rq in VOLIOT_MKDEV encoding, or 0 to skip it: a
- * wanted partition wins over its disk. */
+ * wanted partition wins over its disk. The tracepoints' arguments are
+ * typed by BTF: plain loads read the request (relocated by CO-RE, through
+ * the verifier's checked loads), with no helper call each. */
 static __always_inline __u32 rq_dev(struct request *rq)
 {
-	struct gendisk *gd = BPF_CORE_READ(rq, q, disk);
+	struct gendisk *gd = rq->q->disk;
+	struct block_device *bd;
 	__u32 disk, part;
 
 	if (!gd)
 		return 0;
-	disk = ((__u32)BPF_CORE_READ(gd, major) << 20) | (__u32)BPF_CORE_READ(gd, first_minor);
-	part = BPF_CORE_READ(rq, part, bd_dev);
+	disk = ((__u32)gd->major << 20) | (__u32)gd->first_minor;
 	if (want_all)
 		return disk;
-	if (part && part != disk && bpf_map_lookup_elem(&want_devs, &part))
+	bd = rq->part;
+	part = bd ? bd->bd_dev : 0;
+	if (part && part != disk && wanted(part))
 		return part;
-	return bpf_map_lookup_elem(&want_devs, &disk) ? disk : 0;
+	return wanted(disk) ? disk : 0;
 }
 
+/* A record into the ring, user space not woken (it reads the ring every
+ * few ms) unless the fill just crossed a multiple of wake_mark. */
 static __always_inline void ring_put(const struct voliot_io_rec *r)
 {
-	if (bpf_ringbuf_output(&events, (void *)r, sizeof(*r), 0)) {
+	struct voliot_io_rec *slot = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	__u64 fill, flags = BPF_RB_NO_WAKEUP;
+
+	if (!slot) {
 		count(VXT_BPF_LOST);
 		return;
 	}
+	__builtin_memcpy(slot, r, sizeof(*r));
+	if (!wake_mark) {
+		flags = 0;
+	} else {
+		fill = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+		if (fill >= wake_mark && (fill & (wake_mark - 1)) < 1024)
+			flags = BPF_RB_FORCE_WAKEUP;
+	}
+	bpf_ringbuf_submit(slot, flags);
 	count(VXT_BPF_SENT);
 }
 
@@ -571,7 +613,7 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 
 				__u32 bytes, __u64 now, const struct vxt_bpf_issue *is)
 {
 	struct voliot_io_rec r;
-	__u32 opf = BPF_CORE_READ(rq, cmd_flags);
+	__u32 opf = rq->cmd_flags;
 
 	r.len = sizeof(r);
 	r.type = type;
@@ -583,7 +625,7 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 
 	r.bytes = bytes;
 	r.error = error;
 	r.time_ns = now;
-	r.sector = BPF_CORE_READ(rq, __sector);
+	r.sector = rq->__sector;
 	if (r.sector == (__u64)-1)
 		r.sector = 0;	/* a flush request completes at sector -1 */
 	r.latency_ns = 0;
@@ -633,7 +675,7 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 		is.time_ns = now;
 		if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
 			count(VXT_BPF_UNPAIRED);
-		t = tally_of(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)));
+		t = tally_of(dev, rq_op(rq->cmd_flags));
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
@@ -641,7 +683,7 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 	issue_of_current(&is, now);
 	if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
 		count(VXT_BPF_UNPAIRED);
-	return send(rq, VOLIOT_REC_IO_START, dev, 0, BPF_CORE_READ(rq, __data_len), now, &is);
+	return send(rq, VOLIOT_REC_IO_START, dev, 0, rq->__data_len, now, &is);
 }
 
 SEC("tp_btf/block_rq_requeue")
@@ -654,14 +696,14 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 	if (!dev)
 		return 0;
 	if (tally_only) {
-		struct vxt_bpf_tally *t = tally_of(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)));
+		struct vxt_bpf_tally *t = tally_of(dev, rq_op(rq->cmd_flags));
 
 		if (t)
 			TALLY_ADD(t->requeued, 1);
 		return 0;
 	}
 	is = bpf_map_lookup_elem(&inflight, &key);
-	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, BPF_CORE_READ(rq, __data_len),
+	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, rq->__data_len,
 		    bpf_ktime_get_ns(), is);
 }
 
@@ -682,10 +724,10 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		copy = *is;
 		/* a request completes in parts (nr_bytes each); its issue
 		 * stays until the last part */
-		if (nr_bytes >= BPF_CORE_READ(rq, __data_len))
+		if (nr_bytes >= rq->__data_len)
 			bpf_map_delete_elem(&inflight, &key);
-	} else if (!nr_bytes && !BPF_CORE_READ(rq, __data_len) &&
-		   rq_op(BPF_CORE_READ(rq, cmd_flags)) == VOLIOT_OP_WRITE) {
+	} else if (!nr_bytes && !rq->__data_len &&
+		   rq_op(rq->cmd_flags) == VOLIOT_OP_WRITE) {
 		/* the end of a flush sequence: an empty write whose preflush
 		 * was issued as a flush request of its own, the write itself
 		 * never (the kernel cleared its REQ_PREFLUSH on the way) */
@@ -693,7 +735,7 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		return 0;
 	}
 	if (tally_only) {
-		tally_done(dev, rq_op(BPF_CORE_READ(rq, cmd_flags)), error, nr_bytes,
+		tally_done(dev, rq_op(rq->cmd_flags), error, nr_bytes,
 			   is && now > copy.time_ns ? now - copy.time_ns : 0);
 		return 0;
 	}
