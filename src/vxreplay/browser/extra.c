@@ -71,10 +71,47 @@ void vr_extra_index_part(struct vr_model *m, const struct vxt_chunk_info *ci, bo
 		vxt_timeline_add_chunk(&m->htl, ci);
 }
 
+/* A chunk goes to the exact bins when its entry is exact there, else to the
+ * estimate alone; vr_extra_index_done() then adds the exact bins into the
+ * estimate, so no entry is read twice. */
 void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci)
 {
-	vr_extra_index_part(m, ci, true);
-	vr_extra_index_part(m, ci, false);
+	if (!m->htl.nbins)
+		return;
+	if (vxt_timeline_chunk_exact(&m->htl, ci))
+		vxt_timeline_add_chunk(&m->htl, ci);
+	else
+		vxt_timeline_add_chunk(&m->htl_est, ci);
+}
+
+void vr_extra_index_done(struct vr_model *m)
+{
+	if (m->htl.nbins)
+		vr_tl_sum_into(&m->htl_est, &m->htl);
+}
+
+void vr_tl_sum_into(struct vxt_timeline *to, const struct vxt_timeline *from)
+{
+	size_t nb = from->nbins, nc = (size_t)from->nrows * nb;
+
+	if (to->nbins != from->nbins || to->nrows != from->nrows)
+		return;
+	for (size_t b = 0; b < nb; b++) {
+		to->events[b] += from->events[b];
+		to->errors[b] += from->errors[b];
+		to->lost[b] += from->lost[b];
+		to->ios[b] += from->ios[b];
+		to->bytes[b] += from->bytes[b];
+	}
+	for (size_t k = 0; k < nb * VXT_LAT_BUCKETS; k++)
+		to->lat[k] += from->lat[k];
+	for (size_t c = 0; c < nc && to->cells; c++) {
+		to->cells[c].ios += from->cells[c].ios;
+		to->cells[c].errors += from->cells[c].errors;
+		to->cells[c].bytes += from->cells[c].bytes;
+		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
+			to->cells[c].lat[k] += from->cells[c].lat[k];
+	}
 }
 
 /* True when the chunk's index allows a latency at or above @crit. */

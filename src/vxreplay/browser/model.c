@@ -16,7 +16,10 @@
 
 #define NAV_BUDGET 16		/* chunks one move may decode (the count job does the rest) */
 
-static void pick_rows(struct vr_model *m)
+/* One pass over the index entries: the file's time span, errors and lost
+ * events, whether queue-side phases were captured, and the busiest objects
+ * as the timeline's rows. */
+static void scan_index(struct vr_model *m)
 {
 	size_t nobj = vxt_objtab_count(vxt_reader_objects(m->rd));
 	uint64_t *load = calloc(nobj ? nobj : 1, sizeof(*load));
@@ -25,22 +28,41 @@ static void pick_rows(struct vr_model *m)
 	m->nrows = 0;
 	m->rows_left = 0;
 	m->rows_left_errors = 0;
+	m->queue_side = false;
+	m->qs_pieces = 0;
+	m->total_errors = m->total_lost = 0;
+	m->t_first = m->t_last = 0;
+	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
+		uint64_t known = 0;
+
+		if (ci->nevents) {
+			if (!m->t_first || ci->first_ns < m->t_first)
+				m->t_first = ci->first_ns;
+			if (ci->last_ns > m->t_last)
+				m->t_last = ci->last_ns;
+			m->total_errors += ci->nerrors;
+			m->total_lost += ci->nlost;
+		}
+		for (uint32_t k = 0; k < ci->nobjagg; k++) {
+			const struct vxt_objagg *a = &ci->objagg[k];
+
+			if (load && errs && a->object < nobj) {
+				load[a->object] += a->starts + 1;
+				errs[a->object] += a->errors;
+			}
+			known += a->starts;
+			for (int op = 0; op < VXT_OP_COUNT; op++)
+				known += a->ios[op];
+		}
+		/* the same pass answers vr_model_queue_side() */
+		m->queue_side |= ci->nevents > known + ci->nlost;
+	}
+	m->qs_pieces = vxt_reader_npieces(m->rd);
 	if (!load || !errs) {
 		free(load);
 		free(errs);
 		return;
-	}
-	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
-
-		for (uint32_t k = 0; k < ci->nobjagg; k++) {
-			const struct vxt_objagg *a = &ci->objagg[k];
-
-			if (a->object < nobj) {
-				load[a->object] += a->starts + 1;
-				errs[a->object] += a->errors;
-			}
-		}
 	}
 	/* selection of the busiest, busiest first */
 	for (unsigned r = 0; r < VR_MAX_ROWS; r++) {
@@ -63,26 +85,6 @@ static void pick_rows(struct vr_model *m)
 	}
 	free(load);
 	free(errs);
-}
-
-static void scan_index(struct vr_model *m)
-{
-	size_t n = vxt_reader_npieces(m->rd);
-
-	m->total_errors = m->total_lost = 0;
-	m->t_first = m->t_last = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
-
-		if (!ci->nevents)
-			continue;
-		if (!m->t_first || ci->first_ns < m->t_first)
-			m->t_first = ci->first_ns;
-		if (ci->last_ns > m->t_last)
-			m->t_last = ci->last_ns;
-		m->total_errors += ci->nerrors;
-		m->total_lost += ci->nlost;
-	}
 }
 
 int vr_model_open(struct vr_model *m, const char *path)
@@ -111,7 +113,6 @@ int vr_model_open_set(struct vr_model *m, const char *const *paths, size_t n)
 	}
 	m->info = vxt_reader_info(m->rd);
 	scan_index(m);
-	pick_rows(m);
 	m->metric = VXT_HEAT_IOPS;
 	m->mark_kinds = VR_MARK_ERRORS | VR_MARK_LOST;
 	m->view.rd = m->rd;
@@ -216,7 +217,6 @@ int vr_model_refresh(struct vr_model *m)
 	else if (m->view.match)
 		m->job[VR_JOB_COUNT].end = vxt_reader_nchunks(m->rd);
 	scan_index(m);
-	pick_rows(m);
 	vr_pair_grow(m, first_new);
 	vr_ivs_grow(m, first_new);
 	/* a window over the whole file stays so; a following one keeps its
@@ -360,10 +360,17 @@ void vr_model_rebin(struct vr_model *m)
 		last = i;
 		if (!from_index(m))
 			continue;
-		vxt_timeline_add_chunk(&m->tl_est, ci);
+		/* each entry read once: exact ones to tl, the others to the
+		 * estimate, which then gets tl's too */
 		if (vxt_timeline_chunk_exact(&m->tl, ci))
 			vxt_timeline_add_chunk(&m->tl, ci);
+		else
+			vxt_timeline_add_chunk(&m->tl_est, ci);
 		vr_extra_index(m, ci);
+	}
+	if (!late && from_index(m)) {
+		vr_tl_sum_into(&m->tl_est, &m->tl);
+		vr_extra_index_done(m);
 	}
 	m->tl_show_est = from_index(m);
 	if (first == n) {

@@ -162,6 +162,8 @@ struct vr_model {
 	const char *profile_dir;	/* --profile-dir, or NULL */
 	struct vr_script *script;	/* the applied D script (script.h), NULL = none */
 	enum vr_pair_state pair_state;	/* every I/O's phases (pairjob.h) */
+	bool queue_side;		/* pieces [0, qs_pieces) hold queue-side phases */
+	size_t qs_pieces;		/* pieces looked at for it (pick_rows()) */
 	struct vr_ioph ioph;
 	uint8_t columns[VR_MAX_COLS];	/* list columns (enum vr_col); 0 of them = default */
 	unsigned ncolumns;
@@ -361,6 +363,11 @@ int vr_extra_init(struct vr_model *m);
 void vr_extra_free(struct vr_model *m);
 /* Count chunk @ci from its index, where that is exact (no filter, no speculation). */
 void vr_extra_index(struct vr_model *m, const struct vxt_chunk_info *ci);
+/* After vr_extra_index() of every chunk: the estimate gets the exact part too. */
+void vr_extra_index_done(struct vr_model *m);
+/* Add the counts of @from into @to, two timelines of the same window, bins
+ * and rows. */
+void vr_tl_sum_into(struct vxt_timeline *to, const struct vxt_timeline *from);
 /* The same, into the estimate only (@est) or the exact figures only. */
 void vr_extra_index_part(struct vr_model *m, const struct vxt_chunk_info *ci, bool est);
 /* What chunk @ci must be decoded for beyond the timeline; 0 = nothing. */

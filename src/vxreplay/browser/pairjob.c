@@ -22,7 +22,10 @@
 
 bool vr_model_queue_side(const struct vr_model *m)
 {
-	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+	if (m->queue_side)
+		return true;
+	/* the pieces before qs_pieces were looked at when the rows were picked */
+	for (size_t i = m->qs_pieces; i < vxt_reader_npieces(m->rd); i++) {
 		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
 		uint64_t known = 0;
 
