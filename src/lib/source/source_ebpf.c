@@ -38,7 +38,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 
 #include "source/chanev.h"
@@ -542,6 +544,12 @@ static int ebpf_stop(struct vxt_source *s)
 	struct ebpf *e = s->priv;
 
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
+	/* a program still running on another CPU may hold a record it has
+	 * reserved, not yet submitted (the drain would stop short of it) or
+	 * be about to count a loss: the programs run in RCU read-side
+	 * sections, and a global membarrier waits for every one of those */
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
+		usleep(20000);
 	return 0;
 }
 
