@@ -430,6 +430,47 @@ START_TEST(bit_flip_in_each_chunk)
 }
 END_TEST
 
+/* A flipped bit anywhere in the footer's copies of the chunk entries
+ * (their own CRCs not checked: the footer's covers them) sets the footer
+ * aside: the index comes from a scan of the entries in the file, whole. */
+START_TEST(bit_flip_in_footer_entries)
+{
+	size_t len;
+	uint8_t *buf;
+	char err[VXT_ERRBUF_SIZE];
+	uint64_t foff;
+	uint32_t flen;
+	size_t flips = 0, step;
+
+	write_file(NEV, 500, true, NULL);
+	buf = slurp(&len);
+	foff = (uint64_t)buf[len - 16] | (uint64_t)buf[len - 15] << 8 |
+	       (uint64_t)buf[len - 14] << 16 | (uint64_t)buf[len - 13] << 24;
+	flen = (uint32_t)buf[len - 8] | (uint32_t)buf[len - 7] << 8 |
+	       (uint32_t)buf[len - 6] << 16 | (uint32_t)buf[len - 5] << 24;
+	ck_assert_uint_eq(foff + flen, len - 24);
+	step = flen / 120 | 1;	/* about 120 places, all through */
+	/* past the unit header, the tag, nchunks and nevents; before the CRC */
+	for (uint64_t at = foff + 8 + 16; at < foff + flen - 4; at += step) {
+		struct vxt_reader *r;
+
+		buf[at] ^= 0x04;
+		r = vxt_reader_open_mem(buf, len, "flip", err);
+		ck_assert_msg(r != NULL, "%s", err);
+		ck_assert_msg(vxt_reader_recovered(r), "flip at %llu taken", (unsigned long long)at);
+		ck_assert_uint_eq(vxt_reader_nevents(r), NEV);
+		ck_assert_uint_eq(vxt_reader_nchunks(r), NEV / 500);
+		if (flips % 10 == 0)
+			ck_assert_uint_eq(check_prefix(r), NEV);
+		vxt_reader_close(r);
+		buf[at] ^= 0x04;
+		flips++;
+	}
+	ck_assert_uint_gt(flips, 100);
+	free(buf);
+}
+END_TEST
+
 /* A chunk's per-object aggregates (read from the file when asked, a page
  * of chunks at a time, older pages dropped) equal the sums of its events,
  * whichever order the chunks are asked in, from the footer or from a
@@ -618,6 +659,7 @@ Suite *vxt_suite(void)
 	tcase_add_test(tc, growing_file);
 	tcase_add_test(tc, truncation_at_every_byte);
 	tcase_add_test(tc, bit_flip_in_each_chunk);
+	tcase_add_test(tc, bit_flip_in_footer_entries);
 	tcase_add_test(tc, aggregates_when_asked);
 	tcase_add_test(tc, aggregates_beside_chunks_without);
 	tcase_add_test(tc, not_a_vxt_file);
