@@ -426,7 +426,7 @@ static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 	}
 	spin_lock_irqsave(&ch->lock, flags);
 	announce = !vxt_seen_has(&ch->seen, ev->rec.dev);
-	need = sizeof(ev->rec);
+	need = ev->rec.len;
 	if (announce)
 		need += sizeof(ev->obj);
 	if (ch->lost_pending)
@@ -447,7 +447,7 @@ static void chan_put(struct vxt_chan *ch, struct vxt_kev *ev)
 		vxt_ring_put(&ch->ring, &ev->obj, sizeof(ev->obj));
 		vxt_seen_add(&ch->seen, ev->rec.dev);
 	}
-	vxt_ring_put(&ch->ring, &ev->rec, sizeof(ev->rec));
+	vxt_ring_put(&ch->ring, &ev->remap, ev->rec.len);
 	ch->events++;
 	used = vxt_ring_used(&ch->ring);
 	spin_unlock_irqrestore(&ch->lock, flags);

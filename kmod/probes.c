@@ -12,8 +12,9 @@
  * on request-based devices: block_bio_queue (Q), block_getrq (G),
  * block_rq_insert (I), block_bio_backmerge and block_bio_frontmerge (M, F),
  * block_plug and block_unplug (P, U), block_split (X) and block_bio_remap
- * (A, the bio's new device and sector). While no channel wants them these
- * probes return at once.
+ * (A, the bio's new device and sector, and the device and sector it came
+ * from; also onto a bio-based device, so a stack of them is followed).
+ * While no channel wants them these probes return at once.
  * Most block tracepoints are not exported to modules: they are found by
  * name with for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register(); vxt_check_probes() has the compiler check
@@ -369,15 +370,21 @@ static void probe_bio_complete(void *data, struct request_queue *q,
 /* ---- queue-side phases of request-based devices ---- */
 
 /* A phase of @bio on the request-based device it is on now: the whole
- * disk, as the request events, with the partition for the selection.
+ * disk, as the request events, with the partition for the selection. A
+ * remap (@from_dev, @from: where the bio was sent before) is recorded on a
+ * bio-based device too, as that device's own bio.
  */
-static void bio_phase(struct bio *bio, u8 type)
+static void bio_phase_from(struct bio *bio, u8 type, dev_t from_dev,
+			   sector_t from)
 {
 	struct block_device *bdev = bio->bi_bdev;
 	struct vxt_kev ev;
+	bool mq;
 
-	if (!vxt_phases_tracing() || !bdev ||
-	    !queue_is_mq(bdev_get_queue(bdev)))
+	if (!vxt_phases_tracing() || !bdev)
+		return;
+	mq = queue_is_mq(bdev_get_queue(bdev));
+	if (!mq && type != VOLIOT_REC_REMAP)
 		return;
 	kev_init(&ev, type);
 	ev.gd = bdev->bd_disk;
@@ -390,7 +397,27 @@ static void bio_phase(struct bio *bio, u8 type)
 	ev.rec.flags = vxt_flags((__force u64)bio->bi_opf);
 	ev.rec.sector = bio->bi_iter.bi_sector;
 	ev.rec.bytes = bio->bi_iter.bi_size;
+	if (!mq) {
+		ev.bdev = bdev;
+		ev.rec.dev = bdev->bd_dev;
+		ev.rec.flags |= VOLIOT_F_BIO;
+	}
+	if (type == VOLIOT_REC_REMAP) {
+		/* a stacked device's remap onto a partition comes before the
+		 * partition's own: its sector is still the partition's
+		 */
+		if (mq && ev.part && from_dev != bdev->bd_dev)
+			ev.rec.sector += bdev->bd_start_sect;
+		ev.rec.len = sizeof(ev.remap);
+		ev.remap.old_dev = from_dev;
+		ev.remap.old_sector = from;
+	}
 	vxt_dispatch(&ev);
+}
+
+static void bio_phase(struct bio *bio, u8 type)
+{
+	bio_phase_from(bio, type, 0, 0);
 }
 
 static void probe_getrq(void *data, struct bio *bio)
@@ -417,7 +444,7 @@ static void probe_split(void *data, struct bio *bio, unsigned int new_sector)
 /* @bio now goes to its bi_bdev at its bi_sector, from @dev at @from. */
 static void probe_remap(void *data, struct bio *bio, dev_t dev, sector_t from)
 {
-	bio_phase(bio, VOLIOT_REC_REMAP);
+	bio_phase_from(bio, VOLIOT_REC_REMAP, dev, from);
 }
 
 static void queue_phase(struct request_queue *q, u8 type)

@@ -5,8 +5,9 @@
  * spec.c the speculation buffers of a channel, pack.c its packed records,
  * errlog.c the saved-error ring, probes.c the block-layer tracepoints.
  * Probes build one struct vxt_kev and hand it to vxt_dispatch(), which
- * copies it into every I/O channel that wants the object and, when it
- * carries an error, into the saved-error ring.
+ * copies its record (rec.len bytes: a remap is longer) into every I/O
+ * channel that wants the object and, when it carries an error, into the
+ * saved-error ring.
  */
 #ifndef VXT_KMOD_H
 #define VXT_KMOD_H
@@ -62,7 +63,10 @@ u32 vxt_ring_get_records(struct vxt_ring *r, u8 *dst, u32 max, u32 *next);
 /* ---- one event as the probes see it ---- */
 
 struct vxt_kev {
-	struct voliot_io_rec rec;	/* type, op, flags, dev, ... filled in */
+	union {
+		struct voliot_io_rec rec;	/* type, op, flags, dev, ... */
+		struct voliot_remap_rec remap;	/* a remap: rec and its source */
+	};
 	u32 disk;			/* whole-disk dev (want "disk" sets) */
 	u32 part;			/* partition dev, 0 if none */
 	struct voliot_object_rec obj;	/* announcement, built on demand */

@@ -2,7 +2,8 @@
  *
  * read() on a channel returns whole records, but a decoder may be fed any
  * byte stream (a pipe, a saved dump, a fuzzer): a record split across two
- * buffers is kept until the rest arrives; unknown types are skipped by length.
+ * buffers is kept until the rest arrives; unknown types are skipped by length,
+ * and so are the bytes of a known record past the fields known here.
  * A packed I/O record (VOLIOT_REC_IO_PACKED, VOLIOT_REC_IO_COMPACT) is
  * handed out as the start, done or requeue record it stands for, in full.
  */
@@ -21,6 +22,9 @@ struct vxt_chanrec {
 	uint8_t len;
 	union {
 		struct voliot_io_rec io;
+		struct voliot_remap_rec remap;	/* VOLIOT_REC_REMAP: io, then the
+						 * source (0 from a module that
+						 * sent io alone) */
 		struct voliot_lost_rec lost;
 		struct voliot_object_rec object;
 		struct voliot_clock_rec clock;

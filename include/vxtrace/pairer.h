@@ -25,7 +25,10 @@
  *   traced object with nothing pending there it is VXT_PU_REMAP_UNKNOWN; a
  *   remap that would move an I/O onto a range it was already remapped from
  *   (a loop), or more than VXT_PAIRER_MAX_HOPS times, is VXT_PU_REMAP_LOOP.
- * - a requeue (R) forgets the issue of the I/Os inside its range.
+ * - a requeue (R) forgets the issue of the I/Os inside its range;
+ * - a completion at bio level (VXT_F_BIO: a bio-based device, whose queue
+ *   is its only phase before it) without an issue is paired all the same
+ *   (no VXT_PU_NOD).
  * With VXT_PAIRER_UNQUEUED, a getrq, insert or issue that finds no pending
  * I/O opens one from that phase on (its queue was not captured; counted as
  * VXT_PU_NOQ all the same), so a capture of issue and completion alone pairs

@@ -58,7 +58,8 @@ enum voliot_rec_type {
 	VOLIOT_REC_PLUG		= 21,	/* queue plugged (P) */
 	VOLIOT_REC_UNPLUG	= 22,	/* plugged requests sent on (U) */
 	VOLIOT_REC_SPLIT	= 23,	/* bio split (X) */
-	VOLIOT_REC_REMAP	= 24,	/* bio remapped to this device (A) */
+	VOLIOT_REC_REMAP	= 24,	/* bio remapped to this device (A); struct
+					 * voliot_remap_rec where len says so */
 };
 
 /* Capture levels of an I/O channel (VOLIOT_IO_PHASES, voliot_info.phases). */
@@ -111,6 +112,17 @@ struct voliot_io_rec {
 	char	comm[16];	/* task name, NUL padded */
 };
 
+/* A remap (VOLIOT_REC_REMAP): the I/O record of the bio where it goes now,
+ * then where it came from. Modules before it sent the I/O record alone (len
+ * 64); a reader that knows only the I/O record skips the rest by length.
+ */
+struct voliot_remap_rec {
+	struct voliot_io_rec io;	/* len sizeof(struct voliot_remap_rec) */
+	__u32	old_dev;	/* VOLIOT_MKDEV: the device the bio was sent to */
+	__u32	reserved;	/* zero */
+	__u64	old_sector;	/* its first sector there */
+};
+
 /* Events dropped because the channel's ring was full. Precedes the next event. */
 struct voliot_lost_rec {
 	__u8	len;		/* sizeof(struct voliot_lost_rec) */
@@ -153,6 +165,7 @@ struct voliot_clock_rec {
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_hdr) == 2, "voliot_hdr size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_io_rec) == 64, "voliot_io_rec size");
+VOLIOT_STATIC_ASSERT(sizeof(struct voliot_remap_rec) == 80, "voliot_remap_rec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_lost_rec) == 24, "voliot_lost_rec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_object_rec) == 48, "voliot_object_rec size");
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_clock_rec) == 24, "voliot_clock_rec size");

@@ -46,6 +46,13 @@ static int collect(const struct vxt_chanrec *rec, void *arg)
 		s->hash = mix(s->hash, &rec->u.io.sector, 8);
 		s->hash = mix(s->hash, &rec->u.io.dev, 4);
 		s->hash = mix(s->hash, rec->u.io.comm, strlen(rec->u.io.comm));
+		if (rec->type == VOLIOT_REC_REMAP) {
+			/* a source only where the record holds one */
+			check(rec->len >= sizeof(rec->u.remap) ||
+			      (!rec->u.remap.old_dev && !rec->u.remap.old_sector));
+			s->hash = mix(s->hash, &rec->u.remap.old_dev, 4);
+			s->hash = mix(s->hash, &rec->u.remap.old_sector, 8);
+		}
 		s->n++;
 		return 0;
 	}

@@ -115,6 +115,8 @@ struct tally {
 	unsigned have;			/* bit per entry of last */
 	struct voliot_io_rec starts[8];	/* the latest starts, starts[nstarts % 8] next */
 	unsigned nstarts;
+	struct voliot_remap_rec remap[64];	/* the first remaps, with their source */
+	unsigned nremap;
 };
 
 static void tally_free(struct tally *t)
@@ -343,7 +345,7 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 		case VOLIOT_REC_IO_DONE:
 		case VOLIOT_REC_ERROR:
 		case VOLIOT_REC_REQUEUE:
-		case VOLIOT_REC_QUEUE ... VOLIOT_REC_REMAP:
+		case VOLIOT_REC_QUEUE ... VOLIOT_REC_SPLIT:
 			if (h->len != sizeof(struct voliot_io_rec)) {
 				t->nbad++;
 				break;
@@ -351,6 +353,20 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 			memcpy(&io, buf + off, sizeof(io));
 			tally_io(t, &io);
 			break;
+		case VOLIOT_REC_REMAP: {
+			struct voliot_remap_rec rm;
+
+			if (h->len != sizeof(rm)) {
+				t->nbad++;
+				break;
+			}
+			memcpy(&rm, buf + off, sizeof(rm));
+			if (t->nremap < 64)
+				t->remap[t->nremap] = rm;
+			t->nremap++;
+			tally_io(t, &rm.io);
+			break;
+		}
 		case VOLIOT_REC_IO_PACKED:
 			if (unpack(t, buf + off, h->len, &io)) {
 				t->nbad++;
@@ -2510,12 +2526,23 @@ static int t_phases(const char *disk, const char *part, uint64_t start)
 		CHECK(seen == 0x37, "read %zu at sector %llu: phases seen %#zx, want remap, "
 		      "queue, getrq, start, done (0x37)", i,
 		      (unsigned long long)(start + ios[i].sector), seen);
+		/* the remap names where the bio came from: the partition */
+		for (k = 0; k < ta.nremap && k < 64; k++)
+			if (ta.remap[k].io.sector == start + ios[i].sector)
+				break;
+		CHECK(k < ta.nremap && k < 64 && ta.remap[k].old_dev == pdev &&
+		      ta.remap[k].old_sector == ios[i].sector && !ta.remap[k].reserved,
+		      "read %zu: remap from %#x sector %llu, want %#x sector %llu", i,
+		      k < 64 ? ta.remap[k].old_dev : 0,
+		      (unsigned long long)(k < 64 ? ta.remap[k].old_sector : 0), pdev,
+		      (unsigned long long)ios[i].sector);
 	}
 	tally_free(&ta);
 	tally_free(&ti);
 	return result(1, "EINVAL before INIT, for level 2 and with speculation; info.phases; "
-		      "re-INIT back to issue; reads of %s: remap, queue, getrq, start, done on "
-		      "the disk at absolute sectors at level all, start and done only at level issue",
+		      "re-INIT back to issue; reads of %s: remap (from the partition's sector), "
+		      "queue, getrq, start, done on the disk at absolute sectors at level all, "
+		      "start and done only at level issue",
 		      part);
 }
 

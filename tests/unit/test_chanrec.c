@@ -1,7 +1,7 @@
 /* test_chanrec.c - the channel record decoder: records split at every byte,
- * the phase records (types 16 to 24) decoded as I/O records, packed records
- * (type 10) and compact records (type 11) built by hand from
- * formats/channel.md */
+ * the phase records (types 16 to 24) decoded as I/O records, a remap with
+ * its source and one without (an older module's), packed records (type 10)
+ * and compact records (type 11) built by hand from formats/channel.md */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -155,6 +155,46 @@ START_TEST(phase_records)
 	}
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, short_rec, sizeof(short_rec), NULL, NULL), -EBADMSG);
+}
+END_TEST
+
+/* A remap with its source (80 bytes), and one of a module before it (64
+ * bytes, source 0), back to back and split at every byte. */
+START_TEST(remap_source)
+{
+	struct voliot_remap_rec r = {
+		{ sizeof(r), VOLIOT_REC_REMAP, VOLIOT_OP_WRITE, 0, 0, 1, VOLIOT_MKDEV(43, 0), 9,
+		  8192, 0, 5000, 123456, 0, "fio" },
+		VOLIOT_MKDEV(254, 3), 0, 4567,
+	};
+	struct voliot_io_rec old = r.io;
+	uint8_t buf[sizeof(r) + sizeof(old)];
+	struct vxt_chandec d;
+	size_t cut;
+
+	old.len = sizeof(old);
+	old.sector = 77;
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), &old, sizeof(old));
+	for (cut = 0; cut <= sizeof(buf); cut++) {
+		struct seen s = { 0 };
+
+		vxt_chandec_init(&d);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, sizeof(buf) - cut, collect, &s), 0);
+		ck_assert_int_eq(s.n, 2);
+		ck_assert_uint_eq(d.offset, sizeof(buf));
+		ck_assert_int_eq(s.types[0], VOLIOT_REC_REMAP);
+		ck_assert_uint_eq(s.recs[0].len, sizeof(r));
+		ck_assert_uint_eq(s.recs[0].u.io.sector, 123456);
+		ck_assert_uint_eq(s.recs[0].u.io.bytes, 8192);
+		ck_assert_uint_eq(s.recs[0].u.remap.old_dev, VOLIOT_MKDEV(254, 3));
+		ck_assert_uint_eq(s.recs[0].u.remap.old_sector, 4567);
+		ck_assert_int_eq(s.types[1], VOLIOT_REC_REMAP);
+		ck_assert_uint_eq(s.recs[1].u.io.sector, 77);
+		ck_assert_uint_eq(s.recs[1].u.remap.old_dev, 0);
+		ck_assert_uint_eq(s.recs[1].u.remap.old_sector, 0);
+	}
 }
 END_TEST
 
@@ -527,6 +567,7 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, phase_records);
+	tcase_add_test(tc, remap_source);
 	tcase_add_test(tc, horizon);
 	tcase_add_test(tc, packed);
 	tcase_add_test(tc, packed_malformed);

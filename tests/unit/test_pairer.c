@@ -1,6 +1,7 @@
 /* test_pairer.c - the pairer (pairer.h) on small hand-made stacks: a bio
  * queued on an upper object followed through its remap to the request
- * below, a split completing in two halves, a remap loop and a remap from
+ * below, a bio-based device's completion paired without an issue, a
+ * split completing in two halves, a remap loop and a remap from
  * nothing, I/O opened by a later phase, and flushes (size 0) pairing among
  * themselves only
  */
@@ -67,6 +68,42 @@ START_TEST(remap_to_the_device_below)
 	feed(p, ev(300, 1, VXT_PH_QUEUE, 6000, 8), 7);
 	st = feed(p, ev(301, 1, VXT_PH_QUEUE, 6000, 8), 8);
 	ck_assert_int_eq(st.unpaired, VXT_PU_DUPQ);
+	vxt_pairer_free(p);
+}
+END_TEST
+
+/* A bio-based device's bio (VXT_F_BIO): its queue, its remap onto the disk
+ * below, the request there, then its own completion, paired without an
+ * issue; the same completion without the flag has none (VXT_PU_NOD). */
+START_TEST(bio_level_completion)
+{
+	struct vxt_pairer *p = vxt_pairer_new(0);
+	struct vxt_event e;
+	struct vxt_pstep st;
+
+	ck_assert_ptr_nonnull(p);
+	e = ev(100, 0, VXT_PH_QUEUE, 64, 8);
+	e.flags = VXT_F_BIO;
+	st = feed(p, e, 0);
+	ck_assert_int_eq(st.what, VXT_PS_OPENED);
+	feed(p, remap(101, 1, 2112, 8, 0, 64), 1);
+	feed(p, ev(102, 1, VXT_PH_QUEUE, 2112, 8), 2);
+	feed(p, ev(103, 1, VXT_PH_START, 2112, 8), 3);
+	st = feed(p, ev(150, 1, VXT_PH_DONE, 2112, 8), 4);
+	ck_assert_int_eq(st.what, VXT_PS_CLOSED);
+	ck_assert_uint_eq(st.io[0].t[VXT_PT_Q], 100);
+	ck_assert_uint_eq(st.io[0].qobject, 0);
+	e = ev(151, 0, VXT_PH_DONE, 64, 8);
+	e.flags = VXT_F_BIO;
+	st = feed(p, e, 5);
+	ck_assert_int_eq(st.what, VXT_PS_CLOSED);
+	ck_assert_int_eq(st.unpaired, -1);
+	ck_assert_uint_eq(st.io[0].t[VXT_PT_Q], 100);
+	ck_assert_uint_eq(st.io[0].t[VXT_PT_C], 151);
+	ck_assert_uint_eq(vxt_pairer_unpaired(p, VXT_PU_NOD), 0);
+	feed(p, ev(200, 0, VXT_PH_QUEUE, 72, 8), 6);
+	st = feed(p, ev(201, 0, VXT_PH_DONE, 72, 8), 7);
+	ck_assert_int_eq(st.unpaired, VXT_PU_NOD);
 	vxt_pairer_free(p);
 }
 END_TEST
@@ -171,6 +208,7 @@ Suite *pairer_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, remap_to_the_device_below);
+	tcase_add_test(tc, bio_level_completion);
 	tcase_add_test(tc, split_halves_complete);
 	tcase_add_test(tc, remap_loops_and_strays);
 	tcase_add_test(tc, unqueued_and_flushes);

@@ -629,7 +629,7 @@ static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct v
 			rc = interval(b, d, q, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
 		}
 	}
-	if (!issued)
+	if (!issued && !(ev->flags & VXT_F_BIO))	/* a bio-based device issues nothing */
 		unpaired(b, VXT_BD_U_NOD, ord);
 	return rc;
 }

@@ -378,7 +378,8 @@ static int on_done(struct vxt_pairer *p, struct pobj *o, const struct vxt_event 
 		unpaired(p, st, VXT_PU_NOQ);
 		return 0;
 	}
-	if (!issued && st->unpaired < 0)
+	/* a bio-based device's I/O has no issue: its bio completes */
+	if (!issued && st->unpaired < 0 && !(ev->flags & VXT_F_BIO))
 		unpaired(p, st, VXT_PU_NOD);
 	st->what = VXT_PS_CLOSED;
 	st->n = n;

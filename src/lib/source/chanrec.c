@@ -347,6 +347,14 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 		r->u.io.latency_ns = le64(p + 40);
 		memcpy(r->u.io.comm, p + 48, sizeof(r->u.io.comm));
 		r->u.io.comm[sizeof(r->u.io.comm) - 1] = '\0';
+		if (r->type == VOLIOT_REC_REMAP) {
+			/* a module before the source sent the I/O record alone */
+			bool from = len >= sizeof(struct voliot_remap_rec);
+
+			r->u.remap.old_dev = from ? le32(p + 64) : 0;
+			r->u.remap.reserved = 0;
+			r->u.remap.old_sector = from ? le64(p + 72) : 0;
+		}
 		note_io(d, &r->u.io);
 		return 1;
 	}

@@ -17,7 +17,10 @@
  * order (evorder.h): the module's horizon records say up to when; the
  * program's counters come as stats records. With opts->all_phases, the
  * channel also sends the queue-side phases (VOLIOT_IO_PHASES: queue, getrq,
- * insert, merges, plug, unplug, split, remap), each one event.
+ * insert, merges, plug, unplug, split, remap with the device and sector it
+ * came from), each one event, and a bio-based device's start record (its
+ * block_bio_queue) becomes its queue, so its I/O is followed through its
+ * remaps to the request below (pairer.h).
  * Format of the stream: formats/channel.md.
  */
 #include <errno.h>
@@ -262,7 +265,8 @@ static int kmod_io(struct kmod_feed *f, const struct voliot_io_rec *r, uint8_t p
 
 	if (!e)
 		return -ENOMEM;
-	if (phase == VXT_PH_START) {
+	/* the start of an I/O: its issue, or a bio-based device's queue */
+	if (phase == VXT_PH_START || (phase == VXT_PH_QUEUE && (r->flags & VOLIOT_F_BIO))) {
 		v.comm = e->comm;
 		return vxt_iopair_put(f->k->pairs, r->dev, r->sector, r->bytes, &v);
 	}
@@ -278,6 +282,26 @@ static int kmod_io(struct kmod_feed *f, const struct voliot_io_rec *r, uint8_t p
 	return 0;
 }
 
+/* A remap, with the device and sector it came from (a module before
+ * voliot_remap_rec sent none: the source stays unknown). */
+static int kmod_remap(struct kmod_feed *f, const struct voliot_remap_rec *r)
+{
+	struct vxt_event *e = vxt_chanev_io(f->s, &f->k->names, f->b, &r->io, VXT_PH_REMAP);
+	int64_t from;
+
+	if (!e)
+		return -ENOMEM;
+	e->remap_from = 0;
+	if (!r->old_dev)
+		return 0;
+	/* the source becomes an object, so it can be named */
+	from = vxt_chanev_object(f->s, &f->k->names, r->old_dev);
+	if (from < 0)
+		return (int)from;
+	e->remap_from = vxt_remap_from_pack((uint32_t)from, r->old_sector);
+	return 0;
+}
+
 static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 {
 	struct kmod_feed *f = arg;
@@ -286,7 +310,10 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 
 	switch (rec->type) {
 	case VOLIOT_REC_IO_START:
-		return kmod_io(f, &rec->u.io, VXT_PH_START);
+		/* with every phase, a bio-based device's start (its
+		 * block_bio_queue) is its queue: its remaps below follow it */
+		return kmod_io(f, &rec->u.io, f->s->all_phases && (rec->u.io.flags & VOLIOT_F_BIO) ?
+			       VXT_PH_QUEUE : VXT_PH_START);
 	case VOLIOT_REC_IO_DONE:
 	case VOLIOT_REC_ERROR:
 		return kmod_io(f, &rec->u.io, VXT_PH_DONE);
@@ -308,7 +335,7 @@ static int kmod_record(const struct vxt_chanrec *rec, void *arg)
 	case VOLIOT_REC_SPLIT:
 		return kmod_io(f, &rec->u.io, VXT_PH_SPLIT);
 	case VOLIOT_REC_REMAP:
-		return kmod_io(f, &rec->u.io, VXT_PH_REMAP);
+		return kmod_remap(f, &rec->u.remap);
 	case VOLIOT_REC_LOST:
 		e = vxt_batch_push(f->b);
 		if (!e)

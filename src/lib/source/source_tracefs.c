@@ -435,7 +435,9 @@ static int emit(struct vxt_source *s, struct tfs *t, const struct tfs_raw *r,
 	switch (r->kind) {
 	case K_RQ_ISSUE:
 	case K_BIO_QUEUE:
-		e->phase = VXT_PH_START;
+		/* with every phase, a bio-based device's block_bio_queue is its
+		 * queue, which its remaps to the devices below follow */
+		e->phase = r->kind == K_BIO_QUEUE && t->phases ? VXT_PH_QUEUE : VXT_PH_START;
 		e->comm = vxt_tfs_comm_id(s, t, r->pid, r->comm);
 		v.comm = e->comm;
 		return vxt_iopair_put(t->pair, r->dev, r->sector, pair_size(r, op), &v);

@@ -15,9 +15,11 @@
  * recorded on the device and sector it maps to, with the device and sector
  * it came from (old_dev, old_sector) as its source (vxt_event_remap_from()).
  *
- * A bio-based device (device-mapper, md) keeps being traced by its bios, its
- * block_bio_queue being its issue (source_tracefs.c); the phases here are
- * those of request-level devices.
+ * A bio-based device (device-mapper, md) keeps being traced by its bios
+ * (source_tracefs.c), its block_bio_queue being its queue here (its issue
+ * at the default level), so that a remap from it onto a device below
+ * carries the I/O on; the other phases here are those of request-level
+ * devices.
  */
 #include <errno.h>
 #include <stdio.h>

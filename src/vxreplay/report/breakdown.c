@@ -64,9 +64,10 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 }
 
 /* The fields struct vxt_breakdown reads (all of them when a filter,
- * profile or script judges the events). */
+ * profile or script judges the events); the flags say a bio-level event. */
 #define BD_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | \
-		   VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_PID | VXT_FIELD_COMM)
+		   VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_PID | VXT_FIELD_COMM | \
+		   VXT_FIELD_FLAGS)
 
 static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 {
