@@ -138,6 +138,11 @@ if [ -f /guest-phases.sh ]; then
 	. /guest-phases.sh
 	rmmod vxtrace
 fi
+if [ -f /guest-stack.sh ]; then
+	insmod $M/vxtrace.ko
+	. /guest-stack.sh
+	rmmod vxtrace
+fi
 [ -f /guest-ebpf.sh ] && . /guest-ebpf.sh
 
 if insmod $M/vxtrace.ko; then

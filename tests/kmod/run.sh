@@ -63,6 +63,7 @@ if [ -x "$BUILD/vxrecord" ] && [ -x "$BUILD/vxreplay" ]; then
 	done
 	EXPECTED="$EXPECTED $(expects guest-record.sh) $(expects guest-blktrace.sh)"
 	EXPECTED="$EXPECTED $(expects guest-ebpf.sh) $(expects guest-phases.sh)"
+	EXPECTED="$EXPECTED $(expects guest-stack.sh)"
 fi
 EXPECTED="$EXPECTED $(expects guest-stress.sh)"
 km_initramfs "$KM_TOP/tests/kmod/guest.sh" $bins || fail_early "$KM_WHY"
@@ -71,6 +72,7 @@ if [ -n "$bins" ]; then
 	cp "$KM_TOP/tests/kmod/guest-blktrace.sh" "$KM_WORK/root/"
 	cp "$KM_TOP/tests/kmod/guest-ebpf.sh" "$KM_WORK/root/"
 	cp "$KM_TOP/tests/kmod/guest-phases.sh" "$KM_WORK/root/"
+	cp "$KM_TOP/tests/kmod/guest-stack.sh" "$KM_WORK/root/"
 	mkdir -p "$KM_WORK/root/profiles"
 	cp "$KM_TOP"/formats/profiles/*.yaml "$KM_WORK/root/profiles/"
 fi

@@ -1,0 +1,256 @@
+# guest-stack.sh - I/O followed down a device-mapper stack, sourced by
+# guest.sh with the module loaded when vxrecord, vxreplay, blktrace and
+# blkparse are in the guest.
+#
+# dm-linear "vxtstk" maps its sector S to sector S + ST_OFF of nullb7 (each
+# I/O ST_NS on a timer). ST_DEPTH dd read ST_IOS / ST_DEPTH blocks each of
+# dm, each its own region, while one dd writes ST_W blocks. The same run is
+# seen by blktrace on both devices, by a kmod channel at --phases all on
+# both and, when the guest kernel has tracefs, by vxrecord --source tracefs
+# at --phases all on both. Independent references: blkparse's actions per
+# device, and awk pairings that know the table (nullb7's sector = dm's +
+# ST_OFF): over blkparse's text (where each remap names its source) and
+# over each file's own events.
+#   stack_capture    per device, the module's phases are blkparse's actions:
+#                    dm queue = Q, done = C (bio level, no issue); nullb7
+#                    remap = A, queue = Q, getrq = G, start = D, done = C
+#   stack_breakdown  vxreplay --report breakdown of the module's file: dm's
+#                    Q2C and nullb7's Q2C (from dm's queue: the remap
+#                    carried it down) and D2C have awk's N and averages over
+#                    the file's events (within 1 ns rounding) and blkparse's
+#                    N; nothing unpaired; the averages are blktrace's within
+#                    ST_TOL_NS (two tracers stamp each tracepoint apart)
+#   stack_tracefs_capture, stack_tracefs_breakdown
+#                    the same two checks on the tracefs source's file
+# expect: stack_capture stack_breakdown stack_tracefs_capture stack_tracefs_breakdown
+
+ST_NS=300000		# nullb7 completion_nsec
+ST_IOS=48		# reads, ST_DEPTH dd at once
+ST_DEPTH=4
+ST_W=16			# writes, one dd
+ST_OFF=2048		# dm-linear's start on nullb7
+# The two tracers' probes on one tracepoint run one after the other, a few
+# microseconds apart under TCG: per interval they differ by up to twice that.
+ST_TOL_NS=100000
+
+st_why=
+st_dm=
+
+st_setup() {
+	for t in blktrace blkparse vxrecord vxreplay; do
+		command -v $t >/dev/null 2>&1 || { st_why="$t not in the guest"; return 1; }
+	done
+	[ -d /sys/kernel/debug/block ] ||
+		{ st_why="no debugfs block directory (CONFIG_BLK_DEV_IO_TRACE?)"; return 1; }
+	[ -c /dev/mapper/control ] || { st_why="no device-mapper (dm-mod) in the guest"; return 1; }
+	d=/sys/kernel/config/nullb/nullb7
+	mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode &&
+		echo $ST_NS >$d/completion_nsec && echo 8 >$d/hw_queue_depth &&
+		echo 1 >$d/power || { st_why="cannot create nullb7"; return 1; }
+	i=0
+	while [ ! -b /dev/nullb7 ] && [ $i -lt 50 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	echo none >/sys/block/nullb7/queue/scheduler
+	vxtest dm-create vxtstk 65536 linear "/dev/nullb7 $ST_OFF" >/tmp/st-dm.err 2>&1 ||
+		{ st_why="dm-linear over nullb7: $(cat /tmp/st-dm.err)"; return 1; }
+	i=0
+	while [ -z "$st_dm" ] && [ $i -lt 50 ]; do
+		for n in /sys/block/dm-*/dm/name; do
+			[ "$(cat "$n" 2>/dev/null)" = vxtstk ] && st_dm=${n#/sys/block/} st_dm=${st_dm%%/*}
+		done
+		[ -n "$st_dm" ] && [ -b /dev/$st_dm ] && break
+		st_dm=
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ -n "$st_dm" ] || { st_why="no block device for dm vxtstk"; return 1; }
+	return 0
+}
+
+st_run() {
+	st_setup || return 1
+	rm -rf /tmp/stk && mkdir /tmp/stk
+	blktrace -d /dev/$st_dm -d /dev/nullb7 -D /tmp/stk >/tmp/st-bt.out 2>&1 &
+	st_bt=$!
+	vxrecord -q -f --source kmod --objects $st_dm,nullb7 --phases all -o /tmp/st-kmod.vxt \
+		2>/tmp/st-kmod.err &
+	st_km=$!
+	st_tf=
+	ntrace=1
+	if [ -d /sys/kernel/tracing/events/block ] || [ -d /sys/kernel/debug/tracing/events/block ]; then
+		vxrecord -q -f --source tracefs --objects $st_dm,nullb7 --phases all \
+			-o /tmp/st-tfs.vxt 2>/tmp/st-tfs.err &
+		st_tf=$!
+	fi
+	i=0
+	while [ ! -e /tmp/stk/$st_dm.blktrace.0 ] || [ ! -e /tmp/stk/nullb7.blktrace.0 ] ||
+	      [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != $ntrace ] ||
+	      { [ -n "$st_tf" ] && [ ! -e /tmp/st-tfs.vxt ]; }; do
+		i=$((i + 1))
+		if [ $i -gt 150 ]; then
+			st_why="recorders did not start: $(cat /tmp/st-bt.out /tmp/st-kmod.err /tmp/st-tfs.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
+			kill -INT $st_bt $st_km $st_tf 2>/dev/null
+			wait $st_bt $st_km $st_tf
+			return 1
+		fi
+		sleep 0.1
+	done
+	sleep 0.3
+	k=0
+	st_dd=
+	while [ $k -lt $ST_DEPTH ]; do
+		dd if=/dev/$st_dm of=/dev/null bs=4k count=$((ST_IOS / ST_DEPTH)) \
+			skip=$((k * 1024)) iflag=direct 2>/dev/null &
+		st_dd="$st_dd $!"
+		k=$((k + 1))
+	done
+	dd if=/dev/zero of=/dev/$st_dm bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
+		oflag=direct 2>/dev/null &
+	wait $st_dd $!
+	sleep 0.3
+	kill -INT $st_km $st_tf $st_bt
+	wait $st_km $st_tf $st_bt
+	return 0
+}
+
+# st_acts DEV: "A=N C=N ..." of blkparse's actions on DEV (MAJ,MIN)
+st_acts() {
+	awk -v dev="$1" '$1 == dev && $6 ~ /^[A-Z]+$/ { n[$6]++ }
+		END { for (a in n) printf "%s=%d\n", a, n[a] }' /tmp/st-bp.txt | sort | tr '\n' ' '
+}
+
+# st_phases CSV OBJ: "phase=N ..." of one object in an events CSV
+st_phases() {
+	awk -F, -v o="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["object"] == o { n[$c["phase"]]++ }
+		END { for (p in n) printf "%s=%d\n", p, n[p] }' "$1" | sort | tr '\n' ' '
+}
+
+# st_awk_events CSV: "dmq2c N AVG", "q2c N AVG", "d2c N AVG" from the
+# events: dm's queue and done by sector; nullb7's done at S + ST_OFF paired
+# with dm's queue at S, its start at its own sector (no sector is read twice)
+st_awk_events() {
+	awk -F, -v dm="$st_dm" -v off=$ST_OFF 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ t = $c["time_ns"]; p = $c["phase"]; s = $c["sector"]; o = $c["object"] }
+	o == dm && p == "queue" { Q[s] = t }
+	o == dm && p == "done" && (s in Q) { n1++; s1 += t - Q[s] }
+	o == "nullb7" && p == "start" { D[s] = t }
+	o == "nullb7" && p == "done" && ((s - off) in Q) { n2++; s2 += t - Q[s - off] }
+	o == "nullb7" && p == "done" && (s in D) { n3++; s3 += t - D[s] }
+	END {
+		printf "dmq2c %d %d\n", n1, n1 ? int(s1 / n1 + 0.5) : 0
+		printf "q2c %d %d\n", n2, n2 ? int(s2 / n2 + 0.5) : 0
+		printf "d2c %d %d\n", n3, n3 ? int(s3 / n3 + 0.5) : 0
+	}' "$1"
+}
+
+# st_awk_bp DMDEV: the same from blkparse's text: a remap on nullb7 names
+# where it came from ("A R 2056 + 8 <- (254,2) 8"), so nullb7's completion is
+# paired with dm's queue through it
+st_awk_bp() {
+	awk -v dm="$1" -v nb="$2" '$6 !~ /^[A-Z]+$/ { next }
+	{ t = $4 * 1e9; a = $6; s = $8 }
+	$1 == dm && a == "Q" { Q[s] = t }
+	$1 == dm && a == "C" && (s in Q) { n1++; s1 += t - Q[s] }
+	$1 == nb && a == "A" { src = $12; gsub(/[()]/, "", src); if (src == dm && ($13 in Q)) QA[s] = Q[$13] }
+	$1 == nb && a == "D" { D[s] = t }
+	$1 == nb && a == "C" && (s in QA) { n2++; s2 += t - QA[s] }
+	$1 == nb && a == "C" && (s in D) { n3++; s3 += t - D[s] }
+	END {
+		printf "dmq2c %d %d\n", n1, n1 ? int(s1 / n1 + 0.5) : 0
+		printf "q2c %d %d\n", n2, n2 ? int(s2 / n2 + 0.5) : 0
+		printf "d2c %d %d\n", n3, n3 ? int(s3 / n3 + 0.5) : 0
+	}' /tmp/st-bp.txt
+}
+
+# st_bd JSON OBJ IV: "N AVG" of an interval of one object in the breakdown
+st_bd() {
+	tr -d '\n' <"$1" | awk -v o="\"$2\": {" -v iv="\"$3\": {\"n\": " '{
+		s = substr($0, index($0, "\"objects\": {"))
+		s = substr(s, index(s, o))
+		s = substr(s, index(s, iv) + length(iv))
+		n = s + 0
+		s = substr(s, index(s, "\"avg_ns\": ") + 10)
+		printf "%d %d\n", n, s + 0 }'
+}
+
+# st_unpaired JSON: the unpaired kinds with a count, "" when none
+st_unpaired() {
+	tr -d '\n' <"$1" | sed 's/.*"unpaired": {//' |
+		grep -o '"[a-z-]*": {"n": [1-9][0-9]*' | tr '\n' ' '
+}
+
+# st_check LABEL VXT NAME: the checks NAME_capture and NAME_breakdown of one file
+st_check() {
+	label=$1 f=$2 name=$3
+	vxreplay $f --report events --format csv >/tmp/st-$label.csv 2>/tmp/st-$label.err
+	vxreplay $f --report breakdown --format json >/tmp/st-$label.json 2>>/tmp/st-$label.err
+	up=$(st_phases /tmp/st-$label.csv $st_dm)
+	lo=$(st_phases /tmp/st-$label.csv nullb7)
+	bio=$(awk -F, -v o="$st_dm" 'NR > 1 && $2 == o && $5 !~ /bio/' /tmp/st-$label.csv | wc -l)
+	n=$((ST_IOS + ST_W))
+	want_up="done=$(st_n "$acts_dm" C) queue=$(st_n "$acts_dm" Q)"
+	got_lo=$(echo "$lo" | tr ' ' '\n' | grep -E '^(done|getrq|queue|remap|start)=' | tr '\n' ' ')
+	want_lo="done=$(st_n "$acts_nb" C) getrq=$(st_n "$acts_nb" G) queue=$(st_n "$acts_nb" Q)"
+	want_lo="$want_lo remap=$(st_n "$acts_nb" A) start=$(st_n "$acts_nb" D)"
+	if [ "$(st_n "$acts_dm" Q)" = $n ] && [ "${up% }" = "$want_up" ] &&
+	   [ "${got_lo% }" = "$want_lo" ] && [ "$bio" = 0 ]; then
+		res PASS ${name}_capture "dm-linear $st_dm over nullb7, $ST_IOS reads and $ST_W writes: $st_dm has $up(bio level), nullb7 $got_lo as blkparse's actions"
+	else
+		res FAIL ${name}_capture "$st_dm: '$up' (want '$want_up', Q=$n, $bio events not at bio level); nullb7: '$got_lo' (want '$want_lo'); $(head -c 300 /tmp/st-$label.err)"
+		res SKIP ${name}_breakdown "the capture differs"
+		return 1
+	fi
+	st_awk_events /tmp/st-$label.csv >/tmp/st-$label-awk.txt
+	d=
+	while read -r iv an aa; do
+		obj=nullb7
+		[ $iv = dmq2c ] && obj=$st_dm iv=q2c
+		set -- $(st_bd /tmp/st-$label.json $obj $iv)
+		[ "$an $aa" = "${1:-0} ${2:-0}" ] ||
+			d="$d $obj $iv: awk over the events 'N avg' $an $aa, vxreplay ${1:-} ${2:-};"
+		[ "$an" = $n ] || d="$d $obj $iv: N $an of $n I/Os;"
+	done </tmp/st-$label-awk.txt
+	while read -r iv bn ba; do
+		[ $iv = dmq2c ] && obj=$st_dm iv2=q2c || { obj=nullb7 iv2=$iv; }
+		set -- $(st_bd /tmp/st-$label.json $obj $iv2)
+		dd_=$((${2:-0} - ba))
+		[ $dd_ -lt 0 ] && dd_=$((-dd_))
+		[ "$bn" = "${1:-0}" ] && [ $dd_ -le $ST_TOL_NS ] ||
+			d="$d $obj $iv2: blkparse 'N avg' $bn $ba, vxreplay ${1:-} ${2:-};"
+	done </tmp/st-bp-awk.txt
+	u=$(st_unpaired /tmp/st-$label.json)
+	if [ -z "$d" ] && [ -z "$u" ]; then
+		res PASS ${name}_breakdown "$st_dm Q2C $(st_bd /tmp/st-$label.json $st_dm q2c), nullb7 Q2C from $st_dm's queue $(st_bd /tmp/st-$label.json nullb7 q2c) and D2C $(st_bd /tmp/st-$label.json nullb7 d2c) (N avg_ns) are awk's over the events; blktrace's: $(tr '\n' ' ' </tmp/st-bp-awk.txt); nothing unpaired"
+	else
+		res FAIL ${name}_breakdown "$d unpaired: $u"
+		cat /tmp/st-$label.json
+	fi
+}
+
+st_n() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+if ! st_run; then
+	for t in capture breakdown tracefs_capture tracefs_breakdown; do
+		res SKIP stack_$t "$st_why"
+	done
+else
+	blkparse -D /tmp/stk -i $st_dm -i nullb7 >/tmp/st-bp.txt 2>/tmp/st-bp.err
+	dmdev=$(tr ':' ',' </sys/block/$st_dm/dev)
+	nbdev=$(tr ':' ',' </sys/block/nullb7/dev)
+	acts_dm=$(st_acts $dmdev)
+	acts_nb=$(st_acts $nbdev)
+	st_awk_bp $dmdev $nbdev >/tmp/st-bp-awk.txt
+	st_check kmod /tmp/st-kmod.vxt stack
+	if [ -n "$st_tf" ]; then
+		st_check tfs /tmp/st-tfs.vxt stack_tracefs
+	else
+		for t in capture breakdown; do
+			res SKIP stack_tracefs_$t "no tracefs block events in the guest kernel"
+		done
+	fi
+fi
