@@ -19,7 +19,8 @@
 #                    carried it down) and D2C have awk's N and averages over
 #                    the file's events (within 1 ns rounding) and blkparse's
 #                    N; nothing unpaired; the averages are blktrace's within
-#                    ST_TOL_NS (two tracers stamp each tracepoint apart)
+#                    ST_TOL_NS or 25% (the tracers stamp each tracepoint
+#                    apart)
 #   stack_tracefs_capture, stack_tracefs_breakdown
 #                    the same two checks on the tracefs source's file
 # expect: stack_capture stack_breakdown stack_tracefs_capture stack_tracefs_breakdown
@@ -29,8 +30,10 @@ ST_IOS=48		# reads, ST_DEPTH dd at once
 ST_DEPTH=4
 ST_W=16			# writes, one dd
 ST_OFF=2048		# dm-linear's start on nullb7
-# The two tracers' probes on one tracepoint run one after the other, a few
-# microseconds apart under TCG: per interval they differ by up to twice that.
+# The tracers' probes on one tracepoint run one after the other, up to
+# hundreds of microseconds apart under TCG on a busy host: their averages
+# may differ by ST_TOL_NS or a quarter, whichever is more (a pairing with
+# the wrong queue is off by a whole interval: twice the Q2C, seen).
 ST_TOL_NS=100000
 
 st_why=
@@ -218,7 +221,9 @@ st_check() {
 		set -- $(st_bd /tmp/st-$label.json $obj $iv2)
 		dd_=$((${2:-0} - ba))
 		[ $dd_ -lt 0 ] && dd_=$((-dd_))
-		[ "$bn" = "${1:-0}" ] && [ $dd_ -le $ST_TOL_NS ] ||
+		tol=$((ba / 4))
+		[ $tol -lt $ST_TOL_NS ] && tol=$ST_TOL_NS
+		[ "$bn" = "${1:-0}" ] && [ $dd_ -le $tol ] ||
 			d="$d $obj $iv2: blkparse 'N avg' $bn $ba, vxreplay ${1:-} ${2:-};"
 	done </tmp/st-bp-awk.txt
 	u=$(st_unpaired /tmp/st-$label.json)
