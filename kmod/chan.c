@@ -344,9 +344,16 @@ static void chan_wake_timer(struct timer_list *t)
 bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec)
 {
 	u8 pk[VXT_PACK_MAX];
-	u32 len = vxt_pack_rec(&ch->pack, rec, pk);
-	u32 need = len ? len : sizeof(*rec);
+	u32 len, need;
+	u64 pos;
 
+	if (!ch->lost_pending && vxt_pack_pair(&ch->pack, &ch->ring, rec)) {
+		vxt_pack_sent(&ch->pack, rec, NULL, 0, 0);
+		ch->events++;
+		return true;
+	}
+	len = vxt_pack_rec(&ch->pack, rec, pk);
+	need = len ? len : sizeof(*rec);
 	if (ch->lost_pending)
 		need += sizeof(struct voliot_lost_rec);
 	if (need > vxt_ring_space(&ch->ring)) {
@@ -358,11 +365,12 @@ bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec)
 		ring_put_lost(&ch->ring, ch->lost_pending);
 		ch->lost_pending = 0;
 	}
+	pos = ch->ring.head;
 	if (len)
 		vxt_ring_put(&ch->ring, pk, len);
 	else
 		vxt_ring_put(&ch->ring, rec, sizeof(*rec));
-	vxt_pack_sent(&ch->pack, rec);
+	vxt_pack_sent(&ch->pack, rec, pk, len, pos);
 	ch->events++;
 	return true;
 }
@@ -954,6 +962,7 @@ static void chan_count_read(const struct vxt_chan *ch, u32 n)
 		case VOLIOT_REC_REQUEUE:
 		case VOLIOT_REC_IO_PACKED:
 		case VOLIOT_REC_IO_COMPACT:
+		case VOLIOT_REC_IO_PAIR:
 			kind = VXT_RD_IO;
 			break;
 		case VOLIOT_REC_SPEC_STATS:

@@ -9,7 +9,10 @@
  * (VOLIOT_SPEC_F_PACKED alone): fixed-width fields that differ from the
  * previous record of the same type. The first record of each type, and
  * after VOLIOT_DISCARD, goes out in full, so a reader always has what a
- * packed record is told against. The caller holds the channel's lock.
+ * packed record is told against. VOLIOT_REC_IO_PAIR (VOLIOT_SPEC_F_PAIR):
+ * a completion queued right after its compact start, while the reader has
+ * not taken it, is written as one record with it, saving the completion's
+ * length and type. The caller holds the channel's lock.
  * Format: formats/channel.md.
  */
 #include <linux/string.h>
@@ -27,7 +30,9 @@ static u32 put_le(u8 *p, u64 v, u32 n)
 
 void vxt_pack_reset(struct vxt_pack *pk, u32 flags)
 {
-	pk->flags = flags & (VOLIOT_SPEC_F_PACKED | VOLIOT_SPEC_F_COMPACT);
+	pk->flags = flags & (VOLIOT_SPEC_F_PACKED | VOLIOT_SPEC_F_COMPACT |
+			     VOLIOT_SPEC_F_PAIR);
+	pk->pair_ok = false;
 	pk->have = 0;
 	pk->nstarts = 0;
 	pk->start_at = 0;
@@ -256,10 +261,41 @@ u32 vxt_pack_rec(const struct vxt_pack *pk, const struct voliot_io_rec *rec,
 	return pack_fixed(&pk->last[slot], rec, out);
 }
 
-void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec)
+bool vxt_pack_pair(struct vxt_pack *pk, struct vxt_ring *r,
+		   const struct voliot_io_rec *rec)
+{
+	u8 out[2 * VOLIOT_CP_MAX], done[VOLIOT_CP_MAX];
+	int slot = voliot_pk_slot(rec->type);
+	u32 n;
+
+	if (!(pk->flags & VOLIOT_SPEC_F_PAIR) || !(pk->flags & VOLIOT_SPEC_F_COMPACT) ||
+	    !pk->pair_ok || rec->type != VOLIOT_REC_IO_DONE ||
+	    !(pk->have & (1U << slot)) || pk->pair_pos < r->tail ||
+	    pk->pair_pos + pk->pair_len != r->head || pack_find_start(pk, rec) != 1)
+		return false;
+	n = pack_compact(pk, slot, rec, done);
+	if (!n || pk->pair_len + n - 2 > U8_MAX || n - 2 > vxt_ring_space(r))
+		return false;
+	/* the start from its head on, then the completion from its head on */
+	vxt_ring_peek(r, pk->pair_pos, out, pk->pair_len);
+	memcpy(out + pk->pair_len, done + 2, n - 2);
+	out[0] = pk->pair_len + n - 2;
+	out[1] = VOLIOT_REC_IO_PAIR;
+	r->head = pk->pair_pos;
+	vxt_ring_put(r, out, out[0]);
+	pk->pair_ok = false;
+	return true;
+}
+
+void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec,
+		   const u8 *out, u32 len, u64 pos)
 {
 	int slot = voliot_pk_slot(rec->type);
 
+	pk->pair_ok = len && out[1] == VOLIOT_REC_IO_COMPACT &&
+		      rec->type == VOLIOT_REC_IO_START;
+	pk->pair_len = len;
+	pk->pair_pos = pos;
 	if (!pk->flags || slot < 0)
 		return;
 	pk->last[slot] = *rec;

@@ -58,6 +58,11 @@ static void ring_copy_out(const struct vxt_ring *r, u64 pos, u8 *dst, u32 len)
 		memcpy(dst + first, r->buf, len - first);
 }
 
+void vxt_ring_peek(const struct vxt_ring *r, u64 pos, u8 *dst, u32 len)
+{
+	ring_copy_out(r, pos, dst, len);
+}
+
 u32 vxt_ring_get_records(struct vxt_ring *r, u8 *dst, u32 max, u32 *next)
 {
 	u64 pos = r->tail;

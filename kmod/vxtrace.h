@@ -59,6 +59,8 @@ void vxt_ring_put(struct vxt_ring *r, const void *src, u32 len);
  * (0 when the ring is empty).
  */
 u32 vxt_ring_get_records(struct vxt_ring *r, u8 *dst, u32 max, u32 *next);
+/* Copy @len bytes from ring position @pos (not consumed yet) to @dst. */
+void vxt_ring_peek(const struct vxt_ring *r, u64 pos, u8 *dst, u32 len);
 
 /* ---- one event as the probes see it ---- */
 
@@ -130,7 +132,10 @@ void vxt_spec_add_stats(struct voliot_spec_stats *sum,
 #define VXT_PACK_MAX	VOLIOT_CP_MAX	/* room for the longest packed record */
 
 struct vxt_pack {
-	u32 flags;			/* VOLIOT_SPEC_F_PACKED, _COMPACT */
+	u32 flags;			/* VOLIOT_SPEC_F_PACKED, _COMPACT, _PAIR */
+	bool pair_ok;			/* the ring's record at pair_pos: a compact start */
+	u8 pair_len;			/* its length */
+	u64 pair_pos;			/* its ring position */
 	u8 have;			/* bit per entry of last */
 	u8 nstarts;			/* entries of starts in use */
 	u8 start_at;			/* where the latest start is in starts */
@@ -147,8 +152,17 @@ void vxt_pack_reset(struct vxt_pack *pk, u32 flags);
  */
 u32 vxt_pack_rec(const struct vxt_pack *pk, const struct voliot_io_rec *rec,
 		 u8 *out);
-/* @rec was queued (packed or not). */
-void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec);
+/* @rec was queued (packed or not), the @len bytes of @out at ring
+ * position @pos (@len 0: in full).
+ */
+void vxt_pack_sent(struct vxt_pack *pk, const struct voliot_io_rec *rec,
+		   const u8 *out, u32 len, u64 pos);
+/* Queue @rec, a completion, joined to its start when that is the last
+ * record of @r, unread (VOLIOT_SPEC_F_PAIR). @return false when it is not
+ * (nothing done).
+ */
+bool vxt_pack_pair(struct vxt_pack *pk, struct vxt_ring *r,
+		   const struct voliot_io_rec *rec);
 
 /* chan.c: queue one committed record; false when the ring was full (lost). */
 bool vxt_chan_emit(struct vxt_chan *ch, const struct voliot_io_rec *rec);

@@ -5,7 +5,8 @@
  * buffers is kept until the rest arrives; unknown types are skipped by length,
  * and so are the bytes of a known record past the fields known here.
  * A packed I/O record (VOLIOT_REC_IO_PACKED, VOLIOT_REC_IO_COMPACT) is
- * handed out as the start, done or requeue record it stands for, in full.
+ * handed out as the start, done or requeue record it stands for, in full;
+ * a pair (VOLIOT_REC_IO_PAIR) as the two records it holds, in order.
  */
 #ifndef VXTRACE_CHANREC_H
 #define VXTRACE_CHANREC_H

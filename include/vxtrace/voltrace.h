@@ -48,6 +48,8 @@ enum voliot_rec_type {
 					 * from the previous one (VOLIOT_SPEC_F_PACKED) */
 	VOLIOT_REC_IO_COMPACT	= 11,	/* an I/O record in varints, told against an
 					 * earlier one (VOLIOT_SPEC_F_COMPACT) */
+	VOLIOT_REC_IO_PAIR	= 12,	/* a start and the next record, compact, in
+					 * one (VOLIOT_SPEC_F_PAIR) */
 	/* The block layer's other phases, struct voliot_io_rec each, sent only
 	 * to a channel at capture level VOLIOT_PHASES_ALL (VOLIOT_IO_PHASES). */
 	VOLIOT_REC_QUEUE	= 16,	/* bio queued (blktrace Q) */
@@ -268,7 +270,10 @@ enum voliot_spec_overflow {
 #define VOLIOT_SPEC_F_COMPACT	0x8	/* committed records as VOLIOT_REC_IO_COMPACT
 					 * where that is shorter (before
 					 * VOLIOT_SPEC_F_PACKED if both) */
-#define VOLIOT_SPEC_F_ALL	0xf
+#define VOLIOT_SPEC_F_PAIR	0x10	/* with VOLIOT_SPEC_F_COMPACT: a completion
+					 * queued right after its start, both
+					 * unread, joins it as VOLIOT_REC_IO_PAIR */
+#define VOLIOT_SPEC_F_ALL	0x1f
 
 #define VOLIOT_SPEC_WINDOW_MAX_NS	(3600ULL * 1000000000ULL)	/* one hour */
 #define VOLIOT_SPEC_EVENTS_MAX		(1U << 20)
@@ -398,6 +403,9 @@ static inline int voliot_pk_slot(__u8 type)
 #define VOLIOT_CPM_FLAGS	0x200	/* flags */
 #define VOLIOT_CPM_ALL		0x3ff
 #define VOLIOT_CP_STARTS	7	/* start records a ref can name */
+/* VOLIOT_REC_IO_PAIR: byte 0 the length, byte 1 the type, then two compact
+ * records from their head on (byte 2 of each), the first ending where its
+ * fields end: the records they stand for, in that order. */
 #define VOLIOT_CP_MAX		96	/* no compact record is longer */
 
 VOLIOT_STATIC_ASSERT(sizeof(struct voliot_spec) == 96, "voliot_spec size");

@@ -110,7 +110,8 @@ struct tally {
 	size_t bytes;
 	unsigned nstats;		/* speculation counter records */
 	struct voliot_spec_stats stats;	/* the last of them */
-	unsigned npacked;		/* packed records (VOLIOT_REC_IO_PACKED, _COMPACT) */
+	unsigned npacked;		/* records packed (VOLIOT_REC_IO_PACKED, _COMPACT, _PAIR) */
+	unsigned npairs;		/* VOLIOT_REC_IO_PAIR */
 	struct voliot_io_rec last[3];	/* the last start, done, requeue */
 	unsigned have;			/* bit per entry of last */
 	struct voliot_io_rec starts[8];	/* the latest starts, starts[nstarts % 8] next */
@@ -234,19 +235,22 @@ static uint64_t unzz(uint64_t v)
 	return (v >> 1) ^ (0 - (v & 1));
 }
 
-/* A compact record (formats/channel.md) back to the record it stands for:
- * its base is the previous record of its kind or, with a ref r, the r-th
- * latest start. @return 0, or -1 when it is malformed. */
-static int uncompact(struct tally *t, const uint8_t *p, unsigned len, struct voliot_io_rec *io)
+/* A compact record (formats/channel.md) from its head at p[*at] back to the
+ * record it stands for: its base is the previous record of its kind or,
+ * with a ref r, the r-th latest start; *at is left where its fields end.
+ * @return 0, or -1 when it is malformed. */
+static int uncompact(struct tally *t, const uint8_t *p, unsigned *at, unsigned len,
+		     struct voliot_io_rec *io)
 {
+	const uint8_t hd = *at < len ? p[*at] : 0xff;
 	static const uint8_t kinds[3] = {
 		VOLIOT_REC_IO_START, VOLIOT_REC_IO_DONE, VOLIOT_REC_REQUEUE
 	};
-	unsigned kind = p[2] & 3, ref = (p[2] >> 2) & 7, o = 3, bit;
+	unsigned kind = hd & 3, ref = (hd >> 2) & 7, o = *at + 1, bit;
 	const struct voliot_io_rec *prev, *base;
 	uint64_t more = 0, v, lat = 0;
 
-	if (len < 3 || kind > 2 || !(t->have & (1u << kind)) || ref > t->nstarts || ref > 7)
+	if (*at >= len || kind > 2 || !(t->have & (1u << kind)) || ref > t->nstarts || ref > 7)
 		return -1;
 	prev = &t->last[kind];
 	base = ref ? &t->starts[(t->nstarts - ref) % 8] : prev;
@@ -257,13 +261,13 @@ static int uncompact(struct tally *t, const uint8_t *p, unsigned len, struct vol
 	io->pid = prev->pid;
 	io->error = prev->error;
 	memcpy(io->comm, prev->comm, sizeof(io->comm));
-	if ((p[2] & 0x80) && (get_var(p, len, &o, &more) || !more || more >= 0x400))
+	if ((hd & 0x80) && (get_var(p, len, &o, &more) || !more || more >= 0x400))
 		return -1;
-	if ((p[2] & 0x20) && get_var(p, len, &o, &v) == 0)
+	if ((hd & 0x20) && get_var(p, len, &o, &v) == 0)
 		io->time_ns = base->time_ns + unzz(v);
-	else if (p[2] & 0x20)
+	else if (hd & 0x20)
 		return -1;
-	if (p[2] & 0x40) {
+	if (hd & 0x40) {
 		if (get_var(p, len, &o, &v))
 			return -1;
 		io->sector = v;
@@ -296,8 +300,7 @@ static int uncompact(struct tally *t, const uint8_t *p, unsigned len, struct vol
 		default: io->flags = v; break;
 		}
 	}
-	if (o != len)
-		return -1;
+	*at = o;
 	io->len = sizeof(*io);
 	return 0;
 }
@@ -328,6 +331,7 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 {
 	struct voliot_io_rec io;
 	size_t off = 0;
+	unsigned at;
 
 	t->nreads++;
 	t->bytes += n;
@@ -376,12 +380,28 @@ static void tally_feed(struct tally *t, const uint8_t *buf, size_t n)
 			tally_io(t, &io);
 			break;
 		case VOLIOT_REC_IO_COMPACT:
-			if (uncompact(t, buf + off, h->len, &io)) {
+			at = 2;
+			if (uncompact(t, buf + off, &at, h->len, &io) || at != h->len) {
 				t->nbad++;
 				break;
 			}
 			t->npacked++;
 			tally_io(t, &io);
+			break;
+		case VOLIOT_REC_IO_PAIR:	/* two compact records */
+			at = 2;
+			if (uncompact(t, buf + off, &at, h->len, &io)) {
+				t->nbad++;
+				break;
+			}
+			tally_io(t, &io);
+			if (uncompact(t, buf + off, &at, h->len, &io) || at != h->len) {
+				t->nbad++;
+				break;
+			}
+			tally_io(t, &io);
+			t->npacked += 2;
+			t->npairs++;
 			break;
 		case VOLIOT_REC_LOST: {
 			struct voliot_lost_rec l;
@@ -1554,6 +1574,8 @@ static void *churn_main(void *arg)
 				p.flags |= VOLIOT_SPEC_F_PACKED;
 			if (rand_r(&c->seed) % 2)
 				p.flags |= VOLIOT_SPEC_F_COMPACT;
+			if (rand_r(&c->seed) % 2)
+				p.flags |= VOLIOT_SPEC_F_PAIR;
 			if ((p.key == VOLIOT_SPEC_KEY_PID || p.key == VOLIOT_SPEC_KEY_OBJECT_PID) &&
 			    rand_r(&c->seed) % 2)
 				p.flags |= VOLIOT_SPEC_F_ISSUE_PID;
@@ -1999,7 +2021,7 @@ static int t_spec_time(const char *path, uint64_t bad)
 	pkfd = spec_chan(dev, &pk);
 	CHECK(pkfd >= 0, "packed channel: %s", strerror(-pkfd));
 	cpk = p;
-	cpk.flags = VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PACKED;
+	cpk.flags = VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PACKED | VOLIOT_SPEC_F_PAIR;
 	cpfd = spec_chan(dev, &cpk);
 	CHECK(cpfd >= 0, "compact channel: %s", strerror(-cpfd));
 	do_io(path, ios, 20, &e);
@@ -2037,10 +2059,10 @@ static int t_spec_time(const char *path, uint64_t bad)
 	/* Compact: the same records again, in fewer bytes than packed */
 	why = same_as(&full, keep, &tc);
 	CHECK(!why, "compact: %s", why);
-	CHECK(tc.nbad == 0 && tc.npacked > 0 && tc.npacked < tc.nio &&
+	CHECK(tc.nbad == 0 && tc.npacked > 0 && tc.npacked < tc.nio && tc.npairs > 0 &&
 	      tc.bytes - tc.nstats * sizeof(st) < (tp.bytes - tp.nstats * sizeof(st)) * 3 / 4,
-	      "compact: %u of %zu records compact, %u malformed, %zu bytes against %zu packed",
-	      tc.npacked, tc.nio, tc.nbad, tc.bytes, tp.bytes);
+	      "compact: %u of %zu records compact (%u pairs), %u malformed, %zu bytes against "
+	      "%zu packed", tc.npacked, tc.nio, tc.npairs, tc.nbad, tc.bytes, tp.bytes);
 	close(cpfd);
 	CHECK(count_keep(keep, full.nio) == 22, "the reference keeps %zu, expected 22 "
 	      "(the I/O was slower than the windows)", count_keep(keep, full.nio));
@@ -2063,7 +2085,8 @@ static int t_spec_time(const char *path, uint64_t bad)
 	free(ios);
 	snprintf(msg, sizeof(msg), "1 s before and after an error: 22 events kept, 40 older "
 		 "ones discarded without waking the reader, closed with 20 pending; packed the "
-		 "same in %zu bytes instead of %zu, compact in %zu", tp.bytes, t.bytes, tc.bytes);
+		 "same in %zu bytes instead of %zu, compact in %zu (%u pairs)", tp.bytes, t.bytes,
+		 tc.bytes, tc.npairs);
 	tally_free(&full);
 	tally_free(&t);
 	tally_free(&tp);
@@ -2251,12 +2274,12 @@ static int t_spec_bad(const char *path)
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.overflow = 2;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
-	q = p, q.flags = 0x10;
+	q = p, q.flags = 0x20;
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	q = p, q.flags = VOLIOT_SPEC_F_ISSUE_PID;	/* key object */
 	ok = ok && spec_set(fd, &q) == -EINVAL;
 	bad += sub_result("spec_key", ok, "key 0 and 5, version 2, a short struct, a reserved "
-			  "field, overflow 2, flag 0x10, flag 0x1 on key object: EINVAL");
+			  "field, overflow 2, flag 0x20, flag 0x1 on key object: EINVAL");
 
 	q = p, q.triggers = 0;
 	ok = spec_set(fd, &q) == -EINVAL;

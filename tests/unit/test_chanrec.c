@@ -1,7 +1,8 @@
 /* test_chanrec.c - the channel record decoder: records split at every byte,
  * the phase records (types 16 to 24) decoded as I/O records, a remap with
- * its source and one without (an older module's), packed records (type 10)
- * and compact records (type 11) built by hand from formats/channel.md */
+ * its source and one without (an older module's), packed records (type 10),
+ * compact records (type 11) and pairs (type 12) built by hand from
+ * formats/channel.md */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -558,6 +559,131 @@ START_TEST(compact_malformed)
 }
 END_TEST
 
+/* A pair record of the compact records @a and @b at @out. @return its length. */
+static size_t pair(uint8_t *out, const uint8_t *a, const uint8_t *b)
+{
+	memcpy(out + 2, a + 2, a[0] - 2u);
+	memcpy(out + a[0], b + 2, b[0] - 2u);
+	out[0] = (uint8_t)(a[0] + b[0] - 2);
+	out[1] = VOLIOT_REC_IO_PAIR;
+	return out[0];
+}
+
+/* A start and a done in full, then a pair (a start and its done, told
+ * against it), a compact start and a second pair; split at every byte, the
+ * same records as the compact ones apart. */
+START_TEST(pairs)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
+				    1000000, 800, 0, "fio" };
+	uint8_t buf[512], sep[512], a[64], b[64], c[64];
+	size_t n = 0, ns = 0, cut, i;
+	struct vxt_chandec d;
+	struct seen s, s2;
+
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	io.type = VOLIOT_REC_IO_DONE;
+	io.pid = 0;
+	io.time_ns = 1050000;
+	io.latency_ns = 50000;
+	memset(io.comm, 0, sizeof(io.comm));
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	memcpy(sep, buf, n);
+	ns = n;
+	cp(a, VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0, (uint64_t[]){ ZZ(60000), 5000 }, 2, NULL);
+	cp(b, 1 | REF(1) | VOLIOT_CP_TIME | VOLIOT_CP_MORE, VOLIOT_CPM_LATENCY | VOLIOT_CPM_ERROR,
+	   (uint64_t[]){ ZZ(30000), ZZ(150), ZZ(-5) }, 3, NULL);
+	cp(c, VOLIOT_CP_TIME, 0, (uint64_t[]){ ZZ(10000) }, 1, NULL);
+	n += pair(buf + n, a, b);
+	memcpy(buf + n, c, c[0]); n += c[0];
+	cp(a, VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0, (uint64_t[]){ ZZ(20000), 77 }, 2, NULL);
+	cp(b, 1 | REF(1) | VOLIOT_CP_TIME | VOLIOT_CP_MORE, VOLIOT_CPM_ERROR,
+	   (uint64_t[]){ ZZ(9000), ZZ(0) }, 2, NULL);
+	n += pair(buf + n, a, b);
+	/* the same as compact records one by one */
+	cp(sep + ns, VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0, (uint64_t[]){ ZZ(60000), 5000 }, 2,
+	   NULL);
+	ns += sep[ns];
+	cp(sep + ns, 1 | REF(1) | VOLIOT_CP_TIME | VOLIOT_CP_MORE,
+	   VOLIOT_CPM_LATENCY | VOLIOT_CPM_ERROR, (uint64_t[]){ ZZ(30000), ZZ(150), ZZ(-5) }, 3,
+	   NULL);
+	ns += sep[ns];
+	memcpy(sep + ns, c, c[0]); ns += c[0];
+	memcpy(sep + ns, a, a[0]); ns += a[0];
+	memcpy(sep + ns, b, b[0]); ns += b[0];
+	ck_assert_uint_eq(n + 4, ns);	/* 2 bytes less a pair */
+	memset(&s2, 0, sizeof(s2));
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, sep, ns, collect, &s2), 0);
+	ck_assert_int_eq(s2.n, 7);
+	for (cut = 0; cut <= n; cut++) {
+		memset(&s, 0, sizeof(s));
+		vxt_chandec_init(&d);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
+		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
+		ck_assert_int_eq(s.n, 7);
+		ck_assert_uint_eq(d.records, 7);
+		ck_assert_uint_eq(d.offset, n);
+		for (i = 0; i < 7; i++) {
+			ck_assert_int_eq(s.types[i], s2.types[i]);
+			ck_assert(!memcmp(&s.recs[i].u.io, &s2.recs[i].u.io, sizeof(io)));
+		}
+	}
+	ck_assert_int_eq(s.types[2], VOLIOT_REC_IO_START);
+	ck_assert_uint_eq(s.recs[2].u.io.sector, 5000);
+	ck_assert_int_eq(s.types[3], VOLIOT_REC_IO_DONE);
+	ck_assert_uint_eq(s.recs[3].u.io.time_ns, 1090000);
+	ck_assert_uint_eq(s.recs[3].u.io.latency_ns, 30150);
+	ck_assert_int_eq(s.recs[3].u.io.error, -5);
+	ck_assert_uint_eq(s.recs[4].u.io.sector, 5008);
+	ck_assert_uint_eq(s.recs[4].u.io.time_ns, 1070000);
+	ck_assert_uint_eq(s.recs[5].u.io.time_ns, 1090000);
+	ck_assert_uint_eq(s.recs[5].u.io.sector, 77);
+	ck_assert_uint_eq(s.recs[6].u.io.time_ns, 1099000);
+	ck_assert_uint_eq(s.recs[6].u.io.sector, 77);
+	ck_assert_uint_eq(s.recs[6].u.io.latency_ns, 9000);
+	ck_assert_int_eq(s.recs[6].u.io.error, 0);
+}
+END_TEST
+
+/* Pairs that cannot be decoded: too short, one record only, a byte after
+ * the second, a second that is malformed. */
+START_TEST(pairs_malformed)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
+	uint8_t buf[256], a[64], b[64];
+	const size_t h = sizeof(io);
+	struct vxt_chandec d;
+	size_t n;
+
+	memcpy(buf, &io, sizeof(io));
+	cp(a, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
+	cp(b, VOLIOT_CP_TIME, 0, (uint64_t[]){ 4 }, 1, NULL);
+#define BAD(len) do { vxt_chandec_init(&d); \
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, (len), NULL, NULL), -EBADMSG); \
+	ck_assert_uint_eq(d.offset, h); } while (0)
+	n = h + pair(buf + h, a, b);
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
+	ck_assert_uint_eq(d.records, 3);
+	buf[h] = 3;
+	BAD(h + 3);				/* too short */
+	memcpy(buf + h, a, a[0]);
+	buf[h + 1] = VOLIOT_REC_IO_PAIR;
+	BAD(h + a[0]);				/* one record only */
+	n = h + pair(buf + h, a, b);
+	buf[h]++;
+	buf[n++] = 0;
+	BAD(n);					/* a byte after the second */
+	cp(b, 1 | VOLIOT_CP_TIME, 0, (uint64_t[]){ 4 }, 1, NULL);
+	n = h + pair(buf + h, a, b);
+	BAD(n);					/* a done with none before */
+#undef BAD
+}
+END_TEST
+
 Suite *chanrec_suite(void)
 {
 	Suite *s = suite_create("chanrec");
@@ -573,6 +699,8 @@ Suite *chanrec_suite(void)
 	tcase_add_test(tc, packed_malformed);
 	tcase_add_test(tc, compact);
 	tcase_add_test(tc, compact_malformed);
+	tcase_add_test(tc, pairs);
+	tcase_add_test(tc, pairs_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -159,20 +159,23 @@ static int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-/* VOLIOT_REC_IO_COMPACT: the I/O record it stands for, from its fields, its
- * base and the previous record of its type. @return 1 or -EBADMSG. */
-static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
-			  struct vxt_chanrec *r)
+/* A compact record from its head at @p[*at] on, its fields below @len: the
+ * I/O record it stands for, from its fields, its base and the previous
+ * record of its type; *at is left where its fields end. @return 1 or
+ * -EBADMSG. */
+static int decode_compact_at(struct vxt_chandec *d, const uint8_t *p, size_t *at, size_t len,
+			     struct vxt_chanrec *r)
 {
+	const uint8_t head = p[*at];
 	static const uint8_t type[VOLIOT_PK_SLOTS] = {
 		VOLIOT_REC_IO_START, VOLIOT_REC_IO_DONE, VOLIOT_REC_REQUEUE
 	};
-	unsigned slot = p[2] & VOLIOT_CP_KIND;
-	unsigned ref = (p[2] & VOLIOT_CP_REF) >> VOLIOT_CP_REF_SHIFT;
+	unsigned slot = head & VOLIOT_CP_KIND;
+	unsigned ref = (head & VOLIOT_CP_REF) >> VOLIOT_CP_REF_SHIFT;
 	const struct voliot_io_rec *prev, *base;
 	struct voliot_io_rec io;
 	uint64_t more = 0, v, lat = 0;
-	size_t o = 3, n;
+	size_t o = *at + 1, n;
 
 	if (slot >= VOLIOT_PK_SLOTS || !(d->have & 1u << slot) || ref > d->nstarts)
 		return -EBADMSG;
@@ -192,17 +195,17 @@ static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
 	io.dev = base->dev;
 	io.op = base->op;
 	io.flags = base->flags;
-	if (p[2] & VOLIOT_CP_MORE) {
+	if (head & VOLIOT_CP_MORE) {
 		if (!get_var(p, len, &o, &more) || !more || (more & ~(uint64_t)VOLIOT_CPM_ALL) ||
-		    ((more & VOLIOT_CPM_SECTOR) && (p[2] & VOLIOT_CP_SECTOR_ABS)))
+		    ((more & VOLIOT_CPM_SECTOR) && (head & VOLIOT_CP_SECTOR_ABS)))
 			return -EBADMSG;
 	}
-	if (p[2] & VOLIOT_CP_TIME) {
+	if (head & VOLIOT_CP_TIME) {
 		if (!get_var(p, len, &o, &v))
 			return -EBADMSG;
 		io.time_ns = base->time_ns + (uint64_t)unzigzag(v);
 	}
-	if (p[2] & VOLIOT_CP_SECTOR_ABS) {
+	if (head & VOLIOT_CP_SECTOR_ABS) {
 		if (!get_var(p, len, &o, &v))
 			return -EBADMSG;
 		io.sector = v;
@@ -243,8 +246,7 @@ static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
 		default: io.flags = (uint16_t)x; if (x > UINT16_MAX) return -EBADMSG; break;
 		}
 	}
-	if (o != len)
-		return -EBADMSG;
+	*at = o;
 	note_io(d, &io);
 	r->len = sizeof(io);
 	r->type = io.type;
@@ -252,6 +254,28 @@ static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
 	return 1;
 }
 
+/* VOLIOT_REC_IO_COMPACT: one compact record, exactly @len bytes. */
+static int decode_compact(struct vxt_chandec *d, const uint8_t *p, size_t len,
+			  struct vxt_chanrec *r)
+{
+	size_t at = 2;
+	int rc = decode_compact_at(d, p, &at, len, r);
+
+	return rc < 0 || at == len ? rc : -EBADMSG;
+}
+
+/* VOLIOT_REC_IO_PAIR: the two compact records in it, exactly @len bytes.
+ * @return 1 or -EBADMSG. */
+static int decode_pair(struct vxt_chandec *d, const uint8_t *p, size_t len,
+		       struct vxt_chanrec *r1, struct vxt_chanrec *r2)
+{
+	size_t at = 2;
+
+	if (decode_compact_at(d, p, &at, len, r1) < 0 || at >= len ||
+	    decode_compact_at(d, p, &at, len, r2) < 0 || at != len)
+		return -EBADMSG;
+	return 1;
+}
 /* Smallest length a known type needs; 2 for unknown types. */
 static size_t min_len(uint8_t type)
 {
@@ -272,6 +296,8 @@ static size_t min_len(uint8_t type)
 		return VOLIOT_PK_HDR;
 	case VOLIOT_REC_IO_COMPACT:
 		return 3;
+	case VOLIOT_REC_IO_PAIR:
+		return 4;
 	default:
 		return 2;
 	}
@@ -293,6 +319,8 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 		return decode_packed(d, p, len, r);
 	case VOLIOT_REC_IO_COMPACT:
 		return decode_compact(d, p, len, r);
+	case VOLIOT_REC_IO_PAIR:	/* emit() takes it; here only too short */
+		return -EBADMSG;
 	case VOLIOT_REC_LOST:
 		r->u.lost.len = p[0];
 		r->u.lost.type = p[1];
@@ -368,9 +396,19 @@ void vxt_chandec_init(struct vxt_chandec *d)
 static int emit(struct vxt_chandec *d, const uint8_t *p, size_t len,
 		vxt_chanrec_fn fn, void *arg)
 {
-	struct vxt_chanrec rec;
-	int rc = decode(d, p, len, &rec);
+	struct vxt_chanrec rec, rec2;
+	int rc;
 
+	if (p[1] == VOLIOT_REC_IO_PAIR && len >= min_len(p[1])) {
+		rc = decode_pair(d, p, len, &rec, &rec2);
+		if (rc < 0)
+			return rc;
+		d->offset += len;
+		d->records += 2;
+		rc = fn ? fn(&rec, arg) : 0;
+		return rc ? rc : fn ? fn(&rec2, arg) : 0;
+	}
+	rc = decode(d, p, len, &rec);
 	if (rc < 0)
 		return rc;
 	d->offset += len;

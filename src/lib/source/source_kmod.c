@@ -112,16 +112,23 @@ static int kmod_want(struct vxt_source *s, const char *objects, union voliot_wan
 /* Context programs keyed by object, pid or object,pid, and the request
  * form, go into the module (the pid of a completion in interrupt context is
  * its issue's, as kmod_io() pairs them: VOLIOT_SPEC_F_ISSUE_PID; horizon
- * records for k->order: VOLIOT_SPEC_F_HORIZON; compact or packed records
- * where the module has them: VOLIOT_SPEC_F_COMPACT, _PACKED); the rest
+ * records for k->order: VOLIOT_SPEC_F_HORIZON; compact records in pairs,
+ * or packed ones, where the module has them: VOLIOT_SPEC_F_COMPACT, _PAIR,
+ * _PACKED); the rest
  * stays in user
  * space (s->kspec false). A module without VOLIOT_IO_SPECULATE (ENOTTY) or
  * refusing the program (one from before those flags: EINVAL) leaves it to
  * user space too. */
 static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
 {
+	static const uint32_t packing[] = {
+		VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PAIR | VOLIOT_SPEC_F_PACKED,
+		VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PACKED, VOLIOT_SPEC_F_PACKED, 0
+	};
 	bool req = ks->key == KMOD_KEY_REQUEST;
 	struct voliot_spec p;
+	uint32_t base;
+	size_t i;
 
 	/* a before window by time bounds how late a context commit comes; a
 	 * request has no window (the module's horizon says, k->order) */
@@ -155,16 +162,15 @@ static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vx
 	p.nspec = req ? KMOD_SPEC_REQ_NSPEC : KMOD_SPEC_NSPEC;
 	p.specsize = req ? KMOD_SPEC_REQ_SIZE : KMOD_SPEC_SIZE;
 	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */
-	/* compact records, else packed ones; a module from before them
-	 * refuses the flag */
-	p.flags |= VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PACKED;
-	if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0) {
-		p.flags &= ~(uint32_t)VOLIOT_SPEC_F_COMPACT;
-		if (errno != EINVAL || ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0) {
-			p.flags &= ~(uint32_t)VOLIOT_SPEC_F_PACKED;
-			if (errno != EINVAL || ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) < 0)
-				return;
-		}
+	/* compact records in pairs, else compact, else packed ones; a module
+	 * from before a flag refuses it */
+	base = p.flags;
+	for (i = 0; i < sizeof(packing) / sizeof(packing[0]); i++) {
+		p.flags = base | packing[i];
+		if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) == 0)
+			break;
+		if (errno != EINVAL || i + 1 == sizeof(packing) / sizeof(packing[0]))
+			return;
 	}
 	k->spec = true;
 	s->kspec = true;
