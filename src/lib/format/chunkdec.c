@@ -301,6 +301,20 @@ int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, s
 	return 0;
 }
 
+void vxt_chunkdec_swap_work(struct vxt_chunkdec *a, struct vxt_chunkdec *b)
+{
+	ZSTD_DCtx *dctx = a->dctx;
+	uint8_t *comp = a->comp;
+	size_t cap = a->comp_cap;
+
+	a->dctx = b->dctx;
+	a->comp = b->comp;
+	a->comp_cap = b->comp_cap;
+	b->dctx = dctx;
+	b->comp = comp;
+	b->comp_cap = cap;
+}
+
 int vxt_chunkdec_init(struct vxt_chunkdec *d)
 {
 	memset(d, 0, sizeof(*d));

@@ -72,6 +72,10 @@ int vxt_chunkdec_begin(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
 int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, size_t index,
 		      size_t upto, char *msg, size_t msglen);
 
+/* Swap the zstd contexts and compressed-data buffers of @a and @b: decoders
+ * that take turns share one of each (a chunk begun needs neither after). */
+void vxt_chunkdec_swap_work(struct vxt_chunkdec *a, struct vxt_chunkdec *b);
+
 /* For the decoders of chunkdec.c and legacy.c: does chunk @ci need column
  * @c (a field not wanted is zeroed once)? Make d->raw hold @need bytes
  * (0 or -ENOMEM). Decode the one-frame layout of older files (0, or a

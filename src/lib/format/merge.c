@@ -43,6 +43,7 @@ void vxt_merge_free(struct vxt_merge *m)
 		for (unsigned k = 0; k < MERGE_KEY_SLOTS; k++)
 			free(p->ks[k].key);
 	}
+	vxt_chunkdec_free(&m->work);
 	free(m->p);
 	free(m->starts);
 	free(m->state);

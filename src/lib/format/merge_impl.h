@@ -36,7 +36,8 @@ struct part {
 	/* the merge's cursor in this file */
 	uint64_t pos;			/* ordinal of the next event */
 	uint64_t env;			/* merge key so far (largest shifted time) */
-	struct vxt_chunkdec dec;	/* the file chunk holding pos, decoded in steps ... */
+	struct vxt_chunkdec dec;	/* the file chunk holding pos, decoded in steps
+					 * (zstd context and data buffer: the merge's) ... */
 	size_t dec_chunk;		/* ... its number (SIZE_MAX: none) */
 	const struct vxt_event *ev;	/* its events decoded so far ... */
 	uint64_t ev_first;		/* ... the first one's ordinal ... */
@@ -64,6 +65,7 @@ struct vxt_merge {
 	struct vxt_event *kept;		/* the chunk last merged for its entry ... */
 	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */
 	unsigned kept_fields;		/* ... with these fields */
+	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
 	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
 	size_t npieces;
 	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */

@@ -64,16 +64,18 @@ static int part_load(struct vxt_merge *m, struct part *p)
 	i = vxt_reader_chunk_of(p->r, p->pos);
 	ci = vxt_reader_entry(r, i);
 	p->ev_n = 0;
-	if (!p->dec.dctx && vxt_chunkdec_init(&p->dec) < 0) {
+	if (!m->work.dctx && vxt_chunkdec_init(&m->work) < 0) {
 		snprintf(m->msg, sizeof(m->msg), "out of memory");
 		return -ENOMEM;
 	}
 	if (p->dec_chunk != i) {
 		p->dec_chunk = SIZE_MAX;
+		vxt_chunkdec_swap_work(&p->dec, &m->work);
 		rc = vxt_chunkdec_begin(&p->dec, vxt_reader_src(r), ci, i,
 					r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
 					(uint32_t)vxt_objtab_count(r->objs),
 					(uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
+		vxt_chunkdec_swap_work(&p->dec, &m->work);
 		if (rc == 0)
 			p->dec_chunk = i;
 	}
