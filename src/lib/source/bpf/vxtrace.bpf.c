@@ -86,13 +86,23 @@ struct {
 	__uint(max_entries, 4 << 20);	/* resized by user space before load */
 } events SEC(".maps");
 
-/* request address -> its issue */
+/* request address -> its issue: an open-addressed table (a hash map's
+ * update and delete, with their bucket locks, cost more than the rest of a
+ * program); a request takes the first slot free or its own among the
+ * INFLIGHT_PROBES from its hash, claimed by a compare-and-swap */
+struct vxt_bpf_slot {
+	__u64 rq;			/* the request's address; 0: free */
+	struct vxt_bpf_issue is;
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, VXT_BPF_MAX_INFLIGHT);
-	__type(key, __u64);
-	__type(value, struct vxt_bpf_issue);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, VXT_BPF_MAX_INFLIGHT);	/* a power of two */
+	__type(key, __u32);
+	__type(value, struct vxt_bpf_slot);
 } inflight SEC(".maps");
+
+#define INFLIGHT_PROBES 8
 
 /* kernel speculation: key -> its window's slot, and the windows */
 struct {
@@ -156,6 +166,55 @@ static __always_inline void count(__u32 which)
 
 	if (v)
 		(*v)++;
+}
+
+/* A request's address as a number: the verifier lets no arithmetic touch a
+ * BTF pointer but the distance between two pointers (a scalar, for a
+ * program with CAP_PERFMON), here from a fixed address of our own. */
+static __always_inline __u64 rq_key(struct request *rq)
+{
+	return (__u64)rq - (__u64)&spec_nkeys;
+}
+
+static __always_inline __u32 inflight_hash(__u64 rq)
+{
+	return (__u32)((rq * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* Remember the issue @is of request @rq (again, after a requeue). */
+static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *is)
+{
+	__u32 h = inflight_hash(rq);
+
+	for (int i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
+		struct vxt_bpf_slot *sl = bpf_map_lookup_elem(&inflight, &at);
+
+		if (!sl)
+			break;
+		if (sl->rq == rq || (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))) {
+			sl->is = *is;
+			return;
+		}
+	}
+	count(VXT_BPF_UNPAIRED);
+}
+
+/* The slot of request @rq's issue, or 0. */
+static __always_inline struct vxt_bpf_slot *inflight_get(__u64 rq)
+{
+	__u32 h = inflight_hash(rq);
+
+	for (int i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
+		struct vxt_bpf_slot *sl = bpf_map_lookup_elem(&inflight, &at);
+
+		if (!sl)
+			break;
+		if (sl->rq == rq)
+			return sl;
+	}
+	return 0;
 }
 
 /* The operation of a request, from the running kernel's REQ_OP_* values. */
@@ -662,7 +721,7 @@ SEC("tp_btf/block_rq_issue")
 int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
 	__u32 dev = rq_dev(rq);
-	__u64 key = (__u64)rq, now;
+	__u64 key = rq_key(rq), now;
 	struct vxt_bpf_issue is;
 
 	if (!dev)
@@ -673,16 +732,14 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
-		if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
-			count(VXT_BPF_UNPAIRED);
+		inflight_put(key, &is);
 		t = tally_of(dev, rq_op(rq->cmd_flags));
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
 	}
 	issue_of_current(&is, now);
-	if (bpf_map_update_elem(&inflight, &key, &is, BPF_ANY))
-		count(VXT_BPF_UNPAIRED);
+	inflight_put(key, &is);
 	return send(rq, VOLIOT_REC_IO_START, dev, 0, rq->__data_len, now, &is);
 }
 
@@ -690,8 +747,7 @@ SEC("tp_btf/block_rq_requeue")
 int BPF_PROG(vxt_rq_requeue, struct request *rq)
 {
 	__u32 dev = rq_dev(rq);
-	__u64 key = (__u64)rq;
-	struct vxt_bpf_issue *is;
+	struct vxt_bpf_slot *sl;
 
 	if (!dev)
 		return 0;
@@ -702,30 +758,31 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 			TALLY_ADD(t->requeued, 1);
 		return 0;
 	}
-	is = bpf_map_lookup_elem(&inflight, &key);
+	sl = inflight_get(rq_key(rq));
 	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, rq->__data_len,
-		    bpf_ktime_get_ns(), is);
+		    bpf_ktime_get_ns(), sl ? &sl->is : 0);
 }
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned int nr_bytes)
 {
 	__u32 dev = rq_dev(rq);
-	__u64 key = (__u64)rq, now;
-	struct vxt_bpf_issue copy, *is;
+	__u64 now;
+	struct vxt_bpf_issue copy;
+	struct vxt_bpf_slot *sl;
 	__s32 error;
 
 	if (!dev)
 		return 0;
 	now = bpf_ktime_get_ns();
 	error = status_errno(status);
-	is = bpf_map_lookup_elem(&inflight, &key);
-	if (is) {
-		copy = *is;
+	sl = inflight_get(rq_key(rq));
+	if (sl) {
+		copy = sl->is;
 		/* a request completes in parts (nr_bytes each); its issue
 		 * stays until the last part */
 		if (nr_bytes >= rq->__data_len)
-			bpf_map_delete_elem(&inflight, &key);
+			sl->rq = 0;
 	} else if (!nr_bytes && !rq->__data_len &&
 		   rq_op(rq->cmd_flags) == VOLIOT_OP_WRITE) {
 		/* the end of a flush sequence: an empty write whose preflush
@@ -736,8 +793,8 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 	}
 	if (tally_only) {
 		tally_done(dev, rq_op(rq->cmd_flags), error, nr_bytes,
-			   is && now > copy.time_ns ? now - copy.time_ns : 0);
+			   sl && now > copy.time_ns ? now - copy.time_ns : 0);
 		return 0;
 	}
-	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, is ? &copy : 0);
+	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, sl ? &copy : 0);
 }

@@ -41,7 +41,7 @@ struct vxt_bpf_tally {
 enum vxt_bpf_counter {
 	VXT_BPF_SENT = 0,	/* records put in the ring */
 	VXT_BPF_LOST = 1,	/* records dropped: the ring was full */
-	VXT_BPF_UNPAIRED = 2,	/* issues not remembered: the in-flight map was full */
+	VXT_BPF_UNPAIRED = 2,	/* issues not remembered: their in-flight slots were taken */
 	VXT_BPF_SEEN = 3,	/* speculation: records considered */
 	VXT_BPF_COMMITS = 4,	/* speculation: triggers that committed a window */
 	VXT_BPF_SPEC_DROPS = 5,	/* speculation: records overwritten while still in a window */
