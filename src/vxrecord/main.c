@@ -460,7 +460,7 @@ static int record(struct options *o, int argc, char **argv)
 	bool is_sim, live, tty = isatty(STDERR_FILENO) && !o->quiet &&
 				 !(term && !strcmp(term, "dumb"));
 	uint64_t started = vxt_now_mono(), last_progress = started, written = 0;
-	int status = 1, rc, kprog;
+	int status = 1, rc, kprog, ring_full = 0;
 	bool stopping = false;
 	struct vxt_kspec kspec;
 	char why[256], script_name[72];
@@ -621,6 +621,10 @@ static int record(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	status = 0;
+	/* the ebpf ring had no room for some events: the file is whole and
+	 * counts them, the capture is not (the source's note names them) */
+	if (vxt_source_lost(src) && !strcmp(vxt_source_name(src), "ebpf"))
+		status = ring_full = 1;
 out:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -648,7 +652,7 @@ out:
 	vxt_metrics_server_stop(http);
 	vxt_metrics_free(metrics);
 	vxt_tallies_free(&tallies);
-	if (src && vxt_source_note(src) && !o->quiet)
+	if (src && vxt_source_note(src) && (!o->quiet || ring_full))
 		fprintf(stderr, "vxrecord: %s\n", vxt_source_note(src));
 	vxt_source_close(src);
 	keep_close(&o->keep);

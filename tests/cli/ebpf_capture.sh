@@ -81,6 +81,10 @@ lreads=$1
 kill -CONT "$REC"
 sleep 0.5
 stop_rec INT
+# the whole file is written, the losses named in one line, and the exit is 1
+expect_eq "vxrecord exit status after a full ring" "$RC" 1
+expect_eq "lines naming the full ring (even with -q)" \
+	"$(grep -c 'events lost: the ring buffer (64 KiB) was full; a larger --bufsize keeps them' "$T/rec.err")" 1
 "$B/vxreplay" "$T/l.vxt" --report summary --format json >"$T/l.json" || fail "vxreplay summary"
 lost=$(json "$T/l.json" 'j["lost"]')
 [ "$lost" -gt 0 ] && ok "lost $lost records on a full ring" || fail "no lost records on a full ring"

@@ -77,7 +77,7 @@ if [ ! -e /dev/vxtrace ]; then
 		ok "says why not ebpf" || fail "no line saying why ebpf was skipped: $(cat "$T/o.err")"
 fi
 
-# ---- a full ring: the closing note says how many were lost and why ----
+# ---- a full ring: the closing note says how many were lost and why; exit 1 ----
 "$B/vxrecord" --source ebpf --objects "$LNAME" --bufsize 64K -o "$T/l.vxt" 2>"$T/l.err" &
 REC=$!
 i=0
@@ -87,7 +87,7 @@ set -- $(fio_run "$LOOP" l randread 2000)
 kill -CONT $REC
 sleep 0.5
 stop_rec INT
-expect_eq "full ring: exit (the capture goes on)" "$RC" 0
+expect_eq "full ring: exit (the file is whole, the capture is not)" "$RC" 1
 lost=$("$B/vxreplay" "$T/l.vxt" --report summary --format json | python3 -c \
 	'import json,sys; print(json.load(sys.stdin)["lost"])')
 [ "$lost" -gt 0 ] || fail "full ring: nothing lost"
