@@ -178,6 +178,10 @@ uint64_t vxt_reader_nevents(const struct vxt_reader *r);
 size_t vxt_reader_nchunks(const struct vxt_reader *r);
 /* @return chunk @i's index entry, borrowed until the next refresh. */
 const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t i);
+/* The same without reading its per-object aggregates in (objagg may be NULL
+ * and must not be read): for walks over many chunks that use only the
+ * entry's counts, times and ordinals. */
+const struct vxt_chunk_info *vxt_reader_chunk_fixed(const struct vxt_reader *r, size_t i);
 /* Chunk @i's events (its entry's nevents), without completing a merged
  * chunk's entry; 0 past the last chunk. */
 uint32_t vxt_reader_chunk_nevents(const struct vxt_reader *r, size_t i);

@@ -644,6 +644,13 @@ const struct vxt_chunk_info *vxt_reader_chunk(const struct vxt_reader *r, size_t
 	return i < r->n ? &r->chunks[i] : NULL;
 }
 
+const struct vxt_chunk_info *vxt_reader_chunk_fixed(const struct vxt_reader *r, size_t i)
+{
+	if (r->merge && i < r->n)
+		vxt_merge_resolve(r->merge, i);
+	return i < r->n ? &r->chunks[i] : NULL;
+}
+
 int64_t vxt_reader_damage(const struct vxt_reader *r, const char **why)
 {
 	if (why)

@@ -137,7 +137,7 @@ void vr_ivs_step(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (s && i < j->end) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_chunk_fixed(m->rd, i);
 
 		/* behind the pairing: wait while it has not paired this chunk */
 		if (m->pair_state == VR_PAIR_RUNNING && m->job[VR_JOB_PAIR].active &&

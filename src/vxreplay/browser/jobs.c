@@ -381,7 +381,7 @@ bool vr_model_step(struct vr_model *m)
 	if (!m->has_sel && m->view.shown && !m->view.spec_on && m->view.match)
 		for (size_t i = 0; i < m->view.nchunks; i++)
 			if (m->view.chunk_match[i] != VR_UNKNOWN && m->view.chunk_match[i]) {
-				vr_model_goto_ord(m, vxt_reader_chunk(m->rd, i)->first_event);
+				vr_model_goto_ord(m, vxt_reader_chunk_fixed(m->rd, i)->first_event);
 				break;
 			}
 	return true;

@@ -425,7 +425,7 @@ static void sel_changed(struct vr_model *m)
 	if (!m->has_sel)
 		return;
 	if ((gap = vr_view_gap(&m->view, m->sel)) >= 0)
-		m->sel_time = vxt_reader_chunk(m->rd, (size_t)gap)->first_ns;
+		m->sel_time = vxt_reader_chunk_fixed(m->rd, (size_t)gap)->first_ns;
 	else if (vr_view_get(&m->view, m->sel, &ev) == 1)
 		m->sel_time = ev->time_ns;
 	else
@@ -487,7 +487,7 @@ static int goto_past_damage(struct vr_model *m, uint64_t t)
 {
 	size_t n = vxt_reader_nchunks(m->rd), i = 0, bad, k;
 
-	while (i < n && vxt_reader_chunk(m->rd, i)->last_ns < t)
+	while (i < n && vxt_reader_chunk_fixed(m->rd, i)->last_ns < t)
 		i++;
 	snprintf(m->note, sizeof(m->note), "%s", vxt_reader_error(m->rd));
 	for (bad = i++; i < n; i++)
@@ -498,7 +498,7 @@ static int goto_past_damage(struct vr_model *m, uint64_t t)
 	snprintf(m->note + strlen(m->note), sizeof(m->note) - strlen(m->note),
 		 "; chunk %zu skipped", bad);
 	m->note_error = true;
-	return vr_model_goto_ord(m, vxt_reader_chunk(m->rd, i)->first_event);
+	return vr_model_goto_ord(m, vxt_reader_chunk_fixed(m->rd, i)->first_event);
 }
 
 int vr_model_goto_time(struct vr_model *m, uint64_t t)

@@ -69,7 +69,7 @@ void vr_pair_step(struct vr_model *m, struct vr_job *j)
 		evs = vr_scan_chunk(m, VR_JOB_PAIR, i, PAIR_FIELDS, &n);
 		for (size_t k = 0; evs && k < n; k++)
 			if (vr_ioph_push(&m->ioph, &evs[k],
-					 vxt_reader_chunk(m->rd, i)->first_event + k) < 0) {
+					 vxt_reader_chunk_fixed(m->rd, i)->first_event + k) < 0) {
 				snprintf(m->note, sizeof(m->note), "pairing the phases: out of memory");
 				m->note_error = true;
 				break;

@@ -137,7 +137,7 @@ void vr_view_set_count(struct vr_view *v, size_t i, uint32_t c, const struct vxt
 {
 	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
-	count_objects(v, evs, n, vxt_reader_chunk(v->rd, i)->first_event);
+	count_objects(v, evs, n, vxt_reader_chunk_fixed(v->rd, i)->first_event);
 	v->chunk_match[i] = c;
 	v->shown += c;
 	v->known++;
@@ -150,7 +150,7 @@ void vr_view_count(struct vr_view *v, size_t i, const struct vxt_event *evs, siz
 
 	if (vr_view_grow(v) < 0 || i >= v->nchunks || v->chunk_match[i] != VR_UNKNOWN)
 		return;
-	first = vxt_reader_chunk(v->rd, i)->first_event;
+	first = vxt_reader_chunk_fixed(v->rd, i)->first_event;
 	for (size_t k = 0; k < n; k++)
 		c += vr_view_matches(v, &evs[k], first + k);
 	count_objects(v, evs, n, first);
@@ -194,7 +194,7 @@ long vr_view_gap(const struct vr_view *v, uint64_t ord)
 		return -1;
 	i = vxt_reader_chunk_of(v->rd, ord);
 	if (i >= v->nstate || v->chunk_state[i] != VR_CHUNK_DAMAGED ||
-	    vxt_reader_chunk(v->rd, i)->first_event != ord)
+	    vxt_reader_chunk_fixed(v->rd, i)->first_event != ord)
 		return -1;
 	return (long)i;
 }
@@ -231,7 +231,7 @@ int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned bu
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vxt_reader_chunk_of(v->rd, ord); i < v->nchunks; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_chunk_fixed(v->rd, i);
 		const struct vxt_event *evs;
 		size_t n, k;
 
@@ -287,7 +287,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 	if (vr_view_grow(v) < 0)
 		return -ENOMEM;
 	for (size_t i = vxt_reader_chunk_of(v->rd, ord - 1) + 1; i-- > 0;) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_chunk_fixed(v->rd, i);
 		const struct vxt_event *evs;
 		size_t n, k;
 
@@ -370,7 +370,7 @@ static int spec_next_error(struct vr_view *v, uint64_t ord, bool backward, uint6
 static int chunk_error(struct vr_view *v, size_t i, uint64_t from, bool backward,
 		       uint64_t *out)
 {
-	const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+	const struct vxt_chunk_info *ci = vxt_reader_chunk_fixed(v->rd, i);
 	const struct vxt_event *evs;
 	size_t n;
 
@@ -416,7 +416,7 @@ int vr_view_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t 
 	i = vxt_reader_chunk_of(v->rd, backward ? ord - 1 : ord);
 	for (;;) {
 		bool ready = vxt_reader_chunk_ready(v->rd, i);	/* merged files: not yet merged */
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(v->rd, i);
+		const struct vxt_chunk_info *ci = vxt_reader_chunk_fixed(v->rd, i);
 
 		if (((ci->nerrors && (!v->match || v->chunk_match[i] != 0)) || !ready) &&
 		    decoded++ == ERROR_BUDGET) {

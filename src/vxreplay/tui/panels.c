@@ -85,7 +85,7 @@ static size_t damage_summary(const struct vr_model *m, char *buf, size_t size)
 			continue;
 		if (!nbad++)
 			first = i;
-		lost += vxt_reader_chunk(m->rd, i)->nevents;
+		lost += vxt_reader_chunk_fixed(m->rd, i)->nevents;
 		if (ln < sizeof(list) - 8)
 			ln += (size_t)snprintf(list + ln, sizeof(list) - ln, "%s%zu", ln ? " " : "", i);
 		else if (ln < sizeof(list) - 4)
@@ -444,7 +444,7 @@ static void gap_row(struct vr_app *a, int y, const struct tui_rect *r, uint64_t 
 
 	if (gap < 0)
 		return;
-	ci = vxt_reader_chunk(a->m.rd, (size_t)gap);
+	ci = vxt_reader_chunk_fixed(a->m.rd, (size_t)gap);
 	snprintf(text, sizeof(text), " chunk %ld damaged: %u event%s lost (%ss - %ss) ", gap,
 		 ci->nevents, ci->nevents == 1 ? "" : "s", vr_reltime(a, ci->first_ns, t0, sizeof(t0)),
 		 vr_reltime(a, ci->last_ns, t1, sizeof(t1)));
