@@ -388,12 +388,17 @@ ndone=$(awk -F, '$3 == "done"' /tmp/kr-kern.csv | wc -l)
 # time order: the first column never goes back
 unordered=$(awk -F, 'NR > 2 && $1 < last { n++ } NR > 1 { last = $1 } END { print n + 0 }' \
 	/tmp/kr-kern.csv)
+# the same rows: compared sorted, since the full trace's own channel may hold
+# an event a few ms out of time order when the guest's CPU stalls between its
+# stamp and its queueing (the kernel file's order is checked just above)
+sort /tmp/kr-user.csv >/tmp/kr-user.sorted
+sort /tmp/kr-kern.csv >/tmp/kr-kern.sorted
 if [ $krc = 0 ] && vxreplay /tmp/kr-kern.vxt --info | grep -q 'speculation: kernel' &&
-   cmp -s /tmp/kr-user.csv /tmp/kr-kern.csv && [ "$nslow" -ge 28 ] && [ "$ndone" = "$nslow" ] &&
+   cmp -s /tmp/kr-user.sorted /tmp/kr-kern.sorted && [ "$nslow" -ge 28 ] && [ "$ndone" = "$nslow" ] &&
    [ "$unordered" = 0 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec_slow "slow-io in the module: $nk of $nf events, the $nslow slow I/Os with their starts in time order, as the profile applied to a full trace ($spec_line)"
 else
 	res FAIL record_kspec_slow "exit $krc, $nk of $nf events, $ndone slow completions kept of $nslow, $unordered out of order; $(cat /tmp/kr-kern.err)"
 	vxreplay /tmp/kr-kern.vxt --info | head -6
-	diff /tmp/kr-user.csv /tmp/kr-kern.csv | head -20
+	diff /tmp/kr-user.sorted /tmp/kr-kern.sorted | head -20
 fi
