@@ -155,7 +155,22 @@ if command -v setpriv >/dev/null &&
 	expect_fail "not root" 1 "ebpf: no permission to load BPF programs .*use --source tracefs" -- \
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$B/vxrecord" --source ebpf -o "$T/np.vxt"
+	wait_gone "after the unprivileged try"
 else
 	ok "skipped the unprivileged check: nobody cannot run $B/vxrecord here"
+fi
+# root without the capabilities BPF needs (as a container may run it): the
+# same one line, exit 1, no file, nothing left loaded
+if setpriv --bounding-set -bpf,-perfmon,-sys_admin --inh-caps -bpf,-perfmon,-sys_admin \
+	true 2>/dev/null; then
+	setpriv --bounding-set -bpf,-perfmon,-sys_admin --inh-caps -bpf,-perfmon,-sys_admin \
+		"$B/vxrecord" --source ebpf -o "$T/nc.vxt" -q 2>"$T/nc.err"
+	expect_eq "root without CAP_BPF: exit" "$?" 1
+	expect_eq "root without CAP_BPF: lines naming what is missing and what to use" \
+		"$(grep -c '^vxrecord: ebpf: no permission to load BPF programs (needs root or CAP_BPF+CAP_PERFMON; lockdown?); use --source tracefs$' "$T/nc.err")/$(wc -l <"$T/nc.err")" 1/1
+	[ -e "$T/nc.vxt" ] && fail "root without CAP_BPF: a file was left"
+	wait_gone "after the try without CAP_BPF"
+else
+	ok "skipped the check without CAP_BPF: setpriv cannot drop capabilities here"
 fi
 finish
