@@ -47,7 +47,7 @@
 #define VXT_SCRIPT_DEFAULT_AGGSIZE	(4u << 20)
 #define VXT_SCRIPT_DEFAULT_DYNVARSIZE	(1u << 20)	/* DTrace's default: 1m */
 #define VXT_SCRIPT_DEFAULT_CLEANRATE	101		/* Hz, DTrace's default */
-#define VXT_SCRIPT_RECORD_SIZE	48	/* bytes a record takes, plus its text */
+#define VXT_SCRIPT_RECORD_SIZE	56	/* bytes a record takes, plus its text */
 
 /* One record that reached the principal buffer. */
 struct vxt_script_rec {

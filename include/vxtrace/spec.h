@@ -40,7 +40,7 @@
 #define VXT_SPEC_MAX_WINDOW_EVENTS (1u << 20)	/* context: before_events, after_events */
 #define VXT_SPEC_DEFAULT_NSPEC	64
 #define VXT_SPEC_DEFAULT_SIZE	(1u << 20)	/* specsize: 21845 events */
-#define VXT_SPEC_RECORD_SIZE	48		/* bytes one event takes in a buffer */
+#define VXT_SPEC_RECORD_SIZE	56		/* bytes one event takes in a buffer */
 #define VXT_SPEC_DEFAULT_PENDING (1u << 20)	/* output events held back, at most */
 
 /* What a speculation belongs to. */

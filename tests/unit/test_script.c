@@ -221,8 +221,8 @@ START_TEST(test_sizes)
 		"io:::start /!x/ { x = speculation(); }\n"
 		"io:::start /x/ { speculate(x); printf(\"%d\\n\", sector); }\n"
 		"io:::done /x/ { commit(x); x = 0; }\n";
-	const char *small_spec[] = { "specsize=120" };	/* two records of 50 bytes */
-	const char *small_buf[] = { "bufsize=60" };	/* one of them */
+	const char *small_spec[] = { "specsize=130" };	/* two records of 61 bytes */
+	const char *small_buf[] = { "bufsize=70" };	/* one of them */
 	struct vxt_script_stats st;
 	struct vxt_event ev[] = {
 		ev_at(1, VXT_PH_START, 1, 1, 0), ev_at(2, VXT_PH_START, 1, 2, 0),

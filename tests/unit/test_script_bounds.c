@@ -4,10 +4,12 @@
  * (aggregation keys) and bufsize (output held back by a speculation that
  * never ends) on random overlapping I/O: what is kept and the drop counters
  * are compared with a reference computed here by counting, with the
- * capacity given in entries.
+ * capacity given in entries; and what aggsize charges is compared with the
+ * heap the aggregations really take, measured with mallinfo2().
  */
 #include <check.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,8 +274,98 @@ START_TEST(test_aggsize)
 }
 END_TEST
 
+/* The bytes the heap holds now (small and mmap()ed blocks). */
+static size_t heap_used(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+}
+
+/* Whether heap_used() sees malloc() (not under ASan or valgrind, which have
+ * their own allocator). */
+static bool heap_measurable(void)
+{
+	size_t before = heap_used(), after;
+	void *p[256];
+
+	for (unsigned i = 0; i < 256; i++)
+		p[i] = malloc(1000);
+	after = heap_used();
+	for (unsigned i = 0; i < 256; i++)
+		free(p[i]);
+	return after >= before + 256 * 1000;
+}
+
+/* aggsize charges at least what aggregations really take: @keys distinct
+ * keys (integers; strings of 200 bytes; quantize() of strings) measured on
+ * the heap over the run, and not more than three times that. */
+START_TEST(test_aggsize_heap)
+{
+	static const char *const texts[] = {
+		"io:::done { @c[sector] = count(); }\n",
+		"io:::done { @c[execname] = count(); }\n",
+		"io:::done { @c[execname, sector] = quantize(latency); }\n",
+	};
+	const unsigned keys = 3000;
+	const size_t n = 4 * keys;
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct vxt_event *ev = calloc(n, sizeof(*ev));
+	const char *x[] = { "aggsize=1073741824" };
+	char err[VXT_ERRBUF_SIZE], name[256];
+	struct vxt_script_stats st;
+	struct vxt_script *s;
+	struct run u = { 0 };
+	size_t before, used;
+	uint32_t *id = calloc(keys, sizeof(*id));
+
+	ck_assert_ptr_nonnull(strs);
+	ck_assert_ptr_nonnull(id);
+	ck_assert_ptr_nonnull(ev);
+	for (unsigned i = 0; i < keys; i++) {
+		memset(name, 'a' + i % 26, 200);
+		snprintf(name + 200, sizeof(name) - 200, "%u", i);
+		int64_t v = vxt_strtab_intern(strs, name, strlen(name));
+
+		ck_assert_int_ge(v, 0);
+		id[i] = (uint32_t)v;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ev[i].time_ns = 1000 + i;
+		ev[i].phase = VXT_PH_DONE;
+		ev[i].sector = i % keys;
+		ev[i].comm = id[i % keys];
+		ev[i].latency_ns = 1 + i;
+	}
+	if (!heap_measurable()) {
+		fprintf(stderr, "test_aggsize_heap: mallinfo2() does not see this allocator, skipped\n");
+		goto out;
+	}
+	s = vxt_script_compile(texts[_i], strlen(texts[_i]), "t.d", x, 1, err);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_int_eq(vxt_script_start(s, NULL, strs, sink, &u), 0);
+	before = heap_used();
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
+	used = heap_used() - before;
+	vxt_script_get_stats(s, &st);
+	ck_assert_uint_eq(st.agg_drops, 0);
+	ck_assert_msg(used <= st.mem_bytes, "%s: the heap took %zu bytes, aggsize charged %" PRIu64,
+		      texts[_i], used, st.mem_bytes);
+	ck_assert_msg(st.mem_bytes <= 3 * used, "%s: aggsize charged %" PRIu64 " for %zu bytes",
+		      texts[_i], st.mem_bytes, used);
+	vxt_script_free(s);
+out:
+	free(u.ord);
+	free(u.text);
+	free(ev);
+	free(id);
+	vxt_strtab_free(strs);
+}
+END_TEST
+
 /* A speculation that never ends (pid 9's I/O never completes) holds back the
- * output of everything committed after its first event; at bufsize / 48
+ * output of everything committed after its first event; at bufsize / 56
  * held events it is discarded (forced) and the output flows again. */
 START_TEST(test_held_back)
 {
@@ -344,6 +436,7 @@ Suite *script_bounds_suite(void)
 	tcase_add_loop_test(tc, test_dynvar_array, 0, 4);
 	tcase_add_loop_test(tc, test_dynvar_req, 0, 4);
 	tcase_add_loop_test(tc, test_aggsize, 0, 4);
+	tcase_add_loop_test(tc, test_aggsize_heap, 0, 3);
 	tcase_add_loop_test(tc, test_held_back, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;

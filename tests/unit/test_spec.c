@@ -401,7 +401,7 @@ static struct vxt_event mk(uint32_t obj, unsigned phase, int err, uint64_t t)
 /* nspec and specsize exhaustion, count by count. */
 START_TEST(test_exhaustion)
 {
-	struct vxt_spec_config c = { .nspec = 2, .specsize = 3 * 48, .nclauses = 3 };
+	struct vxt_spec_config c = { .nspec = 2, .specsize = 3 * VXT_SPEC_RECORD_SIZE, .nclauses = 3 };
 	struct vxt_event ev[] = {
 		mk(0, VXT_PH_START, 0, 1),	/* 0: opens 1, buffered */
 		mk(1, VXT_PH_START, 0, 2),	/* 1: opens 2, buffered */
@@ -458,7 +458,7 @@ END_TEST
 /* A windowed buffer is a ring: when full, the oldest event goes (a drop). */
 START_TEST(test_ring_overflow)
 {
-	struct vxt_spec_config c = { .nspec = 4, .specsize = 2 * 48 };
+	struct vxt_spec_config c = { .nspec = 4, .specsize = 2 * VXT_SPEC_RECORD_SIZE };
 	struct vxt_event ev[6];
 	struct stream s = { ev, 6 };
 	char err[VXT_ERRBUF_SIZE];
@@ -659,9 +659,9 @@ START_TEST(test_rules_ok)
 	ck_assert_int_eq(vxt_spec_check(&c, err), -EINVAL);
 	ck_assert_str_eq(err, "t.yaml: speculation needs at least one clause");
 	c.nclauses = 2;
-	c.specsize = 47;
+	c.specsize = VXT_SPEC_RECORD_SIZE - 1;
 	ck_assert_int_eq(vxt_spec_check(&c, err), -EINVAL);
-	ck_assert_str_eq(err, "t.yaml: specsize must hold at least one event (48 bytes)");
+	ck_assert_str_eq(err, "t.yaml: specsize must hold at least one event (56 bytes)");
 	c.specsize = 0;
 	c.nspec = VXT_SPEC_MAX_NSPEC + 1;
 	ck_assert_int_eq(vxt_spec_check(&c, err), -EINVAL);

@@ -39,6 +39,31 @@ size_t vxt_sagg_entry_size(const struct sagg *a)
 	return n;
 }
 
+/* What keeping the strings of @key takes that the script does not hold yet:
+ * each new one's bytes as malloc() takes them and 4 slots of the table they
+ * are interned in (it doubles past half full, as the others). */
+static size_t strings_size(struct vxt_script *s, const struct skey *key)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < key->n; i++) {
+		struct skey k = { .ns = NS_STRPOOL, .n = 1 };
+		uint32_t j;
+
+		if (key->k[i].type != SV_STR)
+			continue;
+		for (j = 0; j < i && !(key->k[j].type == SV_STR &&
+				       !strcmp(key->k[j].s, key->k[i].s)); j++)
+			;
+		if (j < i)
+			continue;	/* counted already */
+		k.k[0] = key->k[i];
+		if (!vxt_stab_find(&s->vtab, &k, vxt_stab_hash(&k)))
+			n += chunk(strlen(key->k[i].s) + 1) + 4 * sizeof(struct sent);
+	}
+	return n;
+}
+
 static unsigned qz_bucket(int64_t v)
 {
 	if (v == 0)
@@ -96,12 +121,18 @@ int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, i
 	if (out)
 		*out = NULL;
 	if (!e) {
-		size_t sz = vxt_sagg_entry_size(a);
+		size_t sz = vxt_sagg_entry_size(a) + strings_size(s, key);
+		struct skey kept;
 
 		if (s->agg_bytes + sz > s->opt.aggsize) {
 			s->st.agg_drops++;
 			return 0;
 		}
+		kept.ns = key->ns;
+		kept.n = key->n;
+		memcpy(kept.k, key->k, key->n * sizeof(key->k[0]));
+		if (vxt_sintern_key(s, &kept) < 0)
+			return -ENOMEM;
 		d = calloc(1, sizeof(*d));
 		if (!d)
 			return -ENOMEM;
@@ -114,7 +145,7 @@ int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, i
 				return -ENOMEM;
 			}
 		}
-		e = vxt_stab_insert(&a->tab, key, h);
+		e = vxt_stab_insert(&a->tab, &kept, h);
 		if (!e) {
 			free(d->buckets);
 			free(d);

@@ -15,8 +15,6 @@
 
 #include "select/script_impl.h"
 
-#define NS_STRPOOL	0xfffffff0u
-
 /* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
 
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)

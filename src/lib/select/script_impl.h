@@ -191,6 +191,8 @@ int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p);
 void vxt_itab_delete(struct itab *t, struct ient *e);
 void vxt_itab_free(struct itab *t);
 
+#define NS_STRPOOL	0xfffffff0u	/* the strings the script keeps, in vtab */
+
 uint64_t vxt_stab_hash(const struct skey *k);
 struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h);
 /* Insert @k (not present). @return the entry, or NULL when out of memory. */
@@ -222,7 +224,8 @@ struct saggval {
 };
 
 /* Add @v to the entry for @key of @a; *@out (when not NULL) gets the entry's
- * value, NULL when the key did not fit aggsize (an aggregation drop).
+ * value, NULL when the key did not fit aggsize (an aggregation drop). A new
+ * key's strings are interned then, and charged when new to the pool.
  * @return 0 or -ENOMEM. */
 struct vxt_script;
 int vxt_sagg_add(struct vxt_script *s, struct sagg *a, const struct skey *key, int64_t v,
@@ -272,7 +275,8 @@ struct srec {
 	uint64_t has_text : 1;	/* its text is next in the text area */
 };
 
-_Static_assert(sizeof(struct srec) == 56, "a buffered record is 56 bytes");
+_Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
+	       "specsize charges a buffered record what it takes");
 
 struct sspec {
 	uint8_t state;		/* enum sbstate */

@@ -225,8 +225,6 @@ static int agg_set(struct ectx *x, const struct snode *n)
 	k.n = n->nkeys;
 	for (unsigned i = 0; i < n->nkeys; i++)
 		k.k[i] = vxt_seval(x, n->keys[i]);
-	if (vxt_sintern_key(s, &k) < 0)
-		return -ENOMEM;
 	rc = vxt_sagg_add(s, a, &k, v, &d);
 	if (rc == 0 && fast && d)
 		rc = fast_put(fa, raw, n->nkeys, h, d);

@@ -4,7 +4,8 @@
  * busy, on a free list and a busy list so speculation() and the clean cost
  * O(1) per buffer; commit() and discard() leave a buffer busy until the next
  * clean. A record is the event and the clause's own text (trace, printf);
- * it takes VXT_SCRIPT_RECORD_SIZE bytes plus that text against specsize. The
+ * it takes what it really holds against specsize: its VXT_SCRIPT_RECORD_SIZE
+ * bytes, and its text with the text's length and NUL in the text area. The
  * text the sink sees (DTrace's CPU ID FUNCTION:NAME columns, the event's
  * default text) is written only when a record reaches the principal buffer,
  * so what is discarded costs no formatting.
@@ -294,6 +295,8 @@ static unsigned probe_bit(unsigned bit)
 }
 
 #define TEXT_ROOM(len)	((len) + sizeof(uint16_t) + 1)	/* a text in the text area */
+/* What a record with a text of @len bytes holds (specsize). */
+#define REC_COST(len)	(VXT_SCRIPT_RECORD_SIZE + ((len) ? TEXT_ROOM(len) : 0))
 
 /* Buffer @id's first record goes; a tracked buffer's oldest moves on. */
 static int drop_front(struct vxt_script *s, uint32_t id)
@@ -307,7 +310,7 @@ static int drop_front(struct vxt_script *s, uint32_t id)
 		rec_text(b, b->txhead, &len);
 		b->txhead += TEXT_ROOM(len);
 	}
-	size = VXT_SCRIPT_RECORD_SIZE + len;
+	size = REC_COST(len);
 	b->bytes -= size;
 	vxt_sspec_mem(s, -(int64_t)size);
 	if (b->head == b->n) {
@@ -384,7 +387,7 @@ int vxt_sspec_record(struct ectx *x)
 		return deliver(s, &d, s->text, len, x->via);
 	}
 	b = &s->spec[x->target - 1];
-	size = VXT_SCRIPT_RECORD_SIZE + len;
+	size = REC_COST(len);
 	if (b->windowed) {	/* expiry is lazy: when full, at commit, at the sweep */
 		int rc = b->bytes + size > s->opt.specsize ?
 			 vxt_sspec_expire(s, (uint32_t)x->target) : 0;
