@@ -621,9 +621,9 @@ static int record(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	status = 0;
-	/* the ebpf ring had no room for some events: the file is whole and
-	 * counts them, the capture is not (the source's note names them) */
-	if (vxt_source_lost(src) && !strcmp(vxt_source_name(src), "ebpf"))
+	/* the source's buffer had no room for some events: the file is whole
+	 * and counts them, the capture is not (the source's note names them) */
+	if (vxt_source_lost_fails(src))
 		status = ring_full = 1;
 out:
 	if (tty)

@@ -4,10 +4,7 @@
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
-[ -w /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram) for a bio-based device"
-ZRAM=$(cat /sys/class/zram-control/hot_add 2>/dev/null) || skip "cannot add a zram device"
-echo 32M >"/sys/block/zram$ZRAM/disksize" || fail "zram disksize"
-[ -d "/sys/block/zram$ZRAM/mq" ] && skip "zram is blk-mq on this kernel"
+make_zram 32M
 
 start_rec "$T/z.vxt" --source tracefs --objects "zram$ZRAM" -q || finish
 set -- $(fio_run "/dev/zram$ZRAM" zw randwrite 300)

@@ -49,6 +49,25 @@ static uint64_t le_n(const uint8_t *p, size_t n)
 }
 
 /* Remember @io, just decoded, as the previous record of its type. */
+/* A command name as packed and compact records carry it: a length byte,
+ * then that many bytes (at most the field's size), at *o; *o moves past it.
+ * @return false when it runs past @len or is too long. */
+static bool get_comm(const uint8_t *p, size_t len, size_t *o,
+		     char comm[sizeof(((struct voliot_io_rec *)0)->comm)])
+{
+	const size_t size = sizeof(((struct voliot_io_rec *)0)->comm);
+	size_t n;
+
+	if (*o >= len || p[*o] > size || len - *o - 1 < p[*o])
+		return false;
+	n = p[*o];
+	memset(comm, 0, size);
+	memcpy(comm, p + *o + 1, n);
+	comm[size - 1] = '\0';
+	*o += 1 + n;
+	return true;
+}
+
 static void note_io(struct vxt_chandec *d, const struct voliot_io_rec *io)
 {
 	int slot = voliot_pk_slot(io->type);
@@ -95,13 +114,8 @@ static int decode_packed(struct vxt_chandec *d, const uint8_t *p, size_t len,
 		if (!(f & bit))
 			continue;
 		if (bit == VOLIOT_PK_COMM) {
-			if (o >= len || p[o] > sizeof(io.comm) || len - o - 1 < p[o])
+			if (!get_comm(p, len, &o, io.comm))
 				return -EBADMSG;
-			n = p[o];
-			memset(io.comm, 0, sizeof(io.comm));
-			memcpy(io.comm, p + o + 1, n);
-			io.comm[sizeof(io.comm) - 1] = '\0';
-			o += 1 + n;
 			continue;
 		}
 		n = pk_size(bit);
@@ -175,7 +189,7 @@ static int decode_compact_at(struct vxt_chandec *d, const uint8_t *p, size_t *at
 	const struct voliot_io_rec *prev, *base;
 	struct voliot_io_rec io;
 	uint64_t more = 0, v, lat = 0;
-	size_t o = *at + 1, n;
+	size_t o = *at + 1;
 
 	if (slot >= VOLIOT_PK_SLOTS || !(d->have & 1u << slot) || ref > d->nstarts)
 		return -EBADMSG;
@@ -219,13 +233,8 @@ static int decode_compact_at(struct vxt_chandec *d, const uint8_t *p, size_t *at
 		if (!(more & v))
 			continue;
 		if (v == VOLIOT_CPM_COMM) {
-			if (o >= len || p[o] > sizeof(io.comm) || len - o - 1 < p[o])
+			if (!get_comm(p, len, &o, io.comm))
 				return -EBADMSG;
-			n = p[o];
-			memset(io.comm, 0, sizeof(io.comm));
-			memcpy(io.comm, p + o + 1, n);
-			io.comm[sizeof(io.comm) - 1] = '\0';
-			o += 1 + n;
 			continue;
 		}
 		if (!get_var(p, len, &o, &x))

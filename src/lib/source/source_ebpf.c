@@ -630,6 +630,7 @@ const struct vxt_source_ops vxt_source_ebpf_ops = {
 	.probe = ebpf_probe,
 	.why = ebpf_why,
 	.stop = ebpf_stop,
+	.lost_fails = true,
 #ifdef VXT_HAVE_EBPF
 	.kspec_stats = ebpf_kspec_stats,
 	.tally = ebpf_tally,

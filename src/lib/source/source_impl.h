@@ -37,6 +37,9 @@ struct vxt_source_ops {
 	/* The kernel's counts (opts->tally), as vxt_source_tally(). NULL: the
 	 * source cannot count in the kernel (open() refuses opts->tally_only). */
 	int (*tally)(struct vxt_source *s, struct vxt_tallies *out);
+	/* A lost event fails the capture (vxt_source_lost_fails()): the source
+	 * loses only when its buffer had no room, which a larger one prevents. */
+	bool lost_fails;
 };
 
 struct vxt_source {
