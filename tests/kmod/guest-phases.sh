@@ -142,7 +142,13 @@ ph_same() {
 		vn=${3:-0} va=${4:-0}
 		d=$((va - ba))
 		[ $d -lt 0 ] && d=$((-d))
-		if [ "$bn" != "$vn" ] || { [ -z "$only_n" ] && [ $d -gt 1 ]; }; then
+		# Q2Q follows the queue events' order: btt sorts them by time,
+		# vxreplay takes the file's order, and a guest CPU stalled between
+		# its stamp and its record can leave one out of order (then the
+		# averages part by a few per mille); every other interval is exact
+		slack=1
+		[ $iv = Q2Q ] && slack=$((ba / 50 + 1))
+		if [ "$bn" != "$vn" ] || { [ -z "$only_n" ] && [ $d -gt $slack ]; }; then
 			diff_="$diff_ $lc: btt N=$bn avg=$ba ns, vxreplay N=$vn avg=$va ns;"
 		fi
 	done
@@ -223,7 +229,7 @@ else
 		(cd /tmp && btt -i ph-exp.bin >/tmp/ph-exp-btt.txt 2>&1)
 	d=$(ph_same /tmp/ph-exp-btt.txt /tmp/ph-bd.json)
 	if [ -s /tmp/ph-exp-btt.txt ] && [ -z "$d" ]; then
-		res PASS phases_export "btt on --export blktrace of the module's file gives the breakdown's table (N, averages within 1 ns)"
+		res PASS phases_export "btt on --export blktrace of the module's file gives the breakdown's table (N exact; averages within 1 ns, Q2Q within 2%)"
 	else
 		res FAIL phases_export "btt on the export differs:$d $(cat /tmp/ph-exp.err)"
 		sed -n '/All Devices/,/Device Overhead/p' /tmp/ph-exp-btt.txt
