@@ -4,19 +4,19 @@
 # One boot (tests/kmod/guest-specbench.sh): fio 4 KiB random reads at full
 # rate on a null_blk whose bad blocks fail 1 read in ~10 000, with (a) no
 # tracing, (b) vxrecord of every event, (c) the errors-in-context profile in
-# user space, (d) the same profile in the module, (e) blktrace; (a), (d) and
-# (e) in many short alternating rounds (one round's IOPS swing by tens of
-# percent on a loaded host). Then a full and a kernel-speculating capture
+# user space, (d) the same profile in the module, (e) blktrace; (a)-(e) in
+# short alternating rounds (one round's IOPS swing by tens of percent on a
+# loaded host). Then a full and a kernel-speculating capture
 # of the same I/O, compared with the profile applied offline.
 # Prints IOPS and vxrecord's CPU time while fio runs as ratios to (a) and
-# (b); over the rounds, the median and range of the IOPS loss of (d) and
-# (e) against (a) and of the guest's busy CPU time per I/O in each mode;
-# the errors fio saw against its I/Os; the bytes (d) read from its channel
-# against (b)'s (the module's read_bytes, by kind of record), and whether
+# (b); over the rounds, the median and range of the IOPS of (b)-(e) as
+# ratios to (a), of the IOPS loss of (d) and (e) against (a) and of the guest's busy CPU time per I/O in each mode;
+# the errors fio saw against its I/Os; the share of the events in the
+# profile's windows; the bytes (d) read from its channel against (b)'s (the module's read_bytes, by kind of record), and whether
 # every error kept its window; each against its goal in a line starting
 # with "goal".
 #   env: VXT_BENCH_RUNTIME (seconds per fio run, default 2), VXT_BENCH_ROUNDS
-#        (rounds of (a) (d) (e), default 9), VXT_BENCH_CHECK (seconds of the
+#        (rounds of (a)-(e), default 9), VXT_BENCH_CHECK (seconds of the
 #        check run, default 20), VXT_BENCH_PROFILE (errors-in-context),
 #        VXT_BENCH_WINDOW (seconds of its windows, before and after: 0.25),
 #        VXT_BENCH_TIMEOUT (seconds for the whole boot)
@@ -53,7 +53,7 @@ mkdir -p "$KM_WORK/root/profiles"
 cp "$KM_TOP"/formats/profiles/*.yaml "$KM_WORK/root/profiles/"
 (cd "$KM_WORK/root" && find . | cpio -o -H newc --quiet) >"$KM_WORK/initramfs.cpio"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-km_boot ${VXT_BENCH_TIMEOUT:-$((300 + 3 * rounds * (runtime + 12) + 2 * check))} ||
+km_boot ${VXT_BENCH_TIMEOUT:-$((300 + 5 * rounds * (runtime + 12) + 2 * check))} ||
 	{ echo "kmod-spec bench: $KM_WHY"; exit 1; }
 tr -d '\r' <"$KM_WORK/console.log" | grep '^SPECBENCH' >"$KM_WORK/b.txt"
 cat "$KM_WORK/b.txt"
@@ -105,6 +105,16 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 				continue
 			n++
 			ln[n] = a; ld[n] = 1 - d / a
+			for (k = 1; k <= 2; k++) {
+				mode = k == 1 ? "full" : "user"
+				io = val(rm[r, mode], "iops")
+				if (io < 0)
+					continue
+				nm[mode]++
+				qr[mode, nm[mode]] = io / a
+				qc[mode, nm[mode]] = val(rm[r, mode], "cpu_s")
+				qu[mode, nm[mode]] = us_io(rm[r, mode])
+			}
 			cd[n] = val(rm[r, "kernel"], "cpu_s")
 			ua[n] = us_io(rm[r, "none"]); ud[n] = us_io(rm[r, "kernel"])
 			xd[n] = ud[n] - ua[n]
@@ -123,13 +133,18 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 		printf "  %-24s %8s %9s %10s %12s\n", "mode", "IOPS", "vs none", "cpu s", "cpu vs full"
 		if (none > 0)
 			printf "  %-24s %8d %9.3f %10s %12s\n", "none (median)", none, 1, "-", "-"
-		fcpu = val(m["full"], "cpu_s")
+		fcpu = -1
 		for (k = 1; k <= 2; k++) {
 			mode = k == 1 ? "full" : "user"
-			io = val(m[mode], "iops")
-			cpu = val(m[mode], "cpu_s")
-			if (io < 0) { printf "  %-24s skipped\n", mode; continue }
-			printf "  %-24s %8d %9.3f %10.2f %12.3f   %.0f us guest CPU per I/O\n", mode " (one run)", io, (none > 0 ? io / none : 0), cpu, (fcpu > 0 ? cpu / fcpu : 0), us_io(m[mode])
+			if (!nm[mode]) { printf "  %-24s skipped\n", mode; continue }
+			for (i = 1; i <= nm[mode]; i++) {
+				t1[i] = qr[mode, i]; t2[i] = qc[mode, i]; t3[i] = qu[mode, i]
+			}
+			cpu = median(t2, nm[mode])
+			if (k == 1)
+				fcpu = cpu
+			printf "  %-24s %8s %9.3f %10.2f %12.3f   %.0f us guest CPU per I/O\n", mode " (median)", "-", median(t1, nm[mode]), cpu, (fcpu > 0 ? cpu / fcpu : 0), median(t3, nm[mode])
+			rat[mode] = spread(t1, nm[mode], "%.3f")
 		}
 		if (!n) {
 			print "goal kmod-spec iops: no round ran"
@@ -137,6 +152,13 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 			c = median(cd, n)
 			printf "  %-24s %8s %9.3f %10.2f %12.3f\n", "kernel (median)", "-", 1 - median(ld, n), c, (fcpu > 0 ? c / fcpu : 0)
 			printf "  IOPS loss against none, median [min..max] of %d rounds: kernel speculation %s\n", n, spread(ld, n, "%.3f")
+			for (i = 1; i <= n; i++)
+				t1[i] = 1 - ld[i]
+			rat["kernel"] = spread(t1, n, "%.3f")
+			for (i = 1; i <= nb; i++)
+				t1[i] = 1 - lb[i]
+			rat["blktrace"] = nb ? spread(t1, nb, "%.3f") : "skipped"
+			printf "  IOPS as a ratio to (a) none, median [min..max] of the rounds: (b) full %s, (c) user %s, (d) kernel %s, (e) blktrace %s\n", ("full" in rat ? rat["full"] : "skipped"), ("user" in rat ? rat["user"] : "skipped"), rat["kernel"], rat["blktrace"]
 			printf "  guest CPU per I/O (busy time of both CPUs / I/Os), us: none %s, kernel speculation %s, its extra %s\n", spread(ua, n, "%.1f"), spread(ud, n, "%.1f"), spread(xd, n, "%.1f")
 			lossd = median(ld, n)
 			xdm = median(xd, n)
@@ -165,7 +187,8 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 			printf "  the windows alone (%d of %d events, %.0f per error) are %s of the full trace; the kernel sends %.2f bytes per event of them (%.3f bytes for each byte of them); at that size the windows alone come to %s of the full trace'\''s bytes\n", w, val(c, "events_full"), (ef > 0 ? w / ef : 0), pct(w / val(c, "events_full")), (w > 0 ? kio / w : 0), (w > 0 ? kern / (64 * w) : 0), pct(w > 0 ? kio / full : 0)
 			# the share of the events in windows grows with the IOPS (a
 			# window of 250 ms holds more I/Os at a higher rate)
-			printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64); the windows'\'' share is IOPS x window / I/Os per error = %.0f x %.3f s / %.0f = %s\n", (w > 0 ? full / 100 / w : 0), (ck > 0 ? ios / ck : 0), win, (fe > 0 ? ios / fe : 0), pct(fe > 0 && ck > 0 ? (ios / ck) * win / (ios / fe) : 0)
+			printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64); a window of %.3f s holds %.0f I/Os (%.0f events) at %.0f IOPS; the windows'\'' share is IOPS x window / I/Os per error = %.0f x %.3f s / %.0f = %s\n", (w > 0 ? full / 100 / w : 0), win, (ck > 0 ? ios / ck * win : 0), (ck > 0 ? 2 * ios / ck * win : 0), (ck > 0 ? ios / ck : 0), (ck > 0 ? ios / ck : 0), win, (fe > 0 ? ios / fe : 0), pct(fe > 0 && ck > 0 ? (ios / ck) * win / (ios / fe) : 0)
+			printf "  window share of events: %s (%d of %d events of the full trace in the profile'\''s windows); bytes (d)/(b): %s\n", pct(w / val(c, "events_full")), w, val(c, "events_full"), pct(kern / full)
 			printf "goal kmod-spec bytes: kernel speculation reads %s of the full trace'\''s bytes from the channel (goal: 1%% at most): %s\n", pct(kern / full), (kern <= full / 100 ? "met" : "missed")
 		}
 		ok = val(c, "errors_kernel") == ef && val(c, "errors_offline") == ef && val(c, "differing_rows") == 0 && (fe < 0 || fe == ef)

@@ -3,9 +3,8 @@
 # read in ~10 000 fails), run by tests/bench/kmod-spec.sh inside the guest.
 # Modes: none, full (vxrecord of every event), user (errors-in-context run
 # by vxrecord in user space), kernel (the same profile run in the module),
-# blktrace. full and user run once; none, kernel and blktrace run ROUNDS
-# times, alternating, so that the IOPS of each round compare runs made
-# seconds apart. Each run also says the guest's busy CPU time (/proc/stat,
+# blktrace. All five run ROUNDS times, alternating, so that the IOPS of
+# each round compare runs made seconds apart. Each run also says the guest's busy CPU time (/proc/stat,
 # both CPUs, all tasks: fio, the kernel, vxrecord or blktrace) and the
 # I/Os fio made. Then check: a full and a kernel-speculating vxrecord at
 # once on the same I/O: the bytes each read from its channel (the module's
@@ -127,13 +126,13 @@ blk() {	# blk SEED: fio beside blktrace
 
 have_bt=0
 command -v blktrace >/dev/null 2>&1 && have_bt=1
-rec full /tmp/full.vxt 1
-rec user /tmp/user.vxt 1 --profile $PROFILE-user
-# Alternating rounds: none, kernel, blktrace, each from the same seed.
+# Alternating rounds: none, full, user, kernel, blktrace, each from the same seed.
 r=1
 while [ $r -le $ROUNDS ]; do
 	fio_run $r
 	echo "SPECBENCH round=$r none $(fio_line)"
+	rec full /tmp/full.vxt $r | sed "s/^SPECBENCH /SPECBENCH round=$r /"
+	rec user /tmp/user.vxt $r --profile $PROFILE-user | sed "s/^SPECBENCH /SPECBENCH round=$r /"
 	rec kernel /tmp/kern.vxt $r --profile $PROFILE | sed "s/^SPECBENCH /SPECBENCH round=$r /"
 	if [ $have_bt = 1 ]; then
 		echo "SPECBENCH round=$r blktrace $(blk $r)"
