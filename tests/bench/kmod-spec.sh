@@ -10,7 +10,9 @@
 # of the same I/O, compared with the profile applied offline.
 # Prints IOPS and vxrecord's CPU time while fio runs as ratios to (a) and
 # (b); over the rounds, the median and range of the IOPS of (b)-(e) as
-# ratios to (a), of the IOPS loss of (d) and (e) against (a) and of the guest's busy CPU time per I/O in each mode;
+# ratios to (a), the events (d)'s full buffers dropped in each round
+# (windows longer than the module's buffers), of the IOPS loss of (d) and
+# (e) against (a) and of the guest's busy CPU time per I/O in each mode;
 # the errors fio saw against its I/Os; the share of the events in the
 # profile's windows; the bytes (d) read from its channel against (b)'s (the module's read_bytes, by kind of record), and whether
 # every error kept its window; each against its goal in a line starting
@@ -65,6 +67,14 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 		for (i = 1; i <= n; i++)
 			if (index(a[i], key "=") == 1)
 				return substr(a[i], length(key) + 2) + 0
+		return -1
+	}
+	# the number after the word @key in spec=[...] of a line, or -1
+	function after(line, key,   i, n, a) {
+		n = split(line, a, "[][ ]+")
+		for (i = 1; i < n; i++)
+			if (a[i] == key)
+				return a[i + 1] + 0
 		return -1
 	}
 	function sort(a, n,   i, j, t) {
@@ -127,7 +137,8 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 				dd[nb] = lb[nb] - ld[n]
 				s = sprintf("%d (loss %s, %.0f us CPU/IO)", e, pct(lb[nb]), ub[nb])
 			}
-			printf "  round %d: none %d IOPS (%.0f us CPU/IO), kernel speculation %d (loss %s, %.0f us CPU/IO), blktrace %s\n", r, a, ua[n], d, pct(ld[n]), ud[n], s
+			printf "  round %d: none %d IOPS (%.0f us CPU/IO), kernel speculation %d (loss %s, %.0f us CPU/IO, %d events dropped by full buffers), blktrace %s\n", r, a, ua[n], d, pct(ld[n]), ud[n], after(rm[r, "kernel"], "drops") - pdrops, s
+			pdrops = after(rm[r, "kernel"], "drops")	# spec_stats sums since load
 		}
 		none = n ? median(ln, n) : -1
 		printf "  %-24s %8s %9s %10s %12s\n", "mode", "IOPS", "vs none", "cpu s", "cpu vs full"
