@@ -10,13 +10,14 @@
 # of the same I/O, compared with the profile applied offline.
 # Prints IOPS and vxrecord's CPU time while fio runs as ratios to (a) and
 # (b); over the rounds, the median and range of the IOPS of (b)-(e) as
-# ratios to (a), the events (d)'s full buffers dropped in each round
-# (windows longer than the module's buffers), of the IOPS loss of (d) and
-# (e) against (a) and of the guest's busy CPU time per I/O in each mode;
-# the errors fio saw against its I/Os; the share of the events in the
-# profile's windows; the bytes (d) read from its channel against (b)'s (the module's read_bytes, by kind of record), and whether
-# every error kept its window; each against its goal in a line starting
-# with "goal".
+# ratios to (a), of the IOPS loss of (d) and (e) against (a) and of the
+# guest's busy CPU time per I/O in each mode; the events (d)'s full
+# buffers dropped in each round (windows longer than the module's
+# buffers); the errors fio saw against its I/Os; the share of the events
+# in the profile's windows; the bytes (d) read from its channel against
+# (b)'s (the module's read_bytes, by kind of record), and whether every
+# error kept its window; each against its goal in a line starting with
+# "goal".
 #   env: VXT_BENCH_RUNTIME (seconds per fio run, default 2), VXT_BENCH_ROUNDS
 #        (rounds of (a)-(e), default 9), VXT_BENCH_CHECK (seconds of the
 #        check run, default 20), VXT_BENCH_PROFILE (errors-in-context),
