@@ -134,6 +134,8 @@ int vxt_tfs_emit_phase(struct vxt_source *s, struct tfs *t, const struct tfs_raw
 		return 0;
 	}
 	obj = vxt_tfs_route_event(s, t, r, false);
+	if (obj < 0)	/* onto a bio-based device (a dm over a dm): its bio route */
+		obj = vxt_tfs_route_event(s, t, r, true);
 	if (obj < 0)
 		return 1;
 	e = vxt_batch_push(b);

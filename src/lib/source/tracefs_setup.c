@@ -198,7 +198,10 @@ int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t)
 
 		t->ev[k].id = -1;
 		if (k >= K_PHASE_FIRST) {
-			if (t->phases && rqlevel && (rc = vxt_tfs_setup_phase(s, t, k, rqf)) < 0)
+			/* a remap's dev is where the bio goes: a bio-based
+			 * device too (dm over dm), so both levels' routes */
+			if (t->phases && (rqlevel || nbio) &&
+			    (rc = vxt_tfs_setup_phase(s, t, k, t->all ? "" : qf)) < 0)
 				return rc;
 			continue;
 		}
