@@ -21,7 +21,8 @@
 #   env: VXT_BENCH_RUNTIME (seconds per fio run, default 2), VXT_BENCH_ROUNDS
 #        (rounds of (a)-(e), default 9), VXT_BENCH_CHECK (seconds of the
 #        check run, default 20), VXT_BENCH_PROFILE (errors-in-context),
-#        VXT_BENCH_WINDOW (seconds of its windows, before and after: 0.25),
+#        VXT_BENCH_WINDOW (seconds of its windows, before and after: 0.25
+#        for errors-in-context, none for another profile),
 #        VXT_BENCH_TIMEOUT (seconds for the whole boot)
 set -u
 KM_TOP=${VXT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -62,7 +63,9 @@ tr -d '\r' <"$KM_WORK/console.log" | grep '^SPECBENCH' >"$KM_WORK/b.txt"
 cat "$KM_WORK/b.txt"
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "kmod-spec bench: fio randread 4k psync, null_blk 1 GiB with 26 bad 4 KiB blocks (1 in 10 082), ${runtime}s per run, $rounds rounds, check ${check}s, qemu TCG 2 cpus, $(nproc) host cpus, load average $load0 at the start, $load at the end"
-awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
+win=${VXT_BENCH_WINDOW:-}
+[ -z "$win" ] && [ "${VXT_BENCH_PROFILE:-errors-in-context}" = errors-in-context ] && win=0.25
+awk -v rt="$runtime" -v ck="$check" -v win="${win:-0}" '
 	function val(line, key,   i, n, a) {
 		n = split(line, a, " ")
 		for (i = 1; i <= n; i++)
@@ -199,7 +202,10 @@ awk -v rt="$runtime" -v ck="$check" -v win="${VXT_BENCH_WINDOW:-0.25}" '
 			printf "  the windows alone (%d of %d events, %.0f per error) are %s of the full trace; the kernel sends %.2f bytes per event of them (%.3f bytes for each byte of them); at that size the windows alone come to %s of the full trace'\''s bytes\n", w, val(c, "events_full"), (ef > 0 ? w / ef : 0), pct(w / val(c, "events_full")), (w > 0 ? kio / w : 0), (w > 0 ? kern / (64 * w) : 0), pct(w > 0 ? kio / full : 0)
 			# the share of the events in windows grows with the IOPS (a
 			# window of 250 ms holds more I/Os at a higher rate)
-			printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64); a window of %.3f s holds %.0f I/Os (%.0f events) at %.0f IOPS; the windows'\'' share is IOPS x window / I/Os per error = %.0f x %.3f s / %.0f = %s\n", (w > 0 ? full / 100 / w : 0), win, (ck > 0 ? ios / ck * win : 0), (ck > 0 ? 2 * ios / ck * win : 0), (ck > 0 ? ios / ck : 0), (ck > 0 ? ios / ck : 0), win, (fe > 0 ? ios / fe : 0), pct(fe > 0 && ck > 0 ? (ios / ck) * win / (ios / fe) : 0)
+			if (win > 0)
+				printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64); a window of %.3f s holds %.0f I/Os (%.0f events) at %.0f IOPS; the windows'\'' share is IOPS x window / I/Os per error = %.0f x %.3f s / %.0f = %s\n", (w > 0 ? full / 100 / w : 0), win, (ck > 0 ? ios / ck * win : 0), (ck > 0 ? 2 * ios / ck * win : 0), (ck > 0 ? ios / ck : 0), (ck > 0 ? ios / ck : 0), win, (fe > 0 ? ios / fe : 0), pct(fe > 0 && ck > 0 ? (ios / ck) * win / (ios / fe) : 0)
+			else
+				printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64)\n", (w > 0 ? full / 100 / w : 0)
 			printf "  window share of events: %s (%d of %d events of the full trace in the profile'\''s windows); bytes (d)/(b): %s\n", pct(w / val(c, "events_full")), w, val(c, "events_full"), pct(kern / full)
 			printf "goal kmod-spec bytes: kernel speculation reads %s of the full trace'\''s bytes from the channel (goal: 1%% at most): %s\n", pct(kern / full), (kern <= full / 100 ? "met" : "missed")
 		}
