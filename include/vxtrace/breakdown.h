@@ -118,7 +118,8 @@ struct vxt_bd_dev {
 	struct vxt_bd_group g;
 	uint64_t nq, nd, nc;		/* queues, issues, completions counted */
 	uint64_t blk_n, blk_sum, blk_min, blk_max;	/* completion sizes, sectors */
-	uint64_t last_q;		/* for Q2Q; UINT64_MAX = none yet */
+	uint64_t last_q;		/* for Q2Q: the latest queue; UINT64_MAX = none yet */
+	uint64_t q2q_ooo;		/* queues earlier than the latest, not timed */
 	struct vxt_bd_seek q2q, d2d;
 };
 
@@ -148,6 +149,7 @@ struct vxt_breakdown {
 	struct vxt_bd_group kernel;	/* pid 0 */
 	bool kernel_used;
 	uint64_t last_q;		/* all devices' Q2Q */
+	uint64_t q2q_ooo;		/* all devices' queues earlier than the latest */
 	struct vxt_bd_unp unp[VXT_BD_U_COUNT];
 	uint64_t events;
 	struct vxt_pairer *pr;		/* the I/Os followed (pairer.h) */

@@ -3,8 +3,9 @@
  * Each case writes the events of a few I/Os and checks the intervals and
  * the unpaired counts the breakdown gives, values worked out by hand: a
  * merge gets its request's issue and completion, phases out of order, a
- * completion without its issue, a merge into nothing and a queue never
- * completed are counted (with the first ordinal), never timed. Quantiles
+ * completion without its issue, a merge into nothing, a queue never
+ * completed and a queue earlier than the one before it (Q2Q) are counted
+ * (with the first ordinal where they have one), never timed. Quantiles
  * are checked against sorted samples, the seek mode past its table's
  * bound against counts of the distances worked out by sorting them.
  */
@@ -111,6 +112,35 @@ static int cmp(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+START_TEST(q2q_out_of_order_counted)
+{
+	/* queues at 1000, 3000, then 2000 (earlier than the latest, as a
+	 * stalled CPU leaves it in the file), then 6000, on one object: Q2Q is
+	 * 3000-1000 and 6000-3000, the queue at 2000 counted out of order and
+	 * never a wrapped 2000-3000; each queue completes on its own */
+	static const struct ev e[] = {
+		{ 1000, VXT_PH_QUEUE, 0, 8 }, { 3000, VXT_PH_QUEUE, 100, 8 },
+		{ 2000, VXT_PH_QUEUE, 200, 8 }, { 6000, VXT_PH_QUEUE, 300, 8 },
+	};
+	struct vxt_breakdown b;
+	const struct vxt_bd_stat *s;
+
+	vxt_bd_init(&b, true);
+	feed(&b, e, 4);
+	for (int k = 0; k < 2; k++) {
+		s = k ? &b.dev[0].g.iv[VXT_BD_Q2Q] : &b.all.iv[VXT_BD_Q2Q];
+		ck_assert_uint_eq(s->n, 2);
+		ck_assert_uint_eq(s->sum, 5000);
+		ck_assert_uint_eq(s->min, 2000);
+		ck_assert_uint_eq(s->max, 3000);
+	}
+	ck_assert_uint_eq(b.q2q_ooo, 1);
+	ck_assert_uint_eq(b.dev[0].q2q_ooo, 1);
+	ck_assert_uint_eq(b.dev[0].nq, 4);
+	vxt_bd_free(&b);
+}
+END_TEST
 
 START_TEST(quantiles_within_a_bucket)
 {
@@ -233,6 +263,7 @@ Suite *breakdown_suite(void)
 
 	tcase_add_test(tc, merge_gets_the_request_times);
 	tcase_add_test(tc, unpaired_counted_not_guessed);
+	tcase_add_test(tc, q2q_out_of_order_counted);
 	tcase_add_test(tc, quantiles_within_a_bucket);
 	tcase_add_test(tc, seek_mode_past_the_bound);
 	suite_add_tcase(s, tc);

@@ -531,6 +531,22 @@ static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 
 /* ---- phases ---- */
 
+/* The Q2Q from the latest queue @last to one at @t. A queue earlier than
+ * the latest (out of order in the file, as a stalled CPU leaves it) is
+ * counted in @ooo and not timed, and the latest stays: the next queue's
+ * Q2Q is from the latest time seen, never a wrapped difference. */
+static int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
+{
+	if (*last != NONE && t < *last) {
+		(*ooo)++;
+		return 0;
+	}
+	if (*last != NONE && stat_add(s, t - *last) < 0)
+		return -ENOMEM;
+	*last = t;
+	return 0;
+}
+
 static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
@@ -542,13 +558,11 @@ static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	}
 	if (!keep)
 		return 0;
-	/* Q2Q: per object, and over all objects in time order */
+	/* Q2Q: per object, and over all objects */
 	d->nq++;
-	if (d->last_q != NONE && stat_add(&d->g.iv[VXT_BD_Q2Q], ev->time_ns - d->last_q) < 0)
+	if (q2q(&d->g.iv[VXT_BD_Q2Q], &d->last_q, &d->q2q_ooo, ev->time_ns) < 0 ||
+	    q2q(&b->all.iv[VXT_BD_Q2Q], &b->last_q, &b->q2q_ooo, ev->time_ns) < 0)
 		return -ENOMEM;
-	if (b->last_q != NONE && stat_add(&b->all.iv[VXT_BD_Q2Q], ev->time_ns - b->last_q) < 0)
-		return -ENOMEM;
-	d->last_q = b->last_q = ev->time_ns;
 	return seek_add(&d->q2q, ev->sector, ev->sector + (ev->bytes >> 9));
 }
 

@@ -228,7 +228,16 @@ static void print_json(struct report_ctx *c, const struct vxt_breakdown *b)
 		fprintf(out, "}");
 		first = false;
 	}
-	fprintf(out, "}, \"unpaired\": {");
+	fprintf(out, "}, \"q2q_out_of_order\": {\"all\": %" PRIu64 ", \"objects\": {", b->q2q_ooo);
+	for (i = 0, first = true; i < b->ndev; i++) {
+		if (!b->dev[i].used)
+			continue;
+		fprintf(out, "%s", first ? "" : ", ");
+		report_json_str(out, obj_name(c->r, i));
+		fprintf(out, ": %" PRIu64, b->dev[i].q2q_ooo);
+		first = false;
+	}
+	fprintf(out, "}}, \"unpaired\": {");
 	for (unsigned k = 0; k < VXT_BD_U_COUNT; k++) {
 		fprintf(out, "%s\"%s\": {\"n\": %" PRIu64, k ? ", " : "", vxt_bd_unpaired_name(k),
 			b->unp[k].n);
@@ -257,6 +266,15 @@ static void csv_group(FILE *out, const char *scope, const char *name, const stru
 	}
 }
 
+/* The queues earlier than the latest one, left out of Q2Q: a count only. */
+static void csv_ooo(FILE *out, const char *scope, const char *name, uint64_t n)
+{
+	char nb[NAMEBUF];
+
+	vxt_escape_csv(name, nb, sizeof(nb));
+	fprintf(out, "%s,%s,q2q_out_of_order,%" PRIu64 ",0,0,0,0,0,0,0\n", scope, nb, n);
+}
+
 static void print_csv(struct report_ctx *c, const struct vxt_breakdown *b)
 {
 	char name[300];
@@ -264,9 +282,12 @@ static void print_csv(struct report_ctx *c, const struct vxt_breakdown *b)
 	fprintf(c->out, "scope,name,interval,n,min_ns,avg_ns,max_ns,p50_ns,p90_ns,p99_ns,"
 		"p999_ns\n");
 	csv_group(c->out, "all", "", &b->all);
+	csv_ooo(c->out, "all", "", b->q2q_ooo);
 	for (size_t i = 0; i < b->ndev; i++)
-		if (b->dev[i].used)
+		if (b->dev[i].used) {
 			csv_group(c->out, "object", obj_name(c->r, i), &b->dev[i].g);
+			csv_ooo(c->out, "object", obj_name(c->r, i), b->dev[i].q2q_ooo);
+		}
 	for (unsigned i = 0; i < VXT_OP_COUNT; i++)
 		if (!group_empty(&b->ops[i]))
 			csv_group(c->out, "op", vxt_op_name(i), &b->ops[i]);
@@ -392,6 +413,12 @@ static void print_text(struct report_ctx *c, const struct vxt_breakdown *b)
 				text_seek(out, vxt_text(obj_name(c->r, i), nb, sizeof(nb)),
 					  k ? &b->dev[i].d2d : &b->dev[i].q2q);
 	}
+	fprintf(out, "\n==================== Q2Q Out of Order ====================\n\n");
+	fprintf(out, "%16s | %12" PRIu64 "\n", "(all)", b->q2q_ooo);
+	for (i = 0; i < b->ndev; i++)
+		if (b->dev[i].used)
+			fprintf(out, "%16s | %12" PRIu64 "\n", vxt_text(obj_name(c->r, i), nb, sizeof(nb)),
+				b->dev[i].q2q_ooo);
 	fprintf(out, "\n==================== Unpaired ====================\n\n");
 	for (unsigned k = 0; k < VXT_BD_U_COUNT; k++) {
 		fprintf(out, "%-16s %12" PRIu64, vxt_bd_unpaired_name(k), b->unp[k].n);
