@@ -80,13 +80,24 @@ def progs():
 before = progs()
 p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "err"), "w"))
 mine = {}
-for _ in range(600):
+# wait for the programs by the clock, not by a count of bpftool runs (each
+# takes a while on a loaded machine), and stop at once if the tracer exits
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline and p.poll() is None:
     now = progs()
     mine = {i: q for i, q in now.items() if i not in before and q.get("name", "")[:15] in [n[:15] for n in names]
             and q.get("type") in ("tracing", "tracepoint")}
     if len(mine) >= len(names):
         break
     time.sleep(0.1)
+if len(mine) < len(names):
+    how = "exited %d" % p.returncode if p.poll() is not None else "killed after 20 s"
+    if p.poll() is None:
+        p.kill()
+    p.wait()
+    sys.stderr.write("%s: %d of %d programs loaded (%s), tracer %s\n" %
+                     (mode, len(mine), len(names), ", ".join(names), how))
+    sys.exit(1)
 time.sleep(0.5)
 start = {i: q for i, q in progs().items() if i in mine}
 subprocess.run(["fio", "--name=cpu", "--filename=" + loop, "--direct=1", "--rw=randread",
