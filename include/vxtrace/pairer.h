@@ -53,6 +53,17 @@
 /* Remaps followed per I/O at most (a dm over md over a partition is 3). */
 #define VXT_PAIRER_MAX_HOPS 16
 
+/* The event fields the pairer reads, as VXT_FIELD_* bits of vxt.h (for
+ * vxt_reader_set_fields(); this header stays below the format's): the phase,
+ * object, sector and size match the I/Os, the time stamps them, the flags
+ * say a bio-level completion (VXT_F_BIO), the latency field holds a remap's
+ * source. A reader decoding fewer pairs wrongly; .pid and .comm of the I/Os
+ * are copied from their first event and need VXT_FIELD_PID | VXT_FIELD_COMM
+ * besides. */
+#define VXT_PAIRER_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | \
+			   VXT_FIELD_FLAGS | VXT_FIELD_SECTOR | VXT_FIELD_BYTES | \
+			   VXT_FIELD_LATENCY)
+
 /* Phase times of an I/O. */
 enum vxt_pt { VXT_PT_Q, VXT_PT_G, VXT_PT_I, VXT_PT_M, VXT_PT_D, VXT_PT_C, VXT_PT_COUNT };
 

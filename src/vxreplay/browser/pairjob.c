@@ -16,9 +16,8 @@
 #include "browser/model.h"
 #include "browser/pairjob.h"
 
-/* the pairer follows sector ranges: the size is needed as much as the sector */
-#define PAIR_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | \
-		     VXT_FIELD_SECTOR | VXT_FIELD_BYTES | VXT_FIELD_LATENCY)
+#include "vxtrace/pairer.h"
+
 
 bool vr_model_queue_side(const struct vr_model *m)
 {
@@ -66,7 +65,7 @@ void vr_pair_step(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (i < j->end) {
-		evs = vr_scan_chunk(m, VR_JOB_PAIR, i, PAIR_FIELDS, &n);
+		evs = vr_scan_chunk(m, VR_JOB_PAIR, i, VXT_PAIRER_FIELDS, &n);
 		for (size_t k = 0; evs && k < n; k++)
 			if (vr_ioph_push(&m->ioph, &evs[k],
 					 vxt_reader_chunk_fixed(m->rd, i)->first_event + k) < 0) {

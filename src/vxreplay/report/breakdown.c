@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "vxtrace/breakdown.h"
+#include "vxtrace/pairer.h"
 #include "report/report.h"
 
 #define NAMEBUF VXT_ESCAPE_MAX(256)
@@ -64,10 +65,9 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 }
 
 /* The fields struct vxt_breakdown reads (all of them when a filter,
- * profile or script judges the events); the flags say a bio-level event. */
-#define BD_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | \
-		   VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_PID | VXT_FIELD_COMM | \
-		   VXT_FIELD_FLAGS)
+ * profile or script judges the events): the pairer's, and the process of
+ * each I/O for the by-process tables. */
+#define BD_FIELDS (VXT_PAIRER_FIELDS | VXT_FIELD_PID | VXT_FIELD_COMM)
 
 static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 {
