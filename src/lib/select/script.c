@@ -94,6 +94,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		if (j == s->nticks)
 			s->ticks[s->nticks++] = s->cl[i].tick_ns;
 	}
+	vxt_script_compile_ints(s);
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
 	vxt_ivals_unset(&s->iv);
 	if (s->uses_iv && !(s->pp = vxt_phasepair_new()))

@@ -280,7 +280,7 @@ static struct sval num(int64_t i)
 	return v;
 }
 
-static int64_t arith(struct ectx *x, const struct snode *n, int64_t a, int64_t b)
+int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b)
 {
 	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
 
@@ -362,7 +362,7 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 		b = vxt_seval(x, n->b);
 		if (n->op >= ST_EQ && n->op <= ST_GE)
 			return compare(n, a, b);
-		return num(arith(x, n, a.i, b.i));
+		return num(vxt_sarith(x, n, a.i, b.i));
 	case SN_ASSIGN:
 		b = vxt_seval(x, n->b);
 		if (n->op != ST_ASSIGN) {
@@ -374,7 +374,7 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 
 			a = var_read(x, n->a);
 			tmp.op = op_of[n->op];
-			b = num(arith(x, &tmp, a.i, b.i));
+			b = num(vxt_sarith(x, &tmp, a.i, b.i));
 		}
 		if (!x->error)
 			var_write(x, n->a, b);
@@ -400,6 +400,8 @@ bool vxt_struth_of(struct ectx *x, const struct snode *n)
 	const struct sval *p;
 	struct sval v;
 
+	if (n->ifn)
+		return n->ifn(x, n) != 0;
 	switch (n->kind) {
 	case SN_NUM:
 		return n->num != 0;

@@ -3,7 +3,8 @@
  *
  * script_lex.c turns text into tokens, script_parse.c builds clauses of
  * expression trees, script_check.c resolves names and types and applies
- * D's rules, script_eval.c runs the clauses over events with the
+ * D's rules, script_compile.c gives integer nodes direct functions,
+ * script_eval.c runs the clauses over events with the
  * speculative buffers, script_agg.c keeps and prints aggregations,
  * script_tab.c is the hash table behind variables and aggregations.
  */
@@ -97,7 +98,13 @@ enum sfunc {
 	FN_NFUNCS
 };
 
+struct ectx;
+struct snode;
+/* The integer value of a node for the event in the context (script_compile.c). */
+typedef int64_t (*vxt_sifn)(struct ectx *x, const struct snode *n);
+
 struct snode {
+	vxt_sifn ifn;		/* integer nodes: computes the node, NULL = vxt_seval() */
 	uint8_t kind;		/* enum snk */
 	uint8_t type;		/* enum stype, set by the checker */
 	int op;			/* SN_UNARY, SN_BINARY, SN_ASSIGN, SN_INCDEC: enum stok */
@@ -111,6 +118,7 @@ struct snode {
 	struct snode **keys;	/* SN_AGGSET: keys */
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
+	unsigned slot;		/* SN_REQ with ifn: its variable's slot */
 };
 
 /* A conversion of a printf format. */
@@ -431,6 +439,18 @@ static inline bool vxt_struth(const struct sval *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
 }
+/* vxt_seval(x, n).i for @n typed SV_INT, by its compiled function when it
+ * has one (script_compile.c). */
+static inline int64_t vxt_sieval(struct ectx *x, const struct snode *n)
+{
+	return n->ifn ? n->ifn(x, n) : vxt_seval(x, n).i;
+}
+/* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
+ * zero is a run-time error (x->error) and gives 0. */
+int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
+/* script_compile.c: the functions of the integer nodes, once the variables
+ * have their slots. Can't fail. */
+void vxt_script_compile_ints(struct vxt_script *s);
 /* vxt_struth() of vxt_seval(), without making the values of && || ! */
 bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);

@@ -276,6 +276,43 @@ int vxt_script_prepare_fast(struct vxt_script *s)
 	return 0;
 }
 
+/* The value of argument @n: an integer one without the values in between. */
+static struct sval int_arg(struct ectx *x, const struct snode *n)
+{
+	struct sval v = { .type = SV_INT };
+
+	if (n->type != SV_INT)
+		return vxt_seval(x, n);
+	v.i = vxt_sieval(x, n);
+	return v;
+}
+
+/* VAR = integer expression, for a req->, global or this-> variable (as
+ * vxt_seval() of the assignment). @return 0 or -ENOMEM. */
+static int assign_int(struct ectx *x, const struct snode *n)
+{
+	struct sval v = { .type = SV_INT };
+	int rc;
+
+	v.i = vxt_sieval(x, n->b);
+	if (x->error)
+		return x->rc;
+	switch (n->a->kind) {
+	case SN_GLOBAL:
+		x->s->globals[n->a->idx] = v;
+		break;
+	case SN_THIS:
+		x->s->thisv[n->a->idx] = v;
+		break;
+	default:
+		rc = vxt_sdyn_set(x, n->a, v);
+		if (rc < 0)
+			x->rc = rc;
+		break;
+	}
+	return x->rc;
+}
+
 static int stmt(struct ectx *x, const struct snode *n)
 {
 	struct vxt_script *s = x->s;
@@ -283,18 +320,21 @@ static int stmt(struct ectx *x, const struct snode *n)
 
 	if (n->kind == SN_AGGSET)
 		return agg_set(x, n);
+	if (n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->type == SV_INT &&
+	    (n->a->kind == SN_REQ || n->a->kind == SN_GLOBAL || n->a->kind == SN_THIS))
+		return assign_int(x, n);
 	if (n->kind != SN_CALL || n->idx == FN_SPECULATION) {
 		vxt_seval(x, n);
 		return x->rc;
 	}
 	switch (n->idx) {
 	case FN_SPECULATE:
-		v = vxt_seval(x, n->args[0]);
+		v = int_arg(x, n->args[0]);
 		x->target = v.i > 0 && v.i <= s->opt.nspec &&
 			    s->spec[v.i - 1].state == SB_ACTIVE ? v.i : -1;
 		return 0;
 	case FN_COMMIT: case FN_DISCARD:
-		v = vxt_seval(x, n->args[0]);
+		v = int_arg(x, n->args[0]);
 		return x->error ? 0 : vxt_sspec_end(s, v.i, n->idx == FN_COMMIT);
 	case FN_TRACE:
 		v = vxt_seval(x, n->args[0]);
