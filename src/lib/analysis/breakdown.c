@@ -82,7 +82,7 @@ static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 	return 0;
 }
 
-static int stat_add(struct vxt_bd_stat *s, uint64_t v)
+static inline int stat_add(struct vxt_bd_stat *s, uint64_t v)
 {
 	return stat_add_in(s, v, bucket_of(v));
 }
@@ -468,13 +468,11 @@ static struct vxt_bd_cell *cell_slot(struct vxt_bd_cell *t, size_t cap, uint32_t
 /* The cell of (@object, @op, @pid, @comm), made at its first interval: the
  * process group is made then too, so processes keep the order of their
  * first interval. */
-static struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t object, uint8_t op,
-				   uint32_t pid, uint32_t comm)
+static __attribute__((noinline)) struct vxt_bd_cell *
+cell_find(struct vxt_breakdown *b, uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
 {
-	struct vxt_bd_cell *c = b->last_cell;
+	struct vxt_bd_cell *c;
 
-	if (c && c->object == object && c->op == op && c->pid == pid && c->comm == comm)
-		return c;
 	if (2 * (b->ncell + 1) > b->capcell) {
 		size_t cap = b->capcell ? 2 * b->capcell : 64;
 		struct vxt_bd_cell *t = calloc(cap, sizeof(*t));
@@ -505,28 +503,35 @@ static struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t object, uin
 	return c;
 }
 
-/* Count one interval of an I/O in its cell (the object, op, process and
- * all-objects groups are sums of cells, made by vxt_bd_finish()). */
-static int count(struct vxt_breakdown *b, struct vxt_bd_dev *d, unsigned iv, uint64_t v,
-		 uint8_t op, uint32_t pid, uint32_t comm)
+/* cell_find(), the cell found last first */
+static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t object, uint8_t op,
+					  uint32_t pid, uint32_t comm)
 {
-	struct vxt_bd_cell *c = cell_of(b, (uint32_t)(d - b->dev),
-					op < VXT_OP_COUNT ? op : VXT_OP_OTHER, pid, comm);
+	struct vxt_bd_cell *c = b->last_cell;
 
-	if (!c)
-		return -ENOMEM;
-	return stat_add_in(&c->g.iv[iv], v, bucket_of(v));
+	if (c && c->object == object && c->op == op && c->pid == pid && c->comm == comm)
+		return c;
+	return cell_find(b, object, op, pid, comm);
 }
 
-/* The interval from @from to @to of @q's I/O, or an out-of-order phase. */
-static int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_pio *q,
-		    unsigned iv, uint64_t from, uint64_t to, uint64_t ord, bool keep)
+/* The interval from @from to @to of @q's I/O on @d, counted in its cell
+ * (the object, op, process and all-objects groups are sums of cells, made
+ * by vxt_bd_finish()) when @keep, or an out-of-order phase. *@c caches the
+ * cell over the intervals one event ends (NULL: not looked up yet). */
+static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
+			   const struct vxt_pio *q, struct vxt_bd_cell **c, unsigned iv,
+			   uint64_t from, uint64_t to, uint64_t ord, bool keep)
 {
 	if (to < from) {
 		unpaired(b, VXT_BD_U_ORDER, ord);
 		return 0;
 	}
-	return keep ? count(b, d, iv, to - from, q->op, q->pid, q->comm) : 0;
+	if (!keep)
+		return 0;
+	if (!*c && !(*c = cell_of(b, (uint32_t)(d - b->dev),
+				  q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid, q->comm)))
+		return -ENOMEM;
+	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
 }
 
 /* ---- phases ---- */
@@ -572,20 +577,23 @@ static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vx
 {
 	const struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
+	unsigned iv = VXT_BD_Q2M;
+	uint64_t from = q ? q->t[VXT_PT_Q] : 0;
+	struct vxt_bd_cell *c = NULL;
 
 	if (st->what != VXT_PS_MARKED) {
 		unpaired(b, ev->phase == VXT_PH_MERGE ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
 		return 0;
 	}
-	switch (ev->phase) {
-	case VXT_PH_GETRQ:
-		return interval(b, d, q, VXT_BD_Q2G, q->t[VXT_PT_Q], t, ord, keep);
-	case VXT_PH_INSERT:
-		return q->t[VXT_PT_G] == NONE ? 0 :
-		       interval(b, d, q, VXT_BD_G2I, q->t[VXT_PT_G], t, ord, keep);
-	default:
-		return interval(b, d, q, VXT_BD_Q2M, q->t[VXT_PT_Q], t, ord, keep);
+	if (ev->phase == VXT_PH_GETRQ) {
+		iv = VXT_BD_Q2G;
+	} else if (ev->phase == VXT_PH_INSERT) {
+		if (q->t[VXT_PT_G] == NONE)
+			return 0;
+		iv = VXT_BD_G2I;
+		from = q->t[VXT_PT_G];
 	}
+	return interval(b, d, q, &c, iv, from, t, ord, keep);
 }
 
 static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
@@ -604,13 +612,14 @@ static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	}
 	for (size_t i = 0; !rc && i < st->n; i++) {
 		const struct vxt_pio *q = &st->io[i];
+		struct vxt_bd_cell *c = NULL;
 
 		if (q->t[VXT_PT_I] != NONE)
-			rc = interval(b, d, q, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
+			rc = interval(b, d, q, &c, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
 		else if (q->t[VXT_PT_M] != NONE)
-			rc = interval(b, d, q, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
+			rc = interval(b, d, q, &c, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
 		if (!rc)
-			rc = interval(b, d, q, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, d, q, &c, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
 	}
 	return rc;
 }
@@ -635,12 +644,13 @@ static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct v
 	}
 	for (size_t i = 0; i < st->n; i++) {
 		const struct vxt_pio *q = &st->io[i];
+		struct vxt_bd_cell *c = NULL;
 
 		if (!rc)
-			rc = interval(b, d, q, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, d, q, &c, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
 		if (!rc && q->t[VXT_PT_D] != NONE) {
 			issued++;
-			rc = interval(b, d, q, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
+			rc = interval(b, d, q, &c, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
 		}
 	}
 	if (!issued && !(ev->flags & VXT_F_BIO))	/* a bio-based device issues nothing */
@@ -651,6 +661,8 @@ static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct v
 static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 			      const struct vxt_event *ev, uint64_t ord, bool keep)
 {
+	struct vxt_bd_cell *c;
+
 	if (!ev->latency_ns) {
 		unpaired(b, VXT_BD_U_NOD, ord);
 		return 0;
@@ -658,7 +670,9 @@ static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 	if (!keep)
 		return 0;
 	d->nc++;
-	return count(b, d, VXT_BD_D2C, ev->latency_ns, ev->op, ev->pid, ev->comm);
+	c = cell_of(b, (uint32_t)(d - b->dev), ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER,
+		    ev->pid, ev->comm);
+	return c ? stat_add(&c->g.iv[VXT_BD_D2C], ev->latency_ns) : -ENOMEM;
 }
 
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)

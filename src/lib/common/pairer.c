@@ -155,7 +155,8 @@ static struct vxt_pio *insert(struct vxt_pairer *p, struct pobj *o, const struct
 		o->io = n;
 		o->cap = cap;
 	}
-	memmove(o->io + at + 1, o->io + at, (o->n - at) * sizeof(*io));
+	if (at < o->n)
+		memmove(o->io + at + 1, o->io + at, (o->n - at) * sizeof(*io));
 	o->io[at] = *io;
 	o->n++;
 	p->pending++;
@@ -370,7 +371,7 @@ static int on_done(struct vxt_pairer *p, struct pobj *o, const struct vxt_event 
 		issued += q->t[VXT_PT_D] != NONE;
 		p->out[n++] = *q;
 	}
-	if (i > j)	/* (an object with nothing pending may have no array) */
+	if (i > j && i < o->n)	/* (an object with nothing pending may have no array) */
 		memmove(o->io + j, o->io + i, (o->n - i) * sizeof(*o->io));
 	o->n -= i - j;
 	p->pending -= (uint32_t)(i - j);
