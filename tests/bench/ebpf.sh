@@ -35,6 +35,10 @@ say() { echo "ebpf: $*"; }
 [ "$(id -u)" -eq 0 ] || { say "skipped (needs root)"; exit 0; }
 command -v fio >/dev/null || { say "skipped (no fio)"; exit 0; }
 [ -r /sys/kernel/btf/vmlinux ] || { say "skipped (no BTF)"; exit 0; }
+# a build directory without the programs is an error, not a skip
+for t in vxrecord vxtop vxreplay; do
+	[ -x "$build/$t" ] || { say "FAILED: no $build/$t (build with make, or name the build directory)"; exit 1; }
+done
 grep -q 'this build has no BPF programs' "$build/vxrecord" &&
 	{ say "skipped (built without the ebpf source)"; exit 0; }
 . "$top/tests/bench/shm_loop.inc"
