@@ -44,6 +44,8 @@ struct vxt_kspec {
 	bool on_error;			/* trigger: a completion with an error */
 	uint64_t on_latency_ns;		/* trigger: a completion this slow; 0 = not */
 	bool latency_strict;		/* ... slower than on_latency_ns (>), not >= */
+	unsigned nspec;			/* the profile's speculation buffers (keys at once) */
+	uint64_t specsize;		/* ... and bytes per buffer */
 };
 
 /* What a kernel speculation did, in DTrace's terms. */
@@ -196,6 +198,9 @@ const char *vxt_source_name(const struct vxt_source *s);
 /* Does the kernel run opts->kspec for this source (only what it keeps
  * arrives)? false when none was asked or the source cannot. */
 bool vxt_source_speculates(const struct vxt_source *s);
+/* Why the kernel does not run opts->kspec (one phrase, e.g. its buffers do
+ * not fit the module's limit), or NULL when the source gave no reason. */
+const char *vxt_source_kspec_why(const struct vxt_source *s);
 /* Does the source capture every block-layer phase (queue, getrq, merge,
  * insert, ...), not only issue and completion? */
 bool vxt_source_all_phases(const struct vxt_source *s);

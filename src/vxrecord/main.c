@@ -508,7 +508,8 @@ static int record(struct options *o, int argc, char **argv)
 	} else if (o->keep.profile && !o->quiet && strcmp(vxt_source_name(src), "sim") &&
 		   strcmp(vxt_source_name(src), "blktrace")) {
 		fprintf(stderr, "vxrecord: profile %s runs in user space: %s\n", o->keep.profile,
-			kprog > 0 ? "the source cannot speculate in the kernel" : why);
+			kprog > 0 ? vxt_source_kspec_why(src) ? vxt_source_kspec_why(src) :
+			"the source cannot speculate in the kernel" : why);
 	}
 	live = !(is_sim && !o->src.realtime) && strcmp(vxt_source_name(src), "blktrace");
 	o->keep.live = live;

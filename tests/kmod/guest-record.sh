@@ -2,6 +2,7 @@
 # the programs are in the guest (the module is loaded, a fresh error ring)
 # expect: record_default record_dd record_fio record_lost record_errors vxtop_kmod record_kspec
 # expect: record_kspec_user record_kspec_flight record_kspec_pid record_kspec_slow
+# expect: record_kspec_rate record_kspec_big
 
 # json FILE KEY: the number after "KEY": in a one-line JSON object
 json() { grep -o "\"$2\" *: *[0-9]*" "$1" | head -n 1 | grep -o '[0-9]*$'; }
@@ -401,4 +402,101 @@ else
 	res FAIL record_kspec_slow "exit $krc, $nk of $nf events, $ndone slow completions kept of $nslow, $unordered out of order; $(cat /tmp/kr-kern.err)"
 	vxreplay /tmp/kr-kern.vxt --info | head -6
 	diff /tmp/kr-user.sorted /tmp/kr-kern.sorted | head -20
+fi
+
+# At the device's full rate: fio random reads (psync) on a null_blk failing
+# 1 read in ~10 000 (26 bad 4 KiB blocks in 1 GiB), errors-in-context with
+# its window before an error widened to 1 s and its buffers to specsize 8M
+# (131072 of the module's events), in the module beside a full trace. The
+# 1 s before an error at the guest's rate are more events than 1 MiB
+# (16384) holds, as the full trace shows: still no event is dropped, and
+# the kernel's file is the profile applied offline to the full trace,
+# event for event (compared sorted, as above).
+# Then the same profile keyed by pid with 64 buffers of 2M (128 MiB, past
+# the module's 64 MiB spec_max_bytes) runs in user space and says why.
+d=/sys/kernel/config/nullb/nullb11
+mkdir $d && echo 1024 >$d/size && echo 512 >$d/blocksize
+i=0
+while [ $i -lt 26 ]; do
+	s=$(((i * 10082 + 5000) * 8))
+	echo "+$s-$((s + 7))" >$d/badblocks
+	i=$((i + 1))
+done
+echo 1 >$d/power
+i=0
+while [ ! -b /dev/nullb11 ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+echo none >/sys/block/nullb11/queue/scheduler
+mkdir -p /tmp/rateprof
+sed 's/^name: .*/name: context-1s/; s/^  before: 200ms$/  before: 1s/; s/^  specsize: 4M$/  specsize: 8M/' \
+	/profiles/errors-in-context.yaml >/tmp/rateprof/context-1s.yaml
+# spec N: counter N of spec_stats (all speculations since load)
+spec() { awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
+	/sys/module/vxtrace/parameters/spec_stats; }
+drops0=$(spec drops) failed0=$(spec failed) commits0=$(spec commits)
+vxrecord -q -f --source kmod --objects nullb11 --profile-dir /tmp/rateprof \
+	--profile context-1s -o /tmp/kq-kern.vxt 2>/tmp/kq-kern.err &
+KREC=$!
+vxrecord -q -f --source kmod --objects nullb11 -o /tmp/kq-full.vxt 2>/tmp/kq-full.err &
+FREC=$!
+i=0
+while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+kbytes=$(cat /sys/module/vxtrace/parameters/buffer_bytes)
+fio --name=rate --filename=/dev/nullb11 --direct=1 --rw=randread --bs=4k --ioengine=psync \
+	--time_based --runtime=8 --randseed=11 --continue_on_error=read \
+	--output-format=json >/tmp/kq-fio.json 2>/dev/null
+sleep 0.3
+kill -INT $KREC $FREC
+wait $KREC
+krc=$?
+wait $FREC
+drops=$(($(spec drops) - drops0)) failed=$(($(spec failed) - failed0))
+commits=$(($(spec commits) - commits0))
+iops=$(grep -o '"iops" : [0-9]*' /tmp/kq-fio.json | head -n 1 | grep -o '[0-9]*$')
+ferr=$(grep -o '"total_err" : [0-9]*' /tmp/kq-fio.json | head -n 1 | grep -o '[0-9]*$')
+vxreplay /tmp/kq-full.vxt --profile-dir /tmp/rateprof --profile context-1s \
+	--report events --format csv | cut -d, -f1-10,13 | sort >/tmp/kq-user.csv
+vxreplay /tmp/kq-kern.vxt --report events --format csv | cut -d, -f1-10,13 | sort >/tmp/kq-kern.csv
+nk=$(($(wc -l </tmp/kq-kern.csv) - 1))
+nu=$(($(wc -l </tmp/kq-user.csv) - 1))
+nf=$(vxreplay /tmp/kq-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
+	grep -o '[0-9]*$')
+ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kq-kern.csv | wc -l)
+nd=$(diff -U0 /tmp/kq-user.csv /tmp/kq-kern.csv | grep -c '^[-+][0-9]')
+# the largest window before an error in the full trace, in events: what one
+# buffer must hold (brute force over the full trace's rows)
+vxreplay /tmp/kq-full.vxt --report events --format csv >/tmp/kq-full.csv
+need=$(awk -F, 'NR > 1 { t[NR] = $1; if ($3 == "done" && $9 != 0) e[NR] = 1 }
+	END { m = 0; for (i in e) { n = 0; for (j = i - 1; j > 1 && t[i] - t[j] <= 1e9; j--) n++
+		if (n > m) m = n }; print m }' /tmp/kq-full.csv)
+line="$nk of $nf events, $ne errors (fio saw $ferr) at $iops IOPS, $commits commits, drops $drops, failed $failed, the widest window $need events before its error, $kbytes bytes of buffers"
+if [ $krc = 0 ] && vxreplay /tmp/kq-kern.vxt --info | grep -q 'speculation: kernel' &&
+   [ "$drops" = 0 ] && [ "$failed" = 0 ] && [ "$nd" = 0 ] && [ "$nk" = "$nu" ] &&
+   [ "$ne" -ge 2 ] && [ "$ne" = "$ferr" ] && [ "$need" -gt 16384 ] && [ "$nk" -lt "$nf" ]; then
+	res PASS record_kspec_rate "errors-in-context with 1 s before in the module at the device's full rate, in the profile's 8M buffers: $line"
+else
+	res FAIL record_kspec_rate "exit $krc, $nd rows differ; $line; $(cat /tmp/kq-kern.err)"
+	vxreplay /tmp/kq-kern.vxt --info | head -6
+	diff -U0 /tmp/kq-user.csv /tmp/kq-kern.csv | head -10
+fi
+cat >/tmp/rateprof/pid-big.yaml <<'YAML'
+name: pid-big
+description: errors with what their process did, in buffers too large for the module
+context: {key: pid, before: 1s, on: error, nspec: 64, specsize: 2M}
+YAML
+vxrecord -f --source kmod --objects nullb11 --profile-dir /tmp/rateprof --profile pid-big \
+	-d 1s -o /tmp/kq-big.vxt 2>/tmp/kq-big.err
+brc=$?
+want='profile pid-big runs in user space: its 64 buffers x 2 MiB = 128 MiB do not fit the module'"'"'s spec_max_bytes (64 MiB)'
+if [ $brc = 0 ] && grep -qxF "vxrecord: $want" /tmp/kq-big.err &&
+   [ "$(grep -c 'runs in user space' /tmp/kq-big.err)" = 1 ] &&
+   ! vxreplay /tmp/kq-big.vxt --info | grep -q 'speculation: kernel'; then
+	res PASS record_kspec_big "buffers past spec_max_bytes stay in user space and say why in one line: $(grep 'runs in user space' /tmp/kq-big.err)"
+else
+	res FAIL record_kspec_big "exit $brc: $(cat /tmp/kq-big.err)"
 fi

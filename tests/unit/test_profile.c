@@ -227,6 +227,17 @@ START_TEST(test_sections)
 	ck_assert_uint_eq(ks.after_events, 32);
 	ck_assert_uint_eq(ks.before_ns, 0);
 	ck_assert_uint_eq(ks.after_ns, 1000000000);
+	/* no nspec or specsize: the engine's defaults go to the kernel */
+	ck_assert_uint_eq(ks.nspec, 64);
+	ck_assert_uint_eq(ks.specsize, 1u << 20);
+	vxt_profile_free(p);
+
+	/* the profile's buffers go to the kernel as written */
+	p = parse("context: {before: 200ms, nspec: 3, specsize: 4M}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 1);
+	ck_assert_uint_eq(ks.nspec, 3);
+	ck_assert_uint_eq(ks.specsize, 4u << 20);
 	vxt_profile_free(p);
 
 	/* key request without its discard clause stays in user space, saying why */
@@ -273,6 +284,8 @@ START_TEST(test_sections)
 	ck_assert_uint_eq(ks.key, VXT_SPEC_KEY_REQUEST);
 	ck_assert_uint_eq(ks.on_latency_ns, 20000000);
 	ck_assert(!ks.latency_strict && !ks.on_error);
+	ck_assert_uint_eq(ks.nspec, 65536);
+	ck_assert_uint_eq(ks.specsize, 4096);
 	vxt_profile_free(p);
 }
 END_TEST

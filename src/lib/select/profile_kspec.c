@@ -8,7 +8,7 @@
  * count (before_events, after_events) go in with the times. So does the
  * request form of speculation: (slow-io): each I/O speculated from its
  * start, committed by its completion on one of those triggers, else
- * discarded.
+ * discarded. The profile's nspec and specsize go in too.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -151,6 +151,14 @@ static bool request_form(const struct vxt_spec_config *c, struct vxt_kspec *k)
 	return parse_trigger(s, k);
 }
 
+/* The profile's nspec and specsize, defaults applied: the kernel sizes its
+ * buffers by them. */
+static void set_buffers(const struct vxt_profile *p, struct vxt_kspec *k)
+{
+	k->nspec = p->spec.nspec ? p->spec.nspec : VXT_SPEC_DEFAULT_NSPEC;
+	k->specsize = p->spec.specsize ? p->spec.specsize : VXT_SPEC_DEFAULT_SIZE;
+}
+
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len)
 {
 	memset(k, 0, sizeof(*k));
@@ -166,6 +174,7 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 	    !(p->filter && *p->filter)) {
 		if (request_form(&p->spec, k)) {
 			k->key = VXT_SPEC_KEY_REQUEST;
+			set_buffers(p, k);
 			return 1;
 		}
 		memset(k, 0, sizeof(*k));
@@ -198,5 +207,6 @@ int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *wh
 	k->after_ns = p->context.after_ns;
 	k->before_events = p->context.before_events;
 	k->after_events = p->context.after_events;
+	set_buffers(p, k);
 	return 1;
 }

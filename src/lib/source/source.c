@@ -205,6 +205,11 @@ bool vxt_source_speculates(const struct vxt_source *s)
 	return s->kspec;
 }
 
+const char *vxt_source_kspec_why(const struct vxt_source *s)
+{
+	return s->kspec_why[0] ? s->kspec_why : NULL;
+}
+
 bool vxt_source_all_phases(const struct vxt_source *s)
 {
 	return s->all_phases;

@@ -11,7 +11,8 @@
  * Completions seen in interrupt context carry no task: they get the pid and
  * command of their issue (iopair.h). With opts->kspec keyed by object, pid
  * or object,pid, or the request form (slow-io), the channel speculates in
- * the module (VOLIOT_IO_SPECULATE; a completion in interrupt context keyed
+ * the module (VOLIOT_IO_SPECULATE, in the profile's nspec buffers of
+ * specsize bytes, kmod_spec.h; a completion in interrupt context keyed
  * by its issue's pid, as here): only what the program commits arrives, late
  * by up to its before window or an I/O's latency, and is put back in time
  * order (evorder.h): the module's horizon records say up to when; the
@@ -35,6 +36,7 @@
 #include "vxtrace/iopair.h"
 #include "source/chanev.h"
 #include "source/evorder.h"
+#include "source/kmod_spec.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -43,18 +45,10 @@
 #define KMOD_READ_SIZE	(256u << 10)	/* bytes per read() */
 #define KMOD_READ_MAX	(8u << 20)	/* bytes per next() call */
 #define KMOD_MAX_OBJS	VOLIOT_WANT_MAX
-/* Speculation buffers: objects speculated at once, and bytes per object
- * (16384 events), 16 MiB in all, under the module's spec_max_bytes. */
-#define KMOD_SPEC_NSPEC	16u
-#define KMOD_SPEC_SIZE	(1u << 20)
 #define KMOD_KEY_OBJECT	0u	/* enum vxt_spec_key (select layer): object, */
 #define KMOD_KEY_PID	1u	/* pid, */
 #define KMOD_KEY_OBJECT_PID 2u	/* object,pid, */
 #define KMOD_KEY_REQUEST 3u	/* request */
-/* Key request: I/Os in flight at once, and bytes per I/O (a start and 15
- * requeues), 16 MiB in all. */
-#define KMOD_SPEC_REQ_NSPEC (16u << 10)
-#define KMOD_SPEC_REQ_SIZE 1024u
 
 struct kmod {
 	int fd;
@@ -66,6 +60,7 @@ struct kmod {
 	bool spec;			/* the module speculates: events come late */
 	struct vxt_evorder order;	/* ... and are put back in time order here */
 	struct voliot_spec_stats stats;	/* its counters, as last read */
+	uint32_t nspec;			/* its buffers */
 };
 
 
@@ -114,12 +109,13 @@ static int kmod_want(struct vxt_source *s, const char *objects, union voliot_wan
  * its issue's, as kmod_io() pairs them: VOLIOT_SPEC_F_ISSUE_PID; horizon
  * records for k->order: VOLIOT_SPEC_F_HORIZON; compact records in pairs,
  * or packed ones, where the module has them: VOLIOT_SPEC_F_COMPACT, _PAIR,
- * _PACKED); the rest
- * stays in user
- * space (s->kspec false). A module without VOLIOT_IO_SPECULATE (ENOTTY) or
- * refusing the program (one from before those flags: EINVAL) leaves it to
- * user space too. */
-static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks)
+ * _PACKED), with the profile's nspec and specsize (kmod_spec.h); the rest
+ * stays in user space (s->kspec false). A module without
+ * VOLIOT_IO_SPECULATE (ENOTTY), refusing the program (one from before those
+ * flags: EINVAL) or its buffers (past spec_max_bytes: E2BIG, said in
+ * s->kspec_why) leaves it to user space too. */
+static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vxt_kspec *ks,
+			   const union voliot_want_set *sets, int nsets)
 {
 	static const uint32_t packing[] = {
 		VOLIOT_SPEC_F_COMPACT | VOLIOT_SPEC_F_PAIR | VOLIOT_SPEC_F_PACKED,
@@ -129,6 +125,7 @@ static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vx
 	struct voliot_spec p;
 	uint32_t base;
 	size_t i;
+	int e;
 
 	/* a before window by time bounds how late a context commit comes; a
 	 * request has no window (the module's horizon says, k->order) */
@@ -159,8 +156,9 @@ static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vx
 	p.after_ns = ks->after_ns;
 	p.before_events = ks->before_events;
 	p.after_events = ks->after_events;
-	p.nspec = req ? KMOD_SPEC_REQ_NSPEC : KMOD_SPEC_NSPEC;
-	p.specsize = req ? KMOD_SPEC_REQ_SIZE : KMOD_SPEC_SIZE;
+	if (vxt_kmod_spec_size(ks, sets, nsets, &p.nspec, &p.specsize, s->kspec_why,
+			       sizeof(s->kspec_why)) < 0)
+		return;
 	p.overflow = VOLIOT_SPEC_DROP_OLDEST;	/* keep what is nearest the trigger */
 	/* compact records in pairs, else compact, else packed ones; a module
 	 * from before a flag refuses it */
@@ -169,9 +167,15 @@ static void kmod_speculate(struct vxt_source *s, struct kmod *k, const struct vx
 		p.flags = base | packing[i];
 		if (ioctl(k->fd, VOLIOT_IO_SPECULATE, &p) == 0)
 			break;
-		if (errno != EINVAL || i + 1 == sizeof(packing) / sizeof(packing[0]))
+		e = errno;
+		if (e == E2BIG)
+			vxt_kmod_spec_toobig(p.nspec, p.specsize,
+					     ks->key == KMOD_KEY_OBJECT && p.nspec < ks->nspec,
+					     s->kspec_why, sizeof(s->kspec_why));
+		if (e != EINVAL || i + 1 == sizeof(packing) / sizeof(packing[0]))
 			return;
 	}
+	k->nspec = p.nspec;
 	k->spec = true;
 	s->kspec = true;
 	/* until the first horizon record: the before window (a request: none) */
@@ -196,12 +200,12 @@ static int kmod_open_io(struct vxt_source *s, struct kmod *k, const struct vxt_s
 						 " (a vxtrace.ko without --phases all)" : "");
 		s->all_phases = true;
 	}
-	/* the program before the objects: no event passes unspeculated */
-	if (o->kspec)
-		kmod_speculate(s, k, o->kspec);
 	n = kmod_want(s, o->objects, sets);
 	if (n < 0)
 		return n;
+	/* the program before the objects: no event passes unspeculated */
+	if (o->kspec)
+		kmod_speculate(s, k, o->kspec, sets, n);
 	memset(&wl, 0, sizeof(wl));
 	wl.count = (uint32_t)n;
 	wl.sets = (uint64_t)(uintptr_t)sets;
@@ -454,7 +458,7 @@ static int kmod_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 	st->commits = ms.commits;
 	st->drops = ms.drops;
 	st->failed = ms.failed;
-	st->max_keys = KMOD_SPEC_NSPEC;
+	st->max_keys = k->nspec;
 	return 0;
 }
 
