@@ -4,8 +4,10 @@
  * and global variables, with every comparison (against a constant and
  * between two values), arithmetic, bitwise and logical operators, unary
  * minus and ~, a ^^ (left to the tree walk) and a division by zero at run
- * time, over random overlapping I/O. The printed text is compared with the
- * same expressions computed here in C, event by event.
+ * time, over random overlapping I/O, a third of it in flight beside an I/O
+ * of the same object, sector and size (req-> follows them first in, first
+ * out). The printed text is compared with the same expressions computed
+ * here in C, event by event, the requests matched by a brute-force search.
  */
 #include <check.h>
 #include <inttypes.h>
@@ -57,19 +59,20 @@ static int cmp_ev(const void *a, const void *b)
 
 	if (x->time_ns != y->time_ns)
 		return (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
-	return (x->sector > y->sector) - (x->sector < y->sector);	/* unique per I/O */
+	return (x->sector > y->sector) - (x->sector < y->sector);
 }
 
 static const char script[] =
 	"#pragma D option quiet\n"
-	"io:::start { req->n = sector + 1; x = x + 1; this->b = bytes; }\n"
+	"io:::start { req->n = sector + 1; x = x + 1; this->b = bytes; req->id = ++c; }\n"
 	"io:::start /this->b >= 8192 && (sector % 7 == 3 || pid > 5) && !(pid < 2)/\n"
 	"{ printf(\"S %d %d %d\\n\", sector * 3 - bytes, ~pid & 255, x); }\n"
 	"io:::done /req->n && req->n - 1 == sector && -error == -5/ { printf(\"E %d\\n\", sector); }\n"
 	"io:::done /req->n != sector + 1 || req->n <= 0/ { printf(\"bad %d\\n\", sector); }\n"
 	"io:::done /(100 / (sector % 5) > 30 ^^ latency >= 500)/ { printf(\"D %d\\n\", sector); }\n"
 	"io:::done /pid == 3 && bytes < 16384 && sector >= 100 && bytes != 4096 && x > 10/\n"
-	"{ printf(\"P %d %d\\n\", sector, bytes << 1 | 1); }\n";
+	"{ printf(\"P %d %d\\n\", sector, bytes << 1 | 1); }\n"
+	"io:::done /req->id/ { printf(\"F %d %d\\n\", sector, req->id); }\n";
 
 START_TEST(test_int_predicates)
 {
@@ -78,15 +81,22 @@ START_TEST(test_int_predicates)
 	char err[VXT_ERRBUF_SIZE], line[128];
 	struct vxt_script_stats st;
 	struct vxt_script *s;
-	uint64_t div0 = 0, x = 0;
+	uint64_t div0 = 0, x = 0, *id = calloc(2 * NIO, sizeof(*id));
+	bool *taken = calloc(2 * NIO, sizeof(*taken));
 	size_t n = 0;
 
 	ck_assert_ptr_nonnull(ev);
-	for (unsigned i = 0; i < NIO; i++) {	/* unique sectors, overlapping */
+	ck_assert_ptr_nonnull(id);
+	ck_assert_ptr_nonnull(taken);
+	for (unsigned i = 0; i < NIO; i++) {	/* overlapping */
 		uint64_t t0 = 1000 + 10 * (uint64_t)i + 1 + rnd() % 9, lat = 1 + rnd() % 999;
 		struct vxt_event e = { .sector = 17 * (uint64_t)i + rnd() % 17,
 				       .bytes = 4096u << (rnd() % 3), .pid = 1 + (uint32_t)(rnd() % 7) };
 
+		if (i % 3 == 2) {	/* the previous I/O's object, sector and size */
+			e.sector = ev[n - 2].sector;
+			e.bytes = ev[n - 2].bytes;
+		}
 		e.time_ns = t0;
 		e.phase = VXT_PH_START;
 		ev[n++] = e;
@@ -110,8 +120,10 @@ START_TEST(test_int_predicates)
 		const struct vxt_event *e = &ev[i];
 		int64_t sec = (int64_t)e->sector, by = e->bytes, pid = e->pid;
 
+		size_t j;
+
 		if (e->phase == VXT_PH_START) {
-			x++;
+			id[i] = ++x;
 			if (by >= 8192 && (sec % 7 == 3 || pid > 5) && !(pid < 2)) {
 				snprintf(line, sizeof(line), "S %" PRId64 " %" PRId64 " %" PRIu64 "\n",
 					 sec * 3 - by, ~pid & 255, x);
@@ -133,6 +145,15 @@ START_TEST(test_int_predicates)
 			snprintf(line, sizeof(line), "P %" PRId64 " %" PRId64 "\n", sec, by << 1 | 1);
 			add(&want, line, strlen(line));
 		}
+		/* its request: the first start of the same key not completed yet */
+		for (j = 0; j < i; j++)
+			if (ev[j].phase == VXT_PH_START && !taken[j] && ev[j].sector == e->sector &&
+			    ev[j].bytes == e->bytes && ev[j].object == e->object)
+				break;
+		ck_assert_uint_lt(j, i);
+		taken[j] = true;
+		snprintf(line, sizeof(line), "F %" PRId64 " %" PRIu64 "\n", sec, id[j]);
+		add(&want, line, strlen(line));
 	}
 	ck_assert_ptr_nonnull(want.buf);
 	ck_assert_ptr_nonnull(got.buf);
@@ -145,6 +166,8 @@ START_TEST(test_int_predicates)
 	free(got.buf);
 	free(want.buf);
 	free(ev);
+	free(id);
+	free(taken);
 }
 END_TEST
 

@@ -173,28 +173,41 @@ static void reqq_drop(struct vxt_script *s, struct sreqq *q, struct ient *e)
 		vxt_itab_delete(&s->reqs, e);
 }
 
+/* The queue of @ev's (object, sector, bytes), made when absent if @make;
+ * *@oute gets its table entry. */
 static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev, bool make,
-			       int *rc)
+			       struct ient **oute, int *rc)
 {
-	struct ient *e = vxt_itab_find(&s->reqs, req_key_a(ev), ev->sector);
+	uint64_t ka = req_key_a(ev);
 	struct sreqq *q;
+	struct ient *e;
+	bool made;
 
-	if (e || !make)
+	if (!make) {
+		e = vxt_itab_find(&s->reqs, ka, ev->sector);
+		*oute = e;
 		return e ? e->p : NULL;
-	q = s->free_reqq;
-	if (q)
-		s->free_reqq = q->next;
-	else if (!(q = malloc(sizeof(*q))))
+	}
+	e = vxt_itab_claim(&s->reqs, ka, ev->sector, &made);
+	if (!e)
 		goto nomem;
-	memset(q, 0, sizeof(*q));
-	if (vxt_itab_put(&s->reqs, req_key_a(ev), ev->sector, q) < 0) {
-		free(q);
+	*oute = e;
+	if (!made)
+		return e->p;
+	q = s->free_reqq;
+	if (q) {
+		s->free_reqq = q->next;
+	} else if (!(q = malloc(sizeof(*q)))) {
+		vxt_itab_delete(&s->reqs, e);
 		goto nomem;
 	}
 	q->q = &q->one;
+	q->n = 0;
 	q->cap = 1;
-	q->ka = req_key_a(ev);
+	q->ka = ka;
 	q->kb = ev->sector;
+	q->next = NULL;
+	e->p = q;
 	return q;
 nomem:
 	*rc = -ENOMEM;
@@ -202,15 +215,17 @@ nomem:
 }
 
 int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq)
+		   struct sreqq **outq, struct ient **oute)
 {
 	struct sreqq *q;
+	struct ient *e;
 	int rc = 0;
 
 	*out = NULL;
 	*outq = NULL;
+	*oute = NULL;
 	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_START) {
-		q = reqq_find(s, ev, true, &rc);
+		q = reqq_find(s, ev, true, &e, &rc);
 		if (!q)
 			return rc;
 		if (ev->phase == VXT_PH_START)
@@ -222,7 +237,7 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 				}
 		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
 			if (!q->n)	/* made for it: forget it again */
-				reqq_drop(s, q, NULL);
+				reqq_drop(s, q, e);
 			return 0;	/* not followed: its req-> are 0 */
 		}
 		if (q->n == q->cap) {
@@ -245,10 +260,11 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 	}
 	if (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_REQUEUE)
 		return 0;
-	q = reqq_find(s, ev, false, &rc);
+	q = reqq_find(s, ev, false, &e, &rc);
 	if (!q)
 		return 0;
 	*outq = q;
+	*oute = e;
 	for (unsigned i = 0; i < q->n; i++)
 		if (q->q[i].started) {
 			if (ev->phase == VXT_PH_REQUEUE)
@@ -260,7 +276,7 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 	return 0;
 }
 
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r)
+void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e)
 {
 	unsigned i = (unsigned)(r - q->q);
 
@@ -274,7 +290,7 @@ void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r)
 	memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
 	q->n--;
 	if (!q->n)
-		reqq_drop(s, q, NULL);
+		reqq_drop(s, q, e);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

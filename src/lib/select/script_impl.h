@@ -196,6 +196,11 @@ struct itab {
 struct ient *vxt_itab_find(const struct itab *t, uint64_t a, uint64_t b);
 /* Insert (@a, @b) -> @p (not present, @p not NULL). @return 0 or -ENOMEM. */
 int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p);
+/* The entry of (@a, @b), made (*@made true, its p NULL: the caller sets it
+ * before any other call on @t, or deletes it) when absent. Entries stay
+ * where they are until the next put, claim or delete. @return NULL when
+ * out of memory. */
+struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made);
 void vxt_itab_delete(struct itab *t, struct ient *e);
 void vxt_itab_free(struct itab *t);
 
@@ -421,6 +426,7 @@ struct ectx {
 	uint64_t ordinal;
 	struct sreq *req;		/* the event's request, NULL = none */
 	struct sreqq *reqq;		/* done, requeue: the queue @req is in */
+	struct ient *reqe;		/* done, requeue: @reqq's entry in s->reqs */
 	struct sdyn *self;		/* the event's self-> values (when self_known) */
 	bool self_known;
 	const struct sclause *cl;
@@ -471,12 +477,14 @@ bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* Bind @ev to its request. @return 0 or -ENOMEM. */
+/* Bind @ev to its request; done and requeue also get the queue it is in
+ * and the queue's table entry (valid until the next bind or close).
+ * @return 0 or -ENOMEM. */
 int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq);
-/* After the done's clauses: forget @r (of the I/Os in flight @q, as bound)
- * and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r);
+		   struct sreqq **outq, struct ient **oute);
+/* After the done's clauses: forget @r (of the I/Os in flight @q at table
+ * entry @e, as bound) and its req-> values. */
+void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* script_spec.c: speculative buffers and the principal buffer. */

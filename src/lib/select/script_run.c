@@ -518,7 +518,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
 	if (s->uses_req) {
-		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq);
+		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq, &x.reqe);
 		if (rc < 0)
 			return rc;
 	}
@@ -552,7 +552,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
 	if (x.req && x.reqq && ev->phase == VXT_PH_DONE)
-		vxt_sreq_close(s, x.reqq, x.req);
+		vxt_sreq_close(s, x.reqq, x.req, x.reqe);
 	return rc;
 }
 

@@ -174,29 +174,52 @@ static struct ient *iplace(struct ient *e, size_t cap, uint64_t a, uint64_t b)
 	return &e[i];
 }
 
+static int grow_itab(struct itab *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	struct ient *ne = calloc(cap, sizeof(*ne));
+
+	if (!ne)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->e[i].p)
+			*iplace(ne, cap, t->e[i].a, t->e[i].b) = t->e[i];
+	free(t->e);
+	t->e = ne;
+	t->cap = cap;
+	return 0;
+}
+
 int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p)
 {
 	struct ient *e;
 
-	if (2 * (t->n + 1) > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct ient *ne = calloc(cap, sizeof(*ne));
-
-		if (!ne)
-			return -ENOMEM;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->e[i].p)
-				*iplace(ne, cap, t->e[i].a, t->e[i].b) = t->e[i];
-		free(t->e);
-		t->e = ne;
-		t->cap = cap;
-	}
+	if (2 * (t->n + 1) > t->cap && grow_itab(t) < 0)
+		return -ENOMEM;
 	e = iplace(t->e, t->cap, a, b);
 	e->a = a;
 	e->b = b;
 	e->p = p;
 	t->n++;
 	return 0;
+}
+
+struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made)
+{
+	size_t mask, i;
+
+	*made = false;
+	if (2 * (t->n + 1) > t->cap && grow_itab(t) < 0)
+		return NULL;
+	mask = t->cap - 1;
+	for (i = ihome(a, b, mask); t->e[i].p; i = (i + 1) & mask)
+		if (t->e[i].a == a && t->e[i].b == b)
+			return &t->e[i];
+	t->e[i].a = a;
+	t->e[i].b = b;
+	t->n++;
+	*made = true;
+	return &t->e[i];
 }
 
 void vxt_itab_delete(struct itab *t, struct ient *e)
