@@ -44,6 +44,7 @@ void vxt_merge_free(struct vxt_merge *m)
 			free(p->ks[k].key);
 	}
 	vxt_chunkdec_free(&m->work);
+	vxt_merge_preload_free(m);
 	free(m->p);
 	free(m->starts);
 	free(m->state);
@@ -66,7 +67,7 @@ static bool file_range(const struct vxt_reader *r, uint64_t *lo, uint64_t *hi)
 	*lo = UINT64_MAX;
 	*hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);
+		const struct vxt_chunk_info *ci = vxt_reader_entry(r, i);	/* no aggregates read */
 
 		*lo = ci->first_ns < *lo ? ci->first_ns : *lo;
 		*hi = ci->last_ns > *hi ? ci->last_ns : *hi;

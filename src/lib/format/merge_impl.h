@@ -66,11 +66,24 @@ struct vxt_merge {
 	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */
 	unsigned kept_fields;		/* ... with these fields */
 	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
+	struct vxt_chunkdec *pool;	/* helper threads' contexts and buffers (merge_preload.c) */
+	unsigned npool;
 	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
 	size_t npieces;
 	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */
 	char msg[VXT_ERRBUF_SIZE];
 };
+
+/* merge_index.c: the largest merge key merging chunk @i (its start known)
+ * reaches: exact once the next chunk's start is known (no file chunk whose
+ * least key is above it is decoded for it), else a guess from the index. */
+uint64_t vxt_merge_reach(struct vxt_merge *m, size_t i);
+
+/* merge_preload.c: the file chunks merging chunk @i will decode, begun on
+ * helper threads at once (what fails is left to the merge, which says why).
+ * Frees its threads' decoders with the merge. */
+void vxt_merge_preload(struct vxt_merge *m, size_t i);
+void vxt_merge_preload_free(struct vxt_merge *m);
 
 /* merge_index.c: the merged chunks laid out from the files' index entries
  * (nothing decoded). @return 0 or -ENOMEM. */

@@ -214,7 +214,7 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out)
  * has its keys at their bound (its events fail when merged). */
 static const uint64_t *chunk_keys(struct part *p, size_t c)
 {
-	const struct vxt_chunk_info *ci = vxt_reader_chunk(p->r, c);
+	const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, c);
 	const struct vxt_event *ev;
 	struct keyslot *s;
 	size_t n = 0;
@@ -265,11 +265,12 @@ static size_t chunk_reaching(const struct part *p, uint64_t key)
 	return lo;
 }
 
-enum bound { LOWER, UPPER, EXACT };
+enum bound { LOWER, UPPER, EXACT, GUESS };
 
-/* Events of @p whose key is below @key: bounds from the index, or exact
- * (decoding one chunk's times). @return the count, or UINT64_MAX when out
- * of memory. */
+/* Events of @p whose key is below @key: bounds from the index, exact
+ * (decoding one chunk's times), or a guess from the index (the events of
+ * the chunk @key falls in spread evenly over its keys). @return the count,
+ * or UINT64_MAX when out of memory. */
 static uint64_t count_below(struct part *p, uint64_t key, enum bound b)
 {
 	size_t c = chunk_reaching(p, key), lo = 0, hi;
@@ -278,9 +279,12 @@ static uint64_t count_below(struct part *p, uint64_t key, enum bound b)
 
 	if (c == p->nch || p->key_lo[c] >= key || b == LOWER)
 		return n;
-	hi = vxt_reader_chunk(p->r, c)->nevents;
+	hi = vxt_reader_entry(p->r, c)->nevents;
 	if (b == UPPER)
 		return n + hi;
+	if (b == GUESS)
+		return n + (uint64_t)((double)hi * (double)(key - p->key_lo[c]) /
+				      (double)(p->key_hi[c] - p->key_lo[c] + 1));
 	if (!(k = chunk_keys(p, c)))
 		return UINT64_MAX;
 	while (lo < hi) {
@@ -331,7 +335,7 @@ static uint64_t last_key_at_most(struct vxt_merge *m, uint64_t lo, uint64_t hi, 
 static int key_of(struct part *p, uint64_t ord, uint64_t *key)
 {
 	size_t c = vxt_reader_chunk_of(p->r, ord);
-	const struct vxt_chunk_info *ci = vxt_reader_chunk(p->r, c);
+	const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, c);
 	const uint64_t *k;
 
 	if (ord + 1 == ci->first_event + ci->nevents) {
@@ -386,6 +390,31 @@ static int find_start(struct vxt_merge *m, uint64_t s, struct vstart *st)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+uint64_t vxt_merge_reach(struct vxt_merge *m, size_t i)
+{
+	const struct vstart *next = &m->starts[(i + 1) * m->np];
+	uint64_t top = 0, lo, hi, s, reach = 0;
+
+	if (i + 1 >= m->owner->n)
+		return UINT64_MAX;
+	if (m->state[i + 1] & MERGE_START_KNOWN) {
+		/* the last event's key is the largest any file had reached */
+		for (size_t k = 0; k < m->np; k++)
+			reach = next[k].env > reach ? next[k].env : reach;
+		return reach;
+	}
+	/* the key of chunk i + 1's first event lies between the bounds the
+	 * index gives; a guess between them: decoding nothing to find it, a
+	 * file chunk it leaves out is decoded by the merge when reached */
+	for (size_t k = 0; k < m->np; k++)
+		if (m->p[k].nch && m->p[k].key_hi[m->p[k].nch - 1] > top)
+			top = m->p[k].key_hi[m->p[k].nch - 1];
+	s = m->owner->chunks[i + 1].first_event;
+	lo = last_key_at_most(m, 0, top + 1, s, UPPER);
+	hi = last_key_at_most(m, lo, top + 1, s, LOWER);
+	return last_key_at_most(m, lo, hi + 1, s, GUESS);
 }
 
 /* The start of merged chunk @i, found if not known. @return 0 or -ENOMEM. */
@@ -527,6 +556,7 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 		return -ENOMEM;
 	}
 	m->fields = fields;
+	vxt_merge_preload(m, i);
 	merge_begin(m, &m->starts[i * m->np]);
 	while (n < ci->nevents) {
 		struct vxt_event *e = out ? &out[n] : &tmp;
@@ -646,7 +676,7 @@ static int part_bounds(struct part *p)
 		p->ks[i].chunk = SIZE_MAX;
 	p->dec_chunk = SIZE_MAX;
 	for (size_t c = 0; c < p->nch; c++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(p->r, c);
+		const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, c);
 		uint64_t first = ci->first_ns + (uint64_t)p->shift;
 		uint64_t last = ci->last_ns + (uint64_t)p->shift;
 

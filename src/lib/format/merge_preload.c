@@ -1,0 +1,156 @@
+/* merge_preload.c - the file chunks a merged chunk reaches, decompressed at once
+ *
+ * Merging a chunk decodes, file by file, the chunk each file is in when its
+ * events come to the top of the merge: one after the other, each a zstd
+ * decompression of every column. When the files' clocks overlap, the first
+ * merged chunk reaches the first chunk of every file, so a first screen of
+ * eight files waited for eight decompressions in a row. Before a merged
+ * chunk is merged, the file chunks it may reach (those whose least merge
+ * key is at most vxt_merge_reach()) and that are not held already are begun
+ * together: on helper threads (one per CPU but the caller's, at most 8, none
+ * on one CPU) and the caller, each with a zstd context and compressed-data
+ * buffer of its own, each writing only its file's decoder. The merge then
+ * finds them held. A chunk that fails is left as it was: the merge begins
+ * it again and reports the damage as it always does, so the result is the
+ * same with any number of threads.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "format/merge_impl.h"
+#include "format/vxtfile.h"
+
+struct job {
+	struct part *p;
+	const struct vxt_chunk_info *ci;	/* read on the caller's thread */
+	size_t chunk;
+	int rc;
+};
+
+struct batch {
+	struct job *jobs;
+	size_t njobs;
+	size_t next;			/* the next job to claim (atomic) */
+};
+
+/* Claim and run jobs until none is left, with @work's context and buffer. */
+static void run_jobs(struct batch *b, struct vxt_chunkdec *work)
+{
+	char msg[200];
+
+	for (;;) {
+		size_t j = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+		struct job *jb;
+		const struct vxt_reader *r;
+
+		if (j >= b->njobs)
+			return;
+		jb = &b->jobs[j];
+		r = jb->p->r;
+		vxt_chunkdec_swap_work(&jb->p->dec, work);
+		jb->rc = vxt_chunkdec_begin(&jb->p->dec, vxt_reader_src(r), jb->ci, jb->chunk,
+					    r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
+					    (uint32_t)vxt_objtab_count(r->objs),
+					    (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
+		vxt_chunkdec_swap_work(&jb->p->dec, work);
+	}
+}
+
+struct helper {
+	struct batch *b;
+	struct vxt_chunkdec *work;
+};
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+
+	run_jobs(h->b, h->work);
+	return NULL;
+}
+
+/* Contexts for @n helpers in m->pool. @return how many there are. */
+static unsigned grow_pool(struct vxt_merge *m, unsigned n)
+{
+	struct vxt_chunkdec *pool;
+
+	if (n <= m->npool)
+		return n;
+	pool = realloc(m->pool, n * sizeof(*pool));
+	if (!pool)
+		return m->npool;
+	m->pool = pool;
+	while (m->npool < n && vxt_chunkdec_init(&m->pool[m->npool]) == 0)
+		m->npool++;
+	return m->npool;
+}
+
+void vxt_merge_preload(struct vxt_merge *m, size_t i)
+{
+	const struct vstart *st = &m->starts[i * m->np];
+	struct helper hs[8];
+	pthread_t th[8];
+	pthread_attr_t attr;
+	struct batch b = { 0 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned helpers = ncpu < 2 ? 0 : (unsigned)(ncpu - 1), started = 0;
+	uint64_t reach;
+
+	if (!helpers || m->np < 2 || (!m->work.dctx && vxt_chunkdec_init(&m->work) < 0))
+		return;
+	b.jobs = calloc(m->np, sizeof(*b.jobs));
+	if (!b.jobs)
+		return;
+	reach = vxt_merge_reach(m, i);
+	for (size_t k = 0; k < m->np; k++) {
+		struct part *p = &m->p[k];
+		size_t c;
+
+		if (st[k].pos >= vxt_reader_nevents(p->r))
+			continue;
+		c = vxt_reader_chunk_of(p->r, st[k].pos);
+		if (c == p->dec_chunk || p->key_lo[c] > reach)
+			continue;
+		b.jobs[b.njobs++] = (struct job){ p, vxt_reader_entry(p->r, c), c, 0 };
+	}
+	if (b.njobs < 2) {	/* nothing to do side by side */
+		free(b.jobs);
+		return;
+	}
+	if (helpers > b.njobs - 1)
+		helpers = (unsigned)(b.njobs - 1);
+	if (helpers > sizeof(th) / sizeof(th[0]))
+		helpers = sizeof(th) / sizeof(th[0]);
+	helpers = grow_pool(m, helpers);
+	for (size_t j = 0; j < b.njobs; j++) {	/* what it held is not the chunk now */
+		b.jobs[j].p->dec_chunk = SIZE_MAX;
+		b.jobs[j].p->ev_n = 0;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	for (unsigned h = 0; h < helpers; h++) {
+		hs[h] = (struct helper){ &b, &m->pool[h] };
+		if (pthread_create(&th[h], &attr, helper_main, &hs[h]) != 0)
+			break;	/* the ones not started are done without */
+		started++;
+	}
+	pthread_attr_destroy(&attr);
+	run_jobs(&b, &m->work);
+	for (unsigned h = 0; h < started; h++)
+		pthread_join(th[h], NULL);
+	for (size_t j = 0; j < b.njobs; j++)
+		if (b.jobs[j].rc == 0)
+			b.jobs[j].p->dec_chunk = b.jobs[j].chunk;
+	free(b.jobs);
+}
+
+void vxt_merge_preload_free(struct vxt_merge *m)
+{
+	for (unsigned h = 0; h < m->npool; h++)
+		vxt_chunkdec_free(&m->pool[h]);
+	free(m->pool);
+	m->pool = NULL;
+	m->npool = 0;
+}
