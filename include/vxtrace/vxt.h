@@ -164,6 +164,10 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
  * their chunks are asked for. */
 struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 				       char err[VXT_ERRBUF_SIZE]);
+/* What a user should know about files opened together that did not stop
+ * them, one line: hosts whose events have no time in common, a minute or
+ * more apart (formats/vxt.md). NULL when there is nothing to say. */
+const char *vxt_reader_note(const struct vxt_reader *r);
 struct vxt_reader *vxt_reader_open_mem(const void *buf, size_t len, const char *name,
 				       char err[VXT_ERRBUF_SIZE]);
 void vxt_reader_close(struct vxt_reader *r);

@@ -569,6 +569,8 @@ int main(int argc, char **argv)
 		trace_files_free(&tf);
 		return 1;
 	}
+	if (vxt_reader_note(r))
+		fprintf(stderr, "vxreplay: warning: %s\n", vxt_reader_note(r));
 	switch (o.mode) {
 	case MODE_INFO:
 		rc = report_info(r, stdout);

@@ -5,9 +5,10 @@
 # report, shifted by its anchor and sorted with sort(1)), counts that add up,
 # an error of host B at the same wall-clock time as in B's own file, `host` in
 # filters, scripts and exports; a rotated set (a directory, a glob) reads as
-# the unrotated recording of the same seed; and the same file twice, the same
-# host twice, a file without a clock anchor, a glob or directory without
-# files each give one line and exit 1.
+# the unrotated recording of the same seed; a host whose clock is 3 h off
+# is merged with one warning naming the gap (computed from the events); and
+# the same file twice, the same host twice, a file without a clock anchor, a
+# glob or directory without files each give one line and exit 1.
 set -u
 b=${VXT_BUILD:?}
 tmp=$(mktemp -d)
@@ -113,6 +114,30 @@ rep 'rot/t*.vxt' --report summary --format csv > g.csv || fail "a quoted glob fa
 rep one.vxt --report summary --format csv | cmp -s - g.csv || fail "the glob's summary differs"
 rep rot/t.vxt rot/t.2.vxt rot/t.1.vxt rot/t.3.vxt --report events --format csv | cmp -s - one.csv ||
 	fail "rotated files given in any order differ from one file"
+
+# --- clocks hours apart: merged as the anchors say, with one warning --------
+rec --seed 9 --host far --clock-offset 3h -o far.vxt || fail "recording host far failed"
+of=$(offset far.vxt)
+rep far.vxt --report events --format csv > far.csv || fail "events of far.vxt failed"
+# the gap: far's first event against the last of alpha and beta, wall clock
+gap=$(awk -F, -v oa="$oa" -v ob="$ob" -v of="$of" 'FNR == 1 { next }
+	FILENAME == "far.csv" { t = $1 + of; if (lo == "" || t < lo) lo = t; next }
+	{ t = $1 + (FILENAME == "a.csv" ? oa : ob); if (t > hi) hi = t }
+	END { printf "%.2fs", (lo - hi) / 1e9 }' a.csv b.csv far.csv)
+rep a.vxt far.vxt b.vxt --report summary --format csv > far.sum 2> far.err ||
+	fail "files hours apart: exit $?: $(cat far.err)"
+[ "$(wc -l < far.err)" -eq 1 ] || fail "files hours apart: $(wc -l < far.err) lines: $(cat far.err)"
+grep -qF "vxreplay: warning: host 'far' (far.vxt) begins $gap after host 'beta' (b.vxt) ends" far.err ||
+	fail "files hours apart (a gap of $gap): $(cat far.err)"
+IFS=, read -r _ _ _ ef _ <<EOF
+$(sum far.vxt)
+EOF
+IFS=, read -r _ _ _ e3 _ <<EOF
+$(tail -n 1 far.sum)
+EOF
+[ "$e3" -eq $((ea + eb + ef)) ] || fail "files hours apart: $e3 events, the files $ea + $eb + $ef"
+rep a.vxt b.vxt --report summary > /dev/null 2> near.err
+[ -s near.err ] && fail "files 2.5 s apart warned: $(cat near.err)"
 
 # --- bad input: one line, exit 1 --------------------------------------------
 bad() {	# WHAT PATTERN ARGS...

@@ -25,6 +25,7 @@
 
 #include "format/merge_impl.h"
 #include "vxtrace/escape.h"
+#include "vxtrace/util.h"
 
 void vxt_merge_free(struct vxt_merge *m)
 {
@@ -170,6 +171,77 @@ static void place_hosts(struct vxt_merge *m, size_t *nhosts)
 	}
 }
 
+#define HOSTS_APART_NS (60 * VXT_NSEC_PER_SEC)	/* a gap worth a note */
+
+struct span {
+	uint64_t lo, hi;	/* a host's events, on the shared clock */
+	size_t part;		/* its first file */
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* m->note when the hosts' events fall apart in time: the largest gap
+ * between a host's first event and every event of the hosts before it, if
+ * it is HOSTS_APART_NS or more (clocks hours apart put one recording
+ * beside the other rather than over it). */
+static void note_apart(struct vxt_merge *m)
+{
+	struct span *s = calloc(m->np, sizeof(*s));
+	char hb[2][VXT_ESCAPE_MAX(VXT_OBJ_HOST_MAX)], d[32];
+	size_t n = 0, end_part = 0, after = 0, before = 0;
+	uint64_t end, gap = 0;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < m->np; i++) {
+		uint64_t lo, hi;
+		size_t j = 0;
+
+		if (!file_range(m->p[i].r, &lo, &hi))
+			continue;
+		lo += (uint64_t)m->p[i].shift;
+		hi += (uint64_t)m->p[i].shift;
+		while (j < n && strcmp(m->p[s[j].part].host, m->p[i].host))
+			j++;
+		if (j == n)
+			s[n++] = (struct span){ lo, hi, i };
+		s[j].lo = lo < s[j].lo ? lo : s[j].lo;
+		s[j].hi = hi > s[j].hi ? hi : s[j].hi;
+	}
+	qsort(s, n, sizeof(*s), cmp_span);
+	end = n ? s[0].hi : 0;
+	end_part = n ? s[0].part : 0;
+	for (size_t j = 1; j < n; j++) {
+		if (s[j].lo > end && s[j].lo - end > gap) {
+			gap = s[j].lo - end;
+			after = s[j].part;
+			before = end_part;
+		}
+		if (s[j].hi > end) {
+			end = s[j].hi;
+			end_part = s[j].part;
+		}
+	}
+	free(s);
+	if (gap < HOSTS_APART_NS)
+		return;
+	snprintf(m->note, sizeof(m->note), "host '%s' (%.150s) begins %s after host '%s' "
+		 "(%.150s) ends: their events have no time in common (a clock set wrong?); "
+		 "merged as their clock anchors say", vxt_text(m->p[after].host, hb[0],
+		 sizeof(hb[0])), m->p[after].r->name, vxt_format_duration(gap, d, sizeof(d)),
+		 vxt_text(m->p[before].host, hb[1], sizeof(hb[1])), m->p[before].r->name);
+}
+
+const char *vxt_reader_note(const struct vxt_reader *r)
+{
+	return r->merge && r->merge->note[0] ? r->merge->note : NULL;
+}
+
 /* "host:name" into @out, cut to what an object name holds. */
 static void join_name(char out[VXT_OBJ_NAME_MAX], const char *host, const char *name)
 {
@@ -295,6 +367,7 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 	if (check_files(m, err) < 0)
 		goto fail;
 	place_hosts(m, &nhosts);
+	note_apart(m);
 	rc = merge_tables(m, nhosts > 1);
 	if (!rc)
 		rc = vxt_merge_index(m);

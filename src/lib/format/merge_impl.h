@@ -72,6 +72,7 @@ struct vxt_merge {
 	size_t npieces;
 	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */
 	char msg[VXT_ERRBUF_SIZE];
+	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
 };
 
 /* merge_index.c: the largest merge key merging chunk @i (its start known)

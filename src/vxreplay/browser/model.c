@@ -112,6 +112,8 @@ int vr_model_open_set(struct vr_model *m, const char *const *paths, size_t n)
 		}
 	}
 	m->info = vxt_reader_info(m->rd);
+	if (vxt_reader_note(m->rd))
+		snprintf(m->note, sizeof(m->note), "%s", vxt_reader_note(m->rd));
 	scan_index(m);
 	m->metric = VXT_HEAT_IOPS;
 	m->mark_kinds = VR_MARK_ERRORS | VR_MARK_LOST;
