@@ -199,11 +199,8 @@ static int agg_set(struct ectx *x, const struct snode *n)
 	uint64_t h = 0;
 	int rc;
 
-	if (f->idx != FN_COUNT) {
-		struct sval sv = vxt_seval(x, f->args[0]);
-
-		v = sv.i;
-	}
+	if (f->idx != FN_COUNT)
+		v = vxt_sieval(x, f->args[0]);	/* checked: an integer */
 	if (x->error)
 		return 0;
 	if (fast) {
@@ -493,15 +490,25 @@ static void clock_to(struct vxt_script *s, uint64_t now)
 
 /* ---- the entry points ---- */
 
+/* Whether a script (not a profile) has clauses for events of @phase. */
+static bool runs_clauses(const struct vxt_script *s, unsigned phase)
+{
+	switch (phase) {
+	case VXT_PH_QUEUE: return s->non[SON_QUEUE];
+	case VXT_PH_START: return s->non[SON_START];
+	case VXT_PH_DONE: return s->non[SON_DONE];
+	case VXT_PH_REQUEUE: return s->non[SON_REQUEUE];
+	case VXT_PH_LOST: return s->non[SON_LOST];
+	default: return false;
+	}
+}
+
 int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
 {
 	static const struct ectx zero;	/* copied: cheaper than clearing in place */
-	struct ectx x = zero;
+	struct ectx x;
 	int rc = 0;
 
-	x.s = s;
-	x.ev = ev;
-	x.ordinal = ordinal;
 	if (s->exited || s->ended)
 		return 0;
 	s->st.events_in++;
@@ -517,6 +524,12 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	}
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
+	if (!s->uses_req && !s->keyed && !runs_clauses(s, ev->phase))
+		return 0;	/* no request or key to follow, and no clause */
+	x = zero;
+	x.s = s;
+	x.ev = ev;
+	x.ordinal = ordinal;
 	if (s->uses_req) {
 		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq, &x.reqe);
 		if (rc < 0)
