@@ -186,26 +186,20 @@ static int fast_put(struct sfast *f, const int64_t *k, unsigned n, uint64_t h,
 	return 0;
 }
 
-static int agg_set(struct ectx *x, const struct snode *n)
+/* A key not in the raw-key cache (or no raw form): find or make the entry by
+ * the keys' values, and cache it when it has a raw form. */
+static __attribute__((noinline)) int agg_slow(struct ectx *x, const struct snode *n,
+					      const int64_t *raw, bool fast, int64_t v)
 {
 	struct vxt_script *s = x->s;
 	struct sagg *a = &s->aggs[n->idx];
 	struct sfast *fa = &s->fast[n->num];
-	const struct snode *f = n->a;
-	struct skey k;		/* filled on the slow path only (it is large) */
-	int64_t raw[S_MAX_KEYS], v = 1;
-	bool fast = fast_keys(x, n, fa, raw);
 	struct saggval *d = NULL;
+	struct skey k;
 	uint64_t h = 0;
 	int rc;
 
-	if (f->idx != FN_COUNT)
-		v = vxt_sieval(x, f->args[0]);	/* checked: an integer */
-	if (x->error)
-		return 0;
 	if (fast) {
-		struct sfastent *e;
-
 		if (fa->gen != a->gen) {	/* trunc() removed entries */
 			if (fa->cap)
 				memset(fa->e, 0, fa->cap * sizeof(*fa->e));
@@ -213,10 +207,6 @@ static int agg_set(struct ectx *x, const struct snode *n)
 			fa->gen = a->gen;
 		}
 		h = fast_hash(raw, n->nkeys);
-		if (fa->cap && (e = fast_find(fa, raw, n->nkeys, h))) {
-			vxt_sagg_add_to(a, e->d, v);
-			return 0;
-		}
 	}
 	k.ns = (uint32_t)n->idx;
 	k.n = n->nkeys;
@@ -229,6 +219,30 @@ static int agg_set(struct ectx *x, const struct snode *n)
 	if (s->st.mem_bytes > s->st.peak_mem_bytes)
 		s->st.peak_mem_bytes = s->st.mem_bytes;
 	return rc;
+}
+
+static int agg_set(struct ectx *x, const struct snode *n)
+{
+	struct vxt_script *s = x->s;
+	struct sagg *a = &s->aggs[n->idx];
+	struct sfast *fa = &s->fast[n->num];
+	const struct snode *f = n->a;
+	int64_t raw[S_MAX_KEYS], v = 1;
+	bool fast = fast_keys(x, n, fa, raw);
+
+	if (f->idx != FN_COUNT)
+		v = vxt_sieval(x, f->args[0]);	/* checked: an integer */
+	if (x->error)
+		return 0;
+	if (fast && fa->gen == a->gen && fa->cap) {	/* a key seen before */
+		struct sfastent *e = fast_find(fa, raw, n->nkeys, fast_hash(raw, n->nkeys));
+
+		if (e) {
+			vxt_sagg_add_to(a, e->d, v);
+			return 0;
+		}
+	}
+	return agg_slow(x, n, raw, fast, v);
 }
 
 /* Number the aggregation statements and find which keys have a raw form. */
