@@ -337,6 +337,10 @@ bool vr_model_step(struct vr_model *m)
 	}
 	do {
 		any = false;
+		if (m->job[VR_JOB_INDEX].active) {
+			vr_model_index_step(m);
+			any = true;
+		}
 		if (m->job[VR_JOB_REBIN].active) {
 			rebin_chunk(m, &m->job[VR_JOB_REBIN]);
 			any = true;
@@ -398,6 +402,8 @@ void vr_model_cancel(struct vr_model *m)
 		vr_model_spec_reset(m);
 		vr_model_reseat(m);
 	}
+	/* the estimate is the index's whole, as with a small file */
+	vr_model_index_finish(m);
 	for (int k = 0; k < VR_JOB_KINDS; k++)
 		m->job[k].active = false;
 	vr_scan_stop_all(m);
@@ -413,6 +419,7 @@ const char *vr_model_progress(const struct vr_model *m, char *buf, size_t size)
 		[VR_JOB_SPEC] = "speculating", [VR_JOB_EXPORT] = "exporting",
 		[VR_JOB_PROCS] = "processes", [VR_JOB_AGG] = "aggregating",
 		[VR_JOB_PAIR] = "pairing phases", [VR_JOB_IVS] = "pairing intervals",
+		[VR_JOB_INDEX] = "reading the index",
 	};
 
 	for (int k = VR_JOB_KINDS - 1; k >= 0; k--) {

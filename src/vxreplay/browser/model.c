@@ -302,6 +302,73 @@ static bool from_index(const struct vr_model *m)
 	return !m->view.match && !m->view.spec_on;
 }
 
+/* Chunk entries [@i, @to) into the timelines (the index pass). */
+static void index_part(struct vr_model *m, size_t i, size_t to)
+{
+	for (; i < to; i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+
+		if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
+			continue;
+		if (m->ix_first == SIZE_MAX)
+			m->ix_first = i;
+		m->ix_last = i;
+		if (!from_index(m))
+			continue;
+		/* each entry read once: exact ones to tl, the others to the
+		 * estimate, which then gets tl's too */
+		if (vxt_timeline_chunk_exact(&m->tl, ci))
+			vxt_timeline_add_chunk(&m->tl, ci);
+		else
+			vxt_timeline_add_chunk(&m->tl_est, ci);
+		vr_extra_index(m, ci);
+	}
+}
+
+/* The index pass is over: the estimate is whole, and the re-binning job
+ * decodes what the entries cannot bin exactly. */
+static void index_done(struct vr_model *m)
+{
+	if (from_index(m)) {
+		vr_tl_sum_into(&m->tl_est, &m->tl);
+		vr_extra_index_done(m);
+	}
+	m->tl_show_est = from_index(m);
+	m->hm_dirty = true;
+	if (m->ix_first == SIZE_MAX) {
+		m->tl_done = true;
+		m->tl_show_est = false;
+		return;
+	}
+	m->job[VR_JOB_REBIN] = (struct vr_job){ .active = true, .next = m->ix_first,
+						.begin = m->ix_first, .end = m->ix_last + 1 };
+}
+
+void vr_model_index_step(struct vr_model *m)
+{
+	struct vr_job *j = &m->job[VR_JOB_INDEX];
+	size_t to = j->end - j->next > VR_INDEX_STEP ? j->next + VR_INDEX_STEP : j->end;
+
+	index_part(m, j->next, to);
+	j->next = to;
+	if (to < j->end)
+		return;
+	j->active = false;
+	index_done(m);
+}
+
+void vr_model_index_finish(struct vr_model *m)
+{
+	struct vr_job *j = &m->job[VR_JOB_INDEX];
+
+	if (!j->active)
+		return;
+	index_part(m, j->next, j->end);
+	j->next = j->end;
+	j->active = false;
+	index_done(m);
+}
+
 void vr_model_rebin(struct vr_model *m)
 {
 	size_t n = vxt_reader_nchunks(m->rd), first = n, last = 0;
@@ -331,6 +398,7 @@ void vr_model_rebin(struct vr_model *m)
 	m->hm_dirty = true;
 	m->tl_done = false;
 	m->job[VR_JOB_REBIN].active = false;
+	m->job[VR_JOB_INDEX].active = false;
 	if (rc < 0) {
 		snprintf(m->note, sizeof(m->note), "timeline: %s", vxt_strerror(rc));
 		m->note_error = true;
@@ -338,41 +406,28 @@ void vr_model_rebin(struct vr_model *m)
 	}
 	for (size_t i = 0; i < n && !late; i++)
 		late = !vxt_reader_chunk_ready(m->rd, i);
-	if (late) {	/* merged files: the estimate from their entries, the job does the rest */
-		for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
-			const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
-
-			if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
-				continue;
-			first = 0;
-			last = n - 1;
-			if (!from_index(m))
-				break;
-			vxt_timeline_add_chunk(&m->tl_est, ci);
-			vr_extra_index_part(m, ci, true);
-		}
+	if (!late) {
+		/* a large file's entries are read in turns, after the first screen */
+		m->ix_first = SIZE_MAX;
+		m->ix_last = 0;
+		m->job[VR_JOB_INDEX] = (struct vr_job){ .active = true, .end = n };
+		m->tl_show_est = from_index(m);
+		if (n <= VR_INDEX_SYNC)
+			vr_model_index_finish(m);
+		return;
 	}
-	for (size_t i = 0; i < n && !late; i++) {
-		const struct vxt_chunk_info *ci = vxt_reader_chunk(m->rd, i);
+	/* merged files: the estimate from their entries, the job does the rest */
+	for (size_t i = 0; i < vxt_reader_npieces(m->rd); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_piece(m->rd, i);
 
 		if (!vxt_timeline_chunk_overlaps(&m->tl, ci))
 			continue;
-		if (first == n)
-			first = i;
-		last = i;
+		first = 0;
+		last = n - 1;
 		if (!from_index(m))
-			continue;
-		/* each entry read once: exact ones to tl, the others to the
-		 * estimate, which then gets tl's too */
-		if (vxt_timeline_chunk_exact(&m->tl, ci))
-			vxt_timeline_add_chunk(&m->tl, ci);
-		else
-			vxt_timeline_add_chunk(&m->tl_est, ci);
-		vr_extra_index(m, ci);
-	}
-	if (!late && from_index(m)) {
-		vr_tl_sum_into(&m->tl_est, &m->tl);
-		vr_extra_index_done(m);
+			break;
+		vxt_timeline_add_chunk(&m->tl_est, ci);
+		vr_extra_index_part(m, ci, true);
 	}
 	m->tl_show_est = from_index(m);
 	if (first == n) {

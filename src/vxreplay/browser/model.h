@@ -86,8 +86,14 @@ struct vr_view {
 	struct vr_spec_set spec;
 };
 
+/* VR_JOB_INDEX: the timeline's estimate from the chunk entries of a file
+ * of more than VR_INDEX_SYNC chunks (vr_model_rebin() reads a smaller
+ * file's at once), VR_INDEX_STEP entries a turn; the re-binning job starts
+ * when it is done. */
 enum vr_job_kind { VR_JOB_REBIN, VR_JOB_COUNT, VR_JOB_SPEC, VR_JOB_EXPORT, VR_JOB_PROCS,
-		   VR_JOB_AGG, VR_JOB_PAIR, VR_JOB_IVS, VR_JOB_KINDS };
+		   VR_JOB_AGG, VR_JOB_PAIR, VR_JOB_IVS, VR_JOB_INDEX, VR_JOB_KINDS };
+#define VR_INDEX_SYNC 1024
+#define VR_INDEX_STEP 2048
 /* the pairing of every I/O's phases (pairjob.h) */
 enum vr_pair_state { VR_PAIR_NONE, VR_PAIR_ISSUE_ONLY, VR_PAIR_RUNNING, VR_PAIR_DONE };
 
@@ -145,6 +151,8 @@ struct vr_model {
 	struct vxt_timeline tl_est;	/* index estimate shown while tl fills */
 	bool tl_done;			/* tl is complete */
 	bool tl_show_est;		/* draw tl_est */
+	size_t ix_first, ix_last;	/* the index pass: chunks in the window so far
+					 * (ix_first SIZE_MAX = none yet) */
 	struct vxt_heatmap hm;
 	bool hm_dirty;
 	unsigned heat_bins;		/* a profile's heatmap time bins; 0 = a bin per column */
@@ -260,6 +268,15 @@ void vr_model_set_window(struct vr_model *m, uint64_t w0, uint64_t w1, unsigned 
 void vr_model_zoom(struct vr_model *m, double factor);
 /* Start re-binning the current window. */
 void vr_model_rebin(struct vr_model *m);
+/* The index pass (VR_JOB_INDEX): one turn, or what is left of it at once.
+ * While it runs, the timeline, heatmap and histogram are not computed yet
+ * (vr_model_indexing()). */
+void vr_model_index_step(struct vr_model *m);
+void vr_model_index_finish(struct vr_model *m);
+static inline bool vr_model_indexing(const struct vr_model *m)
+{
+	return m->job[VR_JOB_INDEX].active;
+}
 /* The timeline to draw. */
 const struct vxt_timeline *vr_model_timeline(const struct vr_model *m);
 /* The heatmap of it, rebuilt when needed. */

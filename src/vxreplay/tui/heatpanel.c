@@ -136,6 +136,12 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		heat_stub(a, p, focused);
 		return;
 	}
+	if (vr_model_indexing(&a->m)) {
+		tui_title(&p->r, focused, tl->mode == VXT_TL_ROWS_LBA ? "Heatmap by LBA  computing..." :
+			  "Heatmap by object  computing...", "");
+		tui_puts(gr.y + (gr.h - 1) / 2, gr.x + 2, gr.w - 2, TUI_R_DIM, "computing...");
+		return;
+	}
 	heat_bins_note(a, tl, bins, sizeof(bins));
 	if (a->hm_top > (int)hm->rows - gr.h)
 		a->hm_top = (int)hm->rows - gr.h;

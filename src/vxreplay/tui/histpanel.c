@@ -158,6 +158,10 @@ static void hist_draw(struct tui_panel *p, bool focused)
 		 a->m.filter_src[0] ? "  (filtered)" : a->m.tl_show_est ? "  (index estimate)" : "",
 		 st == VR_IVS_RUNNING ? "  (pairing the phases)" : "");
 	tui_title(&p->r, true, t, "Left/Right object  1 D2C  2 Q2C  3 queue  Esc");
+	if (vr_model_indexing(&a->m)) {
+		tui_puts(p->r.y + 2, p->r.x + 2, p->r.w - 4, TUI_R_DIM, "computing...");
+		return;
+	}
 	if (st == VR_IVS_NO_PHASES || st == VR_IVS_NONE) {
 		tui_puts(p->r.y + 2, p->r.x + 2, p->r.w - 4, TUI_R_DIM, st == VR_IVS_NONE ?
 			 "not available: pairing the phases ran out of memory" :

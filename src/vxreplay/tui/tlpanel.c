@@ -272,6 +272,12 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 
 	if (!tl->nbins || pr.h < 1)
 		return;
+	if (vr_model_indexing(&a->m)) {
+		/* a large file's index is still being read: keys go on */
+		timeline_title(a, p, focused, tl, "  computing...");
+		tui_puts(pr.y + (pr.h - 1) / 2, pr.x + 2, pr.w - 2, TUI_R_DIM, "computing...");
+		return;
+	}
 	if (q2c_metric(a)) {
 		none = vr_ivs_want(&a->m) == VR_IVS_NO_PHASES;
 		iv = none ? NULL : vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, false);
