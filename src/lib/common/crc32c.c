@@ -44,11 +44,14 @@ static uint32_t crc32c_hw(uint32_t crc, const unsigned char *p, size_t len)
 
 static int have_hw(void)
 {
-	static int hw = -1;
+	static int hw = -1;	/* (threads may ask at once) */
+	int v = __atomic_load_n(&hw, __ATOMIC_RELAXED);
 
-	if (hw < 0)
-		hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
-	return hw;
+	if (v < 0) {
+		v = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+		__atomic_store_n(&hw, v, __ATOMIC_RELAXED);
+	}
+	return v;
 }
 #endif
 

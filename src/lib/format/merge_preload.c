@@ -14,12 +14,11 @@
  * it again and reports the damage as it always does, so the result is the
  * same with any number of threads.
  */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "format/merge_impl.h"
+#include "format/par.h"
 #include "format/vxtfile.h"
 
 struct job {
@@ -31,44 +30,24 @@ struct job {
 
 struct batch {
 	struct job *jobs;
-	size_t njobs;
-	size_t next;			/* the next job to claim (atomic) */
+	struct vxt_merge *m;
 };
 
-/* Claim and run jobs until none is left, with @work's context and buffer. */
-static void run_jobs(struct batch *b, struct vxt_chunkdec *work)
+/* Begin job @j's chunk with worker @w's zstd context and buffer. */
+static void run_job(void *ctx, size_t j, unsigned w)
 {
+	struct batch *b = ctx;
+	struct job *jb = &b->jobs[j];
+	struct vxt_chunkdec *work = w ? &b->m->pool[w - 1] : &b->m->work;
+	const struct vxt_reader *r = jb->p->r;
 	char msg[200];
 
-	for (;;) {
-		size_t j = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
-		struct job *jb;
-		const struct vxt_reader *r;
-
-		if (j >= b->njobs)
-			return;
-		jb = &b->jobs[j];
-		r = jb->p->r;
-		vxt_chunkdec_swap_work(&jb->p->dec, work);
-		jb->rc = vxt_chunkdec_begin(&jb->p->dec, vxt_reader_src(r), jb->ci, jb->chunk,
-					    r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
-					    (uint32_t)vxt_objtab_count(r->objs),
-					    (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
-		vxt_chunkdec_swap_work(&jb->p->dec, work);
-	}
-}
-
-struct helper {
-	struct batch *b;
-	struct vxt_chunkdec *work;
-};
-
-static void *helper_main(void *arg)
-{
-	struct helper *h = arg;
-
-	run_jobs(h->b, h->work);
-	return NULL;
+	vxt_chunkdec_swap_work(&jb->p->dec, work);
+	jb->rc = vxt_chunkdec_begin(&jb->p->dec, vxt_reader_src(r), jb->ci, jb->chunk,
+				    r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
+				    (uint32_t)vxt_objtab_count(r->objs),
+				    (uint32_t)vxt_strtab_count(r->strs), msg, sizeof(msg));
+	vxt_chunkdec_swap_work(&jb->p->dec, work);
 }
 
 /* Contexts for @n helpers in m->pool. @return how many there are. */
@@ -90,15 +69,12 @@ static unsigned grow_pool(struct vxt_merge *m, unsigned n)
 void vxt_merge_preload(struct vxt_merge *m, size_t i)
 {
 	const struct vstart *st = &m->starts[i * m->np];
-	struct helper hs[8];
-	pthread_t th[8];
-	pthread_attr_t attr;
-	struct batch b = { 0 };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned helpers = ncpu < 2 ? 0 : (unsigned)(ncpu - 1), started = 0;
+	struct batch b = { NULL, m };
+	unsigned workers = vxt_par_workers(VXT_PAR_MAX);
 	uint64_t reach;
+	size_t njobs = 0;
 
-	if (!helpers || m->np < 2 || (!m->work.dctx && vxt_chunkdec_init(&m->work) < 0))
+	if (workers < 2 || m->np < 2 || (!m->work.dctx && vxt_chunkdec_init(&m->work) < 0))
 		return;
 	b.jobs = calloc(m->np, sizeof(*b.jobs));
 	if (!b.jobs)
@@ -113,34 +89,19 @@ void vxt_merge_preload(struct vxt_merge *m, size_t i)
 		c = vxt_reader_chunk_of(p->r, st[k].pos);
 		if (c == p->dec_chunk || p->key_lo[c] > reach)
 			continue;
-		b.jobs[b.njobs++] = (struct job){ p, vxt_reader_entry(p->r, c), c, 0 };
+		b.jobs[njobs++] = (struct job){ p, vxt_reader_entry(p->r, c), c, 0 };
 	}
-	if (b.njobs < 2) {	/* nothing to do side by side */
+	if (njobs < 2) {	/* nothing to do side by side */
 		free(b.jobs);
 		return;
 	}
-	if (helpers > b.njobs - 1)
-		helpers = (unsigned)(b.njobs - 1);
-	if (helpers > sizeof(th) / sizeof(th[0]))
-		helpers = sizeof(th) / sizeof(th[0]);
-	helpers = grow_pool(m, helpers);
-	for (size_t j = 0; j < b.njobs; j++) {	/* what it held is not the chunk now */
+	workers = grow_pool(m, workers - 1) + 1;
+	for (size_t j = 0; j < njobs; j++) {	/* what it held is not the chunk now */
 		b.jobs[j].p->dec_chunk = SIZE_MAX;
 		b.jobs[j].p->ev_n = 0;
 	}
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (unsigned h = 0; h < helpers; h++) {
-		hs[h] = (struct helper){ &b, &m->pool[h] };
-		if (pthread_create(&th[h], &attr, helper_main, &hs[h]) != 0)
-			break;	/* the ones not started are done without */
-		started++;
-	}
-	pthread_attr_destroy(&attr);
-	run_jobs(&b, &m->work);
-	for (unsigned h = 0; h < started; h++)
-		pthread_join(th[h], NULL);
-	for (size_t j = 0; j < b.njobs; j++)
+	vxt_par_run(njobs, workers, run_job, &b);
+	for (size_t j = 0; j < njobs; j++)
 		if (b.jobs[j].rc == 0)
 			b.jobs[j].p->dec_chunk = b.jobs[j].chunk;
 	free(b.jobs);
