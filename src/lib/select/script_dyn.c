@@ -287,7 +287,8 @@ void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struc
 		vxt_sdyn_take(s, -reqv_size(s));
 	}
 	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
-	memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
+	if (i + 1 < q->n)
+		memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
 	q->n--;
 	if (!q->n)
 		reqq_drop(s, q, e);

@@ -395,7 +395,7 @@ static int run_clause(struct ectx *x, const struct sclause *c)
 	x->cl = c;
 	x->error = false;
 	if (c->pred) {
-		bool t = vxt_struth_of(x, c->pred);
+		bool t = c->pred->ifn ? c->pred->ifn(x, c->pred) != 0 : vxt_struth_of(x, c->pred);
 
 		if (x->rc < 0)
 			return x->rc;
