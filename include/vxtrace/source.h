@@ -189,8 +189,9 @@ int vxt_source_fd(const struct vxt_source *s);
 /* Events the source lost so far (also present in the stream as LOST events). */
 uint64_t vxt_source_lost(const struct vxt_source *s);
 /* Did the source lose events in a way that fails the capture (the ebpf
- * ring had no room: a larger --bufsize keeps them)? The stream still holds
- * their LOST events. */
+ * ring had no room: a larger --bufsize keeps them; not the completions the
+ * kernel ran its tracepoint for without the BPF programs)? The stream
+ * still holds their LOST events. */
 bool vxt_source_lost_fails(const struct vxt_source *s);
 /* The source's clock anchor: mono_ns corresponds to real_ns. */
 void vxt_source_clock(const struct vxt_source *s, uint64_t *mono_ns, uint64_t *real_ns);

@@ -186,7 +186,7 @@ uint64_t vxt_source_lost(const struct vxt_source *s)
 
 bool vxt_source_lost_fails(const struct vxt_source *s)
 {
-	return s->lost && s->ops->lost_fails;
+	return s->lost > s->lost_passed && s->ops->lost_fails;
 }
 
 void vxt_source_clock(const struct vxt_source *s, uint64_t *mono_ns, uint64_t *real_ns)

@@ -11,7 +11,9 @@
  * opts->bufsize bytes (default 4 MiB) in the channel record layout of
  * voltrace.h and are decoded with chanrec.h, as the module's are. The ring
  * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
- * quarter full, never once per record. Records
+ * quarter full, never once per record. A completion the kernel ran its
+ * tracepoint for without our programs is counted when its request is
+ * issued again and becomes a lost event too (not a failed capture). Records
  * the kernel could not put in a full ring are counted there and become
  * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
  * vxtrace.bpf.c): only the events the program keeps cross to user space.
@@ -73,9 +75,11 @@ struct ebpf {
 	struct vxt_source *src;
 	int rc;				/* first error of the ring callback */
 	uint64_t lost_seen;		/* kernel's lost count already reported */
+	uint64_t missed_seen;		/* ... and its missed completions */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
 	bool lost_noted;		/* the full ring is in s->note */
+	bool missed_noted;		/* the missed completions are in s->note */
 	size_t ring_bytes;
 	int ncpu;
 	int epfd;			/* the ring's wakeups and the timer */
@@ -174,23 +178,33 @@ static uint64_t kernel_counter(struct ebpf *e, uint32_t which)
 	return sum;
 }
 
-/* Events the kernel dropped since the last call become one LOST event. */
+/* Events the kernel dropped since the last call (a full ring) and the
+ * completions that never ran the programs become one LOST event. Only the
+ * first fail the capture (a larger ring keeps them): the others are also
+ * counted in s->lost_passed. */
 static int report_lost(struct vxt_source *s, struct ebpf *e, struct vxt_batch *b)
 {
 	uint64_t lost = kernel_counter(e, VXT_BPF_LOST);
+	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED);
 	struct vxt_event *ev;
 
-	if (lost <= e->lost_seen)
+	if (lost < e->lost_seen)
+		lost = e->lost_seen;
+	if (missed < e->missed_seen)
+		missed = e->missed_seen;
+	if (lost == e->lost_seen && missed == e->missed_seen)
 		return 0;
 	ev = vxt_batch_push(b);
 	if (!ev)
 		return -ENOMEM;
 	ev->time_ns = vxt_now_mono();
-	ev->sector = lost - e->lost_seen;
+	ev->sector = lost - e->lost_seen + missed - e->missed_seen;
 	ev->phase = VXT_PH_LOST;
 	ev->op = VXT_OP_OTHER;
-	s->lost += lost - e->lost_seen;
+	s->lost += lost - e->lost_seen + missed - e->missed_seen;
+	s->lost_passed += missed - e->missed_seen;
 	e->lost_seen = lost;
+	e->missed_seen = missed;
 	return 0;
 }
 
@@ -502,12 +516,22 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 				 (unsigned long long)kernel_counter(e, VXT_BPF_FILTERED));
 			e->noted = true;
 		}
-		if (s->lost && !e->lost_noted) {
+		if (e->missed_seen && !e->missed_noted) {
+			size_t len = strlen(s->note);
+
+			snprintf(s->note + len, sizeof(s->note) - len, "%s%llu completions lost: "
+				 "the kernel ran the block_rq_complete tracepoint without the BPF "
+				 "programs (their issues are in the file)", len ? "; " : "",
+				 (unsigned long long)e->missed_seen);
+			e->missed_noted = true;
+		}
+		if (s->lost > s->lost_passed && !e->lost_noted) {
 			size_t len = strlen(s->note);
 
 			snprintf(s->note + len, sizeof(s->note) - len, "%s%llu events lost: the "
 				 "ring buffer (%zu KiB) was full; a larger --bufsize keeps them",
-				 len ? "; " : "", (unsigned long long)s->lost, e->ring_bytes >> 10);
+				 len ? "; " : "", (unsigned long long)(s->lost - s->lost_passed),
+				 e->ring_bytes >> 10);
 			e->lost_noted = true;
 		}
 		return 0;
@@ -533,9 +557,18 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	struct ebpf *e = s->priv;
 	int rc;
 
+	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED);
+
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
+	/* counting only, nothing wakes next(): the completions the programs
+	 * never saw are lost as of this read (no LOST event for them) */
+	if (e->skel->rodata->tally_only && missed > e->missed_seen) {
+		s->lost += missed - e->missed_seen;
+		s->lost_passed += missed - e->missed_seen;
+		e->missed_seen = missed;
+	}
 	return rc;
 }
 

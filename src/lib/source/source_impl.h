@@ -38,7 +38,8 @@ struct vxt_source_ops {
 	 * source cannot count in the kernel (open() refuses opts->tally_only). */
 	int (*tally)(struct vxt_source *s, struct vxt_tallies *out);
 	/* A lost event fails the capture (vxt_source_lost_fails()): the source
-	 * loses only when its buffer had no room, which a larger one prevents. */
+	 * loses only when its buffer had no room, which a larger one prevents
+	 * (but for those it counts in lost_passed as well). */
 	bool lost_fails;
 };
 
@@ -47,6 +48,7 @@ struct vxt_source {
 	struct vxt_objtab *objs;	/* borrowed */
 	struct vxt_strtab *strs;	/* borrowed */
 	uint64_t lost;			/* events lost so far */
+	uint64_t lost_passed;		/* ... of them, losses that do not fail it */
 	uint64_t clock_mono, clock_real;	/* anchor; set at open, updated by clock records */
 	void *priv;
 	bool stopped;			/* vxt_source_stop() was called */

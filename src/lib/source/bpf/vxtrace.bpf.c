@@ -11,6 +11,13 @@
  *   block_rq_requeue   -> VOLIOT_REC_REQUEUE   (R)
  *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
  *
+ * The kernel sometimes runs the block_rq_complete tracepoint without its
+ * BPF programs (ftrace's event on the same tracepoint sees the
+ * completion; neither a program nor its recursion counter does). Such a
+ * completion is found when its request is issued again while its issue is
+ * still remembered (not requeued in between): it is counted as missed,
+ * and user space makes a lost record of it.
+ *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
  * module's channel uses, so one decoder serves both kernel paths. A record
@@ -92,8 +99,13 @@ struct {
  * INFLIGHT_PROBES from its hash, claimed by a compare-and-swap */
 struct vxt_bpf_slot {
 	__u64 rq;			/* the request's address; 0: free */
+	__u32 state;			/* SLOT_ISSUED or SLOT_REQUEUED */
+	__u32 pad;
 	struct vxt_bpf_issue is;
 };
+
+#define SLOT_ISSUED	1
+#define SLOT_REQUEUED	2
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -192,8 +204,15 @@ static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *i
 
 		if (!sl)
 			break;
-		if (sl->rq == rq || (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))) {
+		bool own = sl->rq == rq;
+
+		if (own || (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))) {
+			/* issued again, not requeued: its completion never
+			 * ran our program */
+			if (own && sl->state == SLOT_ISSUED)
+				count(VXT_BPF_MISSED);
 			sl->is = *is;
+			sl->state = SLOT_ISSUED;
 			return;
 		}
 	}
@@ -751,6 +770,9 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 
 	if (!dev)
 		return 0;
+	sl = inflight_get(rq_key(rq));
+	if (sl)
+		sl->state = SLOT_REQUEUED;	/* its next issue is not a new I/O */
 	if (tally_only) {
 		struct vxt_bpf_tally *t = tally_of(dev, rq_op(rq->cmd_flags));
 
@@ -758,7 +780,6 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 			TALLY_ADD(t->requeued, 1);
 		return 0;
 	}
-	sl = inflight_get(rq_key(rq));
 	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, rq->__data_len,
 		    bpf_ktime_get_ns(), sl ? &sl->is : 0);
 }

@@ -49,6 +49,8 @@ enum vxt_bpf_counter {
 	VXT_BPF_FLUSH_ENDS = 7,	/* completions ending a flush sequence, not recorded */
 	VXT_BPF_TALLY_FULL = 8,	/* tally mode: I/Os of a key past VXT_BPF_MAX_TALLY */
 	VXT_BPF_FILTERED = 9,	/* records the kernel's filter kept back */
+	VXT_BPF_MISSED = 10,	/* completions that never ran the programs: their
+				 * request was issued again while still remembered */
 	VXT_BPF_NCOUNTERS
 };
 
