@@ -247,7 +247,7 @@ void vxt_script_free(struct vxt_script *s)
 			free(s->fast[i].e);
 	free(s->fast);
 	for (unsigned k = 0; k < SON_COUNT; k++)
-		free(s->on[k]);
+		free((void *)s->on[k]);
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);

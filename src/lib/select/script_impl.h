@@ -398,7 +398,7 @@ struct vxt_script {
 	struct sreqq *free_reqq;
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
-	uint16_t *on[SON_COUNT];	/* the clauses each event probe runs, in order */
+	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
 	unsigned non[SON_COUNT];
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;

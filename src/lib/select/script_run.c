@@ -439,7 +439,7 @@ static int fire_on(struct ectx *x, unsigned on, unsigned bit)
 
 	x->probe = bit;
 	for (unsigned i = 0; i < s->non[on] && rc == 0 && !s->exited; i++)
-		rc = run_clause(x, &s->cl[s->on[on][i]]);
+		rc = run_clause(x, s->on[on][i]);
 	return rc;
 }
 
@@ -458,7 +458,7 @@ int vxt_script_prepare_on(struct vxt_script *s)
 		s->non[k] = 0;
 		for (unsigned i = 0; i < s->ncl; i++)
 			if (s->cl[i].probes & bits[k])
-				s->on[k][s->non[k]++] = (uint16_t)i;
+				s->on[k][s->non[k]++] = &s->cl[i];
 	}
 	return 0;
 }
@@ -560,7 +560,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
 	case VXT_PH_DONE:
 		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
-			const struct sclause *c = &s->cl[s->on[SON_DONE][i]];
+			const struct sclause *c = s->on[SON_DONE][i];
 
 			if (c->probes & SP_DONE) {
 				x.probe = SP_DONE;
