@@ -233,6 +233,8 @@ int vr_model_refresh(struct vr_model *m)
 	if (empty)
 		vr_model_home(m);
 	vr_model_rebin(m);
+	/* a growing file's timeline is never "computing" again at each refresh */
+	vr_model_index_finish(m);
 	return n;
 }
 
