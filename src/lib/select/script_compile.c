@@ -6,9 +6,9 @@
  * comparison or an operator over its operands' functions, a comparison
  * with a constant. Predicates and integer arguments then cost one small
  * call per node, with no struct sval made on the way and no switch over
- * every kind of node. A node without a function (strings, associative
- * arrays, assignments, profile steps) is evaluated by vxt_seval(), so the
- * values are the same either way.
+ * every kind of node; a profile's steps call script_keyed.c straight. A
+ * node without a function (strings, associative arrays, assignments) is
+ * evaluated by vxt_seval(), so the values are the same either way.
  */
 #include "select/script_impl.h"
 
@@ -127,6 +127,11 @@ static int64_t i_arith(struct ectx *x, const struct snode *n)
 	return vxt_sarith(x, n, a, n->b->ifn(x, n->b));
 }
 
+static int64_t i_keyed(struct ectx *x, const struct snode *n)
+{
+	return vxt_skeyed_eval(x, n).i;
+}
+
 static int64_t i_speculation(struct ectx *x, const struct snode *n)
 {
 	(void)n;
@@ -191,6 +196,8 @@ static vxt_sifn node_fn(const struct vxt_script *s, struct snode *n)
 		return i_arith;
 	case SN_CALL:
 		return n->idx == FN_SPECULATION ? i_speculation : NULL;
+	case SN_KEYED:
+		return i_keyed;
 	default:
 		return i_generic;
 	}
@@ -208,7 +215,7 @@ static void compile(const struct vxt_script *s, struct snode *n)
 		compile(s, n->args[i]);
 	for (unsigned i = 0; i < n->nkeys; i++)
 		compile(s, n->keys[i]);
-	n->ifn = n->type == SV_INT && n->kind != SN_KEYED ? node_fn(s, n) : NULL;
+	n->ifn = n->type == SV_INT ? node_fn(s, n) : NULL;
 }
 
 void vxt_script_compile_ints(struct vxt_script *s)
