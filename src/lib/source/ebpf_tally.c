@@ -1,6 +1,9 @@
 /* ebpf_tally.c - read the ebpf source's in-kernel counts (see ebpf_tally.h)
  *
- * Keys of the tallies map are dev << 8 | op, of the errors map dev << 32 |
+ * Keys of the tallies map are dev << 8 | op; entry i of the tally_slots
+ * array (objects chosen) counts want_dev[i / VXT_BPF_TALLY_OPS] and op
+ * i % VXT_BPF_TALLY_OPS, and one never counted into is left out, as a hash
+ * key never made. Keys of the errors map are dev << 32 |
  * op << 16 | (uint16_t)errno (vxtrace_bpf.h). A per-CPU map's value comes
  * as one copy per possible CPU; the sums are the counts.
  */
@@ -85,6 +88,45 @@ static int read_tallies(struct vxt_source *s, struct vxt_chanev *names, int fd, 
 	return rc;
 }
 
+static bool counted(const struct vxt_bpf_tally *v, int ncpu)
+{
+	for (int c = 0; c < ncpu; c++)
+		if (v[c].started || v[c].requeued || v[c].completed)
+			return true;
+	return false;
+}
+
+static int read_slots(struct vxt_source *s, struct vxt_chanev *names, int fd,
+		      const uint32_t *devs, uint32_t ndev, int ncpu, struct vxt_tallies *out)
+{
+	struct vxt_bpf_tally *vals = calloc((size_t)ncpu, sizeof(*vals));
+	int rc = 0;
+
+	if (!vals)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < ndev * VXT_BPF_TALLY_OPS; i++) {
+		struct vxt_tally *t;
+		uint8_t op = (uint8_t)(i % VXT_BPF_TALLY_OPS);
+
+		if (bpf_map_lookup_elem(fd, &i, vals) || !counted(vals, ncpu))
+			continue;
+		if (vxt_grow(&out->t, &out->cap, out->n + 1, sizeof(*out->t)) < 0) {
+			rc = vxt_source_seterr(s, -ENOMEM, "out of memory");
+			break;
+		}
+		t = &out->t[out->n];
+		memset(t, 0, sizeof(*t));
+		rc = object_of(s, names, devs[i / VXT_BPF_TALLY_OPS], &t->object);
+		if (rc < 0)
+			break;
+		t->op = op < VXT_OP_COUNT ? op : VXT_OP_OTHER;
+		sum_into(t, vals, ncpu);
+		out->n++;
+	}
+	free(vals);
+	return rc;
+}
+
 static int read_errors(struct vxt_source *s, struct vxt_chanev *names, int fd, int ncpu,
 		       struct vxt_tallies *out)
 {
@@ -124,13 +166,15 @@ static int read_errors(struct vxt_source *s, struct vxt_chanev *names, int fd, i
 }
 
 int vxt_ebpf_tally_read(struct vxt_source *s, struct vxt_chanev *names, int tally_fd,
-			int err_fd, int ncpu, struct vxt_tallies *out)
+			int slots_fd, const uint32_t *devs, uint32_t ndev, int err_fd, int ncpu,
+			struct vxt_tallies *out)
 {
 	int rc;
 
 	out->n = 0;
 	out->ne = 0;
-	rc = read_tallies(s, names, tally_fd, ncpu, out);
+	rc = ndev ? read_slots(s, names, slots_fd, devs, ndev, ncpu, out)
+		  : read_tallies(s, names, tally_fd, ncpu, out);
 	if (rc < 0)
 		return rc;
 	return read_errors(s, names, err_fd, ncpu, out);

@@ -434,6 +434,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	if (!o->tally && !o->tally_only) {
 		bpf_map__set_max_entries(e->skel->maps.tallies, 1);
 		bpf_map__set_max_entries(e->skel->maps.tally_errs, 1);
+	} else if (!all) {	/* an array by device and op, no hash */
+		uint32_t n = e->skel->rodata->want_n;
+
+		bpf_map__set_max_entries(e->skel->maps.tallies, 1);
+		bpf_map__set_max_entries(e->skel->maps.tally_slots,
+					 (n ? n : 1) * VXT_BPF_TALLY_OPS);
 	}
 	/* counting, nothing goes to the ring: the smallest one */
 	e->ring_bytes = o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize);
@@ -560,6 +566,9 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED);
 
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
+				 bpf_map__fd(e->skel->maps.tally_slots),
+				 (const uint32_t *)e->skel->rodata->want_dev,
+				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
 	/* counting only, nothing wakes next(): the completions the programs
@@ -572,10 +581,36 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	return rc;
 }
 
+/* The issues the kernel still remembers (no completion seen), once the
+ * programs are detached: -1 when the table cannot be read. */
+static int64_t count_unfinished(struct ebpf *e)
+{
+	uint32_t n = VXT_BPF_MAX_INFLIGHT, out = 0;
+	uint32_t *keys = calloc(n, sizeof(*keys));
+	struct vxt_bpf_slot *v = calloc(n, sizeof(*v));
+	LIBBPF_OPTS(bpf_map_batch_opts, bo);
+	int64_t left = -1;
+
+	if (keys && v && (!bpf_map_lookup_batch(bpf_map__fd(e->skel->maps.inflight), NULL, &out,
+						keys, v, &n, &bo) || errno == ENOENT)) {
+		left = 0;
+		for (uint32_t i = 0; i < n; i++)
+			left += v[i].rq && v[i].state == VXT_BPF_SLOT_ISSUED;
+	}
+	free(keys);
+	free(v);
+	return left;
+}
+
 static int ebpf_stop(struct vxt_source *s)
 {
 	struct ebpf *e = s->priv;
+	int64_t left;
 
+	/* completions first: an I/O issued before the end has its issue in
+	 * the file, and the issues left without a completion are counted */
+	bpf_link__destroy(e->skel->links.vxt_rq_complete);
+	e->skel->links.vxt_rq_complete = NULL;
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
 	/* a program still running on another CPU may hold a record it has
 	 * reserved, not yet submitted (the drain would stop short of it) or
@@ -583,6 +618,16 @@ static int ebpf_stop(struct vxt_source *s)
 	 * sections, and a global membarrier waits for every one of those */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
 		usleep(20000);
+	/* issues with no completion: in flight now, or completed while the
+	 * kernel passed the programs over and not issued again since */
+	left = e->skel->rodata->tally_only ? 0 : count_unfinished(e);
+	if (left > 0) {
+		size_t len = strlen(s->note);
+
+		snprintf(s->note + len, sizeof(s->note) - len, "%s%lld issues had no completion "
+			 "when the capture ended (in flight, or completed without the BPF programs)",
+			 len ? "; " : "", (long long)left);
+	}
 	return 0;
 }
 

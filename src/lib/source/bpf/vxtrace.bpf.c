@@ -42,7 +42,9 @@
  * With tally_on, per (device, op) the program counts issues, requeues,
  * completions, bytes, errors (and per errno) and the completions' latencies
  * in two histograms (the metrics' 2^k us buckets and the log-linear ns
- * buckets of struct vxt_hist), in per-CPU hash maps that user space reads
+ * buckets of struct vxt_hist), in per-CPU maps (an array by the device's
+ * place in want_dev[] and the op when objects are chosen, else a hash by
+ * device and op) that user space reads
  * once per interval, from the very records it sends; with tally_only it
  * sends nothing and makes no record (no issuer looked up).
  */
@@ -97,15 +99,9 @@ struct {
  * update and delete, with their bucket locks, cost more than the rest of a
  * program); a request takes the first slot free or its own among the
  * INFLIGHT_PROBES from its hash, claimed by a compare-and-swap */
-struct vxt_bpf_slot {
-	__u64 rq;			/* the request's address; 0: free */
-	__u32 state;			/* SLOT_ISSUED or SLOT_REQUEUED */
-	__u32 pad;
-	struct vxt_bpf_issue is;
-};
-
-#define SLOT_ISSUED	1
-#define SLOT_REQUEUED	2
+/* (struct vxt_bpf_slot, vxtrace_bpf.h) */
+#define SLOT_ISSUED	VXT_BPF_SLOT_ISSUED
+#define SLOT_REQUEUED	VXT_BPF_SLOT_REQUEUED
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -139,6 +135,15 @@ struct {
 	__type(key, __u64);
 	__type(value, struct vxt_bpf_tally);
 } tallies SEC(".maps");
+
+/* tally mode among objects chosen: want_dev[] index * VXT_BPF_TALLY_OPS +
+ * op -> its counts, found with no hash lookup (sized by user space) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct vxt_bpf_tally);
+} tally_slots SEC(".maps");
 
 /* tally mode: dev << 32 | op << 16 | (__u16)errno -> failed completions */
 struct {
@@ -303,8 +308,9 @@ static __always_inline __s32 status_errno(__u8 st)
 	return -5;		/* newer or unknown codes: EIO, as the kernel's default */
 }
 
-/* Is @dev among want_dev[]? A binary search (VXT_BPF_MAX_DEVS is 256). */
-static __always_inline bool wanted(__u32 dev)
+/* The index of @dev in want_dev[], or -1. A binary search
+ * (VXT_BPF_MAX_DEVS is 256). */
+static __always_inline int wanted(__u32 dev)
 {
 	__u32 lo = 0, hi = want_n;
 
@@ -312,29 +318,32 @@ static __always_inline bool wanted(__u32 dev)
 		__u32 mid, v;
 
 		if (lo >= hi)
-			return false;
+			return -1;
 		mid = ((lo + hi) / 2) & (VXT_BPF_MAX_DEVS - 1);
 		v = want_dev[mid];
 		if (v == dev)
-			return true;
+			return (int)mid;
 		if (v < dev)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return -1;
 }
 
 /* The traced device of @rq in VOLIOT_MKDEV encoding, or 0 to skip it: a
- * wanted partition wins over its disk. The tracepoints' arguments are
+ * wanted partition wins over its disk; its index in want_dev[] into @idx
+ * (VXT_BPF_MAX_DEVS with want_all). The tracepoints' arguments are
  * typed by BTF: plain loads read the request (relocated by CO-RE, through
  * the verifier's checked loads), with no helper call each. */
-static __always_inline __u32 rq_dev(struct request *rq)
+static __always_inline __u32 rq_dev(struct request *rq, __u32 *idx)
 {
 	struct gendisk *gd = rq->q->disk;
 	struct block_device *bd;
 	__u32 disk, part;
+	int at;
 
+	*idx = VXT_BPF_MAX_DEVS;
 	if (!gd)
 		return 0;
 	disk = ((__u32)gd->major << 20) | (__u32)gd->first_minor;
@@ -342,9 +351,15 @@ static __always_inline __u32 rq_dev(struct request *rq)
 		return disk;
 	bd = rq->part;
 	part = bd ? bd->bd_dev : 0;
-	if (part && part != disk && wanted(part))
+	if (part && part != disk && (at = wanted(part)) >= 0) {
+		*idx = at;
 		return part;
-	return wanted(disk) ? disk : 0;
+	}
+	at = wanted(disk);
+	if (at < 0)
+		return 0;
+	*idx = at;
+	return disk;
 }
 
 /* A record into the ring, user space not woken (it reads the ring every
@@ -468,13 +483,23 @@ static __always_inline __u32 us_bucket(__u64 ns)
 	return k > VXT_BPF_US_BUCKETS - 1 ? VXT_BPF_US_BUCKETS - 1 : k;
 }
 
-static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u8 op)
+/* The counts of (@dev, @op), @dev at want_dev[@idx]. */
+static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u32 idx, __u8 op)
 {
 	__u64 key = ((__u64)dev << 8) | op;
-	struct vxt_bpf_tally *t = bpf_map_lookup_elem(&tallies, &key);
+	struct vxt_bpf_tally *t;
 	__u32 zero = 0;
 	void *z;
 
+	if (!want_all) {
+		__u32 at = idx * VXT_BPF_TALLY_OPS + (op & (VXT_BPF_TALLY_OPS - 1));
+
+		t = bpf_map_lookup_elem(&tally_slots, &at);
+		if (!t)
+			count(VXT_BPF_TALLY_FULL);
+		return t;
+	}
+	t = bpf_map_lookup_elem(&tallies, &key);
 	if (t)
 		return t;
 	z = bpf_map_lookup_elem(&tally_zero, &zero);
@@ -490,10 +515,10 @@ static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u8 op)
 /* Atomic: a completion in an interrupt may cut into an issue on this CPU. */
 #define TALLY_ADD(field, n) __sync_fetch_and_add(&(field), (n))
 
-static __always_inline void tally_done(__u32 dev, __u8 op, __s32 error, __u32 bytes,
-				       __u64 lat)
+static __always_inline void tally_done(__u32 dev, __u32 idx, __u8 op, __s32 error,
+				       __u32 bytes, __u64 lat)
 {
-	struct vxt_bpf_tally *t = tally_of(dev, op);
+	struct vxt_bpf_tally *t = tally_of(dev, idx, op);
 
 	if (!t)
 		return;
@@ -521,15 +546,15 @@ static __always_inline void tally_done(__u32 dev, __u8 op, __s32 error, __u32 by
 }
 
 /* The counts of a record about to be sent (or kept in a window). */
-static __always_inline void tally_rec(const struct voliot_io_rec *r)
+static __always_inline void tally_rec(const struct voliot_io_rec *r, __u32 idx)
 {
 	struct vxt_bpf_tally *t;
 
 	if (r->type == VOLIOT_REC_IO_DONE) {
-		tally_done(r->dev, r->op, r->error, r->bytes, r->latency_ns);
+		tally_done(r->dev, idx, r->op, r->error, r->bytes, r->latency_ns);
 		return;
 	}
-	t = tally_of(r->dev, r->op);
+	t = tally_of(r->dev, idx, r->op);
 	if (!t)
 		return;
 	if (r->type == VOLIOT_REC_IO_START)
@@ -630,7 +655,8 @@ static __always_inline int spec_slot(__u64 key)
 	return n;
 }
 
-static __always_inline void speculate(const struct voliot_io_rec *r)
+/* Speculate on record @r of the device at want_dev[@idx]. */
+static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 {
 	struct vxt_bpf_window *w;
 	struct commit_ctx c;
@@ -639,7 +665,12 @@ static __always_inline void speculate(const struct voliot_io_rec *r)
 	int slot;
 
 	count(VXT_BPF_SEEN);
-	slot = spec_slot(spec_key_of(r));
+	/* keyed by object among objects chosen: the device's own window,
+	 * with no lookup */
+	if (spec_key == VXT_BPF_KEY_OBJECT && !want_all)
+		slot = idx < VXT_BPF_MAX_KEYS ? (int)idx : -1;
+	else
+		slot = spec_slot(spec_key_of(r));
 	if (slot < 0) {
 		count(VXT_BPF_SPEC_FAILED);
 		return;
@@ -687,8 +718,9 @@ static __always_inline void speculate(const struct voliot_io_rec *r)
 	w->seq[at] = n + 1;
 }
 
-static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 error,
-				__u32 bytes, __u64 now, const struct vxt_bpf_issue *is)
+static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 idx,
+				__s32 error, __u32 bytes, __u64 now,
+				const struct vxt_bpf_issue *is)
 {
 	struct voliot_io_rec r;
 	__u32 opf = rq->cmd_flags;
@@ -717,13 +749,13 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __s32 
 		__builtin_memset(r.comm, 0, sizeof(r.comm));
 	}
 	if (tally_on)
-		tally_rec(&r);
+		tally_rec(&r, idx);
 	if (kf_on && !kf_may_accept(&r)) {
 		count(VXT_BPF_FILTERED);
 		return 0;
 	}
 	if (spec_on)
-		speculate(&r);
+		speculate(&r, idx);
 	else
 		ring_put(&r);
 	return 0;
@@ -739,7 +771,7 @@ static __always_inline void issue_of_current(struct vxt_bpf_issue *is, __u64 now
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
-	__u32 dev = rq_dev(rq);
+	__u32 idx, dev = rq_dev(rq, &idx);
 	__u64 key = rq_key(rq), now;
 	struct vxt_bpf_issue is;
 
@@ -752,20 +784,20 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
 		inflight_put(key, &is);
-		t = tally_of(dev, rq_op(rq->cmd_flags));
+		t = tally_of(dev, idx, rq_op(rq->cmd_flags));
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
 	}
 	issue_of_current(&is, now);
 	inflight_put(key, &is);
-	return send(rq, VOLIOT_REC_IO_START, dev, 0, rq->__data_len, now, &is);
+	return send(rq, VOLIOT_REC_IO_START, dev, idx, 0, rq->__data_len, now, &is);
 }
 
 SEC("tp_btf/block_rq_requeue")
 int BPF_PROG(vxt_rq_requeue, struct request *rq)
 {
-	__u32 dev = rq_dev(rq);
+	__u32 idx, dev = rq_dev(rq, &idx);
 	struct vxt_bpf_slot *sl;
 
 	if (!dev)
@@ -774,20 +806,20 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 	if (sl)
 		sl->state = SLOT_REQUEUED;	/* its next issue is not a new I/O */
 	if (tally_only) {
-		struct vxt_bpf_tally *t = tally_of(dev, rq_op(rq->cmd_flags));
+		struct vxt_bpf_tally *t = tally_of(dev, idx, rq_op(rq->cmd_flags));
 
 		if (t)
 			TALLY_ADD(t->requeued, 1);
 		return 0;
 	}
-	return send(rq, VOLIOT_REC_REQUEUE, dev, 0, rq->__data_len,
+	return send(rq, VOLIOT_REC_REQUEUE, dev, idx, 0, rq->__data_len,
 		    bpf_ktime_get_ns(), sl ? &sl->is : 0);
 }
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned int nr_bytes)
 {
-	__u32 dev = rq_dev(rq);
+	__u32 idx, dev = rq_dev(rq, &idx);
 	__u64 now;
 	struct vxt_bpf_issue copy;
 	struct vxt_bpf_slot *sl;
@@ -813,9 +845,9 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		return 0;
 	}
 	if (tally_only) {
-		tally_done(dev, rq_op(rq->cmd_flags), error, nr_bytes,
+		tally_done(dev, idx, rq_op(rq->cmd_flags), error, nr_bytes,
 			   sl && now > copy.time_ns ? now - copy.time_ns : 0);
 		return 0;
 	}
-	return send(rq, VOLIOT_REC_IO_DONE, dev, error, nr_bytes, now, sl ? &copy : 0);
+	return send(rq, VOLIOT_REC_IO_DONE, dev, idx, error, nr_bytes, now, sl ? &copy : 0);
 }

@@ -25,6 +25,7 @@ enum vxt_bpf_key {
 /* In-kernel counting ("tally" mode): per (device, op) and per (device, op,
  * errno), at most this many of each. */
 #define VXT_BPF_MAX_TALLY	1024
+#define VXT_BPF_TALLY_OPS	8	/* entries per device in the array (ops 0..6) */
 #define VXT_BPF_US_BUCKETS	26	/* le = 2^k us, k = 0..24, then +Inf */
 #define VXT_BPF_NS_BUCKETS	256	/* log-linear: 4 per power of two of a ns */
 
@@ -125,5 +126,17 @@ struct vxt_bpf_issue {
 	__u32	pid;
 	char	comm[16];
 };
+
+/* A slot of the inflight array: a request issued and not completed yet
+ * (user space counts those left when the capture ends). */
+struct vxt_bpf_slot {
+	__u64	rq;			/* the request's address; 0: free */
+	__u32	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
+	__u32	pad;
+	struct vxt_bpf_issue is;
+};
+
+#define VXT_BPF_SLOT_ISSUED	1
+#define VXT_BPF_SLOT_REQUEUED	2
 
 #endif
