@@ -10,6 +10,8 @@
 #   spec       a per-request speculation script      (req->spec per I/O)
 #   summary    --report summary
 #   quantize   @[object, op] = quantize(latency)
+#   context    --profile errors-in-context --report summary (YAML context:,
+#              compiled to the same engine)
 # each the best CPU time (user + sys) of VXT_BENCH_ROUNDS rounds that run the
 # four in turn, and, where valgrind is installed, the instructions of each
 # (callgrind) over the first VXT_BENCH_CG_EVENTS events (default 2 M): on a
@@ -56,6 +58,7 @@ args() {
 	spec) echo "--script spec.d" ;;
 	summary) echo "--report summary" ;;
 	quant) echo "--script quant.d" ;;
+	ctx) echo "--profile errors-in-context --profile-dir $top/formats/profiles --report summary" ;;
 	esac
 }
 
@@ -65,10 +68,10 @@ cpu1() {
 	awk '{ printf "%.3f", $1 + $2 }' tm
 }
 
-for m in filter spec summary quant; do eval "best_$m="; done
+for m in filter spec summary quant ctx; do eval "best_$m="; done
 r=0
 while [ "$r" -lt "$rounds" ]; do
-	for m in filter spec summary quant; do
+	for m in filter spec summary quant ctx; do
 		t=$(cpu1 "$m" t.vxt)
 		eval "b=\$best_$m"
 		b=$(awk -v a="$b" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
@@ -80,10 +83,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }
 rate() { awk -v n="$n" -v t="$1" 'BEGIN { printf "%.1f M events/s", (t > 0 ? n / t / 1e6 : 0) }'; }
 ev_m=$(awk -v n="$n" 'BEGIN { printf "%g M", n / 1e6 }')
 echo "script runs: $ev_m events, ~1 000 I/Os in flight; CPU seconds best of $rounds alternating rounds:" \
-	"filter $best_filter, spec $best_spec, summary $best_summary, quantize $best_quant"
+	"filter $best_filter, spec $best_spec, summary $best_summary, quantize $best_quant," \
+	"context $best_ctx"
 echo "goal speculation / filter <= 1.5x (CPU time):        $(ratio "$best_spec" "$best_filter")"
 echo "goal speculation >= 10 M events/s (CPU time):        $(rate "$best_spec")"
 echo "goal quantize / summary <= 1.3x (CPU time):          $(ratio "$best_quant" "$best_summary")"
+echo "goal context profile / filter <= 1.5x (CPU time):    $(ratio "$best_ctx" "$best_filter")"
 
 if command -v valgrind >/dev/null 2>&1; then
 	"$build/vxrecord" --source sim -c "$cgn" --seed 3 --rate 1000000 --sim-objects "$objs" \
@@ -93,13 +98,15 @@ if command -v valgrind >/dev/null 2>&1; then
 		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/vxreplay" c.vxt \
 			$(args "$1") 2>&1 >/dev/null | awk '/Collected :/ { print $NF }'
 	}
-	i_f=$(ins filter); i_s=$(ins spec); i_m=$(ins summary); i_q=$(ins quant)
+	i_f=$(ins filter); i_s=$(ins spec); i_m=$(ins summary); i_q=$(ins quant); i_c=$(ins ctx)
 	gi() { awk -v i="$1" 'BEGIN { printf "%.3f G", i / 1e9 }'; }
 	cg_m=$(awk -v n="$cgn" 'BEGIN { printf "%g M", n / 1e6 }')
 	echo "goal speculation / filter <= 1.5x (instructions):    $(ratio "$i_s" "$i_f")" \
 		"($(gi "$i_s") / $(gi "$i_f"), callgrind, $cg_m events)"
 	echo "goal quantize / summary <= 1.3x (instructions):      $(ratio "$i_q" "$i_m")" \
 		"($(gi "$i_q") / $(gi "$i_m"), callgrind, $cg_m events)"
+	echo "goal context profile / filter <= 1.5x (instructions): $(ratio "$i_c" "$i_f")" \
+		"($(gi "$i_c") / $(gi "$i_f"), callgrind, $cg_m events)"
 else
 	echo "(valgrind not installed: no instruction counts)"
 fi
