@@ -175,9 +175,11 @@ check-kmod-maybe:
 	@if [ -x tests/kmod/run.sh ]; then sh tests/kmod/run.sh --if-possible $(B); \
 	 else echo "kmod tests: skipped (tests/kmod/run.sh missing)"; fi
 	@if [ -x tests/kmod/newer.sh ]; then sh tests/kmod/newer.sh --if-possible $(B); fi
+	@if [ -x tests/kmod/lockdown.sh ]; then sh tests/kmod/lockdown.sh --if-possible $(B); fi
 
 check-kmod: all
 	@sh tests/kmod/run.sh $(B)
+	@sh tests/kmod/lockdown.sh $(B)
 
 bench: all
 	@sh tests/bench/run.sh $(B)
