@@ -16,8 +16,11 @@
 # buffers); the errors fio saw against its I/Os; the share of the events
 # in the profile's windows; the bytes (d) read from its channel against
 # (b)'s (the module's read_bytes, by kind of record), and whether every
-# error kept its window; each against its goal in a line starting with
-# "goal".
+# error kept its window; the windows counted by brute force over the full
+# trace against what the module sent (overlapping windows sent once), and
+# the window share and the bytes predicted from the window and the error
+# rate against those measured; each against its goal in a line starting
+# with "goal".
 #   env: VXT_BENCH_RUNTIME (seconds per fio run, default 2), VXT_BENCH_ROUNDS
 #        (rounds of (a)-(e), default 9), VXT_BENCH_CHECK (seconds of the
 #        check run, default 20), VXT_BENCH_PROFILE (errors-in-context),
@@ -208,6 +211,21 @@ awk -v rt="$runtime" -v ck="$check" -v win="${win:-0}" '
 				printf "  1%% of the full trace'\''s bytes leaves %.2f bytes per event of the windows (the full record: 64)\n", (w > 0 ? full / 100 / w : 0)
 			printf "  window share of events: %s (%d of %d events of the full trace in the profile'\''s windows); bytes (d)/(b): %s\n", pct(w / val(c, "events_full")), w, val(c, "events_full"), pct(kern / full)
 			printf "goal kmod-spec bytes: kernel speculation reads %s of the full trace'\''s bytes from the channel (goal: 1%% at most): %s\n", pct(kern / full), (kern <= full / 100 ? "met" : "missed")
+		}
+		if ("windows" in m && val(m["windows"], "events") > 0) {
+			wl = m["windows"]
+			N = val(wl, "events"); U = val(wl, "union"); S = val(wl, "sum"); K = val(wl, "kept_module")
+			sh = val(wl, "share"); mt = val(wl, "model_timeline"); mu = val(wl, "model_union")
+			p = val(wl, "dones") > 0 ? val(wl, "errors") / val(wl, "dones") : 0
+			bpe = K > 0 ? kio / K : 0
+			printf "  windows counted by brute force over the full trace: %d events in the union of the %d errors'\'' windows (%d counted per error, %d in overlaps); the module sent %d: %s\n", U, val(wl, "errors"), S, S - U, K, (K == U ? "each event once, none past an after window" : "not the union")
+			printf "  window share predicted from the window (%.0f ms) and the error rate (1 in %.0f I/Os) at %d IOPS, n = %d I/Os a window: linear p x n %s, with overlaps 1 - (1 - p)^n %s, n around each event of the trace (the rate as it varied) %s; measured %s (sampling: +-%s for %d errors)\n", (val(wl, "before_ns") + val(wl, "after_ns")) / 1e6, (p > 0 ? 1 / p : 0), val(wl, "iops"), val(wl, "n_window"), pct(val(wl, "model_linear")), pct(mu), pct(mt), pct(sh), pct(val(wl, "errors") > 0 ? sh / sqrt(val(wl, "errors")) : 0), val(wl, "errors")
+			if (full > 0 && bpe > 0) {
+				printf "  bytes (d)/(b) from that share at the module'\''s %.2f bytes per kept event (I/O records) and its stats, horizon and object records: predicted %s, measured %s\n", bpe, pct((mt * N * bpe + kst + khz + kot) / full), pct(kern / full)
+				need = 0.01 * full / N / bpe
+				printf "  1%% of the full trace'\''s bytes allows a window share of %s at %.2f bytes per event: a window of at most %.0f ms at this IOPS and error rate (-ln(1 - share) / (p x IOPS))\n", pct(need), bpe, (need < 1 && p > 0 ? -log(1 - need) / (p * val(wl, "iops")) * 1000 : 0)
+			}
+			printf "goal kmod-spec windows: the module sent %d events, the union of the windows holds %d: %s\n", K, U, (K == U ? "met" : "missed")
 		}
 		ok = val(c, "errors_kernel") == ef && val(c, "errors_offline") == ef && val(c, "differing_rows") == 0 && (fe < 0 || fe == ef)
 		printf "goal kmod-spec errors: %d of %d errors kept (fio saw %d), %d rows differ from the profile applied offline to the full trace (%d rows): %s\n", val(c, "errors_kernel"), ef, fe, val(c, "differing_rows"), val(c, "rows_offline"), (ok ? "met" : "missed")

@@ -10,7 +10,10 @@
 # once on the same I/O: the bytes each read from its channel (the module's
 # read_bytes, by kind of record), the errors fio saw against its I/Os and
 # the errors in the full trace, and the profile applied offline to the
-# full file compared with the kernel's file. Prints "SPECBENCH" lines.
+# full file compared with the kernel's file; then the check's windows
+# counted by brute force over the full trace against the events the module
+# sent, and the share the window and the error rate predict (windows()).
+# Prints "SPECBENCH" lines.
 
 M=/modules
 RUNTIME=${RUNTIME:-2}
@@ -124,6 +127,58 @@ blk() {	# blk SEED: fio beside blktrace
 	rm -rf /tmp/bt
 }
 
+# spec_n NAME: counter NAME of spec_stats (all speculations since load)
+spec_n() { awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' $P/spec_stats; }
+# ns VALUE: a profile's duration (200ms, 1s, 50us) in ns
+ns() { echo "$1" | awk '{ v = $1 + 0; u = $1; sub(/^[0-9.]+/, "", u)
+	print v * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1) }'; }
+# windows: the check's windows counted by brute force over the full trace
+# (one object), beside what the module sent: U events in the union of the
+# windows [error - before, error + after], S the sum of each error's own
+# window (S - U: events of overlapping windows, which a commit must not
+# send twice), kept_module the events the module sent (spec_stats kept).
+# And the share the window and the error rate give: p = errors / I/Os,
+# n = IOPS x (before + after) I/Os whose error would claim an event:
+# linear p x n, with overlaps 1 - (1 - p)^n, and the same with n counted
+# around each event of the trace (the I/O rate as it varied).
+# Time windows only: a window by count prints none.
+windows() {
+	pf=/profiles/$PROFILE.yaml
+	if grep -q '^  before_events:\|^  after_events:' $pf; then
+		echo "SPECBENCH windows skipped: windows by count"
+		return
+	fi
+	bw=$(ns "$(sed -n 's/^  before: *//p' $pf)")
+	aw=$(ns "$(sed -n 's/^  after: *//p' $pf)")
+	vxreplay /tmp/ck-full.vxt --report events --format csv | tail -n +2 |
+		sort -t, -k1,1n >/tmp/ck-sorted.csv
+	awk -F, -v bw="$bw" -v aw="$aw" -v kept="$kept" '
+		{ n++; t[n] = $1 + 0; if ($3 == "done") { d[n] = 1; nd++; if ($9 != 0) { e[++ne] = n } } }
+		END {
+			for (k = 1; k <= ne; k++) {
+				i = e[k]
+				for (j = i; j >= 1 && t[j] >= t[i] - bw; j--) { in_w[j] = 1; S++ }
+				for (j = i + 1; j <= n && t[j] <= t[i] + aw; j++) { in_w[j] = 1; S++ }
+			}
+			for (j = 1; j <= n; j++) U += in_w[j]
+			p = nd ? ne / nd : 0
+			iops = n > 1 ? nd / ((t[n] - t[1]) / 1e9) : 0
+			nw = iops * (bw + aw) / 1e9
+			# completions within [t - after, t + before] of each event
+			# (1 - p)^k by products: the guest busybox awk has no exp() or log()
+			pw[0] = 1; top = 0
+			while (top < nw) { top++; pw[top] = pw[top - 1] * (1 - p) }
+			lo = 1; hi = 0; c = 0; m = 0
+			for (j = 1; j <= n; j++) {
+				while (hi < n && t[hi + 1] <= t[j] + bw) { hi++; c += d[hi] }
+				while (lo <= hi && t[lo] < t[j] - aw) { c -= d[lo]; lo++ }
+				while (top < c) { top++; pw[top] = pw[top - 1] * (1 - p) }
+				m += 1 - pw[c]
+			}
+			printf "SPECBENCH windows events=%d errors=%d dones=%d before_ns=%d after_ns=%d union=%d sum=%d overlap=%d kept_module=%d share=%.5f iops=%.0f n_window=%.0f model_linear=%.5f model_union=%.5f model_timeline=%.5f\n", n, ne, nd, bw, aw, U, S, S - U, kept, n ? U / n : 0, iops, nw, p * nw, 1 - pw[int(nw + 0.5)], n ? m / n : 0
+		}' /tmp/ck-sorted.csv
+}
+
 have_bt=0
 command -v blktrace >/dev/null 2>&1 && have_bt=1
 # Alternating rounds: none, full, user, kernel, blktrace, each from the same seed.
@@ -144,6 +199,7 @@ done
 
 # check: both at once on the same I/O, CHECK_SECONDS long (errors are rare)
 r0=$(rd_all)
+kept0=$(spec_n kept)
 vxrecord -q -f --source kmod --objects nullb0 --profile-dir /profiles --profile $PROFILE \
 	-o /tmp/ck-kern.vxt 2>/tmp/ck-kern.err &
 k=$!
@@ -157,14 +213,16 @@ kill -INT $k $f
 wait $k
 wait $f
 rdd=$(rd_delta "$r0" "$(rd_all)")
+kept=$(($(spec_n kept) - kept0))
 vxreplay /tmp/ck-full.vxt --profile-dir /profiles --profile $PROFILE --report events \
 	--format csv | cut -d, -f1-10,13 >/tmp/ck-user.csv
 vxreplay /tmp/ck-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/ck-kern.csv
 ef=$(vxreplay /tmp/ck-full.vxt --report events --format csv | awk -F, '$3 == "done" && $9 != 0' | wc -l)
 eu=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ck-user.csv | wc -l)
 ek=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ck-kern.csv | wc -l)
-nd=$(diff /tmp/ck-user.csv /tmp/ck-kern.csv | grep -c '^[<>]')
+nd=$(diff -U0 /tmp/ck-user.csv /tmp/ck-kern.csv | grep -c '^[-+][0-9]')
 nf=$(vxreplay /tmp/ck-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
 	grep -o '[0-9]*$')
 echo "SPECBENCH check errors_full=$ef errors_offline=$eu errors_kernel=$ek events_full=$nf rows_offline=$(($(wc -l </tmp/ck-user.csv) - 1)) rows_kernel=$(($(wc -l </tmp/ck-kern.csv) - 1)) differing_rows=$nd $ckfio starts_full=$(vxreplay /tmp/ck-full.vxt --report events --format csv | awk -F, '$3 == "start"' | wc -l) $rdd"
+windows
 rmmod vxtrace
