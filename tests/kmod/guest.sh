@@ -152,11 +152,19 @@ else
 fi
 
 dmesg >/tmp/dmesg.txt
+# the checks this kernel makes while the tests run, as the running kernel
+# shows them: lockdep (/proc/lockdep), KASAN and KFENCE (their boot lines),
+# kmemleak (its debugfs file)
+kchecks() {
+	yn() { if "$@" >/dev/null 2>&1; then echo on; else echo off; fi; }
+	echo "lockdep $(yn test -e /proc/lockdep), KASAN $(yn grep -q 'KernelAddressSanitizer initialized' /tmp/dmesg.txt)," \
+		"KFENCE $(yn grep -q 'kfence: initialized' /tmp/dmesg.txt), kmemleak $(yn test -e /sys/kernel/debug/kmemleak)"
+}
 if grep -E -q 'BUG|WARNING|Oops|Call Trace|general protection' /tmp/dmesg.txt; then
 	res FAIL dmesg "kernel log has problems:"
 	grep -E -B2 -A20 'BUG|WARNING|Oops|Call Trace|general protection' /tmp/dmesg.txt | head -60
 else
-	res PASS dmesg "no BUG, WARNING or Oops in the kernel log"
+	res PASS dmesg "no BUG, WARNING or Oops in the kernel log ($(uname -r) checks: $(kchecks))"
 fi
 echo "--- guest dmesg (vxtrace lines) ---"
 grep -i vxtrace /tmp/dmesg.txt
