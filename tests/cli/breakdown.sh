@@ -7,7 +7,8 @@
 #    means and modes).
 # 2. Independently of btt, from `--report events --format csv` with awk: each
 #    interval of the capture recomputed by pairing queue, getrq, insert,
-#    merge, issue and completion by sector; a --filter restricts it.
+#    merge, issue and completion by sector; a --filter restricts it; the
+#    HTML report's breakdown table shows the same N and average per interval.
 # 3. A completion whose issue is missing is counted as unpaired with the
 #    ordinal of the first such event, never given a made-up time.
 # 4. A capture of issue and completion only says the breakdown is not
@@ -110,6 +111,20 @@ for js, ref in (("c.json", "awk.txt"), ("f.json", "awkf.txt")):
         sys.exit("breakdown: %s: intervals differ from a pairing by hand:\n report %s\n awk    %s" %
                  (js, got, want))
 PYEOF
+
+# the HTML report's breakdown table: every interval it shows, N and average
+# as the page prints them, against the same pairing by hand
+"$b/vxreplay" "$tmp/c.vxt" --report html -o "$tmp/c.html" || fail "html report failed"
+awk 'function dur(v) { if (v < 1000) return sprintf("%dns", v)
+		if (v < 1e6) return sprintf("%.1fus", v / 1e3)
+		if (v < 1e9) return sprintf("%.1fms", v / 1e6); return sprintf("%.2fs", v / 1e9) }
+	{ print $1, $2, dur($3) }' "$tmp/awk.txt" > "$tmp/awkh.txt"
+sed -n 's/^<tr data-iv="\([a-z0-9]*\)"><td>[a-z0-9]*<\/td><td>\([0-9]*\)<\/td><td>[^<]*<\/td><td>\([^<]*\)<\/td>.*/\1 \2 \3/p' \
+	"$tmp/c.html" | sort > "$tmp/html.txt"
+[ "$(wc -l < "$tmp/awkh.txt")" -ge 8 ] || fail "html: the pairing by hand found $(wc -l < "$tmp/awkh.txt") intervals"
+cmp -s "$tmp/awkh.txt" "$tmp/html.txt" ||
+	fail "html breakdown differs from a pairing by hand: $(diff "$tmp/awkh.txt" "$tmp/html.txt" | head -8)"
+echo "breakdown: html table, $(wc -l < "$tmp/html.txt") intervals: $(cut -d' ' -f1 "$tmp/html.txt" | tr '\n' ' ')"
 
 # --- 3. completions without their issue -------------------------------------
 "$b/vxreplay" "$tmp/c.vxt" --export blktrace --filter 'phase != start' -o "$tmp/nod.dump" \
