@@ -445,6 +445,8 @@ static int run_report(struct vxt_reader *r, const struct options *o)
 						  o->tui.filter) : batch_filter(r, o, &c);
 	if (rc)
 		return batch_profile_end(&bp), rc;
+	if (o->report && (!strcmp(o->report, "html") || !strcmp(o->report, "breakdown")))
+		c.held = NULL;	/* they pair the events not kept too: the file again */
 	if (o->output) {
 		char err[VXT_ERRBUF_SIZE];
 		bool created;

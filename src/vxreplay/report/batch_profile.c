@@ -2,8 +2,11 @@
  *
  * Speculation decides an event's fate only later in the stream, so a first
  * pass runs the events in scope through the profile's view and keeps the
- * file ordinals of what it commits; the report's pass then keeps exactly
- * those (the summary's section about it is report_spec_section(), report.c).
+ * file ordinals of what it commits, and the events themselves up to
+ * BATCH_PROFILE_HELD_MAX bytes; the report's pass then reads those from
+ * memory, or (past the bound, or for a report that pairs the events not
+ * kept too) the file again keeping exactly those ordinals (the summary's
+ * section about it is report_spec_section(), report.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +25,7 @@ static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 	return bp->cursor < bp->nkept && bp->kept[bp->cursor] == ord;
 }
 
-static int add_kept(struct batch_profile *bp, uint64_t ord)
+static int add_kept(struct batch_profile *bp, const struct vxt_spec_event *out)
 {
 	if (bp->nkept == bp->cap) {
 		size_t cap = bp->cap ? 2 * bp->cap : 4096;
@@ -31,16 +34,30 @@ static int add_kept(struct batch_profile *bp, uint64_t ord)
 		if (!k)
 			return -ENOMEM;
 		bp->kept = k;
+		if (!bp->held_off && cap * sizeof(*bp->held) > BATCH_PROFILE_HELD_MAX) {
+			free(bp->held);		/* the report's pass reads the file */
+			bp->held = NULL;
+			bp->held_off = true;
+		}
+		if (!bp->held_off) {
+			struct vxt_event *h = realloc(bp->held, cap * sizeof(*h));
+
+			if (!h)
+				return -ENOMEM;
+			bp->held = h;
+		}
 		bp->cap = cap;
 	}
-	bp->kept[bp->nkept++] = ord;
+	if (!bp->held_off)
+		bp->held[bp->nkept] = out->ev;
+	bp->kept[bp->nkept++] = out->seq;
 	return 0;
 }
 
-/* The pipeline's sink: the ordinal of each kept event. */
+/* The pipeline's sink: each kept event and its ordinal. */
 static int keep_ordinal(void *arg, const struct vxt_spec_event *out)
 {
-	return add_kept(arg, out->seq);
+	return add_kept(arg, out);
 }
 
 /* The first pass. @return 0, or 1 after printing why. */
@@ -94,12 +111,18 @@ int batch_profile_begin(struct report_ctx *c, struct batch_profile *bp, const ch
 	c->keep = keep_kept;
 	c->keep_arg = bp;
 	c->spec = bp;
+	if (!bp->held_off) {
+		c->held = bp->held;
+		c->held_ord = bp->kept;
+		c->nheld = bp->nkept;
+	}
 	return 0;
 }
 
 void batch_profile_end(struct batch_profile *bp)
 {
 	free(bp->kept);
+	free(bp->held);
 	vxt_profile_free(bp->p);
 	memset(bp, 0, sizeof(*bp));
 }

@@ -40,7 +40,7 @@ int export_clickhouse(struct report_ctx *c)
 		goto fail_quiet;
 	while ((rc = report_scope_next(c, &ev)) == 1) {
 		if (vxt_ch_add(ch, vxt_reader_objects(c->r), vxt_reader_strings(c->r), ev,
-			       vxt_reader_tell(c->r) - 1) < 0)
+			       report_scope_ordinal(c)) < 0)
 			goto fail;
 		events++;
 		errors += ev->error != 0;

@@ -91,9 +91,19 @@ static int stats_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
  * (all of them when a filter or profile judges the events). @return 0 or 1. */
 static int collect(struct report_ctx *c, struct vxt_stats *st)
 {
+	const struct vxt_event *ev;
+
 	vxt_stats_init(st);
 	if (report_scope_begin(c) < 0)
 		return 1;
+	if (c->held) {
+		while (report_scope_next(c, &ev) == 1)
+			if (vxt_stats_add(st, ev) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				return 1;
+			}
+		return 0;
+	}
 	return report_scan(c, c->keep ? VXT_FIELD_ALL : STATS_FIELDS, stats_chunk, st);
 }
 

@@ -51,6 +51,13 @@ struct report_ctx {
 	uint64_t damaged;		/* damaged chunks skipped (each named on stderr) */
 	size_t damage_said;		/* chunks below this were named (passes go in order) */
 	const struct batch_script *script;	/* --script: its section in the summary */
+	/* --profile: the events its first pass kept (file order, with their
+	 * ordinals), read again from memory rather than from the file; NULL
+	 * when the passes read the file (too many kept, or a report such as
+	 * the breakdown that pairs the events it does not keep too) */
+	const struct vxt_event *held;
+	const uint64_t *held_ord;
+	size_t nheld, held_pos;
 };
 
 /* A damaged chunk met by a pass: name it on stderr (once over all passes)
@@ -114,6 +121,8 @@ int report_scan(struct report_ctx *c, unsigned fields, report_chunk_fn fn, void 
  * until the next call. */
 int report_scope_begin(struct report_ctx *c);
 int report_scope_next(struct report_ctx *c, const struct vxt_event **ev);
+/* The file ordinal of the event report_scope_next() gave last. */
+uint64_t report_scope_ordinal(const struct report_ctx *c);
 /* Write @s as a JSON string literal. */
 void report_json_str(FILE *out, const char *s);
 

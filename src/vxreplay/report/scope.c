@@ -3,7 +3,8 @@
  * The reports, the exports and --profile's first pass (batch_profile.c) read
  * the events of struct report_scope through report_scope_begin()/next():
  * seeking to --from through the index, stopping past --to, keeping one object
- * and what the keep callback keeps. Nothing here calls a report.
+ * and what the keep callback keeps, or the events --profile's first pass
+ * held in memory (report_ctx.held). Nothing here calls a report.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,12 @@ int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 {
 	int rc;
 
+	if (c->held) {
+		if (c->held_pos == c->nheld)
+			return 0;
+		*ev = &c->held[c->held_pos++];
+		return 1;
+	}
 	while ((rc = vxt_reader_next(c->r, ev)) != 0) {
 		int k;
 
@@ -51,9 +58,20 @@ void report_damage(struct report_ctx *c, size_t chunk, const char *msg)
 	c->damage_said = chunk + 1;
 }
 
+uint64_t report_scope_ordinal(const struct report_ctx *c)
+{
+	return c->held ? c->held_ord[c->held_pos - 1] : vxt_reader_tell(c->r) - 1;
+}
+
 int report_scope_begin(struct report_ctx *c)
 {
-	int rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
+	int rc;
+
+	if (c->held) {
+		c->held_pos = 0;
+		return 0;
+	}
+	rc = c->scope.from_ns ? vxt_reader_seek_time(c->r, c->scope.from_ns) :
 		 vxt_reader_seek_ordinal(c->r, 0);
 
 	if (rc < 0) {
