@@ -99,4 +99,21 @@ if "".join(dom.texts.get("total-errors", [])).strip() != str(s["errors"]):
     fail("summary error count differs from the summary report")
 print("html_report: %d error bars, %d heatmap cells, %d objects" % (len(bars), len(cells), len(objs)))
 PYEOF
+# With a profile or a script that keeps every failed I/O, the page's later
+# passes (timeline, error table) read what the first one kept: the error
+# table lists each failed completion, counted here from the whole file's CSV.
+"$b/vxrecord" -q -s sim -c 200000 --seed 3 -o "$tmp/s3.vxt" || fail "vxrecord seed 3 failed"
+want=$("$b/vxreplay" "$tmp/s3.vxt" --report events -F csv |
+	awk -F, 'NR > 1 && $3 == "done" && $9 != 0 { n++ } END { print n + 0 }')
+[ "$want" -gt 0 ] || fail "seed 3 has no failed I/O"
+[ "$want" -gt 200 ] && want=200
+n=0
+for keep in "--profile errors-in-context" "--script ${VXT_TOP:?}/formats/profiles/io-errors.d"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$b/vxreplay" "$tmp/s3.vxt" $keep --report html -o "$tmp/k$n.html" || fail "$keep: html report failed"
+	got=$(sed -n '/<table id="errors">/,/<\/table>/p' "$tmp/k$n.html" | grep -c '<tr><td')
+	[ "$got" -eq "$want" ] || fail "$keep: the error table lists $got failed I/Os, the file has $want"
+	grep -q '<rect class="err"' "$tmp/k$n.html" || fail "$keep: the error timeline has no bar"
+done
 echo "html_report: ok"

@@ -20,9 +20,7 @@ static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 	struct batch_profile *bp = arg;
 
 	(void)ev;
-	while (bp->cursor < bp->nkept && bp->kept[bp->cursor] < ord)
-		bp->cursor++;
-	return bp->cursor < bp->nkept && bp->kept[bp->cursor] == ord;
+	return report_kept_has(bp->kept, bp->nkept, &bp->cursor, ord);
 }
 
 static int add_kept(struct batch_profile *bp, const struct vxt_spec_event *out)

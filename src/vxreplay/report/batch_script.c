@@ -19,9 +19,7 @@ static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 	struct batch_script *bs = arg;
 
 	(void)ev;
-	while (bs->cursor < bs->nkept && bs->kept[bs->cursor] < ord)
-		bs->cursor++;
-	return bs->cursor < bs->nkept && bs->kept[bs->cursor] == ord;
+	return report_kept_has(bs->kept, bs->nkept, &bs->cursor, ord);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -121,6 +121,10 @@ int report_scan(struct report_ctx *c, unsigned fields, report_chunk_fn fn, void 
  * until the next call. */
 int report_scope_begin(struct report_ctx *c);
 int report_scope_next(struct report_ctx *c, const struct vxt_event **ev);
+/* Whether ordinal @ord is among the @n ascending @kept, for a keep callback:
+ * *@cursor follows a pass in file order, and goes back when a report starts
+ * another pass over the file (the HTML page reads it three times). */
+bool report_kept_has(const uint64_t *kept, size_t n, size_t *cursor, uint64_t ord);
 /* The file ordinal of the event report_scope_next() gave last. */
 uint64_t report_scope_ordinal(const struct report_ctx *c);
 /* Write @s as a JSON string literal. */

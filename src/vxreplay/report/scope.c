@@ -85,3 +85,27 @@ void report_json_str(FILE *out, const char *s)
 {
 	vxt_fputs_json(s, out);	/* escape.h: invalid UTF-8 bytes as \u00NN */
 }
+
+bool report_kept_has(const uint64_t *kept, size_t n, size_t *cursor, uint64_t ord)
+{
+	size_t i = *cursor;
+
+	if (i && kept[i - 1] >= ord) {
+		/* a new pass: the first kept ordinal not below @ord */
+		size_t lo = 0, hi = i - 1;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (kept[mid] < ord)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo;
+	}
+	while (i < n && kept[i] < ord)
+		i++;
+	*cursor = i;
+	return i < n && kept[i] == ord;
+}
