@@ -16,7 +16,8 @@
  * issued again and becomes a lost event too (not a failed capture). Records
  * the kernel could not put in a full ring are counted there and become
  * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
- * vxtrace.bpf.c): only the events the program keeps cross to user space.
+ * vxtrace.bpf.c), in windows sized from the profile's nspec and specsize
+ * (spec_fits()): only the events the program keeps cross to user space.
  * With opts->tally the kernel also counts (struct vxt_tally, read by
  * ebpf_tally.c when asked), from the records it makes; with tally_only it
  * only counts and no event crosses. Programs and maps are held by file descriptors only
@@ -47,6 +48,7 @@
 
 #include "source/chanev.h"
 #include "source/ebpf_tally.h"
+#include "source/kmod_spec.h"
 #include "source/source_impl.h"
 #include "vxtrace/chanrec.h"
 #include "vxtrace/sysdev.h"
@@ -81,6 +83,7 @@ struct ebpf {
 	bool lost_noted;		/* the full ring is in s->note */
 	bool missed_noted;		/* the missed completions are in s->note */
 	size_t ring_bytes;
+	uint32_t spec_keys;		/* the kernel speculation's windows */
 	int ncpu;
 	int epfd;			/* the ring's wakeups and the timer */
 	int timerfd;			/* every EBPF_READ_NS while records may come */
@@ -365,13 +368,51 @@ static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *p
 	return rc;
 }
 
+/* The kernel speculation's windows for profile @k, sized as the module
+ * sizes its buffers (kmod_spec.c): *keys windows (the profile's nspec, no
+ * more than the objects traced when keyed by object) of *window records
+ * (specsize over the VXT_BPF_SPEC_EVENT bytes the profile counts an
+ * event), nspec x specsize at most VXT_BPF_SPEC_MAX_BYTES (the records
+ * take 72 bytes each in the map, so at most 83 MiB of kernel memory).
+ * @return false, with why in s->kspec_why, when they do not fit. */
+static bool spec_fits(struct vxt_source *s, struct ebpf *e, const struct vxt_kspec *k, bool all,
+		      uint32_t *keys, uint32_t *window)
+{
+	union voliot_want_set sets[VXT_BPF_MAX_DEVS];
+	uint32_t n = all ? 1 : e->skel->rodata->want_n, i, nspec, size;
+
+	memset(sets, 0, sizeof(sets));
+	for (i = 0; i < n; i++)
+		sets[i].type = all ? VOLIOT_WANT_ALL : VOLIOT_WANT_DEV;
+	if (vxt_kmod_spec_size(k, sets, (int)n, &nspec, &size, s->kspec_why,
+			       sizeof(s->kspec_why)) < 0)
+		return false;
+	if (!nspec)
+		nspec = 1;
+	if ((uint64_t)nspec * size > VXT_BPF_SPEC_MAX_BYTES || nspec > VXT_BPF_MAX_KEYS) {
+		snprintf(s->kspec_why, sizeof(s->kspec_why), "its %u window%s%s x %u bytes = %llu "
+			 "bytes do not fit the ebpf source's %llu MiB", nspec, nspec == 1 ? "" : "s",
+			 k->key == VXT_BPF_KEY_OBJECT && nspec < k->nspec ? " (one per object)" : "",
+			 size, (unsigned long long)nspec * size, VXT_BPF_SPEC_MAX_BYTES >> 20);
+		return false;
+	}
+	*keys = nspec;
+	*window = size / VXT_BPF_SPEC_EVENT ? size / VXT_BPF_SPEC_EVENT : 1;
+	if (k->before_events > *window) {
+		snprintf(s->kspec_why, sizeof(s->kspec_why), "its %u events before a trigger "
+			 "are more than a window holds (specsize %u / %d bytes = %u)",
+			 k->before_events, size, VXT_BPF_SPEC_EVENT, *window);
+		return false;
+	}
+	return true;
+}
+
 static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
-	/* a before window by count must fit a key's window of records; the
-	 * BPF program has no key request */
-	bool spec = !o->tally_only && o->kspec && o->kspec->before_events <= VXT_BPF_WINDOW &&
-		    o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
+	/* the BPF program has no key request; the windows are sized below */
+	bool spec = !o->tally_only && o->kspec && o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
+	uint32_t keys = 1, window = 1;
 	const char *btf = btf_path();
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
 		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
@@ -402,6 +443,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	e->skel->rodata->want_all = all;
 	if (!all && (rc = select_objects(s, e, o->objects)) < 0)
 		return rc;
+	if (spec && !spec_fits(s, e, o->kspec, all, &keys, &window))
+		spec = false;
 	if (spec) {
 		const struct vxt_kspec *k = o->kspec;
 
@@ -417,8 +460,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		e->skel->rodata->spec_on_error = k->on_error;
 		e->skel->rodata->spec_on_latency_ns = k->on_latency_ns;
 		e->skel->rodata->spec_latency_strict = k->latency_strict;
-	} else {
-		bpf_map__set_max_entries(e->skel->maps.spec_windows, 1);
+		e->skel->rodata->spec_keys = keys;
+		e->skel->rodata->spec_window = window;
+		bpf_map__set_max_entries(e->skel->maps.spec_slots, keys);
+		bpf_map__set_max_entries(e->skel->maps.spec_windows, keys);
+		bpf_map__set_max_entries(e->skel->maps.spec_records, keys * window);
+		e->spec_keys = keys;
 	}
 	/* the filter in the kernel: not with a speculation there (user space
 	 * filters what it commits), nor with nothing sent */
@@ -554,7 +601,7 @@ static int ebpf_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 	st->commits = kernel_counter(e, VXT_BPF_COMMITS);
 	st->drops = kernel_counter(e, VXT_BPF_SPEC_DROPS);
 	st->failed = kernel_counter(e, VXT_BPF_SPEC_FAILED);
-	st->max_keys = VXT_BPF_MAX_KEYS;
+	st->max_keys = e->spec_keys;
 	return 0;
 }
 

@@ -30,7 +30,7 @@
  * address (issue time, pid and command of the issuer), and, when spec_on,
  * speculation as the profiles' context: form means it: per key (object, pid
  * or both) the records that are not sent wait in a window of the last
- * VXT_BPF_WINDOW; a trigger (a failed completion, or one at least
+ * spec_window (sized from the profile); a trigger (a failed completion, or one at least
  * spec_on_latency_ns slow) sends those of its key within spec_before_ns
  * before it (and among the spec_before_events last), itself, and then,
  * live, those within spec_after_ns after it (and among the
@@ -78,6 +78,8 @@ const volatile __u32 spec_after_events;	/* ... and among the first this many (0:
 const volatile bool spec_on_error;	/* trigger: a completion with an error */
 const volatile __u64 spec_on_latency_ns;	/* trigger: a completion this slow (0 = no) */
 const volatile bool spec_latency_strict;	/* ... slower than, not as slow as */
+const volatile __u32 spec_window = 1;	/* records a key's window holds */
+const volatile __u32 spec_keys = 1;	/* keys (windows) at most */
 
 /* in-kernel counting (struct vxt_bpf_tally), and instead of records */
 const volatile bool tally_on;
@@ -115,17 +117,24 @@ struct {
 /* kernel speculation: key -> its window's slot, and the windows */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, VXT_BPF_MAX_KEYS);
+	__uint(max_entries, 1);	/* spec_keys */
 	__type(key, __u64);
 	__type(value, __u32);
 } spec_slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, VXT_BPF_MAX_KEYS);	/* 1 when no speculation runs */
+	__uint(max_entries, 1);	/* spec_keys; 1 when no speculation runs */
 	__type(key, __u32);
 	__type(value, struct vxt_bpf_window);
 } spec_windows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);	/* spec_keys x spec_window */
+	__type(key, __u32);
+	__type(value, struct vxt_bpf_wrec);
+} spec_records SEC(".maps");
 
 /* tally mode: dev << 8 | op -> its counts; allocated as keys appear */
 struct {
@@ -578,21 +587,28 @@ static __always_inline struct vxt_bpf_window *window_of(__u32 slot)
 	return bpf_map_lookup_elem(&spec_windows, &slot);
 }
 
+/* Record number @n of window @slot's ring. */
+static __always_inline struct vxt_bpf_wrec *wrec_of(__u32 slot, __u64 n)
+{
+	__u32 i = slot * spec_window + (__u32)(n % spec_window);
+
+	return bpf_map_lookup_elem(&spec_records, &i);
+}
+
 /* Walking back from the newest stored record: how many are in the window. */
 static long commit_count(__u32 i, void *arg)
 {
 	struct commit_ctx *c = arg;
-	struct vxt_bpf_window *w = window_of(c->slot);
+	struct vxt_bpf_wrec *w;
 	__u64 n, t;
-	__u32 at;
 
-	if (!w || i >= c->head || (spec_before_events && i >= spec_before_events))
+	if (i >= c->head || (spec_before_events && i >= spec_before_events))
 		return 1;
 	n = c->head - 1 - i;
-	at = n & (VXT_BPF_WINDOW - 1);
-	if (w->seq[at] != n + 1)
+	w = wrec_of(c->slot, n);
+	if (!w || w->seq != n + 1)
 		return 1;	/* overwritten since: nothing older is left */
-	t = w->rec[at].time_ns;
+	t = w->rec.time_ns;
 	if (t < c->from_ns || t <= c->sent_upto)
 		return 1;
 	c->n = i + 1;
@@ -603,16 +619,15 @@ static long commit_count(__u32 i, void *arg)
 static long commit_send(__u32 i, void *arg)
 {
 	struct commit_ctx *c = arg;
-	struct vxt_bpf_window *w = window_of(c->slot);
+	struct vxt_bpf_wrec *w;
 	__u64 n;
-	__u32 at;
 
+	n = c->head - c->n + i;
+	w = wrec_of(c->slot, n);
 	if (!w)
 		return 1;
-	n = c->head - c->n + i;
-	at = n & (VXT_BPF_WINDOW - 1);
-	if (w->seq[at] == n + 1)
-		ring_put(&w->rec[at]);
+	if (w->seq == n + 1)
+		ring_put(&w->rec);
 	return 0;
 }
 
@@ -646,7 +661,7 @@ static __always_inline int spec_slot(__u64 key)
 	if (slot)
 		return *slot;
 	n = __sync_fetch_and_add(&spec_nkeys, 1);
-	if (n >= VXT_BPF_MAX_KEYS)
+	if (n >= spec_keys)
 		return -1;
 	if (bpf_map_update_elem(&spec_slots, &key, &n, BPF_NOEXIST)) {
 		slot = bpf_map_lookup_elem(&spec_slots, &key);	/* another CPU won */
@@ -659,16 +674,16 @@ static __always_inline int spec_slot(__u64 key)
 static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 {
 	struct vxt_bpf_window *w;
+	struct vxt_bpf_wrec *wr;
 	struct commit_ctx c;
 	__u64 n, now = r->time_ns;
-	__u32 at;
 	int slot;
 
 	count(VXT_BPF_SEEN);
 	/* keyed by object among objects chosen: the device's own window,
 	 * with no lookup */
 	if (spec_key == VXT_BPF_KEY_OBJECT && !want_all)
-		slot = idx < VXT_BPF_MAX_KEYS ? (int)idx : -1;
+		slot = idx < spec_keys ? (int)idx : -1;
 	else
 		slot = spec_slot(spec_key_of(r));
 	if (slot < 0) {
@@ -684,7 +699,7 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 		c.from_ns = now > spec_before_ns ? now - spec_before_ns : 0;
 		c.sent_upto = w->sent_upto;
 		c.n = 0;
-		bpf_loop(VXT_BPF_WINDOW, commit_count, &c, 0);
+		bpf_loop(spec_window, commit_count, &c, 0);
 		if (c.n)
 			bpf_loop(c.n, commit_send, &c, 0);
 		ring_put(r);
@@ -708,14 +723,16 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 	}
 	/* not sent (yet): into the window, over its oldest record */
 	n = __sync_fetch_and_add(&w->head, 1);
-	at = n & (VXT_BPF_WINDOW - 1);
+	wr = wrec_of(slot, n);
+	if (!wr)
+		return;
 	/* (a count window fits the ring: nothing in it is overwritten) */
-	if (!spec_before_events && w->seq[at] && w->rec[at].time_ns + spec_before_ns >= now &&
-	    w->rec[at].time_ns > w->sent_upto)
+	if (!spec_before_events && wr->seq && wr->rec.time_ns + spec_before_ns >= now &&
+	    wr->rec.time_ns > w->sent_upto)
 		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
-	w->seq[at] = 0;
-	__builtin_memcpy(&w->rec[at], r, sizeof(*r));
-	w->seq[at] = n + 1;
+	wr->seq = 0;
+	__builtin_memcpy(&wr->rec, r, sizeof(*r));
+	wr->seq = n + 1;
 }
 
 static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 idx,

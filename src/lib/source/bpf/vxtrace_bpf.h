@@ -11,9 +11,14 @@
 #define VXT_BPF_MAX_INFLIGHT	65536
 
 /* Kernel speculation ("context" programs): a window of the last
- * VXT_BPF_WINDOW records per key, VXT_BPF_MAX_KEYS keys at most. */
-#define VXT_BPF_WINDOW		1024	/* a power of two */
-#define VXT_BPF_MAX_KEYS	256
+ * spec_window records per key, spec_keys keys at most, both sized from the
+ * profile's specsize and nspec before the programs load (source_ebpf.c);
+ * the profile's nspec x specsize at most VXT_BPF_SPEC_MAX_BYTES, the
+ * module's default spec_max_bytes. */
+#define VXT_BPF_SPEC_MAX_BYTES	(64ull << 20)
+#define VXT_BPF_MAX_KEYS	65536	/* keys a speculation takes at most */
+#define VXT_BPF_SPEC_EVENT	56	/* bytes specsize counts an event (the
+					 * profile's VXT_SPEC_RECORD_SIZE) */
 
 /* The key of a kernel speculation (as enum vxt_spec_key). */
 enum vxt_bpf_key {
@@ -46,7 +51,7 @@ enum vxt_bpf_counter {
 	VXT_BPF_SEEN = 3,	/* speculation: records considered */
 	VXT_BPF_COMMITS = 4,	/* speculation: triggers that committed a window */
 	VXT_BPF_SPEC_DROPS = 5,	/* speculation: records overwritten while still in a window */
-	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past VXT_BPF_MAX_KEYS */
+	VXT_BPF_SPEC_FAILED = 6,/* speculation: records of keys past spec_keys */
 	VXT_BPF_FLUSH_ENDS = 7,	/* completions ending a flush sequence, not recorded */
 	VXT_BPF_TALLY_FULL = 8,	/* tally mode: I/Os of a key past VXT_BPF_MAX_TALLY */
 	VXT_BPF_FILTERED = 9,	/* records the kernel's filter kept back */
@@ -93,16 +98,21 @@ struct voliot_io_rec {
 };
 #endif
 
-/* One key's window: the last VXT_BPF_WINDOW records, the sequence number
- * each slot was written with (a reader skips a slot being rewritten), and
- * what has been sent already. */
+/* One key's window: how many records it stored and what has been sent
+ * already. Its records are spec_window entries of the spec_records array
+ * from slot x spec_window on. */
 struct vxt_bpf_window {
 	__u64	head;			/* records stored so far */
 	__u64	after_until;		/* records up to this time go out live */
 	__u64	sent_upto;		/* newest record time already sent */
 	__s64	after_left;		/* ... and this many more (after_events) */
-	__u64	seq[VXT_BPF_WINDOW];	/* slot i holds record number seq[i] + 1; 0 = empty */
-	struct voliot_io_rec rec[VXT_BPF_WINDOW];
+};
+
+/* A record of a window and the sequence number it was written with (a
+ * reader skips a slot being rewritten). */
+struct vxt_bpf_wrec {
+	__u64	seq;			/* holds record number seq + 1; 0 = empty */
+	struct voliot_io_rec rec;
 };
 
 /* The kernel's part of a filter (struct vxt_kfilter of source.h, one test
