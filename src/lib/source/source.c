@@ -34,6 +34,22 @@ int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
 	return rc;
 }
 
+void vxt_source_add_note(struct vxt_source *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(s->note)) {
+		memcpy(s->note + len, "; ", 3);
+		len += 2;
+	}
+	if (len + 1 >= sizeof(s->note))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->note + len, sizeof(s->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 static const struct vxt_source_ops *find_ops(const char *kind, char *err)
 {
 	size_t i;

@@ -562,29 +562,22 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 		return n;
 	if (s->stopped && b->n == before) {
 		if (s->kfilter && !e->noted) {
-			size_t len = strlen(s->note);
-
-			snprintf(s->note + len, sizeof(s->note) - len, "%sthe kernel's filter kept "
-				 "back %llu events", len ? "; " : "",
-				 (unsigned long long)kernel_counter(e, VXT_BPF_FILTERED));
+			vxt_source_add_note(s, "the kernel's filter kept back %llu events",
+					    (unsigned long long)kernel_counter(e, VXT_BPF_FILTERED));
 			e->noted = true;
 		}
 		if (e->missed_seen && !e->missed_noted) {
-			size_t len = strlen(s->note);
-
-			snprintf(s->note + len, sizeof(s->note) - len, "%s%llu completions lost: "
-				 "the kernel ran the block_rq_complete tracepoint without the BPF "
-				 "programs (their issues are in the file)", len ? "; " : "",
-				 (unsigned long long)e->missed_seen);
+			vxt_source_add_note(s, "%llu completions lost: the kernel ran the "
+					    "block_rq_complete tracepoint without the BPF programs "
+					    "(their issues are in the file)",
+					    (unsigned long long)e->missed_seen);
 			e->missed_noted = true;
 		}
 		if (s->lost > s->lost_passed && !e->lost_noted) {
-			size_t len = strlen(s->note);
-
-			snprintf(s->note + len, sizeof(s->note) - len, "%s%llu events lost: the "
-				 "ring buffer (%zu KiB) was full; a larger --bufsize keeps them",
-				 len ? "; " : "", (unsigned long long)(s->lost - s->lost_passed),
-				 e->ring_bytes >> 10);
+			vxt_source_add_note(s, "%llu events lost: the ring buffer (%zu KiB) was "
+					    "full; a larger --bufsize keeps them",
+					    (unsigned long long)(s->lost - s->lost_passed),
+					    e->ring_bytes >> 10);
 			e->lost_noted = true;
 		}
 		return 0;
@@ -668,13 +661,10 @@ static int ebpf_stop(struct vxt_source *s)
 	/* issues with no completion: in flight now, or completed while the
 	 * kernel passed the programs over and not issued again since */
 	left = e->skel->rodata->tally_only ? 0 : count_unfinished(e);
-	if (left > 0) {
-		size_t len = strlen(s->note);
-
-		snprintf(s->note + len, sizeof(s->note) - len, "%s%lld issues had no completion "
-			 "when the capture ended (in flight, or completed without the BPF programs)",
-			 len ? "; " : "", (long long)left);
-	}
+	if (left > 0)
+		vxt_source_add_note(s, "%lld issues had no completion when the capture ended "
+				    "(in flight, or completed without the BPF programs)",
+				    (long long)left);
 	return 0;
 }
 

@@ -65,6 +65,10 @@ struct vxt_source {
 int vxt_source_seterr(struct vxt_source *s, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Append a part to s->note (the closing note), after "; " when it has one. */
+void vxt_source_add_note(struct vxt_source *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 extern const struct vxt_source_ops vxt_source_kmod_ops;
 extern const struct vxt_source_ops vxt_source_sim_ops;
 extern const struct vxt_source_ops vxt_source_ebpf_ops;
