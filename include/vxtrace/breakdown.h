@@ -157,7 +157,7 @@ struct vxt_breakdown {
 	struct vxt_bd_group *last_proc;
 	struct vxt_bd_cell *cell;	/* open addressing by object, op, pid, comm */
 	size_t ncell, capcell;
-	struct vxt_bd_cell *last_cell;	/* the cell found last */
+	struct vxt_bd_cell *last_cell[VXT_OP_COUNT];	/* the cell found last, by op */
 	bool finished;			/* vxt_bd_finish() done */
 };
 

@@ -159,7 +159,8 @@ static int mode_bits(struct vxt_bd_seek *s)
 	return 0;
 }
 
-static int mode_count(struct vxt_bd_seek *s, uint64_t d)
+/* mode_count() when the table is full or must grow first. */
+static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint64_t d)
 {
 	struct vxt_bd_mode *e;
 
@@ -194,6 +195,36 @@ static int mode_count(struct vxt_bd_seek *s, uint64_t d)
 		s->mtab = t;
 		s->mcap = cap;
 	}
+	e = mode_slot(s->mtab, s->mcap, d);
+	if (!e->count) {
+		e->key = d;
+		s->mlen++;
+	}
+	e->count++;
+	return 0;
+}
+
+/* Count @d: a filtered full table, or a slot of one with room, inline. */
+static inline int mode_count(struct vxt_bd_seek *s, uint64_t d)
+{
+	struct vxt_bd_mode *e;
+
+	if (s->mbits) {		/* full: the table never grows again */
+		uint64_t m = mode_mask(d);
+
+		if ((s->mbits[mode_word(d)] & m) != m) {
+			s->mode_full = true;
+			return 0;
+		}
+		e = mode_slot(s->mtab, s->mcap, d);
+		if (e->count)
+			e->count++;
+		else
+			s->mode_full = true;
+		return 0;
+	}
+	if (__builtin_expect(2 * (s->mlen + 1) > s->mcap, 0))
+		return mode_count_slow(s, d);
 	e = mode_slot(s->mtab, s->mcap, d);
 	if (!e->count) {
 		e->key = d;
@@ -486,6 +517,7 @@ cell_find(struct vxt_breakdown *b, uint32_t object, uint8_t op, uint32_t pid, ui
 		free(b->cell);
 		b->cell = t;
 		b->capcell = cap;
+		memset(b->last_cell, 0, sizeof(b->last_cell));
 	}
 	c = cell_slot(b->cell, b->capcell, object, op, pid, comm);
 	if (!c->used) {
@@ -499,17 +531,18 @@ cell_find(struct vxt_breakdown *b, uint32_t object, uint8_t op, uint32_t pid, ui
 		b->ncell++;
 	}
 	/* the table only moves when it grows, and that passes through here */
-	b->last_cell = c;
+	b->last_cell[op] = c;
 	return c;
 }
 
-/* cell_find(), the cell found last first */
+/* cell_find(), the cell of @op found last first (reads and writes
+ * interleave: one cache each keeps both hitting) */
 static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t object, uint8_t op,
 					  uint32_t pid, uint32_t comm)
 {
-	struct vxt_bd_cell *c = b->last_cell;
+	struct vxt_bd_cell *c = b->last_cell[op];
 
-	if (c && c->object == object && c->op == op && c->pid == pid && c->comm == comm)
+	if (c && c->object == object && c->pid == pid && c->comm == comm)
 		return c;
 	return cell_find(b, object, op, pid, comm);
 }
