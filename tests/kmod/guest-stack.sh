@@ -23,7 +23,11 @@
 #                    apart)
 #   stack_tracefs_capture, stack_tracefs_breakdown
 #                    the same two checks on the tracefs source's file
+#   stack2_remap, stack2_pairs
+#                    two deep: dm-linear vxtstk2 over vxtstk over nullb7
+#                    (below, where the section starts)
 # expect: stack_capture stack_breakdown stack_tracefs_capture stack_tracefs_breakdown
+# expect: stack2_remap stack2_pairs
 
 ST_NS=300000		# nullb7 completion_nsec
 ST_IOS=48		# reads, ST_DEPTH dd at once
@@ -118,10 +122,11 @@ st_run() {
 	return 0
 }
 
-# st_acts DEV: "A=N C=N ..." of blkparse's actions on DEV (MAJ,MIN)
+# st_acts DEV [TEXT]: "A=N C=N ..." of blkparse's actions on DEV (MAJ,MIN)
 st_acts() {
 	awk -v dev="$1" '$1 == dev && $6 ~ /^[A-Z]+$/ { n[$6]++ }
-		END { for (a in n) printf "%s=%d\n", a, n[a] }' /tmp/st-bp.txt | sort | tr '\n' ' '
+		END { for (a in n) printf "%s=%d\n", a, n[a] }' "${2:-/tmp/st-bp.txt}" |
+		sort | tr '\n' ' '
 }
 
 # st_phases CSV OBJ: "phase=N ..." of one object in an events CSV
@@ -258,4 +263,157 @@ else
 			res SKIP stack_tracefs_$t "no tracefs block events in the guest kernel"
 		done
 	fi
+fi
+
+# ---- two deep: dm-linear "vxtstk2" over vxtstk over nullb7 ----
+# vxtstk2's sector S is vxtstk's S + ST_OFF2, nullb7's S + ST_OFF2 + ST_OFF.
+# The same reads and writes on vxtstk2, seen by blktrace and a kmod channel
+# at --phases all on the three devices.
+#   stack2_remap  per device, the module's remaps (A), queues and dones
+#                 are blkparse's A, Q and C; vxtstk and nullb7 have one A
+#                 for each I/O, vxtstk2 none
+#   stack2_pairs  each completed vxtstk2 I/O reaches a completion on
+#                 nullb7: in blkparse's text through the remaps' sources
+#                 (nullb7's A names vxtstk's sector, vxtstk's A vxtstk2's);
+#                 in the module's events through the table (a remap and a
+#                 done on each device below at the mapped sector); and
+#                 vxreplay's breakdown of the file has nullb7's Q2C from
+#                 vxtstk2's queue with the N and average awk computes over
+#                 the events
+ST_OFF2=4096		# vxtstk2's start on vxtstk
+st2_top=
+
+st2_run() {
+	vxtest dm-create vxtstk2 61440 linear "/dev/$st_dm $ST_OFF2" >/tmp/st2-dm.err 2>&1 ||
+		{ st_why="dm-linear over $st_dm: $(cat /tmp/st2-dm.err)"; return 1; }
+	i=0
+	while [ -z "$st2_top" ] && [ $i -lt 50 ]; do
+		for n in /sys/block/dm-*/dm/name; do
+			[ "$(cat "$n" 2>/dev/null)" = vxtstk2 ] && st2_top=${n#/sys/block/} st2_top=${st2_top%%/*}
+		done
+		[ -n "$st2_top" ] && [ -b /dev/$st2_top ] && break
+		st2_top=
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ -n "$st2_top" ] || { st_why="no block device for dm vxtstk2"; return 1; }
+	rm -rf /tmp/stk2 && mkdir /tmp/stk2
+	blktrace -d /dev/$st2_top -d /dev/$st_dm -d /dev/nullb7 -D /tmp/stk2 >/tmp/st2-bt.out 2>&1 &
+	st_bt=$!
+	vxrecord -q -f --source kmod --objects $st2_top,$st_dm,nullb7 --phases all \
+		-o /tmp/st2-kmod.vxt 2>/tmp/st2-kmod.err &
+	st_km=$!
+	i=0
+	while [ ! -e /tmp/stk2/$st2_top.blktrace.0 ] || [ ! -e /tmp/stk2/nullb7.blktrace.0 ] ||
+	      [ ! -e /tmp/stk2/$st_dm.blktrace.0 ] ||
+	      [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 1 ]; do
+		i=$((i + 1))
+		if [ $i -gt 150 ]; then
+			st_why="recorders did not start: $(cat /tmp/st2-bt.out /tmp/st2-kmod.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
+			kill -INT $st_bt $st_km 2>/dev/null
+			wait $st_bt $st_km
+			return 1
+		fi
+		sleep 0.1
+	done
+	sleep 0.3
+	k=0
+	st_dd=
+	while [ $k -lt $ST_DEPTH ]; do
+		dd if=/dev/$st2_top of=/dev/null bs=4k count=$((ST_IOS / ST_DEPTH)) \
+			skip=$((k * 1024)) iflag=direct 2>/dev/null &
+		st_dd="$st_dd $!"
+		k=$((k + 1))
+	done
+	dd if=/dev/zero of=/dev/$st2_top bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
+		oflag=direct 2>/dev/null &
+	wait $st_dd $!
+	sleep 0.3
+	kill -INT $st_km $st_bt
+	wait $st_km $st_bt
+	return 0
+}
+
+# st2_bp_pairs TOP MID BOT: "C=N pairs=N": vxtstk2's completions, and those
+# whose sector a remap on MID names as its source, that remap's sector a
+# remap on BOT names, and BOT completes at that remap's sector
+st2_bp_pairs() {
+	awk -v top="$1" -v mid="$2" -v bot="$3" '$6 !~ /^[A-Z]+$/ { next }
+	{ a = $6; s = $8 }
+	a == "A" { src = $12; gsub(/[()]/, "", src) }
+	$1 == top && a == "C" { C[s] = 1; nc++ }
+	$1 == mid && a == "A" && src == top { MA[s] = $13 }
+	$1 == bot && a == "A" && src == mid { BA[s] = $13 }
+	$1 == bot && a == "C" { BC[s] = 1 }
+	END {
+		for (s in BC)
+			if ((s in BA) && (BA[s] in MA) && (MA[BA[s]] in C))
+				np++
+		printf "C=%d pairs=%d\n", nc, np
+	}' /tmp/st2-bp.txt
+}
+
+# st2_ev_pairs CSV: "done=N pairs=N q2c=N AVG": vxtstk2's dones, those with
+# its queue and on each device below a remap and a done at the mapped
+# sector; nullb7's done less vxtstk2's queue over those
+st2_ev_pairs() {
+	awk -F, -v top="$st2_top" -v mid="$st_dm" -v o2=$ST_OFF2 -v o1=$ST_OFF '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ t = $c["time_ns"]; p = $c["phase"]; s = $c["sector"]; o = $c["object"] }
+	o == top && p == "queue" { Q[s] = t }
+	o == top && p == "done" { D[s] = 1; nd++ }
+	o == mid { M[p, s] = 1 }
+	o == "nullb7" && (p == "remap" || p == "done") { B[p, s] = t }
+	END {
+		for (s in D) {
+			m = s + o2; b = m + o1
+			if (!(s in Q) || !(("remap", m) in M) || !(("done", m) in M) ||
+			    !(("remap", b) in B) || !(("done", b) in B))
+				continue
+			np++; sum += B["done", b] - Q[s]
+		}
+		printf "done=%d pairs=%d q2c=%d %d\n", nd, np, np, np ? int(sum / np + 0.5) : 0
+	}' "$1"
+}
+
+if [ -n "$st_dm" ] && st2_run; then
+	blkparse -D /tmp/stk2 -i $st2_top -i $st_dm -i nullb7 >/tmp/st2-bp.txt 2>/tmp/st2-bp.err
+	topdev=$(tr ':' ',' </sys/block/$st2_top/dev)
+	dmdev=$(tr ':' ',' </sys/block/$st_dm/dev)
+	nbdev=$(tr ':' ',' </sys/block/nullb7/dev)
+	vxreplay /tmp/st2-kmod.vxt --report events --format csv >/tmp/st2-kmod.csv 2>/tmp/st2-kmod.err
+	vxreplay /tmp/st2-kmod.vxt --report breakdown --format json >/tmp/st2-kmod.json 2>>/tmp/st2-kmod.err
+	n=$((ST_IOS + ST_W))
+	d= sum=
+	for dv in "$st2_top $topdev 0" "$st_dm $dmdev $n" "nullb7 $nbdev $n"; do
+		set -- $dv
+		acts=$(st_acts $2 /tmp/st2-bp.txt)
+		ph=$(st_phases /tmp/st2-kmod.csv $1)
+		a=$(st_n "$acts" A) q=$(st_n "$acts" Q) c=$(st_n "$acts" C)
+		got="A=$(st_n "$ph" remap) Q=$(st_n "$ph" queue) C=$(st_n "$ph" done)"
+		got=$(echo "$got" | sed 's/=\( \|$\)/=0\1/g')
+		want="A=${a:-0} Q=${q:-0} C=${c:-0}"
+		[ "$got" = "$want" ] && [ "${a:-0}" = $3 ] && [ "$c" = $n ] ||
+			d="$d $1: module $got, blkparse $want (A=$3 C=$n wanted);"
+		sum="$sum $1 $got;"
+	done
+	if [ -z "$d" ]; then
+		res PASS stack2_remap "dm-linear $st2_top over $st_dm over nullb7, $n I/Os on $st2_top:$sum as blkparse's"
+	else
+		res FAIL stack2_remap "$d $(head -c 300 /tmp/st2-kmod.err)"
+	fi
+	bp=$(st2_bp_pairs $topdev $dmdev $nbdev)
+	ev=$(st2_ev_pairs /tmp/st2-kmod.csv)
+	aq=${ev#*q2c=}
+	vq=$(st_bd /tmp/st2-kmod.json nullb7 q2c)
+	if [ "$bp" = "C=$n pairs=$n" ] && [ "${ev%% q2c=*}" = "done=$n pairs=$n" ] &&
+	   [ "$aq" = "$vq" ]; then
+		res PASS stack2_pairs "each of the $n completed I/Os of $st2_top reaches nullb7: blkparse through the remaps' sources ($bp), the module's events ($ev); vxreplay's nullb7 Q2C from $st2_top's queue (N avg_ns) $vq"
+	else
+		res FAIL stack2_pairs "blkparse '$bp', module events '$ev' (want $n of $n), nullb7 Q2C: awk '$aq', vxreplay '$vq'"
+	fi
+else
+	for t in remap pairs; do
+		res SKIP stack2_$t "${st_why:-no dm-linear vxtstk}"
+	done
 fi
