@@ -16,8 +16,11 @@
 CC       ?= cc
 PKG      ?= pkg-config
 PKGS      = libzstd yaml-0.1 libtracefs libtraceevent sqlite3
-# the metrics endpoint (HTTP server) and the ClickHouse sink (HTTP client)
-PKGS     += libmicrohttpd libcurl
+# the metrics endpoint (HTTP server); the ClickHouse sink's HTTP client,
+# libcurl, is compiled against but loaded when a sink opens (its thirty
+# shared objects would cost every program's start ~6 ms): headers only
+PKGS     += libmicrohttpd
+HDR_PKGS  = libcurl
 TUI_PKGS  = ncursesw
 WERROR   ?=
 SAN      ?=
@@ -47,7 +50,7 @@ ifeq ($(EBPF),1)
 PKGS     += libbpf
 endif
 
-PKG_CFLAGS := $(shell $(PKG) --cflags $(PKGS) $(TUI_PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG) --cflags $(PKGS) $(HDR_PKGS) $(TUI_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
 TUI_LIBS   := $(shell $(PKG) --libs $(TUI_PKGS) 2>/dev/null)
 CHECK_CFLAGS := $(shell $(PKG) --cflags check 2>/dev/null)

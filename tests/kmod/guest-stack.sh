@@ -42,6 +42,33 @@ ST_TOL_NS=100000
 
 st_why=
 st_dm=
+st_hung=
+
+# st_wait SECS PID...: wait for the processes, SECS at most; one still
+# running then is named in st_hung with its state, wait channel and
+# kernel stack, and killed, so a stuck tracer or dd fails these tests in
+# one line instead of holding the guest past its time limit.
+# @return 1 when one had to be killed
+st_wait() {
+	secs=$1
+	shift
+	i=0
+	while [ $i -lt $((secs * 10)) ]; do
+		left=
+		for p in "$@"; do
+			kill -0 "$p" 2>/dev/null && left="$left $p"
+		done
+		[ -z "$left" ] && break
+		i=$((i + 1))
+		sleep 0.1
+	done
+	for p in $left; do
+		st_hung="$st_hung $(cat /proc/$p/comm 2>/dev/null)($p) did not end in $secs s: state $(awk '{ print $3 }' /proc/$p/stat 2>/dev/null) wchan $(cat /proc/$p/wchan 2>/dev/null) stack $(head -n 4 /proc/$p/stack 2>/dev/null | awk '{ print $2 }' | tr '\n' ' ');"
+		kill -9 "$p" 2>/dev/null
+	done
+	wait "$@"
+	[ -z "$left" ]
+}
 
 st_setup() {
 	for t in blktrace blkparse vxrecord vxreplay; do
@@ -99,7 +126,7 @@ st_run() {
 		if [ $i -gt 150 ]; then
 			st_why="recorders did not start: $(cat /tmp/st-bt.out /tmp/st-kmod.err /tmp/st-tfs.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
 			kill -INT $st_bt $st_km $st_tf 2>/dev/null
-			wait $st_bt $st_km $st_tf
+			st_wait 60 $st_bt $st_km $st_tf
 			return 1
 		fi
 		sleep 0.1
@@ -115,10 +142,11 @@ st_run() {
 	done
 	dd if=/dev/zero of=/dev/$st_dm bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
 		oflag=direct 2>/dev/null &
-	wait $st_dd $!
+	st_wait 120 $st_dd $!
 	sleep 0.3
 	kill -INT $st_km $st_tf $st_bt
-	wait $st_km $st_tf $st_bt
+	st_wait 60 $st_km $st_tf $st_bt
+	[ -z "$st_hung" ] || { st_why=$st_hung; return 1; }
 	return 0
 }
 
@@ -245,8 +273,9 @@ st_n() {
 }
 
 if ! st_run; then
+	# a process that had to be killed fails the tests; a missing tool skips them
 	for t in capture breakdown tracefs_capture tracefs_breakdown; do
-		res SKIP stack_$t "$st_why"
+		res $([ -n "$st_hung" ] && echo FAIL || echo SKIP) stack_$t "$st_why"
 	done
 else
 	blkparse -D /tmp/stk -i $st_dm -i nullb7 >/tmp/st-bp.txt 2>/tmp/st-bp.err
@@ -311,7 +340,7 @@ st2_run() {
 		if [ $i -gt 150 ]; then
 			st_why="recorders did not start: $(cat /tmp/st2-bt.out /tmp/st2-kmod.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
 			kill -INT $st_bt $st_km 2>/dev/null
-			wait $st_bt $st_km
+			st_wait 60 $st_bt $st_km
 			return 1
 		fi
 		sleep 0.1
@@ -327,10 +356,11 @@ st2_run() {
 	done
 	dd if=/dev/zero of=/dev/$st2_top bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
 		oflag=direct 2>/dev/null &
-	wait $st_dd $!
+	st_wait 120 $st_dd $!
 	sleep 0.3
 	kill -INT $st_km $st_bt
-	wait $st_km $st_bt
+	st_wait 60 $st_km $st_bt
+	[ -z "$st_hung" ] || { st_why=$st_hung; return 1; }
 	return 0
 }
 
@@ -414,6 +444,6 @@ if [ -n "$st_dm" ] && st2_run; then
 	fi
 else
 	for t in remap pairs; do
-		res SKIP stack2_$t "${st_why:-no dm-linear vxtstk}"
+		res $([ -n "$st_hung" ] && echo FAIL || echo SKIP) stack2_$t "${st_why:-no dm-linear vxtstk}"
 	done
 fi

@@ -1,21 +1,21 @@
 /* clickhouse.c - the ClickHouse sink: URL, table check or creation, batches
  * of RowBinary rows posted over HTTP with libcurl, retries with backoff
  *
- * One curl handle per sink (the connection is kept alive between batches).
+ * One curl handle per sink (the connection is kept alive between batches);
+ * libcurl itself is loaded when the first sink opens (sink/curl_load.h).
  * Statements go in the POST body; an insert names its columns in the URL's
  * query parameter and carries the rows as the body, so the table's column
  * order does not matter. The batch is kept until the server answers 200:
  * after a failure it is sent again, whole, and the table's ReplacingMergeTree
  * key (which includes trace and seq) folds a copy that did arrive.
  */
-#include <curl/curl.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "sink/curl_load.h"
 #include "vxtrace/clickhouse.h"
 
 #define DEFAULT_BATCH 65536
@@ -34,6 +34,7 @@ static const struct { const char *name, *type; } cols[] = {
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
 struct vxt_ch {
+	const struct vxt_curl *lc;	/* libcurl */
 	CURL *curl;
 	struct curl_slist *headers;	/* "Expect:" (no 100-continue wait) */
 	char url[200];			/* as given (cut), for messages */
@@ -50,12 +51,6 @@ struct vxt_ch {
 	uint64_t sent, retries;
 	char err[VXT_ERRBUF_SIZE];
 };
-
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init(void)
-{
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 static bool ident_ok(const char *s)
 {
@@ -127,25 +122,25 @@ static int post(struct vxt_ch *ch, const char *query, const char *body, size_t l
 	CURLcode rc;
 
 	if (query) {
-		esc = curl_easy_escape(ch->curl, query, 0);
+		esc = ch->lc->easy_escape(ch->curl, query, 0);
 		if (!esc) {
 			snprintf(ch->err, sizeof(ch->err), "out of memory");
 			return -ENOMEM;
 		}
 	}
 	snprintf(url, sizeof(url), "%s%s%s", ch->base, esc ? "?query=" : "", esc ? esc : "");
-	curl_free(esc);
+	ch->lc->free(esc);
 	ch->resp_len = 0;
 	ch->resp[0] = 0;
-	curl_easy_setopt(ch->curl, CURLOPT_URL, url);
-	curl_easy_setopt(ch->curl, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(ch->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	rc = curl_easy_perform(ch->curl);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_URL, url);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDS, body);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	rc = ch->lc->easy_perform(ch->curl);
 	if (rc != CURLE_OK) {
-		snprintf(ch->err, sizeof(ch->err), "%s: %s", ch->url, curl_easy_strerror(rc));
+		snprintf(ch->err, sizeof(ch->err), "%s: %s", ch->url, ch->lc->easy_strerror(rc));
 		return -EAGAIN;
 	}
-	curl_easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &ch->status);
+	ch->lc->easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &ch->status);
 	if (ch->status == 200)
 		return 0;
 	snprintf(ch->err, sizeof(ch->err), "%s: HTTP %ld: %.200s", ch->url, ch->status,
@@ -231,6 +226,7 @@ struct vxt_ch *vxt_ch_open(const char *url, const struct vxt_ch_opts *o,
 			   char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_ch *ch = calloc(1, sizeof(*ch));
+	char why[256];
 
 	if (!ch) {
 		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
@@ -249,8 +245,13 @@ struct vxt_ch *vxt_ch_open(const char *url, const struct vxt_ch_opts *o,
 		ch->o.batch = DEFAULT_BATCH;
 	if (!ch->o.timeout_ms)
 		ch->o.timeout_ms = DEFAULT_TIMEOUT_MS;
-	pthread_once(&curl_once, curl_init);
-	ch->curl = curl_easy_init();
+	ch->lc = vxt_curl_load(why, sizeof(why));
+	if (!ch->lc) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", ch->url, why);
+		free(ch);
+		return NULL;
+	}
+	ch->curl = ch->lc->easy_init();
 	if (!ch->curl) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: cannot start libcurl", url);
 		free(ch);
@@ -258,18 +259,18 @@ struct vxt_ch *vxt_ch_open(const char *url, const struct vxt_ch_opts *o,
 	}
 	/* curl waits up to a second for "100 Continue" before a large body;
 	 * ClickHouse reads the body anyway */
-	ch->headers = curl_slist_append(NULL, "Expect:");
-	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
-	curl_easy_setopt(ch->curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(ch->curl, CURLOPT_WRITEDATA, ch);
-	curl_easy_setopt(ch->curl, CURLOPT_TIMEOUT_MS, (long)ch->o.timeout_ms);
-	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT_MS, (long)ch->o.timeout_ms);
-	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(ch->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	ch->headers = ch->lc->slist_append(NULL, "Expect:");
+	ch->lc->easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_WRITEFUNCTION, on_body);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_WRITEDATA, ch);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_TIMEOUT_MS, (long)ch->o.timeout_ms);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT_MS, (long)ch->o.timeout_ms);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
+	ch->lc->easy_setopt(ch->curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (ch->o.user)
-		curl_easy_setopt(ch->curl, CURLOPT_USERNAME, ch->o.user);
+		ch->lc->easy_setopt(ch->curl, CURLOPT_USERNAME, ch->o.user);
 	if (ch->o.password)
-		curl_easy_setopt(ch->curl, CURLOPT_PASSWORD, ch->o.password);
+		ch->lc->easy_setopt(ch->curl, CURLOPT_PASSWORD, ch->o.password);
 	if (setup_table(ch) < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s", ch->err);
 		vxt_ch_close(ch);
@@ -283,8 +284,8 @@ void vxt_ch_close(struct vxt_ch *ch)
 	if (!ch)
 		return;
 	if (ch->curl)
-		curl_easy_cleanup(ch->curl);
-	curl_slist_free_all(ch->headers);
+		ch->lc->easy_cleanup(ch->curl);
+	ch->lc->slist_free_all(ch->headers);
 	free(ch->rows);
 	free(ch);
 }
