@@ -2,7 +2,8 @@
 # merge.sh - several hosts' files read as one trace against one file, the
 # case "merging 8 files of 10 M events: first screen <= 2x a single file's":
 # the browser's first full screen (vxreplay --bench=first: start, open, index,
-# first draw; its wall-clock and CPU time) with K files of N events each
+# first draw; its wall-clock time from exec, the goal's measure, and from
+# main(), and its CPU time) with K files of N events each
 # (hosts with their own seeds, clocks OFFSET apart) merged, against one of
 # those files alone. Each is run RUNS times, one after the other in turn, and
 # the medians are compared; the load average is printed with them (wall
@@ -32,9 +33,17 @@ while [ "$i" -le "$k" ]; do
 	i=$((i + 1))
 done
 files=$(ls "$T"/h*.vxt)
-# "WALL CPU": the first full screen's ms of wall-clock and of CPU time
-screen() { "$B/vxreplay" "$@" --bench=first |
-	sed -n 's/^first full screen: \([0-9.]*\) ms (\([0-9.]*\) ms CPU.*/\1 \2/p'; }
+# "WALL CPU EXEC": the first full screen's ms of wall-clock time from
+# main(), of CPU time, and of wall-clock time from before exec (the real-time
+# clock noted here, then the one vxreplay prints: the dynamic loader and the
+# libraries' start included, what a user waits for)
+screen() {
+	t0=$(date +%s%N)
+	"$B/vxreplay" "$@" --bench=first | awk -v t0="$t0" '
+		/^first full screen: / { w = $4; c = substr($6, 2) }
+		/^first full screen at: / { x = ($5 - t0) / 1e6 }
+		END { printf "%s %s %.1f\n", w, c, x }'
+}
 first_row() {	# ms from start to the first event row of the events report
 	t0=$(date +%s%N)
 	"$B/vxreplay" "$@" --report events --format csv | head -n 2 > /dev/null
@@ -54,14 +63,15 @@ median() {	# median of column $2 of file $1
 	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END {
 		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-w1=$(median "$T/one" 1) c1=$(median "$T/one" 2)
-wk=$(median "$T/many" 1) ck=$(median "$T/many" 2)
+w1=$(median "$T/one" 1) c1=$(median "$T/one" 2) x1=$(median "$T/one" 3)
+wk=$(median "$T/many" 1) ck=$(median "$T/many" 2) xk=$(median "$T/many" 3)
 r1=$(first_row "$T/h1.vxt")
 # shellcheck disable=SC2086
 rk=$(first_row $files)
 # shellcheck disable=SC2086
 echo "merge: $k files of $n events (clocks ${off} apart), $(du -ch $files | tail -n 1 | cut -f1) in all; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-awk -v k="$k" -v runs="$runs" -v g="$goal" -v w1="$w1" -v c1="$c1" -v wk="$wk" -v ck="$ck" 'BEGIN {
-	printf "merge: first full screen (median of %d): one file %.1f ms wall, %.1f ms CPU; %d merged %.1f ms wall, %.1f ms CPU\n", runs, w1, c1, k, wk, ck
-	printf "merge: %d merged against one: %.2fx wall, %.2fx CPU (the goal: at most %dx: %s wall, %s CPU)\n", k, wk / w1, ck / c1, g, wk / w1 <= g ? "met" : "NOT met", ck / c1 <= g ? "met" : "NOT met" }'
+awk -v k="$k" -v runs="$runs" -v g="$goal" -v w1="$w1" -v c1="$c1" -v wk="$wk" -v ck="$ck" \
+    -v x1="$x1" -v xk="$xk" 'BEGIN {
+	printf "merge: first full screen (median of %d): one file %.1f ms from exec (%.1f from main), %.1f ms CPU; %d merged %.1f ms from exec (%.1f from main), %.1f ms CPU\n", runs, x1, w1, c1, k, xk, wk, ck
+	printf "merge: %d merged against one: %.2fx wall from exec, %.2fx from main, %.2fx CPU (the goal: at most %dx: %s wall from exec, %s CPU)\n", k, xk / x1, wk / w1, ck / c1, g, xk / x1 <= g ? "met" : "NOT met", ck / c1 <= g ? "met" : "NOT met" }'
 awk -v a="$r1" -v b="$rk" -v k="$k" 'BEGIN { printf "merge: first row of the events report: one file %d ms, %d merged %d ms (%.1fx)\n", a, k, b, (a ? b / a : 0) }'
