@@ -35,7 +35,7 @@ bt_run() {
 		if [ $i -gt 50 ] || ! kill -0 $p 2>/dev/null; then
 			why="blktrace did not start: $(head -n 3 /tmp/bt.out | tr '\n' ' ')"
 			kill -INT $p 2>/dev/null
-			wait $p
+			wait_for 60 $p
 			return 1
 		fi
 		sleep 0.1
@@ -45,7 +45,7 @@ bt_run() {
 	dd if=/dev/zero of=/dev/nullb0 bs=${BT_WKB}k count=$BT_W seek=5000 oflag=direct 2>/dev/null
 	sleep 0.5
 	kill -INT $p
-	wait $p
+	wait_for 60 $p
 	return 0
 }
 

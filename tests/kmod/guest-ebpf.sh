@@ -34,7 +34,7 @@ if ebpf_start /tmp/ebpf-dd.vxt --objects nullb0; then
 	dd if=/dev/zero of=/dev/nullb0 bs=8k count=200 seek=3000 oflag=direct 2>/dev/null
 	sleep 0.3
 	kill -INT $REC
-	wait $REC
+	wait_for 60 $REC
 	vxreplay /tmp/ebpf-dd.vxt --report summary --format json >/tmp/ebpf-dd.json
 	got="$(ebpf_json /tmp/ebpf-dd.json starts) $(ebpf_json /tmp/ebpf-dd.json reads)"
 	got="$got $(ebpf_json /tmp/ebpf-dd.json writes) $(ebpf_json /tmp/ebpf-dd.json bytes)"
@@ -55,7 +55,7 @@ if ebpf_start /tmp/ebpf-err.vxt --objects nullb1; then
 	dd if=/dev/nullb1 of=/dev/null bs=512 count=1 skip=$BAD iflag=direct 2>/dev/null
 	sleep 0.3
 	kill -INT $REC
-	wait $REC
+	wait_for 60 $REC
 	n=$(vxreplay /tmp/ebpf-err.vxt --report events --format csv |
 		awk -F, -v s=$BAD '$3 == "done" && $6 == s && $10 == "EIO"' | wc -l)
 	if [ "$n" -ge 1 ]; then

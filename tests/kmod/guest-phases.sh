@@ -71,7 +71,7 @@ ph_run() {
 		if [ $i -gt 100 ]; then
 			ph_why="recorders did not start: $(cat /tmp/ph-bt.out /tmp/ph-all.err /tmp/ph-issue.err | head -n 3 | tr '\n' ' ')"
 			kill -INT $ph_bt $ph_all $ph_issue 2>/dev/null
-			wait $ph_bt $ph_all $ph_issue
+			wait_for 60 $ph_bt $ph_all $ph_issue
 			return 1
 		fi
 		sleep 0.1
@@ -85,10 +85,10 @@ ph_run() {
 		ph_dd="$ph_dd $!"
 		k=$((k + 1))
 	done
-	wait $ph_dd
+	wait_for 120 $ph_dd
 	sleep 0.3
 	kill -INT $ph_all $ph_issue $ph_bt
-	wait $ph_all $ph_issue $ph_bt
+	wait_for 60 $ph_all $ph_issue $ph_bt
 	[ -z "$ph_why" ]
 }
 

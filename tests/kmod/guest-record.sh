@@ -30,7 +30,7 @@ rec_start() {
 rec_stop() {
 	sleep 0.3
 	kill -INT $REC
-	wait $REC
+	wait_for 60 $REC
 }
 
 # expect FILE KEY VALUE...: every KEY has VALUE; sets DIFF to what differs
@@ -142,7 +142,7 @@ while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" = 0 ] && [ $i -
 	i=$((i + 1))
 done
 dd if=/dev/nullb0 of=/dev/null bs=4k count=1000 skip=5000 iflag=direct 2>/dev/null
-wait $TOP
+wait_for 60 $TOP
 rc=$?
 # reads: the sum over the intervals of r_s x duration_s
 reads=$(grep -o '"duration_s":[0-9.]*\|"r_s":[0-9.]*' /tmp/top.json |
@@ -185,9 +185,9 @@ done
 spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
 sleep 0.3
 kill -INT $KREC $FREC
-wait $KREC
+wait_for 60 $KREC
 krc=$?
-wait $FREC
+wait_for 60 $FREC
 vxreplay /tmp/ks-full.vxt --profile-dir /profiles --profile errors-in-context \
 	--report events --format csv |
 	cut -d, -f1-10,13 >/tmp/ks-user.csv
@@ -236,9 +236,9 @@ dd if=/dev/nullb1 of=/dev/null bs=4k count=60 skip=2800 iflag=direct 2>/dev/null
 spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
 sleep 0.3
 kill -INT $KREC $FREC
-wait $KREC
+wait_for 60 $KREC
 krc=$?
-wait $FREC
+wait_for 60 $FREC
 vxreplay /tmp/kf-full.vxt --profile-dir /profiles --profile errors-flight \
 	--report events --format csv |
 	cut -d, -f1-10,13 >/tmp/kf-user.csv
@@ -291,13 +291,13 @@ dd if=/dev/nullb5 of=/dev/null bs=4k count=600 skip=10000 iflag=direct 2>/dev/nu
 OTHER=$!
 # the failing one: 40 reads, then the bad block stops it
 dd if=/dev/nullb5 of=/dev/null bs=4k count=100 skip=$((BAD / 8 - 40)) iflag=direct 2>/dev/null
-wait $OTHER
+wait_for 120 $OTHER
 spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
 sleep 0.3
 kill -INT $KREC $FREC
-wait $KREC
+wait_for 60 $KREC
 krc=$?
-wait $FREC
+wait_for 60 $FREC
 vxreplay /tmp/kp-full.vxt --profile-dir /tmp/pidprof --profile pid-context \
 	--report events --format csv |
 	cut -d, -f1-10,13 >/tmp/kp-user.csv
@@ -367,13 +367,13 @@ FAST=$!
 dd if=/dev/nullb9 of=/dev/null bs=4k count=24 skip=100 iflag=direct 2>/dev/null &
 SLOW7=$!
 dd if=/dev/nullb8 of=/dev/null bs=4k count=4 skip=200 iflag=direct 2>/dev/null
-wait $FAST $SLOW7
+wait_for 120 $FAST $SLOW7
 spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
 sleep 0.3
 kill -INT $KREC $FREC
-wait $KREC
+wait_for 60 $KREC
 krc=$?
-wait $FREC
+wait_for 60 $FREC
 vxreplay /tmp/kr-full.vxt --profile-dir /profiles --profile slow-io \
 	--report events --format csv | cut -d, -f1-10,13 >/tmp/kr-user.csv
 vxreplay /tmp/kr-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kr-kern.csv
@@ -453,9 +453,9 @@ fio --name=rate --filename=/dev/nullb11 --direct=1 --rw=randread --bs=4k --ioeng
 	--output-format=json >/tmp/kq-fio.json 2>/dev/null
 sleep 0.3
 kill -INT $KREC $FREC
-wait $KREC
+wait_for 60 $KREC
 krc=$?
-wait $FREC
+wait_for 60 $FREC
 drops=$(($(spec drops) - drops0)) failed=$(($(spec failed) - failed0))
 commits=$(($(spec commits) - commits0))
 iops=$(grep -o '"iops" : [0-9]*' /tmp/kq-fio.json | head -n 1 | grep -o '[0-9]*$')

@@ -42,33 +42,7 @@ ST_TOL_NS=100000
 
 st_why=
 st_dm=
-st_hung=
-
-# st_wait SECS PID...: wait for the processes, SECS at most; one still
-# running then is named in st_hung with its state, wait channel and
-# kernel stack, and killed, so a stuck tracer or dd fails these tests in
-# one line instead of holding the guest past its time limit.
-# @return 1 when one had to be killed
-st_wait() {
-	secs=$1
-	shift
-	i=0
-	while [ $i -lt $((secs * 10)) ]; do
-		left=
-		for p in "$@"; do
-			kill -0 "$p" 2>/dev/null && left="$left $p"
-		done
-		[ -z "$left" ] && break
-		i=$((i + 1))
-		sleep 0.1
-	done
-	for p in $left; do
-		st_hung="$st_hung $(cat /proc/$p/comm 2>/dev/null)($p) did not end in $secs s: state $(awk '{ print $3 }' /proc/$p/stat 2>/dev/null) wchan $(cat /proc/$p/wchan 2>/dev/null) stack $(head -n 4 /proc/$p/stack 2>/dev/null | awk '{ print $2 }' | tr '\n' ' ');"
-		kill -9 "$p" 2>/dev/null
-	done
-	wait "$@"
-	[ -z "$left" ]
-}
+hung=
 
 st_setup() {
 	for t in blktrace blkparse vxrecord vxreplay; do
@@ -103,30 +77,46 @@ st_setup() {
 	return 0
 }
 
-st_run() {
-	st_setup || return 1
-	rm -rf /tmp/stk && mkdir /tmp/stk
-	blktrace -d /dev/$st_dm -d /dev/nullb7 -D /tmp/stk >/tmp/st-bt.out 2>&1 &
+# st_started TAG DEV...: blktrace has begun a file for each DEV
+st_started() {
+	sd_tag=$1
+	shift
+	for sd in "$@"; do
+		[ -e /tmp/$sd_tag.d/$sd.blktrace.0 ] || return 1
+	done
+}
+
+# st_trace TAG TRACEFS TOP DEV...: the workload on dm device TOP, seen by
+# blktrace on each DEV (into /tmp/TAG.d), a kmod channel at --phases all
+# on all of them (/tmp/TAG-kmod.vxt) and, with TRACEFS 1 when the guest
+# kernel has tracefs, vxrecord --source tracefs (/tmp/TAG-tfs.vxt)
+st_trace() {
+	tag=$1 tfs=$2 top=$3
+	shift 3
+	devs=$*
+	objs=$(echo $devs | tr ' ' ',')
+	rm -rf /tmp/$tag.d /tmp/$tag-tfs.vxt && mkdir /tmp/$tag.d
+	blktrace $(for d in $devs; do echo "-d /dev/$d"; done) -D /tmp/$tag.d >/tmp/$tag-bt.out 2>&1 &
 	st_bt=$!
-	vxrecord -q -f --source kmod --objects $st_dm,nullb7 --phases all -o /tmp/st-kmod.vxt \
-		2>/tmp/st-kmod.err &
+	vxrecord -q -f --source kmod --objects $objs --phases all -o /tmp/$tag-kmod.vxt \
+		2>/tmp/$tag-kmod.err &
 	st_km=$!
 	st_tf=
-	ntrace=1
-	if [ -d /sys/kernel/tracing/events/block ] || [ -d /sys/kernel/debug/tracing/events/block ]; then
-		vxrecord -q -f --source tracefs --objects $st_dm,nullb7 --phases all \
-			-o /tmp/st-tfs.vxt 2>/tmp/st-tfs.err &
+	if [ $tfs = 1 ] &&
+	   { [ -d /sys/kernel/tracing/events/block ] || [ -d /sys/kernel/debug/tracing/events/block ]; }; then
+		vxrecord -q -f --source tracefs --objects $objs --phases all \
+			-o /tmp/$tag-tfs.vxt 2>/tmp/$tag-tfs.err &
 		st_tf=$!
 	fi
 	i=0
-	while [ ! -e /tmp/stk/$st_dm.blktrace.0 ] || [ ! -e /tmp/stk/nullb7.blktrace.0 ] ||
-	      [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != $ntrace ] ||
-	      { [ -n "$st_tf" ] && [ ! -e /tmp/st-tfs.vxt ]; }; do
+	while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 1 ] ||
+	      { [ -n "$st_tf" ] && [ ! -e /tmp/$tag-tfs.vxt ]; } ||
+	      ! st_started $tag $devs; do
 		i=$((i + 1))
 		if [ $i -gt 150 ]; then
-			st_why="recorders did not start: $(cat /tmp/st-bt.out /tmp/st-kmod.err /tmp/st-tfs.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
+			st_why="recorders did not start: $(cat /tmp/$tag-bt.out /tmp/$tag-kmod.err /tmp/$tag-tfs.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
 			kill -INT $st_bt $st_km $st_tf 2>/dev/null
-			st_wait 60 $st_bt $st_km $st_tf
+			wait_for 60 $st_bt $st_km $st_tf
 			return 1
 		fi
 		sleep 0.1
@@ -135,19 +125,23 @@ st_run() {
 	k=0
 	st_dd=
 	while [ $k -lt $ST_DEPTH ]; do
-		dd if=/dev/$st_dm of=/dev/null bs=4k count=$((ST_IOS / ST_DEPTH)) \
+		dd if=/dev/$top of=/dev/null bs=4k count=$((ST_IOS / ST_DEPTH)) \
 			skip=$((k * 1024)) iflag=direct 2>/dev/null &
 		st_dd="$st_dd $!"
 		k=$((k + 1))
 	done
-	dd if=/dev/zero of=/dev/$st_dm bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
+	dd if=/dev/zero of=/dev/$top bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
 		oflag=direct 2>/dev/null &
-	st_wait 120 $st_dd $!
+	wait_for 120 $st_dd $!
 	sleep 0.3
 	kill -INT $st_km $st_tf $st_bt
-	st_wait 60 $st_km $st_tf $st_bt
-	[ -z "$st_hung" ] || { st_why=$st_hung; return 1; }
+	wait_for 60 $st_km $st_tf $st_bt
+	[ -z "$hung" ] || { st_why=$hung; return 1; }
 	return 0
+}
+
+st_run() {
+	st_setup && st_trace st 1 $st_dm $st_dm nullb7
 }
 
 # st_acts DEV [TEXT]: "A=N C=N ..." of blkparse's actions on DEV (MAJ,MIN)
@@ -275,10 +269,10 @@ st_n() {
 if ! st_run; then
 	# a process that had to be killed fails the tests; a missing tool skips them
 	for t in capture breakdown tracefs_capture tracefs_breakdown; do
-		res $([ -n "$st_hung" ] && echo FAIL || echo SKIP) stack_$t "$st_why"
+		res $([ -n "$hung" ] && echo FAIL || echo SKIP) stack_$t "$st_why"
 	done
 else
-	blkparse -D /tmp/stk -i $st_dm -i nullb7 >/tmp/st-bp.txt 2>/tmp/st-bp.err
+	blkparse -D /tmp/st.d -i $st_dm -i nullb7 >/tmp/st-bp.txt 2>/tmp/st-bp.err
 	dmdev=$(tr ':' ',' </sys/block/$st_dm/dev)
 	nbdev=$(tr ':' ',' </sys/block/nullb7/dev)
 	acts_dm=$(st_acts $dmdev)
@@ -326,42 +320,7 @@ st2_run() {
 		sleep 0.1
 	done
 	[ -n "$st2_top" ] || { st_why="no block device for dm vxtstk2"; return 1; }
-	rm -rf /tmp/stk2 && mkdir /tmp/stk2
-	blktrace -d /dev/$st2_top -d /dev/$st_dm -d /dev/nullb7 -D /tmp/stk2 >/tmp/st2-bt.out 2>&1 &
-	st_bt=$!
-	vxrecord -q -f --source kmod --objects $st2_top,$st_dm,nullb7 --phases all \
-		-o /tmp/st2-kmod.vxt 2>/tmp/st2-kmod.err &
-	st_km=$!
-	i=0
-	while [ ! -e /tmp/stk2/$st2_top.blktrace.0 ] || [ ! -e /tmp/stk2/nullb7.blktrace.0 ] ||
-	      [ ! -e /tmp/stk2/$st_dm.blktrace.0 ] ||
-	      [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 1 ]; do
-		i=$((i + 1))
-		if [ $i -gt 150 ]; then
-			st_why="recorders did not start: $(cat /tmp/st2-bt.out /tmp/st2-kmod.err 2>/dev/null | head -n 3 | tr '\n' ' ')"
-			kill -INT $st_bt $st_km 2>/dev/null
-			st_wait 60 $st_bt $st_km
-			return 1
-		fi
-		sleep 0.1
-	done
-	sleep 0.3
-	k=0
-	st_dd=
-	while [ $k -lt $ST_DEPTH ]; do
-		dd if=/dev/$st2_top of=/dev/null bs=4k count=$((ST_IOS / ST_DEPTH)) \
-			skip=$((k * 1024)) iflag=direct 2>/dev/null &
-		st_dd="$st_dd $!"
-		k=$((k + 1))
-	done
-	dd if=/dev/zero of=/dev/$st2_top bs=4k count=$ST_W seek=$((ST_DEPTH * 1024)) \
-		oflag=direct 2>/dev/null &
-	st_wait 120 $st_dd $!
-	sleep 0.3
-	kill -INT $st_km $st_bt
-	st_wait 60 $st_km $st_bt
-	[ -z "$st_hung" ] || { st_why=$st_hung; return 1; }
-	return 0
+	st_trace st2 0 $st2_top $st2_top $st_dm nullb7
 }
 
 # st2_bp_pairs TOP MID BOT: "C=N pairs=N": vxtstk2's completions, and those
@@ -407,7 +366,7 @@ st2_ev_pairs() {
 }
 
 if [ -n "$st_dm" ] && st2_run; then
-	blkparse -D /tmp/stk2 -i $st2_top -i $st_dm -i nullb7 >/tmp/st2-bp.txt 2>/tmp/st2-bp.err
+	blkparse -D /tmp/st2.d -i $st2_top -i $st_dm -i nullb7 >/tmp/st2-bp.txt 2>/tmp/st2-bp.err
 	topdev=$(tr ':' ',' </sys/block/$st2_top/dev)
 	dmdev=$(tr ':' ',' </sys/block/$st_dm/dev)
 	nbdev=$(tr ':' ',' </sys/block/nullb7/dev)
@@ -444,6 +403,6 @@ if [ -n "$st_dm" ] && st2_run; then
 	fi
 else
 	for t in remap pairs; do
-		res $([ -n "$st_hung" ] && echo FAIL || echo SKIP) stack2_$t "${st_why:-no dm-linear vxtstk}"
+		res $([ -n "$hung" ] && echo FAIL || echo SKIP) stack2_$t "${st_why:-no dm-linear vxtstk}"
 	done
 fi

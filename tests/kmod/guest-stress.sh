@@ -15,7 +15,7 @@ fi
 vxtest stress /dev/nullb0 /dev/nullb2 1200
 if [ -n "$FIO_PID" ]; then
 	kill -INT $FIO_PID
-	wait $FIO_PID
+	wait_for 60 $FIO_PID
 	echo "stress: fio on nullb0: $(grep -o 'IOPS=[^,]*' /tmp/stress-fio.txt | tr '\n' ' ')"
 else
 	echo "stress: fio not in the guest, the channels ran without background load"

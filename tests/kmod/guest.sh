@@ -11,6 +11,35 @@ P=/sys/module/vxtrace/parameters
 BAD=2048
 
 res() { echo "VXT-RESULT $1 $2: $3"; }
+
+# wait_for SECS PID...: as the shell's wait, but SECS at most. A process
+# still running then is named in $hung with its state, wait channel and
+# kernel stack (and on the console), and killed, so one stuck tracer, dd
+# or recorder fails its test in one line instead of holding the guest past
+# its time limit and losing every result after it.
+# @return the last process's exit status, as wait (137 when it was killed)
+hung=
+wait_for() {
+	wf_secs=$1
+	shift
+	wf_i=0
+	while [ $wf_i -lt $((wf_secs * 10)) ]; do
+		wf_left=
+		for wf_p in "$@"; do
+			kill -0 "$wf_p" 2>/dev/null && wf_left="$wf_left $wf_p"
+		done
+		[ -z "$wf_left" ] && break
+		wf_i=$((wf_i + 1))
+		sleep 0.1
+	done
+	for wf_p in $wf_left; do
+		wf_msg="$(cat /proc/$wf_p/comm 2>/dev/null)($wf_p) did not end in $wf_secs s: state $(awk '{ print $3 }' /proc/$wf_p/stat 2>/dev/null) wchan $(cat /proc/$wf_p/wchan 2>/dev/null) stack $(head -n 4 /proc/$wf_p/stack 2>/dev/null | awk '{ print $2 }' | tr '\n' ' ')"
+		echo "VXT-HUNG $wf_msg"
+		hung="$hung $wf_msg;"
+		kill -9 "$wf_p" 2>/dev/null
+	done
+	wait "$@"
+}
 param() { cat "$P/$1" 2>/dev/null; }
 
 setup() {

@@ -127,6 +127,7 @@ for t in $EXPECTED; do
 done
 if [ $boot_rc != 0 ] || ! grep -q "^VXT-GUEST-DONE" "$log.txt" || [ $failn != 0 ]; then
 	[ $boot_rc != 0 ] && echo "kmod: $KM_WHY"
+	grep "^VXT-HUNG " "$log.txt" | sed 's/^VXT-HUNG /kmod: stuck in the guest: /'
 	echo "--- guest console (last 80 lines) ---"
 	tail -n 80 "$log.txt"
 	[ $failn = 0 ] && failn=1
