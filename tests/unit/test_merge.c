@@ -283,6 +283,8 @@ START_TEST(pieces_add_up)
 {
 	struct vxt_reader *r = open_all();
 	uint64_t ev = 0, err = 0, lost = 0, lo = UINT64_MAX, hi = 0, rerr = 0, rlost = 0;
+	/* per file object (file * 2 + local id): completed I/Os, errors, bytes moved */
+	uint64_t got[NFILES * 2][3] = { { 0 } }, want[NFILES * 2][3] = { { 0 } };
 
 	ck_assert_uint_eq(vxt_reader_npieces(r) >= NFILES * 10, 1);
 	for (size_t i = 0; i < vxt_reader_npieces(r); i++) {
@@ -295,18 +297,43 @@ START_TEST(pieces_add_up)
 		hi = ci->last_ns > hi ? ci->last_ns : hi;
 		for (uint32_t k = 1; k < ci->nobjagg; k++)
 			ck_assert_uint_lt(ci->objagg[k - 1].object, ci->objagg[k].object);
+		for (uint32_t k = 0; k < ci->nobjagg; k++) {
+			const struct vxt_objagg *a = &ci->objagg[k];
+			const struct vxt_object *o = vxt_objtab_get(vxt_reader_objects(r), a->object);
+			unsigned f;
+			char d;
+
+			ck_assert_ptr_nonnull(o);
+			ck_assert_int_eq(sscanf(o->name, "h%u:sd%c", &f, &d), 2);
+			ck_assert_uint_lt(f, NFILES);
+			for (unsigned op = 0; op < VXT_OP_COUNT; op++)
+				got[f * 2 + (d == 'b')][0] += a->ios[op];
+			got[f * 2 + (d == 'b')][1] += a->errors;
+			got[f * 2 + (d == 'b')][2] += a->bytes_read + a->bytes_written;
+		}
 	}
 	for (size_t i = 0; i < nrefs; i++) {
 		const struct vxt_event *x = &refs[i].ev;
 
 		rerr += x->phase == VXT_PH_DONE && x->error;
 		rlost += x->phase == VXT_PH_LOST ? x->sector : 0;
+		if (x->phase == VXT_PH_DONE) {
+			want[x->object][0]++;
+			want[x->object][1] += x->error != 0;
+			want[x->object][2] += x->error ? 0 : x->bytes;	/* bytes moved */
+		}
 		ck_assert_uint_ge(x->time_ns, lo);
 		ck_assert_uint_le(x->time_ns, hi);
 	}
 	ck_assert_uint_eq(ev, nrefs);
 	ck_assert_uint_eq(err, rerr);
 	ck_assert_uint_eq(lost, rlost);
+	/* each file's objects keep their own aggregates under their merged ids */
+	for (unsigned o = 0; o < NFILES * 2; o++)
+		for (unsigned k = 0; k < 3; k++)
+			ck_assert_msg(got[o][k] == want[o][k], "h%u:sd%c aggregate %u: %llu, want %llu",
+				      o / 2, o % 2 ? 'b' : 'a', k, (unsigned long long)got[o][k],
+				      (unsigned long long)want[o][k]);
 	vxt_reader_close(r);
 }
 END_TEST

@@ -23,7 +23,7 @@
 #define AGG_SLOTS	16		/* pages kept at most */
 #define AGG_BUDGET	(4u << 20)	/* bytes of aggregates kept, beyond two pages */
 #define AGG_GAP		4096		/* bytes between two entries' aggregates read through */
-#define AGG_SPAN_MAX	(8u << 20)	/* bytes one read may span */
+#define AGG_READ	(64u << 10)	/* bytes one read may span */
 
 struct aggpage {
 	size_t page;
@@ -137,23 +137,19 @@ static void drop_chunk(struct vxt_reader *r, size_t i)
 			  i, (unsigned long long)r->chunks[i].offset);
 }
 
-static void load_page(struct vxt_reader *r, size_t page)
+/* The aggregates of chunks [@first, @end) into @out, in chunk order, when
+ * @set each chunk's objagg pointed at its own. Entries that lie close
+ * together are read at once, through a buffer of at most AGG_READ bytes (a
+ * larger one would be new memory, page faults, at each call). A chunk whose
+ * aggregates no longer read gets none (drop_chunk()).
+ * @return how many were written, or -ENOMEM */
+static long read_aggs(struct vxt_reader *r, size_t first, size_t end, struct vxt_objagg *out,
+		      bool set)
 {
 	struct vxt_aggcache *c = r->aggs;
-	size_t first, end, total = 0, k = 0;
-	struct vxt_objagg *a;
 	uint8_t *buf = NULL;
-	size_t bufcap = 0;
+	size_t bufcap = 0, k = 0;
 
-	page_range(r, page, &first, &end);
-	for (size_t i = first; i < end; i++)
-		total += c->n[i];
-	if (!total)
-		return;
-	make_room(r, total * sizeof(*a));
-	a = malloc(total * sizeof(*a));
-	if (!a)
-		return;	/* no aggregates for now: asked again, read again */
 	for (size_t i = first; i < end;) {
 		uint64_t s, e;
 		size_t j;
@@ -162,7 +158,6 @@ static void load_page(struct vxt_reader *r, size_t page)
 			i++;
 			continue;
 		}
-		/* the entries that lie close together are read at once */
 		s = c->off[i];
 		e = s + (uint64_t)c->n[i] * VXT_OBJAGG_SIZE;
 		for (j = i + 1; j < end; j++) {
@@ -170,7 +165,7 @@ static void load_page(struct vxt_reader *r, size_t page)
 
 			if (!c->n[j])
 				continue;
-			if (c->off[j] < e || c->off[j] - e > AGG_GAP || je - s > AGG_SPAN_MAX)
+			if (c->off[j] < e || c->off[j] - e > AGG_GAP || je - s > AGG_READ)
 				break;
 			e = je;
 		}
@@ -179,8 +174,7 @@ static void load_page(struct vxt_reader *r, size_t page)
 
 			if (!nb) {
 				free(buf);
-				free(a);
-				return;
+				return -ENOMEM;
 			}
 			buf = nb;
 			bufcap = e - s;
@@ -194,8 +188,9 @@ static void load_page(struct vxt_reader *r, size_t page)
 		for (; i < j; i++) {
 			if (!c->n[i])
 				continue;
-			if (parse_chunk(r, buf + (c->off[i] - s), c->n[i], a + k)) {
-				r->chunks[i].objagg = a + k;
+			if (parse_chunk(r, buf + (c->off[i] - s), c->n[i], out + k)) {
+				if (set)
+					r->chunks[i].objagg = out + k;
 				k += c->n[i];
 			} else {
 				drop_chunk(r, i);
@@ -203,10 +198,41 @@ static void load_page(struct vxt_reader *r, size_t page)
 		}
 	}
 	free(buf);
+	return (long)k;
+}
+
+static void load_page(struct vxt_reader *r, size_t page)
+{
+	struct vxt_aggcache *c = r->aggs;
+	size_t first, end, total = 0;
+	struct vxt_objagg *a;
+
+	page_range(r, page, &first, &end);
+	for (size_t i = first; i < end; i++)
+		total += c->n[i];
+	if (!total)
+		return;
+	make_room(r, total * sizeof(*a));
+	a = malloc(total * sizeof(*a));
+	if (!a)
+		return;	/* no aggregates for now: asked again, read again */
+	if (read_aggs(r, first, end, a, true) < 0) {
+		for (size_t i = first; i < end; i++)
+			r->chunks[i].objagg = NULL;
+		free(a);
+		return;
+	}
 	c->pages[c->npages++] = (struct aggpage){ .page = page, .a = a, .n = total,
 						  .used = ++c->tick };
 	c->bytes += total * sizeof(*a);
 	c->last_page = page;
+}
+
+long vxt_aggcache_copy(struct vxt_reader *r, size_t first, size_t end, struct vxt_objagg *out)
+{
+	if (!r->aggs || end > r->n || end > r->aggs->cap || first >= end)
+		return 0;
+	return read_aggs(r, first, end, out, false);
 }
 
 void vxt_aggcache_load(struct vxt_reader *r, size_t i)

@@ -698,7 +698,9 @@ static int cmp_objagg(const void *a, const void *b)
 }
 
 /* Every file's index entries, times shifted and objects renumbered, their
- * aggregates in one block (m->piece_aggs). @return 0 or -ENOMEM. */
+ * aggregates in one block (m->piece_aggs), read there straight from each
+ * file (through its reader's cache they would be in memory twice).
+ * @return 0 or -ENOMEM. */
 static int make_pieces(struct vxt_merge *m)
 {
 	size_t n = 0, naggs = 0;
@@ -707,7 +709,7 @@ static int make_pieces(struct vxt_merge *m)
 	for (size_t k = 0; k < m->np; k++) {
 		n += m->p[k].nch;
 		for (size_t c = 0; c < m->p[k].nch; c++)
-			naggs += vxt_reader_chunk(m->p[k].r, c)->nobjagg;
+			naggs += vxt_reader_chunk_fixed(m->p[k].r, c)->nobjagg;
 	}
 	m->pieces = calloc(n ? n : 1, sizeof(*m->pieces));
 	m->piece_aggs = g = malloc((naggs ? naggs : 1) * sizeof(*m->piece_aggs));
@@ -716,18 +718,19 @@ static int make_pieces(struct vxt_merge *m)
 	for (size_t k = 0; k < m->np; k++) {
 		const struct part *p = &m->p[k];
 
+		if (p->nch && vxt_aggcache_copy(p->r, 0, p->nch, g) < 0)
+			return -ENOMEM;
+		/* in chunk order, each its nobjagg (0 for one that no longer read) */
 		for (size_t c = 0; c < p->nch; c++) {
 			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
-			const struct vxt_objagg *a = vxt_reader_chunk(p->r, c)->objagg;
 			bool sorted = true;
 
-			*q = *vxt_reader_chunk(p->r, c);
+			*q = *vxt_reader_chunk_fixed(p->r, c);
 			q->first_ns += (uint64_t)p->shift;
 			q->last_ns += (uint64_t)p->shift;
 			q->objagg = q->nobjagg ? g : NULL;
 			for (uint32_t j = 0; j < q->nobjagg; j++) {
-				g[j] = a[j];
-				g[j].object = a[j].object < p->nobj ? p->objmap[a[j].object] : 0;
+				g[j].object = g[j].object < p->nobj ? p->objmap[g[j].object] : 0;
 				sorted = sorted && (!j || g[j - 1].object < g[j].object);
 			}
 			if (!sorted)	/* the merged ids need not keep the file's order */

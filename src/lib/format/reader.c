@@ -344,7 +344,7 @@ static int reset_tables(struct vxt_reader *r)
  * reader keeps what it needs of each entry, not the footer): [pos, have) of
  * buf are the bytes at file offset boff + pos on; crc runs over what was
  * read, up to end (the content before the footer's CRC). */
-#define FOOTER_WINDOW (1u << 20)
+#define FOOTER_WINDOW (64u << 10)
 
 struct footer_win {
 	uint8_t *buf;
