@@ -26,8 +26,11 @@
 #   stack2_remap, stack2_pairs
 #                    two deep: dm-linear vxtstk2 over vxtstk over nullb7
 #                    (below, where the section starts)
+#   md_capture, md_pairs
+#                    an md RAID-1 of two null_blk mirrors, a write fanning
+#                    out to both (below, where the section starts)
 # expect: stack_capture stack_breakdown stack_tracefs_capture stack_tracefs_breakdown
-# expect: stack2_remap stack2_pairs
+# expect: stack2_remap stack2_pairs md_capture md_pairs
 
 ST_NS=300000		# nullb7 completion_nsec
 ST_IOS=48		# reads, ST_DEPTH dd at once
@@ -404,5 +407,138 @@ if [ -n "$st_dm" ] && st2_run; then
 else
 	for t in remap pairs; do
 		res $([ -n "$hung" ] && echo FAIL || echo SKIP) stack2_$t "${st_why:-no dm-linear vxtstk}"
+	done
+fi
+
+# ---- md RAID-1 ----
+# md0 mirrors nullb12 and nullb13 (no superblock: member sector = md0's;
+# each I/O MD_NS on a timer). The same workload as above: a read goes to
+# one mirror, a write to both, so the members' remaps add up to ST_IOS +
+# 2 x ST_W, and each copy is paired on its own.
+#   md_capture  per device, the module's phases are blkparse's actions (md0
+#               Q and C at bio level; each mirror A, Q, G, D, C), md0 has
+#               ST_IOS + ST_W queues and the mirrors' remaps add up as above
+#   md_pairs    per mirror, vxreplay's Q2C from md0's queue and D2C have
+#               the N and average of an awk pairing over the file's events
+#               (mirror done at S with md0's queue at S) and blkparse's N
+#               through each remap's source; md0's Q2C N is every I/O;
+#               nothing unpaired
+MD_NS=200000
+
+md_running() {
+	[ -b /dev/md0 ] || return 1
+	case $(cat /sys/block/md0/md/array_state 2>/dev/null) in
+	clean|active) return 0 ;;
+	esac
+	return 1
+}
+
+md_setup() {
+	for m in md-mod raid1; do
+		[ -f $M/$m.ko ] || { st_why="the guest kernel has no $m module"; return 1; }
+		insmod $M/$m.ko 2>/dev/null || [ -d /sys/module/${m%-mod}_mod ] || [ -d /sys/module/$m ] ||
+			{ st_why="insmod $m failed"; return 1; }
+	done
+	for n in 12 13; do
+		d=/sys/kernel/config/nullb/nullb$n
+		mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode &&
+			echo $MD_NS >$d/completion_nsec && echo 8 >$d/hw_queue_depth &&
+			echo 1 >$d/power || { st_why="cannot create nullb$n"; return 1; }
+	done
+	i=0
+	while { [ ! -b /dev/nullb12 ] || [ ! -b /dev/nullb13 ]; } && [ $i -lt 50 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	echo none >/sys/block/nullb12/queue/scheduler
+	echo none >/sys/block/nullb13/queue/scheduler
+	vxtest md-create /dev/md0 65536 /dev/nullb12 /dev/nullb13 >/tmp/md-create.err 2>&1 ||
+		{ st_why="md RAID-1 over nullb12 and nullb13: $(cat /tmp/md-create.err)"; return 1; }
+	i=0
+	while ! md_running; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && { st_why="md0 not running: $(cat /sys/block/md0/md/array_state 2>&1)"; return 1; }
+		sleep 0.1
+	done
+	return 0
+}
+
+# md_ev_pairs CSV MIRROR: "q2c N AVG d2c N AVG" over the events: the
+# mirror's done at S paired with md0's queue at S and with its own start
+md_ev_pairs() {
+	awk -F, -v mr="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ t = $c["time_ns"]; p = $c["phase"]; s = $c["sector"]; o = $c["object"] }
+	o == "md0" && p == "queue" { Q[s] = t }
+	o == mr && p == "start" { D[s] = t }
+	o == mr && p == "done" && (s in Q) { n1++; s1 += t - Q[s] }
+	o == mr && p == "done" && (s in D) { n2++; s2 += t - D[s] }
+	END { printf "q2c %d %d d2c %d %d\n", n1, n1 ? int(s1 / n1 + 0.5) : 0,
+		n2, n2 ? int(s2 / n2 + 0.5) : 0 }' "$1"
+}
+
+# md_bp_pairs MDDEV MIRDEV: the mirror's completions paired with md0's
+# queue through each remap's source ("A W 2048 + 8 <- (9,0) 2048"): "N"
+md_bp_pairs() {
+	awk -v md="$1" -v mr="$2" '$6 !~ /^[A-Z]+$/ { next }
+	$1 == md && $6 == "Q" { Q[$8] = 1 }
+	$1 == mr && $6 == "A" { src = $12; gsub(/[()]/, "", src); if (src == md && ($13 in Q)) QA[$8] = 1 }
+	$1 == mr && $6 == "C" && ($8 in QA) { n++ }
+	END { print n + 0 }' /tmp/md-bp.txt
+}
+
+st_why=
+if md_setup && st_trace md 0 md0 md0 nullb12 nullb13; then
+	blkparse -D /tmp/md.d -i md0 -i nullb12 -i nullb13 >/tmp/md-bp.txt 2>/tmp/md-bp.err
+	vxreplay /tmp/md-kmod.vxt --report events --format csv >/tmp/md-kmod.csv 2>/tmp/md-kmod.err
+	vxreplay /tmp/md-kmod.vxt --report breakdown --format json >/tmp/md-kmod.json 2>>/tmp/md-kmod.err
+	n=$((ST_IOS + ST_W))
+	mddev=$(tr ':' ',' </sys/block/md0/dev)
+	d= sum= remaps=0
+	for o in md0 nullb12 nullb13; do
+		acts=$(st_acts $(tr ':' ',' </sys/block/$o/dev) /tmp/md-bp.txt)
+		ph=$(st_phases /tmp/md-kmod.csv $o)
+		got="A=$(st_n "$ph" remap) C=$(st_n "$ph" done) D=$(st_n "$ph" start)"
+		got="$got G=$(st_n "$ph" getrq) Q=$(st_n "$ph" queue)"
+		got=$(echo "$got" | sed 's/=\( \|$\)/=0\1/g')
+		want="A=$(st_n "$acts" A) C=$(st_n "$acts" C) D=$(st_n "$acts" D)"
+		want="$want G=$(st_n "$acts" G) Q=$(st_n "$acts" Q)"
+		want=$(echo "$want" | sed 's/=\( \|$\)/=0\1/g')
+		[ "$got" = "$want" ] || d="$d $o: module $got, blkparse $want;"
+		[ $o = md0 ] || remaps=$((remaps + $(st_n "$acts" A)))
+		sum="$sum $o $got;"
+	done
+	mdq=$(st_n "$(st_phases /tmp/md-kmod.csv md0)" queue)
+	[ "$mdq" = $n ] || d="$d md0: $mdq queues of $n I/Os;"
+	[ $remaps = $((ST_IOS + 2 * ST_W)) ] ||
+		d="$d the mirrors' remaps $remaps, not $ST_IOS reads + 2 x $ST_W writes;"
+	if [ -z "$d" ]; then
+		res PASS md_capture "md RAID-1 md0 over nullb12 and nullb13, $ST_IOS reads and $ST_W writes:$sum as blkparse's; the mirrors' remaps $remaps = reads + 2 x writes"
+	else
+		res FAIL md_capture "$d $(head -c 300 /tmp/md-kmod.err)"
+	fi
+	d= sum= total=0
+	for o in nullb12 nullb13; do
+		set -- $(md_ev_pairs /tmp/md-kmod.csv $o)
+		aq="$2 $3" ad="$5 $6"
+		vq=$(st_bd /tmp/md-kmod.json $o q2c)
+		vd=$(st_bd /tmp/md-kmod.json $o d2c)
+		bn=$(md_bp_pairs $mddev $(tr ':' ',' </sys/block/$o/dev))
+		[ "$aq" = "$vq" ] && [ "$ad" = "$vd" ] && [ "${vq%% *}" = "$bn" ] ||
+			d="$d $o: Q2C awk '$aq' vxreplay '$vq' blkparse N $bn, D2C awk '$ad' vxreplay '$vd';"
+		total=$((total + bn))
+		sum="$sum $o Q2C $vq D2C $vd;"
+	done
+	vm=$(st_bd /tmp/md-kmod.json md0 q2c)
+	[ "${vm%% *}" = $n ] || d="$d md0 Q2C '$vm', N not $n;"
+	[ $total = $((ST_IOS + 2 * ST_W)) ] || d="$d $total mirror completions paired, not $((ST_IOS + 2 * ST_W));"
+	u=$(st_unpaired /tmp/md-kmod.json)
+	if [ -z "$d" ] && [ -z "$u" ]; then
+		res PASS md_pairs "each copy on a mirror is paired with md0's queue:$sum (N avg_ns) awk's over the events, N blkparse's through the remaps ($total in all); md0 Q2C $vm; nothing unpaired"
+	else
+		res FAIL md_pairs "$d unpaired: $u"
+	fi
+else
+	for t in capture pairs; do
+		res $([ -n "$hung" ] && echo FAIL || echo SKIP) md_$t "$st_why"
 	done
 fi

@@ -156,6 +156,10 @@ km_initramfs() {
 	for m in configfs null_blk dm-mod; do
 		km_kmod $m >"$root/modules/$m.ko" || { km_why "kernel module $m not found"; return 1; }
 	done
+	# md RAID-1 for the stack tests, when the kernel has it (they skip without)
+	for m in md-mod raid1; do
+		km_kmod $m >"$root/modules/$m.ko" || rm -f "$root/modules/$m.ko"
+	done
 	cp "$KM_WORK/kmod/vxtrace.ko" "$root/modules/"
 	cp "$KM_WORK/vxtest" "$root/usr/bin/"
 	for b in "$@"; do

@@ -27,6 +27,9 @@
 #include <unistd.h>
 #include <linux/dm-ioctl.h>
 #include <linux/fs.h>
+#include <linux/major.h>
+#include <linux/raid/md_p.h>
+#include <linux/raid/md_u.h>
 
 #include "vxtrace/voltrace.h"
 
@@ -2610,6 +2613,61 @@ static int dm_create(const char *name, uint64_t sectors, const char *target,
 	return 0;
 }
 
+/* md-create MDDEV KIB DEV...: a RAID-1 md array of the DEVs without
+ * superblocks (mdadm --build --level=1 --assume-clean: member sector S is
+ * array sector S, no resync writes), each mirror KIB KiB. */
+static int md_create(const char *md, int kib, char *const *devs, int n)
+{
+	mdu_array_info_t a;
+	struct stat st;
+	int fd, i;
+
+	if (stat(md, &st) < 0 && mknod(md, S_IFBLK | 0600, makedev(MD_MAJOR, 0)) < 0) {
+		perror(md);
+		return 1;
+	}
+	fd = open(md, O_RDWR);
+	if (fd < 0) {
+		perror(md);
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.level = 1;
+	a.size = kib;
+	a.nr_disks = a.raid_disks = a.active_disks = a.working_disks = n;
+	a.not_persistent = 1;
+	a.state = 1 << MD_SB_CLEAN;
+	if (fstat(fd, &st) == 0)
+		a.md_minor = (int)minor(st.st_rdev);
+	if (ioctl(fd, SET_ARRAY_INFO, &a) < 0) {
+		fprintf(stderr, "%s: SET_ARRAY_INFO: %s\n", md, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		mdu_disk_info_t d;
+
+		if (stat(devs[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
+			fprintf(stderr, "%s: not a block device\n", devs[i]);
+			return 1;
+		}
+		memset(&d, 0, sizeof(d));
+		d.number = d.raid_disk = i;
+		d.state = (1 << MD_DISK_SYNC) | (1 << MD_DISK_ACTIVE);
+		d.major = (int)major(st.st_rdev);
+		d.minor = (int)minor(st.st_rdev);
+		if (ioctl(fd, ADD_NEW_DISK, &d) < 0) {
+			fprintf(stderr, "%s: ADD_NEW_DISK %s: %s\n", md, devs[i], strerror(errno));
+			return 1;
+		}
+	}
+	if (ioctl(fd, RUN_ARRAY, NULL) < 0) {
+		fprintf(stderr, "%s: RUN_ARRAY: %s\n", md, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
@@ -2730,6 +2788,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "dm-create") && argc >= 5)
 		return dm_create(argv[2], strtoull(argv[3], NULL, 0), argv[4],
 				 argc > 5 ? argv[5] : NULL);
+	if (!strcmp(argv[1], "md-create") && argc >= 6)
+		return md_create(argv[2], atoi(argv[3]), argv + 4, argc - 4);
 	if (!strcmp(argv[1], "trace-count") && argc >= 3)
 		return trace_count(argv[2], argc > 3 ? strtoul(argv[3], NULL, 0) : 0);
 	fprintf(stderr, "vxtest: unknown test or wrong arguments: %s\n", argv[1]);
