@@ -26,11 +26,12 @@
 #   stack2_remap, stack2_pairs
 #                    two deep: dm-linear vxtstk2 over vxtstk over nullb7
 #                    (below, where the section starts)
-#   md_capture, md_pairs
+#   md_capture, md_pairs, md_tracefs_capture, md_tracefs_pairs
 #                    an md RAID-1 of two null_blk mirrors, a write fanning
-#                    out to both (below, where the section starts)
+#                    out to both, seen by the module and by tracefs (below,
+#                    where the section starts)
 # expect: stack_capture stack_breakdown stack_tracefs_capture stack_tracefs_breakdown
-# expect: stack2_remap stack2_pairs md_capture md_pairs
+# expect: stack2_remap stack2_pairs md_capture md_pairs md_tracefs_capture md_tracefs_pairs
 
 ST_NS=300000		# nullb7 completion_nsec
 ST_IOS=48		# reads, ST_DEPTH dd at once
@@ -486,59 +487,74 @@ md_bp_pairs() {
 	END { print n + 0 }' /tmp/md-bp.txt
 }
 
-st_why=
-if md_setup && st_trace md 0 md0 md0 nullb12 nullb13; then
-	blkparse -D /tmp/md.d -i md0 -i nullb12 -i nullb13 >/tmp/md-bp.txt 2>/tmp/md-bp.err
-	vxreplay /tmp/md-kmod.vxt --report events --format csv >/tmp/md-kmod.csv 2>/tmp/md-kmod.err
-	vxreplay /tmp/md-kmod.vxt --report breakdown --format json >/tmp/md-kmod.json 2>>/tmp/md-kmod.err
+# md_check LABEL VXT NAME: the checks NAME_capture and NAME_pairs of one file
+md_check() {
+	label=$1 f=$2 name=$3
+	vxreplay $f --report events --format csv >/tmp/md-$label.csv 2>/tmp/md-$label.err
+	vxreplay $f --report breakdown --format json >/tmp/md-$label.json 2>>/tmp/md-$label.err
 	n=$((ST_IOS + ST_W))
-	mddev=$(tr ':' ',' </sys/block/md0/dev)
 	d= sum= remaps=0
 	for o in md0 nullb12 nullb13; do
 		acts=$(st_acts $(tr ':' ',' </sys/block/$o/dev) /tmp/md-bp.txt)
-		ph=$(st_phases /tmp/md-kmod.csv $o)
+		ph=$(st_phases /tmp/md-$label.csv $o)
 		got="A=$(st_n "$ph" remap) C=$(st_n "$ph" done) D=$(st_n "$ph" start)"
 		got="$got G=$(st_n "$ph" getrq) Q=$(st_n "$ph" queue)"
 		got=$(echo "$got" | sed 's/=\( \|$\)/=0\1/g')
 		want="A=$(st_n "$acts" A) C=$(st_n "$acts" C) D=$(st_n "$acts" D)"
 		want="$want G=$(st_n "$acts" G) Q=$(st_n "$acts" Q)"
 		want=$(echo "$want" | sed 's/=\( \|$\)/=0\1/g')
-		[ "$got" = "$want" ] || d="$d $o: module $got, blkparse $want;"
+		[ "$got" = "$want" ] || d="$d $o: $label $got, blkparse $want;"
 		[ $o = md0 ] || remaps=$((remaps + $(st_n "$acts" A)))
 		sum="$sum $o $got;"
 	done
-	mdq=$(st_n "$(st_phases /tmp/md-kmod.csv md0)" queue)
+	mdq=$(st_n "$(st_phases /tmp/md-$label.csv md0)" queue)
 	[ "$mdq" = $n ] || d="$d md0: $mdq queues of $n I/Os;"
 	[ $remaps = $((ST_IOS + 2 * ST_W)) ] ||
 		d="$d the mirrors' remaps $remaps, not $ST_IOS reads + 2 x $ST_W writes;"
 	if [ -z "$d" ]; then
-		res PASS md_capture "md RAID-1 md0 over nullb12 and nullb13, $ST_IOS reads and $ST_W writes:$sum as blkparse's; the mirrors' remaps $remaps = reads + 2 x writes"
+		res PASS ${name}_capture "md RAID-1 md0 over nullb12 and nullb13, $ST_IOS reads and $ST_W writes:$sum as blkparse's; the mirrors' remaps $remaps = reads + 2 x writes"
 	else
-		res FAIL md_capture "$d $(head -c 300 /tmp/md-kmod.err)"
+		res FAIL ${name}_capture "$d $(head -c 300 /tmp/md-$label.err)"
+		res SKIP ${name}_pairs "the capture differs"
+		return 1
 	fi
 	d= sum= total=0
 	for o in nullb12 nullb13; do
-		set -- $(md_ev_pairs /tmp/md-kmod.csv $o)
+		set -- $(md_ev_pairs /tmp/md-$label.csv $o)
 		aq="$2 $3" ad="$5 $6"
-		vq=$(st_bd /tmp/md-kmod.json $o q2c)
-		vd=$(st_bd /tmp/md-kmod.json $o d2c)
+		vq=$(st_bd /tmp/md-$label.json $o q2c)
+		vd=$(st_bd /tmp/md-$label.json $o d2c)
 		bn=$(md_bp_pairs $mddev $(tr ':' ',' </sys/block/$o/dev))
 		[ "$aq" = "$vq" ] && [ "$ad" = "$vd" ] && [ "${vq%% *}" = "$bn" ] ||
 			d="$d $o: Q2C awk '$aq' vxreplay '$vq' blkparse N $bn, D2C awk '$ad' vxreplay '$vd';"
 		total=$((total + bn))
 		sum="$sum $o Q2C $vq D2C $vd;"
 	done
-	vm=$(st_bd /tmp/md-kmod.json md0 q2c)
+	vm=$(st_bd /tmp/md-$label.json md0 q2c)
 	[ "${vm%% *}" = $n ] || d="$d md0 Q2C '$vm', N not $n;"
 	[ $total = $((ST_IOS + 2 * ST_W)) ] || d="$d $total mirror completions paired, not $((ST_IOS + 2 * ST_W));"
-	u=$(st_unpaired /tmp/md-kmod.json)
+	u=$(st_unpaired /tmp/md-$label.json)
 	if [ -z "$d" ] && [ -z "$u" ]; then
-		res PASS md_pairs "each copy on a mirror is paired with md0's queue:$sum (N avg_ns) awk's over the events, N blkparse's through the remaps ($total in all); md0 Q2C $vm; nothing unpaired"
+		res PASS ${name}_pairs "each copy on a mirror is paired with md0's queue:$sum (N avg_ns) awk's over the events, N blkparse's through the remaps ($total in all); md0 Q2C $vm; nothing unpaired"
 	else
-		res FAIL md_pairs "$d unpaired: $u"
+		res FAIL ${name}_pairs "$d unpaired: $u"
+	fi
+}
+
+st_why=
+if md_setup && st_trace md 1 md0 md0 nullb12 nullb13; then
+	blkparse -D /tmp/md.d -i md0 -i nullb12 -i nullb13 >/tmp/md-bp.txt 2>/tmp/md-bp.err
+	mddev=$(tr ':' ',' </sys/block/md0/dev)
+	md_check kmod /tmp/md-kmod.vxt md
+	if [ -n "$st_tf" ]; then
+		md_check tfs /tmp/md-tfs.vxt md_tracefs
+	else
+		for t in capture pairs; do
+			res SKIP md_tracefs_$t "no tracefs block events in the guest kernel"
+		done
 	fi
 else
-	for t in capture pairs; do
+	for t in capture pairs tracefs_capture tracefs_pairs; do
 		res $([ -n "$hung" ] && echo FAIL || echo SKIP) md_$t "$st_why"
 	done
 fi
