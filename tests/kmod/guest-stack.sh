@@ -461,6 +461,10 @@ md_setup() {
 		[ $i -gt 50 ] && { st_why="md0 not running: $(cat /sys/block/md0/md/array_state 2>&1)"; return 1; }
 		sleep 0.1
 	done
+	# a new kernel scans a disk's partitions at its first open: let that
+	# happen now, not when a tracer opens md0 with another already tracing
+	dd if=/dev/md0 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	sleep 0.2
 	return 0
 }
 
