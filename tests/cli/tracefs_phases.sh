@@ -61,19 +61,21 @@ expect_eq "issues without their insert (of $nd)" "$noi" 0
 # and the wait of fio's thread before it reaps it. On a 6.18 kernel in a
 # virtual machine that is 5-8% of the latency even when idle (fio's
 # clat alone is 4-8% above Q2C, so it is completion delivery, not submission),
-# so Q2C may be up to 10% below fio's figure and 5% above it; a wrong pairing
-# is off by about 2x. One more capture is made before failing.
+# and it grows with the machine's load: 11% beside the sanitizer tests and a
+# qemu guest on 2 CPUs. So Q2C may be up to 20% below fio's figure and 5%
+# above it; a wrong pairing is off by about 2x. One more capture is made
+# before failing.
 q2c_ratio() {
 	"$B/vxreplay" "$T/p.vxt" --report breakdown --format json >"$T/bd.json" || fail "breakdown"
 	q2c=$(json "$T/bd.json" 'j["all"]["q2c"]["avg_ns"]')
 	fiolat=$(json "$T/fio.json" '(lambda r, w: (r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / max(r["total_ios"] + w["total_ios"], 1))(j["jobs"][0]["read"], j["jobs"][0]["write"])')
 	ratio=$(python3 -c "print('%.3f' % ($q2c / $fiolat))")
 	echo "Q2C average ${q2c} ns, fio slat+clat ${fiolat} ns: ratio $ratio"
-	python3 -c "import sys; sys.exit(0 if 0.90 <= $ratio <= 1.05 else 1)"
+	python3 -c "import sys; sys.exit(0 if 0.80 <= $ratio <= 1.05 else 1)"
 }
 if ! q2c_ratio; then
-	echo "outside -10%..+5%: one more capture"
+	echo "outside -20%..+5%: one more capture"
 	capture
-	q2c_ratio || fail "Q2C average is not within -10%..+5% of fio's slat+clat (ratio $ratio)"
+	q2c_ratio || fail "Q2C average is not within -20%..+5% of fio's slat+clat (ratio $ratio)"
 fi
 finish
