@@ -42,16 +42,8 @@ ph_run() {
 	done
 	[ -d /sys/kernel/debug/block ] ||
 		{ ph_why="no debugfs block directory (CONFIG_BLK_DEV_IO_TRACE?)"; return 1; }
-	d=/sys/kernel/config/nullb/nullb6
-	mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode &&
-		echo $PH_NS >$d/completion_nsec && echo 1 >$d/submit_queues &&
-		echo 1 >$d/hw_queue_depth && echo 1 >$d/power ||
+	nullb_timer 6 $PH_NS submit_queues=1 hw_queue_depth=1 ||
 		{ ph_why="cannot create nullb6"; return 1; }
-	i=0
-	while [ ! -b /dev/nullb6 ] && [ $i -lt 50 ]; do
-		i=$((i + 1))
-		sleep 0.1
-	done
 	echo mq-deadline >/sys/block/nullb6/queue/scheduler &&
 		echo 64 >/sys/block/nullb6/queue/nr_requests ||
 		{ ph_why="nullb6: no mq-deadline with 64 requests"; return 1; }

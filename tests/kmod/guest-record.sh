@@ -261,15 +261,7 @@ fi
 # a device completing from a timer (interrupt context: no task) at once;
 # only the one that fails is kept, the same events as the profile applied
 # offline to a full trace.
-d=/sys/kernel/config/nullb/nullb5
-mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo 20000 >$d/completion_nsec &&
-	echo "+$BAD-$((BAD + 7))" >$d/badblocks && echo 1 >$d/power
-i=0
-while [ ! -b /dev/nullb5 ] && [ $i -lt 50 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
-echo none >/sys/block/nullb5/queue/scheduler
+nullb_timer 5 20000 badblocks="+$BAD-$((BAD + 7))"
 mkdir -p /tmp/pidprof
 cat >/tmp/pidprof/pid-context.yaml <<'YAML'
 name: pid-context
@@ -339,18 +331,8 @@ fi
 # fast I/Os meanwhile are discarded. The same events as the profile applied
 # offline to a full trace, the slow ones counted from the full trace with
 # awk.
-for n in 8:150000000 9:25000000; do
-	d=/sys/kernel/config/nullb/nullb${n%%:*}
-	mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo ${n#*:} >$d/completion_nsec &&
-		echo 1 >$d/power
-done
-i=0
-while { [ ! -b /dev/nullb8 ] || [ ! -b /dev/nullb9 ]; } && [ $i -lt 50 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
-echo none >/sys/block/nullb8/queue/scheduler
-echo none >/sys/block/nullb9/queue/scheduler
+nullb_timer 8 150000000
+nullb_timer 9 25000000
 vxrecord -q -f --source kmod --objects nullb0,nullb8,nullb9 --profile-dir /profiles \
 	--profile slow-io -o /tmp/kr-kern.vxt 2>/tmp/kr-kern.err &
 KREC=$!

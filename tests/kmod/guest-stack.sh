@@ -55,16 +55,7 @@ st_setup() {
 	[ -d /sys/kernel/debug/block ] ||
 		{ st_why="no debugfs block directory (CONFIG_BLK_DEV_IO_TRACE?)"; return 1; }
 	[ -c /dev/mapper/control ] || { st_why="no device-mapper (dm-mod) in the guest"; return 1; }
-	d=/sys/kernel/config/nullb/nullb7
-	mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode &&
-		echo $ST_NS >$d/completion_nsec && echo 8 >$d/hw_queue_depth &&
-		echo 1 >$d/power || { st_why="cannot create nullb7"; return 1; }
-	i=0
-	while [ ! -b /dev/nullb7 ] && [ $i -lt 50 ]; do
-		i=$((i + 1))
-		sleep 0.1
-	done
-	echo none >/sys/block/nullb7/queue/scheduler
+	nullb_timer 7 $ST_NS hw_queue_depth=8 || { st_why="cannot create nullb7"; return 1; }
 	vxtest dm-create vxtstk 65536 linear "/dev/nullb7 $ST_OFF" >/tmp/st-dm.err 2>&1 ||
 		{ st_why="dm-linear over nullb7: $(cat /tmp/st-dm.err)"; return 1; }
 	i=0
@@ -266,6 +257,22 @@ st_check() {
 	fi
 }
 
+# st_both CHECK TAG NAME KIND...: CHECK (st_check, md_check) of st_trace
+# TAG's kmod file as NAME and of its tracefs file as NAME_tracefs, or a SKIP
+# line for each NAME_tracefs_KIND when the guest kernel has no tracefs
+st_both() {
+	sb_check=$1 sb_tag=$2 sb_name=$3
+	shift 3
+	$sb_check kmod /tmp/$sb_tag-kmod.vxt $sb_name
+	if [ -n "$st_tf" ]; then
+		$sb_check tfs /tmp/$sb_tag-tfs.vxt ${sb_name}_tracefs
+	else
+		for sb_kind in "$@"; do
+			res SKIP ${sb_name}_tracefs_$sb_kind "no tracefs block events in the guest kernel"
+		done
+	fi
+}
+
 st_n() {
 	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
@@ -282,14 +289,7 @@ else
 	acts_dm=$(st_acts $dmdev)
 	acts_nb=$(st_acts $nbdev)
 	st_awk_bp $dmdev $nbdev >/tmp/st-bp-awk.txt
-	st_check kmod /tmp/st-kmod.vxt stack
-	if [ -n "$st_tf" ]; then
-		st_check tfs /tmp/st-tfs.vxt stack_tracefs
-	else
-		for t in capture breakdown; do
-			res SKIP stack_tracefs_$t "no tracefs block events in the guest kernel"
-		done
-	fi
+	st_both st_check st stack capture breakdown
 fi
 
 # ---- two deep: dm-linear "vxtstk2" over vxtstk over nullb7 ----
@@ -437,22 +437,13 @@ md_running() {
 md_setup() {
 	for m in md-mod raid1; do
 		[ -f $M/$m.ko ] || { st_why="the guest kernel has no $m module"; return 1; }
-		insmod $M/$m.ko 2>/dev/null || [ -d /sys/module/${m%-mod}_mod ] || [ -d /sys/module/$m ] ||
+		# loaded already when /sys/module has it ('-' there is '_')
+		insmod $M/$m.ko 2>/dev/null || [ -d /sys/module/$(echo $m | tr - _) ] ||
 			{ st_why="insmod $m failed"; return 1; }
 	done
 	for n in 12 13; do
-		d=/sys/kernel/config/nullb/nullb$n
-		mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode &&
-			echo $MD_NS >$d/completion_nsec && echo 8 >$d/hw_queue_depth &&
-			echo 1 >$d/power || { st_why="cannot create nullb$n"; return 1; }
+		nullb_timer $n $MD_NS hw_queue_depth=8 || { st_why="cannot create nullb$n"; return 1; }
 	done
-	i=0
-	while { [ ! -b /dev/nullb12 ] || [ ! -b /dev/nullb13 ]; } && [ $i -lt 50 ]; do
-		i=$((i + 1))
-		sleep 0.1
-	done
-	echo none >/sys/block/nullb12/queue/scheduler
-	echo none >/sys/block/nullb13/queue/scheduler
 	vxtest md-create /dev/md0 65536 /dev/nullb12 /dev/nullb13 >/tmp/md-create.err 2>&1 ||
 		{ st_why="md RAID-1 over nullb12 and nullb13: $(cat /tmp/md-create.err)"; return 1; }
 	i=0
@@ -549,14 +540,7 @@ st_why=
 if md_setup && st_trace md 1 md0 md0 nullb12 nullb13; then
 	blkparse -D /tmp/md.d -i md0 -i nullb12 -i nullb13 >/tmp/md-bp.txt 2>/tmp/md-bp.err
 	mddev=$(tr ':' ',' </sys/block/md0/dev)
-	md_check kmod /tmp/md-kmod.vxt md
-	if [ -n "$st_tf" ]; then
-		md_check tfs /tmp/md-tfs.vxt md_tracefs
-	else
-		for t in capture pairs; do
-			res SKIP md_tracefs_$t "no tracefs block events in the guest kernel"
-		done
-	fi
+	st_both md_check md md capture pairs
 else
 	for t in capture pairs tracefs_capture tracefs_pairs; do
 		res $([ -n "$hung" ] && echo FAIL || echo SKIP) md_$t "$st_why"

@@ -42,6 +42,27 @@ wait_for() {
 }
 param() { cat "$P/$1" 2>/dev/null; }
 
+# nullb_timer N NS [ATTR=VALUE...]: null_blk nullbN of 64 MiB whose I/Os
+# each complete NS ns later on a timer, with the other configfs attributes
+# given, and no I/O scheduler; waits for its node (5 s at most).
+# @return 1 when it cannot be made
+nullb_timer() {
+	nt_d=/sys/kernel/config/nullb/nullb$1 nt_dev=/dev/nullb$1 nt_ns=$2
+	shift 2
+	mkdir $nt_d && echo 64 >$nt_d/size && echo 2 >$nt_d/irqmode &&
+		echo $nt_ns >$nt_d/completion_nsec || return 1
+	for nt_a in "$@"; do
+		echo "${nt_a#*=}" >"$nt_d/${nt_a%%=*}" || return 1
+	done
+	echo 1 >$nt_d/power || return 1
+	nt_i=0
+	while [ ! -b $nt_dev ] && [ $nt_i -lt 50 ]; do
+		nt_i=$((nt_i + 1))
+		sleep 0.1
+	done
+	[ -b $nt_dev ] && echo none >/sys/block/${nt_dev#/dev/}/queue/scheduler
+}
+
 setup() {
 	insmod $M/configfs.ko &&
 	mount -t configfs none /sys/kernel/config &&
@@ -121,15 +142,7 @@ vxtest errshare /dev/nullb1 $BAD
 vxtest spec_ctx /dev/nullb1 $BAD
 vxtest spec_time /dev/nullb1 $BAD
 # A disk whose every I/O takes 3 ms (timer completions): slow I/O for key request.
-d=/sys/kernel/config/nullb/nullb4
-mkdir $d && echo 64 >$d/size && echo 2 >$d/irqmode && echo 3000000 >$d/completion_nsec &&
-	echo 1 >$d/power
-i=0
-while [ ! -b /dev/nullb4 ] && [ $i -lt 50 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
-echo none >/sys/block/nullb4/queue/scheduler
+nullb_timer 4 3000000
 vxtest spec_req /dev/nullb0 /dev/nullb4
 vxtest spec_foreign /dev/nullb0 /dev/dm-0
 vxtest spec_bad /dev/nullb0

@@ -230,9 +230,15 @@ static void load_page(struct vxt_reader *r, size_t page)
 
 long vxt_aggcache_copy(struct vxt_reader *r, size_t first, size_t end, struct vxt_objagg *out)
 {
-	if (!r->aggs || end > r->n || end > r->aggs->cap || first >= end)
+	size_t known = r->aggs ? r->aggs->cap : 0;
+
+	end = end < r->n ? end : r->n;
+	/* chunks whose aggregates were never noted have none to read */
+	for (size_t i = first > known ? first : known; i < end; i++)
+		r->chunks[i].nobjagg = 0;
+	if (first >= end || first >= known)
 		return 0;
-	return read_aggs(r, first, end, out, false);
+	return read_aggs(r, first, end < known ? end : known, out, false);
 }
 
 void vxt_aggcache_load(struct vxt_reader *r, size_t i)

@@ -717,22 +717,15 @@ static int make_pieces(struct vxt_merge *m)
 		return -ENOMEM;
 	for (size_t k = 0; k < m->np; k++) {
 		const struct part *p = &m->p[k];
-		long got = p->nch ? vxt_aggcache_copy(p->r, 0, p->nch, g) : 0;
-		size_t want = 0;
 
-		if (got < 0)
+		/* in chunk order, each its nobjagg (0 for one that no longer read) */
+		if (p->nch && vxt_aggcache_copy(p->r, 0, p->nch, g) < 0)
 			return -ENOMEM;
-		/* in chunk order, each its nobjagg (0 for one that no longer read);
-		 * a file whose entries do not account for them all gives none */
-		for (size_t c = 0; c < p->nch; c++)
-			want += vxt_reader_chunk_fixed(p->r, c)->nobjagg;
 		for (size_t c = 0; c < p->nch; c++) {
 			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
 			bool sorted = true;
 
 			*q = *vxt_reader_chunk_fixed(p->r, c);
-			if (want != (size_t)got)
-				q->nobjagg = 0;
 			q->first_ns += (uint64_t)p->shift;
 			q->last_ns += (uint64_t)p->shift;
 			q->objagg = q->nobjagg ? g : NULL;

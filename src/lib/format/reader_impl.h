@@ -55,8 +55,10 @@ bool vxt_reader_is_merged(const struct vxt_reader *r);
 int vxt_aggcache_note(struct vxt_reader *r, size_t i, uint64_t off, uint32_t n);
 void vxt_aggcache_load(struct vxt_reader *r, size_t i);
 /* The aggregates of chunks [@first, @end) read into @out (room for the sum
- * of their nobjagg), past the cache; a chunk whose aggregates no longer read
- * gets none and its nobjagg becomes 0. @return how many, or -ENOMEM */
+ * of their nobjagg), past the cache, in chunk order; a chunk whose
+ * aggregates no longer read (or were never noted) gets none and its nobjagg
+ * becomes 0, so the nobjagg after the call place each chunk's in @out.
+ * @return how many, or -ENOMEM */
 long vxt_aggcache_copy(struct vxt_reader *r, size_t first, size_t end, struct vxt_objagg *out);
 void vxt_aggcache_reset(struct vxt_reader *r);
 void vxt_aggcache_free(struct vxt_reader *r);
