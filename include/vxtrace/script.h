@@ -175,6 +175,13 @@ int vxt_script_discard_oldest(struct vxt_script *s);
  * the events are ignored (vxt_script_exited()). */
 int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal);
 
+/* vxt_script_push() of the @n events @ev (ordinals from @ordinal on), in
+ * one call: stops after an error or exit(); @pushed (if not NULL) gets how
+ * many were taken, the one that failed or exited included. @return as
+ * vxt_script_push(). */
+int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_t n,
+			 uint64_t ordinal, size_t *pushed);
+
 /* Live: the clock is @now_ns; fire due tick probes and clean busy buffers.
  * @return as vxt_script_push(). */
 int vxt_script_tick(struct vxt_script *s, uint64_t now_ns);

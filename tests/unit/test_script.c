@@ -513,6 +513,89 @@ START_TEST(test_avg_and_keys)
 }
 END_TEST
 
+/* vxt_script_push_many() in batches of random sizes: what per-event pushes
+ * give, checked against counts made by hand from the events, up to and
+ * including the event whose clause exits and none after it */
+START_TEST(test_push_many)
+{
+	static const char text[] =
+		"#pragma D option quiet\n"
+		"io:::start { @s[pid] = count(); }\n"
+		"io:::done /error/ { @e[pid] = count(); n++; }\n"
+		"io:::done /n == 40/ { exit(0); }\n";
+	enum { N = 20000 };
+	struct vxt_event *ev = calloc(N, sizeof(*ev));
+	struct vxt_script *s = compile(text, NULL, 0);
+	struct vxt_script_stats st;
+	struct run u = { 0 };
+	uint64_t starts[8] = { 0 }, errs[8] = { 0 };
+	size_t last = N, nerr = 0, at = 0;
+	const char *p;
+
+	ck_assert_ptr_nonnull(ev);
+	for (size_t i = 0; i < N; i++) {
+		unsigned phase = rnd() % 2 ? VXT_PH_START : VXT_PH_DONE;
+
+		ev[i] = ev_at(1000 * (i + 1), phase, (uint32_t)(1 + rnd() % 7), i,
+			      phase == VXT_PH_DONE && rnd() % 97 == 0 ? -5 : 0);
+		if (last < N)
+			continue;
+		if (phase == VXT_PH_START)
+			starts[ev[i].pid]++;
+		else if (ev[i].error && ++nerr == 40)
+			last = i;
+		if (ev[i].error && phase == VXT_PH_DONE)
+			errs[ev[i].pid]++;
+	}
+	ck_assert_uint_lt(last, N);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	while (at < N && !vxt_script_exited(s, NULL)) {
+		size_t n = 1 + rnd() % 300, pushed;
+
+		if (n > N - at)
+			n = N - at;
+		ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
+		ck_assert_uint_le(pushed, n);
+		ck_assert(pushed == n || vxt_script_exited(s, NULL));
+		at += pushed;
+	}
+	ck_assert_uint_eq(at, last + 1);
+	vxt_script_get_stats(s, &st);
+	ck_assert_uint_eq(st.events_in, last + 1);
+	ck_assert_int_eq(vxt_script_push_many(s, ev, 5, 0, NULL), 0);	/* after exit: ignored */
+	vxt_script_get_stats(s, &st);
+	ck_assert_uint_eq(st.events_in, last + 1);
+	ck_assert_int_eq(vxt_script_end(s), 0);
+	/* @s then @e (in the order the script names them), "  PID COUNT" lines each */
+	p = u.text;
+	for (int agg = 0; agg < 2; agg++) {
+		const uint64_t *want = agg ? errs : starts;
+		uint64_t total = 0, wtotal = 0;
+
+		while (*p == '\n')
+			p++;
+		while (*p == ' ') {
+			long long pid, v;
+			int n;
+
+			ck_assert_int_eq(sscanf(p, "%lld %lld%n", &pid, &v, &n), 2);
+			ck_assert(pid >= 1 && pid <= 7);
+			ck_assert_int_eq(v, want[pid]);
+			total += (uint64_t)v;
+			p += n;
+			if (*p == '\n')	/* a blank line ends the block */
+				p++;
+		}
+		for (int i = 1; i < 8; i++)
+			wtotal += want[i];
+		ck_assert_uint_eq(total, wtotal);
+	}
+	vxt_script_free(s);
+	free(u.ord);
+	free(ev);
+}
+END_TEST
+
 START_TEST(test_ticks)
 {
 	struct vxt_script *s = compile("#pragma D option quiet\n"
@@ -548,6 +631,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_per_process_reference);
 	tcase_add_test(tc, test_aggregations);
 	tcase_add_test(tc, test_avg_and_keys);
+	tcase_add_test(tc, test_push_many);
 	tcase_add_test(tc, test_ticks);
 	suite_add_tcase(s, tc);
 	return s;

@@ -517,21 +517,21 @@ static bool runs_clauses(const struct vxt_script *s, unsigned phase)
 	}
 }
 
-int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
+/* What every event does before its clauses: count it, move the clock to it
+ * (firing due ticks and cleaning busy buffers) and pair its phases.
+ * @return 0, 1 when the event goes no further (a tick's exit(), or nothing
+ * follows requests or keys and no clause is on its phase), or negative. */
+static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
+							 const struct vxt_event *ev)
 {
-	static const struct ectx zero;	/* copied: cheaper than clearing in place */
-	struct ectx x;
-	int rc = 0;
-
-	if (s->exited || s->ended)
-		return 0;
 	s->st.events_in++;
 	if (!s->live) {
 		clock_to(s, ev->time_ns);
 		if (s->nticks) {
-			rc = ticks_until(s, ev->time_ns);
+			int rc = ticks_until(s, ev->time_ns);
+
 			if (rc < 0 || s->exited)
-				return rc;
+				return rc < 0 ? rc : 1;
 		}
 	} else if (ev->time_ns > s->now) {
 		s->now = ev->time_ns;
@@ -539,7 +539,19 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
 	if (!s->uses_req && !s->keyed && !runs_clauses(s, ev->phase))
-		return 0;	/* no request or key to follow, and no clause */
+		return 1;	/* no request or key to follow, and no clause */
+	return 0;
+}
+
+/* The clauses of event @ev, once push_begin() let it through. */
+static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
+							   const struct vxt_event *ev,
+							   uint64_t ordinal)
+{
+	static const struct ectx zero;	/* copied: cheaper than clearing in place */
+	struct ectx x;
+	int rc = 0;
+
 	x = zero;
 	x.s = s;
 	x.ev = ev;
@@ -581,6 +593,53 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (x.req && x.reqq && ev->phase == VXT_PH_DONE)
 		vxt_sreq_close(s, x.reqq, x.req, x.reqe);
 	return rc;
+}
+
+int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
+{
+	int rc;
+
+	if (s->exited || s->ended)
+		return 0;
+	rc = push_begin(s, ev);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	return push_clauses(s, ev, ordinal);
+}
+
+int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_t n,
+			 uint64_t ordinal, size_t *pushed)
+{
+	/* the phases whose events only count and move the clock (as
+	 * push_begin() does when no tick, phase pairing, request or key is
+	 * followed and no clause is on the phase) */
+	uint32_t quick = 0;
+	size_t i;
+	int rc = 0;
+
+	if (!s->live && !s->nticks && !s->pp && !s->uses_req && !s->keyed)
+		for (unsigned ph = 0; ph < 32; ph++)
+			if (!runs_clauses(s, ph))
+				quick |= 1u << ph;
+	for (i = 0; i < n && !s->exited && !s->ended; i++) {
+		const struct vxt_event *e = &ev[i];
+
+		if (e->phase < 32 && (quick >> e->phase & 1)) {
+			s->st.events_in++;
+			clock_to(s, e->time_ns);
+			continue;
+		}
+		rc = push_begin(s, e);
+		if (rc == 0)
+			rc = push_clauses(s, e, ordinal + i);
+		if (rc < 0) {
+			i++;
+			break;
+		}
+	}
+	if (pushed)
+		*pushed = i;
+	return rc < 0 ? rc : 0;
 }
 
 int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)

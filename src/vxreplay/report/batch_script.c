@@ -78,6 +78,34 @@ struct feed {
 	int rc;			/* the script's error, once */
 };
 
+/* feed_chunk() without a filter: each run of events in scope in one call. */
+static int feed_runs(struct report_ctx *c, const struct vxt_event *ev, size_t n, uint64_t ord,
+		     struct feed *fd)
+{
+	struct batch_script *bs = fd->bs;
+	size_t k = 0;
+
+	while (k < n) {
+		size_t m = k, pushed;
+		int in = 1;
+
+		while (m < n && (in = report_in_scope(c, &ev[m], ord + m)) > 0)
+			m++;
+		if (m > k) {
+			fd->rc = vxt_script_push_many(bs->s, ev + k, m - k, ord + k, &pushed);
+			bs->considered += pushed;
+			if (fd->rc < 0 || vxt_script_exited(bs->s, NULL))
+				return -1;
+		}
+		if (m == n)
+			break;
+		if (in < 0)
+			return -1;
+		k = m + 1;
+	}
+	return 0;
+}
+
 /* Push the events of one chunk in scope; -1 ends the pass (the scope is
  * over, the script exited or failed). */
 static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
@@ -87,9 +115,10 @@ static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	struct batch_script *bs = fd->bs;
 
 	(void)ci;
+	if (!fd->f)
+		return feed_runs(c, ev, n, ord, fd);
 	for (size_t k = 0; k < n; k++) {
 		int in = report_in_scope(c, &ev[k], ord + k);
-
 		struct vxt_ivals iv;
 		struct vxt_filter_ctx fc = { .iv = fd->pp ? &iv : NULL };
 

@@ -12,11 +12,15 @@
  *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
  *
  * The kernel sometimes runs the block_rq_complete tracepoint without its
- * BPF programs (ftrace's event on the same tracepoint sees the
- * completion; neither a program nor its recursion counter does). Such a
- * completion is found when its request is issued again while its issue is
- * still remembered (not requeued in between): it is counted as missed,
- * and user space makes a lost record of it.
+ * BPF programs: ftrace's event on the same tracepoint sees the
+ * completion; no BPF program does (neither ours, nor a perf-attached one
+ * such as bpftrace's, nor block_io_done's), and no recursion counter
+ * grows. Seen on a 6.18 host only for completions the BLOCK softirq runs
+ * at an interrupt's exit inside one task's preempt-disabled section (a
+ * microVM's agent), a few per 100 000 I/Os under load. Such a completion
+ * is found when its request is issued again while its issue is still
+ * remembered (not requeued in between): it is counted as missed, and user
+ * space makes a lost record of it.
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
