@@ -137,15 +137,15 @@ static int settle(struct keep_script *ks, struct vxt_batch *out)
 int keep_script_push(struct keep_script *ks, const struct vxt_event *ev, size_t n,
 		     struct vxt_batch *out)
 {
+	size_t pushed;
 	int rc;
 
-	for (size_t i = 0; i < n && !vxt_script_exited(ks->s, NULL); i++) {
-		if (ks->next_ord == 0)	/* `time` counts from the first event */
-			vxt_script_set_time_base(ks->s, ev[i].time_ns);
-		rc = vxt_script_push(ks->s, &ev[i], ks->next_ord++);
-		if (rc < 0)
-			return rc;
-	}
+	if (n && ks->next_ord == 0)	/* `time` counts from the first event */
+		vxt_script_set_time_base(ks->s, ev[0].time_ns);
+	rc = vxt_script_push_many(ks->s, ev, n, ks->next_ord, &pushed);
+	ks->next_ord += pushed;
+	if (rc < 0)
+		return rc;
 	return settle(ks, out);
 }
 

@@ -65,13 +65,10 @@ int vxtop_script_start(struct vxtop_script *vs, const struct vxt_objtab *objs,
 
 int vxtop_script_feed(struct vxtop_script *vs, const struct vxt_event *ev, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int rc = vxt_script_push(vs->s, &ev[i], vs->ordinal++);
+	int rc = vxt_script_push_many(vs->s, ev, n, vs->ordinal, NULL);
 
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	vs->ordinal += n;	/* events after exit() keep their ordinals */
+	return rc < 0 ? rc : 0;
 }
 
 int vxtop_script_tick(struct vxtop_script *vs, uint64_t now_ns)
