@@ -517,24 +517,31 @@ static bool runs_clauses(const struct vxt_script *s, unsigned phase)
 	}
 }
 
-/* What every event does before its clauses: count it, move the clock to it
- * (firing due ticks and cleaning busy buffers) and pair its phases.
- * @return 0, 1 when the event goes no further (a tick's exit(), or nothing
- * follows requests or keys and no clause is on its phase), or negative. */
+/* Count event @ev and move the clock to it (replaying: cleaning busy
+ * buffers as it goes; live: the clock is the source's). */
+static inline __attribute__((always_inline)) void push_count(struct vxt_script *s,
+							  const struct vxt_event *ev)
+{
+	s->st.events_in++;
+	if (!s->live)
+		clock_to(s, ev->time_ns);
+	else if (ev->time_ns > s->now)
+		s->now = ev->time_ns;
+}
+
+/* What every event does before its clauses: push_count(), fire due ticks
+ * and pair its phases. @return 0, 1 when the event goes no further (a
+ * tick's exit(), or nothing follows requests or keys and no clause is on
+ * its phase), or negative. */
 static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
 							 const struct vxt_event *ev)
 {
-	s->st.events_in++;
-	if (!s->live) {
-		clock_to(s, ev->time_ns);
-		if (s->nticks) {
-			int rc = ticks_until(s, ev->time_ns);
+	push_count(s, ev);
+	if (!s->live && s->nticks) {
+		int rc = ticks_until(s, ev->time_ns);
 
-			if (rc < 0 || s->exited)
-				return rc < 0 ? rc : 1;
-		}
-	} else if (ev->time_ns > s->now) {
-		s->now = ev->time_ns;
+		if (rc < 0 || s->exited)
+			return rc < 0 ? rc : 1;
 	}
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
@@ -610,9 +617,8 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_t n,
 			 uint64_t ordinal, size_t *pushed)
 {
-	/* the phases whose events only count and move the clock (as
-	 * push_begin() does when no tick, phase pairing, request or key is
-	 * followed and no clause is on the phase) */
+	/* the phases whose events push_begin() would only push_count() (no
+	 * tick, phase pairing, request or key followed, no clause on them) */
 	uint32_t quick = 0;
 	size_t i;
 	int rc = 0;
@@ -625,8 +631,7 @@ int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_
 		const struct vxt_event *e = &ev[i];
 
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
-			s->st.events_in++;
-			clock_to(s, e->time_ns);
+			push_count(s, e);
 			continue;
 		}
 		rc = push_begin(s, e);
