@@ -12,27 +12,41 @@ need_tracefs
 grep -q 'this build has no BPF programs' "$B/vxrecord" &&
 	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
 . "$VXT_TOP/tests/cli/full_loop.inc"
-start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
-start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-flight; REC2=$started
-start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-flight; REC3=$started
-sleep 0.5
-rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
-err() { dd if=/dev/zero of="$LOOP" bs=4k count=1 seek="$1" oflag=direct 2>/dev/null; }
-rd 100 0	# 200 events: the last 63 before the error's start are kept
-err 12000	# ENOSPC
-rd 40 400	# 80 events: the first 32 after the error are kept
-sleep 1.2
-rd 20 600	# more than 1 s before the next error: left out however few
-sleep 1.1
-err 12100	# the window before holds only the error's own start
-rd 10 700	# 20 events, all kept; the last ones also open the next window
-err 12200	# within the window after the previous error: starts it afresh
-rd 30 800	# the first 32 events after it kept (with the error's start... )
-sleep 1.1
-rd 20 900	# more than 1 s after: left out
-sleep 0.3
-kill -INT $REC1 $REC2 $REC3
-wait $REC1; wait $REC2; r2=$?; wait $REC3
+# the kernel sometimes runs a completion without any BPF program (see
+# vxtrace.bpf.c): the ebpf files then hold a lost record where tracefs has
+# the completion, and no comparison can hold; such a capture is made again
+lost_in() { "$B/vxreplay" "$1" --report events --format csv | awk -F, 'NR > 1 && $3 == "lost"' | wc -l; }
+capture() {
+	rm -f "$T/all.vxt" "$T/k.vxt" "$T/u.vxt"
+	start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
+	start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-flight; REC2=$started
+	start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-flight; REC3=$started
+	sleep 0.5
+	rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
+	err() { dd if=/dev/zero of="$LOOP" bs=4k count=1 seek="$1" oflag=direct 2>/dev/null; }
+	rd 100 0	# 200 events: the last 63 before the error's start are kept
+	err 12000	# ENOSPC
+	rd 40 400	# 80 events: the first 32 after the error are kept
+	sleep 1.2
+	rd 20 600	# more than 1 s before the next error: left out however few
+	sleep 1.1
+	err 12100	# the window before holds only the error's own start
+	rd 10 700	# 20 events, all kept; the last ones also open the next window
+	err 12200	# within the window after the previous error: starts it afresh
+	rd 30 800	# the first 32 events after it kept (with the error's start... )
+	sleep 1.1
+	rd 20 900	# more than 1 s after: left out
+	sleep 0.3
+	kill -INT $REC1 $REC2 $REC3
+	wait $REC1; wait $REC2; r2=$?; wait $REC3
+}
+for attempt in 1 2 3; do
+	capture
+	nl=$(( $(lost_in "$T/all.vxt") + $(lost_in "$T/k.vxt") ))
+	[ "$nl" -eq 0 ] && break
+	echo "capture $attempt: $nl lost records (completions the kernel ran without BPF programs)"
+done
+expect_eq "lost records in the ebpf captures" "$nl" 0
 expect_eq "vxrecord with the kernel program exits" "$r2" 0
 
 "$B/vxreplay" "$T/k.vxt" --info >"$T/k.info"
