@@ -10,9 +10,10 @@
  * I/O in flight (while req-> is used) take their size from it, and what
  * does not fit is not made and counts as a dynamic variable drop.
  *
- * Requests: queue or start opens one, FIFO per (object, sector, bytes): a
- * start takes the oldest queued one, a done (or requeue) the oldest started
- * one; after the done's clauses the request and its req-> values go.
+ * Requests (script_reqtab.c): queue or start opens one, FIFO per (object,
+ * sector, bytes): a start takes the oldest queued one, a done (or requeue)
+ * the oldest started one, or else the oldest; after the done's clauses the
+ * request and its req-> values go.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -160,163 +161,64 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 
 /* ---- requests ---- */
 
-/* Forget the empty queue @q (its entry @e in the table, or NULL to find it). */
-static void reqq_drop(struct vxt_script *s, struct sreqq *q, struct ient *e)
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
 {
-	if (!e)
-		e = vxt_itab_find(&s->reqs, q->ka, q->kb);
-	if (q->q != &q->one)
-		free(q->q);
-	q->next = s->free_reqq;
-	s->free_reqq = q;
-	if (e)
-		vxt_itab_delete(&s->reqs, e);
-}
-
-/* The queue of @ev's (object, sector, bytes), made when absent if @make;
- * *@oute gets its table entry. */
-static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev, bool make,
-			       struct ient **oute, int *rc)
-{
+	struct sreq *started, *queued;
 	uint64_t ka = req_key_a(ev);
-	struct sreqq *q;
-	struct ient *e;
-	bool made;
-
-	if (!make) {
-		e = vxt_itab_find(&s->reqs, ka, ev->sector);
-		*oute = e;
-		return e ? e->p : NULL;
-	}
-	e = vxt_itab_claim(&s->reqs, ka, ev->sector, &made);
-	if (!e)
-		goto nomem;
-	*oute = e;
-	if (!made)
-		return e->p;
-	q = s->free_reqq;
-	if (q) {
-		s->free_reqq = q->next;
-	} else if (!(q = malloc(sizeof(*q)))) {
-		vxt_itab_delete(&s->reqs, e);
-		goto nomem;
-	}
-	q->q = &q->one;
-	q->n = 0;
-	q->cap = 1;
-	q->ka = ka;
-	q->kb = ev->sector;
-	q->next = NULL;
-	e->p = q;
-	return q;
-nomem:
-	*rc = -ENOMEM;
-	return NULL;
-}
-
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq, struct ient **oute)
-{
-	struct sreqq *q;
-	struct ient *e;
-	int rc = 0;
 
 	*out = NULL;
-	*outq = NULL;
-	*oute = NULL;
-	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_START) {
-		q = reqq_find(s, ev, true, &e, &rc);
-		if (!q)
-			return rc;
-		if (ev->phase == VXT_PH_START)
-			for (unsigned i = 0; i < q->n; i++)
-				if (!q->q[i].started) {
-					q->q[i].started = true;
-					*out = &q->q[i];
-					return 0;
-				}
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-			if (!q->n)	/* made for it: forget it again */
-				reqq_drop(s, q, e);
-			return 0;	/* not followed: its req-> are 0 */
-		}
-		if (q->n == q->cap) {
-			unsigned cap = 2 * q->cap;
-			struct sreq *v = q->q == &q->one ? malloc(cap * sizeof(*v)) :
-				       realloc(q->q, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			if (q->q == &q->one)
-				v[0] = q->one;
-			q->q = v;
-			q->cap = cap;
-		}
-		q->q[q->n].id = ++s->next_req;
-		q->q[q->n].started = ev->phase == VXT_PH_START;
-		q->q[q->n].v = NULL;
-		*out = &q->q[q->n++];
-		return 0;
-	}
-	if (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_REQUEUE)
-		return 0;
-	q = reqq_find(s, ev, false, &e, &rc);
-	if (!q)
-		return 0;
-	*outq = q;
-	*oute = e;
-	for (unsigned i = 0; i < q->n; i++)
-		if (q->q[i].started) {
-			if (ev->phase == VXT_PH_REQUEUE)
-				q->q[i].started = false;
-			*out = &q->q[i];
+	switch (ev->phase) {
+	case VXT_PH_START:
+		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
+		if (queued) {
+			queued->started = true;
+			*out = queued;
 			return 0;
 		}
-	*out = q->n ? &q->q[0] : NULL;
-	return 0;
+		/* a start without a queued request opens one */
+		__attribute__((fallthrough));
+	case VXT_PH_QUEUE:
+		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE))
+			return 0;	/* not followed: its req-> are 0 */
+		if (vxt_sreqtab_reserve(&s->reqs) < 0)
+			return -ENOMEM;
+		*out = vxt_sreqtab_add(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START);
+		return 0;
+	case VXT_PH_DONE:
+	case VXT_PH_REQUEUE:
+		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
+		if (started) {
+			if (ev->phase == VXT_PH_REQUEUE)
+				started->started = false;
+			*out = started;
+		} else {
+			*out = queued;
+		}
+		return 0;
+	default:
+		return 0;
+	}
 }
 
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e)
+void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
 {
-	unsigned i = (unsigned)(r - q->q);
-
-	if (i >= q->n)
-		return;
 	if (r->v) {
 		dyn_put(&s->free_reqv, r->v);
 		vxt_sdyn_take(s, -reqv_size(s));
 	}
 	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
-	if (i + 1 < q->n)
-		memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
-	q->n--;
-	if (!q->n)
-		reqq_drop(s, q, e);
+	vxt_sreqtab_delete(&s->reqs, r);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)
 {
-	for (size_t i = 0; i < s->reqs.cap; i++) {
-		struct sreqq *q = s->reqs.e[i].p;
-
-		if (!q)
-			continue;
-		for (unsigned j = 0; j < q->n; j++)
-			free(q->q[j].v);
-		if (q->q != &q->one)
-			free(q->q);
-		free(q);
-	}
-	vxt_itab_free(&s->reqs);
+	for (size_t i = 0; i < s->reqs.cap; i++)
+		if (s->reqs.e[i].id)
+			free(s->reqs.e[i].v);
+	vxt_sreqtab_free(&s->reqs);
 	for (size_t i = 0; i < s->selfs.cap; i++)
 		free(s->selfs.e[i].p);
 	vxt_itab_free(&s->selfs);
 	dyn_free_list(s->free_self);
 	dyn_free_list(s->free_reqv);
-	while (s->free_reqq) {
-		struct sreqq *q = s->free_reqq;
-
-		s->free_reqq = q->next;
-		free(q);
-	}
 }

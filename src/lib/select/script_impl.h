@@ -6,7 +6,8 @@
  * D's rules, script_compile.c gives integer nodes direct functions,
  * script_eval.c runs the clauses over events with the
  * speculative buffers, script_agg.c keeps and prints aggregations,
- * script_tab.c is the hash table behind variables and aggregations.
+ * script_tab.c is the hash table behind variables and aggregations,
+ * script_reqtab.c the table of the I/Os in flight req-> follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -324,19 +325,34 @@ struct sdyn {
 	struct sval v[];
 };
 
+/* An I/O in flight, in the request table (script_reqtab.c) itself. */
 struct sreq {
-	uint64_t id;
-	bool started;
+	uint64_t ka, kb;	/* key: object << 32 | bytes, sector */
+	uint64_t id;		/* FIFO order among equal keys; 0 = an empty slot */
 	struct sdyn *v;		/* its req-> values, NULL = none set */
+	uint32_t home;		/* the key's hash: its home slot is home & (cap - 1) */
+	bool started;
 };
 
-struct sreqq {			/* the I/Os in flight with one (object, sector, bytes) */
-	struct sreq *q;		/* &one while at most one */
-	unsigned n, cap;
-	struct sreq one;
-	uint64_t ka, kb;	/* its key in the table */
-	struct sreqq *next;	/* on a free list */
+struct sreqtab {
+	struct sreq *e;
+	size_t cap, n;		/* cap a power of two (or 0), n <= cap / 2 */
+	uint64_t next_id;
 };
+
+/* The oldest started and the oldest not started request of key (@ka, @kb),
+ * NULL when there is none. Borrowed; valid until the next add or delete. */
+void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
+		      struct sreq **started, struct sreq **queued);
+/* Room for one more request (pointers into @t go stale when it grows).
+ * @return 0 or -ENOMEM. */
+int vxt_sreqtab_reserve(struct sreqtab *t);
+/* A new request, the newest of its key, without req-> values; needs the room
+ * vxt_sreqtab_reserve() made. Can't fail. */
+struct sreq *vxt_sreqtab_add(struct sreqtab *t, uint64_t ka, uint64_t kb, bool started);
+/* Forget @r (its values are the caller's). Other requests may move. */
+void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r);
+void vxt_sreqtab_free(struct sreqtab *t);
 
 /* ---- the script ---- */
 
@@ -391,11 +407,10 @@ struct vxt_script {
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
 	uint32_t nfree;
-	struct itab reqs;	/* (object << 32 | bytes, sector) -> struct sreqq * */
+	struct sreqtab reqs;	/* the I/Os in flight */
 	struct itab selfs;	/* pid -> struct sdyn * */
 	unsigned nself, nreqv;	/* self-> and req-> variables */
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
-	struct sreqq *free_reqq;
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
 	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
@@ -425,8 +440,6 @@ struct ectx {
 	const struct vxt_event *ev;	/* NULL for BEGIN, END, tick */
 	uint64_t ordinal;
 	struct sreq *req;		/* the event's request, NULL = none */
-	struct sreqq *reqq;		/* done, requeue: the queue @req is in */
-	struct ient *reqe;		/* done, requeue: @reqq's entry in s->reqs */
 	struct sdyn *self;		/* the event's self-> values (when self_known) */
 	bool self_known;
 	const struct sclause *cl;
@@ -469,7 +482,10 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* script_dyn.c: self-> and req-> values, requests. */
-#define S_REQ_SIZE	(sizeof(struct sreqq) + 2 * sizeof(struct ient))	/* an I/O in flight */
+/* What an I/O in flight is charged: the 112 bytes of the queue and two table
+ * entries it once took (its two slots take 80 now), so a dynvarsize follows
+ * as many requests as it did. */
+#define S_REQ_SIZE	((size_t)112)
 #define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
 /* Take (@delta > 0) or give back dynamic variable space. @return false,
  * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
@@ -477,14 +493,11 @@ bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* Bind @ev to its request; done and requeue also get the queue it is in
- * and the queue's table entry (valid until the next bind or close).
- * @return 0 or -ENOMEM. */
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq, struct ient **oute);
-/* After the done's clauses: forget @r (of the I/Os in flight @q at table
- * entry @e, as bound) and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e);
+/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
+ * or close). @return 0 or -ENOMEM. */
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
+/* After the done's clauses: forget @r, as bound, and its req-> values. */
+void vxt_sreq_close(struct vxt_script *s, struct sreq *r);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* script_spec.c: speculative buffers and the principal buffer. */

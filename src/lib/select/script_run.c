@@ -564,7 +564,7 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	x.ev = ev;
 	x.ordinal = ordinal;
 	if (s->uses_req) {
-		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq, &x.reqe);
+		rc = vxt_sreq_bind(s, ev, &x.req);
 		if (rc < 0)
 			return rc;
 	}
@@ -597,8 +597,8 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	}
 	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
-	if (x.req && x.reqq && ev->phase == VXT_PH_DONE)
-		vxt_sreq_close(s, x.reqq, x.req, x.reqe);
+	if (x.req && ev->phase == VXT_PH_DONE)
+		vxt_sreq_close(s, x.req);
 	return rc;
 }
 
