@@ -80,6 +80,23 @@ static int64_t i_and(struct ectx *x, const struct snode *n)
 	return truth(x, n->a) && truth(x, n->b);
 }
 
+/* && and || of integer operands: no test for a function on the way; a
+ * req-> variable on the left is read in place. */
+static int64_t i_and_ints(struct ectx *x, const struct snode *n)
+{
+	return n->a->ifn(x, n->a) && n->b->ifn(x, n->b);
+}
+
+static int64_t i_and_req(struct ectx *x, const struct snode *n)
+{
+	return i_req(x, n->a) && n->b->ifn(x, n->b);
+}
+
+static int64_t i_or_ints(struct ectx *x, const struct snode *n)
+{
+	return n->a->ifn(x, n->a) || n->b->ifn(x, n->b);
+}
+
 static int64_t i_or(struct ectx *x, const struct snode *n)
 {
 	return truth(x, n->a) || truth(x, n->b);
@@ -180,8 +197,11 @@ static vxt_sifn node_fn(const struct vxt_script *s, struct snode *n)
 	case SN_SELF: return i_self;
 	case SN_GLOBAL: return i_global;
 	case SN_THIS: return i_this;
-	case SN_AND: return i_and;
-	case SN_OR: return i_or;
+	case SN_AND:
+		if (!ints)
+			return i_and;
+		return n->a->ifn == i_req ? i_and_req : i_and_ints;
+	case SN_OR: return ints ? i_or_ints : i_or;
 	case SN_UNARY:
 		if (n->op == ST_NOT)
 			return i_not;
