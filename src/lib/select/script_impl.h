@@ -147,7 +147,14 @@ struct sfmt {
 #define SP_TICK		0x100u
 #define SP_OTHER	0x200u	/* any other phase (merge, plug ...): profiles only */
 
+struct ectx;
+struct sclause;
+/* Runs a clause over the event in the context (script_run.c). @return 0 or
+ * negative (out of memory). */
+typedef int (*vxt_srunfn)(struct ectx *x, const struct sclause *c);
+
 struct sclause {
+	vxt_srunfn run;		/* by its shape, set with the run-time state */
 	unsigned probes;
 	uint64_t tick_ns;	/* SP_TICK */
 	unsigned tick_idx;	/* which tick schedule */
@@ -159,6 +166,7 @@ struct sclause {
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
 	bool has_default;	/* no statements: records the event itself */
 	bool has_text;		/* has trace or printf */
+	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
 };
 
 /* ---- variables and aggregations: one hash table ---- */
@@ -281,13 +289,25 @@ enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
  * record is never formatted. */
 struct srec {
 	struct vxt_event ev;	/* zero without an event (its cpu is the record's) */
-	uint64_t ordinal : 48;	/* the event's ordinal */
-	uint64_t clause : 8;	/* index of the clause that recorded it (< S_MAX_CLAUSES) */
-	uint64_t probe : 4;	/* bit number of the SP_* probe that fired */
-	uint64_t has_event : 1;
-	uint64_t own : 1;	/* the clause has trace or printf */
-	uint64_t has_text : 1;	/* its text is next in the text area */
+	uint64_t m;		/* what it is, SREC_* (one word, written at once) */
 };
+
+#define SREC_ORDINAL	((UINT64_C(1) << 48) - 1)	/* the event's ordinal */
+#define SREC_CLAUSE_SHIFT	48	/* 8 bits: index of the clause that recorded it */
+#define SREC_PROBE_SHIFT	56	/* 4 bits: bit number of the SP_* probe that fired */
+#define SREC_HAS_EVENT	(UINT64_C(1) << 60)
+#define SREC_OWN	(UINT64_C(1) << 61)	/* the clause has trace or printf */
+#define SREC_HAS_TEXT	(UINT64_C(1) << 62)	/* its text is next in the text area */
+
+static inline uint64_t srec_ordinal(const struct srec *r)
+{
+	return r->m & SREC_ORDINAL;
+}
+
+static inline bool srec_has_event(const struct srec *r)
+{
+	return r->m & SREC_HAS_EVENT;
+}
 
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
@@ -540,7 +560,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s);
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
-/* script_run.c: the event probes' clause lists. @return 0 or -ENOMEM. */
+/* script_run.c: the event probes' clause lists, each clause's function.
+ * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_func_name(int fn);

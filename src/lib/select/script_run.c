@@ -7,6 +7,8 @@
  * and the text of trace / printf) becomes one record in the principal
  * buffer (straight to the sink) or in the speculative buffer named by
  * speculate() (script_spec.c). A run-time error abandons the clause.
+ * A clause of a common shape (a lone speculate(), or no record at all) has
+ * a function of its own, picked once, without the steps it never needs.
  *
  * An aggregation statement whose keys are all fields or integers keeps a
  * cache from the event's raw numbers to the aggregation's entry, so the
@@ -387,21 +389,32 @@ static int stmt(struct ectx *x, const struct snode *n)
 	return 0;
 }
 
+/* The clause's predicate over the event: 1 true, 0 false or a run-time
+ * error (the clause is abandoned), negative out of memory. */
+static inline int pred_holds(struct ectx *x, const struct sclause *c)
+{
+	bool t;
+
+	if (!c->pred)
+		return 1;
+	t = c->pred->ifn ? c->pred->ifn(x, c->pred) != 0 : vxt_struth_of(x, c->pred);
+	if (x->rc < 0)
+		return x->rc;
+	return !x->error && t;
+}
+
+/* Any clause. */
 static int run_clause(struct ectx *x, const struct sclause *c)
 {
 	struct vxt_script *s = x->s;
-	int rc = 0;
+	int rc;
 
 	x->cl = c;
 	x->error = false;
-	if (c->pred) {
-		bool t = c->pred->ifn ? c->pred->ifn(x, c->pred) != 0 : vxt_struth_of(x, c->pred);
-
-		if (x->rc < 0)
-			return x->rc;
-		if (x->error || !t)
-			return 0;
-	}
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = 0;
 	x->target = 0;
 	s->tlen = 0;
 	s->text[0] = '\0';
@@ -412,6 +425,65 @@ static int run_clause(struct ectx *x, const struct sclause *c)
 	if (x->error || !c->records)
 		return 0;
 	return vxt_sspec_record(x);
+}
+
+/* A clause that records nothing (no speculate, trace, printf or printa):
+ * its statements alone. */
+static int run_quiet(struct ectx *x, const struct sclause *c)
+{
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = 0;
+	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
+		rc = stmt(x, c->stmts[i]);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
+/* { speculate(ID); }, ID an integer: the event into speculation ID. */
+static int run_speculate(struct ectx *x, const struct sclause *c)
+{
+	struct vxt_script *s = x->s;
+	int64_t id;
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	id = vxt_sieval(x, c->stmts[0]->args[0]);
+	if (x->rc < 0)
+		return x->rc;
+	if (x->error || id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
+		return 0;	/* an invalid or inactive ID records nothing */
+	x->target = id;
+	s->tlen = 0;
+	s->text[0] = '\0';
+	return vxt_sspec_record(x);
+}
+
+/* Each clause's function, by its shape, and its records' bits. Can't fail. */
+static void prepare_runs(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->ncl; i++) {
+		struct sclause *c = &s->cl[i];
+		const struct snode *st = c->nstmts == 1 ? c->stmts[0] : NULL;
+
+		c->rec_bits = (uint64_t)(i & 0xff) << SREC_CLAUSE_SHIFT | (c->has_text ? SREC_OWN : 0);
+
+		if (c->records && !c->has_text && st && st->kind == SN_CALL &&
+		    st->idx == FN_SPECULATE && st->args[0]->type == SV_INT)
+			c->run = run_speculate;
+		else if (!c->records)
+			c->run = run_quiet;
+		else
+			c->run = run_clause;
+	}
 }
 
 /* Run the clauses of probe @bit (and, for ticks, of interval @tick). */
@@ -439,11 +511,12 @@ static int fire_on(struct ectx *x, unsigned on, unsigned bit)
 
 	x->probe = bit;
 	for (unsigned i = 0; i < s->non[on] && rc == 0 && !s->exited; i++)
-		rc = run_clause(x, s->on[on][i]);
+		rc = s->on[on][i]->run(x, s->on[on][i]);
 	return rc;
 }
 
-/* The clause lists of the event probes. @return 0 or -ENOMEM. */
+/* The clause lists of the event probes, and each clause's function.
+ * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s)
 {
 	static const unsigned bits[SON_COUNT] = {
@@ -451,6 +524,7 @@ int vxt_script_prepare_on(struct vxt_script *s)
 		[SON_REQUEUE] = SP_REQUEUE, [SON_LOST] = SP_LOST, [SON_OTHER] = SP_OTHER,
 	};
 
+	prepare_runs(s);
 	for (unsigned k = 0; k < SON_COUNT; k++) {
 		s->on[k] = calloc(s->ncl + 1, sizeof(*s->on[k]));
 		if (!s->on[k])
@@ -588,7 +662,7 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 			} else {
 				continue;
 			}
-			rc = run_clause(&x, c);
+			rc = c->run(&x, c);
 		}
 		break;
 	default:
