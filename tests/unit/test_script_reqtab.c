@@ -73,19 +73,25 @@ START_TEST(oracle)
 		rq = ref_oldest(list, n, ka, kb, false);
 		same(st, rs);
 		same(qu, rq);
-		if (op < 3 && adds < NREF) {		/* queue (or start) a new one */
+		if (op < 4 && adds < NREF) {	/* a queue, or a start: the oldest queued or a new one */
 			struct sreq *r;
+			int rc = vxt_sreqtab_claim(&t, ka, kb, op >= 2, &r);
 
-			ck_assert_int_eq(vxt_sreqtab_reserve(&t), 0);
-			r = vxt_sreqtab_add(&t, ka, kb, op == 2);
-			list[n] = (struct ref){ .ka = ka, .kb = kb, .id = r->id, .started = op == 2 };
-			if (n)
-				ck_assert_uint_gt(r->id, list[n - 1].id);
-			n++;
-			adds++;
-		} else if (op == 3 && qu) {		/* start the oldest queued */
-			qu->started = true;
-			rq->started = true;
+			ck_assert_int_ge(rc, 0);
+			if (op >= 2 && rq) {
+				ck_assert_int_eq(rc, 1);
+				rq->started = true;
+				same(r, rq);	/* the oldest queued, now started */
+			} else {
+				ck_assert_int_eq(rc, 0);
+				list[n] = (struct ref){ .ka = ka, .kb = kb, .id = r->id,
+							.started = op >= 2 };
+				if (n)
+					ck_assert_uint_gt(r->id, list[n - 1].id);
+				same(r, &list[n]);
+				n++;
+				adds++;
+			}
 		} else if (op == 4 && st) {		/* requeue the oldest started */
 			st->started = false;
 			rs->started = false;

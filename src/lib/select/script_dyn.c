@@ -49,7 +49,8 @@ static int64_t reqv_size(const struct vxt_script *s)
 	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
 }
 
-/* Values for @n variables, from the free list @fl first. */
+/* Values for @n variables, all unset, from the free list @fl first (only
+ * their types are cleared: a value is read only when its type is set). */
 static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 {
 	struct sdyn *d = *fl;
@@ -57,7 +58,10 @@ static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 	if (!d)
 		return calloc(1, sizeof(struct sdyn) + n * sizeof(struct sval));
 	*fl = d->next;
-	memset(d, 0, sizeof(struct sdyn) + n * sizeof(struct sval));
+	d->nset = 0;
+	d->next = NULL;
+	for (unsigned i = 0; i < n; i++)
+		d->v[i].type = SV_NONE;
 	return d;
 }
 
@@ -165,24 +169,19 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 {
 	struct sreq *started, *queued;
 	uint64_t ka = req_key_a(ev);
+	int rc;
 
 	*out = NULL;
 	switch (ev->phase) {
 	case VXT_PH_START:
-		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
-		if (queued) {
-			queued->started = true;
-			*out = queued;
-			return 0;
-		}
-		/* a start without a queued request opens one */
-		__attribute__((fallthrough));
 	case VXT_PH_QUEUE:
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE))
-			return 0;	/* not followed: its req-> are 0 */
-		if (vxt_sreqtab_reserve(&s->reqs) < 0)
-			return -ENOMEM;
-		*out = vxt_sreqtab_add(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START);
+		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;	/* error, or a queued request started */
+		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+			vxt_sreqtab_delete(&s->reqs, *out);
+			*out = NULL;	/* not followed: its req-> are 0 */
+		}
 		return 0;
 	case VXT_PH_DONE:
 	case VXT_PH_REQUEUE:

@@ -364,12 +364,13 @@ struct sreqtab {
  * NULL when there is none. Borrowed; valid until the next add or delete. */
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued);
-/* Room for one more request (pointers into @t go stale when it grows).
- * @return 0 or -ENOMEM. */
-int vxt_sreqtab_reserve(struct sreqtab *t);
-/* A new request, the newest of its key, without req-> values; needs the room
- * vxt_sreqtab_reserve() made. Can't fail. */
-struct sreq *vxt_sreqtab_add(struct sreqtab *t, uint64_t ka, uint64_t kb, bool started);
+/* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
+ * takes the oldest queued request of the key, marked started (*@out,
+ * @return 1); else a new request, the newest of its key, without req->
+ * values (*@out, @return 0). *@out is borrowed, valid until the next
+ * change. @return -ENOMEM when the table cannot grow. */
+int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+		      struct sreq **out);
 /* Forget @r (its values are the caller's). Other requests may move. */
 void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r);
 void vxt_sreqtab_free(struct sreqtab *t);

@@ -61,7 +61,9 @@ static struct sreq *place(struct sreq *e, size_t cap, uint32_t h)
 	return &e[i];
 }
 
-int vxt_sreqtab_reserve(struct sreqtab *t)
+/* Room for one more request (pointers into @t go stale when it grows).
+ * @return 0 or -ENOMEM. */
+static int reserve(struct sreqtab *t)
 {
 	struct sreq *e;
 	size_t cap;
@@ -83,11 +85,10 @@ int vxt_sreqtab_reserve(struct sreqtab *t)
 	return 0;
 }
 
-struct sreq *vxt_sreqtab_add(struct sreqtab *t, uint64_t ka, uint64_t kb, bool started)
+/* Request @r of key (@ka, @kb), hash @h, in an empty slot: the newest. */
+static struct sreq *fill(struct sreqtab *t, struct sreq *r, uint64_t ka, uint64_t kb,
+			 uint32_t h, bool started)
 {
-	uint32_t h = req_hash(ka, kb);
-	struct sreq *r = place(t->e, t->cap, h);
-
 	r->ka = ka;
 	r->kb = kb;
 	r->id = ++t->next_id;
@@ -96,6 +97,32 @@ struct sreq *vxt_sreqtab_add(struct sreqtab *t, uint64_t ka, uint64_t kb, bool s
 	r->started = started;
 	t->n++;
 	return r;
+}
+
+int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+		      struct sreq **out)
+{
+	struct sreq *qu = NULL;
+	uint32_t h = req_hash(ka, kb);
+	size_t mask, i;
+
+	if (reserve(t) < 0)
+		return -ENOMEM;
+	mask = t->cap - 1;
+	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
+		struct sreq *r = &t->e[i];
+
+		if (start && !r->started && r->ka == ka && r->kb == kb &&
+		    (!qu || r->id < qu->id))
+			qu = r;
+	}
+	if (qu) {
+		qu->started = true;
+		*out = qu;
+		return 1;
+	}
+	*out = fill(t, &t->e[i], ka, kb, h, start);
+	return 0;
 }
 
 void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)

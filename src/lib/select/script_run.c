@@ -326,6 +326,14 @@ static int assign_int(struct ectx *x, const struct snode *n)
 	return x->rc;
 }
 
+/* Whether statement @n is VAR = integer for a req->, global or this-> VAR
+ * (assign_int()). */
+static inline bool int_assign(const struct snode *n)
+{
+	return n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->type == SV_INT &&
+	       (n->a->kind == SN_REQ || n->a->kind == SN_GLOBAL || n->a->kind == SN_THIS);
+}
+
 static int stmt(struct ectx *x, const struct snode *n)
 {
 	struct vxt_script *s = x->s;
@@ -333,8 +341,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 
 	if (n->kind == SN_AGGSET)
 		return agg_set(x, n);
-	if (n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->type == SV_INT &&
-	    (n->a->kind == SN_REQ || n->a->kind == SN_GLOBAL || n->a->kind == SN_THIS))
+	if (int_assign(n))
 		return assign_int(x, n);
 	if (n->kind != SN_CALL || n->idx == FN_SPECULATION) {
 		vxt_seval(x, n);
@@ -467,6 +474,37 @@ static int run_speculate(struct ectx *x, const struct sclause *c)
 	return vxt_sspec_record(x);
 }
 
+/* { commit(ID); } or { discard(ID); }, ID an integer. */
+static int run_end(struct ectx *x, const struct sclause *c)
+{
+	const struct snode *n = c->stmts[0];
+	int64_t id;
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	id = vxt_sieval(x, n->args[0]);
+	rc = x->error ? 0 : vxt_sspec_end(x->s, id, n->idx == FN_COMMIT);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
+/* { VAR = integer; }, VAR a req->, global or this-> variable. */
+static int run_assign(struct ectx *x, const struct sclause *c)
+{
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = assign_int(x, c->stmts[0]);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
 /* Each clause's function, by its shape, and its records' bits. Can't fail. */
 static void prepare_runs(struct vxt_script *s)
 {
@@ -479,6 +517,12 @@ static void prepare_runs(struct vxt_script *s)
 		if (c->records && !c->has_text && st && st->kind == SN_CALL &&
 		    st->idx == FN_SPECULATE && st->args[0]->type == SV_INT)
 			c->run = run_speculate;
+		else if (!c->records && st && st->kind == SN_CALL &&
+			 (st->idx == FN_COMMIT || st->idx == FN_DISCARD) &&
+			 st->args[0]->type == SV_INT)
+			c->run = run_end;
+		else if (!c->records && st && int_assign(st))
+			c->run = run_assign;
 		else if (!c->records)
 			c->run = run_quiet;
 		else
