@@ -167,6 +167,7 @@ struct sclause {
 	bool has_default;	/* no statements: records the event itself */
 	bool has_text;		/* has trace or printf */
 	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
+	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
 /* ---- variables and aggregations: one hash table ---- */
@@ -377,8 +378,10 @@ void vxt_sreqtab_free(struct sreqtab *t);
 
 /* ---- the script ---- */
 
-/* The event probes' clause lists (SON_DONE: done and error). */
-enum { SON_QUEUE, SON_START, SON_DONE, SON_REQUEUE, SON_LOST, SON_OTHER, SON_COUNT };
+/* The event probes' clause lists (SON_DONE: done and error, for a failed
+ * completion; SON_DONE_OK: done only, for one without an error). */
+enum { SON_QUEUE, SON_START, SON_DONE, SON_REQUEUE, SON_LOST, SON_OTHER, SON_DONE_OK,
+       SON_COUNT };
 
 struct svar {
 	char name[64];
@@ -525,6 +528,9 @@ void vxt_sdyn_free_all(struct vxt_script *s);
 int64_t vxt_sspec_open(struct vxt_script *s);
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
+/* The event's record, without text, into active speculation @id (as
+ * vxt_sspec_record() with that target and no text). */
+int vxt_sspec_speculate(struct ectx *x, int64_t id);
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
 void vxt_sspec_clean(struct vxt_script *s);
 /* END: discard every active buffer (eof_discarded). */

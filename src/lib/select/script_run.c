@@ -468,10 +468,7 @@ static int run_speculate(struct ectx *x, const struct sclause *c)
 		return x->rc;
 	if (x->error || id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
 		return 0;	/* an invalid or inactive ID records nothing */
-	x->target = id;
-	s->tlen = 0;
-	s->text[0] = '\0';
-	return vxt_sspec_record(x);
+	return vxt_sspec_speculate(x, id);
 }
 
 /* { commit(ID); } or { discard(ID); }, ID an integer. */
@@ -513,6 +510,7 @@ static void prepare_runs(struct vxt_script *s)
 		const struct snode *st = c->nstmts == 1 ? c->stmts[0] : NULL;
 
 		c->rec_bits = (uint64_t)(i & 0xff) << SREC_CLAUSE_SHIFT | (c->has_text ? SREC_OWN : 0);
+		c->done_probe = c->probes & SP_DONE ? SP_DONE : SP_ERROR;
 
 		if (c->records && !c->has_text && st && st->kind == SN_CALL &&
 		    st->idx == FN_SPECULATE && st->args[0]->type == SV_INT)
@@ -566,6 +564,7 @@ int vxt_script_prepare_on(struct vxt_script *s)
 	static const unsigned bits[SON_COUNT] = {
 		[SON_QUEUE] = SP_QUEUE, [SON_START] = SP_START, [SON_DONE] = SP_DONE | SP_ERROR,
 		[SON_REQUEUE] = SP_REQUEUE, [SON_LOST] = SP_LOST, [SON_OTHER] = SP_OTHER,
+		[SON_DONE_OK] = SP_DONE,
 	};
 
 	prepare_runs(s);
@@ -696,16 +695,14 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	case VXT_PH_REQUEUE: rc = fire_on(&x, SON_REQUEUE, SP_REQUEUE); break;
 	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
 	case VXT_PH_DONE:
+		if (!ev->error) {
+			rc = fire_on(&x, SON_DONE_OK, SP_DONE);
+			break;
+		}
 		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
 			const struct sclause *c = s->on[SON_DONE][i];
 
-			if (c->probes & SP_DONE) {
-				x.probe = SP_DONE;
-			} else if (ev->error) {	/* on the error probe only */
-				x.probe = SP_ERROR;
-			} else {
-				continue;
-			}
+			x.probe = c->done_probe;	/* error-only clauses too */
 			rc = c->run(&x, c);
 		}
 		break;
