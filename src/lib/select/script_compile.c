@@ -30,9 +30,7 @@ static int64_t i_num(struct ectx *x, const struct snode *n)
 
 static int64_t i_req(struct ectx *x, const struct snode *n)
 {
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
+	return vxt_sreq_int(x, n);
 }
 
 static int64_t i_self(struct ectx *x, const struct snode *n)

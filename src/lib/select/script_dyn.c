@@ -105,38 +105,22 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
 	return v->type ? v : NULL;
 }
 
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
+/* vxt_sdyn_set() of a req-> variable. */
+static int req_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
 	bool zero = v.type != SV_STR && v.i == 0;
-	unsigned slot = s->vars[n->idx].slot;
 	struct sdyn *d;
 
-	if (n->kind == SN_REQ) {
-		if (!x->req)
-			return 0;	/* no request: nothing to set */
-		d = x->req->v;
-		if (!d) {
-			if (zero || !vxt_sdyn_take(s, reqv_size(s)))
-				return 0;
-			d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
-			if (!d)
-				return -ENOMEM;
-		}
-	} else {
-		if (!x->ev)
+	if (!x->req)
+		return 0;	/* no request: nothing to set */
+	d = x->req->v;
+	if (!d) {
+		if (zero || !vxt_sdyn_take(s, reqv_size(s)))
 			return 0;
-		d = self_of(x);
-		if (!d) {
-			if (zero || !vxt_sdyn_take(s, self_size(s)))
-				return 0;
-			d = dyn_new(&s->free_self, s->nself);
-			if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
-				free(d);
-				return -ENOMEM;
-			}
-			x->self = d;
-		}
+		d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
+		if (!d)
+			return -ENOMEM;
 	}
 	if (zero) {
 		if (d->v[slot].type) {
@@ -144,16 +128,9 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 			d->nset--;
 		}
 		if (!d->nset) {
-			if (n->kind == SN_REQ) {
-				x->req->v = NULL;
-				dyn_put(&s->free_reqv, d);
-				vxt_sdyn_take(s, -reqv_size(s));
-			} else {
-				vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
-				x->self = NULL;
-				dyn_put(&s->free_self, d);
-				vxt_sdyn_take(s, -self_size(s));
-			}
+			x->req->v = NULL;
+			dyn_put(&s->free_reqv, d);
+			vxt_sdyn_take(s, -reqv_size(s));
 		}
 		return 0;
 	}
@@ -161,6 +138,52 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 		d->nset++;
 	d->v[slot] = v;
 	return 0;
+}
+
+/* vxt_sdyn_set() of a self-> variable. */
+static int self_set(struct ectx *x, unsigned slot, struct sval v)
+{
+	struct vxt_script *s = x->s;
+	bool zero = v.type != SV_STR && v.i == 0;
+	struct sdyn *d;
+
+	if (!x->ev)
+		return 0;
+	d = self_of(x);
+	if (!d) {
+		if (zero || !vxt_sdyn_take(s, self_size(s)))
+			return 0;
+		d = dyn_new(&s->free_self, s->nself);
+		if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
+			free(d);
+			return -ENOMEM;
+		}
+		x->self = d;
+	}
+	if (zero) {
+		if (d->v[slot].type) {
+			d->v[slot].type = SV_NONE;
+			d->nset--;
+		}
+		if (!d->nset) {
+			vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
+			x->self = NULL;
+			dyn_put(&s->free_self, d);
+			vxt_sdyn_take(s, -self_size(s));
+		}
+		return 0;
+	}
+	if (!d->v[slot].type)
+		d->nset++;
+	d->v[slot] = v;
+	return 0;
+}
+
+int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
+{
+	unsigned slot = x->s->vars[n->idx].slot;
+
+	return n->kind == SN_REQ ? req_set(x, slot, v) : self_set(x, slot, v);
 }
 
 /* ---- requests ---- */

@@ -488,6 +488,19 @@ static inline int64_t vxt_sieval(struct ectx *x, const struct snode *n)
 {
 	return n->ifn ? n->ifn(x, n) : vxt_seval(x, n).i;
 }
+/* The value of integer req-> variable @n (one with a function: its slot is
+ * n->slot) for the event's request; 0 when unset. Can't fail. */
+static inline int64_t vxt_sreq_int(const struct ectx *x, const struct snode *n)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+
+	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
+}
+/* vxt_sieval(), reading an integer req-> variable in place. */
+static inline int64_t vxt_sieval_req(struct ectx *x, const struct snode *n)
+{
+	return n->kind == SN_REQ && n->ifn ? vxt_sreq_int(x, n) : vxt_sieval(x, n);
+}
 /* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);

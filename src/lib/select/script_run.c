@@ -398,13 +398,24 @@ static int stmt(struct ectx *x, const struct snode *n)
 
 /* The clause's predicate over the event: 1 true, 0 false or a run-time
  * error (the clause is abandoned), negative out of memory. */
-static inline int pred_holds(struct ectx *x, const struct sclause *c)
+static inline __attribute__((always_inline)) int pred_holds(struct ectx *x,
+							  const struct sclause *c)
 {
+	const struct snode *p = c->pred;
 	bool t;
 
-	if (!c->pred)
+	if (!p)
 		return 1;
-	t = c->pred->ifn ? c->pred->ifn(x, c->pred) != 0 : vxt_struth_of(x, c->pred);
+	/* /req->X/ and /req->X && ...integer.../ read req->X in place */
+	if (p->kind == SN_REQ && p->ifn)
+		return vxt_sreq_int(x, p) != 0;
+	if (p->kind == SN_AND && p->a->kind == SN_REQ && p->a->ifn && p->b->ifn) {
+		if (!vxt_sreq_int(x, p->a))
+			return 0;
+		t = p->b->ifn(x, p->b) != 0;
+	} else {
+		t = p->ifn ? p->ifn(x, p) != 0 : vxt_struth_of(x, p);
+	}
 	if (x->rc < 0)
 		return x->rc;
 	return !x->error && t;
@@ -463,7 +474,7 @@ static int run_speculate(struct ectx *x, const struct sclause *c)
 	rc = pred_holds(x, c);
 	if (rc <= 0)
 		return rc;
-	id = vxt_sieval(x, c->stmts[0]->args[0]);
+	id = vxt_sieval_req(x, c->stmts[0]->args[0]);
 	if (x->rc < 0)
 		return x->rc;
 	if (x->error || id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
@@ -483,7 +494,7 @@ static int run_end(struct ectx *x, const struct sclause *c)
 	rc = pred_holds(x, c);
 	if (rc <= 0)
 		return rc;
-	id = vxt_sieval(x, n->args[0]);
+	id = vxt_sieval_req(x, n->args[0]);
 	rc = x->error ? 0 : vxt_sspec_end(x->s, id, n->idx == FN_COMMIT);
 	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
 }
