@@ -557,14 +557,17 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 }
 
 /* Run the clauses on list @on (an event's probe @bit), in program order. */
-static int fire_on(struct ectx *x, unsigned on, unsigned bit)
+static inline __attribute__((always_inline)) int fire_on(struct ectx *x, unsigned on,
+							unsigned bit)
 {
 	struct vxt_script *s = x->s;
+	const struct sclause *const *cl = s->on[on];
+	unsigned n = s->non[on];
 	int rc = 0;
 
 	x->probe = bit;
-	for (unsigned i = 0; i < s->non[on] && rc == 0 && !s->exited; i++)
-		rc = s->on[on][i]->run(x, s->on[on][i]);
+	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
+		rc = cl[i]->run(x, cl[i]);
 	return rc;
 }
 
