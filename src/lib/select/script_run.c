@@ -649,12 +649,13 @@ static bool runs_clauses(const struct vxt_script *s, unsigned phase)
 }
 
 /* Count event @ev and move the clock to it (replaying: cleaning busy
- * buffers as it goes; live: the clock is the source's). */
+ * buffers as it goes; live: the clock is the source's). @plain (a constant
+ * where it is inlined): the script is plain(). */
 static inline __attribute__((always_inline)) void push_count(struct vxt_script *s,
-							  const struct vxt_event *ev)
+							  const struct vxt_event *ev, bool plain)
 {
 	s->st.events_in++;
-	if (!s->live)
+	if (plain || !s->live)
 		clock_to(s, ev->time_ns);
 	else if (ev->time_ns > s->now)
 		s->now = ev->time_ns;
@@ -665,9 +666,11 @@ static inline __attribute__((always_inline)) void push_count(struct vxt_script *
  * tick's exit(), or nothing follows requests or keys and no clause is on
  * its phase), or negative. */
 static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
-							 const struct vxt_event *ev)
+							 const struct vxt_event *ev, bool plain)
 {
-	push_count(s, ev);
+	push_count(s, ev, plain);
+	if (plain)
+		return !s->uses_req && !runs_clauses(s, ev->phase);
 	if (!s->live && s->nticks) {
 		int rc = ticks_until(s, ev->time_ns);
 
@@ -684,7 +687,7 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 /* The clauses of event @ev, once push_begin() let it through. */
 static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
 							   const struct vxt_event *ev,
-							   uint64_t ordinal)
+							   uint64_t ordinal, bool plain)
 {
 	static const struct ectx zero;	/* copied: cheaper than clearing in place */
 	struct ectx x;
@@ -699,10 +702,12 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 		if (rc < 0)
 			return rc;
 	}
-	for (unsigned i = 0; i < s->nthis; i++)
-		s->thisv[s->thisl[i]].type = SV_NONE;
-	if (s->keyed && ev->phase != VXT_PH_LOST)
-		vxt_skeyed_begin(&x);
+	if (!plain) {
+		for (unsigned i = 0; i < s->nthis; i++)
+			s->thisv[s->thisl[i]].type = SV_NONE;
+		if (s->keyed && ev->phase != VXT_PH_LOST)
+			vxt_skeyed_begin(&x);
+	}
 	switch (ev->phase) {
 	case VXT_PH_QUEUE: rc = fire_on(&x, SON_QUEUE, SP_QUEUE); break;
 	case VXT_PH_START: rc = fire_on(&x, SON_START, SP_START); break;
@@ -721,10 +726,10 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 		}
 		break;
 	default:
-		rc = s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
+		rc = !plain && s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
 		break;
 	}
-	if (s->keyed && ev->phase != VXT_PH_LOST)
+	if (!plain && s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
 	if (x.req && ev->phase == VXT_PH_DONE)
 		vxt_sreq_close(s, x.req);
@@ -737,10 +742,46 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 
 	if (s->exited || s->ended)
 		return 0;
-	rc = push_begin(s, ev);
+	rc = push_begin(s, ev, false);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return push_clauses(s, ev, ordinal);
+	return push_clauses(s, ev, ordinal, false);
+}
+
+/* Whether script @s replays with no tick, phase pairing, key or this->
+ * variable: its events need none of their steps. */
+static bool plain(const struct vxt_script *s)
+{
+	return !s->live && !s->nticks && !s->pp && !s->keyed && !s->nthis;
+}
+
+/* vxt_script_push_many()'s loop; @quick: the phases whose events only
+ * count; @is_plain (a constant where it is inlined): plain(s). */
+static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
+						       const struct vxt_event *ev, size_t n,
+						       uint64_t ordinal, size_t *pushed,
+						       uint32_t quick, bool is_plain)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !s->exited && !s->ended; i++) {
+		const struct vxt_event *e = &ev[i];
+
+		if (e->phase < 32 && (quick >> e->phase & 1)) {
+			push_count(s, e, is_plain);
+			continue;
+		}
+		rc = push_begin(s, e, is_plain);
+		if (rc == 0)
+			rc = push_clauses(s, e, ordinal + i, is_plain);
+		if (rc < 0) {
+			i++;
+			break;
+		}
+	}
+	*pushed = i;
+	return rc < 0 ? rc : 0;
 }
 
 int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_t n,
@@ -749,31 +790,20 @@ int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_
 	/* the phases whose events push_begin() would only push_count() (no
 	 * tick, phase pairing, request or key followed, no clause on them) */
 	uint32_t quick = 0;
-	size_t i;
-	int rc = 0;
+	size_t done;
+	int rc;
 
 	if (!s->live && !s->nticks && !s->pp && !s->uses_req && !s->keyed)
 		for (unsigned ph = 0; ph < 32; ph++)
 			if (!runs_clauses(s, ph))
 				quick |= 1u << ph;
-	for (i = 0; i < n && !s->exited && !s->ended; i++) {
-		const struct vxt_event *e = &ev[i];
-
-		if (e->phase < 32 && (quick >> e->phase & 1)) {
-			push_count(s, e);
-			continue;
-		}
-		rc = push_begin(s, e);
-		if (rc == 0)
-			rc = push_clauses(s, e, ordinal + i);
-		if (rc < 0) {
-			i++;
-			break;
-		}
-	}
+	if (plain(s))
+		rc = push_run(s, ev, n, ordinal, &done, quick, true);
+	else
+		rc = push_run(s, ev, n, ordinal, &done, quick, false);
 	if (pushed)
-		*pushed = i;
-	return rc < 0 ? rc : 0;
+		*pushed = done;
+	return rc;
 }
 
 int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
