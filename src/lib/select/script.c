@@ -325,9 +325,9 @@ uint64_t vxt_script_oldest_held(const struct vxt_script *s)
 			continue;
 		/* a buffer's records are in time order: its first event is its oldest */
 		for (size_t j = b->head; j < b->n; j++)
-			if (b->recs[j].has_event) {
-				if (b->recs[j].ordinal < oldest)
-					oldest = b->recs[j].ordinal;
+			if (srec_has_event(&b->recs[j])) {
+				if (srec_ordinal(&b->recs[j]) < oldest)
+					oldest = srec_ordinal(&b->recs[j]);
 				break;
 			}
 	}

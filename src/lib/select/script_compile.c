@@ -30,9 +30,7 @@ static int64_t i_num(struct ectx *x, const struct snode *n)
 
 static int64_t i_req(struct ectx *x, const struct snode *n)
 {
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
+	return vxt_sreq_int(x, n);
 }
 
 static int64_t i_self(struct ectx *x, const struct snode *n)
@@ -78,6 +76,23 @@ FIELD_FN(f_time, ev->time_ns > x->s->time_base ? ev->time_ns - x->s->time_base :
 static int64_t i_and(struct ectx *x, const struct snode *n)
 {
 	return truth(x, n->a) && truth(x, n->b);
+}
+
+/* && and || of integer operands: no test for a function on the way; a
+ * req-> variable on the left is read in place. */
+static int64_t i_and_ints(struct ectx *x, const struct snode *n)
+{
+	return n->a->ifn(x, n->a) && n->b->ifn(x, n->b);
+}
+
+static int64_t i_and_req(struct ectx *x, const struct snode *n)
+{
+	return i_req(x, n->a) && n->b->ifn(x, n->b);
+}
+
+static int64_t i_or_ints(struct ectx *x, const struct snode *n)
+{
+	return n->a->ifn(x, n->a) || n->b->ifn(x, n->b);
 }
 
 static int64_t i_or(struct ectx *x, const struct snode *n)
@@ -180,8 +195,11 @@ static vxt_sifn node_fn(const struct vxt_script *s, struct snode *n)
 	case SN_SELF: return i_self;
 	case SN_GLOBAL: return i_global;
 	case SN_THIS: return i_this;
-	case SN_AND: return i_and;
-	case SN_OR: return i_or;
+	case SN_AND:
+		if (!ints)
+			return i_and;
+		return n->a->ifn == i_req ? i_and_req : i_and_ints;
+	case SN_OR: return ints ? i_or_ints : i_or;
 	case SN_UNARY:
 		if (n->op == ST_NOT)
 			return i_not;

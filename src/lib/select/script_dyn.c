@@ -10,9 +10,10 @@
  * I/O in flight (while req-> is used) take their size from it, and what
  * does not fit is not made and counts as a dynamic variable drop.
  *
- * Requests: queue or start opens one, FIFO per (object, sector, bytes): a
- * start takes the oldest queued one, a done (or requeue) the oldest started
- * one; after the done's clauses the request and its req-> values go.
+ * Requests (script_reqtab.c): queue or start opens one, FIFO per (object,
+ * sector, bytes): a start takes the oldest queued one, a done (or requeue)
+ * the oldest started one, or else the oldest; after the done's clauses the
+ * request and its req-> values go.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,7 +49,8 @@ static int64_t reqv_size(const struct vxt_script *s)
 	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
 }
 
-/* Values for @n variables, from the free list @fl first. */
+/* Values for @n variables, all unset, from the free list @fl first (only
+ * their types are cleared: a value is read only when its type is set). */
 static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 {
 	struct sdyn *d = *fl;
@@ -56,7 +58,10 @@ static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 	if (!d)
 		return calloc(1, sizeof(struct sdyn) + n * sizeof(struct sval));
 	*fl = d->next;
-	memset(d, 0, sizeof(struct sdyn) + n * sizeof(struct sval));
+	d->nset = 0;
+	d->next = NULL;
+	for (unsigned i = 0; i < n; i++)
+		d->v[i].type = SV_NONE;
 	return d;
 }
 
@@ -100,38 +105,22 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
 	return v->type ? v : NULL;
 }
 
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
+/* vxt_sdyn_set() of a req-> variable. */
+static int req_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
 	bool zero = v.type != SV_STR && v.i == 0;
-	unsigned slot = s->vars[n->idx].slot;
 	struct sdyn *d;
 
-	if (n->kind == SN_REQ) {
-		if (!x->req)
-			return 0;	/* no request: nothing to set */
-		d = x->req->v;
-		if (!d) {
-			if (zero || !vxt_sdyn_take(s, reqv_size(s)))
-				return 0;
-			d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
-			if (!d)
-				return -ENOMEM;
-		}
-	} else {
-		if (!x->ev)
+	if (!x->req)
+		return 0;	/* no request: nothing to set */
+	d = x->req->v;
+	if (!d) {
+		if (zero || !vxt_sdyn_take(s, reqv_size(s)))
 			return 0;
-		d = self_of(x);
-		if (!d) {
-			if (zero || !vxt_sdyn_take(s, self_size(s)))
-				return 0;
-			d = dyn_new(&s->free_self, s->nself);
-			if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
-				free(d);
-				return -ENOMEM;
-			}
-			x->self = d;
-		}
+		d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
+		if (!d)
+			return -ENOMEM;
 	}
 	if (zero) {
 		if (d->v[slot].type) {
@@ -139,16 +128,9 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 			d->nset--;
 		}
 		if (!d->nset) {
-			if (n->kind == SN_REQ) {
-				x->req->v = NULL;
-				dyn_put(&s->free_reqv, d);
-				vxt_sdyn_take(s, -reqv_size(s));
-			} else {
-				vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
-				x->self = NULL;
-				dyn_put(&s->free_self, d);
-				vxt_sdyn_take(s, -self_size(s));
-			}
+			x->req->v = NULL;
+			dyn_put(&s->free_reqv, d);
+			vxt_sdyn_take(s, -reqv_size(s));
 		}
 		return 0;
 	}
@@ -158,165 +140,107 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 	return 0;
 }
 
-/* ---- requests ---- */
-
-/* Forget the empty queue @q (its entry @e in the table, or NULL to find it). */
-static void reqq_drop(struct vxt_script *s, struct sreqq *q, struct ient *e)
+/* vxt_sdyn_set() of a self-> variable. */
+static int self_set(struct ectx *x, unsigned slot, struct sval v)
 {
-	if (!e)
-		e = vxt_itab_find(&s->reqs, q->ka, q->kb);
-	if (q->q != &q->one)
-		free(q->q);
-	q->next = s->free_reqq;
-	s->free_reqq = q;
-	if (e)
-		vxt_itab_delete(&s->reqs, e);
-}
+	struct vxt_script *s = x->s;
+	bool zero = v.type != SV_STR && v.i == 0;
+	struct sdyn *d;
 
-/* The queue of @ev's (object, sector, bytes), made when absent if @make;
- * *@oute gets its table entry. */
-static struct sreqq *reqq_find(struct vxt_script *s, const struct vxt_event *ev, bool make,
-			       struct ient **oute, int *rc)
-{
-	uint64_t ka = req_key_a(ev);
-	struct sreqq *q;
-	struct ient *e;
-	bool made;
-
-	if (!make) {
-		e = vxt_itab_find(&s->reqs, ka, ev->sector);
-		*oute = e;
-		return e ? e->p : NULL;
-	}
-	e = vxt_itab_claim(&s->reqs, ka, ev->sector, &made);
-	if (!e)
-		goto nomem;
-	*oute = e;
-	if (!made)
-		return e->p;
-	q = s->free_reqq;
-	if (q) {
-		s->free_reqq = q->next;
-	} else if (!(q = malloc(sizeof(*q)))) {
-		vxt_itab_delete(&s->reqs, e);
-		goto nomem;
-	}
-	q->q = &q->one;
-	q->n = 0;
-	q->cap = 1;
-	q->ka = ka;
-	q->kb = ev->sector;
-	q->next = NULL;
-	e->p = q;
-	return q;
-nomem:
-	*rc = -ENOMEM;
-	return NULL;
-}
-
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq, struct ient **oute)
-{
-	struct sreqq *q;
-	struct ient *e;
-	int rc = 0;
-
-	*out = NULL;
-	*outq = NULL;
-	*oute = NULL;
-	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_START) {
-		q = reqq_find(s, ev, true, &e, &rc);
-		if (!q)
-			return rc;
-		if (ev->phase == VXT_PH_START)
-			for (unsigned i = 0; i < q->n; i++)
-				if (!q->q[i].started) {
-					q->q[i].started = true;
-					*out = &q->q[i];
-					return 0;
-				}
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-			if (!q->n)	/* made for it: forget it again */
-				reqq_drop(s, q, e);
-			return 0;	/* not followed: its req-> are 0 */
-		}
-		if (q->n == q->cap) {
-			unsigned cap = 2 * q->cap;
-			struct sreq *v = q->q == &q->one ? malloc(cap * sizeof(*v)) :
-				       realloc(q->q, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			if (q->q == &q->one)
-				v[0] = q->one;
-			q->q = v;
-			q->cap = cap;
-		}
-		q->q[q->n].id = ++s->next_req;
-		q->q[q->n].started = ev->phase == VXT_PH_START;
-		q->q[q->n].v = NULL;
-		*out = &q->q[q->n++];
+	if (!x->ev)
 		return 0;
-	}
-	if (ev->phase != VXT_PH_DONE && ev->phase != VXT_PH_REQUEUE)
-		return 0;
-	q = reqq_find(s, ev, false, &e, &rc);
-	if (!q)
-		return 0;
-	*outq = q;
-	*oute = e;
-	for (unsigned i = 0; i < q->n; i++)
-		if (q->q[i].started) {
-			if (ev->phase == VXT_PH_REQUEUE)
-				q->q[i].started = false;
-			*out = &q->q[i];
+	d = self_of(x);
+	if (!d) {
+		if (zero || !vxt_sdyn_take(s, self_size(s)))
 			return 0;
+		d = dyn_new(&s->free_self, s->nself);
+		if (!d || vxt_itab_put(&s->selfs, x->ev->pid, 0, d) < 0) {
+			free(d);
+			return -ENOMEM;
 		}
-	*out = q->n ? &q->q[0] : NULL;
+		x->self = d;
+	}
+	if (zero) {
+		if (d->v[slot].type) {
+			d->v[slot].type = SV_NONE;
+			d->nset--;
+		}
+		if (!d->nset) {
+			vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
+			x->self = NULL;
+			dyn_put(&s->free_self, d);
+			vxt_sdyn_take(s, -self_size(s));
+		}
+		return 0;
+	}
+	if (!d->v[slot].type)
+		d->nset++;
+	d->v[slot] = v;
 	return 0;
 }
 
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e)
+int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 {
-	unsigned i = (unsigned)(r - q->q);
+	unsigned slot = x->s->vars[n->idx].slot;
 
-	if (i >= q->n)
-		return;
+	return n->kind == SN_REQ ? req_set(x, slot, v) : self_set(x, slot, v);
+}
+
+/* ---- requests ---- */
+
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
+{
+	struct sreq *started, *queued;
+	uint64_t ka = req_key_a(ev);
+	int rc;
+
+	*out = NULL;
+	switch (ev->phase) {
+	case VXT_PH_START:
+	case VXT_PH_QUEUE:
+		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;	/* error, or a queued request started */
+		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+			vxt_sreqtab_delete(&s->reqs, *out);
+			*out = NULL;	/* not followed: its req-> are 0 */
+		}
+		return 0;
+	case VXT_PH_DONE:
+	case VXT_PH_REQUEUE:
+		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
+		if (started) {
+			if (ev->phase == VXT_PH_REQUEUE)
+				started->started = false;
+			*out = started;
+		} else {
+			*out = queued;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
+{
 	if (r->v) {
 		dyn_put(&s->free_reqv, r->v);
 		vxt_sdyn_take(s, -reqv_size(s));
 	}
 	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
-	if (i + 1 < q->n)
-		memmove(&q->q[i], &q->q[i + 1], (q->n - i - 1) * sizeof(q->q[0]));
-	q->n--;
-	if (!q->n)
-		reqq_drop(s, q, e);
+	vxt_sreqtab_delete(&s->reqs, r);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)
 {
-	for (size_t i = 0; i < s->reqs.cap; i++) {
-		struct sreqq *q = s->reqs.e[i].p;
-
-		if (!q)
-			continue;
-		for (unsigned j = 0; j < q->n; j++)
-			free(q->q[j].v);
-		if (q->q != &q->one)
-			free(q->q);
-		free(q);
-	}
-	vxt_itab_free(&s->reqs);
+	for (size_t i = 0; i < s->reqs.cap; i++)
+		if (s->reqs.e[i].id)
+			free(s->reqs.e[i].v);
+	vxt_sreqtab_free(&s->reqs);
 	for (size_t i = 0; i < s->selfs.cap; i++)
 		free(s->selfs.e[i].p);
 	vxt_itab_free(&s->selfs);
 	dyn_free_list(s->free_self);
 	dyn_free_list(s->free_reqv);
-	while (s->free_reqq) {
-		struct sreqq *q = s->free_reqq;
-
-		s->free_reqq = q->next;
-		free(q);
-	}
 }

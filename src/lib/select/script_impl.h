@@ -6,7 +6,8 @@
  * D's rules, script_compile.c gives integer nodes direct functions,
  * script_eval.c runs the clauses over events with the
  * speculative buffers, script_agg.c keeps and prints aggregations,
- * script_tab.c is the hash table behind variables and aggregations.
+ * script_tab.c is the hash table behind variables and aggregations,
+ * script_reqtab.c the table of the I/Os in flight req-> follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -146,7 +147,14 @@ struct sfmt {
 #define SP_TICK		0x100u
 #define SP_OTHER	0x200u	/* any other phase (merge, plug ...): profiles only */
 
+struct ectx;
+struct sclause;
+/* Runs a clause over the event in the context (script_run.c). @return 0 or
+ * negative (out of memory). */
+typedef int (*vxt_srunfn)(struct ectx *x, const struct sclause *c);
+
 struct sclause {
+	vxt_srunfn run;		/* by its shape, set with the run-time state */
 	unsigned probes;
 	uint64_t tick_ns;	/* SP_TICK */
 	unsigned tick_idx;	/* which tick schedule */
@@ -158,6 +166,8 @@ struct sclause {
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
 	bool has_default;	/* no statements: records the event itself */
 	bool has_text;		/* has trace or printf */
+	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
+	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
 /* ---- variables and aggregations: one hash table ---- */
@@ -280,13 +290,25 @@ enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
  * record is never formatted. */
 struct srec {
 	struct vxt_event ev;	/* zero without an event (its cpu is the record's) */
-	uint64_t ordinal : 48;	/* the event's ordinal */
-	uint64_t clause : 8;	/* index of the clause that recorded it (< S_MAX_CLAUSES) */
-	uint64_t probe : 4;	/* bit number of the SP_* probe that fired */
-	uint64_t has_event : 1;
-	uint64_t own : 1;	/* the clause has trace or printf */
-	uint64_t has_text : 1;	/* its text is next in the text area */
+	uint64_t m;		/* what it is, SREC_* (one word, written at once) */
 };
+
+#define SREC_ORDINAL	((UINT64_C(1) << 48) - 1)	/* the event's ordinal */
+#define SREC_CLAUSE_SHIFT	48	/* 8 bits: index of the clause that recorded it */
+#define SREC_PROBE_SHIFT	56	/* 4 bits: bit number of the SP_* probe that fired */
+#define SREC_HAS_EVENT	(UINT64_C(1) << 60)
+#define SREC_OWN	(UINT64_C(1) << 61)	/* the clause has trace or printf */
+#define SREC_HAS_TEXT	(UINT64_C(1) << 62)	/* its text is next in the text area */
+
+static inline uint64_t srec_ordinal(const struct srec *r)
+{
+	return r->m & SREC_ORDINAL;
+}
+
+static inline bool srec_has_event(const struct srec *r)
+{
+	return r->m & SREC_HAS_EVENT;
+}
 
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
@@ -324,24 +346,42 @@ struct sdyn {
 	struct sval v[];
 };
 
+/* An I/O in flight, in the request table (script_reqtab.c) itself. */
 struct sreq {
-	uint64_t id;
-	bool started;
+	uint64_t ka, kb;	/* key: object << 32 | bytes, sector */
+	uint64_t id;		/* FIFO order among equal keys; 0 = an empty slot */
 	struct sdyn *v;		/* its req-> values, NULL = none set */
+	uint32_t home;		/* the key's hash: its home slot is home & (cap - 1) */
+	bool started;
 };
 
-struct sreqq {			/* the I/Os in flight with one (object, sector, bytes) */
-	struct sreq *q;		/* &one while at most one */
-	unsigned n, cap;
-	struct sreq one;
-	uint64_t ka, kb;	/* its key in the table */
-	struct sreqq *next;	/* on a free list */
+struct sreqtab {
+	struct sreq *e;
+	size_t cap, n;		/* cap a power of two (or 0), n <= cap / 2 */
+	uint64_t next_id;
 };
+
+/* The oldest started and the oldest not started request of key (@ka, @kb),
+ * NULL when there is none. Borrowed; valid until the next add or delete. */
+void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
+		      struct sreq **started, struct sreq **queued);
+/* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
+ * takes the oldest queued request of the key, marked started (*@out,
+ * @return 1); else a new request, the newest of its key, without req->
+ * values (*@out, @return 0). *@out is borrowed, valid until the next
+ * change. @return -ENOMEM when the table cannot grow. */
+int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+		      struct sreq **out);
+/* Forget @r (its values are the caller's). Other requests may move. */
+void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r);
+void vxt_sreqtab_free(struct sreqtab *t);
 
 /* ---- the script ---- */
 
-/* The event probes' clause lists (SON_DONE: done and error). */
-enum { SON_QUEUE, SON_START, SON_DONE, SON_REQUEUE, SON_LOST, SON_OTHER, SON_COUNT };
+/* The event probes' clause lists (SON_DONE: done and error, for a failed
+ * completion; SON_DONE_OK: done only, for one without an error). */
+enum { SON_QUEUE, SON_START, SON_DONE, SON_REQUEUE, SON_LOST, SON_OTHER, SON_DONE_OK,
+       SON_COUNT };
 
 struct svar {
 	char name[64];
@@ -391,11 +431,10 @@ struct vxt_script {
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
 	uint32_t nfree;
-	struct itab reqs;	/* (object << 32 | bytes, sector) -> struct sreqq * */
+	struct sreqtab reqs;	/* the I/Os in flight */
 	struct itab selfs;	/* pid -> struct sdyn * */
 	unsigned nself, nreqv;	/* self-> and req-> variables */
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
-	struct sreqq *free_reqq;
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
 	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
@@ -425,8 +464,6 @@ struct ectx {
 	const struct vxt_event *ev;	/* NULL for BEGIN, END, tick */
 	uint64_t ordinal;
 	struct sreq *req;		/* the event's request, NULL = none */
-	struct sreqq *reqq;		/* done, requeue: the queue @req is in */
-	struct ient *reqe;		/* done, requeue: @reqq's entry in s->reqs */
 	struct sdyn *self;		/* the event's self-> values (when self_known) */
 	bool self_known;
 	const struct sclause *cl;
@@ -451,6 +488,19 @@ static inline int64_t vxt_sieval(struct ectx *x, const struct snode *n)
 {
 	return n->ifn ? n->ifn(x, n) : vxt_seval(x, n).i;
 }
+/* The value of integer req-> variable @n (one with a function: its slot is
+ * n->slot) for the event's request; 0 when unset. Can't fail. */
+static inline int64_t vxt_sreq_int(const struct ectx *x, const struct snode *n)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+
+	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
+}
+/* vxt_sieval(), reading an integer req-> variable in place. */
+static inline int64_t vxt_sieval_req(struct ectx *x, const struct snode *n)
+{
+	return n->kind == SN_REQ && n->ifn ? vxt_sreq_int(x, n) : vxt_sieval(x, n);
+}
 /* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
@@ -469,7 +519,10 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* script_dyn.c: self-> and req-> values, requests. */
-#define S_REQ_SIZE	(sizeof(struct sreqq) + 2 * sizeof(struct ient))	/* an I/O in flight */
+/* What an I/O in flight is charged: the 112 bytes of the queue and two table
+ * entries it once took (its two slots take 80 now), so a dynvarsize follows
+ * as many requests as it did. */
+#define S_REQ_SIZE	((size_t)112)
 #define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
 /* Take (@delta > 0) or give back dynamic variable space. @return false,
  * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
@@ -477,20 +530,20 @@ bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* Bind @ev to its request; done and requeue also get the queue it is in
- * and the queue's table entry (valid until the next bind or close).
- * @return 0 or -ENOMEM. */
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out,
-		   struct sreqq **outq, struct ient **oute);
-/* After the done's clauses: forget @r (of the I/Os in flight @q at table
- * entry @e, as bound) and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, struct sreqq *q, struct sreq *r, struct ient *e);
+/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
+ * or close). @return 0 or -ENOMEM. */
+int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
+/* After the done's clauses: forget @r, as bound, and its req-> values. */
+void vxt_sreq_close(struct vxt_script *s, struct sreq *r);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* script_spec.c: speculative buffers and the principal buffer. */
 int64_t vxt_sspec_open(struct vxt_script *s);
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
+/* The event's record, without text, into active speculation @id (as
+ * vxt_sspec_record() with that target and no text). */
+int vxt_sspec_speculate(struct ectx *x, int64_t id);
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
 void vxt_sspec_clean(struct vxt_script *s);
 /* END: discard every active buffer (eof_discarded). */
@@ -527,7 +580,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s);
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
-/* script_run.c: the event probes' clause lists. @return 0 or -ENOMEM. */
+/* script_run.c: the event probes' clause lists, each clause's function.
+ * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_func_name(int fn);

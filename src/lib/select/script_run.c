@@ -7,6 +7,8 @@
  * and the text of trace / printf) becomes one record in the principal
  * buffer (straight to the sink) or in the speculative buffer named by
  * speculate() (script_spec.c). A run-time error abandons the clause.
+ * A clause of a common shape (a lone speculate(), or no record at all) has
+ * a function of its own, picked once, without the steps it never needs.
  *
  * An aggregation statement whose keys are all fields or integers keeps a
  * cache from the event's raw numbers to the aggregation's entry, so the
@@ -324,6 +326,14 @@ static int assign_int(struct ectx *x, const struct snode *n)
 	return x->rc;
 }
 
+/* Whether statement @n is VAR = integer for a req->, global or this-> VAR
+ * (assign_int()). */
+static inline bool int_assign(const struct snode *n)
+{
+	return n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->type == SV_INT &&
+	       (n->a->kind == SN_REQ || n->a->kind == SN_GLOBAL || n->a->kind == SN_THIS);
+}
+
 static int stmt(struct ectx *x, const struct snode *n)
 {
 	struct vxt_script *s = x->s;
@@ -331,8 +341,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 
 	if (n->kind == SN_AGGSET)
 		return agg_set(x, n);
-	if (n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->type == SV_INT &&
-	    (n->a->kind == SN_REQ || n->a->kind == SN_GLOBAL || n->a->kind == SN_THIS))
+	if (int_assign(n))
 		return assign_int(x, n);
 	if (n->kind != SN_CALL || n->idx == FN_SPECULATION) {
 		vxt_seval(x, n);
@@ -387,21 +396,43 @@ static int stmt(struct ectx *x, const struct snode *n)
 	return 0;
 }
 
+/* The clause's predicate over the event: 1 true, 0 false or a run-time
+ * error (the clause is abandoned), negative out of memory. */
+static inline __attribute__((always_inline)) int pred_holds(struct ectx *x,
+							  const struct sclause *c)
+{
+	const struct snode *p = c->pred;
+	bool t;
+
+	if (!p)
+		return 1;
+	/* /req->X/ and /req->X && ...integer.../ read req->X in place */
+	if (p->kind == SN_REQ && p->ifn)
+		return vxt_sreq_int(x, p) != 0;
+	if (p->kind == SN_AND && p->a->kind == SN_REQ && p->a->ifn && p->b->ifn) {
+		if (!vxt_sreq_int(x, p->a))
+			return 0;
+		t = p->b->ifn(x, p->b) != 0;
+	} else {
+		t = p->ifn ? p->ifn(x, p) != 0 : vxt_struth_of(x, p);
+	}
+	if (x->rc < 0)
+		return x->rc;
+	return !x->error && t;
+}
+
+/* Any clause. */
 static int run_clause(struct ectx *x, const struct sclause *c)
 {
 	struct vxt_script *s = x->s;
-	int rc = 0;
+	int rc;
 
 	x->cl = c;
 	x->error = false;
-	if (c->pred) {
-		bool t = c->pred->ifn ? c->pred->ifn(x, c->pred) != 0 : vxt_struth_of(x, c->pred);
-
-		if (x->rc < 0)
-			return x->rc;
-		if (x->error || !t)
-			return 0;
-	}
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = 0;
 	x->target = 0;
 	s->tlen = 0;
 	s->text[0] = '\0';
@@ -412,6 +443,100 @@ static int run_clause(struct ectx *x, const struct sclause *c)
 	if (x->error || !c->records)
 		return 0;
 	return vxt_sspec_record(x);
+}
+
+/* A clause that records nothing (no speculate, trace, printf or printa):
+ * its statements alone. */
+static int run_quiet(struct ectx *x, const struct sclause *c)
+{
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = 0;
+	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
+		rc = stmt(x, c->stmts[i]);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
+/* { speculate(ID); }, ID an integer: the event into speculation ID. */
+static int run_speculate(struct ectx *x, const struct sclause *c)
+{
+	struct vxt_script *s = x->s;
+	int64_t id;
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	id = vxt_sieval_req(x, c->stmts[0]->args[0]);
+	if (x->rc < 0)
+		return x->rc;
+	if (x->error || id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
+		return 0;	/* an invalid or inactive ID records nothing */
+	return vxt_sspec_speculate(x, id);
+}
+
+/* { commit(ID); } or { discard(ID); }, ID an integer. */
+static int run_end(struct ectx *x, const struct sclause *c)
+{
+	const struct snode *n = c->stmts[0];
+	int64_t id;
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	id = vxt_sieval_req(x, n->args[0]);
+	rc = x->error ? 0 : vxt_sspec_end(x->s, id, n->idx == FN_COMMIT);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
+/* { VAR = integer; }, VAR a req->, global or this-> variable. */
+static int run_assign(struct ectx *x, const struct sclause *c)
+{
+	int rc;
+
+	x->cl = c;
+	x->error = false;
+	rc = pred_holds(x, c);
+	if (rc <= 0)
+		return rc;
+	rc = assign_int(x, c->stmts[0]);
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
+/* Each clause's function, by its shape, and its records' bits. Can't fail. */
+static void prepare_runs(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->ncl; i++) {
+		struct sclause *c = &s->cl[i];
+		const struct snode *st = c->nstmts == 1 ? c->stmts[0] : NULL;
+
+		c->rec_bits = (uint64_t)(i & 0xff) << SREC_CLAUSE_SHIFT | (c->has_text ? SREC_OWN : 0);
+		c->done_probe = c->probes & SP_DONE ? SP_DONE : SP_ERROR;
+
+		if (c->records && !c->has_text && st && st->kind == SN_CALL &&
+		    st->idx == FN_SPECULATE && st->args[0]->type == SV_INT)
+			c->run = run_speculate;
+		else if (!c->records && st && st->kind == SN_CALL &&
+			 (st->idx == FN_COMMIT || st->idx == FN_DISCARD) &&
+			 st->args[0]->type == SV_INT)
+			c->run = run_end;
+		else if (!c->records && st && int_assign(st))
+			c->run = run_assign;
+		else if (!c->records)
+			c->run = run_quiet;
+		else
+			c->run = run_clause;
+	}
 }
 
 /* Run the clauses of probe @bit (and, for ticks, of interval @tick). */
@@ -432,25 +557,31 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 }
 
 /* Run the clauses on list @on (an event's probe @bit), in program order. */
-static int fire_on(struct ectx *x, unsigned on, unsigned bit)
+static inline __attribute__((always_inline)) int fire_on(struct ectx *x, unsigned on,
+							unsigned bit)
 {
 	struct vxt_script *s = x->s;
+	const struct sclause *const *cl = s->on[on];
+	unsigned n = s->non[on];
 	int rc = 0;
 
 	x->probe = bit;
-	for (unsigned i = 0; i < s->non[on] && rc == 0 && !s->exited; i++)
-		rc = run_clause(x, s->on[on][i]);
+	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
+		rc = cl[i]->run(x, cl[i]);
 	return rc;
 }
 
-/* The clause lists of the event probes. @return 0 or -ENOMEM. */
+/* The clause lists of the event probes, and each clause's function.
+ * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s)
 {
 	static const unsigned bits[SON_COUNT] = {
 		[SON_QUEUE] = SP_QUEUE, [SON_START] = SP_START, [SON_DONE] = SP_DONE | SP_ERROR,
 		[SON_REQUEUE] = SP_REQUEUE, [SON_LOST] = SP_LOST, [SON_OTHER] = SP_OTHER,
+		[SON_DONE_OK] = SP_DONE,
 	};
 
+	prepare_runs(s);
 	for (unsigned k = 0; k < SON_COUNT; k++) {
 		s->on[k] = calloc(s->ncl + 1, sizeof(*s->on[k]));
 		if (!s->on[k])
@@ -518,12 +649,13 @@ static bool runs_clauses(const struct vxt_script *s, unsigned phase)
 }
 
 /* Count event @ev and move the clock to it (replaying: cleaning busy
- * buffers as it goes; live: the clock is the source's). */
+ * buffers as it goes; live: the clock is the source's). @plain (a constant
+ * where it is inlined): the script is plain(). */
 static inline __attribute__((always_inline)) void push_count(struct vxt_script *s,
-							  const struct vxt_event *ev)
+							  const struct vxt_event *ev, bool plain)
 {
 	s->st.events_in++;
-	if (!s->live)
+	if (plain || !s->live)
 		clock_to(s, ev->time_ns);
 	else if (ev->time_ns > s->now)
 		s->now = ev->time_ns;
@@ -534,9 +666,11 @@ static inline __attribute__((always_inline)) void push_count(struct vxt_script *
  * tick's exit(), or nothing follows requests or keys and no clause is on
  * its phase), or negative. */
 static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
-							 const struct vxt_event *ev)
+							 const struct vxt_event *ev, bool plain)
 {
-	push_count(s, ev);
+	push_count(s, ev, plain);
+	if (plain)
+		return !s->uses_req && !runs_clauses(s, ev->phase);
 	if (!s->live && s->nticks) {
 		int rc = ticks_until(s, ev->time_ns);
 
@@ -553,7 +687,7 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 /* The clauses of event @ev, once push_begin() let it through. */
 static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
 							   const struct vxt_event *ev,
-							   uint64_t ordinal)
+							   uint64_t ordinal, bool plain)
 {
 	static const struct ectx zero;	/* copied: cheaper than clearing in place */
 	struct ectx x;
@@ -564,41 +698,41 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	x.ev = ev;
 	x.ordinal = ordinal;
 	if (s->uses_req) {
-		rc = vxt_sreq_bind(s, ev, &x.req, &x.reqq, &x.reqe);
+		rc = vxt_sreq_bind(s, ev, &x.req);
 		if (rc < 0)
 			return rc;
 	}
-	for (unsigned i = 0; i < s->nthis; i++)
-		s->thisv[s->thisl[i]].type = SV_NONE;
-	if (s->keyed && ev->phase != VXT_PH_LOST)
-		vxt_skeyed_begin(&x);
+	if (!plain) {
+		for (unsigned i = 0; i < s->nthis; i++)
+			s->thisv[s->thisl[i]].type = SV_NONE;
+		if (s->keyed && ev->phase != VXT_PH_LOST)
+			vxt_skeyed_begin(&x);
+	}
 	switch (ev->phase) {
 	case VXT_PH_QUEUE: rc = fire_on(&x, SON_QUEUE, SP_QUEUE); break;
 	case VXT_PH_START: rc = fire_on(&x, SON_START, SP_START); break;
 	case VXT_PH_REQUEUE: rc = fire_on(&x, SON_REQUEUE, SP_REQUEUE); break;
 	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
 	case VXT_PH_DONE:
+		if (!ev->error) {
+			rc = fire_on(&x, SON_DONE_OK, SP_DONE);
+			break;
+		}
 		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
 			const struct sclause *c = s->on[SON_DONE][i];
 
-			if (c->probes & SP_DONE) {
-				x.probe = SP_DONE;
-			} else if (ev->error) {	/* on the error probe only */
-				x.probe = SP_ERROR;
-			} else {
-				continue;
-			}
-			rc = run_clause(&x, c);
+			x.probe = c->done_probe;	/* error-only clauses too */
+			rc = c->run(&x, c);
 		}
 		break;
 	default:
-		rc = s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
+		rc = !plain && s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
 		break;
 	}
-	if (s->keyed && ev->phase != VXT_PH_LOST)
+	if (!plain && s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
-	if (x.req && x.reqq && ev->phase == VXT_PH_DONE)
-		vxt_sreq_close(s, x.reqq, x.req, x.reqe);
+	if (x.req && ev->phase == VXT_PH_DONE)
+		vxt_sreq_close(s, x.req);
 	return rc;
 }
 
@@ -608,10 +742,46 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 
 	if (s->exited || s->ended)
 		return 0;
-	rc = push_begin(s, ev);
+	rc = push_begin(s, ev, false);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return push_clauses(s, ev, ordinal);
+	return push_clauses(s, ev, ordinal, false);
+}
+
+/* Whether script @s replays with no tick, phase pairing, key or this->
+ * variable: its events need none of their steps. */
+static bool plain(const struct vxt_script *s)
+{
+	return !s->live && !s->nticks && !s->pp && !s->keyed && !s->nthis;
+}
+
+/* vxt_script_push_many()'s loop; @quick: the phases whose events only
+ * count; @is_plain (a constant where it is inlined): plain(s). */
+static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
+						       const struct vxt_event *ev, size_t n,
+						       uint64_t ordinal, size_t *pushed,
+						       uint32_t quick, bool is_plain)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !s->exited && !s->ended; i++) {
+		const struct vxt_event *e = &ev[i];
+
+		if (e->phase < 32 && (quick >> e->phase & 1)) {
+			push_count(s, e, is_plain);
+			continue;
+		}
+		rc = push_begin(s, e, is_plain);
+		if (rc == 0)
+			rc = push_clauses(s, e, ordinal + i, is_plain);
+		if (rc < 0) {
+			i++;
+			break;
+		}
+	}
+	*pushed = i;
+	return rc < 0 ? rc : 0;
 }
 
 int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_t n,
@@ -620,31 +790,20 @@ int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_
 	/* the phases whose events push_begin() would only push_count() (no
 	 * tick, phase pairing, request or key followed, no clause on them) */
 	uint32_t quick = 0;
-	size_t i;
-	int rc = 0;
+	size_t done;
+	int rc;
 
 	if (!s->live && !s->nticks && !s->pp && !s->uses_req && !s->keyed)
 		for (unsigned ph = 0; ph < 32; ph++)
 			if (!runs_clauses(s, ph))
 				quick |= 1u << ph;
-	for (i = 0; i < n && !s->exited && !s->ended; i++) {
-		const struct vxt_event *e = &ev[i];
-
-		if (e->phase < 32 && (quick >> e->phase & 1)) {
-			push_count(s, e);
-			continue;
-		}
-		rc = push_begin(s, e);
-		if (rc == 0)
-			rc = push_clauses(s, e, ordinal + i);
-		if (rc < 0) {
-			i++;
-			break;
-		}
-	}
+	if (plain(s))
+		rc = push_run(s, ev, n, ordinal, &done, quick, true);
+	else
+		rc = push_run(s, ev, n, ordinal, &done, quick, false);
 	if (pushed)
-		*pushed = i;
-	return rc < 0 ? rc : 0;
+		*pushed = done;
+	return rc;
 }
 
 int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)

@@ -76,12 +76,12 @@ static int to_sink(struct vxt_script *s, const struct srec *r, uint64_t spec, co
 		   size_t len)
 {
 	struct vxt_script_rec out = {
-		.has_event = r->has_event, .ev = r->ev, .ordinal = r->ordinal, .spec = spec,
+		.has_event = srec_has_event(r), .ev = r->ev, .ordinal = srec_ordinal(r), .spec = spec,
 		.text = text ? text : "", .len = len,
 	};
 
 	s->st.records++;
-	if (r->has_event)
+	if (srec_has_event(r))
 		s->st.kept_events++;
 	return s->sink ? s->sink(s->sink_arg, &out) : 0;
 }
@@ -111,12 +111,12 @@ static int deliver(struct vxt_script *s, const struct srec *r, const char *text,
 		return rc;
 	if (s->opt.quiet)
 		return to_sink(s, r, spec, text, tlen);
-	name = vxt_sprobe_name(1u << r->probe);
+	name = vxt_sprobe_name(1u << (r->m >> SREC_PROBE_SHIFT & 0xf));
 	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %*s:%s ", r->ev.cpu,
-			 (unsigned)r->clause + 1, 31 - (int)strlen(name), "", name);
-	if (r->own)
+			 (unsigned)(r->m >> SREC_CLAUSE_SHIFT & 0xff) + 1, 31 - (int)strlen(name), "", name);
+	if (r->m & SREC_OWN)
 		vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, text ? text : "", tlen);
-	else if (r->has_event)
+	else if (srec_has_event(r))
 		event_text(s, &r->ev, s->dtext, &len);
 	vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, "\n", 1);
 	return to_sink(s, r, spec, s->dtext, len);
@@ -247,17 +247,17 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 		}
 		/* the entry is a lower bound: a window may have dropped its
 		 * front since; the first event the buffer holds is the bound */
-		for (i = b->head; i < b->n && !b->recs[i].has_event; i++)
+		for (i = b->head; i < b->n && !srec_has_event(&b->recs[i]); i++)
 			;
 		if (i == b->n) {	/* no event any more */
 			s->spec[id - 1].gen++;
 			s->spec[id - 1].has_ev = false;
 			continue;
 		}
-		if (b->recs[i].ordinal == ordinal)
+		if (srec_ordinal(&b->recs[i]) == ordinal)
 			return ordinal;
 		front = s->oldest[0];
-		front.ordinal = b->recs[i].ordinal;
+		front.ordinal = srec_ordinal(&b->recs[i]);
 		oldest_sift_down(s, front);
 	}
 }
@@ -306,7 +306,7 @@ static int drop_front(struct vxt_script *s, uint32_t id)
 	size_t len = 0;
 	uint64_t size;
 
-	if (r->has_text) {
+	if (r->m & SREC_HAS_TEXT) {
 		rec_text(b, b->txhead, &len);
 		b->txhead += TEXT_ROOM(len);
 	}
@@ -365,6 +365,16 @@ static int text_room(struct sspec *b, size_t len)
 	return 0;
 }
 
+/* The record's word (SREC_*). */
+static inline uint64_t rec_meta(const struct ectx *x, size_t len)
+{
+	uint64_t m = x->cl->rec_bits | (uint64_t)probe_bit(x->probe) << SREC_PROBE_SHIFT;
+
+	if (x->ev)
+		m |= SREC_HAS_EVENT | (x->ordinal & SREC_ORDINAL);
+	return len ? m | SREC_HAS_TEXT : m;
+}
+
 int vxt_sspec_record(struct ectx *x)
 {
 	struct vxt_script *s = x->s;
@@ -376,14 +386,10 @@ int vxt_sspec_record(struct ectx *x)
 	if (x->target < 0)
 		return 0;
 	if (x->target == 0) {
-		struct srec d = { .has_event = x->ev != NULL, .own = x->cl->has_text,
-				  .clause = (unsigned)(x->cl - s->cl) & 0xff,
-				  .probe = probe_bit(x->probe) };
+		struct srec d = { .m = rec_meta(x, 0) };
 
-		if (x->ev) {
+		if (x->ev)
 			d.ev = *x->ev;
-			d.ordinal = x->ordinal;
-		}
 		return deliver(s, &d, s->text, len, x->via);
 	}
 	b = &s->spec[x->target - 1];
@@ -431,24 +437,39 @@ int vxt_sspec_record(struct ectx *x)
 		b->txn += TEXT_ROOM(len);
 	}
 	r = &b->recs[b->n++];
-	if (x->ev) {
+	if (x->ev)
 		r->ev = *x->ev;
-		r->ordinal = x->ordinal;
-	} else {
+	else
 		memset(&r->ev, 0, sizeof(r->ev));
-		r->ordinal = 0;
-	}
-	r->has_event = x->ev != NULL;
-	r->own = x->cl->has_text;
-	r->has_text = len != 0;
-	r->clause = (unsigned)(x->cl - s->cl) & 0xff;
-	r->probe = probe_bit(x->probe);
+	r->m = rec_meta(x, len);
 	b->bytes += size;
 	vxt_sspec_mem(s, (int64_t)size);
 	if (s->track && x->ev && !b->has_ev) {
 		b->has_ev = true;
 		return oldest_push(s, x->ordinal, (uint32_t)x->target, b->gen);
 	}
+	return 0;
+}
+
+int vxt_sspec_speculate(struct ectx *x, int64_t id)
+{
+	struct vxt_script *s = x->s;
+	struct sspec *b = &s->spec[id - 1];
+	struct srec *r;
+
+	/* the common case: an event into a buffer with room, no window */
+	if (!x->ev || b->windowed || b->n == b->cap || s->track ||
+	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
+		x->target = id;
+		s->tlen = 0;
+		s->text[0] = '\0';
+		return vxt_sspec_record(x);
+	}
+	r = &b->recs[b->n++];
+	r->ev = *x->ev;
+	r->m = rec_meta(x, 0);
+	b->bytes += VXT_SCRIPT_RECORD_SIZE;
+	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
 	return 0;
 }
 
@@ -488,11 +509,11 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 				const char *text = NULL;
 				size_t len = 0;
 
-				if (b->recs[i].has_text) {
+				if (b->recs[i].m & SREC_HAS_TEXT) {
 					text = rec_text(b, pos, &len);
 					pos += TEXT_ROOM(len);
 				}
-				s->st.committed_events += b->recs[i].has_event;
+				s->st.committed_events += srec_has_event(&b->recs[i]);
 				rc = deliver(s, &b->recs[i], text, len, as);
 			}
 		}
