@@ -52,7 +52,7 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->state);
 	free(m->kept);
 	free(m->pieces);
-	free(m->piece_aggs);
+	vxt_merge_aggs_free(m);
 	free(m->heap);
 	free(m->key);
 	free(m->exact);
@@ -379,6 +379,7 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 	}
 	r->merge = m;
 	m->owner = r;
+	vxt_merge_aggs_init(m);
 	r->src.fd = -1;
 	r->has_footer = true;		/* nothing to refresh */
 	r->cur_chunk = SIZE_MAX;

@@ -48,6 +48,16 @@ struct vstart {
 	uint64_t pos, env;
 };
 
+#define MERGE_PIECE_SLOTS 4	/* pages of pieces' aggregates held (merge_aggs.c) */
+
+/* A page of pieces [first, end) whose aggregates are held in a. */
+struct piece_slot {
+	size_t first, end;		/* SIZE_MAX: none */
+	struct vxt_objagg *a;
+	size_t cap;
+	uint64_t used;
+};
+
 #define MERGE_START_KNOWN 0x1	/* starts[] of the chunk is set */
 #define MERGE_RESOLVED 0x2	/* its index entry is complete */
 
@@ -70,7 +80,9 @@ struct vxt_merge {
 	unsigned npool;
 	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
 	size_t npieces;
-	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */
+	size_t *piece_first;		/* per part: its first piece */
+	struct piece_slot slots[MERGE_PIECE_SLOTS];	/* the pieces' aggregates held */
+	uint64_t slot_tick;
 	char msg[VXT_ERRBUF_SIZE];
 	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
 };
@@ -85,6 +97,12 @@ uint64_t vxt_merge_reach(struct vxt_merge *m, size_t i);
  * Frees its threads' decoders with the merge. */
 void vxt_merge_preload(struct vxt_merge *m, size_t i);
 void vxt_merge_preload_free(struct vxt_merge *m);
+
+/* merge_aggs.c: piece @i's aggregates held (its page read, if it was not,
+ * into the slot used least recently); set up and free the slots. */
+void vxt_merge_aggs_load(struct vxt_merge *m, size_t i);
+void vxt_merge_aggs_init(struct vxt_merge *m);
+void vxt_merge_aggs_free(struct vxt_merge *m);
 
 /* merge_index.c: the merged chunks laid out from the files' index entries
  * (nothing decoded). @return 0 or -ENOMEM. */

@@ -690,52 +690,33 @@ static int part_bounds(struct part *p)
 	return 0;
 }
 
-static int cmp_objagg(const void *a, const void *b)
-{
-	const struct vxt_objagg *x = a, *y = b;
-
-	return x->object < y->object ? -1 : x->object > y->object;
-}
-
-/* Every file's index entries, times shifted and objects renumbered, their
- * aggregates in one block (m->piece_aggs), read there straight from each
- * file (through its reader's cache they would be in memory twice).
- * @return 0 or -ENOMEM. */
+/* Every file's index entries, times shifted; their aggregates are read a
+ * page at a time when asked for (merge_aggs.c). @return 0 or -ENOMEM. */
 static int make_pieces(struct vxt_merge *m)
 {
-	size_t n = 0, naggs = 0;
-	struct vxt_objagg *g;
+	size_t n = 0;
 
+	m->piece_first = calloc(m->np, sizeof(*m->piece_first));
+	if (!m->piece_first)
+		return -ENOMEM;
 	for (size_t k = 0; k < m->np; k++) {
+		m->piece_first[k] = n;
 		n += m->p[k].nch;
-		for (size_t c = 0; c < m->p[k].nch; c++)
-			naggs += vxt_reader_chunk_fixed(m->p[k].r, c)->nobjagg;
 	}
 	m->pieces = calloc(n ? n : 1, sizeof(*m->pieces));
-	m->piece_aggs = g = malloc((naggs ? naggs : 1) * sizeof(*m->piece_aggs));
-	if (!m->pieces || !m->piece_aggs)
+	if (!m->pieces)
 		return -ENOMEM;
 	for (size_t k = 0; k < m->np; k++) {
 		const struct part *p = &m->p[k];
 
-		/* in chunk order, each its nobjagg (0 for one that no longer read) */
-		if (p->nch && vxt_aggcache_copy(p->r, 0, p->nch, g) < 0)
-			return -ENOMEM;
 		for (size_t c = 0; c < p->nch; c++) {
 			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
-			bool sorted = true;
 
 			*q = *vxt_reader_chunk_fixed(p->r, c);
 			q->first_ns += (uint64_t)p->shift;
 			q->last_ns += (uint64_t)p->shift;
-			q->objagg = q->nobjagg ? g : NULL;
-			for (uint32_t j = 0; j < q->nobjagg; j++) {
-				g[j].object = g[j].object < p->nobj ? p->objmap[g[j].object] : 0;
-				sorted = sorted && (!j || g[j - 1].object < g[j].object);
-			}
-			if (!sorted)	/* the merged ids need not keep the file's order */
-				qsort(g, q->nobjagg, sizeof(*g), cmp_objagg);
-			g += q->nobjagg;
+			q->objagg = NULL;	/* held only while its page is */
+			q->nobjagg = 0;
 		}
 	}
 	return 0;
@@ -746,9 +727,12 @@ size_t vxt_merge_npieces(const struct vxt_merge *m)
 	return m->npieces;
 }
 
-const struct vxt_chunk_info *vxt_merge_piece(const struct vxt_merge *m, size_t i)
+const struct vxt_chunk_info *vxt_merge_piece(struct vxt_merge *m, size_t i)
 {
-	return i < m->npieces ? &m->pieces[i] : NULL;
+	if (i >= m->npieces)
+		return NULL;
+	vxt_merge_aggs_load(m, i);
+	return &m->pieces[i];
 }
 
 /* Events of merged chunk @i: MERGE_FIRST, twice as many for each chunk
