@@ -103,18 +103,29 @@ bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_inf
 	return false;
 }
 
+/* What raw held need not be kept: every caller writes it anew. */
 int vxt_chunkdec_grow_raw(struct vxt_chunkdec *d, size_t need)
 {
 	uint8_t *p;
 
 	if (need <= d->raw_cap)
 		return 0;
-	p = realloc(d->raw, need);
+	p = realloc(d->raw_lent ? NULL : d->raw, need);
 	if (!p)
 		return -ENOMEM;
 	d->raw = p;
 	d->raw_cap = need;
+	d->raw_lent = false;
 	return 0;
+}
+
+void vxt_chunkdec_lend_raw(struct vxt_chunkdec *d, uint8_t *buf, size_t cap)
+{
+	if (!d->raw_lent)
+		free(d->raw);
+	d->raw = buf;
+	d->raw_cap = cap;
+	d->raw_lent = true;
 }
 
 
@@ -328,7 +339,8 @@ void vxt_chunkdec_free(struct vxt_chunkdec *d)
 	ZSTD_freeDCtx(d->dctx);
 	free(d->steps);
 	free(d->comp);
-	free(d->raw);
+	if (!d->raw_lent)
+		free(d->raw);
 	free(d->ev);
 	memset(d, 0, sizeof(*d));
 }
