@@ -1,8 +1,9 @@
 /* test_bigbuf.c - large buffers on huge pages (bigbuf.c) and a chunk decoder
- * given a buffer to decompress into (vxt_chunkdec_lend_raw()): the events of
- * a chunk decoded into a lent buffer, one too small for it, and one of its
- * own, against the events written; a lent buffer is never freed with the
- * decoder (ASan and valgrind runs see a bad free). */
+ * given buffers to read and decompress into (vxt_chunkdec_lend_raw(),
+ * _comp()): the events of each chunk decoded with lent buffers, ones too
+ * small for it, and its own, against the events written, the compressed
+ * one passed between decoders as a merge does; a lent buffer is never
+ * freed with a decoder (a bad free aborts; ASan and valgrind see it too). */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,24 +82,34 @@ static void write_file(void)
 	vxt_strtab_free(strs);
 }
 
-/* Decode the file's chunks with @d, lent @cap bytes at @buf (none if 0),
- * each chunk's events against the ones written. @return whether d's raw
- * was still the lent buffer at the end. */
-static bool decode_all(struct vxt_reader *r, uint8_t *buf, size_t cap)
+/* Decode the file's chunks with a decoder lent @rcap bytes at @raw and
+ * @ccap at @comp (none if 0), its compressed data used through a second
+ * decoder's (vxt_chunkdec_swap_work(), as the merge takes turns), each
+ * chunk's events against the ones written. @return whether both lent
+ * buffers were still in use at the end. */
+static bool decode_all(struct vxt_reader *r, uint8_t *raw, size_t rcap, uint8_t *comp,
+		       size_t ccap)
 {
-	struct vxt_chunkdec d;
+	struct vxt_chunkdec d, work;
 	char msg[200];
 	bool kept;
 
 	ck_assert_int_eq(vxt_chunkdec_init(&d), 0);
-	if (cap)
-		vxt_chunkdec_lend_raw(&d, buf, cap);
+	ck_assert_int_eq(vxt_chunkdec_init(&work), 0);
+	if (rcap)
+		vxt_chunkdec_lend_raw(&d, raw, rcap);
+	if (ccap)
+		vxt_chunkdec_lend_comp(&work, comp, ccap);
 	for (size_t c = 0; c < vxt_reader_nchunks(r); c++) {
 		const struct vxt_chunk_info *ci = vxt_reader_entry(r, c);
+		int rc;
 
-		ck_assert_int_eq(vxt_chunkdec_begin(&d, vxt_reader_src(r), ci, c,
-						    r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES,
-						    2, 2, msg, sizeof(msg)), 0);
+		vxt_chunkdec_swap_work(&d, &work);
+		rc = vxt_chunkdec_begin(&d, vxt_reader_src(r), ci, c,
+					r->info.incompat & VXT_INCOMPAT_COLUMN_FRAMES, 2, 2, msg,
+					sizeof(msg));
+		vxt_chunkdec_swap_work(&d, &work);
+		ck_assert_msg(rc == 0, "%s", msg);
 		ck_assert_int_eq(vxt_chunkdec_step(&d, ci, c, ci->nevents, msg, sizeof(msg)), 0);
 		ck_assert_uint_eq(d.ndone, ci->nevents);
 		for (size_t i = 0; i < ci->nevents; i++) {
@@ -112,8 +123,9 @@ static bool decode_all(struct vxt_reader *r, uint8_t *buf, size_t cap)
 				      "chunk %zu event %zu differs", c, i);
 		}
 	}
-	kept = cap && d.raw == buf;
-	vxt_chunkdec_free(&d);	/* frees what it allocated, never the lent buffer */
+	kept = rcap && d.raw == raw && ccap && work.comp == comp;
+	vxt_chunkdec_free(&d);	/* free what they allocated, never a lent buffer */
+	vxt_chunkdec_free(&work);
 	return kept;
 }
 
@@ -121,22 +133,28 @@ START_TEST(lent_buffer)
 {
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
-	static uint8_t small[64];
-	size_t big = 0, mapped;
+	static uint8_t small[64], small2[64];
+	size_t big = 0, bigc = 0, mapped;
 	uint8_t *block;
 
 	write_file();
 	r = vxt_reader_open(path, err);
 	ck_assert_msg(r != NULL, "%s", err);
-	for (size_t c = 0; c < vxt_reader_nchunks(r); c++)
-		if (vxt_reader_entry(r, c)->raw_size > big)
-			big = vxt_reader_entry(r, c)->raw_size;
-	ck_assert_uint_gt(big, sizeof(small));
-	block = vxt_bigbuf_alloc(big + 8, &mapped);
+	for (size_t c = 0; c < vxt_reader_nchunks(r); c++) {
+		const struct vxt_chunk_info *ci = vxt_reader_entry(r, c);
+
+		big = ci->raw_size > big ? ci->raw_size : big;
+		bigc = ci->data_size > bigc ? ci->data_size : bigc;
+	}
+	ck_assert_uint_gt(bigc, sizeof(small2));
+	block = vxt_bigbuf_alloc(big + 8 + bigc, &mapped);
 	ck_assert_ptr_nonnull(block);
-	ck_assert_int_eq(decode_all(r, block, big + 8), true);	/* fits: used */
-	ck_assert_int_eq(decode_all(r, small, sizeof(small)), false);	/* too small: its own */
-	ck_assert_int_eq(decode_all(r, NULL, 0), false);		/* none lent */
+	/* both fit: used */
+	ck_assert_int_eq(decode_all(r, block, big + 8, block + big + 8, bigc), true);
+	/* too small: their own */
+	ck_assert_int_eq(decode_all(r, small, sizeof(small), small2, sizeof(small2)), false);
+	ck_assert_int_eq(decode_all(r, block, big + 8, small2, sizeof(small2)), false);
+	ck_assert_int_eq(decode_all(r, NULL, 0, NULL, 0), false);	/* none lent */
 	vxt_bigbuf_free(block, mapped);
 	vxt_reader_close(r);
 	unlink(path);

@@ -27,7 +27,7 @@ struct vxt_chunkdec {
 	ZSTD_DCtx *dctx;
 	uint8_t *comp, *raw;	/* the chunk's frames; one decompressed column */
 	size_t comp_cap, raw_cap;
-	bool raw_lent;		/* raw is the lender's (vxt_chunkdec_lend_raw()) */
+	bool raw_lent, comp_lent;	/* raw, comp are a lender's (vxt_chunkdec_lend()) */
 	struct vxt_event *ev;	/* the decoded events */
 	size_t ev_cap;
 	unsigned fields;	/* VXT_FIELD_* to decode */
@@ -74,9 +74,12 @@ int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, s
 		      size_t upto, char *msg, size_t msglen);
 
 /* Make @buf, @cap bytes the caller keeps for as long as @d lives, @d's
- * buffer of decompressed columns: it is not freed with @d, and a chunk
- * needing more gets a buffer of @d's own instead. */
+ * buffer of decompressed columns (lend_raw) or of compressed data
+ * (lend_comp; it goes with the zstd context in vxt_chunkdec_swap_work()):
+ * it is not freed with @d, and a chunk needing more gets a buffer of @d's
+ * own instead. */
 void vxt_chunkdec_lend_raw(struct vxt_chunkdec *d, uint8_t *buf, size_t cap);
+void vxt_chunkdec_lend_comp(struct vxt_chunkdec *d, uint8_t *buf, size_t cap);
 
 /* Swap the zstd contexts and compressed-data buffers of @a and @b: decoders
  * that take turns share one of each (a chunk begun needs neither after). */

@@ -78,8 +78,11 @@ struct vxt_merge {
 	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
 	struct vxt_chunkdec *pool;	/* helper threads' contexts and buffers (merge_preload.c) */
 	unsigned npool;
-	uint8_t *raw_block;		/* the parts' decompressed columns (merge_preload.c) */
+	uint8_t *raw_block;		/* the parts' decompressed columns, then ... */
 	size_t raw_mapped;
+	uint8_t *comp_area;		/* ... the workers' compressed data (merge_preload.c) */
+	size_t comp_need;
+	unsigned ncomp;
 	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
 	size_t npieces;
 	size_t *piece_first;		/* per part: its first piece */
@@ -100,11 +103,12 @@ uint64_t vxt_merge_reach(struct vxt_merge *m, size_t i);
 void vxt_merge_preload(struct vxt_merge *m, size_t i);
 void vxt_merge_preload_free(struct vxt_merge *m);
 /* merge_preload.c: lend each part's decoder a buffer for the largest chunk
- * of its file's columns, all in one block on huge pages (bigbuf.h): the
- * chunks held at once are written in few page faults. Without the block,
- * each decoder allocates its own. Freed by vxt_merge_preload_free(), after
- * the parts' decoders. */
-void vxt_merge_lend_raw(struct vxt_merge *m);
+ * of its file's columns, and each worker's (m->work, then the helpers')
+ * one for the largest chunk's compressed data, all in one block on huge
+ * pages (bigbuf.h): the chunks held at once are written in few page
+ * faults. Without the block, each decoder allocates its own. Freed by
+ * vxt_merge_preload_free(), after the decoders. */
+void vxt_merge_lend(struct vxt_merge *m);
 
 /* merge_aggs.c: piece @i's aggregates held (its page read, if it was not,
  * into the slot used least recently); set up and free the slots. */

@@ -777,7 +777,7 @@ int vxt_merge_index(struct vxt_merge *m)
 	r->nevents = total;
 	if (make_pieces(m) < 0)
 		return -ENOMEM;
-	vxt_merge_lend_raw(m);
+	vxt_merge_lend(m);
 	if (n)
 		m->state[0] = MERGE_START_KNOWN;	/* every file at its start */
 	m->fields = VXT_FIELD_ALL;

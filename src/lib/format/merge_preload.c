@@ -13,10 +13,11 @@
  * finds them held. A chunk that fails is left as it was: the merge begins
  * it again and reports the damage as it always does, so the result is the
  * same with any number of threads.
- * The parts' decompressed columns are lent one block of memory on huge
- * pages where the kernel gives them (vxt_merge_lend_raw()): eight chunks of
- * about 400 KiB each written on 4 KiB pages were some 800 page faults, the
- * most costly part of a first screen on a virtual machine.
+ * The parts' decompressed columns and the workers' compressed data are
+ * lent one block of memory on huge pages where the kernel gives them
+ * (vxt_merge_lend()): eight chunks of about 400 KiB each written on 4 KiB
+ * pages were some 800 page faults, the most costly part of a first screen
+ * on a virtual machine.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -69,8 +70,13 @@ static unsigned grow_pool(struct vxt_merge *m, unsigned n)
 	if (!pool)
 		return m->npool;
 	m->pool = pool;
-	while (m->npool < n && vxt_chunkdec_init(&m->pool[m->npool]) == 0)
+	while (m->npool < n && vxt_chunkdec_init(&m->pool[m->npool]) == 0) {
+		if (m->npool + 1 < m->ncomp)	/* area 0 is m->work's */
+			vxt_chunkdec_lend_comp(&m->pool[m->npool],
+					       m->comp_area + (m->npool + 1) * m->comp_need,
+					       m->comp_need);
 		m->npool++;
+	}
 	return m->npool;
 }
 
@@ -115,35 +121,53 @@ void vxt_merge_preload(struct vxt_merge *m, size_t i)
 	free(b.jobs);
 }
 
-/* Bytes part @p's decoder needs for any chunk of its file, rounded up. */
-static size_t raw_need(const struct part *p)
+static size_t round_up(size_t n)
+{
+	return (n + RAW_ALIGN - 1) / RAW_ALIGN * RAW_ALIGN;
+}
+
+/* Bytes part @p's decoder needs for any chunk of its file's columns
+ * (@comp false) or compressed data (true), rounded up. */
+static size_t need_of(const struct part *p, bool comp)
 {
 	size_t need = 0;
 
 	for (size_t c = 0; c < p->nch; c++) {
-		size_t n = vxt_reader_entry(p->r, c)->raw_size;
+		const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, c);
+		size_t n = comp ? ci->data_size : ci->raw_size;
 
 		need = n > need ? n : need;
 	}
-	need += VXT_CODEC_SLACK;
-	return (need + RAW_ALIGN - 1) / RAW_ALIGN * RAW_ALIGN;
+	return round_up(comp ? need : need + VXT_CODEC_SLACK);
 }
 
-void vxt_merge_lend_raw(struct vxt_merge *m)
+void vxt_merge_lend(struct vxt_merge *m)
 {
-	size_t total = 0, at = 0;
+	size_t total = 0, at = 0, comp = 0;
+	unsigned workers = vxt_par_workers(VXT_PAR_MAX);
 
-	for (size_t k = 0; k < m->np; k++)
-		total += raw_need(&m->p[k]);
-	m->raw_block = vxt_bigbuf_alloc(total, &m->raw_mapped);
+	for (size_t k = 0; k < m->np; k++) {
+		size_t c = need_of(&m->p[k], true);
+
+		total += need_of(&m->p[k], false);
+		comp = c > comp ? c : comp;
+	}
+	if (!m->work.dctx && vxt_chunkdec_init(&m->work) < 0)
+		workers = 0;	/* no compressed data lent */
+	m->raw_block = vxt_bigbuf_alloc(total + workers * comp, &m->raw_mapped);
 	if (!m->raw_block)
 		return;	/* the decoders allocate their own */
 	for (size_t k = 0; k < m->np; k++) {
-		size_t need = raw_need(&m->p[k]);
+		size_t need = need_of(&m->p[k], false);
 
 		vxt_chunkdec_lend_raw(&m->p[k].dec, m->raw_block + at, need);
 		at += need;
 	}
+	m->comp_area = m->raw_block + at;
+	m->comp_need = comp;
+	m->ncomp = workers;
+	if (workers)
+		vxt_chunkdec_lend_comp(&m->work, m->comp_area, comp);
 }
 
 void vxt_merge_preload_free(struct vxt_merge *m)
@@ -154,6 +178,7 @@ void vxt_merge_preload_free(struct vxt_merge *m)
 	m->pool = NULL;
 	m->npool = 0;
 	vxt_bigbuf_free(m->raw_block, m->raw_mapped);
-	m->raw_block = NULL;
-	m->raw_mapped = 0;
+	m->raw_block = m->comp_area = NULL;
+	m->raw_mapped = m->comp_need = 0;
+	m->ncomp = 0;
 }
