@@ -51,7 +51,6 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->starts);
 	free(m->state);
 	free(m->kept);
-	free(m->pieces);
 	vxt_merge_aggs_free(m);
 	free(m->heap);
 	free(m->key);
@@ -379,7 +378,6 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 	}
 	r->merge = m;
 	m->owner = r;
-	vxt_merge_aggs_init(m);
 	r->src.fd = -1;
 	r->has_footer = true;		/* nothing to refresh */
 	r->cur_chunk = SIZE_MAX;

@@ -49,12 +49,15 @@ struct vstart {
 };
 
 #define MERGE_PIECE_SLOTS 4	/* pages of pieces' aggregates held (merge_aggs.c) */
+#define MERGE_PIECE_PAGE 64	/* a file's chunks a page */
 
-/* A page of pieces [first, end) whose aggregates are held in a. */
+/* A page of pieces [first, end) whose aggregates are held in a: piece
+ * first + j's are a[off[j]], n[j] of them. */
 struct piece_slot {
 	size_t first, end;		/* SIZE_MAX: none */
 	struct vxt_objagg *a;
 	size_t cap;
+	uint32_t off[MERGE_PIECE_PAGE], n[MERGE_PIECE_PAGE];
 	uint64_t used;
 };
 
@@ -83,11 +86,12 @@ struct vxt_merge {
 	uint8_t *comp_area;		/* ... the workers' compressed data (merge_preload.c) */
 	size_t comp_need;
 	unsigned ncomp;
-	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
-	size_t npieces;
+	size_t npieces;			/* every file's entries, merged clock and ids */
 	size_t *piece_first;		/* per part: its first piece */
 	struct piece_slot slots[MERGE_PIECE_SLOTS];	/* the pieces' aggregates held */
 	uint64_t slot_tick;
+	struct vxt_chunk_info ring[2];	/* the two pieces returned last */
+	unsigned ring_next;
 	char msg[VXT_ERRBUF_SIZE];
 	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
 };
@@ -110,10 +114,10 @@ void vxt_merge_preload_free(struct vxt_merge *m);
  * vxt_merge_preload_free(), after the decoders. */
 void vxt_merge_lend(struct vxt_merge *m);
 
-/* merge_aggs.c: piece @i's aggregates held (its page read, if it was not,
- * into the slot used least recently); set up and free the slots. */
-void vxt_merge_aggs_load(struct vxt_merge *m, size_t i);
-void vxt_merge_aggs_init(struct vxt_merge *m);
+/* merge_aggs.c: where each file's pieces begin (0 or -ENOMEM); set up and
+ * free the slots of the pieces' aggregates (vxt_merge_piece() reads a
+ * page into the one used least recently). */
+int vxt_merge_aggs_init(struct vxt_merge *m);
 void vxt_merge_aggs_free(struct vxt_merge *m);
 
 /* merge_index.c: the merged chunks laid out from the files' index entries

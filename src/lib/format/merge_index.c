@@ -690,51 +690,6 @@ static int part_bounds(struct part *p)
 	return 0;
 }
 
-/* Every file's index entries, times shifted; their aggregates are read a
- * page at a time when asked for (merge_aggs.c). @return 0 or -ENOMEM. */
-static int make_pieces(struct vxt_merge *m)
-{
-	size_t n = 0;
-
-	m->piece_first = calloc(m->np, sizeof(*m->piece_first));
-	if (!m->piece_first)
-		return -ENOMEM;
-	for (size_t k = 0; k < m->np; k++) {
-		m->piece_first[k] = n;
-		n += m->p[k].nch;
-	}
-	m->pieces = calloc(n ? n : 1, sizeof(*m->pieces));
-	if (!m->pieces)
-		return -ENOMEM;
-	for (size_t k = 0; k < m->np; k++) {
-		const struct part *p = &m->p[k];
-
-		for (size_t c = 0; c < p->nch; c++) {
-			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
-
-			*q = *vxt_reader_chunk_fixed(p->r, c);
-			q->first_ns += (uint64_t)p->shift;
-			q->last_ns += (uint64_t)p->shift;
-			q->objagg = NULL;	/* held only while its page is */
-			q->nobjagg = 0;
-		}
-	}
-	return 0;
-}
-
-size_t vxt_merge_npieces(const struct vxt_merge *m)
-{
-	return m->npieces;
-}
-
-const struct vxt_chunk_info *vxt_merge_piece(struct vxt_merge *m, size_t i)
-{
-	if (i >= m->npieces)
-		return NULL;
-	vxt_merge_aggs_load(m, i);
-	return &m->pieces[i];
-}
-
 /* Events of merged chunk @i: MERGE_FIRST, twice as many for each chunk
  * after, up to MERGE_CHUNK. */
 static uint32_t merged_size(size_t i)
@@ -775,7 +730,7 @@ int vxt_merge_index(struct vxt_merge *m)
 	}
 	r->n = n;
 	r->nevents = total;
-	if (make_pieces(m) < 0)
+	if (vxt_merge_aggs_init(m) < 0)
 		return -ENOMEM;
 	vxt_merge_lend(m);
 	if (n)
