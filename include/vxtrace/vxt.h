@@ -198,7 +198,9 @@ bool vxt_reader_chunk_ready(const struct vxt_reader *r, size_t i);
  * file's chunks, times on the shared clock and objects numbered as the
  * merged reader's, all known at open (where a merged chunk's own entry is
  * completed only when first asked for, by merging its events). Their
- * first_event and offsets locate nothing; their sums are the reader's. */
+ * first_event and offsets locate nothing; their sums are the reader's.
+ * A piece is borrowed until the next vxt_reader_piece() call but one (two
+ * may be held at once): its aggregates are read when asked for. */
 size_t vxt_reader_npieces(const struct vxt_reader *r);
 const struct vxt_chunk_info *vxt_reader_piece(const struct vxt_reader *r, size_t i);
 /* The chunk holding event number @ordinal (the last chunk past the end;

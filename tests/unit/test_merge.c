@@ -4,7 +4,9 @@
  * in order and with the merged chunks decoded backwards and in a scattered
  * order, and after a merge of fewer fields; each merged chunk's index entry
  * against sums over the reference;
- * the files' entries (vxt_reader_piece()) adding up to the same totals. */
+ * the files' entries (vxt_reader_piece()) adding up to the same totals, and
+ * each one's aggregates, asked for in any order two at a time, against sums
+ * over the events of its file chunk. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +340,109 @@ START_TEST(pieces_add_up)
 }
 END_TEST
 
+static const struct vxt_event *byord[NFILES][NEV];	/* each file's events, its order */
+
+/* The aggregate of object @obj (merged id, file * 2 + local) over events
+ * [@from, @from + @n) of file @f, summed here from the events. @return
+ * whether any event (but a lost one) of the object is there. */
+static bool ref_agg(unsigned f, uint64_t from, uint32_t n, uint32_t obj, struct vxt_objagg *a)
+{
+	bool seen = false;
+
+	memset(a, 0, sizeof(*a));
+	a->object = obj;
+	ck_assert_uint_le(from + n, NEV);
+	for (uint64_t i = from; i < from + n; i++) {
+		const struct vxt_event *x = byord[f][i];
+		unsigned b = 0;
+
+		if (x->object != obj || x->phase == VXT_PH_LOST)
+			continue;
+		seen = true;
+		if (x->phase == VXT_PH_START)
+			a->starts++;
+		if (x->phase != VXT_PH_DONE)
+			continue;
+		a->ios[x->op]++;
+		a->errors += x->error != 0;
+		a->bytes_read += !x->error && x->op == VXT_OP_READ ? x->bytes : 0;
+		a->bytes_written += !x->error && x->op == VXT_OP_WRITE ? x->bytes : 0;
+		a->lat_sum_ns += x->latency_ns;
+		while (b + 1 < VXT_LAT_BUCKETS && x->latency_ns >= 2ull << b)
+			b++;
+		a->lat_hist[b]++;
+	}
+	return seen;
+}
+
+/* Piece @ci's aggregates are its file chunk's, the file named by its
+ * objects: one per object with events there, in id order. */
+static void check_piece(const struct vxt_reader *r, const struct vxt_chunk_info *ci, size_t i)
+{
+	const struct vxt_object *o;
+	uint32_t k = 0;
+	unsigned f;
+	char d;
+
+	ck_assert_msg(ci->nobjagg >= 1 && ci->objagg, "piece %zu: no aggregates", i);
+	o = vxt_objtab_get(vxt_reader_objects(r), ci->objagg[0].object);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(sscanf(o->name, "h%u:sd%c", &f, &d), 2);
+	ck_assert_uint_lt(f, NFILES);
+	for (uint32_t obj = f * 2; obj < f * 2 + 2; obj++) {
+		struct vxt_objagg want;
+
+		if (!ref_agg(f, ci->first_event, ci->nevents, obj, &want))
+			continue;
+		ck_assert_msg(k < ci->nobjagg, "piece %zu: object %u missing", i, obj);
+		ck_assert_msg(memcmp(&ci->objagg[k], &want, sizeof(want)) == 0,
+			      "piece %zu (h%u, events %llu+%u): object %u's aggregate differs", i,
+			      f, (unsigned long long)ci->first_event, ci->nevents, obj);
+		k++;
+	}
+	ck_assert_msg(k == ci->nobjagg, "piece %zu: %u aggregates, %u objects", i,
+		      ci->nobjagg, k);
+}
+
+START_TEST(pieces_in_any_order)
+{
+	struct vxt_reader *r = open_all();
+	size_t n = vxt_reader_npieces(r), prev = SIZE_MAX;
+	const struct vxt_chunk_info *held = NULL;
+	struct vxt_chunk_info was = { 0 };
+	struct vxt_objagg was_agg[4];
+
+	for (size_t i = 0; i < nrefs; i++)
+		byord[refs[i].file][refs[i].ord] = &refs[i].ev;
+	/* forwards, backwards, then strides across the files' pages */
+	ck_assert_uint_ge(n, NFILES * 100);
+	for (size_t step = 0; step < 3 * n; step++) {
+		size_t i = step < n ? step : step < 2 * n ? 2 * n - 1 - step :
+			   (step - 2 * n) * 131 % n;
+		const struct vxt_chunk_info *ci = vxt_reader_piece(r, i);
+
+		ck_assert_ptr_nonnull(ci);
+		check_piece(r, ci, i);
+		if (held) {	/* the one asked for before is still as it was */
+			ck_assert_msg(held->first_event == was.first_event &&
+				      held->nevents == was.nevents &&
+				      held->first_ns == was.first_ns && held->last_ns == was.last_ns &&
+				      held->nobjagg == was.nobjagg &&
+				      memcmp(held->objagg, was_agg,
+					     was.nobjagg * sizeof(*was_agg)) == 0,
+				      "piece %zu changed when piece %zu was asked for", prev, i);
+		}
+		ck_assert_uint_le(ci->nobjagg, 4);
+		held = ci;
+		was = *ci;
+		memcpy(was_agg, ci->objagg, ci->nobjagg * sizeof(*was_agg));
+		prev = i;
+	}
+	ck_assert_ptr_null(vxt_reader_piece(r, n));
+	vxt_reader_close(r);
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -350,6 +455,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, fewer_fields_then_all);
 	tcase_add_test(tc, seek_time_lands);
 	tcase_add_test(tc, pieces_add_up);
+	tcase_add_test(tc, pieces_in_any_order);
 	tcase_add_test(tc, chunk_sizes);
 	suite_add_tcase(s, tc);
 	return s;

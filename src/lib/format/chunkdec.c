@@ -52,12 +52,13 @@ int vxt_chunkdec_load(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
 	if (ci->data_offset > src->size || ci->data_size > src->size - ci->data_offset)
 		return -ENODATA;	/* checked before allocating for it */
 	if (ci->data_size > d->comp_cap) {
-		uint8_t *p = realloc(d->comp, ci->data_size);
+		uint8_t *p = realloc(d->comp_lent ? NULL : d->comp, ci->data_size);
 
 		if (!p)
 			return -ENOMEM;
 		d->comp = p;
 		d->comp_cap = ci->data_size;
+		d->comp_lent = false;
 	}
 	rc = vxt_chunksrc_read(src, ci->data_offset, d->comp, ci->data_size);
 	if (rc < 0)
@@ -103,18 +104,38 @@ bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_inf
 	return false;
 }
 
+/* What raw held need not be kept: every caller writes it anew. */
 int vxt_chunkdec_grow_raw(struct vxt_chunkdec *d, size_t need)
 {
 	uint8_t *p;
 
 	if (need <= d->raw_cap)
 		return 0;
-	p = realloc(d->raw, need);
+	p = realloc(d->raw_lent ? NULL : d->raw, need);
 	if (!p)
 		return -ENOMEM;
 	d->raw = p;
 	d->raw_cap = need;
+	d->raw_lent = false;
 	return 0;
+}
+
+void vxt_chunkdec_lend_raw(struct vxt_chunkdec *d, uint8_t *buf, size_t cap)
+{
+	if (!d->raw_lent)
+		free(d->raw);
+	d->raw = buf;
+	d->raw_cap = cap;
+	d->raw_lent = true;
+}
+
+void vxt_chunkdec_lend_comp(struct vxt_chunkdec *d, uint8_t *buf, size_t cap)
+{
+	if (!d->comp_lent)
+		free(d->comp);
+	d->comp = buf;
+	d->comp_cap = cap;
+	d->comp_lent = true;
 }
 
 
@@ -306,13 +327,16 @@ void vxt_chunkdec_swap_work(struct vxt_chunkdec *a, struct vxt_chunkdec *b)
 	ZSTD_DCtx *dctx = a->dctx;
 	uint8_t *comp = a->comp;
 	size_t cap = a->comp_cap;
+	bool lent = a->comp_lent;
 
 	a->dctx = b->dctx;
 	a->comp = b->comp;
 	a->comp_cap = b->comp_cap;
+	a->comp_lent = b->comp_lent;
 	b->dctx = dctx;
 	b->comp = comp;
 	b->comp_cap = cap;
+	b->comp_lent = lent;
 }
 
 int vxt_chunkdec_init(struct vxt_chunkdec *d)
@@ -327,8 +351,10 @@ void vxt_chunkdec_free(struct vxt_chunkdec *d)
 {
 	ZSTD_freeDCtx(d->dctx);
 	free(d->steps);
-	free(d->comp);
-	free(d->raw);
+	if (!d->comp_lent)
+		free(d->comp);
+	if (!d->raw_lent)
+		free(d->raw);
 	free(d->ev);
 	memset(d, 0, sizeof(*d));
 }

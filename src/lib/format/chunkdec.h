@@ -27,6 +27,7 @@ struct vxt_chunkdec {
 	ZSTD_DCtx *dctx;
 	uint8_t *comp, *raw;	/* the chunk's frames; one decompressed column */
 	size_t comp_cap, raw_cap;
+	bool raw_lent, comp_lent;	/* raw, comp are a lender's (vxt_chunkdec_lend()) */
 	struct vxt_event *ev;	/* the decoded events */
 	size_t ev_cap;
 	unsigned fields;	/* VXT_FIELD_* to decode */
@@ -72,14 +73,22 @@ int vxt_chunkdec_begin(struct vxt_chunkdec *d, const struct vxt_chunksrc *src,
 int vxt_chunkdec_step(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, size_t index,
 		      size_t upto, char *msg, size_t msglen);
 
+/* Make @buf, @cap bytes the caller keeps for as long as @d lives, @d's
+ * buffer of decompressed columns (lend_raw) or of compressed data
+ * (lend_comp; it goes with the zstd context in vxt_chunkdec_swap_work()):
+ * it is not freed with @d, and a chunk needing more gets a buffer of @d's
+ * own instead. */
+void vxt_chunkdec_lend_raw(struct vxt_chunkdec *d, uint8_t *buf, size_t cap);
+void vxt_chunkdec_lend_comp(struct vxt_chunkdec *d, uint8_t *buf, size_t cap);
+
 /* Swap the zstd contexts and compressed-data buffers of @a and @b: decoders
  * that take turns share one of each (a chunk begun needs neither after). */
 void vxt_chunkdec_swap_work(struct vxt_chunkdec *a, struct vxt_chunkdec *b);
 
 /* For the decoders of chunkdec.c and legacy.c: does chunk @ci need column
  * @c (a field not wanted is zeroed once)? Make d->raw hold @need bytes
- * (0 or -ENOMEM). Decode the one-frame layout of older files (0, or a
- * VXT_CHUNK_BAD_* code, or -ENOMEM). */
+ * (0 or -ENOMEM; what it held is not kept). Decode the one-frame layout of
+ * older files (0, or a VXT_CHUNK_BAD_* code, or -ENOMEM). */
 bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c);
 int vxt_chunkdec_grow_raw(struct vxt_chunkdec *d, size_t need);
 int vxt_chunkdec_legacy(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci,

@@ -51,8 +51,7 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->starts);
 	free(m->state);
 	free(m->kept);
-	free(m->pieces);
-	free(m->piece_aggs);
+	vxt_merge_aggs_free(m);
 	free(m->heap);
 	free(m->key);
 	free(m->exact);

@@ -48,6 +48,19 @@ struct vstart {
 	uint64_t pos, env;
 };
 
+#define MERGE_PIECE_SLOTS 4	/* pages of pieces' aggregates held (merge_aggs.c) */
+#define MERGE_PIECE_PAGE 64	/* a file's chunks a page */
+
+/* A page of pieces [first, end) whose aggregates are held in a: piece
+ * first + j's are a[off[j]], n[j] of them. */
+struct piece_slot {
+	size_t first, end;		/* SIZE_MAX: none */
+	struct vxt_objagg *a;
+	size_t cap;
+	uint32_t off[MERGE_PIECE_PAGE], n[MERGE_PIECE_PAGE];
+	uint64_t used;
+};
+
 #define MERGE_START_KNOWN 0x1	/* starts[] of the chunk is set */
 #define MERGE_RESOLVED 0x2	/* its index entry is complete */
 
@@ -68,9 +81,17 @@ struct vxt_merge {
 	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
 	struct vxt_chunkdec *pool;	/* helper threads' contexts and buffers (merge_preload.c) */
 	unsigned npool;
-	struct vxt_chunk_info *pieces;	/* every file's entries, merged clock and ids */
-	size_t npieces;
-	struct vxt_objagg *piece_aggs;	/* the pieces' aggregates, in one block */
+	uint8_t *raw_block;		/* the parts' decompressed columns, then ... */
+	size_t raw_mapped;
+	uint8_t *comp_area;		/* ... the workers' compressed data (merge_preload.c) */
+	size_t comp_need;
+	unsigned ncomp;
+	size_t npieces;			/* every file's entries, merged clock and ids */
+	size_t *piece_first;		/* per part: its first piece */
+	struct piece_slot slots[MERGE_PIECE_SLOTS];	/* the pieces' aggregates held */
+	uint64_t slot_tick;
+	struct vxt_chunk_info ring[2];	/* the two pieces returned last */
+	unsigned ring_next;
 	char msg[VXT_ERRBUF_SIZE];
 	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
 };
@@ -85,6 +106,19 @@ uint64_t vxt_merge_reach(struct vxt_merge *m, size_t i);
  * Frees its threads' decoders with the merge. */
 void vxt_merge_preload(struct vxt_merge *m, size_t i);
 void vxt_merge_preload_free(struct vxt_merge *m);
+/* merge_preload.c: lend each part's decoder a buffer for the largest chunk
+ * of its file's columns, and each worker's (m->work, then the helpers')
+ * one for the largest chunk's compressed data, all in one block on huge
+ * pages (bigbuf.h): the chunks held at once are written in few page
+ * faults. Without the block, each decoder allocates its own. Freed by
+ * vxt_merge_preload_free(), after the decoders. */
+void vxt_merge_lend(struct vxt_merge *m);
+
+/* merge_aggs.c: where each file's pieces begin (0 or -ENOMEM); set up and
+ * free the slots of the pieces' aggregates (vxt_merge_piece() reads a
+ * page into the one used least recently). */
+int vxt_merge_aggs_init(struct vxt_merge *m);
+void vxt_merge_aggs_free(struct vxt_merge *m);
 
 /* merge_index.c: the merged chunks laid out from the files' index entries
  * (nothing decoded). @return 0 or -ENOMEM. */

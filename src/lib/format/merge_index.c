@@ -690,67 +690,6 @@ static int part_bounds(struct part *p)
 	return 0;
 }
 
-static int cmp_objagg(const void *a, const void *b)
-{
-	const struct vxt_objagg *x = a, *y = b;
-
-	return x->object < y->object ? -1 : x->object > y->object;
-}
-
-/* Every file's index entries, times shifted and objects renumbered, their
- * aggregates in one block (m->piece_aggs), read there straight from each
- * file (through its reader's cache they would be in memory twice).
- * @return 0 or -ENOMEM. */
-static int make_pieces(struct vxt_merge *m)
-{
-	size_t n = 0, naggs = 0;
-	struct vxt_objagg *g;
-
-	for (size_t k = 0; k < m->np; k++) {
-		n += m->p[k].nch;
-		for (size_t c = 0; c < m->p[k].nch; c++)
-			naggs += vxt_reader_chunk_fixed(m->p[k].r, c)->nobjagg;
-	}
-	m->pieces = calloc(n ? n : 1, sizeof(*m->pieces));
-	m->piece_aggs = g = malloc((naggs ? naggs : 1) * sizeof(*m->piece_aggs));
-	if (!m->pieces || !m->piece_aggs)
-		return -ENOMEM;
-	for (size_t k = 0; k < m->np; k++) {
-		const struct part *p = &m->p[k];
-
-		/* in chunk order, each its nobjagg (0 for one that no longer read) */
-		if (p->nch && vxt_aggcache_copy(p->r, 0, p->nch, g) < 0)
-			return -ENOMEM;
-		for (size_t c = 0; c < p->nch; c++) {
-			struct vxt_chunk_info *q = &m->pieces[m->npieces++];
-			bool sorted = true;
-
-			*q = *vxt_reader_chunk_fixed(p->r, c);
-			q->first_ns += (uint64_t)p->shift;
-			q->last_ns += (uint64_t)p->shift;
-			q->objagg = q->nobjagg ? g : NULL;
-			for (uint32_t j = 0; j < q->nobjagg; j++) {
-				g[j].object = g[j].object < p->nobj ? p->objmap[g[j].object] : 0;
-				sorted = sorted && (!j || g[j - 1].object < g[j].object);
-			}
-			if (!sorted)	/* the merged ids need not keep the file's order */
-				qsort(g, q->nobjagg, sizeof(*g), cmp_objagg);
-			g += q->nobjagg;
-		}
-	}
-	return 0;
-}
-
-size_t vxt_merge_npieces(const struct vxt_merge *m)
-{
-	return m->npieces;
-}
-
-const struct vxt_chunk_info *vxt_merge_piece(const struct vxt_merge *m, size_t i)
-{
-	return i < m->npieces ? &m->pieces[i] : NULL;
-}
-
 /* Events of merged chunk @i: MERGE_FIRST, twice as many for each chunk
  * after, up to MERGE_CHUNK. */
 static uint32_t merged_size(size_t i)
@@ -791,8 +730,9 @@ int vxt_merge_index(struct vxt_merge *m)
 	}
 	r->n = n;
 	r->nevents = total;
-	if (make_pieces(m) < 0)
+	if (vxt_merge_aggs_init(m) < 0)
 		return -ENOMEM;
+	vxt_merge_lend(m);
 	if (n)
 		m->state[0] = MERGE_START_KNOWN;	/* every file at its start */
 	m->fields = VXT_FIELD_ALL;

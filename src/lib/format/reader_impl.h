@@ -79,9 +79,10 @@ int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char
 /* Complete merged chunk @i's index entry (merging its events) if it is not. */
 void vxt_merge_resolve(struct vxt_merge *m, size_t i);
 bool vxt_merge_ready(const struct vxt_merge *m, size_t i);
-/* The files' index entries on the merged clock (vxt_reader_piece()). */
+/* The files' index entries on the merged clock (vxt_reader_piece()), their
+ * aggregates held while their page is (merge_aggs.c). */
 size_t vxt_merge_npieces(const struct vxt_merge *m);
-const struct vxt_chunk_info *vxt_merge_piece(const struct vxt_merge *m, size_t i);
+const struct vxt_chunk_info *vxt_merge_piece(struct vxt_merge *m, size_t i);
 void vxt_merge_free(struct vxt_merge *m);
 
 #endif
