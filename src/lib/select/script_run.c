@@ -421,15 +421,28 @@ static inline __attribute__((always_inline)) int pred_holds(struct ectx *x,
 	return !x->error && t;
 }
 
+/* A clause's start over the event: its predicate (see pred_holds()). */
+static inline __attribute__((always_inline)) int clause_enter(struct ectx *x,
+							    const struct sclause *c)
+{
+	x->cl = c;
+	x->error = false;
+	return pred_holds(x, c);
+}
+
+/* A clause's result from its statements' @rc and the event's own. */
+static inline int clause_rc(const struct ectx *x, int rc)
+{
+	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+}
+
 /* Any clause. */
 static int run_clause(struct ectx *x, const struct sclause *c)
 {
 	struct vxt_script *s = x->s;
 	int rc;
 
-	x->cl = c;
-	x->error = false;
-	rc = pred_holds(x, c);
+	rc = clause_enter(x, c);
 	if (rc <= 0)
 		return rc;
 	rc = 0;
@@ -451,15 +464,13 @@ static int run_quiet(struct ectx *x, const struct sclause *c)
 {
 	int rc;
 
-	x->cl = c;
-	x->error = false;
-	rc = pred_holds(x, c);
+	rc = clause_enter(x, c);
 	if (rc <= 0)
 		return rc;
 	rc = 0;
 	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
 		rc = stmt(x, c->stmts[i]);
-	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+	return clause_rc(x, rc);
 }
 
 /* { speculate(ID); }, ID an integer: the event into speculation ID. */
@@ -469,9 +480,7 @@ static int run_speculate(struct ectx *x, const struct sclause *c)
 	int64_t id;
 	int rc;
 
-	x->cl = c;
-	x->error = false;
-	rc = pred_holds(x, c);
+	rc = clause_enter(x, c);
 	if (rc <= 0)
 		return rc;
 	id = vxt_sieval_req(x, c->stmts[0]->args[0]);
@@ -489,14 +498,12 @@ static int run_end(struct ectx *x, const struct sclause *c)
 	int64_t id;
 	int rc;
 
-	x->cl = c;
-	x->error = false;
-	rc = pred_holds(x, c);
+	rc = clause_enter(x, c);
 	if (rc <= 0)
 		return rc;
 	id = vxt_sieval_req(x, n->args[0]);
 	rc = x->error ? 0 : vxt_sspec_end(x->s, id, n->idx == FN_COMMIT);
-	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+	return clause_rc(x, rc);
 }
 
 /* { VAR = integer; }, VAR a req->, global or this-> variable. */
@@ -504,13 +511,11 @@ static int run_assign(struct ectx *x, const struct sclause *c)
 {
 	int rc;
 
-	x->cl = c;
-	x->error = false;
-	rc = pred_holds(x, c);
+	rc = clause_enter(x, c);
 	if (rc <= 0)
 		return rc;
 	rc = assign_int(x, c->stmts[0]);
-	return rc < 0 ? rc : x->rc < 0 ? x->rc : 0;
+	return clause_rc(x, rc);
 }
 
 /* Each clause's function, by its shape, and its records' bits. Can't fail. */
