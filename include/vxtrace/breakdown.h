@@ -169,6 +169,10 @@ void vxt_bd_free(struct vxt_breakdown *b);
  * the event still moves its I/O along, but the intervals it ends are not
  * counted (it failed a filter). @return 0 or -ENOMEM. */
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep);
+/* vxt_bd_add() of @n events in a row, every one kept, the first with
+ * @ordinal. @return 0 or -ENOMEM. */
+int vxt_bd_add_many(struct vxt_breakdown *b, const struct vxt_event *ev, size_t n,
+		    uint64_t ordinal);
 /* End of the events: the queues still pending are counted as such, and
  * what is counted lazily is counted (the all-objects group); call it once,
  * before reading @b (again: nothing more).

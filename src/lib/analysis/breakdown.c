@@ -13,9 +13,12 @@
 #include <string.h>
 
 #include "vxtrace/breakdown.h"
-#include "vxtrace/pairer.h"
+#include "common/pairer_impl.h"
 
 #define NONE UINT64_MAX
+/* The handlers of each event, one copy each in the loop of
+ * vxt_bd_add_many() and in vxt_bd_add(): no call per event. */
+#define HOT static inline __attribute__((always_inline))
 
 _Static_assert((int)VXT_BD_U_ORDER == (int)VXT_PU_ORDER && (int)VXT_BD_U_NOQ == (int)VXT_PU_NOQ &&
 	       (int)VXT_BD_U_NOD == (int)VXT_PU_NOD && (int)VXT_BD_U_MERGE == (int)VXT_PU_MERGE &&
@@ -386,23 +389,30 @@ void vxt_bd_free(struct vxt_breakdown *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static struct vxt_bd_dev *dev_of(struct vxt_breakdown *b, uint32_t object)
+static __attribute__((noinline)) struct vxt_bd_dev *dev_grow(struct vxt_breakdown *b,
+								uint32_t object)
 {
-	if (object >= b->ndev) {
-		size_t n = b->ndev ? b->ndev : 8;
-		struct vxt_bd_dev *d;
+	size_t n = b->ndev ? b->ndev : 8;
+	struct vxt_bd_dev *d;
 
-		while (n <= object)
-			n *= 2;
-		d = realloc(b->dev, n * sizeof(*d));
-		if (!d)
-			return NULL;
-		memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
-		for (size_t i = b->ndev; i < n; i++)
-			d[i].last_q = NONE;
-		b->dev = d;
-		b->ndev = n;
-	}
+	while (n <= object)
+		n *= 2;
+	d = realloc(b->dev, n * sizeof(*d));
+	if (!d)
+		return NULL;
+	memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
+	for (size_t i = b->ndev; i < n; i++)
+		d[i].last_q = NONE;
+	b->dev = d;
+	b->ndev = n;
+	b->dev[object].used = true;
+	return &b->dev[object];
+}
+
+static inline struct vxt_bd_dev *dev_of(struct vxt_breakdown *b, uint32_t object)
+{
+	if (__builtin_expect(object >= b->ndev, 0))
+		return dev_grow(b, object);
 	b->dev[object].used = true;
 	return &b->dev[object];
 }
@@ -551,7 +561,7 @@ static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t obje
  * (the object, op, process and all-objects groups are sums of cells, made
  * by vxt_bd_finish()) when @keep, or an out-of-order phase. *@c caches the
  * cell over the intervals one event ends (NULL: not looked up yet). */
-static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
+HOT int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 			   const struct vxt_pio *q, struct vxt_bd_cell **c, unsigned iv,
 			   uint64_t from, uint64_t to, uint64_t ord, bool keep)
 {
@@ -573,7 +583,7 @@ static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
  * the latest (out of order in the file, as a stalled CPU leaves it) is
  * counted in @ooo and not timed, and the latest stays: the next queue's
  * Q2Q is from the latest time seen, never a wrapped difference. */
-static int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
+HOT int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 {
 	if (*last != NONE && t < *last) {
 		(*ooo)++;
@@ -585,7 +595,7 @@ static int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 	return 0;
 }
 
-static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	d->started = true;
@@ -605,7 +615,7 @@ static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 }
 
 /* getrq, insert, merge: the queue holding the first sector. */
-static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		  const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	const struct vxt_pio *q = st->io;
@@ -629,7 +639,7 @@ static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vx
 	return interval(b, d, q, &c, iv, from, t, ord, keep);
 }
 
-static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	uint64_t t = ev->time_ns;
@@ -657,7 +667,7 @@ static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	return rc;
 }
 
-static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		   const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	uint64_t t = ev->time_ns, blk = ev->bytes >> 9;
@@ -708,13 +718,23 @@ static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 	return c ? stat_add(&c->g.iv[VXT_BD_D2C], ev->latency_ns) : -ENOMEM;
 }
 
-int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+/* The pairer's I/Os of @ev's object, and *@st made ready for the step of
+ * its phase (pairer_impl.h) that vxt_pairer_add() would take. */
+HOT struct pobj *pair_begin(struct vxt_pairer *p, const struct vxt_event *ev,
+			    struct vxt_pstep *st)
+{
+	pairer_step(st);
+	return pairer_obj(p, ev->object);
+}
+
+/* vxt_bd_add() but for the count of events. */
+HOT int add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
 	struct vxt_bd_dev *d;
 	struct vxt_pstep st;
+	struct pobj *o;
 	int rc;
 
-	b->events++;
 	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
 		return 0;
 	d = dev_of(b, ev->object);
@@ -737,24 +757,54 @@ int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ord
 		return 0;	/* I/O queued before the capture */
 	if (!b->pr && !(b->pr = vxt_pairer_new(0)))
 		return -ENOMEM;
-	rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
-	if (rc < 0)
-		return rc;
 	switch (ev->phase) {
 	case VXT_PH_QUEUE:
-		return on_queue(b, d, ev, &st, ordinal, keep);
+		if (!(o = pair_begin(b->pr, ev, &st)))
+			return -ENOMEM;
+		rc = pairer_on_queue(b->pr, o, ev, ordinal, &st);
+		return rc < 0 ? rc : on_queue(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_GETRQ:
 	case VXT_PH_INSERT:
 	case VXT_PH_MERGE:
-		return on_gim(b, d, ev, &st, ordinal, keep);
+		if (!(o = pair_begin(b->pr, ev, &st)))
+			return -ENOMEM;
+		rc = pairer_on_gim(b->pr, o, ev, ordinal, &st);
+		return rc < 0 ? rc : on_gim(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_START:
-		return on_issue(b, d, ev, &st, ordinal, keep);
+		if (!(o = pair_begin(b->pr, ev, &st)))
+			return -ENOMEM;
+		rc = pairer_on_issue(b->pr, o, ev, ordinal, &st);
+		return rc < 0 ? rc : on_issue(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_DONE:
-		return on_done(b, d, ev, &st, ordinal, keep);
-	case VXT_PH_REMAP:
-		if (st.unpaired >= 0)
-			unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
-		return 0;
+		if (!(o = pair_begin(b->pr, ev, &st)))
+			return -ENOMEM;
+		rc = pairer_on_done(b->pr, o, ev, &st);
+		return rc < 0 ? rc : on_done(b, d, ev, &st, ordinal, keep);
+	}
+	/* remaps, requeues, splits: the pairer's own dispatch */
+	rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
+	if (rc < 0)
+		return rc;
+	if (ev->phase == VXT_PH_REMAP && st.unpaired >= 0)
+		unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
+	return 0;
+}
+
+int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+{
+	b->events++;
+	return add(b, ev, ordinal, keep);
+}
+
+int vxt_bd_add_many(struct vxt_breakdown *b, const struct vxt_event *ev, size_t n,
+		    uint64_t ordinal)
+{
+	b->events += n;
+	for (size_t k = 0; k < n; k++) {
+		int rc = add(b, &ev[k], ordinal + k, true);
+
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

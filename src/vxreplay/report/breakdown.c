@@ -44,11 +44,10 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	(void)ci;
 	if (!c->keep && c->scope.object < 0 && !c->scope.from_ns && c->scope.to_ns == UINT64_MAX) {
 		/* the whole file, every event kept */
-		for (size_t k = 0; k < n; k++)
-			if (vxt_bd_add(b, &ev[k], ord + k, true) < 0) {
-				fprintf(stderr, "vxreplay: out of memory\n");
-				return 1;
-			}
+		if (vxt_bd_add_many(b, ev, n, ord) < 0) {
+			fprintf(stderr, "vxreplay: out of memory\n");
+			return 1;
+		}
 		return 0;
 	}
 	for (size_t k = 0; k < n; k++) {
