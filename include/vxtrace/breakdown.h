@@ -73,7 +73,7 @@ struct vxt_bd_seek {
 	size_t mcap, mlen;
 	bool mode_full;
 	uint64_t *mbits;		/* once VXT_BD_MODE_MAX are in: a bit per hash of each */
-	unsigned npend, pend_at;
+	unsigned npend, pend_at;	/* distances waiting; pend_at: the next slot */
 	uint64_t pend[VXT_BD_PEND];
 };
 #define VXT_BD_MODE_MAX (1u << 18)

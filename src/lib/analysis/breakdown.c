@@ -46,15 +46,15 @@ const char *vxt_bd_unpaired_name(unsigned kind)
 
 /* ---- quantile histogram ---- */
 
-static unsigned bucket_of(uint64_t v)
+/* Values under VXT_BD_SUB = 2^6 are their own bucket; above, the top
+ * seven bits of v after its power of two lg. With lg taken from v | 2^6 the
+ * one formula covers both (below 2^7 it is v), and 63 ^ clz is one bsr. */
+static inline unsigned bucket_of(uint64_t v)
 {
-	unsigned lg, sh;
+	unsigned lg = 63u ^ (unsigned)__builtin_clzll(v | VXT_BD_SUB);
 
-	if (v < VXT_BD_SUB)
-		return (unsigned)v;
-	lg = 63u - (unsigned)__builtin_clzll(v);	/* >= log2(VXT_BD_SUB) */
-	sh = lg - 6;					/* VXT_BD_SUB = 2^6 */
-	return (lg - 5) * VXT_BD_SUB + (unsigned)((v >> sh) - VXT_BD_SUB);
+	/* (lg - 5) * VXT_BD_SUB + (v >> (lg - 6)) - VXT_BD_SUB */
+	return (lg << 6) - 6 * VXT_BD_SUB + (unsigned)(v >> (lg - 6));
 }
 
 static uint64_t bucket_low(unsigned b)
@@ -66,17 +66,14 @@ static uint64_t bucket_low(unsigned b)
 	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
 }
 
-/* Count @v, whose bucket is @b. The first sample allocates the histogram
- * and starts min at its top, so the rest is branch-free. */
-static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
+/* stat_add_in() of the first sample since @s had no histogram. */
+static __attribute__((noinline)) int stat_first(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 {
-	if (__builtin_expect(!s->hist, 0)) {
-		s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
-		if (!s->hist)
-			return -ENOMEM;
-		if (!s->n)
-			s->min = UINT64_MAX;
-	}
+	s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
+	if (!s->hist)
+		return -ENOMEM;
+	if (!s->n)
+		s->min = UINT64_MAX;
 	s->min = v < s->min ? v : s->min;
 	s->max = v > s->max ? v : s->max;
 	s->n++;
@@ -85,7 +82,24 @@ static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 	return 0;
 }
 
-static inline int stat_add(struct vxt_bd_stat *s, uint64_t v)
+/* Count @v, whose bucket is @b. The first sample allocates the histogram
+ * and starts min at its top (stat_first()); min and max move rarely, so
+ * they are tested rather than stored each time. */
+HOT int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
+{
+	if (__builtin_expect(!s->hist, 0))
+		return stat_first(s, v, b);
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->hist[b]++;
+	return 0;
+}
+
+HOT int stat_add(struct vxt_bd_stat *s, uint64_t v)
 {
 	return stat_add_in(s, v, bucket_of(v));
 }
@@ -208,7 +222,7 @@ static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint
 }
 
 /* Count @d: a filtered full table, or a slot of one with room, inline. */
-static inline int mode_count(struct vxt_bd_seek *s, uint64_t d)
+HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
 {
 	struct vxt_bd_mode *e;
 
@@ -242,29 +256,29 @@ static int mode_flush(struct vxt_bd_seek *s)
 {
 	int rc = 0;
 
-	for (; s->npend && !rc; s->npend--) {
-		rc = mode_count(s, s->pend[s->pend_at]);
-		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
-	}
+	for (; s->npend && !rc; s->npend--)
+		rc = mode_count(s, s->pend[(s->pend_at - s->npend) % VXT_BD_PEND]);
 	return rc;
 }
 
 /* Count @d once the VXT_BD_PEND distances before it are: its slot is
- * fetched now, counted later, so the table's cache misses overlap. */
-static int mode_add(struct vxt_bd_seek *s, uint64_t d)
+ * fetched now, counted later, so the table's cache misses overlap. The
+ * ring's next slot (pend_at) holds the oldest once it is full. */
+HOT int mode_add(struct vxt_bd_seek *s, uint64_t d)
 {
+	unsigned k = s->pend_at;
 	int rc = 0;
 
-	if (s->npend == VXT_BD_PEND) {
-		rc = mode_count(s, s->pend[s->pend_at]);
-		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
-		s->npend--;
-	}
+	if (s->npend == VXT_BD_PEND)
+		rc = mode_count(s, s->pend[k]);
+	else
+		s->npend++;
 	if (s->mbits)
 		__builtin_prefetch(&s->mbits[mode_word(d)]);
 	else if (s->mcap)
 		__builtin_prefetch(&s->mtab[mode_home(d, s->mcap)], 1);
-	s->pend[(s->pend_at + s->npend++) % VXT_BD_PEND] = d;
+	s->pend[k] = d;
+	s->pend_at = (k + 1) % VXT_BD_PEND;
 	return rc;
 }
 
@@ -323,21 +337,17 @@ uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
 
 /* btt's distance: 0 when the I/O overlaps or follows the previous one,
  * else from the previous end (forward) or start (backward). */
-static int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
+HOT int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
 {
-	int64_t dist;
-	uint64_t a;
+	uint64_t a = 0;
 
-	if ((s->last_start <= start && start <= s->last_end) ||
-	    (s->last_start <= end && end <= s->last_end))
-		dist = 0;
-	else if (start > s->last_end)
-		dist = (int64_t)(start - s->last_end);
-	else
-		dist = (int64_t)(start - s->last_start);
+	if (!((s->last_start <= start && start <= s->last_end) ||
+	      (s->last_start <= end && end <= s->last_end))) {
+		a = start - (start > s->last_end ? s->last_end : s->last_start);
+		a = (int64_t)a < 0 ? -a : a;
+	}
 	s->last_start = start;
 	s->last_end = end;
-	a = dist < 0 ? (uint64_t)-dist : (uint64_t)dist;
 	s->n++;
 	s->total += (double)a;
 	if (stat_add(&s->dist, a) < 0)
@@ -557,13 +567,13 @@ static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t obje
 	return cell_find(b, object, op, pid, comm);
 }
 
-/* The interval from @from to @to of @q's I/O on @d, counted in its cell
+/* The interval from @from to @to of @q's I/O on @object, counted in its cell
  * (the object, op, process and all-objects groups are sums of cells, made
  * by vxt_bd_finish()) when @keep, or an out-of-order phase. *@c caches the
  * cell over the intervals one event ends (NULL: not looked up yet). */
-HOT int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
-			   const struct vxt_pio *q, struct vxt_bd_cell **c, unsigned iv,
-			   uint64_t from, uint64_t to, uint64_t ord, bool keep)
+HOT int interval(struct vxt_breakdown *b, uint32_t object, const struct vxt_pio *q,
+		 struct vxt_bd_cell **c, unsigned iv, uint64_t from, uint64_t to, uint64_t ord,
+		 bool keep)
 {
 	if (to < from) {
 		unpaired(b, VXT_BD_U_ORDER, ord);
@@ -571,8 +581,8 @@ HOT int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 	}
 	if (!keep)
 		return 0;
-	if (!*c && !(*c = cell_of(b, (uint32_t)(d - b->dev),
-				  q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid, q->comm)))
+	if (!*c && !(*c = cell_of(b, object, q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid,
+				  q->comm)))
 		return -ENOMEM;
 	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
 }
@@ -615,8 +625,8 @@ HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 }
 
 /* getrq, insert, merge: the queue holding the first sector. */
-HOT int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		  const struct vxt_pstep *st, uint64_t ord, bool keep)
+HOT int on_gim(struct vxt_breakdown *b, const struct vxt_event *ev, const struct vxt_pstep *st,
+	       uint64_t ord, bool keep)
 {
 	const struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
@@ -636,7 +646,7 @@ HOT int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_e
 		iv = VXT_BD_G2I;
 		from = q->t[VXT_PT_G];
 	}
-	return interval(b, d, q, &c, iv, from, t, ord, keep);
+	return interval(b, ev->object, q, &c, iv, from, t, ord, keep);
 }
 
 HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
@@ -658,11 +668,11 @@ HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 		struct vxt_bd_cell *c = NULL;
 
 		if (q->t[VXT_PT_I] != NONE)
-			rc = interval(b, d, q, &c, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
 		else if (q->t[VXT_PT_M] != NONE)
-			rc = interval(b, d, q, &c, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
 		if (!rc)
-			rc = interval(b, d, q, &c, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
 	}
 	return rc;
 }
@@ -690,10 +700,10 @@ HOT int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_
 		struct vxt_bd_cell *c = NULL;
 
 		if (!rc)
-			rc = interval(b, d, q, &c, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
 		if (!rc && q->t[VXT_PT_D] != NONE) {
 			issued++;
-			rc = interval(b, d, q, &c, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
 		}
 	}
 	if (!issued && !(ev->flags & VXT_F_BIO))	/* a bio-based device issues nothing */
@@ -727,8 +737,39 @@ HOT struct pobj *pair_begin(struct vxt_pairer *p, const struct vxt_event *ev,
 	return pairer_obj(p, ev->object);
 }
 
-/* vxt_bd_add() but for the count of events. */
-HOT int add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+/* A capture of issue and completion only (vxt_bd_add()). */
+HOT int add_issue_only(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal,
+		       bool keep)
+{
+	struct vxt_bd_dev *d;
+
+	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
+		return 0;
+	d = dev_of(b, ev->object);
+	if (!d)
+		return -ENOMEM;
+	if (ev->phase == VXT_PH_START) {
+		if (keep) {
+			d->nd++;
+			return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
+		}
+	} else if (ev->phase == VXT_PH_DONE) {
+		return on_done_issue_only(b, d, ev, ordinal, keep);
+	}
+	return 0;
+}
+
+/* An object's first queue or remap: its I/O is followed from there on. */
+static __attribute__((noinline)) int start_dev(struct vxt_breakdown *b, struct vxt_bd_dev *d)
+{
+	d->started = true;
+	if (!b->pr && !(b->pr = vxt_pairer_new(0)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A capture of every phase (vxt_bd_add()). */
+HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
 	struct vxt_bd_dev *d;
 	struct vxt_pstep st;
@@ -740,23 +781,12 @@ HOT int add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordina
 	d = dev_of(b, ev->object);
 	if (!d)
 		return -ENOMEM;
-	if (!b->all_phases) {
-		if (ev->phase == VXT_PH_START) {
-			if (keep) {
-				d->nd++;
-				return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
-			}
-		} else if (ev->phase == VXT_PH_DONE) {
-			return on_done_issue_only(b, d, ev, ordinal, keep);
-		}
-		return 0;
+	if (__builtin_expect(!d->started, 0)) {
+		if (ev->phase != VXT_PH_QUEUE && ev->phase != VXT_PH_REMAP)
+			return 0;	/* I/O queued before the capture */
+		if (start_dev(b, d) < 0)
+			return -ENOMEM;
 	}
-	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_REMAP)
-		d->started = true;
-	if (!d->started)
-		return 0;	/* I/O queued before the capture */
-	if (!b->pr && !(b->pr = vxt_pairer_new(0)))
-		return -ENOMEM;
 	switch (ev->phase) {
 	case VXT_PH_QUEUE:
 		if (!(o = pair_begin(b->pr, ev, &st)))
@@ -769,7 +799,7 @@ HOT int add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordina
 		if (!(o = pair_begin(b->pr, ev, &st)))
 			return -ENOMEM;
 		rc = pairer_on_gim(b->pr, o, ev, ordinal, &st);
-		return rc < 0 ? rc : on_gim(b, d, ev, &st, ordinal, keep);
+		return rc < 0 ? rc : on_gim(b, ev, &st, ordinal, keep);
 	case VXT_PH_START:
 		if (!(o = pair_begin(b->pr, ev, &st)))
 			return -ENOMEM;
@@ -793,19 +823,22 @@ HOT int add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordina
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
 	b->events++;
-	return add(b, ev, ordinal, keep);
+	return b->all_phases ? add_all(b, ev, ordinal, keep) : add_issue_only(b, ev, ordinal, keep);
 }
 
 int vxt_bd_add_many(struct vxt_breakdown *b, const struct vxt_event *ev, size_t n,
 		    uint64_t ordinal)
 {
 	b->events += n;
-	for (size_t k = 0; k < n; k++) {
-		int rc = add(b, &ev[k], ordinal + k, true);
-
-		if (rc < 0)
-			return rc;
+	if (!b->all_phases) {
+		for (size_t k = 0; k < n; k++)
+			if (add_issue_only(b, &ev[k], ordinal + k, true) < 0)
+				return -ENOMEM;
+		return 0;
 	}
+	for (size_t k = 0; k < n; k++)
+		if (add_all(b, &ev[k], ordinal + k, true) < 0)
+			return -ENOMEM;
 	return 0;
 }
 
