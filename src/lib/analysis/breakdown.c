@@ -624,9 +624,10 @@ HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 	return seek_add(&d->q2q, ev->sector, ev->sector + (ev->bytes >> 9));
 }
 
-/* getrq, insert, merge: the queue holding the first sector. */
+/* getrq, insert, merge (@k: VXT_PT_G, VXT_PT_I, VXT_PT_M): the queue
+ * holding the first sector. */
 HOT int on_gim(struct vxt_breakdown *b, const struct vxt_event *ev, const struct vxt_pstep *st,
-	       uint64_t ord, bool keep)
+	       uint64_t ord, bool keep, int k)
 {
 	const struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
@@ -635,12 +636,12 @@ HOT int on_gim(struct vxt_breakdown *b, const struct vxt_event *ev, const struct
 	struct vxt_bd_cell *c = NULL;
 
 	if (st->what != VXT_PS_MARKED) {
-		unpaired(b, ev->phase == VXT_PH_MERGE ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
+		unpaired(b, k == VXT_PT_M ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
 		return 0;
 	}
-	if (ev->phase == VXT_PH_GETRQ) {
+	if (k == VXT_PT_G) {
 		iv = VXT_BD_Q2G;
-	} else if (ev->phase == VXT_PH_INSERT) {
+	} else if (k == VXT_PT_I) {
 		if (q->t[VXT_PT_G] == NONE)
 			return 0;
 		iv = VXT_BD_G2I;
@@ -768,6 +769,19 @@ static __attribute__((noinline)) int start_dev(struct vxt_breakdown *b, struct v
 	return 0;
 }
 
+/* A getrq, insert or merge (@k: its phase time), paired and counted. */
+HOT int gim(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep, int k)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_phase(b->pr, o, ev, ordinal, &st, k);
+	return rc < 0 ? rc : on_gim(b, ev, &st, ordinal, keep, k);
+}
+
 /* A capture of every phase (vxt_bd_add()). */
 HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
@@ -794,12 +808,11 @@ HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t or
 		rc = pairer_on_queue(b->pr, o, ev, ordinal, &st);
 		return rc < 0 ? rc : on_queue(b, d, ev, &st, ordinal, keep);
 	case VXT_PH_GETRQ:
+		return gim(b, ev, ordinal, keep, VXT_PT_G);
 	case VXT_PH_INSERT:
+		return gim(b, ev, ordinal, keep, VXT_PT_I);
 	case VXT_PH_MERGE:
-		if (!(o = pair_begin(b->pr, ev, &st)))
-			return -ENOMEM;
-		rc = pairer_on_gim(b->pr, o, ev, ordinal, &st);
-		return rc < 0 ? rc : on_gim(b, ev, &st, ordinal, keep);
+		return gim(b, ev, ordinal, keep, VXT_PT_M);
 	case VXT_PH_START:
 		if (!(o = pair_begin(b->pr, ev, &st)))
 			return -ENOMEM;

@@ -89,12 +89,10 @@ PAIRER_INLINE struct vxt_pio *pairer_holding(struct pobj *o, uint64_t sec)
 	return q && (sec < q->end || (q->start == sec && q->end == sec)) ? &o->io[i - 1] : NULL;
 }
 
-/* Insert @io after the I/Os starting at or before its start. */
-PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o,
-					    const struct vxt_pio *io)
+/* Insert @io at index @at of @o (where its start keeps the order). */
+PAIRER_INLINE struct vxt_pio *pairer_insert_at(struct vxt_pairer *p, struct pobj *o, size_t at,
+					       const struct vxt_pio *io)
 {
-	size_t at = io->start == UINT64_MAX ? o->n : pairer_lower(o, io->start + 1);
-
 	if (o->n == o->cap && vxt_pairer_io_grow(o) < 0)
 		return NULL;
 	if (at < o->n)
@@ -103,6 +101,14 @@ PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o
 	o->n++;
 	p->pending++;
 	return &o->io[at];
+}
+
+/* Insert @io after the I/Os starting at or before its start. */
+PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o,
+					    const struct vxt_pio *io)
+{
+	return pairer_insert_at(p, o, io->start == UINT64_MAX ? o->n : pairer_lower(o, io->start + 1),
+				io);
 }
 
 PAIRER_INLINE void pairer_fresh(struct vxt_pio *io, const struct vxt_event *ev, uint64_t ord)
@@ -160,7 +166,7 @@ PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
 	pairer_fresh(&io, ev, ord);
 	io.t[VXT_PT_Q] = ev->time_ns;
 	io.flags = VXT_PI_QUEUED;
-	q = pairer_insert(p, o, &io);
+	q = pairer_insert_at(p, o, at, &io);	/* at: past the I/Os starting there */
 	if (!q)
 		return -ENOMEM;
 	st->what = VXT_PS_OPENED;
@@ -169,12 +175,12 @@ PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
 	return 0;
 }
 
-/* getrq, insert, merge: the I/O holding the first sector. */
-PAIRER_INLINE int pairer_on_gim(struct vxt_pairer *p, struct pobj *o,
-				const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+/* getrq, insert, merge (@k: VXT_PT_G, VXT_PT_I, VXT_PT_M): the I/O holding
+ * the first sector. */
+PAIRER_INLINE int pairer_on_phase(struct vxt_pairer *p, struct pobj *o,
+				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st,
+				  int k)
 {
-	int k = ev->phase == VXT_PH_GETRQ ? VXT_PT_G : ev->phase == VXT_PH_INSERT ? VXT_PT_I :
-		VXT_PT_M;
 	struct vxt_pio *q = pairer_holding(o, ev->sector);
 	int rc = 0;
 
@@ -188,6 +194,15 @@ PAIRER_INLINE int pairer_on_gim(struct vxt_pairer *p, struct pobj *o,
 	st->n = 1;
 	st->io = q;
 	return 0;
+}
+
+/* getrq, insert, merge: pairer_on_phase() with the phase's time. */
+PAIRER_INLINE int pairer_on_gim(struct vxt_pairer *p, struct pobj *o,
+				const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+{
+	return pairer_on_phase(p, o, ev, ord, st,
+			       ev->phase == VXT_PH_GETRQ ? VXT_PT_G :
+			       ev->phase == VXT_PH_INSERT ? VXT_PT_I : VXT_PT_M);
 }
 
 /* Room for @n closed or marked I/Os in p->out. */
