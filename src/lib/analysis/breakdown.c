@@ -769,8 +769,24 @@ static __attribute__((noinline)) int start_dev(struct vxt_breakdown *b, struct v
 	return 0;
 }
 
-/* A getrq, insert or merge (@k: its phase time), paired and counted. */
-HOT int gim(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep, int k)
+/* Each phase's event, paired and counted; each has its struct vxt_pstep to
+ * itself (no address of it leaves the inline steps: it stays in registers). */
+HOT int queue_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		 uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_queue(b->pr, o, ev, ordinal, &st);
+	return rc < 0 ? rc : on_queue(b, d, ev, &st, ordinal, keep);
+}
+
+/* A getrq, insert or merge (@k: its phase time). */
+HOT int gim_ev(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep,
+	       int k)
 {
 	struct vxt_pstep st;
 	struct pobj *o;
@@ -782,13 +798,50 @@ HOT int gim(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordina
 	return rc < 0 ? rc : on_gim(b, ev, &st, ordinal, keep, k);
 }
 
+HOT int issue_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		 uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_issue(b->pr, o, ev, ordinal, &st);
+	return rc < 0 ? rc : on_issue(b, d, ev, &st, ordinal, keep);
+}
+
+HOT int done_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_done(b->pr, o, ev, &st);
+	return rc < 0 ? rc : on_done(b, d, ev, &st, ordinal, keep);
+}
+
+/* Remaps, requeues, splits and the rest: the pairer's own dispatch. */
+static __attribute__((noinline)) int other_ev(struct vxt_breakdown *b,
+					      const struct vxt_event *ev, uint64_t ordinal)
+{
+	struct vxt_pstep st;
+	int rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
+
+	if (rc < 0)
+		return rc;
+	if (ev->phase == VXT_PH_REMAP && st.unpaired >= 0)
+		unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
+	return 0;
+}
+
 /* A capture of every phase (vxt_bd_add()). */
 HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
 {
 	struct vxt_bd_dev *d;
-	struct vxt_pstep st;
-	struct pobj *o;
-	int rc;
 
 	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
 		return 0;
@@ -803,34 +856,19 @@ HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t or
 	}
 	switch (ev->phase) {
 	case VXT_PH_QUEUE:
-		if (!(o = pair_begin(b->pr, ev, &st)))
-			return -ENOMEM;
-		rc = pairer_on_queue(b->pr, o, ev, ordinal, &st);
-		return rc < 0 ? rc : on_queue(b, d, ev, &st, ordinal, keep);
+		return queue_ev(b, d, ev, ordinal, keep);
 	case VXT_PH_GETRQ:
-		return gim(b, ev, ordinal, keep, VXT_PT_G);
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_G);
 	case VXT_PH_INSERT:
-		return gim(b, ev, ordinal, keep, VXT_PT_I);
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_I);
 	case VXT_PH_MERGE:
-		return gim(b, ev, ordinal, keep, VXT_PT_M);
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_M);
 	case VXT_PH_START:
-		if (!(o = pair_begin(b->pr, ev, &st)))
-			return -ENOMEM;
-		rc = pairer_on_issue(b->pr, o, ev, ordinal, &st);
-		return rc < 0 ? rc : on_issue(b, d, ev, &st, ordinal, keep);
+		return issue_ev(b, d, ev, ordinal, keep);
 	case VXT_PH_DONE:
-		if (!(o = pair_begin(b->pr, ev, &st)))
-			return -ENOMEM;
-		rc = pairer_on_done(b->pr, o, ev, &st);
-		return rc < 0 ? rc : on_done(b, d, ev, &st, ordinal, keep);
+		return done_ev(b, d, ev, ordinal, keep);
 	}
-	/* remaps, requeues, splits: the pairer's own dispatch */
-	rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
-	if (rc < 0)
-		return rc;
-	if (ev->phase == VXT_PH_REMAP && st.unpaired >= 0)
-		unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
-	return 0;
+	return other_ev(b, ev, ordinal);
 }
 
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
