@@ -8,8 +8,8 @@
  * (with the first ordinal where they have one), never timed. Quantiles
  * are checked against sorted samples and each against the floor of its
  * value to seven significant bits worked out bit by bit, the seek mode past
- * its table's bound against counts of the distances worked out by sorting
- * them; vxt_bd_add_many() against vxt_bd_add() event by event.
+ * its table's bound, and the count of each distance its table holds,
+ * against counts of the distances worked out by sorting them; vxt_bd_add_many() against vxt_bd_add() event by event.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -250,6 +250,41 @@ START_TEST(seek_mode_past_the_bound)
 	}
 	ck_assert_uint_eq(kept, VXT_BD_MODE_MAX);
 	ck_assert(full && b.dev[0].d2d.mode_full);
+	{
+		/* every distance the table holds: one of those kept, counted
+		 * every time it came */
+		const struct vxt_bd_seek *sk = &b.dev[0].d2d;
+		static uint64_t first[N];
+		size_t held = 0, nd = 0;
+
+		for (i = 0; i < N; i = j) {
+			for (j = i; j < N && p[j].v == p[i].v; j++)
+				;
+			first[nd++] = p[i].at;
+		}
+		qsort(first, nd, sizeof(*first), cmp);
+		for (size_t k = 0; k < sk->mcap; k++) {
+			size_t lo = 0, hi = N;
+
+			if (!sk->mtab[k].count)
+				continue;
+			held++;
+			while (lo < hi) {	/* the first of its value in p[] */
+				size_t mid = (lo + hi) / 2;
+
+				if (p[mid].v < sk->mtab[k].key)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			ck_assert(lo < N && p[lo].v == sk->mtab[k].key);
+			ck_assert_uint_le(p[lo].at, first[VXT_BD_MODE_MAX - 1]);
+			for (j = lo; j < N && p[j].v == p[lo].v; j++)
+				;
+			ck_assert_uint_eq(sk->mtab[k].count, j - lo);
+		}
+		ck_assert_uint_eq(held, VXT_BD_MODE_MAX);
+	}
 	vxt_bd_seek_mode(&b.dev[0].d2d, &mv, &mc);
 	ck_assert_uint_eq(mv, want_v);
 	ck_assert_uint_eq(mc, want_c);
