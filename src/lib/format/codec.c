@@ -339,13 +339,19 @@ static int decode_range(int c, const uint8_t **pp, const uint8_t *cend, uint64_t
 		}
 	}
 	/* a chunk of one process: its first pid, then deltas of 0 (one byte
-	 * each) - the first alone, then the rest as above */
+	 * each) - the first alone, then the rest as above (once: the column
+	 * then holds as many bytes as values) */
 	if (c == C_PID && to - from > 1 && (size_t)(cend - p) > n - from) {
-		int rc = decode_range(c, pp, cend, prevp, last_sector, from, from + 1, n, ev, nobjs,
-				      nstrs);
+		unsigned t = (unsigned)__builtin_ctz(~(unsigned)p[0] | 0x100);
+		size_t first = t < 8 ? t + 1 : 9;	/* the first value's length */
 
-		return rc < 0 ? rc : decode_range(c, pp, cend, prevp, last_sector, from + 1, to, n,
-						  ev, nobjs, nstrs);
+		if ((size_t)(cend - p) - first == n - from - 1) {
+			int rc = decode_range(c, pp, cend, prevp, last_sector, from, from + 1, n, ev,
+					      nobjs, nstrs);
+
+			return rc < 0 ? rc : decode_range(c, pp, cend, prevp, last_sector, from + 1,
+							  to, n, ev, nobjs, nstrs);
+		}
 	}
 	i = from;
 	switch (c) {
