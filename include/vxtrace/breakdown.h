@@ -73,7 +73,7 @@ struct vxt_bd_seek {
 	size_t mcap, mlen;
 	bool mode_full;
 	uint64_t *mbits;		/* once VXT_BD_MODE_MAX are in: a bit per hash of each */
-	unsigned npend, pend_at;
+	unsigned npend, pend_at;	/* distances waiting; pend_at: the next slot */
 	uint64_t pend[VXT_BD_PEND];
 };
 #define VXT_BD_MODE_MAX (1u << 18)
@@ -169,6 +169,10 @@ void vxt_bd_free(struct vxt_breakdown *b);
  * the event still moves its I/O along, but the intervals it ends are not
  * counted (it failed a filter). @return 0 or -ENOMEM. */
 int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep);
+/* vxt_bd_add() of @n events in a row, every one kept, the first with
+ * @ordinal. @return 0 or -ENOMEM. */
+int vxt_bd_add_many(struct vxt_breakdown *b, const struct vxt_event *ev, size_t n,
+		    uint64_t ordinal);
 /* End of the events: the queues still pending are counted as such, and
  * what is counted lazily is counted (the all-objects group); call it once,
  * before reading @b (again: nothing more).

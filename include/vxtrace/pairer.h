@@ -57,7 +57,8 @@
  * vxt_reader_set_fields(); this header stays below the format's): the phase,
  * object, sector and size match the I/Os, the time stamps them, the flags
  * say a bio-level completion (VXT_F_BIO), the latency field holds a remap's
- * source. A reader decoding fewer pairs wrongly; .pid and .comm of the I/Os
+ * source (VXT_FIELD_REMAP_FROM in its place is enough: the pairer reads no
+ * other latency). A reader decoding fewer pairs wrongly; .pid and .comm of the I/Os
  * are copied from their first event and need VXT_FIELD_PID | VXT_FIELD_COMM
  * besides. */
 #define VXT_PAIRER_FIELDS (VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | \

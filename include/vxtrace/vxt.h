@@ -243,6 +243,9 @@ int vxt_reader_prev(struct vxt_reader *r, const struct vxt_event **ev);
 /* The sector field of lost events only (their count): sectors are decoded
  * in chunks whose index entry counts lost events, and read as 0 elsewhere. */
 #define VXT_FIELD_LOST_COUNT	(1u << 11)
+/* The latency field of remap events only (their source, vxt_event_remap_from()):
+ * latencies are decoded in chunks holding a remap, and read as 0 elsewhere. */
+#define VXT_FIELD_REMAP_FROM	(1u << 12)
 /* Decode only @fields from now on (VXT_FIELD_ALL at open). Time, phase and
  * object are always decoded: seeking and the other fields need them. */
 void vxt_reader_set_fields(struct vxt_reader *r, unsigned fields);

@@ -6,8 +6,10 @@
  * completion without its issue, a merge into nothing, a queue never
  * completed and a queue earlier than the one before it (Q2Q) are counted
  * (with the first ordinal where they have one), never timed. Quantiles
- * are checked against sorted samples, the seek mode past its table's
- * bound against counts of the distances worked out by sorting them.
+ * are checked against sorted samples and each against the floor of its
+ * value to seven significant bits worked out bit by bit, the seek mode past
+ * its table's bound, and the count of each distance its table holds,
+ * against counts of the distances worked out by sorting them; vxt_bd_add_many() against vxt_bd_add() event by event.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -248,11 +250,157 @@ START_TEST(seek_mode_past_the_bound)
 	}
 	ck_assert_uint_eq(kept, VXT_BD_MODE_MAX);
 	ck_assert(full && b.dev[0].d2d.mode_full);
+	{
+		/* every distance the table holds: one of those kept, counted
+		 * every time it came */
+		const struct vxt_bd_seek *sk = &b.dev[0].d2d;
+		static uint64_t first[N];
+		size_t held = 0, nd = 0;
+
+		for (i = 0; i < N; i = j) {
+			for (j = i; j < N && p[j].v == p[i].v; j++)
+				;
+			first[nd++] = p[i].at;
+		}
+		qsort(first, nd, sizeof(*first), cmp);
+		for (size_t k = 0; k < sk->mcap; k++) {
+			size_t lo = 0, hi = N;
+
+			if (!sk->mtab[k].count)
+				continue;
+			held++;
+			while (lo < hi) {	/* the first of its value in p[] */
+				size_t mid = (lo + hi) / 2;
+
+				if (p[mid].v < sk->mtab[k].key)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			ck_assert(lo < N && p[lo].v == sk->mtab[k].key);
+			ck_assert_uint_le(p[lo].at, first[VXT_BD_MODE_MAX - 1]);
+			for (j = lo; j < N && p[j].v == p[lo].v; j++)
+				;
+			ck_assert_uint_eq(sk->mtab[k].count, j - lo);
+		}
+		ck_assert_uint_eq(held, VXT_BD_MODE_MAX);
+	}
 	vxt_bd_seek_mode(&b.dev[0].d2d, &mv, &mc);
 	ck_assert_uint_eq(mv, want_v);
 	ck_assert_uint_eq(mc, want_c);
 	ck_assert_uint_eq(b.dev[0].d2d.n, N);
 	vxt_bd_free(&b);
+}
+END_TEST
+
+/* @w to its top seven significant bits (all of it under 2^7), by a loop
+ * over its bits. */
+static uint64_t floor7(uint64_t w)
+{
+	unsigned h = 0;
+
+	while (h < 63 && w >> (h + 1))
+		h++;		/* h: the highest bit set */
+	return h < 7 ? w : w >> (h - 6) << (h - 6);
+}
+
+/* The median of {1, w, 2^64 - 1} is w, and the quantile is the lower bound
+ * of w's bucket: w to seven significant bits. */
+static void median_of(uint64_t w)
+{
+	struct vxt_event e[3] = {
+		{ .time_ns = 1, .phase = VXT_PH_DONE, .bytes = 4096, .latency_ns = 1 },
+		{ .time_ns = 2, .phase = VXT_PH_DONE, .bytes = 4096, .latency_ns = w },
+		{ .time_ns = 3, .phase = VXT_PH_DONE, .bytes = 4096, .latency_ns = UINT64_MAX },
+	};
+	struct vxt_breakdown b;
+
+	vxt_bd_init(&b, false);
+	ck_assert_int_eq(vxt_bd_add_many(&b, e, 3, 0), 0);
+	ck_assert_int_eq(vxt_bd_finish(&b), 0);
+	ck_assert_uint_eq(b.all.iv[VXT_BD_D2C].n, 3);
+	ck_assert_msg(vxt_bd_quantile(&b.all.iv[VXT_BD_D2C], 0.5) == floor7(w),
+		      "median of %llu: %llu, want %llu", (unsigned long long)w,
+		      (unsigned long long)vxt_bd_quantile(&b.all.iv[VXT_BD_D2C], 0.5),
+		      (unsigned long long)floor7(w));
+	vxt_bd_free(&b);
+}
+
+START_TEST(quantile_is_the_bucket_floor)
+{
+	uint64_t x = 88172645463325252ull;
+
+	for (uint64_t w = 2; w < 300; w++)
+		median_of(w);
+	for (unsigned k = 7; k < 64; k++) {
+		uint64_t p = 1ull << k;
+
+		median_of(p - 1);
+		median_of(p);
+		median_of(p + 1);
+		median_of(p + p / 2 + 12345 % p);
+	}
+	for (int i = 0; i < 2000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		median_of(2 + (x >> (x % 62)) % (UINT64_MAX - 3));
+	}
+}
+END_TEST
+
+/* Two I/O streams over two objects, every phase, with merges, requeues,
+ * odd orders and unknown sectors: the batch call and the event-by-event
+ * one give the same counts everywhere. */
+START_TEST(add_many_is_add)
+{
+	enum { N = 60000 };
+	static struct vxt_event ev[N];
+	static const uint8_t ph[] = { VXT_PH_QUEUE, VXT_PH_GETRQ, VXT_PH_MERGE, VXT_PH_INSERT,
+				      VXT_PH_START, VXT_PH_DONE, VXT_PH_REQUEUE, VXT_PH_PLUG };
+	struct vxt_breakdown one, many;
+	uint64_t x = 88172645463325252ull, t = 1000;
+
+	for (size_t i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		t += x % 2000;
+		ev[i] = (struct vxt_event){
+			.time_ns = x % 97 ? t : t - 5000, .phase = ph[x % 8 < 6 ? i % 6 : x % 8],
+			.object = (uint32_t)(x >> 20 & 1), .sector = (x >> 24) % 64 * 8,
+			.bytes = (uint32_t)(x >> 40) % 3 * 4096, .op = (uint8_t)(x >> 50 & 1),
+			.pid = (uint32_t)(x >> 52) % 5, .comm = (uint32_t)(x >> 56) % 3,
+		};
+	}
+	vxt_bd_init(&one, true);
+	vxt_bd_init(&many, true);
+	for (size_t i = 0; i < N; i++)
+		ck_assert_int_eq(vxt_bd_add(&one, &ev[i], i, true), 0);
+	ck_assert_int_eq(vxt_bd_add_many(&many, ev, N / 2, 0), 0);
+	ck_assert_int_eq(vxt_bd_add_many(&many, ev + N / 2, N - N / 2, N / 2), 0);
+	ck_assert_int_eq(vxt_bd_finish(&one), 0);
+	ck_assert_int_eq(vxt_bd_finish(&many), 0);
+	ck_assert_uint_eq(one.events, many.events);
+	for (unsigned k = 0; k < VXT_BD_U_COUNT; k++) {
+		ck_assert_uint_eq(one.unp[k].n, many.unp[k].n);
+		ck_assert_uint_eq(one.unp[k].first, many.unp[k].first);
+	}
+	ck_assert_uint_gt(one.all.iv[VXT_BD_Q2C].n, 1000);
+	for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++) {
+		const struct vxt_bd_stat *a = &one.all.iv[iv], *m = &many.all.iv[iv];
+
+		ck_assert_uint_eq(a->n, m->n);
+		ck_assert_uint_eq(a->sum, m->sum);
+		ck_assert_uint_eq(a->min, m->min);
+		ck_assert_uint_eq(a->max, m->max);
+		for (unsigned d = 0; d < 2; d++)
+			ck_assert_uint_eq(one.dev[d].g.iv[iv].sum, many.dev[d].g.iv[iv].sum);
+	}
+	for (unsigned d = 0; d < 2; d++) {
+		ck_assert_uint_eq(one.dev[d].q2q.n, many.dev[d].q2q.n);
+		ck_assert_uint_eq(one.dev[d].d2d.total, many.dev[d].d2d.total);
+		ck_assert_uint_eq(one.dev[d].nq, many.dev[d].nq);
+		ck_assert_uint_eq(one.dev[d].blk_sum, many.dev[d].blk_sum);
+	}
+	vxt_bd_free(&one);
+	vxt_bd_free(&many);
 }
 END_TEST
 
@@ -266,6 +414,8 @@ Suite *breakdown_suite(void)
 	tcase_add_test(tc, q2q_out_of_order_counted);
 	tcase_add_test(tc, quantiles_within_a_bucket);
 	tcase_add_test(tc, seek_mode_past_the_bound);
+	tcase_add_test(tc, quantile_is_the_bucket_floor);
+	tcase_add_test(tc, add_many_is_add);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -281,6 +281,62 @@ START_TEST(stepped_decode)
 }
 END_TEST
 
+/* A chunk of one process: its pid column is the first pid (long), then
+ * deltas of 0; some streams change pid once later. Decoded whole and step
+ * by step, the pids are those encoded; a pid past 2^32 - 1 is refused. */
+START_TEST(one_process_pids)
+{
+	rng_state = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 41; round++) {
+		/* the last: a long column whose pid changes at its end (two
+		 * long values: the general loop, in bounded stack) */
+		size_t n = round < 40 ? 2 + rnd() % 3000 : 400000, len[VXT_CODEC_COLUMNS];
+		size_t change = round < 40 ? rnd() % n : n - 1;
+		struct vxt_event *ev = malloc(n * sizeof(*ev)), *out = malloc(n * sizeof(*out));
+		uint8_t *buf = calloc(1, VXT_CODEC_BOUND(n) + VXT_CODEC_SLACK);
+		const uint8_t *col[VXT_CODEC_COLUMNS];
+		struct vxt_codec_steps st;
+		uint32_t pid = round % 5 ? (uint32_t)rnd() : (uint32_t)(rnd() % 64);
+
+		random_events(ev, n, 100, 100);
+		for (size_t i = 0; i < n; i++)
+			ev[i].pid = (round % 3 == 2 || round == 40) && i >= change ? pid ^ 0x5a5a : pid;
+		roundtrip(ev, n);
+		vxt_codec_encode(ev, n, buf);
+		split_columns(buf, col, len);
+		vxt_codec_steps_begin(&st, col, len, n);
+		while (round < 40 && st.done < n) {
+			ck_assert_int_eq(vxt_codec_steps_decode(&st, st.done + 1 + rnd() % 200, out, 100,
+								100), 0);
+			ck_assert_int_eq(memcmp(ev, out, st.done * sizeof(*ev)), 0);
+		}
+		free(ev);
+		free(out);
+		free(buf);
+	}
+	{
+		/* pid 2^32 - 1, then + 1 (zigzag 2, one byte): past a pid's range,
+		 * even if - 1 (zigzag 1) brings the next back */
+		struct vxt_event ev[3];
+		uint8_t col[16 + VXT_CODEC_SLACK] = { 0 };
+		size_t k = vxt_varint_put(col, vxt_zigzag(UINT32_MAX));
+
+		col[k] = 2 << 1;
+		col[k + 1] = 1 << 1;
+		ck_assert_int_eq(vxt_codec_decode_column(VXT_CODEC_PID, col, k + 2, 3, ev, 1, 1),
+				 -EBADMSG);
+		col[k + 1] = 0;
+		ck_assert_int_eq(vxt_codec_decode_column(VXT_CODEC_PID, col, k + 2, 3, ev, 1, 1),
+				 -EBADMSG);
+		col[k] = 1 << 1;	/* - 1 instead: fine */
+		ck_assert_int_eq(vxt_codec_decode_column(VXT_CODEC_PID, col, k + 2, 3, ev, 1, 1), 0);
+		ck_assert_uint_eq(ev[0].pid, UINT32_MAX);
+		ck_assert_uint_eq(ev[1].pid, UINT32_MAX - 1);
+		ck_assert_uint_eq(ev[2].pid, UINT32_MAX - 1);
+	}
+}
+END_TEST
+
 /* A malformed value fails the step that reaches it, not those before; a
  * column longer than its events fails the last step only. */
 START_TEST(stepped_decode_damage)
@@ -332,6 +388,7 @@ Suite *codec_suite(void)
 	tcase_add_test(tc, one_byte_columns);
 	tcase_add_test(tc, rejects_bad_ids);
 	tcase_add_loop_test(tc, stepped_decode, 0, 3);
+	tcase_add_test(tc, one_process_pids);
 	tcase_add_test(tc, stepped_decode_damage);
 	suite_add_tcase(s, tc);
 	return s;

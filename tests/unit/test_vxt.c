@@ -222,6 +222,67 @@ START_TEST(field_selection)
 }
 END_TEST
 
+/* The latency of @ev (event @i) read with VXT_FIELD_REMAP_FROM, worked out
+ * from the events written: the value written in a chunk holding a remap,
+ * 0 in the others. */
+static void check_remap_latency(struct vxt_reader *r, const struct vxt_event *ev, size_t i)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(r, vxt_reader_chunk_of(r, i));
+	bool remap = false;
+
+	for (uint64_t k = ci->first_event; k < ci->first_event + ci->nevents; k++)
+		remap |= events[k].phase == VXT_PH_REMAP;
+	ck_assert_uint_eq(ev->latency_ns, remap ? events[i].latency_ns : 0);
+	ck_assert_uint_eq(ev->bytes, events[i].bytes);
+	ck_assert_uint_eq(ev->pid, 0);		/* not asked for */
+}
+
+/* VXT_FIELD_REMAP_FROM: every remap's source reads right, by the reader
+ * and by the scanner with and without helpers, and chunks without remaps
+ * skip the latencies. */
+START_TEST(remap_sources_only)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r;
+	struct vxt_scan *sc;
+	const struct vxt_event *ev;
+	size_t i = 0, remaps = 0, zeroed = 0, chunk, n;
+
+	for (i = 1000; i < 1700; i += 7) {	/* remaps in a few chunks only */
+		events[i].phase = VXT_PH_REMAP;
+		events[i].remap_from = vxt_remap_from_pack(1, events[i].sector + i);
+	}
+	for (i = 150; i < NEV; i += 601) {	/* alone in their chunks, and the last */
+		size_t k = i < 2000 ? i : NEV - 1;
+
+		events[k].phase = VXT_PH_REMAP;
+		events[k].remap_from = vxt_remap_from_pack(2, k);
+	}
+	write_file(NEV, 256, true, NULL);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	vxt_reader_set_fields(r, VXT_FIELD_BYTES | VXT_FIELD_REMAP_FROM);
+	for (i = 0; vxt_reader_next(r, &ev) == 1; i++) {
+		check_remap_latency(r, ev, i);
+		remaps += ev->phase == VXT_PH_REMAP;
+		zeroed += !ev->latency_ns && events[i].latency_ns;
+	}
+	ck_assert_uint_eq(i, NEV);
+	ck_assert_uint_eq(remaps, 105);
+	ck_assert_uint_gt(zeroed, 200);
+	for (unsigned threads = 0; threads <= 2; threads += 2) {
+		sc = vxt_scan_start(r, 0, VXT_FIELD_BYTES | VXT_FIELD_REMAP_FROM, threads);
+		ck_assert_ptr_nonnull(sc);
+		for (i = 0; vxt_scan_next(sc, &chunk, &ev, &n) == 1; i += n)
+			for (size_t k = 0; k < n; k++)
+				check_remap_latency(r, &ev[k], i + k);
+		ck_assert_uint_eq(i, NEV);
+		vxt_scan_stop(sc);
+	}
+	vxt_reader_close(r);
+}
+END_TEST
+
 /* The scanner gives every chunk in order, the same with or without helper
  * threads, stops cleanly part way, and reports damage after the chunks
  * before it. */
@@ -654,6 +715,7 @@ Suite *vxt_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, roundtrip);
 	tcase_add_test(tc, field_selection);
+	tcase_add_test(tc, remap_sources_only);
 	tcase_add_test(tc, scanner);
 	tcase_add_test(tc, seek_against_scan);
 	tcase_add_test(tc, growing_file);

@@ -13,9 +13,12 @@
 #include <string.h>
 
 #include "vxtrace/breakdown.h"
-#include "vxtrace/pairer.h"
+#include "common/pairer_impl.h"
 
 #define NONE UINT64_MAX
+/* The handlers of each event, one copy each in the loop of
+ * vxt_bd_add_many() and in vxt_bd_add(): no call per event. */
+#define HOT static inline __attribute__((always_inline))
 
 _Static_assert((int)VXT_BD_U_ORDER == (int)VXT_PU_ORDER && (int)VXT_BD_U_NOQ == (int)VXT_PU_NOQ &&
 	       (int)VXT_BD_U_NOD == (int)VXT_PU_NOD && (int)VXT_BD_U_MERGE == (int)VXT_PU_MERGE &&
@@ -43,15 +46,15 @@ const char *vxt_bd_unpaired_name(unsigned kind)
 
 /* ---- quantile histogram ---- */
 
-static unsigned bucket_of(uint64_t v)
+/* Values under VXT_BD_SUB = 2^6 are their own bucket; above, the top
+ * seven bits of v after its power of two lg. With lg taken from v | 2^6 the
+ * one formula covers both (below 2^7 it is v), and 63 ^ clz is one bsr. */
+static inline unsigned bucket_of(uint64_t v)
 {
-	unsigned lg, sh;
+	unsigned lg = 63u ^ (unsigned)__builtin_clzll(v | VXT_BD_SUB);
 
-	if (v < VXT_BD_SUB)
-		return (unsigned)v;
-	lg = 63u - (unsigned)__builtin_clzll(v);	/* >= log2(VXT_BD_SUB) */
-	sh = lg - 6;					/* VXT_BD_SUB = 2^6 */
-	return (lg - 5) * VXT_BD_SUB + (unsigned)((v >> sh) - VXT_BD_SUB);
+	/* (lg - 5) * VXT_BD_SUB + (v >> (lg - 6)) - VXT_BD_SUB */
+	return (lg << 6) - 6 * VXT_BD_SUB + (unsigned)(v >> (lg - 6));
 }
 
 static uint64_t bucket_low(unsigned b)
@@ -63,17 +66,14 @@ static uint64_t bucket_low(unsigned b)
 	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
 }
 
-/* Count @v, whose bucket is @b. The first sample allocates the histogram
- * and starts min at its top, so the rest is branch-free. */
-static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
+/* stat_add_in() of the first sample since @s had no histogram. */
+static __attribute__((noinline)) int stat_first(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 {
-	if (__builtin_expect(!s->hist, 0)) {
-		s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
-		if (!s->hist)
-			return -ENOMEM;
-		if (!s->n)
-			s->min = UINT64_MAX;
-	}
+	s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
+	if (!s->hist)
+		return -ENOMEM;
+	if (!s->n)
+		s->min = UINT64_MAX;
 	s->min = v < s->min ? v : s->min;
 	s->max = v > s->max ? v : s->max;
 	s->n++;
@@ -82,7 +82,24 @@ static inline int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
 	return 0;
 }
 
-static inline int stat_add(struct vxt_bd_stat *s, uint64_t v)
+/* Count @v, whose bucket is @b. The first sample allocates the histogram
+ * and starts min at its top (stat_first()); min and max move rarely, so
+ * they are tested rather than stored each time. */
+HOT int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
+{
+	if (__builtin_expect(!s->hist, 0))
+		return stat_first(s, v, b);
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->hist[b]++;
+	return 0;
+}
+
+HOT int stat_add(struct vxt_bd_stat *s, uint64_t v)
 {
 	return stat_add_in(s, v, bucket_of(v));
 }
@@ -205,7 +222,7 @@ static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint
 }
 
 /* Count @d: a filtered full table, or a slot of one with room, inline. */
-static inline int mode_count(struct vxt_bd_seek *s, uint64_t d)
+HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
 {
 	struct vxt_bd_mode *e;
 
@@ -239,29 +256,31 @@ static int mode_flush(struct vxt_bd_seek *s)
 {
 	int rc = 0;
 
-	for (; s->npend && !rc; s->npend--) {
-		rc = mode_count(s, s->pend[s->pend_at]);
-		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
-	}
+	for (; s->npend && !rc; s->npend--)
+		rc = mode_count(s, s->pend[(s->pend_at - s->npend) % VXT_BD_PEND]);
 	return rc;
 }
 
 /* Count @d once the VXT_BD_PEND distances before it are: its slot is
- * fetched now, counted later, so the table's cache misses overlap. */
-static int mode_add(struct vxt_bd_seek *s, uint64_t d)
+ * fetched now, counted later, so the table's cache misses overlap. The
+ * ring's next slot (pend_at) holds the oldest once it is full. */
+HOT int mode_add(struct vxt_bd_seek *s, uint64_t d)
 {
+	unsigned k = s->pend_at;
 	int rc = 0;
 
-	if (s->npend == VXT_BD_PEND) {
-		rc = mode_count(s, s->pend[s->pend_at]);
-		s->pend_at = (s->pend_at + 1) % VXT_BD_PEND;
-		s->npend--;
-	}
+	/* a full table takes no more values: counting in any order gives the
+	 * same counts, and its filter is small enough to stay in cache */
 	if (s->mbits)
-		__builtin_prefetch(&s->mbits[mode_word(d)]);
-	else if (s->mcap)
+		return mode_count(s, d);
+	if (s->npend == VXT_BD_PEND)
+		rc = mode_count(s, s->pend[k]);
+	else
+		s->npend++;
+	if (s->mcap)
 		__builtin_prefetch(&s->mtab[mode_home(d, s->mcap)], 1);
-	s->pend[(s->pend_at + s->npend++) % VXT_BD_PEND] = d;
+	s->pend[k] = d;
+	s->pend_at = (k + 1) % VXT_BD_PEND;
 	return rc;
 }
 
@@ -320,21 +339,17 @@ uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
 
 /* btt's distance: 0 when the I/O overlaps or follows the previous one,
  * else from the previous end (forward) or start (backward). */
-static int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
+HOT int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
 {
-	int64_t dist;
-	uint64_t a;
+	uint64_t a = 0;
 
-	if ((s->last_start <= start && start <= s->last_end) ||
-	    (s->last_start <= end && end <= s->last_end))
-		dist = 0;
-	else if (start > s->last_end)
-		dist = (int64_t)(start - s->last_end);
-	else
-		dist = (int64_t)(start - s->last_start);
+	if (!((s->last_start <= start && start <= s->last_end) ||
+	      (s->last_start <= end && end <= s->last_end))) {
+		a = start - (start > s->last_end ? s->last_end : s->last_start);
+		a = (int64_t)a < 0 ? -a : a;
+	}
 	s->last_start = start;
 	s->last_end = end;
-	a = dist < 0 ? (uint64_t)-dist : (uint64_t)dist;
 	s->n++;
 	s->total += (double)a;
 	if (stat_add(&s->dist, a) < 0)
@@ -386,23 +401,30 @@ void vxt_bd_free(struct vxt_breakdown *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static struct vxt_bd_dev *dev_of(struct vxt_breakdown *b, uint32_t object)
+static __attribute__((noinline)) struct vxt_bd_dev *dev_grow(struct vxt_breakdown *b,
+								uint32_t object)
 {
-	if (object >= b->ndev) {
-		size_t n = b->ndev ? b->ndev : 8;
-		struct vxt_bd_dev *d;
+	size_t n = b->ndev ? b->ndev : 8;
+	struct vxt_bd_dev *d;
 
-		while (n <= object)
-			n *= 2;
-		d = realloc(b->dev, n * sizeof(*d));
-		if (!d)
-			return NULL;
-		memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
-		for (size_t i = b->ndev; i < n; i++)
-			d[i].last_q = NONE;
-		b->dev = d;
-		b->ndev = n;
-	}
+	while (n <= object)
+		n *= 2;
+	d = realloc(b->dev, n * sizeof(*d));
+	if (!d)
+		return NULL;
+	memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
+	for (size_t i = b->ndev; i < n; i++)
+		d[i].last_q = NONE;
+	b->dev = d;
+	b->ndev = n;
+	b->dev[object].used = true;
+	return &b->dev[object];
+}
+
+static inline struct vxt_bd_dev *dev_of(struct vxt_breakdown *b, uint32_t object)
+{
+	if (__builtin_expect(object >= b->ndev, 0))
+		return dev_grow(b, object);
 	b->dev[object].used = true;
 	return &b->dev[object];
 }
@@ -547,13 +569,13 @@ static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t obje
 	return cell_find(b, object, op, pid, comm);
 }
 
-/* The interval from @from to @to of @q's I/O on @d, counted in its cell
+/* The interval from @from to @to of @q's I/O on @object, counted in its cell
  * (the object, op, process and all-objects groups are sums of cells, made
  * by vxt_bd_finish()) when @keep, or an out-of-order phase. *@c caches the
  * cell over the intervals one event ends (NULL: not looked up yet). */
-static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
-			   const struct vxt_pio *q, struct vxt_bd_cell **c, unsigned iv,
-			   uint64_t from, uint64_t to, uint64_t ord, bool keep)
+HOT int interval(struct vxt_breakdown *b, uint32_t object, const struct vxt_pio *q,
+		 struct vxt_bd_cell **c, unsigned iv, uint64_t from, uint64_t to, uint64_t ord,
+		 bool keep)
 {
 	if (to < from) {
 		unpaired(b, VXT_BD_U_ORDER, ord);
@@ -561,8 +583,8 @@ static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 	}
 	if (!keep)
 		return 0;
-	if (!*c && !(*c = cell_of(b, (uint32_t)(d - b->dev),
-				  q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid, q->comm)))
+	if (!*c && !(*c = cell_of(b, object, q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid,
+				  q->comm)))
 		return -ENOMEM;
 	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
 }
@@ -573,7 +595,7 @@ static inline int interval(struct vxt_breakdown *b, struct vxt_bd_dev *d,
  * the latest (out of order in the file, as a stalled CPU leaves it) is
  * counted in @ooo and not timed, and the latest stays: the next queue's
  * Q2Q is from the latest time seen, never a wrapped difference. */
-static int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
+HOT int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 {
 	if (*last != NONE && t < *last) {
 		(*ooo)++;
@@ -585,7 +607,7 @@ static int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 	return 0;
 }
 
-static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	d->started = true;
@@ -604,9 +626,10 @@ static int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 	return seek_add(&d->q2q, ev->sector, ev->sector + (ev->bytes >> 9));
 }
 
-/* getrq, insert, merge: the queue holding the first sector. */
-static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
-		  const struct vxt_pstep *st, uint64_t ord, bool keep)
+/* getrq, insert, merge (@k: VXT_PT_G, VXT_PT_I, VXT_PT_M): the queue
+ * holding the first sector. */
+HOT int on_gim(struct vxt_breakdown *b, const struct vxt_event *ev, const struct vxt_pstep *st,
+	       uint64_t ord, bool keep, int k)
 {
 	const struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
@@ -615,21 +638,21 @@ static int on_gim(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vx
 	struct vxt_bd_cell *c = NULL;
 
 	if (st->what != VXT_PS_MARKED) {
-		unpaired(b, ev->phase == VXT_PH_MERGE ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
+		unpaired(b, k == VXT_PT_M ? VXT_BD_U_MERGE : VXT_BD_U_NOQ, ord);
 		return 0;
 	}
-	if (ev->phase == VXT_PH_GETRQ) {
+	if (k == VXT_PT_G) {
 		iv = VXT_BD_Q2G;
-	} else if (ev->phase == VXT_PH_INSERT) {
+	} else if (k == VXT_PT_I) {
 		if (q->t[VXT_PT_G] == NONE)
 			return 0;
 		iv = VXT_BD_G2I;
 		from = q->t[VXT_PT_G];
 	}
-	return interval(b, d, q, &c, iv, from, t, ord, keep);
+	return interval(b, ev->object, q, &c, iv, from, t, ord, keep);
 }
 
-static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		    const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	uint64_t t = ev->time_ns;
@@ -648,16 +671,16 @@ static int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct 
 		struct vxt_bd_cell *c = NULL;
 
 		if (q->t[VXT_PT_I] != NONE)
-			rc = interval(b, d, q, &c, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_I2D, q->t[VXT_PT_I], t, ord, keep);
 		else if (q->t[VXT_PT_M] != NONE)
-			rc = interval(b, d, q, &c, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_M2D, q->t[VXT_PT_M], t, ord, keep);
 		if (!rc)
-			rc = interval(b, d, q, &c, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_Q2D, q->t[VXT_PT_Q], t, ord, keep);
 	}
 	return rc;
 }
 
-static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+HOT int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
 		   const struct vxt_pstep *st, uint64_t ord, bool keep)
 {
 	uint64_t t = ev->time_ns, blk = ev->bytes >> 9;
@@ -680,10 +703,10 @@ static int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct v
 		struct vxt_bd_cell *c = NULL;
 
 		if (!rc)
-			rc = interval(b, d, q, &c, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_Q2C, q->t[VXT_PT_Q], t, ord, keep);
 		if (!rc && q->t[VXT_PT_D] != NONE) {
 			issued++;
-			rc = interval(b, d, q, &c, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
+			rc = interval(b, ev->object, q, &c, VXT_BD_D2C, q->t[VXT_PT_D], t, ord, keep);
 		}
 	}
 	if (!issued && !(ev->flags & VXT_F_BIO))	/* a bio-based device issues nothing */
@@ -708,54 +731,167 @@ static int on_done_issue_only(struct vxt_breakdown *b, struct vxt_bd_dev *d,
 	return c ? stat_add(&c->g.iv[VXT_BD_D2C], ev->latency_ns) : -ENOMEM;
 }
 
-int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+/* The pairer's I/Os of @ev's object, and *@st made ready for the step of
+ * its phase (pairer_impl.h) that vxt_pairer_add() would take. */
+HOT struct pobj *pair_begin(struct vxt_pairer *p, const struct vxt_event *ev,
+			    struct vxt_pstep *st)
+{
+	pairer_step(st);
+	return pairer_obj(p, ev->object);
+}
+
+/* A capture of issue and completion only (vxt_bd_add()). */
+HOT int add_issue_only(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal,
+		       bool keep)
 {
 	struct vxt_bd_dev *d;
-	struct vxt_pstep st;
-	int rc;
 
-	b->events++;
 	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
 		return 0;
 	d = dev_of(b, ev->object);
 	if (!d)
 		return -ENOMEM;
-	if (!b->all_phases) {
-		if (ev->phase == VXT_PH_START) {
-			if (keep) {
-				d->nd++;
-				return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
-			}
-		} else if (ev->phase == VXT_PH_DONE) {
-			return on_done_issue_only(b, d, ev, ordinal, keep);
+	if (ev->phase == VXT_PH_START) {
+		if (keep) {
+			d->nd++;
+			return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
 		}
-		return 0;
+	} else if (ev->phase == VXT_PH_DONE) {
+		return on_done_issue_only(b, d, ev, ordinal, keep);
 	}
-	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_REMAP)
-		d->started = true;
-	if (!d->started)
-		return 0;	/* I/O queued before the capture */
+	return 0;
+}
+
+/* An object's first queue or remap: its I/O is followed from there on. */
+static __attribute__((noinline)) int start_dev(struct vxt_breakdown *b, struct vxt_bd_dev *d)
+{
+	d->started = true;
 	if (!b->pr && !(b->pr = vxt_pairer_new(0)))
 		return -ENOMEM;
-	rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
+	return 0;
+}
+
+/* Each phase's event, paired and counted; each has its struct vxt_pstep to
+ * itself (no address of it leaves the inline steps: it stays in registers). */
+HOT int queue_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		 uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_queue(b->pr, o, ev, ordinal, &st);
+	return rc < 0 ? rc : on_queue(b, d, ev, &st, ordinal, keep);
+}
+
+/* A getrq, insert or merge (@k: its phase time). */
+HOT int gim_ev(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep,
+	       int k)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_phase(b->pr, o, ev, ordinal, &st, k);
+	return rc < 0 ? rc : on_gim(b, ev, &st, ordinal, keep, k);
+}
+
+HOT int issue_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		 uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_issue(b->pr, o, ev, ordinal, &st);
+	return rc < 0 ? rc : on_issue(b, d, ev, &st, ordinal, keep);
+}
+
+HOT int done_ev(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_event *ev,
+		uint64_t ordinal, bool keep)
+{
+	struct vxt_pstep st;
+	struct pobj *o;
+	int rc;
+
+	if (!(o = pair_begin(b->pr, ev, &st)))
+		return -ENOMEM;
+	rc = pairer_on_done(b->pr, o, ev, &st);
+	return rc < 0 ? rc : on_done(b, d, ev, &st, ordinal, keep);
+}
+
+/* Remaps, requeues, splits and the rest: the pairer's own dispatch. */
+static __attribute__((noinline)) int other_ev(struct vxt_breakdown *b,
+					      const struct vxt_event *ev, uint64_t ordinal)
+{
+	struct vxt_pstep st;
+	int rc = vxt_pairer_add(b->pr, ev, ordinal, &st);
+
 	if (rc < 0)
 		return rc;
+	if (ev->phase == VXT_PH_REMAP && st.unpaired >= 0)
+		unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
+	return 0;
+}
+
+/* A capture of every phase (vxt_bd_add()). */
+HOT int add_all(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+{
+	struct vxt_bd_dev *d;
+
+	if (ev->phase == VXT_PH_LOST || ev->phase == VXT_PH_MARK || !ev->bytes)
+		return 0;
+	d = dev_of(b, ev->object);
+	if (!d)
+		return -ENOMEM;
+	if (__builtin_expect(!d->started, 0)) {
+		if (ev->phase != VXT_PH_QUEUE && ev->phase != VXT_PH_REMAP)
+			return 0;	/* I/O queued before the capture */
+		if (start_dev(b, d) < 0)
+			return -ENOMEM;
+	}
 	switch (ev->phase) {
 	case VXT_PH_QUEUE:
-		return on_queue(b, d, ev, &st, ordinal, keep);
+		return queue_ev(b, d, ev, ordinal, keep);
 	case VXT_PH_GETRQ:
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_G);
 	case VXT_PH_INSERT:
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_I);
 	case VXT_PH_MERGE:
-		return on_gim(b, d, ev, &st, ordinal, keep);
+		return gim_ev(b, ev, ordinal, keep, VXT_PT_M);
 	case VXT_PH_START:
-		return on_issue(b, d, ev, &st, ordinal, keep);
+		return issue_ev(b, d, ev, ordinal, keep);
 	case VXT_PH_DONE:
-		return on_done(b, d, ev, &st, ordinal, keep);
-	case VXT_PH_REMAP:
-		if (st.unpaired >= 0)
-			unpaired(b, (enum vxt_bd_unpaired)st.unpaired, ordinal);
+		return done_ev(b, d, ev, ordinal, keep);
+	}
+	return other_ev(b, ev, ordinal);
+}
+
+int vxt_bd_add(struct vxt_breakdown *b, const struct vxt_event *ev, uint64_t ordinal, bool keep)
+{
+	b->events++;
+	return b->all_phases ? add_all(b, ev, ordinal, keep) : add_issue_only(b, ev, ordinal, keep);
+}
+
+int vxt_bd_add_many(struct vxt_breakdown *b, const struct vxt_event *ev, size_t n,
+		    uint64_t ordinal)
+{
+	b->events += n;
+	if (!b->all_phases) {
+		for (size_t k = 0; k < n; k++)
+			if (add_issue_only(b, &ev[k], ordinal + k, true) < 0)
+				return -ENOMEM;
 		return 0;
 	}
+	for (size_t k = 0; k < n; k++)
+		if (add_all(b, &ev[k], ordinal + k, true) < 0)
+			return -ENOMEM;
 	return 0;
 }
 

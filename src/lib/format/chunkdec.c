@@ -86,6 +86,15 @@ static void zero_field(struct vxt_event *ev, size_t n, int c)
 		}
 }
 
+/* Does chunk @ci hold a remap? (Its phases are decoded: they come first.) */
+static bool has_remap(const struct vxt_chunkdec *d, const struct vxt_chunk_info *ci)
+{
+	for (size_t i = 0; i < ci->nevents; i++)
+		if (d->ev[i].phase == VXT_PH_REMAP)
+			return true;
+	return false;
+}
+
 /* Does chunk @ci need column @c decoded? Fields not decoded are zeroed once
  * (d->zeroed says which are zero all through the buffer). Also used by legacy.c. */
 bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_info *ci, int c)
@@ -93,7 +102,8 @@ bool vxt_chunkdec_want_column(struct vxt_chunkdec *d, const struct vxt_chunk_inf
 	unsigned bit = 1u << c;
 
 	if ((d->fields & bit) ||
-	    (c == VXT_CODEC_SECTOR && (d->fields & VXT_FIELD_LOST_COUNT) && ci->nlost)) {
+	    (c == VXT_CODEC_SECTOR && (d->fields & VXT_FIELD_LOST_COUNT) && ci->nlost) ||
+	    (c == VXT_CODEC_LATENCY && (d->fields & VXT_FIELD_REMAP_FROM) && has_remap(d, ci))) {
 		d->zeroed &= ~bit;
 		return true;
 	}

@@ -219,7 +219,7 @@ static const uint64_t len_mask[9] = {
 	} while (0)
 
 static int decode_bytes(int c, const uint8_t *p, size_t n, struct vxt_event *ev,
-			uint32_t nobjs, uint32_t nstrs)
+			uint64_t *prevp, uint32_t nobjs, uint32_t nstrs)
 {
 	unsigned bad = 0;
 	uint8_t all = 0;	/* a byte-wide accumulator: the loop vectorizes */
@@ -282,6 +282,17 @@ static int decode_bytes(int c, const uint8_t *p, size_t n, struct vxt_event *ev,
 			ev[i].error = (int16_t)vxt_unzigzag(v);
 		}
 		break;
+	case C_PID: {
+		uint64_t prev = *prevp;
+
+		for (i = 0; i < n; i++) {
+			prev += (uint64_t)vxt_unzigzag(p[i] >> 1);	/* wraps, never overflows */
+			bad |= prev > UINT32_MAX;
+			ev[i].pid = (uint32_t)prev;
+		}
+		*prevp = prev;
+		break;
+	}
 	case C_COMM:
 		for (i = 0; i < n; i++)
 			bad |= (uint32_t)(p[i] >> 1) >= nstrs;
@@ -316,13 +327,30 @@ static int decode_range(int c, const uint8_t **pp, const uint8_t *cend, uint64_t
 
 	/* as many bytes left as values: each is one byte, or the column is bad */
 	if ((size_t)(cend - p) == n - from) {
-		int rc = decode_bytes(c, p, to - from, ev + from, nobjs, nstrs);
+		uint64_t prev1 = prev;
+		int rc = decode_bytes(c, p, to - from, ev + from, &prev1, nobjs, nstrs);
 
 		if (rc < 0)
 			return rc;
 		if (rc == 0) {
 			*pp = p + (to - from);
+			*prevp = prev1;
 			return 0;
+		}
+	}
+	/* a chunk of one process: its first pid, then deltas of 0 (one byte
+	 * each) - the first alone, then the rest as above (once: the column
+	 * then holds as many bytes as values) */
+	if (c == C_PID && to - from > 1 && (size_t)(cend - p) > n - from) {
+		unsigned t = (unsigned)__builtin_ctz(~(unsigned)p[0] | 0x100);
+		size_t first = t < 8 ? t + 1 : 9;	/* the first value's length */
+
+		if ((size_t)(cend - p) - first == n - from - 1) {
+			int rc = decode_range(c, pp, cend, prevp, last_sector, from, from + 1, n, ev,
+					      nobjs, nstrs);
+
+			return rc < 0 ? rc : decode_range(c, pp, cend, prevp, last_sector, from + 1,
+							  to, n, ev, nobjs, nstrs);
 		}
 	}
 	i = from;

@@ -523,7 +523,8 @@ static void clear_fields(struct vxt_event *ev, size_t n, unsigned fields)
 			e->sector = 0;
 		if (!(fields & VXT_FIELD_BYTES))
 			e->bytes = 0;
-		if (!(fields & VXT_FIELD_LATENCY))
+		if (!(fields & VXT_FIELD_LATENCY) &&
+		    !((fields & VXT_FIELD_REMAP_FROM) && e->phase == VXT_PH_REMAP))
 			e->latency_ns = 0;
 		if (!(fields & VXT_FIELD_ERROR))
 			e->error = 0;

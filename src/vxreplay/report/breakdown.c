@@ -44,11 +44,10 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	(void)ci;
 	if (!c->keep && c->scope.object < 0 && !c->scope.from_ns && c->scope.to_ns == UINT64_MAX) {
 		/* the whole file, every event kept */
-		for (size_t k = 0; k < n; k++)
-			if (vxt_bd_add(b, &ev[k], ord + k, true) < 0) {
-				fprintf(stderr, "vxreplay: out of memory\n");
-				return 1;
-			}
+		if (vxt_bd_add_many(b, ev, n, ord) < 0) {
+			fprintf(stderr, "vxreplay: out of memory\n");
+			return 1;
+		}
 		return 0;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -75,12 +74,16 @@ static int bd_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 
 /* The fields struct vxt_breakdown reads (all of them when a filter,
  * profile or script judges the events): the pairer's, and the process of
- * each I/O for the by-process tables. */
+ * each I/O for the by-process tables. A capture of every phase reads the
+ * latency field of its remaps alone (their source); one of issue and
+ * completion reads its completions' latencies. */
 #define BD_FIELDS (VXT_PAIRER_FIELDS | VXT_FIELD_PID | VXT_FIELD_COMM)
+#define BD_FIELDS_ALL_PHASES ((BD_FIELDS & ~VXT_FIELD_LATENCY) | VXT_FIELD_REMAP_FROM)
 
 static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 {
-	return report_scan(c, c->keep ? VXT_FIELD_ALL : BD_FIELDS, bd_chunk, b);
+	return report_scan(c, c->keep ? VXT_FIELD_ALL : b->all_phases ? BD_FIELDS_ALL_PHASES :
+			   BD_FIELDS, bd_chunk, b);
 }
 
 static uint64_t avg_ns(const struct vxt_bd_stat *s)
