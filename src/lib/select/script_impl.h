@@ -591,4 +591,13 @@ int vxt_script_errno(const char *name);
 int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsigned col,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Backward-shift deletion in an open-addressed table with linear probing:
+ * whether the entry at slot @at, whose home slot is @home, moves into the
+ * hole at @hole (it may when its home does not lie after the hole, around
+ * the table's end). */
+static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
+{
+	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
+}
+
 #endif

@@ -136,7 +136,7 @@ void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)
 		if (!t->e[j].id)
 			break;
 		home = t->e[j].home & mask;
-		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+		if (vxt_probe_fills_hole(home, i, j)) {
 			t->e[i] = t->e[j];
 			i = j;
 		}

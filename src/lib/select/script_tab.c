@@ -125,7 +125,7 @@ void vxt_stab_delete(struct stab *t, struct sent *e)
 		if (!t->e[j].hash)
 			break;
 		home = t->e[j].hash & mask;
-		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+		if (vxt_probe_fills_hole(home, i, j)) {
 			t->e[i] = t->e[j];
 			i = j;
 		}
@@ -233,7 +233,7 @@ void vxt_itab_delete(struct itab *t, struct ient *e)
 		if (!t->e[j].p)
 			break;
 		home = ihome(t->e[j].a, t->e[j].b, mask);
-		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+		if (vxt_probe_fills_hole(home, i, j)) {
 			t->e[i] = t->e[j];
 			i = j;
 		}
