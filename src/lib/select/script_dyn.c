@@ -105,6 +105,23 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
 	return v->type ? v : NULL;
 }
 
+/* Value @v (@zero: a zero, which unsets) into @slot of @d.
+ * @return true when @d then holds no value (the caller frees it). */
+static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool zero)
+{
+	if (zero) {
+		if (d->v[slot].type) {
+			d->v[slot].type = SV_NONE;
+			d->nset--;
+		}
+		return !d->nset;
+	}
+	if (!d->v[slot].type)
+		d->nset++;
+	d->v[slot] = v;
+	return false;
+}
+
 /* vxt_sdyn_set() of a req-> variable. */
 static int req_set(struct ectx *x, unsigned slot, struct sval v)
 {
@@ -122,21 +139,11 @@ static int req_set(struct ectx *x, unsigned slot, struct sval v)
 		if (!d)
 			return -ENOMEM;
 	}
-	if (zero) {
-		if (d->v[slot].type) {
-			d->v[slot].type = SV_NONE;
-			d->nset--;
-		}
-		if (!d->nset) {
-			x->req->v = NULL;
-			dyn_put(&s->free_reqv, d);
-			vxt_sdyn_take(s, -reqv_size(s));
-		}
-		return 0;
+	if (slot_store(d, slot, v, zero)) {
+		x->req->v = NULL;
+		dyn_put(&s->free_reqv, d);
+		vxt_sdyn_take(s, -reqv_size(s));
 	}
-	if (!d->v[slot].type)
-		d->nset++;
-	d->v[slot] = v;
 	return 0;
 }
 
@@ -160,22 +167,12 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 		}
 		x->self = d;
 	}
-	if (zero) {
-		if (d->v[slot].type) {
-			d->v[slot].type = SV_NONE;
-			d->nset--;
-		}
-		if (!d->nset) {
-			vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
-			x->self = NULL;
-			dyn_put(&s->free_self, d);
-			vxt_sdyn_take(s, -self_size(s));
-		}
-		return 0;
+	if (slot_store(d, slot, v, zero)) {
+		vxt_itab_delete(&s->selfs, vxt_itab_find(&s->selfs, x->ev->pid, 0));
+		x->self = NULL;
+		dyn_put(&s->free_self, d);
+		vxt_sdyn_take(s, -self_size(s));
 	}
-	if (!d->v[slot].type)
-		d->nset++;
-	d->v[slot] = v;
 	return 0;
 }
 
