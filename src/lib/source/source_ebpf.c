@@ -158,14 +158,28 @@ static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
 	return 0;	/* other types: skipped by length, as on a channel */
 }
 
-/* One record from the ring: decode it as a channel record. */
+/* One record from the ring. The programs' own I/O records (one whole
+ * struct voliot_io_rec in host order each) become events as they are; any
+ * other is decoded as a channel record. */
 static int ring_cb(void *ctx, void *data, size_t size)
 {
+	const struct voliot_io_rec *r = data;
 	struct ebpf *e = ctx;
 	int rc;
 
 	if (e->rc)
 		return 0;
+	if (size == sizeof(*r) && r->len == sizeof(*r) && !e->dec.npartial &&
+	    (r->type == VOLIOT_REC_IO_START || r->type == VOLIOT_REC_IO_DONE ||
+	     r->type == VOLIOT_REC_REQUEUE)) {
+		e->dec.offset += size;
+		e->dec.records++;
+		rc = ebpf_io(e, r, r->type == VOLIOT_REC_IO_START ? VXT_PH_START :
+			     r->type == VOLIOT_REC_IO_DONE ? VXT_PH_DONE : VXT_PH_REQUEUE);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
 	rc = vxt_chandec_feed(&e->dec, data, size, ebpf_record, e);
 	if (rc < 0)
 		e->rc = rc;

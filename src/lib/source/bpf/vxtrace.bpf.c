@@ -401,7 +401,8 @@ static __always_inline void ring_put(const struct voliot_io_rec *r)
 			flags = BPF_RB_FORCE_WAKEUP;
 	}
 	bpf_ringbuf_submit(slot, flags);
-	count(VXT_BPF_SENT);
+	if (spec_on)	/* what the speculation kept; else user space counts */
+		count(VXT_BPF_SENT);
 }
 
 /* ---- the kernel's part of a filter ---- */
