@@ -656,17 +656,17 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	struct ebpf *e = s->priv;
 	int rc;
 
+	/* counting only, nothing wakes next(): the completions the programs
+	 * never saw and the skipped issues are lost as of this read (no LOST
+	 * event for them) */
+	if (e->skel->rodata->tally_only)
+		passed_losses(s, e);
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
 				 bpf_map__fd(e->skel->maps.tally_slots),
 				 (const uint32_t *)e->skel->rodata->want_dev,
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
-	/* counting only, nothing wakes next(): the completions the programs
-	 * never saw and the skipped issues are lost as of this read (no LOST
-	 * event for them) */
-	if (e->skel->rodata->tally_only)
-		passed_losses(s, e);
 	return rc;
 }
 
