@@ -28,6 +28,27 @@ int64_t vxt_chanev_object(struct vxt_source *s, struct vxt_chanev *c, uint32_t d
 	return id;
 }
 
+/* The string id of @comm (a record's 16 bytes): the last one's again when
+ * the bytes are the same (most records in a row name one command), with no
+ * hash; an id shared by the strings past the table's limit is not kept, so
+ * each of those is still counted there. */
+static int64_t comm_id(struct vxt_source *s, struct vxt_chanev *c, const char comm[16])
+{
+	uint64_t over;
+	int64_t id;
+
+	if (c->have_comm && !memcmp(c->last_comm, comm, sizeof(c->last_comm)))
+		return c->comm_id;
+	over = vxt_strtab_over(s->strs);
+	id = vxt_strtab_intern(s->strs, comm, strnlen(comm, sizeof(c->last_comm)));
+	c->have_comm = id >= 0 && vxt_strtab_over(s->strs) == over;
+	if (c->have_comm) {
+		memcpy(c->last_comm, comm, sizeof(c->last_comm));
+		c->comm_id = (uint32_t)id;
+	}
+	return id;
+}
+
 struct vxt_event *vxt_chanev_io(struct vxt_source *s, struct vxt_chanev *c, struct vxt_batch *b,
 				const struct voliot_io_rec *r, uint8_t phase)
 {
@@ -35,7 +56,7 @@ struct vxt_event *vxt_chanev_io(struct vxt_source *s, struct vxt_chanev *c, stru
 	int64_t id, comm;
 
 	id = vxt_chanev_object(s, c, r->dev);
-	comm = vxt_strtab_intern(s->strs, r->comm, strnlen(r->comm, sizeof(r->comm)));
+	comm = comm_id(s, c, r->comm);
 	if (id < 0 || comm < 0)
 		return NULL;
 	e = vxt_batch_push(b);

@@ -14,6 +14,9 @@
 struct vxt_chanev {
 	uint32_t last_dev, last_id;
 	bool have_last;
+	bool have_comm;		/* last_comm's id is comm_id */
+	uint32_t comm_id;
+	char last_comm[16];	/* the last command interned, as in the record */
 };
 
 /* Object id of kernel device @dev (VOLIOT_MKDEV), added from sysfs (or as

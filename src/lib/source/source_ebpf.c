@@ -13,7 +13,9 @@
  * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
  * quarter full, never once per record. A completion the kernel ran its
  * tracepoint for without our programs is counted when its request is
- * issued again and becomes a lost event too (not a failed capture). Records
+ * issued again and becomes a lost event too (not a failed capture), as does
+ * an issue whose program run the kernel skipped (recursion_misses of the
+ * issue program's bpf_prog_info). Records
  * the kernel could not put in a full ring are counted there and become
  * VXT_PH_LOST events. With opts->kspec the kernel also speculates (see
  * vxtrace.bpf.c), in windows sized from the profile's nspec and specsize
@@ -78,10 +80,12 @@ struct ebpf {
 	int rc;				/* first error of the ring callback */
 	uint64_t lost_seen;		/* kernel's lost count already reported */
 	uint64_t missed_seen;		/* ... and its missed completions */
+	uint64_t skipped_seen;		/* ... and the issue program's skipped runs */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
 	bool lost_noted;		/* the full ring is in s->note */
 	bool missed_noted;		/* the missed completions are in s->note */
+	bool skipped_noted;		/* the skipped issues are in s->note */
 	size_t ring_bytes;
 	uint32_t spec_keys;		/* the kernel speculation's windows */
 	int ncpu;
@@ -154,14 +158,28 @@ static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
 	return 0;	/* other types: skipped by length, as on a channel */
 }
 
-/* One record from the ring: decode it as a channel record. */
+/* One record from the ring. The programs' own I/O records (one whole
+ * struct voliot_io_rec in host order each) become events as they are; any
+ * other is decoded as a channel record. */
 static int ring_cb(void *ctx, void *data, size_t size)
 {
+	const struct voliot_io_rec *r = data;
 	struct ebpf *e = ctx;
 	int rc;
 
 	if (e->rc)
 		return 0;
+	if (size == sizeof(*r) && r->len == sizeof(*r) && !e->dec.npartial &&
+	    (r->type == VOLIOT_REC_IO_START || r->type == VOLIOT_REC_IO_DONE ||
+	     r->type == VOLIOT_REC_REQUEUE)) {
+		e->dec.offset += size;
+		e->dec.records++;
+		rc = ebpf_io(e, r, r->type == VOLIOT_REC_IO_START ? VXT_PH_START :
+			     r->type == VOLIOT_REC_IO_DONE ? VXT_PH_DONE : VXT_PH_REQUEUE);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
 	rc = vxt_chandec_feed(&e->dec, data, size, ebpf_record, e);
 	if (rc < 0)
 		e->rc = rc;
@@ -181,33 +199,62 @@ static uint64_t kernel_counter(struct ebpf *e, uint32_t which)
 	return sum;
 }
 
-/* Events the kernel dropped since the last call (a full ring) and the
- * completions that never ran the programs become one LOST event. Only the
- * first fail the capture (a larger ring keeps them): the others are also
- * counted in s->lost_passed. */
+/* The runs of the issue program the kernel skipped (bpf_prog_info's
+ * recursion_misses: a run of it was already under way on that CPU), each an
+ * issue lost; 0 when it cannot be read. A skipped completion or requeue
+ * needs no such count: its request's next issue finds its issue still
+ * remembered (VXT_BPF_MISSED), or it is among the unfinished at the end. */
+static uint64_t skipped_issues(struct ebpf *e)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(e->skel->progs.vxt_rq_issue), &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+/* The losses that no larger ring would avoid (completions that never ran
+ * the programs, issues whose program run was skipped) since the last call:
+ * counted lost and passed (they do not fail the capture). @return them. */
+static uint64_t passed_losses(struct vxt_source *s, struct ebpf *e)
+{
+	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED), skipped = skipped_issues(e), n;
+
+	if (missed < e->missed_seen)
+		missed = e->missed_seen;
+	if (skipped < e->skipped_seen)
+		skipped = e->skipped_seen;
+	n = missed - e->missed_seen + skipped - e->skipped_seen;
+	s->lost += n;
+	s->lost_passed += n;
+	e->missed_seen = missed;
+	e->skipped_seen = skipped;
+	return n;
+}
+
+/* Events the kernel dropped since the last call (a full ring), completions
+ * that never ran the programs and skipped issues become one LOST event. Only
+ * the first fail the capture (a larger ring keeps them). */
 static int report_lost(struct vxt_source *s, struct ebpf *e, struct vxt_batch *b)
 {
-	uint64_t lost = kernel_counter(e, VXT_BPF_LOST);
-	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED);
+	uint64_t lost = kernel_counter(e, VXT_BPF_LOST), passed = passed_losses(s, e);
 	struct vxt_event *ev;
 
 	if (lost < e->lost_seen)
 		lost = e->lost_seen;
-	if (missed < e->missed_seen)
-		missed = e->missed_seen;
-	if (lost == e->lost_seen && missed == e->missed_seen)
+	if (lost == e->lost_seen && !passed)
 		return 0;
 	ev = vxt_batch_push(b);
 	if (!ev)
 		return -ENOMEM;
 	ev->time_ns = vxt_now_mono();
-	ev->sector = lost - e->lost_seen + missed - e->missed_seen;
+	ev->sector = lost - e->lost_seen + passed;
 	ev->phase = VXT_PH_LOST;
 	ev->op = VXT_OP_OTHER;
-	s->lost += lost - e->lost_seen + missed - e->missed_seen;
-	s->lost_passed += missed - e->missed_seen;
+	s->lost += lost - e->lost_seen;
 	e->lost_seen = lost;
-	e->missed_seen = missed;
 	return 0;
 }
 
@@ -573,6 +620,12 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 					    (unsigned long long)e->missed_seen);
 			e->missed_noted = true;
 		}
+		if (e->skipped_seen && !e->skipped_noted) {
+			vxt_source_add_note(s, "%llu issues lost: the kernel skipped the BPF program "
+					    "of block_rq_issue (a run of it was under way on that CPU)",
+					    (unsigned long long)e->skipped_seen);
+			e->skipped_noted = true;
+		}
 		if (s->lost > s->lost_passed && !e->lost_noted) {
 			vxt_source_add_note(s, "%llu events lost: the ring buffer (%zu KiB) was "
 					    "full; a larger --bufsize keeps them",
@@ -603,21 +656,17 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	struct ebpf *e = s->priv;
 	int rc;
 
-	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED);
-
+	/* counting only, nothing wakes next(): the completions the programs
+	 * never saw and the skipped issues are lost as of this read (no LOST
+	 * event for them) */
+	if (e->skel->rodata->tally_only)
+		passed_losses(s, e);
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
 				 bpf_map__fd(e->skel->maps.tally_slots),
 				 (const uint32_t *)e->skel->rodata->want_dev,
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
-	/* counting only, nothing wakes next(): the completions the programs
-	 * never saw are lost as of this read (no LOST event for them) */
-	if (e->skel->rodata->tally_only && missed > e->missed_seen) {
-		s->lost += missed - e->missed_seen;
-		s->lost_passed += missed - e->missed_seen;
-		e->missed_seen = missed;
-	}
 	return rc;
 }
 

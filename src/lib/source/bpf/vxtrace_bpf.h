@@ -45,7 +45,7 @@ struct vxt_bpf_tally {
 
 /* The per-CPU counters map. */
 enum vxt_bpf_counter {
-	VXT_BPF_SENT = 0,	/* records put in the ring */
+	VXT_BPF_SENT = 0,	/* records put in the ring (counted with spec_on only) */
 	VXT_BPF_LOST = 1,	/* records dropped: the ring was full */
 	VXT_BPF_UNPAIRED = 2,	/* issues not remembered: their in-flight slots were taken */
 	VXT_BPF_SEEN = 3,	/* speculation: records considered */
