@@ -176,6 +176,13 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
+int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
+{
+	struct sval v = { .type = SV_INT, .i = i };
+
+	return req_set(x, slot, v);
+}
+
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 {
 	unsigned slot = x->s->vars[n->idx].slot;
@@ -187,7 +194,6 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 
 int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
 {
-	struct sreq *started, *queued;
 	uint64_t ka = req_key_a(ev);
 	int rc;
 
@@ -205,14 +211,9 @@ int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq 
 		return 0;
 	case VXT_PH_DONE:
 	case VXT_PH_REQUEUE:
-		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
-		if (started) {
-			if (ev->phase == VXT_PH_REQUEUE)
-				started->started = false;
-			*out = started;
-		} else {
-			*out = queued;
-		}
+		*out = vxt_sreqtab_bound(&s->reqs, ka, ev->sector);
+		if (*out && ev->phase == VXT_PH_REQUEUE)
+			(*out)->started = false;	/* started or not, it is queued again */
 		return 0;
 	default:
 		return 0;

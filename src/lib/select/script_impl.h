@@ -170,6 +170,36 @@ struct sclause {
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
+/* A clause of an event probe's list as the list's runner takes it
+ * (script_run.c): a common predicate and a common lone action are read
+ * from here, without the clause's function, its tree or a call per node;
+ * any other clause runs through its function. */
+enum sstep_pred {
+	SQ_ANY,			/* the clause's predicate, by pred_holds() */
+	SQ_NONE,		/* no predicate */
+	SQ_REQ,			/* /req->X/, X an integer req-> variable */
+	SQ_REQ_AND,		/* /req->X && B/, B an integer with a function */
+};
+
+enum sstep_act {
+	SA_CLAUSE,		/* the clause's function (its predicate too) */
+	SA_SPECULATE,		/* speculate(req->X) */
+	SA_END,			/* commit(req->X) or discard(req->X) */
+	SA_OPEN,		/* req->X = speculation() */
+};
+
+struct sstep {
+	uint8_t pred;		/* enum sstep_pred */
+	uint8_t act;		/* enum sstep_act */
+	bool commit;		/* SA_END: commit, not discard */
+	unsigned probe;		/* the SP_* bit the clause fires as */
+	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
+	unsigned aslot;		/* SA_SPECULATE, SA_END, SA_OPEN: X's slot */
+	uint64_t mbits;		/* SA_SPECULATE: its records' word but the ordinal */
+	const struct snode *pb;	/* SQ_REQ_AND: B */
+	const struct sclause *c;
+};
+
 /* ---- variables and aggregations: one hash table ---- */
 
 struct skey {
@@ -365,6 +395,10 @@ struct sreqtab {
  * NULL when there is none. Borrowed; valid until the next add or delete. */
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued);
+/* The request a done or requeue of key (@ka, @kb) binds: the oldest
+ * started one, else the oldest queued one, NULL when there is none.
+ * Borrowed; valid until the next add or delete. */
+struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka, uint64_t kb);
 /* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
  * takes the oldest queued request of the key, marked started (*@out,
  * @return 1); else a new request, the newest of its key, without req->
@@ -439,6 +473,7 @@ struct vxt_script {
 	unsigned nthis;
 	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
 	unsigned non[SON_COUNT];
+	struct sstep *steps[SON_COUNT];	/* the same as steps */
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
@@ -533,6 +568,10 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
 /* Bind @ev to its request (*@out, NULL = none; valid until the next bind
  * or close). @return 0 or -ENOMEM. */
 int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
+/* Integer @i (0 unsets) into slot @slot of the event's request's req->
+ * values (nothing without a request), as vxt_sdyn_set() of an integer.
+ * @return 0 or -ENOMEM. */
+int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i);
 /* After the done's clauses: forget @r, as bound, and its req-> values. */
 void vxt_sreq_close(struct vxt_script *s, struct sreq *r);
 void vxt_sdyn_free_all(struct vxt_script *s);
@@ -550,7 +589,14 @@ void vxt_sspec_clean(struct vxt_script *s);
 void vxt_sspec_end_all(struct vxt_script *s);
 /* A text-only record straight to the principal buffer. */
 int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len);
-void vxt_sspec_mem(struct vxt_script *s, int64_t delta);
+/* Speculative buffers hold @delta bytes more. Can't fail. */
+static inline void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
+{
+	s->spec_bytes += (uint64_t)delta;
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	if (s->st.mem_bytes > s->st.peak_mem_bytes)
+		s->st.peak_mem_bytes = s->st.mem_bytes;
+}
 /* Forget the records of buffer @id older than its window (s->now). */
 int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 

@@ -6,7 +6,10 @@
  * sector) sit in the same probe run, and their FIFO order is their id,
  * handed out in increasing order as they are added.
  * Invariant: every request lies between its home slot and the first empty
- * slot after it; id 0 marks an empty slot.
+ * slot after it; id 0 marks an empty slot. Requests of one key lie in id
+ * order along their probe run (an add goes after them all, a deletion's
+ * backward shift and a growth keep their order), so the first of a key a
+ * walk meets is its oldest.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,6 +54,27 @@ void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 	*queued = qu;
 }
 
+struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka, uint64_t kb)
+{
+	struct sreq *qu = NULL;
+	size_t mask, i;
+
+	if (!t->cap)
+		return NULL;
+	mask = t->cap - 1;
+	for (i = req_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
+		struct sreq *r = &t->e[i];
+
+		if (r->ka != ka || r->kb != kb)
+			continue;
+		if (r->started)
+			return r;	/* the first is the oldest */
+		if (!qu)
+			qu = r;
+	}
+	return qu;
+}
+
 /* The first empty slot of @e (capacity @cap) from @h's home. */
 static struct sreq *place(struct sreq *e, size_t cap, uint32_t h)
 {
@@ -66,7 +90,7 @@ static struct sreq *place(struct sreq *e, size_t cap, uint32_t h)
 static int reserve(struct sreqtab *t)
 {
 	struct sreq *e;
-	size_t cap;
+	size_t cap, z;
 
 	if (2 * (t->n + 1) <= t->cap)
 		return 0;
@@ -76,9 +100,16 @@ static int reserve(struct sreqtab *t)
 	e = calloc(cap, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->e[i].id)
-			*place(e, cap, t->e[i].home) = t->e[i];
+	/* from an empty slot on, so that no probe run is cut at the table's
+	 * end: each key's requests go over in their order */
+	for (z = 0; z < t->cap && t->e[z].id; z++)
+		;
+	for (size_t k = 1; k <= t->cap; k++) {
+		const struct sreq *r = &t->e[(z + k) & (t->cap - 1)];
+
+		if (r->id)
+			*place(e, cap, r->home) = *r;
+	}
 	free(t->e);
 	t->e = e;
 	t->cap = cap;
@@ -102,7 +133,6 @@ static struct sreq *fill(struct sreqtab *t, struct sreq *r, uint64_t ka, uint64_
 int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
 		      struct sreq **out)
 {
-	struct sreq *qu = NULL;
 	uint32_t h = req_hash(ka, kb);
 	size_t mask, i;
 
@@ -112,14 +142,11 @@ int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
 	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
 		struct sreq *r = &t->e[i];
 
-		if (start && !r->started && r->ka == ka && r->kb == kb &&
-		    (!qu || r->id < qu->id))
-			qu = r;
-	}
-	if (qu) {
-		qu->started = true;
-		*out = qu;
-		return 1;
+		if (start && !r->started && r->ka == ka && r->kb == kb) {
+			r->started = true;	/* the first is the oldest */
+			*out = r;
+			return 1;
+		}
 	}
 	*out = fill(t, &t->e[i], ka, kb, h, start);
 	return 0;

@@ -9,6 +9,11 @@
  * speculate() (script_spec.c). A run-time error abandons the clause.
  * A clause of a common shape (a lone speculate(), or no record at all) has
  * a function of its own, picked once, without the steps it never needs.
+ * An event probe's clause list is an array of steps (struct sstep), run by
+ * one loop: the commonest predicates (/req->X/, /req->X && .../) and lone
+ * actions on a req-> ID (speculate, commit, discard, X = speculation())
+ * are read from the step and run in the loop, any other clause through its
+ * function.
  *
  * An aggregation statement whose keys are all fields or integers keeps a
  * cache from the event's raw numbers to the aggregation's entry, so the
@@ -544,6 +549,145 @@ static void prepare_runs(struct vxt_script *s)
 	}
 }
 
+/* ---- an event probe's clause list as steps ---- */
+
+/* Integer req-> variable in slot @slot of the event's request; 0 when unset. */
+static inline int64_t step_req(const struct ectx *x, unsigned slot)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+
+	return d && d->v[slot].type ? d->v[slot].i : 0;
+}
+
+/* Step @p's clause starts: its predicate, as clause_enter(). */
+static inline __attribute__((always_inline)) int step_enter(struct ectx *x,
+							  const struct sstep *p)
+{
+	bool t;
+
+	x->cl = p->c;
+	x->error = false;
+	switch (p->pred) {
+	case SQ_NONE:
+		return 1;
+	case SQ_REQ:
+		return step_req(x, p->pslot) != 0;
+	case SQ_REQ_AND:
+		if (!step_req(x, p->pslot))
+			return 0;
+		t = p->pb->ifn(x, p->pb) != 0;
+		if (x->rc < 0)
+			return x->rc;
+		return !x->error && t;
+	default:
+		return pred_holds(x, p->c);
+	}
+}
+
+/* speculate(req->X) once the predicate holds, as run_speculate(): an event
+ * into a buffer with room and no window is appended here. */
+static inline __attribute__((always_inline)) int step_speculate(struct ectx *x,
+							      const struct sstep *p)
+{
+	struct vxt_script *s = x->s;
+	int64_t id = step_req(x, p->aslot);
+	struct sspec *b;
+	struct srec *r;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;
+	if (b->windowed || b->n == b->cap || s->track ||
+	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize)
+		return vxt_sspec_speculate(x, id);
+	r = &b->recs[b->n++];
+	r->ev = *x->ev;
+	r->m = p->mbits | (x->ordinal & SREC_ORDINAL);
+	b->bytes += VXT_SCRIPT_RECORD_SIZE;
+	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
+	return 0;
+}
+
+/* One step over the event (as its clause's function would run it). */
+static inline __attribute__((always_inline)) int run_step(struct ectx *x,
+							const struct sstep *p)
+{
+	int rc;
+
+	x->probe = p->probe;
+	if (p->act == SA_CLAUSE)
+		return p->c->run(x, p->c);
+	rc = step_enter(x, p);
+	if (rc <= 0)
+		return rc;
+	switch (p->act) {
+	case SA_SPECULATE:
+		return step_speculate(x, p);
+	case SA_END:
+		rc = vxt_sspec_end(x->s, step_req(x, p->aslot), p->commit);
+		return clause_rc(x, rc);
+	default:		/* SA_OPEN */
+		rc = vxt_sreq_set_int(x, p->aslot, vxt_sspec_open(x->s));
+		return clause_rc(x, rc);
+	}
+}
+
+/* Run the steps of list @on, in program order. */
+static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on)
+{
+	struct vxt_script *s = x->s;
+	const struct sstep *st = s->steps[on];
+	unsigned n = s->non[on];
+	int rc = 0;
+
+	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
+		rc = run_step(x, &st[i]);
+	return rc;
+}
+
+/* Whether @n is an integer req-> variable read in place (n->slot). */
+static bool req_int_node(const struct snode *n)
+{
+	return n->kind == SN_REQ && n->ifn;
+}
+
+/* Clause @c of a list whose events fire it as @probe, as a step. */
+static struct sstep make_step(const struct vxt_script *s, const struct sclause *c,
+			      unsigned probe)
+{
+	const struct snode *st = c->nstmts == 1 ? c->stmts[0] : NULL;
+	const struct snode *p = c->pred;
+	struct sstep k = { .c = c, .probe = probe, .act = SA_CLAUSE };
+
+	if (c->run == run_speculate && req_int_node(st->args[0])) {
+		k.act = SA_SPECULATE;
+		k.aslot = st->args[0]->slot;
+		k.mbits = c->rec_bits | (uint64_t)(probe ? (unsigned)__builtin_ctz(probe) & 0xf : 0)
+			  << SREC_PROBE_SHIFT | SREC_HAS_EVENT;
+	} else if (c->run == run_end && req_int_node(st->args[0])) {
+		k.act = SA_END;
+		k.aslot = st->args[0]->slot;
+		k.commit = st->idx == FN_COMMIT;
+	} else if (c->run == run_assign && st->a->kind == SN_REQ && st->b->kind == SN_CALL &&
+		   st->b->idx == FN_SPECULATION && st->b->ifn) {
+		k.act = SA_OPEN;
+		k.aslot = s->vars[st->a->idx].slot;
+	}
+	if (!p)
+		k.pred = SQ_NONE;
+	else if (req_int_node(p))
+		k.pred = SQ_REQ;
+	else if (p->kind == SN_AND && req_int_node(p->a) && p->b->ifn)
+		k.pred = SQ_REQ_AND;
+	else
+		k.pred = SQ_ANY;
+	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred == SQ_REQ_AND ? p->a->slot : 0;
+	k.pb = k.pred == SQ_REQ_AND ? p->b : NULL;
+	return k;
+}
+
 /* Run the clauses of probe @bit (and, for ticks, of interval @tick). */
 static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 {
@@ -561,21 +705,6 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 	return rc;
 }
 
-/* Run the clauses on list @on (an event's probe @bit), in program order. */
-static inline __attribute__((always_inline)) int fire_on(struct ectx *x, unsigned on,
-							unsigned bit)
-{
-	struct vxt_script *s = x->s;
-	const struct sclause *const *cl = s->on[on];
-	unsigned n = s->non[on];
-	int rc = 0;
-
-	x->probe = bit;
-	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
-		rc = cl[i]->run(x, cl[i]);
-	return rc;
-}
-
 /* The clause lists of the event probes, and each clause's function.
  * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s)
@@ -589,12 +718,19 @@ int vxt_script_prepare_on(struct vxt_script *s)
 	prepare_runs(s);
 	for (unsigned k = 0; k < SON_COUNT; k++) {
 		s->on[k] = calloc(s->ncl + 1, sizeof(*s->on[k]));
-		if (!s->on[k])
+		s->steps[k] = calloc(s->ncl + 1, sizeof(*s->steps[k]));
+		if (!s->on[k] || !s->steps[k])
 			return -ENOMEM;
 		s->non[k] = 0;
-		for (unsigned i = 0; i < s->ncl; i++)
-			if (s->cl[i].probes & bits[k])
-				s->on[k][s->non[k]++] = &s->cl[i];
+		for (unsigned i = 0; i < s->ncl; i++) {
+			const struct sclause *c = &s->cl[i];
+
+			if (!(c->probes & bits[k]))
+				continue;
+			s->steps[k][s->non[k]] = make_step(s, c, k == SON_DONE ? c->done_probe :
+								 bits[k]);
+			s->on[k][s->non[k]++] = c;
+		}
 	}
 	return 0;
 }
@@ -714,24 +850,15 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 			vxt_skeyed_begin(&x);
 	}
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = fire_on(&x, SON_QUEUE, SP_QUEUE); break;
-	case VXT_PH_START: rc = fire_on(&x, SON_START, SP_START); break;
-	case VXT_PH_REQUEUE: rc = fire_on(&x, SON_REQUEUE, SP_REQUEUE); break;
-	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
-	case VXT_PH_DONE:
-		if (!ev->error) {
-			rc = fire_on(&x, SON_DONE_OK, SP_DONE);
-			break;
-		}
-		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
-			const struct sclause *c = s->on[SON_DONE][i];
-
-			x.probe = c->done_probe;	/* error-only clauses too */
-			rc = c->run(&x, c);
-		}
+	case VXT_PH_QUEUE: rc = run_steps(&x, SON_QUEUE); break;
+	case VXT_PH_START: rc = run_steps(&x, SON_START); break;
+	case VXT_PH_REQUEUE: rc = run_steps(&x, SON_REQUEUE); break;
+	case VXT_PH_LOST: rc = run_steps(&x, SON_LOST); break;
+	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
+		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK);
 		break;
 	default:
-		rc = !plain && s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
+		rc = !plain && s->keyed ? run_steps(&x, SON_OTHER) : 0;
 		break;
 	}
 	if (!plain && s->keyed && ev->phase != VXT_PH_LOST)

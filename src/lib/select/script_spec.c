@@ -23,14 +23,6 @@
 
 #include "select/script_impl.h"
 
-void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
-{
-	s->spec_bytes += (uint64_t)delta;
-	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
-	if (s->st.mem_bytes > s->st.peak_mem_bytes)
-		s->st.peak_mem_bytes = s->st.mem_bytes;
-}
-
 int64_t vxt_sspec_open(struct vxt_script *s)
 {
 	struct sspec *b;
