@@ -13,7 +13,9 @@
  * Requests (script_reqtab.c): queue or start opens one, FIFO per (object,
  * sector, bytes): a start takes the oldest queued one, a done (or requeue)
  * the oldest started one, or else the oldest; after the done's clauses the
- * request and its req-> values go.
+ * request and its req-> values go. The steps every such event takes
+ * (binding, closing, an integer into values the request has) are inline in
+ * script_impl.h; the rarer ones are here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,32 +23,10 @@
 
 #include "select/script_impl.h"
 
-static uint64_t req_key_a(const struct vxt_event *ev)
-{
-	return (uint64_t)ev->object << 32 | ev->bytes;
-}
-
-bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
-{
-	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
-		s->st.dyn_drops++;
-		return false;
-	}
-	s->st.dyn_bytes += (uint64_t)delta;
-	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
-		s->st.peak_dyn_bytes = s->st.dyn_bytes;
-	return true;
-}
-
 static int64_t self_size(const struct vxt_script *s)
 {
 	return (int64_t)(sizeof(struct sdyn) + s->nself * sizeof(struct sval) +
 			 2 * sizeof(struct ient));
-}
-
-static int64_t reqv_size(const struct vxt_script *s)
-{
-	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
 }
 
 /* Values for @n variables, all unset, from the free list @fl first (only
@@ -122,8 +102,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 	return false;
 }
 
-/* vxt_sdyn_set() of a req-> variable. */
-static int req_set(struct ectx *x, unsigned slot, struct sval v)
+int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
 	bool zero = v.type != SV_STR && v.i == 0;
@@ -133,7 +112,7 @@ static int req_set(struct ectx *x, unsigned slot, struct sval v)
 		return 0;	/* no request: nothing to set */
 	d = x->req->v;
 	if (!d) {
-		if (zero || !vxt_sdyn_take(s, reqv_size(s)))
+		if (zero || !vxt_sdyn_take(s, vxt_sreqv_size(s)))
 			return 0;
 		d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
 		if (!d)
@@ -142,7 +121,7 @@ static int req_set(struct ectx *x, unsigned slot, struct sval v)
 	if (slot_store(d, slot, v, zero)) {
 		x->req->v = NULL;
 		dyn_put(&s->free_reqv, d);
-		vxt_sdyn_take(s, -reqv_size(s));
+		vxt_sdyn_take(s, -vxt_sreqv_size(s));
 	}
 	return 0;
 }
@@ -176,58 +155,11 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
-int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
-{
-	struct sval v = { .type = SV_INT, .i = i };
-
-	return req_set(x, slot, v);
-}
-
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 {
 	unsigned slot = x->s->vars[n->idx].slot;
 
-	return n->kind == SN_REQ ? req_set(x, slot, v) : self_set(x, slot, v);
-}
-
-/* ---- requests ---- */
-
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
-{
-	uint64_t ka = req_key_a(ev);
-	int rc;
-
-	*out = NULL;
-	switch (ev->phase) {
-	case VXT_PH_START:
-	case VXT_PH_QUEUE:
-		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
-		if (rc != 0)
-			return rc < 0 ? rc : 0;	/* error, or a queued request started */
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-			vxt_sreqtab_delete(&s->reqs, *out);
-			*out = NULL;	/* not followed: its req-> are 0 */
-		}
-		return 0;
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-		*out = vxt_sreqtab_bound(&s->reqs, ka, ev->sector);
-		if (*out && ev->phase == VXT_PH_REQUEUE)
-			(*out)->started = false;	/* started or not, it is queued again */
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
-{
-	if (r->v) {
-		dyn_put(&s->free_reqv, r->v);
-		vxt_sdyn_take(s, -reqv_size(s));
-	}
-	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
-	vxt_sreqtab_delete(&s->reqs, r);
+	return n->kind == SN_REQ ? vxt_sreq_set(x, slot, v) : self_set(x, slot, v);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

@@ -179,6 +179,8 @@ enum sstep_pred {
 	SQ_NONE,		/* no predicate */
 	SQ_REQ,			/* /req->X/, X an integer req-> variable */
 	SQ_REQ_AND,		/* /req->X && B/, B an integer with a function */
+	SQ_REQ_ERROR,		/* /req->X && error/ */
+	SQ_REQ_OK,		/* /req->X && !error/ */
 };
 
 enum sstep_act {
@@ -559,25 +561,114 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
  * as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
 #define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
-/* Take (@delta > 0) or give back dynamic variable space. @return false,
- * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
-bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
- * or close). @return 0 or -ENOMEM. */
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
-/* Integer @i (0 unsets) into slot @slot of the event's request's req->
- * values (nothing without a request), as vxt_sdyn_set() of an integer.
- * @return 0 or -ENOMEM. */
-int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i);
-/* After the done's clauses: forget @r, as bound, and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, struct sreq *r);
+/* vxt_sdyn_set() of the req-> variable in slot @slot. */
+int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
+/* The steps every event with requests followed takes are inline here, so
+ * the event's path makes no call for them. */
+
+/* Take (@delta > 0) or give back dynamic variable space. @return false,
+ * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
+static inline bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
+{
+	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
+		s->st.dyn_drops++;
+		return false;
+	}
+	s->st.dyn_bytes += (uint64_t)delta;
+	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
+		s->st.peak_dyn_bytes = s->st.dyn_bytes;
+	return true;
+}
+
+/* What a request's req-> values take of dynvarsize. */
+static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
+{
+	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
+}
+
+/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
+ * or close): queue or start opens one, FIFO per (object, sector, bytes); a
+ * start takes the oldest queued one, a done (or requeue) the oldest
+ * started one, or else the oldest. @return 0 or -ENOMEM. */
+static inline int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev,
+				struct sreq **out)
+{
+	uint64_t ka = (uint64_t)ev->object << 32 | ev->bytes;
+	int rc;
+
+	*out = NULL;
+	switch (ev->phase) {
+	case VXT_PH_START:
+	case VXT_PH_QUEUE:
+		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;	/* error, or a queued request started */
+		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+			vxt_sreqtab_delete(&s->reqs, *out);
+			*out = NULL;	/* not followed: its req-> are 0 */
+		}
+		return 0;
+	case VXT_PH_DONE:
+	case VXT_PH_REQUEUE:
+		*out = vxt_sreqtab_bound(&s->reqs, ka, ev->sector);
+		if (*out && ev->phase == VXT_PH_REQUEUE)
+			(*out)->started = false;	/* started or not, it is queued again */
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Integer @i (0 unsets) into slot @slot of the event's request's req->
+ * values (nothing without a request), as vxt_sdyn_set() of an integer:
+ * a value into values the request has, or into a set reused from the free
+ * list, here; anything else through vxt_sreq_set(). @return 0 or -ENOMEM. */
+static inline int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
+{
+	struct vxt_script *s = x->s;
+	struct sval v = { .type = SV_INT, .i = i };
+	struct sdyn *d;
+
+	if (!x->req || !i)
+		return x->req ? vxt_sreq_set(x, slot, v) : 0;
+	d = x->req->v;
+	if (!d) {
+		if (!s->free_reqv)
+			return vxt_sreq_set(x, slot, v);
+		if (!vxt_sdyn_take(s, vxt_sreqv_size(s)))
+			return 0;
+		d = s->free_reqv;
+		s->free_reqv = d->next;
+		d->nset = 0;
+		d->next = NULL;
+		for (unsigned k = 0; k < s->nreqv; k++)
+			d->v[k].type = SV_NONE;
+		x->req->v = d;
+	}
+	if (!d->v[slot].type)
+		d->nset++;
+	d->v[slot] = v;
+	return 0;
+}
+
+/* After the done's clauses: forget @r, as bound, and its req-> values. */
+static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
+{
+	if (r->v) {
+		r->v->next = s->free_reqv;
+		s->free_reqv = r->v;
+		vxt_sdyn_take(s, -vxt_sreqv_size(s));
+	}
+	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
+	vxt_sreqtab_delete(&s->reqs, r);
+}
+
 /* script_spec.c: speculative buffers and the principal buffer. */
-int64_t vxt_sspec_open(struct vxt_script *s);
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
 /* The event's record, without text, into active speculation @id (as
@@ -597,6 +688,62 @@ static inline void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
 	if (s->st.mem_bytes > s->st.peak_mem_bytes)
 		s->st.peak_mem_bytes = s->st.mem_bytes;
 }
+/* speculation(): a free buffer made active, its id; 0 when none is free
+ * (a failed speculation). Can't fail. */
+static inline int64_t vxt_sspec_open(struct vxt_script *s)
+{
+	struct sspec *b;
+	uint32_t id;
+
+	if (!s->nfree) {
+		if (s->nbusy)
+			s->st.failed_busy++;
+		else
+			s->st.failed_unavail++;
+		return 0;
+	}
+	id = s->freel[--s->nfree];
+	b = &s->spec[id - 1];
+	b->state = SB_ACTIVE;
+	b->n = 0;
+	b->bytes = 0;
+	s->st.opened++;
+	if (++s->st.active > s->st.peak_active)
+		s->st.peak_active = s->st.active;
+	return id;
+}
+
+/* Buffer @b forgets its records. */
+static inline void vxt_sspec_empty(struct vxt_script *s, struct sspec *b)
+{
+	vxt_sspec_mem(s, -(int64_t)b->bytes);
+	b->head = 0;
+	b->n = 0;
+	b->txhead = b->txn = 0;
+	b->bytes = 0;
+	b->has_ev = false;
+	b->gen++;
+}
+
+/* discard(@id) of a script (not a profile): vxt_sspec_end(s, @id, false).
+ * @return 0. */
+static inline int vxt_sspec_discard(struct vxt_script *s, int64_t id)
+{
+	struct sspec *b;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;	/* 0 is always invalid, and harmless */
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;	/* already committed or discarded: busy or free */
+	s->st.discarded++;
+	vxt_sspec_empty(s, b);
+	s->st.active--;
+	b->state = SB_BUSY;
+	s->busyl[s->nbusy++] = (uint32_t)id;
+	return 0;
+}
+
 /* Forget the records of buffer @id older than its window (s->now). */
 int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 

@@ -572,6 +572,10 @@ static inline __attribute__((always_inline)) int step_enter(struct ectx *x,
 		return 1;
 	case SQ_REQ:
 		return step_req(x, p->pslot) != 0;
+	case SQ_REQ_ERROR:
+		return step_req(x, p->pslot) && x->ev->error;
+	case SQ_REQ_OK:
+		return step_req(x, p->pslot) && !x->ev->error;
 	case SQ_REQ_AND:
 		if (!step_req(x, p->pslot))
 			return 0;
@@ -626,6 +630,8 @@ static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 	case SA_SPECULATE:
 		return step_speculate(x, p);
 	case SA_END:
+		if (!p->commit && !x->s->keyed)
+			return vxt_sspec_discard(x->s, step_req(x, p->aslot));
 		rc = vxt_sspec_end(x->s, step_req(x, p->aslot), p->commit);
 		return clause_rc(x, rc);
 	default:		/* SA_OPEN */
@@ -638,12 +644,16 @@ static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on)
 {
 	struct vxt_script *s = x->s;
-	const struct sstep *st = s->steps[on];
-	unsigned n = s->non[on];
+	const struct sstep *p = s->steps[on], *end = p + s->non[on];
 	int rc = 0;
 
-	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
-		rc = run_step(x, &st[i]);
+	/* s->exited is false here (the event would not have come this far),
+	 * and only a clause's own function can call exit() */
+	for (; p < end; p++) {
+		rc = run_step(x, p);
+		if (rc || (p->act == SA_CLAUSE && s->exited))
+			break;
+	}
 	return rc;
 }
 
@@ -651,6 +661,12 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 static bool req_int_node(const struct snode *n)
 {
 	return n->kind == SN_REQ && n->ifn;
+}
+
+/* Whether @n is the field error. */
+static bool is_error(const struct snode *n)
+{
+	return n->kind == SN_FIELD && n->idx == SF_ERROR;
 }
 
 /* Clause @c of a list whose events fire it as @probe, as a step. */
@@ -679,11 +695,17 @@ static struct sstep make_step(const struct vxt_script *s, const struct sclause *
 		k.pred = SQ_NONE;
 	else if (req_int_node(p))
 		k.pred = SQ_REQ;
+	else if (p->kind == SN_AND && req_int_node(p->a) && is_error(p->b))
+		k.pred = SQ_REQ_ERROR;
+	else if (p->kind == SN_AND && req_int_node(p->a) && p->b->kind == SN_UNARY &&
+		 p->b->op == ST_NOT && is_error(p->b->a))
+		k.pred = SQ_REQ_OK;
 	else if (p->kind == SN_AND && req_int_node(p->a) && p->b->ifn)
 		k.pred = SQ_REQ_AND;
 	else
 		k.pred = SQ_ANY;
-	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred == SQ_REQ_AND ? p->a->slot : 0;
+	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred != SQ_ANY && k.pred != SQ_NONE ?
+		  p->a->slot : 0;
 	k.pb = k.pred == SQ_REQ_AND ? p->b : NULL;
 	return k;
 }
