@@ -12,6 +12,7 @@
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,6 +176,7 @@ struct sclause {
  * from here, without the clause's function, its tree or a call per node;
  * any other clause runs through its function. */
 enum sstep_pred {
+	SQ_CLAUSE,		/* SA_CLAUSE: the clause's function tests it */
 	SQ_ANY,			/* the clause's predicate, by pred_holds() */
 	SQ_NONE,		/* no predicate */
 	SQ_REQ,			/* /req->X/, X an integer req-> variable */
@@ -394,23 +396,117 @@ struct sreqtab {
 };
 
 /* The oldest started and the oldest not started request of key (@ka, @kb),
- * NULL when there is none. Borrowed; valid until the next add or delete. */
+ * NULL when there is none, by a walk over the key's whole probe run.
+ * Borrowed; valid until the next add or delete. */
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued);
+/* The table twice as large (or made): room for one more request; pointers
+ * into it go stale. @return 0 or -ENOMEM. */
+int vxt_sreqtab_grow(struct sreqtab *t);
+void vxt_sreqtab_free(struct sreqtab *t);
+
+/* Backward-shift deletion in an open-addressed table with linear probing:
+ * whether the entry at slot @at, whose home slot is @home, moves into the
+ * hole at @hole (it may when its home does not lie after the hole, around
+ * the table's end). */
+static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
+{
+	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
+}
+
+/* The table's steps each event takes are inline, so its path makes no
+ * call for them (script_reqtab.c has the rest, and its invariants). */
+
+static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
+{
+	uint64_t h = (ka * 0x9e3779b97f4a7c15ull) ^ (kb + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
 /* The request a done or requeue of key (@ka, @kb) binds: the oldest
  * started one, else the oldest queued one, NULL when there is none.
  * Borrowed; valid until the next add or delete. */
-struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka, uint64_t kb);
+static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
+					     uint64_t kb)
+{
+	struct sreq *qu = NULL;
+	size_t mask, i;
+
+	if (!t->cap)
+		return NULL;
+	mask = t->cap - 1;
+	for (i = vxt_sreq_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
+		struct sreq *r = &t->e[i];
+
+		if (r->ka != ka || r->kb != kb)
+			continue;
+		if (r->started)
+			return r;	/* the first is the oldest */
+		if (!qu)
+			qu = r;
+	}
+	return qu;
+}
+
 /* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
  * takes the oldest queued request of the key, marked started (*@out,
  * @return 1); else a new request, the newest of its key, without req->
  * values (*@out, @return 0). *@out is borrowed, valid until the next
  * change. @return -ENOMEM when the table cannot grow. */
-int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
-		      struct sreq **out);
+static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+				    struct sreq **out)
+{
+	uint32_t h = vxt_sreq_hash(ka, kb);
+	struct sreq *r;
+	size_t mask, i;
+
+	if (2 * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
+		return -ENOMEM;
+	mask = t->cap - 1;
+	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
+		r = &t->e[i];
+		if (start && !r->started && r->ka == ka && r->kb == kb) {
+			r->started = true;	/* the first is the oldest */
+			*out = r;
+			return 1;
+		}
+	}
+	r = &t->e[i];		/* an empty slot: the newest of its key */
+	r->ka = ka;
+	r->kb = kb;
+	r->id = ++t->next_id;
+	r->v = NULL;
+	r->home = h;
+	r->started = start;
+	t->n++;
+	*out = r;
+	return 0;
+}
+
 /* Forget @r (its values are the caller's). Other requests may move. */
-void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r);
-void vxt_sreqtab_free(struct sreqtab *t);
+static inline void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)
+{
+	size_t mask = t->cap - 1, i = (size_t)(r - t->e), j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!t->e[j].id)
+			break;
+		home = t->e[j].home & mask;
+		if (vxt_probe_fills_hole(home, i, j)) {
+			t->e[i] = t->e[j];
+			i = j;
+		}
+	}
+	t->e[i].id = 0;
+	t->n--;
+}
 
 /* ---- the script ---- */
 
@@ -595,8 +691,9 @@ static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
  * or close): queue or start opens one, FIFO per (object, sector, bytes); a
  * start takes the oldest queued one, a done (or requeue) the oldest
  * started one, or else the oldest. @return 0 or -ENOMEM. */
-static inline int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev,
-				struct sreq **out)
+static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
+							      const struct vxt_event *ev,
+							      struct sreq **out)
 {
 	uint64_t ka = (uint64_t)ev->object << 32 | ev->bytes;
 	int rc;
@@ -783,14 +880,5 @@ int vxt_script_errno(const char *name);
 /* the one-line "file:line:col: message" */
 int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsigned col,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* Backward-shift deletion in an open-addressed table with linear probing:
- * whether the entry at slot @at, whose home slot is @home, moves into the
- * hole at @hole (it may when its home does not lie after the hole, around
- * the table's end). */
-static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
-{
-	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
-}
 
 #endif

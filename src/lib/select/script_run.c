@@ -559,33 +559,18 @@ static inline int64_t step_req(const struct ectx *x, unsigned slot)
 	return d && d->v[slot].type ? d->v[slot].i : 0;
 }
 
-/* Step @p's clause starts: its predicate, as clause_enter(). */
-static inline __attribute__((always_inline)) int step_enter(struct ectx *x,
-							  const struct sstep *p)
+/* /req->X && B/ of step @p, as pred_holds(). */
+static inline __attribute__((always_inline)) int step_req_and(struct ectx *x,
+							    const struct sstep *p)
 {
 	bool t;
 
-	x->cl = p->c;
-	x->error = false;
-	switch (p->pred) {
-	case SQ_NONE:
-		return 1;
-	case SQ_REQ:
-		return step_req(x, p->pslot) != 0;
-	case SQ_REQ_ERROR:
-		return step_req(x, p->pslot) && x->ev->error;
-	case SQ_REQ_OK:
-		return step_req(x, p->pslot) && !x->ev->error;
-	case SQ_REQ_AND:
-		if (!step_req(x, p->pslot))
-			return 0;
-		t = p->pb->ifn(x, p->pb) != 0;
-		if (x->rc < 0)
-			return x->rc;
-		return !x->error && t;
-	default:
-		return pred_holds(x, p->c);
-	}
+	if (!step_req(x, p->pslot))
+		return 0;
+	t = p->pb->ifn(x, p->pb) != 0;
+	if (x->rc < 0)
+		return x->rc;
+	return !x->error && t;
 }
 
 /* speculate(req->X) once the predicate holds, as run_speculate(): an event
@@ -604,8 +589,11 @@ static inline __attribute__((always_inline)) int step_speculate(struct ectx *x,
 	if (b->state != SB_ACTIVE)
 		return 0;
 	if (b->windowed || b->n == b->cap || s->track ||
-	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize)
+	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
+		x->cl = p->c;
+		x->probe = p->probe;
 		return vxt_sspec_speculate(x, id);
+	}
 	r = &b->recs[b->n++];
 	r->ev = *x->ev;
 	r->m = p->mbits | (x->ordinal & SREC_ORDINAL);
@@ -614,18 +602,41 @@ static inline __attribute__((always_inline)) int step_speculate(struct ectx *x,
 	return 0;
 }
 
-/* One step over the event (as its clause's function would run it). */
+/* One step over the event (as its clause's function would run it). The
+ * context's clause, probe and error are set only where something reads
+ * them: a clause's function, an expression, a record's slow path. */
 static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 							const struct sstep *p)
 {
 	int rc;
 
-	x->probe = p->probe;
-	if (p->act == SA_CLAUSE)
+	switch (p->pred) {
+	case SQ_CLAUSE:
+		x->probe = p->probe;
 		return p->c->run(x, p->c);
-	rc = step_enter(x, p);
-	if (rc <= 0)
-		return rc;
+	case SQ_NONE:
+		break;
+	case SQ_REQ:
+		if (!step_req(x, p->pslot))
+			return 0;
+		break;
+	case SQ_REQ_ERROR:
+		if (!step_req(x, p->pslot) || !x->ev->error)
+			return 0;
+		break;
+	case SQ_REQ_OK:
+		if (!step_req(x, p->pslot) || x->ev->error)
+			return 0;
+		break;
+	default:		/* SQ_REQ_AND, SQ_ANY: as clause_enter() */
+		x->probe = p->probe;
+		x->cl = p->c;
+		x->error = false;
+		rc = p->pred == SQ_REQ_AND ? step_req_and(x, p) : pred_holds(x, p->c);
+		if (rc <= 0)
+			return rc;
+		break;
+	}
 	switch (p->act) {
 	case SA_SPECULATE:
 		return step_speculate(x, p);
@@ -651,7 +662,7 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
 		rc = run_step(x, p);
-		if (rc || (p->act == SA_CLAUSE && s->exited))
+		if (rc || (p->pred == SQ_CLAUSE && s->exited))
 			break;
 	}
 	return rc;
@@ -707,6 +718,8 @@ static struct sstep make_step(const struct vxt_script *s, const struct sclause *
 	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred != SQ_ANY && k.pred != SQ_NONE ?
 		  p->a->slot : 0;
 	k.pb = k.pred == SQ_REQ_AND ? p->b : NULL;
+	if (k.act == SA_CLAUSE)
+		k.pred = SQ_CLAUSE;
 	return k;
 }
 
