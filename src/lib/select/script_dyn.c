@@ -29,8 +29,9 @@ static int64_t self_size(const struct vxt_script *s)
 			 2 * sizeof(struct ient));
 }
 
-/* Values for @n variables, all unset, from the free list @fl first (only
- * their types are cleared: a value is read only when its type is set). */
+/* Values for @n variables, all unset, from the free list @fl first (their
+ * types and integers cleared: an unset value's integer is 0, so an integer
+ * variable reads without a look at its type). */
 static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 {
 	struct sdyn *d = *fl;
@@ -40,8 +41,10 @@ static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 	*fl = d->next;
 	d->nset = 0;
 	d->next = NULL;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		d->v[i].type = SV_NONE;
+		d->v[i].i = 0;
+	}
 	return d;
 }
 
@@ -92,6 +95,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 	if (zero) {
 		if (d->v[slot].type) {
 			d->v[slot].type = SV_NONE;
+			d->v[slot].i = 0;	/* an unset integer reads 0 */
 			d->nset--;
 		}
 		return !d->nset;

@@ -192,9 +192,18 @@ enum sstep_act {
 	SA_OPEN,		/* req->X = speculation() */
 };
 
+/* Two steps that run as one (the first's pair; the second keeps its own
+ * fields, and runs alone in no other way). */
+enum sstep_pair {
+	SPAIR_NONE,
+	SPAIR_OPEN_SPECULATE,	/* X = speculation(), then /req->X/ speculate() */
+	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then /req->X && !error/ discard() */
+};
+
 struct sstep {
 	uint8_t pred;		/* enum sstep_pred */
 	uint8_t act;		/* enum sstep_act */
+	uint8_t pair;		/* enum sstep_pair: with the next step */
 	bool commit;		/* SA_END: commit, not discard */
 	unsigned probe;		/* the SP_* bit the clause fires as */
 	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
@@ -373,7 +382,8 @@ struct soldest {			/* stale once the buffer's gen moved on */
 
 /* ---- in-flight requests, for req-> ---- */
 
-/* self-> and req-> values of one process or request (slots from svar.slot). */
+/* self-> and req-> values of one process or request (slots from svar.slot);
+ * an unset value (type SV_NONE) has i 0. */
 struct sdyn {
 	unsigned nset;		/* values set (not 0): none left frees it */
 	struct sdyn *next;	/* on a free list */
@@ -687,34 +697,53 @@ static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
 	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
 }
 
+/* The request of queue or start @ev (*@out, NULL = none: not followed, its
+ * req-> are 0): a start takes the oldest queued one of its key (object,
+ * sector, bytes), else a new one opens. @return 0 or -ENOMEM. */
+static inline __attribute__((always_inline)) int vxt_sreq_open(struct vxt_script *s,
+							     const struct vxt_event *ev,
+							     struct sreq **out)
+{
+	int rc = vxt_sreqtab_claim(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes, ev->sector,
+				   ev->phase == VXT_PH_START, out);
+
+	if (rc != 0)
+		return rc < 0 ? rc : 0;	/* error, or a queued request started */
+	if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+		vxt_sreqtab_delete(&s->reqs, *out);
+		*out = NULL;
+	}
+	return 0;
+}
+
+/* The request of done or requeue @ev: the oldest started one of its key,
+ * else the oldest queued one, NULL when none; a requeue's is queued again. */
+static inline __attribute__((always_inline)) struct sreq *vxt_sreq_of(struct vxt_script *s,
+								    const struct vxt_event *ev)
+{
+	struct sreq *r = vxt_sreqtab_bound(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
+					   ev->sector);
+
+	if (r && ev->phase == VXT_PH_REQUEUE)
+		r->started = false;	/* started or not, it is queued again */
+	return r;
+}
+
 /* Bind @ev to its request (*@out, NULL = none; valid until the next bind
- * or close): queue or start opens one, FIFO per (object, sector, bytes); a
- * start takes the oldest queued one, a done (or requeue) the oldest
- * started one, or else the oldest. @return 0 or -ENOMEM. */
+ * or close): vxt_sreq_open() or vxt_sreq_of() by its phase. @return 0 or
+ * -ENOMEM. */
 static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
 							      const struct vxt_event *ev,
 							      struct sreq **out)
 {
-	uint64_t ka = (uint64_t)ev->object << 32 | ev->bytes;
-	int rc;
-
 	*out = NULL;
 	switch (ev->phase) {
 	case VXT_PH_START:
 	case VXT_PH_QUEUE:
-		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
-		if (rc != 0)
-			return rc < 0 ? rc : 0;	/* error, or a queued request started */
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-			vxt_sreqtab_delete(&s->reqs, *out);
-			*out = NULL;	/* not followed: its req-> are 0 */
-		}
-		return 0;
+		return vxt_sreq_open(s, ev, out);
 	case VXT_PH_DONE:
 	case VXT_PH_REQUEUE:
-		*out = vxt_sreqtab_bound(&s->reqs, ka, ev->sector);
-		if (*out && ev->phase == VXT_PH_REQUEUE)
-			(*out)->started = false;	/* started or not, it is queued again */
+		*out = vxt_sreq_of(s, ev);
 		return 0;
 	default:
 		return 0;
@@ -743,8 +772,10 @@ static inline int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
 		s->free_reqv = d->next;
 		d->nset = 0;
 		d->next = NULL;
-		for (unsigned k = 0; k < s->nreqv; k++)
+		for (unsigned k = 0; k < s->nreqv; k++) {
 			d->v[k].type = SV_NONE;
+			d->v[k].i = 0;
+		}
 		x->req->v = d;
 	}
 	if (!d->v[slot].type)
@@ -756,12 +787,14 @@ static inline int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
 /* After the done's clauses: forget @r, as bound, and its req-> values. */
 static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
 {
+	int64_t size = (int64_t)S_REQ_SIZE;
+
 	if (r->v) {
 		r->v->next = s->free_reqv;
 		s->free_reqv = r->v;
-		vxt_sdyn_take(s, -vxt_sreqv_size(s));
+		size += vxt_sreqv_size(s);
 	}
-	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
+	vxt_sdyn_take(s, -size);	/* one give-back for both */
 	vxt_sreqtab_delete(&s->reqs, r);
 }
 

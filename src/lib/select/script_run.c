@@ -551,12 +551,13 @@ static void prepare_runs(struct vxt_script *s)
 
 /* ---- an event probe's clause list as steps ---- */
 
-/* Integer req-> variable in slot @slot of the event's request; 0 when unset. */
+/* Integer req-> variable in slot @slot of the event's request; 0 when unset
+ * (an unset value's integer is 0). */
 static inline int64_t step_req(const struct ectx *x, unsigned slot)
 {
 	const struct sdyn *d = x->req ? x->req->v : NULL;
 
-	return d && d->v[slot].type ? d->v[slot].i : 0;
+	return d ? d->v[slot].i : 0;
 }
 
 /* /req->X && B/ of step @p, as pred_holds(). */
@@ -610,15 +611,14 @@ static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 {
 	int rc;
 
-	switch (p->pred) {
+	if (p->pred == SQ_REQ) {	/* the commonest first */
+		if (!step_req(x, p->pslot))
+			return 0;
+	} else switch (p->pred) {
 	case SQ_CLAUSE:
 		x->probe = p->probe;
 		return p->c->run(x, p->c);
 	case SQ_NONE:
-		break;
-	case SQ_REQ:
-		if (!step_req(x, p->pslot))
-			return 0;
 		break;
 	case SQ_REQ_ERROR:
 		if (!step_req(x, p->pslot) || !x->ev->error)
@@ -651,6 +651,34 @@ static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 	}
 }
 
+/* Step @p and the next one, a pair (p->pair) run as one. */
+static inline __attribute__((always_inline)) int run_pair(struct ectx *x,
+							const struct sstep *p)
+{
+	struct vxt_script *s = x->s;
+	const struct sstep *q = p + 1;
+	int rc;
+
+	if (p->pair == SPAIR_OPEN_SPECULATE) {	/* X = speculation(); then speculate(X) */
+		rc = run_step(x, p);
+		if (rc < 0)
+			return rc;
+		return step_req(x, q->pslot) ? step_speculate(x, q) : 0;
+	}
+	/* SPAIR_COMMIT_DISCARD: /X && error/ commit(); then /X && !error/ discard()
+	 * (a commit leaves X as it is) */
+	if (!step_req(x, p->pslot))
+		return 0;
+	if (x->ev->error) {
+		rc = vxt_sspec_end(s, step_req(x, p->aslot), true);
+		return clause_rc(x, rc);
+	}
+	if (!s->keyed)
+		return vxt_sspec_discard(s, step_req(x, q->aslot));
+	rc = vxt_sspec_end(s, step_req(x, q->aslot), false);
+	return clause_rc(x, rc);
+}
+
 /* Run the steps of list @on, in program order. */
 static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on)
 {
@@ -661,11 +689,33 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	/* s->exited is false here (the event would not have come this far),
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
-		rc = run_step(x, p);
+		if (p->pair)
+			rc = run_pair(x, p++);
+		else
+			rc = run_step(x, p);
 		if (rc || (p->pred == SQ_CLAUSE && s->exited))
 			break;
 	}
 	return rc;
+}
+
+/* Pair the steps of a list that run as one (struct sstep's pair). */
+static void pair_steps(struct sstep *k, unsigned n)
+{
+	for (unsigned i = 0; i + 1 < n; i++) {
+		struct sstep *p = &k[i], *q = &k[i + 1];
+
+		if (p->pred != SQ_CLAUSE && p->act == SA_OPEN && q->pred == SQ_REQ &&
+		    q->pslot == p->aslot && q->act == SA_SPECULATE)
+			p->pair = SPAIR_OPEN_SPECULATE;
+		else if (p->pred == SQ_REQ_ERROR && p->act == SA_END && p->commit &&
+			 q->pred == SQ_REQ_OK && q->pslot == p->pslot && q->act == SA_END &&
+			 !q->commit)
+			p->pair = SPAIR_COMMIT_DISCARD;
+		else
+			continue;
+		i++;	/* the next is taken */
+	}
 }
 
 /* Whether @n is an integer req-> variable read in place (n->slot). */
@@ -766,6 +816,7 @@ int vxt_script_prepare_on(struct vxt_script *s)
 								 bits[k]);
 			s->on[k][s->non[k]++] = c;
 		}
+		pair_steps(s->steps[k], s->non[k]);
 	}
 	return 0;
 }
@@ -860,6 +911,39 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	return 0;
 }
 
+/* push_clauses() of a plain() script: the event's request, found by its
+ * phase's own step, then its steps. */
+static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s,
+							 struct ectx *x)
+{
+	const struct vxt_event *ev = x->ev;
+	int rc;
+
+	switch (ev->phase) {
+	case VXT_PH_QUEUE:
+	case VXT_PH_START:
+		if (s->uses_req && (rc = vxt_sreq_open(s, ev, &x->req)) < 0)
+			return rc;
+		return run_steps(x, ev->phase == VXT_PH_START ? SON_START : SON_QUEUE);
+	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
+		if (!s->uses_req)
+			return run_steps(x, ev->error ? SON_DONE : SON_DONE_OK);
+		x->req = vxt_sreq_of(s, ev);
+		rc = run_steps(x, ev->error ? SON_DONE : SON_DONE_OK);
+		if (x->req)
+			vxt_sreq_close(s, x->req);
+		return rc;
+	case VXT_PH_REQUEUE:
+		if (s->uses_req)
+			x->req = vxt_sreq_of(s, ev);
+		return run_steps(x, SON_REQUEUE);
+	case VXT_PH_LOST:
+		return run_steps(x, SON_LOST);
+	default:
+		return 0;
+	}
+}
+
 /* The clauses of event @ev, once push_begin() let it through. */
 static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
 							   const struct vxt_event *ev,
@@ -873,17 +957,17 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	x.s = s;
 	x.ev = ev;
 	x.ordinal = ordinal;
+	if (plain)
+		return push_plain(s, &x);
 	if (s->uses_req) {
 		rc = vxt_sreq_bind(s, ev, &x.req);
 		if (rc < 0)
 			return rc;
 	}
-	if (!plain) {
-		for (unsigned i = 0; i < s->nthis; i++)
-			s->thisv[s->thisl[i]].type = SV_NONE;
-		if (s->keyed && ev->phase != VXT_PH_LOST)
-			vxt_skeyed_begin(&x);
-	}
+	for (unsigned i = 0; i < s->nthis; i++)
+		s->thisv[s->thisl[i]].type = SV_NONE;
+	if (s->keyed && ev->phase != VXT_PH_LOST)
+		vxt_skeyed_begin(&x);
 	switch (ev->phase) {
 	case VXT_PH_QUEUE: rc = run_steps(&x, SON_QUEUE); break;
 	case VXT_PH_START: rc = run_steps(&x, SON_START); break;
@@ -893,10 +977,10 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK);
 		break;
 	default:
-		rc = !plain && s->keyed ? run_steps(&x, SON_OTHER) : 0;
+		rc = s->keyed ? run_steps(&x, SON_OTHER) : 0;
 		break;
 	}
-	if (!plain && s->keyed && ev->phase != VXT_PH_LOST)
+	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
 	if (x.req && ev->phase == VXT_PH_DONE)
 		vxt_sreq_close(s, x.req);
@@ -932,7 +1016,9 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < n && !s->exited && !s->ended; i++) {
+	if (s->ended)		/* only vxt_script_end() sets it */
+		n = 0;
+	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
 
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
