@@ -370,8 +370,20 @@ START_TEST(test_per_process_reference)
 			nwant += want[i];
 	}
 	vxt_script_start(s, NULL, NULL, sink, &u);
-	for (size_t i = 0; i < 2 * NIO; i++)
-		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
+	for (size_t at = 0; at < 2 * NIO;) {	/* in batches, and one by one */
+		size_t n = 1 + rnd() % 200, pushed;
+
+		if (n > 2 * NIO - at)
+			n = 2 * NIO - at;
+		if (rnd() % 2) {
+			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
+			ck_assert_uint_eq(pushed, n);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
+		}
+		at += n;
+	}
 	vxt_script_end(s);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);

@@ -754,7 +754,8 @@ static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script
  * values (nothing without a request), as vxt_sdyn_set() of an integer:
  * a value into values the request has, or into a set reused from the free
  * list, here; anything else through vxt_sreq_set(). @return 0 or -ENOMEM. */
-static inline int vxt_sreq_set_int(struct ectx *x, unsigned slot, int64_t i)
+static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x, unsigned slot,
+								 int64_t i)
 {
 	struct vxt_script *s = x->s;
 	struct sval v = { .type = SV_INT, .i = i };

@@ -944,10 +944,28 @@ static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s
 	}
 }
 
-/* The clauses of event @ev, once push_begin() let it through. */
+/* The fields of a plain script's context @x that an event starts afresh,
+ * for event @ev (ordinal @ordinal); the others are set before anything
+ * reads them (clause, probe), or only profiles' keys use them. */
+static inline __attribute__((always_inline)) void plain_reset(struct ectx *x,
+							   const struct vxt_event *ev,
+							   uint64_t ordinal)
+{
+	x->ev = ev;
+	x->ordinal = ordinal;
+	x->req = NULL;
+	x->self = NULL;
+	x->self_known = false;
+	x->target = 0;
+	x->error = false;
+	x->rc = 0;
+}
+
+/* The clauses of event @ev, once push_begin() let it through (a plain
+ * script's: push_plain()). */
 static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
 							   const struct vxt_event *ev,
-							   uint64_t ordinal, bool plain)
+							   uint64_t ordinal)
 {
 	static const struct ectx zero;	/* copied: cheaper than clearing in place */
 	struct ectx x;
@@ -957,8 +975,6 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	x.s = s;
 	x.ev = ev;
 	x.ordinal = ordinal;
-	if (plain)
-		return push_plain(s, &x);
 	if (s->uses_req) {
 		rc = vxt_sreq_bind(s, ev, &x.req);
 		if (rc < 0)
@@ -996,7 +1012,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	rc = push_begin(s, ev, false);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return push_clauses(s, ev, ordinal, false);
+	return push_clauses(s, ev, ordinal);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -1016,6 +1032,10 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 	size_t i;
 	int rc = 0;
 
+	static const struct ectx zero;
+	struct ectx x = zero;	/* a plain script's, kept over the batch */
+
+	x.s = s;
 	if (s->ended)		/* only vxt_script_end() sets it */
 		n = 0;
 	for (i = 0; i < n && !s->exited; i++) {
@@ -1026,8 +1046,12 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 			continue;
 		}
 		rc = push_begin(s, e, is_plain);
-		if (rc == 0)
-			rc = push_clauses(s, e, ordinal + i, is_plain);
+		if (rc == 0 && is_plain) {
+			plain_reset(&x, e, ordinal + i);
+			rc = push_plain(s, &x);
+		} else if (rc == 0) {
+			rc = push_clauses(s, e, ordinal + i);
+		}
 		if (rc < 0) {
 			i++;
 			break;
