@@ -190,6 +190,7 @@ enum sstep_act {
 	SA_SPECULATE,		/* speculate(req->X) */
 	SA_END,			/* commit(req->X) or discard(req->X) */
 	SA_OPEN,		/* req->X = speculation() */
+	SA_KEYED,		/* a profile's clause: its steps (script_keyed.c) */
 };
 
 /* Two steps that run as one (the first's pair; the second keeps its own
@@ -880,6 +881,11 @@ int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 
 /* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
 struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
+/* A clause's predicate node (idx 0): whether it holds for the event. */
+bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
+/* A step node (idx an enum vxt_spec_action): run it for the event (out of
+ * memory: x->rc and x->error set). @return x->rc. */
+int vxt_skeyed_step(struct ectx *x, const struct snode *n);
 /* Before an event's clauses: find its key. */
 void vxt_skeyed_begin(struct ectx *x);
 /* After them: forget an idle key, close emptied windows now and then. */

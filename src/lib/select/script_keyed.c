@@ -208,20 +208,24 @@ static int step_end(struct ectx *x, const struct skclause *c, bool commit)
 	return rc;
 }
 
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
+bool vxt_skeyed_pred(struct ectx *x, const struct snode *n)
 {
-	struct skeyed *ky = x->s->keyed;
-	const struct skclause *c = &ky->cl[n->num];
+	const struct skclause *c = &x->s->keyed->cl[n->num];
 	struct vxt_filter_ctx ctx;
+
+	ctx.spec = key_active(x->s, x->key);
+	if (c->pred_spec >= 0)
+		return ctx.spec == (bool)c->pred_spec;
+	ctx.iv = x->s->pp ? &x->s->iv : NULL;
+	return vxt_filter_eval(c->pred, x->ev, &ctx);
+}
+
+int vxt_skeyed_step(struct ectx *x, const struct snode *n)
+{
+	const struct skclause *c = &x->s->keyed->cl[n->num];
 	int rc = 0;
 
 	switch (n->idx) {
-	case K_PRED:
-		ctx.spec = key_active(x->s, x->key);
-		ctx.iv = x->s->pp ? &x->s->iv : NULL;
-		if (c->pred_spec >= 0)
-			return val(ctx.spec == (bool)c->pred_spec);
-		return val(vxt_filter_eval(c->pred, x->ev, &ctx));
 	case VXT_ACT_SPECULATION:
 		rc = step_speculation(x, c);
 		break;
@@ -241,6 +245,14 @@ struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
 		x->rc = rc;
 		x->error = true;
 	}
+	return x->rc;
+}
+
+struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
+{
+	if (n->idx == K_PRED)
+		return val(vxt_skeyed_pred(x, n));
+	vxt_skeyed_step(x, n);
 	return val(0);
 }
 

@@ -603,9 +603,10 @@ static inline __attribute__((always_inline)) int step_speculate(struct ectx *x,
 	return 0;
 }
 
-/* One step over the event (as its clause's function would run it). The
- * context's clause, probe and error are set only where something reads
- * them: a clause's function, an expression, a record's slow path. */
+/* One step over the event (not SQ_CLAUSE: run_steps() calls those), as its
+ * clause's function would run it. The context's clause, probe and error
+ * are set only where something reads them: an expression, a record's slow
+ * path. */
 static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 							const struct sstep *p)
 {
@@ -615,9 +616,6 @@ static inline __attribute__((always_inline)) int run_step(struct ectx *x,
 		if (!step_req(x, p->pslot))
 			return 0;
 	} else switch (p->pred) {
-	case SQ_CLAUSE:
-		x->probe = p->probe;
-		return p->c->run(x, p->c);
 	case SQ_NONE:
 		break;
 	case SQ_REQ_ERROR:
@@ -679,6 +677,39 @@ static inline __attribute__((always_inline)) int run_pair(struct ectx *x,
 	return clause_rc(x, rc);
 }
 
+/* A profile's clause (SA_KEYED), as run_clause() or run_quiet() runs it,
+ * calling script_keyed.c straight for its predicate and steps. */
+static int run_keyed(struct ectx *x, const struct sstep *p)
+{
+	const struct sclause *c = p->c;
+	struct vxt_script *s = x->s;
+	int rc = 0;
+
+	x->probe = p->probe;
+	x->cl = c;
+	x->error = false;
+	if (c->pred) {
+		bool t = vxt_skeyed_pred(x, c->pred);
+
+		if (x->rc < 0)
+			return x->rc;
+		if (x->error || !t)
+			return 0;
+	}
+	if (c->records) {
+		x->target = 0;
+		s->tlen = 0;
+		s->text[0] = '\0';
+	}
+	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
+		rc = vxt_skeyed_step(x, c->stmts[i]);
+	if (rc < 0 || x->rc < 0)
+		return rc < 0 ? rc : x->rc;
+	if (x->error || !c->records)
+		return 0;
+	return vxt_sspec_record(x);
+}
+
 /* Run the steps of list @on, in program order. */
 static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on)
 {
@@ -689,11 +720,15 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	/* s->exited is false here (the event would not have come this far),
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
-		if (p->pair)
-			rc = run_pair(x, p++);
-		else
-			rc = run_step(x, p);
-		if (rc || (p->pred == SQ_CLAUSE && s->exited))
+		if (p->pred == SQ_CLAUSE) {
+			x->probe = p->probe;
+			rc = p->act == SA_KEYED ? run_keyed(x, p) : p->c->run(x, p->c);
+			if (rc || s->exited)
+				break;
+			continue;
+		}
+		rc = p->pair ? run_pair(x, p++) : run_step(x, p);
+		if (rc)
 			break;
 	}
 	return rc;
@@ -730,6 +765,18 @@ static bool is_error(const struct snode *n)
 	return n->kind == SN_FIELD && n->idx == SF_ERROR;
 }
 
+/* Whether @c is a profile's clause: its predicate and statements are all
+ * script_keyed.c's nodes. */
+static bool keyed_clause(const struct sclause *c)
+{
+	if (c->pred && c->pred->kind != SN_KEYED)
+		return false;
+	for (unsigned i = 0; i < c->nstmts; i++)
+		if (c->stmts[i]->kind != SN_KEYED || c->stmts[i]->idx == 0)
+			return false;
+	return true;
+}
+
 /* Clause @c of a list whose events fire it as @probe, as a step. */
 static struct sstep make_step(const struct vxt_script *s, const struct sclause *c,
 			      unsigned probe)
@@ -752,6 +799,8 @@ static struct sstep make_step(const struct vxt_script *s, const struct sclause *
 		k.act = SA_OPEN;
 		k.aslot = s->vars[st->a->idx].slot;
 	}
+	if (s->keyed && keyed_clause(c))
+		k.act = SA_KEYED;
 	if (!p)
 		k.pred = SQ_NONE;
 	else if (req_int_node(p))
@@ -768,7 +817,7 @@ static struct sstep make_step(const struct vxt_script *s, const struct sclause *
 	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred != SQ_ANY && k.pred != SQ_NONE ?
 		  p->a->slot : 0;
 	k.pb = k.pred == SQ_REQ_AND ? p->b : NULL;
-	if (k.act == SA_CLAUSE)
+	if (k.act == SA_CLAUSE || k.act == SA_KEYED)
 		k.pred = SQ_CLAUSE;
 	return k;
 }
