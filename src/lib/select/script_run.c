@@ -679,7 +679,8 @@ static inline __attribute__((always_inline)) int run_pair(struct ectx *x,
 
 /* A profile's clause (SA_KEYED), as run_clause() or run_quiet() runs it,
  * calling script_keyed.c straight for its predicate and steps. */
-static int run_keyed(struct ectx *x, const struct sstep *p)
+static inline __attribute__((always_inline)) int run_keyed(struct ectx *x,
+							 const struct sstep *p)
 {
 	const struct sclause *c = p->c;
 	struct vxt_script *s = x->s;
@@ -710,8 +711,10 @@ static int run_keyed(struct ectx *x, const struct sstep *p)
 	return vxt_sspec_record(x);
 }
 
-/* Run the steps of list @on, in program order. */
-static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on)
+/* Run the steps of list @on, in program order; @keyed (a constant where it
+ * is inlined): the script may be a profile's. */
+static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on,
+							 bool keyed)
 {
 	struct vxt_script *s = x->s;
 	const struct sstep *p = s->steps[on], *end = p + s->non[on];
@@ -722,7 +725,7 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	for (; p < end; p++) {
 		if (p->pred == SQ_CLAUSE) {
 			x->probe = p->probe;
-			rc = p->act == SA_KEYED ? run_keyed(x, p) : p->c->run(x, p->c);
+			rc = keyed && p->act == SA_KEYED ? run_keyed(x, p) : p->c->run(x, p->c);
 			if (rc || s->exited)
 				break;
 			continue;
@@ -973,21 +976,21 @@ static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s
 	case VXT_PH_START:
 		if (s->uses_req && (rc = vxt_sreq_open(s, ev, &x->req)) < 0)
 			return rc;
-		return run_steps(x, ev->phase == VXT_PH_START ? SON_START : SON_QUEUE);
+		return run_steps(x, ev->phase == VXT_PH_START ? SON_START : SON_QUEUE, false);
 	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
 		if (!s->uses_req)
-			return run_steps(x, ev->error ? SON_DONE : SON_DONE_OK);
+			return run_steps(x, ev->error ? SON_DONE : SON_DONE_OK, false);
 		x->req = vxt_sreq_of(s, ev);
-		rc = run_steps(x, ev->error ? SON_DONE : SON_DONE_OK);
+		rc = run_steps(x, ev->error ? SON_DONE : SON_DONE_OK, false);
 		if (x->req)
 			vxt_sreq_close(s, x->req);
 		return rc;
 	case VXT_PH_REQUEUE:
 		if (s->uses_req)
 			x->req = vxt_sreq_of(s, ev);
-		return run_steps(x, SON_REQUEUE);
+		return run_steps(x, SON_REQUEUE, false);
 	case VXT_PH_LOST:
-		return run_steps(x, SON_LOST);
+		return run_steps(x, SON_LOST, false);
 	default:
 		return 0;
 	}
@@ -1034,15 +1037,15 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_begin(&x);
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = run_steps(&x, SON_QUEUE); break;
-	case VXT_PH_START: rc = run_steps(&x, SON_START); break;
-	case VXT_PH_REQUEUE: rc = run_steps(&x, SON_REQUEUE); break;
-	case VXT_PH_LOST: rc = run_steps(&x, SON_LOST); break;
+	case VXT_PH_QUEUE: rc = run_steps(&x, SON_QUEUE, true); break;
+	case VXT_PH_START: rc = run_steps(&x, SON_START, true); break;
+	case VXT_PH_REQUEUE: rc = run_steps(&x, SON_REQUEUE, true); break;
+	case VXT_PH_LOST: rc = run_steps(&x, SON_LOST, true); break;
 	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
-		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK);
+		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK, true);
 		break;
 	default:
-		rc = s->keyed ? run_steps(&x, SON_OTHER) : 0;
+		rc = s->keyed ? run_steps(&x, SON_OTHER, true) : 0;
 		break;
 	}
 	if (s->keyed && ev->phase != VXT_PH_LOST)
