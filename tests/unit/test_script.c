@@ -534,7 +534,8 @@ START_TEST(test_per_request_reference)
 			o = &open[nopen++];
 			nreq++;
 			*o = (struct oreq){ .object = e->object, .bytes = e->bytes,
-					    .sector = e->sector, .started = e->phase == VXT_PH_START,
+					    .sector = e->sector,
+					    .started = e->phase == VXT_PH_START,
 					    .evs = calloc(16, sizeof(size_t)) };
 			break;
 		default:	/* requeue, done: the oldest started, else the oldest queued */

@@ -198,7 +198,8 @@ enum sstep_act {
 enum sstep_pair {
 	SPAIR_NONE,
 	SPAIR_OPEN_SPECULATE,	/* X = speculation(), then /req->X/ speculate() */
-	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then /req->X && !error/ discard() */
+	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then
+				 * /req->X && !error/ discard() */
 };
 
 struct sstep {

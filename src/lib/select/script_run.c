@@ -10,10 +10,14 @@
  * A clause of a common shape (a lone speculate(), or no record at all) has
  * a function of its own, picked once, without the steps it never needs.
  * An event probe's clause list is an array of steps (struct sstep), run by
- * one loop: the commonest predicates (/req->X/, /req->X && .../) and lone
- * actions on a req-> ID (speculate, commit, discard, X = speculation())
- * are read from the step and run in the loop, any other clause through its
- * function.
+ * one loop: the commonest predicates (/req->X/, /req->X && error/, /req->X
+ * && .../) and lone actions on a req-> ID (speculate, commit, discard,
+ * X = speculation()) are read from the step and run in the loop, two such
+ * steps that always follow each other as one (a pair), a profile's clause
+ * by calls to script_keyed.c, any other clause through its function. A
+ * plain script's batch shares one context, and its events find their
+ * requests by their phase's own step (the request table's walks are
+ * inline, script_impl.h).
  *
  * An aggregation statement whose keys are all fields or integers keeps a
  * cache from the event's raw numbers to the aggregation's entry, so the
