@@ -761,6 +761,7 @@ static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x
 {
 	struct vxt_script *s = x->s;
 	struct sval v = { .type = SV_INT, .i = i };
+	struct sval *to;
 	struct sdyn *d;
 
 	if (!x->req || !i)
@@ -781,9 +782,13 @@ static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x
 		}
 		x->req->v = d;
 	}
-	if (!d->v[slot].type)
+	to = &d->v[slot];
+	if (!to->type)
 		d->nset++;
-	d->v[slot] = v;
+	to->type = SV_INT;	/* field by field: a copy of @v through the stack
+				 * would stall on its two smaller stores */
+	to->i = i;
+	to->s = NULL;
 	return 0;
 }
 
@@ -840,6 +845,7 @@ static inline int64_t vxt_sspec_open(struct vxt_script *s)
 	b->state = SB_ACTIVE;
 	b->n = 0;
 	b->bytes = 0;
+
 	s->st.opened++;
 	if (++s->st.active > s->st.peak_active)
 		s->st.peak_active = s->st.active;
