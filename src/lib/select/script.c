@@ -55,7 +55,9 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 {
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
-	s->spec = calloc(s->opt.nspec, sizeof(*s->spec));
+	s->spec = aligned_alloc(_Alignof(struct sspec), s->opt.nspec * sizeof(*s->spec));
+	if (s->spec)
+		memset(s->spec, 0, s->opt.nspec * sizeof(*s->spec));
 	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
 	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
 	if (!s->freel || !s->busyl)

@@ -358,24 +358,26 @@ static inline bool srec_has_event(const struct srec *r)
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
 
+/* One cache line (the array is aligned to one): what an event's record
+ * reads comes first, in its first 48 bytes. */
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
-	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
-	struct srec *recs;	/* live records are recs[head .. n) */
-	size_t head, n, cap;
-	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
-	size_t txhead, txn, txcap;
-	uint64_t bytes;
 	/* a window (profiles' context): the buffer keeps only the records
 	 * within window_ns of the newest event and at most window_events of
 	 * them, the oldest going first, also when specsize is reached */
 	bool windowed;
+	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
+	struct srec *recs;	/* live records are recs[head .. n) */
+	size_t head, n, cap;
+	uint64_t bytes;
+	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
+	size_t txhead, txn, txcap;
 	uint32_t window_events;	/* 0 = no count bound */
 	uint64_t window_ns;	/* 0 with window_events: no time bound */
 	uint32_t kgen;		/* keyed: bumped at each opening */
 	uint64_t ka, kb;	/* keyed: the key that owns it */
-};
+} __attribute__((aligned(64)));
 
 struct soldest {			/* stale once the buffer's gen moved on */
 	uint64_t ordinal;
