@@ -358,8 +358,8 @@ static inline bool srec_has_event(const struct srec *r)
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
 
-/* One cache line (the array is aligned to one): what an event's record
- * reads comes first, in its first 48 bytes. */
+/* Aligned to a cache line, as the array is: what an event's record reads
+ * comes first, its first 48 bytes in one line. */
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
