@@ -206,6 +206,7 @@ struct sstep {
 	uint8_t pred;		/* enum sstep_pred */
 	uint8_t act;		/* enum sstep_act */
 	uint8_t pair;		/* enum sstep_pair: with the next step */
+	int8_t kspec;		/* SA_KEYED: its predicate is `spec` (1), `!spec` (0), else -1 */
 	bool commit;		/* SA_END: commit, not discard */
 	unsigned probe;		/* the SP_* bit the clause fires as */
 	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
@@ -889,6 +890,21 @@ static inline int vxt_sspec_discard(struct vxt_script *s, int64_t id)
 int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 
 /* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
+struct skent {			/* one key's state */
+	uint64_t a, b;
+	uint32_t id, kgen;	/* its speculation (valid while the buffer's kgen matches) */
+	uint32_t follow_left;	/* after a commit: events still to follow */
+	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
+	struct skent *next;	/* on the free list */
+};
+
+/* Whether key @k (NULL = none) has an active speculation. */
+static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct skent *k)
+{
+	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
+}
+/* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
 struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
 /* A clause's predicate node (idx 0): whether it holds for the event. */
 bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);

@@ -30,14 +30,6 @@
 
 enum { K_PRED = 0 };	/* else an enum vxt_spec_action */
 
-struct skent {			/* one key's state */
-	uint64_t a, b;
-	uint32_t id, kgen;	/* its speculation (valid while the buffer's kgen matches) */
-	uint32_t follow_left;	/* after a commit: events still to follow */
-	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
-	struct skent *next;	/* on the free list */
-};
-
 struct skclause {
 	struct vxt_filter *pred;	/* NULL = none */
 	int pred_spec;			/* pred is `spec` (1), `!spec` (0), or other (-1) */
@@ -82,7 +74,7 @@ static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t
 
 static bool key_active(const struct vxt_script *s, const struct skent *k)
 {
-	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
+	return vxt_skeyed_active(s, k);
 }
 
 static bool following(const struct skent *k, uint64_t t)
@@ -206,6 +198,11 @@ static int step_end(struct ectx *x, const struct skclause *c, bool commit)
 		k->follow_id = as;
 	}
 	return rc;
+}
+
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
+{
+	return s->keyed->cl[n->num].pred_spec;
 }
 
 bool vxt_skeyed_pred(struct ectx *x, const struct snode *n)

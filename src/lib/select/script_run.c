@@ -694,7 +694,8 @@ static inline __attribute__((always_inline)) int run_keyed(struct ectx *x,
 	x->cl = c;
 	x->error = false;
 	if (c->pred) {
-		bool t = vxt_skeyed_pred(x, c->pred);
+		bool t = p->kspec >= 0 ? vxt_skeyed_active(s, x->key) == (bool)p->kspec :
+					 vxt_skeyed_pred(x, c->pred);
 
 		if (x->rc < 0)
 			return x->rc;
@@ -806,8 +807,12 @@ static struct sstep make_step(const struct vxt_script *s, const struct sclause *
 		k.act = SA_OPEN;
 		k.aslot = s->vars[st->a->idx].slot;
 	}
-	if (s->keyed && keyed_clause(c))
+	k.kspec = -1;
+	if (s->keyed && keyed_clause(c)) {
 		k.act = SA_KEYED;
+		if (c->pred)
+			k.kspec = (int8_t)vxt_skeyed_pred_spec(s, c->pred);
+	}
 	if (!p)
 		k.pred = SQ_NONE;
 	else if (req_int_node(p))
