@@ -370,8 +370,20 @@ START_TEST(test_per_process_reference)
 			nwant += want[i];
 	}
 	vxt_script_start(s, NULL, NULL, sink, &u);
-	for (size_t i = 0; i < 2 * NIO; i++)
-		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
+	for (size_t at = 0; at < 2 * NIO;) {	/* in batches, and one by one */
+		size_t n = 1 + rnd() % 200, pushed;
+
+		if (n > 2 * NIO - at)
+			n = 2 * NIO - at;
+		if (rnd() % 2) {
+			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
+			ck_assert_uint_eq(pushed, n);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
+		}
+		at += n;
+	}
 	vxt_script_end(s);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
@@ -392,6 +404,209 @@ START_TEST(test_per_process_reference)
 	free(u.ord);
 	free(ev);
 	free(want);
+}
+END_TEST
+
+/* ---- per request, against a naive reference ---- */
+
+#define NREQ 4000
+
+struct tev { struct vxt_event e; size_t seq; };
+
+static int cmp_tev(const void *a, const void *b)
+{
+	const struct tev *x = a, *y = b;
+
+	if (x->e.time_ns != y->e.time_ns)
+		return x->e.time_ns < y->e.time_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* An open request of the reference: its key, whether started, its events. */
+struct oreq { uint32_t object, bytes; uint64_t sector; bool started; size_t *evs, n; };
+
+/* The oldest open request of the key of @e with started == @started, by a
+ * walk over them all in arrival order; NULL when none. */
+static struct oreq *oreq_oldest(struct oreq *o, size_t n, const struct vxt_event *e,
+				bool started)
+{
+	for (size_t i = 0; i < n; i++)
+		if (o[i].object == e->object && o[i].bytes == e->bytes &&
+		    o[i].sector == e->sector && o[i].started == started)
+			return &o[i];
+	return NULL;
+}
+
+/* The per-request speculation idiom (the fused steps: /req->X/, /req->X &&
+ * error/, /req->X && !error/, /req->X && ...integer.../, X = speculation()
+ * under another predicate, speculate, commit, discard) over queues, starts,
+ * requeues and completions of I/Os whose keys repeat: what it keeps is every
+ * event of each request that failed (or, in the first, moved 512 bytes), the requests
+ * paired here first in, first out per (object, sector, bytes) by a walk
+ * over a plain list. */
+START_TEST(test_per_request_reference)
+{
+	/* the second without the 512-byte rule: its commit and discard run as
+	 * a pair of steps */
+	static const char *const texts[] = {
+		"#pragma D option nspec=4096\n"
+		"io:::queue, io:::start /!req->spec/ { req->spec = speculation(); }\n"
+		"io:::queue, io:::start, io:::requeue, io:::done /req->spec/ "
+		"{ speculate(req->spec); }\n"
+		"io:::done /req->spec && error/ { commit(req->spec); }\n"
+		"io:::done /req->spec && bytes == 512/ { commit(req->spec); }\n"
+		"io:::done /req->spec && !error/ { discard(req->spec); }\n",
+		"#pragma D option nspec=4096\n"
+		"io:::queue, io:::start /!req->spec/ { req->spec = speculation(); }\n"
+		"io:::queue, io:::start, io:::requeue, io:::done /req->spec/ "
+		"{ speculate(req->spec); }\n"
+		"io:::done /req->spec && error/ { commit(req->spec); }\n"
+		"io:::done /req->spec && !error/ { discard(req->spec); }\n",
+	};
+	const char *text = texts[_i];
+	bool by_size = _i == 0;
+	struct tev *tv = calloc(5 * NREQ, sizeof(*tv));
+	struct vxt_event *ev = calloc(5 * NREQ, sizeof(*ev));
+	bool *want = calloc(5 * NREQ, sizeof(*want));
+	struct oreq *open = calloc(5 * NREQ, sizeof(*open));
+	struct vxt_script *s = compile(text, NULL, 0);
+	struct vxt_script_stats st;
+	struct run u = { 0 };
+	size_t nev = 0, nopen = 0, nwant = 0, at = 0, nreq = 0, ncommit = 0, ndiscard = 0;
+	uint64_t t = 1000;
+
+	ck_assert_ptr_nonnull(tv);
+	ck_assert_ptr_nonnull(open);
+	for (size_t i = 0; i < NREQ; i++) {	/* I/Os over 2 objects, 6 sectors, 2 sizes */
+		struct vxt_event e = { .object = (uint32_t)(rnd() % 2), .sector = 8 * (rnd() % 6),
+				       .bytes = rnd() % 4 ? 4096 : 512, .pid = 1 };
+		uint64_t at0;
+
+		t += 1000 * (rnd() % 400);
+		at0 = t;
+		if (rnd() % 4) {	/* most are queued first */
+			e.phase = VXT_PH_QUEUE;
+			e.time_ns = at0;
+			tv[nev] = (struct tev){ e, nev };
+			nev++;
+			at0 += 1000 * (1 + rnd() % 300);
+		}
+		e.phase = VXT_PH_START;
+		e.time_ns = at0;
+		tv[nev] = (struct tev){ e, nev };
+		nev++;
+		if (rnd() % 10 == 0) {	/* requeued, then started again */
+			at0 += 1000 * (1 + rnd() % 300);
+			e.phase = VXT_PH_REQUEUE;
+			e.time_ns = at0;
+			tv[nev] = (struct tev){ e, nev };
+			nev++;
+			at0 += 1000 * (1 + rnd() % 300);
+			e.phase = VXT_PH_START;
+			e.time_ns = at0;
+			tv[nev] = (struct tev){ e, nev };
+			nev++;
+		}
+		e.phase = VXT_PH_DONE;
+		e.time_ns = at0 + 1000 * (1 + rnd() % 2000);
+		e.error = rnd() % 25 == 0 ? -5 : 0;
+		tv[nev] = (struct tev){ e, nev };
+		nev++;
+	}
+	qsort(tv, nev, sizeof(*tv), cmp_tev);
+	for (size_t i = 0; i < nev; i++)
+		ev[i] = tv[i].e;
+	/* the reference */
+	for (size_t i = 0; i < nev; i++) {
+		const struct vxt_event *e = &ev[i];
+		struct oreq *o = NULL;
+
+		switch (e->phase) {
+		case VXT_PH_START:
+			o = oreq_oldest(open, nopen, e, false);
+			if (o) {
+				o->started = true;
+				break;
+			}
+			/* a new request */
+			__attribute__((fallthrough));
+		case VXT_PH_QUEUE:
+			o = &open[nopen++];
+			nreq++;
+			*o = (struct oreq){ .object = e->object, .bytes = e->bytes,
+					    .sector = e->sector,
+					    .started = e->phase == VXT_PH_START,
+					    .evs = calloc(16, sizeof(size_t)) };
+			break;
+		default:	/* requeue, done: the oldest started, else the oldest queued */
+			o = oreq_oldest(open, nopen, e, true);
+			if (!o)
+				o = oreq_oldest(open, nopen, e, false);
+			if (o && e->phase == VXT_PH_REQUEUE)
+				o->started = false;
+			break;
+		}
+		if (!o)
+			continue;
+		if (o->n < 16)
+			o->evs[o->n++] = i;
+		if (e->phase != VXT_PH_DONE)
+			continue;
+		if (e->error || (by_size && e->bytes == 512)) {
+			for (size_t k = 0; k < o->n; k++)
+				want[o->evs[k]] = true;
+			ncommit++;
+		} else {
+			ndiscard++;
+		}
+		free(o->evs);
+		memmove(o, o + 1, (size_t)(open + nopen - o - 1) * sizeof(*o));
+		nopen--;
+	}
+	for (size_t i = 0; i < nev; i++)
+		nwant += want[i];
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	while (at < nev) {	/* in batches, and one by one */
+		size_t n = 1 + rnd() % 200, pushed;
+
+		if (n > nev - at)
+			n = nev - at;
+		if (rnd() % 2) {
+			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
+			ck_assert_uint_eq(pushed, n);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
+		}
+		at += n;
+	}
+	ck_assert_int_eq(vxt_script_end(s), 0);
+	vxt_script_get_stats(s, &st);
+	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
+	ck_assert_uint_eq(st.opened, nreq);	/* one speculation per request */
+	ck_assert_uint_eq(st.committed, ncommit);
+	ck_assert_uint_eq(st.discarded, ndiscard + nopen);	/* the open ones at the end */
+	ck_assert_uint_eq(st.eof_discarded, nopen);
+	ck_assert_uint_gt(nwant, 200);
+	for (size_t i = 1; i < u.n; i++)	/* commits deliver in commit order */
+		for (size_t j = i; j > 0 && u.ord[j - 1] > u.ord[j]; j--) {
+			uint64_t x = u.ord[j];
+
+			u.ord[j] = u.ord[j - 1];
+			u.ord[j - 1] = x;
+		}
+	ck_assert_uint_eq(u.n, nwant);
+	for (size_t i = 0, k = 0; i < nev; i++)
+		if (want[i])
+			ck_assert_uint_eq(u.ord[k++], i);
+	for (size_t i = 0; i < nopen; i++)
+		free(open[i].evs);
+	vxt_script_free(s);
+	free(u.ord);
+	free(open);
+	free(want);
+	free(ev);
+	free(tv);
 }
 END_TEST
 
@@ -629,6 +844,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_div_zero);
 	tcase_add_test(tc, test_per_process_reference);
+	tcase_add_loop_test(tc, test_per_request_reference, 0, 2);
 	tcase_add_test(tc, test_aggregations);
 	tcase_add_test(tc, test_avg_and_keys);
 	tcase_add_test(tc, test_push_many);

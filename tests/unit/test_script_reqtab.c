@@ -5,6 +5,9 @@
  * the table's end): after every step the table's oldest started and oldest
  * queued request of a key are what a linear search of a plain array in
  * arrival order finds, and the table holds as many requests as the array.
+ * vxt_sreqtab_bound() and a start's claim take the first request of the key
+ * their walk meets: they find the same only while the table keeps each
+ * key's requests in arrival order along the probe run, through growth too.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -73,6 +76,8 @@ START_TEST(oracle)
 		rq = ref_oldest(list, n, ka, kb, false);
 		same(st, rs);
 		same(qu, rq);
+		/* what a done binds: the first of the key met, by the order */
+		same(vxt_sreqtab_bound(&t, ka, kb), rs ? rs : rq);
 		if (op < 4 && adds < NREF) {	/* a queue, or a start: the oldest queued or a new one */
 			struct sreq *r;
 			int rc = vxt_sreqtab_claim(&t, ka, kb, op >= 2, &r);
@@ -112,6 +117,42 @@ START_TEST(oracle)
 }
 END_TEST
 
+/* One key whose run wraps around the table's end when the table grows: its
+ * requests must still be met oldest first (a growth that walked the old
+ * table from slot 0 would put the wrapped, newer ones first). */
+START_TEST(growth_keeps_order)
+{
+	struct sreqtab t = { 0 };
+	struct sreq *r;
+	uint64_t ka = 1ull << 32 | 4096, kb;
+	size_t last;
+
+	/* a key whose home is the last slot of the first table */
+	for (kb = 0;; kb++) {
+		ck_assert_int_eq(vxt_sreqtab_claim(&t, ka, kb, false, &r), 0);
+		last = t.cap - 1;
+		if ((size_t)(r - t.e) == last)
+			break;
+		vxt_sreqtab_delete(&t, r);
+	}
+	for (unsigned i = 1; i < 4 * last; i++) {	/* queued ones: several growths */
+		ck_assert_int_eq(vxt_sreqtab_claim(&t, ka, kb, false, &r), 0);
+		ck_assert_uint_eq(t.n, i + 1);
+	}
+	for (uint64_t want = t.e[last].id; t.n; want++) {
+		r = vxt_sreqtab_bound(&t, ka, kb);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_uint_eq(r->id, want);	/* the oldest */
+		if (want % 2) {			/* a start takes the oldest queued */
+			ck_assert_int_eq(vxt_sreqtab_claim(&t, ka, kb, true, &r), 1);
+			ck_assert_uint_eq(r->id, want);
+		}
+		vxt_sreqtab_delete(&t, r);
+	}
+	vxt_sreqtab_free(&t);
+}
+END_TEST
+
 Suite *script_reqtab_suite(void)
 {
 	Suite *s = suite_create("script_reqtab");
@@ -119,6 +160,7 @@ Suite *script_reqtab_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, oracle, 0, 2);
+	tcase_add_test(tc, growth_keeps_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

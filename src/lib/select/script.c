@@ -55,7 +55,9 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 {
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
-	s->spec = calloc(s->opt.nspec, sizeof(*s->spec));
+	s->spec = aligned_alloc(_Alignof(struct sspec), s->opt.nspec * sizeof(*s->spec));
+	if (s->spec)
+		memset(s->spec, 0, s->opt.nspec * sizeof(*s->spec));
 	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
 	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
 	if (!s->freel || !s->busyl)
@@ -69,8 +71,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
 	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
-	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0 ||
-	    vxt_script_prepare_on(s) < 0)
+	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
@@ -95,6 +96,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 			s->ticks[s->nticks++] = s->cl[i].tick_ns;
 	}
 	vxt_script_compile_ints(s);
+	if (vxt_script_prepare_on(s) < 0)	/* its steps read the slots and functions */
+		return -ENOMEM;
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
 	vxt_ivals_unset(&s->iv);
 	if (s->uses_iv && !(s->pp = vxt_phasepair_new()))
@@ -246,8 +249,10 @@ void vxt_script_free(struct vxt_script *s)
 		for (unsigned i = 0; i < s->nfast; i++)
 			free(s->fast[i].e);
 	free(s->fast);
-	for (unsigned k = 0; k < SON_COUNT; k++)
+	for (unsigned k = 0; k < SON_COUNT; k++) {
 		free((void *)s->on[k]);
+		free(s->steps[k]);
+	}
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);

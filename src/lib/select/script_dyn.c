@@ -13,7 +13,9 @@
  * Requests (script_reqtab.c): queue or start opens one, FIFO per (object,
  * sector, bytes): a start takes the oldest queued one, a done (or requeue)
  * the oldest started one, or else the oldest; after the done's clauses the
- * request and its req-> values go.
+ * request and its req-> values go. The steps every such event takes
+ * (binding, closing, an integer into values the request has) are inline in
+ * script_impl.h; the rarer ones are here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,36 +23,15 @@
 
 #include "select/script_impl.h"
 
-static uint64_t req_key_a(const struct vxt_event *ev)
-{
-	return (uint64_t)ev->object << 32 | ev->bytes;
-}
-
-bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
-{
-	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
-		s->st.dyn_drops++;
-		return false;
-	}
-	s->st.dyn_bytes += (uint64_t)delta;
-	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
-		s->st.peak_dyn_bytes = s->st.dyn_bytes;
-	return true;
-}
-
 static int64_t self_size(const struct vxt_script *s)
 {
 	return (int64_t)(sizeof(struct sdyn) + s->nself * sizeof(struct sval) +
 			 2 * sizeof(struct ient));
 }
 
-static int64_t reqv_size(const struct vxt_script *s)
-{
-	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
-}
-
-/* Values for @n variables, all unset, from the free list @fl first (only
- * their types are cleared: a value is read only when its type is set). */
+/* Values for @n variables, all unset, from the free list @fl first (their
+ * types and integers cleared: an unset value's integer is 0, so an integer
+ * variable reads without a look at its type). */
 static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 {
 	struct sdyn *d = *fl;
@@ -60,8 +41,10 @@ static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 	*fl = d->next;
 	d->nset = 0;
 	d->next = NULL;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		d->v[i].type = SV_NONE;
+		d->v[i].i = 0;
+	}
 	return d;
 }
 
@@ -112,6 +95,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 	if (zero) {
 		if (d->v[slot].type) {
 			d->v[slot].type = SV_NONE;
+			d->v[slot].i = 0;	/* an unset integer reads 0 */
 			d->nset--;
 		}
 		return !d->nset;
@@ -122,8 +106,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 	return false;
 }
 
-/* vxt_sdyn_set() of a req-> variable. */
-static int req_set(struct ectx *x, unsigned slot, struct sval v)
+int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
 	bool zero = v.type != SV_STR && v.i == 0;
@@ -133,7 +116,7 @@ static int req_set(struct ectx *x, unsigned slot, struct sval v)
 		return 0;	/* no request: nothing to set */
 	d = x->req->v;
 	if (!d) {
-		if (zero || !vxt_sdyn_take(s, reqv_size(s)))
+		if (zero || !vxt_sdyn_take(s, vxt_sreqv_size(s)))
 			return 0;
 		d = x->req->v = dyn_new(&s->free_reqv, s->nreqv);
 		if (!d)
@@ -142,7 +125,7 @@ static int req_set(struct ectx *x, unsigned slot, struct sval v)
 	if (slot_store(d, slot, v, zero)) {
 		x->req->v = NULL;
 		dyn_put(&s->free_reqv, d);
-		vxt_sdyn_take(s, -reqv_size(s));
+		vxt_sdyn_take(s, -vxt_sreqv_size(s));
 	}
 	return 0;
 }
@@ -180,53 +163,7 @@ int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 {
 	unsigned slot = x->s->vars[n->idx].slot;
 
-	return n->kind == SN_REQ ? req_set(x, slot, v) : self_set(x, slot, v);
-}
-
-/* ---- requests ---- */
-
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out)
-{
-	struct sreq *started, *queued;
-	uint64_t ka = req_key_a(ev);
-	int rc;
-
-	*out = NULL;
-	switch (ev->phase) {
-	case VXT_PH_START:
-	case VXT_PH_QUEUE:
-		rc = vxt_sreqtab_claim(&s->reqs, ka, ev->sector, ev->phase == VXT_PH_START, out);
-		if (rc != 0)
-			return rc < 0 ? rc : 0;	/* error, or a queued request started */
-		if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-			vxt_sreqtab_delete(&s->reqs, *out);
-			*out = NULL;	/* not followed: its req-> are 0 */
-		}
-		return 0;
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-		vxt_sreqtab_find(&s->reqs, ka, ev->sector, &started, &queued);
-		if (started) {
-			if (ev->phase == VXT_PH_REQUEUE)
-				started->started = false;
-			*out = started;
-		} else {
-			*out = queued;
-		}
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
-{
-	if (r->v) {
-		dyn_put(&s->free_reqv, r->v);
-		vxt_sdyn_take(s, -reqv_size(s));
-	}
-	vxt_sdyn_take(s, -(int64_t)S_REQ_SIZE);
-	vxt_sreqtab_delete(&s->reqs, r);
+	return n->kind == SN_REQ ? vxt_sreq_set(x, slot, v) : self_set(x, slot, v);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

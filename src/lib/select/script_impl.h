@@ -12,6 +12,7 @@
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -170,6 +171,51 @@ struct sclause {
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
+/* A clause of an event probe's list as the list's runner takes it
+ * (script_run.c): a common predicate and a common lone action are read
+ * from here, without the clause's function, its tree or a call per node;
+ * any other clause runs through its function. */
+enum sstep_pred {
+	SQ_CLAUSE,		/* SA_CLAUSE: the clause's function tests it */
+	SQ_ANY,			/* the clause's predicate, by pred_holds() */
+	SQ_NONE,		/* no predicate */
+	SQ_REQ,			/* /req->X/, X an integer req-> variable */
+	SQ_REQ_AND,		/* /req->X && B/, B an integer with a function */
+	SQ_REQ_ERROR,		/* /req->X && error/ */
+	SQ_REQ_OK,		/* /req->X && !error/ */
+};
+
+enum sstep_act {
+	SA_CLAUSE,		/* the clause's function (its predicate too) */
+	SA_SPECULATE,		/* speculate(req->X) */
+	SA_END,			/* commit(req->X) or discard(req->X) */
+	SA_OPEN,		/* req->X = speculation() */
+	SA_KEYED,		/* a profile's clause: its steps (script_keyed.c) */
+};
+
+/* Two steps that run as one (the first's pair; the second keeps its own
+ * fields, and runs alone in no other way). */
+enum sstep_pair {
+	SPAIR_NONE,
+	SPAIR_OPEN_SPECULATE,	/* X = speculation(), then /req->X/ speculate() */
+	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then
+				 * /req->X && !error/ discard() */
+};
+
+struct sstep {
+	uint8_t pred;		/* enum sstep_pred */
+	uint8_t act;		/* enum sstep_act */
+	uint8_t pair;		/* enum sstep_pair: with the next step */
+	int8_t kspec;		/* SA_KEYED: its predicate is `spec` (1), `!spec` (0), else -1 */
+	bool commit;		/* SA_END: commit, not discard */
+	unsigned probe;		/* the SP_* bit the clause fires as */
+	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
+	unsigned aslot;		/* SA_SPECULATE, SA_END, SA_OPEN: X's slot */
+	uint64_t mbits;		/* SA_SPECULATE: its records' word but the ordinal */
+	const struct snode *pb;	/* SQ_REQ_AND: B */
+	const struct sclause *c;
+};
+
 /* ---- variables and aggregations: one hash table ---- */
 
 struct skey {
@@ -313,24 +359,26 @@ static inline bool srec_has_event(const struct srec *r)
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
 
+/* Aligned to a cache line, as the array is: what an event's record reads
+ * comes first, its first 48 bytes in one line. */
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
-	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
-	struct srec *recs;	/* live records are recs[head .. n) */
-	size_t head, n, cap;
-	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
-	size_t txhead, txn, txcap;
-	uint64_t bytes;
 	/* a window (profiles' context): the buffer keeps only the records
 	 * within window_ns of the newest event and at most window_events of
 	 * them, the oldest going first, also when specsize is reached */
 	bool windowed;
+	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
+	struct srec *recs;	/* live records are recs[head .. n) */
+	size_t head, n, cap;
+	uint64_t bytes;
+	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
+	size_t txhead, txn, txcap;
 	uint32_t window_events;	/* 0 = no count bound */
 	uint64_t window_ns;	/* 0 with window_events: no time bound */
 	uint32_t kgen;		/* keyed: bumped at each opening */
 	uint64_t ka, kb;	/* keyed: the key that owns it */
-};
+} __attribute__((aligned(64)));
 
 struct soldest {			/* stale once the buffer's gen moved on */
 	uint64_t ordinal;
@@ -339,7 +387,8 @@ struct soldest {			/* stale once the buffer's gen moved on */
 
 /* ---- in-flight requests, for req-> ---- */
 
-/* self-> and req-> values of one process or request (slots from svar.slot). */
+/* self-> and req-> values of one process or request (slots from svar.slot);
+ * an unset value (type SV_NONE) has i 0. */
 struct sdyn {
 	unsigned nset;		/* values set (not 0): none left frees it */
 	struct sdyn *next;	/* on a free list */
@@ -362,19 +411,117 @@ struct sreqtab {
 };
 
 /* The oldest started and the oldest not started request of key (@ka, @kb),
- * NULL when there is none. Borrowed; valid until the next add or delete. */
+ * NULL when there is none, by a walk over the key's whole probe run.
+ * Borrowed; valid until the next add or delete. */
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued);
+/* The table twice as large (or made): room for one more request; pointers
+ * into it go stale. @return 0 or -ENOMEM. */
+int vxt_sreqtab_grow(struct sreqtab *t);
+void vxt_sreqtab_free(struct sreqtab *t);
+
+/* Backward-shift deletion in an open-addressed table with linear probing:
+ * whether the entry at slot @at, whose home slot is @home, moves into the
+ * hole at @hole (it may when its home does not lie after the hole, around
+ * the table's end). */
+static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
+{
+	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
+}
+
+/* The table's steps each event takes are inline, so its path makes no
+ * call for them (script_reqtab.c has the rest, and its invariants). */
+
+static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
+{
+	uint64_t h = (ka * 0x9e3779b97f4a7c15ull) ^ (kb + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+/* The request a done or requeue of key (@ka, @kb) binds: the oldest
+ * started one, else the oldest queued one, NULL when there is none.
+ * Borrowed; valid until the next add or delete. */
+static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
+					     uint64_t kb)
+{
+	struct sreq *qu = NULL;
+	size_t mask, i;
+
+	if (!t->cap)
+		return NULL;
+	mask = t->cap - 1;
+	for (i = vxt_sreq_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
+		struct sreq *r = &t->e[i];
+
+		if (r->ka != ka || r->kb != kb)
+			continue;
+		if (r->started)
+			return r;	/* the first is the oldest */
+		if (!qu)
+			qu = r;
+	}
+	return qu;
+}
+
 /* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
  * takes the oldest queued request of the key, marked started (*@out,
  * @return 1); else a new request, the newest of its key, without req->
  * values (*@out, @return 0). *@out is borrowed, valid until the next
  * change. @return -ENOMEM when the table cannot grow. */
-int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
-		      struct sreq **out);
+static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+				    struct sreq **out)
+{
+	uint32_t h = vxt_sreq_hash(ka, kb);
+	struct sreq *r;
+	size_t mask, i;
+
+	if (2 * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
+		return -ENOMEM;
+	mask = t->cap - 1;
+	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
+		r = &t->e[i];
+		if (start && !r->started && r->ka == ka && r->kb == kb) {
+			r->started = true;	/* the first is the oldest */
+			*out = r;
+			return 1;
+		}
+	}
+	r = &t->e[i];		/* an empty slot: the newest of its key */
+	r->ka = ka;
+	r->kb = kb;
+	r->id = ++t->next_id;
+	r->v = NULL;
+	r->home = h;
+	r->started = start;
+	t->n++;
+	*out = r;
+	return 0;
+}
+
 /* Forget @r (its values are the caller's). Other requests may move. */
-void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r);
-void vxt_sreqtab_free(struct sreqtab *t);
+static inline void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)
+{
+	size_t mask = t->cap - 1, i = (size_t)(r - t->e), j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!t->e[j].id)
+			break;
+		home = t->e[j].home & mask;
+		if (vxt_probe_fills_hole(home, i, j)) {
+			t->e[i] = t->e[j];
+			i = j;
+		}
+	}
+	t->e[i].id = 0;
+	t->n--;
+}
 
 /* ---- the script ---- */
 
@@ -439,6 +586,7 @@ struct vxt_script {
 	unsigned nthis;
 	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
 	unsigned non[SON_COUNT];
+	struct sstep *steps[SON_COUNT];	/* the same as steps */
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
@@ -524,21 +672,144 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
  * as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
 #define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
-/* Take (@delta > 0) or give back dynamic variable space. @return false,
- * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
-bool vxt_sdyn_take(struct vxt_script *s, int64_t delta);
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
- * or close). @return 0 or -ENOMEM. */
-int vxt_sreq_bind(struct vxt_script *s, const struct vxt_event *ev, struct sreq **out);
-/* After the done's clauses: forget @r, as bound, and its req-> values. */
-void vxt_sreq_close(struct vxt_script *s, struct sreq *r);
+/* vxt_sdyn_set() of the req-> variable in slot @slot. */
+int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
+/* The steps every event with requests followed takes are inline here, so
+ * the event's path makes no call for them. */
+
+/* Take (@delta > 0) or give back dynamic variable space. @return false,
+ * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
+static inline bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
+{
+	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
+		s->st.dyn_drops++;
+		return false;
+	}
+	s->st.dyn_bytes += (uint64_t)delta;
+	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
+		s->st.peak_dyn_bytes = s->st.dyn_bytes;
+	return true;
+}
+
+/* What a request's req-> values take of dynvarsize. */
+static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
+{
+	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
+}
+
+/* The request of queue or start @ev (*@out, NULL = none: not followed, its
+ * req-> are 0): a start takes the oldest queued one of its key (object,
+ * sector, bytes), else a new one opens. @return 0 or -ENOMEM. */
+static inline __attribute__((always_inline)) int vxt_sreq_open(struct vxt_script *s,
+							     const struct vxt_event *ev,
+							     struct sreq **out)
+{
+	int rc = vxt_sreqtab_claim(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes, ev->sector,
+				   ev->phase == VXT_PH_START, out);
+
+	if (rc != 0)
+		return rc < 0 ? rc : 0;	/* error, or a queued request started */
+	if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
+		vxt_sreqtab_delete(&s->reqs, *out);
+		*out = NULL;
+	}
+	return 0;
+}
+
+/* The request of done or requeue @ev: the oldest started one of its key,
+ * else the oldest queued one, NULL when none; a requeue's is queued again. */
+static inline __attribute__((always_inline)) struct sreq *vxt_sreq_of(struct vxt_script *s,
+								    const struct vxt_event *ev)
+{
+	struct sreq *r = vxt_sreqtab_bound(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
+					   ev->sector);
+
+	if (r && ev->phase == VXT_PH_REQUEUE)
+		r->started = false;	/* started or not, it is queued again */
+	return r;
+}
+
+/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
+ * or close): vxt_sreq_open() or vxt_sreq_of() by its phase. @return 0 or
+ * -ENOMEM. */
+static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
+							      const struct vxt_event *ev,
+							      struct sreq **out)
+{
+	*out = NULL;
+	switch (ev->phase) {
+	case VXT_PH_START:
+	case VXT_PH_QUEUE:
+		return vxt_sreq_open(s, ev, out);
+	case VXT_PH_DONE:
+	case VXT_PH_REQUEUE:
+		*out = vxt_sreq_of(s, ev);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Integer @i (0 unsets) into slot @slot of the event's request's req->
+ * values (nothing without a request), as vxt_sdyn_set() of an integer:
+ * a value into values the request has, or into a set reused from the free
+ * list, here; anything else through vxt_sreq_set(). @return 0 or -ENOMEM. */
+static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x, unsigned slot,
+								 int64_t i)
+{
+	struct vxt_script *s = x->s;
+	struct sval v = { .type = SV_INT, .i = i };
+	struct sval *to;
+	struct sdyn *d;
+
+	if (!x->req || !i)
+		return x->req ? vxt_sreq_set(x, slot, v) : 0;
+	d = x->req->v;
+	if (!d) {
+		if (!s->free_reqv)
+			return vxt_sreq_set(x, slot, v);
+		if (!vxt_sdyn_take(s, vxt_sreqv_size(s)))
+			return 0;
+		d = s->free_reqv;
+		s->free_reqv = d->next;
+		d->nset = 0;
+		d->next = NULL;
+		for (unsigned k = 0; k < s->nreqv; k++) {
+			d->v[k].type = SV_NONE;
+			d->v[k].i = 0;
+		}
+		x->req->v = d;
+	}
+	to = &d->v[slot];
+	if (!to->type)
+		d->nset++;
+	to->type = SV_INT;	/* field by field: a copy of @v through the stack
+				 * would stall on its two smaller stores */
+	to->i = i;
+	to->s = NULL;
+	return 0;
+}
+
+/* After the done's clauses: forget @r, as bound, and its req-> values. */
+static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
+{
+	int64_t size = (int64_t)S_REQ_SIZE;
+
+	if (r->v) {
+		r->v->next = s->free_reqv;
+		s->free_reqv = r->v;
+		size += vxt_sreqv_size(s);
+	}
+	vxt_sdyn_take(s, -size);	/* one give-back for both */
+	vxt_sreqtab_delete(&s->reqs, r);
+}
+
 /* script_spec.c: speculative buffers and the principal buffer. */
-int64_t vxt_sspec_open(struct vxt_script *s);
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
 /* The event's record, without text, into active speculation @id (as
@@ -550,12 +821,96 @@ void vxt_sspec_clean(struct vxt_script *s);
 void vxt_sspec_end_all(struct vxt_script *s);
 /* A text-only record straight to the principal buffer. */
 int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len);
-void vxt_sspec_mem(struct vxt_script *s, int64_t delta);
+/* Speculative buffers hold @delta bytes more. Can't fail. */
+static inline void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
+{
+	s->spec_bytes += (uint64_t)delta;
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	if (s->st.mem_bytes > s->st.peak_mem_bytes)
+		s->st.peak_mem_bytes = s->st.mem_bytes;
+}
+/* speculation(): a free buffer made active, its id; 0 when none is free
+ * (a failed speculation). Can't fail. */
+static inline int64_t vxt_sspec_open(struct vxt_script *s)
+{
+	struct sspec *b;
+	uint32_t id;
+
+	if (!s->nfree) {
+		if (s->nbusy)
+			s->st.failed_busy++;
+		else
+			s->st.failed_unavail++;
+		return 0;
+	}
+	id = s->freel[--s->nfree];
+	b = &s->spec[id - 1];
+	b->state = SB_ACTIVE;
+	b->n = 0;
+	b->bytes = 0;
+
+	s->st.opened++;
+	if (++s->st.active > s->st.peak_active)
+		s->st.peak_active = s->st.active;
+	return id;
+}
+
+/* Buffer @b forgets its records. */
+static inline void vxt_sspec_empty(struct vxt_script *s, struct sspec *b)
+{
+	vxt_sspec_mem(s, -(int64_t)b->bytes);
+	b->head = 0;
+	b->n = 0;
+	b->txhead = b->txn = 0;
+	b->bytes = 0;
+	b->has_ev = false;
+	b->gen++;
+}
+
+/* discard(@id) of a script (not a profile): vxt_sspec_end(s, @id, false).
+ * @return 0. */
+static inline int vxt_sspec_discard(struct vxt_script *s, int64_t id)
+{
+	struct sspec *b;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;	/* 0 is always invalid, and harmless */
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;	/* already committed or discarded: busy or free */
+	s->st.discarded++;
+	vxt_sspec_empty(s, b);
+	s->st.active--;
+	b->state = SB_BUSY;
+	s->busyl[s->nbusy++] = (uint32_t)id;
+	return 0;
+}
+
 /* Forget the records of buffer @id older than its window (s->now). */
 int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 
 /* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
+struct skent {			/* one key's state */
+	uint64_t a, b;
+	uint32_t id, kgen;	/* its speculation (valid while the buffer's kgen matches) */
+	uint32_t follow_left;	/* after a commit: events still to follow */
+	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
+	struct skent *next;	/* on the free list */
+};
+
+/* Whether key @k (NULL = none) has an active speculation. */
+static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct skent *k)
+{
+	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
+}
+/* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
 struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
+/* A clause's predicate node (idx 0): whether it holds for the event. */
+bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
+/* A step node (idx an enum vxt_spec_action): run it for the event (out of
+ * memory: x->rc and x->error set). @return x->rc. */
+int vxt_skeyed_step(struct ectx *x, const struct snode *n);
 /* Before an event's clauses: find its key. */
 void vxt_skeyed_begin(struct ectx *x);
 /* After them: forget an idle key, close emptied windows now and then. */
@@ -590,14 +945,5 @@ int vxt_script_errno(const char *name);
 /* the one-line "file:line:col: message" */
 int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsigned col,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* Backward-shift deletion in an open-addressed table with linear probing:
- * whether the entry at slot @at, whose home slot is @home, moves into the
- * hole at @hole (it may when its home does not lie after the hole, around
- * the table's end). */
-static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
-{
-	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
-}
 
 #endif

@@ -30,14 +30,6 @@
 
 enum { K_PRED = 0 };	/* else an enum vxt_spec_action */
 
-struct skent {			/* one key's state */
-	uint64_t a, b;
-	uint32_t id, kgen;	/* its speculation (valid while the buffer's kgen matches) */
-	uint32_t follow_left;	/* after a commit: events still to follow */
-	uint64_t follow_until, follow_id;	/* follow_id 0 = not following */
-	struct skent *next;	/* on the free list */
-};
-
 struct skclause {
 	struct vxt_filter *pred;	/* NULL = none */
 	int pred_spec;			/* pred is `spec` (1), `!spec` (0), or other (-1) */
@@ -82,7 +74,7 @@ static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t
 
 static bool key_active(const struct vxt_script *s, const struct skent *k)
 {
-	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
+	return vxt_skeyed_active(s, k);
 }
 
 static bool following(const struct skent *k, uint64_t t)
@@ -208,20 +200,29 @@ static int step_end(struct ectx *x, const struct skclause *c, bool commit)
 	return rc;
 }
 
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
 {
-	struct skeyed *ky = x->s->keyed;
-	const struct skclause *c = &ky->cl[n->num];
+	return s->keyed->cl[n->num].pred_spec;
+}
+
+bool vxt_skeyed_pred(struct ectx *x, const struct snode *n)
+{
+	const struct skclause *c = &x->s->keyed->cl[n->num];
 	struct vxt_filter_ctx ctx;
+
+	ctx.spec = key_active(x->s, x->key);
+	if (c->pred_spec >= 0)
+		return ctx.spec == (bool)c->pred_spec;
+	ctx.iv = x->s->pp ? &x->s->iv : NULL;
+	return vxt_filter_eval(c->pred, x->ev, &ctx);
+}
+
+int vxt_skeyed_step(struct ectx *x, const struct snode *n)
+{
+	const struct skclause *c = &x->s->keyed->cl[n->num];
 	int rc = 0;
 
 	switch (n->idx) {
-	case K_PRED:
-		ctx.spec = key_active(x->s, x->key);
-		ctx.iv = x->s->pp ? &x->s->iv : NULL;
-		if (c->pred_spec >= 0)
-			return val(ctx.spec == (bool)c->pred_spec);
-		return val(vxt_filter_eval(c->pred, x->ev, &ctx));
 	case VXT_ACT_SPECULATION:
 		rc = step_speculation(x, c);
 		break;
@@ -241,6 +242,14 @@ struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
 		x->rc = rc;
 		x->error = true;
 	}
+	return x->rc;
+}
+
+struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
+{
+	if (n->idx == K_PRED)
+		return val(vxt_skeyed_pred(x, n));
+	vxt_skeyed_step(x, n);
 	return val(0);
 }
 

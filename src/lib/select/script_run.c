@@ -9,6 +9,15 @@
  * speculate() (script_spec.c). A run-time error abandons the clause.
  * A clause of a common shape (a lone speculate(), or no record at all) has
  * a function of its own, picked once, without the steps it never needs.
+ * An event probe's clause list is an array of steps (struct sstep), run by
+ * one loop: the commonest predicates (/req->X/, /req->X && error/, /req->X
+ * && .../) and lone actions on a req-> ID (speculate, commit, discard,
+ * X = speculation()) are read from the step and run in the loop, two such
+ * steps that always follow each other as one (a pair), a profile's clause
+ * by calls to script_keyed.c, any other clause through its function. A
+ * plain script's batch shares one context, and its events find their
+ * requests by their phase's own step (the request table's walks are
+ * inline, script_impl.h).
  *
  * An aggregation statement whose keys are all fields or integers keeps a
  * cache from the event's raw numbers to the aggregation's entry, so the
@@ -544,6 +553,287 @@ static void prepare_runs(struct vxt_script *s)
 	}
 }
 
+/* ---- an event probe's clause list as steps ---- */
+
+/* Integer req-> variable in slot @slot of the event's request; 0 when unset
+ * (an unset value's integer is 0). */
+static inline int64_t step_req(const struct ectx *x, unsigned slot)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+
+	return d ? d->v[slot].i : 0;
+}
+
+/* /req->X && B/ of step @p, as pred_holds(). */
+static inline __attribute__((always_inline)) int step_req_and(struct ectx *x,
+							    const struct sstep *p)
+{
+	bool t;
+
+	if (!step_req(x, p->pslot))
+		return 0;
+	t = p->pb->ifn(x, p->pb) != 0;
+	if (x->rc < 0)
+		return x->rc;
+	return !x->error && t;
+}
+
+/* speculate(req->X) once the predicate holds, as run_speculate(): an event
+ * into a buffer with room and no window is appended here. */
+static inline __attribute__((always_inline)) int step_speculate(struct ectx *x,
+							      const struct sstep *p)
+{
+	struct vxt_script *s = x->s;
+	int64_t id = step_req(x, p->aslot);
+	struct sspec *b;
+	struct srec *r;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;
+	if (b->windowed || b->n == b->cap || s->track ||
+	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
+		x->cl = p->c;
+		x->probe = p->probe;
+		return vxt_sspec_speculate(x, id);
+	}
+	r = &b->recs[b->n++];
+	r->ev = *x->ev;
+	r->m = p->mbits | (x->ordinal & SREC_ORDINAL);
+	b->bytes += VXT_SCRIPT_RECORD_SIZE;
+	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
+	return 0;
+}
+
+/* One step over the event (not SQ_CLAUSE: run_steps() calls those), as its
+ * clause's function would run it. The context's clause, probe and error
+ * are set only where something reads them: an expression, a record's slow
+ * path. */
+static inline __attribute__((always_inline)) int run_step(struct ectx *x,
+							const struct sstep *p)
+{
+	int rc;
+
+	if (p->pred == SQ_REQ) {	/* the commonest first */
+		if (!step_req(x, p->pslot))
+			return 0;
+	} else switch (p->pred) {
+	case SQ_NONE:
+		break;
+	case SQ_REQ_ERROR:
+		if (!step_req(x, p->pslot) || !x->ev->error)
+			return 0;
+		break;
+	case SQ_REQ_OK:
+		if (!step_req(x, p->pslot) || x->ev->error)
+			return 0;
+		break;
+	default:		/* SQ_REQ_AND, SQ_ANY: as clause_enter() */
+		x->probe = p->probe;
+		x->cl = p->c;
+		x->error = false;
+		rc = p->pred == SQ_REQ_AND ? step_req_and(x, p) : pred_holds(x, p->c);
+		if (rc <= 0)
+			return rc;
+		break;
+	}
+	switch (p->act) {
+	case SA_SPECULATE:
+		return step_speculate(x, p);
+	case SA_END:
+		if (!p->commit && !x->s->keyed)
+			return vxt_sspec_discard(x->s, step_req(x, p->aslot));
+		rc = vxt_sspec_end(x->s, step_req(x, p->aslot), p->commit);
+		return clause_rc(x, rc);
+	default:		/* SA_OPEN */
+		rc = vxt_sreq_set_int(x, p->aslot, vxt_sspec_open(x->s));
+		return clause_rc(x, rc);
+	}
+}
+
+/* Step @p and the next one, a pair (p->pair) run as one. */
+static inline __attribute__((always_inline)) int run_pair(struct ectx *x,
+							const struct sstep *p)
+{
+	struct vxt_script *s = x->s;
+	const struct sstep *q = p + 1;
+	int rc;
+
+	if (p->pair == SPAIR_OPEN_SPECULATE) {	/* X = speculation(); then speculate(X) */
+		rc = run_step(x, p);
+		if (rc < 0)
+			return rc;
+		return step_req(x, q->pslot) ? step_speculate(x, q) : 0;
+	}
+	/* SPAIR_COMMIT_DISCARD: /X && error/ commit(); then /X && !error/ discard()
+	 * (a commit leaves X as it is) */
+	if (!step_req(x, p->pslot))
+		return 0;
+	if (x->ev->error) {
+		rc = vxt_sspec_end(s, step_req(x, p->aslot), true);
+		return clause_rc(x, rc);
+	}
+	if (!s->keyed)
+		return vxt_sspec_discard(s, step_req(x, q->aslot));
+	rc = vxt_sspec_end(s, step_req(x, q->aslot), false);
+	return clause_rc(x, rc);
+}
+
+/* A profile's clause (SA_KEYED), as run_clause() or run_quiet() runs it,
+ * calling script_keyed.c straight for its predicate and steps. */
+static inline __attribute__((always_inline)) int run_keyed(struct ectx *x,
+							 const struct sstep *p)
+{
+	const struct sclause *c = p->c;
+	struct vxt_script *s = x->s;
+	int rc = 0;
+
+	x->probe = p->probe;
+	x->cl = c;
+	x->error = false;
+	if (c->pred) {
+		bool t = p->kspec >= 0 ? vxt_skeyed_active(s, x->key) == (bool)p->kspec :
+					 vxt_skeyed_pred(x, c->pred);
+
+		if (x->rc < 0)
+			return x->rc;
+		if (x->error || !t)
+			return 0;
+	}
+	if (c->records) {
+		x->target = 0;
+		s->tlen = 0;
+		s->text[0] = '\0';
+	}
+	for (unsigned i = 0; i < c->nstmts && rc == 0 && !x->error; i++)
+		rc = vxt_skeyed_step(x, c->stmts[i]);
+	if (rc < 0 || x->rc < 0)
+		return rc < 0 ? rc : x->rc;
+	if (x->error || !c->records)
+		return 0;
+	return vxt_sspec_record(x);
+}
+
+/* Run the steps of list @on, in program order; @keyed (a constant where it
+ * is inlined): the script may be a profile's. */
+static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsigned on,
+							 bool keyed)
+{
+	struct vxt_script *s = x->s;
+	const struct sstep *p = s->steps[on], *end = p + s->non[on];
+	int rc = 0;
+
+	/* s->exited is false here (the event would not have come this far),
+	 * and only a clause's own function can call exit() */
+	for (; p < end; p++) {
+		if (p->pred == SQ_CLAUSE) {
+			x->probe = p->probe;
+			rc = keyed && p->act == SA_KEYED ? run_keyed(x, p) : p->c->run(x, p->c);
+			if (rc || s->exited)
+				break;
+			continue;
+		}
+		rc = p->pair ? run_pair(x, p++) : run_step(x, p);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
+/* Pair the steps of a list that run as one (struct sstep's pair). */
+static void pair_steps(struct sstep *k, unsigned n)
+{
+	for (unsigned i = 0; i + 1 < n; i++) {
+		struct sstep *p = &k[i], *q = &k[i + 1];
+
+		if (p->pred != SQ_CLAUSE && p->act == SA_OPEN && q->pred == SQ_REQ &&
+		    q->pslot == p->aslot && q->act == SA_SPECULATE)
+			p->pair = SPAIR_OPEN_SPECULATE;
+		else if (p->pred == SQ_REQ_ERROR && p->act == SA_END && p->commit &&
+			 q->pred == SQ_REQ_OK && q->pslot == p->pslot && q->act == SA_END &&
+			 !q->commit)
+			p->pair = SPAIR_COMMIT_DISCARD;
+		else
+			continue;
+		i++;	/* the next is taken */
+	}
+}
+
+/* Whether @n is an integer req-> variable read in place (n->slot). */
+static bool req_int_node(const struct snode *n)
+{
+	return n->kind == SN_REQ && n->ifn;
+}
+
+/* Whether @n is the field error. */
+static bool is_error(const struct snode *n)
+{
+	return n->kind == SN_FIELD && n->idx == SF_ERROR;
+}
+
+/* Whether @c is a profile's clause: its predicate and statements are all
+ * script_keyed.c's nodes. */
+static bool keyed_clause(const struct sclause *c)
+{
+	if (c->pred && c->pred->kind != SN_KEYED)
+		return false;
+	for (unsigned i = 0; i < c->nstmts; i++)
+		if (c->stmts[i]->kind != SN_KEYED || c->stmts[i]->idx == 0)
+			return false;
+	return true;
+}
+
+/* Clause @c of a list whose events fire it as @probe, as a step. */
+static struct sstep make_step(const struct vxt_script *s, const struct sclause *c,
+			      unsigned probe)
+{
+	const struct snode *st = c->nstmts == 1 ? c->stmts[0] : NULL;
+	const struct snode *p = c->pred;
+	struct sstep k = { .c = c, .probe = probe, .act = SA_CLAUSE };
+
+	if (c->run == run_speculate && req_int_node(st->args[0])) {
+		k.act = SA_SPECULATE;
+		k.aslot = st->args[0]->slot;
+		k.mbits = c->rec_bits | (uint64_t)(probe ? (unsigned)__builtin_ctz(probe) & 0xf : 0)
+			  << SREC_PROBE_SHIFT | SREC_HAS_EVENT;
+	} else if (c->run == run_end && req_int_node(st->args[0])) {
+		k.act = SA_END;
+		k.aslot = st->args[0]->slot;
+		k.commit = st->idx == FN_COMMIT;
+	} else if (c->run == run_assign && st->a->kind == SN_REQ && st->b->kind == SN_CALL &&
+		   st->b->idx == FN_SPECULATION && st->b->ifn) {
+		k.act = SA_OPEN;
+		k.aslot = s->vars[st->a->idx].slot;
+	}
+	k.kspec = -1;
+	if (s->keyed && keyed_clause(c)) {
+		k.act = SA_KEYED;
+		if (c->pred)
+			k.kspec = (int8_t)vxt_skeyed_pred_spec(s, c->pred);
+	}
+	if (!p)
+		k.pred = SQ_NONE;
+	else if (req_int_node(p))
+		k.pred = SQ_REQ;
+	else if (p->kind == SN_AND && req_int_node(p->a) && is_error(p->b))
+		k.pred = SQ_REQ_ERROR;
+	else if (p->kind == SN_AND && req_int_node(p->a) && p->b->kind == SN_UNARY &&
+		 p->b->op == ST_NOT && is_error(p->b->a))
+		k.pred = SQ_REQ_OK;
+	else if (p->kind == SN_AND && req_int_node(p->a) && p->b->ifn)
+		k.pred = SQ_REQ_AND;
+	else
+		k.pred = SQ_ANY;
+	k.pslot = k.pred == SQ_REQ ? p->slot : k.pred != SQ_ANY && k.pred != SQ_NONE ?
+		  p->a->slot : 0;
+	k.pb = k.pred == SQ_REQ_AND ? p->b : NULL;
+	if (k.act == SA_CLAUSE || k.act == SA_KEYED)
+		k.pred = SQ_CLAUSE;
+	return k;
+}
+
 /* Run the clauses of probe @bit (and, for ticks, of interval @tick). */
 static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 {
@@ -561,21 +851,6 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 	return rc;
 }
 
-/* Run the clauses on list @on (an event's probe @bit), in program order. */
-static inline __attribute__((always_inline)) int fire_on(struct ectx *x, unsigned on,
-							unsigned bit)
-{
-	struct vxt_script *s = x->s;
-	const struct sclause *const *cl = s->on[on];
-	unsigned n = s->non[on];
-	int rc = 0;
-
-	x->probe = bit;
-	for (unsigned i = 0; i < n && rc == 0 && !s->exited; i++)
-		rc = cl[i]->run(x, cl[i]);
-	return rc;
-}
-
 /* The clause lists of the event probes, and each clause's function.
  * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s)
@@ -589,12 +864,20 @@ int vxt_script_prepare_on(struct vxt_script *s)
 	prepare_runs(s);
 	for (unsigned k = 0; k < SON_COUNT; k++) {
 		s->on[k] = calloc(s->ncl + 1, sizeof(*s->on[k]));
-		if (!s->on[k])
+		s->steps[k] = calloc(s->ncl + 1, sizeof(*s->steps[k]));
+		if (!s->on[k] || !s->steps[k])
 			return -ENOMEM;
 		s->non[k] = 0;
-		for (unsigned i = 0; i < s->ncl; i++)
-			if (s->cl[i].probes & bits[k])
-				s->on[k][s->non[k]++] = &s->cl[i];
+		for (unsigned i = 0; i < s->ncl; i++) {
+			const struct sclause *c = &s->cl[i];
+
+			if (!(c->probes & bits[k]))
+				continue;
+			s->steps[k][s->non[k]] = make_step(s, c, k == SON_DONE ? c->done_probe :
+								 bits[k]);
+			s->on[k][s->non[k]++] = c;
+		}
+		pair_steps(s->steps[k], s->non[k]);
 	}
 	return 0;
 }
@@ -689,10 +972,61 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	return 0;
 }
 
-/* The clauses of event @ev, once push_begin() let it through. */
+/* push_clauses() of a plain() script: the event's request, found by its
+ * phase's own step, then its steps. */
+static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s,
+							 struct ectx *x)
+{
+	const struct vxt_event *ev = x->ev;
+	int rc;
+
+	switch (ev->phase) {
+	case VXT_PH_QUEUE:
+	case VXT_PH_START:
+		if (s->uses_req && (rc = vxt_sreq_open(s, ev, &x->req)) < 0)
+			return rc;
+		return run_steps(x, ev->phase == VXT_PH_START ? SON_START : SON_QUEUE, false);
+	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
+		if (!s->uses_req)
+			return run_steps(x, ev->error ? SON_DONE : SON_DONE_OK, false);
+		x->req = vxt_sreq_of(s, ev);
+		rc = run_steps(x, ev->error ? SON_DONE : SON_DONE_OK, false);
+		if (x->req)
+			vxt_sreq_close(s, x->req);
+		return rc;
+	case VXT_PH_REQUEUE:
+		if (s->uses_req)
+			x->req = vxt_sreq_of(s, ev);
+		return run_steps(x, SON_REQUEUE, false);
+	case VXT_PH_LOST:
+		return run_steps(x, SON_LOST, false);
+	default:
+		return 0;
+	}
+}
+
+/* The fields of a plain script's context @x that an event starts afresh,
+ * for event @ev (ordinal @ordinal); the others are set before anything
+ * reads them (clause, probe), or only profiles' keys use them. */
+static inline __attribute__((always_inline)) void plain_reset(struct ectx *x,
+							   const struct vxt_event *ev,
+							   uint64_t ordinal)
+{
+	x->ev = ev;
+	x->ordinal = ordinal;
+	x->req = NULL;
+	x->self = NULL;
+	x->self_known = false;
+	x->target = 0;
+	x->error = false;
+	x->rc = 0;
+}
+
+/* The clauses of event @ev, once push_begin() let it through (a plain
+ * script's: push_plain()). */
 static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
 							   const struct vxt_event *ev,
-							   uint64_t ordinal, bool plain)
+							   uint64_t ordinal)
 {
 	static const struct ectx zero;	/* copied: cheaper than clearing in place */
 	struct ectx x;
@@ -707,34 +1041,23 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 		if (rc < 0)
 			return rc;
 	}
-	if (!plain) {
-		for (unsigned i = 0; i < s->nthis; i++)
-			s->thisv[s->thisl[i]].type = SV_NONE;
-		if (s->keyed && ev->phase != VXT_PH_LOST)
-			vxt_skeyed_begin(&x);
-	}
+	for (unsigned i = 0; i < s->nthis; i++)
+		s->thisv[s->thisl[i]].type = SV_NONE;
+	if (s->keyed && ev->phase != VXT_PH_LOST)
+		vxt_skeyed_begin(&x);
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = fire_on(&x, SON_QUEUE, SP_QUEUE); break;
-	case VXT_PH_START: rc = fire_on(&x, SON_START, SP_START); break;
-	case VXT_PH_REQUEUE: rc = fire_on(&x, SON_REQUEUE, SP_REQUEUE); break;
-	case VXT_PH_LOST: rc = fire_on(&x, SON_LOST, SP_LOST); break;
-	case VXT_PH_DONE:
-		if (!ev->error) {
-			rc = fire_on(&x, SON_DONE_OK, SP_DONE);
-			break;
-		}
-		for (unsigned i = 0; i < s->non[SON_DONE] && rc == 0 && !s->exited; i++) {
-			const struct sclause *c = s->on[SON_DONE][i];
-
-			x.probe = c->done_probe;	/* error-only clauses too */
-			rc = c->run(&x, c);
-		}
+	case VXT_PH_QUEUE: rc = run_steps(&x, SON_QUEUE, true); break;
+	case VXT_PH_START: rc = run_steps(&x, SON_START, true); break;
+	case VXT_PH_REQUEUE: rc = run_steps(&x, SON_REQUEUE, true); break;
+	case VXT_PH_LOST: rc = run_steps(&x, SON_LOST, true); break;
+	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
+		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK, true);
 		break;
 	default:
-		rc = !plain && s->keyed ? fire_on(&x, SON_OTHER, SP_OTHER) : 0;
+		rc = s->keyed ? run_steps(&x, SON_OTHER, true) : 0;
 		break;
 	}
-	if (!plain && s->keyed && ev->phase != VXT_PH_LOST)
+	if (s->keyed && ev->phase != VXT_PH_LOST)
 		vxt_skeyed_end(&x);
 	if (x.req && ev->phase == VXT_PH_DONE)
 		vxt_sreq_close(s, x.req);
@@ -750,7 +1073,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	rc = push_begin(s, ev, false);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return push_clauses(s, ev, ordinal, false);
+	return push_clauses(s, ev, ordinal);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -770,7 +1093,13 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < n && !s->exited && !s->ended; i++) {
+	static const struct ectx zero;
+	struct ectx x = zero;	/* a plain script's, kept over the batch */
+
+	x.s = s;
+	if (s->ended)		/* only vxt_script_end() sets it */
+		n = 0;
+	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
 
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
@@ -778,8 +1107,12 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 			continue;
 		}
 		rc = push_begin(s, e, is_plain);
-		if (rc == 0)
-			rc = push_clauses(s, e, ordinal + i, is_plain);
+		if (rc == 0 && is_plain) {
+			plain_reset(&x, e, ordinal + i);
+			rc = push_plain(s, &x);
+		} else if (rc == 0) {
+			rc = push_clauses(s, e, ordinal + i);
+		}
 		if (rc < 0) {
 			i++;
 			break;

@@ -23,37 +23,6 @@
 
 #include "select/script_impl.h"
 
-void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
-{
-	s->spec_bytes += (uint64_t)delta;
-	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
-	if (s->st.mem_bytes > s->st.peak_mem_bytes)
-		s->st.peak_mem_bytes = s->st.mem_bytes;
-}
-
-int64_t vxt_sspec_open(struct vxt_script *s)
-{
-	struct sspec *b;
-	uint32_t id;
-
-	if (!s->nfree) {
-		if (s->nbusy)
-			s->st.failed_busy++;
-		else
-			s->st.failed_unavail++;
-		return 0;
-	}
-	id = s->freel[--s->nfree];
-	b = &s->spec[id - 1];
-	b->state = SB_ACTIVE;
-	b->n = 0;
-	b->bytes = 0;
-	s->st.opened++;
-	if (++s->st.active > s->st.peak_active)
-		s->st.peak_active = s->st.active;
-	return id;
-}
-
 /* ---- delivery ---- */
 
 static void event_text(const struct vxt_script *s, const struct vxt_event *ev, char *t,
@@ -473,17 +442,6 @@ int vxt_sspec_speculate(struct ectx *x, int64_t id)
 	return 0;
 }
 
-static void buf_empty(struct vxt_script *s, struct sspec *b)
-{
-	vxt_sspec_mem(s, -(int64_t)b->bytes);
-	b->head = 0;
-	b->n = 0;
-	b->txhead = b->txn = 0;
-	b->bytes = 0;
-	b->has_ev = false;
-	b->gen++;
-}
-
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 {
 	struct sspec *b;
@@ -518,10 +476,12 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 			}
 		}
 		s->st.committed++;
+	} else if (!s->keyed) {
+		return vxt_sspec_discard(s, id);
 	} else {
 		s->st.discarded++;
 	}
-	buf_empty(s, b);
+	vxt_sspec_empty(s, b);
 	s->st.active--;
 	if (s->keyed) {		/* a profile's buffers are free again at once */
 		s->kgen_of[id - 1] = 0;
@@ -536,10 +496,10 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 
 void vxt_sspec_clean(struct vxt_script *s)
 {
-	for (uint64_t i = 0; i < s->nbusy; i++) {
+	for (uint64_t i = 0; i < s->nbusy; i++)
 		s->spec[s->busyl[i] - 1].state = SB_FREE;
-		s->freel[s->nfree++] = s->busyl[i];
-	}
+	memcpy(s->freel + s->nfree, s->busyl, s->nbusy * sizeof(*s->busyl));
+	s->nfree += (uint32_t)s->nbusy;
 	s->nbusy = 0;
 }
 
@@ -549,7 +509,7 @@ void vxt_sspec_end_all(struct vxt_script *s)
 		struct sspec *b = &s->spec[i];
 
 		if (b->state == SB_ACTIVE) {
-			buf_empty(s, b);
+			vxt_sspec_empty(s, b);
 			b->state = SB_FREE;
 			s->freel[s->nfree++] = i + 1;
 			s->st.eof_discarded++;

@@ -58,21 +58,42 @@ static int keep_ordinal(void *arg, const struct vxt_spec_event *out)
 	return add_kept(arg, out);
 }
 
-/* The first pass. @return 0, or 1 after printing why. */
-static int first_pass(struct report_ctx *c, struct batch_profile *bp, struct vxt_view *v)
-{
-	const struct vxt_event *ev;
-	int rc;
+struct first {
+	struct batch_profile *bp;
+	struct vxt_view *v;
+};
 
-	if (report_scope_begin(c) < 0)
-		return 1;
-	while ((rc = report_scope_next(c, &ev)) == 1) {
-		if (vxt_pipeline_push(v, ev, 1, vxt_reader_tell(c->r) - 1, keep_ordinal, bp) < 0) {
+/* The events of one chunk in scope through the view, one at a time as
+ * they come (its sink drained after each). @return 0, 1 after printing
+ * why, or -1 when the scope is over. */
+static int first_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
+		       const struct vxt_event *ev, size_t n, uint64_t ord, void *arg)
+{
+	struct first *f = arg;
+
+	(void)ci;
+	for (size_t k = 0; k < n; k++) {
+		int in = report_in_scope(c, &ev[k], ord + k);
+
+		if (in < 0)
+			return -1;
+		if (in && vxt_pipeline_push(f->v, &ev[k], 1, ord + k, keep_ordinal, f->bp) < 0) {
 			fprintf(stderr, "vxreplay: out of memory\n");
 			return 1;
 		}
 	}
-	if (rc < 0)
+	return 0;
+}
+
+/* The first pass, over every field, the chunks decoded ahead on helper
+ * threads (report_scan()). @return 0, or 1 after printing why. */
+static int first_pass(struct report_ctx *c, struct batch_profile *bp, struct vxt_view *v)
+{
+	struct first f = { .bp = bp, .v = v };
+
+	if (report_scope_begin(c) < 0)
+		return 1;
+	if (report_scan(c, VXT_FIELD_ALL, first_chunk, &f))
 		return 1;
 	if (vxt_pipeline_finish(v, keep_ordinal, bp) < 0) {
 		fprintf(stderr, "vxreplay: out of memory\n");
