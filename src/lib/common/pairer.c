@@ -50,6 +50,7 @@ static void obj_free(struct pobj *o)
 		free(o->blk[k]);
 	free(o->blk);
 	free(o->first);
+	o->lone = NULL;
 	o->blk = NULL;
 	o->first = NULL;
 	o->nblk = o->capblk = 0;
@@ -134,7 +135,7 @@ int vxt_pairer_block_split(struct pobj *o, uint32_t k)
 	}
 	if (!o->nblk) {		/* the first block */
 		nb->n = 0;
-		o->blk[0] = nb;
+		o->blk[0] = o->lone = nb;
 		o->first[0] = 0;
 		o->nblk = 1;
 		return 0;
@@ -148,6 +149,7 @@ int vxt_pairer_block_split(struct pobj *o, uint32_t k)
 	o->first[k] = o->blk[k]->io[0].start;	/* (not kept while there was one block) */
 	o->first[k + 1] = nb->io[0].start;
 	o->nblk++;
+	o->lone = NULL;
 	return 0;
 }
 
@@ -157,6 +159,7 @@ void vxt_pairer_block_drop(struct pobj *o, uint32_t k)
 	memmove(o->blk + k, o->blk + k + 1, (o->nblk - k - 1) * sizeof(*o->blk));
 	memmove(o->first + k, o->first + k + 1, (o->nblk - k - 1) * sizeof(*o->first));
 	o->nblk--;
+	o->lone = o->nblk == 1 ? o->blk[0] : NULL;
 }
 
 int vxt_pairer_out_grow(struct vxt_pairer *p, size_t n)

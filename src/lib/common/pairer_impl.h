@@ -20,6 +20,8 @@
 
 /* Each step is written once into each caller's dispatch. */
 #define PAIRER_INLINE static inline __attribute__((always_inline))
+/* The steps over several blocks: rare, kept out of the callers' loops. */
+#define PAIRER_BLOCKS static __attribute__((noinline, cold, unused))
 #define PAIRER_JOINED 0x80		/* flags: the device below logged its queue */
 /* I/Os per block: an insert or a removal moves at most one block's worth,
  * however many I/Os are pending (thousands never completed cost no more). */
@@ -34,6 +36,7 @@ struct pblk {
  * but a lone first one; first[k] is blk[k]'s first start (for bisection). */
 struct pobj {
 	struct pblk **blk;
+	struct pblk *lone;		/* blk[0] when it is the only block, else NULL */
 	uint64_t *first;
 	uint32_t nblk, capblk;
 	bool queued;			/* a queue was seen on this object, or a remap onto it followed */
@@ -161,7 +164,7 @@ PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c)
 
 /* The pending I/O whose range holds @sec (the last starting at or before
  * it), or NULL. */
-PAIRER_INLINE struct vxt_pio *pairer_holding_blocks(struct pobj *o, uint64_t sec)
+PAIRER_BLOCKS struct vxt_pio *pairer_holding_blocks(struct pobj *o, uint64_t sec)
 {
 	const struct pblk *b;
 	struct vxt_pio *q;
@@ -196,7 +199,7 @@ PAIRER_INLINE struct vxt_pio *pairer_holding_flat(struct pblk *b, uint64_t sec)
 
 PAIRER_INLINE struct vxt_pio *pairer_holding(struct pobj *o, uint64_t sec)
 {
-	return o->nblk == 1 ? pairer_holding_flat(o->blk[0], sec) : pairer_holding_blocks(o, sec);
+	return o->lone ? pairer_holding_flat(o->lone, sec) : pairer_holding_blocks(o, sec);
 }
 
 /* Insert @io before the I/O at @c (past the last: after it), where its
@@ -275,7 +278,7 @@ PAIRER_INLINE void pairer_mark(struct vxt_pairer *p, struct vxt_pstep *st, struc
 	io->t[k] = t;
 }
 
-PAIRER_INLINE int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
+PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
 					 const struct vxt_event *ev, uint64_t ord,
 					 struct vxt_pstep *st)
 {
@@ -354,7 +357,7 @@ PAIRER_INLINE int pairer_out_room(struct vxt_pairer *p, size_t n)
 /* issue: every pending I/O inside its range; when they lie side by side in
  * one block (the usual case) they are handed out in place, else copies of
  * them go out. */
-PAIRER_INLINE int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
+PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
 					 const struct vxt_event *ev, uint64_t ord,
 					 struct vxt_pstep *st)
 {
@@ -431,7 +434,7 @@ PAIRER_INLINE bool pairer_compact(struct vxt_pairer *p, struct pobj *o, uint32_t
 	return true;
 }
 
-PAIRER_INLINE int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
+PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 					const struct vxt_event *ev, struct vxt_pstep *st)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
@@ -632,21 +635,21 @@ PAIRER_INLINE int pairer_on_done_flat(struct vxt_pairer *p, struct pblk *b,
 PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
 				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
 {
-	return o->nblk == 1 ? pairer_on_queue_flat(p, o, o->blk[0], ev, ord, st) :
+	return o->lone ? pairer_on_queue_flat(p, o, o->lone, ev, ord, st) :
 		pairer_on_queue_blocks(p, o, ev, ord, st);
 }
 
 PAIRER_INLINE int pairer_on_issue(struct vxt_pairer *p, struct pobj *o,
 				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
 {
-	return o->nblk == 1 ? pairer_on_issue_flat(p, o, o->blk[0], ev, ord, st) :
+	return o->lone ? pairer_on_issue_flat(p, o, o->lone, ev, ord, st) :
 		pairer_on_issue_blocks(p, o, ev, ord, st);
 }
 
 PAIRER_INLINE int pairer_on_done(struct vxt_pairer *p, struct pobj *o,
 				 const struct vxt_event *ev, struct vxt_pstep *st)
 {
-	return o->nblk == 1 ? pairer_on_done_flat(p, o->blk[0], ev, st) :
+	return o->lone ? pairer_on_done_flat(p, o->lone, ev, st) :
 		pairer_on_done_blocks(p, o, ev, st);
 }
 
