@@ -385,14 +385,14 @@ HOT int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 
 /* ---- the seek thread ---- */
 
-#define SK_RECS 8192		/* records per buffer */
-#define SK_BUFS 4		/* buffers in the ring */
+#define SK_RECS 2048		/* records per buffer (48 KiB: the ring stays in cache) */
+#define SK_BUFS 8		/* buffers in the ring */
 
 /* A queue (Q2Q and its seek) or an issue (its seek) to count. */
 struct sk_rec {
-	uint64_t t, start, end;
-	uint32_t object;
-	uint32_t queue;
+	uint64_t t, start;
+	uint32_t nsec;
+	uint32_t object_q;		/* object << 1 | 1 for a queue (ids are far below 2^31) */
 };
 
 /* What the thread counts for one object. */
@@ -426,10 +426,12 @@ static int sk_one(struct vxt_bd_seeker *s, const struct sk_rec *r)
 {
 	struct sk_dev *d;
 
-	if (r->object >= s->ndev) {
+	uint32_t object = r->object_q >> 1;
+
+	if (object >= s->ndev) {
 		size_t n = s->ndev ? s->ndev : 8;
 
-		while (n <= r->object)
+		while (n <= object)
 			n *= 2;
 		d = realloc(s->dev, n * sizeof(*d));
 		if (!d)
@@ -440,14 +442,14 @@ static int sk_one(struct vxt_bd_seeker *s, const struct sk_rec *r)
 		s->dev = d;
 		s->ndev = n;
 	}
-	d = &s->dev[r->object];
+	d = &s->dev[object];
 	d->used = true;
-	if (!r->queue)
-		return seek_add(&d->sd, r->start, r->end);
+	if (!(r->object_q & 1))
+		return seek_add(&d->sd, r->start, r->start + r->nsec);
 	if (q2q(&d->q2q, &d->last_q, &d->ooo, r->t) < 0 ||
 	    q2q(&s->all, &s->last_q, &s->ooo, r->t) < 0)
 		return -ENOMEM;
-	return seek_add(&d->sq, r->start, r->end);
+	return seek_add(&d->sq, r->start, r->start + r->nsec);
 }
 
 static void *sk_main(void *arg)
@@ -534,17 +536,15 @@ static __attribute__((noinline)) void sk_push(struct vxt_bd_seeker *s)
 	pthread_mutex_unlock(&s->mu);
 }
 
-/* A queue (@queue) or an issue for the thread to count. */
-HOT void sk_put(struct vxt_bd_seeker *s, bool queue, uint32_t object, uint64_t t,
-		uint64_t start, uint64_t end)
+/* A queue (@queue) or an issue of @ev for the thread to count. */
+HOT void sk_put(struct vxt_bd_seeker *s, bool queue, const struct vxt_event *ev)
 {
 	struct sk_rec *r = &s->buf[s->tail][s->ncur++];
 
-	r->t = t;
-	r->start = start;
-	r->end = end;
-	r->object = object;
-	r->queue = queue;
+	r->t = ev->time_ns;
+	r->start = ev->sector;
+	r->nsec = ev->bytes >> 9;
+	r->object_q = ev->object << 1 | queue;
 	if (s->ncur == SK_RECS)
 		sk_push(s);
 }
@@ -835,8 +835,7 @@ HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 	/* Q2Q: per object, and over all objects */
 	d->nq++;
 	if (b->seeker) {
-		sk_put(b->seeker, true, ev->object, ev->time_ns, ev->sector,
-		       ev->sector + (ev->bytes >> 9));
+		sk_put(b->seeker, true, ev);
 		return 0;
 	}
 	if (q2q(&d->g.iv[VXT_BD_Q2Q], &d->last_q, &d->q2q_ooo, ev->time_ns) < 0 ||
@@ -880,8 +879,7 @@ HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 	if (keep) {
 		d->nd++;
 		if (b->seeker)
-			sk_put(b->seeker, false, ev->object, 0, ev->sector,
-			       ev->sector + (ev->bytes >> 9));
+			sk_put(b->seeker, false, ev);
 		else
 			rc = seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
 	}
@@ -978,8 +976,7 @@ HOT int add_issue_only(struct vxt_breakdown *b, const struct vxt_event *ev, uint
 		if (keep) {
 			d->nd++;
 			if (b->seeker) {
-				sk_put(b->seeker, false, ev->object, 0, ev->sector,
-				       ev->sector + (ev->bytes >> 9));
+				sk_put(b->seeker, false, ev);
 				return 0;
 			}
 			return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
