@@ -1,9 +1,13 @@
 /* pairer.c - follow each bio from its queue to its completion (pairer.h)
  *
- * Per object, the pending I/Os in an array sorted by first sector (equal
- * first sectors in arrival order): a phase holding one sector finds its I/O
- * by bisection, a range of them walks the I/Os starting inside it. A
- * completion copies the I/Os it closes out before the array is compacted.
+ * Per object, the pending I/Os sorted by first sector (equal first sectors
+ * in arrival order), in blocks of at most PAIRER_BLOCK: a phase holding one
+ * sector finds its block, then its I/O, by bisection; a range of them walks
+ * the I/Os starting inside it, block after block. An insert moves the I/Os
+ * after it in its block alone (a full block is split in two first), so
+ * thousands of I/Os never completed cost each event no more than a block's
+ * worth. A completion copies the I/Os it closes out before their block is
+ * compacted; a block left empty is dropped.
  * The steps of queue, getrq, insert, merge, issue and completion are inline
  * in pairer_impl.h (the breakdown takes them itself); the rarer phases and
  * the growths are here.
@@ -40,12 +44,24 @@ struct vxt_pairer *vxt_pairer_new(unsigned flags)
 	return p;
 }
 
+static void obj_free(struct pobj *o)
+{
+	for (uint32_t k = 0; k < o->nblk; k++)
+		free(o->blk[k]);
+	free(o->blk);
+	free(o->first);
+	o->lone = NULL;
+	o->blk = NULL;
+	o->first = NULL;
+	o->nblk = o->capblk = 0;
+}
+
 void vxt_pairer_free(struct vxt_pairer *p)
 {
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nobj; i++)
-		free(p->obj[i].io);
+		obj_free(&p->obj[i]);
 	free(p->obj);
 	free(p->out);
 	free(p);
@@ -54,7 +70,7 @@ void vxt_pairer_free(struct vxt_pairer *p)
 void vxt_pairer_reset(struct vxt_pairer *p)
 {
 	for (size_t i = 0; i < p->nobj; i++) {
-		p->obj[i].n = 0;
+		obj_free(&p->obj[i]);
 		p->obj[i].queued = false;
 	}
 	p->pending = 0;
@@ -75,8 +91,9 @@ void vxt_pairer_each(const struct vxt_pairer *p, void (*fn)(void *arg, const str
 		     void *arg)
 {
 	for (size_t i = 0; i < p->nobj; i++)
-		for (size_t k = 0; k < p->obj[i].n; k++)
-			fn(arg, &p->obj[i].io[k]);
+		for (uint32_t k = 0; k < p->obj[i].nblk; k++)
+			for (uint32_t j = 0; j < p->obj[i].blk[k]->n; j++)
+				fn(arg, &p->obj[i].blk[k]->io[j]);
 }
 
 struct pobj *vxt_pairer_obj_grow(struct vxt_pairer *p, uint32_t object)
@@ -95,16 +112,54 @@ struct pobj *vxt_pairer_obj_grow(struct vxt_pairer *p, uint32_t object)
 	return &p->obj[object];
 }
 
-int vxt_pairer_io_grow(struct pobj *o)
+int vxt_pairer_block_split(struct pobj *o, uint32_t k)
 {
-	size_t cap = o->cap ? 2 * o->cap : 64;
-	struct vxt_pio *n = realloc(o->io, cap * sizeof(*n));
+	struct pblk *nb = malloc(sizeof(*nb));
 
-	if (!n)
+	if (!nb)
 		return -ENOMEM;
-	o->io = n;
-	o->cap = cap;
+	if (o->nblk == o->capblk) {
+		uint32_t cap = o->capblk ? 2 * o->capblk : 4;
+		struct pblk **blk = realloc(o->blk, cap * sizeof(*blk));
+		uint64_t *first;
+
+		if (blk)
+			o->blk = blk;
+		first = blk ? realloc(o->first, cap * sizeof(*first)) : NULL;
+		if (!first) {
+			free(nb);
+			return -ENOMEM;
+		}
+		o->first = first;
+		o->capblk = cap;
+	}
+	if (!o->nblk) {		/* the first block */
+		nb->n = 0;
+		o->blk[0] = o->lone = nb;
+		o->first[0] = 0;
+		o->nblk = 1;
+		return 0;
+	}
+	nb->n = PAIRER_BLOCK - PAIRER_BLOCK / 2;
+	memcpy(nb->io, o->blk[k]->io + PAIRER_BLOCK / 2, nb->n * sizeof(*nb->io));
+	o->blk[k]->n = PAIRER_BLOCK / 2;
+	memmove(o->blk + k + 2, o->blk + k + 1, (o->nblk - k - 1) * sizeof(*o->blk));
+	memmove(o->first + k + 2, o->first + k + 1, (o->nblk - k - 1) * sizeof(*o->first));
+	o->blk[k + 1] = nb;
+	o->first[k] = o->blk[k]->io[0].start;	/* (not kept while there was one block) */
+	o->first[k + 1] = nb->io[0].start;
+	o->nblk++;
+	o->lone = NULL;
 	return 0;
+}
+
+void vxt_pairer_block_drop(struct pobj *o, uint32_t k)
+{
+	free(o->blk[k]);
+	memmove(o->blk + k, o->blk + k + 1, (o->nblk - k - 1) * sizeof(*o->blk));
+	memmove(o->first + k, o->first + k + 1, (o->nblk - k - 1) * sizeof(*o->first));
+	o->nblk--;
+	o->lone = o->nblk == 1 ? o->blk[0] : NULL;
 }
 
 int vxt_pairer_out_grow(struct vxt_pairer *p, size_t n)
@@ -138,21 +193,42 @@ struct vxt_pio *vxt_pairer_open_unqueued(struct vxt_pairer *p, struct pobj *o,
 	return q;
 }
 
-static int on_requeue(struct pobj *o, const struct vxt_event *ev, struct vxt_pstep *st)
+/* A requeue: the I/Os inside its range forget their issue; .io is the span
+ * from the first of them to the last (in place within one block, else a
+ * copy). */
+static int on_requeue(struct vxt_pairer *p, struct pobj *o, const struct vxt_event *ev,
+		      struct vxt_pstep *st)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	size_t i, first = SIZE_MAX;
+	struct pcur c, c0 = { 0 };
+	size_t span = 0, n = 0;
+	bool one = true;
 
-	for (i = pairer_lower(o, s); i < o->n && o->io[i].start < lim; i++)
-		if (o->io[i].end <= e) {
-			o->io[i].t[VXT_PT_D] = NONE;
-			first = first == SIZE_MAX ? i : first;
-			st->n = i - first + 1;
+	pairer_seek(o, &c, s);
+	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c)) {
+		if (n)
+			span++;
+		if (c.q->end <= e) {
+			c.q->t[VXT_PT_D] = NONE;
+			if (!n)
+				c0 = c, span = 0;
+			n = span + 1;
+			one = one && c.k == c0.k;
 		}
-	if (first != SIZE_MAX) {
-		st->what = VXT_PS_MARKED;
-		st->io = &o->io[first];
 	}
+	if (!n)
+		return 0;
+	st->what = VXT_PS_MARKED;
+	st->n = n;
+	if (one) {
+		st->io = c0.q;
+		return 0;
+	}
+	if (pairer_out_room(p, n) < 0)
+		return -ENOMEM;
+	for (c = c0, span = 0; span < n; span++, pairer_next(o, &c))
+		p->out[span] = *c.q;
+	st->io = p->out;
 	return 0;
 }
 
@@ -248,7 +324,7 @@ int vxt_pairer_add(struct vxt_pairer *p, const struct vxt_event *ev, uint64_t or
 	case VXT_PH_START:
 		return pairer_on_issue(p, o, ev, ord, st);
 	case VXT_PH_REQUEUE:
-		return on_requeue(o, ev, st);
+		return on_requeue(p, o, ev, st);
 	case VXT_PH_SPLIT:
 		return ev->bytes ? on_split(p, o, ev, st) : 0;
 	default:

@@ -6,8 +6,8 @@
  * each phase here, so an event costs one dispatch and no calls. The steps
  * do exactly what vxt_pairer_add() does for their phase: pairer_step()
  * first, then the step with the event's object (pairer_obj()).
- * Invariant: per object, io[0 .. n) is sorted by start, equal starts in
- * arrival order.
+ * Invariant: per object, the I/Os of its blocks taken in order are sorted by
+ * start, equal starts in arrival order.
  */
 #ifndef VXT_PAIRER_IMPL_H
 #define VXT_PAIRER_IMPL_H
@@ -20,12 +20,33 @@
 
 /* Each step is written once into each caller's dispatch. */
 #define PAIRER_INLINE static inline __attribute__((always_inline))
+/* The steps over several blocks: rare, kept out of the callers' loops. */
+#define PAIRER_BLOCKS static __attribute__((noinline, cold, unused))
 #define PAIRER_JOINED 0x80		/* flags: the device below logged its queue */
+/* I/Os per block: an insert or a removal moves at most one block's worth,
+ * however many I/Os are pending (thousands never completed cost no more). */
+#define PAIRER_BLOCK 128
 
+struct pblk {
+	uint32_t n;
+	struct vxt_pio io[PAIRER_BLOCK];	/* [0, n) sorted by start */
+};
+
+/* An object's pending I/Os: the blocks in order, each sorted, none empty
+ * but a lone first one; first[k] is blk[k]'s first start (for bisection). */
 struct pobj {
-	struct vxt_pio *io;		/* sorted by start */
-	size_t n, cap;
+	struct pblk **blk;
+	struct pblk *lone;		/* blk[0] when it is the only block, else NULL */
+	uint64_t *first;
+	uint32_t nblk, capblk;
 	bool queued;			/* a queue was seen on this object, or a remap onto it followed */
+};
+
+/* A place among an object's I/Os: block k, entry q of it (q == end: past
+ * the last I/O of the last block). */
+struct pcur {
+	uint32_t k;
+	struct vxt_pio *q, *end;
 };
 
 struct vxt_pairer {
@@ -38,10 +59,11 @@ struct vxt_pairer {
 	size_t outcap;
 };
 
-/* Out of line in pairer.c: the growths, and the I/O a phase without a
- * queue opens. */
+/* Out of line in pairer.c: the growths, a full block's split, an emptied
+ * block's removal, and the I/O a phase without a queue opens. */
 struct pobj *vxt_pairer_obj_grow(struct vxt_pairer *p, uint32_t object);
-int vxt_pairer_io_grow(struct pobj *o);
+int vxt_pairer_block_split(struct pobj *o, uint32_t k);
+void vxt_pairer_block_drop(struct pobj *o, uint32_t k);
 int vxt_pairer_out_grow(struct vxt_pairer *p, size_t n);
 struct vxt_pio *vxt_pairer_open_unqueued(struct vxt_pairer *p, struct pobj *o,
 					 const struct vxt_event *ev, uint64_t ord, int *rc);
@@ -62,15 +84,40 @@ PAIRER_INLINE struct pobj *pairer_obj(struct vxt_pairer *p, uint32_t object)
 		vxt_pairer_obj_grow(p, object);
 }
 
-/* Index of the first pending I/O starting at or after @sec. */
-PAIRER_INLINE size_t pairer_lower(const struct pobj *o, uint64_t sec)
+/* Each step has two forms: over the blocks, any number of them (none too),
+ * and flat, the earlier single sorted array's, over a lone block (the usual
+ * case: a few I/Os in flight), which costs no more than that array did.
+ * first[] is kept while there are two blocks or more; a split sets it
+ * afresh. */
+
+/* The block where the I/Os starting at or after @sec begin: the last whose
+ * first start is below @sec, else 0 (an object with blocks). */
+PAIRER_INLINE uint32_t pairer_block(const struct pobj *o, uint64_t sec)
 {
-	size_t lo = 0, hi = o->n;
+	uint32_t lo = 1, hi = o->nblk;
+
+	if (__builtin_expect(hi <= 1, 1))
+		return 0;
+	while (lo < hi) {	/* the first block from 1 on starting at or after sec */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (o->first[mid] < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+/* Index in @b of the first I/O starting at or after @sec. */
+PAIRER_INLINE uint32_t pairer_lower_in(const struct pblk *b, uint64_t sec)
+{
+	uint32_t lo = 0, hi = b->n;
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (o->io[mid].start < sec)
+		if (b->io[mid].start < sec)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -78,37 +125,131 @@ PAIRER_INLINE size_t pairer_lower(const struct pobj *o, uint64_t sec)
 	return lo;
 }
 
-/* The pending I/O whose range holds @sec (the last starting at or before
- * it), or NULL. */
-PAIRER_INLINE struct vxt_pio *pairer_holding(struct pobj *o, uint64_t sec)
+/* @c at block @k, entry @i; past a block's end is the next block's first. */
+PAIRER_INLINE void pairer_at(const struct pobj *o, struct pcur *c, uint32_t k, uint32_t i)
 {
-	size_t i = sec == UINT64_MAX ? o->n : pairer_lower(o, sec + 1);
-	const struct vxt_pio *q = i > 0 ? &o->io[i - 1] : NULL;
+	struct pblk *b = o->blk[k];
 
-	/* an I/O of no size (a flush) holds its own sector */
-	return q && (sec < q->end || (q->start == sec && q->end == sec)) ? &o->io[i - 1] : NULL;
+	if (i == b->n && k + 1 < o->nblk)
+		b = o->blk[++k], i = 0;
+	c->k = k;
+	c->q = b->io + i;
+	c->end = b->io + b->n;
 }
 
-/* Insert @io at index @at of @o (where its start keeps the order). */
-PAIRER_INLINE struct vxt_pio *pairer_insert_at(struct vxt_pairer *p, struct pobj *o, size_t at,
-					       const struct vxt_pio *io)
+/* @c at the first pending I/O starting at or after @sec (or past the last). */
+PAIRER_INLINE void pairer_seek(const struct pobj *o, struct pcur *c, uint64_t sec)
 {
-	if (o->n == o->cap && vxt_pairer_io_grow(o) < 0)
+	uint32_t k;
+
+	if (!o->nblk) {
+		c->k = 0;
+		c->q = c->end = NULL;
+		return;
+	}
+	k = pairer_block(o, sec);
+	pairer_at(o, c, k, pairer_lower_in(o->blk[k], sec));
+}
+
+/* The next I/O after @c's (@c is not past the last). */
+PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c)
+{
+	if (++c->q == c->end && c->k + 1 < o->nblk) {
+		struct pblk *b = o->blk[++c->k];
+
+		c->q = b->io;
+		c->end = b->io + b->n;
+	}
+}
+
+/* The pending I/O whose range holds @sec (the last starting at or before
+ * it), or NULL. */
+PAIRER_BLOCKS struct vxt_pio *pairer_holding_blocks(struct pobj *o, uint64_t sec)
+{
+	const struct pblk *b;
+	struct vxt_pio *q;
+	uint32_t k, i;
+
+	if (!o->nblk)
 		return NULL;
-	if (at < o->n)
-		memmove(o->io + at + 1, o->io + at, (o->n - at) * sizeof(*io));
-	o->io[at] = *io;
-	o->n++;
+	if (sec == UINT64_MAX) {
+		k = o->nblk - 1;
+		i = o->blk[k]->n;
+	} else {
+		k = pairer_block(o, sec + 1);
+		i = pairer_lower_in(o->blk[k], sec + 1);
+	}
+	if (!i)		/* (only block 0 can start past sec) */
+		return NULL;
+	b = o->blk[k];
+	q = (struct vxt_pio *)&b->io[i - 1];
+	/* an I/O of no size (a flush) holds its own sector */
+	return sec < q->end || (q->start == sec && q->end == sec) ? q : NULL;
+}
+
+/* The I/O of the lone block @b holding @sec, or NULL (flat). */
+PAIRER_INLINE struct vxt_pio *pairer_holding_flat(struct pblk *b, uint64_t sec)
+{
+	uint32_t i = sec == UINT64_MAX ? b->n : pairer_lower_in(b, sec + 1);
+	struct vxt_pio *q = i > 0 ? &b->io[i - 1] : NULL;
+
+	/* an I/O of no size (a flush) holds its own sector */
+	return q && (sec < q->end || (q->start == sec && q->end == sec)) ? q : NULL;
+}
+
+PAIRER_INLINE struct vxt_pio *pairer_holding(struct pobj *o, uint64_t sec)
+{
+	return o->lone ? pairer_holding_flat(o->lone, sec) : pairer_holding_blocks(o, sec);
+}
+
+/* Insert @io before the I/O at @c (past the last: after it), where its
+ * start keeps the order. */
+PAIRER_INLINE struct vxt_pio *pairer_insert_at(struct vxt_pairer *p, struct pobj *o,
+					       const struct pcur *c, const struct vxt_pio *io)
+{
+	uint32_t k = c->k, i;
+	struct pblk *b;
+
+	if (__builtin_expect(!o->nblk, 0)) {
+		if (vxt_pairer_block_split(o, 0) < 0)	/* (makes the first block) */
+			return NULL;
+		i = 0;
+	} else {
+		b = o->blk[k];
+		i = (uint32_t)(c->q - b->io);
+		if (!i && k) {		/* the end of the block before: its first start stays */
+			b = o->blk[--k];
+			i = b->n;
+		}
+		if (b->n == PAIRER_BLOCK) {
+			if (vxt_pairer_block_split(o, k) < 0)
+				return NULL;
+			if (i > PAIRER_BLOCK / 2)
+				i -= PAIRER_BLOCK / 2, k++;
+		}
+	}
+	b = o->blk[k];
+	if (i < b->n)
+		memmove(b->io + i + 1, b->io + i, (b->n - i) * sizeof(*io));
+	b->io[i] = *io;
+	b->n++;
+	if (!i)
+		o->first[k] = io->start;
 	p->pending++;
-	return &o->io[at];
+	return &b->io[i];
 }
 
 /* Insert @io after the I/Os starting at or before its start. */
 PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o,
 					    const struct vxt_pio *io)
 {
-	return pairer_insert_at(p, o, io->start == UINT64_MAX ? o->n : pairer_lower(o, io->start + 1),
-				io);
+	struct pcur c;
+
+	if (io->start == UINT64_MAX && o->nblk)
+		pairer_at(o, &c, o->nblk - 1, o->blk[o->nblk - 1]->n);
+	else
+		pairer_seek(o, &c, io->start + 1);
+	return pairer_insert_at(p, o, &c, io);
 }
 
 PAIRER_INLINE void pairer_fresh(struct vxt_pio *io, const struct vxt_event *ev, uint64_t ord)
@@ -137,15 +278,17 @@ PAIRER_INLINE void pairer_mark(struct vxt_pairer *p, struct vxt_pstep *st, struc
 	io->t[k] = t;
 }
 
-PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
-				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
+					 const struct vxt_event *ev, uint64_t ord,
+					 struct vxt_pstep *st)
 {
-	size_t at = pairer_lower(o, ev->sector);
 	struct vxt_pio io, *q;
+	struct pcur c;
 
+	pairer_seek(o, &c, ev->sector);
 	o->queued = true;
-	for (; at < o->n && o->io[at].start == ev->sector; at++) {
-		q = &o->io[at];
+	for (; c.q != c.end && c.q->start == ev->sector; pairer_next(o, &c)) {
+		q = c.q;
 		/* the bio a remap brought here, logged again by this device */
 		if ((q->flags & (VXT_PI_REMAPPED | PAIRER_JOINED)) == VXT_PI_REMAPPED) {
 			q->flags |= PAIRER_JOINED;
@@ -166,7 +309,7 @@ PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
 	pairer_fresh(&io, ev, ord);
 	io.t[VXT_PT_Q] = ev->time_ns;
 	io.flags = VXT_PI_QUEUED;
-	q = pairer_insert_at(p, o, at, &io);	/* at: past the I/Os starting there */
+	q = pairer_insert_at(p, o, &c, &io);	/* c: past the I/Os starting there */
 	if (!q)
 		return -ENOMEM;
 	st->what = VXT_PS_OPENED;
@@ -212,22 +355,209 @@ PAIRER_INLINE int pairer_out_room(struct vxt_pairer *p, size_t n)
 }
 
 /* issue: every pending I/O inside its range; when they lie side by side in
- * the array (the usual case) they are handed out in place, else copies of
+ * one block (the usual case) they are handed out in place, else copies of
  * them go out. */
-PAIRER_INLINE int pairer_on_issue(struct vxt_pairer *p, struct pobj *o,
-				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
+					 const struct vxt_event *ev, uint64_t ord,
+					 struct vxt_pstep *st)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	size_t i, first = SIZE_MAX, last = 0, n = 0;
+	struct vxt_pio *first = NULL, *last = NULL;
+	struct pcur c, c0 = { 0 };
+	uint32_t lastk = 0;
+	size_t n = 0;
 	int rc = 0;
 
-	for (i = pairer_lower(o, s); i < o->n && o->io[i].start < lim; i++) {
-		struct vxt_pio *q = &o->io[i];
+	pairer_seek(o, &c, s);
+	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c)) {
+		struct vxt_pio *q = c.q;
 
 		if (q->end > e)
 			continue;
 		pairer_mark(p, st, q, VXT_PT_D, ev->time_ns);
-		first = first == SIZE_MAX ? i : first;
+		if (!first) {
+			first = q;
+			c0 = c;
+		}
+		last = q;
+		lastk = c.k;
+		n++;
+	}
+	if (!n) {
+		struct vxt_pio *q;
+
+		pairer_unpaired(p, st, VXT_PU_NOQ);
+		if (!(q = vxt_pairer_open_unqueued(p, o, ev, ord, &rc)))
+			return rc;
+		q->t[VXT_PT_D] = ev->time_ns;
+		st->what = VXT_PS_MARKED;
+		st->n = 1;
+		st->io = q;
+		return 0;
+	}
+	st->what = VXT_PS_MARKED;
+	st->n = n;
+	if (lastk == c0.k && (size_t)(last - first) + 1 == n) {
+		st->io = first;
+		return 0;
+	}
+	if (pairer_out_room(p, n) < 0)
+		return -ENOMEM;
+	for (c = c0, n = 0; c.q != c.end && c.q->start < lim; pairer_next(o, &c))
+		if (c.q->end <= e)
+			p->out[n++] = *c.q;
+	st->io = p->out;
+	return 0;
+}
+
+/* Compact block @k from index @j on, whose I/Os [j, i) were taken out;
+ * @return whether the block is gone. */
+PAIRER_INLINE bool pairer_compact(struct vxt_pairer *p, struct pobj *o, uint32_t k, uint32_t j,
+				  uint32_t i)
+{
+	struct pblk *b = o->blk[k];
+
+	if (i == j)
+		return false;
+	if (i < b->n)
+		memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
+	b->n -= i - j;
+	p->pending -= i - j;
+	if (b->n) {
+		if (o->nblk > 1)
+			o->first[k] = b->io[0].start;
+		return false;
+	}
+	if (o->nblk == 1)
+		return false;	/* a lone block stays, empty */
+	vxt_pairer_block_drop(o, k);
+	return true;
+}
+
+PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
+					const struct vxt_event *ev, struct vxt_pstep *st)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
+	size_t n = 0, issued = 0;
+	struct pcur c;
+	uint32_t k;
+
+	pairer_seek(o, &c, s);
+	for (k = c.k; c.q != c.end && c.q->start < lim; ) {
+		struct pblk *b = o->blk[k];
+		uint32_t i = (uint32_t)(c.q - b->io), j = i;
+
+		for (; i < b->n && b->io[i].start < lim; i++) {
+			struct vxt_pio *q = &b->io[i];
+
+			if (q->end > e) {
+				b->io[j++] = *q;	/* not ours: stays pending */
+				continue;
+			}
+			if (pairer_out_room(p, n + 1) < 0) {
+				/* keep the blocks whole: what is left stays pending */
+				pairer_compact(p, o, k, j, i);
+				return -ENOMEM;
+			}
+			pairer_mark(p, st, q, VXT_PT_C, ev->time_ns);
+			issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
+			p->out[n++] = *q;
+		}
+		if (i < b->n || k + 1 >= o->nblk) {	/* the range ends in this block */
+			pairer_compact(p, o, k, j, i);
+			break;
+		}
+		if (!pairer_compact(p, o, k, j, i))
+			k++;
+		pairer_at(o, &c, k, 0);
+	}
+	if (!n) {
+		pairer_unpaired(p, st, VXT_PU_NOQ);
+		return 0;
+	}
+	/* a bio-based device's I/O has no issue: its bio completes */
+	if (!issued && st->unpaired < 0 && !(ev->flags & VXT_F_BIO))
+		pairer_unpaired(p, st, VXT_PU_NOD);
+	st->what = VXT_PS_CLOSED;
+	st->n = n;
+	st->io = p->out;
+	return 0;
+}
+
+/* ---- flat: one block ---- */
+
+/* Insert @io at index @at of the lone block @b (a full one is split). */
+PAIRER_INLINE struct vxt_pio *pairer_insert_flat(struct vxt_pairer *p, struct pobj *o,
+						 struct pblk *b, uint32_t at,
+						 const struct vxt_pio *io)
+{
+	if (__builtin_expect(b->n == PAIRER_BLOCK, 0)) {
+		struct pcur c = { 0, b->io + at, b->io + b->n };
+
+		return pairer_insert_at(p, o, &c, io);
+	}
+	if (at < b->n)
+		memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*io));
+	b->io[at] = *io;
+	b->n++;
+	p->pending++;
+	return &b->io[at];
+}
+
+PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
+				       const struct vxt_event *ev, uint64_t ord,
+				       struct vxt_pstep *st)
+{
+	uint32_t at = pairer_lower_in(b, ev->sector);
+	struct vxt_pio io, *q;
+
+	o->queued = true;
+	for (; at < b->n && b->io[at].start == ev->sector; at++) {
+		q = &b->io[at];
+		/* the bio a remap brought here, logged again by this device */
+		if ((q->flags & (VXT_PI_REMAPPED | PAIRER_JOINED)) == VXT_PI_REMAPPED) {
+			q->flags |= PAIRER_JOINED;
+			st->what = VXT_PS_JOINED;
+			st->n = 1;
+			st->io = q;
+			return 0;
+		}
+		if ((q->flags & VXT_PI_QUEUED) && (q->end == q->start) == !ev->bytes) {
+			pairer_unpaired(p, st, VXT_PU_DUPQ);
+			return 0;
+		}
+	}
+	if (p->pending >= VXT_PAIRER_MAX) {
+		pairer_unpaired(p, st, VXT_PU_FULL);
+		return 0;
+	}
+	pairer_fresh(&io, ev, ord);
+	io.t[VXT_PT_Q] = ev->time_ns;
+	io.flags = VXT_PI_QUEUED;
+	q = pairer_insert_flat(p, o, b, at, &io);	/* at: past the I/Os starting there */
+	if (!q)
+		return -ENOMEM;
+	st->what = VXT_PS_OPENED;
+	st->n = 1;
+	st->io = q;
+	return 0;
+}
+
+PAIRER_INLINE int pairer_on_issue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
+				       const struct vxt_event *ev, uint64_t ord,
+				       struct vxt_pstep *st)
+{
+	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
+	uint32_t i, first = UINT32_MAX, last = 0, n = 0;
+	int rc = 0;
+
+	for (i = pairer_lower_in(b, s); i < b->n && b->io[i].start < lim; i++) {
+		struct vxt_pio *q = &b->io[i];
+
+		if (q->end > e)
+			continue;
+		pairer_mark(p, st, q, VXT_PT_D, ev->time_ns);
+		first = first == UINT32_MAX ? i : first;
 		last = i;
 		n++;
 	}
@@ -246,46 +576,47 @@ PAIRER_INLINE int pairer_on_issue(struct vxt_pairer *p, struct pobj *o,
 	st->what = VXT_PS_MARKED;
 	st->n = n;
 	if (last - first + 1 == n) {
-		st->io = &o->io[first];
+		st->io = &b->io[first];
 		return 0;
 	}
 	if (pairer_out_room(p, n) < 0)
 		return -ENOMEM;
 	for (i = first, n = 0; i <= last; i++)
-		if (o->io[i].end <= e)
-			p->out[n++] = o->io[i];
+		if (b->io[i].end <= e)
+			p->out[n++] = b->io[i];
 	st->io = p->out;
 	return 0;
 }
 
-PAIRER_INLINE int pairer_on_done(struct vxt_pairer *p, struct pobj *o,
-				 const struct vxt_event *ev, struct vxt_pstep *st)
+PAIRER_INLINE int pairer_on_done_flat(struct vxt_pairer *p, struct pblk *b,
+				      const struct vxt_event *ev, struct vxt_pstep *st)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	size_t i = pairer_lower(o, s), j, n = 0, issued = 0;
+	uint32_t i = pairer_lower_in(b, s), j;
+	size_t n = 0, issued = 0;
 
-	for (j = i; i < o->n && o->io[i].start < lim; i++) {
-		struct vxt_pio *q = &o->io[i];
+	for (j = i; i < b->n && b->io[i].start < lim; i++) {
+		struct vxt_pio *q = &b->io[i];
 
 		if (q->end > e) {
-			o->io[j++] = *q;	/* not ours: stays pending */
+			b->io[j++] = *q;	/* not ours: stays pending */
 			continue;
 		}
 		if (pairer_out_room(p, n + 1) < 0) {
-			/* keep the array whole: what is left stays pending */
-			memmove(o->io + j, o->io + i, (o->n - i) * sizeof(*o->io));
-			o->n -= i - j;
-			p->pending -= (uint32_t)(i - j);
+			/* keep the block whole: what is left stays pending */
+			memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
+			b->n -= i - j;
+			p->pending -= i - j;
 			return -ENOMEM;
 		}
 		pairer_mark(p, st, q, VXT_PT_C, ev->time_ns);
 		issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
 		p->out[n++] = *q;
 	}
-	if (i > j && i < o->n)	/* (an object with nothing pending may have no array) */
-		memmove(o->io + j, o->io + i, (o->n - i) * sizeof(*o->io));
-	o->n -= i - j;
-	p->pending -= (uint32_t)(i - j);
+	if (i > j && i < b->n)
+		memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
+	b->n -= i - j;
+	p->pending -= i - j;
 	if (!n) {
 		pairer_unpaired(p, st, VXT_PU_NOQ);
 		return 0;
@@ -297,6 +628,29 @@ PAIRER_INLINE int pairer_on_done(struct vxt_pairer *p, struct pobj *o,
 	st->n = n;
 	st->io = p->out;
 	return 0;
+}
+
+/* ---- the steps ---- */
+
+PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
+				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+{
+	return o->lone ? pairer_on_queue_flat(p, o, o->lone, ev, ord, st) :
+		pairer_on_queue_blocks(p, o, ev, ord, st);
+}
+
+PAIRER_INLINE int pairer_on_issue(struct vxt_pairer *p, struct pobj *o,
+				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
+{
+	return o->lone ? pairer_on_issue_flat(p, o, o->lone, ev, ord, st) :
+		pairer_on_issue_blocks(p, o, ev, ord, st);
+}
+
+PAIRER_INLINE int pairer_on_done(struct vxt_pairer *p, struct pobj *o,
+				 const struct vxt_event *ev, struct vxt_pstep *st)
+{
+	return o->lone ? pairer_on_done_flat(p, o->lone, ev, st) :
+		pairer_on_done_blocks(p, o, ev, st);
 }
 
 #endif
