@@ -278,6 +278,52 @@ PAIRER_INLINE void pairer_mark(struct vxt_pairer *p, struct vxt_pstep *st, struc
 	io->t[k] = t;
 }
 
+/* A queue on a sector where I/O @q starts: true when @q settles it, as the
+ * bio a remap brought here logged again by this device (joined), or as a
+ * queue @q already had (a duplicate). */
+PAIRER_INLINE bool pairer_queue_settled(struct vxt_pairer *p, struct vxt_pio *q,
+					const struct vxt_event *ev, struct vxt_pstep *st)
+{
+	if ((q->flags & (VXT_PI_REMAPPED | PAIRER_JOINED)) == VXT_PI_REMAPPED) {
+		q->flags |= PAIRER_JOINED;
+		st->what = VXT_PS_JOINED;
+		st->n = 1;
+		st->io = q;
+		return true;
+	}
+	if ((q->flags & VXT_PI_QUEUED) && (q->end == q->start) == !ev->bytes) {
+		pairer_unpaired(p, st, VXT_PU_DUPQ);
+		return true;
+	}
+	return false;
+}
+
+/* The I/O a queue opens, in @io; false (counted) when the pairer is full. */
+PAIRER_INLINE bool pairer_queue_fresh(struct vxt_pairer *p, struct vxt_pio *io,
+				      const struct vxt_event *ev, uint64_t ord,
+				      struct vxt_pstep *st)
+{
+	if (p->pending >= VXT_PAIRER_MAX) {
+		pairer_unpaired(p, st, VXT_PU_FULL);
+		return false;
+	}
+	pairer_fresh(io, ev, ord);
+	io->t[VXT_PT_Q] = ev->time_ns;
+	io->flags = VXT_PI_QUEUED;
+	return true;
+}
+
+/* The step of a queue that opened I/O @q (NULL: out of memory). */
+PAIRER_INLINE int pairer_opened(struct vxt_pstep *st, struct vxt_pio *q)
+{
+	if (!q)
+		return -ENOMEM;
+	st->what = VXT_PS_OPENED;
+	st->n = 1;
+	st->io = q;
+	return 0;
+}
+
 PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
 					 const struct vxt_event *ev, uint64_t ord,
 					 struct vxt_pstep *st)
@@ -289,33 +335,13 @@ PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
 	o->queued = true;
 	for (; c.q != c.end && c.q->start == ev->sector; pairer_next(o, &c)) {
 		q = c.q;
-		/* the bio a remap brought here, logged again by this device */
-		if ((q->flags & (VXT_PI_REMAPPED | PAIRER_JOINED)) == VXT_PI_REMAPPED) {
-			q->flags |= PAIRER_JOINED;
-			st->what = VXT_PS_JOINED;
-			st->n = 1;
-			st->io = q;
+		if (pairer_queue_settled(p, q, ev, st))
 			return 0;
-		}
-		if ((q->flags & VXT_PI_QUEUED) && (q->end == q->start) == !ev->bytes) {
-			pairer_unpaired(p, st, VXT_PU_DUPQ);
-			return 0;
-		}
 	}
-	if (p->pending >= VXT_PAIRER_MAX) {
-		pairer_unpaired(p, st, VXT_PU_FULL);
+	if (!pairer_queue_fresh(p, &io, ev, ord, st))
 		return 0;
-	}
-	pairer_fresh(&io, ev, ord);
-	io.t[VXT_PT_Q] = ev->time_ns;
-	io.flags = VXT_PI_QUEUED;
-	q = pairer_insert_at(p, o, &c, &io);	/* c: past the I/Os starting there */
-	if (!q)
-		return -ENOMEM;
-	st->what = VXT_PS_OPENED;
-	st->n = 1;
-	st->io = q;
-	return 0;
+	/* c: past the I/Os starting there */
+	return pairer_opened(st, pairer_insert_at(p, o, &c, &io));
 }
 
 /* getrq, insert, merge (@k: VXT_PT_G, VXT_PT_I, VXT_PT_M): the I/O holding
@@ -514,33 +540,13 @@ PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, str
 	o->queued = true;
 	for (; at < b->n && b->io[at].start == ev->sector; at++) {
 		q = &b->io[at];
-		/* the bio a remap brought here, logged again by this device */
-		if ((q->flags & (VXT_PI_REMAPPED | PAIRER_JOINED)) == VXT_PI_REMAPPED) {
-			q->flags |= PAIRER_JOINED;
-			st->what = VXT_PS_JOINED;
-			st->n = 1;
-			st->io = q;
+		if (pairer_queue_settled(p, q, ev, st))
 			return 0;
-		}
-		if ((q->flags & VXT_PI_QUEUED) && (q->end == q->start) == !ev->bytes) {
-			pairer_unpaired(p, st, VXT_PU_DUPQ);
-			return 0;
-		}
 	}
-	if (p->pending >= VXT_PAIRER_MAX) {
-		pairer_unpaired(p, st, VXT_PU_FULL);
+	if (!pairer_queue_fresh(p, &io, ev, ord, st))
 		return 0;
-	}
-	pairer_fresh(&io, ev, ord);
-	io.t[VXT_PT_Q] = ev->time_ns;
-	io.flags = VXT_PI_QUEUED;
-	q = pairer_insert_flat(p, o, b, at, &io);	/* at: past the I/Os starting there */
-	if (!q)
-		return -ENOMEM;
-	st->what = VXT_PS_OPENED;
-	st->n = 1;
-	st->io = q;
-	return 0;
+	/* at: past the I/Os starting there */
+	return pairer_opened(st, pairer_insert_flat(p, o, b, at, &io));
 }
 
 PAIRER_INLINE int pairer_on_issue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
