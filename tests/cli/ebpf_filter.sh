@@ -17,20 +17,38 @@ make_loop 64M
 # mixed sizes and ops; the filter keeps the 16k writes' completions and the
 # issues of reads past the first 32 MiB, and tests comm (user space) too
 filter='(op == write && bytes >= 8k && phase == done) || (op == read && phase == start && sector >= 65536 && comm ~ "fi*")'
-start_rec "$T/all.vxt" --source ebpf --objects "$LNAME" -q || finish
-full=$REC
-"$B/vxrecord" --source ebpf --objects "$LNAME" --filter "$filter" -o "$T/f.vxt" 2>"$T/f.err" &
-REC=$!
-i=0
-while [ ! -e "$T/f.vxt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-fio --name=mix --filename="$LOOP" --direct=1 --rw=randrw --bsrange=4k-16k --ioengine=psync \
-	--number_ios=3000 --size=64M --output-format=json >"$T/fio.json" 2>"$T/fio.err" ||
-	fail "fio: $(cat "$T/fio.err")"
-sleep 0.3
-stop_rec INT
-expect_eq "filtered recorder exit status" "$RC" 0
-REC=$full
-stop_rec INT
+# the kernel sometimes runs a block tracepoint without our programs, and
+# not always for both recorders alike: a capture with such a lost record in
+# either file cannot compare, and is made again; any other loss fails at once
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
+capture() {
+	rm -f "$T/all.vxt" "$T/f.vxt"
+	start_rec "$T/all.vxt" --source ebpf --objects "$LNAME" || finish
+	mv "$T/rec.err" "$T/all.err"	# start_rec's stderr file stays open under its new name
+	full=$REC
+	"$B/vxrecord" --source ebpf --objects "$LNAME" --filter "$filter" -o "$T/f.vxt" 2>"$T/f.err" &
+	REC=$!
+	i=0
+	while [ ! -e "$T/f.vxt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	fio --name=mix --filename="$LOOP" --direct=1 --rw=randrw --bsrange=4k-16k --ioengine=psync \
+		--number_ios=3000 --size=64M --output-format=json >"$T/fio.json" 2>"$T/fio.err" ||
+		fail "fio: $(cat "$T/fio.err")"
+	sleep 0.3
+	stop_rec INT
+	frc=$RC
+	REC=$full
+	stop_rec INT
+}
+for attempt in 1 2 3; do
+	capture
+	expect_eq "capture $attempt: events lost otherwise than as events the kernel ran without BPF programs" \
+		$(( $(other_lost "$T/all.vxt" "$T/all.err") + $(other_lost "$T/f.vxt" "$T/f.err") )) 0
+	nl=$(( $(lost_in "$T/all.vxt") + $(lost_in "$T/f.vxt") ))
+	[ "$nl" -eq 0 ] && break
+	echo "capture $attempt: $nl lost events (the kernel ran their tracepoints without BPF programs)"
+done
+expect_eq "lost events in the ebpf captures" "$nl" 0
+expect_eq "filtered recorder exit status" "$frc" 0
 
 grep -q "^vxrecord: filter: the kernel tests 6 of 7 comparisons (op, bytes, phase, sector); user space the whole filter on what it sends$" "$T/f.err" &&
 	ok "says what ran in the kernel" || fail "no line on what ran in the kernel: $(cat "$T/f.err")"
