@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
@@ -280,6 +281,72 @@ START_TEST(remap_sources_only)
 		vxt_scan_stop(sc);
 	}
 	vxt_reader_close(r);
+}
+END_TEST
+
+/* While the caller finds its chunks decoded, at most one helper fewer than
+ * the CPUs decode (at least one): here before the caller first asks, and
+ * while it dwells on each chunk; the chunks still all come, in order.
+ * Chunks of 40 000 events take milliseconds to decode, so helpers free to
+ * decode together would. */
+#define BIG_CHUNK 40000
+#define BIG_NEV (6 * BIG_CHUNK)
+START_TEST(scanner_leaves_the_caller_a_cpu)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cap = cpus > 2 ? (unsigned)(cpus - 1) : 1, threads = cap + 2;
+	struct vxt_writer_opts o = { .chunk_bytes = BIG_CHUNK * sizeof(struct vxt_event),
+				     .force = true, .host = "testhost", .source = "test" };
+	struct timespec dwell = { 0, 2 * 1000 * 1000 };
+	struct vxt_event *big = calloc(BIG_NEV, sizeof(*big));
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	char err[VXT_ERRBUF_SIZE];
+	const struct vxt_event *ev;
+	struct vxt_writer *w;
+	struct vxt_reader *r;
+	struct vxt_scan *sc;
+	size_t chunk, n, seen = 0;
+	int rc;
+
+	ck_assert_ptr_nonnull(big);
+	for (size_t i = 0; i < BIG_NEV; i++) {
+		big[i] = events[i % NEV];
+		big[i].time_ns = 1000000000ull + i * 1000;
+		big[i].phase = big[i].phase == VXT_PH_LOST ? VXT_PH_START : big[i].phase;
+	}
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 0), "sda", VXT_OBJ_DISK, 1 << 30);
+	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 16), "sdb", VXT_OBJ_DISK, 0);
+	vxt_objtab_add(objs, VOLIOT_MKDEV(253, 0), "dm-0", VXT_OBJ_DM, 0);
+	vxt_strtab_intern(strs, "fio", 3);
+	vxt_strtab_intern(strs, "dd", 2);
+	w = vxt_writer_open(path, &o, objs, strs, err);
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_int_eq(vxt_writer_write(w, big, BIG_NEV), 0);
+	ck_assert_int_eq(vxt_writer_close(w, err), 0);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_uint_ge(vxt_reader_nchunks(r), threads);
+	sc = vxt_scan_start(r, 0, VXT_FIELD_ALL, threads);
+	ck_assert_ptr_nonnull(sc);
+	/* every helper has started and found a free slot by now */
+	nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
+	ck_assert_uint_le(vxt_scan_peak_ahead(sc), cap);
+	for (size_t want = 0; (rc = vxt_scan_next(sc, &chunk, &ev, &n)) == 1; want++) {
+		ck_assert_uint_eq(chunk, want);
+		ck_assert_int_eq(memcmp(ev, &big[seen], n * sizeof(*ev)), 0);
+		seen += n;
+		nanosleep(&dwell, NULL);
+	}
+	ck_assert_msg(rc == 0, "%d: %s", rc, vxt_scan_error(sc));
+	ck_assert_uint_eq(seen, BIG_NEV);
+	ck_assert_uint_le(vxt_scan_peak_ahead(sc), cap);
+	ck_assert_uint_ge(vxt_scan_peak_ahead(sc), 1);
+	vxt_scan_stop(sc);
+	vxt_reader_close(r);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+	free(big);
 }
 END_TEST
 
@@ -717,6 +784,7 @@ Suite *vxt_suite(void)
 	tcase_add_test(tc, field_selection);
 	tcase_add_test(tc, remap_sources_only);
 	tcase_add_test(tc, scanner);
+	tcase_add_test(tc, scanner_leaves_the_caller_a_cpu);
 	tcase_add_test(tc, seek_against_scan);
 	tcase_add_test(tc, growing_file);
 	tcase_add_test(tc, truncation_at_every_byte);
