@@ -114,7 +114,15 @@ static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	struct feed *fd = arg;
 	struct batch_script *bs = fd->bs;
 
-	(void)ci;
+	if (!fd->f && !c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
+	    ci->last_ns <= c->scope.to_ns) {
+		/* a chunk wholly in scope needs no test per event */
+		size_t pushed;
+
+		fd->rc = vxt_script_push_many(bs->s, ev, n, ord, &pushed);
+		bs->considered += pushed;
+		return fd->rc < 0 || vxt_script_exited(bs->s, NULL) ? -1 : 0;
+	}
 	if (!fd->f)
 		return feed_runs(c, ev, n, ord, fd);
 	for (size_t k = 0; k < n; k++) {
