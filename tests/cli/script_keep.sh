@@ -93,18 +93,30 @@ EOF
 "$B/vxreplay" t3.vxt --script obj.d -x nspec=512 --report events --format csv >obj.csv \
 	2>obj.err || fail "obj.d events ($(cat obj.err))"
 [ -s obj.err ] && fail "obj.d reported problems: $(cat obj.err)"
-awk -F, '
-	FNR == 1 { print; next }
+# obj.d by brute force over all3.csv's rows, those from $1 to $2 ns after
+# the first (all without them): the rows it keeps (or, with $3 = counts,
+# the speculations it opens and commits)
+obj_ref() {
+	awk -F, -v lo="${1:-}" -v hi="${2:-}" -v what="${3:-rows}" '
+	FNR == 1 { if (what == "rows") print; next }
+	FNR == 2 { t0 = $1 }
+	lo != "" && ($1 < t0 + lo || $1 > t0 + hi) { next }
 	{ row[FNR] = $0; o = $2
-	  if (!(o in open)) { open[o] = 1; seg[o] = ""; n[o] = 0 }
+	  if (!(o in open)) { open[o] = 1; seg[o] = ""; n[o] = 0; opened++ }
 	  n[o]++
 	  seg[o] = seg[o] " " FNR
 	  if ($3 == "done" && $9 != 0) {
 		m = split(seg[o], idx, " "); for (i = 1; i <= m; i++) keep[idx[i]] = 1
 		delete open[o]
+		committed++
 	  } else if (n[o] >= 50) delete open[o]
 	}
-	END { for (i = 2; i <= FNR; i++) if (i in keep) print row[i] }' all3.csv >obj-ref.csv
+	END {
+		if (what != "rows") { print opened + 0, committed + 0; exit }
+		for (i = 2; i <= FNR; i++) if (i in keep) print row[i]
+	}' all3.csv
+}
+obj_ref >obj-ref.csv
 if cmp -s obj-ref.csv obj.csv; then ok "per object = the reference ($(($(wc -l <obj.csv) - 1)) events)"
 else fail "per object differs from the reference: $(diff obj-ref.csv obj.csv | head -5)"; fi
 
@@ -113,20 +125,7 @@ else fail "per object differs from the reference: $(diff obj-ref.csv obj.csv | h
 # reading of the window's rows
 "$B/vxreplay" t3.vxt --script obj.d -x nspec=512 --from 0.6 --to 2.3 --report events \
 	--format csv >objw.csv 2>objw.err || fail "obj.d in a window ($(cat objw.err))"
-awk -F, '
-	FNR == 1 { print; next }
-	FNR == 2 { t0 = $1 }
-	$1 < t0 + 600000000 || $1 > t0 + 2300000000 { next }
-	{ row[FNR] = $0; o = $2
-	  if (!(o in open)) { open[o] = 1; seg[o] = ""; n[o] = 0 }
-	  n[o]++
-	  seg[o] = seg[o] " " FNR
-	  if ($3 == "done" && $9 != 0) {
-		m = split(seg[o], idx, " "); for (i = 1; i <= m; i++) keep[idx[i]] = 1
-		delete open[o]
-	  } else if (n[o] >= 50) delete open[o]
-	}
-	END { for (i = 2; i <= FNR; i++) if (i in keep) print row[i] }' all3.csv >objw-ref.csv
+obj_ref 600000000 2300000000 >objw-ref.csv
 if [ "$(wc -l <objw-ref.csv)" -gt 1 ] && cmp -s objw-ref.csv objw.csv; then
 	ok "per object in a window = the reference ($(($(wc -l <objw.csv) - 1)) events)"
 else fail "per object in a window differs from the reference: $(diff objw-ref.csv objw.csv | head -5)"; fi
@@ -137,17 +136,7 @@ else fail "per object in a window differs from the reference: $(diff objw-ref.cs
 	--format json >objw.json 2>objw.err || fail "obj.d summary in a window ($(cat objw.err))"
 expect_eq "speculations opened and committed by obj.d in the window" \
 	"$(json objw.json '"%d %d" % (j["speculation"]["opened"], j["speculation"]["committed"])')" \
-	"$(awk -F, '
-	FNR == 1 { next }
-	FNR == 2 { t0 = $1 }
-	$1 < t0 + 600000000 || $1 > t0 + 2300000000 { next }
-	{ o = $2
-	  if (!(o in open)) { open[o] = 1; n[o] = 0; opened++ }
-	  n[o]++
-	  if ($3 == "done" && $9 != 0) { delete open[o]; committed++ }
-	  else if (n[o] >= 50) delete open[o]
-	}
-	END { print opened + 0, committed + 0 }' all3.csv)"
+	"$(obj_ref 600000000 2300000000 counts)"
 
 # too few buffers: DTrace's two kinds of failed speculation, in its words
 "$B/vxreplay" t3.vxt --script obj.d -x nspec=4 >/dev/null 2>few.err
