@@ -36,21 +36,33 @@ wait_gone() {
 [ "$(ours)" = 0 ] || skip "another vxrecord's BPF programs are loaded"
 
 # ---- every fio I/O on the loop device, nothing else ----
+# the kernel sometimes runs a block tracepoint without our programs: a
+# capture holding such events cannot match fio's counts and is made again
+# (its closing line, without -q, names them); any other loss fails at once
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
 make_loop 64M
-"$B/vxrecord" --source ebpf --objects "$LNAME" -o "$T/f.vxt" -q 2>"$T/rec.err" &
-REC=$!
-wait_rec "$REC" "$T/f.vxt" || finish
-expect_eq "programs attached while recording" "$(ours)" 3
-dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
-set -- $(fio_run "$LOOP" r randread 1500)
-reads=$1
-set -- $(fio_run "$LOOP" w randwrite 1000)
-writes=$2
-dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
-sleep 0.3
-stop_rec INT
-expect_eq "vxrecord exit status after SIGINT" "$RC" 0
-wait_gone "after SIGINT"
+for attempt in 1 2 3; do
+	rm -f "$T/f.vxt"
+	"$B/vxrecord" --source ebpf --objects "$LNAME" -o "$T/f.vxt" 2>"$T/rec.err" &
+	REC=$!
+	wait_rec "$REC" "$T/f.vxt" || finish
+	expect_eq "programs attached while recording" "$(ours)" 3
+	dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
+	set -- $(fio_run "$LOOP" r randread 1500)
+	reads=$1
+	set -- $(fio_run "$LOOP" w randwrite 1000)
+	writes=$2
+	dd if=/dev/zero of="$T/noise" bs=4k count=256 oflag=direct,sync 2>/dev/null
+	sleep 0.3
+	stop_rec INT
+	expect_eq "vxrecord exit status after SIGINT" "$RC" 0
+	wait_gone "after SIGINT"
+	expect_eq "capture $attempt: events lost otherwise than as events the kernel ran without BPF programs" \
+		"$(other_lost "$T/f.vxt" "$T/rec.err")" 0
+	nl=$(lost_in "$T/f.vxt")
+	[ "$nl" -eq 0 ] && break
+	echo "capture $attempt: $nl lost events (the kernel ran their tracepoints without BPF programs)"
+done
 "$B/vxreplay" "$T/f.vxt" --report summary --format json >"$T/sum.json" || fail "vxreplay summary"
 expect_eq "completed reads (fio issued $reads)" "$(json "$T/sum.json" 'j["reads"]')" "$reads"
 expect_eq "completed writes (fio issued $writes)" "$(json "$T/sum.json" 'j["writes"]')" "$writes"

@@ -35,28 +35,45 @@ echo 2 >"/sys/block/$LNAME/queue/nomerges" || skip "cannot turn off merges on $L
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
-rport=$(free_port)
-start_rec "$T/f.vxt" --source ebpf --objects "$LNAME" -q --listen 127.0.0.1:$rport || finish
-"$B/vxtop" --maps -b -F jsonl -i 500ms -c 100000 --objects "$LNAME" --listen 127.0.0.1:0 \
-	>"$T/top.jsonl" 2>"$T/top.err" &
-TOP=$!
-i=0
-while ! grep -q 'port [0-9]' "$T/top.err" && [ $i -lt 600 ]; do
-	kill -0 $TOP 2>/dev/null || break
-	sleep 0.1; i=$((i + 1))
+# the kernel sometimes runs a block tracepoint without our programs: a run
+# in which either recorder missed such events cannot match fio's counts and
+# is made again (the capture's closing line, without -q, names them; vxtop
+# counts them as lost); any other loss fails at once
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
+top_lost() {
+	python3 -c 'import json, sys
+print(max([json.loads(l)["lost_total"] for l in open(sys.argv[1]) if l.strip()] or [0]))' "$1"
+}
+for attempt in 1 2 3; do
+	rm -f "$T/f.vxt"
+	rport=$(free_port)
+	start_rec "$T/f.vxt" --source ebpf --objects "$LNAME" --listen 127.0.0.1:$rport || finish
+	"$B/vxtop" --maps -b -F jsonl -i 500ms -c 100000 --objects "$LNAME" --listen 127.0.0.1:0 \
+		>"$T/top.jsonl" 2>"$T/top.err" &
+	TOP=$!
+	i=0
+	while ! grep -q 'port [0-9]' "$T/top.err" && [ $i -lt 600 ]; do
+		kill -0 $TOP 2>/dev/null || break
+		sleep 0.1; i=$((i + 1))
+	done
+	port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/top.err")
+	[ -n "$port" ] || { fail "vxtop --maps did not serve: $(cat "$T/top.err")"; finish; }
+	set -- $(fio_run "$LOOP" r randread 3000)
+	reads=$1
+	set -- $(fio_run "$LOOP" w randwrite 2000)
+	writes=$2
+	sleep 1.2	# an interval closes and a publication is due
+	get "http://127.0.0.1:$port/metrics" >"$T/top.txt" || fail "scrape vxtop"
+	get "http://127.0.0.1:$rport/metrics" >"$T/rec.txt" || fail "scrape vxrecord"
+	kill -INT $TOP; wait $TOP
+	expect_eq "vxtop --maps exit status" $? 0
+	stop_rec INT
+	expect_eq "run $attempt: events lost otherwise than as events the kernel ran without BPF programs" \
+		"$(other_lost "$T/f.vxt" "$T/rec.err")" 0
+	nl=$(( $(lost_in "$T/f.vxt") + $(top_lost "$T/top.jsonl") ))
+	[ "$nl" -eq 0 ] && break
+	echo "run $attempt: $nl lost events (the kernel ran their tracepoints without BPF programs)"
 done
-port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/top.err")
-[ -n "$port" ] || { fail "vxtop --maps did not serve: $(cat "$T/top.err")"; finish; }
-set -- $(fio_run "$LOOP" r randread 3000)
-reads=$1
-set -- $(fio_run "$LOOP" w randwrite 2000)
-writes=$2
-sleep 1.2	# an interval closes and a publication is due
-get "http://127.0.0.1:$port/metrics" >"$T/top.txt" || fail "scrape vxtop"
-get "http://127.0.0.1:$rport/metrics" >"$T/rec.txt" || fail "scrape vxrecord"
-kill -INT $TOP; wait $TOP
-expect_eq "vxtop --maps exit status" $? 0
-stop_rec INT
 
 "$B/vxreplay" "$T/f.vxt" --report events --format csv >"$T/ev.csv"
 m() {	# m FILE NAME OP: a sample of a scrape for the loop device
