@@ -23,22 +23,41 @@ prof() {	# prof NAME SPECSIZE [BEFORE_EVENTS]
 prof wide 458752		# 8192 events of 56 bytes
 prof huge 104857600		# 100 MiB for the one object: past 64 MiB
 prof deep 458752 20000		# 20000 events before: past the 8192 a window holds
-start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
-start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile "$T/wide.yaml"; REC2=$started
-start "$T/h.vxt" --source ebpf --objects "$LNAME" --profile "$T/huge.yaml"; REC3=$started
-start "$T/d.vxt" --source ebpf --objects "$LNAME" --profile "$T/deep.yaml"; REC4=$started
-sleep 0.5
-rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
-rd 50 0		# long before the error: left out
-sleep 2.5
-rd 1500 100	# 3000 events just before it: kept
-dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=12000 oflag=direct 2>/dev/null	# ENOSPC
-rd 10 2000	# within 50 ms after it: kept
-sleep 0.2
-rd 30 3000	# after it: left out
-sleep 0.3
-kill -INT $REC1 $REC2 $REC3 $REC4
-wait $REC1; wait $REC2; r2=$?; wait $REC3; r3=$?; wait $REC4; r4=$?
+# the kernel sometimes runs a block tracepoint without our programs: a
+# capture holding such events (its closing line names them) may lack an
+# event another holds, and the run is made again; any other loss fails
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
+capture() {
+	rm -f "$T/all.vxt" "$T/k.vxt" "$T/h.vxt" "$T/d.vxt"
+	start "$T/all.vxt" --source ebpf --objects "$LNAME"; REC1=$started
+	start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile "$T/wide.yaml"; REC2=$started
+	start "$T/h.vxt" --source ebpf --objects "$LNAME" --profile "$T/huge.yaml"; REC3=$started
+	start "$T/d.vxt" --source ebpf --objects "$LNAME" --profile "$T/deep.yaml"; REC4=$started
+	sleep 0.5
+	rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
+	rd 50 0		# long before the error: left out
+	sleep 2.5
+	rd 1500 100	# 3000 events just before it: kept
+	dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=12000 oflag=direct 2>/dev/null	# ENOSPC
+	rd 10 2000	# within 50 ms after it: kept
+	sleep 0.2
+	rd 30 3000	# after it: left out
+	sleep 0.3
+	kill -INT $REC1 $REC2 $REC3 $REC4
+	wait $REC1; wait $REC2; r2=$?; wait $REC3; r3=$?; wait $REC4; r4=$?
+}
+for attempt in 1 2 3; do
+	capture
+	other=0 nl=0
+	for f in all k h d; do
+		other=$((other + $(other_lost "$T/$f.vxt" "$T/$f.vxt.err")))
+		nl=$((nl + $(lost_in "$T/$f.vxt")))
+	done
+	expect_eq "capture $attempt: events lost otherwise than as events the kernel ran without BPF programs" \
+		"$other" 0
+	[ "$nl" -eq 0 ] && break
+	echo "capture $attempt: $nl lost events (the kernel ran their tracepoints without BPF programs)"
+done
 expect_eq "vxrecord with the sized kernel program exits" "$r2" 0
 expect_eq "vxrecord with the too-large profile exits" "$r3" 0
 expect_eq "vxrecord with the too-deep profile exits" "$r4" 0

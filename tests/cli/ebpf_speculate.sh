@@ -12,25 +12,40 @@ need_tracefs
 grep -q 'this build has no BPF programs' "$B/vxrecord" &&
 	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
 . "$VXT_TOP/tests/cli/full_loop.inc"
-start "$T/all.vxt" --source ebpf --objects "$LNAME" -q; REC1=$started
-start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-in-context; REC2=$started
-start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-in-context; REC3=$started
-sleep 0.5
-rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
-rd 100 0	# long before the error: left out
-sleep 0.6
-rd 30 200	# 100 ms before it: kept (a 50 ms window would leave these out)
-sleep 0.1
-rd 30 300	# just before it: kept
-dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=12000 oflag=direct 2>/dev/null	# ENOSPC
-rd 10 400	# within 50 ms after it: kept
-sleep 0.1
-rd 30 500	# 100 ms after it: left out (a 200 ms window would keep them)
-sleep 0.6
-rd 100 600	# long after: left out
-sleep 0.3
-kill -INT $REC1 $REC2 $REC3
-wait $REC1; wait $REC2; r2=$?; wait $REC3
+# the kernel sometimes runs a block tracepoint without our programs: an
+# ebpf capture holding such events (its closing line names them) may lack an
+# event the other holds, and the run is made again; any other loss fails
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
+capture() {
+	rm -f "$T/all.vxt" "$T/k.vxt" "$T/u.vxt"
+	start "$T/all.vxt" --source ebpf --objects "$LNAME"; REC1=$started
+	start "$T/k.vxt" --source ebpf --objects "$LNAME" --profile errors-in-context; REC2=$started
+	start "$T/u.vxt" --source tracefs --objects "$LNAME" --profile errors-in-context; REC3=$started
+	sleep 0.5
+	rd() { dd if="$LOOP" of=/dev/null bs=4k count="$1" skip="$2" iflag=direct 2>/dev/null; }
+	rd 100 0	# long before the error: left out
+	sleep 0.6
+	rd 30 200	# 100 ms before it: kept (a 50 ms window would leave these out)
+	sleep 0.1
+	rd 30 300	# just before it: kept
+	dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=12000 oflag=direct 2>/dev/null	# ENOSPC
+	rd 10 400	# within 50 ms after it: kept
+	sleep 0.1
+	rd 30 500	# 100 ms after it: left out (a 200 ms window would keep them)
+	sleep 0.6
+	rd 100 600	# long after: left out
+	sleep 0.3
+	kill -INT $REC1 $REC2 $REC3
+	wait $REC1; wait $REC2; r2=$?; wait $REC3
+}
+for attempt in 1 2 3; do
+	capture
+	expect_eq "capture $attempt: events lost otherwise than as events the kernel ran without BPF programs" \
+		$(( $(other_lost "$T/all.vxt" "$T/all.vxt.err") + $(other_lost "$T/k.vxt" "$T/k.vxt.err") )) 0
+	nl=$(( $(lost_in "$T/all.vxt") + $(lost_in "$T/k.vxt") ))
+	[ "$nl" -eq 0 ] && break
+	echo "capture $attempt: $nl lost events (the kernel ran their tracepoints without BPF programs)"
+done
 expect_eq "vxrecord with the kernel program exits" "$r2" 0
 
 "$B/vxreplay" "$T/k.vxt" --info >"$T/k.info"
