@@ -78,15 +78,16 @@ struct feed {
 	int rc;			/* the script's error, once */
 };
 
-/* feed_chunk() without a filter: each run of events in scope in one call. */
+/* feed_chunk() without a filter: each run of events in scope in one call;
+ * a chunk wholly in scope (@whole) is one run, with no test per event. */
 static int feed_runs(struct report_ctx *c, const struct vxt_event *ev, size_t n, uint64_t ord,
-		     struct feed *fd)
+		     bool whole, struct feed *fd)
 {
 	struct batch_script *bs = fd->bs;
 	size_t k = 0;
 
 	while (k < n) {
-		size_t m = k, pushed;
+		size_t m = whole ? n : k, pushed;
 		int in = 1;
 
 		while (m < n && (in = report_in_scope(c, &ev[m], ord + m)) > 0)
@@ -114,17 +115,8 @@ static int feed_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	struct feed *fd = arg;
 	struct batch_script *bs = fd->bs;
 
-	if (!fd->f && !c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
-	    ci->last_ns <= c->scope.to_ns) {
-		/* a chunk wholly in scope needs no test per event */
-		size_t pushed;
-
-		fd->rc = vxt_script_push_many(bs->s, ev, n, ord, &pushed);
-		bs->considered += pushed;
-		return fd->rc < 0 || vxt_script_exited(bs->s, NULL) ? -1 : 0;
-	}
 	if (!fd->f)
-		return feed_runs(c, ev, n, ord, fd);
+		return feed_runs(c, ev, n, ord, report_chunk_in_scope(c, ci), fd);
 	for (size_t k = 0; k < n; k++) {
 		int in = report_in_scope(c, &ev[k], ord + k);
 		struct vxt_ivals iv;

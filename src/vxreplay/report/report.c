@@ -66,8 +66,7 @@ static int stats_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	struct vxt_stats *st = arg;
 
 	/* a chunk wholly in scope needs no test per event */
-	if (!c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
-	    ci->last_ns <= c->scope.to_ns) {
+	if (report_chunk_in_scope(c, ci)) {
 		if (vxt_stats_add_many(st, ev, n) < 0) {
 			fprintf(stderr, "vxreplay: out of memory\n");
 			return 1;

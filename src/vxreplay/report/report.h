@@ -108,6 +108,15 @@ static inline int report_in_scope(const struct report_ctx *c, const struct vxt_e
 	return 1;
 }
 
+/* Is every event of chunk @ci in scope, with no test per event needed (no
+ * object or keep callback choosing, its times inside the range)? */
+static inline bool report_chunk_in_scope(const struct report_ctx *c,
+					 const struct vxt_chunk_info *ci)
+{
+	return !c->keep && c->scope.object < 0 && ci->first_ns >= c->scope.from_ns &&
+	       ci->last_ns <= c->scope.to_ns;
+}
+
 /* Walk the chunks from the scope's start, decoding @fields ahead on helper
  * threads; a damaged chunk is named (report_damage()) and skipped. @fn gets
  * each chunk's events from the scope's start on (@n of them, the first of
