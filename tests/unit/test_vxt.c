@@ -45,8 +45,9 @@ static void make_events(size_t n, uint32_t nobjs)
 	}
 }
 
-/* Write events[0..n) with small chunks; @return the file size. */
-static size_t write_file(size_t n, size_t chunk_events, bool close_it, struct vxt_writer **keep)
+/* Write @ev[0..n) in chunks of @chunk_events; @return the file size. */
+static size_t write_events(const struct vxt_event *ev, size_t n, size_t chunk_events,
+			   bool close_it, struct vxt_writer **keep)
 {
 	char err[VXT_ERRBUF_SIZE];
 	struct vxt_objtab *objs = vxt_objtab_new();
@@ -64,7 +65,7 @@ static size_t write_file(size_t n, size_t chunk_events, bool close_it, struct vx
 	/* objects that appear after the header travel in chunk entries */
 	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 16), "sdb", VXT_OBJ_DISK, 0);
 	vxt_objtab_add(objs, VOLIOT_MKDEV(253, 0), "dm-0", VXT_OBJ_DM, 0);
-	ck_assert_int_eq(vxt_writer_write(w, events, n), 0);
+	ck_assert_int_eq(vxt_writer_write(w, ev, n), 0);
 	if (close_it) {
 		ck_assert_int_eq(vxt_writer_close(w, err), 0);
 		vxt_objtab_free(objs);
@@ -77,6 +78,12 @@ static size_t write_file(size_t n, size_t chunk_events, bool close_it, struct vx
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 0777, 0600);
 	return (size_t)st.st_size;
+}
+
+/* Write events[0..n) with small chunks; @return the file size. */
+static size_t write_file(size_t n, size_t chunk_events, bool close_it, struct vxt_writer **keep)
+{
+	return write_events(events, n, chunk_events, close_it, keep);
 }
 
 static uint8_t *slurp(size_t *len)
@@ -295,15 +302,10 @@ START_TEST(scanner_leaves_the_caller_a_cpu)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned cap = cpus > 2 ? (unsigned)(cpus - 1) : 1, threads = cap + 2;
-	struct vxt_writer_opts o = { .chunk_bytes = BIG_CHUNK * sizeof(struct vxt_event),
-				     .force = true, .host = "testhost", .source = "test" };
 	struct timespec dwell = { 0, 2 * 1000 * 1000 };
 	struct vxt_event *big = calloc(BIG_NEV, sizeof(*big));
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_strtab *strs = vxt_strtab_new();
 	char err[VXT_ERRBUF_SIZE];
 	const struct vxt_event *ev;
-	struct vxt_writer *w;
 	struct vxt_reader *r;
 	struct vxt_scan *sc;
 	size_t chunk, n, seen = 0;
@@ -315,15 +317,7 @@ START_TEST(scanner_leaves_the_caller_a_cpu)
 		big[i].time_ns = 1000000000ull + i * 1000;
 		big[i].phase = big[i].phase == VXT_PH_LOST ? VXT_PH_START : big[i].phase;
 	}
-	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 0), "sda", VXT_OBJ_DISK, 1 << 30);
-	vxt_objtab_add(objs, VOLIOT_MKDEV(8, 16), "sdb", VXT_OBJ_DISK, 0);
-	vxt_objtab_add(objs, VOLIOT_MKDEV(253, 0), "dm-0", VXT_OBJ_DM, 0);
-	vxt_strtab_intern(strs, "fio", 3);
-	vxt_strtab_intern(strs, "dd", 2);
-	w = vxt_writer_open(path, &o, objs, strs, err);
-	ck_assert_msg(w != NULL, "%s", err);
-	ck_assert_int_eq(vxt_writer_write(w, big, BIG_NEV), 0);
-	ck_assert_int_eq(vxt_writer_close(w, err), 0);
+	write_events(big, BIG_NEV, BIG_CHUNK, true, NULL);
 	r = vxt_reader_open(path, err);
 	ck_assert_msg(r != NULL, "%s", err);
 	ck_assert_uint_ge(vxt_reader_nchunks(r), threads);
@@ -344,8 +338,6 @@ START_TEST(scanner_leaves_the_caller_a_cpu)
 	ck_assert_uint_ge(vxt_scan_peak_ahead(sc), 1);
 	vxt_scan_stop(sc);
 	vxt_reader_close(r);
-	vxt_objtab_free(objs);
-	vxt_strtab_free(strs);
 	free(big);
 }
 END_TEST
