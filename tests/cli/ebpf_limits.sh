@@ -11,6 +11,7 @@
 # and a full ring buffer says how many events it lost and what keeps them.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
 need_tracefs
 [ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 command -v bpftool >/dev/null || skip "no bpftool (apt-get install bpftool)"
@@ -91,11 +92,11 @@ expect_eq "full ring: exit (the file is whole, the capture is not)" "$RC" 1
 lost=$("$B/vxreplay" "$T/l.vxt" --report summary --format json | python3 -c \
 	'import json,sys; print(json.load(sys.stdin)["lost"])')
 [ "$lost" -gt 0 ] || fail "full ring: nothing lost"
-# the lost records also hold completions the kernel ran without the
-# programs (ebpf_counts.sh), named in their own part of the same note
-missed=$(sed -n 's/.*[: ]\([0-9][0-9]*\) completions lost: the kernel ran .*/\1/p' "$T/l.err")
-ring=$((lost - ${missed:-0}))
-[ "$ring" -gt 0 ] || fail "full ring: no event lost to the ring ($lost lost, ${missed:-0} completions missed)"
+# the lost records also hold events the kernel ran without the programs
+# (ebpf_lost.inc), named in their own parts of the same note
+missed=$(kernel_skipped "$T/l.err")
+ring=$((lost - missed))
+[ "$ring" -gt 0 ] || fail "full ring: no event lost to the ring ($lost lost, $missed the kernel ran without the programs)"
 expect_eq "full ring: the note" \
 	"$(grep -Ec "^vxrecord: (.*; )?$ring events lost: the ring buffer \(64 KiB\) was full; a larger --bufsize keeps them$" "$T/l.err")" 1
 none_left "after the captures"

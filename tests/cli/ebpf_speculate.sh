@@ -56,10 +56,9 @@ grep -q 'ran in the kernel: kept' "$T/k.vxt.err" &&
 # records (a completion the kernel ran without the programs, under load)
 # apart: each capture counts its own, and they are accounted for below
 tuples() { awk -F, 'NR > 1 && $3 != "lost" { print $3, $4, $6, $7, $9 }' | sort; }
-# of an events CSV: the I/O records (not lost), and the records its lost
-# records count
+# of an events CSV: the I/O records (not lost); the records its lost
+# records count is lost_of (ebpf_lost.inc)
 ios_of() { awk -F, 'NR > 1 && $3 != "lost"' | wc -l; }
-lost_of() { awk -F, 'NR > 1 && $3 == "lost" { n += $6 } END { print n + 0 }'; }
 "$B/vxreplay" "$T/all.vxt" --report events --format csv >"$T/all.csv"
 # the profile's definition, by brute force over the full capture: e is kept
 # when an error t on its object has t - 200ms <= e <= t + 50ms
