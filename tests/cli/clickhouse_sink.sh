@@ -65,13 +65,32 @@ until_rows() {
 	done
 	kill -STOP "$2"
 }
-# kill_restart PID: kill the server while PID holds still, let PID go on
-# against no server (its next batch fails), then start the server again
+# kill_restart PID: kill the server while PID holds still; a listener on the
+# server's port takes PID's next connection and drops it, so PID's next batch
+# fails however fast or slow the machine is; then start the server again
 kill_restart() {
 	kill -9 $ch_pid
 	wait $ch_pid 2>/dev/null
+	rm -f "$T/dropped"
+	python3 - "$HP" "$T/dropped" <<'PY' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(8)
+open(sys.argv[2], "w").write("listening\n")
+s.settimeout(600)
+c, _ = s.accept()
+c.recv(1000)
+c.close()
+PY
+	drop_pid=$!
+	until [ -s "$T/dropped" ]; do
+		kill -0 $drop_pid 2>/dev/null || { fail "no listener on $HP: $(cat "$T/dropped" 2>/dev/null)"; break; }
+		sleep 0.02
+	done
 	kill -CONT "$1"
-	sleep 0.5
+	wait $drop_pid || fail "no connection reached the listener on $HP"
 	start_server
 }
 cleanup() {
