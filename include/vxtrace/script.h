@@ -133,9 +133,10 @@ const char *vxt_script_name(const struct vxt_script *s);
 /* True when the script has an aggregation or a tick probe. */
 bool vxt_script_has_aggregations(const struct vxt_script *s);
 
-/* The event fields the script reads, as VXT_FIELD_* bits of vxt.h, so a
- * pass that feeds it can decode only those (all of them when it records
- * events). Can't fail. */
+/* The event fields the script reads or prints, as VXT_FIELD_* bits of
+ * vxt.h, so a pass that feeds it can decode only those. A record's event
+ * (struct vxt_script_rec.ev) then holds only those fields: a sink that reads
+ * more decodes them itself. Can't fail. */
 unsigned vxt_script_fields(const struct vxt_script *s);
 
 /*

@@ -3,10 +3,13 @@
  * A pass that feeds a script can decode only the columns the script's
  * clauses can see: the fields named in its predicates and statements, what
  * finds an event's request (object, sector, bytes) or process (pid), the
- * error for io:::error. A script that records events (speculate, trace,
- * printf, a clause without statements) hands whole events to its sink, and
- * a profile's keyed rules and the interval fields (q2c ...) read the event
- * themselves: those read every field.
+ * error for io:::error. An event a clause records (speculate, trace,
+ * printf, a clause without statements) reaches the sink as its ordinal and
+ * its text: trace and printf format their own fields when they run, and
+ * without `quiet` the default text prints the event (all but its flags and
+ * command), so only that adds fields. A profile's keyed rules and the
+ * interval fields (q2c ...) read the event themselves: those read every
+ * field.
  */
 #include "vxtrace/vxt.h"
 #include "select/script_impl.h"
@@ -69,8 +72,10 @@ unsigned vxt_script_fields(const struct vxt_script *s)
 	for (unsigned i = 0; i < s->ncl; i++) {
 		const struct sclause *c = &s->cl[i];
 
-		if (c->records)
-			return VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT;
+		if (c->records && !s->opt.quiet)	/* the default text: event_text() */
+			f |= VXT_FIELD_CPU | VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | VXT_FIELD_BYTES |
+			     VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_PID |
+			     VXT_FIELD_LOST_COUNT;
 		if (c->probes & SP_ERROR)
 			f |= VXT_FIELD_ERROR;
 		f |= node_fields(c->pred, 0);
