@@ -327,6 +327,9 @@ size_t vxt_sagg_entry_size(const struct sagg *a);
 
 /* ---- speculative buffers ---- */
 
+/* A buffer's state tells active from not; the free and busy lists tell
+ * which of the two an inactive one is: a clean moves the busy list onto the
+ * free one without touching the buffers, which keep reading SB_BUSY. */
 enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
 
 /* A record: the event and whether the clause wrote its own text (trace,

@@ -496,8 +496,6 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 
 void vxt_sspec_clean(struct vxt_script *s)
 {
-	for (uint64_t i = 0; i < s->nbusy; i++)
-		s->spec[s->busyl[i] - 1].state = SB_FREE;
 	memcpy(s->freel + s->nfree, s->busyl, s->nbusy * sizeof(*s->busyl));
 	s->nfree += (uint32_t)s->nbusy;
 	s->nbusy = 0;
