@@ -13,7 +13,7 @@
 #   context    --profile errors-in-context --report summary (YAML context:,
 #              compiled to the same engine)
 # each the best CPU time (user + sys) of VXT_BENCH_ROUNDS rounds that run the
-# four in turn, and, where valgrind is installed, the instructions of each
+# four in turn (and the best wall time, printed beside), and, where valgrind is installed, the instructions of each
 # (callgrind) over the first VXT_BENCH_CG_EVENTS events (default 2 M): on a
 # shared machine the instruction ratio is the figure that does not move.
 # Then a run with ~1 M I/Os in flight (1 M live keys) shows the peak RSS
@@ -62,20 +62,21 @@ args() {
 	esac
 }
 
-# CPU seconds (user + sys) of one run of measure $1 over file $2
-cpu1() {
-	/usr/bin/time -f "%U %S" -o tm "$build/vxreplay" "$2" $(args "$1") >/dev/null 2>&1 || true
-	awk '{ printf "%.3f", $1 + $2 }' tm
+# CPU seconds (user + sys) and wall seconds of one run of measure $1 over
+# file $2, as "CPU WALL"
+time1() {
+	/usr/bin/time -f "%U %S %e" -o tm "$build/vxreplay" "$2" $(args "$1") >/dev/null 2>&1 || true
+	awk '{ printf "%.3f %.3f", $1 + $2, $3 }' tm
 }
+# the smaller of $1 and $2 ("" is none)
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 
-for m in filter spec summary quant ctx; do eval "best_$m="; done
+for m in filter spec summary quant ctx; do eval "best_$m= wall_$m="; done
 r=0
 while [ "$r" -lt "$rounds" ]; do
 	for m in filter spec summary quant ctx; do
-		t=$(cpu1 "$m" t.vxt)
-		eval "b=\$best_$m"
-		b=$(awk -v a="$b" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
-		eval "best_$m=$b"
+		set -- $(time1 "$m" t.vxt)
+		eval "best_$m=\$(least \"\$best_$m\" $1); wall_$m=\$(least \"\$wall_$m\" $2)"
 	done
 	r=$((r + 1))
 done
@@ -89,6 +90,9 @@ echo "goal speculation / filter <= 1.5x (CPU time):        $(ratio "$best_spec" 
 echo "goal speculation >= 10 M events/s (CPU time):        $(rate "$best_spec")"
 echo "goal quantize / summary <= 1.3x (CPU time):          $(ratio "$best_quant" "$best_summary")"
 echo "goal context profile / filter <= 1.5x (CPU time):    $(ratio "$best_ctx" "$best_filter")"
+echo "wall seconds, best of $rounds: filter $wall_filter, spec $wall_spec, summary $wall_summary," \
+	"quantize $wall_quant; speculation / filter $(ratio "$wall_spec" "$wall_filter")," \
+	"$(rate "$wall_spec"); quantize / summary $(ratio "$wall_quant" "$wall_summary")"
 
 if command -v valgrind >/dev/null 2>&1; then
 	"$build/vxrecord" --source sim -c "$cgn" --seed 3 --rate 1000000 --sim-objects "$objs" \
