@@ -29,7 +29,6 @@
 #include "vxtrace/profile.h"
 #include "vxtrace/script.h"
 
-#define VR_SCRIPT_FIELDS (VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT)
 
 struct kept {
 	uint64_t ord, spec;
@@ -283,6 +282,18 @@ void vr_script_spec_reset(struct vr_model *m)
 }
 
 /* Events to the engine: those the filter shows, lost records always. */
+/* The fields a pass of script @s decodes: what the script reads or prints,
+ * what take() reads of a record, and what the filter reads (everything
+ * with an interval filter, whose pairs come from the pairing job). */
+static unsigned script_fields(const struct vr_model *m, const struct vxt_script *s)
+{
+	unsigned f = vxt_script_fields(s) | VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_ERROR;
+
+	if (m->ivf)
+		return VXT_FIELD_ALL | VXT_FIELD_LOST_COUNT;
+	return m->filter ? f | vxt_filter_fields(m->filter) : f;
+}
+
 static int push_events(struct vr_model *m, struct vxt_script *s, const struct vxt_event *evs,
 		       size_t n, uint64_t first, uint64_t w0, uint64_t w1, uint64_t *considered)
 {
@@ -402,7 +413,7 @@ void vr_script_spec_step(struct vr_model *m, struct vr_job *j)
 	const struct vxt_event *evs;
 
 	if (i < j->end && !vxt_script_exited(sc->spec, NULL)) {
-		evs = vr_scan_chunk(m, VR_JOB_SPEC, i, VR_SCRIPT_FIELDS, &n);
+		evs = vr_scan_chunk(m, VR_JOB_SPEC, i, script_fields(m, sc->spec), &n);
 		if (evs && push_events(m, sc->spec, evs, n, vxt_reader_chunk(m->rd, i)->first_event,
 				       0, UINT64_MAX, &sc->considered) < 0) {
 			snprintf(m->note, sizeof(m->note), "%s: out of memory", sc->name);
@@ -534,7 +545,7 @@ void vr_script_agg_step(struct vr_model *m, struct vr_job *j)
 		return;
 	}
 	if (i < j->end && !vxt_script_exited(sc->agg, NULL)) {
-		evs = vr_scan_chunk(m, VR_JOB_AGG, i, VR_SCRIPT_FIELDS, &n);
+		evs = vr_scan_chunk(m, VR_JOB_AGG, i, script_fields(m, sc->agg), &n);
 		if (evs && push_events(m, sc->agg, evs, n, vxt_reader_chunk(m->rd, i)->first_event,
 				       m->w0, m->w1, &considered) < 0) {
 			snprintf(m->note, sizeof(m->note), "%s: out of memory", sc->name);
