@@ -29,7 +29,6 @@
 #include "vxtrace/profile.h"
 #include "vxtrace/script.h"
 
-
 struct kept {
 	uint64_t ord, spec;
 	bool failed;		/* a failed completion */
@@ -281,7 +280,6 @@ void vr_script_spec_reset(struct vr_model *m)
 	sc->considered = 0;
 }
 
-/* Events to the engine: those the filter shows, lost records always. */
 /* The fields a pass of script @s decodes: what the script reads or prints,
  * what take() reads of a record, and what the filter reads (everything
  * with an interval filter, whose pairs come from the pairing job). */
@@ -294,6 +292,7 @@ static unsigned script_fields(const struct vr_model *m, const struct vxt_script 
 	return m->filter ? f | vxt_filter_fields(m->filter) : f;
 }
 
+/* Events to the engine: those the filter shows, lost records always. */
 static int push_events(struct vr_model *m, struct vxt_script *s, const struct vxt_event *evs,
 		       size_t n, uint64_t first, uint64_t w0, uint64_t w1, uint64_t *considered)
 {
