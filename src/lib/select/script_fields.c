@@ -72,10 +72,8 @@ unsigned vxt_script_fields(const struct vxt_script *s)
 	for (unsigned i = 0; i < s->ncl; i++) {
 		const struct sclause *c = &s->cl[i];
 
-		if (c->records && !s->opt.quiet)	/* the default text: event_text() */
-			f |= VXT_FIELD_CPU | VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | VXT_FIELD_BYTES |
-			     VXT_FIELD_LATENCY | VXT_FIELD_ERROR | VXT_FIELD_PID |
-			     VXT_FIELD_LOST_COUNT;
+		if (c->records && !s->opt.quiet)
+			f |= S_TEXT_FIELDS;
 		if (c->probes & SP_ERROR)
 			f |= VXT_FIELD_ERROR;
 		f |= node_fields(c->pred, 0);

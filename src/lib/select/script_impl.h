@@ -813,6 +813,11 @@ static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
 }
 
 /* script_spec.c: speculative buffers and the principal buffer. */
+/* The fields of a record's default text, without `quiet` (deliver()'s CPU
+ * column and event_text(): all but flags and command). */
+#define S_TEXT_FIELDS (VXT_FIELD_CPU | VXT_FIELD_OBJECT | VXT_FIELD_PHASE_OP | \
+		       VXT_FIELD_SECTOR | VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | \
+		       VXT_FIELD_PID | VXT_FIELD_LOST_COUNT)
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
 /* The event's record, without text, into active speculation @id (as

@@ -25,6 +25,7 @@
 
 /* ---- delivery ---- */
 
+/* (reads S_TEXT_FIELDS, script_impl.h, which a pass decodes for it) */
 static void event_text(const struct vxt_script *s, const struct vxt_event *ev, char *t,
 		       size_t *len)
 {
