@@ -13,9 +13,10 @@
 #   context    --profile errors-in-context --report summary (YAML context:,
 #              compiled to the same engine)
 # each the best CPU time (user + sys) of VXT_BENCH_ROUNDS rounds that run the
-# four in turn (and the best wall time, printed beside), and, where valgrind is installed, the instructions of each
-# (callgrind) over the first VXT_BENCH_CG_EVENTS events (default 2 M): on a
-# shared machine the instruction ratio is the figure that does not move.
+# four in turn (the best wall time printed beside), and, where valgrind is
+# installed, the instructions of each (callgrind) over the first
+# VXT_BENCH_CG_EVENTS events (default 2 M): on a shared machine the
+# instruction ratio is the figure that does not move.
 # Then a run with ~1 M I/Os in flight (1 M live keys) shows the peak RSS
 # (/usr/bin/time -v) of the speculation and of a 1 M-key aggregation over
 # the filter pass's, each beside its bound: nspec x specsize plus the req->
