@@ -263,7 +263,8 @@ struct vxt_scan;
 
 /* Walk chunks @first .. vxt_reader_nchunks(@r) - 1 in order, decoding
  * @fields (as vxt_reader_set_fields()) on up to @threads helper threads
- * (0: in the caller's thread, when asked for). @r must stay open and
+ * (0: in the caller's thread, when asked for), which run at a lower
+ * priority than the caller (nice 5 above it). @r must stay open and
  * unrefreshed until vxt_scan_stop(); other reader calls may go on.
  * @return the scan, or NULL when out of memory. */
 struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fields,
@@ -275,10 +276,6 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
  * goes on with the chunk after it. */
 int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev, size_t *n);
 const char *vxt_scan_error(const struct vxt_scan *s);
-/* The most helpers seen decoding at once while the decoding was ahead of
- * the caller (each chunk it asked for decoded already): at most one fewer
- * than the CPUs online, and at least one, so the caller keeps a CPU. */
-unsigned vxt_scan_peak_ahead(struct vxt_scan *s);
 void vxt_scan_stop(struct vxt_scan *s);
 /* Helper threads worth starting on this machine: 0 with one CPU, else the
  * CPUs online, at most 4. */

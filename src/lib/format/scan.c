@@ -9,13 +9,11 @@
  * Slot k holds chunk c with c % nslots == k. A helper claims the next chunk
  * once its slot is free; the caller takes slot after slot in order and
  * frees the one it held when it asks for the next.
- * While the caller finds each chunk it asks for decoded, the decoding is
- * ahead: then at most one helper fewer than the CPUs decode, so the caller
- * keeps a CPU of its own, and a pass whose work on the events outweighs
- * their decoding (a script, a profile) is not slowed by helpers taking
- * turns with it. Once it has to wait for a chunk, every helper decodes
- * until it finds one decoded again, so a pass bound by decoding (a summary)
- * has them all.
+ * Helpers run at a lower priority than the caller (VXT_SCAN_HELPER_NICE
+ * above it): the caller's thread runs whenever it has a chunk, so a pass
+ * whose work on the events is heavy (a breakdown, a script) keeps a CPU of
+ * its own, and the helpers take every cycle it leaves; a pass bound by
+ * decoding (a summary) waits on them, and they have every CPU.
  * Decode memory is bounded by VXT_DECODE_BUDGET: a slot may grow to the
  * largest chunk the index claims (events, encoded columns and frames), and
  * there are only as many slots as fit the budget; when one does not, there
@@ -27,12 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "format/chunkdec.h"
 #include "format/reader_impl.h"
 
 #define VXT_DECODE_BUDGET (128ull << 20)	/* bytes of decode buffers, all slots */
+#define VXT_SCAN_HELPER_NICE 5		/* helpers' nice above the caller's */
 
 enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_READY };
 
@@ -77,10 +77,6 @@ struct vxt_scan {
 	pthread_t *threads;
 	pthread_mutex_t mu;
 	pthread_cond_t ready, freed;
-	unsigned decoding;		/* helpers decoding a chunk now */
-	unsigned ahead_cap;		/* ... at most, while the decoding is ahead */
-	unsigned peak_ahead;		/* the most seen then (vxt_scan_peak_ahead()) */
-	bool behind;			/* the caller waited for its last chunk */
 	bool stop;
 	char err[VXT_ERRBUF_SIZE];
 };
@@ -96,39 +92,44 @@ static void decode_into(struct vxt_scan *s, struct slot *sl)
 					  sl->msg, sizeof(sl->msg));
 }
 
+/* The calling helper below the caller that started it (whose nice it
+ * inherited); nothing when not allowed, the helper is then its equal. */
+static void lower_priority(void)
+{
+	id_t tid = (id_t)gettid();
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	if (nice == -1 && errno)
+		return;
+	nice += VXT_SCAN_HELPER_NICE;
+	(void)setpriority(PRIO_PROCESS, tid, nice < 19 ? nice : 19);
+}
+
 static void *helper(void *arg)
 {
 	struct vxt_scan *s = arg;
 
+	lower_priority();
 	pthread_mutex_lock(&s->mu);
 	while (!s->stop && s->next_claim < s->end) {
 		struct slot *sl = &s->slots[s->next_claim % s->nslots];
 
-		if (sl->state != SLOT_FREE || (s->decoding >= s->ahead_cap && !s->behind)) {
+		if (sl->state != SLOT_FREE) {
 			pthread_cond_wait(&s->freed, &s->mu);
 			continue;
 		}
 		sl->chunk = s->next_claim++;
 		sl->state = SLOT_BUSY;
-		if (++s->decoding > s->peak_ahead && !s->behind)
-			s->peak_ahead = s->decoding;
 		pthread_mutex_unlock(&s->mu);
 		decode_into(s, sl);
 		pthread_mutex_lock(&s->mu);
-		s->decoding--;
 		sl->state = SLOT_READY;
 		pthread_cond_broadcast(&s->ready);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
-}
-
-/* The CPUs the caller's thread leaves to helpers (at least one). */
-static unsigned cpus_beside_caller(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 2 ? (unsigned)(n - 1) : 1;
 }
 
 struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fields,
@@ -152,7 +153,6 @@ struct vxt_scan *vxt_scan_start(struct vxt_reader *r, size_t first, unsigned fie
 	s->held = SIZE_MAX;
 	if (threads > 8)
 		threads = 8;
-	s->ahead_cap = cpus_beside_caller();
 	/* the caller's slot, and two per helper so none waits on the caller,
 	 * as many as the budget holds */
 	s->nslots = threads ? 2 * threads + 1 : 1;
@@ -229,12 +229,6 @@ int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev
 		pthread_mutex_lock(&s->mu);
 		sl->state = SLOT_READY;
 	}
-	if (sl->state == SLOT_READY && sl->chunk == s->next_out) {
-		s->behind = false;	/* decoded before it was asked for */
-	} else if (!s->behind) {
-		s->behind = true;	/* every helper may decode now */
-		pthread_cond_broadcast(&s->freed);
-	}
 	while (sl->state != SLOT_READY || sl->chunk != s->next_out)
 		pthread_cond_wait(&s->ready, &s->mu);
 	rc = sl->rc;
@@ -258,16 +252,6 @@ int vxt_scan_next(struct vxt_scan *s, size_t *chunk, const struct vxt_event **ev
 	*ev = sl->dec.ev;
 	*n = (s->merged ? vxt_reader_chunk(s->r, *chunk) : vxt_reader_entry(s->r, *chunk))->nevents;
 	return 1;
-}
-
-unsigned vxt_scan_peak_ahead(struct vxt_scan *s)
-{
-	unsigned n;
-
-	pthread_mutex_lock(&s->mu);
-	n = s->peak_ahead;
-	pthread_mutex_unlock(&s->mu);
-	return n;
 }
 
 const char *vxt_scan_error(const struct vxt_scan *s)
