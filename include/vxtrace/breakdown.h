@@ -110,7 +110,6 @@ struct vxt_bd_unp {
 };
 
 struct vxt_pairer;
-struct vxt_bd_seeker;
 
 /* Per object. */
 struct vxt_bd_dev {
@@ -160,20 +159,12 @@ struct vxt_breakdown {
 	size_t ncell, capcell;
 	struct vxt_bd_cell *last_cell[VXT_OP_COUNT];	/* the cell found last, by op */
 	bool finished;			/* vxt_bd_finish() done */
-	struct vxt_bd_seeker *seeker;	/* Q2Q and seeks on a thread (vxt_bd_seek_thread()), or NULL */
 };
 
 /* @all_phases: the file says every phase was captured (VXT_COMPAT_PHASES);
  * false gives D2C from completions only. */
 void vxt_bd_init(struct vxt_breakdown *b, bool all_phases);
 void vxt_bd_free(struct vxt_breakdown *b);
-/* From now on (before the first event), count Q2Q and the Q2Q and D2D seeks
- * on a thread of their own while the caller pairs the next events: the same
- * counts in the same order; @b's Q2Q, last_q, q2q_ooo and each object's
- * Q2Q, last_q, q2q_ooo, q2q and d2d are @b's again after vxt_bd_finish()
- * (vxt_bd_free() stops the thread too). @return 0, or -ENOMEM or -EAGAIN
- * (no thread: they are counted by the caller's, as without this call). */
-int vxt_bd_seek_thread(struct vxt_breakdown *b);
 /* Feed one event (time order) with its ordinal in the file. @keep false:
  * the event still moves its I/O along, but the intervals it ends are not
  * counted (it failed a filter). @return 0 or -ENOMEM. */

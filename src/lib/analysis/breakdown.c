@@ -6,12 +6,9 @@
  * retires them. Each interval is counted at the event that ends it. Events
  * of size 0 (flushes) carry no sectors and are left out, and an object's
  * events before its first queue belong to I/O queued before the capture
- * began: both as btt does. With vxt_bd_seek_thread(), the queues and issues
- * that Q2Q and the seeks count go, in order, through a ring of buffers to a
- * thread that counts them in state of its own, handed back at the end.
+ * began: both as btt does.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,216 +380,6 @@ HOT int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 	return 0;
 }
 
-/* ---- the seek thread ---- */
-
-#define SK_RECS 2048		/* records per buffer (48 KiB: the ring stays in cache) */
-#define SK_BUFS 8		/* buffers in the ring */
-
-/* A queue (Q2Q and its seek) or an issue (its seek) to count. */
-struct sk_rec {
-	uint64_t t, start;
-	uint32_t nsec;
-	uint32_t object_q;		/* object << 1 | 1 for a queue (ids are far below 2^31) */
-};
-
-/* What the thread counts for one object. */
-struct sk_dev {
-	bool used;
-	uint64_t last_q, ooo;
-	struct vxt_bd_stat q2q;
-	struct vxt_bd_seek sq, sd;
-};
-
-/* Invariant: the caller fills buf[tail], never in the ring; the ring holds
- * count buffers from head on, the thread working on buf[head]. */
-struct vxt_bd_seeker {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t ready, freed;
-	struct sk_rec *buf[SK_BUFS];
-	size_t len[SK_BUFS];
-	unsigned head, tail, count;
-	bool done;
-	size_t ncur;			/* records in buf[tail] */
-	/* the thread's alone until it is joined */
-	struct sk_dev *dev;
-	size_t ndev;
-	struct vxt_bd_stat all;
-	uint64_t last_q, ooo;
-	int rc;
-};
-
-static int sk_one(struct vxt_bd_seeker *s, const struct sk_rec *r)
-{
-	struct sk_dev *d;
-
-	uint32_t object = r->object_q >> 1;
-
-	if (object >= s->ndev) {
-		size_t n = s->ndev ? s->ndev : 8;
-
-		while (n <= object)
-			n *= 2;
-		d = realloc(s->dev, n * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		memset(d + s->ndev, 0, (n - s->ndev) * sizeof(*d));
-		for (size_t i = s->ndev; i < n; i++)
-			d[i].last_q = NONE;
-		s->dev = d;
-		s->ndev = n;
-	}
-	d = &s->dev[object];
-	d->used = true;
-	if (!(r->object_q & 1))
-		return seek_add(&d->sd, r->start, r->start + r->nsec);
-	if (q2q(&d->q2q, &d->last_q, &d->ooo, r->t) < 0 ||
-	    q2q(&s->all, &s->last_q, &s->ooo, r->t) < 0)
-		return -ENOMEM;
-	return seek_add(&d->sq, r->start, r->start + r->nsec);
-}
-
-static void *sk_main(void *arg)
-{
-	struct vxt_bd_seeker *s = arg;
-
-	pthread_mutex_lock(&s->mu);
-	for (;;) {
-		unsigned i;
-		size_t n;
-
-		while (!s->count && !s->done)
-			pthread_cond_wait(&s->ready, &s->mu);
-		if (!s->count)
-			break;
-		i = s->head;
-		n = s->len[i];
-		pthread_mutex_unlock(&s->mu);
-		for (size_t k = 0; k < n && !s->rc; k++)
-			s->rc = sk_one(s, &s->buf[i][k]);
-		pthread_mutex_lock(&s->mu);
-		s->head = (i + 1) % SK_BUFS;
-		s->count--;
-		pthread_cond_signal(&s->freed);
-	}
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
-}
-
-static void sk_free(struct vxt_bd_seeker *s)
-{
-	for (unsigned i = 0; i < SK_BUFS; i++)
-		free(s->buf[i]);
-	free(s->dev);
-	free(s);
-}
-
-int vxt_bd_seek_thread(struct vxt_breakdown *b)
-{
-	struct vxt_bd_seeker *s = calloc(1, sizeof(*s));
-	pthread_attr_t attr;
-	int rc;
-
-	if (!s)
-		return -ENOMEM;
-	for (unsigned i = 0; i < SK_BUFS; i++)
-		if (!(s->buf[i] = malloc(SK_RECS * sizeof(*s->buf[i])))) {
-			sk_free(s);
-			return -ENOMEM;
-		}
-	s->last_q = NONE;
-	pthread_mutex_init(&s->mu, NULL);
-	pthread_cond_init(&s->ready, NULL);
-	pthread_cond_init(&s->freed, NULL);
-	if (pthread_attr_init(&attr) != 0) {
-		sk_free(s);
-		return -EAGAIN;
-	}
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	rc = pthread_create(&s->th, &attr, sk_main, s);
-	pthread_attr_destroy(&attr);
-	if (rc != 0) {
-		pthread_mutex_destroy(&s->mu);
-		pthread_cond_destroy(&s->ready);
-		pthread_cond_destroy(&s->freed);
-		sk_free(s);
-		return -EAGAIN;
-	}
-	b->seeker = s;
-	return 0;
-}
-
-/* buf[tail] is full: into the ring, and the next free one to fill. */
-static __attribute__((noinline)) void sk_push(struct vxt_bd_seeker *s)
-{
-	pthread_mutex_lock(&s->mu);
-	s->len[s->tail] = s->ncur;
-	s->tail = (s->tail + 1) % SK_BUFS;
-	s->count++;
-	pthread_cond_signal(&s->ready);
-	while (s->count == SK_BUFS)
-		pthread_cond_wait(&s->freed, &s->mu);
-	s->ncur = 0;
-	pthread_mutex_unlock(&s->mu);
-}
-
-/* A queue (@queue) or an issue of @ev for the thread to count. */
-HOT void sk_put(struct vxt_bd_seeker *s, bool queue, const struct vxt_event *ev)
-{
-	struct sk_rec *r = &s->buf[s->tail][s->ncur++];
-
-	r->t = ev->time_ns;
-	r->start = ev->sector;
-	r->nsec = ev->bytes >> 9;
-	r->object_q = ev->object << 1 | queue;
-	if (s->ncur == SK_RECS)
-		sk_push(s);
-}
-
-/* Stop the thread once it has counted everything; what it counted moves
- * into @b. @return its error, or 0. */
-static int sk_stop(struct vxt_breakdown *b)
-{
-	struct vxt_bd_seeker *s = b->seeker;
-	int rc;
-
-	if (!s)
-		return 0;
-	pthread_mutex_lock(&s->mu);
-	if (s->ncur) {
-		s->len[s->tail] = s->ncur;
-		s->tail = (s->tail + 1) % SK_BUFS;
-		s->count++;
-	}
-	s->done = true;
-	pthread_cond_signal(&s->ready);
-	pthread_mutex_unlock(&s->mu);
-	pthread_join(s->th, NULL);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->ready);
-	pthread_cond_destroy(&s->freed);
-	rc = s->rc;
-	/* every object the thread saw was made by the caller's events first */
-	for (size_t i = 0; i < s->ndev && i < b->ndev; i++) {
-		struct vxt_bd_dev *d = &b->dev[i];
-		struct sk_dev *t = &s->dev[i];
-
-		if (!t->used)
-			continue;
-		d->g.iv[VXT_BD_Q2Q] = t->q2q;
-		d->last_q = t->last_q;
-		d->q2q_ooo = t->ooo;
-		d->q2q = t->sq;
-		d->d2d = t->sd;
-	}
-	b->all.iv[VXT_BD_Q2Q] = s->all;
-	b->last_q = s->last_q;
-	b->q2q_ooo = s->ooo;
-	b->seeker = NULL;
-	sk_free(s);
-	return rc;
-}
-
 /* ---- state ---- */
 
 void vxt_bd_init(struct vxt_breakdown *b, bool all_phases)
@@ -608,7 +395,6 @@ void vxt_bd_free(struct vxt_breakdown *b)
 {
 	size_t i;
 
-	sk_stop(b);
 	group_free(&b->all);
 	group_free(&b->kernel);
 	for (i = 0; i < VXT_OP_COUNT; i++)
@@ -834,10 +620,6 @@ HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 		return 0;
 	/* Q2Q: per object, and over all objects */
 	d->nq++;
-	if (b->seeker) {
-		sk_put(b->seeker, true, ev);
-		return 0;
-	}
 	if (q2q(&d->g.iv[VXT_BD_Q2Q], &d->last_q, &d->q2q_ooo, ev->time_ns) < 0 ||
 	    q2q(&b->all.iv[VXT_BD_Q2Q], &b->last_q, &b->q2q_ooo, ev->time_ns) < 0)
 		return -ENOMEM;
@@ -878,10 +660,7 @@ HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 
 	if (keep) {
 		d->nd++;
-		if (b->seeker)
-			sk_put(b->seeker, false, ev);
-		else
-			rc = seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
+		rc = seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
 	}
 	if (st->what != VXT_PS_MARKED) {
 		unpaired(b, VXT_BD_U_NOQ, ord);
@@ -975,10 +754,6 @@ HOT int add_issue_only(struct vxt_breakdown *b, const struct vxt_event *ev, uint
 	if (ev->phase == VXT_PH_START) {
 		if (keep) {
 			d->nd++;
-			if (b->seeker) {
-				sk_put(b->seeker, false, ev);
-				return 0;
-			}
 			return seek_add(&d->d2d, ev->sector, ev->sector + (ev->bytes >> 9));
 		}
 	} else if (ev->phase == VXT_PH_DONE) {
@@ -1190,8 +965,6 @@ int vxt_bd_finish(struct vxt_breakdown *b)
 	if (b->finished)
 		return 0;
 	b->finished = true;
-	if (sk_stop(b) < 0)
-		rc = -ENOMEM;
 	if (b->pr)
 		vxt_pairer_each(b->pr, pending, b);
 	if (cells_fold(b) < 0)

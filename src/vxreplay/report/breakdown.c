@@ -447,10 +447,6 @@ int report_breakdown_collect(struct report_ctx *c, struct vxt_breakdown *b)
 	vxt_bd_init(b, all_phases(c->r));
 	if (report_scope_begin(c) < 0)
 		return 1;
-	/* Q2Q and the seeks on a thread of their own (unless there is one CPU:
-	 * it would only take turns); without one they are counted here */
-	if (vxt_scan_default_threads())
-		vxt_bd_seek_thread(b);
 	rc = feed(c, b);
 	if (!rc && vxt_bd_finish(b) < 0) {
 		fprintf(stderr, "vxreplay: out of memory\n");
