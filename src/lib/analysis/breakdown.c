@@ -261,23 +261,23 @@ static int mode_flush(struct vxt_bd_seek *s)
 	return rc;
 }
 
-/* Count @d once the VXT_BD_PEND distances before it are: its slot is
- * fetched now, counted later, so the table's cache misses overlap. The
- * ring's next slot (pend_at) holds the oldest once it is full. */
+/* Count @d once the VXT_BD_PEND distances before it are: its slot, or
+ * once the table is full the word of its filter (half a MiB: out of the
+ * first-level caches), is fetched now and read later, so the cache misses
+ * overlap the work between. The ring's next slot (pend_at) holds the
+ * oldest once it is full. */
 HOT int mode_add(struct vxt_bd_seek *s, uint64_t d)
 {
 	unsigned k = s->pend_at;
 	int rc = 0;
 
-	/* a full table takes no more values: counting in any order gives the
-	 * same counts, and its filter is small enough to stay in cache */
-	if (s->mbits)
-		return mode_count(s, d);
 	if (s->npend == VXT_BD_PEND)
 		rc = mode_count(s, s->pend[k]);
 	else
 		s->npend++;
-	if (s->mcap)
+	if (s->mbits)
+		__builtin_prefetch(&s->mbits[mode_word(d)]);
+	else if (s->mcap)
 		__builtin_prefetch(&s->mtab[mode_home(d, s->mcap)], 1);
 	s->pend[k] = d;
 	s->pend_at = (k + 1) % VXT_BD_PEND;
