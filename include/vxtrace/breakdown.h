@@ -53,6 +53,7 @@ struct vxt_bd_group {
 };
 
 #define VXT_BD_PEND 16
+#define VXT_BD_LATE 8
 
 struct vxt_bd_mode {
 	uint64_t key, count;		/* count 0 = empty slot */
@@ -68,13 +69,17 @@ struct vxt_bd_seek {
 	/* mode: counts of exact distances, an open-addressing table of at most
 	 * VXT_BD_MODE_MAX distinct values (more: mode_full, the mode is that of
 	 * the values counted before); a distance waits in pend[] (its slot
-	 * fetched ahead) until VXT_BD_PEND later ones came or vxt_bd_finish() */
+	 * fetched ahead) until VXT_BD_PEND later ones came or vxt_bd_finish(),
+	 * and one the full table's filter lets through waits again in late[]
+	 * (its slot fetched) until VXT_BD_LATE more did */
 	struct vxt_bd_mode *mtab;
 	size_t mcap, mlen;
 	bool mode_full;
 	uint64_t *mbits;		/* once VXT_BD_MODE_MAX are in: a bit per hash of each */
 	unsigned npend, pend_at;	/* distances waiting; pend_at: the next slot */
 	uint64_t pend[VXT_BD_PEND];
+	unsigned nlate, late_at;	/* as npend, pend_at for late[] */
+	uint64_t late[VXT_BD_LATE];
 };
 #define VXT_BD_MODE_MAX (1u << 18)
 

@@ -221,6 +221,33 @@ static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint
 	return 0;
 }
 
+/* Count @d in the full table when it holds it. */
+static inline void mode_probe(struct vxt_bd_seek *s, uint64_t d)
+{
+	struct vxt_bd_mode *e = mode_slot(s->mtab, s->mcap, d);
+
+	if (e->count)
+		e->count++;
+	else
+		s->mode_full = true;
+}
+
+/* @d passed the full table's filter: probe its slot once VXT_BD_LATE more
+ * did, fetched now (the table is megabytes; a full table is counted in any
+ * order with the same counts). */
+HOT void mode_late(struct vxt_bd_seek *s, uint64_t d)
+{
+	unsigned k = s->late_at;
+
+	if (s->nlate == VXT_BD_LATE)
+		mode_probe(s, s->late[k]);
+	else
+		s->nlate++;
+	__builtin_prefetch(&s->mtab[mode_home(d, s->mcap)], 1);
+	s->late[k] = d;
+	s->late_at = (k + 1) % VXT_BD_LATE;
+}
+
 /* Count @d: a filtered full table, or a slot of one with room, inline. */
 HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
 {
@@ -233,11 +260,7 @@ HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
 			s->mode_full = true;
 			return 0;
 		}
-		e = mode_slot(s->mtab, s->mcap, d);
-		if (e->count)
-			e->count++;
-		else
-			s->mode_full = true;
+		mode_late(s, d);
 		return 0;
 	}
 	if (__builtin_expect(2 * (s->mlen + 1) > s->mcap, 0))
@@ -251,13 +274,15 @@ HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
 	return 0;
 }
 
-/* Count the pending distances, oldest first. */
+/* Count the pending distances, oldest first, then the late ones. */
 static int mode_flush(struct vxt_bd_seek *s)
 {
 	int rc = 0;
 
 	for (; s->npend && !rc; s->npend--)
 		rc = mode_count(s, s->pend[(s->pend_at - s->npend) % VXT_BD_PEND]);
+	for (; s->nlate; s->nlate--)
+		mode_probe(s, s->late[(s->late_at - s->nlate) % VXT_BD_LATE]);
 	return rc;
 }
 

@@ -109,20 +109,22 @@ PAIRER_INLINE uint32_t pairer_block(const struct pobj *o, uint64_t sec)
 	return lo - 1;
 }
 
-/* Index in @b of the first I/O starting at or after @sec. */
+/* Index in @b of the first I/O starting at or after @sec. Without
+ * branches on the starts (a conditional move each step): how many steps
+ * depends on the count alone, so random sectors cost no mispredictions. */
 PAIRER_INLINE uint32_t pairer_lower_in(const struct pblk *b, uint64_t sec)
 {
-	uint32_t lo = 0, hi = b->n;
+	uint32_t base = 0, n = b->n;
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	if (!n)
+		return 0;
+	while (n > 1) {		/* the answer is in [base, base + n] */
+		uint32_t half = n / 2;
 
-		if (b->io[mid].start < sec)
-			lo = mid + 1;
-		else
-			hi = mid;
+		base = b->io[base + half - 1].start < sec ? base + half : base;
+		n -= half;
 	}
-	return lo;
+	return base + (b->io[base].start < sec);
 }
 
 /* @c at block @k, entry @i; past a block's end is the next block's first. */
@@ -298,18 +300,32 @@ PAIRER_INLINE bool pairer_queue_settled(struct vxt_pairer *p, struct vxt_pio *q,
 	return false;
 }
 
-/* The I/O a queue opens, in @io; false (counted) when the pairer is full. */
-PAIRER_INLINE bool pairer_queue_fresh(struct vxt_pairer *p, struct vxt_pio *io,
-				      const struct vxt_event *ev, uint64_t ord,
-				      struct vxt_pstep *st)
+/* Room for the I/O a queue opens; false (counted) when the pairer is full. */
+PAIRER_INLINE bool pairer_queue_room(struct vxt_pairer *p, struct vxt_pstep *st)
 {
 	if (p->pending >= VXT_PAIRER_MAX) {
 		pairer_unpaired(p, st, VXT_PU_FULL);
 		return false;
 	}
+	return true;
+}
+
+/* The I/O a queue opens, in @io. */
+PAIRER_INLINE void pairer_queue_init(struct vxt_pio *io, const struct vxt_event *ev, uint64_t ord)
+{
 	pairer_fresh(io, ev, ord);
 	io->t[VXT_PT_Q] = ev->time_ns;
 	io->flags = VXT_PI_QUEUED;
+}
+
+/* pairer_queue_room(), then the I/O in @io. */
+PAIRER_INLINE bool pairer_queue_fresh(struct vxt_pairer *p, struct vxt_pio *io,
+				      const struct vxt_event *ev, uint64_t ord,
+				      struct vxt_pstep *st)
+{
+	if (!pairer_queue_room(p, st))
+		return false;
+	pairer_queue_init(io, ev, ord);
 	return true;
 }
 
@@ -485,9 +501,11 @@ PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 				pairer_compact(p, o, k, j, i);
 				return -ENOMEM;
 			}
-			pairer_mark(p, st, q, VXT_PT_C, ev->time_ns);
+			/* copied, then marked: the copy does not read a
+			 * store still on its way (the I/O leaves the block) */
+			p->out[n] = *q;
+			pairer_mark(p, st, &p->out[n++], VXT_PT_C, ev->time_ns);
 			issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
-			p->out[n++] = *q;
 		}
 		if (i < b->n || k + 1 >= o->nblk) {	/* the range ends in this block */
 			pairer_compact(p, o, k, j, i);
@@ -543,9 +561,20 @@ PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, str
 		if (pairer_queue_settled(p, q, ev, st))
 			return 0;
 	}
-	if (!pairer_queue_fresh(p, &io, ev, ord, st))
+	if (!pairer_queue_room(p, st))
 		return 0;
-	/* at: past the I/Os starting there */
+	/* at: past the I/Os starting there; made there, not copied in (a
+	 * copy would read stores still on their way) */
+	if (__builtin_expect(b->n < PAIRER_BLOCK, 1)) {
+		if (at < b->n)
+			memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*q));
+		q = &b->io[at];
+		b->n++;
+		p->pending++;
+		pairer_queue_init(q, ev, ord);
+		return pairer_opened(st, q);
+	}
+	pairer_queue_init(&io, ev, ord);
 	return pairer_opened(st, pairer_insert_flat(p, o, b, at, &io));
 }
 
@@ -615,9 +644,11 @@ PAIRER_INLINE int pairer_on_done_flat(struct vxt_pairer *p, struct pblk *b,
 			p->pending -= i - j;
 			return -ENOMEM;
 		}
-		pairer_mark(p, st, q, VXT_PT_C, ev->time_ns);
+		/* copied, then marked: the copy does not read a store still
+		 * on its way (the I/O leaves the block) */
+		p->out[n] = *q;
+		pairer_mark(p, st, &p->out[n++], VXT_PT_C, ev->time_ns);
 		issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
-		p->out[n++] = *q;
 	}
 	if (i > j && i < b->n)
 		memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
