@@ -139,7 +139,6 @@ struct vxt_bd_proc {
 struct vxt_bd_cell {
 	uint32_t object, pid, comm;
 	uint8_t op;
-	bool used;			/* false = empty slot */
 	struct vxt_bd_group g;
 };
 
@@ -160,8 +159,10 @@ struct vxt_breakdown {
 	struct vxt_pairer *pr;		/* the I/Os followed (pairer.h) */
 	uint32_t last_pid, last_comm;	/* the process group found last */
 	struct vxt_bd_group *last_proc;
-	struct vxt_bd_cell *cell;	/* open addressing by object, op, pid, comm */
+	struct vxt_bd_cell *cell;	/* in the order made (an I/O's tag is 1 + its index) */
 	size_t ncell, capcell;
+	uint32_t *cellix;		/* 1 + index in cell[], open addressing by object, op, pid, comm */
+	size_t capix;
 	struct vxt_bd_cell *last_cell[VXT_OP_COUNT];	/* the cell found last, by op */
 	bool finished;			/* vxt_bd_finish() done */
 };

@@ -82,6 +82,7 @@ struct vxt_pio {
 	uint32_t qobject;		/* where it was queued (the top of a stack) */
 	uint32_t pid, comm;		/* of the event that opened it */
 	uint8_t op, flags, hops;
+	uint32_t tag;			/* the caller's own (0 when opened); copied with the I/O */
 };
 
 /* What could not be paired. */

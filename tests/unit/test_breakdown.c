@@ -9,7 +9,8 @@
  * are checked against sorted samples and each against the floor of its
  * value to seven significant bits worked out bit by bit, the seek mode past
  * its table's bound, and the count of each distance its table holds,
- * against counts of the distances worked out by sorting them; vxt_bd_add_many() against vxt_bd_add() event by event.
+ * against counts of the distances worked out by sorting them; vxt_bd_add_many() against vxt_bd_add() event by event;
+ * a remapped I/O's intervals on the object of each event that ends them.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -404,6 +405,52 @@ START_TEST(add_many_is_add)
 }
 END_TEST
 
+/* A bio queued on object 0 (a dm device), remapped onto object 1 (the disk
+ * below) and completed there, then completed on 0 too: each interval is
+ * counted on the object of the event that ends it, though the I/O is the
+ * same throughout. */
+START_TEST(remapped_io_counts_where_it_is)
+{
+	struct vxt_event e[] = {
+		{ .time_ns = 100, .object = 0, .phase = VXT_PH_QUEUE, .sector = 1000 },
+		{ .time_ns = 105, .object = 0, .phase = VXT_PH_GETRQ, .sector = 1000 },
+		{ .time_ns = 110, .object = 1, .phase = VXT_PH_REMAP, .sector = 5000 },
+		{ .time_ns = 111, .object = 1, .phase = VXT_PH_QUEUE, .sector = 5000 },
+		{ .time_ns = 120, .object = 1, .phase = VXT_PH_GETRQ, .sector = 5000 },
+		{ .time_ns = 140, .object = 1, .phase = VXT_PH_START, .sector = 5000 },
+		{ .time_ns = 200, .object = 1, .phase = VXT_PH_DONE, .sector = 5000 },
+		{ .time_ns = 210, .object = 0, .phase = VXT_PH_DONE, .sector = 1000 },
+	};
+	struct vxt_breakdown b;
+
+	vxt_bd_init(&b, true);
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		e[i].bytes = 4096;
+		e[i].op = VXT_OP_READ;
+		e[i].pid = 7;
+		e[i].comm = 1;
+		if (e[i].phase == VXT_PH_REMAP)
+			e[i].remap_from = vxt_remap_from_pack(0, 1000);
+		ck_assert_int_eq(vxt_bd_add(&b, &e[i], i, true), 0);
+	}
+	ck_assert_int_eq(vxt_bd_finish(&b), 0);
+	/* by hand: Q2G 5 on 0, then 20 (120 - 100) on 1; D2C 60 and Q2C 100 on
+	 * 1; Q2C 110 on 0 */
+	ck_assert_uint_eq(b.dev[0].g.iv[VXT_BD_Q2G].n, 1);
+	ck_assert_uint_eq(b.dev[0].g.iv[VXT_BD_Q2G].sum, 5);
+	ck_assert_uint_eq(b.dev[1].g.iv[VXT_BD_Q2G].n, 1);
+	ck_assert_uint_eq(b.dev[1].g.iv[VXT_BD_Q2G].sum, 20);
+	ck_assert_uint_eq(b.dev[1].g.iv[VXT_BD_D2C].sum, 60);
+	ck_assert_uint_eq(b.dev[0].g.iv[VXT_BD_D2C].n, 0);
+	ck_assert_uint_eq(b.dev[1].g.iv[VXT_BD_Q2C].n, 1);
+	ck_assert_uint_eq(b.dev[1].g.iv[VXT_BD_Q2C].sum, 100);
+	ck_assert_uint_eq(b.dev[0].g.iv[VXT_BD_Q2C].n, 1);
+	ck_assert_uint_eq(b.dev[0].g.iv[VXT_BD_Q2C].sum, 110);
+	ck_assert_uint_eq(b.all.iv[VXT_BD_Q2G].n, 2);
+	vxt_bd_free(&b);
+}
+END_TEST
+
 Suite *breakdown_suite(void)
 {
 	Suite *s = suite_create("breakdown");
@@ -416,6 +463,7 @@ Suite *breakdown_suite(void)
 	tcase_add_test(tc, seek_mode_past_the_bound);
 	tcase_add_test(tc, quantile_is_the_bucket_floor);
 	tcase_add_test(tc, add_many_is_add);
+	tcase_add_test(tc, remapped_io_counts_where_it_is);
 	suite_add_tcase(s, tc);
 	return s;
 }

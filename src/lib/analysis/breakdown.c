@@ -430,10 +430,10 @@ void vxt_bd_free(struct vxt_breakdown *b)
 		seek_free(&b->dev[i].d2d);
 	}
 	vxt_pairer_free(b->pr);
-	for (i = 0; i < b->capcell; i++)
-		if (b->cell[i].used)
-			group_free(&b->cell[i].g);
+	for (i = 0; i < b->ncell; i++)
+		group_free(&b->cell[i].g);
 	free(b->cell);
+	free(b->cellix);
 	for (i = 0; i < b->capproc; i++)
 		if (b->proc[i].pid || b->proc[i].comm)
 			group_free(&b->proc[i].g);
@@ -548,15 +548,52 @@ static uint64_t cell_hash(uint32_t object, uint8_t op, uint32_t pid, uint32_t co
 	return k * 0x9e3779b97f4a7c15ull >> 20;
 }
 
-static struct vxt_bd_cell *cell_slot(struct vxt_bd_cell *t, size_t cap, uint32_t object,
-				     uint8_t op, uint32_t pid, uint32_t comm)
+/* The slot of cellix[] holding (@object, @op, @pid, @comm), or the empty
+ * one where it would go. */
+static uint32_t *cell_ix_slot(const struct vxt_breakdown *b, uint32_t *t, size_t cap,
+			      uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
 {
 	size_t i;
 
-	for (i = cell_hash(object, op, pid, comm) & (cap - 1); t[i].used; i = (i + 1) & (cap - 1))
-		if (t[i].object == object && t[i].op == op && t[i].pid == pid && t[i].comm == comm)
+	for (i = cell_hash(object, op, pid, comm) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {
+		const struct vxt_bd_cell *c = &b->cell[t[i] - 1];
+
+		if (c->object == object && c->op == op && c->pid == pid && c->comm == comm)
 			break;
+	}
 	return &t[i];
+}
+
+/* Room for one more cell: cell[] (moved: last_cell[] forgets) and its
+ * index (rebuilt when it grows). */
+static int cell_room(struct vxt_breakdown *b)
+{
+	if (b->ncell == b->capcell) {
+		size_t cap = b->capcell ? 2 * b->capcell : 32;
+		struct vxt_bd_cell *c = realloc(b->cell, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		b->cell = c;
+		b->capcell = cap;
+		memset(b->last_cell, 0, sizeof(b->last_cell));
+	}
+	if (2 * (b->ncell + 1) > b->capix) {
+		size_t cap = b->capix ? 2 * b->capix : 64;
+		uint32_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (size_t j = 0; j < b->ncell; j++) {
+			const struct vxt_bd_cell *c = &b->cell[j];
+
+			*cell_ix_slot(b, t, cap, c->object, c->op, c->pid, c->comm) = (uint32_t)j + 1;
+		}
+		free(b->cellix);
+		b->cellix = t;
+		b->capix = cap;
+	}
+	return 0;
 }
 
 /* The cell of (@object, @op, @pid, @comm), made at its first interval: the
@@ -566,34 +603,23 @@ static __attribute__((noinline)) struct vxt_bd_cell *
 cell_find(struct vxt_breakdown *b, uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
 {
 	struct vxt_bd_cell *c;
+	uint32_t *ix;
 
-	if (2 * (b->ncell + 1) > b->capcell) {
-		size_t cap = b->capcell ? 2 * b->capcell : 64;
-		struct vxt_bd_cell *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (size_t j = 0; j < b->capcell; j++)
-			if (b->cell[j].used)
-				*cell_slot(t, cap, b->cell[j].object, b->cell[j].op, b->cell[j].pid,
-					   b->cell[j].comm) = b->cell[j];
-		free(b->cell);
-		b->cell = t;
-		b->capcell = cap;
-		memset(b->last_cell, 0, sizeof(b->last_cell));
-	}
-	c = cell_slot(b->cell, b->capcell, object, op, pid, comm);
-	if (!c->used) {
+	if (cell_room(b) < 0)
+		return NULL;
+	ix = cell_ix_slot(b, b->cellix, b->capix, object, op, pid, comm);
+	if (!*ix) {
 		if (!proc_of(b, pid, comm))
 			return NULL;
+		c = &b->cell[b->ncell];
+		memset(c, 0, sizeof(*c));
 		c->object = object;
 		c->op = op;
 		c->pid = pid;
 		c->comm = comm;
-		c->used = true;
-		b->ncell++;
+		*ix = (uint32_t)++b->ncell;
 	}
-	/* the table only moves when it grows, and that passes through here */
+	c = &b->cell[*ix - 1];
 	b->last_cell[op] = c;
 	return c;
 }
@@ -624,9 +650,19 @@ HOT int interval(struct vxt_breakdown *b, uint32_t object, const struct vxt_pio 
 	}
 	if (!keep)
 		return 0;
-	if (!*c && !(*c = cell_of(b, object, q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid,
-				  q->comm)))
-		return -ENOMEM;
+	if (!*c) {
+		/* an I/O's op, pid and comm never change: its tag names its
+		 * cell while it stays on @object */
+		*c = q->tag ? &b->cell[q->tag - 1] : NULL;
+		if (!*c || (*c)->object != object) {
+			*c = cell_of(b, object, q->op < VXT_OP_COUNT ? q->op : VXT_OP_OTHER, q->pid,
+				     q->comm);
+			if (!*c)
+				return -ENOMEM;
+			/* the pairer's own memory, handed out read-only */
+			((struct vxt_pio *)q)->tag = (uint32_t)(*c - b->cell) + 1;
+		}
+	}
 	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
 }
 
@@ -958,12 +994,10 @@ static int stat_fold(struct vxt_bd_stat *to, struct vxt_bd_stat *from, bool take
 /* Add the cells into the object, op and process groups. */
 static int cells_fold(struct vxt_breakdown *b)
 {
-	for (size_t i = 0; i < b->capcell; i++) {
+	for (size_t i = 0; i < b->ncell; i++) {
 		struct vxt_bd_cell *c = &b->cell[i];
 		struct vxt_bd_group *p;
 
-		if (!c->used)
-			continue;
 		p = proc_of(b, c->pid, c->comm);
 		if (!p)
 			return -ENOMEM;
