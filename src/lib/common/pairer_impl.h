@@ -254,15 +254,22 @@ PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o
 	return pairer_insert_at(p, o, &c, io);
 }
 
+/* Each field by name: a compound literal would clear the whole I/O first
+ * (a string store, slow to start, on every queue). */
 PAIRER_INLINE void pairer_fresh(struct vxt_pio *io, const struct vxt_event *ev, uint64_t ord)
 {
-	*io = (struct vxt_pio){
-		.start = ev->sector, .end = ev->sector + (ev->bytes >> 9), .ord = ord,
-		.object = ev->object, .qobject = ev->object, .pid = ev->pid, .comm = ev->comm,
-		.op = ev->op,
-	};
+	io->start = ev->sector;
+	io->end = ev->sector + (ev->bytes >> 9);
 	for (int k = 0; k < VXT_PT_COUNT; k++)
 		io->t[k] = VXT_PT_UNSET;
+	io->ord = ord;
+	io->object = io->qobject = ev->object;
+	io->pid = ev->pid;
+	io->comm = ev->comm;
+	io->op = ev->op;
+	io->flags = 0;
+	io->hops = 0;
+	io->tag = 0;
 }
 
 PAIRER_INLINE void pairer_unpaired(struct vxt_pairer *p, struct vxt_pstep *st, enum vxt_pu k)
