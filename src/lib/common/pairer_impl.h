@@ -537,19 +537,12 @@ PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 
 /* ---- flat: one block ---- */
 
-/* Insert @io at index @at of the lone block @b (a full one is split). */
-PAIRER_INLINE struct vxt_pio *pairer_insert_flat(struct vxt_pairer *p, struct pobj *o,
-						 struct pblk *b, uint32_t at,
-						 const struct vxt_pio *io)
+/* Room at index @at of the lone block @b, which is not full: the slot,
+ * counted pending, for the caller to fill in place. */
+PAIRER_INLINE struct vxt_pio *pairer_room_flat(struct vxt_pairer *p, struct pblk *b, uint32_t at)
 {
-	if (__builtin_expect(b->n == PAIRER_BLOCK, 0)) {
-		struct pcur c = { 0, b->io + at, b->io + b->n };
-
-		return pairer_insert_at(p, o, &c, io);
-	}
 	if (at < b->n)
-		memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*io));
-	b->io[at] = *io;
+		memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*b->io));
 	b->n++;
 	p->pending++;
 	return &b->io[at];
@@ -561,6 +554,7 @@ PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, str
 {
 	uint32_t at = pairer_lower_in(b, ev->sector);
 	struct vxt_pio io, *q;
+	struct pcur c;
 
 	o->queued = true;
 	for (; at < b->n && b->io[at].start == ev->sector; at++) {
@@ -573,16 +567,14 @@ PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, str
 	/* at: past the I/Os starting there; made there, not copied in (a
 	 * copy would read stores still on their way) */
 	if (__builtin_expect(b->n < PAIRER_BLOCK, 1)) {
-		if (at < b->n)
-			memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*q));
-		q = &b->io[at];
-		b->n++;
-		p->pending++;
+		q = pairer_room_flat(p, b, at);
 		pairer_queue_init(q, ev, ord);
 		return pairer_opened(st, q);
 	}
+	/* a full block is split */
 	pairer_queue_init(&io, ev, ord);
-	return pairer_opened(st, pairer_insert_flat(p, o, b, at, &io));
+	c = (struct pcur){ 0, b->io + at, b->io + b->n };
+	return pairer_opened(st, pairer_insert_at(p, o, &c, &io));
 }
 
 PAIRER_INLINE int pairer_on_issue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
