@@ -203,6 +203,32 @@ START_TEST(issue_only_seeks_and_early_free)
 }
 END_TEST
 
+/* Seven issues whose distances all differ: the median is the 4th smallest
+ * (rank ceil(n/2)), not a neighbour. */
+START_TEST(median_of_distinct_distances)
+{
+	uint64_t r[7][2];
+	struct vxt_breakdown a;
+	struct brute_seek w;
+
+	vxt_bd_init(&a, false);
+	for (uint64_t k = 0; k < 7; k++) {
+		/* 8, 16, 24, ... sectors apart, after 8-sector I/Os, shuffled */
+		uint64_t at = (k * 5 % 7 + 1) * (k * 5 % 7 + 2) * 8;
+		struct vxt_event e = { .time_ns = 1000 + k, .phase = VXT_PH_START,
+				       .sector = at, .bytes = 4096 };
+
+		r[k][0] = at;
+		r[k][1] = at + 8;
+		ck_assert_int_eq(vxt_bd_add(&a, &e, k, true), 0);
+	}
+	ck_assert_int_eq(vxt_bd_finish(&a), 0);
+	brute_seeks((const uint64_t (*)[2])r, 7, &w);
+	check_seek(&a.dev[0].d2d, &w);
+	vxt_bd_free(&a);
+}
+END_TEST
+
 Suite *breakdown_seek_suite(void)
 {
 	Suite *s = suite_create("breakdown_seek");
@@ -211,6 +237,7 @@ Suite *breakdown_seek_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, q2q_and_seeks_as_brute_force);
 	tcase_add_test(tc, issue_only_seeks_and_early_free);
+	tcase_add_test(tc, median_of_distinct_distances);
 	suite_add_tcase(s, tc);
 	return s;
 }
