@@ -176,51 +176,6 @@ static int mode_bits(struct vxt_bd_seek *s)
 	return 0;
 }
 
-/* mode_count() when the table is full or must grow first. */
-static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint64_t d)
-{
-	struct vxt_bd_mode *e;
-
-	if (2 * (s->mlen + 1) > s->mcap) {
-		size_t cap = s->mcap ? 2 * s->mcap : 1024;
-		struct vxt_bd_mode *t;
-
-		if (s->mlen >= VXT_BD_MODE_MAX) {
-			uint64_t m = mode_mask(d);
-
-			/* still count the values already there */
-			if (!s->mbits && mode_bits(s) < 0)
-				return -ENOMEM;
-			if ((s->mbits[mode_word(d)] & m) != m) {
-				s->mode_full = true;
-				return 0;
-			}
-			e = mode_slot(s->mtab, s->mcap, d);
-			if (e->count)
-				e->count++;
-			else
-				s->mode_full = true;
-			return 0;
-		}
-		t = calloc(cap, sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		for (size_t j = 0; j < s->mcap; j++)
-			if (s->mtab[j].count)
-				*mode_slot(t, cap, s->mtab[j].key) = s->mtab[j];
-		free(s->mtab);
-		s->mtab = t;
-		s->mcap = cap;
-	}
-	e = mode_slot(s->mtab, s->mcap, d);
-	if (!e->count) {
-		e->key = d;
-		s->mlen++;
-	}
-	e->count++;
-	return 0;
-}
-
 /* Count @d in the full table when it holds it. */
 static inline void mode_probe(struct vxt_bd_seek *s, uint64_t d)
 {
@@ -248,29 +203,65 @@ HOT void mode_late(struct vxt_bd_seek *s, uint64_t d)
 	s->late_at = (k + 1) % VXT_BD_LATE;
 }
 
-/* Count @d: a filtered full table, or a slot of one with room, inline. */
-HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
+/* Count @d against the full table (its filter built): the values already
+ * there are still counted, any other is turned away. */
+HOT void mode_count_full(struct vxt_bd_seek *s, uint64_t d)
 {
-	struct vxt_bd_mode *e;
+	uint64_t m = mode_mask(d);
 
-	if (s->mbits) {		/* full: the table never grows again */
-		uint64_t m = mode_mask(d);
-
-		if ((s->mbits[mode_word(d)] & m) != m) {
-			s->mode_full = true;
-			return 0;
-		}
+	if ((s->mbits[mode_word(d)] & m) != m)
+		s->mode_full = true;
+	else
 		mode_late(s, d);
-		return 0;
-	}
-	if (__builtin_expect(2 * (s->mlen + 1) > s->mcap, 0))
-		return mode_count_slow(s, d);
-	e = mode_slot(s->mtab, s->mcap, d);
+}
+
+/* Count @d in a table with room for it. */
+HOT void mode_insert(struct vxt_bd_seek *s, uint64_t d)
+{
+	struct vxt_bd_mode *e = mode_slot(s->mtab, s->mcap, d);
+
 	if (!e->count) {
 		e->key = d;
 		s->mlen++;
 	}
 	e->count++;
+}
+
+/* mode_count() when the table must grow first, or becomes full. */
+static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint64_t d)
+{
+	size_t cap = s->mcap ? 2 * s->mcap : 1024;
+	struct vxt_bd_mode *t;
+
+	if (s->mlen >= VXT_BD_MODE_MAX) {
+		if (mode_bits(s) < 0)
+			return -ENOMEM;
+		mode_count_full(s, d);
+		return 0;
+	}
+	t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t j = 0; j < s->mcap; j++)
+		if (s->mtab[j].count)
+			*mode_slot(t, cap, s->mtab[j].key) = s->mtab[j];
+	free(s->mtab);
+	s->mtab = t;
+	s->mcap = cap;
+	mode_insert(s, d);
+	return 0;
+}
+
+/* Count @d: a filtered full table, or a slot of one with room, inline. */
+HOT int mode_count(struct vxt_bd_seek *s, uint64_t d)
+{
+	if (s->mbits) {		/* full: the table never grows again */
+		mode_count_full(s, d);
+		return 0;
+	}
+	if (__builtin_expect(2 * (s->mlen + 1) > s->mcap, 0))
+		return mode_count_slow(s, d);
+	mode_insert(s, d);
 	return 0;
 }
 
