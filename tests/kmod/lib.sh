@@ -197,9 +197,10 @@ INIT
 # before anything of ours ran: it is stopped and booted once more, saying so.
 km_boot() {
 	KM_LOG=$KM_WORK/console.log
+	km_silent_limit=${KM_SILENT_LIMIT:-240}
 	km_boot_once "$@" && return 0
 	[ "$KM_SILENT" = 1 ] || return 1
-	echo "kmod: the guest printed nothing in ${KM_SILENT_LIMIT:-240} s (hung before init); booting it again"
+	echo "kmod: the guest printed nothing in $km_silent_limit s (hung before init); booting it again"
 	km_boot_once "$@"
 }
 
@@ -214,7 +215,7 @@ km_boot_once() {
 	qpid=$!
 	waited=0
 	while kill -0 $qpid 2>/dev/null; do
-		if [ $waited -ge "${KM_SILENT_LIMIT:-240}" ] && [ ! -s "$KM_LOG" ]; then
+		if [ $waited -ge "$km_silent_limit" ] && [ ! -s "$KM_LOG" ]; then
 			KM_SILENT=1
 			kill $qpid 2>/dev/null
 			break
@@ -224,7 +225,7 @@ km_boot_once() {
 	done
 	wait $qpid
 	rc=$?
-	[ $KM_SILENT = 1 ] && { km_why "the guest printed nothing in ${KM_SILENT_LIMIT:-240} s"; return 1; }
+	[ $KM_SILENT = 1 ] && { km_why "the guest printed nothing in $km_silent_limit s"; return 1; }
 	[ $rc -eq 124 ] && { km_why "guest timed out after $1 s"; return 1; }
 	[ $rc -eq 0 ] || { cat "$KM_WORK/qemu.log"; km_why "qemu failed ($rc)"; return 1; }
 	return 0
