@@ -118,6 +118,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, VXT_BPF_MAX_INFLIGHT);	/* a power of two */
+	__uint(map_flags, BPF_F_MMAPABLE);	/* values page-aligned */
 	__type(key, __u32);
 	__type(value, struct vxt_bpf_slot);
 } inflight SEC(".maps");
