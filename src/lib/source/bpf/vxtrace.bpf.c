@@ -533,8 +533,13 @@ static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u32 idx, __u8
 	return t;
 }
 
-/* Atomic: a completion in an interrupt may cut into an issue on this CPU. */
-#define TALLY_ADD(field, n) __sync_fetch_and_add(&(field), (n))
+/* A plain add, no lock: the counts are per CPU, each field is written by
+ * one program only (started by the issue's, requeued by the requeue's, the
+ * rest by the completion's), and the kernel never runs a program inside
+ * itself on one CPU (it skips the inner run and counts a recursion miss,
+ * which user space reports). A completion's program cutting into an issue's
+ * on the same CPU writes other fields. */
+#define TALLY_ADD(field, n) ((field) += (n))
 
 static __always_inline void tally_done(__u32 dev, __u32 idx, __u8 op, __s32 error,
 				       __u32 bytes, __u64 lat)
