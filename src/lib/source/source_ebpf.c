@@ -419,8 +419,9 @@ static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *p
  * sizes its buffers (kmod_spec.c): *keys windows (the profile's nspec, no
  * more than the objects traced when keyed by object) of *window records
  * (specsize over the VXT_BPF_SPEC_EVENT bytes the profile counts an
- * event), nspec x specsize at most VXT_BPF_SPEC_MAX_BYTES (the records
- * take 72 bytes each in the map, so at most 83 MiB of kernel memory).
+ * event), nspec x specsize at most VXT_BPF_SPEC_MAX_BYTES (a record
+ * takes 72 bytes in spec_records and 8 in spec_times, so at most 92 MiB of
+ * kernel memory).
  * @return false, with why in s->kspec_why, when they do not fit. */
 static bool spec_fits(struct vxt_source *s, struct ebpf *e, const struct vxt_kspec *k, bool all,
 		      uint32_t *keys, uint32_t *window)
@@ -512,6 +513,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		bpf_map__set_max_entries(e->skel->maps.spec_slots, keys);
 		bpf_map__set_max_entries(e->skel->maps.spec_windows, keys);
 		bpf_map__set_max_entries(e->skel->maps.spec_records, keys * window);
+		bpf_map__set_max_entries(e->skel->maps.spec_times, keys * window);
 		e->spec_keys = keys;
 	}
 	/* the filter in the kernel: not with a speculation there (user space

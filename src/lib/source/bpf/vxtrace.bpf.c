@@ -136,6 +136,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);	/* spec_keys; 1 when no speculation runs */
+	__uint(map_flags, BPF_F_MMAPABLE);	/* values page-aligned */
 	__type(key, __u32);
 	__type(value, struct vxt_bpf_window);
 } spec_windows SEC(".maps");
@@ -146,6 +147,16 @@ struct {
 	__type(key, __u32);
 	__type(value, struct vxt_bpf_wrec);
 } spec_records SEC(".maps");
+
+/* the time of each record of spec_records (0: none yet), which the record
+ * that overwrites it tests: a load from this dense array, not from the
+ * cold record about to be written over */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);	/* spec_keys x spec_window */
+	__type(key, __u32);
+	__type(value, __u64);
+} spec_times SEC(".maps");
 
 /* tally mode: dev << 8 | op -> its counts; allocated as keys appear */
 struct {
@@ -604,10 +615,16 @@ static __always_inline struct vxt_bpf_window *window_of(__u32 slot)
 	return bpf_map_lookup_elem(&spec_windows, &slot);
 }
 
+/* The place of record number @n of window @slot's ring. */
+static __always_inline __u32 wrec_at(__u32 slot, __u64 n)
+{
+	return slot * spec_window + (__u32)(n % spec_window);
+}
+
 /* Record number @n of window @slot's ring. */
 static __always_inline struct vxt_bpf_wrec *wrec_of(__u32 slot, __u64 n)
 {
-	__u32 i = slot * spec_window + (__u32)(n % spec_window);
+	__u32 i = wrec_at(slot, n);
 
 	return bpf_map_lookup_elem(&spec_records, &i);
 }
@@ -693,7 +710,8 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 	struct vxt_bpf_window *w;
 	struct vxt_bpf_wrec *wr;
 	struct commit_ctx c;
-	__u64 n, now = r->time_ns;
+	__u64 n, *was, now = r->time_ns;
+	__u32 at;
 	int slot;
 
 	count(VXT_BPF_SEEN);
@@ -740,13 +758,15 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 	}
 	/* not sent (yet): into the window, over its oldest record */
 	n = __sync_fetch_and_add(&w->head, 1);
-	wr = wrec_of(slot, n);
-	if (!wr)
+	at = wrec_at(slot, n);
+	wr = bpf_map_lookup_elem(&spec_records, &at);
+	was = bpf_map_lookup_elem(&spec_times, &at);
+	if (!wr || !was)
 		return;
 	/* (a count window fits the ring: nothing in it is overwritten) */
-	if (!spec_before_events && wr->seq && wr->rec.time_ns + spec_before_ns >= now &&
-	    wr->rec.time_ns > w->sent_upto)
+	if (!spec_before_events && *was && *was + spec_before_ns >= now && *was > w->sent_upto)
 		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
+	*was = now;
 	wr->seq = 0;
 	__builtin_memcpy(&wr->rec, r, sizeof(*r));
 	wr->seq = n + 1;

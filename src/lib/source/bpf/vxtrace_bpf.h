@@ -100,13 +100,21 @@ struct voliot_io_rec {
 
 /* One key's window: how many records it stored and what has been sent
  * already. Its records are spec_window entries of the spec_records array
- * from slot x spec_window on. */
+ * from slot x spec_window on, their times the same entries of spec_times. */
 struct vxt_bpf_window {
-	__u64	head;			/* records stored so far */
+	/* read by every record of the key, written by triggers and by the
+	 * records sent after them */
 	__u64	after_until;		/* records up to this time go out live */
 	__u64	sent_upto;		/* newest record time already sent */
 	__s64	after_left;		/* ... and this many more (after_events) */
+	__u64	pad_read[5];
+	/* written by every record kept, on every CPU: a line of its own, so
+	 * the fields above stay in each CPU's cache between triggers */
+	__u64	head;			/* records stored so far */
+	__u64	pad_head[7];
 };
+
+_Static_assert(sizeof(struct vxt_bpf_window) == 128, "a window is two cache lines");
 
 /* A record of a window and the sequence number it was written with (a
  * reader skips a slot being rewritten). */
