@@ -546,8 +546,10 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		rc = -errno;
 		/* as root, EACCES is the verifier's refusal (EPERM: lockdown); so
 		 * is EINVAL after a warning about a program (a relocation the
-		 * kernel's types do not allow makes an instruction it refuses) */
-		if ((rc == -EACCES && geteuid() == 0) || (rc == -EINVAL && libbpf_why[0]))
+		 * kernel's types do not allow makes an instruction it refuses),
+		 * and E2BIG after one (a program too complex for its verifier) */
+		if ((rc == -EACCES && geteuid() == 0) ||
+		    ((rc == -EINVAL || rc == -E2BIG) && libbpf_why[0]))
 			return vxt_source_seterr(s, -EACCES, "ebpf: the kernel's verifier refused the BPF "
 						 "programs%s%s%s; use --source tracefs",
 						 libbpf_why[0] ? " (" : "", libbpf_why,
