@@ -704,16 +704,23 @@ static __always_inline int spec_slot(__u64 key)
 	return n;
 }
 
-/* Speculate on record @r of the device at want_dev[@idx]. */
-static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
+/* Speculate on record @r of the device at want_dev[@idx]. A function of
+ * its own (global, not inlined), which the verifier checks once, apart
+ * from its caller: inlined, it was checked again after each way through
+ * the caller's search of want_dev[] (rq_dev()), which took the
+ * completion's program past Linux 6.1's limit of 1 M instructions. */
+__noinline int speculate(const struct voliot_io_rec *r, __u32 idx)
 {
 	struct vxt_bpf_window *w;
 	struct vxt_bpf_wrec *wr;
 	struct commit_ctx c;
-	__u64 n, *was, now = r->time_ns;
+	__u64 n, *was, now;
 	__u32 at;
 	int slot;
 
+	if (!r)
+		return 0;
+	now = r->time_ns;
 	count(VXT_BPF_SEEN);
 	/* keyed by object among objects chosen: the device's own window,
 	 * with no lookup */
@@ -723,11 +730,11 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 		slot = spec_slot(spec_key_of(r));
 	if (slot < 0) {
 		count(VXT_BPF_SPEC_FAILED);
-		return;
+		return 0;
 	}
 	w = window_of(slot);
 	if (!w)
-		return;
+		return 0;
 	if (spec_trigger(r)) {
 		c.slot = slot;
 		c.head = w->head;
@@ -747,14 +754,14 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 		} else if (now + spec_after_ns > w->after_until) {
 			w->after_until = now + spec_after_ns;
 		}
-		return;
+		return 0;
 	}
 	if (now <= w->after_until &&
 	    (!spec_after_events ||
 	     (w->after_left > 0 && __sync_fetch_and_add(&w->after_left, -1) > 0))) {
 		ring_put(r);
 		w->sent_upto = now;
-		return;
+		return 0;
 	}
 	/* not sent (yet): into the window, over its oldest record */
 	n = __sync_fetch_and_add(&w->head, 1);
@@ -762,7 +769,7 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 	wr = bpf_map_lookup_elem(&spec_records, &at);
 	was = bpf_map_lookup_elem(&spec_times, &at);
 	if (!wr || !was)
-		return;
+		return 0;
 	/* (a count window fits the ring: nothing in it is overwritten) */
 	if (!spec_before_events && *was && *was + spec_before_ns >= now && *was > w->sent_upto)
 		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
@@ -770,6 +777,7 @@ static __always_inline void speculate(const struct voliot_io_rec *r, __u32 idx)
 	wr->seq = 0;
 	__builtin_memcpy(&wr->rec, r, sizeof(*r));
 	wr->seq = n + 1;
+	return 0;
 }
 
 static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 idx,
