@@ -2,8 +2,10 @@
 # 6.1, or the newer ones), sourced by guest.sh when the programs are in the
 # guest, with the module unloaded: the CO-RE programs built against the
 # build machine's kernel load here, see every I/O dd does, see null_blk's
-# bad-block errors, and are the default without the module.
-# expect: ebpf_load ebpf_dd ebpf_errors ebpf_default
+# bad-block errors, keep in the kernel only an error and what came before
+# it on its object (a context profile), and are the default without the
+# module.
+# expect: ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_default
 
 
 # ebpf_start OUT ARGS...: vxrecord --source ebpf in the background, once it
@@ -68,6 +70,47 @@ else
 	res FAIL ebpf_errors "vxrecord --source ebpf did not start: $(cat /tmp/ebpf.err)"
 fi
 
+# the kernel speculation: of 20 reads, a failed read and 30 reads after it,
+# a profile keeping the 10 s before an error and 1 ms after keeps, in the
+# kernel, the 20 reads and the failed one (issues and completions)
+cat >/tmp/ebpf-ctx.yaml <<EOF
+name: ebpf-ctx
+context:
+  key: object
+  before: 10s
+  after: 1ms
+  on: error
+  nspec: 1
+  specsize: 1M
+EOF
+if ebpf_start /tmp/ebpf-ctx.vxt --objects nullb1 --profile /tmp/ebpf-ctx.yaml; then
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=20 skip=2000 iflag=direct 2>/dev/null
+	dd if=/dev/nullb1 of=/dev/null bs=512 count=1 skip=$BAD iflag=direct 2>/dev/null
+	sleep 0.3
+	dd if=/dev/nullb1 of=/dev/null bs=4k count=30 skip=4000 iflag=direct 2>/dev/null
+	sleep 0.3
+	kill -INT $REC
+	wait_for 60 $REC
+	# events as (phase, sector, error) from sectors 16000-16159 (the 20
+	# reads), $BAD (the failed one) and 32000-32239 (those after)
+	got=$(vxreplay /tmp/ebpf-ctx.vxt --report events --format csv | awk -F, -v s=$BAD '
+		NR > 1 && $6 >= 16000 && $6 < 16160 { before[$3]++ }
+		NR > 1 && $6 == s && $3 == "start" { bad_start = 1 }
+		NR > 1 && $6 == s && $3 == "done" && $10 == "EIO" { bad_eio = 1 }
+		NR > 1 && $6 >= 32000 && $6 < 32240 { after++ }
+		END { printf "%d %d %d %d %d", before["start"], before["done"], bad_start,
+			bad_eio, after }')
+	kernel=$(vxreplay /tmp/ebpf-ctx.vxt --info | grep -c 'speculation: kernel')
+	if [ "$got" = "20 20 1 1 0" ] && [ "$kernel" = 1 ]; then
+		res PASS ebpf_spec "kept in the kernel: reads before (starts, dones), the failed read (start, EIO), reads after = $got"
+	else
+		res FAIL ebpf_spec "reads before (starts, dones), the failed read (start, EIO), reads after = $got (want 20 20 1 1 0); header says kernel: $kernel"
+	fi
+else
+	wait $REC
+	res FAIL ebpf_spec "vxrecord --source ebpf --profile did not start (exit $?): $(cat /tmp/ebpf.err)"
+fi
+
 # without /dev/vxtrace the default is ebpf, and it says why not kmod
 if [ ! -e /dev/vxtrace ]; then
 	vxrecord -f -o /tmp/ebpf-def.vxt -c 1 -d 1s 2>/tmp/ebpf-def.err
@@ -85,7 +128,7 @@ fi
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	ebpf_checks
 else
-	for t in ebpf_load ebpf_dd ebpf_errors ebpf_default; do
+	for t in ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_default; do
 		res SKIP $t "the guest kernel has no BTF"
 	done
 fi
