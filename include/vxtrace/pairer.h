@@ -115,7 +115,9 @@ struct vxt_pstep {
 	enum vxt_ps what;
 	int unpaired;		/* enum vxt_pu, or -1 */
 	size_t n;
-	const struct vxt_pio *io;	/* n I/Os; valid until the next call */
+	struct vxt_pio *io;	/* n I/Os, valid until the next call: the
+				 * pairer's own, or copies of them (a mark of
+				 * several); the caller may set their .tag */
 };
 
 #define VXT_PAIRER_UNQUEUED 0x1	/* follow I/O from its first phase seen */

@@ -631,7 +631,7 @@ static inline struct vxt_bd_cell *cell_of(struct vxt_breakdown *b, uint32_t obje
  * (the object, op, process and all-objects groups are sums of cells, made
  * by vxt_bd_finish()) when @keep, or an out-of-order phase. *@c caches the
  * cell over the intervals one event ends (NULL: not looked up yet). */
-HOT int interval(struct vxt_breakdown *b, uint32_t object, const struct vxt_pio *q,
+HOT int interval(struct vxt_breakdown *b, uint32_t object, struct vxt_pio *q,
 		 struct vxt_bd_cell **c, unsigned iv, uint64_t from, uint64_t to, uint64_t ord,
 		 bool keep)
 {
@@ -650,8 +650,7 @@ HOT int interval(struct vxt_breakdown *b, uint32_t object, const struct vxt_pio 
 				     q->comm);
 			if (!*c)
 				return -ENOMEM;
-			/* the pairer's own memory, handed out read-only */
-			((struct vxt_pio *)q)->tag = (uint32_t)(*c - b->cell) + 1;
+			q->tag = (uint32_t)(*c - b->cell) + 1;
 		}
 	}
 	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
@@ -683,7 +682,7 @@ HOT int on_queue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 HOT int on_gim(struct vxt_breakdown *b, const struct vxt_event *ev, const struct vxt_pstep *st,
 	       uint64_t ord, bool keep, int k)
 {
-	const struct vxt_pio *q = st->io;
+	struct vxt_pio *q = st->io;
 	uint64_t t = ev->time_ns;
 	unsigned iv = VXT_BD_Q2M;
 	uint64_t from = q ? q->t[VXT_PT_Q] : 0;
@@ -719,7 +718,7 @@ HOT int on_issue(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt
 		return rc;
 	}
 	for (size_t i = 0; !rc && i < st->n; i++) {
-		const struct vxt_pio *q = &st->io[i];
+		struct vxt_pio *q = &st->io[i];
 		struct vxt_bd_cell *c = NULL;
 
 		if (q->t[VXT_PT_I] != NONE)
@@ -751,7 +750,7 @@ HOT int on_done(struct vxt_breakdown *b, struct vxt_bd_dev *d, const struct vxt_
 		return 0;
 	}
 	for (size_t i = 0; i < st->n; i++) {
-		const struct vxt_pio *q = &st->io[i];
+		struct vxt_pio *q = &st->io[i];
 		struct vxt_bd_cell *c = NULL;
 
 		if (!rc)
