@@ -14,6 +14,7 @@
 
 #include "vxtrace/breakdown.h"
 #include "common/pairer_impl.h"
+#include "vxtrace/util.h"
 
 #define NONE UINT64_MAX
 /* The handlers of each event, one copy each in the loop of
@@ -560,13 +561,8 @@ static uint32_t *cell_ix_slot(const struct vxt_breakdown *b, uint32_t *t, size_t
 static int cell_room(struct vxt_breakdown *b)
 {
 	if (b->ncell == b->capcell) {
-		size_t cap = b->capcell ? 2 * b->capcell : 32;
-		struct vxt_bd_cell *c = realloc(b->cell, cap * sizeof(*c));
-
-		if (!c)
+		if (vxt_grow(&b->cell, &b->capcell, b->ncell + 1, sizeof(*b->cell)) < 0)
 			return -ENOMEM;
-		b->cell = c;
-		b->capcell = cap;
 		memset(b->last_cell, 0, sizeof(b->last_cell));
 	}
 	if (2 * (b->ncell + 1) > b->capix) {
