@@ -4,12 +4,14 @@
 # from the very records it writes: its completions, bytes and latency
 # histogram (bucket by bucket) equal the capture's events counted with awk
 # and fio's own count of I/Os. `vxtop --maps` (no event crosses) sees the
-# same fio run: completions and bytes per op exactly, as many latencies (its
-# own program stamps each I/O with its own clock reads, so a latency near a
-# bucket bound may fall on the other side: buckets are compared only through
-# the capture's recorder), and its table's reads over its intervals add up
-# to fio's; `promtool check metrics` is clean on both; --maps with what
-# needs events is a usage error.
+# same fio run: completions and bytes per op exactly, as many latencies
+# (another program reads the clock for it, so a latency near a bucket bound
+# may fall on the other side: buckets are compared only through the
+# capture's recorder) whose sum is the capture's within 1 us an I/O (an
+# issue paired with the wrong completion, or a stale issue, is off by whole
+# I/Os), and its table's reads over its intervals add up to fio's;
+# `promtool check metrics` is clean on both; --maps with what needs events
+# is a usage error.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -70,6 +72,11 @@ capture() {
 	stop_rec INT
 }
 capture_lost() { top_lost "$T/top.jsonl"; }
+lat_sum() {	# lat_sum SCRAPE OP: the D2C histogram's sum, in ns
+	awk -v o="$2" -v d="$LNAME" '
+		index($0, "vxtrace_io_d2c_seconds_sum{object=\"" d "\",op=\"" o "\"}") == 1 {
+			printf "%.0f\n", $2 * 1e9 }' "$1"
+}
 whole_capture "$T/f.vxt:$T/rec.err"
 
 "$B/vxreplay" "$T/f.vxt" --report events --format csv >"$T/ev.csv"
@@ -113,6 +120,15 @@ done
 for op in read write; do
 	expect_eq "rec: $op histogram, bucket by bucket (cumulative)" \
 		"$(tr '\n' ' ' <"$T/got.rec.$op")" "$(tr '\n' ' ' <"$T/want.$op")"
+	set -- $(awk -F, -v o=$op '$3 == "done" && $4 == o { s += $8; n++ }
+		END { printf "%.0f %d", s, n }' "$T/ev.csv")
+	want=$1 n=$2
+	for who in rec top; do
+		got=$(lat_sum "$T/$who.txt" $op)
+		expect_eq "$who: $op latencies' sum ($got ns) within $n us of the capture's ($want ns)" \
+			"$(awk -v g="${got:-0}" -v w="$want" -v n="$n" 'BEGIN { d = g - w; if (d < 0) d = -d
+				print (n > 0 && d <= n * 1000) ? "yes" : "no" }')" yes
+	done
 done
 
 # the table: the intervals' completions add up to fio's
