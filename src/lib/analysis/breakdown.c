@@ -231,7 +231,7 @@ HOT void mode_insert(struct vxt_bd_seek *s, uint64_t d)
 /* mode_count() when the table must grow first, or becomes full. */
 static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint64_t d)
 {
-	size_t cap = s->mcap ? 2 * s->mcap : 1024;
+	size_t cap;
 	struct vxt_bd_mode *t;
 
 	if (s->mlen >= VXT_BD_MODE_MAX) {
@@ -240,6 +240,7 @@ static __attribute__((noinline)) int mode_count_slow(struct vxt_bd_seek *s, uint
 		mode_count_full(s, d);
 		return 0;
 	}
+	cap = s->mcap ? 2 * s->mcap : 1024;
 	t = calloc(cap, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
