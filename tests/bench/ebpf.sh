@@ -7,6 +7,9 @@
 #              speculation in the kernel: only errors and their context leave it)
 #   top-maps   vxtop --maps (per-object counts and histograms in BPF maps,
 #              read once per interval; no event leaves the kernel)
+#   ebpf-noop  vxtop --maps with VXT_EBPF_NOOP: the same programs attached,
+#              each returning at once (what attaching costs: the floor of
+#              every ebpf mode)
 #   tracefs    vxrecord --source tracefs (every I/O to a .vxt file)
 #   bt-printf  bpftrace printing one line per issue and completion (biosnoop-style)
 #   bt-count   bpftrace counting completions in the kernel
@@ -77,8 +80,10 @@ start_mode() {
 		i=0
 		while [ ! -e "$dir/f.vxt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		;;
-	top-maps)
-		"$build/vxtop" --maps -b -F jsonl --objects "$name" >"$dir/top.jsonl" \
+	top-maps|ebpf-noop)
+		noop=
+		[ "$1" = ebpf-noop ] && noop=1
+		VXT_EBPF_NOOP=$noop "$build/vxtop" --maps -b -F jsonl --objects "$name" >"$dir/top.jsonl" \
 			2>"$dir/top.err" &
 		bg=$!
 		i=0	# the first interval's line: the programs are attached
@@ -116,7 +121,7 @@ start_mode() {
 stop_mode() {
 	[ -n "$bg" ] || return 0
 	# vxtop prints an interval when it ends: wait for the one fio ended in
-	[ "$1" = top-maps ] && sleep 1.2
+	case $1 in top-maps|ebpf-noop) sleep 1.2 ;; esac
 	kill -INT "$bg"
 	i=0	# a capture still starting may miss the signal: at most 20 s
 	while kill -0 "$bg" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
@@ -124,7 +129,7 @@ stop_mode() {
 	wait "$bg" 2>/dev/null; bg=
 }
 
-modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps tracefs bt-printf bt-count}
+modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps ebpf-noop tracefs bt-printf bt-count}
 [ -n "$VXT_BENCH_REF" ] && [ -z "$VXT_BENCH_MODES" ] && modes="$modes tracefs-ref"
 command -v bpftrace >/dev/null ||
 	{ modes=$(echo "$modes" | sed 's/bt-[a-z]*//g'); say "no bpftrace: its peers are left out"; }

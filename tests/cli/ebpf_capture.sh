@@ -3,8 +3,9 @@
 # does on a loop device and nothing else, issuer and latency on every
 # completion, real -ENOSPC completions from a loop device over a full tmpfs
 # seen exactly as the tracefs source sees them, the default source order
-# saying why it skipped the module, a clear line without permission, and no
-# program left attached after SIGKILL.
+# saying why it skipped the module, a clear line without permission, no
+# program left attached after SIGKILL, and VXT_EBPF_NOOP attaching programs
+# that trace nothing (and saying so).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -98,6 +99,25 @@ lost=$(json "$T/l.json" 'j["lost"]')
 [ "$lost" -gt 0 ] && ok "lost $lost records on a full ring" || fail "no lost records on a full ring"
 expect_eq "kept + lost records (fio did $lreads I/Os)" \
 	"$(json "$T/l.json" 'j["starts"] + j["ios"] + j["lost"]')" $((2 * lreads))
+# ---- VXT_EBPF_NOOP (the benchmark's floor): attached, nothing traced ----
+VXT_EBPF_NOOP=1
+export VXT_EBPF_NOOP
+if start_rec "$T/noop.vxt" --source ebpf --objects "$LNAME"; then
+	expect_eq "VXT_EBPF_NOOP: programs attached" "$(ours)" 3
+	set -- $(fio_run "$LOOP" n randread 200)
+	expect_eq "VXT_EBPF_NOOP: fio read (while the programs ran)" "$1" 200
+	stop_rec INT
+	expect_eq "VXT_EBPF_NOOP: exit status" "$RC" 0
+	expect_eq "VXT_EBPF_NOOP: events in the file" "$("$B/vxreplay" "$T/noop.vxt" \
+		--report summary --format json | python3 -c 'import json, sys
+print(json.load(sys.stdin)["events"])')" 0
+	grep -q 'VXT_EBPF_NOOP: the programs were attached and traced nothing' "$T/rec.err" &&
+		ok "VXT_EBPF_NOOP: the closing line says so" ||
+		fail "VXT_EBPF_NOOP: no line saying nothing was traced: $(cat "$T/rec.err")"
+fi
+unset VXT_EBPF_NOOP
+wait_gone "after VXT_EBPF_NOOP"
+
 losetup -d "$LOOP"; LOOP=
 
 # ---- real errors: a loop device over a file on a full tmpfs ----

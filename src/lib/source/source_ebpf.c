@@ -31,7 +31,9 @@
  * named in one line; a refusal by the verifier names the program and
  * libbpf's reason. VXT_EBPF_BTF, a diagnostic knob (vxrecord(1)), names
  * another file to read as the kernel's BTF, for that check and for the CO-RE
- * relocations; the running kernel still checks the programs.
+ * relocations; the running kernel still checks the programs. VXT_EBPF_NOOP,
+ * another (tests/bench/ebpf.sh's floor), loads and attaches the programs but
+ * has each return at once: what attaching them costs the traced I/O.
  *
  * Built without the skeleton (no clang, bpftool or libbpf at build time),
  * the source is present but its probe and open say so.
@@ -524,6 +526,11 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		e->skel->rodata->kf_on = true;
 		e->skel->rodata->kf_entry = o->kfilter->entry;
 		e->skel->rodata->kf_n = o->kfilter->n;
+	}
+	if (getenv("VXT_EBPF_NOOP") && *getenv("VXT_EBPF_NOOP")) {
+		e->skel->rodata->noop = true;
+		vxt_source_add_note(s, "VXT_EBPF_NOOP: the programs were attached and traced "
+				    "nothing");
 	}
 	e->skel->rodata->tally_on = o->tally || o->tally_only;
 	e->skel->rodata->tally_only = o->tally_only;

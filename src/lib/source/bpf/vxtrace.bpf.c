@@ -95,6 +95,9 @@ const volatile __u32 spec_keys = 1;	/* keys (windows) at most */
 const volatile bool tally_on;
 const volatile bool tally_only;
 
+/* every program returns at once: what attaching them costs (VXT_EBPF_NOOP) */
+const volatile bool noop;
+
 /* the kernel's part of a filter (struct vxt_bpf_kftest in kfilter) */
 const volatile bool kf_on;
 const volatile __u16 kf_entry;
@@ -833,10 +836,13 @@ static __always_inline void issue_of_current(struct vxt_bpf_issue *is, __u64 now
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
-	__u32 idx, dev = rq_dev(rq, &idx);
+	__u32 idx, dev;
 	__u64 key = rq_key(rq), now;
 	struct vxt_bpf_issue is;
 
+	if (noop)
+		return 0;
+	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -859,9 +865,12 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 SEC("tp_btf/block_rq_requeue")
 int BPF_PROG(vxt_rq_requeue, struct request *rq)
 {
-	__u32 idx, dev = rq_dev(rq, &idx);
+	__u32 idx, dev;
 	struct vxt_bpf_slot *sl;
 
+	if (noop)
+		return 0;
+	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
 	sl = inflight_get(rq_key(rq));
@@ -881,12 +890,15 @@ int BPF_PROG(vxt_rq_requeue, struct request *rq)
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned int nr_bytes)
 {
-	__u32 idx, dev = rq_dev(rq, &idx);
+	__u32 idx, dev;
 	__u64 now;
 	struct vxt_bpf_issue copy;
 	struct vxt_bpf_slot *sl;
 	__s32 error;
 
+	if (noop)
+		return 0;
+	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
 	now = bpf_ktime_get_ns();
