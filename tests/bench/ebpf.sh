@@ -10,6 +10,9 @@
 #   ebpf-noop  vxtop --maps with VXT_EBPF_NOOP: the same programs attached,
 #              each returning at once (what attaching costs: the floor of
 #              every ebpf mode)
+#   ebpf-clock vxtop --maps with VXT_EBPF_NOOP=clock: attached, the issue's
+#              and the completion's programs reading the clock once each and
+#              returning (the floor of any latency measured in the kernel)
 #   tracefs    vxrecord --source tracefs (every I/O to a .vxt file)
 #   bt-printf  bpftrace printing one line per issue and completion (biosnoop-style)
 #   bt-count   bpftrace counting completions in the kernel
@@ -80,9 +83,10 @@ start_mode() {
 		i=0
 		while [ ! -e "$dir/f.vxt" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		;;
-	top-maps|ebpf-noop)
+	top-maps|ebpf-noop|ebpf-clock)
 		noop=
 		[ "$1" = ebpf-noop ] && noop=1
+		[ "$1" = ebpf-clock ] && noop=clock
 		VXT_EBPF_NOOP=$noop "$build/vxtop" --maps -b -F jsonl --objects "$name" >"$dir/top.jsonl" \
 			2>"$dir/top.err" &
 		bg=$!
@@ -121,7 +125,7 @@ start_mode() {
 stop_mode() {
 	[ -n "$bg" ] || return 0
 	# vxtop prints an interval when it ends: wait for the one fio ended in
-	case $1 in top-maps|ebpf-noop) sleep 1.2 ;; esac
+	case $1 in top-maps|ebpf-noop|ebpf-clock) sleep 1.2 ;; esac
 	kill -INT "$bg"
 	i=0	# a capture still starting may miss the signal: at most 20 s
 	while kill -0 "$bg" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
@@ -129,7 +133,7 @@ stop_mode() {
 	wait "$bg" 2>/dev/null; bg=
 }
 
-modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps ebpf-noop tracefs bt-printf bt-count}
+modes=${VXT_BENCH_MODES:-ebpf ebpf-ctx top-maps ebpf-clock ebpf-noop tracefs bt-printf bt-count}
 [ -n "$VXT_BENCH_REF" ] && [ -z "$VXT_BENCH_MODES" ] && modes="$modes tracefs-ref"
 command -v bpftrace >/dev/null ||
 	{ modes=$(echo "$modes" | sed 's/bt-[a-z]*//g'); say "no bpftrace: its peers are left out"; }

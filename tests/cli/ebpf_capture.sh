@@ -5,7 +5,7 @@
 # seen exactly as the tracefs source sees them, the default source order
 # saying why it skipped the module, a clear line without permission, no
 # program left attached after SIGKILL, and VXT_EBPF_NOOP attaching programs
-# that trace nothing (and saying so).
+# that trace nothing (and saying so), or only read the clock (=clock).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -100,23 +100,38 @@ lost=$(json "$T/l.json" 'j["lost"]')
 expect_eq "kept + lost records (fio did $lreads I/Os)" \
 	"$(json "$T/l.json" 'j["starts"] + j["ios"] + j["lost"]')" $((2 * lreads))
 # ---- VXT_EBPF_NOOP (the benchmark's floor): attached, nothing traced ----
-VXT_EBPF_NOOP=1
-export VXT_EBPF_NOOP
-if start_rec "$T/noop.vxt" --source ebpf --objects "$LNAME"; then
-	expect_eq "VXT_EBPF_NOOP: programs attached" "$(ours)" 3
+# "clock": the issue's and the completion's programs read the clock once
+# each, and nothing else (the verifier drops the code the flags rule out,
+# so the loaded programs show exactly the calls left)
+clock_reads() {
+	for p in vxt_rq_issue vxt_rq_complete; do
+		bpftool prog dump xlated name "$p" 2>/dev/null
+	done | grep -c 'call bpf_ktime_get_ns'
+}
+for VXT_EBPF_NOOP in 1 clock; do
+	export VXT_EBPF_NOOP
+	what="VXT_EBPF_NOOP=$VXT_EBPF_NOOP"
+	rm -f "$T/noop.vxt"
+	start_rec "$T/noop.vxt" --source ebpf --objects "$LNAME" || continue
+	expect_eq "$what: programs attached" "$(ours)" 3
+	want=0 clocked=0
+	[ "$VXT_EBPF_NOOP" = clock ] && want=2 clocked=1
+	expect_eq "$what: clock reads left in the loaded programs" "$(clock_reads)" $want
 	set -- $(fio_run "$LOOP" n randread 200)
-	expect_eq "VXT_EBPF_NOOP: fio read (while the programs ran)" "$1" 200
+	expect_eq "$what: fio read (while the programs ran)" "$1" 200
 	stop_rec INT
-	expect_eq "VXT_EBPF_NOOP: exit status" "$RC" 0
-	expect_eq "VXT_EBPF_NOOP: events in the file" "$("$B/vxreplay" "$T/noop.vxt" \
+	expect_eq "$what: exit status" "$RC" 0
+	expect_eq "$what: events in the file" "$("$B/vxreplay" "$T/noop.vxt" \
 		--report summary --format json | python3 -c 'import json, sys
 print(json.load(sys.stdin)["events"])')" 0
 	grep -q 'VXT_EBPF_NOOP: the programs were attached and traced nothing' "$T/rec.err" &&
-		ok "VXT_EBPF_NOOP: the closing line says so" ||
-		fail "VXT_EBPF_NOOP: no line saying nothing was traced: $(cat "$T/rec.err")"
-fi
-unset VXT_EBPF_NOOP
-wait_gone "after VXT_EBPF_NOOP"
+		ok "$what: the closing line says so" ||
+		fail "$what: no line saying nothing was traced: $(cat "$T/rec.err")"
+	expect_eq "$what: the closing line names the clock reads" \
+		"$(grep -c 'traced nothing (each issue and completion read the clock once)' "$T/rec.err")" $clocked
+	unset VXT_EBPF_NOOP
+	wait_gone "after $what"
+done
 
 losetup -d "$LOOP"; LOOP=
 

@@ -33,7 +33,9 @@
  * another file to read as the kernel's BTF, for that check and for the CO-RE
  * relocations; the running kernel still checks the programs. VXT_EBPF_NOOP,
  * another (tests/bench/ebpf.sh's floor), loads and attaches the programs but
- * has each return at once: what attaching them costs the traced I/O.
+ * has each return at once: what attaching them costs the traced I/O; set to
+ * "clock", the issue's and the completion's programs read the clock once
+ * before they return: the least a latency measured in the kernel costs.
  *
  * Built without the skeleton (no clang, bpftool or libbpf at build time),
  * the source is present but its probe and open say so.
@@ -463,7 +465,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	/* the BPF program has no key request; the windows are sized below */
 	bool spec = !o->tally_only && o->kspec && o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
 	uint32_t keys = 1, window = 1;
-	const char *btf = btf_path();
+	const char *btf = btf_path(), *noop;
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
 		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
 	struct ebpf *e;
@@ -527,10 +529,15 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		e->skel->rodata->kf_entry = o->kfilter->entry;
 		e->skel->rodata->kf_n = o->kfilter->n;
 	}
-	if (getenv("VXT_EBPF_NOOP") && *getenv("VXT_EBPF_NOOP")) {
+	noop = getenv("VXT_EBPF_NOOP");
+	if (noop && *noop) {
+		bool clocked = !strcmp(noop, "clock");
+
 		e->skel->rodata->noop = true;
+		e->skel->rodata->noop_clock = clocked;
 		vxt_source_add_note(s, "VXT_EBPF_NOOP: the programs were attached and traced "
-				    "nothing");
+				    "nothing%s", clocked ? " (each issue and completion read the "
+				    "clock once)" : "");
 	}
 	e->skel->rodata->tally_on = o->tally || o->tally_only;
 	e->skel->rodata->tally_only = o->tally_only;

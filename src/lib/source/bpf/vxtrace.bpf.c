@@ -95,8 +95,11 @@ const volatile __u32 spec_keys = 1;	/* keys (windows) at most */
 const volatile bool tally_on;
 const volatile bool tally_only;
 
-/* every program returns at once: what attaching them costs (VXT_EBPF_NOOP) */
+/* every program returns at once: what attaching them costs (VXT_EBPF_NOOP);
+ * with noop_clock, the issue's and the completion's after one clock read
+ * each (VXT_EBPF_NOOP=clock): the least any latency measured here costs */
 const volatile bool noop;
+const volatile bool noop_clock;
 
 /* the kernel's part of a filter (struct vxt_bpf_kftest in kfilter) */
 const volatile bool kf_on;
@@ -840,8 +843,11 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 	__u64 key = rq_key(rq), now;
 	struct vxt_bpf_issue is;
 
-	if (noop)
+	if (noop) {
+		if (noop_clock)
+			bpf_ktime_get_ns();
 		return 0;
+	}
 	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
@@ -896,8 +902,11 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 	struct vxt_bpf_slot *sl;
 	__s32 error;
 
-	if (noop)
+	if (noop) {
+		if (noop_clock)
+			bpf_ktime_get_ns();
 		return 0;
+	}
 	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
