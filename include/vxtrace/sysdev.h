@@ -50,4 +50,13 @@ int vxt_sysdev_partition(uint32_t dev, uint32_t *disk, uint64_t *start);
  */
 bool vxt_sysdev_is_mq(uint32_t dev);
 
+/*
+ * The reads and writes of @dev (a whole device or a partition) the block
+ * layer counts in flight now (its inflight file), into @n. Only a queue that
+ * keeps I/O statistics (queue/iostats) counts every read and write; other
+ * requests (flushes, passthrough commands) are never counted.
+ * @return 0, -EOPNOTSUPP when the queue keeps no statistics, or -ENOENT.
+ */
+int vxt_sysdev_inflight(uint32_t dev, uint64_t *n);
+
 #endif

@@ -1,8 +1,9 @@
 /* test_sysdev.c - block device resolution and description over a fake sysfs
  *
  * Builds a small /sys tree in a temporary directory (VXT_SYSFS points the
- * resolver at it): a disk sda (8:0, blk-mq) with a partition sda1 (8:1), a
- * bio-based dm-0 (253:0) and loop3 (7:3).
+ * resolver at it): a disk sda (8:0, blk-mq, keeping I/O statistics) with a
+ * partition sda1 (8:1), a bio-based dm-0 (253:0) and loop3 (7:3, keeping
+ * none).
  */
 #include <check.h>
 #include <errno.h>
@@ -65,12 +66,19 @@ static void setup(void)
 		snprintf(b, sizeof(b), "%s/dev/block/8:1", root);
 		ck_assert_int_eq(symlink(a, b), 0);
 	}
+	dir("dev/block/8:0/queue");
+	put("dev/block/8:0/queue/iostats", "1\n");
+	put("dev/block/8:0/inflight", "       3        2\n");
+	put("dev/block/8:0/sda1/inflight", "       1        0\n");
 	dir("dev/block/253:0");
 	put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
 	put("dev/block/253:0/size", "8\n");
 	dir("dev/block/7:3");
 	dir("dev/block/7:3/mq");
 	put("dev/block/7:3/uevent", "MAJOR=7\nMINOR=3\nDEVNAME=loop3\nDEVTYPE=disk\n");
+	dir("dev/block/7:3/queue");
+	put("dev/block/7:3/queue/iostats", "0\n");
+	put("dev/block/7:3/inflight", "       0        0\n");
 	dir("class/block/sda");
 	put("class/block/sda/dev", "8:0\n");
 	dir("class/block/sda1");
@@ -154,6 +162,23 @@ START_TEST(describe)
 }
 END_TEST
 
+START_TEST(inflight)
+{
+	uint64_t n = 99;
+
+	ck_assert_int_eq(vxt_sysdev_inflight(VXT_SYSDEV_MKDEV(8, 0), &n), 0);
+	ck_assert_uint_eq(n, 5);
+	/* a partition: its own count, the disk's queue's statistics */
+	ck_assert_int_eq(vxt_sysdev_inflight(VXT_SYSDEV_MKDEV(8, 1), &n), 0);
+	ck_assert_uint_eq(n, 1);
+	/* no statistics kept: the count would say 0 whatever is in flight */
+	ck_assert_int_eq(vxt_sysdev_inflight(VXT_SYSDEV_MKDEV(7, 3), &n), -EOPNOTSUPP);
+	ck_assert_int_eq(vxt_sysdev_inflight(VXT_SYSDEV_MKDEV(253, 0), &n), -EOPNOTSUPP);
+	ck_assert_int_eq(vxt_sysdev_inflight(VXT_SYSDEV_MKDEV(9, 9), &n), -ENOENT);
+	ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
 Suite *sysdev_suite(void)
 {
 	Suite *s = suite_create("sysdev");
@@ -163,6 +188,7 @@ Suite *sysdev_suite(void)
 	tcase_add_test(tc, resolve_list);
 	tcase_add_test(tc, resolve_errors);
 	tcase_add_test(tc, describe);
+	tcase_add_test(tc, inflight);
 	suite_add_tcase(s, tc);
 	return s;
 }

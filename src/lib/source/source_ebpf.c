@@ -13,7 +13,9 @@
  * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
  * quarter full, never once per record. A completion the kernel ran its
  * tracepoint for without our programs is counted when its request is
- * issued again and becomes a lost event too (not a failed capture), as does
+ * issued again, or when the capture ends by the device's own count of I/O
+ * in flight (missed_at_end()), and becomes a lost event too (not a failed
+ * capture), as does
  * an issue whose program run the kernel skipped (recursion_misses of the
  * issue program's bpf_prog_info). Records
  * the kernel could not put in a full ring are counted there and become
@@ -85,6 +87,7 @@ struct ebpf {
 	uint64_t lost_seen;		/* kernel's lost count already reported */
 	uint64_t missed_seen;		/* ... and its missed completions */
 	uint64_t skipped_seen;		/* ... and the issue program's skipped runs */
+	uint64_t missed_end;		/* missed completions found at the end */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
 	bool lost_noted;		/* the full ring is in s->note */
@@ -224,7 +227,8 @@ static uint64_t skipped_issues(struct ebpf *e)
  * counted lost and passed (they do not fail the capture). @return them. */
 static uint64_t passed_losses(struct vxt_source *s, struct ebpf *e)
 {
-	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED), skipped = skipped_issues(e), n;
+	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED) + e->missed_end;
+	uint64_t skipped = skipped_issues(e), n;
 
 	if (missed < e->missed_seen)
 		missed = e->missed_seen;
@@ -688,46 +692,137 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	return rc;
 }
 
+/* The inflight table's slots, read at once: *@n of them in a new array, or
+ * NULL when the table cannot be read. */
+static struct vxt_bpf_slot *read_slots(struct ebpf *e, uint32_t *n)
+{
+	uint32_t *keys = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*keys)), out = 0;
+	struct vxt_bpf_slot *v = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*v));
+	LIBBPF_OPTS(bpf_map_batch_opts, bo);
+
+	*n = VXT_BPF_MAX_INFLIGHT;
+	if (keys && v && (!bpf_map_lookup_batch(bpf_map__fd(e->skel->maps.inflight), NULL, &out,
+						keys, v, n, &bo) || errno == ENOENT)) {
+		free(keys);
+		return v;
+	}
+	free(keys);
+	free(v);
+	return NULL;
+}
+
+/* An issue remembered without its completion, of a kind the block layer
+ * counts in flight (a read or a write). */
+static bool counted_in_flight(const struct vxt_bpf_slot *sl)
+{
+	return sl->rq && sl->state == VXT_BPF_SLOT_ISSUED &&
+	       (sl->op == VOLIOT_OP_READ || sl->op == VOLIOT_OP_WRITE);
+}
+
+#define END_DEVS 64	/* devices looked at when the capture ends */
+
+struct end_dev {
+	uint32_t dev;
+	bool known;		/* the block layer's count was read */
+	uint64_t inflight;	/* its count of reads and writes in flight */
+	uint64_t ours;		/* the reads and writes we remember */
+};
+
+/* Once no issue is taken any more (stopping): the issues remembered whose
+ * completion the kernel ran without our programs and whose request was
+ * not issued again (VXT_BPF_MISSED never saw them). Per device, the reads
+ * and writes remembered beyond those the block layer counts in flight
+ * (vxt_sysdev_inflight(), read first) have completed unseen. In that order
+ * the figure can only fall short (a completion between the two reads frees
+ * a slot and lowers the kernel's count alike; the kernel also counts I/O
+ * we do not remember), never exceed them; a device whose queue keeps no
+ * statistics gives none. */
+static uint64_t missed_at_end(struct ebpf *e)
+{
+	struct end_dev d[END_DEVS];
+	struct vxt_bpf_slot *v;
+	uint32_t n, nd = 0, i, k;
+	uint64_t missed = 0;
+
+	v = read_slots(e, &n);		/* the devices with issues remembered */
+	if (!v)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!counted_in_flight(&v[i]))
+			continue;
+		for (k = 0; k < nd && d[k].dev != v[i].dev; k++)
+			;
+		if (k == nd && nd < END_DEVS)
+			d[nd++] = (struct end_dev){ .dev = v[i].dev };
+	}
+	free(v);
+	for (k = 0; k < nd; k++)
+		d[k].known = !vxt_sysdev_inflight(d[k].dev, &d[k].inflight);
+	v = read_slots(e, &n);		/* ours, after the kernel's counts */
+	if (!v)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!counted_in_flight(&v[i]))
+			continue;
+		for (k = 0; k < nd && d[k].dev != v[i].dev; k++)
+			;
+		if (k < nd)
+			d[k].ours++;
+	}
+	free(v);
+	for (k = 0; k < nd; k++)
+		if (d[k].known && d[k].ours > d[k].inflight)
+			missed += d[k].ours - d[k].inflight;
+	return missed;
+}
+
 /* The issues the kernel still remembers (no completion seen), once the
  * programs are detached: -1 when the table cannot be read. */
 static int64_t count_unfinished(struct ebpf *e)
 {
-	uint32_t n = VXT_BPF_MAX_INFLIGHT, out = 0;
-	uint32_t *keys = calloc(n, sizeof(*keys));
-	struct vxt_bpf_slot *v = calloc(n, sizeof(*v));
-	LIBBPF_OPTS(bpf_map_batch_opts, bo);
-	int64_t left = -1;
+	struct vxt_bpf_slot *v;
+	int64_t left = 0;
+	uint32_t n;
 
-	if (keys && v && (!bpf_map_lookup_batch(bpf_map__fd(e->skel->maps.inflight), NULL, &out,
-						keys, v, &n, &bo) || errno == ENOENT)) {
-		left = 0;
-		for (uint32_t i = 0; i < n; i++)
-			left += v[i].rq && v[i].state == VXT_BPF_SLOT_ISSUED;
-	}
-	free(keys);
+	v = read_slots(e, &n);
+	if (!v)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		left += v[i].rq && v[i].state == VXT_BPF_SLOT_ISSUED;
 	free(v);
 	return left;
+}
+
+/* Wait until every program run under way has ended: the programs run in
+ * RCU read-side sections, and a global membarrier waits for every one. */
+static void programs_quiesce(void)
+{
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
+		usleep(20000);
 }
 
 static int ebpf_stop(struct vxt_source *s)
 {
 	struct ebpf *e = s->priv;
+	bool tally_only = e->skel->rodata->tally_only;
 	int64_t left;
 
-	/* completions first: an I/O issued before the end has its issue in
-	 * the file, and the issues left without a completion are counted */
-	bpf_link__destroy(e->skel->links.vxt_rq_complete);
-	e->skel->links.vxt_rq_complete = NULL;
+	/* no issue taken from here on, and no completion without its issue:
+	 * an I/O issued before the end has its issue in the file, and the
+	 * completions still to come are those of the issues remembered */
+	e->skel->bss->stopping = true;
+	programs_quiesce();
+	if (!tally_only)
+		e->missed_end = missed_at_end(e);
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
 	/* a program still running on another CPU may hold a record it has
 	 * reserved, not yet submitted (the drain would stop short of it) or
-	 * be about to count a loss: the programs run in RCU read-side
-	 * sections, and a global membarrier waits for every one of those */
-	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
-		usleep(20000);
+	 * be about to count a loss */
+	programs_quiesce();
 	/* issues with no completion: in flight now, or completed while the
-	 * kernel passed the programs over and not issued again since */
-	left = e->skel->rodata->tally_only ? 0 : count_unfinished(e);
+	 * kernel passed the programs over, on a device that keeps no
+	 * statistics (the others' are missed_end, lost events) */
+	left = tally_only ? 0 : count_unfinished(e) - (int64_t)e->missed_end;
 	if (left > 0)
 		vxt_source_add_note(s, "%lld issues had no completion when the capture ended "
 				    "(in flight, or completed without the BPF programs)",

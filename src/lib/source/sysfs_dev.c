@@ -1,7 +1,8 @@
 /* sysfs_dev.c - block device names, numbers, kinds and sizes from sysfs
  *
  * Implements include/vxtrace/sysdev.h over /sys/class/block/NAME/dev and
- * /sys/dev/block/MAJ:MIN/{uevent,size,partition,start,mq}. The sysfs root can
+ * /sys/dev/block/MAJ:MIN/{uevent,size,partition,start,mq,inflight,
+ * queue/iostats}. The sysfs root can
  * be moved with the environment variable VXT_SYSFS (tests only).
  */
 #include <ctype.h>
@@ -236,4 +237,26 @@ bool vxt_sysdev_is_mq(uint32_t dev)
 	dev_dir(dev, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/mq", dir);
 	return access(path, F_OK) == 0;
+}
+
+int vxt_sysdev_inflight(uint32_t dev, uint64_t *n)
+{
+	char dir[256], path[320], line[64];
+	unsigned long long rd, wr;
+	uint32_t disk;
+	uint64_t start;
+
+	if (vxt_sysdev_partition(dev, &disk, &start) < 0)
+		return -ENOENT;
+	dev_dir(disk, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/queue/iostats", dir);
+	if (read_line(path, line, sizeof(line)) < 0 || strcmp(line, "1"))
+		return -EOPNOTSUPP;
+	dev_dir(dev, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/inflight", dir);
+	if (read_line(path, line, sizeof(line)) < 0 ||
+	    sscanf(line, "%llu %llu", &rd, &wr) != 2)
+		return -ENOENT;
+	*n = rd + wr;
+	return 0;
 }

@@ -26,7 +26,11 @@
  * program such as bpftrace's). Such a completion is found when its request
  * is issued again while its issue is still remembered (not requeued in
  * between): it is counted as missed, and user space makes a lost record of
- * it.
+ * it. One whose request is not issued again before the capture ends is
+ * found then by user space: issues are no longer taken (stopping), and per
+ * device the reads and writes remembered beyond the block layer's own count
+ * of those in flight have completed unseen (each slot keeps its device and
+ * operation for this).
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
@@ -107,6 +111,10 @@ const volatile __u16 kf_entry;
 const volatile __u32 kf_n;
 
 __u32 spec_nkeys;			/* window slots handed out */
+
+/* set by user space as the capture ends: no issue is taken any more, and a
+ * completion only for an issue remembered (none without its issue) */
+bool stopping;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -235,8 +243,10 @@ static __always_inline __u32 inflight_hash(__u64 rq)
 	return (__u32)((rq * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-/* Remember the issue @is of request @rq (again, after a requeue). */
-static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *is)
+/* Remember the issue @is of request @rq, an @op on @dev (again, after a
+ * requeue). */
+static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *is,
+					 __u32 dev, __u8 op)
 {
 	__u32 h = inflight_hash(rq);
 
@@ -254,6 +264,8 @@ static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *i
 			if (own && sl->state == SLOT_ISSUED)
 				count(VXT_BPF_MISSED);
 			sl->is = *is;
+			sl->dev = dev;
+			sl->op = op;
 			sl->state = SLOT_ISSUED;
 			return;
 		}
@@ -840,6 +852,7 @@ SEC("tp_btf/block_rq_issue")
 int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
 	__u32 idx, dev;
+	__u8 op;
 	__u64 key = rq_key(rq), now;
 	struct vxt_bpf_issue is;
 
@@ -848,23 +861,26 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 			bpf_ktime_get_ns();
 		return 0;
 	}
+	if (stopping)
+		return 0;
 	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
 	now = bpf_ktime_get_ns();
+	op = rq_op(rq->cmd_flags);
 	if (tally_only) {
 		struct vxt_bpf_tally *t;
 
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
-		inflight_put(key, &is);
-		t = tally_of(dev, idx, rq_op(rq->cmd_flags));
+		inflight_put(key, &is, dev, op);
+		t = tally_of(dev, idx, op);
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
 	}
 	issue_of_current(&is, now);
-	inflight_put(key, &is);
+	inflight_put(key, &is, dev, op);
 	return send(rq, VOLIOT_REC_IO_START, dev, idx, 0, rq->__data_len, now, &is);
 }
 
@@ -919,6 +935,8 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		 * stays until the last part */
 		if (nr_bytes >= rq->__data_len)
 			sl->rq = 0;
+	} else if (stopping) {
+		return 0;	/* the capture ends: no completion without its issue */
 	} else if (!nr_bytes && !rq->__data_len &&
 		   rq_op(rq->cmd_flags) == VOLIOT_OP_WRITE) {
 		/* the end of a flush sequence: an empty write whose preflush
@@ -926,6 +944,10 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 		 * never (the kernel cleared its REQ_PREFLUSH on the way) */
 		count(VXT_BPF_FLUSH_ENDS);
 		return 0;
+	} else {
+		/* no issue known: defined all the same, so no register the
+		 * compiler keeps it in goes unwritten on this way */
+		__builtin_memset(&copy, 0, sizeof(copy));
 	}
 	if (tally_only) {
 		tally_done(dev, idx, rq_op(rq->cmd_flags), error, nr_bytes,

@@ -146,16 +146,18 @@ struct vxt_bpf_issue {
 };
 
 /* A slot of the inflight array: a request issued and not completed yet
- * (user space counts those left when the capture ends). One cache line
- * each, in a map whose values start on a page (BPF_F_MMAPABLE): a slot the
- * issuing CPU writes and the completing CPU reads moves between them as
- * one line, not two, and shares it with no other request's slot. */
+ * (user space counts those left when the capture ends, by device and
+ * operation). One cache line each, in a map whose values start on a page
+ * (BPF_F_MMAPABLE): a slot the issuing CPU writes and the completing CPU
+ * reads moves between them as one line, not two, and shares it with no
+ * other request's slot. */
 struct vxt_bpf_slot {
 	__u64	rq;			/* the request's address; 0: free */
 	__u32	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
-	__u32	pad;
+	__u32	dev;			/* its traced device (VOLIOT_MKDEV) */
 	struct vxt_bpf_issue is;
-	__u8	pad_line[16];		/* to 64 bytes */
+	__u8	op;			/* VOLIOT_OP_* */
+	__u8	pad_line[15];		/* to 64 bytes */
 };
 
 _Static_assert(sizeof(struct vxt_bpf_slot) == 64, "a slot is one cache line");
