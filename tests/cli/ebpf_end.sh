@@ -9,10 +9,7 @@
 # end all are, each completion or a counted loss.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
-need_tracefs
-[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
-grep -q 'this build has no BPF programs' "$B/vxrecord" &&
-	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+need_ebpf
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4 (apt-get install e2fsprogs)"
 command -v fsfreeze >/dev/null || skip "no fsfreeze (util-linux)"
 grep -qw ext4 /proc/filesystems || skip "the kernel has no ext4"

@@ -8,10 +8,7 @@
 # in the kernel, and a filter on names runs in user space and says so.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
-need_tracefs
-[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
-grep -q 'this build has no BPF programs' "$B/vxrecord" &&
-	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+need_ebpf
 
 make_loop 64M
 # mixed sizes and ops; the filter keeps the 16k writes' completions and the

@@ -14,10 +14,7 @@
 # is a usage error.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
-need_tracefs
-[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
-grep -q 'this build has no BPF programs' "$B/vxrecord" &&
-	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+need_ebpf
 
 expect_fail "--maps with -o" 2 "--maps counts in the kernel and sees no events: not with -o" -- \
 	"$B/vxtop" --maps -b -c 1 -o "$T/x.vxt"

@@ -12,10 +12,7 @@
 # Real errors: a loop device over a file on a full tmpfs (-ENOSPC).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
-need_tracefs
-[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
-grep -q 'this build has no BPF programs' "$B/vxrecord" &&
-	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+need_ebpf
 . "$VXT_TOP/tests/cli/full_loop.inc"
 prof() {	# prof NAME SPECSIZE [BEFORE_EVENTS]
 	{ echo "name: $1"; echo "context:"; echo "  key: object"; echo "  before: 2s"

@@ -7,10 +7,7 @@
 # a file on a full tmpfs (-ENOSPC).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
-need_tracefs
-[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
-grep -q 'this build has no BPF programs' "$B/vxrecord" &&
-	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+need_ebpf
 . "$VXT_TOP/tests/cli/full_loop.inc"
 # the kernel sometimes runs a block tracepoint without our programs: an
 # ebpf capture holding such events (its closing line names them) may lack an

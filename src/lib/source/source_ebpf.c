@@ -728,6 +728,16 @@ struct end_dev {
 	uint64_t ours;		/* the reads and writes we remember */
 };
 
+/* The place of @dev among the @nd devices of @d, or @nd. */
+static uint32_t end_dev_at(const struct end_dev *d, uint32_t nd, uint32_t dev)
+{
+	uint32_t k = 0;
+
+	while (k < nd && d[k].dev != dev)
+		k++;
+	return k;
+}
+
 /* Once no issue is taken any more (stopping): the issues remembered whose
  * completion the kernel ran without our programs and whose request was
  * not issued again (VXT_BPF_MISSED never saw them). Per device, the reads
@@ -747,28 +757,19 @@ static uint64_t missed_at_end(struct ebpf *e)
 	v = read_slots(e, &n);		/* the devices with issues remembered */
 	if (!v)
 		return 0;
-	for (i = 0; i < n; i++) {
-		if (!counted_in_flight(&v[i]))
-			continue;
-		for (k = 0; k < nd && d[k].dev != v[i].dev; k++)
-			;
-		if (k == nd && nd < END_DEVS)
+	for (i = 0; i < n; i++)
+		if (counted_in_flight(&v[i]) && end_dev_at(d, nd, v[i].dev) == nd &&
+		    nd < END_DEVS)
 			d[nd++] = (struct end_dev){ .dev = v[i].dev };
-	}
 	free(v);
 	for (k = 0; k < nd; k++)
 		d[k].known = !vxt_sysdev_inflight(d[k].dev, &d[k].inflight);
 	v = read_slots(e, &n);		/* ours, after the kernel's counts */
 	if (!v)
 		return 0;
-	for (i = 0; i < n; i++) {
-		if (!counted_in_flight(&v[i]))
-			continue;
-		for (k = 0; k < nd && d[k].dev != v[i].dev; k++)
-			;
-		if (k < nd)
+	for (i = 0; i < n; i++)
+		if (counted_in_flight(&v[i]) && (k = end_dev_at(d, nd, v[i].dev)) < nd)
 			d[k].ours++;
-	}
 	free(v);
 	for (k = 0; k < nd; k++)
 		if (d[k].known && d[k].ours > d[k].inflight)
