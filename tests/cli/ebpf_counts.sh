@@ -22,6 +22,7 @@ command -v fio >/dev/null || skip "no fio (apt-get install fio)"
 command -v losetup >/dev/null || skip "no losetup"
 grep -q 'this build has no BPF programs' "$B/vxrecord" &&
 	skip "vxrecord was built without the ebpf source (clang, bpftool, libbpf-dev)"
+. "$VXT_TOP/tests/cli/ebpf_lost.inc"
 rounds=${VXT_TEST_ROUNDS:-3}
 secs=${VXT_TEST_SECONDS:-2}
 
@@ -74,9 +75,7 @@ while [ $r -le "$rounds" ]; do
 	ios=$(json "$T/sum.json" 'j["ios"]')
 	lost=$(json "$T/sum.json" 'j["lost"]')
 	expect_eq "round $r: issues captured (fio did $total I/Os)" "$starts" "$total"
-	left=$(sed -n 's/.* \([0-9]*\) issues had no completion when the capture ended.*/\1/p' \
-		"$T/rec.err")
-	left=${left:-0}
+	left=$(unfinished "$T/rec.err")
 	expect_eq "round $r: completions captured + lost + unfinished ($ios + $lost + $left)" \
 		$((ios + lost + left)) "$total"
 	if [ "$lost" -gt 0 ]; then

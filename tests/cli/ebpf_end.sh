@@ -16,13 +16,12 @@ grep -qw ext4 /proc/filesystems || skip "the kernel has no ext4"
 . "$VXT_TOP/tests/cli/ebpf_lost.inc"
 
 MNT= INNER= FIO=
-base_cleanup() { cleanup; }
 end_cleanup() {
 	[ -n "$MNT" ] && fsfreeze -u "$MNT" 2>/dev/null
 	[ -n "$FIO" ] && wait "$FIO" 2>/dev/null
 	[ -n "$INNER" ] && losetup -d "$INNER" 2>/dev/null
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	base_cleanup
+	cleanup	# tracefs_env.inc's: the recorder, $LOOP, $T
 }
 trap end_cleanup EXIT
 
