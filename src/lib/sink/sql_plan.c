@@ -5,7 +5,8 @@
  * writes them as idxStr, which EXPLAIN QUERY PLAN shows and xFilter reads
  * back (sql_plan_parse()). Only constraints whose right-hand side is known
  * at plan time to be of the column's type are omitted from SQLite's own
- * check; the others only narrow the chunks and rows conservatively.
+ * check; the others only narrow the chunks and rows conservatively. An
+ * object constraint under a collation other than BINARY is not used at all.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +53,9 @@ static int classify(sqlite3_index_info *info, int i, bool *exact)
 		*exact = known && sqlite3_value_type(rhs) == SQLITE_INTEGER;
 		return (c->iColumn == C_TIME ? P_TIME_GE : P_REAL_GE) + p;
 	case C_OBJECT:
-		if (c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		/* names match byte for byte: another collation is SQLite's to apply */
+		if (c->op != SQLITE_INDEX_CONSTRAINT_EQ ||
+		    sqlite3_stricmp(sqlite3_vtab_collation(info, i), "BINARY"))
 			return -1;
 		if (sqlite3_vtab_in(info, i, -1)) {
 			*exact = true;
