@@ -29,4 +29,29 @@ same "ios of object = 'Sda' COLLATE NOCASE" "$(($("$B/vxreplay" "$f" --sql \
 	"SELECT count(*) FROM ios WHERE object = 'sda'" --format csv | tail -n 1)))" \
 	"SELECT count(*) FROM ios WHERE object = 'Sda' COLLATE NOCASE" "$f"
 
+# --- a clock anchor that puts events before 1970, or past 2^63 ns -------------
+b=$B tmp=$T
+. "${VXT_TOP:-.}/tests/cli/vxtgen.inc"
+i=1
+while [ $i -le 100 ]; do
+	echo "$((i * 1000000)) sda 1 0 $i 4096 1000 0 dd"
+	i=$((i + 1))
+done > "$T/ev.txt"
+# real_ns = time_ns - 2e18 + 1: every event near 1906
+"$gen" -c 10 -a 2000000000000000000,1 "$T/old.vxt" < "$T/ev.txt" || fail "vxtgen failed"
+same "real_ns > 0 before 1970" 0 "SELECT count(*) FROM events WHERE real_ns > 0" "$T/old.vxt"
+same "real_ns < 0 before 1970" 100 "SELECT count(*) FROM events WHERE real_ns < 0" "$T/old.vxt"
+same "real_ns >= -1e18 before 1970" 0 \
+	"SELECT count(*) FROM events WHERE real_ns >= -1000000000000000000" "$T/old.vxt"
+same "real_ns in a range before 1970" 10 "SELECT count(*) FROM events WHERE
+	real_ns BETWEEN -1999999999948999999 AND -1999999999939999999" "$T/old.vxt"
+same "real_ns < 0.5 before 1970" 100 "SELECT count(*) FROM events WHERE real_ns < 0.5" \
+	"$T/old.vxt"
+# real_ns = time_ns + 2^63 - 50000001: the last 50 events past 2^63 - 1
+"$gen" -c 10 -a 1,9223372036804775808 "$T/far.vxt" < "$T/ev.txt" || fail "vxtgen failed"
+same "real_ns = 2^63 - 1" 51 "SELECT count(*) FROM events WHERE real_ns = 9223372036854775807" \
+	"$T/far.vxt"
+same "real_ns < 2^63 - 1" 49 "SELECT count(*) FROM events WHERE real_ns < 9223372036854775807" \
+	"$T/far.vxt"
+
 finish

@@ -72,6 +72,9 @@ const char *sql_schema(enum sql_kind kind);
 unsigned sql_col_fields(int col);
 /* "2026-12-01T10:30:20.123456789Z" (UTC). @return buf. */
 char *sql_format_wall(uint64_t real_ns, char *buf, size_t size);
+/* real_ns of time_ns @time_ns of a file whose clock anchor gives @off:
+ * time_ns + off, or INT64_MAX above it (a crafted anchor). Can't fail. */
+int64_t sql_real_ns(uint64_t time_ns, int64_t off);
 /* Column @col of the event-table row of @e: its file @f, its @ordinal in
  * that file and (ios) its queue, getrq and insert times @ph (0 = none). */
 void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,

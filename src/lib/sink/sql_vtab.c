@@ -91,18 +91,24 @@ int sql_ev_enter_file(struct ev_cursor *c)
 	c->ci = 0;
 	c->flo = c->p.lo;
 	c->fhi = c->p.hi;
-	/* real_ns = time_ns + off */
-	if (c->p.rlo > 0) {
-		uint64_t m = (int64_t)c->p.rlo - off < 0 ? 0 : (uint64_t)((int64_t)c->p.rlo - off);
+	/* real_ns = time_ns + off, saturated (sql_real_ns()): the times whose
+	 * real_ns is in [rlo, rhi]; rlo - off and rhi - off are exact in
+	 * uint64_t when not negative, and negative when rlo <= off (rhi < off) */
+	if (c->p.rlo > c->p.rhi) {
+		c->flo = 1, c->fhi = 0;
+	} else {
+		if (c->p.rlo > INT64_MIN && c->p.rlo > off) {
+			uint64_t m = (uint64_t)c->p.rlo - (uint64_t)off;
 
-		if (m > c->flo)
-			c->flo = m;
-	}
-	if (c->p.rhi < UINT64_MAX) {
-		if ((int64_t)c->p.rhi - off < 0)
-			c->flo = 1, c->fhi = 0;
-		else if ((uint64_t)((int64_t)c->p.rhi - off) < c->fhi)
-			c->fhi = (uint64_t)((int64_t)c->p.rhi - off);
+			if (m > c->flo)
+				c->flo = m;
+		}
+		if (c->p.rhi < INT64_MAX) {
+			if (c->p.rhi < off)
+				c->flo = 1, c->fhi = 0;
+			else if ((uint64_t)c->p.rhi - (uint64_t)off < c->fhi)
+				c->fhi = (uint64_t)c->p.rhi - (uint64_t)off;
+		}
 	}
 	free(c->objok);
 	free(c->slot);
