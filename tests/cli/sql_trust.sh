@@ -54,4 +54,7 @@ same "real_ns = 2^63 - 1" 51 "SELECT count(*) FROM events WHERE real_ns = 922337
 same "real_ns < 2^63 - 1" 49 "SELECT count(*) FROM events WHERE real_ns < 9223372036854775807" \
 	"$T/far.vxt"
 
+# --- an empty latency table (under UBSan: no qsort_r() of NULL) ----------------
+same "latency rows from_ns > to_ns" 0 "SELECT count(*) FROM latency(10, 5)" "$f"
+
 finish
