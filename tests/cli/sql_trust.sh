@@ -57,4 +57,18 @@ same "real_ns < 2^63 - 1" 49 "SELECT count(*) FROM events WHERE real_ns < 922337
 # --- an empty latency table (under UBSan: no qsort_r() of NULL) ----------------
 same "latency rows from_ns > to_ns" 0 "SELECT count(*) FROM latency(10, 5)" "$f"
 
+# --- no statement creates or opens a file: ATTACH, VACUUM INTO ----------------
+ln -s "$T/victim" "$T/link.db"
+for q in "ATTACH '$T/a.db' AS a" "ATTACH '$T/link.db' AS a; CREATE TABLE a.x(y)" \
+	 "VACUUM INTO '$T/v.db'" "VACUUM INTO '$T/link.db'" \
+	 "SELECT 1; ATTACH 'file:$T/u.db?mode=rwc' AS u"; do
+	expect_fail "--sql $q" 1 "ATTACH and VACUUM INTO are refused" -- \
+		"$B/vxreplay" "$f" --sql "$q"
+done
+for x in a.db v.db victim u.db; do
+	[ -e "$T/$x" ] && fail "--sql created $x"
+done
+expect_eq "CREATE TEMP TABLE still works" "$("$B/vxreplay" "$f" --sql "CREATE TEMP TABLE x AS
+	SELECT count(*) AS n FROM errors; SELECT n FROM x" --format csv | tail -n 1)" 20
+
 finish
