@@ -164,6 +164,11 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
  * their chunks are asked for. */
 struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 				       char err[VXT_ERRBUF_SIZE]);
+/* The checks vxt_reader_open_set() makes of its files, on @n readers
+ * already open (the SQL tables' files): 0, or -EINVAL with the reason in
+ * @err. One reader always passes. */
+int vxt_reader_check_set(const struct vxt_reader *const *rs, size_t n,
+			 char err[VXT_ERRBUF_SIZE]);
 /* What a user should know about files opened together that did not stop
  * them, one line: hosts whose events have no time in common, a minute or
  * more apart (formats/vxt.md). NULL when there is nothing to say. */

@@ -1,9 +1,12 @@
 /* sql_files.c - the files behind one SQL table
  *
  * A table's arguments name files or glob patterns ("trace*.vxt" for a
- * rotated set). Each file is opened once, through its footer or by the
- * recovering scan; the set is ordered by the wall clock of each file's first
- * event, and every file's rows get rowids of their own (base + ordinal).
+ * rotated set). The files must make one trace as vxt_reader_open_set()
+ * wants (no file twice, no overlapping files of one host, every file
+ * anchored when there are several). Each file is opened
+ * once, through its footer or by the recovering scan; the set is ordered
+ * by the wall clock of each file's first event, and every file's rows get
+ * rowids of their own (base + ordinal).
  * The tables of a connection over the same arguments share one set (one
  * index read per file, however many tables).
  */
@@ -87,6 +90,28 @@ static int add_pattern(struct sql_set *s, const char *pat, char *err, size_t err
 	return rc;
 }
 
+/* The several-files checks of vxt_reader_open_set(): no file twice (by any
+ * name), no two overlapping files of one host, no file without a clock
+ * anchor. @return 0, or -1 with the reason in @err. */
+static int check_set(const struct sql_set *s, char *err, size_t errsz)
+{
+	char rerr[VXT_ERRBUF_SIZE];
+	const struct vxt_reader **rs = calloc(s->n ? s->n : 1, sizeof(*rs));
+	int rc;
+
+	if (!rs) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		rs[i] = s->f[i].r;
+	rc = vxt_reader_check_set(rs, s->n, rerr);
+	free(rs);
+	if (rc < 0)
+		snprintf(err, errsz, "%s", rerr);
+	return rc < 0 ? -1 : 0;
+}
+
 static int set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz)
 {
 	uint64_t base = 0;
@@ -102,6 +127,10 @@ static int set_open(struct sql_set *s, const char *const *pats, size_t n, char *
 			set_close(s);
 			return -1;
 		}
+	}
+	if (check_set(s, err, errsz) < 0) {
+		set_close(s);
+		return -1;
 	}
 	qsort(s->f, s->n, sizeof(*s->f), by_first_real);
 	for (size_t i = 0; i < s->n; i++) {
