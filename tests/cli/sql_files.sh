@@ -1,6 +1,6 @@
 #!/bin/sh
 # sql_files.sh - the files of vxreplay --sql are taken as every other mode
-# takes them: the checks of
+# takes them: a directory stands for its *.vxt files, and the checks of
 # several files (vxt_reader_open_set()) refuse the same file twice (by ./,
 # a hard link, a symlink, a glob), two overlapping files of one host and a
 # file without a clock anchor, with one line and exit 1.
@@ -13,6 +13,15 @@ rec --seed 5 --host beta --clock-offset 2.5s -o b.vxt || { echo "recording host 
 n() { "$B/vxreplay" "$@" --sql "SELECT count(*) FROM events" --format csv | tail -n 1; }
 na=$(n a.vxt) nb=$(n b.vxt)
 
+# --- a directory: its *.vxt files ----------------------------------------------
+mkdir d empty
+cp a.vxt b.vxt d/
+expect_eq "DIR --sql events" "$(n d)" $((na + nb))
+expect_eq "DIR --sql hosts" "$("$B/vxreplay" d --sql "SELECT group_concat(host, '+') FROM
+	(SELECT DISTINCT host FROM events ORDER BY host)" --format csv | tail -n 1)" "alpha+beta"
+expect_fail "an empty directory" 1 "empty: a directory without .vxt files" -- \
+	"$B/vxreplay" empty --sql "SELECT 1"
+
 # --- the same file twice, by any name ------------------------------------------
 ln a.vxt hard.vxt
 ln -s a.vxt sym.vxt
@@ -21,6 +30,7 @@ expect_fail "a.vxt and ./a.vxt" 1 "are the same file" -- sq a.vxt ./a.vxt
 expect_fail "a.vxt and a hard link" 1 "are the same file" -- sq a.vxt hard.vxt
 expect_fail "a.vxt and a symlink" 1 "are the same file" -- sq b.vxt sym.vxt a.vxt
 expect_fail "a.vxt and a glob" 1 "are the same file" -- sq a.vxt 'a*.vxt'
+expect_fail "b.vxt and d/ (a copy)" 1 "b.vxt and d/b.vxt: both from host 'beta'" -- sq b.vxt d
 # --- one host twice ---------------------------------------------------------------
 cp a.vxt again.vxt
 expect_fail "one host's overlapping files" 1 "both from host 'alpha' and their times overlap" \
