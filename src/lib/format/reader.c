@@ -19,6 +19,7 @@
 
 #include "format/chunkdec.h"
 #include "format/codec.h"
+#include "format/entry_check.h"
 #include "format/reader_impl.h"
 #include "format/vxtfile.h"
 #include "vxtrace/util.h"
@@ -678,6 +679,23 @@ int vxt_reader_refresh(struct vxt_reader *r)
 	return rc;
 }
 
+/* Chunk @i's entry against its decoded events (entry_check.c).
+ * @return 0, -EBADMSG or -ENOMEM, with the reader's error set. */
+static int check_entry(struct vxt_reader *r, size_t i)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);	/* with its aggregates */
+	char msg[200];
+	int rc = vxt_entry_check(ci, r->dec.ev, ci->nevents, (uint32_t)vxt_objtab_count(r->objs),
+				 msg, sizeof(msg));
+
+	if (rc == -2)
+		return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+	if (rc < 0)
+		return vxt_reader_seterr(r, -EBADMSG, "chunk %zu: index entry at offset %llu: %s", i,
+					 (unsigned long long)ci->offset, msg);
+	return 0;
+}
+
 static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -701,6 +719,11 @@ static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 		if (rc < 0) {
 			*bad_offset = r->chunks[i].data_offset;
 			return -EBADMSG;
+		}
+		rc = check_entry(r, i);
+		if (rc < 0) {
+			*bad_offset = r->chunks[i].offset;
+			return rc;
 		}
 	}
 	if (r->damage_off >= 0) {
