@@ -45,6 +45,7 @@ struct vxt_ch {
 	size_t len, cap, nrows;
 	char resp[RESP_MAX];		/* the server's answer (truncated) */
 	size_t resp_len;
+	bool resp_cut;			/* the answer was longer than resp holds */
 	long status;
 	char host[64];
 	uint64_t trace, anchor_mono, anchor_real;
@@ -98,6 +99,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *arg)
 
 	if (len < room)
 		room = len;
+	else if (len > room)
+		ch->resp_cut = true;
 	memcpy(ch->resp + ch->resp_len, p, room);
 	ch->resp_len += room;
 	ch->resp[ch->resp_len] = 0;
@@ -132,6 +135,7 @@ static int post(struct vxt_ch *ch, const char *query, const char *body, size_t l
 	ch->lc->free(esc);
 	ch->resp_len = 0;
 	ch->resp[0] = 0;
+	ch->resp_cut = false;
 	ch->lc->easy_setopt(ch->curl, CURLOPT_URL, url);
 	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDS, body);
 	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
@@ -180,17 +184,29 @@ static const char *find_col(const char *list, const char *name, size_t *len)
 	return NULL;
 }
 
-/* The table has every column with its type (others may be there too). */
+/* The table has every column with its type (others may be there too: only
+ * ours are asked for, so the answer fits in ch->resp however many there are). */
 static int check_columns(struct vxt_ch *ch)
 {
-	char sql[512];
+	char sql[1024];
+	size_t n;
 	int rc;
 
-	snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE database = '%s' "
-		 "AND table = '%s' FORMAT TabSeparated", ch->db, ch->table);
+	n = (size_t)snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE "
+			     "database = '%s' AND table = '%s' AND name IN (", ch->db, ch->table);
+	for (size_t i = 0; i < NCOLS && n < sizeof(sql); i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s'%s'", i ? ", " : "",
+				      cols[i].name);
+	if (n < sizeof(sql))
+		snprintf(sql + n, sizeof(sql) - n, ") FORMAT TabSeparated");
 	rc = post_text(ch, sql);
 	if (rc < 0)
 		return rc;
+	if (ch->resp_cut) {
+		snprintf(ch->err, sizeof(ch->err), "%s: the server's list of the table's columns "
+			 "is longer than %d bytes", ch->url, RESP_MAX - 1);
+		return -EIO;
+	}
 	for (size_t i = 0; i < NCOLS; i++) {
 		size_t len = 0;
 		const char *t = find_col(ch->resp, cols[i].name, &len);
