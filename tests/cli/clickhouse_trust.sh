@@ -1,7 +1,9 @@
 #!/bin/sh
 # clickhouse_trust.sh - the ClickHouse sink against tables and servers it did
 # not make: a valid table with hundreds of extra columns is taken (its
-# schema check reads every column it needs, however long the server's list).
+# schema check reads every column it needs, however long the server's list);
+# a table that cannot fold a row sent twice (a plain MergeTree, a Log, a
+# sorting key without trace and seq) is refused, saying why, before any row.
 . "${VXT_TOP:?}/tests/lib.sh"
 . "$VXT_TOP/tests/cli/clickhouse_env.inc"
 start_server
@@ -19,5 +21,24 @@ sql "CREATE TABLE vx.wide ($extra $ours) ENGINE = ReplacingMergeTree() $key"
 "$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.wide" 2>"$T/err" ||
 	fail "a table with 300 extra columns: $(cat "$T/err")"
 expect_eq "rows in the wide table" "$(sql "SELECT count() FROM vx.wide FINAL")" 20000
+
+# --- tables that cannot fold a row sent twice: refused before any row ------------
+sql "CREATE TABLE vx.plain ($ours) ENGINE = MergeTree() $key"
+expect_fail "a plain MergeTree" 1 "vx.plain: the table cannot fold rows sent twice: its engine is not a ReplacingMergeTree (engine MergeTree" -- \
+	"$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.plain"
+sql "CREATE TABLE vx.nokey ($ours) ENGINE = ReplacingMergeTree() ORDER BY (host, object, time)"
+expect_fail "a key without trace and seq" 1 "vx.nokey: the table cannot fold rows sent twice: its sorting key lacks trace or seq (engine ReplacingMergeTree, ORDER BY (host, object, time))" -- \
+	"$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.nokey"
+sql "CREATE TABLE vx.log ($ours) ENGINE = Log"
+expect_fail "a Log table" 1 "vx.log: the table cannot fold rows sent twice: its engine is not" -- \
+	"$B/vxrecord" -s sim -d 1s -q -o "$T/l.vxt" --sink "clickhouse+http://127.0.0.1:$HP/vx.log"
+expect_eq "nothing sent to the refused tables" \
+	"$(sql "SELECT (SELECT count() FROM vx.plain) + (SELECT count() FROM vx.nokey) + (SELECT count() FROM vx.log)")" 0
+# a key of trace and seq alone folds too
+sql "CREATE TABLE vx.short ($ours) ENGINE = ReplacingMergeTree() ORDER BY (trace, seq)"
+"$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.short" 2>"$T/err" &&
+"$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.short" 2>"$T/err" ||
+	fail "ORDER BY (trace, seq): $(cat "$T/err")"
+expect_eq "exported twice, FINAL" "$(sql "SELECT count() FROM vx.short FINAL")" 20000
 
 finish

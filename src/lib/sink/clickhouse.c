@@ -5,9 +5,11 @@
  * libcurl itself is loaded when the first sink opens (sink/curl_load.h).
  * Statements go in the POST body; an insert names its columns in the URL's
  * query parameter and carries the rows as the body, so the table's column
- * order does not matter. The batch is kept until the server answers 200:
- * after a failure it is sent again, whole, and the table's ReplacingMergeTree
- * key (which includes trace and seq) folds a copy that did arrive.
+ * order does not matter. A table that exists must have vxtrace's columns
+ * and fold duplicates (engine and sorting key). The batch is kept until the
+ * server answers 200: after a failure it is sent again, whole, and the
+ * table's ReplacingMergeTree key (which includes trace and seq) folds a copy
+ * that did arrive.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -225,6 +227,55 @@ static int check_columns(struct vxt_ch *ch)
 	return 0;
 }
 
+/* Is @name one of the comma-separated names of @key ("host, object, time")? */
+static bool in_key(const char *key, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = key; *p; p += strcspn(p, ","), p += *p == ',') {
+		p += strspn(p, " ");
+		if (!strncmp(p, name, nl) && (p[nl] == ',' || p[nl] == ' ' || !p[nl]))
+			return true;
+	}
+	return false;
+}
+
+/* The table folds a row sent twice: a ReplacingMergeTree (or its replicated
+ * form) whose sorting key holds trace and seq, which tell events apart, so
+ * re-exports and retried batches leave one row and FINAL counts exactly. */
+static int check_engine(struct vxt_ch *ch)
+{
+	char sql[512];
+	const char *why = NULL;
+	char *engine, *key;
+	size_t elen;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT engine, sorting_key FROM system.tables WHERE "
+		 "database = '%s' AND name = '%s' FORMAT TabSeparated", ch->db, ch->table);
+	rc = post_text(ch, sql);
+	if (rc < 0)
+		return rc;
+	engine = ch->resp;
+	key = engine + strcspn(engine, "\t\n");
+	if (*key == '\t')
+		*key++ = 0;
+	else
+		*key = 0;
+	key[strcspn(key, "\n")] = 0;
+	elen = strlen(engine);
+	if (elen < 18 || strcmp(engine + elen - 18, "ReplacingMergeTree"))
+		why = "its engine is not a ReplacingMergeTree";
+	else if (!in_key(key, "trace") || !in_key(key, "seq"))
+		why = "its sorting key lacks trace or seq";
+	if (!why)
+		return 0;
+	snprintf(ch->err, sizeof(ch->err), "%s: the table cannot fold rows sent twice: %s "
+		 "(engine %.30s, ORDER BY (%.60s)); create it as formats/clickhouse.md says",
+		 ch->url, why, *engine ? engine : "unknown", key);
+	return -EINVAL;
+}
+
 static int setup_table(struct vxt_ch *ch)
 {
 	char sql[1024];
@@ -235,7 +286,9 @@ static int setup_table(struct vxt_ch *ch)
 	if (rc < 0)
 		return rc;
 	rc = post_text(ch, vxt_ch_schema(ch->db, ch->table, sql, sizeof(sql)));
-	return rc < 0 ? rc : check_columns(ch);
+	if (rc == 0)
+		rc = check_columns(ch);
+	return rc < 0 ? rc : check_engine(ch);
 }
 
 struct vxt_ch *vxt_ch_open(const char *url, const struct vxt_ch_opts *o,
