@@ -3,7 +3,9 @@
 # not make: a valid table with hundreds of extra columns is taken (its
 # schema check reads every column it needs, however long the server's list);
 # a table that cannot fold a row sent twice (a plain MergeTree, a Log, a
-# sorting key without trace and seq) is refused, saying why, before any row.
+# sorting key without trace and seq) is refused, saying why, before any row;
+# an export that fails says how many of the events in scope it sent, of
+# their total (vxrecord: the file's).
 . "${VXT_TOP:?}/tests/lib.sh"
 . "$VXT_TOP/tests/cli/clickhouse_env.inc"
 start_server
@@ -40,5 +42,19 @@ sql "CREATE TABLE vx.short ($ours) ENGINE = ReplacingMergeTree() ORDER BY (trace
 "$B/vxreplay" "$T/a.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.short" 2>"$T/err" ||
 	fail "ORDER BY (trace, seq): $(cat "$T/err")"
 expect_eq "exported twice, FINAL" "$(sql "SELECT count() FROM vx.short FINAL")" 20000
+
+# --- a failed export says how many of the events in scope were sent --------------
+echo "after 2" >"$T/mode"
+start_proxy "$T/mode"
+PURL=clickhouse+http://127.0.0.1:$PP/vx.failing
+expect_fail "the total in scope" 1 "Memory limit exceeded (tried [0-9]* times); 4000 of 20000 events sent" -- \
+	"$B/vxreplay" "$T/a.vxt" --export "$PURL" --sink-batch 2000 --sink-retry 1s
+echo 500 >"$T/mode"
+n=$("$B/vxreplay" "$T/a.vxt" --from 1 --to 4 --report events --format csv | tail -n +2 | wc -l)
+expect_fail "the total in --from 1 --to 4" 1 "; 0 of $n events sent" -- \
+	"$B/vxreplay" "$T/a.vxt" --from 1 --to 4 --export "$PURL" --sink-batch 2000 --sink-retry 1s
+expect_fail "vxrecord: the file's total" 1 "0 of 30000 events shipped, the rest is in" -- \
+	"$B/vxrecord" -s sim --seed 2 -c 30000 -q -o "$T/r.vxt" --sink "$PURL" --sink-batch 2000 \
+	--sink-retry 1s
 
 finish

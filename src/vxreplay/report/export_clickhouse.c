@@ -57,6 +57,9 @@ int export_clickhouse(struct report_ctx *c)
 	vxt_ch_close(ch);
 	return 0;
 fail:
+	/* the total in scope: the events not read yet are counted, not sent */
+	while (report_scope_next(c, &ev) == 1)
+		events++;
 	fprintf(stderr, "vxreplay: %s; %" PRIu64 " of %" PRIu64 " events sent\n",
 		vxt_ch_error(ch), vxt_ch_rows_sent(ch), events);
 fail_quiet:
