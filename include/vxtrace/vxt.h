@@ -216,7 +216,13 @@ bool vxt_reader_recovered(const struct vxt_reader *r);
 /* When the scan stopped at damage: its offset and a message; else -1. */
 int64_t vxt_reader_damage(const struct vxt_reader *r, const char **why);
 
-/* Scan for chunks appended since open. @return new chunks (>= 0), or a negative errno. */
+/* Is the file still the one opened: not truncated below what was read, its
+ * header the same? (A file written anew in place, vxrecord --force.) A
+ * merged or in-memory reader always is. @return 0, or -ESTALE (or another
+ * negative errno) with the reason in vxt_reader_error(). */
+int vxt_reader_check_same(struct vxt_reader *r);
+/* Scan for chunks appended since open. @return new chunks (>= 0), or a negative errno:
+ * -ESTALE when the file was truncated or written anew in place since open. */
 int vxt_reader_refresh(struct vxt_reader *r);
 
 /* Position before the first event with time >= @t_ns. @return 0 or a negative errno. */

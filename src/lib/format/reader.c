@@ -138,6 +138,7 @@ static int load_header(struct vxt_reader *r)
 	rc = c.bad ? -EBADMSG : vxt_get_objects(&c, r->objs);
 	if (!rc)
 		rc = vxt_get_strings(&c, r->strs);
+	r->header_crc = vxt_le32(u + len - 4);
 	free(u);
 	if (rc < 0)
 		return vxt_reader_seterr(r, rc, "corrupt header tables at offset 0");
@@ -664,13 +665,41 @@ uint64_t vxt_reader_to_real(const struct vxt_reader *r, uint64_t mono_ns)
 	return mono_ns + (r->info.anchor_real_ns - r->info.anchor_mono_ns);
 }
 
+/* Is the file still the one opened? A recorder that writes it anew in
+ * place (vxrecord --force) truncates it and writes another header: what was
+ * indexed is gone, or the header's CRC differs. @return 0 or -ESTALE. */
+static int check_same(struct vxt_reader *r)
+{
+	uint8_t crc[4];
+
+	if (r->src.size < r->scan_off)
+		return vxt_reader_seterr(r, -ESTALE, "truncated from %llu to %llu bytes since it "
+					 "was opened (written anew?)",
+					 (unsigned long long)r->scan_off,
+					 (unsigned long long)r->src.size);
+	if (read_at(r, r->header_end - 4, crc, 4) < 0 || vxt_le32(crc) != r->header_crc)
+		return vxt_reader_seterr(r, -ESTALE, "its header changed since it was opened "
+					 "(written anew?)");
+	return 0;
+}
+
+int vxt_reader_check_same(struct vxt_reader *r)
+{
+	int rc;
+
+	if (r->src.mem || r->merge)
+		return 0;
+	rc = refresh_size(r);
+	return rc < 0 ? rc : check_same(r);
+}
+
 int vxt_reader_refresh(struct vxt_reader *r)
 {
 	int rc;
 
 	if (r->has_footer || r->src.mem)
 		return 0;
-	rc = refresh_size(r);
+	rc = vxt_reader_check_same(r);
 	if (rc < 0)
 		return rc;
 	/* a footer may have been written since: the scan stops at it */

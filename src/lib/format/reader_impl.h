@@ -22,6 +22,7 @@ struct vxt_reader {
 	size_t n, cap;
 	uint64_t nevents;
 	uint64_t header_end;
+	uint32_t header_crc;		/* the header unit's CRC: a file written anew has another */
 	uint64_t scan_off;
 	bool has_footer;
 	bool recovered;

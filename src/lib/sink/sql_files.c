@@ -252,3 +252,14 @@ void sql_set_put(struct sql_ctx *ctx, struct sql_set *s)
 	free(s->key);
 	free(s);
 }
+
+int sql_set_check(struct sql_set *s, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (vxt_reader_check_same(s->f[i].r) < 0) {
+			snprintf(err, errsz, "%s; reopen the table", vxt_reader_error(s->f[i].r));
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -44,6 +44,9 @@ struct sql_ctx {
 struct sql_set *sql_set_get(struct sql_ctx *ctx, const char *const *pats, size_t n, char *err,
 			    size_t errsz);
 void sql_set_put(struct sql_ctx *ctx, struct sql_set *s);
+/* Are the set's files still the ones opened (vxt_reader_check_same())?
+ * @return 0, or -1 with the first that is not named in @err. */
+int sql_set_check(struct sql_set *s, char *err, size_t errsz);
 
 enum sql_kind {
 	SQL_EVENTS, SQL_IOS, SQL_ERRORS, SQL_OBJECTS, SQL_CHUNKS, SQL_FILES, SQL_AGG, SQL_LATENCY
