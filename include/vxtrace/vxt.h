@@ -169,6 +169,20 @@ struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
  * @err. One reader always passes. */
 int vxt_reader_check_set(const struct vxt_reader *const *rs, size_t n,
 			 char err[VXT_ERRBUF_SIZE]);
+/* Where event @ev, number @ordinal of @r, comes from: for several files
+ * (vxt_reader_open_set()) the file that holds it, its ordinal, time and
+ * ids there; for one file the event itself. */
+struct vxt_origin {
+	const struct vxt_reader *file;	/* borrowed, valid while @r is open */
+	uint64_t ordinal;		/* in that file */
+	uint64_t time_ns;		/* on that file's clock */
+	uint32_t object, comm;		/* ids in that file's tables */
+};
+/* @return 0, or a negative errno (a merged chunk that cannot be merged)
+ * with the reason in vxt_reader_error(). Merges the event's chunk again
+ * when it is not the one the reader holds. */
+int vxt_reader_origin(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event *ev,
+		      struct vxt_origin *o);
 /* What a user should know about files opened together that did not stop
  * them, one line: hosts whose events have no time in common, a minute or
  * more apart (formats/vxt.md). NULL when there is nothing to say. */

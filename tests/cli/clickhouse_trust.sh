@@ -5,7 +5,8 @@
 # a table that cannot fold a row sent twice (a plain MergeTree, a Log, a
 # sorting key without trace and seq) is refused, saying why, before any row;
 # an export that fails says how many of the events in scope it sent, of
-# their total (vxrecord: the file's).
+# their total (vxrecord: the file's); an export of several files gives the
+# rows each file exported alone gives.
 . "${VXT_TOP:?}/tests/lib.sh"
 . "$VXT_TOP/tests/cli/clickhouse_env.inc"
 start_server
@@ -56,5 +57,30 @@ expect_fail "the total in --from 1 --to 4" 1 "; 0 of $n events sent" -- \
 expect_fail "vxrecord: the file's total" 1 "0 of 30000 events shipped, the rest is in" -- \
 	"$B/vxrecord" -s sim --seed 2 -c 30000 -q -o "$T/r.vxt" --sink "$PURL" --sink-batch 2000 \
 	--sink-retry 1s
+
+# --- several files: each row is the one its own file gives ---------------------------
+"$B/vxrecord" -s sim --seed 5 --host hA -c 15000 -q -o "$T/hA.vxt" || fail "vxrecord hA"
+"$B/vxrecord" -s sim --seed 6 --host hB --clock-offset 2.5s -c 12000 -q \
+	--sim-errors 'sdb@0.5+6:EIO' -o "$T/hB.vxt" || fail "vxrecord hB"
+for t in alone together; do
+	sql "CREATE TABLE vx.$t ($ours) ENGINE = ReplacingMergeTree() $key"
+done
+for f in hA hB; do
+	"$B/vxreplay" "$T/$f.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.alone" 2>"$T/err" ||
+		fail "export $f alone: $(cat "$T/err")"
+done
+"$B/vxreplay" "$T/hA.vxt" "$T/hB.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.together" \
+	2>"$T/err" || fail "export hA and hB together: $(cat "$T/err")"
+rows() {
+	sql "SELECT host, object, time, wall_ns, trace, seq, phase, op, flags, sector, bytes,
+		latency_ns, error, pid, comm, cpu FROM vx.$1 FINAL ORDER BY trace, seq
+		FORMAT TabSeparated" | md5sum
+}
+expect_eq "rows of two files together = of each alone" "$(rows together)" "$(rows alone)"
+expect_eq "hosts together" "$(sql "SELECT arraySort(groupUniqArray(host)) FROM vx.together")" "['hA','hB']"
+"$B/vxreplay" "$T/hA.vxt" "$T/hB.vxt" --export "clickhouse+http://127.0.0.1:$HP/vx.alone" \
+	2>"$T/err" || fail "export together after alone: $(cat "$T/err")"
+expect_eq "exported alone then together: FINAL folds them" \
+	"$(sql "SELECT count() FROM vx.alone FINAL")" 27000
 
 finish

@@ -51,6 +51,9 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->starts);
 	free(m->state);
 	free(m->kept);
+	free(m->kept_orig);
+	free(m->orig);
+	free(m->scratch);
 	vxt_merge_aggs_free(m);
 	free(m->heap);
 	free(m->key);

@@ -44,6 +44,12 @@ struct part {
 	size_t ev_n;			/* ... and how many; 0 = none held */
 };
 
+/* Where a merged event comes from: its part, its ordinal and ids there. */
+struct merge_origin {
+	uint32_t part, object, comm;
+	uint64_t ord;
+};
+
 struct vstart {
 	uint64_t pos, env;
 };
@@ -78,6 +84,11 @@ struct vxt_merge {
 	struct vxt_event *kept;		/* the chunk last merged for its entry ... */
 	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */
 	unsigned kept_fields;		/* ... with these fields */
+	struct merge_origin *kept_orig;	/* ... and its events' origins */
+	struct merge_origin *orig;	/* the origins of the chunk in the owner's decoder ... */
+	size_t orig_chunk, orig_cap;	/* ... its number (SIZE_MAX: none) */
+	struct vxt_event *scratch;	/* a chunk merged only for its origins */
+	size_t scratch_cap;
 	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
 	struct vxt_chunkdec *pool;	/* helper threads' contexts and buffers (merge_preload.c) */
 	unsigned npool;

@@ -171,9 +171,10 @@ static void merge_begin(struct vxt_merge *m, const struct vstart *st)
 		sift_down(m, i);
 }
 
-/* The next event in merged order into @out (remapped, shifted).
+/* The next event in merged order into @out (remapped, shifted), and where
+ * it comes from into @o (may be NULL).
  * @return 1, 0 at the end, or a negative errno. */
-static int merge_next(struct vxt_merge *m, struct vxt_event *out)
+static int merge_next(struct vxt_merge *m, struct vxt_event *out, struct merge_origin *o)
 {
 	const struct vxt_event *ev;
 	struct part *p;
@@ -199,6 +200,8 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out)
 	out->time_ns += (uint64_t)p->shift;
 	out->object = ev->object < p->nobj ? p->objmap[ev->object] : 0;
 	out->comm = ev->comm < p->nstr ? p->strmap[ev->comm] : 0;
+	if (o)
+		*o = (struct merge_origin){ (uint32_t)k, ev->object, ev->comm, p->pos };
 	p->env = m->key[k];
 	p->pos++;
 	if (!part_key(m, k))
@@ -537,11 +540,12 @@ static void clear_fields(struct vxt_event *ev, size_t n, unsigned fields)
 	}
 }
 
-/* Merge chunk @i's events: into @out when not NULL (room for nevents),
- * into its index entry when it is not complete and @fields holds the
+/* Merge chunk @i's events: into @out when not NULL (room for nevents, and
+ * their origins into @orig when not NULL), into its index entry when it is not complete and @fields holds the
  * index's. The next chunk's start is known after. @return 0, -ENOMEM or
  * -EBADMSG, the message in m->msg. */
-static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vxt_event *out)
+static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vxt_event *out,
+		       struct merge_origin *orig)
 {
 	struct vxt_chunk_info *ci = &m->owner->chunks[i];
 	bool entry = !(m->state[i] & MERGE_RESOLVED) && index_fields(fields);
@@ -562,7 +566,7 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 	while (n < ci->nevents) {
 		struct vxt_event *e = out ? &out[n] : &tmp;
 
-		if ((rc = merge_next(m, e)) <= 0)
+		if ((rc = merge_next(m, e, orig ? &orig[n] : NULL)) <= 0)
 			break;
 		if (entry)
 			account(ci, &a, e);
@@ -609,13 +613,18 @@ void vxt_merge_resolve(struct vxt_merge *m, size_t i)
 	m->kept_chunk = SIZE_MAX;
 	if (m->kept_cap < r->chunks[i].nevents) {
 		struct vxt_event *ev = realloc(m->kept, r->chunks[i].nevents * sizeof(*ev));
+		struct merge_origin *o = ev ? realloc(m->kept_orig, r->chunks[i].nevents *
+						      sizeof(*o)) : NULL;
 
-		if (ev) {
+		if (ev)
 			m->kept = ev;
+		if (o) {
+			m->kept_orig = o;
 			m->kept_cap = r->chunks[i].nevents;
 		}
 	}
-	rc = merge_chunk(m, i, fields, m->kept_cap >= r->chunks[i].nevents ? m->kept : NULL);
+	rc = merge_chunk(m, i, fields, m->kept_cap >= r->chunks[i].nevents ? m->kept : NULL,
+			 m->kept_cap >= r->chunks[i].nevents ? m->kept_orig : NULL);
 	if (rc == 0 && m->kept_cap >= r->chunks[i].nevents) {
 		m->kept_chunk = i;
 		m->kept_fields = fields;
@@ -633,10 +642,27 @@ void vxt_merge_resolve(struct vxt_merge *m, size_t i)
 	}
 }
 
+/* m->orig with room for @n origins, marked as no chunk's. @return it, or
+ * NULL when out of memory. */
+static struct merge_origin *origins_room(struct vxt_merge *m, size_t n)
+{
+	m->orig_chunk = SIZE_MAX;
+	if (m->orig_cap < n) {
+		struct merge_origin *o = realloc(m->orig, n * sizeof(*o));
+
+		if (!o)
+			return NULL;
+		m->orig = o;
+		m->orig_cap = n;
+	}
+	return m->orig;
+}
+
 int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
 		     size_t msglen)
 {
 	const struct vxt_chunk_info *ci = &m->owner->chunks[i];
+	struct merge_origin *orig = NULL;
 	int rc;
 
 	if (d->ev_cap < ci->nevents) {
@@ -650,11 +676,22 @@ int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char
 		d->ev_cap = ci->nevents;
 	}
 	d->zeroed = 0;
+	/* the owner's decoder: the events' origins too (vxt_reader_origin()) */
+	if (d == &m->owner->dec && !(orig = origins_room(m, ci->nevents))) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
 	if (m->kept_chunk == i && m->kept_fields == d->fields) {
 		memcpy(d->ev, m->kept, ci->nevents * sizeof(*d->ev));
+		if (orig) {
+			memcpy(orig, m->kept_orig, ci->nevents * sizeof(*orig));
+			m->orig_chunk = i;
+		}
 		return 0;
 	}
-	rc = merge_chunk(m, i, d->fields, d->ev);
+	rc = merge_chunk(m, i, d->fields, d->ev, orig);
+	if (orig && rc == 0)
+		m->orig_chunk = i;
 	if (rc == -ENOMEM)
 		snprintf(msg, msglen, "%s", m->msg);
 	else if (rc < 0)	/* a file's chunk failed now, not at open */
@@ -738,5 +775,49 @@ int vxt_merge_index(struct vxt_merge *m)
 		m->state[0] = MERGE_START_KNOWN;	/* every file at its start */
 	m->fields = VXT_FIELD_ALL;
 	m->kept_chunk = SIZE_MAX;
+	m->orig_chunk = SIZE_MAX;
+	return 0;
+}
+
+int vxt_merge_origin(struct vxt_merge *m, uint64_t ord, const struct vxt_event *ev,
+		     struct vxt_origin *o)
+{
+	struct vxt_reader *r = m->owner;
+	size_t i = vxt_reader_chunk_of(r, ord);
+	const struct merge_origin *g;
+	const struct part *p;
+	int rc;
+
+	if (i >= r->n)
+		return vxt_reader_seterr(r, -EINVAL, "no event %llu", (unsigned long long)ord);
+	if (m->orig_chunk == i) {
+		g = &m->orig[ord - r->chunks[i].first_event];
+	} else if (m->kept_chunk == i) {
+		g = &m->kept_orig[ord - r->chunks[i].first_event];
+	} else {
+		/* merged again aside: the owner's decoder keeps its chunk */
+		if (m->scratch_cap < r->chunks[i].nevents) {
+			struct vxt_event *e = realloc(m->scratch, r->chunks[i].nevents * sizeof(*e));
+
+			if (!e)
+				return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+			m->scratch = e;
+			m->scratch_cap = r->chunks[i].nevents;
+		}
+		if (!origins_room(m, r->chunks[i].nevents))
+			return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+		rc = merge_chunk(m, i, VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT,
+				 m->scratch, m->orig);
+		if (rc < 0)
+			return vxt_reader_seterr(r, rc, "merged chunk %zu: %s", i, m->msg);
+		m->orig_chunk = i;
+		g = &m->orig[ord - r->chunks[i].first_event];
+	}
+	p = &m->p[g->part];
+	o->file = p->r;
+	o->ordinal = g->ord;
+	o->time_ns = ev->time_ns - (uint64_t)p->shift;
+	o->object = g->object;
+	o->comm = g->comm;
 	return 0;
 }
