@@ -177,12 +177,20 @@ struct vxt_origin {
 	uint64_t ordinal;		/* in that file */
 	uint64_t time_ns;		/* on that file's clock */
 	uint32_t object, comm;		/* ids in that file's tables */
+	bool hole;			/* a lost record standing for an event of a damaged
+					 * chunk of that file (vxt_reader_holes()) */
 };
 /* @return 0, or a negative errno (a merged chunk that cannot be merged)
  * with the reason in vxt_reader_error(). Merges the event's chunk again
  * when it is not the one the reader holds. */
 int vxt_reader_origin(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event *ev,
 		      struct vxt_origin *o);
+/* Damaged chunks of several files met so far: each such chunk's events are
+ * merged as lost records of one event each, so the merged chunks keep the
+ * other files' events (formats/vxt.md). @return how many, with the last
+ * one's message ("FILE: chunk N: ...: its K events are lost") in *@why;
+ * 0 for one file, whose damaged chunks fail to decode. */
+size_t vxt_reader_holes(const struct vxt_reader *r, const char **why);
 /* What a user should know about files opened together that did not stop
  * them, one line: hosts whose events have no time in common, a minute or
  * more apart (formats/vxt.md). NULL when there is nothing to say. */

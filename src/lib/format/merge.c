@@ -277,6 +277,15 @@ static void note_apart(struct vxt_merge *m)
 		 vxt_text(m->p[before].host, hb[1], sizeof(hb[1])), m->p[before].r->name);
 }
 
+size_t vxt_reader_holes(const struct vxt_reader *r, const char **why)
+{
+	size_t n = r->merge ? r->merge->nholes : 0;
+
+	if (why)
+		*why = n ? r->merge->hole_msg : NULL;
+	return n;
+}
+
 const char *vxt_reader_note(const struct vxt_reader *r)
 {
 	return r->merge && r->merge->note[0] ? r->merge->note : NULL;

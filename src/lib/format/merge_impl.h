@@ -42,11 +42,16 @@ struct part {
 	const struct vxt_event *ev;	/* its events decoded so far ... */
 	uint64_t ev_first;		/* ... the first one's ordinal ... */
 	size_t ev_n;			/* ... and how many; 0 = none held */
+	/* a damaged file chunk: its events from hole_from to hole_end are each
+	 * merged as a lost record of one event (hole), at the chunk's least key */
+	uint64_t hole_from, hole_end;	/* empty when equal */
+	struct vxt_event hole;
 };
 
 /* Where a merged event comes from: its part, its ordinal and ids there. */
 struct merge_origin {
 	uint32_t part, object, comm;
+	uint32_t hole;			/* a lost record standing for a damaged chunk's event */
 	uint64_t ord;
 };
 
@@ -105,6 +110,8 @@ struct vxt_merge {
 	unsigned ring_next;
 	char msg[VXT_ERRBUF_SIZE];
 	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
+	size_t nholes;			/* damaged file chunks met (vxt_reader_holes()) ... */
+	char hole_msg[VXT_ERRBUF_SIZE];	/* ... the last one's message */
 };
 
 /* merge_index.c: the largest merge key merging chunk @i (its start known)

@@ -45,12 +45,41 @@ static bool index_fields(unsigned fields)
  * a screen of merged events needs only the first few of each file's chunk. */
 #define PART_STEP 256
 
+static bool in_hole(const struct part *p)
+{
+	return p->pos >= p->hole_from && p->pos < p->hole_end;
+}
+
+/* File chunk @i of @p is damaged (@msg): its events from p->pos on are
+ * holes, each merged as a lost record of one event, so the other files'
+ * events (and this file's other chunks) are merged as ever: the merged
+ * chunks keep their sizes and the keys find_start() counts (a damaged
+ * chunk's events at its least key). @return 1. */
+static int part_hole(struct vxt_merge *m, struct part *p, size_t i, const char *msg)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, i);
+	bool again = p->hole_end == ci->first_event + ci->nevents;
+
+	p->dec_chunk = SIZE_MAX;
+	p->ev_n = 0;
+	p->hole_from = p->pos;
+	p->hole_end = ci->first_event + ci->nevents;
+	p->hole = (struct vxt_event){ .time_ns = ci->first_ns, .phase = VXT_PH_LOST,
+				      .op = VXT_OP_OTHER, .sector = 1 };
+	if (!again) {
+		m->nholes++;
+		snprintf(m->hole_msg, sizeof(m->hole_msg), "%s: %s: its %u events are lost",
+			 vxt_reader_name(p->r), msg, ci->nevents);
+	}
+	return 1;
+}
+
 /* Make the chunk holding p->pos the one held, decoded past p->pos. A file
  * chunk's columns are decompressed once and its events decoded in steps as
  * the merge reaches them, every field, whatever the merge is for, so a
  * file chunk held for one merge serves the next (merge_chunk() clears what
- * was not asked for). @return 1, 0 at the file's end, -ENOMEM or -EBADMSG
- * (a damaged chunk), the message in m->msg. */
+ * was not asked for). A damaged chunk becomes a hole (part_hole()).
+ * @return 1, 0 at the file's end, or -ENOMEM (the message in m->msg). */
 static int part_load(struct vxt_merge *m, struct part *p)
 {
 	const struct vxt_reader *r = p->r;
@@ -85,13 +114,12 @@ static int part_load(struct vxt_merge *m, struct part *p)
 			want = p->pos - ci->first_event + 1;
 		rc = vxt_chunkdec_step(&p->dec, ci, i, want, msg, sizeof(msg));
 	}
-	if (rc < 0) {
-		if (rc == -ENOMEM)
-			snprintf(m->msg, sizeof(m->msg), "out of memory");
-		else
-			snprintf(m->msg, sizeof(m->msg), "%s: %s", vxt_reader_name(r), msg);
+	if (rc == -ENOMEM) {
+		snprintf(m->msg, sizeof(m->msg), "out of memory");
 		return rc;
 	}
+	if (rc < 0)
+		return part_hole(m, p, i, msg);
 	p->ev = p->dec.ev;
 	p->ev_first = ci->first_event;
 	p->ev_n = p->dec.ndone;
@@ -102,6 +130,10 @@ static int part_load(struct vxt_merge *m, struct part *p)
  * negative errno. */
 static int part_peek(struct vxt_merge *m, struct part *p, const struct vxt_event **ev)
 {
+	if (in_hole(p)) {
+		*ev = &p->hole;
+		return 1;
+	}
 	if (!p->ev_n || p->pos < p->ev_first || p->pos >= p->ev_first + p->ev_n) {
 		int rc = part_load(m, p);
 
@@ -146,7 +178,10 @@ static int part_key(struct vxt_merge *m, size_t k)
 
 	if (p->pos >= vxt_reader_nevents(p->r))
 		return 0;
-	if (p->ev_n && p->pos >= p->ev_first && p->pos < p->ev_first + p->ev_n) {
+	if (in_hole(p)) {	/* the damaged chunk's least key, as chunk_keys() gives */
+		t = p->key_lo[vxt_reader_chunk_of(p->r, p->pos)];
+		m->exact[k] = true;
+	} else if (p->ev_n && p->pos >= p->ev_first && p->pos < p->ev_first + p->ev_n) {
 		t = p->ev[p->pos - p->ev_first].time_ns + (uint64_t)p->shift;
 		m->exact[k] = true;
 	} else {
@@ -195,13 +230,14 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out, struct merge_o
 		return 0;
 	k = m->heap[0];
 	p = &m->p[k];
-	ev = &p->ev[p->pos - p->ev_first];
+	ev = in_hole(p) ? &p->hole : &p->ev[p->pos - p->ev_first];
 	*out = *ev;
 	out->time_ns += (uint64_t)p->shift;
 	out->object = ev->object < p->nobj ? p->objmap[ev->object] : 0;
 	out->comm = ev->comm < p->nstr ? p->strmap[ev->comm] : 0;
 	if (o)
-		*o = (struct merge_origin){ (uint32_t)k, ev->object, ev->comm, p->pos };
+		*o = (struct merge_origin){ (uint32_t)k, ev->object, ev->comm, ev == &p->hole,
+					    p->pos };
 	p->env = m->key[k];
 	p->pos++;
 	if (!part_key(m, k))
@@ -819,5 +855,6 @@ int vxt_merge_origin(struct vxt_merge *m, uint64_t ord, const struct vxt_event *
 	o->time_ns = ev->time_ns - (uint64_t)p->shift;
 	o->object = g->object;
 	o->comm = g->comm;
+	o->hole = g->hole;
 	return 0;
 }

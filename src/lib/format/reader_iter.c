@@ -24,7 +24,7 @@ int vxt_reader_origin(struct vxt_reader *r, uint64_t ordinal, const struct vxt_e
 {
 	if (r->merge)
 		return vxt_merge_origin(r->merge, ordinal, ev, o);
-	*o = (struct vxt_origin){ r, ordinal, ev->time_ns, ev->object, ev->comm };
+	*o = (struct vxt_origin){ r, ordinal, ev->time_ns, ev->object, ev->comm, false };
 	return 0;
 }
 

@@ -50,6 +50,8 @@ int export_clickhouse(struct report_ctx *c)
 			fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
 			goto fail_quiet;
 		}
+		if (o.hole)
+			continue;	/* a damaged chunk's event: its file alone gives no row */
 		if (o.file != file) {
 			vxt_ch_set_trace(ch, vxt_reader_info(o.file));
 			file = o.file;
