@@ -663,7 +663,20 @@ out:
 	return status;
 }
 
-int main(int argc, char **argv)
+/* What reached stdout (--help, a script's output): a write that failed, as
+ * into a full disk, turns a success into exit 1; a failure already said keeps
+ * its status. @return @rc, or 1. */
+static int stdout_status(int rc)
+{
+	int e = fflush(stdout) == EOF ? errno : 0;
+
+	if (rc || e == EPIPE || (!e && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "vxrecord: stdout: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return 1;
+}
+
+static int run(int argc, char **argv)
 {
 	struct options o = { .ship.retry_ns = 60000000000ull };
 	struct sigaction sa = { 0 };
@@ -676,4 +689,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	return record(&o, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_status(run(argc, argv));
 }

@@ -535,7 +535,20 @@ static bool screen_ok(void)
 	return term && *term && strcmp(term, "dumb");
 }
 
-int main(int argc, char **argv)
+/* What reached stdout (a report, --info, --help): a write that failed, as
+ * into a full disk, turns a success into exit 1; a failure already said keeps
+ * its status. @return @rc, or 1. */
+static int stdout_status(int rc)
+{
+	int e = fflush(stdout) == EOF ? errno : 0;
+
+	if (rc || (!e && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "vxreplay: stdout: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return 1;
+}
+
+static int run(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
 			     .tui.t_start = vxt_now_mono() };
@@ -587,4 +600,9 @@ int main(int argc, char **argv)
 	vxt_reader_close(r);
 	trace_files_free(&tf);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_status(run(argc, argv));
 }

@@ -73,4 +73,32 @@ expect_fail "vxreplay: existing output" 1 "file exists (use --force to overwrite
 	rep "$T/t.vxt" --report summary -o "$T/ok.vxt"
 expect_fail "vxtop: a missing followed file" 1 "$T/none.vxt: No such file or directory" -- \
 	top --follow "$T/none.vxt"
+
+# -- 1: stdout that takes nothing (a full disk), whatever went to it
+if [ -c /dev/full ]; then
+	full() { "$@" >/dev/full; }
+	printf 'io:::done { printf("%%d\\n", bytes); }\n' >"$T/p.d"
+	for a in "--help" "-V" "--source sim -c 3000 -o $T/full.vxt -f --script $T/p.d -x quiet=1"; do
+		# shellcheck disable=SC2086 # the words of $a are the arguments
+		expect_fail "vxrecord $a > /dev/full" 1 "write error" -- full rec $a
+	done
+	for a in "--help" "-V" "--info" "--verify" "--report summary" "--report events --format csv" \
+		"--export jsonl" "--sql 'select count(*) from events'" "--script $T/p.d"; do
+		# shellcheck disable=SC2086
+		eval "set -- $a"
+		expect_fail "vxreplay $a > /dev/full" 1 "write error" -- \
+			full rep "$T/t.vxt" "$@"
+	done
+	expect_fail "vxreplay --info of two files > /dev/full" 1 "write error" -- \
+		full rep --info "$T/t.vxt" "$T/ok.vxt"
+	for a in "--help" "-V" "--source sim" "--source sim -F json" "--follow $T/t.vxt"; do
+		# shellcheck disable=SC2086
+		expect_fail "vxtop -b $a > /dev/full" 1 "write error" -- full top $a
+	done
+	# a reader that goes away (| head) is no failure
+	{ timeout 20 "$B/vxtop" -b -i 10ms -c 500 --source sim 2>"$T/pipe.err"; echo $? >"$T/pipe.rc"; } |
+		head -1 >/dev/null
+	expect_eq "vxtop -b | head -1: exit status" "$(cat "$T/pipe.rc")" 0
+	expect_eq "vxtop -b | head -1: nothing said" "$(cat "$T/pipe.err")" ""
+fi
 finish
