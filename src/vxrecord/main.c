@@ -272,7 +272,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_SINK_USER: o->ship.co.user = optarg; break;
 		case O_SINK_PWFILE: o->ship.password_file = optarg; break;
 		case O_FILTER: o->keep.filter = optarg; break;
-		case 'O': o->src.objects = optarg; break;
+		case 'O':
+			if (vxt_source_option(&o->src, "objects", optarg, err) < 0)
+				return die_usage("%s", err);
+			break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;

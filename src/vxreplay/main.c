@@ -278,6 +278,25 @@ static int check_range(struct vxt_reader *r, const struct options *o, const stru
 	return die_usage("%s", msg);
 }
 
+/* The objects of @t by name, joined by ", " and escaped into @buf (cut with
+ * "..."), for the message that says which names -O may hold. @return @buf. */
+static const char *object_names(const struct vxt_objtab *t, char *buf, size_t size)
+{
+	char name[VXT_ESCAPE_MAX(VXT_OBJ_NAME_MAX)];
+	size_t i, n = vxt_objtab_count(t), len = 0;
+
+	snprintf(buf, size, "none");
+	for (i = 0; i < n; i++) {
+		vxt_text(vxt_objtab_get(t, (uint32_t)i)->name, name, sizeof(name));
+		if (len + strlen(name) + 6 >= size) {
+			snprintf(buf + len, size - len, "%s...", len ? ", " : "");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", name);
+	}
+	return buf;
+}
+
 /* Resolve --from, --to and --object against the file. @return 0 or an exit status. */
 static int make_scope(struct vxt_reader *r, const struct options *o, struct report_ctx *c)
 {
@@ -296,10 +315,11 @@ static int make_scope(struct vxt_reader *r, const struct options *o, struct repo
 	if (o->object) {
 		c->scope.object = vxt_objtab_find_name(vxt_reader_objects(r), o->object);
 		if (c->scope.object < 0) {
-			char nb[VXT_ESCAPE_MAX(256)];
+			char nb[VXT_ESCAPE_MAX(256)], names[VXT_ESCAPE_MAX(160)];
 
-			fprintf(stderr, "vxreplay: %s: no object named '%s'\n", o->file,
-				vxt_text(o->object, nb, sizeof(nb)));
+			fprintf(stderr, "vxreplay: %s: no object named '%s' (its objects: %s)\n",
+				o->file, vxt_text(o->object, nb, sizeof(nb)),
+				object_names(vxt_reader_objects(r), names, sizeof(names)));
 			return EXIT_USAGE;
 		}
 	}

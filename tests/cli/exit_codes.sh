@@ -50,6 +50,26 @@ expect_fail "vxreplay: --from past the end" 2 "--from 100: past the end of the t
 expect_fail "vxreplay: --from past the end, an export" 2 "past the end of the trace" -- \
 	rep "$T/t.vxt" --from 100 --export csv
 expect_fail "vxreplay: unknown object" 2 "no object named 'sdz'" -- rep "$T/t.vxt" --objects sdz
+# --objects: a list naming no device, or a device this system lacks, is bad
+# usage; the message says which names the list may hold (a sysfs of two disks)
+mkdir -p "$T/sys/class/block/vxq0" "$T/sys/class/block/vxq1" "$T/sys/dev/block/8:0"
+echo 8:0 >"$T/sys/class/block/vxq0/dev"
+echo 8:16 >"$T/sys/class/block/vxq1/dev"
+for l in "" ",,," " , " "vxq0,nosuch"; do
+	expect_fail "vxrecord -O '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O "$l" -o "$T/u.vxt"
+	expect_fail "vxrecord --objects '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 --objects="$l" -o "$T/u.vxt"
+	expect_fail "vxtop -O '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" timeout 20 "$B/vxtop" -b -c 1 -i 100ms --source sim -O "$l"
+	expect_fail "vxreplay -O '$l'" 2 "(its objects: sda, sdb, nvme0n1, dm-0)" -- \
+		rep "$T/t.vxt" -O "$l"
+done
+expect_fail "vxrecord -O: an unknown name" 2 "object 'nosuch': no such block device" -- \
+	env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O vxq1,nosuch -o "$T/u.vxt"
+VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O vxq1,8:0 -o "$T/u.vxt" &&
+	ok "vxrecord -O of known names: 0" || fail "vxrecord -O of known names"
+rm -f "$T/u.vxt"
 expect_fail "vxreplay: bad time" 2 "--from: bad time 'soon'" -- rep "$T/t.vxt" --from soon
 expect_fail "vxreplay: no file" 2 "no trace file given" -- rep --report summary
 expect_fail "vxrecord: no output" 2 "no output file" -- rec --source sim
