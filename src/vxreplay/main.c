@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "report/batch_profile.h"
@@ -568,6 +569,19 @@ static int stdout_status(int rc)
 	return 1;
 }
 
+/* A rotated set or a fleet is opened whole, one descriptor per file: take
+ * every descriptor the hard limit allows (the soft limit is often 1024).
+ * Can't fail: a limit left as it was shows as the open that fails. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int run(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
@@ -579,6 +593,7 @@ static int run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	raise_nofile();
 	if (o.sql)
 		return run_sql(&o);
 	if (trace_files_collect(&tf, o.files, (size_t)o.nfiles))
