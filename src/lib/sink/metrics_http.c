@@ -4,7 +4,8 @@
  * address are reported with the errno, before any thread starts) and handed
  * to libmicrohttpd, which answers from its own polling thread. Each request
  * renders the published snapshot; nothing here touches the collector's state.
- * Only loopback addresses unless the caller allows others.
+ * Only loopback addresses unless the caller allows others; clients slow to
+ * send their request are shut down by metrics_guard.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,12 +19,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sink/metrics_guard.h"
 #include "vxtrace/metrics.h"
 
 struct vxt_metrics_server {
 	struct vxt_metrics *m;
 	struct MHD_Daemon *d;
 	unsigned port;
+	struct metrics_guard guard;
 };
 
 static void quiet_log(void *cls, const char *fmt, va_list ap)
@@ -66,6 +69,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)upload_data;
 	(void)upload_size;
 	(void)state;
+	metrics_guard_asked(&s->guard, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", bad_method,
 			     sizeof(bad_method) - 1, MHD_RESPMEM_PERSISTENT);
@@ -195,7 +199,9 @@ struct vxt_metrics_server *vxt_metrics_serve(struct vxt_metrics *m, const char *
 				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-				MHD_OPTION_CONNECTION_LIMIT, 16u,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)METRICS_GUARD_SLOTS,
+				MHD_OPTION_NOTIFY_CONNECTION, metrics_guard_notify, &s->guard,
+				MHD_OPTION_NOTIFY_COMPLETED, metrics_guard_completed, &s->guard,
 				MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(err, VXT_ERRBUF_SIZE, "metrics on %s: the HTTP server did not start", addr);
