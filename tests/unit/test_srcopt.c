@@ -84,6 +84,7 @@ START_TEST(test_srcopt_refused)
 	static const char *bad[][2] = {
 		{ "rate", "0" }, { "rate", "-5" }, { "rate", "fast" }, { "rate", "2e9" },
 		{ "rate", "" }, { "seed", "-1" }, { "seed", "12x" }, { "bufsize", "lots" },
+		{ "bufsize", "0" },
 	};
 	struct vxt_source_opts o = { 0 };
 	char err[VXT_ERRBUF_SIZE], want[64];

@@ -74,7 +74,7 @@ int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *a
 			return -EINVAL;
 		o->objects = arg;
 	} else if (!strcmp(name, "bufsize")) {
-		if (!arg || vxt_parse_size(arg, &v) < 0 || v > SIZE_MAX)
+		if (!arg || vxt_parse_size(arg, &v) < 0 || v > SIZE_MAX || !v)
 			return bad(err, name, "size", arg);
 		o->bufsize = (size_t)v;
 	} else if (!strcmp(name, "phases")) {
