@@ -547,6 +547,8 @@ static int record(struct options *o, int argc, char **argv)
 			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
 				o->listen, vxt_metrics_server_port(http));
 	}
+	if (metrics && strcmp(vxt_source_name(src), "blktrace"))
+		vxt_metrics_system_objects(metrics);	/* a capture: this system's devices */
 	if (ship_open(&o->ship, err) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
