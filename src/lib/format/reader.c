@@ -52,11 +52,15 @@ static int refresh_size(struct vxt_reader *r)
 	return 0;
 }
 
-static bool is_directory(int fd)
+/* @return why the file of @fd can be no trace ("is a directory", "not a
+ * regular file": a fifo, a device), or NULL for a regular file. */
+static const char *not_a_file(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+	if (fstat(fd, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;	/* fstat's failure is refresh_size()'s to say */
+	return S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file";
 }
 
 /* Read the skippable unit at @off whole into a new buffer (caller frees).
@@ -544,13 +548,16 @@ fail:
 struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_reader *r = calloc(1, sizeof(*r));
+	const char *why;
 
 	if (!r || !(r->name = strdup(path))) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
 		free(r);
 		return NULL;
 	}
-	r->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a fifo must not hang the open; it is refused below (the
+	 * flag changes nothing for a regular file) */
+	r->src.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->src.fd < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
 		free(r->name);
@@ -562,8 +569,8 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 		vxt_reader_close(r);
 		return NULL;
 	}
-	if (is_directory(r->src.fd)) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s: is a directory", path);
+	if ((why = not_a_file(r->src.fd))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, why);
 		vxt_reader_close(r);
 		return NULL;
 	}

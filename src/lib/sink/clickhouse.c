@@ -12,10 +12,13 @@
  * that did arrive.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sink/curl_load.h"
 #include "vxtrace/clickhouse.h"
@@ -542,7 +545,9 @@ const char *vxt_ch_error(const struct vxt_ch *ch)
 int vxt_ch_password(const char *file, char *buf, size_t size, char err[VXT_ERRBUF_SIZE])
 {
 	const char *env = getenv("VXT_CLICKHOUSE_PASSWORD");
-	FILE *f;
+	struct stat st = { 0 };
+	FILE *f = NULL;
+	int fd;
 
 	buf[0] = 0;
 	if (!file) {
@@ -550,9 +555,13 @@ int vxt_ch_password(const char *file, char *buf, size_t size, char err[VXT_ERRBU
 			snprintf(buf, size, "%s", env);
 		return 0;
 	}
-	f = fopen(file, "re");
-	if (!f) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", file, strerror(errno));
+	/* O_NONBLOCK: a fifo must not hang the open; only a regular file is read */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", file, fd >= 0 && !S_ISREG(st.st_mode) ?
+			 "not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	if (!fgets(buf, (int)size, f))
