@@ -3,6 +3,7 @@
 #   make             libvxtrace.a, libvxtui.a (the curses widgets) and build/vxrecord,
 #                    build/vxreplay, build/vxtop (only the two browsers link ncurses)
 #   make check       every test (units, command lines, TUI; module tests skip without qemu)
+#   make check T=NAME  the tests called NAME: a Check suite, a cli, tui or kmod script
 #   make check-kmod  the kernel module under qemu
 #   make demo        record the built-in simulated workload and replay it
 #   make bench       the benchmarks
@@ -160,10 +161,14 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/unit-tests $(TEST_TOOLS)
+ifneq ($(T),)
+	@sh tests/run-one.sh '$(T)' $(B)
+else
 	@echo "check: the module's guest tests (qemu) run beside the others; their log, $(B)/check-kmod.log, follows at the end"
 	@$(MAKE) --no-print-directory check-kmod-maybe >$(B)/check-kmod.log 2>&1 & guest=$$!; rc=0; \
 	 $(MAKE) -k --no-print-directory check-unit check-cli check-tui || rc=1; \
 	 wait $$guest || rc=1; cat $(B)/check-kmod.log; exit $$rc
+endif
 
 check-unit: $(B)/unit-tests
 	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests
