@@ -73,7 +73,7 @@ TUI_OBJ   := $(TUI_SRC:%.c=$(B)/%.o)
 LIBA      := $(B)/libvxtrace.a
 TUIA      := $(B)/libvxtui.a
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o
+UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o $(B)/tests/unit/fixture.o
 
 .PHONY: all deps check check-unit check-cli check-tui check-kmod bench fuzz demo clean \
 	install uninstall
@@ -134,6 +134,11 @@ $(B)/tests/unit/main.o: tests/unit/main.c $(B)/tests/unit/suites.h
 $(B)/tests/unit/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+# what several suites share (fixture.h): the random generator, a random trace
+# and the browser model's helpers
+$(B)/tests/unit/fixture.o: tests/unit/fixture.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Isrc/vxreplay -c $< -o $@
 # vxtop's interval model is tested on its own (test_vxtop_*.c).
 $(B)/tests/unit/test_vxtop_%.o: ALL_CFLAGS += -Isrc/vxtop
 # so is the browser's curses-free model (test_browser_*.c).
