@@ -18,8 +18,8 @@ CC       ?= cc
 PKG      ?= pkg-config
 PKGS      = libzstd yaml-0.1 libtracefs libtraceevent sqlite3
 # the metrics endpoint (HTTP server); the ClickHouse sink's HTTP client,
-# libcurl, is compiled against but loaded when a sink opens (its thirty
-# shared objects would cost every program's start ~6 ms): headers only
+# libcurl, is compiled against but loaded when a sink opens, so that its many
+# shared objects do not slow the start of every program: headers only
 PKGS     += libmicrohttpd
 HDR_PKGS  = libcurl
 TUI_PKGS  = ncursesw
@@ -27,7 +27,7 @@ WERROR   ?=
 SAN      ?=
 
 ifeq ($(SAN),1)
-# -O1, as AddressSanitizer advises, compiles in two thirds of -O2's time; its weaker
+# -O1, as AddressSanitizer advises, and quicker to compile than -O2; its weaker
 # value ranges give false format-truncation warnings; the -O2 build has them.
 OPT      ?= -O1
 B        := build-san
