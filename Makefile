@@ -166,7 +166,7 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory all $(B)/unit-tests $(TEST_TOOLS)
-ifneq ($(T),)
+ifeq ($(origin T),command line)
 	@sh tests/run-one.sh '$(T)' $(B)
 else
 	@echo "check: the module's guest tests (qemu) run beside the others; their log, $(B)/check-kmod.log, follows at the end"
