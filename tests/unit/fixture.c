@@ -85,13 +85,40 @@ void ut_trace_write(struct ut_trace *t, struct vxt_event *evs, char *path, size_
 	vxt_strtab_free(strs);
 }
 
-unsigned ut_bin_of(uint64_t t, uint64_t w0, uint64_t w1, unsigned n)
+/* the bin of t in [w0, w1) cut in n equal parts: the k with
+ * w0 + k (w1 - w0) / n <= t < w0 + (k + 1) (w1 - w0) / n, exactly */
+static unsigned bin_of(uint64_t t, uint64_t w0, uint64_t w1, unsigned n)
 {
 	unsigned k = 0;
 
 	while (k + 1 < n && (unsigned __int128)(t - w0) * n >= (unsigned __int128)(k + 1) * (w1 - w0))
 		k++;
 	return k;
+}
+
+void ut_check_bins(const struct vxt_timeline *tl, const struct vxt_event *evs, size_t nev,
+		   uint64_t w0, uint64_t w1)
+{
+	unsigned n = tl->nbins;
+	uint64_t *ev = calloc(3 * (size_t)n, sizeof(*ev)), *ios = ev + n, *errs = ev + 2 * n;
+
+	ck_assert_ptr_nonnull(ev);
+	for (size_t i = 0; i < nev; i++) {
+		unsigned b = bin_of(evs[i].time_ns, w0, w1, n);
+
+		ev[b]++;
+		if (evs[i].phase == VXT_PH_DONE) {
+			ios[b]++;
+			errs[b] += evs[i].error != 0;
+		}
+	}
+	for (unsigned b = 0; b < n; b++) {
+		ck_assert_msg(tl->events[b] == ev[b], "bin %u: %llu events, want %llu", b,
+			      (unsigned long long)tl->events[b], (unsigned long long)ev[b]);
+		ck_assert_uint_eq(tl->ios[b], ios[b]);
+		ck_assert_uint_eq(tl->errors[b], errs[b]);
+	}
+	free(ev);
 }
 
 void ut_model_finish(struct vr_model *m)

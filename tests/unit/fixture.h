@@ -1,5 +1,6 @@
 /* fixture.h - what several unit suites share: the one random generator and
- * a trace of random overlapping I/O written to a temporary file
+ * a trace of random overlapping I/O written to a temporary file, and checks
+ * of the browser model against it
  *
  * ut_rand() is xorshift64 (shifts 13, 7, 17): each suite keeps its own state,
  * seeded with a constant, so its draws are the same at every run. The bench
@@ -56,9 +57,12 @@ struct ut_trace {
  * (2 * nio) holds its events in file order: by time, a start before a done. */
 void ut_trace_write(struct ut_trace *t, struct vxt_event *evs, char *path, size_t pathlen);
 
-/* the bin of t in [w0, w1) cut in n equal parts: the k with
- * w0 + k (w1 - w0) / n <= t < w0 + (k + 1) (w1 - w0) / n, exactly */
-unsigned ut_bin_of(uint64_t t, uint64_t w0, uint64_t w1, unsigned n);
+struct vxt_timeline;
+
+/* Checks tl's bins, [w0, w1) cut in tl->nbins equal parts, against the
+ * events, completions and failed completions of evs counted per bin. */
+void ut_check_bins(const struct vxt_timeline *tl, const struct vxt_event *evs, size_t nev,
+		   uint64_t w0, uint64_t w1);
 
 /* runs the browser model's jobs to the end */
 void ut_model_finish(struct vr_model *m);

@@ -55,24 +55,9 @@ static uint64_t sum_events(const struct vxt_timeline *tl)
 static void check_bins(struct vr_model *m, uint64_t w0, uint64_t w1)
 {
 	const struct vxt_timeline *tl = vr_model_timeline(m);
-	uint64_t ev[NBINS] = { 0 }, ios[NBINS] = { 0 }, errs[NBINS] = { 0 };
 
 	ck_assert_uint_eq(tl->nbins, NBINS);
-	for (unsigned i = 0; i < NEV; i++) {
-		unsigned b = ut_bin_of(evs[i].time_ns, w0, w1, NBINS);
-
-		ev[b]++;
-		if (evs[i].phase == VXT_PH_DONE) {
-			ios[b]++;
-			errs[b] += evs[i].error != 0;
-		}
-	}
-	for (unsigned b = 0; b < NBINS; b++) {
-		ck_assert_msg(tl->events[b] == ev[b], "bin %u: %llu events, want %llu", b,
-			      (unsigned long long)tl->events[b], (unsigned long long)ev[b]);
-		ck_assert_uint_eq(tl->ios[b], ios[b]);
-		ck_assert_uint_eq(tl->errors[b], errs[b]);
-	}
+	ut_check_bins(tl, evs, NEV, w0, w1);
 }
 
 static void open_window(struct vr_model *m)

@@ -53,7 +53,7 @@ START_TEST(timeline_bins_count_the_events)
 {
 	struct vr_model m;
 	const struct vxt_timeline *tl;
-	uint64_t ev[NBINS] = { 0 }, ios[NBINS] = { 0 }, errs[NBINS] = { 0 }, w0, w1;
+	uint64_t w0, w1;
 
 	open_model(&m);
 	w0 = m.t_first;
@@ -65,21 +65,7 @@ START_TEST(timeline_bins_count_the_events)
 	ck_assert_uint_eq(tl->nbins, NBINS);
 	ck_assert_uint_eq(tl->t0, w0);
 	ck_assert_uint_eq(tl->t1, w1);
-	for (unsigned i = 0; i < NEV; i++) {
-		unsigned b = ut_bin_of(evs[i].time_ns, w0, w1, NBINS);
-
-		ev[b]++;
-		if (evs[i].phase == VXT_PH_DONE) {
-			ios[b]++;
-			errs[b] += evs[i].error != 0;
-		}
-	}
-	for (unsigned b = 0; b < NBINS; b++) {
-		ck_assert_msg(tl->events[b] == ev[b], "bin %u: %llu events, want %llu", b,
-			      (unsigned long long)tl->events[b], (unsigned long long)ev[b]);
-		ck_assert_uint_eq(tl->ios[b], ios[b]);
-		ck_assert_uint_eq(tl->errors[b], errs[b]);
-	}
+	ut_check_bins(tl, evs, NEV, w0, w1);
 	close_model(&m);
 }
 END_TEST
