@@ -27,7 +27,10 @@ for k in $kinds; do
 		case $name in guest*|lib) continue ;; esac
 		[ -f "$top/tests/kmod/$name.sh" ] || continue
 		found=1
-		sh "$top/tests/kmod/$name.sh" "$build" || rc=1 ;;
+		case $name in
+		checkpatch) sh "$top/tests/kmod/checkpatch.sh" || rc=1 ;;	# reads kmod/, no build
+		*) sh "$top/tests/kmod/$name.sh" "$build" || rc=1 ;;
+		esac ;;
 	*)
 		echo "run-one: $k: not a kind of test (unit, cli, tui, kmod)" >&2; exit 2 ;;
 	esac
