@@ -12,6 +12,7 @@
 # and broken profiles (profile).
 # The regression inputs are replayed first; then each target runs for
 # SECONDS (default 60). One line per target gives its total executions.
+# FUZZ_JOBS=N compiles N library sources at a time (default: the CPUs).
 # A crash leaves its input in build/fuzz/crashes/ and makes the script
 # exit 1: turn it into a regression input under regress/NAME/.
 set -u
