@@ -33,6 +33,10 @@ void vxtop_model_free(struct vxtop_model *m)
 
 	for (i = 0; i < VXTOP_RING; i++)
 		free(m->ring[i].obj);
+	for (i = 0; i < m->nobj; i++) {
+		vxt_latdist_free(&m->obj[i].lat);
+		vxt_latdist_free(&m->obj[i].last_lat);
+	}
 	free(m->obj);
 	vxt_iopair_free(m->inflight);
 	vxt_iopair_free(m->queued);
@@ -61,7 +65,7 @@ static bool osnap_active(const struct vxtop_osnap *d)
 static void reset_acc(struct vxtop_obj *o)
 {
 	memset(&o->acc, 0, sizeof(o->acc));
-	memset(&o->lat, 0, sizeof(o->lat));
+	vxt_latdist_clear(&o->lat);
 }
 
 void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
@@ -231,7 +235,7 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 	else if (ev->op == VXT_OP_DISCARD)
 		a->bytes_discarded += ev->bytes;
 	if (ev->latency_ns) {
-		vxt_hist_add(&o->lat, ev->latency_ns);
+		vxt_latdist_add(&o->lat, ev->latency_ns);
 		a->lat_n++;
 		a->lat_sum += ev->latency_ns;
 	}
@@ -370,14 +374,19 @@ static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t en
 	}
 	*d = o->acc;
 	d->in_flight = o->in_flight > 0 ? (uint32_t)o->in_flight : 0;
-	d->lat_p50 = vxt_hist_quantile(&o->lat, 0.50);
-	d->lat_p99 = vxt_hist_quantile(&o->lat, 0.99);
+	d->lat_p50 = vxt_latdist_quantile(&o->lat, 0.50);
+	d->lat_p99 = vxt_latdist_quantile(&o->lat, 0.99);
 	d->lat_max = o->lat.max;
 	if (osnap_active(d))
 		o->idle = 0;
 	else if (o->idle < 1000000)
 		o->idle++;
-	o->last_lat = o->lat;
+	{	/* the open interval's becomes the last one's: no copy */
+		struct vxt_latdist t = o->last_lat;
+
+		o->last_lat = o->lat;
+		o->lat = t;
+	}
 	reset_acc(o);
 }
 

@@ -68,8 +68,8 @@ struct vxtop_obj {
 	uint64_t events;		/* events in the open interval */
 	bool seen;			/* had an event */
 	struct vxtop_osnap acc;		/* the open interval */
-	struct vxt_hist lat;		/* the open interval's latencies */
-	struct vxt_hist last_lat;	/* the last closed interval's latencies */
+	struct vxt_latdist lat;		/* the open interval's latencies */
+	struct vxt_latdist last_lat;	/* the last closed interval's latencies */
 	uint64_t kernel_errors;		/* --maps: failed completions the kernel counted */
 };
 

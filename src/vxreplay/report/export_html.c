@@ -107,8 +107,8 @@ static void page_head(struct report_ctx *c, const struct vxt_stats *st,
 		vxt_format_size(t->bytes_read, a, sizeof(a)),
 		vxt_format_size(t->bytes_written, b, sizeof(b)));
 	fprintf(c->out, "<tr><th>latency p50 / p99</th><td>%s / %s</td></tr>\n",
-		vxt_format_duration(vxt_hist_quantile(&t->lat, 0.5), a, sizeof(a)),
-		vxt_format_duration(vxt_hist_quantile(&t->lat, 0.99), b, sizeof(b)));
+		vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.5), a, sizeof(a)),
+		vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.99), b, sizeof(b)));
 	fprintf(c->out, "<tr%s><th>errors</th><td id=\"total-errors\">%" PRIu64 "</td></tr>\n",
 		t->errors ? " class=\"bad\"" : "", t->errors);
 	fprintf(c->out, "<tr%s><th>lost events</th><td>%" PRIu64 "</td></tr>\n",
@@ -272,8 +272,8 @@ static void object_table(struct report_ctx *c, const struct vxt_stats *st)
 			span > 0 ? (double)ios / span : 0, s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE],
 			span > 0 ? (double)s->bytes_read / span / 1e6 : 0,
 			span > 0 ? (double)s->bytes_written / span / 1e6 : 0,
-			vxt_format_duration(vxt_hist_quantile(&s->lat, 0.5), a, sizeof(a)),
-			vxt_format_duration(vxt_hist_quantile(&s->lat, 0.99), b, sizeof(b)),
+			vxt_format_duration(vxt_latdist_quantile(&s->lat, 0.5), a, sizeof(a)),
+			vxt_format_duration(vxt_latdist_quantile(&s->lat, 0.99), b, sizeof(b)),
 			vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors);
 	}
 	fputs("</table>\n</section>\n", c->out);
@@ -453,6 +453,7 @@ int report_html(struct report_ctx *c)
 	fprintf(c->out, "<footer class=\"meta\"><p>vxreplay %s</p></footer>\n</body>\n</html>\n",
 		vxt_version());
 	vxt_timeline_free(&tl);
+	vxt_objstats_free(&total);
 	vxt_stats_free(&st);
 	return rc;
 }

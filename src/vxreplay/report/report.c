@@ -156,7 +156,7 @@ int report_summary(struct report_ctx *c)
 			t->ios[VXT_OP_DISCARD],
 			t->bytes_read + t->bytes_written + t->bytes_other, t->bytes_read,
 			t->bytes_written, t->errors, st.lost, t->starts, t->requeues, nobj,
-			vxt_hist_quantile(&t->lat, 0.5), vxt_hist_quantile(&t->lat, 0.99),
+			vxt_latdist_quantile(&t->lat, 0.5), vxt_latdist_quantile(&t->lat, 0.99),
 			t->lat.max);
 		report_spec_section(c, 1);
 		fprintf(c->out, "}\n");
@@ -189,8 +189,8 @@ int report_summary(struct report_ctx *c)
 			vxt_format_size(t->bytes_read, a, sizeof(a)),
 			vxt_format_size(t->bytes_written, b, sizeof(b)));
 		fprintf(c->out, "latency:   p50 %s, p99 %s",
-			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.5), a, sizeof(a)),
-			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.99), b, sizeof(b)));
+			vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.5), a, sizeof(a)),
+			vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.99), b, sizeof(b)));
 		fprintf(c->out, ", max %s\n", vxt_format_duration(t->lat.max, a, sizeof(a)));
 		fprintf(c->out, "errors:    %" PRIu64 "\n", t->errors);
 		fprintf(c->out, "lost:      %" PRIu64 "%s\n", st.lost,
@@ -198,6 +198,7 @@ int report_summary(struct report_ctx *c)
 		fprintf(c->out, "objects:   %" PRIu64 "\n", nobj);
 		report_spec_section(c, 1);
 	}
+	vxt_objstats_free(t);
 	vxt_stats_free(&st);
 	return 0;
 }
@@ -235,9 +236,9 @@ int report_objects(struct report_ctx *c)
 		iops = span > 0 ? (double)ios / span : 0;
 		rmb = span > 0 ? (double)s->bytes_read / span / 1e6 : 0;
 		wmb = span > 0 ? (double)s->bytes_written / span / 1e6 : 0;
-		p50 = vxt_hist_quantile(&s->lat, 0.5);
-		p99 = vxt_hist_quantile(&s->lat, 0.99);
-		avg = s->lat.count ? s->lat.sum / s->lat.count : 0;
+		p50 = vxt_latdist_quantile(&s->lat, 0.5);
+		p99 = vxt_latdist_quantile(&s->lat, 0.99);
+		avg = vxt_latdist_mean(&s->lat);
 		if (c->fmt == FMT_JSON) {
 			fprintf(c->out, "%s\n {\"object\": ", first ? "" : ",");
 			report_json_str(c->out, o->name);

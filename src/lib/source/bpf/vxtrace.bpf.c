@@ -510,7 +510,7 @@ static __always_inline __u32 msb64(__u64 v)
 	return r;
 }
 
-/* As vxt_hist_bucket() (stats.c): 4 sub-buckets per power of two. */
+/* 4 sub-buckets per power of two (read by vxtop, model_tally.c). */
 static __always_inline __u32 ns_bucket(__u64 v)
 {
 	__u32 msb;
