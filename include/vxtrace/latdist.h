@@ -33,9 +33,9 @@ struct vxt_latdist {
 	uint64_t count;			/* samples */
 	uint64_t sum;			/* their sum (wraps past 2^64 ns) */
 	uint64_t min, max;		/* 0 when empty */
-	uint64_t *b;			/* counts of buckets lo .. lo + n - 1; NULL while
-					 * the samples are in few[] */
-	uint32_t lo, n;
+	uint64_t *b;			/* counts of buckets blo .. blo + nb - 1; NULL
+					 * while the samples are in few[] */
+	uint32_t blo, nb;
 	uint64_t unplaced;		/* counted, in no bucket (out of memory) */
 	uint64_t few[VXT_LATDIST_EXACT];	/* the samples while b is NULL */
 };
@@ -69,8 +69,8 @@ static inline int vxt_latdist_add(struct vxt_latdist *d, uint64_t v)
 	d->count++;
 	d->sum += v;
 	if (__builtin_expect(d->b != NULL, 1)) {
-		i = vxt_latdist_bucket(v) - d->lo;
-		if (i < d->n) {
+		i = vxt_latdist_bucket(v) - d->blo;
+		if (i < d->nb) {
 			d->b[i]++;
 			return 0;
 		}

@@ -2,7 +2,7 @@
  * log-linear buckets with 7 significant bits
  *
  * Invariant: b == NULL and count <= VXT_LATDIST_EXACT with the samples in
- * few[0 .. count), or b holds buckets lo .. lo + n - 1 (lo and lo + n whole
+ * few[0 .. count), or b holds buckets blo .. blo + nb - 1 (both ends whole
  * powers of two) whose counts add up to count - unplaced.
  */
 #include <errno.h>
@@ -39,10 +39,10 @@ static int cover(struct vxt_latdist *d, unsigned first, unsigned last)
 	uint64_t *b;
 
 	if (d->b) {
-		if (d->lo < first)
-			first = d->lo;
-		if (d->lo + d->n - 1 > last)
-			last = d->lo + d->n - 1;
+		if (d->blo < first)
+			first = d->blo;
+		if (d->blo + d->nb - 1 > last)
+			last = d->blo + d->nb - 1;
 	}
 	lo = first & ~(SUB - 1);
 	hi = (last | (SUB - 1)) + 1;
@@ -51,12 +51,12 @@ static int cover(struct vxt_latdist *d, unsigned first, unsigned last)
 	if (!b)
 		return -ENOMEM;
 	if (d->b) {
-		memcpy(b + (d->lo - lo), d->b, d->n * sizeof(*b));
+		memcpy(b + (d->blo - lo), d->b, d->nb * sizeof(*b));
 		free(d->b);
 	}
 	d->b = b;
-	d->lo = lo;
-	d->n = n;
+	d->blo = lo;
+	d->nb = n;
 	return 0;
 }
 
@@ -65,11 +65,11 @@ static int place(struct vxt_latdist *d, uint64_t v, uint64_t n)
 {
 	unsigned i = vxt_latdist_bucket(v);
 
-	if ((!d->b || i - d->lo >= d->n) && cover(d, i, i) < 0) {
+	if ((!d->b || i - d->blo >= d->nb) && cover(d, i, i) < 0) {
 		d->unplaced += n;
 		return -ENOMEM;
 	}
-	d->b[i - d->lo] += n;
+	d->b[i - d->blo] += n;
 	return 0;
 }
 
@@ -89,7 +89,7 @@ static int spill(struct vxt_latdist *d, uint64_t k)
 		return -ENOMEM;
 	}
 	for (uint64_t j = 0; j < k; j++)
-		d->b[vxt_latdist_bucket(d->few[j]) - d->lo]++;
+		d->b[vxt_latdist_bucket(d->few[j]) - d->blo]++;
 	return 0;
 }
 
@@ -161,14 +161,14 @@ int vxt_latdist_merge(struct vxt_latdist *dst, const struct vxt_latdist *src)
 				rc = -ENOMEM;
 		return rc;
 	}
-	if (!dst->b || src->lo < dst->lo || src->lo + src->n > dst->lo + dst->n) {
-		if (cover(dst, src->lo, src->lo + src->n - 1) < 0) {
+	if (!dst->b || src->blo < dst->blo || src->blo + src->nb > dst->blo + dst->nb) {
+		if (cover(dst, src->blo, src->blo + src->nb - 1) < 0) {
 			dst->unplaced += src->count - src->unplaced;
 			return -ENOMEM;
 		}
 	}
-	for (uint32_t i = 0; i < src->n; i++)
-		dst->b[src->lo + i - dst->lo] += src->b[i];
+	for (uint32_t i = 0; i < src->nb; i++)
+		dst->b[src->blo + i - dst->blo] += src->b[i];
 	return rc;
 }
 
@@ -191,14 +191,14 @@ void vxt_latdist_free(struct vxt_latdist *d)
 void vxt_latdist_clear(struct vxt_latdist *d)
 {
 	uint64_t *b = d->b;
-	uint32_t lo = d->lo, n = d->n;
+	uint32_t lo = d->blo, n = d->nb;
 
 	memset(d, 0, sizeof(*d));
 	if (b) {
 		memset(b, 0, n * sizeof(*b));
 		d->b = b;
-		d->lo = lo;
-		d->n = n;
+		d->blo = lo;
+		d->nb = n;
 	}
 }
 
@@ -243,10 +243,10 @@ uint64_t vxt_latdist_quantile(const struct vxt_latdist *d, double q)
 	if (!placed)
 		return d->max;
 	rank = vxt_latdist_rank(q, placed);
-	for (uint32_t i = 0; i < d->n; i++) {
+	for (uint32_t i = 0; i < d->nb; i++) {
 		seen += d->b[i];
 		if (seen >= rank) {
-			v = vxt_latdist_bucket_high(d->lo + i);
+			v = vxt_latdist_bucket_high(d->blo + i);
 			return v < d->min ? d->min : v > d->max ? d->max : v;
 		}
 	}
@@ -275,9 +275,9 @@ void vxt_latdist_log2(const struct vxt_latdist *d, uint64_t *out, unsigned nb)
 		return;
 	}
 	/* a bucket lies inside one power of two */
-	for (uint32_t i = 0; i < d->n; i++)
+	for (uint32_t i = 0; i < d->nb; i++)
 		if (d->b[i])
-			out[log2_of(vxt_latdist_bucket_low(d->lo + i), nb)] += d->b[i];
+			out[log2_of(vxt_latdist_bucket_low(d->blo + i), nb)] += d->b[i];
 }
 
 /* The encoding: magic, count, sum, min, max, unplaced, lo, n (u32 each for
@@ -290,9 +290,9 @@ struct enc_head {
 
 size_t vxt_latdist_encode(const struct vxt_latdist *d, void *buf, size_t size)
 {
-	struct enc_head h = { ENC_MAGIC, d->b ? d->lo : 0, d->b ? d->n : 0, 0,
+	struct enc_head h = { ENC_MAGIC, d->b ? d->blo : 0, d->b ? d->nb : 0, 0,
 			      d->count, d->sum, d->min, d->max, d->unplaced };
-	size_t body = d->b ? d->n * sizeof(uint64_t) : d->count * sizeof(uint64_t);
+	size_t body = d->b ? d->nb * sizeof(uint64_t) : d->count * sizeof(uint64_t);
 
 	if (size < sizeof(h) + body)
 		return sizeof(h) + body;
@@ -322,7 +322,7 @@ int vxt_latdist_merge_encoded(struct vxt_latdist *d, const void *buf, size_t siz
 		s.b = malloc(body);
 		if (!s.b)
 			return -ENOMEM;
-		s.lo = h.lo, s.n = h.n;
+		s.blo = h.lo, s.nb = h.n;
 	}
 	memcpy(s.b ? (void *)s.b : (void *)s.few, (const char *)buf + sizeof(h), body);
 	rc = vxt_latdist_merge(d, &s);

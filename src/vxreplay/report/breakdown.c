@@ -86,9 +86,9 @@ static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 			   BD_FIELDS, bd_chunk, b);
 }
 
-static uint64_t avg_ns(const struct vxt_bd_stat *s)
+static uint64_t avg_ns(const struct vxt_latdist *s)
 {
-	return s->n ? (s->sum + s->n / 2) / s->n : 0;
+	return s->count ? (s->sum + s->count / 2) / s->count : 0;
 }
 
 static const char *obj_name(const struct vxt_reader *r, size_t id)
@@ -108,7 +108,7 @@ static const char *comm_name(const struct vxt_reader *r, uint32_t comm)
 static bool group_empty(const struct vxt_bd_group *g)
 {
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++)
-		if (g->iv[i].n)
+		if (g->iv[i].count)
 			return false;
 	return true;
 }
@@ -119,13 +119,13 @@ static void json_group(FILE *out, const struct vxt_bd_group *g)
 {
 	fprintf(out, "{");
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++) {
-		const struct vxt_bd_stat *s = &g->iv[i];
+		const struct vxt_latdist *s = &g->iv[i];
 
 		fprintf(out, "%s\"%s\": {\"n\": %" PRIu64 ", \"min_ns\": %" PRIu64
 			", \"avg_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, i ? ", " : "",
-			vxt_bd_iv_name(i), s->n, s->n ? s->min : 0, avg_ns(s), s->max);
+			vxt_bd_iv_name(i), s->count, s->count ? s->min : 0, avg_ns(s), s->max);
 		for (unsigned k = 0; k < 4; k++)
-			fprintf(out, ", \"%s_ns\": %" PRIu64, qnames[k], vxt_bd_quantile(s, qs[k]));
+			fprintf(out, ", \"%s_ns\": %" PRIu64, qnames[k], vxt_latdist_quantile(s, qs[k]));
 		fprintf(out, "}");
 	}
 	fprintf(out, "}");
@@ -268,12 +268,12 @@ static void csv_group(FILE *out, const char *scope, const char *name, const stru
 
 	vxt_escape_csv(name, nb, sizeof(nb));
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++) {
-		const struct vxt_bd_stat *s = &g->iv[i];
+		const struct vxt_latdist *s = &g->iv[i];
 
 		fprintf(out, "%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, scope, nb,
-			vxt_bd_iv_name(i), s->n, s->n ? s->min : 0, avg_ns(s), s->max);
+			vxt_bd_iv_name(i), s->count, s->count ? s->min : 0, avg_ns(s), s->max);
 		for (unsigned k = 0; k < 4; k++)
-			fprintf(out, ",%" PRIu64, vxt_bd_quantile(s, qs[k]));
+			fprintf(out, ",%" PRIu64, vxt_latdist_quantile(s, qs[k]));
 		fprintf(out, "\n");
 	}
 }
@@ -330,13 +330,13 @@ static void text_table(FILE *out, const char *title, const struct vxt_bd_group *
 	fprintf(out, "%15s %13s %13s %13s %11s %13s %13s %13s %13s\n", title, "MIN", "AVG", "MAX",
 		"N", "P50", "P90", "P99", "P99.9");
 	for (size_t r = 0; r < sizeof(btt_rows) / sizeof(*btt_rows); r++) {
-		const struct vxt_bd_stat *s = &g->iv[btt_rows[r]];
+		const struct vxt_latdist *s = &g->iv[btt_rows[r]];
 		char name[8];
 
-		if (!s->n)
+		if (!s->count)
 			continue;
 		for (unsigned k = 0; k < 4; k++)
-			secs(p[k], sizeof(p[k]), vxt_bd_quantile(s, qs[k]));
+			secs(p[k], sizeof(p[k]), vxt_latdist_quantile(s, qs[k]));
 		secs(m, sizeof(m), s->min);
 		secs(a, sizeof(a), avg_ns(s));
 		secs(x, sizeof(x), s->max);
@@ -344,7 +344,7 @@ static void text_table(FILE *out, const char *title, const struct vxt_bd_group *
 		for (char *q = name; *q; q++)
 			*q = *q >= 'a' && *q <= 'z' ? (char)(*q - 32) : *q;
 		fprintf(out, "%-15s %13s %13s %13s %11" PRIu64 " %13s %13s %13s %13s\n", name, m, a,
-			x, s->n, p[0], p[1], p[2], p[3]);
+			x, s->count, p[0], p[1], p[2], p[3]);
 	}
 	fprintf(out, "\n");
 }

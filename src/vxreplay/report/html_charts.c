@@ -221,19 +221,19 @@ void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,
 	fputs("</table>\n</section>\n", out);
 }
 
-static void bd_row(FILE *out, const char *name, const struct vxt_bd_stat *s)
+static void bd_row(FILE *out, const char *name, const struct vxt_latdist *s)
 {
 	char a[32], b[32], d[32], e[32], f[32];
 
-	if (!s->n)
+	if (!s->count)
 		return;
 	fprintf(out, "<tr data-iv=\"%s\"><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
-		"<td>%s</td><td>%s</td><td>%s</td></tr>\n", name, name, s->n,
+		"<td>%s</td><td>%s</td><td>%s</td></tr>\n", name, name, s->count,
 		vxt_format_duration(s->min, a, sizeof(a)),
-		vxt_format_duration((s->sum + s->n / 2) / s->n, b, sizeof(b)),
+		vxt_format_duration((s->sum + s->count / 2) / s->count, b, sizeof(b)),
 		vxt_format_duration(s->max, d, sizeof(d)),
-		vxt_format_duration(vxt_bd_quantile(s, 0.50), e, sizeof(e)),
-		vxt_format_duration(vxt_bd_quantile(s, 0.99), f, sizeof(f)));
+		vxt_format_duration(vxt_latdist_quantile(s, 0.50), e, sizeof(e)),
+		vxt_format_duration(vxt_latdist_quantile(s, 0.99), f, sizeof(f)));
 }
 
 void html_breakdown(FILE *out, const struct vxt_breakdown *b)
