@@ -122,8 +122,8 @@ void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns)
 	bars(out, "mbs-over-time", "MB/s", "MB/s", tl, v, start_ns);
 	latency_lines(out, tl, start_ns);
 	fputs("<figcaption>Completed I/Os per second, MB/s (10^6 bytes per second) and the p50 / "
-	      "p99 latency of each interval (green p50, red p99; from log2 buckets, the middle of "
-	      "the bucket).</figcaption>\n</figure>\n</section>\n", out);
+	      "p99 latency of each interval (green p50, red p99; formats/reports.md, Percentiles)."
+	      "</figcaption>\n</figure>\n</section>\n", out);
 	free(v);
 }
 

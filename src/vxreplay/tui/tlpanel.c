@@ -3,7 +3,7 @@
  * One column per bin of the visible window. It plots a metric over time
  * (c switches): errors (with the lost and slow marks of a profile), IOPS,
  * MB/s (10^6 bytes per second, as iostat), the p50 / p99 latency (D2C) of
- * the bin's log2 histogram, or the p50 / p99 Q2C (queue to completion, from
+ * the bin's completions (latdist.h), or the p50 / p99 Q2C (queue to completion, from
  * the pairing of every phase, ivseries.h). Under the bars the axis carries the cursor and the
  * marks, and under it time labels in the event list's time base. With no
  * error in the file the error plot shrinks to the axis and says so. L shows
@@ -89,8 +89,8 @@ static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl
 						  VXT_LAT_BUCKETS, metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)((double)c->ios / s + 0.5);
 	case VR_TLM_MBS: return (uint64_t)((double)c->bytes / s + 0.5);
-	case VR_TLM_P50: return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.50);
-	case VR_TLM_P99: return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.99);
+	case VR_TLM_P50: return vxt_timeline_cell_quantile(c, 0.50);
+	case VR_TLM_P99: return vxt_timeline_cell_quantile(c, 0.99);
 	default: return c->errors;
 	}
 }
