@@ -22,7 +22,8 @@ struct vxt_objstats {
 	uint64_t errors;
 	int64_t in_flight;		/* starts - completions (never < 0 shown) */
 	uint64_t busy_ns;		/* time with at least one I/O in flight */
-	uint64_t busy_since;		/* internal */
+	uint64_t bridged_ns;		/* idle gaps of at most VXT_STATS_GAP_NS between */
+	uint64_t busy_since, busy_end;	/* internal */
 	uint64_t first_ns, last_ns;
 	struct vxt_latdist lat;		/* done latencies */
 };
@@ -49,6 +50,14 @@ int vxt_stats_add_many(struct vxt_stats *st, const struct vxt_event *ev, size_t 
  * caller frees @total with vxt_objstats_free(). */
 void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *total);
 void vxt_objstats_free(struct vxt_objstats *o);
+/* An object is active while it has I/O in flight and across an idle gap of
+ * at most this between two such times; a longer gap (the workload paused,
+ * or a capture that kept nothing then) is not active time. */
+#define VXT_STATS_GAP_NS ((uint64_t)100000000)
+
+/* The time @o was active (busy_ns + bridged_ns), what its rates are over
+ * (formats/reports.md); without a start seen, its first to last event. */
+uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o);
 /* Completed I/Os of every op. */
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o);
 /* @return the stats of object @id, or NULL when never seen. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# html_charts.sh - the HTML report's IOPS / MB/s over time (a bar per
+# html_charts.sh - the HTML report's IOPS / MiB/s over time (a bar per
 # interval, 120 over the scope's span) and its latency histogram (a row per
 # log2 bucket, all objects and the busiest ones apart, p50 / p99 marked),
 # and the breakdown table (d2c only on a capture of issue and completion),
@@ -31,22 +31,22 @@ sed -n 's/^<tr data-bucket="\([0-9]*\)"><td>[^<(]*\(([^)]*)\)\{0,1\}<\/td><td>\(
 cmp -s "$tmp/want" "$tmp/got" || fail "latency table: $(diff "$tmp/want" "$tmp/got" | head -6)"
 echo "ok: latency histogram, $(wc -l <"$tmp/want") buckets, all and $obj, p50/p99"
 
-# IOPS and MB/s per interval: 120 bins over [first, last + 1)
+# IOPS and MiB/s per interval: 120 bins over [first, last + 1)
 awk -F, 'NR == 2 { t0 = $1 } NR > 1 { last = $1; t[NR] = $1; d[NR] = $3 == "done"; by[NR] = $7 }
 	function bstart(x) { v = x * span / 120; return v == int(v) ? v : int(v) + 1 }
 	END { span = last + 1 - t0
 	for (k in t) if (d[k]) { i = int((t[k] - t0) * 120 / span); n[i]++; s[i] += by[k] }
 	for (i = 0; i < 120; i++) { w = bstart(i + 1) - bstart(i)
-		printf "%.1f %.1f\n", n[i] * 1e9 / w, s[i] * 1e9 / w / 1e6 } }' "$tmp/ev.csv" >"$tmp/want"
+		printf "%.1f %.1f\n", n[i] * 1e9 / w, s[i] * 1e9 / w / 1048576 } }' "$tmp/ev.csv" >"$tmp/want"
 sed -n '/<svg id="iops-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) I\/O\/s<\/title>.*/\1/p' \
 	"$tmp/r.html" >"$tmp/iops"
-sed -n '/<svg id="mbs-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) MB\/s<\/title>.*/\1/p' \
+sed -n '/<svg id="mbs-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) MiB\/s<\/title>.*/\1/p' \
 	"$tmp/r.html" >"$tmp/mbs"
 paste -d' ' "$tmp/iops" "$tmp/mbs" >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -eq 120 ] || fail "$(wc -l <"$tmp/got") intervals, want 120"
-cmp -s "$tmp/want" "$tmp/got" || fail "IOPS / MB/s: $(diff "$tmp/want" "$tmp/got" | head -6)"
+cmp -s "$tmp/want" "$tmp/got" || fail "IOPS / MiB/s: $(diff "$tmp/want" "$tmp/got" | head -6)"
 grep -q '<svg id="latency-over-time"' "$tmp/r.html" || fail "no latency chart"
-echo "ok: IOPS and MB/s of 120 intervals"
+echo "ok: IOPS and MiB/s of 120 intervals"
 
 # one object: its own histogram
 "$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || fail "sdb report failed"

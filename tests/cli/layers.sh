@@ -29,7 +29,7 @@ public_layer() {
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
 	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
-	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h) echo analysis ;;
+	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h|procstats.h) echo analysis ;;
 	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
 	*) echo unknown ;;
 	esac

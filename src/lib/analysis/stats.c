@@ -73,8 +73,12 @@ static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 	switch (ev->phase) {
 	case VXT_PH_START:
 		o->starts++;
-		if (o->in_flight++ <= 0)
+		if (o->in_flight++ <= 0) {
 			o->busy_since = ev->time_ns;
+			if (o->busy_end && ev->time_ns > o->busy_end &&
+			    ev->time_ns - o->busy_end <= VXT_STATS_GAP_NS)
+				o->bridged_ns += ev->time_ns - o->busy_end;
+		}
 		break;
 	case VXT_PH_DONE:
 		o->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
@@ -86,8 +90,10 @@ static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 			o->bytes_written += ev->bytes;
 		else
 			o->bytes_other += ev->bytes;
-		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
+		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since) {
 			o->busy_ns += ev->time_ns - o->busy_since;
+			o->busy_end = ev->time_ns;
+		}
 		if (ev->latency_ns || !ev->error)
 			return vxt_latdist_add(&o->lat, ev->latency_ns);
 		break;
@@ -151,6 +157,7 @@ void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
 		t->errors += o->errors;
 		t->in_flight += o->in_flight;
 		t->busy_ns += o->busy_ns;
+		t->bridged_ns += o->bridged_ns;
 		if (!t->first_ns || (o->first_ns && o->first_ns < t->first_ns))
 			t->first_ns = o->first_ns;
 		if (o->last_ns > t->last_ns)
@@ -162,6 +169,13 @@ void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
 void vxt_objstats_free(struct vxt_objstats *o)
 {
 	vxt_latdist_free(&o->lat);
+}
+
+uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o)
+{
+	if (o->busy_ns)
+		return o->busy_ns + o->bridged_ns;
+	return o->last_ns > o->first_ns ? o->last_ns - o->first_ns : 0;
 }
 
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o)

@@ -1,7 +1,7 @@
 /* html_charts.c - the HTML report's over-time charts and latency histogram
  *
  * From the report's timeline (every completion in scope, per interval):
- * IOPS, MB/s (10^6 bytes per second) and the p50 / p99 latency per interval
+ * IOPS, MiB/s (2^20 bytes per second) and the p50 / p99 latency per interval
  * as bar and line charts, and the log2 latency histogram of the scope (and
  * of the busiest objects, in a table) with the p50 and p99 buckets marked.
  * Inline SVG and tables only; times count from the file's start.
@@ -118,10 +118,10 @@ void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns)
 		v[b] = vxt_timeline_iops(tl, b);
 	bars(out, "iops-over-time", "IOPS", "I/O/s", tl, v, start_ns);
 	for (unsigned b = 0; b < tl->nbins; b++)
-		v[b] = vxt_timeline_bps(tl, b) / 1e6;
-	bars(out, "mbs-over-time", "MB/s", "MB/s", tl, v, start_ns);
+		v[b] = vxt_timeline_bps(tl, b) / VXT_MIB;
+	bars(out, "mbs-over-time", "MiB/s", "MiB/s", tl, v, start_ns);
 	latency_lines(out, tl, start_ns);
-	fputs("<figcaption>Completed I/Os per second, MB/s (10^6 bytes per second) and the p50 / "
+	fputs("<figcaption>Completed I/Os per second, MiB/s (2^20 bytes per second) and the p50 / "
 	      "p99 latency of each interval (green p50, red p99; formats/reports.md, Percentiles)."
 	      "</figcaption>\n</figure>\n</section>\n", out);
 	free(v);

@@ -8,7 +8,7 @@
 
 #include "vxtrace/timeline.h"
 
-/* IOPS, MB/s and p50 / p99 latency per interval of @tl, as SVG; times from @start_ns. */
+/* IOPS, MiB/s and p50 / p99 latency per interval of @tl, as SVG; times from @start_ns. */
 void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns);
 /* The latency histogram of @tl's completions, and a table of it with a
  * column per busiest object (named by @name). */

@@ -207,35 +207,36 @@ int report_objects(struct report_ctx *c)
 {
 	struct vxt_stats st;
 	const struct vxt_objtab *ot = vxt_reader_objects(c->r);
-	double span;
 	bool first = true;
 
 	if (collect(c, &st))
 		return vxt_stats_free(&st), 1;
-	span = st.last_ns > st.first_ns ? (double)(st.last_ns - st.first_ns) / VXT_NSEC_PER_SEC : 0;
 	if (c->fmt == FMT_JSON)
 		fprintf(c->out, "[");
 	else if (c->fmt == FMT_CSV)
 		fprintf(c->out, "object,kind,dev,ios,reads,writes,iops,read_mbps,write_mbps,"
 			"bytes_read,bytes_written,latency_avg_ns,latency_p50_ns,latency_p99_ns,"
-			"latency_max_ns,errors\n");
+			"latency_max_ns,errors,active_ns\n");
 	else
-		fprintf(c->out, "%-16s %-9s %9s %9s %9s %8s %8s %9s %9s %9s %7s\n", "OBJECT",
-			"KIND", "IOS", "IOPS", "READS", "RMB/s", "WMB/s", "LAT_P50", "LAT_P99",
-			"LAT_MAX", "ERRORS");
+		fprintf(c->out, "%-16s %-9s %9s %9s %9s %8s %8s %9s %9s %9s %7s %9s\n", "OBJECT",
+			"KIND", "IOS", "IOPS", "READS", "RMiB/s", "WMiB/s", "LAT_P50", "LAT_P99",
+			"LAT_MAX", "ERRORS", "ACTIVE");
 	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
 		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
 		const struct vxt_objstats *s = vxt_stats_object(&st, (uint32_t)i);
-		uint64_t ios, p50, p99, avg;
-		double iops, rmb, wmb;
-		char a[16], b[16], d[16], nb[NAMEBUF];
+		uint64_t ios, p50, p99, avg, active;
+		double iops, rmb, wmb, span;
+		char a[16], b[16], d[16], e[16], nb[NAMEBUF];
 
 		if (!s)
 			continue;
 		ios = vxt_objstats_ios(s);
+		/* rates over the time the object was active, not the scope's span */
+		active = vxt_objstats_active_ns(s);
+		span = (double)active / VXT_NSEC_PER_SEC;
 		iops = span > 0 ? (double)ios / span : 0;
-		rmb = span > 0 ? (double)s->bytes_read / span / 1e6 : 0;
-		wmb = span > 0 ? (double)s->bytes_written / span / 1e6 : 0;
+		rmb = span > 0 ? (double)s->bytes_read / span / VXT_MIB : 0;
+		wmb = span > 0 ? (double)s->bytes_written / span / VXT_MIB : 0;
 		p50 = vxt_latdist_quantile(&s->lat, 0.5);
 		p99 = vxt_latdist_quantile(&s->lat, 0.99);
 		avg = vxt_latdist_mean(&s->lat);
@@ -247,24 +248,28 @@ int report_objects(struct report_ctx *c)
 				", \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"bytes_read\": %" PRIu64
 				", \"bytes_written\": %" PRIu64 ", \"latency_avg_ns\": %" PRIu64
 				", \"latency_p50_ns\": %" PRIu64 ", \"latency_p99_ns\": %" PRIu64
-				", \"latency_max_ns\": %" PRIu64 ", \"errors\": %" PRIu64 "}",
+				", \"latency_max_ns\": %" PRIu64 ", \"errors\": %" PRIu64
+				", \"active_ns\": %" PRIu64 "}",
 				vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
 				s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE], iops, rmb, wmb,
-				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors);
+				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors,
+				active);
 		} else if (c->fmt == FMT_CSV) {
 			fprintf(c->out, "%s,%s,%u:%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.3f,"
 				"%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-				PRIu64 ",%" PRIu64 "\n", CSV(o->name, nb), vxt_obj_kind_name(o->kind),
-				o->dev >> 20, o->dev & 0xfffff, ios, s->ios[VXT_OP_READ],
-				s->ios[VXT_OP_WRITE], iops, rmb, wmb, s->bytes_read, s->bytes_written,
-				avg, p50, p99, s->lat.max, s->errors);
+				PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", CSV(o->name, nb),
+				vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
+				s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE], iops, rmb, wmb,
+				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors,
+				active);
 		} else {
 			fprintf(c->out, "%-16s %-9s %9" PRIu64 " %9.1f %9" PRIu64 " %8.2f %8.2f "
-				"%9s %9s %9s %7" PRIu64 "\n", TEXT(o->name, nb), vxt_obj_kind_name(o->kind),
-				ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
+				"%9s %9s %9s %7" PRIu64 " %9s\n", TEXT(o->name, nb),
+				vxt_obj_kind_name(o->kind), ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
 				vxt_format_duration(p50, a, sizeof(a)),
 				vxt_format_duration(p99, b, sizeof(b)),
-				vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors);
+				vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors,
+				vxt_format_duration(active, e, sizeof(e)));
 		}
 		first = false;
 	}

@@ -71,6 +71,8 @@ void report_damage(struct report_ctx *c, size_t chunk, const char *msg);
 /* @return 0, or 1 after printing why the file could not be read. */
 int report_summary(struct report_ctx *c);
 int report_objects(struct report_ctx *c);
+/* --report processes (procs.c). */
+int report_processes(struct report_ctx *c);
 int report_errors(struct report_ctx *c);
 int report_events(struct report_ctx *c);
 /* btt's breakdown of the phases (breakdown.c). */

@@ -97,7 +97,7 @@ int vr_heat_hidden_errors(const struct vr_app *a, int from, int to, char *buf, s
 int vr_step_bin(struct vr_app *a, int dir);
 /* True when the timeline shrinks to its axis (errors plotted, none in the file). */
 bool vr_timeline_compact(const struct vr_app *a);
-/* "Errors", "IOPS", "MB/s", "Latency p50", "Latency p99". */
+/* "Errors", "IOPS", "MiB/s", "Latency p50", "Latency p99". */
 const char *vr_tl_metric_name(int metric);
 
 /* histpanel.c */

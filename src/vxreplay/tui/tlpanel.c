@@ -2,7 +2,7 @@
  *
  * One column per bin of the visible window. It plots a metric over time
  * (c switches): errors (with the lost and slow marks of a profile), IOPS,
- * MB/s (10^6 bytes per second, as iostat), the p50 / p99 latency (D2C) of
+ * MiB/s (2^20 bytes per second, the product's unit), the p50 / p99 latency (D2C) of
  * the bin's completions (latdist.h), or the p50 / p99 Q2C (queue to completion, from
  * the pairing of every phase, ivseries.h). Under the bars the axis carries the cursor and the
  * marks, and under it time labels in the event list's time base. With no
@@ -21,13 +21,13 @@
 #include "tui_timeline.h"
 
 static const char *const metric_title[VR_TLM_COUNT] = {
-	[VR_TLM_ERRORS] = "Errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
+	[VR_TLM_ERRORS] = "Errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MiB/s",
 	[VR_TLM_P50] = "Latency p50", [VR_TLM_P99] = "Latency p99",
 	[VR_TLM_Q2C_P50] = "Q2C p50", [VR_TLM_Q2C_P99] = "Q2C p99",
 };
 
 static const char *const metric_label[VR_TLM_COUNT] = {
-	[VR_TLM_ERRORS] = "errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
+	[VR_TLM_ERRORS] = "errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MiB/s",
 	[VR_TLM_P50] = "p50", [VR_TLM_P99] = "p99",
 	[VR_TLM_Q2C_P50] = "q2c p50", [VR_TLM_Q2C_P99] = "q2c p99",
 };
@@ -106,7 +106,7 @@ static char *format_value(const struct vr_app *a, uint64_t v, char *buf, size_t 
 			snprintf(buf, size, "%" PRIu64, v);
 		break;
 	case VR_TLM_MBS:
-		snprintf(buf, size, v >= 10000000000ull ? "%.0f" : "%.1f", (double)v / 1e6);
+		snprintf(buf, size, v >= 10485760000ull ? "%.0f" : "%.1f", (double)v / VXT_MIB);
 		break;
 	case VR_TLM_P50: case VR_TLM_P99: case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
 		vxt_format_duration(v, buf, size);

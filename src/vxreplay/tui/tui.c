@@ -14,7 +14,7 @@
 
 /* Paragraphs: the help wraps them to the screen's width. */
 static const char *const help_before[] = {
-	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MB/s or latency p50 / "
+	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MiB/s or latency p50 / "
 	"p99 per bin: c; time labels in seconds as the TIME column), a heatmap of the busiest "
 	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the "
 	"heatmap step one bin, on the event list they scroll its columns sideways (the time "
