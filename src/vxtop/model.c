@@ -41,6 +41,8 @@ void vxtop_model_free(struct vxtop_model *m)
 	vxt_iopair_free(m->inflight);
 	vxt_iopair_free(m->queued);
 	vxt_stats_free(&m->total);
+	vxt_procstats_free(&m->procs);
+	vxt_procstats_free(&m->last_procs);
 	free(m->tprev);
 	free(m->eprev);
 	memset(m, 0, sizeof(*m));
@@ -78,6 +80,7 @@ void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
 	}
 	m->cur_start = start_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
+	vxt_procstats_clear(&m->procs);
 }
 
 int vxtop_model_grow(struct vxtop_model *m, uint32_t id)
@@ -265,6 +268,9 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		rc = vxt_stats_add(&m->total, ev);
 		if (rc < 0)
 			return rc;
+		rc = vxt_procstats_add(&m->procs, ev);
+		if (rc < 0)
+			return rc;
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
@@ -425,6 +431,14 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	}
 	for (i = 0; i < m->nobj; i++)
 		close_object(&m->obj[i], &obj[i], end_ns, !m->tallied);
+	{	/* the open interval's processes become the last one's: no copy */
+		struct vxt_procstats t = m->last_procs;
+
+		m->last_procs = m->procs;
+		m->procs = t;
+		vxt_procstats_clear(&m->procs);
+		vxt_procstats_sort(&m->last_procs);
+	}
 	m->cur_start = end_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 	return 0;

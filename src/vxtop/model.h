@@ -120,6 +120,9 @@ struct vxtop_model {
 	uint64_t nerrs;			/* errors seen; errs holds the newest */
 	struct vxtop_errkind kinds[VXTOP_ERR_KINDS];
 	size_t nkinds;
+	/* per process and object (biotop's rows): the open interval, and the
+	 * last closed one sorted busiest first */
+	struct vxt_procstats procs, last_procs;
 	/* since start */
 	struct vxt_stats total;
 	/* --maps: the kernel's counts as last taken, per object * VXT_OP_COUNT

@@ -2,6 +2,7 @@
 # numbers_fio.sh - the figures of every report agree with references made
 # elsewhere, on fio randrw over a loop device (tracefs, every phase): each
 # percentile of the summary, objects, breakdown, processes and SQL reports
+# and of vxtop -b (objects and --processes)
 # within 1% (never below) of the one brute force gives over the events of
 # --export csv (awk and sort, nearest rank), the counts equal fio's, and the
 # objects report's IOPS within 5% of fio's over two runs with an idle pause
@@ -46,6 +47,9 @@ print("%.1f" % (n * 1000.0 / t))' "$T/one.json" "$T/two.json")
 "$B/vxreplay" "$T/a.vxt" --report processes --format json >"$T/proc.json" ||
 	fail "processes report"
 "$B/vxreplay" "$T/a.vxt" --export csv -o "$T/ev.csv" || fail "export csv"
+# vxtop over the file in one interval: its p99 and its rows per process
+timeout 120 "$B/vxtop" -b --follow "$T/a.vxt" -i 1000s -c 1 -F jsonl --processes >"$T/top.json" ||
+	fail "vxtop -b --processes"
 expect_eq "completed I/Os (fio's total_ios)" "$(json "$T/sum.json" 'j["ios"]')" "$fio_ios"
 
 # the exact nearest-rank quantiles of the completions' latencies: the
@@ -69,6 +73,9 @@ within() {
 within "summary p50" "$(json "$T/sum.json" 'j["latency_p50_ns"]')" "$p50"
 within "summary p99" "$(json "$T/sum.json" 'j["latency_p99_ns"]')" "$p99"
 obj() { json "$T/obj.json" '[o["'"$1"'"] for o in j if o["object"] == "'"$LNAME"'"][0]'; }
+top_ns() { json "$T/top.json" "round(1000 * $1)"; }
+within "vxtop p99" "$(top_ns '[o["p99_lat_us"] for o in j["objects"] if o["name"] == "'"$LNAME"'"][0]')" \
+	"$p99"
 within "objects p50" "$(obj latency_p50_ns)" "$p50"
 within "objects p99" "$(obj latency_p99_ns)" "$p99"
 
@@ -89,6 +96,8 @@ for pid in $(cut -d' ' -f1 "$T/bypid" | uniq -c | sort -rn | head -2 | awk '{ pr
 	within "processes p99 of pid $pid ($k I/Os)" \
 		"$(json "$T/proc.json" '[r["latency_p99_ns"] for r in j if r["pid"] == '"$pid"'][0]')" \
 		"$want"
+	within "vxtop --processes p99 of pid $pid" \
+		"$(top_ns '[r["p99_lat_us"] for r in j["processes"] if r["pid"] == '"$pid"'][0]')" "$want"
 done
 
 # SQL: the latency table and vxt_lat_quantile() are the reports' figure;
