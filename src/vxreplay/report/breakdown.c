@@ -141,11 +141,13 @@ static void json_seek(FILE *out, const struct vxt_bd_seek *s)
 		s->n ? s->total / (double)s->n : 0.0, vxt_bd_seek_median(s), mv, mc);
 }
 
+/* @iv's total as a share of the Q2C total; -1 without Q2C (no queue phase
+ * captured: not available, rather than 0%). */
 static double pct(const struct vxt_bd_group *g, unsigned iv)
 {
 	uint64_t q2c = g->iv[VXT_BD_Q2C].sum;
 
-	return q2c ? 100.0 * (double)g->iv[iv].sum / (double)q2c : 0.0;
+	return q2c ? 100.0 * (double)g->iv[iv].sum / (double)q2c : -1;
 }
 
 static const unsigned ovh_rows[] = { VXT_BD_Q2G, VXT_BD_G2I, VXT_BD_Q2M, VXT_BD_I2D,
@@ -205,9 +207,12 @@ static void print_json(struct report_ctx *c, const struct vxt_breakdown *b)
 		fprintf(out, "%s", first ? "" : ", ");
 		report_json_str(out, obj_name(c->r, i));
 		fprintf(out, ": {");
-		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++)
-			fprintf(out, "%s\"%s_pct\": %.4f", k ? ", " : "",
-				vxt_bd_iv_name(ovh_rows[k]), pct(&b->dev[i].g, ovh_rows[k]));
+		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++) {
+			double v = pct(&b->dev[i].g, ovh_rows[k]);
+
+			fprintf(out, "%s\"%s_pct\": ", k ? ", " : "", vxt_bd_iv_name(ovh_rows[k]));
+			fprintf(out, v < 0 ? "null" : "%.4f", v);
+		}
 		fprintf(out, "}");
 		first = false;
 	}
@@ -399,8 +404,14 @@ static void print_text(struct report_ctx *c, const struct vxt_breakdown *b)
 		if (!b->dev[i].used)
 			continue;
 		fprintf(out, "%16s |", vxt_text(obj_name(c->r, i), nb, sizeof(nb)));
-		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++)
-			fprintf(out, " %8.4f%%", pct(&b->dev[i].g, ovh_rows[k]));
+		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++) {
+			double v = pct(&b->dev[i].g, ovh_rows[k]);
+
+			if (v < 0)
+				fprintf(out, " %9s", "n/a");
+			else
+				fprintf(out, " %8.4f%%", v);
+		}
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n==================== Device Merge Information ====================\n\n");
