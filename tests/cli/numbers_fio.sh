@@ -12,16 +12,16 @@
 need_tracefs
 make_loop 256M
 
-fio_randrw() {
+fio_randrw() {	# NAME SECONDS
 	fio --name="$1" --filename="$LOOP" --direct=1 --rw=randrw --bs=4k --ioengine=libaio \
-		--iodepth=16 --size=200M --runtime=2 --time_based --output-format=json \
+		--iodepth=16 --size=200M --runtime="$2" --time_based --output-format=json \
 		>"$T/$1.json" 2>"$T/$1.err" || fail "fio $1: $(cat "$T/$1.err")"
 }
 
 start_rec "$T/a.vxt" --source tracefs --phases all --objects "$LNAME" -q || finish
-fio_randrw one
-sleep 1.5	# idle: no active time
-fio_randrw two
+fio_randrw one 3	# seconds 0 to 3: the per-second example's
+sleep 1.5		# idle: no active time
+fio_randrw two 2
 sleep 0.5
 stop_rec INT
 expect_eq "vxrecord exit status" "$RC" 0
@@ -107,6 +107,23 @@ done
 set -- $(tr ',|' '  ' <"$T/sql.out" | tail -1)
 expect_eq "SQL vxt_percentile p99 (exact)" "${1:-}" "$p99"
 within "SQL vxt_lat_quantile p99" "${2:-}" "$p99"
+
+# formats/sql.md's "per second from 2 s to 4 s", as written there, against
+# awk over the CSV's rel_ns (the file's TIME): counts exact, p99 within 1%
+q=$(awk '/^Per object and second from 2 s to 4 s/ { f = 1 } f && /^```sql/ { g = 1; next }
+	g && /^```/ { exit } g' "$VXT_TOP/formats/sql.md")
+[ -n "$q" ] || fail "no per-second example in formats/sql.md"
+"$B/vxreplay" "$T/a.vxt" --sql "$q" --format csv >"$T/persec.csv" || fail "sql.md's example"
+for sec in 2 3; do
+	awk -F, -v s=$sec 'NR > 1 && $3 == "done" && $15 >= s * 1e9 && $15 < (s + 1) * 1e9 &&
+		($8 > 0 || $9 == 0) { print $8 }' "$T/ev.csv" | sort -n >"$T/sec$sec"
+	k=$(wc -l <"$T/sec$sec")
+	row=$(awk -F, -v s=$sec '$2 == s' "$T/persec.csv")
+	got=$(echo "$row" | cut -d, -f3)
+	expect_eq "sql.md example: I/Os in second $sec" "${got:-0}" "$k"
+	[ "$k" -gt 0 ] && within "sql.md example: p99 of second $sec" "$(echo "$row" | cut -d, -f4)" \
+		"$(sed -n "$(( (k * 99 + 99) / 100 ))p" "$T/sec$sec")"
+done
 
 # IOPS over the time the object was active, against fio's over its runtime
 got=$(obj iops)

@@ -282,7 +282,7 @@ int report_objects(struct report_ctx *c)
 void report_csv_header(FILE *out)
 {
 	fprintf(out, "time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,"
-		"pid,comm,cpu,host\n");
+		"pid,comm,cpu,host,rel_ns\n");
 }
 
 /*
@@ -340,7 +340,8 @@ static void row_csv(struct row *w, const char *s)
 	w->n += vxt_escape_csv(s, w->buf + w->n, sizeof(w->buf) - w->n);
 }
 
-void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
+void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
+		    uint64_t start_ns)
 {
 	struct row w;
 	char fl[64], e[16];
@@ -373,6 +374,8 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	row_u64(&w, ev->cpu);
 	row_ch(&w, ',');
 	row_csv(&w, ev_host(r, ev));
+	row_ch(&w, ',');
+	row_i64(&w, (int64_t)(ev->time_ns - start_ns));
 	fwrite(w.buf, 1, w.n, out);
 }
 
@@ -486,7 +489,7 @@ static int list_events(struct report_ctx *c, bool errors_only)
 			fprintf(c->out, "%s\n ", first ? "" : ",");
 			report_json_event(c->out, c->r, ev, c->start_ns);
 		} else if (c->fmt == FMT_CSV) {
-			report_csv_row(c->out, c->r, ev);
+			report_csv_row(c->out, c->r, ev, c->start_ns);
 			fputc('\n', c->out);
 		} else if (errors_only) {
 			text_error_row(c, ev);
