@@ -64,3 +64,19 @@ got=$(sed -n 's/^<tr data-iv="d2c"><td>d2c<\/td><td>\([0-9]*\)<\/td>.*/\1/p' "$t
 grep -q 'The trace holds issue and completion only' "$tmp/r.html" || fail "breakdown: no word on Q2C"
 [ "$(grep -c '<tr data-iv=' "$tmp/r.html")" -eq 1 ] || fail "breakdown: intervals beyond d2c"
 echo "ok: breakdown d2c N=$got, the queue side said not captured"
+
+# a capture a profile filtered: the intervals holding none of its events
+# (120 over [first, last + 1), as above) are "not captured", not zero bars;
+# a whole capture has none
+grep -q 'class="not-captured"' "$tmp/r.html" && fail "not-captured intervals in a whole capture"
+"$b/vxrecord" -q -s sim --seed 3 -d 6s --rate 5000 --profile errors-in-context -o "$tmp/p.vxt" ||
+	fail "vxrecord --profile failed"
+"$b/vxreplay" "$tmp/p.vxt" --report events --format csv >"$tmp/pev.csv" || fail "events failed"
+"$b/vxreplay" "$tmp/p.vxt" --report html -o "$tmp/p.html" || fail "html of the profile's file"
+want=$(awk -F, 'NR == 2 { t0 = $1 } NR > 1 { last = $1; t[NR] = $1 }
+	END { span = last + 1 - t0; for (k in t) n[int((t[k] - t0) * 120 / span)]++
+	for (i = 0; i < 120; i++) if (!n[i]) e++; print e + 0 }' "$tmp/pev.csv")
+got=$(sed -n '/<svg id="iops-over-time"/,/<\/svg>/p' "$tmp/p.html" | grep -c 'class="not-captured"')
+[ "$want" -gt 0 ] || fail "the profile kept every interval: nothing to check"
+[ "$got" -eq "$want" ] || fail "not-captured intervals: $got, want $want"
+echo "ok: a profile's file: $got of 120 intervals not captured"

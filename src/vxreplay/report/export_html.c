@@ -357,7 +357,10 @@ static int fill_timeline(struct report_ctx *c, struct vxt_timeline *tl)
 	if (rc < 0)
 		return 1;
 	svg_error_timeline(c, tl);
-	html_over_time(c->out, tl, c->start_ns);
+	/* a capture or view that keeps only some I/O: empty intervals were not
+	 * captured (formats/reports.md, Rates and units) */
+	html_over_time(c->out, tl, c->start_ns,
+		       vxt_reader_info(c->r)->profile[0] || c->keep || c->held);
 	svg_heatmap(c, tl);
 	html_latency_histogram(c->out, tl, row_name, c);
 	return 0;
