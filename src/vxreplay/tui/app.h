@@ -67,6 +67,7 @@ struct vr_app {
 	int nlist;
 	uint8_t *tl_marks;		/* per bin: a user mark */
 	unsigned tl_marks_n;
+	uint8_t *tl_uncapt;		/* per bin: not captured (tl_marks_n of them) */
 	const char *labels[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS];
 	char label_buf[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS][40];
 	char search[256];

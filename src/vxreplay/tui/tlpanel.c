@@ -123,16 +123,32 @@ static struct tui_rect plot_rect(const struct tui_panel *p)
 				  p->r.w - VR_LABEL_W - 1 };
 }
 
+/* True when the I/O shown is only what a profile kept (at record time, or
+ * a speculative view now): a bin without events was not captured. */
+static bool partial_capture(const struct vr_app *a)
+{
+	return vxt_reader_info(a->m.rd)->profile[0] || a->m.view.spec_on;
+}
+
 static void update_marks(struct vr_app *a, const struct vxt_timeline *tl)
 {
 	if (a->tl_marks_n != tl->nbins) {
 		free(a->tl_marks);
+		free(a->tl_uncapt);
 		a->tl_marks = calloc(tl->nbins ? tl->nbins : 1, 1);
+		a->tl_uncapt = calloc(tl->nbins ? tl->nbins : 1, 1);
+		if (!a->tl_marks || !a->tl_uncapt) {
+			free(a->tl_marks);
+			free(a->tl_uncapt);
+			a->tl_marks = a->tl_uncapt = NULL;
+		}
 		a->tl_marks_n = a->tl_marks ? tl->nbins : 0;
 	}
 	if (!a->tl_marks)
 		return;
 	memset(a->tl_marks, 0, a->tl_marks_n);
+	for (unsigned b = 0; b < a->tl_marks_n; b++)
+		a->tl_uncapt[b] = partial_capture(a) && !tl->events[b];
 	for (unsigned i = 0; i < a->m.nmarks; i++) {
 		int b = vxt_timeline_bin(tl, a->m.marks[i].time_ns);
 
@@ -163,6 +179,9 @@ static void timeline_title(struct vr_app *a, const struct tui_panel *p, bool foc
 			   a->m.mark_kinds & VR_MARK_ERRORS ? "Errors" : "Timeline";
 
 	marks_key(a, key, sizeof(key));
+	if (partial_capture(a) && strlen(key) + 20 < sizeof(key))
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), "  %s not captured",
+			 tui_glyphs->shade[1]);
 	snprintf(t, sizeof(t), "%s%s  %s..%ss  bin %s%s%s%s", what, a->lanes ? " by object" : "",
 		 vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
 		 vxt_format_duration((tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1), bw, sizeof(bw)),
@@ -307,7 +326,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		.nbins = (int)tl->nbins,
 		.val = errs || a->tl_metric != VR_TLM_ERRORS ? a->tl_vals : NULL,
 		.lost = a->m.mark_kinds & VR_MARK_LOST ? tl->lost : NULL, .slow = a->m.tl_slow,
-		.marks = a->tl_marks,
+		.marks = a->tl_marks, .uncaptured = a->tl_uncapt,
 		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
 		.bar_role = errs ? TUI_R_ERROR : TUI_R_NORMAL,
 		.log_scale = a->tl_metric == VR_TLM_ERRORS,

@@ -343,6 +343,7 @@ int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 		vr_search_free(a->search_f);
 		vr_overlays_free(a);
 		free(a->tl_marks);
+		free(a->tl_uncapt);
 		free(a->tl_vals);
 		free(a);
 		return 1;
@@ -355,6 +356,7 @@ out_close:
 	vr_search_free(a->search_f);
 	vr_overlays_free(a);
 	free(a->tl_marks);
+	free(a->tl_uncapt);
 	free(a->tl_vals);
 	vr_model_close(&a->m);
 	free(a);
