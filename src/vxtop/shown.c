@@ -159,7 +159,7 @@ double vxtop_metric(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 
 const char *vxtop_metric_name(enum heat_metric m)
 {
-	static const char *const names[HM_COUNT] = { "IO/s", "MB/s", "util%", "p99 latency",
+	static const char *const names[HM_COUNT] = { "IO/s", "MiB/s", "util%", "p99 latency",
 						     "errors" };
 
 	return m < HM_COUNT ? names[m] : "?";

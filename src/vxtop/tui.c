@@ -453,7 +453,7 @@ static const struct tui_action top_keys[] = {
 	  "LBA heatmap", act_detail },
 	{ KEY_RIGHT, KEY_ENTER, NULL, NULL, act_detail },
 	{ 'h', 0, "h", "heatmap of the last intervals", act_heat },
-	{ 'M', 0, "M", "heatmap metric: IO/s, MB/s, util%, p99 latency, errors", act_metric },
+	{ 'M', 0, "M", "heatmap metric: IO/s, MiB/s, util%, p99 latency, errors", act_metric },
 	{ 'm', 0, NULL, NULL, act_old_metric },
 	{ 'e', 0, "e E", "the newest error (the error list), then the next / previous one",
 	  act_next_error },

@@ -142,7 +142,7 @@ for o in alpha beta gamma; do
 	[ "$n" -ge 6 ] || fail "the heatmap strip of $o has $n cells"
 done
 tm send-keys -t vx M
-wait_for "heatmap of MB/s" 2
+wait_for "heatmap of MiB/s" 2
 tm send-keys -t vx e
 wait_for "ENOSPC" 2
 screen | grep -q "^TIME" || fail "error list without its table"
