@@ -58,14 +58,13 @@ static double metric_q(const struct vr_app *a)
 }
 
 /* The value of bin @b (all objects) in the unit the bars use: errors, IOPS,
- * bytes per second, ns. @iv: with a Q2C metric, the bins' Q2C histograms. */
+ * bytes per second, ns. @iv: with a Q2C metric, the bins' Q2C distributions. */
 static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned b,
-			  const uint32_t *iv)
+			  const struct vxt_latdist *iv)
 {
 	switch (a->tl_metric) {
 	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
-		return iv ? vxt_log2hist_quantile(iv + (size_t)b * VXT_LAT_BUCKETS, VXT_LAT_BUCKETS,
-						  metric_q(a)) : 0;
+		return iv ? vxt_latdist_quantile(&iv[b], metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)(vxt_timeline_iops(tl, b) + 0.5);
 	case VR_TLM_MBS: return (uint64_t)(vxt_timeline_bps(tl, b) + 0.5);
 	case VR_TLM_P50: return vxt_timeline_lat_quantile(tl, b, 0.50);
@@ -74,9 +73,9 @@ static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl,
 	}
 }
 
-/* The same for one cell (a lane); @iv: the cells' Q2C histograms. */
+/* The same for one cell (a lane); @iv: the cells' Q2C distributions. */
 static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned r,
-			   unsigned b, const uint32_t *iv)
+			   unsigned b, const struct vxt_latdist *iv)
 {
 	const struct vxt_tl_cell *c = &tl->cells[(size_t)r * tl->nbins + b];
 	double s = (double)(vxt_timeline_bin_start(tl, b + 1) - vxt_timeline_bin_start(tl, b)) / 1e9;
@@ -85,8 +84,7 @@ static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl
 		s = 1e-9;
 	switch (a->tl_metric) {
 	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
-		return iv ? vxt_log2hist_quantile(iv + ((size_t)r * tl->nbins + b) * VXT_LAT_BUCKETS,
-						  VXT_LAT_BUCKETS, metric_q(a)) : 0;
+		return iv ? vxt_latdist_quantile(&iv[(size_t)r * tl->nbins + b], metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)((double)c->ios / s + 0.5);
 	case VR_TLM_MBS: return (uint64_t)((double)c->bytes / s + 0.5);
 	case VR_TLM_P50: return vxt_timeline_cell_quantile(c, 0.50);
@@ -234,8 +232,8 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 	int lanes = pr.h - 1, shown = 0;
 	uint64_t max = 0;
 	char mx[32], key[160], more[32];
-	const uint32_t *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
-			     vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, true) : NULL;
+	const struct vxt_latdist *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
+				       vr_ivs_dists(&a->m, tl, VR_IVS_Q2C, true) : NULL;
 
 	for (unsigned r = 0; r < tl->nrows; r++)
 		for (unsigned b = 0; b < n; b++) {
@@ -287,7 +285,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	struct tui_timeline w;
 	uint64_t max = 0;
 	bool errs = errors_plotted(a), compact = vr_timeline_compact(a), none = false;
-	const uint32_t *iv = NULL;
+	const struct vxt_latdist *iv = NULL;
 
 	if (!tl->nbins || pr.h < 1)
 		return;
@@ -299,7 +297,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	}
 	if (q2c_metric(a)) {
 		none = vr_ivs_want(&a->m) == VR_IVS_NO_PHASES;
-		iv = none ? NULL : vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, false);
+		iv = none ? NULL : vr_ivs_dists(&a->m, tl, VR_IVS_Q2C, false);
 	}
 	if (a->lanes) {
 		timeline_lanes(a, p, tl);
