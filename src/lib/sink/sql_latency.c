@@ -23,7 +23,8 @@
 #include "sink/sql_impl.h"
 #include "vxtrace/stats.h"
 
-/* Cells (file, object, op, window) a query may make: 2 KiB each. */
+/* Cells (file, object, op, window) a query may make: 150 bytes each, and
+ * 1 KiB per power of two its latencies span once past 8 completions. */
 #define LAT_MAX_CELLS	65536u
 
 enum {
