@@ -55,8 +55,8 @@
  *
  * With tally_on, per (device, op) the program counts issues, requeues,
  * completions, bytes, errors (and per errno) and the completions' latencies
- * in two histograms (the metrics' 2^k us buckets and the log-linear ns
- * buckets of struct vxt_hist), in per-CPU maps (an array by the device's
+ * in two histograms (the metrics' 2^k us buckets and log-linear ns
+ * buckets, 4 per power of two), in per-CPU maps (an array by the device's
  * place in want_dev[] and the op when objects are chosen, else a hash by
  * device and op) that user space reads
  * once per interval, from the very records it sends; with tally_only it
