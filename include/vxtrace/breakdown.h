@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "latdist.h"
 
 enum vxt_bd_iv {
 	VXT_BD_Q2Q, VXT_BD_Q2G, VXT_BD_G2I, VXT_BD_Q2M, VXT_BD_I2D, VXT_BD_M2D,
@@ -30,26 +31,8 @@ enum vxt_bd_iv {
 /* "q2q", "q2g", ...; NULL past the end. */
 const char *vxt_bd_iv_name(unsigned iv);
 
-/* Quantile histogram: VXT_BD_SUB log-linear buckets per power of two
- * (values under VXT_BD_SUB exact; above, a quantile is at most 1/VXT_BD_SUB
- * below the true one). */
-#define VXT_BD_SUB 64
-#define VXT_BD_BUCKETS (64 * VXT_BD_SUB)
-
-/* One interval's samples: exact n/sum/min/max, quantiles from the histogram
- * (allocated at the first sample). */
-struct vxt_bd_stat {
-	uint64_t n, sum, min, max;
-	uint32_t *hist;
-};
-
-/* @return the @q quantile (0..1) by nearest rank: the lower bound of the
- * bucket holding the ceil(q*n)-th smallest sample, kept within [min, max];
- * 0 when empty. */
-uint64_t vxt_bd_quantile(const struct vxt_bd_stat *s, double q);
-
 struct vxt_bd_group {
-	struct vxt_bd_stat iv[VXT_BD_IV_COUNT];
+	struct vxt_latdist iv[VXT_BD_IV_COUNT];
 };
 
 #define VXT_BD_PEND 16
@@ -64,7 +47,7 @@ struct vxt_bd_mode {
 struct vxt_bd_seek {
 	uint64_t n;
 	double total;			/* sum of |distance| */
-	struct vxt_bd_stat dist;	/* |distance|, for the median */
+	struct vxt_latdist dist;	/* |distance|, for the median */
 	uint64_t last_start, last_end;
 	/* mode: counts of exact distances, an open-addressing table of at most
 	 * VXT_BD_MODE_MAX distinct values (more: mode_full, the mode is that of
@@ -88,7 +71,7 @@ struct vxt_bd_seek {
 void vxt_bd_seek_mode(const struct vxt_bd_seek *s, uint64_t *value, uint64_t *count);
 
 /* The median |distance| (the ceil(n/2)-th smallest): exact, but from the
- * histogram once mode_full. */
+ * distribution once mode_full. */
 uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s);
 
 /* What paired with nothing. */

@@ -64,7 +64,7 @@ struct vxt_kspec_stats {
  * space. The latencies are those of the events the source sends. */
 #define VXT_TALLY_US_BUCKETS 26		/* le = 2^k us, k = 0..24, then +Inf
 					 * (formats/metrics.md) */
-#define VXT_TALLY_NS_BUCKETS 256	/* the log-linear buckets of struct vxt_hist */
+#define VXT_TALLY_NS_BUCKETS 256	/* log-linear, 4 per power of two (model_tally.c) */
 
 struct vxt_tally {
 	uint32_t object;
@@ -72,7 +72,7 @@ struct vxt_tally {
 	uint64_t started, requeued, completed, bytes, errors;
 	uint64_t lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	uint64_t us_bucket[VXT_TALLY_US_BUCKETS];	/* per bucket, not cumulative */
-	uint64_t ns_bucket[VXT_TALLY_NS_BUCKETS];	/* vxt_hist_bucket() of the latency */
+	uint64_t ns_bucket[VXT_TALLY_NS_BUCKETS];	/* per bucket of the latency */
 };
 
 /* Failed completions of one object and op with one errno. */

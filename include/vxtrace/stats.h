@@ -1,7 +1,7 @@
-/* stats.h - counting I/O: per-object and total statistics, latency histograms
+/* stats.h - counting I/O: per-object and total statistics
  *
  * The analysis every report and live view shares: feed events, read totals,
- * rates and latency quantiles. No allocation per event.
+ * rates and latency quantiles (struct vxt_latdist, latdist.h).
  */
 #ifndef VXTRACE_STATS_H
 #define VXTRACE_STATS_H
@@ -10,31 +10,7 @@
 #include <stdint.h>
 
 #include "event.h"
-
-/* Log-linear latency histogram: 4 sub-buckets per power of two (~19% worst
- * case relative error on a quantile), from 1 ns to 2^63 ns. */
-#define VXT_HIST_SUB 4
-#define VXT_HIST_BUCKETS (64 * VXT_HIST_SUB)
-
-struct vxt_hist {
-	uint64_t count;
-	uint64_t sum;
-	uint64_t max;
-	uint64_t b[VXT_HIST_BUCKETS];
-};
-
-void vxt_hist_add(struct vxt_hist *h, uint64_t v);
-/* Add @n samples in the log2 bucket @log2b (as in struct vxt_objagg). */
-void vxt_hist_add_log2(struct vxt_hist *h, unsigned log2b, uint64_t n);
-void vxt_hist_merge(struct vxt_hist *dst, const struct vxt_hist *src);
-/* @return the @q quantile (0..1): the upper bound of the bucket that holds
- * the smallest sample with at least q of the samples at or below it, capped
- * at the maximum, so never below the true quantile and at most one bucket
- * (under 25%) above it; 0 for an empty histogram. Can't fail. */
-uint64_t vxt_hist_quantile(const struct vxt_hist *h, double q);
-/* Bucket index of @v, and the lower bound of bucket @i. */
-unsigned vxt_hist_bucket(uint64_t v);
-uint64_t vxt_hist_bucket_low(unsigned i);
+#include "latdist.h"
 
 struct vxt_objstats {
 	uint64_t ios[VXT_OP_COUNT];	/* completed I/Os by op */
@@ -46,9 +22,10 @@ struct vxt_objstats {
 	uint64_t errors;
 	int64_t in_flight;		/* starts - completions (never < 0 shown) */
 	uint64_t busy_ns;		/* time with at least one I/O in flight */
-	uint64_t busy_since;		/* internal */
+	uint64_t bridged_ns;		/* idle gaps of at most VXT_STATS_GAP_NS between */
+	uint64_t busy_since, busy_end;	/* internal */
 	uint64_t first_ns, last_ns;
-	struct vxt_hist lat;		/* done latencies */
+	struct vxt_latdist lat;		/* done latencies */
 };
 
 struct vxt_stats {
@@ -69,8 +46,18 @@ int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev);
 int vxt_stats_add_many(struct vxt_stats *st, const struct vxt_event *ev, size_t n);
 /* Sum every object's stats into @total (busy_ns is then the sum of each
  * object's busy time, in_flight the I/Os in flight anywhere). Events are
- * accounted once, to their object; totals are made when asked for. */
+ * accounted once, to their object; totals are made when asked for. The
+ * caller frees @total with vxt_objstats_free(). */
 void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *total);
+void vxt_objstats_free(struct vxt_objstats *o);
+/* An object is active while it has I/O in flight and across an idle gap of
+ * at most this between two such times; a longer gap (the workload paused,
+ * or a capture that kept nothing then) is not active time. */
+#define VXT_STATS_GAP_NS ((uint64_t)100000000)
+
+/* The time @o was active (busy_ns + bridged_ns), what its rates are over
+ * (formats/reports.md); without a start seen, its first to last event. */
+uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o);
 /* Completed I/Os of every op. */
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o);
 /* @return the stats of object @id, or NULL when never seen. */

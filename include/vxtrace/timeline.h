@@ -10,10 +10,14 @@
  *
  * Two ways in: vxt_timeline_add() for decoded events (exact), and
  * vxt_timeline_add_chunk() for a chunk's index entry (no decompression; exact
- * when the chunk lies inside one bin, else spread over the bins it overlaps
- * in proportion to time). A browser can draw the index estimate at once and
- * refine it by decoding only the chunks for which vxt_timeline_chunk_exact()
- * is false.
+ * counts when the chunk lies inside one bin, else spread over the bins it
+ * overlaps in proportion to time; latencies only as the index's log2
+ * buckets). A browser can draw the index estimate at once and refine it by
+ * decoding only the chunks for which vxt_timeline_chunk_exact() is false.
+ *
+ * Latency quantiles come from the one distribution (latdist.h) of the
+ * decoded completions of a bin or cell; the log2 histograms beside them are
+ * what charts of the histogram draw, and what an index estimate has.
  *
  *   struct vxt_timeline tl;
  *   if (vxt_timeline_init(&tl, t0, t1, 120, rows, nrows) < 0)
@@ -30,6 +34,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "latdist.h"
 #include "vxt.h"
 
 struct vxt_tl_cell {
@@ -37,6 +42,7 @@ struct vxt_tl_cell {
 	uint32_t errors;		/* done events with an error */
 	uint64_t bytes;			/* bytes of completed I/Os */
 	uint32_t lat[VXT_LAT_BUCKETS];	/* log2 histogram of done latencies */
+	struct vxt_latdist dist;	/* decoded done latencies: the quantiles */
 };
 
 enum vxt_tl_rows {
@@ -60,6 +66,7 @@ struct vxt_timeline {
 	uint64_t *ios;			/* per bin: completed I/Os of every object */
 	uint64_t *bytes;		/* per bin: their bytes */
 	uint32_t *lat;			/* nbins * VXT_LAT_BUCKETS: their log2 latency histograms */
+	struct vxt_latdist *dist;	/* per bin: their decoded latencies (the quantiles) */
 	struct vxt_tl_cell *cells;	/* nrows * nbins, row-major */
 	uint64_t lba_first;		/* LBA: first sector of the rows */
 	bool lba_clip;			/* LBA: I/O outside the rows has no row (else the last) */
@@ -97,17 +104,21 @@ int vxt_timeline_row(const struct vxt_timeline *tl, const struct vxt_event *ev);
 void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev);
 /* Count a chunk from its index entry, spread over the bins it overlaps. */
 void vxt_timeline_add_chunk(struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
-/* True when the index entry of @ci gives exact counts (it lies inside one bin
- * or outside the window, and, for LBA rows, holds nothing of the object). */
+/* True when the index entry of @ci gives exact figures (it lies outside the
+ * window, or inside one bin without completions, and, for LBA rows, holds
+ * nothing of the object): the index keeps latencies to a power of two only. */
 bool vxt_timeline_chunk_exact(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
 /* True when @ci overlaps the window. */
 bool vxt_timeline_chunk_overlaps(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
 
 /* The value of a bin-total metric of bin @b: completed I/Os per second,
- * bytes per second, or a latency quantile @q of its histogram (ns). */
+ * bytes per second, or a latency quantile @q (ns): of the bin's decoded
+ * latencies (vxt_latdist_quantile()), else of its index estimate. */
 double vxt_timeline_iops(const struct vxt_timeline *tl, unsigned b);
 double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b);
 uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q);
+/* The same quantile of cell @c. */
+uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q);
 /* The histogram of every bin of @tl added into @out (VXT_LAT_BUCKETS). */
 void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out);
 

@@ -10,6 +10,10 @@
 /* The size of the char[] an opening call reports its error into. */
 #define VXT_ERRBUF_SIZE 512
 
+/* The product's one unit of data: MiB = 2^20 bytes, rates in MiB/s
+ * (formats/reports.md, Units). */
+#define VXT_MIB 1048576.0
+
 /* Nanoseconds per second: every time in the library is in ns. */
 #define VXT_NSEC_PER_SEC ((uint64_t)1000000000)
 
@@ -49,7 +53,8 @@ char *vxt_format_datetime(uint64_t real_ns, char *buf, size_t size);
 char *vxt_format_isotime(uint64_t real_ns, char *buf, size_t size);
 /* "1.5ms", "230us", "2.00s". @return buf. */
 char *vxt_format_duration(uint64_t ns, char *buf, size_t size);
-/* "4.0K", "1.5M" (binary). @return buf. */
+/* "4.0KiB", "1.5MiB", "512B": binary units, named (at most 7 characters
+ * below 2^70). @return buf. */
 char *vxt_format_size(uint64_t bytes, char *buf, size_t size);
 
 /* CRC-32C (Castagnoli). Start with crc = 0. */

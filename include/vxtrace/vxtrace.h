@@ -24,6 +24,7 @@
 #include "source.h"
 #include "vxt.h"
 #include "stats.h"
+#include "procstats.h"
 #include "filter.h"
 #include "spec.h"
 #include "profile.h"

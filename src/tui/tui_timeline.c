@@ -40,6 +40,21 @@ static bool col_any(const uint8_t *v, int c, int w, int nbins)
 	return false;
 }
 
+/* True when every bin of column @c is flagged in @v. */
+static bool col_all(const uint8_t *v, int c, int w, int nbins)
+{
+	int b0 = col_bin(c, w, nbins), b1 = col_bin(c + 1, w, nbins);
+
+	if (!v)
+		return false;
+	if (b1 <= b0)
+		b1 = b0 + 1;
+	for (int b = b0; b < b1 && b < nbins; b++)
+		if (!v[b])
+			return false;
+	return true;
+}
+
 static int height_units(uint64_t v, uint64_t max, int units, bool log_scale)
 {
 	double f;
@@ -97,6 +112,12 @@ void tui_timeline_draw(const struct tui_rect *r, const struct tui_timeline *tl)
 	for (int c = 0; c < r->w && rows > 0 && tl->val; c++) {
 		int u = height_units(col_value(tl->val, c, r->w, tl->nbins), max, units,
 				     tl->log_scale);
+
+		if (!u && col_all(tl->uncaptured, c, r->w, tl->nbins)) {
+			for (int k = 0; k < rows; k++)
+				tui_fill(r->y + k, r->x + c, 1, TUI_R_DIM, tui_glyphs->shade[1]);
+			continue;
+		}
 
 		for (int k = 0; k < rows && u > 0; k++, u -= 8)
 			tui_fill(r->y + rows - 1 - k, r->x + c, 1, tl->bar_role,

@@ -4,7 +4,8 @@
  * characters (ASCII steps without UTF-8) over all but the last row of a
  * rectangle (no bars when val is NULL); the last row is the axis with the
  * cursor, lost-event marks ("!"), slow-I/O marks and user marks, in that
- * order of precedence. Any non-zero bin shows at least the lowest step, so a
+ * order of precedence; a column whose bins were not captured (a capture that
+ * kept only some windows) is shaded dim. Any non-zero bin shows at least the lowest step, so a
  * single error is never invisible. The data comes from a model that bins
  * by column (see vxtrace/timeline.h); the widget only draws.
  */
@@ -22,6 +23,8 @@ struct tui_timeline {
 	const uint64_t *lost;	/* nbins lost counts, or NULL */
 	const uint64_t *slow;	/* nbins counts of slow I/O, or NULL */
 	const uint8_t *marks;	/* nbins user-mark flags, or NULL */
+	const uint8_t *uncaptured;	/* nbins flags: nothing was captured then
+					 * (a column all such is shaded, dim), or NULL */
 	int cursor;		/* bin of the cursor, -1 = none */
 	int bar_role;		/* role of the bars (TUI_R_ERROR for errors) */
 	bool log_scale;		/* log2 heights: small bursts stay visible next to big ones */

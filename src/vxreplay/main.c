@@ -53,7 +53,7 @@ static void usage(FILE *f)
 "       vxreplay FILE... --sql QUERY|-\n"
 "       vxreplay --info FILE | --verify FILE\n"
 "Investigate a .vxt trace file.\n"
-"  -r, --report KIND   summary, objects, errors, events, breakdown or html\n"
+"  -r, --report KIND   summary, objects, processes, errors, events, breakdown or html\n"
 "      --export FMT    csv, jsonl, chrome or blktrace (every event in scope), or\n"
 "                      clickhouse+http://HOST:PORT/DB.TABLE (formats/clickhouse.md)\n"
 "      --sink-batch N  rows per ClickHouse insert (default 65536)\n"
@@ -149,9 +149,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'r':
 			if (strcmp(optarg, "summary") && strcmp(optarg, "objects") &&
 			    strcmp(optarg, "errors") && strcmp(optarg, "events") &&
-			    strcmp(optarg, "html") && strcmp(optarg, "breakdown"))
+			    strcmp(optarg, "html") && strcmp(optarg, "breakdown") &&
+			    strcmp(optarg, "processes"))
 				return die_usage("--report: unknown report '%s' (summary, objects, "
-						 "errors, events, breakdown, html)", optarg);
+						 "processes, errors, events, breakdown, html)", optarg);
 			o->report = optarg;
 			o->mode = MODE_REPORT;
 			break;
@@ -382,6 +383,8 @@ static int report_body(struct report_ctx *c, const struct options *o)
 		return report_summary(c);
 	if (!strcmp(o->report, "objects"))
 		return report_objects(c);
+	if (!strcmp(o->report, "processes"))
+		return report_processes(c);
 	if (!strcmp(o->report, "errors"))
 		return report_errors(c);
 	if (!strcmp(o->report, "breakdown"))

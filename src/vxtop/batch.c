@@ -128,6 +128,56 @@ static void json_script(FILE *f, const struct vxtop_collector *c, const struct v
 		(unsigned long long)c->script->text_dropped);
 }
 
+/* The interval's rows per process and object (biotop's): text. */
+static void text_processes(const struct vxtop_collector *c)
+{
+	const struct vxt_procstats *p = &c->model.last_procs;
+	char a[16], q[16], n1[VXT_ESCAPE_MAX(256)], n2[VXT_ESCAPE_MAX(256)];
+
+	printf("%7s %-16s %-16s %8s %10s %9s %9s\n", "PID", "COMM", "OBJECT", "I/Os", "KiB",
+	       "avg", "p99");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct vxt_proc_row *r = &p->rows[i];
+		const struct vxt_object *ob = vxt_objtab_get(c->model.objs, r->object);
+		const char *comm = vxt_strtab_get(vxtop_collect_strings(c), r->comm);
+
+		printf("%7u %-16s %-16s %8llu %10.1f %9s %9s\n", r->pid,
+		       vxt_text(comm ? comm : "", n1, sizeof(n1)),
+		       vxt_text(ob ? ob->name : "?", n2, sizeof(n2)), (unsigned long long)r->ios,
+		       (double)(r->bytes_read + r->bytes_written) / 1024,
+		       r->lat.count ? vxtop_fmt_lat((double)vxt_latdist_mean(&r->lat), a, sizeof(a)) : "-",
+		       r->lat.count ? vxtop_fmt_lat((double)vxt_latdist_quantile(&r->lat, 0.99), q,
+						    sizeof(q)) : "-");
+	}
+}
+
+/* The same as a JSON array. */
+static void json_processes(const struct vxtop_collector *c)
+{
+	const struct vxt_procstats *p = &c->model.last_procs;
+
+	printf(",\"processes\":[");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct vxt_proc_row *r = &p->rows[i];
+		const struct vxt_object *ob = vxt_objtab_get(c->model.objs, r->object);
+		const char *comm = vxt_strtab_get(vxtop_collect_strings(c), r->comm);
+
+		printf("%s{\"pid\":%u,\"comm\":", i ? "," : "", r->pid);
+		json_str(stdout, comm ? comm : "");
+		printf(",\"object\":");
+		json_str(stdout, ob ? ob->name : "?");
+		printf(",\"ios\":%llu,\"kib\":", (unsigned long long)r->ios);
+		json_num(stdout, (double)(r->bytes_read + r->bytes_written) / 1024, 1);
+		printf(",\"avg_lat_us\":");
+		json_opt(stdout, r->lat.count ? (double)vxt_latdist_mean(&r->lat) / 1000 : -1, 3);
+		printf(",\"p99_lat_us\":");
+		json_opt(stdout, r->lat.count ? (double)vxt_latdist_quantile(&r->lat, 0.99) / 1000 :
+			 -1, 3);
+		printf(",\"errors\":%llu}", (unsigned long long)r->errors);
+	}
+	printf("]");
+}
+
 static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 			  const struct vxtop_snap *s)
 {
@@ -162,6 +212,8 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 		       opt_num(r->w_await, 2, wa), r->aqu_sz, r->areq_sz, opt_num(r->rrqm_s, 1, rm),
 		       opt_num(r->wrqm_s, 1, wm), opt_lat(r->q2c_avg, qc), opt_lat(r->d2c_avg, dc));
 	}
+	if (b->cfg->processes)
+		text_processes(c);
 	if (c->script && c->script->last.n) {
 		printf("script %s:\n", vxtop_script_name(c->script));
 		vxtop_print_lines(c->script->last.p);
@@ -244,7 +296,7 @@ static void json_error(FILE *f, const struct vxtop_collector *c, const struct vx
 	fputc('}', f);
 }
 
-/* "profile", "where" and, with speculation, "spec" (null when unused). */
+/* "profile", "filter" and, with speculation, "spec" (null when unused). */
 static void json_view(FILE *f, const struct vxtop_collector *c)
 {
 	struct vxt_view_stats vs;
@@ -254,7 +306,7 @@ static void json_view(FILE *f, const struct vxtop_collector *c)
 		json_str(f, c->profile->name);
 	else
 		fputs("null", f);
-	fputs(",\"where\":", f);
+	fputs(",\"filter\":", f);
 	if (c->where)
 		json_str(f, c->where);
 	else
@@ -309,7 +361,10 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 			putchar(',');
 		json_error(stdout, c, e);
 	}
-	printf("],\"new_errors_omitted\":%llu}", (unsigned long long)(s->errors - listed));
+	printf("],\"new_errors_omitted\":%llu", (unsigned long long)(s->errors - listed));
+	if (b->cfg->processes)
+		json_processes(c);
+	putchar('}');
 	if (b->cfg->format == VXTOP_FMT_JSONL)
 		putchar('\n');
 }

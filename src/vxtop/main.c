@@ -44,6 +44,7 @@ static void usage(FILE *f)
 "  -c, --count N         stop after N intervals (also the live view)\n"
 "  -i, --interval DUR    interval: 1 (seconds), 500ms, 2s ... (default 1s)\n"
 "  -F, --format FMT      batch output: text, json or jsonl (formats/vxtop-json.md)\n"
+"      --processes       batch: rows per process and object too, as biotop\n"
 "  -s, --source KIND     kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "      --follow FILE     watch a .vxt file that vxrecord is writing\n"
 "  -o, --output FILE     record to FILE while viewing (created 0600)\n"
@@ -53,8 +54,7 @@ static void usage(FILE *f)
 "      --asc             ascending sort\n"
 "      --match GLOB      show only objects whose name matches GLOB\n"
 "      --filter EXPR     count only events matching EXPR (formats/filter.md),\n"
-"                        e.g. 'op == write && latency > 20ms'; time counts\n"
-"                        from the start of the view\n"
+"                        e.g. 'op == write && latency > 20ms' (time: from start)\n"
 "      --profile NAME    keep what profile NAME keeps: its filter and\n"
 "                        speculation (formats/profile.md)\n"
 "      --profile-dir DIR look for profiles (and scripts) in DIR first\n"
@@ -85,7 +85,7 @@ enum {
 #define MAX_XOPTS 32	/* -x settings */
 
 static const char *xopts[MAX_XOPTS];
-enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE, OPT_MAPS };
+enum { OPT_LISTEN = 300, OPT_LISTEN_REMOTE, OPT_MAPS, OPT_PROCESSES };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -112,6 +112,7 @@ static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "listen-remote", no_argument, NULL, OPT_LISTEN_REMOTE },
 	{ "maps", no_argument, NULL, OPT_MAPS },
+	{ "processes", no_argument, NULL, OPT_PROCESSES },
 	{ "profile-dir", required_argument, NULL, OPT_PROFILE_DIR },
 	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "help", no_argument, NULL, 'h' },
@@ -231,6 +232,7 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 	case OPT_LISTEN: cfg->src.listen = arg; break;
 	case OPT_LISTEN_REMOTE: cfg->src.listen_remote = true; break;
 	case OPT_MAPS: cfg->src.maps = true; break;
+	case OPT_PROCESSES: cfg->processes = true; break;
 	case OPT_PROFILE_DIR: cfg->src.profile_dir = arg; break;
 	case OPT_SCRIPT: cfg->src.script = arg; break;
 	case 'x':

@@ -33,10 +33,16 @@ void vxtop_model_free(struct vxtop_model *m)
 
 	for (i = 0; i < VXTOP_RING; i++)
 		free(m->ring[i].obj);
+	for (i = 0; i < m->nobj; i++) {
+		vxt_latdist_free(&m->obj[i].lat);
+		vxt_latdist_free(&m->obj[i].last_lat);
+	}
 	free(m->obj);
 	vxt_iopair_free(m->inflight);
 	vxt_iopair_free(m->queued);
 	vxt_stats_free(&m->total);
+	vxt_procstats_free(&m->procs);
+	vxt_procstats_free(&m->last_procs);
 	free(m->tprev);
 	free(m->eprev);
 	memset(m, 0, sizeof(*m));
@@ -61,7 +67,7 @@ static bool osnap_active(const struct vxtop_osnap *d)
 static void reset_acc(struct vxtop_obj *o)
 {
 	memset(&o->acc, 0, sizeof(o->acc));
-	memset(&o->lat, 0, sizeof(o->lat));
+	vxt_latdist_clear(&o->lat);
 }
 
 void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
@@ -74,6 +80,7 @@ void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
 	}
 	m->cur_start = start_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
+	vxt_procstats_clear(&m->procs);
 }
 
 int vxtop_model_grow(struct vxtop_model *m, uint32_t id)
@@ -231,7 +238,7 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 	else if (ev->op == VXT_OP_DISCARD)
 		a->bytes_discarded += ev->bytes;
 	if (ev->latency_ns) {
-		vxt_hist_add(&o->lat, ev->latency_ns);
+		vxt_latdist_add(&o->lat, ev->latency_ns);
 		a->lat_n++;
 		a->lat_sum += ev->latency_ns;
 	}
@@ -259,6 +266,9 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		struct vxtop_obj *o;
 
 		rc = vxt_stats_add(&m->total, ev);
+		if (rc < 0)
+			return rc;
+		rc = vxt_procstats_add(&m->procs, ev);
 		if (rc < 0)
 			return rc;
 		m->cur_events++;
@@ -370,14 +380,19 @@ static void close_object(struct vxtop_obj *o, struct vxtop_osnap *d, uint64_t en
 	}
 	*d = o->acc;
 	d->in_flight = o->in_flight > 0 ? (uint32_t)o->in_flight : 0;
-	d->lat_p50 = vxt_hist_quantile(&o->lat, 0.50);
-	d->lat_p99 = vxt_hist_quantile(&o->lat, 0.99);
+	d->lat_p50 = vxt_latdist_quantile(&o->lat, 0.50);
+	d->lat_p99 = vxt_latdist_quantile(&o->lat, 0.99);
 	d->lat_max = o->lat.max;
 	if (osnap_active(d))
 		o->idle = 0;
 	else if (o->idle < 1000000)
 		o->idle++;
-	o->last_lat = o->lat;
+	{	/* the open interval's becomes the last one's: no copy */
+		struct vxt_latdist t = o->last_lat;
+
+		o->last_lat = o->lat;
+		o->lat = t;
+	}
 	reset_acc(o);
 }
 
@@ -416,6 +431,14 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	}
 	for (i = 0; i < m->nobj; i++)
 		close_object(&m->obj[i], &obj[i], end_ns, !m->tallied);
+	{	/* the open interval's processes become the last one's: no copy */
+		struct vxt_procstats t = m->last_procs;
+
+		m->last_procs = m->procs;
+		m->procs = t;
+		vxt_procstats_clear(&m->procs);
+		vxt_procstats_sort(&m->last_procs);
+	}
 	m->cur_start = end_ns;
 	m->cur_events = m->cur_lost = m->cur_errors = 0;
 	return 0;

@@ -68,8 +68,8 @@ struct vxtop_obj {
 	uint64_t events;		/* events in the open interval */
 	bool seen;			/* had an event */
 	struct vxtop_osnap acc;		/* the open interval */
-	struct vxt_hist lat;		/* the open interval's latencies */
-	struct vxt_hist last_lat;	/* the last closed interval's latencies */
+	struct vxt_latdist lat;		/* the open interval's latencies */
+	struct vxt_latdist last_lat;	/* the last closed interval's latencies */
 	uint64_t kernel_errors;		/* --maps: failed completions the kernel counted */
 };
 
@@ -120,6 +120,9 @@ struct vxtop_model {
 	uint64_t nerrs;			/* errors seen; errs holds the newest */
 	struct vxtop_errkind kinds[VXTOP_ERR_KINDS];
 	size_t nkinds;
+	/* per process and object (biotop's rows): the open interval, and the
+	 * last closed one sorted busiest first */
+	struct vxt_procstats procs, last_procs;
 	/* since start */
 	struct vxt_stats total;
 	/* --maps: the kernel's counts as last taken, per object * VXT_OP_COUNT

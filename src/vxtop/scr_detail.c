@@ -16,21 +16,11 @@
 #define POW_MAX 64
 #define BAR_W 20
 
-static void pow_hist(const struct vxt_hist *h, uint64_t out[POW_MAX])
+static void pow_hist(const struct vxt_latdist *h, uint64_t out[POW_MAX])
 {
 	memset(out, 0, POW_MAX * sizeof(out[0]));
-	if (!h)
-		return;
-	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
-		uint64_t low;
-		unsigned p;
-
-		if (!h->b[i])
-			continue;	/* (the top buckets' bounds do not fit 64 bits) */
-		low = vxt_hist_bucket_low(i);
-		p = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
-		out[p] += h->b[i];
-	}
+	if (h)
+		vxt_latdist_log2(h, out, POW_MAX);
 }
 
 static void bar(const struct top *t, int y, int x, int w, double f, int attr)

@@ -18,13 +18,22 @@ void vxtop_shown_init(struct vxtop_shown *v, const struct vxtop_model *m,
 		snprintf(v->glob, sizeof(v->glob), "%s", view->glob);
 }
 
+/* Free the histograms frozen by a pause. */
+static void frozen_free(struct vxtop_shown *v)
+{
+	for (size_t i = 0; i < v->nfrozen_lat; i++)
+		vxt_latdist_free(&v->frozen_lat[i]);
+	free(v->frozen_lat);
+	v->frozen_lat = NULL;
+	v->nfrozen_lat = 0;
+}
+
 void vxtop_shown_free(struct vxtop_shown *v)
 {
 	free(v->rows);
-	free(v->frozen_lat);
 	v->rows = NULL;
-	v->frozen_lat = NULL;
-	v->nrows = v->caprows = v->nfrozen_lat = 0;
+	frozen_free(v);
+	v->nrows = v->caprows = 0;
 }
 
 void vxtop_shown_pause(struct vxtop_shown *v, bool on)
@@ -38,11 +47,11 @@ void vxtop_shown_pause(struct vxtop_shown *v, bool on)
 	v->frozen_seq = s ? s->seq : 0;
 	v->frozen_nerrs = m->nerrs;
 	/* the detail's last-interval histograms freeze too */
-	free(v->frozen_lat);
+	frozen_free(v);
 	v->frozen_lat = calloc(m->nobj ? m->nobj : 1, sizeof(*v->frozen_lat));
 	v->nfrozen_lat = v->frozen_lat ? m->nobj : 0;
 	for (size_t i = 0; i < v->nfrozen_lat; i++)
-		v->frozen_lat[i] = m->obj[i].last_lat;
+		vxt_latdist_copy(&v->frozen_lat[i], &m->obj[i].last_lat);	/* empty on failure */
 }
 
 const struct vxtop_snap *vxtop_shown_snap(const struct vxtop_shown *v, size_t back)
@@ -71,7 +80,7 @@ const struct vxtop_err *vxtop_shown_err(const struct vxtop_shown *v, uint64_t ba
 	return vxtop_model_err(v->m, back + (v->m->nerrs - vxtop_shown_nerrs(v)));
 }
 
-const struct vxt_hist *vxtop_shown_last_lat(const struct vxtop_shown *v, uint32_t id)
+const struct vxt_latdist *vxtop_shown_last_lat(const struct vxtop_shown *v, uint32_t id)
 {
 	if (v->paused)
 		return id < v->nfrozen_lat ? &v->frozen_lat[id] : NULL;
@@ -150,7 +159,7 @@ double vxtop_metric(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 
 const char *vxtop_metric_name(enum heat_metric m)
 {
-	static const char *const names[HM_COUNT] = { "IO/s", "MB/s", "util%", "p99 latency",
+	static const char *const names[HM_COUNT] = { "IO/s", "MiB/s", "util%", "p99 latency",
 						     "errors" };
 
 	return m < HM_COUNT ? names[m] : "?";

@@ -23,7 +23,7 @@ struct vxtop_shown {
 	bool paused;
 	uint64_t frozen_seq;		/* the interval shown while paused */
 	uint64_t frozen_nerrs;
-	struct vxt_hist *frozen_lat;	/* per object, as of the pause */
+	struct vxt_latdist *frozen_lat;	/* per object, as of the pause */
 	size_t nfrozen_lat;
 	struct vxtop_row *rows;
 	size_t nrows, caprows, nidle;
@@ -43,7 +43,7 @@ const struct vxtop_snap *vxtop_shown_snap(const struct vxtop_shown *v, size_t ba
 uint64_t vxtop_shown_nerrs(const struct vxtop_shown *v);
 const struct vxtop_err *vxtop_shown_err(const struct vxtop_shown *v, uint64_t back);
 /* Latencies of object @id in the shown interval, or NULL. */
-const struct vxt_hist *vxtop_shown_last_lat(const struct vxtop_shown *v, uint32_t id);
+const struct vxt_latdist *vxtop_shown_last_lat(const struct vxtop_shown *v, uint32_t id);
 /* Rebuild the rows of the shown interval; the selection follows its object.
  * @return 0, or -ENOMEM (the old rows stay). */
 int vxtop_shown_rows(struct vxtop_shown *v);

@@ -312,6 +312,14 @@ static int act_heat(void *app)
 	return TUI_REDRAW;
 }
 
+static int act_procs(void *app)
+{
+	struct top *t = app;
+
+	top_show(t, t->scr == &top_procs_screen ? &top_table_screen : &top_procs_screen);
+	return TUI_REDRAW;
+}
+
 static int act_script(void *app)
 {
 	struct top *t = app;
@@ -445,12 +453,14 @@ static const struct tui_action top_keys[] = {
 	  "LBA heatmap", act_detail },
 	{ KEY_RIGHT, KEY_ENTER, NULL, NULL, act_detail },
 	{ 'h', 0, "h", "heatmap of the last intervals", act_heat },
-	{ 'M', 0, "M", "heatmap metric: IO/s, MB/s, util%, p99 latency, errors", act_metric },
+	{ 'M', 0, "M", "heatmap metric: IO/s, MiB/s, util%, p99 latency, errors", act_metric },
 	{ 'm', 0, NULL, NULL, act_old_metric },
 	{ 'e', 0, "e E", "the newest error (the error list), then the next / previous one",
 	  act_next_error },
 	{ 'E', 0, NULL, NULL, act_prev_error },
 	{ 'o', 0, "o", "the object table", act_objects },
+	{ 'P', 0, "P", "per process, as biotop: the last interval's I/Os, KiB, avg / p99 latency "
+	  "of each process and object", act_procs },
 	{ 'a', 0, "a", "the --script's output: its aggregations as printed each tick", act_script },
 	{ 'd', 0, "d D", "shorter / longer interval", act_shorter },
 	{ 'D', 0, NULL, NULL, act_longer },

@@ -38,6 +38,7 @@ extern const struct top_screen top_errors_screen;
 extern const struct top_screen top_heat_screen;
 extern const struct top_screen top_detail_screen;
 extern const struct top_screen top_script_screen;
+extern const struct top_screen top_procs_screen;
 
 struct top {
 	struct vxtop_collector *c;
@@ -48,6 +49,7 @@ struct top {
 	size_t top;			/* first row shown */
 	size_t err_top;			/* error list scroll */
 	size_t script_top;		/* script output scroll */
+	size_t proc_top;		/* process list scroll */
 	enum heat_metric heat;
 	bool sorting;			/* the sort menu is open */
 	size_t sort_pick;

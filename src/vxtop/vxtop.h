@@ -20,6 +20,7 @@ struct vxtop_cfg {
 	enum vxtop_format format;
 	struct vxtop_view view;
 	bool sort_given;		/* --sort: batch output sorted too */
+	bool processes;			/* --processes: batch rows per process too */
 	bool mono;			/* no colours */
 	bool ascii;			/* no Unicode block characters */
 };

@@ -56,6 +56,7 @@ static uint64_t summary_pass(const char *path, unsigned threads, uint64_t *ios)
 	}
 	vxt_stats_total(&st, &total);
 	*ios = vxt_objstats_ios(&total);
+	vxt_objstats_free(&total);
 	vxt_stats_free(&st);
 	vxt_scan_stop(s);
 	vxt_reader_close(r);
@@ -138,6 +139,7 @@ int main(int argc, char **argv)
 	printf("scan (open + every event + stats): %.3f s, %.2f M events/s, %llu I/Os\n",
 	       secs(t0, t1), (double)scanned / secs(t0, t1) / 1e6,
 	       (unsigned long long)vxt_objstats_ios(&total));
+	vxt_objstats_free(&total);
 	vxt_stats_free(&st);
 	vxt_reader_close(r);
 

@@ -39,7 +39,13 @@ if d["n"] != len(lat) or abs(d["avg_ns"] - sum(lat) / len(lat)) > 1 or d["max_ns
              (d, len(lat), sum(lat) / len(lat), max(lat)))
 if j["all"]["q2c"]["n"] != 0:
     sys.exit("breakdown: q2c from a capture without queue events")
+# without Q2C the overhead shares are not available, not 0%
+for dev, o in j["overhead"].items():
+    if any(v is not None for v in o.values()):
+        sys.exit("breakdown: %s overhead %s from a capture without queue events" % (dev, o))
 PYEOF
+grep -Eq '^ +sda \| +n/a +n/a +n/a +n/a +n/a$' "$tmp/sim.txt" ||
+	fail "issue-only overhead not n/a: $(grep -A3 'Device Overhead' "$tmp/sim.txt" | tail -1)"
 
 data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
 if [ ! -d "$data" ]; then

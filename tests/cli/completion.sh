@@ -26,7 +26,7 @@ want() { [ "$got" = "$1" ] || fail "$2: got [$got], want [$1]"; }
 has() { case " $got " in *" $1 "*) ;; *) fail "$2: [$got] lacks $1" ;; esac; }
 
 comp _vxreplay vxreplay t.vxt --report ""
-want "errors events html objects summary " "vxreplay --report"
+want "breakdown errors events html objects processes summary " "vxreplay --report"
 comp _vxreplay vxreplay t.vxt --export b
 want "blktrace " "vxreplay --export b"
 comp _vxreplay vxreplay t.vxt --objects ""

@@ -25,7 +25,7 @@ python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, sys
 tmp = sys.argv[1]
 cols = ["time_ns", "object", "phase", "op", "flags", "sector", "bytes", "latency_ns",
-        "error", "errname", "pid", "comm", "cpu", "host"]
+        "error", "errname", "pid", "comm", "cpu", "host", "rel_ns"]
 s = json.load(open(tmp + "/sum.json"))
 def fail(m):
     print("export_csv:", m); sys.exit(1)
@@ -34,6 +34,9 @@ with open(tmp + "/all.csv", newline="") as f:
 if rows[0] != cols:
     fail("csv header %s" % rows[0])
 rows = [dict(zip(cols, r)) for r in rows[1:]]
+# rel_ns: the TIME of the browser, from the file's first event
+if any(int(r["rel_ns"]) != int(r["time_ns"]) - s["start_ns"] for r in rows):
+    fail("rel_ns is not time_ns - the first event's time")
 if len(rows) != s["events"]:
     fail("csv rows %d, summary events %d" % (len(rows), s["events"]))
 errs = sum(1 for r in rows if r["phase"] == "done" and r["error"] != "0")

@@ -37,18 +37,21 @@ sa=$((oa - min)) sb=$((ob - min))
 rep a.vxt --report events --format csv > a.csv || fail "events of a.vxt failed"
 rep b.vxt --report events --format csv > b.csv || fail "events of b.vxt failed"
 rep a.vxt b.vxt --report events --format csv > m.csv || fail "merged events failed"
-shift_rows() {	# FILE SHIFT HOST: rows with times moved and objects host:object
+shift_rows() {	# FILE SHIFT HOST: rows with times moved and objects host:object,
+		# without rel_ns (each file's own time base; checked below)
 	tail -n +2 "$1" | awk -F, -v OFS=, -v s="$2" -v h="$3" \
-		'{ $1 = sprintf("%.0f", $1 + s); if ($2 != "") $2 = h ":" $2; print }'
+		'{ $1 = sprintf("%.0f", $1 + s); if ($2 != "") $2 = h ":" $2; NF = NF - 1; print }'
 }
 { shift_rows a.csv "$sa" alpha; shift_rows b.csv "$sb" beta; } | sort -s -t, -k1,1n > ref.csv
-tail -n +2 m.csv > mrows.csv
+tail -n +2 m.csv | awk -F, -v OFS=, '{ NF = NF - 1; print }' > mrows.csv
+awk -F, 'NR == 2 { t0 = $1 } NR > 1 && $NF != $1 - t0 { bad = 1 } END { exit bad }' m.csv ||
+	fail "the merged CSV's rel_ns is not from its first event"
 na=$(($(wc -l < a.csv) - 1)) nb=$(($(wc -l < b.csv) - 1)) nm=$(wc -l < mrows.csv)
 [ "$na" -gt 1000 ] && [ "$nb" -gt 1000 ] || fail "too few events: $na and $nb"
 [ "$nm" -eq $((na + nb)) ] || fail "merged has $nm events, the files $na + $nb"
 cmp -s ref.csv mrows.csv ||
 	fail "merged events differ from the sorted union: $(diff ref.csv mrows.csv | head -n 4)"
-head -n 1 m.csv | grep -q ',cpu,host$' || fail "the events CSV has no host column"
+head -n 1 m.csv | grep -q ',cpu,host,rel_ns$' || fail "the events CSV has no host column"
 awk -F, '$NF != "alpha" && $NF != "beta"' mrows.csv | grep -q . && fail "a row without its host"
 grep -q ',alpha$' mrows.csv && grep -q ',beta$' mrows.csv || fail "hosts missing from rows"
 

@@ -72,7 +72,7 @@ expect_fail "an error naming an object" 2 "no object named '\\\\e]0;X\\\\a'" -- 
 clean "$T/err" "the error message" 1
 
 # --sql: text as the reports', CSV as the events report's, JSON strict
-cols=time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host
+cols=time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host,rel_ns
 rep --sql "SELECT host, object, comm, file FROM events" >"$T/sql.txt" || fail "--sql text"
 clean "$T/sql.txt" "--sql text" 61
 grep -qF '\e]0;PWNED\a' "$T/sql.txt" && ok "--sql shows the OSC title name escaped" ||

@@ -1,5 +1,5 @@
 #!/bin/sh
-# html_charts.sh - the HTML report's IOPS / MB/s over time (a bar per
+# html_charts.sh - the HTML report's IOPS / MiB/s over time (a bar per
 # interval, 120 over the scope's span) and its latency histogram (a row per
 # log2 bucket, all objects and the busiest ones apart, p50 / p99 marked),
 # and the breakdown table (d2c only on a capture of issue and completion),
@@ -29,22 +29,22 @@ sed -n 's/^<tr data-bucket="\([0-9]*\)"><td>[^<(]*\(([^)]*)\)\{0,1\}<\/td><td>\(
 cmp -s "$tmp/want" "$tmp/got" || fail "latency table: $(diff "$tmp/want" "$tmp/got" | head -6)"
 ok "latency histogram, $(wc -l <"$tmp/want") buckets, all and $obj, p50/p99"
 
-# IOPS and MB/s per interval: 120 bins over [first, last + 1)
+# IOPS and MiB/s per interval: 120 bins over [first, last + 1)
 awk -F, 'NR == 2 { t0 = $1 } NR > 1 { last = $1; t[NR] = $1; d[NR] = $3 == "done"; by[NR] = $7 }
 	function bstart(x) { v = x * span / 120; return v == int(v) ? v : int(v) + 1 }
 	END { span = last + 1 - t0
 	for (k in t) if (d[k]) { i = int((t[k] - t0) * 120 / span); n[i]++; s[i] += by[k] }
 	for (i = 0; i < 120; i++) { w = bstart(i + 1) - bstart(i)
-		printf "%.1f %.1f\n", n[i] * 1e9 / w, s[i] * 1e9 / w / 1e6 } }' "$tmp/ev.csv" >"$tmp/want"
+		printf "%.1f %.1f\n", n[i] * 1e9 / w, s[i] * 1e9 / w / 1048576 } }' "$tmp/ev.csv" >"$tmp/want"
 sed -n '/<svg id="iops-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) I\/O\/s<\/title>.*/\1/p' \
 	"$tmp/r.html" >"$tmp/iops"
-sed -n '/<svg id="mbs-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) MB\/s<\/title>.*/\1/p' \
+sed -n '/<svg id="mbs-over-time"/,/<\/svg>/s/.*<title>[0-9.]* s: \([0-9.]*\) MiB\/s<\/title>.*/\1/p' \
 	"$tmp/r.html" >"$tmp/mbs"
 paste -d' ' "$tmp/iops" "$tmp/mbs" >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -eq 120 ] || fail "$(wc -l <"$tmp/got") intervals, want 120"
-cmp -s "$tmp/want" "$tmp/got" || fail "IOPS / MB/s: $(diff "$tmp/want" "$tmp/got" | head -6)"
+cmp -s "$tmp/want" "$tmp/got" || fail "IOPS / MiB/s: $(diff "$tmp/want" "$tmp/got" | head -6)"
 grep -q '<svg id="latency-over-time"' "$tmp/r.html" || fail "no latency chart"
-ok "IOPS and MB/s of 120 intervals"
+ok "IOPS and MiB/s of 120 intervals"
 
 # one object: its own histogram
 "$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || { fail "sdb report failed"; finish; }
@@ -61,5 +61,21 @@ got=$(sed -n 's/^<tr data-iv="d2c"><td>d2c<\/td><td>\([0-9]*\)<\/td>.*/\1/p' "$t
 [ "$got" = "$want" ] || fail "breakdown: d2c N $got, want $want"
 grep -q 'The trace holds issue and completion only' "$tmp/r.html" || fail "breakdown: no word on Q2C"
 [ "$(grep -c '<tr data-iv=' "$tmp/r.html")" -eq 1 ] || fail "breakdown: intervals beyond d2c"
-[ $fails = 0 ] && ok "breakdown d2c N=$got, the queue side said not captured"
+ok "breakdown d2c N=$got, the queue side said not captured"
+
+# a capture a profile filtered: the intervals holding none of its events
+# (120 over [first, last + 1), as above) are "not captured", not zero bars;
+# a whole capture has none
+grep -q 'class="not-captured"' "$tmp/r.html" && fail "not-captured intervals in a whole capture"
+"$b/vxrecord" -q -s sim --seed 3 -d 6s --rate 5000 --profile errors-in-context -o "$tmp/p.vxt" ||
+	fail "vxrecord --profile failed"
+"$b/vxreplay" "$tmp/p.vxt" --report events --format csv >"$tmp/pev.csv" || { fail "events failed"; finish; }
+"$b/vxreplay" "$tmp/p.vxt" --report html -o "$tmp/p.html" || { fail "html of the profile's file"; finish; }
+want=$(awk -F, 'NR == 2 { t0 = $1 } NR > 1 { last = $1; t[NR] = $1 }
+	END { span = last + 1 - t0; for (k in t) n[int((t[k] - t0) * 120 / span)]++
+	for (i = 0; i < 120; i++) if (!n[i]) e++; print e + 0 }' "$tmp/pev.csv")
+got=$(sed -n '/<svg id="iops-over-time"/,/<\/svg>/p' "$tmp/p.html" | grep -c 'class="not-captured"')
+[ "$want" -gt 0 ] || fail "the profile kept every interval: nothing to check"
+[ "$got" -eq "$want" ] || fail "not-captured intervals: $got, want $want"
+ok "a profile's file: $got of 120 intervals not captured"
 finish

@@ -26,11 +26,11 @@ layer_rank() {
 public_layer() {
 	case $1 in
 	event.h|objtab.h|strtab.h|util.h|outfile.h|escape.h|vxtrace.h|voltrace.h|vec.h|hash.h) echo common ;;
-	iopair.h|pairer.h|phasepair.h) echo common ;;
+	iopair.h|pairer.h|phasepair.h|latdist.h) echo common ;;
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
 	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
-	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h) echo analysis ;;
+	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h|procstats.h) echo analysis ;;
 	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
 	*) echo unknown ;;
 	esac

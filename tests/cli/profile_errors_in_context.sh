@@ -61,8 +61,11 @@ grep -q 'profile errors-in-context kept' rec.err && ok "vxrecord summary: $(sed 
 grep -q 'speculation: .* committed, .* discarded' rec.err && ok "vxrecord speculation line" ||
 	fail "vxrecord speculation line: $(cat rec.err)"
 "$B/vxreplay" r.vxt --report events --format csv >rec.csv || fail "read the recorded file"
-if cmp -s rec.csv kept.csv; then ok "record-time file = replay-time view"; else
-	fail "record-time file differs: $(diff rec.csv kept.csv | head -5)"; fi
+# the events but rel_ns (the last column: from each file's own first event)
+sed 's/,[^,]*$//' rec.csv >rec.ev
+sed 's/,[^,]*$//' kept.csv >kept.ev
+if cmp -s rec.ev kept.ev; then ok "record-time file = replay-time view"; else
+	fail "record-time file differs: $(diff rec.ev kept.ev | head -5)"; fi
 "$B/vxreplay" r.vxt --info >info.txt
 grep -q '^profile: *errors-in-context (speculation: user space)$' info.txt && ok "header names the profile" ||
 	fail "header: $(grep profile info.txt)"

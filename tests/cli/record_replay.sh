@@ -15,7 +15,7 @@ zstd -q -d -c "$f" >/dev/null && ok "zstd -d reads the file" || fail "zstd -d fa
 
 "$B/vxreplay" "$f" --report summary --format json >"$T/sum.json" || fail "summary json"
 "$B/vxreplay" "$f" --report events --format csv >"$T/ev.csv" || fail "events csv"
-head -n 1 "$T/ev.csv" | grep -q '^time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host$' &&
+head -n 1 "$T/ev.csv" | grep -q '^time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host,rel_ns$' &&
 	ok "events csv header" || fail "events csv header: $(head -n 1 "$T/ev.csv")"
 # the independent count, from the CSV rows
 awk -F, 'NR > 1 { ev++; if ($3 == "done") { ios++; if ($4 == "read") r++; if ($4 == "write") w++;

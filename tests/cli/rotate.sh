@@ -31,11 +31,13 @@ $(summary one.vxt)
 EOS
 [ "$total" -eq "$events" ] || fail "rotated files hold $total events, one file $events"
 [ "$errors" -eq "$errs" ] || fail "rotated files hold $errors errors, one file $errs"
-"$b/vxreplay" t.1.vxt --export csv | tail -n +2 > parts.csv
+# (rel_ns, the last column, counts from each file's own first event)
+norel() { tail -n +2 | sed 's/,[^,]*$//'; }
+"$b/vxreplay" t.1.vxt --export csv | norel > parts.csv
 for f in t.2.vxt t.3.vxt t.4.vxt t.vxt; do
-	"$b/vxreplay" "$f" --export csv | tail -n +2 >> parts.csv
+	"$b/vxreplay" "$f" --export csv | norel >> parts.csv
 done
-"$b/vxreplay" one.vxt --export csv | tail -n +2 > one.csv
+"$b/vxreplay" one.vxt --export csv | norel > one.csv
 cmp -s parts.csv one.csv || fail "the rotated files' events differ from one recording's"
 
 # Restart with --keep 2: the old t.vxt is moved away (numbered after the

@@ -13,7 +13,7 @@ f=$tmp/t.vxt
 sql() { "$b/vxreplay" "$f" --sql "$@"; }
 
 # --- events field for field as the events report -------------------------
-cols="time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host"
+cols="time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host,rel_ns"
 "$b/vxreplay" "$f" --report events --format csv > "$tmp/ev.csv" || { fail "events report failed"; finish; }
 sql "SELECT $cols FROM events" --format csv > "$tmp/sq.csv" || fail "select failed"
 cmp -s "$tmp/ev.csv" "$tmp/sq.csv" || fail "SELECT $cols FROM events differs from --report events"

@@ -36,7 +36,9 @@ got() {
 		END { printf "| %d %d\n", p50, p99 }'
 }
 # bins Q: "MAX LO" over the timeline's bins of the per-bin quantile Q of Q2C
-# (the middle of the log2 bucket holding the int(Q * n + 0.5)-th smallest)
+# by formats/reports.md's rule: the ceil(Q * n)-th smallest, as it is for up
+# to 8 values or under 256 ns, else the top of its bucket of 7 significant
+# bits, at most the bin's largest
 bins() {
 	awk -F, 'NR == 2 { print $1 } NR > 1 { l = $1 } END { print l }' "$T/ev.csv" >"$T/span"
 	awk -v q="$1" -v nb=$NB -v t0="$(sed -n 1p "$T/span")" -v tl="$(sed -n 2p "$T/span")" '
@@ -44,9 +46,12 @@ bins() {
 	END { for (bin in n) {
 		m = n[bin]; for (i = 1; i <= m; i++) s[i] = x[bin, i]
 		for (i = 2; i <= m; i++) { y = s[i]; for (j = i - 1; j >= 1 && s[j] > y; j--) s[j + 1] = s[j]; s[j + 1] = y }
-		r = int(q * m + 0.5); if (r < 1) r = 1
-		k = 0; while (2 ^ (k + 1) <= s[r] && k < 31) k++
-		v = 2 ^ k + 2 ^ k / 2; if (v > mx) mx = v; if (mn == "" || v < mn) mn = v }
+		r = q * m; r = r == int(r) ? r : int(r) + 1; if (r < 1) r = 1
+		v = s[r]
+		if (m > 8 && v >= 256) {
+			k = 0; while (2 ^ (k + 1) <= v) k++
+			w = 2 ^ (k - 7); v = int(v / w) * w + w - 1; if (v > s[m]) v = s[m] }
+		if (v > mx) mx = v; if (mn == "" || v < mn) mn = v }
 	  printf "%d %d\n", mx, mn }' "$T/iv"
 }
 dur() {	# vxt_format_duration()

@@ -2,7 +2,8 @@
 # lba_heatmap.sh - the LBA heatmap of one object: rows over the span its I/O
 # touched (round rows of 1/2/5 x 10^k sectors), labelled with sectors as the
 # event list's SECTOR column, no row cut at 120x40 or 120x50; z zooms, ] pans,
-# and the title counts the I/Os outside; a profile's 64 rows say they are cut.
+# and the title counts the I/Os outside; a profile's 64 rows say they are cut;
+# the shipped hot-lba shows the busiest object.
 # Brute force over `--report events --format csv` of the object.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
@@ -102,5 +103,17 @@ wait_for 'events 300000/300000'
 wait_idle
 wait_for '^ Heatmap sdb by LBA: sectors .* in 64 rows of .*  rows 1-9 of 64 shown'
 ok "64 rows: 1-9 shown, said"
+keys q
+wait_for '^\[exit 0\]'
+
+# the shipped hot-lba names no device: the busiest object of the file (most
+# completed I/Os, by the objects report)
+busiest=$("$B/vxreplay" "$T/s.vxt" --report objects --format csv |
+	awk -F, 'NR > 1 && $4 > n { n = $4; o = $1 } END { print o }')
+start 120 40 "$B/vxreplay" "$T/s.vxt" --profile hot-lba
+wait_for 'events 300000/300000'
+wait_idle
+wait_for "^ Heatmap $busiest by LBA: sectors"
+ok "hot-lba: the busiest object, $busiest"
 keys q
 wait_for '^\[exit 0\]'

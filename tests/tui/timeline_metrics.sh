@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeline_metrics.sh - the timeline's time labels, its metrics (c: errors,
-# IOPS, MB/s, p50, p99, Q2C p50, p99), the lanes' legend and cursor (L), and the axis alone
+# IOPS, MiB/s, p50, p99, Q2C p50, p99), the lanes' legend and cursor (L), and the axis alone
 # with "no errors in the file"; figures on screen against brute force over
 # `--report events --format csv` (111 bins over the span at 120 columns).
 . "$VXT_TOP/tests/tui/tmux.inc"
@@ -47,16 +47,16 @@ got=$(line $((top + 1)) | cut -c1-8 | tr -d ' ')
 screen | grep -q '^IOPS  ' || fail "IOPS: axis label"
 ok "IOPS scale $got"
 
-# c: MB/s, the busiest bin's bytes per second / 10^6
+# c: MiB/s, the busiest bin's bytes per second / 2^20
 keys c
-wait_for '^ MB/s  '
+wait_for '^ MiB/s  '
 want=$(awk -F, "$BINS"'NR > 1 && $3 == "done" { d[NR] = $1; by[NR] = $7 }
 	END { span = last + 1 - t0; for (k in d) n[bin(d[k])] += by[k]
 	for (b in n) { v = n[b] * 1e9 / (bstart(b + 1) - bstart(b)); if (v > m) m = v }
-	printf (m >= 1e10 ? "%.0f\n" : "%.1f\n"), int(m + 0.5) / 1e6 }' "$T/ev.csv")
+	printf (m >= 10485760000 ? "%.0f\n" : "%.1f\n"), int(m + 0.5) / 1048576 }' "$T/ev.csv")
 got=$(line $((top + 1)) | cut -c1-8 | tr -d ' ')
-[ "$got" = "$want" ] || fail "MB/s scale: got $got want $want"
-ok "MB/s scale $got"
+[ "$got" = "$want" ] || fail "MiB/s scale: got $got want $want"
+ok "MiB/s scale $got"
 keys c
 wait_for '^ Latency p50  '
 keys c

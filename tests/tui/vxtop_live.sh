@@ -106,7 +106,7 @@ screen | grep -q "alpha .*read .*ENOSPC" || fail "ticker lacks an alpha read ENO
 secs=$("$B/vxreplay" "$T/e.vxt" --report errors | awk '$3 == "alpha" && $4 == "read" { print $5 }')
 [ "$(echo $secs | wc -w)" = 3 ] || fail "the recorded simulation has alpha errors at [$secs]"
 for s in $secs; do
-	screen | grep -Eq "alpha +read +sector $s +[0-9.]+K +ENOSPC" ||
+	screen | grep -Eq "alpha +read +sector $s +[0-9.]+KiB +ENOSPC" ||
 		fail "ticker lacks alpha's read error at sector $s"
 done
 
@@ -142,7 +142,7 @@ for o in alpha beta gamma; do
 	[ "$n" -ge 6 ] || fail "the heatmap strip of $o has $n cells"
 done
 tm send-keys -t vx M
-wait_for "heatmap of MB/s" 2
+wait_for "heatmap of MiB/s" 2
 tm send-keys -t vx e
 wait_for "ENOSPC" 2
 screen | grep -q "^TIME" || fail "error list without its table"

@@ -141,7 +141,7 @@ START_TEST(q2q_and_seeks_as_brute_force)
 	for (uint32_t obj = 0; obj < NOBJ; obj++) {
 		const struct vxt_bd_dev *d = &a.dev[obj];
 
-		ck_assert_uint_eq(d->g.iv[VXT_BD_Q2Q].n, n[obj]);
+		ck_assert_uint_eq(d->g.iv[VXT_BD_Q2Q].count, n[obj]);
 		ck_assert_uint_eq(d->g.iv[VXT_BD_Q2Q].sum, sum[obj]);
 		ck_assert_uint_eq(d->g.iv[VXT_BD_Q2Q].min, lo[obj]);
 		ck_assert_uint_eq(d->g.iv[VXT_BD_Q2Q].max, hi[obj]);
@@ -151,7 +151,7 @@ START_TEST(q2q_and_seeks_as_brute_force)
 		brute_seeks((const uint64_t (*)[2])dr[obj], nd[obj], &w);
 		check_seek(&d->d2d, &w);
 	}
-	ck_assert_uint_eq(a.all.iv[VXT_BD_Q2Q].n, n[NOBJ]);
+	ck_assert_uint_eq(a.all.iv[VXT_BD_Q2Q].count, n[NOBJ]);
 	ck_assert_uint_eq(a.all.iv[VXT_BD_Q2Q].sum, sum[NOBJ]);
 	ck_assert_uint_eq(a.all.iv[VXT_BD_Q2Q].min, lo[NOBJ]);
 	ck_assert_uint_eq(a.all.iv[VXT_BD_Q2Q].max, hi[NOBJ]);

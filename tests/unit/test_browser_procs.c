@@ -57,7 +57,7 @@ START_TEST(rows_match_brute_force)
 		ck_assert_uint_eq(r->ios, w[k].ios);
 		ck_assert_uint_eq(r->bytes, w[k].bytes);
 		ck_assert_uint_eq(r->errors, w[k].errors);
-		ck_assert_uint_eq(r->lat_sum, w[k].lat_sum);
+		ck_assert_uint_eq(r->lat.sum, w[k].lat_sum);
 	}
 	/* counting goes on after a sort */
 	{

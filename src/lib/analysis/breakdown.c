@@ -45,91 +45,17 @@ const char *vxt_bd_unpaired_name(unsigned kind)
 	return vxt_pu_name(kind);
 }
 
-/* ---- quantile histogram ---- */
+/* ---- samples ---- */
 
-/* Values under VXT_BD_SUB = 2^6 are their own bucket; above, the top
- * seven bits of v after its power of two lg. With lg taken from v | 2^6 the
- * one formula covers both (below 2^7 it is v), and 63 ^ clz is one bsr. */
-static inline unsigned bucket_of(uint64_t v)
+HOT int stat_add(struct vxt_latdist *s, uint64_t v)
 {
-	unsigned lg = 63u ^ (unsigned)__builtin_clzll(v | VXT_BD_SUB);
-
-	/* (lg - 5) * VXT_BD_SUB + (v >> (lg - 6)) - VXT_BD_SUB */
-	return (lg << 6) - 6 * VXT_BD_SUB + (unsigned)(v >> (lg - 6));
-}
-
-static uint64_t bucket_low(unsigned b)
-{
-	unsigned oct = b / VXT_BD_SUB, sub = b % VXT_BD_SUB;
-
-	if (oct == 0)
-		return sub;
-	return (uint64_t)(VXT_BD_SUB + sub) << (oct - 1);
-}
-
-/* stat_add_in() of the first sample since @s had no histogram. */
-static __attribute__((noinline)) int stat_first(struct vxt_bd_stat *s, uint64_t v, unsigned b)
-{
-	s->hist = calloc(VXT_BD_BUCKETS, sizeof(*s->hist));
-	if (!s->hist)
-		return -ENOMEM;
-	if (!s->n)
-		s->min = UINT64_MAX;
-	s->min = v < s->min ? v : s->min;
-	s->max = v > s->max ? v : s->max;
-	s->n++;
-	s->sum += v;
-	s->hist[b]++;
-	return 0;
-}
-
-/* Count @v, whose bucket is @b. The first sample allocates the histogram
- * and starts min at its top (stat_first()); min and max move rarely, so
- * they are tested rather than stored each time. */
-HOT int stat_add_in(struct vxt_bd_stat *s, uint64_t v, unsigned b)
-{
-	if (__builtin_expect(!s->hist, 0))
-		return stat_first(s, v, b);
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
-	s->n++;
-	s->sum += v;
-	s->hist[b]++;
-	return 0;
-}
-
-HOT int stat_add(struct vxt_bd_stat *s, uint64_t v)
-{
-	return stat_add_in(s, v, bucket_of(v));
-}
-
-uint64_t vxt_bd_quantile(const struct vxt_bd_stat *s, double q)
-{
-	uint64_t rank, seen = 0, v;
-	unsigned b;
-
-	if (!s->n || !s->hist)
-		return 0;
-	rank = (uint64_t)(q * (double)s->n);
-	if ((double)rank < q * (double)s->n)
-		rank++;
-	if (rank < 1)
-		rank = 1;
-	for (b = 0; b < VXT_BD_BUCKETS; b++) {
-		seen += s->hist[b];
-		if (seen >= rank)
-			break;
-	}
-	v = bucket_low(b < VXT_BD_BUCKETS ? b : VXT_BD_BUCKETS - 1);
-	return v < s->min ? s->min : v > s->max ? s->max : v;
+	return vxt_latdist_add(s, v);
 }
 
 static void group_free(struct vxt_bd_group *g)
 {
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++)
-		free(g->iv[i].hist);
+		vxt_latdist_free(&g->iv[i]);
 }
 
 /* ---- seeks ---- */
@@ -323,26 +249,27 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The ceil(n/2)-th smallest distance: the histogram of every distance
+/* The ceil(n/2)-th smallest distance: the distribution of every distance
  * names its bucket; the exact counts of the distances in that bucket alone
  * are sorted and walked. */
 uint64_t vxt_bd_seek_median(const struct vxt_bd_seek *s)
 {
+	const struct vxt_latdist *d = &s->dist;
 	uint64_t *keys, seen = 0, rank = (s->n + 1) / 2, v = 0;
 	size_t i, n = 0;
-	unsigned b;
+	uint32_t k;
 
-	if (s->mode_full || !s->mlen || !s->dist.hist)
-		return vxt_bd_quantile(&s->dist, 0.5);
-	for (b = 0; b < VXT_BD_BUCKETS && seen + s->dist.hist[b] < rank; b++)
-		seen += s->dist.hist[b];
-	if (b == VXT_BD_BUCKETS)
-		return s->dist.max;
-	keys = malloc((s->dist.hist[b] < s->mlen ? s->dist.hist[b] : s->mlen) * sizeof(*keys));
+	if (s->mode_full || !s->mlen || !d->b)
+		return vxt_latdist_quantile(d, 0.5);
+	for (k = 0; k < d->nb && seen + d->b[k] < rank; k++)
+		seen += d->b[k];
+	if (k == d->nb)
+		return d->max;
+	keys = malloc((d->b[k] < s->mlen ? d->b[k] : s->mlen) * sizeof(*keys));
 	if (!keys)
-		return vxt_bd_quantile(&s->dist, 0.5);
+		return vxt_latdist_quantile(d, 0.5);
 	for (i = 0; i < s->mcap; i++)
-		if (s->mtab[i].count && bucket_of(s->mtab[i].key) == b)
+		if (s->mtab[i].count && vxt_latdist_bucket(s->mtab[i].key) == d->blo + k)
 			keys[n++] = s->mtab[i].key;
 	qsort(keys, n, sizeof(*keys), cmp_u64);
 	for (i = 0; i < n; i++) {
@@ -377,7 +304,7 @@ HOT int seek_add(struct vxt_bd_seek *s, uint64_t start, uint64_t end)
 
 static void seek_free(struct vxt_bd_seek *s)
 {
-	free(s->dist.hist);
+	vxt_latdist_free(&s->dist);
 	free(s->mtab);
 	free(s->mbits);
 }
@@ -386,7 +313,7 @@ static void seek_free(struct vxt_bd_seek *s)
  * the latest (out of order in the file, as a stalled CPU leaves it) is
  * counted in @ooo and not timed, and the latest stays: the next queue's
  * Q2Q is from the latest time seen, never a wrapped difference. */
-HOT int q2q(struct vxt_bd_stat *s, uint64_t *last, uint64_t *ooo, uint64_t t)
+HOT int q2q(struct vxt_latdist *s, uint64_t *last, uint64_t *ooo, uint64_t t)
 {
 	if (*last != NONE && t < *last) {
 		(*ooo)++;
@@ -650,7 +577,7 @@ HOT int interval(struct vxt_breakdown *b, uint32_t object, struct vxt_pio *q,
 			q->tag = (uint32_t)(*c - b->cell) + 1;
 		}
 	}
-	return stat_add_in(&(*c)->g.iv[iv], to - from, bucket_of(to - from));
+	return stat_add(&(*c)->g.iv[iv], to - from);
 }
 
 /* ---- phases ---- */
@@ -948,34 +875,16 @@ static void pending(void *arg, const struct vxt_pio *io)
 	unpaired(arg, VXT_BD_U_PENDING, io->ord);
 }
 
-/* Add the samples of @from to @to. */
-static int stat_merge(struct vxt_bd_stat *to, const struct vxt_bd_stat *from)
-{
-	if (!from->n)
-		return 0;
-	if (!to->hist && !(to->hist = calloc(VXT_BD_BUCKETS, sizeof(*to->hist))))
-		return -ENOMEM;
-	if (!to->n || from->min < to->min)
-		to->min = from->min;
-	if (!to->n || from->max > to->max)
-		to->max = from->max;
-	to->n += from->n;
-	to->sum += from->sum;
-	for (unsigned k = 0; k < VXT_BD_BUCKETS; k++)
-		to->hist[k] += from->hist[k];
-	return 0;
-}
-
-/* Add @from into @to; when @to is empty and @take, @from's histogram moves
+/* Add @from into @to; when @to is empty and @take, @from's buckets move
  * there instead of being copied. */
-static int stat_fold(struct vxt_bd_stat *to, struct vxt_bd_stat *from, bool take)
+static int stat_fold(struct vxt_latdist *to, struct vxt_latdist *from, bool take)
 {
-	if (take && !to->n && !to->hist) {
+	if (take && !to->count && !to->b) {
 		*to = *from;
-		from->hist = NULL;
+		from->b = NULL;
 		return 0;
 	}
-	return stat_merge(to, from);
+	return vxt_latdist_merge(to, from);
 }
 
 /* Add the cells into the object, op and process groups. */
@@ -989,12 +898,12 @@ static int cells_fold(struct vxt_breakdown *b)
 		if (!p)
 			return -ENOMEM;
 		for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++) {
-			struct vxt_bd_stat *s = &c->g.iv[iv];
+			struct vxt_latdist *s = &c->g.iv[iv];
 
-			if (!s->n)
+			if (!s->count)
 				continue;
-			if (stat_merge(&b->dev[c->object].g.iv[iv], s) < 0 ||
-			    stat_merge(&b->ops[c->op].iv[iv], s) < 0 ||
+			if (vxt_latdist_merge(&b->dev[c->object].g.iv[iv], s) < 0 ||
+			    vxt_latdist_merge(&b->ops[c->op].iv[iv], s) < 0 ||
 			    stat_fold(&p->iv[iv], s, true) < 0)
 				return -ENOMEM;
 		}
@@ -1019,7 +928,7 @@ int vxt_bd_finish(struct vxt_breakdown *b)
 		if (mode_flush(&b->dev[i].q2q) < 0 || mode_flush(&b->dev[i].d2d) < 0)
 			rc = -ENOMEM;
 		for (unsigned iv = 0; iv < VXT_BD_IV_COUNT; iv++)
-			if (iv != VXT_BD_Q2Q && stat_merge(&b->all.iv[iv], &b->dev[i].g.iv[iv]) < 0)
+			if (iv != VXT_BD_Q2Q && vxt_latdist_merge(&b->all.iv[iv], &b->dev[i].g.iv[iv]) < 0)
 				rc = -ENOMEM;
 	}
 	return rc;

@@ -48,11 +48,11 @@ double vxt_heat_value(const struct vxt_timeline *tl, unsigned row, unsigned bin,
 	case VXT_HEAT_BYTES:
 		return (double)c->bytes / secs;
 	case VXT_HEAT_LAT_P99:
-		return (double)vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.99);
+		return (double)vxt_timeline_cell_quantile(c, 0.99);
 	case VXT_HEAT_ERRORS:
 		return c->errors;
 	case VXT_HEAT_LAT_P50:
-		return (double)vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.5);
+		return (double)vxt_timeline_cell_quantile(c, 0.5);
 	default:
 		return 0;
 	}

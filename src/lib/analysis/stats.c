@@ -1,111 +1,14 @@
-/* stats.c - per-object I/O statistics and log-linear latency histograms
+/* stats.c - per-object I/O statistics
  *
  * Invariant: st->obj has st->nobj entries, one per object id seen so far.
  * An event is accounted once, to its object; vxt_stats_total() sums them.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vxtrace/stats.h"
-
-static inline unsigned hist_bucket(uint64_t v)
-{
-	unsigned msb, sub;
-
-	if (v < VXT_HIST_SUB)
-		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
-	sub = (unsigned)(v >> (msb - 2)) & (VXT_HIST_SUB - 1);
-	return (msb - 1) * VXT_HIST_SUB + sub;
-}
-
-unsigned vxt_hist_bucket(uint64_t v)
-{
-	return hist_bucket(v);
-}
-
-uint64_t vxt_hist_bucket_low(unsigned i)
-{
-	unsigned msb, sub;
-
-	if (i < VXT_HIST_SUB)
-		return i;
-	msb = i / VXT_HIST_SUB + 1;
-	sub = i % VXT_HIST_SUB;
-	if (msb > 63)
-		return UINT64_MAX;	/* past the last bucket any value reaches */
-	return (1ull << msb) | ((uint64_t)sub << (msb - 2));
-}
-
-static inline void hist_add(struct vxt_hist *h, uint64_t v)
-{
-	h->b[hist_bucket(v)]++;
-	h->count++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
-}
-
-void vxt_hist_add(struct vxt_hist *h, uint64_t v)
-{
-	hist_add(h, v);
-}
-
-void vxt_hist_add_log2(struct vxt_hist *h, unsigned log2b, uint64_t n)
-{
-	uint64_t low = log2b ? 1ull << log2b : 0;
-	/* the middle of [2^b, 2^(b+1)) */
-	uint64_t mid = log2b ? low + low / 2 : 1;
-
-	if (!n || log2b >= 63)
-		return;
-	h->b[vxt_hist_bucket(mid)] += n;
-	h->count += n;
-	h->sum += mid * n;
-	if (mid > h->max)
-		h->max = mid;
-}
-
-void vxt_hist_merge(struct vxt_hist *dst, const struct vxt_hist *src)
-{
-	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++)
-		dst->b[i] += src->b[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	if (src->max > dst->max)
-		dst->max = src->max;
-}
-
-uint64_t vxt_hist_quantile(const struct vxt_hist *h, double q)
-{
-	uint64_t rank, seen = 0;
-
-	if (!h->count)
-		return 0;
-	if (q <= 0)
-		q = 0;
-	if (q >= 1)
-		return h->max;
-	/* the smallest sample with at least q of the samples at or below it */
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
-	for (unsigned i = 0; i < VXT_HIST_BUCKETS; i++) {
-		seen += h->b[i];
-		if (seen >= rank) {
-			/* the bucket's largest value, never above the true maximum:
-			 * never below the true quantile, at most one bucket above */
-			uint64_t hi = i + 1 < VXT_HIST_BUCKETS ? vxt_hist_bucket_low(i + 1) - 1 :
-				      UINT64_MAX;
-
-			return hi > h->max ? h->max : hi;
-		}
-	}
-	return h->max;
-}
 
 void vxt_stats_init(struct vxt_stats *st)
 {
@@ -114,6 +17,8 @@ void vxt_stats_init(struct vxt_stats *st)
 
 void vxt_stats_free(struct vxt_stats *st)
 {
+	for (size_t i = 0; i < st->nobj; i++)
+		vxt_latdist_free(&st->obj[i].lat);
 	free(st->obj);
 	memset(st, 0, sizeof(*st));
 }
@@ -123,7 +28,13 @@ void vxt_stats_reset(struct vxt_stats *st)
 	struct vxt_objstats *obj = st->obj;
 	size_t nobj = st->nobj;
 
-	memset(obj, 0, nobj * sizeof(*obj));
+	for (size_t i = 0; i < nobj; i++) {
+		struct vxt_latdist lat = obj[i].lat;
+
+		vxt_latdist_clear(&lat);
+		memset(&obj[i], 0, sizeof(obj[i]));
+		obj[i].lat = lat;
+	}
 	memset(st, 0, sizeof(*st));
 	st->obj = obj;
 	st->nobj = nobj;
@@ -152,7 +63,7 @@ static inline bool earlier(uint64_t t, uint64_t first)
 	return t - 1 < first - 1;
 }
 
-static inline __attribute__((always_inline)) void account(struct vxt_objstats *o,
+static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 							   const struct vxt_event *ev)
 {
 	if (earlier(ev->time_ns, o->first_ns))
@@ -162,8 +73,12 @@ static inline __attribute__((always_inline)) void account(struct vxt_objstats *o
 	switch (ev->phase) {
 	case VXT_PH_START:
 		o->starts++;
-		if (o->in_flight++ <= 0)
+		if (o->in_flight++ <= 0) {
 			o->busy_since = ev->time_ns;
+			if (o->busy_end && ev->time_ns > o->busy_end &&
+			    ev->time_ns - o->busy_end <= VXT_STATS_GAP_NS)
+				o->bridged_ns += ev->time_ns - o->busy_end;
+		}
 		break;
 	case VXT_PH_DONE:
 		o->ios[ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER]++;
@@ -175,10 +90,12 @@ static inline __attribute__((always_inline)) void account(struct vxt_objstats *o
 			o->bytes_written += ev->bytes;
 		else
 			o->bytes_other += ev->bytes;
-		if (ev->latency_ns || !ev->error)
-			hist_add(&o->lat, ev->latency_ns);
-		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
+		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since) {
 			o->busy_ns += ev->time_ns - o->busy_since;
+			o->busy_end = ev->time_ns;
+		}
+		if (ev->latency_ns || !ev->error)
+			return vxt_latdist_add(&o->lat, ev->latency_ns);
 		break;
 	case VXT_PH_REQUEUE:
 		o->requeues++;
@@ -186,6 +103,7 @@ static inline __attribute__((always_inline)) void account(struct vxt_objstats *o
 	default:
 		break;
 	}
+	return 0;
 }
 
 /* inlined in both callers: the per-event call costs as much as the work */
@@ -205,8 +123,7 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 	}
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
-	account(&st->obj[ev->object], ev);
-	return 0;
+	return account(&st->obj[ev->object], ev);
 }
 
 int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
@@ -240,12 +157,25 @@ void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
 		t->errors += o->errors;
 		t->in_flight += o->in_flight;
 		t->busy_ns += o->busy_ns;
+		t->bridged_ns += o->bridged_ns;
 		if (!t->first_ns || (o->first_ns && o->first_ns < t->first_ns))
 			t->first_ns = o->first_ns;
 		if (o->last_ns > t->last_ns)
 			t->last_ns = o->last_ns;
-		vxt_hist_merge(&t->lat, &o->lat);
+		vxt_latdist_merge(&t->lat, &o->lat);
 	}
+}
+
+void vxt_objstats_free(struct vxt_objstats *o)
+{
+	vxt_latdist_free(&o->lat);
+}
+
+uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o)
+{
+	if (o->busy_ns)
+		return o->busy_ns + o->bridged_ns;
+	return o->last_ns > o->first_ns ? o->last_ns - o->first_ns : 0;
 }
 
 uint64_t vxt_objstats_ios(const struct vxt_objstats *o)

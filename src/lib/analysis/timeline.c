@@ -7,6 +7,7 @@
  * overlap with cumulative rounding (so the totals are kept exactly).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,10 @@ static int alloc_bins(struct vxt_timeline *tl)
 	tl->ios = calloc(tl->nbins, sizeof(*tl->ios));
 	tl->bytes = calloc(tl->nbins, sizeof(*tl->bytes));
 	tl->lat = calloc((size_t)tl->nbins * VXT_LAT_BUCKETS, sizeof(*tl->lat));
+	tl->dist = calloc(tl->nbins, sizeof(*tl->dist));
 	tl->cells = calloc((size_t)tl->nbins * (tl->nrows ? tl->nrows : 1), sizeof(*tl->cells));
 	if (!tl->events || !tl->errors || !tl->lost || !tl->ios || !tl->bytes || !tl->lat ||
-	    !tl->cells)
+	    !tl->dist || !tl->cells)
 		return -ENOMEM;
 	return 0;
 }
@@ -92,8 +94,23 @@ int vxt_timeline_init_lba(struct vxt_timeline *tl, uint64_t t0, uint64_t t1, uns
 	return 0;
 }
 
+static size_t ncells(const struct vxt_timeline *tl)
+{
+	return (size_t)tl->nbins * (tl->nrows ? tl->nrows : 1);
+}
+
+/* Free (or, with @keep, empty) every latency distribution. */
+static void dists_drop(struct vxt_timeline *tl, bool keep)
+{
+	for (unsigned b = 0; tl->dist && b < tl->nbins; b++)
+		keep ? vxt_latdist_clear(&tl->dist[b]) : vxt_latdist_free(&tl->dist[b]);
+	for (size_t c = 0; tl->cells && c < ncells(tl); c++)
+		keep ? vxt_latdist_clear(&tl->cells[c].dist) : vxt_latdist_free(&tl->cells[c].dist);
+}
+
 void vxt_timeline_free(struct vxt_timeline *tl)
 {
+	dists_drop(tl, false);
 	free(tl->row_obj);
 	free(tl->obj_row);
 	free(tl->events);
@@ -102,6 +119,7 @@ void vxt_timeline_free(struct vxt_timeline *tl)
 	free(tl->ios);
 	free(tl->bytes);
 	free(tl->lat);
+	free(tl->dist);
 	free(tl->cells);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -118,7 +136,13 @@ void vxt_timeline_clear(struct vxt_timeline *tl)
 	memset(tl->lat, 0, (size_t)tl->nbins * VXT_LAT_BUCKETS * sizeof(*tl->lat));
 	tl->lba_outside = 0;
 	tl->lba_lo = tl->lba_hi = 0;
-	memset(tl->cells, 0, (size_t)tl->nbins * (tl->nrows ? tl->nrows : 1) * sizeof(*tl->cells));
+	dists_drop(tl, true);
+	for (size_t c = 0; c < ncells(tl); c++) {
+		struct vxt_latdist d = tl->cells[c].dist;
+
+		memset(&tl->cells[c], 0, sizeof(tl->cells[c]));
+		tl->cells[c].dist = d;
+	}
 }
 
 int vxt_timeline_bin(const struct vxt_timeline *tl, uint64_t t)
@@ -184,6 +208,7 @@ void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev)
 {
 	int b = vxt_timeline_bin(tl, ev->time_ns), row;
 	struct vxt_tl_cell *c;
+	bool lat;
 
 	if (b < 0)
 		return;
@@ -210,6 +235,10 @@ void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev)
 	tl->ios[b]++;
 	tl->bytes[b] += ev->bytes;
 	tl->lat[(size_t)b * VXT_LAT_BUCKETS + vxt_log2hist_bucket(ev->latency_ns)]++;
+	/* the stats' rule: a failure of unknown latency is no sample */
+	lat = ev->latency_ns || !ev->error;
+	if (lat)
+		vxt_latdist_add(&tl->dist[b], ev->latency_ns);	/* out of memory: unplaced */
 	row = vxt_timeline_row(tl, ev);
 	if (row < 0) {
 		if (tl->mode == VXT_TL_ROWS_LBA && ev->object == tl->lba_object)
@@ -222,6 +251,8 @@ void vxt_timeline_add(struct vxt_timeline *tl, const struct vxt_event *ev)
 	if (ev->error)
 		c->errors++;
 	c->lat[vxt_log2hist_bucket(ev->latency_ns)]++;
+	if (lat)
+		vxt_latdist_add(&c->dist, ev->latency_ns);
 }
 
 bool vxt_timeline_chunk_overlaps(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci)
@@ -243,6 +274,10 @@ bool vxt_timeline_chunk_exact(const struct vxt_timeline *tl, const struct vxt_ch
 		return true;
 	if (tl->mode == VXT_TL_ROWS_LBA && lba_touches(tl, ci))
 		return false;
+	for (uint32_t i = 0; i < ci->nobjagg; i++)
+		for (int op = 0; op < VXT_OP_COUNT; op++)
+			if (ci->objagg[i].ios[op])
+				return false;	/* latencies: the events' */
 	return ci->first_ns >= tl->t0 && ci->last_ns < tl->t1 &&
 	       vxt_timeline_bin(tl, ci->first_ns) == vxt_timeline_bin(tl, ci->last_ns);
 }
@@ -387,7 +422,16 @@ uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, do
 {
 	if (b >= tl->nbins)
 		return 0;
+	if (tl->dist[b].count)
+		return vxt_latdist_quantile(&tl->dist[b], q);
 	return vxt_log2hist_quantile(&tl->lat[(size_t)b * VXT_LAT_BUCKETS], VXT_LAT_BUCKETS, q);
+}
+
+uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q)
+{
+	if (c->dist.count)
+		return vxt_latdist_quantile(&c->dist, q);
+	return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, q);
 }
 
 void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out)

@@ -228,7 +228,7 @@ char *vxt_format_size(uint64_t bytes, char *buf, size_t size)
 	}
 	if (u == 0)
 		snprintf(buf, size, "%lluB", (unsigned long long)bytes);
-	else
-		snprintf(buf, size, "%.1f%c", v, units[u]);
+	else	/* at most 7 characters: "1023MiB", "12.5KiB" */
+		snprintf(buf, size, v < 99.95 ? "%.1f%ciB" : "%.0f%ciB", v, units[u]);
 	return buf;
 }

@@ -308,8 +308,6 @@ static int do_heatmap(struct pctx *c, const struct ynode *n)
 			return fail(c, v, "object name too long");
 		strcpy(p->heatmap.object, v->str);
 	}
-	if (p->heatmap.rows == VXT_PROF_ROWS_LBA && !p->heatmap.object[0])
-		return fail(c, n, "rows: lba needs 'object' (the object whose LBA range is shown)");
 	if ((v = VAL(n, idx, 2))) {
 		if (vxt_prof_get_uint(c, v, "buckets", 1, 4096, &u) < 0)
 			return -EINVAL;

@@ -92,6 +92,9 @@ void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,
 		if (e->phase != VXT_PH_LOST)
 			sqlite3_result_int64(ctx, e->object);
 		break;
+	case C_REL:	/* the browser's and the reports' TIME, in ns */
+		sqlite3_result_int64(ctx, (sqlite3_int64)(e->time_ns - f->start_ns));
+		break;
 	default:
 		ios_column(ctx, col, e, ph);
 		break;

@@ -62,6 +62,7 @@ static int add_file(struct sql_set *s, const char *path, char *err, size_t errsz
 	}
 	in = vxt_reader_info(f->r);
 	f->real_off = (int64_t)(in->anchor_real_ns - in->anchor_mono_ns);
+	f->start_ns = vxt_reader_nchunks(f->r) ? vxt_reader_chunk(f->r, 0)->first_ns : 0;
 	s->n++;
 	return 0;
 }

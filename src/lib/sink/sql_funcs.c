@@ -14,6 +14,7 @@
  *                           keeps per read of the files (default 256 MiB; 0:
  *                           one read per object); returns the setting before
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,6 @@ static void pctl_final(sqlite3_context *ctx)
 {
 	struct pctl *a = sqlite3_aggregate_context(ctx, 0);
 	size_t k;
-	double r;
 
 	if (!a)
 		return;		/* no rows: NULL */
@@ -111,10 +111,7 @@ static void pctl_final(sqlite3_context *ctx)
 		sqlite3_result_error(ctx, "vxt_percentile: p must be a number in 0..1 (or 0..100)",
 				     -1);
 	} else if (a->n) {
-		r = ceil(a->p * (double)a->n);
-		k = r < 1 ? 0 : (size_t)r - 1;
-		if (k >= a->n)
-			k = a->n - 1;
+		k = (size_t)vxt_latdist_rank(a->p, a->n) - 1;
 		select_kth(a->v, a->n, k);
 		if (a->reals)
 			sqlite3_result_double(ctx, a->v[k]);
@@ -128,7 +125,7 @@ static void pctl_final(sqlite3_context *ctx)
  * the reports' histogram, of the values or of the latency table's
  * histograms merged */
 struct histq {
-	struct vxt_hist h;
+	struct vxt_latdist h;
 	double p;
 	bool started, bad_p, bad_blob;
 };
@@ -158,24 +155,28 @@ static void latq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (!a || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return;
 	v = sqlite3_value_int64(argv[0]);
-	vxt_hist_add(&a->h, v < 0 ? 0 : (uint64_t)v);
+	if (vxt_latdist_add(&a->h, v < 0 ? 0 : (uint64_t)v) < 0)
+		sqlite3_result_error_nomem(ctx);
 }
 
 static void histq_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct histq *a = histq_get(ctx, argv);
-	struct vxt_hist h;
+	int rc;
 
 	(void)argc;
 	if (!a || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return;
-	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB ||
-	    sqlite3_value_bytes(argv[0]) != (int)sizeof(h)) {
+	if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
 		a->bad_blob = true;
 		return;
 	}
-	memcpy(&h, sqlite3_value_blob(argv[0]), sizeof(h));
-	vxt_hist_merge(&a->h, &h);
+	rc = vxt_latdist_merge_encoded(&a->h, sqlite3_value_blob(argv[0]),
+				       (size_t)sqlite3_value_bytes(argv[0]));
+	if (rc == -ENOMEM)
+		sqlite3_result_error_nomem(ctx);
+	else if (rc < 0)
+		a->bad_blob = true;
 }
 
 static void histq_result(sqlite3_context *ctx, const char *bad_p_msg)
@@ -190,7 +191,8 @@ static void histq_result(sqlite3_context *ctx, const char *bad_p_msg)
 		sqlite3_result_error(ctx, "vxt_hist_percentile: not a hist column of the latency table",
 				     -1);
 	else if (a->h.count)
-		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&a->h, a->p));
+		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_latdist_quantile(&a->h, a->p));
+	vxt_latdist_free(&a->h);
 }
 
 static void latq_final(sqlite3_context *ctx)

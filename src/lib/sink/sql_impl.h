@@ -21,6 +21,7 @@ struct sql_file {
 	struct vxt_reader *r;
 	uint64_t base;			/* rowid of its first event */
 	int64_t real_off;		/* realtime - monotonic, from the header anchor */
+	uint64_t start_ns;		/* its first event's time: rel_ns counts from it */
 };
 
 struct sql_set {
@@ -64,7 +65,7 @@ struct sql_vtab {
 enum {
 	C_TIME, C_OBJECT, C_PHASE, C_OP, C_FLAGS, C_SECTOR, C_BYTES, C_LATENCY, C_ERROR,
 	C_ERRNAME, C_PID, C_COMM, C_CPU, C_WALL, C_REAL, C_HOST, C_FILE, C_ORDINAL, C_OBJID,
-	SQL_EV_NCOLS,
+	C_REL, SQL_EV_NCOLS,
 	C_ISSUE = SQL_EV_NCOLS, C_QUEUE, C_GETRQ, C_INSERT, C_Q2D, C_Q2C,
 	SQL_IOS_NCOLS
 };

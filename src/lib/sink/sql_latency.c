@@ -2,8 +2,8 @@
  *
  * One row per file, object and op (and time window, when asked): the
  * completions' count, mean, maximum, p50/p90/p99/p99.9 and the histogram
- * itself as a blob (struct vxt_hist, the one --report objects and the
- * summary use), which vxt_hist_percentile() merges over a GROUP BY. The
+ * itself as a blob (struct vxt_latdist encoded, the one every report
+ * uses), which vxt_hist_percentile() merges over a GROUP BY. The
  * histograms are built in one read of each file, decoding only time, phase,
  * op, object, latency and error on the scanner's helper threads, the way the
  * reports do: p99 per object costs what --report objects costs, where the
@@ -23,7 +23,8 @@
 #include "sink/sql_impl.h"
 #include "vxtrace/stats.h"
 
-/* Cells (file, object, op, window) a query may make: 2 KiB each. */
+/* Cells (file, object, op, window) a query may make: 150 bytes each, and
+ * 1 KiB per power of two its latencies span once past 8 completions. */
 #define LAT_MAX_CELLS	65536u
 
 enum {
@@ -35,7 +36,7 @@ struct lat_cell {
 	uint32_t file, object;
 	uint8_t op;
 	uint64_t window;		/* its start, or UINT64_MAX without an interval */
-	struct vxt_hist h;
+	struct vxt_latdist h;
 };
 
 struct lat_cursor {
@@ -79,7 +80,7 @@ int sql_lat_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 static void lat_clear(struct lat_cursor *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		free(c->cell[i]);
+		vxt_latdist_free(&c->cell[i]->h), free(c->cell[i]);
 	free(c->cell);
 	free(c->slot);
 	c->cell = NULL;
@@ -190,7 +191,8 @@ static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event 
 			if (!last)
 				return rc;
 		}
-		vxt_hist_add(&last->h, e->latency_ns);
+		if (vxt_latdist_add(&last->h, e->latency_ns) < 0)
+			return SQLITE_NOMEM;
 	}
 	return SQLITE_OK;
 }
@@ -345,9 +347,18 @@ static int lat_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		break;
 	case L_MAX: sqlite3_result_int64(ctx, (sqlite3_int64)x->h.max); break;
 	case L_P50: case L_P90: case L_P99: case L_P999:
-		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_hist_quantile(&x->h, q[col - L_P50]));
+		sqlite3_result_int64(ctx, (sqlite3_int64)vxt_latdist_quantile(&x->h, q[col - L_P50]));
 		break;
-	case L_HIST: sqlite3_result_blob(ctx, &x->h, sizeof(x->h), SQLITE_TRANSIENT); break;
+	case L_HIST: {
+		size_t size = vxt_latdist_encode(&x->h, NULL, 0);
+		void *b = sqlite3_malloc64(size);
+
+		if (!b)
+			return SQLITE_NOMEM;
+		vxt_latdist_encode(&x->h, b, size);
+		sqlite3_result_blob64(ctx, b, size, sqlite3_free);
+		break;
+	}
 	case L_FROM:
 		sqlite3_result_int64(ctx, (sqlite3_int64)c->from);
 		break;

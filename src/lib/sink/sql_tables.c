@@ -17,7 +17,7 @@
 	"time_ns INTEGER, object TEXT, phase TEXT, op TEXT, flags TEXT, sector INTEGER, " \
 	"bytes INTEGER, latency_ns INTEGER, error INTEGER, errname TEXT, pid INTEGER, " \
 	"comm TEXT, cpu INTEGER, wall TEXT, real_ns INTEGER, host TEXT, file TEXT, " \
-	"ordinal INTEGER, object_id INTEGER"
+	"ordinal INTEGER, object_id INTEGER, rel_ns INTEGER"
 
 const char *sql_schema(enum sql_kind kind)
 {
@@ -60,7 +60,7 @@ const char *sql_schema(enum sql_kind kind)
 unsigned sql_col_fields(int col)
 {
 	switch (col) {
-	case C_TIME: case C_WALL: case C_REAL: return VXT_FIELD_TIME;
+	case C_TIME: case C_WALL: case C_REAL: case C_REL: return VXT_FIELD_TIME;
 	case C_OBJECT: case C_OBJID: return VXT_FIELD_OBJECT;
 	case C_PHASE: case C_OP: return VXT_FIELD_PHASE_OP;
 	case C_FLAGS: return VXT_FIELD_FLAGS;

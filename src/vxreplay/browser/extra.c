@@ -105,7 +105,10 @@ void vr_tl_sum_into(struct vxt_timeline *to, const struct vxt_timeline *from)
 	}
 	for (size_t k = 0; k < nb * VXT_LAT_BUCKETS; k++)
 		to->lat[k] += from->lat[k];
+	for (size_t b = 0; b < nb; b++)
+		vxt_latdist_merge(&to->dist[b], &from->dist[b]);	/* out of memory: unplaced */
 	for (size_t c = 0; c < nc && to->cells; c++) {
+		vxt_latdist_merge(&to->cells[c].dist, &from->cells[c].dist);
 		to->cells[c].ios += from->cells[c].ios;
 		to->cells[c].errors += from->cells[c].errors;
 		to->cells[c].bytes += from->cells[c].bytes;

@@ -3,7 +3,7 @@
  * struct vxt_heatmap colours cells by what the timeline's cells hold (IOPS,
  * bytes, D2C latency p50 / p99, errors). Q2C p50 and p99 come from the
  * pairing of every phase (ivseries.h): each cell's value is the quantile of
- * the log2 histogram of the Q2C of its completions, on a log scale, as the
+ * the latency distribution of the Q2C of its completions, on a log scale, as the
  * latency metrics are. A trace of issue and completion alone has no Q2C:
  * every cell is empty, and the legend says the metric is not available.
  */
@@ -45,7 +45,7 @@ void vr_heat_next(struct vr_model *m)
 int vr_heat_build(struct vr_model *m, const struct vxt_timeline *tl)
 {
 	struct vxt_heatmap *hm = &m->hm;
-	const uint32_t *c;
+	const struct vxt_latdist *c;
 	double q = m->metric_iv == VR_HEAT_Q2C_P50 ? 0.50 : 0.99;
 
 	if (m->metric_iv != VR_HEAT_Q2C_P50 && m->metric_iv != VR_HEAT_Q2C_P99)
@@ -56,10 +56,9 @@ int vr_heat_build(struct vr_model *m, const struct vxt_timeline *tl)
 	if (vxt_heatmap_build(hm, tl, VXT_HEAT_LAT_P99, true) < 0)
 		return -ENOMEM;
 	hm->lo = hm->hi = 0;
-	c = vr_ivs_want(m) == VR_IVS_NO_PHASES ? NULL : vr_ivs_bins(m, tl, VR_IVS_Q2C, true);
+	c = vr_ivs_want(m) == VR_IVS_NO_PHASES ? NULL : vr_ivs_dists(m, tl, VR_IVS_Q2C, true);
 	for (size_t i = 0; i < (size_t)hm->rows * hm->cols; i++) {
-		double v = c ? (double)vxt_log2hist_quantile(c + i * VXT_LAT_BUCKETS,
-							     VXT_LAT_BUCKETS, q) : 0;
+		double v = c ? (double)vxt_latdist_quantile(&c[i], q) : 0;
 
 		if (v > 0 && (hm->lo == 0 || v < hm->lo))
 			hm->lo = v;
@@ -67,8 +66,7 @@ int vr_heat_build(struct vr_model *m, const struct vxt_timeline *tl)
 			hm->hi = v;
 	}
 	for (size_t i = 0; i < (size_t)hm->rows * hm->cols; i++) {
-		double v = c ? (double)vxt_log2hist_quantile(c + i * VXT_LAT_BUCKETS,
-							     VXT_LAT_BUCKETS, q) : 0;
+		double v = c ? (double)vxt_latdist_quantile(&c[i], q) : 0;
 
 		hm->level[i] = (uint8_t)vxt_heat_level(v, hm->lo, hm->hi, true);
 	}

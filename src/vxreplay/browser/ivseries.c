@@ -7,10 +7,11 @@
  * pass behind it reads each completion the filter shows, takes its Q2C and
  * Q2D from its row (vr_ioph_ivals(), as the filters' interval fields) and
  * keeps, for each with a known Q2C or Q2D, its time, object, first sector
- * and the log2 buckets of both; nothing is paired a second time. The timeline's Q2C metrics, the
- * heatmap's Q2C colours and the latency histogram read per-bin or per-cell
- * histograms built from it for the window (one walk; the per-bin ones are
- * kept until the window or the series changes). A new filter starts the pass
+ * and both values; nothing is paired a second time. The timeline's Q2C
+ * metrics and the heatmap's Q2C colours read per-bin or per-cell latency
+ * distributions (latdist.h, the reports' quantiles), the latency histogram
+ * per-bin or per-cell log2 histograms, built from it for the window (one
+ * walk; the per-bin ones are kept until the window or the series changes). A new filter starts the pass
  * again. Past VR_IVS_MAX completions the rest are left out (said).
  */
 #include <stdio.h>
@@ -21,24 +22,31 @@
 #include "browser/model.h"
 #include "browser/pairjob.h"
 
-#define VR_IVS_MAX	(1u << 22)	/* completions kept (24 bytes each) */
-#define NO_BUCKET	0xff
+#define VR_IVS_MAX	(1u << 22)	/* completions kept (36 bytes each) */
+
+/* What a per-bin cache was built for. */
+struct ivs_key {
+	bool valid;
+	uint64_t gen, t0, t1;
+	unsigned nbins;
+	int kind;
+};
 
 struct vr_ivs {
 	enum vr_ivs_state state;
 	uint64_t *t, *sector;
 	uint32_t *obj;
-	uint8_t *b[VR_IVS_KINDS];	/* log2 bucket, NO_BUCKET = not known */
+	uint64_t *v[VR_IVS_KINDS];	/* ns, VXT_IV_UNSET = not known */
 	size_t n, cap;
 	bool full;
 	uint64_t gen;			/* bumped when the series changes */
-	/* the cached histograms and what they were built for */
+	/* the cached histograms and distributions and what they were built for */
 	uint32_t *hist;
 	size_t hist_cap;
-	uint64_t c_gen, c_t0, c_t1;	/* per bin: what they were built for */
-	unsigned c_nbins;
-	int c_kind;
-	bool c_valid;
+	struct ivs_key hist_key;
+	struct vxt_latdist *dist;
+	size_t ndist;
+	struct ivs_key dist_key;
 };
 
 static const char *const kind_name[VR_IVS_KINDS] = { "Q2C", "queue (Q2D)" };
@@ -97,17 +105,12 @@ static int grow(struct vr_ivs *s)
 		return -1;
 	s->obj = p;
 	for (int k = 0; k < VR_IVS_KINDS; k++) {
-		if (!(p = realloc(s->b[k], cap)))
+		if (!(p = realloc(s->v[k], cap * sizeof(*s->v[k]))))
 			return -1;
-		s->b[k] = p;
+		s->v[k] = p;
 	}
 	s->cap = cap;
 	return 0;
-}
-
-static uint8_t bucket(uint64_t ns)
-{
-	return ns == VXT_IV_UNSET ? NO_BUCKET : (uint8_t)vxt_log2hist_bucket(ns);
 }
 
 /* Keep completion @ev with intervals @iv. @return 0 or -1 (out of memory). */
@@ -124,8 +127,8 @@ static int keep(struct vr_ivs *s, const struct vxt_event *ev, const struct vxt_i
 	s->t[s->n] = ev->time_ns;
 	s->sector[s->n] = ev->sector;
 	s->obj[s->n] = ev->object;
-	s->b[VR_IVS_Q2C][s->n] = bucket(iv->v[VXT_IV_Q2C]);
-	s->b[VR_IVS_Q2D][s->n] = bucket(iv->v[VXT_IV_Q2D]);
+	s->v[VR_IVS_Q2C][s->n] = iv->v[VXT_IV_Q2C];
+	s->v[VR_IVS_Q2D][s->n] = iv->v[VXT_IV_Q2D];
 	s->n++;
 	return 0;
 }
@@ -196,6 +199,16 @@ void vr_ivs_restart(struct vr_model *m)
 		start(m);
 }
 
+static void dists_free(struct vr_ivs *s)
+{
+	for (size_t i = 0; i < s->ndist; i++)
+		vxt_latdist_free(&s->dist[i]);
+	free(s->dist);
+	s->dist = NULL;
+	s->ndist = 0;
+	s->dist_key.valid = false;
+}
+
 void vr_ivs_free(struct vr_model *m)
 {
 	struct vr_ivs *s = m->ivs;
@@ -207,16 +220,37 @@ void vr_ivs_free(struct vr_model *m)
 	free(s->sector);
 	free(s->obj);
 	for (int k = 0; k < VR_IVS_KINDS; k++)
-		free(s->b[k]);
+		free(s->v[k]);
 	free(s->hist);
+	dists_free(s);
 	free(s);
 	m->ivs = NULL;
 }
 
-static bool cached(const struct vr_ivs *s, const struct vxt_timeline *tl, int kind, bool per_row)
+static bool cached(const struct vr_ivs *s, const struct ivs_key *k, const struct vxt_timeline *tl,
+		   int kind, bool per_row)
 {
-	return !per_row && s->c_valid && s->c_gen == s->gen && s->c_t0 == tl->t0 &&
-	       s->c_t1 == tl->t1 && s->c_nbins == tl->nbins && s->c_kind == kind;
+	return !per_row && k->valid && k->gen == s->gen && k->t0 == tl->t0 && k->t1 == tl->t1 &&
+	       k->nbins == tl->nbins && k->kind == kind;
+}
+
+static void set_key(const struct vr_ivs *s, struct ivs_key *k, const struct vxt_timeline *tl,
+		    int kind, bool per_row)
+{
+	*k = (struct ivs_key){ !per_row, s->gen, tl->t0, tl->t1, tl->nbins, kind };
+}
+
+/* The cell (row * nbins + bin) of kept completion @i in @tl, or -1. */
+static long cell_of(const struct vr_ivs *s, size_t i, const struct vxt_timeline *tl, int kind,
+		    bool per_row)
+{
+	struct vxt_event ev = { .object = s->obj[i], .sector = s->sector[i] };
+	int b = vxt_timeline_bin(tl, s->t[i]), row = 0;
+
+	if (b < 0 || s->v[kind][i] == VXT_IV_UNSET ||
+	    (per_row && (row = vxt_timeline_row(tl, &ev)) < 0))
+		return -1;
+	return (long)row * tl->nbins + b;
 }
 
 const uint32_t *vr_ivs_bins(struct vr_model *m, const struct vxt_timeline *tl, int kind,
@@ -227,7 +261,7 @@ const uint32_t *vr_ivs_bins(struct vr_model *m, const struct vxt_timeline *tl, i
 
 	if (!s || kind < 0 || kind >= VR_IVS_KINDS || !tl->nbins)
 		return NULL;
-	if (cached(s, tl, kind, per_row))
+	if (cached(s, &s->hist_key, tl, kind, per_row))
 		return s->hist;
 	need = cells * VXT_LAT_BUCKETS;
 	if (need > s->hist_cap) {
@@ -240,19 +274,36 @@ const uint32_t *vr_ivs_bins(struct vr_model *m, const struct vxt_timeline *tl, i
 	}
 	memset(s->hist, 0, need * sizeof(*s->hist));
 	for (size_t i = 0; i < s->n; i++) {
-		struct vxt_event ev = { .object = s->obj[i], .sector = s->sector[i] };
-		int b = vxt_timeline_bin(tl, s->t[i]), row = 0;
-		uint8_t k = s->b[kind][i];
+		long c = cell_of(s, i, tl, kind, per_row);
 
-		if (b < 0 || k == NO_BUCKET || (per_row && (row = vxt_timeline_row(tl, &ev)) < 0))
-			continue;
-		s->hist[((size_t)row * tl->nbins + (size_t)b) * VXT_LAT_BUCKETS + k]++;
+		if (c >= 0)
+			s->hist[(size_t)c * VXT_LAT_BUCKETS + vxt_log2hist_bucket(s->v[kind][i])]++;
 	}
-	s->c_valid = !per_row;
-	s->c_gen = s->gen;
-	s->c_t0 = tl->t0;
-	s->c_t1 = tl->t1;
-	s->c_nbins = tl->nbins;
-	s->c_kind = kind;
+	set_key(s, &s->hist_key, tl, kind, per_row);
 	return s->hist;
+}
+
+const struct vxt_latdist *vr_ivs_dists(struct vr_model *m, const struct vxt_timeline *tl,
+				       int kind, bool per_row)
+{
+	struct vr_ivs *s = m->ivs;
+	size_t cells = (size_t)tl->nbins * (per_row ? tl->nrows : 1);
+
+	if (!s || kind < 0 || kind >= VR_IVS_KINDS || !tl->nbins)
+		return NULL;
+	if (cached(s, &s->dist_key, tl, kind, per_row))
+		return s->dist;
+	dists_free(s);
+	s->dist = calloc(cells, sizeof(*s->dist));
+	if (!s->dist)
+		return NULL;
+	s->ndist = cells;
+	for (size_t i = 0; i < s->n; i++) {
+		long c = cell_of(s, i, tl, kind, per_row);
+
+		if (c >= 0)
+			vxt_latdist_add(&s->dist[c], s->v[kind][i]);	/* no memory: unplaced */
+	}
+	set_key(s, &s->dist_key, tl, kind, per_row);
+	return s->dist;
 }

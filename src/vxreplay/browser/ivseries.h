@@ -39,5 +39,9 @@ void vr_ivs_free(struct vr_model *m);
  * before the pass started. */
 const uint32_t *vr_ivs_bins(struct vr_model *m, const struct vxt_timeline *tl, int kind,
 			    bool per_row);
+/* The same as latency distributions (latdist.h: the quantiles the reports
+ * give), one per bin or cell. Borrowed until the next call. */
+const struct vxt_latdist *vr_ivs_dists(struct vr_model *m, const struct vxt_timeline *tl,
+				       int kind, bool per_row);
 
 #endif

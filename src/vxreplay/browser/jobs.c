@@ -160,7 +160,7 @@ static void export_event(struct vr_model *m, const struct vxt_event *ev)
 		fputs(m->export_first ? "\n" : ",\n", m->export_f);
 		report_json_event(m->export_f, m->jrd, ev, m->t_first);
 	} else {
-		report_csv_row(m->export_f, m->jrd, ev);
+		report_csv_row(m->export_f, m->jrd, ev, m->t_first);
 		fputc('\n', m->export_f);
 	}
 	m->export_first = false;

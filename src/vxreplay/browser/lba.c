@@ -31,13 +31,25 @@ unsigned vr_lba_rows(const struct vr_model *m)
 
 int vr_lba_init(struct vr_model *m, struct vxt_timeline *tl, unsigned nbins)
 {
-	uint64_t dev = vr_lba_sectors(m);
+	uint64_t dev = vr_lba_sectors(m), span = m->lba_span, row;
+	unsigned rows = vr_lba_rows(m);
 
-	if (!m->lba_span)
+	if (!span)
 		return vxt_timeline_init_lba_range(tl, m->w0, m->w1, nbins, m->lba_obj, 0, dev,
-						   vr_lba_rows(m));
+						   rows);
+	/* round rows past the object's end: no row starts past it (the last
+	 * one is cut there, lba_title() says where) */
+	row = span / rows;
+	if (row && m->lba_first < dev && m->lba_first + span > dev) {
+		uint64_t need = (dev - m->lba_first + row - 1) / row;
+
+		if (need < rows) {
+			rows = (unsigned)need;
+			span = row * need;
+		}
+	}
 	return vxt_timeline_init_lba_range(tl, m->w0, m->w1, nbins, m->lba_obj, m->lba_first,
-					   m->lba_span, vr_lba_rows(m));
+					   span, rows);
 }
 
 void vr_lba_set_fit(struct vr_model *m, unsigned rows)

@@ -95,8 +95,8 @@ int vr_procs_add(struct vr_procs *p, const struct vxt_event *ev)
 	r->ios++;
 	r->bytes += ev->bytes;
 	r->errors += ev->error != 0;
-	r->lat_sum += ev->latency_ns;
-	r->lat[vxt_log2hist_bucket(ev->latency_ns)]++;
+	if (ev->latency_ns || !ev->error)
+		return vxt_latdist_add(&r->lat, ev->latency_ns);
 	return 0;
 }
 
@@ -125,6 +125,8 @@ void vr_procs_sort(struct vr_procs *p)
 
 void vr_procs_clear(struct vr_procs *p)
 {
+	for (size_t i = 0; i < p->n; i++)
+		vxt_latdist_free(&p->rows[i].lat);
 	p->n = 0;
 	p->others = 0;
 	if (p->slot)
@@ -133,6 +135,8 @@ void vr_procs_clear(struct vr_procs *p)
 
 void vr_procs_free(struct vr_procs *p)
 {
+	for (size_t i = 0; i < p->n; i++)
+		vxt_latdist_free(&p->rows[i].lat);
 	free(p->rows);
 	free(p->slot);
 	memset(p, 0, sizeof(*p));

@@ -1,7 +1,7 @@
 /* procs.h - completed I/O per process (pid and command), no curses
  *
  * The per-process view's rows: for each (pid, comm) seen on a completion,
- * its I/Os, bytes, errors, latency sum and log2 latency histogram. A bounded
+ * its I/Os, bytes, errors and latency distribution (latdist.h). A bounded
  * table: past VR_PROCS_MAX rows, completions of new processes go to one
  * "(others)" row, counted.
  */
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vxtrace/latdist.h"
 #include "vxtrace/vxtrace.h"
 
 #define VR_PROCS_MAX 65536
@@ -19,8 +20,8 @@
 struct vr_proc {
 	uint32_t pid, comm;		/* comm: id in the string table */
 	bool others;			/* the row past VR_PROCS_MAX */
-	uint64_t ios, bytes, errors, lat_sum;
-	uint32_t lat[VXT_LAT_BUCKETS];
+	uint64_t ios, bytes, errors;
+	struct vxt_latdist lat;		/* as the stats': a failure of unknown latency is none */
 };
 
 struct vr_procs {

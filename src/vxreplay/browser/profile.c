@@ -8,6 +8,7 @@
  * nothing.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,32 @@ static void set_columns(struct vr_model *m, const struct vxt_profile *p,
 	}
 }
 
+/* The object with the most completed I/O in the file's index, or -1. */
+static int64_t busiest_object(const struct vxt_reader *rd)
+{
+	size_t nobj = vxt_objtab_count(vxt_reader_objects(rd));
+	uint64_t *ios = calloc(nobj ? nobj : 1, sizeof(*ios)), best = 0;
+	int64_t obj = -1;
+
+	if (!ios)
+		return -1;
+	for (size_t i = 0; i < vxt_reader_nchunks(rd); i++) {
+		const struct vxt_chunk_info *ci = vxt_reader_chunk(rd, i);
+
+		for (uint32_t k = 0; k < ci->nobjagg; k++)
+			if (ci->objagg[k].object < nobj)
+				for (int op = 0; op < VXT_OP_COUNT; op++)
+					ios[ci->objagg[k].object] += ci->objagg[k].ios[op];
+	}
+	for (size_t i = 0; i < nobj; i++)
+		if (ios[i] > best) {
+			best = ios[i];
+			obj = (int64_t)i;
+		}
+	free(ios);
+	return obj;
+}
+
 static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 {
 	int64_t obj;
@@ -51,8 +78,11 @@ static void set_heatmap(struct vr_model *m, const struct vxt_profile *p)
 		m->lba_rows = VR_LBA_ROWS_MAX;
 	m->heat_log = p->heatmap.scale == VXT_PROF_LOG;
 	m->lba = false;
-	if (p->heatmap.rows == VXT_PROF_ROWS_LBA && p->heatmap.object[0]) {
-		obj = vxt_objtab_find_name(vxt_reader_objects(m->rd), p->heatmap.object);
+	if (p->heatmap.rows == VXT_PROF_ROWS_LBA) {
+		/* no object named (or "busiest"): the file's busiest */
+		obj = p->heatmap.object[0] && strcmp(p->heatmap.object, "busiest") ?
+		      vxt_objtab_find_name(vxt_reader_objects(m->rd), p->heatmap.object) :
+		      busiest_object(m->rd);
 		if (obj >= 0) {
 			m->lba = true;
 			m->lba_obj = (uint32_t)obj;

@@ -86,9 +86,9 @@ static int feed(struct report_ctx *c, struct vxt_breakdown *b)
 			   BD_FIELDS, bd_chunk, b);
 }
 
-static uint64_t avg_ns(const struct vxt_bd_stat *s)
+static uint64_t avg_ns(const struct vxt_latdist *s)
 {
-	return s->n ? (s->sum + s->n / 2) / s->n : 0;
+	return s->count ? (s->sum + s->count / 2) / s->count : 0;
 }
 
 static const char *obj_name(const struct vxt_reader *r, size_t id)
@@ -108,7 +108,7 @@ static const char *comm_name(const struct vxt_reader *r, uint32_t comm)
 static bool group_empty(const struct vxt_bd_group *g)
 {
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++)
-		if (g->iv[i].n)
+		if (g->iv[i].count)
 			return false;
 	return true;
 }
@@ -119,13 +119,13 @@ static void json_group(FILE *out, const struct vxt_bd_group *g)
 {
 	fprintf(out, "{");
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++) {
-		const struct vxt_bd_stat *s = &g->iv[i];
+		const struct vxt_latdist *s = &g->iv[i];
 
 		fprintf(out, "%s\"%s\": {\"n\": %" PRIu64 ", \"min_ns\": %" PRIu64
 			", \"avg_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, i ? ", " : "",
-			vxt_bd_iv_name(i), s->n, s->n ? s->min : 0, avg_ns(s), s->max);
+			vxt_bd_iv_name(i), s->count, s->count ? s->min : 0, avg_ns(s), s->max);
 		for (unsigned k = 0; k < 4; k++)
-			fprintf(out, ", \"%s_ns\": %" PRIu64, qnames[k], vxt_bd_quantile(s, qs[k]));
+			fprintf(out, ", \"%s_ns\": %" PRIu64, qnames[k], vxt_latdist_quantile(s, qs[k]));
 		fprintf(out, "}");
 	}
 	fprintf(out, "}");
@@ -141,11 +141,13 @@ static void json_seek(FILE *out, const struct vxt_bd_seek *s)
 		s->n ? s->total / (double)s->n : 0.0, vxt_bd_seek_median(s), mv, mc);
 }
 
+/* @iv's total as a share of the Q2C total; -1 without Q2C (no queue phase
+ * captured: not available, rather than 0%). */
 static double pct(const struct vxt_bd_group *g, unsigned iv)
 {
 	uint64_t q2c = g->iv[VXT_BD_Q2C].sum;
 
-	return q2c ? 100.0 * (double)g->iv[iv].sum / (double)q2c : 0.0;
+	return q2c ? 100.0 * (double)g->iv[iv].sum / (double)q2c : -1;
 }
 
 static const unsigned ovh_rows[] = { VXT_BD_Q2G, VXT_BD_G2I, VXT_BD_Q2M, VXT_BD_I2D,
@@ -205,9 +207,12 @@ static void print_json(struct report_ctx *c, const struct vxt_breakdown *b)
 		fprintf(out, "%s", first ? "" : ", ");
 		report_json_str(out, obj_name(c->r, i));
 		fprintf(out, ": {");
-		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++)
-			fprintf(out, "%s\"%s_pct\": %.4f", k ? ", " : "",
-				vxt_bd_iv_name(ovh_rows[k]), pct(&b->dev[i].g, ovh_rows[k]));
+		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++) {
+			double v = pct(&b->dev[i].g, ovh_rows[k]);
+
+			fprintf(out, "%s\"%s_pct\": ", k ? ", " : "", vxt_bd_iv_name(ovh_rows[k]));
+			fprintf(out, v < 0 ? "null" : "%.4f", v);
+		}
 		fprintf(out, "}");
 		first = false;
 	}
@@ -268,12 +273,12 @@ static void csv_group(FILE *out, const char *scope, const char *name, const stru
 
 	vxt_escape_csv(name, nb, sizeof(nb));
 	for (unsigned i = 0; i < VXT_BD_IV_COUNT; i++) {
-		const struct vxt_bd_stat *s = &g->iv[i];
+		const struct vxt_latdist *s = &g->iv[i];
 
 		fprintf(out, "%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, scope, nb,
-			vxt_bd_iv_name(i), s->n, s->n ? s->min : 0, avg_ns(s), s->max);
+			vxt_bd_iv_name(i), s->count, s->count ? s->min : 0, avg_ns(s), s->max);
 		for (unsigned k = 0; k < 4; k++)
-			fprintf(out, ",%" PRIu64, vxt_bd_quantile(s, qs[k]));
+			fprintf(out, ",%" PRIu64, vxt_latdist_quantile(s, qs[k]));
 		fprintf(out, "\n");
 	}
 }
@@ -330,13 +335,13 @@ static void text_table(FILE *out, const char *title, const struct vxt_bd_group *
 	fprintf(out, "%15s %13s %13s %13s %11s %13s %13s %13s %13s\n", title, "MIN", "AVG", "MAX",
 		"N", "P50", "P90", "P99", "P99.9");
 	for (size_t r = 0; r < sizeof(btt_rows) / sizeof(*btt_rows); r++) {
-		const struct vxt_bd_stat *s = &g->iv[btt_rows[r]];
+		const struct vxt_latdist *s = &g->iv[btt_rows[r]];
 		char name[8];
 
-		if (!s->n)
+		if (!s->count)
 			continue;
 		for (unsigned k = 0; k < 4; k++)
-			secs(p[k], sizeof(p[k]), vxt_bd_quantile(s, qs[k]));
+			secs(p[k], sizeof(p[k]), vxt_latdist_quantile(s, qs[k]));
 		secs(m, sizeof(m), s->min);
 		secs(a, sizeof(a), avg_ns(s));
 		secs(x, sizeof(x), s->max);
@@ -344,7 +349,7 @@ static void text_table(FILE *out, const char *title, const struct vxt_bd_group *
 		for (char *q = name; *q; q++)
 			*q = *q >= 'a' && *q <= 'z' ? (char)(*q - 32) : *q;
 		fprintf(out, "%-15s %13s %13s %13s %11" PRIu64 " %13s %13s %13s %13s\n", name, m, a,
-			x, s->n, p[0], p[1], p[2], p[3]);
+			x, s->count, p[0], p[1], p[2], p[3]);
 	}
 	fprintf(out, "\n");
 }
@@ -399,8 +404,14 @@ static void print_text(struct report_ctx *c, const struct vxt_breakdown *b)
 		if (!b->dev[i].used)
 			continue;
 		fprintf(out, "%16s |", vxt_text(obj_name(c->r, i), nb, sizeof(nb)));
-		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++)
-			fprintf(out, " %8.4f%%", pct(&b->dev[i].g, ovh_rows[k]));
+		for (unsigned k = 0; k < sizeof(ovh_rows) / sizeof(*ovh_rows); k++) {
+			double v = pct(&b->dev[i].g, ovh_rows[k]);
+
+			if (v < 0)
+				fprintf(out, " %9s", "n/a");
+			else
+				fprintf(out, " %8.4f%%", v);
+		}
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n==================== Device Merge Information ====================\n\n");

@@ -45,7 +45,7 @@ static int export_csv(struct report_ctx *c)
 		return 1;
 	report_csv_header(c->out);
 	while ((rc = report_scope_next(c, &ev)) == 1) {
-		report_csv_row(c->out, c->r, ev);
+		report_csv_row(c->out, c->r, ev, c->start_ns);
 		fputc('\n', c->out);
 	}
 	return rc < 0;

@@ -3,7 +3,7 @@
  * Three passes over the events in scope: the first gathers per-object stats
  * and the time span, the second bins the span into a timeline, the third
  * feeds btt's breakdown (report/breakdown.c). The page has
- * a summary, an error timeline, IOPS / MB/s / latency over time, an I/O
+ * a summary, an error timeline, IOPS / MiB/s / latency over time, an I/O
  * heatmap as inline SVG (a row per object, or per LBA range when the report
  * is about one object), the latency histogram and btt's breakdown
  * (html_charts.c), the object table and the first errors. No script, no external resource:
@@ -107,8 +107,8 @@ static void page_head(struct report_ctx *c, const struct vxt_stats *st,
 		vxt_format_size(t->bytes_read, a, sizeof(a)),
 		vxt_format_size(t->bytes_written, b, sizeof(b)));
 	fprintf(c->out, "<tr><th>latency p50 / p99</th><td>%s / %s</td></tr>\n",
-		vxt_format_duration(vxt_hist_quantile(&t->lat, 0.5), a, sizeof(a)),
-		vxt_format_duration(vxt_hist_quantile(&t->lat, 0.99), b, sizeof(b)));
+		vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.5), a, sizeof(a)),
+		vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.99), b, sizeof(b)));
 	fprintf(c->out, "<tr%s><th>errors</th><td id=\"total-errors\">%" PRIu64 "</td></tr>\n",
 		t->errors ? " class=\"bad\"" : "", t->errors);
 	fprintf(c->out, "<tr%s><th>lost events</th><td>%" PRIu64 "</td></tr>\n",
@@ -248,33 +248,36 @@ static void svg_heatmap(struct report_ctx *c, const struct vxt_timeline *tl)
 static void object_table(struct report_ctx *c, const struct vxt_stats *st)
 {
 	const struct vxt_objtab *ot = vxt_reader_objects(c->r);
-	double span = st->last_ns > st->first_ns ? (double)(st->last_ns - st->first_ns) / VXT_NSEC_PER_SEC : 0;
 
 	fputs("<section>\n<h2>Objects</h2>\n<table id=\"objects\">\n<tr><th>object</th>"
 	      "<th>kind</th><th>dev</th><th>I/Os</th><th>IOPS</th><th>reads</th><th>writes</th>"
-	      "<th>read MB/s</th><th>write MB/s</th><th>p50</th><th>p99</th><th>max</th>"
-	      "<th>errors</th></tr>\n", c->out);
+	      "<th>read MiB/s</th><th>write MiB/s</th><th>p50</th><th>p99</th><th>max</th>"
+	      "<th>errors</th><th>active</th></tr>\n", c->out);
 	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
 		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
 		const struct vxt_objstats *s = vxt_stats_object(st, (uint32_t)i);
 		uint64_t ios;
-		char a[16], b[16], d[16];
+		double span;
+		char a[16], b[16], d[16], e[16];
 
 		if (!s)
 			continue;
 		ios = vxt_objstats_ios(s);
+		/* rates over the time the object was active (formats/reports.md) */
+		span = (double)vxt_objstats_active_ns(s) / VXT_NSEC_PER_SEC;
 		fprintf(c->out, "<tr%s><td>", s->errors ? " class=\"bad\"" : "");
 		html_str(c->out, o->name);
 		fprintf(c->out, "</td><td>%s</td><td>%u:%u</td><td>%" PRIu64 "</td><td>%.1f</td>"
 			"<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%.2f</td><td>%.2f</td><td>%s</td>"
-			"<td>%s</td><td>%s</td><td>%" PRIu64 "</td></tr>\n",
+			"<td>%s</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td></tr>\n",
 			vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
 			span > 0 ? (double)ios / span : 0, s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE],
-			span > 0 ? (double)s->bytes_read / span / 1e6 : 0,
-			span > 0 ? (double)s->bytes_written / span / 1e6 : 0,
-			vxt_format_duration(vxt_hist_quantile(&s->lat, 0.5), a, sizeof(a)),
-			vxt_format_duration(vxt_hist_quantile(&s->lat, 0.99), b, sizeof(b)),
-			vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors);
+			span > 0 ? (double)s->bytes_read / span / VXT_MIB : 0,
+			span > 0 ? (double)s->bytes_written / span / VXT_MIB : 0,
+			vxt_format_duration(vxt_latdist_quantile(&s->lat, 0.5), a, sizeof(a)),
+			vxt_format_duration(vxt_latdist_quantile(&s->lat, 0.99), b, sizeof(b)),
+			vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors,
+			vxt_format_duration(vxt_objstats_active_ns(s), e, sizeof(e)));
 	}
 	fputs("</table>\n</section>\n", c->out);
 }
@@ -354,7 +357,10 @@ static int fill_timeline(struct report_ctx *c, struct vxt_timeline *tl)
 	if (rc < 0)
 		return 1;
 	svg_error_timeline(c, tl);
-	html_over_time(c->out, tl, c->start_ns);
+	/* a capture or view that keeps only some I/O: empty intervals were not
+	 * captured (formats/reports.md, Rates and units) */
+	html_over_time(c->out, tl, c->start_ns,
+		       vxt_reader_info(c->r)->profile[0] || c->keep || c->held);
 	svg_heatmap(c, tl);
 	html_latency_histogram(c->out, tl, row_name, c);
 	return 0;
@@ -453,6 +459,7 @@ int report_html(struct report_ctx *c)
 	fprintf(c->out, "<footer class=\"meta\"><p>vxreplay %s</p></footer>\n</body>\n</html>\n",
 		vxt_version());
 	vxt_timeline_free(&tl);
+	vxt_objstats_free(&total);
 	vxt_stats_free(&st);
 	return rc;
 }

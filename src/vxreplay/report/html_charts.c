@@ -1,7 +1,7 @@
 /* html_charts.c - the HTML report's over-time charts and latency histogram
  *
  * From the report's timeline (every completion in scope, per interval):
- * IOPS, MB/s (10^6 bytes per second) and the p50 / p99 latency per interval
+ * IOPS, MiB/s (2^20 bytes per second) and the p50 / p99 latency per interval
  * as bar and line charts, and the log2 latency histogram of the scope (and
  * of the busiest objects, in a table) with the p50 and p99 buckets marked.
  * Inline SVG and tables only; times count from the file's start.
@@ -32,9 +32,10 @@ static void axis(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns, in
 	}
 }
 
-/* A bar per interval of @v (in @unit), scaled to the peak. */
+/* A bar per interval of @v (in @unit), scaled to the peak; with @partial an
+ * interval without events is a grey "not captured" band instead. */
 static void bars(FILE *out, const char *id, const char *title, const char *unit,
-		 const struct vxt_timeline *tl, const double *v, uint64_t start_ns)
+		 const struct vxt_timeline *tl, const double *v, uint64_t start_ns, bool partial)
 {
 	const int top = 10, h = 110, base = top + h;
 	double bw = (double)PLOT_W / tl->nbins, max = 0;
@@ -48,6 +49,13 @@ static void bars(FILE *out, const char *id, const char *title, const char *unit,
 	for (unsigned b = 0; b < tl->nbins; b++) {
 		double bh = max > 0 ? (double)h * v[b] / max : 0;
 
+		if (partial && !tl->events[b]) {
+			fprintf(out, "<rect class=\"not-captured\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+				"height=\"%d\" fill=\"#e0e0e0\"><title>%.3f s: not captured</title>"
+				"</rect>\n", PLOT_X + bw * b, top, bw, h,
+				(double)(vxt_timeline_bin_start(tl, b) - start_ns) / VXT_NSEC_PER_SEC);
+			continue;
+		}
 		fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"#5b8db8\"><title>%.3f s: %.1f %s</title></rect>\n", PLOT_X + bw * b,
 			base - bh, bw > 2 ? bw - 1 : bw, bh,
@@ -104,7 +112,7 @@ static void latency_lines(FILE *out, const struct vxt_timeline *tl, uint64_t sta
 	fputs("</svg>\n", out);
 }
 
-void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns)
+void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns, bool partial)
 {
 	double *v = calloc(tl->nbins ? tl->nbins : 1, sizeof(*v));
 
@@ -116,14 +124,16 @@ void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns)
 	      out);
 	for (unsigned b = 0; b < tl->nbins; b++)
 		v[b] = vxt_timeline_iops(tl, b);
-	bars(out, "iops-over-time", "IOPS", "I/O/s", tl, v, start_ns);
+	bars(out, "iops-over-time", "IOPS", "I/O/s", tl, v, start_ns, partial);
 	for (unsigned b = 0; b < tl->nbins; b++)
-		v[b] = vxt_timeline_bps(tl, b) / 1e6;
-	bars(out, "mbs-over-time", "MB/s", "MB/s", tl, v, start_ns);
+		v[b] = vxt_timeline_bps(tl, b) / VXT_MIB;
+	bars(out, "mbs-over-time", "MiB/s", "MiB/s", tl, v, start_ns, partial);
 	latency_lines(out, tl, start_ns);
-	fputs("<figcaption>Completed I/Os per second, MB/s (10^6 bytes per second) and the p50 / "
-	      "p99 latency of each interval (green p50, red p99; from log2 buckets, the middle of "
-	      "the bucket).</figcaption>\n</figure>\n</section>\n", out);
+	fprintf(out, "<figcaption>Completed I/Os per second, MiB/s (2^20 bytes per second) and the "
+		"p50 / p99 latency of each interval (green p50, red p99; formats/reports.md, "
+		"Percentiles)%s.</figcaption>\n</figure>\n</section>\n", partial ?
+		"; only the I/O a profile or script kept is here: grey intervals held none of it "
+		"and were not captured, not idle" : "");
 	free(v);
 }
 
@@ -221,19 +231,19 @@ void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,
 	fputs("</table>\n</section>\n", out);
 }
 
-static void bd_row(FILE *out, const char *name, const struct vxt_bd_stat *s)
+static void bd_row(FILE *out, const char *name, const struct vxt_latdist *s)
 {
 	char a[32], b[32], d[32], e[32], f[32];
 
-	if (!s->n)
+	if (!s->count)
 		return;
 	fprintf(out, "<tr data-iv=\"%s\"><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td>"
-		"<td>%s</td><td>%s</td><td>%s</td></tr>\n", name, name, s->n,
+		"<td>%s</td><td>%s</td><td>%s</td></tr>\n", name, name, s->count,
 		vxt_format_duration(s->min, a, sizeof(a)),
-		vxt_format_duration((s->sum + s->n / 2) / s->n, b, sizeof(b)),
+		vxt_format_duration((s->sum + s->count / 2) / s->count, b, sizeof(b)),
 		vxt_format_duration(s->max, d, sizeof(d)),
-		vxt_format_duration(vxt_bd_quantile(s, 0.50), e, sizeof(e)),
-		vxt_format_duration(vxt_bd_quantile(s, 0.99), f, sizeof(f)));
+		vxt_format_duration(vxt_latdist_quantile(s, 0.50), e, sizeof(e)),
+		vxt_format_duration(vxt_latdist_quantile(s, 0.99), f, sizeof(f)));
 }
 
 void html_breakdown(FILE *out, const struct vxt_breakdown *b)

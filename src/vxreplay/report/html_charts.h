@@ -8,8 +8,11 @@
 
 #include "vxtrace/timeline.h"
 
-/* IOPS, MB/s and p50 / p99 latency per interval of @tl, as SVG; times from @start_ns. */
-void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns);
+/* IOPS, MiB/s and p50 / p99 latency per interval of @tl, as SVG; times from @start_ns. */
+/* @partial: the I/O in scope is only what a profile or script kept (at
+ * record or replay time): an interval without any event was not captured,
+ * and is drawn so, not as zero. */
+void html_over_time(FILE *out, const struct vxt_timeline *tl, uint64_t start_ns, bool partial);
 /* The latency histogram of @tl's completions, and a table of it with a
  * column per busiest object (named by @name). */
 void html_latency_histogram(FILE *out, const struct vxt_timeline *tl,

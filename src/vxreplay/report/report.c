@@ -156,7 +156,7 @@ int report_summary(struct report_ctx *c)
 			t->ios[VXT_OP_DISCARD],
 			t->bytes_read + t->bytes_written + t->bytes_other, t->bytes_read,
 			t->bytes_written, t->errors, st.lost, t->starts, t->requeues, nobj,
-			vxt_hist_quantile(&t->lat, 0.5), vxt_hist_quantile(&t->lat, 0.99),
+			vxt_latdist_quantile(&t->lat, 0.5), vxt_latdist_quantile(&t->lat, 0.99),
 			t->lat.max);
 		report_spec_section(c, 1);
 		fprintf(c->out, "}\n");
@@ -189,8 +189,8 @@ int report_summary(struct report_ctx *c)
 			vxt_format_size(t->bytes_read, a, sizeof(a)),
 			vxt_format_size(t->bytes_written, b, sizeof(b)));
 		fprintf(c->out, "latency:   p50 %s, p99 %s",
-			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.5), a, sizeof(a)),
-			vxt_format_duration(vxt_hist_quantile(&t->lat, 0.99), b, sizeof(b)));
+			vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.5), a, sizeof(a)),
+			vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.99), b, sizeof(b)));
 		fprintf(c->out, ", max %s\n", vxt_format_duration(t->lat.max, a, sizeof(a)));
 		fprintf(c->out, "errors:    %" PRIu64 "\n", t->errors);
 		fprintf(c->out, "lost:      %" PRIu64 "%s\n", st.lost,
@@ -198,6 +198,7 @@ int report_summary(struct report_ctx *c)
 		fprintf(c->out, "objects:   %" PRIu64 "\n", nobj);
 		report_spec_section(c, 1);
 	}
+	vxt_objstats_free(t);
 	vxt_stats_free(&st);
 	return 0;
 }
@@ -206,38 +207,39 @@ int report_objects(struct report_ctx *c)
 {
 	struct vxt_stats st;
 	const struct vxt_objtab *ot = vxt_reader_objects(c->r);
-	double span;
 	bool first = true;
 
 	if (collect(c, &st))
 		return vxt_stats_free(&st), 1;
-	span = st.last_ns > st.first_ns ? (double)(st.last_ns - st.first_ns) / VXT_NSEC_PER_SEC : 0;
 	if (c->fmt == FMT_JSON)
 		fprintf(c->out, "[");
 	else if (c->fmt == FMT_CSV)
 		fprintf(c->out, "object,kind,dev,ios,reads,writes,iops,read_mbps,write_mbps,"
 			"bytes_read,bytes_written,latency_avg_ns,latency_p50_ns,latency_p99_ns,"
-			"latency_max_ns,errors\n");
+			"latency_max_ns,errors,active_ns\n");
 	else
-		fprintf(c->out, "%-16s %-9s %9s %9s %9s %8s %8s %9s %9s %9s %7s\n", "OBJECT",
-			"KIND", "IOS", "IOPS", "READS", "RMB/s", "WMB/s", "LAT_P50", "LAT_P99",
-			"LAT_MAX", "ERRORS");
+		fprintf(c->out, "%-16s %-9s %9s %9s %9s %8s %8s %9s %9s %9s %7s %9s\n", "OBJECT",
+			"KIND", "IOS", "IOPS", "READS", "RMiB/s", "WMiB/s", "LAT_P50", "LAT_P99",
+			"LAT_MAX", "ERRORS", "ACTIVE");
 	for (size_t i = 0; i < vxt_objtab_count(ot); i++) {
 		const struct vxt_object *o = vxt_objtab_get(ot, (uint32_t)i);
 		const struct vxt_objstats *s = vxt_stats_object(&st, (uint32_t)i);
-		uint64_t ios, p50, p99, avg;
-		double iops, rmb, wmb;
-		char a[16], b[16], d[16], nb[NAMEBUF];
+		uint64_t ios, p50, p99, avg, active;
+		double iops, rmb, wmb, span;
+		char a[16], b[16], d[16], e[16], nb[NAMEBUF];
 
 		if (!s)
 			continue;
 		ios = vxt_objstats_ios(s);
+		/* rates over the time the object was active, not the scope's span */
+		active = vxt_objstats_active_ns(s);
+		span = (double)active / VXT_NSEC_PER_SEC;
 		iops = span > 0 ? (double)ios / span : 0;
-		rmb = span > 0 ? (double)s->bytes_read / span / 1e6 : 0;
-		wmb = span > 0 ? (double)s->bytes_written / span / 1e6 : 0;
-		p50 = vxt_hist_quantile(&s->lat, 0.5);
-		p99 = vxt_hist_quantile(&s->lat, 0.99);
-		avg = s->lat.count ? s->lat.sum / s->lat.count : 0;
+		rmb = span > 0 ? (double)s->bytes_read / span / VXT_MIB : 0;
+		wmb = span > 0 ? (double)s->bytes_written / span / VXT_MIB : 0;
+		p50 = vxt_latdist_quantile(&s->lat, 0.5);
+		p99 = vxt_latdist_quantile(&s->lat, 0.99);
+		avg = vxt_latdist_mean(&s->lat);
 		if (c->fmt == FMT_JSON) {
 			fprintf(c->out, "%s\n {\"object\": ", first ? "" : ",");
 			report_json_str(c->out, o->name);
@@ -246,24 +248,28 @@ int report_objects(struct report_ctx *c)
 				", \"read_mbps\": %.3f, \"write_mbps\": %.3f, \"bytes_read\": %" PRIu64
 				", \"bytes_written\": %" PRIu64 ", \"latency_avg_ns\": %" PRIu64
 				", \"latency_p50_ns\": %" PRIu64 ", \"latency_p99_ns\": %" PRIu64
-				", \"latency_max_ns\": %" PRIu64 ", \"errors\": %" PRIu64 "}",
+				", \"latency_max_ns\": %" PRIu64 ", \"errors\": %" PRIu64
+				", \"active_ns\": %" PRIu64 "}",
 				vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
 				s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE], iops, rmb, wmb,
-				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors);
+				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors,
+				active);
 		} else if (c->fmt == FMT_CSV) {
 			fprintf(c->out, "%s,%s,%u:%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.3f,"
 				"%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-				PRIu64 ",%" PRIu64 "\n", CSV(o->name, nb), vxt_obj_kind_name(o->kind),
-				o->dev >> 20, o->dev & 0xfffff, ios, s->ios[VXT_OP_READ],
-				s->ios[VXT_OP_WRITE], iops, rmb, wmb, s->bytes_read, s->bytes_written,
-				avg, p50, p99, s->lat.max, s->errors);
+				PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", CSV(o->name, nb),
+				vxt_obj_kind_name(o->kind), o->dev >> 20, o->dev & 0xfffff, ios,
+				s->ios[VXT_OP_READ], s->ios[VXT_OP_WRITE], iops, rmb, wmb,
+				s->bytes_read, s->bytes_written, avg, p50, p99, s->lat.max, s->errors,
+				active);
 		} else {
 			fprintf(c->out, "%-16s %-9s %9" PRIu64 " %9.1f %9" PRIu64 " %8.2f %8.2f "
-				"%9s %9s %9s %7" PRIu64 "\n", TEXT(o->name, nb), vxt_obj_kind_name(o->kind),
-				ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
+				"%9s %9s %9s %7" PRIu64 " %9s\n", TEXT(o->name, nb),
+				vxt_obj_kind_name(o->kind), ios, iops, s->ios[VXT_OP_READ], rmb, wmb,
 				vxt_format_duration(p50, a, sizeof(a)),
 				vxt_format_duration(p99, b, sizeof(b)),
-				vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors);
+				vxt_format_duration(s->lat.max, d, sizeof(d)), s->errors,
+				vxt_format_duration(active, e, sizeof(e)));
 		}
 		first = false;
 	}
@@ -276,7 +282,7 @@ int report_objects(struct report_ctx *c)
 void report_csv_header(FILE *out)
 {
 	fprintf(out, "time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,"
-		"pid,comm,cpu,host\n");
+		"pid,comm,cpu,host,rel_ns\n");
 }
 
 /*
@@ -334,7 +340,8 @@ static void row_csv(struct row *w, const char *s)
 	w->n += vxt_escape_csv(s, w->buf + w->n, sizeof(w->buf) - w->n);
 }
 
-void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev)
+void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
+		    uint64_t start_ns)
 {
 	struct row w;
 	char fl[64], e[16];
@@ -367,6 +374,8 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	row_u64(&w, ev->cpu);
 	row_ch(&w, ',');
 	row_csv(&w, ev_host(r, ev));
+	row_ch(&w, ',');
+	row_i64(&w, (int64_t)(ev->time_ns - start_ns));
 	fwrite(w.buf, 1, w.n, out);
 }
 
@@ -480,7 +489,7 @@ static int list_events(struct report_ctx *c, bool errors_only)
 			fprintf(c->out, "%s\n ", first ? "" : ",");
 			report_json_event(c->out, c->r, ev, c->start_ns);
 		} else if (c->fmt == FMT_CSV) {
-			report_csv_row(c->out, c->r, ev);
+			report_csv_row(c->out, c->r, ev, c->start_ns);
 			fputc('\n', c->out);
 		} else if (errors_only) {
 			text_error_row(c, ev);

@@ -72,6 +72,8 @@ void report_damage(struct report_ctx *c, size_t chunk, const char *msg);
 /* @return 0, or 1 after printing why the file could not be read. */
 int report_summary(struct report_ctx *c);
 int report_objects(struct report_ctx *c);
+/* --report processes (procs.c). */
+int report_processes(struct report_ctx *c);
 int report_errors(struct report_ctx *c);
 int report_events(struct report_ctx *c);
 /* btt's breakdown of the phases (breakdown.c). */
@@ -89,7 +91,10 @@ void report_script_section(struct report_ctx *c, int part);
 /* One event as a CSV row (no newline) / JSON object, as the events report
  * writes it; shared with exports. */
 void report_csv_header(FILE *out);
-void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev);
+/* @start_ns: the file's time base, rel_ns = time_ns - start_ns (the TIME
+ * of the browser and the reports). */
+void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
+		    uint64_t start_ns);
 void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_event *ev,
 		       uint64_t start_ns);
 /* Is @e in scope? @return 1 yes, 0 no, -1 no and nothing after it is

@@ -67,6 +67,7 @@ struct vr_app {
 	int nlist;
 	uint8_t *tl_marks;		/* per bin: a user mark */
 	unsigned tl_marks_n;
+	uint8_t *tl_uncapt;		/* per bin: not captured (tl_marks_n of them) */
 	const char *labels[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS];
 	char label_buf[VR_LBA_ROWS_MAX > VR_MAX_ROWS ? VR_LBA_ROWS_MAX : VR_MAX_ROWS][40];
 	char search[256];
@@ -97,7 +98,7 @@ int vr_heat_hidden_errors(const struct vr_app *a, int from, int to, char *buf, s
 int vr_step_bin(struct vr_app *a, int dir);
 /* True when the timeline shrinks to its axis (errors plotted, none in the file). */
 bool vr_timeline_compact(const struct vr_app *a);
-/* "Errors", "IOPS", "MB/s", "Latency p50", "Latency p99". */
+/* "Errors", "IOPS", "MiB/s", "Latency p50", "Latency p99". */
 const char *vr_tl_metric_name(int metric);
 
 /* histpanel.c */

@@ -104,12 +104,14 @@ char *vr_sector_label(uint64_t s, uint64_t row, char *buf, size_t size)
 static void lba_title(struct vr_app *a, const struct vxt_timeline *tl, int shown, char *buf,
 		      size_t size, const char *bins)
 {
+	uint64_t end = tl->lba_first + tl->lba_sectors, dev = vr_lba_sectors(&a->m);
 	size_t n;
 
+	if (end > dev && dev > tl->lba_first)
+		end = dev;	/* the last row is cut at the object's end */
 	n = (size_t)snprintf(buf, size, "Heatmap %s by LBA: sectors %" PRIu64 "-%" PRIu64
 			     " in %u rows of %" PRIu64 "%s", vr_objname(a, tl->lba_object),
-			     tl->lba_first, tl->lba_first + tl->lba_sectors - 1, tl->nrows,
-			     tl->lba_sectors / tl->nrows, bins);
+			     tl->lba_first, end - 1, tl->nrows, tl->lba_sectors / tl->nrows, bins);
 	if (n < size && shown < (int)tl->nrows)
 		n += (size_t)snprintf(buf + n, size - n, "  rows %d-%d of %u shown", a->hm_top + 1,
 				      a->hm_top + shown, tl->nrows);

@@ -421,7 +421,7 @@ const struct tui_action vr_keys[] = {
 	{ 'x', 0, "x", "export the view (CSV, or JSON by .json)", act_export },
 	{ 'F', 0, "F", "follow a growing file", act_follow },
 	{ 'L', 0, "L", "timeline: a lane per heatmap row", act_lanes },
-	{ 'c', 0, "c", "timeline metric: errors, IOPS, MB/s, latency (D2C) p50, p99, Q2C p50, p99", act_tl_metric },
+	{ 'c', 0, "c", "timeline metric: errors, IOPS, MiB/s, latency (D2C) p50, p99, Q2C p50, p99", act_tl_metric },
 	{ 'b', 0, "b", "latency histogram of the object (log2; 1 D2C, 2 Q2C, 3 queue time)", act_hist },
 	{ 'A', 0, "A", "aggregations of the D script picked with p, over the window", act_agg },
 	{ 'P', 0, "P", "per-process view: I/Os, bytes, errors, avg / p99 latency", act_procs },

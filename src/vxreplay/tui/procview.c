@@ -39,10 +39,8 @@ static void proc_cell(void *ctx, size_t row, int col, char *buf, size_t size, in
 	case 2: snprintf(buf, size, "%" PRIu64, r->ios); break;
 	case 3: vxt_format_size(r->bytes, buf, size); break;
 	case 4: snprintf(buf, size, "%" PRIu64, r->errors); break;
-	case 5: vxt_format_duration(r->ios ? r->lat_sum / r->ios : 0, buf, size); break;
-	case 6:
-		vxt_format_duration(vxt_log2hist_quantile(r->lat, VXT_LAT_BUCKETS, 0.99), buf, size);
-		break;
+	case 5: vxt_format_duration(vxt_latdist_mean(&r->lat), buf, size); break;
+	case 6: vxt_format_duration(vxt_latdist_quantile(&r->lat, 0.99), buf, size); break;
 	default: break;
 	}
 	if (col == 0 && r->errors)

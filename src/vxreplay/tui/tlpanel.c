@@ -2,8 +2,8 @@
  *
  * One column per bin of the visible window. It plots a metric over time
  * (c switches): errors (with the lost and slow marks of a profile), IOPS,
- * MB/s (10^6 bytes per second, as iostat), the p50 / p99 latency (D2C) of
- * the bin's log2 histogram, or the p50 / p99 Q2C (queue to completion, from
+ * MiB/s (2^20 bytes per second, the product's unit), the p50 / p99 latency (D2C) of
+ * the bin's completions (latdist.h), or the p50 / p99 Q2C (queue to completion, from
  * the pairing of every phase, ivseries.h). Under the bars the axis carries the cursor and the
  * marks, and under it time labels in the event list's time base. With no
  * error in the file the error plot shrinks to the axis and says so. L shows
@@ -21,13 +21,13 @@
 #include "tui_timeline.h"
 
 static const char *const metric_title[VR_TLM_COUNT] = {
-	[VR_TLM_ERRORS] = "Errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
+	[VR_TLM_ERRORS] = "Errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MiB/s",
 	[VR_TLM_P50] = "Latency p50", [VR_TLM_P99] = "Latency p99",
 	[VR_TLM_Q2C_P50] = "Q2C p50", [VR_TLM_Q2C_P99] = "Q2C p99",
 };
 
 static const char *const metric_label[VR_TLM_COUNT] = {
-	[VR_TLM_ERRORS] = "errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MB/s",
+	[VR_TLM_ERRORS] = "errors", [VR_TLM_IOPS] = "IOPS", [VR_TLM_MBS] = "MiB/s",
 	[VR_TLM_P50] = "p50", [VR_TLM_P99] = "p99",
 	[VR_TLM_Q2C_P50] = "q2c p50", [VR_TLM_Q2C_P99] = "q2c p99",
 };
@@ -58,14 +58,13 @@ static double metric_q(const struct vr_app *a)
 }
 
 /* The value of bin @b (all objects) in the unit the bars use: errors, IOPS,
- * bytes per second, ns. @iv: with a Q2C metric, the bins' Q2C histograms. */
+ * bytes per second, ns. @iv: with a Q2C metric, the bins' Q2C distributions. */
 static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned b,
-			  const uint32_t *iv)
+			  const struct vxt_latdist *iv)
 {
 	switch (a->tl_metric) {
 	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
-		return iv ? vxt_log2hist_quantile(iv + (size_t)b * VXT_LAT_BUCKETS, VXT_LAT_BUCKETS,
-						  metric_q(a)) : 0;
+		return iv ? vxt_latdist_quantile(&iv[b], metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)(vxt_timeline_iops(tl, b) + 0.5);
 	case VR_TLM_MBS: return (uint64_t)(vxt_timeline_bps(tl, b) + 0.5);
 	case VR_TLM_P50: return vxt_timeline_lat_quantile(tl, b, 0.50);
@@ -74,9 +73,9 @@ static uint64_t bin_value(const struct vr_app *a, const struct vxt_timeline *tl,
 	}
 }
 
-/* The same for one cell (a lane); @iv: the cells' Q2C histograms. */
+/* The same for one cell (a lane); @iv: the cells' Q2C distributions. */
 static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl, unsigned r,
-			   unsigned b, const uint32_t *iv)
+			   unsigned b, const struct vxt_latdist *iv)
 {
 	const struct vxt_tl_cell *c = &tl->cells[(size_t)r * tl->nbins + b];
 	double s = (double)(vxt_timeline_bin_start(tl, b + 1) - vxt_timeline_bin_start(tl, b)) / 1e9;
@@ -85,12 +84,11 @@ static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl
 		s = 1e-9;
 	switch (a->tl_metric) {
 	case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
-		return iv ? vxt_log2hist_quantile(iv + ((size_t)r * tl->nbins + b) * VXT_LAT_BUCKETS,
-						  VXT_LAT_BUCKETS, metric_q(a)) : 0;
+		return iv ? vxt_latdist_quantile(&iv[(size_t)r * tl->nbins + b], metric_q(a)) : 0;
 	case VR_TLM_IOPS: return (uint64_t)((double)c->ios / s + 0.5);
 	case VR_TLM_MBS: return (uint64_t)((double)c->bytes / s + 0.5);
-	case VR_TLM_P50: return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.50);
-	case VR_TLM_P99: return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, 0.99);
+	case VR_TLM_P50: return vxt_timeline_cell_quantile(c, 0.50);
+	case VR_TLM_P99: return vxt_timeline_cell_quantile(c, 0.99);
 	default: return c->errors;
 	}
 }
@@ -106,7 +104,7 @@ static char *format_value(const struct vr_app *a, uint64_t v, char *buf, size_t 
 			snprintf(buf, size, "%" PRIu64, v);
 		break;
 	case VR_TLM_MBS:
-		snprintf(buf, size, v >= 10000000000ull ? "%.0f" : "%.1f", (double)v / 1e6);
+		snprintf(buf, size, v >= 10485760000ull ? "%.0f" : "%.1f", (double)v / VXT_MIB);
 		break;
 	case VR_TLM_P50: case VR_TLM_P99: case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
 		vxt_format_duration(v, buf, size);
@@ -123,16 +121,32 @@ static struct tui_rect plot_rect(const struct tui_panel *p)
 				  p->r.w - VR_LABEL_W - 1 };
 }
 
+/* True when the I/O shown is only what a profile kept (at record time, or
+ * a speculative view now): a bin without events was not captured. */
+static bool partial_capture(const struct vr_app *a)
+{
+	return vxt_reader_info(a->m.rd)->profile[0] || a->m.view.spec_on;
+}
+
 static void update_marks(struct vr_app *a, const struct vxt_timeline *tl)
 {
 	if (a->tl_marks_n != tl->nbins) {
 		free(a->tl_marks);
+		free(a->tl_uncapt);
 		a->tl_marks = calloc(tl->nbins ? tl->nbins : 1, 1);
+		a->tl_uncapt = calloc(tl->nbins ? tl->nbins : 1, 1);
+		if (!a->tl_marks || !a->tl_uncapt) {
+			free(a->tl_marks);
+			free(a->tl_uncapt);
+			a->tl_marks = a->tl_uncapt = NULL;
+		}
 		a->tl_marks_n = a->tl_marks ? tl->nbins : 0;
 	}
 	if (!a->tl_marks)
 		return;
 	memset(a->tl_marks, 0, a->tl_marks_n);
+	for (unsigned b = 0; b < a->tl_marks_n; b++)
+		a->tl_uncapt[b] = partial_capture(a) && !tl->events[b];
 	for (unsigned i = 0; i < a->m.nmarks; i++) {
 		int b = vxt_timeline_bin(tl, a->m.marks[i].time_ns);
 
@@ -163,6 +177,9 @@ static void timeline_title(struct vr_app *a, const struct tui_panel *p, bool foc
 			   a->m.mark_kinds & VR_MARK_ERRORS ? "Errors" : "Timeline";
 
 	marks_key(a, key, sizeof(key));
+	if (partial_capture(a) && strlen(key) + 20 < sizeof(key))
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), "  %s not captured",
+			 tui_glyphs->shade[1]);
 	snprintf(t, sizeof(t), "%s%s  %s..%ss  bin %s%s%s%s", what, a->lanes ? " by object" : "",
 		 vr_reltime(a, tl->t0, b0, sizeof(b0)), vr_reltime(a, tl->t1, b1, sizeof(b1)),
 		 vxt_format_duration((tl->t1 - tl->t0) / (tl->nbins ? tl->nbins : 1), bw, sizeof(bw)),
@@ -215,8 +232,8 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 	int lanes = pr.h - 1, shown = 0;
 	uint64_t max = 0;
 	char mx[32], key[160], more[32];
-	const uint32_t *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
-			     vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, true) : NULL;
+	const struct vxt_latdist *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
+				       vr_ivs_dists(&a->m, tl, VR_IVS_Q2C, true) : NULL;
 
 	for (unsigned r = 0; r < tl->nrows; r++)
 		for (unsigned b = 0; b < n; b++) {
@@ -268,7 +285,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	struct tui_timeline w;
 	uint64_t max = 0;
 	bool errs = errors_plotted(a), compact = vr_timeline_compact(a), none = false;
-	const uint32_t *iv = NULL;
+	const struct vxt_latdist *iv = NULL;
 
 	if (!tl->nbins || pr.h < 1)
 		return;
@@ -280,7 +297,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	}
 	if (q2c_metric(a)) {
 		none = vr_ivs_want(&a->m) == VR_IVS_NO_PHASES;
-		iv = none ? NULL : vr_ivs_bins(&a->m, tl, VR_IVS_Q2C, false);
+		iv = none ? NULL : vr_ivs_dists(&a->m, tl, VR_IVS_Q2C, false);
 	}
 	if (a->lanes) {
 		timeline_lanes(a, p, tl);
@@ -307,7 +324,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		.nbins = (int)tl->nbins,
 		.val = errs || a->tl_metric != VR_TLM_ERRORS ? a->tl_vals : NULL,
 		.lost = a->m.mark_kinds & VR_MARK_LOST ? tl->lost : NULL, .slow = a->m.tl_slow,
-		.marks = a->tl_marks,
+		.marks = a->tl_marks, .uncaptured = a->tl_uncapt,
 		.cursor = vxt_timeline_bin(tl, vr_model_cursor_time(&a->m)),
 		.bar_role = errs ? TUI_R_ERROR : TUI_R_NORMAL,
 		.log_scale = a->tl_metric == VR_TLM_ERRORS,

@@ -14,7 +14,7 @@
 
 /* Paragraphs: the help wraps them to the screen's width. */
 static const char *const help_before[] = {
-	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MB/s or latency p50 / "
+	"vxreplay browses a trace: the header, a timeline (errors, IOPS, MiB/s or latency p50 / "
 	"p99 per bin: c; time labels in seconds as the TIME column), a heatmap of the busiest "
 	"objects, and the events. Tab moves between panels; Left/Right on the timeline or the "
 	"heatmap step one bin, on the event list they scroll its columns sideways (the time "
@@ -343,6 +343,7 @@ int vxreplay_tui(const char *path, const struct vxreplay_tui_opts *opts)
 		vr_search_free(a->search_f);
 		vr_overlays_free(a);
 		free(a->tl_marks);
+		free(a->tl_uncapt);
 		free(a->tl_vals);
 		free(a);
 		return 1;
@@ -355,6 +356,7 @@ out_close:
 	vr_search_free(a->search_f);
 	vr_overlays_free(a);
 	free(a->tl_marks);
+	free(a->tl_uncapt);
 	free(a->tl_vals);
 	vr_model_close(&a->m);
 	free(a);

@@ -47,8 +47,8 @@
  *
  * With tally_on, per (device, op) the program counts issues, requeues,
  * completions, bytes, errors (and per errno) and the completions' latencies
- * in two histograms (the metrics' 2^k us buckets and the log-linear ns
- * buckets of struct vxt_hist), in per-CPU maps (an array by the device's
+ * in two histograms (the metrics' 2^k us buckets and log-linear ns
+ * buckets, 4 per power of two), in per-CPU maps (an array by the device's
  * place in want_dev[] and the op when objects are chosen, else a hash by
  * device and op) that user space reads
  * once per interval, from the very records it sends; with tally_only it
@@ -502,7 +502,7 @@ static __always_inline __u32 msb64(__u64 v)
 	return r;
 }
 
-/* As vxt_hist_bucket() (stats.c): 4 sub-buckets per power of two. */
+/* 4 sub-buckets per power of two (read by vxtop, model_tally.c). */
 static __always_inline __u32 ns_bucket(__u64 v)
 {
 	__u32 msb;
