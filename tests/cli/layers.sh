@@ -2,11 +2,13 @@
 # layers.sh - the library's layers include only layers below them, and the
 # programs include only public headers and their own.
 #
-#   common < format < source < select < analysis < sink
+#   common < format < source < select < analysis < sink, query
 #
 # A file in src/lib/L/ may include "M/x.h" (a private header of layer M) or
 # "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
-# only when M is L or a layer below L. A program (src/vxrecord, src/vxreplay,
+# only when M is L or a layer below L. Layers of one rank (sink and query:
+# where events go, and SQL over files) stand beside each other and include
+# neither. A program (src/vxrecord, src/vxreplay,
 # src/vxtop) or the TUI library (src/tui) includes no private header of the
 # library at all.
 [ -n "${VXT_SAN:-}" ] && { echo "reads the sources, no program runs: run once, not again under the sanitizers"; exit 77; }
@@ -16,7 +18,7 @@ cd "$top" || exit 1
 layer_rank() {
 	case $1 in
 	common) echo 1 ;; format) echo 2 ;; source) echo 3 ;;
-	select) echo 4 ;; analysis) echo 5 ;; sink) echo 6 ;;
+	select) echo 4 ;; analysis) echo 5 ;; sink|query) echo 6 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -30,7 +32,8 @@ public_layer() {
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
 	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
 	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h) echo analysis ;;
-	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
+	metrics.h|sink.h|clickhouse.h) echo sink ;;
+	sql.h) echo query ;;
 	*) echo unknown ;;
 	esac
 }
@@ -40,7 +43,7 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
 	if [ "$rank" = 0 ]; then
-		echo "$f: not in a layer folder (common format source select analysis sink)"
+		echo "$f: not in a layer folder (common format source select analysis sink query)"
 		bad=1
 		continue
 	fi
@@ -58,6 +61,9 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 		if [ "$(layer_rank "$to")" -gt "$rank" ]; then
 			echo "$f: includes $inc: layer $layer must not include layer $to (above it)"
 			bad=1
+		elif [ "$to" != "$layer" ] && [ "$(layer_rank "$to")" = "$rank" ]; then
+			echo "$f: includes $inc: layer $layer must not include layer $to (beside it)"
+			bad=1
 		fi
 	done
 done
@@ -72,7 +78,7 @@ done
 for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
-		common|format|source|select|analysis|sink)
+		common|format|source|select|analysis|sink|query)
 			echo "$f: includes $inc, a private header of the library"
 			bad=1 ;;
 		esac

@@ -1,11 +1,11 @@
-/* sql_columns.c - the column values of one row of the events, errors and ios
+/* columns.c - the column values of one row of the events, errors and ios
  * tables, from its event, its file, its ordinal in the file and (ios) the
  * times of its queue, getrq and insert phases (0 = not captured)
  */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 int64_t sql_real_ns(uint64_t time_ns, int64_t off)
 {

@@ -1,4 +1,4 @@
-/* sql_latency.c - the latency table: the reports' latency histograms in SQL
+/* latency.c - the latency table: the reports' latency histograms in SQL
  *
  * One row per file, object and op (and time window, when asked): the
  * completions' count, mean, maximum, p50/p90/p99/p99.9 and the histogram
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 #include "vxtrace/stats.h"
 
 /* Cells (file, object, op, window) a query may make: 2 KiB each. */

@@ -1,4 +1,4 @@
-/* sql_plan.c - what an event table's query pushes into the index
+/* plan.c - what an event table's query pushes into the index
  *
  * xBestIndex picks the constraints the index can use (time_ns and real_ns
  * ranges, object = / IN, error != 0) and the fields the query names; it
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_plan.h"
+#include "query/plan.h"
 
 /* idxStr tokens, in the order of enum sql_pred. */
 static const char *const pred_token[] = {

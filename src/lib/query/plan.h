@@ -1,4 +1,4 @@
-/* sql_plan.h - an event table query's pushdown plan (internal to libvxtrace) */
+/* plan.h - an event table query's pushdown plan (internal to libvxtrace) */
 #ifndef VXT_SQL_PLAN_H
 #define VXT_SQL_PLAN_H
 
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 /* Predicates the index can use; argv order follows idxStr. */
 enum sql_pred {

@@ -1,10 +1,10 @@
 /* sql_impl.h - the SQL module's insides (internal to libvxtrace)
  *
- * A table of the module "vxtrace" holds a set of opened files (sql_files.c).
+ * A table of the module "vxtrace" holds a set of opened files (files.c).
  * Event tables (events, ios, errors) scan chunks through the index and their
- * pushdown plan (sql_vtab.c); index tables (objects, chunks, files, agg)
- * list what the readers hold in memory (sql_tables.c); the latency table
- * builds the reports' histograms (sql_latency.c). Functions: sql_funcs.c.
+ * pushdown plan (vtab.c); index tables (objects, chunks, files, agg)
+ * list what the readers hold in memory (tables.c); the latency table
+ * builds the reports' histograms (latency.c). Functions: funcs.c.
  */
 #ifndef VXT_SQL_IMPL_H
 #define VXT_SQL_IMPL_H
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sink/sql_sqlite.h"
+#include "query/sqlite.h"
 #include "vxtrace/vxtrace.h"
 
 /* One opened file of a table. */
@@ -99,18 +99,18 @@ struct sql_cursor {
 	const struct sql_cursor_ops *ops;
 };
 
-/* The event tables (sql_vtab.c) ... */
+/* The event tables (vtab.c) ... */
 int sql_ev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_ev_open(struct sql_vtab *vt);
-/* ... and the index tables (sql_tables.c). @return NULL when out of memory. */
+/* ... and the index tables (tables.c). @return NULL when out of memory. */
 int sql_ix_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_ix_open(struct sql_vtab *vt);
 
-/* ... and the latency histograms (sql_latency.c). */
+/* ... and the latency histograms (latency.c). */
 int sql_lat_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_lat_open(struct sql_vtab *vt);
 
-/* The functions vxt_percentile() etc. on @db (sql_funcs.c). */
+/* The functions vxt_percentile() etc. on @db (funcs.c). */
 int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx);
 
 #endif

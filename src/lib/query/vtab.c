@@ -1,7 +1,7 @@
-/* sql_vtab.c - the event tables: events, errors and ios
+/* vtab.c - the event tables: events, errors and ios
  *
  * A cursor walks the files of its table chunk by chunk. With the plan of
- * sql_plan.c it skips the chunks whose index entry excludes every row (time
+ * plan.c it skips the chunks whose index entry excludes every row (time
  * range, objects present, error counts), and where the index alone knows how
  * many rows a chunk gives (a chunk wholly inside the time range, counting
  * errors or completed I/Os) it yields that many rows without decompressing
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_evcursor.h"
+#include "query/evcursor.h"
 
 /* The cursor's own reader of file @fi, opened on first use: the file the
  * table opened (same header), else an error. @return it, or NULL. */
