@@ -22,7 +22,10 @@ struct ev_cursor {
 	bool eof;
 	size_t fi;			/* current file */
 	size_t ci;			/* current chunk of that file */
-	uint64_t flo, fhi;		/* the plan's time range on this file's clock */
+	/* the plan's time range on this file's clock: time_ns in [flo, fhi]
+	 * and not in [glo, ghi] (a gap, empty when glo > ghi: a signed range
+	 * across 0 is two ranges of the unsigned times) */
+	uint64_t flo, fhi, glo, ghi;
 	bool objs;			/* rows are limited to some objects: */
 	uint8_t *objok;			/* objects of this file kept */
 	size_t nobjok;

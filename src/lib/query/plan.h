@@ -28,7 +28,7 @@ struct sql_plan {
 	bool byobj;			/* one pass per object name, in name order */
 	bool cols;			/* rows are read, not only counted */
 	unsigned fields;
-	uint64_t lo, hi;		/* time_ns in [lo, hi] */
+	int64_t tlo, thi;		/* time_ns, as SQL sees it (signed), in [tlo, thi] */
 	int64_t rlo, rhi;		/* real_ns in [rlo, rhi] (empty when rlo > rhi) */
 	bool objs;			/* object is one of names[] */
 	char **names;

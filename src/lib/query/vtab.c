@@ -44,7 +44,8 @@ static bool match(const struct ev_cursor *c, const struct vxt_event *e)
 		return false;
 	if (want_err(c) && !e->error)
 		return false;
-	if (e->time_ns < c->flo || e->time_ns > c->fhi)
+	if (e->time_ns < c->flo || e->time_ns > c->fhi ||
+	    (e->time_ns >= c->glo && e->time_ns <= c->ghi))
 		return false;
 	if (c->objs) {
 		if (e->phase == VXT_PH_LOST)
@@ -74,7 +75,7 @@ static int start_scan(struct ev_cursor *c)
 	c->scan = NULL;
 	c->scan_ci = SIZE_MAX;
 	if (!threads || (c->p.pushdown && (!c->p.cols || want_err(c) || c->flo > 0 ||
-					   c->fhi < UINT64_MAX)))
+					   c->fhi < UINT64_MAX || c->glo <= c->ghi)))
 		return SQLITE_OK;
 	if (!own_reader(c, c->fi))
 		return SQLITE_ERROR;
@@ -108,6 +109,26 @@ static struct vxt_reader *own_reader(struct ev_cursor *c, size_t fi)
 	return c->rd[fi];
 }
 
+/* The plan's signed time_ns range [tlo, thi] as the unsigned times of the
+ * file: one range when both ends have one sign, else every time but the
+ * gap between thi and tlo (the times SQL shows above thi or below tlo). */
+static void time_range(struct ev_cursor *c)
+{
+	int64_t lo = c->p.tlo, hi = c->p.thi;
+
+	c->glo = 1, c->ghi = 0;
+	if (lo > hi) {
+		c->flo = 1, c->fhi = 0;
+	} else if (lo >= 0 || hi < 0) {
+		c->flo = (uint64_t)lo;
+		c->fhi = (uint64_t)hi;
+	} else {
+		c->flo = 0, c->fhi = UINT64_MAX;
+		c->glo = (uint64_t)hi + 1;
+		c->ghi = (uint64_t)lo - 1;
+	}
+}
+
 int sql_ev_enter_file(struct ev_cursor *c)
 {
 	const struct sql_file *f = &c->vt->set->f[c->fi];
@@ -115,8 +136,7 @@ int sql_ev_enter_file(struct ev_cursor *c)
 	int64_t off = f->real_off;
 
 	c->ci = 0;
-	c->flo = c->p.lo;
-	c->fhi = c->p.hi;
+	time_range(c);
 	/* real_ns = time_ns + off, saturated (sql_real_ns()): the times whose
 	 * real_ns is in [rlo, rhi]; rlo - off and rhi - off are exact in
 	 * uint64_t when not negative, and negative when rlo <= off (rhi < off) */
@@ -199,7 +219,8 @@ static int64_t index_count(const struct ev_cursor *c, const struct vxt_chunk_inf
 	uint64_t n = 0;
 	bool err = want_err(c);
 
-	if (c->p.track || c->p.cols || ci->first_ns < c->flo || ci->last_ns > c->fhi)
+	if (c->p.track || c->p.cols || ci->first_ns < c->flo || ci->last_ns > c->fhi ||
+	    (ci->first_ns <= c->ghi && ci->last_ns >= c->glo))
 		return -1;
 	if (!c->objs && !err && !ios_kind(c))
 		return ci->nevents;
@@ -232,6 +253,8 @@ bool sql_ev_chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_in
 	if (ci->first_ns > c->fhi)
 		return false;
 	if (ci->last_ns < c->flo && !c->p.track)
+		return false;
+	if (ci->first_ns >= c->glo && ci->last_ns <= c->ghi && !c->p.track)
 		return false;
 	if (err && !ci->nerrors)
 		return false;
