@@ -74,6 +74,11 @@ same "errors with time_ns < 0 past 2^63" 1 "SELECT count(*) FROM errors WHERE ti
 	"$T/neg.vxt"
 same "time_ns between -1 and 1e9 past 2^63" 100 \
 	"SELECT count(*) FROM events WHERE time_ns BETWEEN -1 AND 1000000000" "$T/neg.vxt"
+# the latency table's bounds compare time_ns as the events table shows it
+same "latency(NULL, -1) past 2^63" 2 "SELECT sum(n) FROM latency(NULL, -1)" "$T/neg.vxt"
+same "latency(0, NULL) past 2^63" 100 "SELECT sum(n) FROM latency(0, NULL)" "$T/neg.vxt"
+same "latency(-2^63 + 1, -1) past 2^63" 1 \
+	"SELECT sum(n) FROM latency(-9223372036854775807, -1)" "$T/neg.vxt"
 
 # --- an empty latency table (under UBSan: no qsort_r() of NULL) ----------------
 same "latency rows from_ns > to_ns" 0 "SELECT count(*) FROM latency(10, 5)" "$f"

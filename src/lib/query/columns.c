@@ -16,6 +16,21 @@ int64_t sql_real_ns(uint64_t time_ns, int64_t off)
 	return (int64_t)(time_ns + (uint64_t)off);
 }
 
+void sql_time_range(struct sql_trange *r, int64_t lo, int64_t hi)
+{
+	r->glo = 1, r->ghi = 0;
+	if (lo > hi) {
+		r->lo = 1, r->hi = 0;
+	} else if (lo >= 0 || hi < 0) {
+		r->lo = (uint64_t)lo;
+		r->hi = (uint64_t)hi;
+	} else {
+		r->lo = 0, r->hi = UINT64_MAX;
+		r->glo = (uint64_t)hi + 1;
+		r->ghi = (uint64_t)lo - 1;
+	}
+}
+
 /* Columns of the ios table beyond the events'. */
 static void ios_column(sqlite3_context *ctx, int col, const struct vxt_event *e,
 		       const uint64_t ph[3])

@@ -78,6 +78,18 @@ char *sql_format_wall(uint64_t real_ns, char *buf, size_t size);
 /* real_ns of time_ns @time_ns of a file whose clock anchor gives @off:
  * time_ns + off, or INT64_MAX above it (a crafted anchor). Can't fail. */
 int64_t sql_real_ns(uint64_t time_ns, int64_t off);
+/* The times of a file SQL shows in [lo, hi] (time_ns is signed in SQL: a
+ * time past 2^63 - 1 is negative), as unsigned times: those in [r->lo,
+ * r->hi] and not in the gap [r->glo, r->ghi] (empty when glo > ghi), which
+ * a range across 0 leaves between hi and lo. */
+struct sql_trange {
+	uint64_t lo, hi, glo, ghi;
+};
+void sql_time_range(struct sql_trange *r, int64_t lo, int64_t hi);
+static inline bool sql_in_trange(const struct sql_trange *r, uint64_t t)
+{
+	return t >= r->lo && t <= r->hi && (t < r->glo || t > r->ghi);
+}
 /* Column @col of the event-table row of @e: its file @f, its @ordinal in
  * that file and (ios) its queue, getrq and insert times @ph (0 = none). */
 void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,

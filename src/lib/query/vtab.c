@@ -109,34 +109,17 @@ static struct vxt_reader *own_reader(struct ev_cursor *c, size_t fi)
 	return c->rd[fi];
 }
 
-/* The plan's signed time_ns range [tlo, thi] as the unsigned times of the
- * file: one range when both ends have one sign, else every time but the
- * gap between thi and tlo (the times SQL shows above thi or below tlo). */
-static void time_range(struct ev_cursor *c)
-{
-	int64_t lo = c->p.tlo, hi = c->p.thi;
-
-	c->glo = 1, c->ghi = 0;
-	if (lo > hi) {
-		c->flo = 1, c->fhi = 0;
-	} else if (lo >= 0 || hi < 0) {
-		c->flo = (uint64_t)lo;
-		c->fhi = (uint64_t)hi;
-	} else {
-		c->flo = 0, c->fhi = UINT64_MAX;
-		c->glo = (uint64_t)hi + 1;
-		c->ghi = (uint64_t)lo - 1;
-	}
-}
-
 int sql_ev_enter_file(struct ev_cursor *c)
 {
 	const struct sql_file *f = &c->vt->set->f[c->fi];
 	const struct vxt_objtab *ot = vxt_reader_objects(f->r);
 	int64_t off = f->real_off;
+	struct sql_trange tr;
 
 	c->ci = 0;
-	time_range(c);
+	sql_time_range(&tr, c->p.tlo, c->p.thi);
+	c->flo = tr.lo, c->fhi = tr.hi;
+	c->glo = tr.glo, c->ghi = tr.ghi;
 	/* real_ns = time_ns + off, saturated (sql_real_ns()): the times whose
 	 * real_ns is in [rlo, rhi]; rlo - off and rhi - off are exact in
 	 * uint64_t when not negative, and negative when rlo <= off (rhi < off) */
