@@ -60,7 +60,7 @@ $(B)/pic/%.o: %.c
 # The SQLite extension (sqlite3's .load vxtrace_sqlite): the library's PIC
 # objects, with the SQL module's own built to call the loading SQLite
 # through its routine table (so it links no libsqlite3 of its own).
-SQL_SRC     := $(filter src/lib/sink/sql%.c,$(LIB_SRC))
+SQL_SRC     := $(filter src/lib/query/%.c,$(LIB_SRC))
 EXT_OBJ     := $(SQL_SRC:%.c=$(B)/ext/%.o) $(filter-out $(SQL_SRC:%.c=$(B)/pic/%.o),$(PIC_OBJ))
 $(B)/ext/%.o: %.c
 	@mkdir -p $(dir $@)

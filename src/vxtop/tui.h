@@ -79,7 +79,7 @@ int top_move_key(int key, size_t n, size_t *sel, int page);
 char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size);
 /* Switch to @s, remembering where Esc returns. */
 void top_show(struct top *t, const struct top_screen *s);
-/* The header panel's draw (scr_header.c). */
+/* The header panel's draw (screens/header.c). */
 void top_header_draw(struct tui_panel *p, bool focused);
 /* A message on the key bar line until the next key. */
 void top_msg(struct top *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

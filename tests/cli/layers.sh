@@ -2,11 +2,13 @@
 # layers.sh - the library's layers include only layers below them, and the
 # programs include only public headers and their own.
 #
-#   common < format < source < select < analysis < sink
+#   common < format < source < select < analysis < sink, query
 #
 # A file in src/lib/L/ may include "M/x.h" (a private header of layer M) or
 # "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
-# only when M is L or a layer below L. A program (src/vxrecord, src/vxreplay,
+# only when M is L or a layer below L. Layers of one rank (sink and query:
+# where events go, and SQL over files) stand beside each other and include
+# neither. A program (src/vxrecord, src/vxreplay,
 # src/vxtop) or the TUI library (src/tui) includes no private header of the
 # library at all.
 . "${VXT_TOP:?}/tests/lib.sh"
@@ -17,7 +19,7 @@ cd "$top" || { fail "cd $top"; finish; }
 layer_rank() {
 	case $1 in
 	common) echo 1 ;; format) echo 2 ;; source) echo 3 ;;
-	select) echo 4 ;; analysis) echo 5 ;; sink) echo 6 ;;
+	select) echo 4 ;; analysis) echo 5 ;; sink|query) echo 6 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -25,13 +27,14 @@ layer_rank() {
 # the layer each public header belongs to
 public_layer() {
 	case $1 in
-	event.h|objtab.h|strtab.h|util.h|outfile.h|escape.h|vxtrace.h|voltrace.h|vec.h|hash.h) echo common ;;
+	event.h|objtab.h|strtab.h|util.h|outfile.h|escape.h|vxtrace.h|voltrace.h|vec.h|hash.h|heap.h) echo common ;;
 	iopair.h|pairer.h|phasepair.h|latdist.h) echo common ;;
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
 	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
 	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h|procstats.h) echo analysis ;;
-	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
+	metrics.h|sink.h|clickhouse.h) echo sink ;;
+	sql.h) echo query ;;
 	*) echo unknown ;;
 	esac
 }
@@ -40,7 +43,7 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
 	if [ "$rank" = 0 ]; then
-		fail "$f: not in a layer folder (common format source select analysis sink)"
+		fail "$f: not in a layer folder (common format source select analysis sink query)"
 		continue
 	fi
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
@@ -55,6 +58,8 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 		fi
 		if [ "$(layer_rank "$to")" -gt "$rank" ]; then
 			fail "$f: includes $inc: layer $layer must not include layer $to (above it)"
+		elif [ "$to" != "$layer" ] && [ "$(layer_rank "$to")" = "$rank" ]; then
+			fail "$f: includes $inc: layer $layer must not include layer $to (beside it)"
 		fi
 	done
 done
@@ -69,7 +74,7 @@ done
 for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
-		common|format|source|select|analysis|sink)
+		common|format|source|select|analysis|sink|query)
 			fail "$f: includes $inc, a private header of the library" ;;
 		esac
 	done

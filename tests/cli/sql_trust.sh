@@ -1,6 +1,7 @@
 #!/bin/sh
 # sql_trust.sh - SQL over files a user did not make: pushdown gives what a
-# scan gives whatever the query's collation or the file's clock anchor.
+# scan gives whatever the query's collation, the file's clock anchor or its
+# times (past 2^63 - 1 ns, which SQL shows negative).
 . "${VXT_TOP:-.}/tests/lib.sh"
 f=$T/t.vxt
 "$B/vxrecord" -q -s sim -d 2s --rate 5000 --seed 7 --sim-errors 'sda@0.5+20:EIO' -o "$f" ||
@@ -53,6 +54,31 @@ same "real_ns = 2^63 - 1" 51 "SELECT count(*) FROM events WHERE real_ns = 922337
 	"$T/far.vxt"
 same "real_ns < 2^63 - 1" 49 "SELECT count(*) FROM events WHERE real_ns < 9223372036854775807" \
 	"$T/far.vxt"
+# 9.21e18 as a bound, below those 49 (a real bound is not taken for 2^63 - 1)
+same "real_ns > 9.21e18" 100 "SELECT count(*) FROM events WHERE real_ns > 9.21e18" "$T/far.vxt"
+# time_ns past 2^63 - 1 (SQL shows it negative): the last two events, in a
+# chunk with two before them; a signed range is no unsigned one
+{ cat "$T/ev.txt"; echo "9223372036854775808 sda 1 0 1 4096 1000 0 dd"
+  echo "9223372036854775809 sda 1 0 2 4096 1000 -5 dd"; } > "$T/ev2.txt"
+"$gen" -c 17 "$T/neg.vxt" < "$T/ev2.txt" || fail "vxtgen failed"
+same "time_ns < 0 past 2^63" 2 "SELECT count(*) FROM events WHERE time_ns < 0" "$T/neg.vxt"
+same "time_ns >= 0 past 2^63" 100 "SELECT count(*) FROM events WHERE time_ns >= 0" "$T/neg.vxt"
+same "time_ns < 0.5 past 2^63" 2 "SELECT count(*) FROM events WHERE time_ns < 0.5" "$T/neg.vxt"
+same "time_ns <= 5e6 past 2^63" 7 "SELECT count(*) FROM events WHERE time_ns <= 5000000" \
+	"$T/neg.vxt"
+same "time_ns > 95e6 past 2^63" 5 "SELECT count(*) FROM events WHERE time_ns > 95000000" \
+	"$T/neg.vxt"
+same "time_ns = -2^63 + 1 past 2^63" 1 \
+	"SELECT count(*) FROM events WHERE time_ns = -9223372036854775807" "$T/neg.vxt"
+same "errors with time_ns < 0 past 2^63" 1 "SELECT count(*) FROM errors WHERE time_ns < 0" \
+	"$T/neg.vxt"
+same "time_ns between -1 and 1e9 past 2^63" 100 \
+	"SELECT count(*) FROM events WHERE time_ns BETWEEN -1 AND 1000000000" "$T/neg.vxt"
+# the latency table's bounds compare time_ns as the events table shows it
+same "latency(NULL, -1) past 2^63" 2 "SELECT sum(n) FROM latency(NULL, -1)" "$T/neg.vxt"
+same "latency(0, NULL) past 2^63" 100 "SELECT sum(n) FROM latency(0, NULL)" "$T/neg.vxt"
+same "latency(-2^63 + 1, -1) past 2^63" 1 \
+	"SELECT sum(n) FROM latency(-9223372036854775807, -1)" "$T/neg.vxt"
 
 # --- an empty latency table (under UBSan: no qsort_r() of NULL) ----------------
 same "latency rows from_ns > to_ns" 0 "SELECT count(*) FROM latency(10, 5)" "$f"

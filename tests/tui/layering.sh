@@ -2,9 +2,10 @@
 # layering.sh - the models include no curses header (directly or through the
 # UI headers): the browser's model (src/vxreplay/browser/), the batch reports,
 # the analysis layer, and vxtop's collector, interval model, what-is-shown
-# state and batch output. Both browsers run on the one screen manager: only
-# src/tui/tui_screen.c handles KEY_RESIZE, reads keys and installs signal
-# handlers for the screens.
+# state and batch output, and every vxtop file outside its screens
+# (src/vxtop/screens/) and tui.[ch]. Both browsers run on the one screen
+# manager: only src/tui/tui_screen.c handles KEY_RESIZE, reads keys and
+# installs signal handlers for the screens.
 top=${VXT_TOP:?VXT_TOP unset}
 cd "$top" || exit 1
 bad=0
@@ -23,8 +24,17 @@ resize=$(grep -rl --include='*.c' 'KEY_RESIZE' src/tui src/vxreplay src/vxtop 2>
 # one loop: nobody else reads keys or sets the input timeout
 loops=$(grep -rlE --include='*.c' '\b(w?getch|wtimeout|nodelay|halfdelay)\(|[^_a-z]timeout\(' src/tui src/vxreplay/tui src/vxtop 2>/dev/null)
 [ "$loops" = "src/tui/tui_screen.c" ] || { echo "keys read in: $loops"; bad=1; }
+# vxtop's curses code is its screens (src/vxtop/screens/) and tui.[ch] that runs them
+for f in src/vxtop/*.[ch]; do
+	case $f in src/vxtop/tui.[ch]) continue ;; esac
+	if grep -Eq '#include *[<"](n?curses|ncursesw/[a-z]*)\.h[>"]' "$f" ||
+	   grep -Eq '#include *"(tui/|tui_|tui\.h)[a-z]*\.?h?"' "$f"; then
+		echo "$f draws: a screen belongs in src/vxtop/screens/"
+		bad=1
+	fi
+done
 # the screens' signal handling is the screen manager's
-sigs=$(grep -lE 'sigaction|signal\(' src/vxtop/tui.c src/vxtop/scr_*.c src/vxreplay/tui/*.c 2>/dev/null)
+sigs=$(grep -lE 'sigaction|signal\(' src/vxtop/tui.c src/vxtop/screens/*.c src/vxreplay/tui/*.c 2>/dev/null)
 [ -z "$sigs" ] || { echo "signal handlers in screen code: $sigs"; bad=1; }
 # both browsers' screens are built on the shared action table and key bar
 for f in src/vxtop/tui.c src/vxreplay/tui/keys.c; do

@@ -27,6 +27,7 @@
 
 #include "format/merge_impl.h"
 #include "format/vxtfile.h"
+#include "vxtrace/heap.h"
 
 /* what the index entries need: the aggregates' fields */
 #define INDEX_FIELDS (VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | \
@@ -144,28 +145,12 @@ static int part_peek(struct vxt_merge *m, struct part *p, const struct vxt_event
 	return 1;
 }
 
-static bool before(const struct vxt_merge *m, size_t a, size_t b)
+static bool before(const struct vxt_merge *m, const size_t *a, const size_t *b)
 {
-	return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
+	return m->key[*a] < m->key[*b] || (m->key[*a] == m->key[*b] && *a < *b);
 }
 
-static void sift_down(struct vxt_merge *m, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, s = i, t;
-
-		if (l < m->nheap && before(m, m->heap[l], m->heap[s]))
-			s = l;
-		if (l + 1 < m->nheap && before(m, m->heap[l + 1], m->heap[s]))
-			s = l + 1;
-		if (s == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[s];
-		m->heap[s] = t;
-		i = s;
-	}
-}
+VXT_HEAP_DEFINE(part_heap, size_t, const struct vxt_merge *, before)
 
 /* Key part @k by its next event: exactly when its chunk is held, else by
  * the least key that chunk's events can have (its index's bound), so a file
@@ -202,8 +187,7 @@ static void merge_begin(struct vxt_merge *m, const struct vstart *st)
 		if (part_key(m, k))
 			m->heap[m->nheap++] = k;
 	}
-	for (size_t i = m->nheap / 2; i-- > 0;)
-		sift_down(m, i);
+	part_heap_make(m->heap, m->nheap, m);
 }
 
 /* The next event in merged order into @out (remapped, shifted), and where
@@ -223,8 +207,9 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out, struct merge_o
 		if (rc < 0)
 			return rc;
 		if (rc == 0 || !part_key(m, k))
-			m->heap[0] = m->heap[--m->nheap];
-		sift_down(m, 0);
+			part_heap_pop(m->heap, &m->nheap, m);
+		else
+			part_heap_fix_top(m->heap, m->nheap, m);
 	}
 	if (!m->nheap)
 		return 0;
@@ -241,8 +226,9 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out, struct merge_o
 	p->env = m->key[k];
 	p->pos++;
 	if (!part_key(m, k))
-		m->heap[0] = m->heap[--m->nheap];
-	sift_down(m, 0);
+		part_heap_pop(m->heap, &m->nheap, m);
+	else
+		part_heap_fix_top(m->heap, m->nheap, m);
 	return 1;
 }
 

@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "vxtrace/blktrace.h"
+#include "vxtrace/heap.h"
 #include "vxtrace/iopair.h"
+#include "vxtrace/util.h"
 #include "source/source_impl.h"
 
 #define BLK_BUF		(1u << 20)	/* read buffer per input */
@@ -343,49 +345,33 @@ static const signed char act_phase[VXT_BLK_TA_NR] = {
 
 /* ---- reorder window ---- */
 
-static bool item_before(const struct blk_item *a, const struct blk_item *b)
+static bool item_before(const void *ctx, const struct blk_item *a, const struct blk_item *b)
 {
+	(void)ctx;
 	return a->r.time < b->r.time || (a->r.time == b->r.time && a->seq < b->seq);
 }
+
+VXT_HEAP_DEFINE(item_heap, struct blk_item, const void *, item_before)
 
 static int heap_push(struct blk *b, const struct blk_item *item)
 {
 	struct blk_item it = *item;
-	const struct vxt_blk_rec *r = &item->r;
-	size_t i;
 
+	if (b->nheap == b->capheap &&
+	    vxt_grow(&b->heap, &b->capheap, b->nheap + 1, sizeof(*b->heap)) < 0)
+		return -ENOMEM;
 	it.seq = b->seq++;
-	if (b->nheap == b->capheap) {
-		size_t cap = b->capheap ? b->capheap * 2 : 4096;
-		struct blk_item *h = realloc(b->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		b->heap = h;
-		b->capheap = cap;
-	}
-	for (i = b->nheap++; i && item_before(&it, &b->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		b->heap[i] = b->heap[(i - 1) / 2];
-	b->heap[i] = it;
-	if (r->time > b->maxt)
-		b->maxt = r->time;
+	item_heap_push(b->heap, &b->nheap, &it, NULL);
+	if (item->r.time > b->maxt)
+		b->maxt = item->r.time;
 	return 0;
 }
 
 static struct blk_item heap_pop(struct blk *b)
 {
-	struct blk_item top = b->heap[0], last = b->heap[--b->nheap];
-	size_t i = 0, c;
+	struct blk_item top = b->heap[0];
 
-	while ((c = 2 * i + 1) < b->nheap) {
-		if (c + 1 < b->nheap && item_before(&b->heap[c + 1], &b->heap[c]))
-			c++;
-		if (!item_before(&b->heap[c], &last))
-			break;
-		b->heap[i] = b->heap[c];
-		i = c;
-	}
-	b->heap[i] = last;
+	item_heap_pop(b->heap, &b->nheap, NULL);
 	return top;
 }
 

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "source/source_impl.h"
+#include "vxtrace/heap.h"
 #include "vxtrace/util.h"
 #include "vxtrace/voltrace.h"
 
@@ -64,10 +65,6 @@ struct sim_burst {
 	int err;			/* positive errno */
 };
 
-struct pending {			/* an issued I/O waiting to complete */
-	struct vxt_event done;
-};
-
 struct sim {
 	struct sim_object objs[SIM_MAX_OBJECTS];
 	unsigned nobjs, total_weight;
@@ -79,7 +76,7 @@ struct sim {
 	uint64_t base_ns;
 	uint64_t count_limit, end_ns, emitted;
 	bool realtime;
-	struct pending *heap;		/* min-heap by done.time_ns */
+	struct vxt_event *heap;		/* issued I/Os' completions, a min-heap by time_ns */
 	size_t nheap, capheap;
 	uint32_t comm_ids[sizeof(comms) / sizeof(comms[0])];
 };
@@ -127,49 +124,27 @@ static void seed_rng(struct sim *sm, uint64_t seed)
 
 /* ---- the completion heap ---- */
 
+static bool done_before(const void *ctx, const struct vxt_event *a, const struct vxt_event *b)
+{
+	(void)ctx;
+	return a->time_ns < b->time_ns;
+}
+
+VXT_HEAP_DEFINE(done_heap, struct vxt_event, const void *, done_before)
+
 static int heap_push(struct sim *sm, const struct vxt_event *done)
 {
-	size_t i;
-
-	if (sm->nheap == sm->capheap) {
-		size_t cap = sm->capheap ? sm->capheap * 2 : 256;
-		struct pending *h = realloc(sm->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		sm->heap = h;
-		sm->capheap = cap;
-	}
-	i = sm->nheap++;
-	while (i && sm->heap[(i - 1) / 2].done.time_ns > done->time_ns) {
-		sm->heap[i] = sm->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	sm->heap[i].done = *done;
+	if (sm->nheap == sm->capheap &&
+	    vxt_grow(&sm->heap, &sm->capheap, sm->nheap + 1, sizeof(*sm->heap)) < 0)
+		return -ENOMEM;
+	done_heap_push(sm->heap, &sm->nheap, done, NULL);
 	return 0;
 }
 
 static void heap_pop(struct sim *sm, struct vxt_event *out)
 {
-	struct pending last;
-	size_t i = 0;
-
-	*out = sm->heap[0].done;
-	last = sm->heap[--sm->nheap];
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= sm->nheap)
-			break;
-		if (c + 1 < sm->nheap && sm->heap[c + 1].done.time_ns < sm->heap[c].done.time_ns)
-			c++;
-		if (sm->heap[c].done.time_ns >= last.done.time_ns)
-			break;
-		sm->heap[i] = sm->heap[c];
-		i = c;
-	}
-	if (sm->nheap)
-		sm->heap[i] = last;
+	*out = sm->heap[0];
+	done_heap_pop(sm->heap, &sm->nheap, NULL);
 }
 
 /* ---- option parsing ---- */
@@ -391,8 +366,8 @@ static int sim_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 
 		uint64_t first = sm->next_arrival;
 
-		if (sm->nheap && sm->heap[0].done.time_ns < first)
-			first = sm->heap[0].done.time_ns;
+		if (sm->nheap && sm->heap[0].time_ns < first)
+			first = sm->heap[0].time_ns;
 		if (first > now && timeout_ms != 0) {
 			uint64_t wait = first - now;
 			struct timespec ts;
@@ -407,8 +382,8 @@ static int sim_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 		horizon = now;
 	}
 	while (made < SIM_BATCH) {
-		bool arrival = !sm->nheap || sm->next_arrival <= sm->heap[0].done.time_ns;
-		uint64_t t = arrival ? sm->next_arrival : sm->heap[0].done.time_ns;
+		bool arrival = !sm->nheap || sm->next_arrival <= sm->heap[0].time_ns;
+		uint64_t t = arrival ? sm->next_arrival : sm->heap[0].time_ns;
 		struct vxt_event *ev;
 
 		if (limit_reached(sm, t)) {

@@ -1,4 +1,4 @@
-/* scr_errors.c - vxtop's error list: counts since start and the newest errors
+/* errors.c - vxtop's error list: counts since start and the newest errors
  *
  * The top part counts errors per object and errno since start; below, the
  * newest errors first (time, object, op, sector, size, errno, process),

@@ -1,10 +1,10 @@
 /* sql_impl.h - the SQL module's insides (internal to libvxtrace)
  *
- * A table of the module "vxtrace" holds a set of opened files (sql_files.c).
+ * A table of the module "vxtrace" holds a set of opened files (files.c).
  * Event tables (events, ios, errors) scan chunks through the index and their
- * pushdown plan (sql_vtab.c); index tables (objects, chunks, files, agg)
- * list what the readers hold in memory (sql_tables.c); the latency table
- * builds the reports' histograms (sql_latency.c). Functions: sql_funcs.c.
+ * pushdown plan (vtab.c); index tables (objects, chunks, files, agg)
+ * list what the readers hold in memory (tables.c); the latency table
+ * builds the reports' histograms (latency.c). Functions: funcs.c.
  */
 #ifndef VXT_SQL_IMPL_H
 #define VXT_SQL_IMPL_H
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sink/sql_sqlite.h"
+#include "query/sqlite.h"
 #include "vxtrace/vxtrace.h"
 
 /* One opened file of a table. */
@@ -79,6 +79,18 @@ char *sql_format_wall(uint64_t real_ns, char *buf, size_t size);
 /* real_ns of time_ns @time_ns of a file whose clock anchor gives @off:
  * time_ns + off, or INT64_MAX above it (a crafted anchor). Can't fail. */
 int64_t sql_real_ns(uint64_t time_ns, int64_t off);
+/* The times of a file SQL shows in [lo, hi] (time_ns is signed in SQL: a
+ * time past 2^63 - 1 is negative), as unsigned times: those in [r->lo,
+ * r->hi] and not in the gap [r->glo, r->ghi] (empty when glo > ghi), which
+ * a range across 0 leaves between hi and lo. */
+struct sql_trange {
+	uint64_t lo, hi, glo, ghi;
+};
+void sql_time_range(struct sql_trange *r, int64_t lo, int64_t hi);
+static inline bool sql_in_trange(const struct sql_trange *r, uint64_t t)
+{
+	return t >= r->lo && t <= r->hi && (t < r->glo || t > r->ghi);
+}
 /* Column @col of the event-table row of @e: its file @f, its @ordinal in
  * that file and (ios) its queue, getrq and insert times @ph (0 = none). */
 void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,
@@ -100,18 +112,18 @@ struct sql_cursor {
 	const struct sql_cursor_ops *ops;
 };
 
-/* The event tables (sql_vtab.c) ... */
+/* The event tables (vtab.c) ... */
 int sql_ev_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_ev_open(struct sql_vtab *vt);
-/* ... and the index tables (sql_tables.c). @return NULL when out of memory. */
+/* ... and the index tables (tables.c). @return NULL when out of memory. */
 int sql_ix_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_ix_open(struct sql_vtab *vt);
 
-/* ... and the latency histograms (sql_latency.c). */
+/* ... and the latency histograms (latency.c). */
 int sql_lat_best_index(sqlite3_vtab *vt, sqlite3_index_info *info);
 struct sql_cursor *sql_lat_open(struct sql_vtab *vt);
 
-/* The functions vxt_percentile() etc. on @db (sql_funcs.c). */
+/* The functions vxt_percentile() etc. on @db (funcs.c). */
 int sql_funcs_register(sqlite3 *db, struct sql_ctx *ctx);
 
 #endif

@@ -1,4 +1,4 @@
-/* scr_script.c - vxtop's script screen: what the --script printed
+/* script.c - vxtop's script screen: what the --script printed
  *
  * The newest interval's output of the script (printa() of its aggregations
  * at each tick, printf(), trace()), redrawn as intervals close, with the

@@ -1,4 +1,4 @@
-/* sql_byobj.c - rows in object name order, for ORDER BY / GROUP BY object
+/* byobj.c - rows in object name order, for ORDER BY / GROUP BY object
  *
  * SQLite would otherwise sort every row. The names are passed over in
  * order; one read of the files keeps the rows of as many names as fit in
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_evcursor.h"
+#include "query/evcursor.h"
 
 static int cmp_name(const void *a, const void *b)
 {

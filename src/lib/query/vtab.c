@@ -1,7 +1,7 @@
-/* sql_vtab.c - the event tables: events, errors and ios
+/* vtab.c - the event tables: events, errors and ios
  *
  * A cursor walks the files of its table chunk by chunk. With the plan of
- * sql_plan.c it skips the chunks whose index entry excludes every row (time
+ * plan.c it skips the chunks whose index entry excludes every row (time
  * range, objects present, error counts), and where the index alone knows how
  * many rows a chunk gives (a chunk wholly inside the time range, counting
  * errors or completed I/Os) it yields that many rows without decompressing
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_evcursor.h"
+#include "query/evcursor.h"
 
 /* The cursor's own reader of file @fi, opened on first use: the file the
  * table opened (same header), else an error. @return it, or NULL. */
@@ -44,7 +44,8 @@ static bool match(const struct ev_cursor *c, const struct vxt_event *e)
 		return false;
 	if (want_err(c) && !e->error)
 		return false;
-	if (e->time_ns < c->flo || e->time_ns > c->fhi)
+	if (e->time_ns < c->flo || e->time_ns > c->fhi ||
+	    (e->time_ns >= c->glo && e->time_ns <= c->ghi))
 		return false;
 	if (c->objs) {
 		if (e->phase == VXT_PH_LOST)
@@ -74,7 +75,7 @@ static int start_scan(struct ev_cursor *c)
 	c->scan = NULL;
 	c->scan_ci = SIZE_MAX;
 	if (!threads || (c->p.pushdown && (!c->p.cols || want_err(c) || c->flo > 0 ||
-					   c->fhi < UINT64_MAX)))
+					   c->fhi < UINT64_MAX || c->glo <= c->ghi)))
 		return SQLITE_OK;
 	if (!own_reader(c, c->fi))
 		return SQLITE_ERROR;
@@ -113,10 +114,12 @@ int sql_ev_enter_file(struct ev_cursor *c)
 	const struct sql_file *f = &c->vt->set->f[c->fi];
 	const struct vxt_objtab *ot = vxt_reader_objects(f->r);
 	int64_t off = f->real_off;
+	struct sql_trange tr;
 
 	c->ci = 0;
-	c->flo = c->p.lo;
-	c->fhi = c->p.hi;
+	sql_time_range(&tr, c->p.tlo, c->p.thi);
+	c->flo = tr.lo, c->fhi = tr.hi;
+	c->glo = tr.glo, c->ghi = tr.ghi;
 	/* real_ns = time_ns + off, saturated (sql_real_ns()): the times whose
 	 * real_ns is in [rlo, rhi]; rlo - off and rhi - off are exact in
 	 * uint64_t when not negative, and negative when rlo <= off (rhi < off) */
@@ -199,7 +202,8 @@ static int64_t index_count(const struct ev_cursor *c, const struct vxt_chunk_inf
 	uint64_t n = 0;
 	bool err = want_err(c);
 
-	if (c->p.track || c->p.cols || ci->first_ns < c->flo || ci->last_ns > c->fhi)
+	if (c->p.track || c->p.cols || ci->first_ns < c->flo || ci->last_ns > c->fhi ||
+	    (ci->first_ns <= c->ghi && ci->last_ns >= c->glo))
 		return -1;
 	if (!c->objs && !err && !ios_kind(c))
 		return ci->nevents;
@@ -232,6 +236,8 @@ bool sql_ev_chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_in
 	if (ci->first_ns > c->fhi)
 		return false;
 	if (ci->last_ns < c->flo && !c->p.track)
+		return false;
+	if (ci->first_ns >= c->glo && ci->last_ns <= c->ghi && !c->p.track)
 		return false;
 	if (err && !ci->nerrors)
 		return false;

@@ -1,4 +1,4 @@
-/* sql_sqlite.h - the SQLite API as the SQL module's files see it
+/* sqlite.h - the SQLite API as the SQL module's files see it
  *
  * Linked into libvxtrace (and so into vxreplay), the module calls libsqlite3
  * directly. Built as the loadable extension vxtrace_sqlite.so

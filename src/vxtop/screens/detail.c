@@ -1,4 +1,4 @@
-/* scr_detail.c - vxtop's object detail: figures, op mix, latency histogram,
+/* detail.c - vxtop's object detail: figures, op mix, latency histogram,
  * LBA heatmap
  *
  * Shows the object selected in the table. The latency histogram is grouped by

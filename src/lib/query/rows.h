@@ -1,4 +1,4 @@
-/* sql_rows.h - rows of an event table kept in memory, packed (internal)
+/* rows.h - rows of an event table kept in memory, packed (internal)
  *
  * ORDER BY / GROUP BY object reads the file once for a group of object
  * names and keeps their rows here, one buffer per name, holding only the

@@ -1,4 +1,4 @@
-/* scr_table.c - vxtop's main screen: the object table and the error ticker
+/* table.c - vxtop's main screen: the object table and the error ticker
  *
  * One row per object with the shown interval's figures and a sparkline of
  * I/O per second over the last intervals; idle objects are drawn faded. The

@@ -1,4 +1,4 @@
-/* sql_files.c - the files behind one SQL table
+/* files.c - the files behind one SQL table
  *
  * A table's arguments name files, directories (their *.vxt files) or glob
  * patterns ("trace*.vxt" for a rotated set). The files must make one trace
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 static void set_close(struct sql_set *s);
 

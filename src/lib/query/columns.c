@@ -1,11 +1,11 @@
-/* sql_columns.c - the column values of one row of the events, errors and ios
+/* columns.c - the column values of one row of the events, errors and ios
  * tables, from its event, its file, its ordinal in the file and (ios) the
  * times of its queue, getrq and insert phases (0 = not captured)
  */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 int64_t sql_real_ns(uint64_t time_ns, int64_t off)
 {
@@ -14,6 +14,21 @@ int64_t sql_real_ns(uint64_t time_ns, int64_t off)
 	if (time_ns > (uint64_t)INT64_MAX - (uint64_t)off)
 		return INT64_MAX;
 	return (int64_t)(time_ns + (uint64_t)off);
+}
+
+void sql_time_range(struct sql_trange *r, int64_t lo, int64_t hi)
+{
+	r->glo = 1, r->ghi = 0;
+	if (lo > hi) {
+		r->lo = 1, r->hi = 0;
+	} else if (lo >= 0 || hi < 0) {
+		r->lo = (uint64_t)lo;
+		r->hi = (uint64_t)hi;
+	} else {
+		r->lo = 0, r->hi = UINT64_MAX;
+		r->glo = (uint64_t)hi + 1;
+		r->ghi = (uint64_t)lo - 1;
+	}
 }
 
 /* Columns of the ios table beyond the events'. */

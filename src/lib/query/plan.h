@@ -1,4 +1,4 @@
-/* sql_plan.h - an event table query's pushdown plan (internal to libvxtrace) */
+/* plan.h - an event table query's pushdown plan (internal to libvxtrace) */
 #ifndef VXT_SQL_PLAN_H
 #define VXT_SQL_PLAN_H
 
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 /* Predicates the index can use; argv order follows idxStr. */
 enum sql_pred {
@@ -28,7 +28,7 @@ struct sql_plan {
 	bool byobj;			/* one pass per object name, in name order */
 	bool cols;			/* rows are read, not only counted */
 	unsigned fields;
-	uint64_t lo, hi;		/* time_ns in [lo, hi] */
+	int64_t tlo, thi;		/* time_ns, as SQL sees it (signed), in [tlo, thi] */
 	int64_t rlo, rhi;		/* real_ns in [rlo, rhi] (empty when rlo > rhi) */
 	bool objs;			/* object is one of names[] */
 	char **names;

@@ -5,16 +5,16 @@
  * The arguments are files or glob patterns, and at most one bare table kind
  * (events, ios, errors, objects, chunks, files, agg, latency; events when
  * absent). The module dispatches each method to the event tables
- * (sql_vtab.c), the index tables (sql_tables.c) or the latency table
- * (sql_latency.c). Built with -DVXT_SQL_EXTENSION this file is
+ * (vtab.c), the index tables (tables.c) or the latency table
+ * (latency.c). Built with -DVXT_SQL_EXTENSION this file is
  * also the loadable extension's entry point.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_impl.h"
-#include "sink/sql_rows.h"
+#include "query/sql_impl.h"
+#include "query/rows.h"
 
 #ifdef VXT_SQL_EXTENSION
 SQLITE_EXTENSION_INIT1

@@ -1,6 +1,6 @@
-/* sql_evcursor.h - a cursor of the events, errors and ios tables (internal)
+/* evcursor.h - a cursor of the events, errors and ios tables (internal)
  *
- * sql_vtab.c walks the files chunk by chunk; sql_byobj.c gives the rows in
+ * vtab.c walks the files chunk by chunk; byobj.c gives the rows in
  * object name order (ORDER BY / GROUP BY object) on top of that walk.
  */
 #ifndef VXT_SQL_EVCURSOR_H
@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "sink/sql_plan.h"
-#include "sink/sql_rows.h"
+#include "query/plan.h"
+#include "query/rows.h"
 #include "vxtrace/iopair.h"
 
 struct ev_cursor {
@@ -22,7 +22,10 @@ struct ev_cursor {
 	bool eof;
 	size_t fi;			/* current file */
 	size_t ci;			/* current chunk of that file */
-	uint64_t flo, fhi;		/* the plan's time range on this file's clock */
+	/* the plan's time range on this file's clock: time_ns in [flo, fhi]
+	 * and not in [glo, ghi] (a gap, empty when glo > ghi: a signed range
+	 * across 0 is two ranges of the unsigned times) */
+	uint64_t flo, fhi, glo, ghi;
 	bool objs;			/* rows are limited to some objects: */
 	uint8_t *objok;			/* objects of this file kept */
 	size_t nobjok;
@@ -63,7 +66,7 @@ static inline bool sql_plan_has(const struct sql_plan *p, const char *name)
 	return false;
 }
 
-/* The walk (sql_vtab.c) */
+/* The walk (vtab.c) */
 int sql_ev_enter_file(struct ev_cursor *c);
 bool sql_ev_chunk_may_match(const struct ev_cursor *c, const struct vxt_chunk_info *ci);
 /* From c->k on, stop at the next matching event of the decoded chunk. */
@@ -74,7 +77,7 @@ int sql_ev_settle(struct ev_cursor *c);
 /* The ordinal in its file of the current event of a decoded chunk. */
 uint64_t sql_ev_ordinal(const struct ev_cursor *c);
 
-/* Object order (sql_byobj.c) */
+/* Object order (byobj.c) */
 /* The names to pass over, sorted: those of the files (the plan's only, when
  * it names some), and "" first when lost records exist. */
 int sql_ev_make_passes(struct ev_cursor *c);

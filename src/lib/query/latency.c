@@ -1,4 +1,4 @@
-/* sql_latency.c - the latency table: the reports' latency histograms in SQL
+/* latency.c - the latency table: the reports' latency histograms in SQL
  *
  * One row per file, object and op (and time window, when asked): the
  * completions' count, mean, maximum, p50/p90/p99/p99.9 and the histogram
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 #include "vxtrace/stats.h"
 
 /* Cells (file, object, op, window) a query may make: 150 bytes each, and
@@ -46,7 +46,9 @@ struct lat_cursor {
 	size_t n, cap, i;
 	size_t *slot;			/* open addressing over cell[], size nslot */
 	size_t nslot;
-	uint64_t from, to, interval;
+	int64_t from, to;		/* time_ns in [from, to], as SQL shows it */
+	struct sql_trange tr;		/* ... as the files' times */
+	uint64_t interval;
 };
 
 int sql_lat_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
@@ -182,7 +184,7 @@ static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event 
 		 * is not a latency of 0 */
 		if (e->phase != VXT_PH_DONE || (!e->latency_ns && e->error))
 			continue;
-		if (e->time_ns < c->from || e->time_ns > c->to)
+		if (!sql_in_trange(&c->tr, e->time_ns))
 			continue;
 		if (c->interval)
 			w = e->time_ns - e->time_ns % c->interval;
@@ -219,7 +221,7 @@ static int read_file(struct lat_cursor *c, uint32_t fi)
 			rising = false;
 			break;
 		}
-		if (x->last_ns < c->from)
+		if (x->last_ns < c->tr.lo)
 			first = i + 1;
 	}
 	s = vxt_scan_start(r, first, VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT |
@@ -235,7 +237,7 @@ static int read_file(struct lat_cursor *c, uint32_t fi)
 			rc = set_error(c, err);
 			break;
 		}
-		if (rising && vxt_reader_chunk(r, ci)->first_ns > c->to)
+		if (rising && vxt_reader_chunk(r, ci)->first_ns > c->tr.hi)
 			break;	/* nothing later is in range */
 		rc = add_events(c, fi, ev, n);
 	}
@@ -275,8 +277,8 @@ static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str
 
 	(void)idx_str;
 	lat_clear(c);
-	c->from = 0;
-	c->to = UINT64_MAX;
+	c->from = INT64_MIN;
+	c->to = INT64_MAX;
 	c->interval = 0;
 	for (int i = 0; i < argc && i < (idx_num >> 8); i++) {
 		int h = (idx_num >> (2 * i)) & 3;
@@ -290,14 +292,15 @@ static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str
 					    h == 1 ? "to_ns must be a number" :
 						     "interval_ns must be a number");
 		if (h == 0)
-			c->from = v < 0 ? 0 : (uint64_t)v;
+			c->from = v;
 		else if (h == 1)
-			c->to = v < 0 ? 0 : (uint64_t)v;
+			c->to = v;
 		else if (v <= 0)
 			return set_error(c, "interval_ns must be > 0");
 		else
 			c->interval = (uint64_t)v;
 	}
+	sql_time_range(&c->tr, c->from, c->to);
 	for (size_t fi = 0; rc == SQLITE_OK && fi < s->n && c->from <= c->to; fi++)
 		rc = read_file(c, (uint32_t)fi);
 	if (rc != SQLITE_OK)
@@ -360,11 +363,12 @@ static int lat_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		break;
 	}
 	case L_FROM:
-		sqlite3_result_int64(ctx, (sqlite3_int64)c->from);
+		if (c->from != INT64_MIN)
+			sqlite3_result_int64(ctx, c->from);
 		break;
 	case L_TO:
-		if (c->to != UINT64_MAX)
-			sqlite3_result_int64(ctx, (sqlite3_int64)c->to);
+		if (c->to != INT64_MAX)
+			sqlite3_result_int64(ctx, c->to);
 		break;
 	case L_INTERVAL:
 		if (c->interval)

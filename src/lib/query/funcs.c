@@ -1,4 +1,4 @@
-/* sql_funcs.c - the SQL functions that come with the vxtrace module
+/* funcs.c - the SQL functions that come with the vxtrace module
  *
  *   vxt_percentile(x, p)    aggregate: the exact p-quantile (nearest rank) of x,
  *                           p in 0..1 (or 0..100 when above 1); NULLs ignored
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 struct pctl {
 	double *v;

@@ -1,4 +1,4 @@
-/* sql_tables.c - the columns of every table, and the index tables
+/* tables.c - the columns of every table, and the index tables
  *
  * The event tables' schemas and the fields each column needs; the index
  * tables (objects, chunks, files, agg) list what the readers hold in
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sink/sql_impl.h"
+#include "query/sql_impl.h"
 
 #define EV_COLS \
 	"time_ns INTEGER, object TEXT, phase TEXT, op TEXT, flags TEXT, sector INTEGER, " \

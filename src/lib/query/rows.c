@@ -1,4 +1,4 @@
-/* sql_rows.c - packed in-memory rows of an event table (see sql_rows.h)
+/* rows.c - packed in-memory rows of an event table (see rows.h)
  *
  * A row is the kept fields of its event one after another, in the order of
  * the VXT_FIELD_* bits, then the ordinal, the file index and the phases,
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_rows.h"
+#include "query/rows.h"
 #include "vxtrace/vxt.h"
 
 /* One field's members of struct vxt_event: offset and size of each. */

@@ -1,4 +1,4 @@
-/* scr_header.c - vxtop's header: two lines of fields, never cut
+/* header.c - vxtop's header: two lines of fields, never cut
  *
  * The fields come in order of importance (source, interval, uptime, event
  * rate, lost, errors, totals; then the screen, sort, filter, objects, the

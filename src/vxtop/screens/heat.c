@@ -1,4 +1,4 @@
-/* scr_heat.c - vxtop's heatmap: one strip per object over the last intervals
+/* heat.c - vxtop's heatmap: one strip per object over the last intervals
  *
  * Rows are the table's objects in the table's order, columns the intervals
  * (newest on the right), shaded by the chosen metric on one scale for the

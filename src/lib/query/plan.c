@@ -1,4 +1,4 @@
-/* sql_plan.c - what an event table's query pushes into the index
+/* plan.c - what an event table's query pushes into the index
  *
  * xBestIndex picks the constraints the index can use (time_ns and real_ns
  * ranges, object = / IN, error != 0) and the fields the query names; it
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink/sql_plan.h"
+#include "query/plan.h"
 
 /* idxStr tokens, in the order of enum sql_pred. */
 static const char *const pred_token[] = {
@@ -159,59 +159,16 @@ int sql_plan_best_index(sqlite3_index_info *info, bool pushdown, int ncols, doub
 	return info->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-/* Narrow [*lo, *hi] by "col OP v". */
-static void narrow(uint64_t *lo, uint64_t *hi, int op, sqlite3_value *v)
-{
-	int t = sqlite3_value_type(v);
-	double x;
-	uint64_t a, b;
-
-	if (t == SQLITE_INTEGER) {
-		int64_t i = sqlite3_value_int64(v);
-
-		a = i < 0 ? 0 : (uint64_t)i;			/* time >= i */
-		b = i < 0 ? 0 : (uint64_t)i;			/* time <= i */
-		if (op == 1)
-			a = i < 0 ? 0 : (uint64_t)i + 1;	/* time > i */
-		if ((op == 2 || op == 4) && i < 0) {
-			*lo = 1, *hi = 0;
-			return;
-		}
-		if (op == 3) {
-			if (i <= 0) {
-				*lo = 1, *hi = 0;
-				return;
-			}
-			b = (uint64_t)i - 1;
-		}
-	} else if (t == SQLITE_FLOAT) {
-		/* not omitted: SQLite checks the exact bound, the index a wider one */
-		x = sqlite3_value_double(v);
-		if (isnan(x))
-			return;
-		a = x <= 0 ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)floor(x);
-		if (x < 0 && (op == 2 || op == 3 || op == 4)) {
-			*lo = 1, *hi = 0;
-			return;
-		}
-		b = x <= 0 ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)ceil(x);
-	} else {
-		return;		/* text, blob, NULL: SQLite decides, the index narrows nothing */
-	}
-	if ((op == 0 || op == 1 || op == 4) && a > *lo)
-		*lo = a;
-	if ((op == 2 || op == 3 || op == 4) && b < *hi)
-		*hi = b;
-}
-
+/* @x, a whole number, in int64_t; beyond its range the nearest end */
 static int64_t clamp_i64(double x)
 {
-	return x <= -9.2e18 ? INT64_MIN : x >= 9.2e18 ? INT64_MAX : (int64_t)x;
+	return x < -0x1p63 ? INT64_MIN : x >= 0x1p63 ? INT64_MAX : (int64_t)x;
 }
 
-/* Narrow [*lo, *hi] by "real_ns OP v": real_ns is signed (a clock anchor
- * may put events before 1970), so no bound is clamped at 0. */
-static void narrow_real(int64_t *lo, int64_t *hi, int op, sqlite3_value *v)
+/* Narrow [*lo, *hi] by "col OP v", col time_ns or real_ns: both are signed
+ * in SQL (real_ns before 1970; time_ns past 2^63 - 1, as a crafted file may
+ * hold, is shown negative), so no bound is clamped at 0. */
+static void narrow(int64_t *lo, int64_t *hi, int op, sqlite3_value *v)
 {
 	int t = sqlite3_value_type(v);
 	int64_t a, b;
@@ -270,7 +227,8 @@ int sql_plan_parse(struct sql_plan *p, int idx_num, const char *idx_str, int arg
 	int k = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->hi = UINT64_MAX;
+	p->tlo = INT64_MIN;
+	p->thi = INT64_MAX;
 	p->rlo = INT64_MIN;
 	p->rhi = INT64_MAX;
 	p->pushdown = !(idx_num & SQL_PLAN_OFF);
@@ -295,9 +253,9 @@ int sql_plan_parse(struct sql_plan *p, int idx_num, const char *idx_str, int arg
 		if (pr < 0)
 			return SQLITE_INTERNAL;
 		if (pr <= P_TIME_EQ) {
-			narrow(&p->lo, &p->hi, pr - P_TIME_GE, argv[k]);
+			narrow(&p->tlo, &p->thi, pr - P_TIME_GE, argv[k]);
 		} else if (pr <= P_REAL_EQ) {
-			narrow_real(&p->rlo, &p->rhi, pr - P_REAL_GE, argv[k]);
+			narrow(&p->rlo, &p->rhi, pr - P_REAL_GE, argv[k]);
 		} else if (pr == P_OBJ_EQ) {
 			p->objs = true;
 			if (sqlite3_value_type(argv[k]) != SQLITE_NULL &&
