@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "vxtrace/heap.h"
+#include "fixture.h"
 
 struct item {
 	uint32_t key;
@@ -51,12 +52,9 @@ VXT_HEAP_DEFINE(iheap, size_t, const uint32_t *, index_before)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static uint64_t rnd(void)	/* xorshift64 (13, 7, 17) */
+static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 static uint32_t rnd_below(uint32_t n)

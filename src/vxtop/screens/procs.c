@@ -1,4 +1,4 @@
-/* scr_procs.c - vxtop's P screen: the last interval's I/O per process, as biotop
+/* screens/procs.c - vxtop's P screen: the last interval's I/O per process, as biotop
  *
  * One row per (pid, command, object) that completed I/O in the last closed
  * interval, busiest first (vxt_procstats, the rows of `vxtop -b --processes`
