@@ -541,8 +541,7 @@ static int record(struct options *o, int argc, char **argv)
 			goto out;
 		}
 		if (!o->quiet)
-			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
-				o->listen, vxt_metrics_server_port(http));
+			fprintf(stderr, "vxrecord: metrics on %s\n", vxt_metrics_server_url(http));
 	}
 	if (ship_open(&o->ship, err) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
