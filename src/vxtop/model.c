@@ -250,6 +250,23 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 		a->lba[lba_bucket(m, o, id, ev)]++;
 }
 
+/* A lost event naming an issue with no completion (vxt_event_lost_io()):
+ * that I/O leaves the flight there. */
+static int close_lost_io(struct vxtop_model *m, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v;
+	uint64_t sector;
+	int rc;
+
+	if (!vxt_event_lost_io(ev, &sector))
+		return 0;
+	if (ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
+		return rc;
+	if (vxt_iopair_take(m->inflight, inflight_dev(ev), sector, 0, &v))
+		leave_flight(&m->obj[ev->object], ev->time_ns);
+	return 0;
+}
+
 int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n)
 {
 	size_t i;
@@ -264,6 +281,9 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
+			rc = close_lost_io(m, ev);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_MERGE ||

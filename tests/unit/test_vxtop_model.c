@@ -94,6 +94,37 @@ START_TEST(requeue_and_foreign_completions)
 }
 END_TEST
 
+/* A lost event naming an issue (the ebpf source's completion never seen)
+ * ends that I/O's flight there, and only that one. */
+START_TEST(lost_event_closes_its_io)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+	struct vxt_event ev;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	feed(&m, 10, VXT_PH_START, VXT_OP_READ, 100);
+	feed(&m, 20, VXT_PH_START, VXT_OP_READ, 200);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = SEC / 2;
+	ev.phase = VXT_PH_LOST;
+	ev.op = VXT_OP_READ;
+	ev.sector = 1;
+	ev.lost_io = vxt_lost_io_pack(100);
+	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(vxtop_model_snap(&m, 0)->lost, 1);
+	feed(&m, SEC + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, 10);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 0);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
 Suite *vxtop_model_suite(void)
 {
 	Suite *s = suite_create("vxtop_model");
@@ -101,6 +132,7 @@ Suite *vxtop_model_suite(void)
 
 	tcase_add_test(tc, unpaired_start_ages_out);
 	tcase_add_test(tc, requeue_and_foreign_completions);
+	tcase_add_test(tc, lost_event_closes_its_io);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,10 +12,11 @@
  * voltrace.h and are decoded with chanrec.h, as the module's are. The ring
  * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
  * quarter full, never once per record. A completion the kernel ran its
- * tracepoint for without our programs is counted when its request is
- * issued again, or when the capture ends by the device's own count of I/O
- * in flight (missed_at_end()), and becomes a lost event too (not a failed
- * capture), as does
+ * tracepoint for without our programs is found when its request is issued
+ * again, or every EBPF_RECON_NS and when the capture ends by the device's
+ * own count of I/O in flight (ebpf_recon.h, on the programs' inflight
+ * table mapped here); each becomes a lost event naming its I/O (not a
+ * failed capture), so no view keeps it in flight, as does
  * an issue whose program run the kernel skipped (recursion_misses of the
  * issue program's bpf_prog_info). Records
  * the kernel could not put in a full ring are counted there and become
@@ -51,10 +52,12 @@
 #include <unistd.h>
 #include <linux/membarrier.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 
 #include "source/chanev.h"
+#include "source/ebpf_recon.h"
 #include "source/ebpf_tally.h"
 #include "source/kmod_spec.h"
 #include "source/source_impl.h"
@@ -67,6 +70,9 @@
 #define EBPF_MAX_BUF		(1u << 30)
 #define EBPF_BTF		"/sys/kernel/btf/vmlinux"
 #define EBPF_READ_NS		10000000	/* the ring is read this often */
+#define EBPF_RECON_NS		400000000	/* the issues in flight against the
+						 * kernel's count this often */
+#define EBPF_MISSED_DEVS	16		/* devices named in the closing line */
 
 #ifdef VXT_HAVE_EBPF
 
@@ -77,6 +83,12 @@
 #include "vxtrace.skel.h"
 #include "vxtrace_bpf.h"
 
+/* Completions that never ran the programs, on one device. */
+struct missed_dev {
+	uint32_t dev;
+	uint64_t n;
+};
+
 struct ebpf {
 	struct vxtrace_bpf *skel;
 	struct ring_buffer *rb;
@@ -85,9 +97,18 @@ struct ebpf {
 	struct vxt_source *src;
 	int rc;				/* first error of the ring callback */
 	uint64_t lost_seen;		/* kernel's lost count already reported */
-	uint64_t missed_seen;		/* ... and its missed completions */
+	uint64_t missed_seen;		/* completions that never ran the programs,
+					 * each a lost event naming its I/O */
 	uint64_t skipped_seen;		/* ... and the issue program's skipped runs */
-	uint64_t missed_end;		/* missed completions found at the end */
+	struct missed_dev missed_dev[EBPF_MISSED_DEVS];	/* missed_seen by device */
+	uint32_t nmissed_dev;
+	struct vxt_bpf_slot *slots;	/* the programs' inflight table, mapped */
+	struct vxt_ebpf_recon *recon;
+	uint64_t recon_next_ns;		/* the next round of it */
+	struct vxt_bpf_slot *found;	/* slots a round took, not yet events */
+	size_t nfound, capfound;
+	bool found_nomem;		/* one of them could not be kept */
+	uint64_t missed_end_tally;	/* counting only: those a round took */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
 	bool lost_noted;		/* the full ring is in s->note */
@@ -150,6 +171,38 @@ static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
 	return vxt_chanev_io(e->src, &e->names, e->batch, r, phase) ? 0 : -ENOMEM;
 }
 
+/* Count a completion of @dev that never ran the programs. */
+static void note_missed(struct vxt_source *s, struct ebpf *e, uint32_t dev)
+{
+	uint32_t k = 0;
+
+	while (k < e->nmissed_dev && e->missed_dev[k].dev != dev)
+		k++;
+	if (k == e->nmissed_dev && k < EBPF_MISSED_DEVS)
+		e->missed_dev[e->nmissed_dev++] = (struct missed_dev){ .dev = dev };
+	if (k < e->nmissed_dev)
+		e->missed_dev[k].n++;
+	e->missed_seen++;
+	s->lost++;
+	s->lost_passed++;
+}
+
+/* The lost event of I/O @r (as issued, found at r->time_ns) whose completion
+ * never ran the programs: one lost event naming it (vxt_event_lost_io()). */
+static int missed_io(struct vxt_source *s, struct ebpf *e, const struct voliot_io_rec *r)
+{
+	struct vxt_event *ev = vxt_chanev_io(s, &e->names, e->batch, r, VXT_PH_LOST);
+
+	if (!ev)
+		return -ENOMEM;
+	ev->lost_io = vxt_lost_io_pack(r->sector);
+	ev->sector = 1;
+	ev->flags = 0;
+	ev->error = 0;
+	note_missed(s, e, r->dev);
+	return 0;
+}
+
 static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
 {
 	struct ebpf *e = arg;
@@ -176,6 +229,12 @@ static int ring_cb(void *ctx, void *data, size_t size)
 
 	if (e->rc)
 		return 0;
+	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_MISSED) {
+		rc = missed_io(e->src, e, r);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
 	if (size == sizeof(*r) && r->len == sizeof(*r) && !e->dec.npartial &&
 	    (r->type == VOLIOT_REC_IO_START || r->type == VOLIOT_REC_IO_DONE ||
 	     r->type == VOLIOT_REC_REQUEUE)) {
@@ -222,23 +281,27 @@ static uint64_t skipped_issues(struct ebpf *e)
 	return info.recursion_misses;
 }
 
-/* The losses that no larger ring would avoid (completions that never ran
- * the programs, issues whose program run was skipped) since the last call:
- * counted lost and passed (they do not fail the capture). @return them. */
+/* The losses that no larger ring would avoid and no lost event names
+ * (issues whose program run was skipped; counting only, the completions
+ * that never ran the programs) since the last call: counted lost and passed
+ * (they do not fail the capture). @return them. */
 static uint64_t passed_losses(struct vxt_source *s, struct ebpf *e)
 {
-	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED) + e->missed_end;
-	uint64_t skipped = skipped_issues(e), n;
+	uint64_t skipped = skipped_issues(e), n, missed;
 
-	if (missed < e->missed_seen)
-		missed = e->missed_seen;
 	if (skipped < e->skipped_seen)
 		skipped = e->skipped_seen;
-	n = missed - e->missed_seen + skipped - e->skipped_seen;
+	n = skipped - e->skipped_seen;
+	e->skipped_seen = skipped;
+	if (e->skel->rodata->tally_only) {	/* no record tells of them */
+		missed = kernel_counter(e, VXT_BPF_MISSED) + e->missed_end_tally;
+		if (missed > e->missed_seen) {
+			n += missed - e->missed_seen;
+			e->missed_seen = missed;
+		}
+	}
 	s->lost += n;
 	s->lost_passed += n;
-	e->missed_seen = missed;
-	e->skipped_seen = skipped;
 	return n;
 }
 
@@ -332,6 +395,24 @@ static int open_wait(struct vxt_source *s, struct ebpf *e)
 	ev.data.fd = e->timerfd;
 	if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->timerfd, &ev) < 0)
 		return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
+	return 0;
+}
+
+/* The programs' inflight table mapped into e->slots, and its reconciler. */
+static int map_slots(struct vxt_source *s, struct ebpf *e)
+{
+	size_t len = (size_t)VXT_BPF_MAX_INFLIGHT * sizeof(*e->slots);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       bpf_map__fd(e->skel->maps.inflight), 0);
+
+	if (p == MAP_FAILED)
+		return vxt_source_seterr(s, -errno, "ebpf: cannot map the inflight table: %s",
+					 strerror(errno));
+	e->slots = p;
+	e->recon = vxt_ebpf_recon_new(vxt_sysdev_inflight);
+	if (!e->recon)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
+	e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
 	return 0;
 }
 
@@ -469,7 +550,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	/* the BPF program has no key request; the windows are sized below */
 	bool spec = !o->tally_only && o->kspec && o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
 	uint32_t keys = 1, window = 1;
-	const char *btf = btf_path(), *noop;
+	const char *btf = btf_path(), *noop, *skip;
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
 		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
 	struct ebpf *e;
@@ -543,6 +624,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 				    "nothing%s", clocked ? " (each issue and completion read the "
 				    "clock once)" : "");
 	}
+	skip = getenv("VXT_EBPF_SKIP_DONE");
+	if (skip && *skip) {
+		e->skel->rodata->skip_done_every = strtoull(skip, NULL, 10);
+		vxt_source_add_note(s, "VXT_EBPF_SKIP_DONE: the programs skipped every %llu-th "
+				    "completion", (unsigned long long)e->skel->rodata->skip_done_every);
+	}
 	e->skel->rodata->tally_on = o->tally || o->tally_only;
 	e->skel->rodata->tally_only = o->tally_only;
 	if (!o->tally && !o->tally_only) {
@@ -587,6 +674,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 strerror(errno));
 	if ((rc = open_wait(s, e)) < 0)
 		return rc;
+	if ((rc = map_slots(s, e)) < 0)
+		return rc;
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	rc = vxtrace_bpf__attach(e->skel);
@@ -598,6 +687,87 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	s->tally = o->tally || o->tally_only;
 	s->kfilter = kf;
 	return 0;
+}
+
+/* vxt_ebpf_recon_round()'s: a slot it took, kept until next() makes its
+ * lost event. */
+static void keep_found(void *arg, const struct vxt_bpf_slot *copy)
+{
+	struct ebpf *e = arg;
+
+	if (e->nfound == e->capfound) {
+		size_t cap = e->capfound ? e->capfound * 2 : 64;
+		struct vxt_bpf_slot *f = realloc(e->found, cap * sizeof(*f));
+
+		if (!f) {
+			e->found_nomem = true;
+			return;
+		}
+		e->found = f;
+		e->capfound = cap;
+	}
+	e->found[e->nfound++] = *copy;
+}
+
+/* A round of the issues in flight against the kernel's counts
+ * (ebpf_recon.h); @at_once once no issue is taken. @return 0 or -ENOMEM. */
+static int reconcile(struct ebpf *e, bool at_once)
+{
+	int n;
+
+	if (!e->slots)
+		return 0;
+	n = vxt_ebpf_recon_round(e->recon, e->slots, VXT_BPF_MAX_INFLIGHT, vxt_now_mono(),
+				 at_once, keep_found, e);
+	if (n < 0 || e->found_nomem)
+		return -ENOMEM;
+	if (e->skel->rodata->tally_only) {	/* no event to name them in */
+		e->missed_end_tally += e->nfound;
+		e->nfound = 0;
+	}
+	return 0;
+}
+
+/* The slots the rounds took into lost events naming their I/O, found now. */
+static int flush_found(struct vxt_source *s, struct ebpf *e)
+{
+	uint64_t now = vxt_now_mono();
+
+	for (size_t i = 0; i < e->nfound; i++) {
+		const struct vxt_bpf_slot *sl = &e->found[i];
+		struct voliot_io_rec r = {
+			.len = sizeof(r), .type = VXT_BPF_REC_MISSED, .op = sl->op,
+			.dev = sl->dev, .pid = sl->is.pid, .bytes = sl->is.bytes,
+			.time_ns = now, .sector = sl->sector, .latency_ns = sl->is.time_ns,
+		};
+
+		memcpy(r.comm, sl->is.comm, sizeof(r.comm));
+		if (missed_io(s, e, &r) < 0)
+			return -ENOMEM;
+	}
+	e->nfound = 0;
+	return 0;
+}
+
+/* The closing line's part for the completions that never ran the programs:
+ * how many, and on which devices. */
+static void note_missed_devs(struct vxt_source *s, struct ebpf *e)
+{
+	char devs[400] = "";
+	size_t len = 0;
+
+	for (uint32_t k = 0; k < e->nmissed_dev && len + 1 < sizeof(devs); k++) {
+		int64_t id = vxt_chanev_object(s, &e->names, e->missed_dev[k].dev);
+		const struct vxt_object *o = id >= 0 ? vxt_objtab_get(s->objs, (uint32_t)id) : NULL;
+
+		len += (size_t)snprintf(devs + len, sizeof(devs) - len, "%s%s %llu",
+					k ? ", " : "", o ? o->name : "?",
+					(unsigned long long)e->missed_dev[k].n);
+	}
+	vxt_source_add_note(s, "%llu completion%s lost: the kernel ran the block_rq_complete "
+			    "tracepoint without the BPF programs (%s; each issue is in the file, "
+			    "closed by a lost event)", (unsigned long long)e->missed_seen,
+			    e->missed_seen == 1 ? "" : "s", devs);
 }
 
 static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
@@ -621,6 +791,13 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 	n = ring_buffer__consume(e->rb);
 	if (n < 0 && n != -EINTR)
 		return vxt_source_seterr(s, n, "ebpf: ring buffer: %s", strerror(-n));
+	if (!s->stopped && vxt_now_mono() >= e->recon_next_ns) {
+		if (reconcile(e, false) < 0)
+			return vxt_source_seterr(s, -ENOMEM, "out of memory");
+		e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
+	}
+	if (e->nfound && !e->rc)
+		e->rc = flush_found(s, e);
 	if (e->rc == -EBADMSG)
 		return vxt_source_seterr(s, e->rc, "ebpf: malformed record at byte %llu",
 					 (unsigned long long)e->dec.offset);
@@ -636,16 +813,14 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 			e->noted = true;
 		}
 		if (e->missed_seen && !e->missed_noted) {
-			vxt_source_add_note(s, "%llu completions lost: the kernel ran the "
-					    "block_rq_complete tracepoint without the BPF programs "
-					    "(their issues are in the file)",
-					    (unsigned long long)e->missed_seen);
+			note_missed_devs(s, e);
 			e->missed_noted = true;
 		}
 		if (e->skipped_seen && !e->skipped_noted) {
-			vxt_source_add_note(s, "%llu issues lost: the kernel skipped the BPF program "
+			vxt_source_add_note(s, "%llu issue%s lost: the kernel skipped the BPF program "
 					    "of block_rq_issue (a run of it was under way on that CPU)",
-					    (unsigned long long)e->skipped_seen);
+					    (unsigned long long)e->skipped_seen,
+					    e->skipped_seen == 1 ? "" : "s");
 			e->skipped_noted = true;
 		}
 		if (s->lost > s->lost_passed && !e->lost_noted) {
@@ -711,72 +886,6 @@ static struct vxt_bpf_slot *read_slots(struct ebpf *e, uint32_t *n)
 	return NULL;
 }
 
-/* An issue remembered without its completion, of a kind the block layer
- * counts in flight (a read or a write). */
-static bool counted_in_flight(const struct vxt_bpf_slot *sl)
-{
-	return sl->rq && sl->state == VXT_BPF_SLOT_ISSUED &&
-	       (sl->op == VOLIOT_OP_READ || sl->op == VOLIOT_OP_WRITE);
-}
-
-#define END_DEVS 64	/* devices looked at when the capture ends */
-
-struct end_dev {
-	uint32_t dev;
-	bool known;		/* the block layer's count was read */
-	uint64_t inflight;	/* its count of reads and writes in flight */
-	uint64_t ours;		/* the reads and writes we remember */
-};
-
-/* The place of @dev among the @nd devices of @d, or @nd. */
-static uint32_t end_dev_at(const struct end_dev *d, uint32_t nd, uint32_t dev)
-{
-	uint32_t k = 0;
-
-	while (k < nd && d[k].dev != dev)
-		k++;
-	return k;
-}
-
-/* Once no issue is taken any more (stopping): the issues remembered whose
- * completion the kernel ran without our programs and whose request was
- * not issued again (VXT_BPF_MISSED never saw them). Per device, the reads
- * and writes remembered beyond those the block layer counts in flight
- * (vxt_sysdev_inflight(), read first) have completed unseen. In that order
- * the figure can only fall short (a completion between the two reads frees
- * a slot and lowers the kernel's count alike; the kernel also counts I/O
- * we do not remember), never exceed them; a device whose queue keeps no
- * statistics gives none. */
-static uint64_t missed_at_end(struct ebpf *e)
-{
-	struct end_dev d[END_DEVS];
-	struct vxt_bpf_slot *v;
-	uint32_t n, nd = 0, i, k;
-	uint64_t missed = 0;
-
-	v = read_slots(e, &n);		/* the devices with issues remembered */
-	if (!v)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (counted_in_flight(&v[i]) && end_dev_at(d, nd, v[i].dev) == nd &&
-		    nd < END_DEVS)
-			d[nd++] = (struct end_dev){ .dev = v[i].dev };
-	free(v);
-	for (k = 0; k < nd; k++)
-		d[k].known = !vxt_sysdev_inflight(d[k].dev, &d[k].inflight);
-	v = read_slots(e, &n);		/* ours, after the kernel's counts */
-	if (!v)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (counted_in_flight(&v[i]) && (k = end_dev_at(d, nd, v[i].dev)) < nd)
-			d[k].ours++;
-	free(v);
-	for (k = 0; k < nd; k++)
-		if (d[k].known && d[k].ours > d[k].inflight)
-			missed += d[k].ours - d[k].inflight;
-	return missed;
-}
-
 /* The issues the kernel still remembers (no completion seen), once the
  * programs are detached: -1 when the table cannot be read. */
 static int64_t count_unfinished(struct ebpf *e)
@@ -813,8 +922,8 @@ static int ebpf_stop(struct vxt_source *s)
 	 * completions still to come are those of the issues remembered */
 	e->skel->bss->stopping = true;
 	programs_quiesce();
-	if (!tally_only)
-		e->missed_end = missed_at_end(e);
+	if (reconcile(e, true) < 0)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
 	/* a program still running on another CPU may hold a record it has
 	 * reserved, not yet submitted (the drain would stop short of it) or
@@ -822,8 +931,8 @@ static int ebpf_stop(struct vxt_source *s)
 	programs_quiesce();
 	/* issues with no completion: in flight now, or completed while the
 	 * kernel passed the programs over, on a device that keeps no
-	 * statistics (the others' are missed_end, lost events) */
-	left = tally_only ? 0 : count_unfinished(e) - (int64_t)e->missed_end;
+	 * statistics (the others' the last round took: lost events) */
+	left = tally_only ? 0 : count_unfinished(e);
 	if (left > 0)
 		vxt_source_add_note(s, "%lld issues had no completion when the capture ended "
 				    "(in flight, or completed without the BPF programs)",
@@ -844,6 +953,10 @@ static void ebpf_close(struct vxt_source *s)
 
 	if (!e)
 		return;
+	if (e->slots)
+		munmap(e->slots, (size_t)VXT_BPF_MAX_INFLIGHT * sizeof(*e->slots));
+	vxt_ebpf_recon_free(e->recon);
+	free(e->found);
 	if (e->timerfd >= 0)
 		close(e->timerfd);
 	if (e->epfd >= 0)

@@ -23,14 +23,14 @@
  * (kernel.bpf_stats_enabled) by as many, its recursion_misses stayed 0, and
  * two captures at once missed the very same completions. Nothing on the
  * BPF side sees these completions (the earlier finding: nor a perf-attached
- * program such as bpftrace's). Such a completion is found when its request
- * is issued again while its issue is still remembered (not requeued in
- * between): it is counted as missed, and user space makes a lost record of
- * it. One whose request is not issued again before the capture ends is
- * found then by user space: issues are no longer taken (stopping), and per
- * device the reads and writes remembered beyond the block layer's own count
- * of those in flight have completed unseen (each slot keeps its device and
- * operation for this).
+ * program such as bpftrace's). One such softirq run completes every request
+ * then done, so the losses come in batches, often the whole queue depth a
+ * workload keeps. Such a completion is found when its request is issued
+ * again while its issue is still remembered (not requeued in between): it
+ * is counted as missed and a VXT_BPF_REC_MISSED record names its I/O. One
+ * whose request is not issued again is found by user space, against the
+ * block layer's own count of I/O in flight (ebpf_recon.h; each slot keeps
+ * the device, operation and sector for this).
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
@@ -105,6 +105,12 @@ const volatile bool tally_only;
 const volatile bool noop;
 const volatile bool noop_clock;
 
+/* a diagnostic knob (VXT_EBPF_SKIP_DONE): the completion program returns at
+ * once for every skip_done_every-th completion of a traced device, as if
+ * the kernel had run the tracepoint without it (0: never) */
+const volatile __u64 skip_done_every;
+__u64 done_runs;			/* completions of traced devices so far */
+
 /* the kernel's part of a filter (struct vxt_bpf_kftest in kfilter) */
 const volatile bool kf_on;
 const volatile __u16 kf_entry;
@@ -123,8 +129,9 @@ struct {
 
 /* request address -> its issue: an open-addressed table (a hash map's
  * update and delete, with their bucket locks, cost more than the rest of a
- * program); a request takes the first slot free or its own among the
- * INFLIGHT_PROBES from its hash, claimed by a compare-and-swap */
+ * program); a request takes its own slot among the INFLIGHT_PROBES from its
+ * hash, or else the first free one, claimed by a compare-and-swap; user
+ * space maps it and frees the slots of completions never seen */
 /* (struct vxt_bpf_slot, vxtrace_bpf.h) */
 #define SLOT_ISSUED	VXT_BPF_SLOT_ISSUED
 #define SLOT_REQUEUED	VXT_BPF_SLOT_REQUEUED
@@ -243,36 +250,6 @@ static __always_inline __u32 inflight_hash(__u64 rq)
 	return (__u32)((rq * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-/* Remember the issue @is of request @rq, an @op on @dev (again, after a
- * requeue). */
-static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *is,
-					 __u32 dev, __u8 op)
-{
-	__u32 h = inflight_hash(rq);
-
-	for (int i = 0; i < INFLIGHT_PROBES; i++) {
-		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
-		struct vxt_bpf_slot *sl = bpf_map_lookup_elem(&inflight, &at);
-
-		if (!sl)
-			break;
-		bool own = sl->rq == rq;
-
-		if (own || (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))) {
-			/* issued again, not requeued: its completion never
-			 * ran our program */
-			if (own && sl->state == SLOT_ISSUED)
-				count(VXT_BPF_MISSED);
-			sl->is = *is;
-			sl->dev = dev;
-			sl->op = op;
-			sl->state = SLOT_ISSUED;
-			return;
-		}
-	}
-	count(VXT_BPF_UNPAIRED);
-}
-
 /* The slot of request @rq's issue, or 0. */
 static __always_inline struct vxt_bpf_slot *inflight_get(__u64 rq)
 {
@@ -288,6 +265,51 @@ static __always_inline struct vxt_bpf_slot *inflight_get(__u64 rq)
 			return sl;
 	}
 	return 0;
+}
+
+/* Remember the issue @is of request @rq, an @op on @dev at @sector (again,
+ * after a requeue). @return true when the request was issued before and
+ * neither completed nor requeued since (its completion never ran our
+ * programs), that earlier issue copied into @was. */
+static __always_inline bool inflight_put(__u64 rq, const struct vxt_bpf_issue *is,
+					 __u32 dev, __u8 op, __u64 sector,
+					 struct vxt_bpf_slot *was)
+{
+	__u32 h = inflight_hash(rq);
+	bool missed = false;
+	int i;
+
+	/* its own slot first: a free one earlier among its probes (freed
+	 * since it was taken) must not make it a second */
+	struct vxt_bpf_slot *sl = inflight_get(rq);
+
+	if (sl) {
+		if (sl->state == SLOT_ISSUED) {
+			*was = *sl;
+			missed = was->rq == rq;
+		}
+		goto fill;
+	}
+	for (i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
+
+		sl = bpf_map_lookup_elem(&inflight, &at);
+		if (!sl)
+			break;
+		if (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))
+			goto fill;
+	}
+	count(VXT_BPF_UNPAIRED);
+	return false;
+fill:
+	if (missed)
+		count(VXT_BPF_MISSED);
+	sl->is = *is;
+	sl->dev = dev;
+	sl->op = op;
+	sl->sector = sector;
+	sl->state = SLOT_ISSUED;
+	return missed;
 }
 
 /* The operation of a request, from the running kernel's REQ_OP_* values. */
@@ -841,6 +863,30 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 
 	return 0;
 }
 
+/* Tell user space of the I/O of slot copy @was, issued and never seen
+ * completing, found at @now: past any speculation or filter (it accounts
+ * for an issue user space may hold in flight). */
+static __always_inline void send_missed(const struct vxt_bpf_slot *was, __u64 now)
+{
+	struct voliot_io_rec r;
+
+	r.len = sizeof(r);
+	r.type = VXT_BPF_REC_MISSED;
+	r.op = was->op;
+	r.reserved0 = 0;
+	r.flags = 0;
+	r.cpu = bpf_get_smp_processor_id();
+	r.dev = was->dev;
+	r.pid = was->is.pid;
+	r.bytes = was->is.bytes;
+	r.error = 0;
+	r.time_ns = now;
+	r.sector = was->sector;
+	r.latency_ns = was->is.time_ns;
+	__builtin_memcpy(r.comm, was->is.comm, sizeof(r.comm));
+	ring_put(&r);
+}
+
 static __always_inline void issue_of_current(struct vxt_bpf_issue *is, __u64 now)
 {
 	is->time_ns = now;
@@ -853,8 +899,9 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
 	__u32 idx, dev;
 	__u8 op;
-	__u64 key = rq_key(rq), now;
+	__u64 key = rq_key(rq), now, sector;
 	struct vxt_bpf_issue is;
+	struct vxt_bpf_slot was;
 
 	if (noop) {
 		if (noop_clock)
@@ -868,19 +915,22 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 		return 0;
 	now = bpf_ktime_get_ns();
 	op = rq_op(rq->cmd_flags);
+	sector = rq->__sector;
 	if (tally_only) {
 		struct vxt_bpf_tally *t;
 
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
-		inflight_put(key, &is, dev, op);
+		inflight_put(key, &is, dev, op, sector, &was);
 		t = tally_of(dev, idx, op);
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
 	}
 	issue_of_current(&is, now);
-	inflight_put(key, &is, dev, op);
+	is.bytes = rq->__data_len;
+	if (inflight_put(key, &is, dev, op, sector, &was))
+		send_missed(&was, now);
 	return send(rq, VOLIOT_REC_IO_START, dev, idx, 0, rq->__data_len, now, &is);
 }
 
@@ -925,6 +975,8 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 	}
 	dev = rq_dev(rq, &idx);
 	if (!dev)
+		return 0;
+	if (skip_done_every && (__sync_fetch_and_add(&done_runs, 1) + 1) % skip_done_every == 0)
 		return 0;
 	now = bpf_ktime_get_ns();
 	error = status_errno(status);

@@ -143,6 +143,7 @@ struct vxt_bpf_issue {
 	__u64	time_ns;
 	__u32	pid;
 	char	comm[16];
+	__u32	bytes;			/* its size when issued */
 };
 
 /* A slot of the inflight array: a request issued and not completed yet
@@ -153,16 +154,24 @@ struct vxt_bpf_issue {
  * other request's slot. */
 struct vxt_bpf_slot {
 	__u64	rq;			/* the request's address; 0: free */
-	__u32	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
+	__u8	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
+	__u8	op;			/* VOLIOT_OP_* */
+	__u16	pad;
 	__u32	dev;			/* its traced device (VOLIOT_MKDEV) */
 	struct vxt_bpf_issue is;
-	__u8	op;			/* VOLIOT_OP_* */
-	__u8	pad_line[15];		/* to 64 bytes */
+	__u64	sector;			/* its first sector when issued */
+	__u64	pad_line;		/* to 64 bytes */
 };
 
 _Static_assert(sizeof(struct vxt_bpf_slot) == 64, "a slot is one cache line");
 
 #define VXT_BPF_SLOT_ISSUED	1
 #define VXT_BPF_SLOT_REQUEUED	2
+
+/* A record of the ring that is no channel record: an I/O whose completion
+ * never ran the programs, found when its request was issued again (struct
+ * voliot_io_rec: the I/O as issued, time_ns when it was found, latency_ns
+ * its issue time). */
+#define VXT_BPF_REC_MISSED	0x40
 
 #endif
