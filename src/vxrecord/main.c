@@ -39,7 +39,7 @@ static void usage(FILE *f)
 "  -o, --output FILE       trace file to write (created 0600)\n"
 "  -s, --source KIND       kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "  -O, --objects LIST      objects to trace: sda,dm-0,8:16 (default: all)\n"
-"      --bufsize SIZE      kernel buffer size (4M); --phases issue|all (tracefs, kmod)\n"
+"      --bufsize SIZE      kernel buffer size (4M); --phases issue|all (ebpf, tracefs, kmod)\n"
 "      --errors            error trace: saved and new errors (kmod)\n"
 "      --import blktrace P convert a blktrace capture (prefix, files or -)\n"
 "  -d, --duration TIME     stop after TIME (e.g. 30s; simulated time for sim)\n"

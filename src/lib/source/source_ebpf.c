@@ -108,6 +108,7 @@ struct ebpf {
 	struct vxt_bpf_slot *found;	/* slots a round took, not yet events */
 	size_t nfound, capfound;
 	bool found_nomem;		/* one of them could not be kept */
+	char missing[200];		/* phase tracepoints the kernel lacks */
 	uint64_t missed_end_tally;	/* counting only: those a round took */
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
@@ -203,6 +204,35 @@ static int missed_io(struct vxt_source *s, struct ebpf *e, const struct voliot_i
 	return 0;
 }
 
+/* The event of a phase record (VXT_BPF_REC_PHASE): a remap's source
+ * device becomes an object, so it can be named. */
+static int phase_io(struct vxt_source *s, struct ebpf *e, const struct voliot_io_rec *r)
+{
+	uint8_t phase = r->reserved0;
+	struct vxt_event *ev;
+	int64_t from = -1;
+
+	if (phase < VXT_BPF_PH_QUEUE || phase >= VXT_PH_COUNT)
+		return -EBADMSG;
+	if (phase == VXT_PH_REMAP && r->error) {
+		from = vxt_chanev_object(s, &e->names, (uint32_t)r->error);
+		if (from < 0)
+			return -ENOMEM;
+	}
+	ev = vxt_chanev_io(s, &e->names, e->batch, r, phase);
+	if (!ev)
+		return -ENOMEM;
+	ev->error = 0;
+	ev->latency_ns = 0;
+	if (from >= 0)
+		ev->remap_from = vxt_remap_from_pack((uint32_t)from, r->latency_ns);
+	if (phase == VXT_PH_PLUG || phase == VXT_PH_UNPLUG) {
+		ev->op = VXT_OP_OTHER;
+		ev->flags = 0;
+	}
+	return 0;
+}
+
 static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
 {
 	struct ebpf *e = arg;
@@ -231,6 +261,12 @@ static int ring_cb(void *ctx, void *data, size_t size)
 		return 0;
 	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_MISSED) {
 		rc = missed_io(e->src, e, r);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
+	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_PHASE) {
+		rc = phase_io(e->src, e, r);
 		if (rc < 0)
 			e->rc = rc;
 		return 0;
@@ -470,8 +506,11 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 }
 
 /* Does the kernel (its BTF at @path) have every tracepoint the programs
- * attach to? @return 0 or a negative errno with the error set. */
-static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path)
+ * attach to? The phase programs (vxt_ph_*) are loaded with @phases only,
+ * each whose tracepoint the kernel lacks left out and named in e->missing.
+ * @return 0 or a negative errno with the error set. */
+static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path,
+			     bool phases)
 {
 	struct bpf_program *prog;
 	struct btf *btf = btf__parse(path, NULL);
@@ -489,11 +528,23 @@ static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *p
 		const char *sec = bpf_program__section_name(prog), *tp;
 		char name[128];
 
+		bool phase = !strncmp(bpf_program__name(prog), "vxt_ph_", 7);
+
 		tp = sec && !strncmp(sec, "tp_btf/", 7) ? sec + 7 : NULL;
 		if (!tp)
 			continue;
+		if (phase && !phases) {
+			bpf_program__set_autoload(prog, false);
+			continue;
+		}
 		snprintf(name, sizeof(name), "btf_trace_%s", tp);
-		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0 && phase) {
+			size_t len = strlen(e->missing);
+
+			bpf_program__set_autoload(prog, false);
+			snprintf(e->missing + len, sizeof(e->missing) - len, "%s%s",
+				 len ? ", " : "", tp);
+		} else if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
 			rc = vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no %s tracepoint "
 					       "(no %s in %s); use --source tracefs", tp, name,
 					       path);
@@ -548,7 +599,10 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
 	/* the BPF program has no key request; the windows are sized below */
-	bool spec = !o->tally_only && o->kspec && o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
+	/* every phase: the speculation runs in user space, over all of them */
+	bool phases = o->all_phases && !o->tally_only;
+	bool spec = !o->tally_only && !phases && o->kspec &&
+		    o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
 	uint32_t keys = 1, window = 1;
 	const char *btf = btf_path(), *noop, *skip;
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
@@ -575,8 +629,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	if (!e->skel)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
 					 strerror(errno));
-	if ((rc = check_tracepoints(s, e, btf)) < 0)
+	if ((rc = check_tracepoints(s, e, btf, phases)) < 0)
 		return rc;
+	if (e->missing[0])
+		vxt_source_add_note(s, "--phases all: the kernel has no %s tracepoint (no BTF "
+				    "for it): those phases were not captured; --source tracefs "
+				    "reads what tracefs has", e->missing);
 	e->skel->rodata->want_all = all;
 	if (!all && (rc = select_objects(s, e, o->objects)) < 0)
 		return rc;
@@ -684,6 +742,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 "tracepoints (%s); use --source tracefs",
 					 strerror(errno));
 	s->kspec = spec;
+	s->all_phases = phases;
 	s->tally = o->tally || o->tally_only;
 	s->kfilter = kf;
 	return 0;

@@ -173,5 +173,17 @@ _Static_assert(sizeof(struct vxt_bpf_slot) == 64, "a slot is one cache line");
  * voliot_io_rec: the I/O as issued, time_ns when it was found, latency_ns
  * its issue time). */
 #define VXT_BPF_REC_MISSED	0x40
+/* Another: a phase besides issue, completion and requeue (--phases all),
+ * reserved0 its enum vxt_phase value; a remap's source device in error (as
+ * a __u32) and its source sector in latency_ns. */
+#define VXT_BPF_REC_PHASE	0x41
+#define VXT_BPF_PH_QUEUE	5	/* enum vxt_phase's values */
+#define VXT_BPF_PH_MERGE	6
+#define VXT_BPF_PH_INSERT	7
+#define VXT_BPF_PH_PLUG		8
+#define VXT_BPF_PH_UNPLUG	9
+#define VXT_BPF_PH_REMAP	10
+#define VXT_BPF_PH_SPLIT	11
+#define VXT_BPF_PH_GETRQ	12
 
 #endif
