@@ -8,7 +8,9 @@
 # intervals of that, vxtop's row shows in_flight 0 and util 0, and
 # /metrics' vxtrace_io_in_flight is 0 for the device; the completions it
 # lost are counted lost, and a capture of the same kind holds each as a
-# lost event naming its I/O: issues = completions + lost.
+# lost event naming its I/O: issues = completions + lost. Before fio the
+# idle device has its row of zeros, as in iostat; an unknown device is
+# refused with the names sysfs lists.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_ebpf
@@ -30,6 +32,9 @@ in_flight_metric() {	# in_flight_metric SCRAPE: the device's I/Os in flight, all
 }
 
 make_loop 256M
+# a device that does not exist: the error lists those that do, as sysfs has them
+expect_fail "an unknown object" 1 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
+	"$B/vxtop" -b -c 1 -s ebpf --objects nosuchdisk9
 VXT_EBPF_SKIP_DONE=701 "$B/vxtop" -b -F jsonl -i 1 -c 14 -s ebpf --objects "$LNAME" \
 	--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 TOP=$!
@@ -73,6 +78,9 @@ print("intervals", late)
 print("lost", lost)
 EOF
 expect_eq "vxtop rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
+expect_eq "vxtop's first interval, before fio: the idle device's row, as iostat's zeros" \
+	"$(head -1 "$T/top.jsonl" | json /dev/stdin '[(o["name"], o["r_s"], o["in_flight"]) for o in j["objects"]]')" \
+	"[('$LNAME', 0.0, 0)]"
 late=$(sed -n 's/^intervals //p' "$T/after.txt")
 [ "${late:-0}" -ge 3 ] || fail "only ${late:-0} intervals two intervals after fio"
 lost=$(sed -n 's/^lost //p' "$T/after.txt")

@@ -391,7 +391,8 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* The devices of @objects into the programs' want_dev[] (before load),
- * ascending and each once, for their binary search. */
+ * ascending and each once, for their binary search, and into the object
+ * table: a device chosen is shown before its first I/O (iostat's zeros). */
 static int select_objects(struct vxt_source *s, struct ebpf *e, const char *objects)
 {
 	uint32_t devs[VXT_BPF_MAX_DEVS];
@@ -406,6 +407,9 @@ static int select_objects(struct vxt_source *s, struct ebpf *e, const char *obje
 			devs[k++] = devs[i];
 	memcpy((void *)e->skel->rodata->want_dev, devs, (size_t)k * sizeof(devs[0]));
 	e->skel->rodata->want_n = (uint32_t)k;
+	for (i = 0; i < k; i++)
+		if (vxt_chanev_object(s, &e->names, devs[i]) < 0)
+			return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	return 0;
 }
 

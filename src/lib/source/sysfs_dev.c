@@ -6,6 +6,7 @@
  * be moved with the environment variable VXT_SYSFS (tests only).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,36 @@ static int resolve_one(const char *item, uint32_t *dev)
 	return parse_majmin(line, dev) < 0 ? -EIO : 0;
 }
 
+static int not_dot(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* The block devices of the system (/sys/class/block), in order, joined by
+ * ", " into @out; those that do not fit become "...". */
+static void list_devices(char *out, size_t size)
+{
+	struct dirent **names;
+	char dir[320];
+	size_t len = 0;
+	int n, i;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/class/block", sysfs_root());
+	n = scandir(dir, &names, not_dot, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (len + strlen(name) + 8 < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", name);
+		else if (len + 6 < size && (!len || out[len - 1] != '.'))
+			len += (size_t)snprintf(out + len, size - len, ", ...");
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
 int vxt_sysdev_resolve(const char *spec, uint32_t *devs, size_t max, char *err)
 {
 	char item[256];
@@ -139,9 +170,16 @@ int vxt_sysdev_resolve(const char *spec, uint32_t *devs, size_t max, char *err)
 		if (!len)
 			continue;
 		rc = resolve_one(item, &dev);
+		if (rc == -ENOENT) {
+			char names[300];
+
+			list_devices(names, sizeof(names));
+			snprintf(err, VXT_ERRBUF_SIZE, "object '%.100s': no such block device "
+				 "(block devices here: %s)", item, names[0] ? names : "none");
+			return rc;
+		}
 		if (rc < 0) {
 			snprintf(err, VXT_ERRBUF_SIZE, "object '%s': %s", item,
-				 rc == -ENOENT ? "no such block device" :
 				 rc == -ENOTBLK ? "not a block device" : strerror(-rc));
 			return rc;
 		}
