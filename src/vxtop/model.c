@@ -281,6 +281,8 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
+			if (!ev->lost_io && ev->sector && ev->time_ns > m->lost_mark)
+				m->lost_mark = ev->time_ns;
 			rc = close_lost_io(m, ev);
 			if (rc < 0)
 				return rc;
@@ -346,6 +348,7 @@ static struct vxtop_snap *next_slot(struct vxtop_model *m)
 struct age_arg {
 	struct vxtop_model *m;
 	uint64_t before;	/* starts before this age out */
+	uint64_t lost_before;	/* ... and so do those before this lost event */
 };
 
 /* vxt_iopair_sweep() callback: keep a start unless it aged out, or (in a
@@ -361,11 +364,12 @@ static bool keep_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 	(void)sector, (void)size;
 	if (!o)
 		return false;
-	if (v->time_ns >= a->before && !(a->m->partial && !o->events))
+	if (v->time_ns >= a->before && v->time_ns >= a->lost_before &&
+	    !(a->m->partial && !o->events))
 		return true;
 	if (o->in_flight > 0)
 		o->in_flight--;
-	if (v->time_ns < a->before) {
+	if (v->time_ns < a->before || v->time_ns < a->lost_before) {
 		o->acc.aged_out++;
 		a->m->aged_out++;
 	}
@@ -425,7 +429,9 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	s->errors = m->cur_errors;
 	if (vxt_iopair_count(m->inflight)) {
 		struct age_arg a = { m, end_ns > VXTOP_INFLIGHT_AGE_NS ?
-				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0 };
+				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0,
+				     m->lost_mark && end_ns - m->lost_mark >= VXTOP_LOST_GRACE_NS &&
+				     end_ns > m->lost_mark ? m->lost_mark : 0 };
 
 		vxt_iopair_sweep(m->inflight, keep_start, &a);
 	}

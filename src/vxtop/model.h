@@ -26,6 +26,10 @@
  * by then the kernel has completed or failed it, so its completion was not
  * seen). It is counted in aged_out instead. */
 #define VXTOP_INFLIGHT_AGE_NS (30 * 1000000000ull)
+/* A start from before a lost event that names no I/O, still without its
+ * completion this long after that event, is taken for one whose completion
+ * was among those lost: counted in aged_out, out of flight. */
+#define VXTOP_LOST_GRACE_NS (500 * 1000000ull)
 
 /* One object over one closed interval. */
 struct vxtop_osnap {
@@ -103,6 +107,7 @@ struct vxtop_model {
 	bool queue_seen;		/* the stream carries queue-side phases (Q, M,
 					 * G, I): merges and Q2C are known */
 	uint64_t aged_out;		/* since start */
+	uint64_t lost_mark;		/* the newest lost event naming no I/O */
 	uint64_t interval_ns;
 	bool partial;			/* a subset of the I/O (speculation): a start
 					 * may never see its completion */

@@ -125,6 +125,39 @@ START_TEST(lost_event_closes_its_io)
 }
 END_TEST
 
+/* A lost event naming no I/O: the starts before it still in flight
+ * VXTOP_LOST_GRACE_NS after it age out at the next close; those after it
+ * and those completed stay as they are, and the device goes idle. */
+START_TEST(starts_before_an_anonymous_loss_age_out)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+	struct vxt_event ev;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	feed(&m, 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
+	feed(&m, 200, VXT_PH_START, VXT_OP_READ, 200);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = SEC / 4;
+	ev.phase = VXT_PH_LOST;
+	ev.sector = 3;
+	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
+	feed(&m, SEC / 4 + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	feed(&m, SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(last(&m)->aged_out, 1);
+	feed(&m, SEC + SEC / 4, VXT_PH_DONE, VXT_OP_WRITE, 300);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, SEC / 4);
+	ck_assert_int_eq(vxtop_model_close(&m, 3 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, 0);		/* idle */
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
 Suite *vxtop_model_suite(void)
 {
 	Suite *s = suite_create("vxtop_model");
@@ -133,6 +166,7 @@ Suite *vxtop_model_suite(void)
 	tcase_add_test(tc, unpaired_start_ages_out);
 	tcase_add_test(tc, requeue_and_foreign_completions);
 	tcase_add_test(tc, lost_event_closes_its_io);
+	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
 	suite_add_tcase(s, tc);
 	return s;
 }
