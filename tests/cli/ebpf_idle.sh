@@ -35,31 +35,35 @@ make_loop 256M
 # a device that does not exist: the error lists those that do, as sysfs has them
 expect_fail "an unknown object" 1 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
 	"$B/vxtop" -b -c 1 -s ebpf --objects nosuchdisk9
-VXT_EBPF_SKIP_DONE=701 "$B/vxtop" -b -F jsonl -i 1 -c 14 -s ebpf --objects "$LNAME" \
-	--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
-TOP=$!
-i=0
-while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 600 ]; do
-	kill -0 $TOP 2>/dev/null || break
-	sleep 0.1; i=$((i + 1))
-done
-url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
-[ -n "$url" ] || { fail "vxtop did not serve: $(cat "$T/top.err")"; finish; }
-sleep 1
-fio --name=idle --filename="$LOOP" --direct=1 --rw=randrw --bs=4k --ioengine=libaio \
-	--iodepth=16 --time_based --runtime=3 --size=200M --output-format=json \
-	>"$T/fio.json" 2>"$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
-end=$(date +%s.%N)
-expect_eq "the block layer's count in flight after fio" "$(cat "/sys/block/$LNAME/inflight" | tr -s ' ' | sed 's/^ //')" "0 0"
-sleep 3
-get "$url" >"$T/metrics.txt" || fail "scrape vxtop"
-expect_eq "vxtrace_io_in_flight of $LNAME 3 s after fio" "$(in_flight_metric "$T/metrics.txt")" 0
-wait $TOP
-expect_eq "vxtop exit status" $? 0
-TOP=
+# idle_after MODE ARGS...: vxtop with ARGS beside fio, then at rest
+idle_after() {
+	mode=$1
+	shift
+	VXT_EBPF_SKIP_DONE=701 "$B/vxtop" "$@" -b -F jsonl -i 1 -c 14 -s ebpf --objects "$LNAME" \
+		--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
+	TOP=$!
+	i=0
+	while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 600 ]; do
+		kill -0 $TOP 2>/dev/null || break
+		sleep 0.1; i=$((i + 1))
+	done
+	url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
+	[ -n "$url" ] || { fail "$mode: vxtop did not serve: $(cat "$T/top.err")"; finish; }
+	sleep 1
+	fio --name=idle --filename="$LOOP" --direct=1 --rw=randrw --bs=4k --ioengine=libaio \
+		--iodepth=16 --time_based --runtime=3 --size=200M --output-format=json \
+		>"$T/fio.json" 2>"$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+	end=$(date +%s.%N)
+	expect_eq "$mode: the block layer's count in flight after fio" "$(cat "/sys/block/$LNAME/inflight" | tr -s ' ' | sed 's/^ //')" "0 0"
+	sleep 3
+	get "$url" >"$T/metrics.txt" || fail "scrape vxtop"
+	expect_eq "$mode: vxtrace_io_in_flight of $LNAME 3 s after fio" "$(in_flight_metric "$T/metrics.txt")" 0
+	wait $TOP
+	expect_eq "$mode: vxtop exit status" $? 0
+	TOP=
 
-# the intervals that ended at least two intervals after fio did
-python3 - "$T/top.jsonl" "$end" "$LNAME" >"$T/after.txt" <<'EOF' || fail "vxtop's intervals: $(cat "$T/after.txt")"
+	# the intervals that ended at least two intervals after fio did
+	python3 - "$T/top.jsonl" "$end" "$LNAME" >"$T/after.txt" <<'EOF' || fail "vxtop's intervals: $(cat "$T/after.txt")"
 import datetime, json, sys
 end, dev = float(sys.argv[2]), sys.argv[3]
 lost = late = 0
@@ -77,14 +81,18 @@ for line in open(sys.argv[1]):
 print("intervals", late)
 print("lost", lost)
 EOF
-expect_eq "vxtop rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
-expect_eq "vxtop's first interval, before fio: the idle device's row, as iostat's zeros" \
-	"$(head -1 "$T/top.jsonl" | json /dev/stdin '[(o["name"], o["r_s"], o["in_flight"]) for o in j["objects"]]')" \
-	"[('$LNAME', 0.0, 0)]"
-late=$(sed -n 's/^intervals //p' "$T/after.txt")
-[ "${late:-0}" -ge 3 ] || fail "only ${late:-0} intervals two intervals after fio"
-lost=$(sed -n 's/^lost //p' "$T/after.txt")
-[ "${lost:-0}" -ge 10 ] || fail "vxtop counted ${lost:-0} lost completions; fio's I/Os over 701 skipped"
+	expect_eq "$mode: vxtop rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
+	expect_eq "$mode: vxtop's first interval, before fio: the idle device's row, as iostat's zeros" \
+		"$(head -1 "$T/top.jsonl" | json /dev/stdin '[(o["name"], o["r_s"], o["in_flight"]) for o in j["objects"]]')" \
+		"[('$LNAME', 0.0, 0)]"
+	late=$(sed -n 's/^intervals //p' "$T/after.txt")
+	[ "${late:-0}" -ge 3 ] || fail "$mode: only ${late:-0} intervals two intervals after fio"
+	lost=$(sed -n 's/^lost //p' "$T/after.txt")
+	[ "${lost:-0}" -ge 10 ] || fail "$mode: vxtop counted ${lost:-0} lost completions; fio's I/Os over 701 skipped"
+
+}
+idle_after events
+idle_after maps --maps
 
 # a capture: each skipped completion is a lost event naming its I/O
 export VXT_EBPF_SKIP_DONE=701

@@ -110,6 +110,10 @@ struct ebpf {
 	bool found_nomem;		/* one of them could not be kept */
 	char missing[200];		/* phase tracepoints the kernel lacks */
 	uint64_t missed_end_tally;	/* counting only: those a round took */
+	struct missed_dev tally_lost[EBPF_MISSED_DEVS * VXT_OP_COUNT];	/* ... by
+					 * device and op (tally_op[]) */
+	uint8_t tally_op[EBPF_MISSED_DEVS * VXT_OP_COUNT];
+	uint32_t ntally_lost;
 	struct vxt_chanev names;	/* the last object looked up */
 	bool noted;			/* the filter's count is in s->note */
 	bool lost_noted;		/* the full ring is in s->note */
@@ -772,6 +776,21 @@ static void keep_found(void *arg, const struct vxt_bpf_slot *copy)
 	e->found[e->nfound++] = *copy;
 }
 
+/* Counting only: a completion of (@dev, @op) a round found never seen. */
+static void tally_lost(struct ebpf *e, uint32_t dev, uint8_t op)
+{
+	uint32_t k = 0;
+
+	while (k < e->ntally_lost && (e->tally_lost[k].dev != dev || e->tally_op[k] != op))
+		k++;
+	if (k == e->ntally_lost && k < sizeof(e->tally_op)) {
+		e->tally_lost[k] = (struct missed_dev){ .dev = dev };
+		e->tally_op[e->ntally_lost++] = op;
+	}
+	if (k < e->ntally_lost)
+		e->tally_lost[k].n++;
+}
+
 /* A round of the issues in flight against the kernel's counts
  * (ebpf_recon.h); @at_once once no issue is taken. @return 0 or -ENOMEM. */
 static int reconcile(struct ebpf *e, bool at_once)
@@ -785,6 +804,8 @@ static int reconcile(struct ebpf *e, bool at_once)
 	if (n < 0 || e->found_nomem)
 		return -ENOMEM;
 	if (e->skel->rodata->tally_only) {	/* no event to name them in */
+		for (size_t i = 0; i < e->nfound; i++)
+			tally_lost(e, e->found[i].dev, e->found[i].op);
 		e->missed_end_tally += e->nfound;
 		e->nfound = 0;
 	}
@@ -919,14 +940,29 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	/* counting only, nothing wakes next(): the completions the programs
 	 * never saw and the skipped issues are lost as of this read (no LOST
 	 * event for them) */
-	if (e->skel->rodata->tally_only)
+	if (e->skel->rodata->tally_only) {
+		if (vxt_now_mono() >= e->recon_next_ns) {
+			if (reconcile(e, false) < 0)
+				return vxt_source_seterr(s, -ENOMEM, "out of memory");
+			e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
+		}
 		passed_losses(s, e);
+	}
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
 				 bpf_map__fd(e->skel->maps.tally_slots),
 				 (const uint32_t *)e->skel->rodata->want_dev,
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
+	/* the issues the rounds took are no longer in flight either */
+	for (uint32_t k = 0; rc == 0 && k < e->ntally_lost; k++) {
+		int64_t id = vxt_chanev_object(s, &e->names, e->tally_lost[k].dev);
+		uint8_t op = e->tally_op[k];
+
+		for (size_t i = 0; id >= 0 && i < out->n; i++)
+			if (out->t[i].object == (uint32_t)id && out->t[i].op == op)
+				out->t[i].lost += e->tally_lost[k].n;
+	}
 	return rc;
 }
 

@@ -587,8 +587,8 @@ static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u32 idx, __u8
 }
 
 /* A plain add, no lock: the counts are per CPU, each field is written by
- * one program only (started by the issue's, requeued by the requeue's, the
- * rest by the completion's), and the kernel never runs a program inside
+ * one program only (started and lost by the issue's, requeued by the
+ * requeue's, the rest by the completion's), and the kernel never runs a program inside
  * itself on one CPU (it skips the inner run and counts a recursion miss,
  * which user space reports). A completion's program cutting into an issue's
  * on the same CPU writes other fields. */
@@ -923,7 +923,10 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
-		inflight_put(key, &is, dev, op, sector, &was);
+		/* the earlier I/O of the request is no longer in flight */
+		if (inflight_put(key, &is, dev, op, sector, &was) && was.dev == dev &&
+		    (t = tally_of(dev, idx, was.op)))
+			TALLY_ADD(t->lost, 1);
 		t = tally_of(dev, idx, op);
 		if (t)
 			TALLY_ADD(t->started, 1);

@@ -38,6 +38,8 @@ enum vxt_bpf_key {
  * op << 16 | (__u16)errno. */
 struct vxt_bpf_tally {
 	__u64	started, requeued, completed, bytes, errors;
+	__u64	lost;			/* issues whose completion never ran the
+					 * programs, found at their next issue */
 	__u64	lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	__u64	us_bucket[VXT_BPF_US_BUCKETS];
 	__u64	ns_bucket[VXT_BPF_NS_BUCKETS];
