@@ -110,6 +110,8 @@ EBPF_CFLAGS := -DVXT_HAVE_EBPF -I$(B)/bpf -Isrc/lib/source/bpf
 $(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: $(B)/bpf/vxtrace.skel.h
 $(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 $(B)/src/lib/source/ebpf_tally.o $(B)/pic/src/lib/source/ebpf_tally.o: ALL_CFLAGS += $(EBPF_CFLAGS)
+$(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: $(B)/bpf/vxtrace.skel.h
+$(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 endif
 
 define prog_rule

@@ -57,7 +57,6 @@
 #include <sys/timerfd.h>
 
 #include "source/chanev.h"
-#include "source/ebpf_recon.h"
 #include "source/ebpf_tally.h"
 #include "source/kmod_spec.h"
 #include "source/source_impl.h"
@@ -70,9 +69,6 @@
 #define EBPF_MAX_BUF		(1u << 30)
 #define EBPF_BTF		"/sys/kernel/btf/vmlinux"
 #define EBPF_READ_NS		10000000	/* the ring is read this often */
-#define EBPF_RECON_NS		400000000	/* the issues in flight against the
-						 * kernel's count this often */
-#define EBPF_MISSED_DEVS	16		/* devices named in the closing line */
 
 #ifdef VXT_HAVE_EBPF
 
@@ -80,51 +76,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "vxtrace.skel.h"
-#include "vxtrace_bpf.h"
-
-/* Completions that never ran the programs, on one device. */
-struct missed_dev {
-	uint32_t dev;
-	uint64_t n;
-};
-
-struct ebpf {
-	struct vxtrace_bpf *skel;
-	struct ring_buffer *rb;
-	struct vxt_chandec dec;
-	struct vxt_batch *batch;	/* borrowed during one next() */
-	struct vxt_source *src;
-	int rc;				/* first error of the ring callback */
-	uint64_t lost_seen;		/* kernel's lost count already reported */
-	uint64_t missed_seen;		/* completions that never ran the programs,
-					 * each a lost event naming its I/O */
-	uint64_t skipped_seen;		/* ... and the issue program's skipped runs */
-	struct missed_dev missed_dev[EBPF_MISSED_DEVS];	/* missed_seen by device */
-	uint32_t nmissed_dev;
-	struct vxt_bpf_slot *slots;	/* the programs' inflight table, mapped */
-	struct vxt_ebpf_recon *recon;
-	uint64_t recon_next_ns;		/* the next round of it */
-	struct vxt_bpf_slot *found;	/* slots a round took, not yet events */
-	size_t nfound, capfound;
-	bool found_nomem;		/* one of them could not be kept */
-	char missing[200];		/* phase tracepoints the kernel lacks */
-	uint64_t missed_end_tally;	/* counting only: those a round took */
-	struct missed_dev tally_lost[EBPF_MISSED_DEVS * VXT_OP_COUNT];	/* ... by
-					 * device and op (tally_op[]) */
-	uint8_t tally_op[EBPF_MISSED_DEVS * VXT_OP_COUNT];
-	uint32_t ntally_lost;
-	struct vxt_chanev names;	/* the last object looked up */
-	bool noted;			/* the filter's count is in s->note */
-	bool lost_noted;		/* the full ring is in s->note */
-	bool missed_noted;		/* the missed completions are in s->note */
-	bool skipped_noted;		/* the skipped issues are in s->note */
-	size_t ring_bytes;
-	uint32_t spec_keys;		/* the kernel speculation's windows */
-	int ncpu;
-	int epfd;			/* the ring's wakeups and the timer */
-	int timerfd;			/* every EBPF_READ_NS while records may come */
-};
+#include "source/ebpf_impl.h"
 
 /* The kernel's BTF file: VXT_EBPF_BTF (a diagnostic knob) or EBPF_BTF. */
 static const char *btf_path(void)
@@ -174,38 +126,6 @@ static size_t ring_size(size_t want)
 static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
 {
 	return vxt_chanev_io(e->src, &e->names, e->batch, r, phase) ? 0 : -ENOMEM;
-}
-
-/* Count a completion of @dev that never ran the programs. */
-static void note_missed(struct vxt_source *s, struct ebpf *e, uint32_t dev)
-{
-	uint32_t k = 0;
-
-	while (k < e->nmissed_dev && e->missed_dev[k].dev != dev)
-		k++;
-	if (k == e->nmissed_dev && k < EBPF_MISSED_DEVS)
-		e->missed_dev[e->nmissed_dev++] = (struct missed_dev){ .dev = dev };
-	if (k < e->nmissed_dev)
-		e->missed_dev[k].n++;
-	e->missed_seen++;
-	s->lost++;
-	s->lost_passed++;
-}
-
-/* The lost event of I/O @r (as issued, found at r->time_ns) whose completion
- * never ran the programs: one lost event naming it (vxt_event_lost_io()). */
-static int missed_io(struct vxt_source *s, struct ebpf *e, const struct voliot_io_rec *r)
-{
-	struct vxt_event *ev = vxt_chanev_io(s, &e->names, e->batch, r, VXT_PH_LOST);
-
-	if (!ev)
-		return -ENOMEM;
-	ev->lost_io = vxt_lost_io_pack(r->sector);
-	ev->sector = 1;
-	ev->flags = 0;
-	ev->error = 0;
-	note_missed(s, e, r->dev);
-	return 0;
 }
 
 /* The event of a phase record (VXT_BPF_REC_PHASE): a remap's source
@@ -264,7 +184,7 @@ static int ring_cb(void *ctx, void *data, size_t size)
 	if (e->rc)
 		return 0;
 	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_MISSED) {
-		rc = missed_io(e->src, e, r);
+		rc = vxt_ebpf_missed_io(e->src, e, r);
 		if (rc < 0)
 			e->rc = rc;
 		return 0;
@@ -439,24 +359,6 @@ static int open_wait(struct vxt_source *s, struct ebpf *e)
 	ev.data.fd = e->timerfd;
 	if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->timerfd, &ev) < 0)
 		return vxt_source_seterr(s, -errno, "ebpf: epoll: %s", strerror(errno));
-	return 0;
-}
-
-/* The programs' inflight table mapped into e->slots, and its reconciler. */
-static int map_slots(struct vxt_source *s, struct ebpf *e)
-{
-	size_t len = (size_t)VXT_BPF_MAX_INFLIGHT * sizeof(*e->slots);
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       bpf_map__fd(e->skel->maps.inflight), 0);
-
-	if (p == MAP_FAILED)
-		return vxt_source_seterr(s, -errno, "ebpf: cannot map the inflight table: %s",
-					 strerror(errno));
-	e->slots = p;
-	e->recon = vxt_ebpf_recon_new(vxt_sysdev_inflight);
-	if (!e->recon)
-		return vxt_source_seterr(s, -ENOMEM, "out of memory");
-	e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
 	return 0;
 }
 
@@ -740,7 +642,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 strerror(errno));
 	if ((rc = open_wait(s, e)) < 0)
 		return rc;
-	if ((rc = map_slots(s, e)) < 0)
+	if ((rc = vxt_ebpf_map_slots(s, e)) < 0)
 		return rc;
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
@@ -754,104 +656,6 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	s->tally = o->tally || o->tally_only;
 	s->kfilter = kf;
 	return 0;
-}
-
-/* vxt_ebpf_recon_round()'s: a slot it took, kept until next() makes its
- * lost event. */
-static void keep_found(void *arg, const struct vxt_bpf_slot *copy)
-{
-	struct ebpf *e = arg;
-
-	if (e->nfound == e->capfound) {
-		size_t cap = e->capfound ? e->capfound * 2 : 64;
-		struct vxt_bpf_slot *f = realloc(e->found, cap * sizeof(*f));
-
-		if (!f) {
-			e->found_nomem = true;
-			return;
-		}
-		e->found = f;
-		e->capfound = cap;
-	}
-	e->found[e->nfound++] = *copy;
-}
-
-/* Counting only: a completion of (@dev, @op) a round found never seen. */
-static void tally_lost(struct ebpf *e, uint32_t dev, uint8_t op)
-{
-	uint32_t k = 0;
-
-	while (k < e->ntally_lost && (e->tally_lost[k].dev != dev || e->tally_op[k] != op))
-		k++;
-	if (k == e->ntally_lost && k < sizeof(e->tally_op)) {
-		e->tally_lost[k] = (struct missed_dev){ .dev = dev };
-		e->tally_op[e->ntally_lost++] = op;
-	}
-	if (k < e->ntally_lost)
-		e->tally_lost[k].n++;
-}
-
-/* A round of the issues in flight against the kernel's counts
- * (ebpf_recon.h); @at_once once no issue is taken. @return 0 or -ENOMEM. */
-static int reconcile(struct ebpf *e, bool at_once)
-{
-	int n;
-
-	if (!e->slots)
-		return 0;
-	n = vxt_ebpf_recon_round(e->recon, e->slots, VXT_BPF_MAX_INFLIGHT, vxt_now_mono(),
-				 at_once, keep_found, e);
-	if (n < 0 || e->found_nomem)
-		return -ENOMEM;
-	if (e->skel->rodata->tally_only) {	/* no event to name them in */
-		for (size_t i = 0; i < e->nfound; i++)
-			tally_lost(e, e->found[i].dev, e->found[i].op);
-		e->missed_end_tally += e->nfound;
-		e->nfound = 0;
-	}
-	return 0;
-}
-
-/* The slots the rounds took into lost events naming their I/O, found now. */
-static int flush_found(struct vxt_source *s, struct ebpf *e)
-{
-	uint64_t now = vxt_now_mono();
-
-	for (size_t i = 0; i < e->nfound; i++) {
-		const struct vxt_bpf_slot *sl = &e->found[i];
-		struct voliot_io_rec r = {
-			.len = sizeof(r), .type = VXT_BPF_REC_MISSED, .op = sl->op,
-			.dev = sl->dev, .pid = sl->is.pid, .bytes = sl->is.bytes,
-			.time_ns = now, .sector = sl->sector, .latency_ns = sl->is.time_ns,
-		};
-
-		memcpy(r.comm, sl->is.comm, sizeof(r.comm));
-		if (missed_io(s, e, &r) < 0)
-			return -ENOMEM;
-	}
-	e->nfound = 0;
-	return 0;
-}
-
-/* The closing line's part for the completions that never ran the programs:
- * how many, and on which devices. */
-static void note_missed_devs(struct vxt_source *s, struct ebpf *e)
-{
-	char devs[400] = "";
-	size_t len = 0;
-
-	for (uint32_t k = 0; k < e->nmissed_dev && len + 1 < sizeof(devs); k++) {
-		int64_t id = vxt_chanev_object(s, &e->names, e->missed_dev[k].dev);
-		const struct vxt_object *o = id >= 0 ? vxt_objtab_get(s->objs, (uint32_t)id) : NULL;
-
-		len += (size_t)snprintf(devs + len, sizeof(devs) - len, "%s%s %llu",
-					k ? ", " : "", o ? o->name : "?",
-					(unsigned long long)e->missed_dev[k].n);
-	}
-	vxt_source_add_note(s, "%llu completion%s lost: the kernel ran the block_rq_complete "
-			    "tracepoint without the BPF programs (%s; each issue is in the file, "
-			    "closed by a lost event)", (unsigned long long)e->missed_seen,
-			    e->missed_seen == 1 ? "" : "s", devs);
 }
 
 static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
@@ -876,12 +680,12 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 	if (n < 0 && n != -EINTR)
 		return vxt_source_seterr(s, n, "ebpf: ring buffer: %s", strerror(-n));
 	if (!s->stopped && vxt_now_mono() >= e->recon_next_ns) {
-		if (reconcile(e, false) < 0)
+		if (vxt_ebpf_reconcile(e, false) < 0)
 			return vxt_source_seterr(s, -ENOMEM, "out of memory");
 		e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
 	}
 	if (e->nfound && !e->rc)
-		e->rc = flush_found(s, e);
+		e->rc = vxt_ebpf_flush_found(s, e);
 	if (e->rc == -EBADMSG)
 		return vxt_source_seterr(s, e->rc, "ebpf: malformed record at byte %llu",
 					 (unsigned long long)e->dec.offset);
@@ -897,7 +701,7 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 			e->noted = true;
 		}
 		if (e->missed_seen && !e->missed_noted) {
-			note_missed_devs(s, e);
+			vxt_ebpf_note_missed_devs(s, e);
 			e->missed_noted = true;
 		}
 		if (e->skipped_seen && !e->skipped_noted) {
@@ -942,7 +746,7 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	 * event for them) */
 	if (e->skel->rodata->tally_only) {
 		if (vxt_now_mono() >= e->recon_next_ns) {
-			if (reconcile(e, false) < 0)
+			if (vxt_ebpf_reconcile(e, false) < 0)
 				return vxt_source_seterr(s, -ENOMEM, "out of memory");
 			e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
 		}
@@ -954,52 +758,9 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
-	/* the issues the rounds took are no longer in flight either */
-	for (uint32_t k = 0; rc == 0 && k < e->ntally_lost; k++) {
-		int64_t id = vxt_chanev_object(s, &e->names, e->tally_lost[k].dev);
-		uint8_t op = e->tally_op[k];
-
-		for (size_t i = 0; id >= 0 && i < out->n; i++)
-			if (out->t[i].object == (uint32_t)id && out->t[i].op == op)
-				out->t[i].lost += e->tally_lost[k].n;
-	}
+	if (rc == 0)	/* the issues the rounds took are no longer in flight */
+		vxt_ebpf_add_tally_lost(s, e, out);
 	return rc;
-}
-
-/* The inflight table's slots, read at once: *@n of them in a new array, or
- * NULL when the table cannot be read. */
-static struct vxt_bpf_slot *read_slots(struct ebpf *e, uint32_t *n)
-{
-	uint32_t *keys = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*keys)), out = 0;
-	struct vxt_bpf_slot *v = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*v));
-	LIBBPF_OPTS(bpf_map_batch_opts, bo);
-
-	*n = VXT_BPF_MAX_INFLIGHT;
-	if (keys && v && (!bpf_map_lookup_batch(bpf_map__fd(e->skel->maps.inflight), NULL, &out,
-						keys, v, n, &bo) || errno == ENOENT)) {
-		free(keys);
-		return v;
-	}
-	free(keys);
-	free(v);
-	return NULL;
-}
-
-/* The issues the kernel still remembers (no completion seen), once the
- * programs are detached: -1 when the table cannot be read. */
-static int64_t count_unfinished(struct ebpf *e)
-{
-	struct vxt_bpf_slot *v;
-	int64_t left = 0;
-	uint32_t n;
-
-	v = read_slots(e, &n);
-	if (!v)
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		left += v[i].rq && v[i].state == VXT_BPF_SLOT_ISSUED;
-	free(v);
-	return left;
 }
 
 /* Wait until every program run under way has ended: the programs run in
@@ -1021,7 +782,7 @@ static int ebpf_stop(struct vxt_source *s)
 	 * completions still to come are those of the issues remembered */
 	e->skel->bss->stopping = true;
 	programs_quiesce();
-	if (reconcile(e, true) < 0)
+	if (vxt_ebpf_reconcile(e, true) < 0)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
 	/* a program still running on another CPU may hold a record it has
@@ -1031,7 +792,7 @@ static int ebpf_stop(struct vxt_source *s)
 	/* issues with no completion: in flight now, or completed while the
 	 * kernel passed the programs over, on a device that keeps no
 	 * statistics (the others' the last round took: lost events) */
-	left = tally_only ? 0 : count_unfinished(e);
+	left = tally_only ? 0 : vxt_ebpf_unfinished(e);
 	if (left > 0)
 		vxt_source_add_note(s, "%lld issues had no completion when the capture ended "
 				    "(in flight, or completed without the BPF programs)",
