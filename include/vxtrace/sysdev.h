@@ -59,4 +59,13 @@ bool vxt_sysdev_is_mq(uint32_t dev);
  */
 int vxt_sysdev_inflight(uint32_t dev, uint64_t *n);
 
+/*
+ * The requests @dev (a whole device or a partition: its disk's) can hold in
+ * flight at most: its queue's nr_requests times its hardware queues (the
+ * mq directory's entries), into @n.
+ * @return 0, -EOPNOTSUPP for a device without a request queue of its own
+ * (bio-based), or -ENOENT.
+ */
+int vxt_sysdev_queue_max(uint32_t dev, uint64_t *n);
+
 #endif

@@ -155,6 +155,61 @@ static uint32_t inflight_dev(const struct vxt_event *ev)
 	return ev->object * 8u + (ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER);
 }
 
+struct oldest_arg {
+	uint32_t key;		/* inflight_dev() of the object's entries ... */
+	uint32_t nkeys;		/* ... and the next ones (its ops) */
+	uint64_t time_ns;	/* the oldest start found */
+	bool drop;		/* second pass: forget the one of time_ns */
+};
+
+/* vxt_iopair_sweep() callback: find the oldest start of an object, then
+ * forget it. */
+static bool oldest_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+			 const struct vxt_iopair_val *v)
+{
+	struct oldest_arg *a = arg;
+
+	(void)sector, (void)size;
+	if (dev - a->key >= a->nkeys)
+		return true;
+	if (!a->drop) {
+		if (v->time_ns < a->time_ns)
+			a->time_ns = v->time_ns;
+		return true;
+	}
+	if (v->time_ns != a->time_ns)
+		return true;
+	a->drop = false;	/* that one only */
+	return false;
+}
+
+/* Object @id has more I/O in flight than its device holds: its oldest
+ * start lost its completion; it ages out. */
+static void over_queue(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id)
+{
+	struct oldest_arg a = { id * 8u, 8, UINT64_MAX, false };
+
+	vxt_iopair_sweep(m->inflight, oldest_start, &a);
+	if (a.time_ns == UINT64_MAX)
+		return;
+	a.drop = true;
+	if (vxt_iopair_sweep(m->inflight, oldest_start, &a) && o->in_flight > 0) {
+		o->in_flight--;
+		o->acc.aged_out++;
+		m->aged_out++;
+	}
+}
+
+/* The requests the device of @id holds at most, asked once. */
+static void ask_queue_max(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id)
+{
+	const struct vxt_object *ob = vxt_objtab_get(m->objs, id);
+
+	o->queue_asked = true;
+	if (!m->queue_max || !ob || m->queue_max(ob->dev, &o->queue_max) < 0)
+		o->queue_max = 0;
+}
+
 static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
 	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
@@ -168,6 +223,10 @@ static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt
 		return rc;
 	if (o->in_flight++ == 0 && t > o->busy_mark)
 		o->busy_mark = t;
+	if (!o->queue_asked)
+		ask_queue_max(m, o, ev->object);
+	if (o->queue_max && (uint64_t)o->in_flight > o->queue_max)
+		over_queue(m, o, ev->object);
 	return 0;
 }
 

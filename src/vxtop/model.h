@@ -75,6 +75,9 @@ struct vxtop_obj {
 	struct vxt_hist lat;		/* the open interval's latencies */
 	struct vxt_hist last_lat;	/* the last closed interval's latencies */
 	uint64_t kernel_errors;		/* --maps: failed completions the kernel counted */
+	uint64_t queue_max;		/* requests its device holds at most (0: not
+					 * known); more in flight: the oldest lost */
+	bool queue_asked;		/* queue_max was looked up */
 };
 
 struct vxtop_err {
@@ -108,6 +111,9 @@ struct vxtop_model {
 					 * G, I): merges and Q2C are known */
 	uint64_t aged_out;		/* since start */
 	uint64_t lost_mark;		/* the newest lost event naming no I/O */
+	/* live: the requests device @dev holds at most (vxt_sysdev_queue_max()),
+	 * asked once per object; NULL (a file): no bound */
+	int (*queue_max)(uint32_t dev, uint64_t *n);
 	uint64_t interval_ns;
 	bool partial;			/* a subset of the I/O (speculation): a start
 					 * may never see its completion */

@@ -158,6 +158,39 @@ START_TEST(starts_before_an_anonymous_loss_age_out)
 }
 END_TEST
 
+static int queue_of_4(uint32_t dev, uint64_t *n)
+{
+	(void)dev;
+	*n = 4;
+	return 0;
+}
+
+/* No more in flight than the device's queue holds: a fifth start ages the
+ * oldest out (its completion was lost), and its completion, should it come
+ * after all, ends nothing else. */
+START_TEST(in_flight_bounded_by_the_queue)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+
+	ck_assert_int_ge(vxt_objtab_add(objs, 7u << 20, "loop0", VXT_OBJ_OTHER, 0), 0);
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	m.queue_max = queue_of_4;
+	for (unsigned i = 0; i < 6; i++)
+		feed(&m, 100 + i, VXT_PH_START, i % 2 ? VXT_OP_WRITE : VXT_OP_READ, 8 * i);
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 4);
+	ck_assert_uint_eq(last(&m)->aged_out, 2);
+	feed(&m, SEC + 1, VXT_PH_DONE, VXT_OP_READ, 0);		/* the oldest, late */
+	feed(&m, SEC + 2, VXT_PH_DONE, VXT_OP_READ, 16);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 3);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 1);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
 Suite *vxtop_model_suite(void)
 {
 	Suite *s = suite_create("vxtop_model");
@@ -167,6 +200,7 @@ Suite *vxtop_model_suite(void)
 	tcase_add_test(tc, requeue_and_foreign_completions);
 	tcase_add_test(tc, lost_event_closes_its_io);
 	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
+	tcase_add_test(tc, in_flight_bounded_by_the_queue);
 	suite_add_tcase(s, tc);
 	return s;
 }
