@@ -68,4 +68,11 @@ int vxt_sysdev_inflight(uint32_t dev, uint64_t *n);
  */
 int vxt_sysdev_queue_max(uint32_t dev, uint64_t *n);
 
+/*
+ * The kernel names of the system's block devices, sorted and joined by ", "
+ * into @buf (cut with "..." when they do not fit), for messages that say
+ * which names an object list may hold. Can't fail: "none" when there are none.
+ */
+void vxt_sysdev_names(char *buf, size_t size);
+
 #endif

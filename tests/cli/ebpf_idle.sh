@@ -33,7 +33,7 @@ in_flight_metric() {	# in_flight_metric SCRAPE: the device's I/Os in flight, all
 
 make_loop 256M
 # a device that does not exist: the error lists those that do, as sysfs has them
-expect_fail "an unknown object" 1 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
+expect_fail "an unknown object" 2 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
 	"$B/vxtop" -b -c 1 -s ebpf --objects nosuchdisk9
 # idle_after MODE ARGS...: vxtop with ARGS beside fio, then at rest
 idle_after() {

@@ -108,31 +108,6 @@ static int not_dot(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-/* The block devices of the system (/sys/class/block), in order, joined by
- * ", " into @out; those that do not fit become "...". */
-static void list_devices(char *out, size_t size)
-{
-	struct dirent **names;
-	char dir[320];
-	size_t len = 0;
-	int n, i;
-
-	out[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/class/block", sysfs_root());
-	n = scandir(dir, &names, not_dot, alphasort);
-	for (i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		if (len + strlen(name) + 8 < size)
-			len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", name);
-		else if (len + 6 < size && (!len || out[len - 1] != '.'))
-			len += (size_t)snprintf(out + len, size - len, ", ...");
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-}
-
 int vxt_sysdev_resolve(const char *spec, uint32_t *devs, size_t max, char *err)
 {
 	char item[256];
@@ -170,16 +145,9 @@ int vxt_sysdev_resolve(const char *spec, uint32_t *devs, size_t max, char *err)
 		if (!len)
 			continue;
 		rc = resolve_one(item, &dev);
-		if (rc == -ENOENT) {
-			char names[300];
-
-			list_devices(names, sizeof(names));
-			snprintf(err, VXT_ERRBUF_SIZE, "object '%.100s': no such block device "
-				 "(block devices here: %s)", item, names[0] ? names : "none");
-			return rc;
-		}
 		if (rc < 0) {
 			snprintf(err, VXT_ERRBUF_SIZE, "object '%s': %s", item,
+				 rc == -ENOENT ? "no such block device" :
 				 rc == -ENOTBLK ? "not a block device" : strerror(-rc));
 			return rc;
 		}
@@ -324,4 +292,39 @@ int vxt_sysdev_inflight(uint32_t dev, uint64_t *n)
 		return -ENOENT;
 	*n = rd + wr;
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void vxt_sysdev_names(char *buf, size_t size)
+{
+	char path[512], *names[512];
+	struct dirent *d;
+	size_t n = 0, len = 0, i;
+	DIR *dir;
+
+	snprintf(buf, size, "none");
+	snprintf(path, sizeof(path), "%s/class/block", sysfs_root());
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while (n < sizeof(names) / sizeof(names[0]) && (d = readdir(dir)))
+		if (d->d_name[0] != '.' && (names[n] = strdup(d->d_name)))
+			n++;
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	for (i = 0; i < n; i++) {
+		size_t k = strlen(names[i]) + (i ? 2 : 0);
+
+		if (len + k + 4 >= size) {
+			snprintf(buf + len, size - len, "%s...", len ? ", " : "");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
 }
