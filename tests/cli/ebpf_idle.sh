@@ -8,7 +8,8 @@
 # intervals of that, vxtop's row shows in_flight 0 and util 0, and
 # /metrics' vxtrace_io_in_flight is 0 for the device; the completions it
 # lost are counted lost, and a capture of the same kind holds each as a
-# lost event naming its I/O: issues = completions + lost. Before fio the
+# lost event naming its I/O: issues = completions + lost, while vxtop
+# --follow on that file goes idle as well. Before fio the
 # idle device has its row of zeros, as in iostat; an unknown device is
 # refused with the names sysfs lists.
 . "$VXT_TOP/tests/lib.sh"
@@ -35,6 +36,30 @@ make_loop 256M
 # a device that does not exist: the error lists those that do, as sysfs has them
 expect_fail "an unknown object" 2 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
 	"$B/vxtop" -b -c 1 -s ebpf --objects nosuchdisk9
+# late_busy JSONL END: of vxtop's intervals that ended two intervals or more
+# after END (seconds since the epoch), a "busy" line for each with the
+# device in flight or busy, then "intervals N" and "lost N" (lost_total)
+late_busy() {
+	python3 - "$1" "$2" "$LNAME" <<'EOF'
+import datetime, json, sys
+end, dev = float(sys.argv[2]), sys.argv[3]
+lost = late = 0
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    lost = max(lost, j["lost_total"])
+    t = datetime.datetime.strptime(j["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    t = t.replace(tzinfo=datetime.timezone.utc).timestamp()
+    if t < end + 2 * j["duration_s"]:
+        continue
+    late += 1
+    for o in j["objects"]:
+        if o["name"] == dev and (o["in_flight"] or o["util_pct"]):
+            print("busy %s in_flight %s util %s" % (j["time"], o["in_flight"], o["util_pct"]))
+print("intervals", late)
+print("lost", lost)
+EOF
+}
+
 # idle_after MODE ARGS...: vxtop with ARGS beside fio, then at rest
 idle_after() {
 	mode=$1
@@ -62,25 +87,7 @@ idle_after() {
 	expect_eq "$mode: vxtop exit status" $? 0
 	TOP=
 
-	# the intervals that ended at least two intervals after fio did
-	python3 - "$T/top.jsonl" "$end" "$LNAME" >"$T/after.txt" <<'EOF' || fail "vxtop's intervals: $(cat "$T/after.txt")"
-import datetime, json, sys
-end, dev = float(sys.argv[2]), sys.argv[3]
-lost = late = 0
-for line in open(sys.argv[1]):
-    j = json.loads(line)
-    lost = max(lost, j["lost_total"])
-    t = datetime.datetime.strptime(j["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
-    t = t.replace(tzinfo=datetime.timezone.utc).timestamp()
-    if t < end + 2 * j["duration_s"]:
-        continue
-    late += 1
-    for o in j["objects"]:
-        if o["name"] == dev and (o["in_flight"] or o["util_pct"]):
-            print("busy %s in_flight %s util %s" % (j["time"], o["in_flight"], o["util_pct"]))
-print("intervals", late)
-print("lost", lost)
-EOF
+	late_busy "$T/top.jsonl" "$end" >"$T/after.txt" || fail "$mode: vxtop's intervals: $(cat "$T/after.txt")"
 	expect_eq "$mode: vxtop rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
 	expect_eq "$mode: vxtop's first interval, before fio: the idle device's row, as iostat's zeros" \
 		"$(head -1 "$T/top.jsonl" | json /dev/stdin '[(o["name"], o["r_s"], o["in_flight"]) for o in j["objects"]]')" \
@@ -98,10 +105,22 @@ idle_after maps --maps
 export VXT_EBPF_SKIP_DONE=701
 start_rec "$T/e.vxt" --source ebpf --objects "$LNAME" || finish
 unset VXT_EBPF_SKIP_DONE
+"$B/vxtop" --follow "$T/e.vxt" -b -F jsonl -i 1 -c 7 >"$T/follow.jsonl" 2>"$T/follow.err" &
+TOP=$!
 set -- $(fio_run "$LOOP" r randread 3000)
-sleep 1	# a round after the last I/O finds a skipped completion of it
+end=$(date +%s.%N)
+sleep 4	# a round after the last I/O finds a skipped completion of it
 stop_rec INT
 expect_eq "vxrecord exit status" "$RC" 0
+wait $TOP
+expect_eq "vxtop --follow exit status" $? 0
+TOP=
+late_busy "$T/follow.jsonl" "$end" >"$T/after.txt" || fail "vxtop --follow's intervals"
+expect_eq "vxtop --follow rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
+late=$(sed -n 's/^intervals //p' "$T/after.txt")
+[ "${late:-0}" -ge 1 ] || fail "vxtop --follow: only ${late:-0} intervals two intervals after fio"
+lost=$(sed -n 's/^lost //p' "$T/after.txt")
+[ "${lost:-0}" -ge 4 ] || fail "vxtop --follow saw ${lost:-0} lost completions of the 4 skipped"
 "$B/vxreplay" "$T/e.vxt" --report events --format csv >"$T/ev.csv" || fail "events"
 python3 - "$T/ev.csv" "$LNAME" >"$T/named.txt" <<'EOF'
 import csv, sys
