@@ -3,7 +3,7 @@
 # whatever completions were lost. The programs skip every 701st completion
 # on purpose (VXT_EBPF_SKIP_DONE, as the kernel sometimes runs the
 # tracepoint without them), fio runs randrw at iodepth 16 beside `vxtop -b
-# --listen`, then the device rests. The reference is the block layer's own
+# --listen` (on events, then with --maps), then the device rests. The reference is the block layer's own
 # count, /sys/block/DEV/inflight: 0 0 once fio is done. Within two
 # intervals of that, vxtop's row shows in_flight 0 and util 0, and
 # /metrics' vxtrace_io_in_flight is 0 for the device; the completions it
