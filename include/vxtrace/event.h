@@ -54,7 +54,9 @@ enum vxt_op {
  * One event. 48 bytes, no padding holes.
  * time_ns is CLOCK_MONOTONIC of the capturing machine (the file header keeps
  * the realtime anchor). For VXT_PH_LOST, sector holds the number of events
- * lost; use vxt_event_lost_count().
+ * lost; use vxt_event_lost_count(). A lost event may name the one I/O whose
+ * completion it stands for (lost_io): an issue with no completion, closed
+ * there; its object, op, bytes, pid and comm are then that I/O's.
  */
 struct vxt_event {
 	uint64_t time_ns;	/* monotonic, nanoseconds */
@@ -63,6 +65,8 @@ struct vxt_event {
 		uint64_t latency_ns;	/* DONE: time since start, 0 if unknown */
 		uint64_t remap_from;	/* REMAP: where the bio came from, 0 if
 					 * unknown (vxt_event_remap_from()) */
+		uint64_t lost_io;	/* LOST: 1 + the sector of the I/O it
+					 * closes, 0 if none (vxt_event_lost_io()) */
 	};
 	uint32_t bytes;		/* size of the I/O */
 	uint32_t object;	/* id in the object table */
@@ -80,6 +84,22 @@ _Static_assert(sizeof(struct vxt_event) == 48, "struct vxt_event is 48 bytes");
 static inline uint64_t vxt_event_lost_count(const struct vxt_event *ev)
 {
 	return ev->phase == VXT_PH_LOST ? ev->sector : 0;
+}
+
+/* The lost_io of a lost event closing the I/O at @sector. */
+static inline uint64_t vxt_lost_io_pack(uint64_t sector)
+{
+	return sector + 1;
+}
+
+/* @return true and the sector of the I/O (of the event's object and op)
+ * whose completion lost event @ev stands for; false when it names none. */
+static inline bool vxt_event_lost_io(const struct vxt_event *ev, uint64_t *sector)
+{
+	if (ev->phase != VXT_PH_LOST || !ev->lost_io)
+		return false;
+	*sector = ev->lost_io - 1;
+	return true;
 }
 
 /* A remap's source (REMAP events): object ids below 65535 and sectors below
@@ -105,10 +125,11 @@ static inline bool vxt_event_remap_from(const struct vxt_event *ev, uint32_t *ob
 	return true;
 }
 
-/* The latency of @ev: 0 for a remap, whose field holds its source. */
+/* The latency of @ev: 0 for a remap or a lost event, whose field holds
+ * something else. */
 static inline uint64_t vxt_event_latency(const struct vxt_event *ev)
 {
-	return ev->phase == VXT_PH_REMAP ? 0 : ev->latency_ns;
+	return ev->phase == VXT_PH_REMAP || ev->phase == VXT_PH_LOST ? 0 : ev->latency_ns;
 }
 
 static inline bool vxt_event_is_error(const struct vxt_event *ev)

@@ -102,6 +102,9 @@ struct vxt_metrics_server *vxt_metrics_serve(struct vxt_metrics *m, const char *
 					     bool allow_remote, char err[VXT_ERRBUF_SIZE]);
 /* The port served (useful after port 0). */
 unsigned vxt_metrics_server_port(const struct vxt_metrics_server *s);
+/* The URL served, http://ADDR:PORT/metrics with the port bound (not 0).
+ * Borrowed; valid until the server is stopped. */
+const char *vxt_metrics_server_url(const struct vxt_metrics_server *s);
 /* Stop serving and free @s; NULL is fine. */
 void vxt_metrics_server_stop(struct vxt_metrics_server *s);
 

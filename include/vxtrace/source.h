@@ -70,6 +70,8 @@ struct vxt_tally {
 	uint32_t object;
 	uint8_t op;			/* enum vxt_op */
 	uint64_t started, requeued, completed, bytes, errors;
+	uint64_t lost;			/* issues whose completion was never seen
+					 * (no longer in flight) */
 	uint64_t lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	uint64_t us_bucket[VXT_TALLY_US_BUCKETS];	/* per bucket, not cumulative */
 	uint64_t ns_bucket[VXT_TALLY_NS_BUCKETS];	/* per bucket of the latency */

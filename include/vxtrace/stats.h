@@ -20,7 +20,9 @@ struct vxt_objstats {
 	uint64_t bytes_written;
 	uint64_t bytes_other;
 	uint64_t errors;
-	int64_t in_flight;		/* starts - completions (never < 0 shown) */
+	int64_t in_flight;		/* starts - completions - lost_ios (never < 0
+					 * shown) */
+	uint64_t lost_ios;		/* issues closed by a lost event naming them */
 	uint64_t busy_ns;		/* time with at least one I/O in flight */
 	uint64_t bridged_ns;		/* idle gaps of at most VXT_STATS_GAP_NS between */
 	uint64_t busy_since, busy_end;	/* internal */

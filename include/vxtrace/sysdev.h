@@ -60,6 +60,15 @@ bool vxt_sysdev_is_mq(uint32_t dev);
 int vxt_sysdev_inflight(uint32_t dev, uint64_t *n);
 
 /*
+ * The requests @dev (a whole device or a partition: its disk's) can hold in
+ * flight at most: its queue's nr_requests times its hardware queues (the
+ * mq directory's entries), into @n.
+ * @return 0, -EOPNOTSUPP for a device without a request queue of its own
+ * (bio-based), or -ENOENT.
+ */
+int vxt_sysdev_queue_max(uint32_t dev, uint64_t *n);
+
+/*
  * The kernel names of the system's block devices, sorted and joined by ", "
  * into @buf (cut with "..." when they do not fit), for messages that say
  * which names an object list may hold. Can't fail: "none" when there are none.

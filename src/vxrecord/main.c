@@ -39,7 +39,7 @@ static void usage(FILE *f)
 "  -o, --output FILE       trace file to write (created 0600)\n"
 "  -s, --source KIND       kmod, ebpf, tracefs or sim (default: the first usable)\n"
 "  -O, --objects LIST      objects to trace: sda,dm-0,8:16 (default: all)\n"
-"      --bufsize SIZE      kernel buffer size (4M); --phases issue|all (tracefs, kmod)\n"
+"      --bufsize SIZE      kernel buffer size (4M); --phases issue|all (ebpf, tracefs, kmod)\n"
 "      --errors            error trace: saved and new errors (kmod)\n"
 "      --import blktrace P convert a blktrace capture (prefix, files or -)\n"
 "  -d, --duration TIME     stop after TIME (e.g. 30s; simulated time for sim)\n"
@@ -544,8 +544,7 @@ static int record(struct options *o, int argc, char **argv)
 			goto out;
 		}
 		if (!o->quiet)
-			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
-				o->listen, vxt_metrics_server_port(http));
+			fprintf(stderr, "vxrecord: metrics on %s\n", vxt_metrics_server_url(http));
 	}
 	if (metrics && strcmp(vxt_source_name(src), "blktrace"))
 		vxt_metrics_system_objects(metrics);	/* a capture: this system's devices */

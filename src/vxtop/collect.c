@@ -24,6 +24,7 @@
 #include "collect.h"
 #include "collect_impl.h"
 #include "vxtrace/profile.h"
+#include "vxtrace/sysdev.h"
 #include "vxtrace/view.h"
 
 #define STEP_MAX_MS 100
@@ -223,6 +224,9 @@ int vxtop_collect_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	if (rc < 0)
 		return rc;
 	c->model.objs = c->objs;
+	/* this system's devices: no more in flight than their queues hold */
+	if (strcmp(vxt_source_name(c->src), "sim"))
+		c->model.queue_max = vxt_sysdev_queue_max;
 	start_view(c);
 	rc = open_view(c, o);
 	if (rc < 0 || (rc = start_script(c)) < 0)

@@ -311,8 +311,7 @@ static int run(int argc, char **argv)
 		return rc == -EINVAL ? 2 : 1;	/* usage: the options are at fault */
 	}
 	if (c.http)
-		fprintf(stderr, "vxtop: metrics on http://%s/metrics (port %u)\n", cfg.src.listen,
-			vxt_metrics_server_port(c.http));
+		fprintf(stderr, "vxtop: metrics on %s\n", vxt_metrics_server_url(c.http));
 	status = cfg.batch ? vxtop_batch(&c, &cfg) : vxtop_tui(&c, &cfg);
 	rc = vxtop_collect_close(&c);
 	if (rc < 0) {

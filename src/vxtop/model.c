@@ -162,6 +162,61 @@ static uint32_t inflight_dev(const struct vxt_event *ev)
 	return ev->object * 8u + (ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER);
 }
 
+struct oldest_arg {
+	uint32_t key;		/* inflight_dev() of the object's entries ... */
+	uint32_t nkeys;		/* ... and the next ones (its ops) */
+	uint64_t time_ns;	/* the oldest start found */
+	bool drop;		/* second pass: forget the one of time_ns */
+};
+
+/* vxt_iopair_sweep() callback: find the oldest start of an object, then
+ * forget it. */
+static bool oldest_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+			 const struct vxt_iopair_val *v)
+{
+	struct oldest_arg *a = arg;
+
+	(void)sector, (void)size;
+	if (dev - a->key >= a->nkeys)
+		return true;
+	if (!a->drop) {
+		if (v->time_ns < a->time_ns)
+			a->time_ns = v->time_ns;
+		return true;
+	}
+	if (v->time_ns != a->time_ns)
+		return true;
+	a->drop = false;	/* that one only */
+	return false;
+}
+
+/* Object @id has more I/O in flight than its device holds: its oldest
+ * start lost its completion; it ages out. */
+static void over_queue(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id)
+{
+	struct oldest_arg a = { id * 8u, 8, UINT64_MAX, false };
+
+	vxt_iopair_sweep(m->inflight, oldest_start, &a);
+	if (a.time_ns == UINT64_MAX)
+		return;
+	a.drop = true;
+	if (vxt_iopair_sweep(m->inflight, oldest_start, &a) && o->in_flight > 0) {
+		o->in_flight--;
+		o->acc.aged_out++;
+		m->aged_out++;
+	}
+}
+
+/* The requests the device of @id holds at most, asked once. */
+static void ask_queue_max(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id)
+{
+	const struct vxt_object *ob = vxt_objtab_get(m->objs, id);
+
+	o->queue_asked = true;
+	if (!m->queue_max || !ob || m->queue_max(ob->dev, &o->queue_max) < 0)
+		o->queue_max = 0;
+}
+
 static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
 	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
@@ -175,6 +230,10 @@ static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt
 		return rc;
 	if (o->in_flight++ == 0 && t > o->busy_mark)
 		o->busy_mark = t;
+	if (!o->queue_asked)
+		ask_queue_max(m, o, ev->object);
+	if (o->queue_max && (uint64_t)o->in_flight > o->queue_max)
+		over_queue(m, o, ev->object);
 	return 0;
 }
 
@@ -257,6 +316,23 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 		a->lba[lba_bucket(m, o, id, ev)]++;
 }
 
+/* A lost event naming an issue with no completion (vxt_event_lost_io()):
+ * that I/O leaves the flight there. */
+static int close_lost_io(struct vxtop_model *m, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v;
+	uint64_t sector;
+	int rc;
+
+	if (!vxt_event_lost_io(ev, &sector))
+		return 0;
+	if (ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
+		return rc;
+	if (vxt_iopair_take(m->inflight, inflight_dev(ev), sector, 0, &v))
+		leave_flight(&m->obj[ev->object], ev->time_ns);
+	return 0;
+}
+
 int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n)
 {
 	size_t i;
@@ -274,6 +350,11 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
+			if (!ev->lost_io && ev->sector && ev->time_ns > m->lost_mark)
+				m->lost_mark = ev->time_ns;
+			rc = close_lost_io(m, ev);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_MERGE ||
@@ -336,6 +417,7 @@ static struct vxtop_snap *next_slot(struct vxtop_model *m)
 struct age_arg {
 	struct vxtop_model *m;
 	uint64_t before;	/* starts before this age out */
+	uint64_t lost_before;	/* ... and so do those before this lost event */
 };
 
 /* vxt_iopair_sweep() callback: keep a start unless it aged out, or (in a
@@ -351,11 +433,12 @@ static bool keep_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 	(void)sector, (void)size;
 	if (!o)
 		return false;
-	if (v->time_ns >= a->before && !(a->m->partial && !o->events))
+	if (v->time_ns >= a->before && v->time_ns >= a->lost_before &&
+	    !(a->m->partial && !o->events))
 		return true;
 	if (o->in_flight > 0)
 		o->in_flight--;
-	if (v->time_ns < a->before) {
+	if (v->time_ns < a->before || v->time_ns < a->lost_before) {
 		o->acc.aged_out++;
 		a->m->aged_out++;
 	}
@@ -420,7 +503,9 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	s->errors = m->cur_errors;
 	if (vxt_iopair_count(m->inflight)) {
 		struct age_arg a = { m, end_ns > VXTOP_INFLIGHT_AGE_NS ?
-				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0 };
+				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0,
+				     m->lost_mark && end_ns - m->lost_mark >= VXTOP_LOST_GRACE_NS &&
+				     end_ns > m->lost_mark ? m->lost_mark : 0 };
 
 		vxt_iopair_sweep(m->inflight, keep_start, &a);
 	}

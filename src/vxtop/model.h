@@ -26,6 +26,10 @@
  * by then the kernel has completed or failed it, so its completion was not
  * seen). It is counted in aged_out instead. */
 #define VXTOP_INFLIGHT_AGE_NS (30 * 1000000000ull)
+/* A start from before a lost event that names no I/O, still without its
+ * completion this long after that event, is taken for one whose completion
+ * was among those lost: counted in aged_out, out of flight. */
+#define VXTOP_LOST_GRACE_NS (500 * 1000000ull)
 
 /* One object over one closed interval. */
 struct vxtop_osnap {
@@ -71,6 +75,9 @@ struct vxtop_obj {
 	struct vxt_latdist lat;		/* the open interval's latencies */
 	struct vxt_latdist last_lat;	/* the last closed interval's latencies */
 	uint64_t kernel_errors;		/* --maps: failed completions the kernel counted */
+	uint64_t queue_max;		/* requests its device holds at most (0: not
+					 * known); more in flight: the oldest lost */
+	bool queue_asked;		/* queue_max was looked up */
 };
 
 struct vxtop_err {
@@ -103,6 +110,10 @@ struct vxtop_model {
 	bool queue_seen;		/* the stream carries queue-side phases (Q, M,
 					 * G, I): merges and Q2C are known */
 	uint64_t aged_out;		/* since start */
+	uint64_t lost_mark;		/* the newest lost event naming no I/O */
+	/* live: the requests device @dev holds at most (vxt_sysdev_queue_max()),
+	 * asked once per object; NULL (a file): no bound */
+	int (*queue_max)(uint32_t dev, uint64_t *n);
 	uint64_t interval_ns;
 	bool partial;			/* a subset of the I/O (speculation): a start
 					 * may never see its completion */

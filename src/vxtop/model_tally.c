@@ -169,7 +169,8 @@ int vxtop_model_tally(struct vxtop_model *m, const struct vxt_tallies *t)
 			const struct vxt_tally *p = prev_of(m, now->object, op);
 
 			if (p)
-				fl += (int64_t)(p->started - p->requeued - p->completed);
+				fl += (int64_t)(p->started - p->requeued - p->completed -
+						p->lost);
 		}
 		o->in_flight = fl > 0 ? fl : 0;
 	}

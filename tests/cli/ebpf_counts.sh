@@ -78,7 +78,7 @@ while [ $r -le "$rounds" ]; do
 	expect_eq "round $r: completions captured + lost + unfinished ($ios + $lost + $left)" \
 		$((ios + lost + left)) "$total"
 	if [ "$lost" -gt 0 ]; then
-		grep -q "$lost completions lost: the kernel ran the block_rq_complete tracepoint" \
+		grep -Eq "$lost completions? lost: the kernel ran the block_rq_complete tracepoint" \
 			"$T/rec.err" || fail "round $r: no line names the $lost lost completions: $(cat "$T/rec.err")"
 	fi
 	top=$(python3 -c 'import json, sys

@@ -51,11 +51,11 @@ capture() {
 		>"$T/top.jsonl" 2>"$T/top.err" &
 	TOP=$!
 	i=0
-	while ! grep -q 'port [0-9]' "$T/top.err" && [ $i -lt 600 ]; do
+	while ! grep -q 'metrics on http' "$T/top.err" && [ $i -lt 600 ]; do
 		kill -0 $TOP 2>/dev/null || break
 		sleep 0.1; i=$((i + 1))
 	done
-	port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/top.err")
+	port=$(sed -n 's/.*metrics on http:.*:\([0-9]*\)\/metrics.*/\1/p' "$T/top.err")
 	[ -n "$port" ] || { fail "vxtop --maps did not serve: $(cat "$T/top.err")"; finish; }
 	set -- $(fio_run "$LOOP" r randread 3000)
 	reads=$1

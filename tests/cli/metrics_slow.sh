@@ -12,7 +12,7 @@ VX=$!
 TR=
 trap 'kill $VX $TR 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
 i=0
-while ! PORT=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$T/vxtop.err") || [ -z "$PORT" ]; do
+while ! PORT=$(sed -n 's/.*metrics on http:.*:\([0-9]*\)\/metrics.*/\1/p' "$T/vxtop.err") || [ -z "$PORT" ]; do
 	i=$((i + 1))
 	[ $i -gt 100 ] && { fail "no port: $(cat "$T/vxtop.err")"; finish; }
 	sleep 0.1

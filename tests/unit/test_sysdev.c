@@ -1,7 +1,8 @@
 /* test_sysdev.c - block device resolution and description over a fake sysfs
  *
  * Builds a small /sys tree in a temporary directory (VXT_SYSFS points the
- * resolver at it): a disk sda (8:0, blk-mq, keeping I/O statistics) with a
+ * resolver at it): a disk sda (8:0, blk-mq with 2 hardware queues of 64
+ * requests, keeping I/O statistics) with a
  * partition sda1 (8:1), a bio-based dm-0 (253:0) and loop3 (7:3, keeping
  * none).
  */
@@ -50,6 +51,8 @@ static void setup(void)
 	/* sda and its partition, nested as sysfs does */
 	dir("dev/block/8:0");
 	dir("dev/block/8:0/mq");
+	dir("dev/block/8:0/mq/0");
+	dir("dev/block/8:0/mq/1");
 	dir("dev/block/8:0/sda1");
 	put("dev/block/8:0/dev", "8:0\n");
 	put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
@@ -68,6 +71,7 @@ static void setup(void)
 	}
 	dir("dev/block/8:0/queue");
 	put("dev/block/8:0/queue/iostats", "1\n");
+	put("dev/block/8:0/queue/nr_requests", "64\n");
 	put("dev/block/8:0/inflight", "       3        2\n");
 	put("dev/block/8:0/sda1/inflight", "       1        0\n");
 	dir("dev/block/253:0");
@@ -179,6 +183,20 @@ START_TEST(inflight)
 }
 END_TEST
 
+/* The requests a device holds at most: nr_requests per hardware queue. */
+START_TEST(queue_max)
+{
+	uint64_t n = 99;
+
+	ck_assert_int_eq(vxt_sysdev_queue_max(VXT_SYSDEV_MKDEV(8, 0), &n), 0);
+	ck_assert_uint_eq(n, 128);
+	ck_assert_int_eq(vxt_sysdev_queue_max(VXT_SYSDEV_MKDEV(8, 1), &n), 0);	/* its disk's */
+	ck_assert_uint_eq(n, 128);
+	ck_assert_int_eq(vxt_sysdev_queue_max(VXT_SYSDEV_MKDEV(253, 0), &n), -EOPNOTSUPP);
+	ck_assert_int_eq(vxt_sysdev_queue_max(VXT_SYSDEV_MKDEV(9, 9), &n), -ENOENT);
+}
+END_TEST
+
 Suite *sysdev_suite(void)
 {
 	Suite *s = suite_create("sysdev");
@@ -187,6 +205,7 @@ Suite *sysdev_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, resolve_list);
 	tcase_add_test(tc, resolve_errors);
+	tcase_add_test(tc, queue_max);
 	tcase_add_test(tc, describe);
 	tcase_add_test(tc, inflight);
 	suite_add_tcase(s, tc);

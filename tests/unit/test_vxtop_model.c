@@ -94,6 +94,103 @@ START_TEST(requeue_and_foreign_completions)
 }
 END_TEST
 
+/* A lost event naming an issue (the ebpf source's completion never seen)
+ * ends that I/O's flight there, and only that one. */
+START_TEST(lost_event_closes_its_io)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+	struct vxt_event ev;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	feed(&m, 10, VXT_PH_START, VXT_OP_READ, 100);
+	feed(&m, 20, VXT_PH_START, VXT_OP_READ, 200);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = SEC / 2;
+	ev.phase = VXT_PH_LOST;
+	ev.op = VXT_OP_READ;
+	ev.sector = 1;
+	ev.lost_io = vxt_lost_io_pack(100);
+	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(vxtop_model_snap(&m, 0)->lost, 1);
+	feed(&m, SEC + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, 10);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 0);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+/* A lost event naming no I/O: the starts before it still in flight
+ * VXTOP_LOST_GRACE_NS after it age out at the next close; those after it
+ * and those completed stay as they are, and the device goes idle. */
+START_TEST(starts_before_an_anonymous_loss_age_out)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+	struct vxt_event ev;
+
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	feed(&m, 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
+	feed(&m, 200, VXT_PH_START, VXT_OP_READ, 200);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = SEC / 4;
+	ev.phase = VXT_PH_LOST;
+	ev.sector = 3;
+	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
+	feed(&m, SEC / 4 + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	feed(&m, SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(last(&m)->aged_out, 1);
+	feed(&m, SEC + SEC / 4, VXT_PH_DONE, VXT_OP_WRITE, 300);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, SEC / 4);
+	ck_assert_int_eq(vxtop_model_close(&m, 3 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->busy_ns, 0);		/* idle */
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+static int queue_of_4(uint32_t dev, uint64_t *n)
+{
+	(void)dev;
+	*n = 4;
+	return 0;
+}
+
+/* No more in flight than the device's queue holds: a fifth start ages the
+ * oldest out (its completion was lost), and its completion, should it come
+ * after all, ends nothing else. */
+START_TEST(in_flight_bounded_by_the_queue)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxtop_model m;
+
+	ck_assert_int_ge(vxt_objtab_add(objs, 7u << 20, "loop0", VXT_OBJ_OTHER, 0), 0);
+	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
+	m.queue_max = queue_of_4;
+	for (unsigned i = 0; i < 6; i++)
+		feed(&m, 100 + i, VXT_PH_START, i % 2 ? VXT_OP_WRITE : VXT_OP_READ, 8 * i);
+	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 4);
+	ck_assert_uint_eq(last(&m)->aged_out, 2);
+	feed(&m, SEC + 1, VXT_PH_DONE, VXT_OP_READ, 0);		/* the oldest, late */
+	feed(&m, SEC + 2, VXT_PH_DONE, VXT_OP_READ, 16);
+	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
+	ck_assert_uint_eq(last(&m)->in_flight, 3);
+	ck_assert_uint_eq(last(&m)->unpaired_done, 1);
+	vxtop_model_free(&m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
 Suite *vxtop_model_suite(void)
 {
 	Suite *s = suite_create("vxtop_model");
@@ -101,6 +198,9 @@ Suite *vxtop_model_suite(void)
 
 	tcase_add_test(tc, unpaired_start_ages_out);
 	tcase_add_test(tc, requeue_and_foreign_completions);
+	tcase_add_test(tc, lost_event_closes_its_io);
+	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
+	tcase_add_test(tc, in_flight_bounded_by_the_queue);
 	suite_add_tcase(s, tc);
 	return s;
 }

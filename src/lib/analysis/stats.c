@@ -106,6 +106,21 @@ static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 	return 0;
 }
 
+/* A lost event naming an issue with no completion (vxt_event_lost_io()):
+ * that I/O leaves its object's flight there, counted in lost_ios. */
+static int close_lost_io(struct vxt_stats *st, const struct vxt_event *ev)
+{
+	struct vxt_objstats *o;
+
+	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
+		return -ENOMEM;
+	o = &st->obj[ev->object];
+	o->lost_ios++;
+	if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
+		o->busy_ns += ev->time_ns - o->busy_since;
+	return 0;
+}
+
 /* inlined in both callers: the per-event call costs as much as the work */
 static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 							 const struct vxt_event *ev)
@@ -119,6 +134,8 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 		st->last_ns = ev->time_ns;
 	if (ev->phase == VXT_PH_LOST) {
 		st->lost += ev->sector;
+		if (ev->lost_io)	/* its I/O is no longer in flight */
+			return close_lost_io(st, ev);
 		return 0;
 	}
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
@@ -156,6 +173,7 @@ void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
 		t->bytes_other += o->bytes_other;
 		t->errors += o->errors;
 		t->in_flight += o->in_flight;
+		t->lost_ios += o->lost_ios;
 		t->busy_ns += o->busy_ns;
 		t->bridged_ns += o->bridged_ns;
 		if (!t->first_ns || (o->first_ns && o->first_ns < t->first_ns))

@@ -157,7 +157,15 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 
 	m->live.events++;
 	if (ev->phase == VXT_PH_LOST) {
+		uint64_t sector;
+
 		m->live.lost_stream += vxt_event_lost_count(ev);
+		if (!vxt_event_lost_io(ev, &sector))
+			return 0;
+		ser = series_of(m, objs, ev->object, op);
+		if (!ser)
+			return -ENOMEM;
+		ser->closed++;	/* no longer in flight */
 		return 0;
 	}
 	if (ev->phase == VXT_PH_QUEUE || ev->phase == VXT_PH_REMAP || ev->phase == VXT_PH_SPLIT)

@@ -27,6 +27,7 @@ struct vxt_metrics_server {
 	struct vxt_metrics *m;
 	struct MHD_Daemon *d;
 	unsigned port;
+	char url[96];		/* http://HOST:PORT/metrics, as bound */
 	struct metrics_guard guard;
 };
 
@@ -170,9 +171,22 @@ static void in_use(const char *addr, unsigned port, char err[VXT_ERRBUF_SIZE])
 		 addr, port, who[0] ? " (" : "", who, who[0] ? ")" : "");
 }
 
+/* The URL of the socket bound at @ss (the port chosen for port 0) into @url. */
+static void bound_url(const struct sockaddr_storage *ss, socklen_t sl, unsigned port,
+		      char *url, size_t size)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	if (getnameinfo((const struct sockaddr *)ss, sl, host, sizeof(host), NULL, 0,
+			NI_NUMERICHOST))
+		snprintf(host, sizeof(host), "?");
+	snprintf(url, size, ss->ss_family == AF_INET6 ? "http://[%s]:%u/metrics" :
+		 "http://%s:%u/metrics", host, port);
+}
+
 /* @return a listening socket on @addr, or -1 with a message in @err. */
 static int listen_on(const char *addr, bool allow_remote, unsigned *port_out,
-		     char err[VXT_ERRBUF_SIZE])
+		     char *url, size_t url_size, char err[VXT_ERRBUF_SIZE])
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
@@ -221,6 +235,7 @@ static int listen_on(const char *addr, bool allow_remote, unsigned *port_out,
 	*port_out = ntohs(ss.ss_family == AF_INET6 ?
 			  ((struct sockaddr_in6 *)&ss)->sin6_port :
 			  ((struct sockaddr_in *)&ss)->sin_port);
+	bound_url(&ss, sl, *port_out, url, url_size);
 	return fd;
 }
 
@@ -236,7 +251,7 @@ struct vxt_metrics_server *vxt_metrics_serve(struct vxt_metrics *m, const char *
 		return NULL;
 	}
 	s->m = m;
-	fd = listen_on(addr, allow_remote, &s->port, err);
+	fd = listen_on(addr, allow_remote, &s->port, s->url, sizeof(s->url), err);
 	if (fd < 0) {
 		free(s);
 		return NULL;
@@ -258,6 +273,11 @@ struct vxt_metrics_server *vxt_metrics_serve(struct vxt_metrics *m, const char *
 		return NULL;
 	}
 	return s;
+}
+
+const char *vxt_metrics_server_url(const struct vxt_metrics_server *s)
+{
+	return s->url;
 }
 
 unsigned vxt_metrics_server_port(const struct vxt_metrics_server *s)

@@ -20,6 +20,7 @@ struct metrics_series {
 	uint32_t object;
 	uint8_t op;
 	uint64_t completed, bytes, started;
+	uint64_t closed;		/* issues closed by a lost event naming them */
 	uint64_t lat_count, lat_sum_ns;
 	uint64_t bucket[VXT_METRICS_BUCKETS + 1];	/* the last one is +Inf */
 	/* queue to completion (metrics_q2c.c), where queue events come */

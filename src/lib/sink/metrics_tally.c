@@ -57,6 +57,7 @@ int vxt_metrics_set_tally(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		ser->bytes = k->bytes;
 		/* requeued I/Os are issued again: started counts each once */
 		ser->started = k->started - k->requeued;
+		ser->closed = k->lost;
 		ser->lat_count = k->lat_count;
 		ser->lat_sum_ns = k->lat_sum_ns;
 		memcpy(ser->bucket, k->us_bucket, sizeof(ser->bucket));

@@ -217,7 +217,8 @@ static void per_series(struct out *o, const struct metrics_state *s, const struc
 		else if (field == 1)
 			v = ser->bytes;
 		else
-			v = ser->started > ser->completed ? ser->started - ser->completed : 0;
+			v = ser->started > ser->completed + ser->closed ?
+			    ser->started - ser->completed - ser->closed : 0;
 		open_sample(o, name, nlen, l, i);
 		put(o, "} ", 2);
 		put_u64(o, v);

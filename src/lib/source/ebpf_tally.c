@@ -32,6 +32,7 @@ static void sum_into(struct vxt_tally *t, const struct vxt_bpf_tally *v, int ncp
 		t->completed += v->completed;
 		t->bytes += v->bytes;
 		t->errors += v->errors;
+		t->lost += v->lost;
 		t->lat_count += v->lat_count;
 		t->lat_sum_ns += v->lat_sum_ns;
 		if (v->lat_max_ns > t->lat_max_ns)

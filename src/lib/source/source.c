@@ -92,7 +92,8 @@ static struct vxt_source *open_ops(const struct vxt_source_ops *ops,
 	*rc = ops->open(s, opts);
 	if (*rc == 0 && opts->all_phases && !s->all_phases)
 		*rc = vxt_source_seterr(s, -EOPNOTSUPP, "--phases all: the %s source captures "
-					"issue and completion only", ops->name);
+					"issue and completion only; --source ebpf or tracefs "
+					"captures every phase", ops->name);
 	if (*rc < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s", s->err[0] ? s->err : vxt_strerror(*rc));
 		ops->close(s);

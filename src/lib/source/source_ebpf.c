@@ -12,10 +12,11 @@
  * voltrace.h and are decoded with chanrec.h, as the module's are. The ring
  * is read every EBPF_READ_NS (a timer) or when the kernel wakes us at a
  * quarter full, never once per record. A completion the kernel ran its
- * tracepoint for without our programs is counted when its request is
- * issued again, or when the capture ends by the device's own count of I/O
- * in flight (missed_at_end()), and becomes a lost event too (not a failed
- * capture), as does
+ * tracepoint for without our programs is found when its request is issued
+ * again, or every EBPF_RECON_NS and when the capture ends by the device's
+ * own count of I/O in flight (ebpf_recon.h, on the programs' inflight
+ * table mapped here); each becomes a lost event naming its I/O (not a
+ * failed capture), so no view keeps it in flight, as does
  * an issue whose program run the kernel skipped (recursion_misses of the
  * issue program's bpf_prog_info). Records
  * the kernel could not put in a full ring are counted there and become
@@ -51,6 +52,7 @@
 #include <unistd.h>
 #include <linux/membarrier.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 
@@ -74,31 +76,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "vxtrace.skel.h"
-#include "vxtrace_bpf.h"
-
-struct ebpf {
-	struct vxtrace_bpf *skel;
-	struct ring_buffer *rb;
-	struct vxt_chandec dec;
-	struct vxt_batch *batch;	/* borrowed during one next() */
-	struct vxt_source *src;
-	int rc;				/* first error of the ring callback */
-	uint64_t lost_seen;		/* kernel's lost count already reported */
-	uint64_t missed_seen;		/* ... and its missed completions */
-	uint64_t skipped_seen;		/* ... and the issue program's skipped runs */
-	uint64_t missed_end;		/* missed completions found at the end */
-	struct vxt_chanev names;	/* the last object looked up */
-	bool noted;			/* the filter's count is in s->note */
-	bool lost_noted;		/* the full ring is in s->note */
-	bool missed_noted;		/* the missed completions are in s->note */
-	bool skipped_noted;		/* the skipped issues are in s->note */
-	size_t ring_bytes;
-	uint32_t spec_keys;		/* the kernel speculation's windows */
-	int ncpu;
-	int epfd;			/* the ring's wakeups and the timer */
-	int timerfd;			/* every EBPF_READ_NS while records may come */
-};
+#include "source/ebpf_impl.h"
 
 /* The kernel's BTF file: VXT_EBPF_BTF (a diagnostic knob) or EBPF_BTF. */
 static const char *btf_path(void)
@@ -174,6 +152,35 @@ static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
 	return vxt_chanev_io(e->src, &e->names, e->batch, r, phase) ? 0 : -ENOMEM;
 }
 
+/* The event of a phase record (VXT_BPF_REC_PHASE): a remap's source
+ * device becomes an object, so it can be named. */
+static int phase_io(struct vxt_source *s, struct ebpf *e, const struct voliot_io_rec *r)
+{
+	uint8_t phase = r->reserved0;
+	struct vxt_event *ev;
+	int64_t from = -1;
+
+	if (phase < VXT_BPF_PH_QUEUE || phase >= VXT_PH_COUNT)
+		return -EBADMSG;
+	if (phase == VXT_PH_REMAP && r->error) {
+		from = vxt_chanev_object(s, &e->names, (uint32_t)r->error);
+		if (from < 0)
+			return -ENOMEM;
+	}
+	ev = vxt_chanev_io(s, &e->names, e->batch, r, phase);
+	if (!ev)
+		return -ENOMEM;
+	ev->error = 0;
+	ev->latency_ns = 0;
+	if (from >= 0)
+		ev->remap_from = vxt_remap_from_pack((uint32_t)from, r->latency_ns);
+	if (phase == VXT_PH_PLUG || phase == VXT_PH_UNPLUG) {
+		ev->op = VXT_OP_OTHER;
+		ev->flags = 0;
+	}
+	return 0;
+}
+
 static int ebpf_record(const struct vxt_chanrec *rec, void *arg)
 {
 	struct ebpf *e = arg;
@@ -200,6 +207,18 @@ static int ring_cb(void *ctx, void *data, size_t size)
 
 	if (e->rc)
 		return 0;
+	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_MISSED) {
+		rc = vxt_ebpf_missed_io(e->src, e, r);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
+	if (size == sizeof(*r) && r->len == sizeof(*r) && r->type == VXT_BPF_REC_PHASE) {
+		rc = phase_io(e->src, e, r);
+		if (rc < 0)
+			e->rc = rc;
+		return 0;
+	}
 	if (size == sizeof(*r) && r->len == sizeof(*r) && !e->dec.npartial &&
 	    (r->type == VOLIOT_REC_IO_START || r->type == VOLIOT_REC_IO_DONE ||
 	     r->type == VOLIOT_REC_REQUEUE)) {
@@ -246,23 +265,27 @@ static uint64_t skipped_issues(struct ebpf *e)
 	return info.recursion_misses;
 }
 
-/* The losses that no larger ring would avoid (completions that never ran
- * the programs, issues whose program run was skipped) since the last call:
- * counted lost and passed (they do not fail the capture). @return them. */
+/* The losses that no larger ring would avoid and no lost event names
+ * (issues whose program run was skipped; counting only, the completions
+ * that never ran the programs) since the last call: counted lost and passed
+ * (they do not fail the capture). @return them. */
 static uint64_t passed_losses(struct vxt_source *s, struct ebpf *e)
 {
-	uint64_t missed = kernel_counter(e, VXT_BPF_MISSED) + e->missed_end;
-	uint64_t skipped = skipped_issues(e), n;
+	uint64_t skipped = skipped_issues(e), n, missed;
 
-	if (missed < e->missed_seen)
-		missed = e->missed_seen;
 	if (skipped < e->skipped_seen)
 		skipped = e->skipped_seen;
-	n = missed - e->missed_seen + skipped - e->skipped_seen;
+	n = skipped - e->skipped_seen;
+	e->skipped_seen = skipped;
+	if (e->skel->rodata->tally_only) {	/* no record tells of them */
+		missed = kernel_counter(e, VXT_BPF_MISSED) + e->missed_end_tally;
+		if (missed > e->missed_seen) {
+			n += missed - e->missed_seen;
+			e->missed_seen = missed;
+		}
+	}
 	s->lost += n;
 	s->lost_passed += n;
-	e->missed_seen = missed;
-	e->skipped_seen = skipped;
 	return n;
 }
 
@@ -316,7 +339,8 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* The devices of @objects into the programs' want_dev[] (before load),
- * ascending and each once, for their binary search. */
+ * ascending and each once, for their binary search, and into the object
+ * table: a device chosen is shown before its first I/O (iostat's zeros). */
 static int select_objects(struct vxt_source *s, struct ebpf *e, const char *objects)
 {
 	uint32_t devs[VXT_BPF_MAX_DEVS];
@@ -331,6 +355,9 @@ static int select_objects(struct vxt_source *s, struct ebpf *e, const char *obje
 			devs[k++] = devs[i];
 	memcpy((void *)e->skel->rodata->want_dev, devs, (size_t)k * sizeof(devs[0]));
 	e->skel->rodata->want_n = (uint32_t)k;
+	for (i = 0; i < k; i++)
+		if (vxt_chanev_object(s, &e->names, devs[i]) < 0)
+			return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -413,8 +440,11 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 }
 
 /* Does the kernel (its BTF at @path) have every tracepoint the programs
- * attach to? @return 0 or a negative errno with the error set. */
-static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path)
+ * attach to? The phase programs (vxt_ph_*) are loaded with @phases only,
+ * each whose tracepoint the kernel lacks left out and named in e->missing.
+ * @return 0 or a negative errno with the error set. */
+static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path,
+			     bool phases)
 {
 	struct bpf_program *prog;
 	struct btf *btf = btf__parse(path, NULL);
@@ -432,11 +462,23 @@ static int check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *p
 		const char *sec = bpf_program__section_name(prog), *tp;
 		char name[128];
 
+		bool phase = !strncmp(bpf_program__name(prog), "vxt_ph_", 7);
+
 		tp = sec && !strncmp(sec, "tp_btf/", 7) ? sec + 7 : NULL;
 		if (!tp)
 			continue;
+		if (phase && !phases) {
+			bpf_program__set_autoload(prog, false);
+			continue;
+		}
 		snprintf(name, sizeof(name), "btf_trace_%s", tp);
-		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0 && phase) {
+			size_t len = strlen(e->missing);
+
+			bpf_program__set_autoload(prog, false);
+			snprintf(e->missing + len, sizeof(e->missing) - len, "%s%s",
+				 len ? ", " : "", tp);
+		} else if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
 			rc = vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no %s tracepoint "
 					       "(no %s in %s); use --source tracefs", tp, name,
 					       path);
@@ -491,9 +533,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 {
 	bool all = !o->objects || !*o->objects;
 	/* the BPF program has no key request; the windows are sized below */
-	bool spec = !o->tally_only && o->kspec && o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
+	/* every phase: the speculation runs in user space, over all of them */
+	bool phases = o->all_phases && !o->tally_only;
+	bool spec = !o->tally_only && !phases && o->kspec &&
+		    o->kspec->key <= VXT_BPF_KEY_OBJECT_PID;
 	uint32_t keys = 1, window = 1;
-	const char *btf = btf_path(), *noop;
+	const char *btf = btf_path(), *noop, *skip;
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
 		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
 	struct ebpf *e;
@@ -523,8 +568,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	if (!e->skel)
 		return vxt_source_seterr(s, -errno, "ebpf: cannot open the BPF programs: %s",
 					 strerror(errno));
-	if ((rc = check_tracepoints(s, e, btf)) < 0)
+	if ((rc = check_tracepoints(s, e, btf, phases)) < 0)
 		return rc;
+	if (e->missing[0])
+		vxt_source_add_note(s, "--phases all: the kernel has no %s tracepoint (no BTF "
+				    "for it): those phases were not captured; --source tracefs "
+				    "reads what tracefs has", e->missing);
 	e->skel->rodata->want_all = all;
 	if (!all && (rc = select_objects(s, e, o->objects)) < 0)
 		return rc;
@@ -572,6 +621,12 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 				    "nothing%s", clocked ? " (each issue and completion read the "
 				    "clock once)" : "");
 	}
+	skip = getenv("VXT_EBPF_SKIP_DONE");
+	if (skip && *skip) {
+		e->skel->rodata->skip_done_every = strtoull(skip, NULL, 10);
+		vxt_source_add_note(s, "VXT_EBPF_SKIP_DONE: the programs skipped every %llu-th "
+				    "completion", (unsigned long long)e->skel->rodata->skip_done_every);
+	}
 	e->skel->rodata->tally_on = o->tally || o->tally_only;
 	e->skel->rodata->tally_only = o->tally_only;
 	if (!o->tally && !o->tally_only) {
@@ -615,6 +670,8 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 strerror(errno));
 	if ((rc = open_wait(s, e)) < 0)
 		return rc;
+	if ((rc = vxt_ebpf_map_slots(s, e)) < 0)
+		return rc;
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	rc = vxtrace_bpf__attach(e->skel);
@@ -623,6 +680,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 					 "tracepoints (%s); use --source tracefs",
 					 strerror(errno));
 	s->kspec = spec;
+	s->all_phases = phases;
 	s->tally = o->tally || o->tally_only;
 	s->kfilter = kf;
 	return 0;
@@ -649,6 +707,13 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 	n = ring_buffer__consume(e->rb);
 	if (n < 0 && n != -EINTR)
 		return vxt_source_seterr(s, n, "ebpf: ring buffer: %s", strerror(-n));
+	if (!s->stopped && vxt_now_mono() >= e->recon_next_ns) {
+		if (vxt_ebpf_reconcile(e, false) < 0)
+			return vxt_source_seterr(s, -ENOMEM, "out of memory");
+		e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
+	}
+	if (e->nfound && !e->rc)
+		e->rc = vxt_ebpf_flush_found(s, e);
 	if (e->rc == -EBADMSG)
 		return vxt_source_seterr(s, e->rc, "ebpf: malformed record at byte %llu",
 					 (unsigned long long)e->dec.offset);
@@ -664,16 +729,14 @@ static int ebpf_next(struct vxt_source *s, struct vxt_batch *b, int timeout_ms)
 			e->noted = true;
 		}
 		if (e->missed_seen && !e->missed_noted) {
-			vxt_source_add_note(s, "%llu completions lost: the kernel ran the "
-					    "block_rq_complete tracepoint without the BPF programs "
-					    "(their issues are in the file)",
-					    (unsigned long long)e->missed_seen);
+			vxt_ebpf_note_missed_devs(s, e);
 			e->missed_noted = true;
 		}
 		if (e->skipped_seen && !e->skipped_noted) {
-			vxt_source_add_note(s, "%llu issues lost: the kernel skipped the BPF program "
+			vxt_source_add_note(s, "%llu issue%s lost: the kernel skipped the BPF program "
 					    "of block_rq_issue (a run of it was under way on that CPU)",
-					    (unsigned long long)e->skipped_seen);
+					    (unsigned long long)e->skipped_seen,
+					    e->skipped_seen == 1 ? "" : "s");
 			e->skipped_noted = true;
 		}
 		if (s->lost > s->lost_passed && !e->lost_noted) {
@@ -709,117 +772,23 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 	/* counting only, nothing wakes next(): the completions the programs
 	 * never saw and the skipped issues are lost as of this read (no LOST
 	 * event for them) */
-	if (e->skel->rodata->tally_only)
+	if (e->skel->rodata->tally_only) {
+		if (vxt_now_mono() >= e->recon_next_ns) {
+			if (vxt_ebpf_reconcile(e, false) < 0)
+				return vxt_source_seterr(s, -ENOMEM, "out of memory");
+			e->recon_next_ns = vxt_now_mono() + EBPF_RECON_NS;
+		}
 		passed_losses(s, e);
+	}
 	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
 				 bpf_map__fd(e->skel->maps.tally_slots),
 				 (const uint32_t *)e->skel->rodata->want_dev,
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
 				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
+	if (rc == 0)	/* the issues the rounds took are no longer in flight */
+		vxt_ebpf_add_tally_lost(s, e, out);
 	return rc;
-}
-
-/* The inflight table's slots, read at once: *@n of them in a new array, or
- * NULL when the table cannot be read. */
-static struct vxt_bpf_slot *read_slots(struct ebpf *e, uint32_t *n)
-{
-	uint32_t *keys = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*keys)), out = 0;
-	struct vxt_bpf_slot *v = calloc(VXT_BPF_MAX_INFLIGHT, sizeof(*v));
-	LIBBPF_OPTS(bpf_map_batch_opts, bo);
-
-	*n = VXT_BPF_MAX_INFLIGHT;
-	if (keys && v && (!bpf_map_lookup_batch(bpf_map__fd(e->skel->maps.inflight), NULL, &out,
-						keys, v, n, &bo) || errno == ENOENT)) {
-		free(keys);
-		return v;
-	}
-	free(keys);
-	free(v);
-	return NULL;
-}
-
-/* An issue remembered without its completion, of a kind the block layer
- * counts in flight (a read or a write). */
-static bool counted_in_flight(const struct vxt_bpf_slot *sl)
-{
-	return sl->rq && sl->state == VXT_BPF_SLOT_ISSUED &&
-	       (sl->op == VOLIOT_OP_READ || sl->op == VOLIOT_OP_WRITE);
-}
-
-#define END_DEVS 64	/* devices looked at when the capture ends */
-
-struct end_dev {
-	uint32_t dev;
-	bool known;		/* the block layer's count was read */
-	uint64_t inflight;	/* its count of reads and writes in flight */
-	uint64_t ours;		/* the reads and writes we remember */
-};
-
-/* The place of @dev among the @nd devices of @d, or @nd. */
-static uint32_t end_dev_at(const struct end_dev *d, uint32_t nd, uint32_t dev)
-{
-	uint32_t k = 0;
-
-	while (k < nd && d[k].dev != dev)
-		k++;
-	return k;
-}
-
-/* Once no issue is taken any more (stopping): the issues remembered whose
- * completion the kernel ran without our programs and whose request was
- * not issued again (VXT_BPF_MISSED never saw them). Per device, the reads
- * and writes remembered beyond those the block layer counts in flight
- * (vxt_sysdev_inflight(), read first) have completed unseen. In that order
- * the figure can only fall short (a completion between the two reads frees
- * a slot and lowers the kernel's count alike; the kernel also counts I/O
- * we do not remember), never exceed them; a device whose queue keeps no
- * statistics gives none. */
-static uint64_t missed_at_end(struct ebpf *e)
-{
-	struct end_dev d[END_DEVS];
-	struct vxt_bpf_slot *v;
-	uint32_t n, nd = 0, i, k;
-	uint64_t missed = 0;
-
-	v = read_slots(e, &n);		/* the devices with issues remembered */
-	if (!v)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (counted_in_flight(&v[i]) && end_dev_at(d, nd, v[i].dev) == nd &&
-		    nd < END_DEVS)
-			d[nd++] = (struct end_dev){ .dev = v[i].dev };
-	free(v);
-	for (k = 0; k < nd; k++)
-		d[k].known = !vxt_sysdev_inflight(d[k].dev, &d[k].inflight);
-	v = read_slots(e, &n);		/* ours, after the kernel's counts */
-	if (!v)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (counted_in_flight(&v[i]) && (k = end_dev_at(d, nd, v[i].dev)) < nd)
-			d[k].ours++;
-	free(v);
-	for (k = 0; k < nd; k++)
-		if (d[k].known && d[k].ours > d[k].inflight)
-			missed += d[k].ours - d[k].inflight;
-	return missed;
-}
-
-/* The issues the kernel still remembers (no completion seen), once the
- * programs are detached: -1 when the table cannot be read. */
-static int64_t count_unfinished(struct ebpf *e)
-{
-	struct vxt_bpf_slot *v;
-	int64_t left = 0;
-	uint32_t n;
-
-	v = read_slots(e, &n);
-	if (!v)
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		left += v[i].rq && v[i].state == VXT_BPF_SLOT_ISSUED;
-	free(v);
-	return left;
 }
 
 /* Wait until every program run under way has ended: the programs run in
@@ -841,8 +810,8 @@ static int ebpf_stop(struct vxt_source *s)
 	 * completions still to come are those of the issues remembered */
 	e->skel->bss->stopping = true;
 	programs_quiesce();
-	if (!tally_only)
-		e->missed_end = missed_at_end(e);
+	if (vxt_ebpf_reconcile(e, true) < 0)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	vxtrace_bpf__detach(e->skel);	/* no new records; next() drains the ring */
 	/* a program still running on another CPU may hold a record it has
 	 * reserved, not yet submitted (the drain would stop short of it) or
@@ -850,8 +819,8 @@ static int ebpf_stop(struct vxt_source *s)
 	programs_quiesce();
 	/* issues with no completion: in flight now, or completed while the
 	 * kernel passed the programs over, on a device that keeps no
-	 * statistics (the others' are missed_end, lost events) */
-	left = tally_only ? 0 : count_unfinished(e) - (int64_t)e->missed_end;
+	 * statistics (the others' the last round took: lost events) */
+	left = tally_only ? 0 : vxt_ebpf_unfinished(e);
 	if (left > 0)
 		vxt_source_add_note(s, "%lld issues had no completion when the capture ended "
 				    "(in flight, or completed without the BPF programs)",
@@ -872,6 +841,10 @@ static void ebpf_close(struct vxt_source *s)
 
 	if (!e)
 		return;
+	if (e->slots)
+		munmap(e->slots, (size_t)VXT_BPF_MAX_INFLIGHT * sizeof(*e->slots));
+	vxt_ebpf_recon_free(e->recon);
+	free(e->found);
 	if (e->timerfd >= 0)
 		close(e->timerfd);
 	if (e->epfd >= 0)

@@ -56,7 +56,7 @@ struct vxt_source {
 	bool all_phases;		/* open() captures every phase (VXT_COMPAT_PHASES) */
 	bool tally;			/* open() made the kernel count (opts->tally*) */
 	bool kfilter;			/* open() made the kernel test opts->kfilter */
-	char note[256];
+	char note[1024];
 	char kspec_why[200];		/* why opts->kspec stays in user space; "" */
 	char err[VXT_ERRBUF_SIZE];
 };

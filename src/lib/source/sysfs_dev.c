@@ -103,6 +103,11 @@ static int resolve_one(const char *item, uint32_t *dev)
 	return parse_majmin(line, dev) < 0 ? -EIO : 0;
 }
 
+static int not_dot(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
 int vxt_sysdev_resolve(const char *spec, uint32_t *devs, size_t max, char *err)
 {
 	char item[256];
@@ -238,6 +243,33 @@ bool vxt_sysdev_is_mq(uint32_t dev)
 	dev_dir(dev, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/mq", dir);
 	return access(path, F_OK) == 0;
+}
+
+int vxt_sysdev_queue_max(uint32_t dev, uint64_t *n)
+{
+	char dir[256], path[320], line[64];
+	struct dirent **hw;
+	unsigned long long nr;
+	uint32_t disk;
+	uint64_t start;
+	int nhw;
+
+	if (vxt_sysdev_partition(dev, &disk, &start) < 0)
+		return -ENOENT;
+	if (!vxt_sysdev_is_mq(disk))
+		return -EOPNOTSUPP;
+	dev_dir(disk, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/queue/nr_requests", dir);
+	if (read_line(path, line, sizeof(line)) < 0 || sscanf(line, "%llu", &nr) != 1 || !nr)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/mq", dir);
+	nhw = scandir(path, &hw, not_dot, NULL);
+	for (int i = 0; i < nhw; i++)
+		free(hw[i]);
+	if (nhw >= 0)
+		free(hw);
+	*n = nr * (uint64_t)(nhw > 0 ? nhw : 1);
+	return 0;
 }
 
 int vxt_sysdev_inflight(uint32_t dev, uint64_t *n)

@@ -289,7 +289,8 @@ int export_blktrace(struct report_ctx *c)
 		}
 	if (rc == 0 && !o->queue_seen)
 		fprintf(stderr, "vxreplay: note: the trace holds no queue phase (Q, M, G, I), only "
-			"issue and completion: btt shows no intervals for this export\n");
+			"issue and completion: btt shows no intervals for this export; capture "
+			"with vxrecord --phases all (sources ebpf, tracefs, kmod) for them\n");
 	for (size_t i = 0; i < o->nobj; i++)
 		free(o->seq[i]);
 	free(o->seq);

@@ -349,7 +349,7 @@ void report_csv_row(FILE *out, const struct vxt_reader *r, const struct vxt_even
 	w.n = 0;
 	row_u64(&w, ev->time_ns);
 	row_ch(&w, ',');
-	row_csv(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_csv(&w, ev->phase == VXT_PH_LOST && !ev->lost_io ? "" : obj_name(r, ev->object));
 	row_ch(&w, ',');
 	row_str(&w, vxt_phase_name(ev->phase));
 	row_ch(&w, ',');
@@ -400,7 +400,7 @@ void report_json_event(FILE *out, const struct vxt_reader *r, const struct vxt_e
 	row_str(&w, ", \"rel_ns\": ");
 	row_u64(&w, ev->time_ns >= start_ns ? ev->time_ns - start_ns : 0);
 	row_str(&w, ", \"object\": ");
-	row_json(&w, ev->phase == VXT_PH_LOST ? "" : obj_name(r, ev->object));
+	row_json(&w, ev->phase == VXT_PH_LOST && !ev->lost_io ? "" : obj_name(r, ev->object));
 	row_str(&w, ", \"phase\": \"");
 	row_str(&w, vxt_phase_name(ev->phase));
 	row_str(&w, "\", \"op\": \"");
@@ -452,6 +452,16 @@ static void text_event_row(struct report_ctx *c, const struct vxt_event *ev)
 {
 	char t[32], l[16], e[16], nb[NAMEBUF], nb2[NAMEBUF];
 
+	uint64_t sector;
+
+	if (vxt_event_lost_io(ev, &sector)) {
+		fprintf(c->out, "%15s  LOST the completion of %s %s %" PRIu64 " %u (pid %u %s)\n",
+			vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)),
+			TEXT(obj_name(c->r, ev->object), nb), vxt_op_name(ev->op), sector,
+			ev->bytes, ev->pid,
+			TEXT(vxt_strtab_get(vxt_reader_strings(c->r), ev->comm), nb2));
+		return;
+	}
 	if (ev->phase == VXT_PH_LOST) {
 		fprintf(c->out, "%15s  LOST %" PRIu64 " events\n",
 			vxt_format_reltime(ev->time_ns, c->start_ns, t, sizeof(t)), ev->sector);

@@ -20,6 +20,7 @@ struct pair {
 	bool found;
 	uint64_t ord;
 	struct vxt_event ev;
+	bool lost;		/* no done: a lost event closed the I/O (ord, ev) */
 };
 
 static bool same_io(const struct vxt_event *a, const struct vxt_event *b)
@@ -28,7 +29,18 @@ static bool same_io(const struct vxt_event *a, const struct vxt_event *b)
 	       a->op == b->op;
 }
 
-/* The start of a done event, or the done of a start: scan on the job reader. */
+/* Does lost event @e name the I/O of start @s (vxt_event_lost_io())? */
+static bool lost_of(const struct vxt_event *e, const struct vxt_event *s)
+{
+	uint64_t sector;
+
+	return vxt_event_lost_io(e, &sector) && sector == s->sector &&
+	       e->object == s->object && e->op == s->op;
+}
+
+/* The start of a done event, or the done of a start: scan on the job reader.
+ * A start with no done after it closed by a lost event: the one naming it,
+ * else the first lost event after it naming no I/O (p.lost). */
 static struct pair io_pair_of(struct vr_model *m, uint64_t ord, const struct vxt_event *ev)
 {
 	struct pair p = { 0 };
@@ -55,9 +67,18 @@ static struct pair io_pair_of(struct vr_model *m, uint64_t ord, const struct vxt
 		}
 		if (e->phase == (want_start ? VXT_PH_START : VXT_PH_DONE) && same_io(e, &me)) {
 			p.found = true;
+			p.lost = false;
 			p.ord = at;
 			p.ev = *e;
 			break;
+		}
+		if (!want_start && e->phase == VXT_PH_LOST && !p.lost &&
+		    (!e->lost_io || lost_of(e, &me))) {
+			p.lost = true;
+			p.ord = at;
+			p.ev = *e;
+			if (e->lost_io)
+				break;
 		}
 	}
 	return p;
@@ -176,8 +197,15 @@ static void detail_draw(struct tui_panel *p, bool focused)
 		io_line(a, &y, &p->r, "done", a->detail_ord, &ev);
 	} else {
 		io_line(a, &y, &p->r, "start", a->detail_ord, &ev);
+		char t[32];
+
 		if (pr.found)
 			io_line(a, &y, &p->r, "done", pr.ord, &pr.ev);
+		else if (pr.lost)
+			line(&y, &p->r, TUI_R_ERROR, "done", "lost: closed by the lost event #%" PRIu64
+			     " at %ss (%s)", pr.ord, vr_reltime(a, pr.ev.time_ns, t, sizeof(t)),
+			     pr.ev.lost_io ? "its completion never ran the BPF programs" :
+			     "the source dropped events");
 		else
 			line(&y, &p->r, TUI_R_DIM, "done", "not in the trace (still in flight at the end?)");
 	}

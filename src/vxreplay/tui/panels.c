@@ -368,7 +368,10 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 		 char *buf, size_t size)
 {
 	const struct vxt_object *o;
-	bool lost = ev->phase == VXT_PH_LOST;
+	uint64_t lost_sector = 0;
+	/* a lost event naming its I/O shows that I/O's object, op and place */
+	bool named = vxt_event_lost_io(ev, &lost_sector);
+	bool lost = ev->phase == VXT_PH_LOST && !named;
 
 	buf[0] = 0;
 	switch (col) {
@@ -387,7 +390,7 @@ static void cell(struct vr_app *a, int col, uint64_t ord, const struct vxt_event
 	case VR_COL_FLAGS: vxt_flags_format(ev->flags, buf, size); break;
 	case VR_COL_SECTOR:
 		if (!lost)
-			snprintf(buf, size, "%" PRIu64, ev->sector);
+			snprintf(buf, size, "%" PRIu64, named ? lost_sector : ev->sector);
 		break;
 	case VR_COL_BYTES:
 		if (!lost)

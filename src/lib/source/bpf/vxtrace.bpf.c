@@ -15,14 +15,14 @@
  * BPF programs (completions the BLOCK softirq runs in the context of some
  * other tasks), and nothing on the BPF side, a perf-attached program such
  * as bpftrace's included, sees such a completion; it is not the programs'
- * recursion protection. Such a completion is found when its request
- * is issued again while its issue is still remembered (not requeued in
- * between): it is counted as missed, and user space makes a lost record of
- * it. One whose request is not issued again before the capture ends is
- * found then by user space: issues are no longer taken (stopping), and per
- * device the reads and writes remembered beyond the block layer's own count
- * of those in flight have completed unseen (each slot keeps its device and
- * operation for this).
+ * recursion protection. One such softirq run completes every request then
+ * done, so the losses come in batches, often the whole queue depth a
+ * workload keeps. Such a completion is found when its request is issued
+ * again while its issue is still remembered (not requeued in between): it
+ * is counted as missed and a VXT_BPF_REC_MISSED record names its I/O. One
+ * whose request is not issued again is found by user space, against the
+ * block layer's own count of I/O in flight (ebpf_recon.h; each slot keeps
+ * the device, operation and sector for this).
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
@@ -97,6 +97,12 @@ const volatile bool tally_only;
 const volatile bool noop;
 const volatile bool noop_clock;
 
+/* a diagnostic knob (VXT_EBPF_SKIP_DONE): the completion program returns at
+ * once for every skip_done_every-th completion of a traced device, as if
+ * the kernel had run the tracepoint without it (0: never) */
+const volatile __u64 skip_done_every;
+__u64 done_runs;			/* completions of traced devices so far */
+
 /* the kernel's part of a filter (struct vxt_bpf_kftest in kfilter) */
 const volatile bool kf_on;
 const volatile __u16 kf_entry;
@@ -115,8 +121,9 @@ struct {
 
 /* request address -> its issue: an open-addressed table (a hash map's
  * update and delete, with their bucket locks, cost more than the rest of a
- * program); a request takes the first slot free or its own among the
- * INFLIGHT_PROBES from its hash, claimed by a compare-and-swap */
+ * program); a request takes its own slot among the INFLIGHT_PROBES from its
+ * hash, or else the first free one, claimed by a compare-and-swap; user
+ * space maps it and frees the slots of completions never seen */
 /* (struct vxt_bpf_slot, vxtrace_bpf.h) */
 #define SLOT_ISSUED	VXT_BPF_SLOT_ISSUED
 #define SLOT_REQUEUED	VXT_BPF_SLOT_REQUEUED
@@ -235,36 +242,6 @@ static __always_inline __u32 inflight_hash(__u64 rq)
 	return (__u32)((rq * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-/* Remember the issue @is of request @rq, an @op on @dev (again, after a
- * requeue). */
-static __always_inline void inflight_put(__u64 rq, const struct vxt_bpf_issue *is,
-					 __u32 dev, __u8 op)
-{
-	__u32 h = inflight_hash(rq);
-
-	for (int i = 0; i < INFLIGHT_PROBES; i++) {
-		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
-		struct vxt_bpf_slot *sl = bpf_map_lookup_elem(&inflight, &at);
-
-		if (!sl)
-			break;
-		bool own = sl->rq == rq;
-
-		if (own || (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))) {
-			/* issued again, not requeued: its completion never
-			 * ran our program */
-			if (own && sl->state == SLOT_ISSUED)
-				count(VXT_BPF_MISSED);
-			sl->is = *is;
-			sl->dev = dev;
-			sl->op = op;
-			sl->state = SLOT_ISSUED;
-			return;
-		}
-	}
-	count(VXT_BPF_UNPAIRED);
-}
-
 /* The slot of request @rq's issue, or 0. */
 static __always_inline struct vxt_bpf_slot *inflight_get(__u64 rq)
 {
@@ -280,6 +257,51 @@ static __always_inline struct vxt_bpf_slot *inflight_get(__u64 rq)
 			return sl;
 	}
 	return 0;
+}
+
+/* Remember the issue @is of request @rq, an @op on @dev at @sector (again,
+ * after a requeue). @return true when the request was issued before and
+ * neither completed nor requeued since (its completion never ran our
+ * programs), that earlier issue copied into @was. */
+static __always_inline bool inflight_put(__u64 rq, const struct vxt_bpf_issue *is,
+					 __u32 dev, __u8 op, __u64 sector,
+					 struct vxt_bpf_slot *was)
+{
+	__u32 h = inflight_hash(rq);
+	bool missed = false;
+	int i;
+
+	/* its own slot first: a free one earlier among its probes (freed
+	 * since it was taken) must not make it a second */
+	struct vxt_bpf_slot *sl = inflight_get(rq);
+
+	if (sl) {
+		if (sl->state == SLOT_ISSUED) {
+			*was = *sl;
+			missed = was->rq == rq;
+		}
+		goto fill;
+	}
+	for (i = 0; i < INFLIGHT_PROBES; i++) {
+		__u32 at = (h + i) & (VXT_BPF_MAX_INFLIGHT - 1);
+
+		sl = bpf_map_lookup_elem(&inflight, &at);
+		if (!sl)
+			break;
+		if (!sl->rq && !__sync_val_compare_and_swap(&sl->rq, 0, rq))
+			goto fill;
+	}
+	count(VXT_BPF_UNPAIRED);
+	return false;
+fill:
+	if (missed)
+		count(VXT_BPF_MISSED);
+	sl->is = *is;
+	sl->dev = dev;
+	sl->op = op;
+	sl->sector = sector;
+	sl->state = SLOT_ISSUED;
+	return missed;
 }
 
 /* The operation of a request, from the running kernel's REQ_OP_* values. */
@@ -377,10 +399,8 @@ static __always_inline int wanted(__u32 dev)
  * (VXT_BPF_MAX_DEVS with want_all). The tracepoints' arguments are
  * typed by BTF: plain loads read the request (relocated by CO-RE, through
  * the verifier's checked loads), with no helper call each. */
-static __always_inline __u32 rq_dev(struct request *rq, __u32 *idx)
+static __always_inline __u32 dev_of(struct gendisk *gd, struct block_device *bd, __u32 *idx)
 {
-	struct gendisk *gd = rq->q->disk;
-	struct block_device *bd;
 	__u32 disk, part;
 	int at;
 
@@ -390,7 +410,6 @@ static __always_inline __u32 rq_dev(struct request *rq, __u32 *idx)
 	disk = ((__u32)gd->major << 20) | (__u32)gd->first_minor;
 	if (want_all)
 		return disk;
-	bd = rq->part;
 	part = bd ? bd->bd_dev : 0;
 	if (part && part != disk && (at = wanted(part)) >= 0) {
 		*idx = at;
@@ -401,6 +420,11 @@ static __always_inline __u32 rq_dev(struct request *rq, __u32 *idx)
 		return 0;
 	*idx = at;
 	return disk;
+}
+
+static __always_inline __u32 rq_dev(struct request *rq, __u32 *idx)
+{
+	return dev_of(rq->q->disk, rq->part, idx);
 }
 
 /* A record into the ring, user space not woken (it reads the ring every
@@ -555,8 +579,8 @@ static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u32 idx, __u8
 }
 
 /* A plain add, no lock: the counts are per CPU, each field is written by
- * one program only (started by the issue's, requeued by the requeue's, the
- * rest by the completion's), and the kernel never runs a program inside
+ * one program only (started and lost by the issue's, requeued by the
+ * requeue's, the rest by the completion's), and the kernel never runs a program inside
  * itself on one CPU (it skips the inner run and counts a recursion miss,
  * which user space reports). A completion's program cutting into an issue's
  * on the same CPU writes other fields. */
@@ -833,6 +857,30 @@ static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 
 	return 0;
 }
 
+/* Tell user space of the I/O of slot copy @was, issued and never seen
+ * completing, found at @now: past any speculation or filter (it accounts
+ * for an issue user space may hold in flight). */
+static __always_inline void send_missed(const struct vxt_bpf_slot *was, __u64 now)
+{
+	struct voliot_io_rec r;
+
+	r.len = sizeof(r);
+	r.type = VXT_BPF_REC_MISSED;
+	r.op = was->op;
+	r.reserved0 = 0;
+	r.flags = 0;
+	r.cpu = bpf_get_smp_processor_id();
+	r.dev = was->dev;
+	r.pid = was->is.pid;
+	r.bytes = was->is.bytes;
+	r.error = 0;
+	r.time_ns = now;
+	r.sector = was->sector;
+	r.latency_ns = was->is.time_ns;
+	__builtin_memcpy(r.comm, was->is.comm, sizeof(r.comm));
+	ring_put(&r);
+}
+
 static __always_inline void issue_of_current(struct vxt_bpf_issue *is, __u64 now)
 {
 	is->time_ns = now;
@@ -845,8 +893,9 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 {
 	__u32 idx, dev;
 	__u8 op;
-	__u64 key = rq_key(rq), now;
+	__u64 key = rq_key(rq), now, sector;
 	struct vxt_bpf_issue is;
+	struct vxt_bpf_slot was;
 
 	if (noop) {
 		if (noop_clock)
@@ -860,19 +909,25 @@ int BPF_PROG(vxt_rq_issue, struct request *rq)
 		return 0;
 	now = bpf_ktime_get_ns();
 	op = rq_op(rq->cmd_flags);
+	sector = rq->__sector;
 	if (tally_only) {
 		struct vxt_bpf_tally *t;
 
 		__builtin_memset(&is, 0, sizeof(is));
 		is.time_ns = now;
-		inflight_put(key, &is, dev, op);
+		/* the earlier I/O of the request is no longer in flight */
+		if (inflight_put(key, &is, dev, op, sector, &was) && was.dev == dev &&
+		    (t = tally_of(dev, idx, was.op)))
+			TALLY_ADD(t->lost, 1);
 		t = tally_of(dev, idx, op);
 		if (t)
 			TALLY_ADD(t->started, 1);
 		return 0;
 	}
 	issue_of_current(&is, now);
-	inflight_put(key, &is, dev, op);
+	is.bytes = rq->__data_len;
+	if (inflight_put(key, &is, dev, op, sector, &was))
+		send_missed(&was, now);
 	return send(rq, VOLIOT_REC_IO_START, dev, idx, 0, rq->__data_len, now, &is);
 }
 
@@ -918,6 +973,8 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 	dev = rq_dev(rq, &idx);
 	if (!dev)
 		return 0;
+	if (skip_done_every && (__sync_fetch_and_add(&done_runs, 1) + 1) % skip_done_every == 0)
+		return 0;
 	now = bpf_ktime_get_ns();
 	error = status_errno(status);
 	sl = inflight_get(rq_key(rq));
@@ -948,3 +1005,7 @@ int BPF_PROG(vxt_rq_complete, struct request *rq, blk_status_t status, unsigned 
 	}
 	return send(rq, VOLIOT_REC_IO_DONE, dev, idx, error, nr_bytes, now, sl ? &copy : 0);
 }
+
+/* The other phases' programs, in a file of their own, built into this one
+ * object (one skeleton, one load). */
+#include "phases.bpf.h"

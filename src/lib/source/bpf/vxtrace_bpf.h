@@ -38,6 +38,8 @@ enum vxt_bpf_key {
  * op << 16 | (__u16)errno. */
 struct vxt_bpf_tally {
 	__u64	started, requeued, completed, bytes, errors;
+	__u64	lost;			/* issues whose completion never ran the
+					 * programs, found at their next issue */
 	__u64	lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	__u64	us_bucket[VXT_BPF_US_BUCKETS];
 	__u64	ns_bucket[VXT_BPF_NS_BUCKETS];
@@ -143,6 +145,7 @@ struct vxt_bpf_issue {
 	__u64	time_ns;
 	__u32	pid;
 	char	comm[16];
+	__u32	bytes;			/* its size when issued */
 };
 
 /* A slot of the inflight array: a request issued and not completed yet
@@ -153,16 +156,36 @@ struct vxt_bpf_issue {
  * other request's slot. */
 struct vxt_bpf_slot {
 	__u64	rq;			/* the request's address; 0: free */
-	__u32	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
+	__u8	state;			/* VXT_BPF_SLOT_ISSUED or _REQUEUED */
+	__u8	op;			/* VOLIOT_OP_* */
+	__u16	pad;
 	__u32	dev;			/* its traced device (VOLIOT_MKDEV) */
 	struct vxt_bpf_issue is;
-	__u8	op;			/* VOLIOT_OP_* */
-	__u8	pad_line[15];		/* to 64 bytes */
+	__u64	sector;			/* its first sector when issued */
+	__u64	pad_line;		/* to 64 bytes */
 };
 
 _Static_assert(sizeof(struct vxt_bpf_slot) == 64, "a slot is one cache line");
 
 #define VXT_BPF_SLOT_ISSUED	1
 #define VXT_BPF_SLOT_REQUEUED	2
+
+/* A record of the ring that is no channel record: an I/O whose completion
+ * never ran the programs, found when its request was issued again (struct
+ * voliot_io_rec: the I/O as issued, time_ns when it was found, latency_ns
+ * its issue time). */
+#define VXT_BPF_REC_MISSED	0x40
+/* Another: a phase besides issue, completion and requeue (--phases all),
+ * reserved0 its enum vxt_phase value; a remap's source device in error (as
+ * a __u32) and its source sector in latency_ns. */
+#define VXT_BPF_REC_PHASE	0x41
+#define VXT_BPF_PH_QUEUE	5	/* enum vxt_phase's values */
+#define VXT_BPF_PH_MERGE	6
+#define VXT_BPF_PH_INSERT	7
+#define VXT_BPF_PH_PLUG		8
+#define VXT_BPF_PH_UNPLUG	9
+#define VXT_BPF_PH_REMAP	10
+#define VXT_BPF_PH_SPLIT	11
+#define VXT_BPF_PH_GETRQ	12
 
 #endif
