@@ -21,7 +21,7 @@ EOF2
 
 start 120 40 "$B/vxreplay" "$T/li.vxt"
 wait_for 'events 8/8'
-screen | grep -Eq '^ +0\.200000 +loop0 +lost +read +800 +4\.0K .*lost 1 ' ||
+screen | grep -Eq '^ +0\.200000 +loop0 +lost +read +800 +4\.0KiB .*lost 1 ' ||
 	fail "the lost event naming the read is listed with its object, op and sector"
 ok "the lost event naming an I/O is listed with it"
 keys g
