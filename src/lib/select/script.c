@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/bt_impl.h"
 #include "vxtrace/profile.h"
 
 static void set_name(struct vxt_script *s, const char *file)
@@ -23,6 +24,8 @@ static void set_name(struct vxt_script *s, const char *file)
 	n = strlen(b);
 	if (n > 2 && !strcmp(b + n - 2, ".d"))
 		n -= 2;
+	else if (n > 3 && !strcmp(b + n - 3, ".bt"))
+		n -= 3;
 	if (n >= sizeof(s->name))
 		n = sizeof(s->name) - 1;
 	memcpy(s->name, b, n);
@@ -140,7 +143,8 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 			 s->file, at);
 		goto fail;
 	}
-	rc = vxt_script_parse(s, text, len, err);
+	rc = vxt_bt_is_bpftrace(text, len, s->file) ? vxt_bt_parse(s, text, len, err) :
+	     vxt_script_parse(s, text, len, err);
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
 	if (rc == 0)
@@ -197,7 +201,8 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 	size_t n = strlen(name);
 	int nd;
 
-	if (strchr(name, '/') || (n > 2 && !strcmp(name + n - 2, ".d"))) {
+	if (strchr(name, '/') || (n > 2 && !strcmp(name + n - 2, ".d")) ||
+	    (n > 3 && !strcmp(name + n - 3, ".bt"))) {
 		snprintf(path, size, "%s", name);
 		return 0;
 	}
@@ -205,12 +210,15 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 	for (int i = 0; i < nd; i++) {
 		FILE *f;
 
-		if ((size_t)snprintf(path, size, "%s/%s.d", dirs[i], name) >= size)
-			continue;
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return 0;
+		for (int bt = 0; bt < 2; bt++) {	/* NAME.d, else bpftrace's NAME.bt */
+			if ((size_t)snprintf(path, size, "%s/%s.%s", dirs[i], name,
+					     bt ? "bt" : "d") >= size)
+				continue;
+			f = fopen(path, "r");
+			if (f) {
+				fclose(f);
+				return 0;
+			}
 		}
 	}
 	snprintf(err, VXT_ERRBUF_SIZE, "no script named '%s' (looked for %s.d in the profile "
@@ -224,6 +232,7 @@ void vxt_script_free(struct vxt_script *s)
 		return;
 	vxt_skeyed_free(s);
 	vxt_phasepair_free(s->pp);
+	free(s->bt);
 	for (size_t i = 0; i < s->nmem; i++)
 		free(s->mem[i]);
 	free(s->mem);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/bt_impl.h"
 
 /* The bytes malloc() really takes for @n (glibc: 8 bytes of header, in
  * 16-byte steps, 32 at least). */
@@ -269,7 +270,10 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 	size_t n = 0;
 	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE;
 
-	(void)s;
+	if (s->bt) {		/* bpftrace's layout */
+		vxt_bt_agg_print(s, a, out);
+		return;
+	}
 	if (!a->tab.n)
 		return;
 	v = malloc(a->tab.n * sizeof(*v));

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/bt_impl.h"
 
 static bool field_is_str(int f)
 {
@@ -356,7 +357,7 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
 				       "%s( ) may only be used on the right of an aggregation: "
 				       "@name[keys] = %s(...)", n->str, n->str);
-	if (fn != FN_SPECULATION && !stmt)
+	if (fn != FN_SPECULATION && !stmt && !vxt_bt_is_value(n))
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
 				       "%s( ) is an action: it is a statement of its own, not a "
 				       "value", n->str);
@@ -367,6 +368,12 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 	switch (fn) {
 	case FN_SPECULATION:
 		return proto(k, n, 0);
+	case FN_BT:		/* bt_parse.c made it */
+		if (vxt_bt_check_call(k->s, n, k->err) < 0)
+			return -EINVAL;
+		if (!stmt)
+			return 0;
+		break;
 	case FN_SPECULATE: case FN_COMMIT: case FN_DISCARD: case FN_EXIT:
 		if (proto(k, n, 1) < 0 || want_int(k, n, 0) < 0)
 			return -EINVAL;
@@ -604,10 +611,10 @@ static int check_clause(struct chk *k, struct sclause *c)
 			return -EINVAL;
 		if (k->final && st->kind == SN_CALL &&
 		    (st->idx == FN_SPECULATE || st->idx == FN_TRACE || st->idx == FN_PRINTF ||
-		     st->idx == FN_PRINTA))
+		     st->idx == FN_PRINTA || vxt_bt_prints(st)))
 			c->records = true;
 		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_TRACE || st->idx == FN_PRINTF))
+		    (st->idx == FN_TRACE || st->idx == FN_PRINTF || vxt_bt_prints(st)))
 			c->has_text = true;
 	}
 	if (!c->nstmts)

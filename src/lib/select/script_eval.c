@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/bt_impl.h"
 
 /* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
 
@@ -385,6 +386,8 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 		var_write(x, n->a, b);
 		return n->num ? a : b;
 	case SN_CALL:
+		if (n->idx == FN_BT)
+			return vxt_bt_value(x, n);
 		if (n->idx == FN_SPECULATION)
 			return num(vxt_sspec_open(x->s));
 		return num(0);

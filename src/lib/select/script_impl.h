@@ -95,6 +95,7 @@ enum sfield {
 enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
 	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC,
+	FN_BT,			/* a bpftrace action D lacks, snode.num says which (bt_run.c) */
 	/* aggregating functions, only on the right of @a[...] = */
 	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE,
 	FN_NFUNCS
@@ -603,6 +604,7 @@ struct vxt_script {
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
+	struct sbt *bt;		/* written in bpftrace's language (bt_impl.h), or NULL */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 

@@ -23,6 +23,7 @@ static const char *const func_names[FN_NFUNCS] = {
 	[FN_SPECULATION] = "speculation", [FN_SPECULATE] = "speculate", [FN_COMMIT] = "commit",
 	[FN_DISCARD] = "discard", [FN_TRACE] = "trace", [FN_PRINTF] = "printf",
 	[FN_EXIT] = "exit", [FN_PRINTA] = "printa", [FN_CLEAR] = "clear", [FN_TRUNC] = "trunc",
+	[FN_BT] = "bpftrace action",	/* no D name: bpftrace's front-end makes it */
 	[FN_COUNT] = "count", [FN_SUM] = "sum", [FN_AVG] = "avg", [FN_MIN] = "min",
 	[FN_MAX] = "max", [FN_QUANTIZE] = "quantize", [FN_LQUANTIZE] = "lquantize",
 };

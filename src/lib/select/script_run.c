@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "select/script_impl.h"
+#include "select/bt_impl.h"
 
 #define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
 
@@ -87,7 +88,9 @@ static int print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool 
 
 	if (!f)
 		return -ENOMEM;
-	for (unsigned i = 0; i < s->naggs; i++) {
+	if (at_end && s->bt)	/* bpftrace prints every map at the end */
+		vxt_bt_print_end(s, f);
+	for (unsigned i = 0; i < s->naggs && !(at_end && s->bt); i++) {
 		struct sagg *a = &s->aggs[i];
 
 		if ((only && a != only) || (at_end && a->printed) || a->fn < 0)
@@ -396,6 +399,8 @@ static int stmt(struct ectx *x, const struct snode *n)
 	case FN_CLEAR:
 		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], false, 0);
 		return 0;
+	case FN_BT:
+		return vxt_bt_run(x, n);
 	case FN_TRUNC:
 		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], true,
 			       n->nargs == 2 ? (n->args[1]->kind == SN_NUM ? n->args[1]->num : 0) : 0);
@@ -932,7 +937,8 @@ static bool runs_clauses(const struct vxt_script *s, unsigned phase)
 	case VXT_PH_DONE: return s->non[SON_DONE];
 	case VXT_PH_REQUEUE: return s->non[SON_REQUEUE];
 	case VXT_PH_LOST: return s->non[SON_LOST];
-	default: return false;
+	case VXT_PH_MARK: return false;
+	default: return s->non[SON_OTHER];	/* bpftrace's probes of other phases */
 	}
 }
 
@@ -1001,7 +1007,7 @@ static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s
 	case VXT_PH_LOST:
 		return run_steps(x, SON_LOST, false);
 	default:
-		return 0;
+		return s->non[SON_OTHER] ? run_steps(x, SON_OTHER, false) : 0;
 	}
 }
 
@@ -1054,7 +1060,7 @@ static inline __attribute__((always_inline)) int push_clauses(struct vxt_script 
 		rc = run_steps(&x, ev->error ? SON_DONE : SON_DONE_OK, true);
 		break;
 	default:
-		rc = s->keyed ? run_steps(&x, SON_OTHER, true) : 0;
+		rc = s->keyed || s->non[SON_OTHER] ? run_steps(&x, SON_OTHER, true) : 0;
 		break;
 	}
 	if (s->keyed && ev->phase != VXT_PH_LOST)
