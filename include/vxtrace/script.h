@@ -196,6 +196,17 @@ int vxt_script_print_aggregations(struct vxt_script *s, bool clear);
  * does at exit. Once only. @return as vxt_script_push(). */
 int vxt_script_end(struct vxt_script *s);
 
+/* What the script says once at load about a file that feeds it, lines of
+ * "FILE:LINE:COL: WARNING: ..." (a bpftrace program: builtins a recording
+ * cannot give, and, when @all_phases is false (the file holds issue and
+ * completion only), each probe of a phase it lacks); "" when nothing.
+ * Borrowed until the next call. */
+const char *vxt_script_notes(struct vxt_script *s, bool all_phases);
+
+/* The wall clock minus the events' clock (ns), for a bpftrace program's
+ * time() and strftime(): the file's anchor, or the host's now. */
+void vxt_script_set_realtime(struct vxt_script *s, int64_t real_minus_mono_ns);
+
 /* True after exit(); @code gets its argument. */
 bool vxt_script_exited(const struct vxt_script *s, int *code);
 

@@ -29,6 +29,7 @@ enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME };
 struct sbt {
 	uint8_t aggkind[BT_MAX_MAPS];	/* enum btagg by aggregation index */
 	char notes[1024];	/* warnings said once at load, one a line */
+	char said[4096];	/* vxt_script_notes(): those and the phases' */
 	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */
 	char phase_probe[VXT_PH_COUNT][64];	/* the first probe of each, for the note */
 	unsigned phase_line[VXT_PH_COUNT], phase_col[VXT_PH_COUNT];
@@ -111,6 +112,7 @@ struct btparser {
 	struct snode **stmts;	/* the current clause's statements */
 	unsigned nstmts, capstmts;
 	unsigned noted;		/* NOTE_* said */
+	unsigned seg;		/* what the current clause holds (bt_stmt.c's SEG_*) */
 };
 
 #define NOTE_STACK	0x1

@@ -2,8 +2,9 @@
  *
  * A probe block `probes /pred/ { statements }` becomes one clause when its
  * statements hold no if, unroll or while; else its statements are cut into
- * clauses at each of them, each guarded by this-> variables the clauses
- * before set: `if (c) { A } else { B }` is `this->$$n = c;` in the clause
+ * clauses at each of them (and where D's rules of speculation would refuse
+ * a statement after another: speculate() after a printf, a printf after
+ * commit()), each guarded by this-> variables the clauses before set: `if (c) { A } else { B }` is `this->$$n = c;` in the clause
  * so far, then A's clauses guarded by this->$$n and B's by !this->$$n;
  * unroll(N) repeats its block N times; while runs its block at most
  * BT_WHILE_MAX rounds. A probe of a phase D has no probe for (getrq,
@@ -23,8 +24,53 @@
 
 /* ---- clauses ---- */
 
+/* What a statement is to D's rules of speculation (SEG_*). */
+#define SEG_SPEC	0x1	/* speculate() */
+#define SEG_END		0x2	/* commit(), discard() */
+#define SEG_DATA	0x4	/* printf, print, time */
+#define SEG_AGG		0x8	/* an aggregation, clear() or zero() of one */
+#define SEG_LATE	0x10	/* exit(), print() of an aggregation */
+
+static unsigned seg_class(const struct snode *st)
+{
+	if (st->kind == SN_AGGSET)
+		return SEG_AGG;
+	if (st->kind != SN_CALL)
+		return 0;
+	switch (st->idx) {
+	case FN_SPECULATE: return SEG_SPEC;
+	case FN_COMMIT: case FN_DISCARD: return SEG_END;
+	case FN_PRINTF: return SEG_DATA;
+	case FN_PRINTA: case FN_EXIT: return SEG_LATE;
+	case FN_CLEAR: case FN_TRUNC: return SEG_AGG;
+	case FN_BT: return vxt_bt_prints(st) ? SEG_DATA : 0;
+	default: return 0;
+	}
+}
+
+/* Whether @st may not follow what the clause so far holds (@seg), by D's
+ * rules: bpftrace's blocks have none, so such a statement starts a clause. */
+static bool must_split(unsigned seg, unsigned cls)
+{
+	switch (cls) {
+	case SEG_SPEC: return seg & (SEG_SPEC | SEG_END | SEG_DATA | SEG_AGG | SEG_LATE);
+	case SEG_END: return seg & (SEG_SPEC | SEG_DATA | SEG_AGG | SEG_LATE);
+	case SEG_DATA: return seg & SEG_END;
+	case SEG_LATE: return seg & (SEG_SPEC | SEG_END);
+	case SEG_AGG: return seg & (SEG_SPEC | SEG_END);
+	default: return false;
+	}
+}
+
+static int emit(struct btparser *p, struct snode *user);
+
 static int add_stmt(struct btparser *p, struct snode *st)
 {
+	unsigned cls = seg_class(st);
+
+	if (must_split(p->seg, cls) && emit(p, NULL) < 0)
+		return -EINVAL;
+	p->seg |= cls;
 	if (p->nstmts == p->capstmts) {
 		unsigned cap = p->capstmts ? 2 * p->capstmts : 16;
 		struct snode **v = realloc(p->stmts, cap * sizeof(*v));
@@ -163,6 +209,7 @@ static int emit(struct btparser *p, struct snode *user)
 	memcpy(c->stmts, p->stmts, p->nstmts * sizeof(*c->stmts));
 	c->nstmts = p->nstmts;
 	p->nstmts = 0;
+	p->seg = 0;
 	return 0;
 }
 
@@ -470,6 +517,10 @@ static bool has_control(struct btparser *p)
 		else if (t.type == ST_IDENT && (!strcmp(t.str, "if") || !strcmp(t.str, "unroll") ||
 						 !strcmp(t.str, "while")))
 			found = true;
+		else if (t.type == ST_IDENT && (!strcmp(t.str, "speculate") ||
+						 !strcmp(t.str, "commit") ||
+						 !strcmp(t.str, "discard")))
+			found = true;	/* D's rules may cut the block */
 	}
 	/* the strings read are the lexer's: hand them over to be freed */
 	p->lx.strs = lx.strs;
@@ -616,6 +667,7 @@ static int probe_block(struct btparser *p)
 	p->fields = 0;
 	p->nguards = 0;
 	p->nstmts = 0;
+	p->seg = 0;
 	p->bline = t->line;
 	p->bcol = t->col;
 	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
@@ -666,7 +718,10 @@ static int config(struct btparser *p)
 		"missing_probes", "max_type_res_iterations", "on_stack_limit", "log_size",
 		"perf_rb_pages", "lazy_symbolication", "cache_user_symbols", "max_bpf_progs",
 		"max_probes", "symbol_source", "license", "show_debug_info", "max_cat_bytes",
-		"max_ast_nodes", "str_trunc_trailer", "use_blazesym", "print_maps_on_exit",
+		"max_ast_nodes", "str_trunc_trailer", "use_blazesym",
+	};
+	static const char *const engine[] = {	/* beyond bpftrace: the engine's bounds */
+		"nspec", "specsize", "bufsize", "aggsize", "dynvarsize", "cleanrate",
 	};
 
 	vxt_btp_take(p);
@@ -674,7 +729,7 @@ static int config(struct btparser *p)
 		return -EINVAL;
 	while (vxt_btp_peek(p)->type != ST_RBRACE) {
 		struct stoken name = *vxt_btp_peek(p), *v;
-		bool ok = false;
+		bool ok = false, is_engine = false;
 
 		if (name.type == ST_SEMI) {
 			vxt_btp_take(p);
@@ -685,7 +740,9 @@ static int config(struct btparser *p)
 		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 			ok = ok || !strcmp(known[i], name.str) ||
 			     !strncmp(name.str, "BPFTRACE_", 9);
-		if (!ok)
+		for (size_t i = 0; i < sizeof(engine) / sizeof(engine[0]); i++)
+			is_engine = is_engine || !strcmp(engine[i], name.str);
+		if (!ok && !is_engine)
 			return vxt_btp_fail(p, name.line, name.col, "ERROR: Unrecognized config "
 					    "variable: %s", name.str);
 		vxt_btp_take(p);
@@ -694,6 +751,17 @@ static int config(struct btparser *p)
 		v = vxt_btp_peek(p);
 		if (v->type != ST_NUM && v->type != ST_STR && v->type != ST_IDENT)
 			return vxt_btp_syntax(p, v);
+		if (is_engine) {	/* the engine's options, as -x NAME=VALUE */
+			char val[64];
+
+			if (v->type == ST_NUM)
+				snprintf(val, sizeof(val), "%lld", (long long)v->num);
+			else
+				snprintf(val, sizeof(val), "%s", v->str);
+			if (vxt_script_set_option(p->s, name.str, val, name.line, name.col,
+						  p->err) < 0)
+				return -EINVAL;
+		}
 		if (!strcmp(name.str, "print_maps_on_exit"))
 			p->s->bt->no_print_maps = (v->type == ST_NUM && v->num == 0) ||
 						  (v->str && !strcmp(v->str, "false"));

@@ -371,8 +371,8 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 	case FN_BT:		/* bt_parse.c made it */
 		if (vxt_bt_check_call(k->s, n, k->err) < 0)
 			return -EINVAL;
-		if (!stmt)
-			return 0;
+		if (!stmt || !vxt_bt_prints(n))
+			return 0;	/* delete, clear: as an assignment */
 		break;
 	case FN_SPECULATE: case FN_COMMIT: case FN_DISCARD: case FN_EXIT:
 		if (proto(k, n, 1) < 0 || want_int(k, n, 0) < 0)

@@ -200,6 +200,14 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		vxt_filter_set_time_base(f, c->start_ns);
 	}
 	vxt_script_set_time_base(bs->s, c->start_ns);
+	{			/* what a bpftrace program says of the file */
+		const struct vxt_file_info *in = vxt_reader_info(c->r);
+
+		fputs(vxt_script_notes(bs->s, (in->compat & VXT_COMPAT_PHASES) ||
+				       !strcmp(in->source, "blktrace")), stderr);
+		vxt_script_set_realtime(bs->s, (int64_t)(vxt_reader_to_real(c->r, c->start_ns) -
+							 c->start_ns));
+	}
 	rc = run(c, bs, f);
 	vxt_filter_free(f);
 	if (rc)
