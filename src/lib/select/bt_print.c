@@ -4,9 +4,10 @@
  * hist() and lhist() as `@name:` then one row per bucket from the first
  * bucket used to the last, `[4, 8)          12 |@@@@@   |`: the label in 16
  * columns, the count in 8, a bar of up to 52 '@' scaled to the largest
- * bucket; stats() as `count N, average A, total T`. At END every map not
- * empty, aggregations and maps used as variables, by name, after an empty
- * line, each followed by one.
+ * bucket, an empty line between keys and after the map; stats() as
+ * `count N, average A, total T` and avg() followed by an empty line too.
+ * At END two newlines (bpftrace prints them as it stops), then every map
+ * not empty, aggregations and maps used as variables, by name.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -206,7 +207,8 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 			fprintf(out, ": %" PRId64 "\n", value_of(a, d));
 		}
 	}
-	fputc('\n', out);
+	if (a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE || a->fn == FN_AVG)
+		fputc('\n', out);
 	free(v);
 }
 
@@ -238,7 +240,6 @@ void vxt_bt_print_var(const struct vxt_script *s, unsigned var, FILE *out)
 		if (s->globals[var].type) {
 			fputs(sv->name, out);
 			print_val(&s->globals[var], out);
-			fputc('\n', out);
 		}
 		return;
 	}
@@ -256,7 +257,6 @@ void vxt_bt_print_var(const struct vxt_script *s, unsigned var, FILE *out)
 		print_key(sv->name, &v[i]->key, out);
 		print_val(&v[i]->val, out);
 	}
-	fputc('\n', out);
 	free(v);
 }
 
@@ -277,6 +277,7 @@ void vxt_bt_print_end(struct vxt_script *s, FILE *out)
 	char (*names)[72] = calloc(s->naggs + 1, sizeof(*names));
 	size_t n = 0;
 
+	fputs("\n\n", out);
 	if (!m || !names || s->bt->no_print_maps)
 		goto out;
 	for (unsigned i = 0; i < s->naggs; i++)
@@ -306,7 +307,6 @@ void vxt_bt_print_end(struct vxt_script *s, FILE *out)
 	if (!n)
 		goto out;
 	qsort(m, n, sizeof(*m), cmp_end);
-	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		if (m[i].agg >= 0)
 			vxt_bt_agg_print(s, &s->aggs[m[i].agg], out);
