@@ -217,7 +217,7 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 	unsigned l = at->line, c = at->col, bf = 0;
 	struct snode *n;
 
-	if (!p->has_event || !p->nbprobes) {
+	if (!p->has_event || !p->nbprobes || strncmp(p->bprobes[0]->name, "tracepoint:", 11)) {
 		vxt_btp_fail(p, l, c, "ERROR: The args builtin can only be used with "
 			     "tracepoint/fentry/uprobe probes (%s used here)", p->probe_text);
 		return NULL;
@@ -225,9 +225,9 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(names[i].name, name))
 			bf = names[i].bf;
-	if (!bf || !(p->fields & bf)) {
-		vxt_btp_fail(p, l, c, "ERROR: Struct/union of type 'struct _tracepoint_%s' does "
-			     "not contain a field named '%s'", p->probe_text, name);
+	if (!bf || !(p->fields & bf)) {	/* struct _tracepoint_block_block_rq_issue */
+		vxt_btp_fail(p, l, c, "ERROR: Struct/union of type 'struct _tracepoint_block_%s' "
+			     "does not contain a field named '%s'", p->bprobes[0]->name + 17, name);
 		return NULL;
 	}
 	switch (bf) {
