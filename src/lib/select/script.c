@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "vxtrace/profile.h"
 
 static void set_name(struct vxt_script *s, const char *file)

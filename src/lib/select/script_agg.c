@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 /* The bytes malloc() really takes for @n (glibc: 8 bytes of header, in
  * 16-byte steps, 32 at least). */

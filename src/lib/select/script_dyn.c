@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static int64_t self_size(const struct vxt_script *s)
 {

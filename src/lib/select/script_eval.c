@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 /* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
 
