@@ -24,8 +24,10 @@
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
 #define S_MAX_ARGS	16	/* arguments of a call */
 #define S_MAX_CLAUSES	256
-#define S_MAX_DEPTH	64	/* expression nesting */
+#define S_MAX_DEPTH	64	/* expression nesting the parser recurses into */
+#define S_MAX_TREE_DEPTH	256	/* a tree's depth (left-associative chains) */
 #define S_TEXT_MAX	4096	/* text one clause may record */
+#define S_FMT_WIDTH_MAX	S_TEXT_MAX	/* a printf width or precision */
 
 /* ---- tokens ---- */
 
@@ -567,6 +569,7 @@ struct vxt_script {
 	void *sink_arg;
 	uint64_t time_base, now, last_clean, clean_ns;
 	bool live, started, ended, exited, have_now;
+	bool escape;		/* printed strings escaped (vxt_script_set_escape()) */
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
 	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
@@ -662,6 +665,9 @@ void vxt_script_compile_ints(struct vxt_script *s);
 bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
+/* A string to print: @str, or its escape in @buf (of @size, cut to fit)
+ * when the script escapes its output. */
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size);
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
 int vxt_sintern_key(struct vxt_script *s, struct skey *k);
 /* Append to a text of capacity @cap. */
@@ -935,6 +941,9 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			  unsigned line, unsigned col, char *err);
 /* script_check.c */
 int vxt_script_check(struct vxt_script *s, char *err);
+/* script_depth.c: refuse a tree deeper than S_MAX_TREE_DEPTH, before any
+ * pass that recurses. @return 0, -EINVAL (message in @err) or -ENOMEM. */
+int vxt_script_check_depth(const struct vxt_script *s, char *err);
 /* script.c: defaults of the options, and the run-time state once the
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);

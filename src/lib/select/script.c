@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "vxtrace/escape.h"
 #include "vxtrace/profile.h"
 
 static void set_name(struct vxt_script *s, const char *file)
@@ -141,6 +142,8 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 		goto fail;
 	}
 	rc = vxt_script_parse(s, text, len, err);
+	if (rc == 0)
+		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
 	if (rc == 0)
@@ -305,10 +308,22 @@ void vxt_script_set_live(struct vxt_script *s, bool live)
 	s->live = live;
 }
 
+void vxt_script_set_escape(struct vxt_script *s, bool on)
+{
+	s->escape = on;
+}
+
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size)
+{
+	return s->escape ? vxt_text(str, buf, size) : str;
+}
+
 bool vxt_script_exited(const struct vxt_script *s, int *code)
 {
+	/* a process keeps 8 bits of its status: exit(256) would read as 0,
+	 * success, where the script asked for a failure */
 	if (code)
-		*code = s->exit_code;
+		*code = (s->exit_code & 0xff) || !s->exit_code ? s->exit_code & 0xff : 1;
 	return s->exited;
 }
 

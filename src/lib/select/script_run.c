@@ -56,6 +56,7 @@ static void do_printf(struct ectx *x, const struct snode *n)
 {
 	const struct sfmt *f = n->fmt;
 	unsigned argi = 1;
+	char esc[S_TEXT_MAX];
 
 	for (unsigned i = 0; i < f->n; i++) {
 		const struct sconv *c = &f->c[i];
@@ -69,7 +70,8 @@ static void do_printf(struct ectx *x, const struct snode *n)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')
-			text_printf(x, c->spec, v.type == SV_STR ? v.s : "");
+			text_printf(x, c->spec, v.type == SV_STR ? vxt_sprintable(x->s, v.s, esc,
+										  sizeof(esc)) : "");
 		else if (c->conv == 'c')
 			text_printf(x, c->spec, (int)v.i);
 		else
@@ -367,8 +369,11 @@ static int stmt(struct ectx *x, const struct snode *n)
 		return x->error ? 0 : vxt_sspec_end(s, v.i, n->idx == FN_COMMIT);
 	case FN_TRACE:
 		v = vxt_seval(x, n->args[0]);
-		if (v.type == SV_STR)
-			text_printf(x, " %s", v.s);
+		if (v.type == SV_STR) {
+			char esc[S_TEXT_MAX];
+
+			text_printf(x, " %s", vxt_sprintable(s, v.s, esc, sizeof(esc)));
+		}
 		else
 			text_printf(x, " %" PRId64, v.i);
 		return 0;
