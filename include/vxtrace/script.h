@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "objtab.h"
@@ -201,6 +202,10 @@ int vxt_script_print_aggregations(struct vxt_script *s, bool clear);
  * run, and aggregations not printed by printa() are printed, as dtrace(1)
  * does at exit. Once only. @return as vxt_script_push(). */
 int vxt_script_end(struct vxt_script *s);
+
+/* The ops the script compiled to, one program per probe, as dtrace -S
+ * lists DIF: for `vxreplay --explain`. @return 0, or EOF on a write error. */
+int vxt_script_explain(const struct vxt_script *s, FILE *out);
 
 /* True after exit(); @code gets the status a process exits with: its
  * argument's low 8 bits, or 1 when those are 0 and the argument is not. */

@@ -104,6 +104,7 @@ enum sfunc {
 
 struct ectx;
 struct snode;
+struct vxt_program;
 /* The integer value of a node for the event in the context (script_compile.c). */
 typedef int64_t (*vxt_sifn)(struct ectx *x, const struct snode *n);
 
@@ -606,6 +607,11 @@ struct vxt_script {
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
+	/* compiled (program.h): each event probe list's program, BEGIN's,
+	 * END's and each tick interval's; the registers they share */
+	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
+	struct sval *regs;
+	bool old_engine;	/* run the tree walker instead (the differential fuzz) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
@@ -632,6 +638,8 @@ struct ectx {
 };
 
 struct sval vxt_seval(struct ectx *x, const struct snode *n);
+/* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
+struct sval vxt_sfield(const struct ectx *x, int f);
 static inline bool vxt_struth(const struct sval *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
@@ -686,6 +694,10 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
 /* vxt_sdyn_set() of the req-> variable in slot @slot. */
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
+/* The event's process's self-> variable in slot @slot, NULL when unset;
+ * and its vxt_sdyn_set(). */
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot);
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* The steps every event with requests followed takes are inline here, so
@@ -948,6 +960,10 @@ int vxt_script_check_depth(const struct vxt_script *s, char *err);
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
+/* script_run.c: print the aggregations (@only, or all; @at_end: those
+ * printa() did not print) into the principal buffer, clearing them with
+ * @clear. @return 0 or negative. */
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end);
 /* script_run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "script/program.h"
 #include "script/script_impl.h"
 #include "vxtrace/escape.h"
 #include "vxtrace/profile.h"
@@ -98,6 +99,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	}
 	vxt_script_compile_ints(s);
 	if (vxt_script_prepare_on(s) < 0)	/* its steps read the slots and functions */
+		return -ENOMEM;
+	if (vxt_program_compile_script(s) < 0)
 		return -ENOMEM;
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
 	vxt_ivals_unset(&s->iv);
@@ -256,6 +259,7 @@ void vxt_script_free(struct vxt_script *s)
 		free((void *)s->on[k]);
 		free(s->steps[k]);
 	}
+	vxt_program_free_script(s);
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);
@@ -306,6 +310,12 @@ void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)
 void vxt_script_set_live(struct vxt_script *s, bool live)
 {
 	s->live = live;
+}
+
+int vxt_script_explain(const struct vxt_script *s, FILE *out)
+{
+	vxt_program_explain(s, out);
+	return ferror(out) ? EOF : 0;
 }
 
 void vxt_script_set_escape(struct vxt_script *s, bool on)

@@ -159,6 +159,18 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot)
+{
+	struct sdyn *d = self_of(x);
+
+	return d && d->v[slot].type ? &d->v[slot] : NULL;
+}
+
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v)
+{
+	return self_set(x, slot, v);
+}
+
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
 {
 	unsigned slot = x->s->vars[n->idx].slot;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "script/program.h"
 #include "script/script_impl.h"
 
 #define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
@@ -80,7 +81,7 @@ static void do_printf(struct ectx *x, const struct snode *n)
 	}
 }
 
-static int print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -393,7 +394,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 			int rc;
 
 			a->printed = true;
-			rc = print_aggs(s, a, false, false);
+			rc = vxt_script_print_aggs(s, a, false, false);
 			if (rc < 0)
 				return rc;
 		}
@@ -730,6 +731,8 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	const struct sstep *p = s->steps[on], *end = p + s->non[on];
 	int rc = 0;
 
+	if (!s->old_engine)
+		return vxt_program_run(x, s->prog_on[on]);
 	/* s->exited is false here (the event would not have come this far),
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
@@ -846,6 +849,15 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 	int rc = 0;
 
 	x->probe = bit;
+	if (!s->old_engine) {
+		const struct vxt_program *p = bit == SP_BEGIN ? s->prog_begin :
+					      bit == SP_END ? s->prog_end : NULL;
+
+		for (unsigned i = 0; !p && i < s->nticks; i++)
+			if (s->ticks[i] == tick)
+				p = s->prog_tick[i];
+		return p ? vxt_program_run(x, p) : 0;
+	}
 	for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
 		const struct sclause *c = &s->cl[i];
 
@@ -1159,7 +1171,7 @@ int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
 
 int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 {
-	return print_aggs(s, NULL, clear, false);
+	return vxt_script_print_aggs(s, NULL, clear, false);
 }
 
 int vxt_script_run_begin(struct vxt_script *s)
@@ -1183,6 +1195,6 @@ int vxt_script_end(struct vxt_script *s)
 	rc = fire(&x, SP_END, 0);
 	s->exited = s->exited || exited;
 	if (rc == 0)
-		rc = print_aggs(s, NULL, false, true);
+		rc = vxt_script_print_aggs(s, NULL, false, true);
 	return rc;
 }
