@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keep_script.h"
 
@@ -75,6 +76,7 @@ int keep_script_start(struct keep_script *ks, const struct vxt_objtab *objs,
 {
 	ks->live = live;
 	vxt_script_set_live(ks->s, live);
+	vxt_script_set_escape(ks->s, isatty(STDOUT_FILENO));
 	vxt_script_track_buffered(ks->s);
 	return vxt_script_start(ks->s, objs, strs, sink, ks);
 }

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
-#include "select/bt_impl.h"
+#include "script/script_impl.h"
+#include "script/bt_impl.h"
 
 static bool field_is_str(int f)
 {
@@ -194,6 +194,18 @@ static bool is_const(const struct snode *n, int64_t *v)
 }
 
 /* printf: the format into conversions, checked against the arguments. */
+/* The decimal number at *@p (0 when none), *@p moved past it; saturates
+ * above S_FMT_WIDTH_MAX. */
+static long fmt_number(const char **p)
+{
+	long v = 0;
+
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		if (v <= S_FMT_WIDTH_MAX)
+			v = v * 10 + (**p - '0');
+	return v;
+}
+
 static int check_printf(struct chk *k, struct snode *n)
 {
 	const struct snode *f = n->args[0];
@@ -232,12 +244,16 @@ static int check_printf(struct chk *k, struct snode *n)
 		p++;
 		while (*p && strchr("-+ #0", *p))
 			p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
+		if (fmt_number(&p) > S_FMT_WIDTH_MAX)
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "printf( ): the width of conversion #%u is above %d",
+					       argi, S_FMT_WIDTH_MAX);
 		if (*p == '.') {
 			p++;
-			while (*p >= '0' && *p <= '9')
-				p++;
+			if (fmt_number(&p) > S_FMT_WIDTH_MAX)
+				return vxt_script_fail(k->s, k->err, f->line, f->col,
+						       "printf( ): the precision of conversion #%u "
+						       "is above %d", argi, S_FMT_WIDTH_MAX);
 		}
 		sl = (size_t)(p - st);
 		while (*p == 'l' || *p == 'h')
@@ -464,14 +480,17 @@ static int check_aggset(struct chk *k, struct snode *n)
 	if (want && want_int(k, f, 0) < 0)
 		return -EINVAL;
 	if (fn == FN_LQUANTIZE) {
-		int64_t lo, hi, step;
+		int64_t lo, hi, step, span;
 
 		if (!is_const(f->args[1], &lo) || !is_const(f->args[2], &hi) ||
 		    !is_const(f->args[3], &step))
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ) arguments #2-#4 must be integer "
 					       "constants");
-		if (hi <= lo || step <= 0 || (hi - lo) / step > 10000 || (hi - lo) % step)
+		/* hi - lo must itself be a number: lquantize(x, -INT64_MAX,
+		 * INT64_MAX, 1) would wrap past the count of steps */
+		if (hi <= lo || step <= 0 || __builtin_sub_overflow(hi, lo, &span) ||
+		    span / step > 10000 || span % step)
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ): upper bound must be above the lower, "
 					       "and a multiple of step above it, in at most 10000 "

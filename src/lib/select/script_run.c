@@ -31,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
-#include "select/bt_impl.h"
+#include "script/program.h"
+#include "script/script_impl.h"
+#include "script/bt_impl.h"
 
 #define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
 
@@ -57,6 +58,7 @@ static void do_printf(struct ectx *x, const struct snode *n)
 {
 	const struct sfmt *f = n->fmt;
 	unsigned argi = 1;
+	char esc[S_TEXT_MAX];
 
 	for (unsigned i = 0; i < f->n; i++) {
 		const struct sconv *c = &f->c[i];
@@ -70,7 +72,8 @@ static void do_printf(struct ectx *x, const struct snode *n)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')
-			text_printf(x, c->spec, v.type == SV_STR ? v.s : "");
+			text_printf(x, c->spec, v.type == SV_STR ? vxt_sprintable(x->s, v.s, esc,
+										  sizeof(esc)) : "");
 		else if (c->conv == 'c')
 			text_printf(x, c->spec, (int)v.i);
 		else
@@ -79,7 +82,7 @@ static void do_printf(struct ectx *x, const struct snode *n)
 	}
 }
 
-static int print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -370,8 +373,11 @@ static int stmt(struct ectx *x, const struct snode *n)
 		return x->error ? 0 : vxt_sspec_end(s, v.i, n->idx == FN_COMMIT);
 	case FN_TRACE:
 		v = vxt_seval(x, n->args[0]);
-		if (v.type == SV_STR)
-			text_printf(x, " %s", v.s);
+		if (v.type == SV_STR) {
+			char esc[S_TEXT_MAX];
+
+			text_printf(x, " %s", vxt_sprintable(s, v.s, esc, sizeof(esc)));
+		}
 		else
 			text_printf(x, " %" PRId64, v.i);
 		return 0;
@@ -391,7 +397,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 			int rc;
 
 			a->printed = true;
-			rc = print_aggs(s, a, false, false);
+			rc = vxt_script_print_aggs(s, a, false, false);
 			if (rc < 0)
 				return rc;
 		}
@@ -400,7 +406,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], false, 0);
 		return 0;
 	case FN_BT:
-		return vxt_bt_run(x, n);
+		return vxt_bt_run_tree(x, n);
 	case FN_TRUNC:
 		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], true,
 			       n->nargs == 2 ? (n->args[1]->kind == SN_NUM ? n->args[1]->num : 0) : 0);
@@ -730,6 +736,8 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	const struct sstep *p = s->steps[on], *end = p + s->non[on];
 	int rc = 0;
 
+	if (!s->old_engine)
+		return vxt_program_run(x, s->prog_on[on]);
 	/* s->exited is false here (the event would not have come this far),
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
@@ -846,6 +854,15 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 	int rc = 0;
 
 	x->probe = bit;
+	if (!s->old_engine) {
+		const struct vxt_program *p = bit == SP_BEGIN ? s->prog_begin :
+					      bit == SP_END ? s->prog_end : NULL;
+
+		for (unsigned i = 0; !p && i < s->nticks; i++)
+			if (s->ticks[i] == tick)
+				p = s->prog_tick[i];
+		return p ? vxt_program_run(x, p) : 0;
+	}
 	for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
 		const struct sclause *c = &s->cl[i];
 
@@ -1160,7 +1177,7 @@ int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
 
 int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 {
-	return print_aggs(s, NULL, clear, false);
+	return vxt_script_print_aggs(s, NULL, clear, false);
 }
 
 int vxt_script_run_begin(struct vxt_script *s)
@@ -1184,6 +1201,6 @@ int vxt_script_end(struct vxt_script *s)
 	rc = fire(&x, SP_END, 0);
 	s->exited = s->exited || exited;
 	if (rc == 0)
-		rc = print_aggs(s, NULL, false, true);
+		rc = vxt_script_print_aggs(s, NULL, false, true);
 	return rc;
 }

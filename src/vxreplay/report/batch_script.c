@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/batch_script.h"
 #include "vxtrace/phasepair.h"
@@ -200,6 +201,7 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		vxt_filter_set_time_base(f, c->start_ns);
 	}
 	vxt_script_set_time_base(bs->s, c->start_ns);
+	vxt_script_set_escape(bs->s, text && isatty(fileno(text)));
 	{			/* what a bpftrace program says of the file */
 		const struct vxt_file_info *in = vxt_reader_info(c->r);
 

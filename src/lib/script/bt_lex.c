@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 void vxt_btlex_init(struct slexer *lx, const char *src, size_t len)
 {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 #define BT_WHILE_MAX	32
 

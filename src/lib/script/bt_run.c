@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 static void forget(struct vxt_script *s, struct sent *e)
 {
@@ -19,13 +19,13 @@ static void forget(struct vxt_script *s, struct sent *e)
 	vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
 }
 
-static void delete_elem(struct ectx *x, const struct snode *a)
+static void delete_elem(struct ectx *x, const struct snode *a, const struct sval *v)
 {
 	struct skey k = { .ns = (uint32_t)a->idx, .n = a->nargs };
 	struct sent *e;
 
 	for (unsigned i = 0; i < a->nargs; i++)
-		k.k[i] = vxt_seval(x, a->args[i]);
+		k.k[i] = v[i];
 	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
 	if (e)
 		forget(x->s, e);
@@ -77,7 +77,30 @@ static int64_t now_ns(const struct ectx *x)
 	return x->ev ? (int64_t)x->ev->time_ns : (int64_t)x->s->now;
 }
 
-int vxt_bt_run(struct ectx *x, const struct snode *n)
+static bool prints_map(const struct snode *a)
+{
+	return a->kind == SN_NUM && a->str && a->str[0] == '@';
+}
+
+unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
+{
+	switch (n->num) {
+	case BTA_DELETE:	/* the element's keys */
+		*v = n->args[0]->args;
+		return n->args[0]->nargs;
+	case BTA_PRINT:		/* a value; a map is printed from its variable */
+		*v = n->args;
+		return prints_map(n->args[0]) ? 0 : 1;
+	case BTA_STRFTIME:	/* the time; the format is a constant */
+		*v = n->args + 1;
+		return 1;
+	default:		/* clear(), time(): constants */
+		*v = n->args;
+		return 0;
+	}
+}
+
+int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 {
 	struct vxt_script *s = x->s;
 	const struct snode *a = n->nargs ? n->args[0] : NULL;
@@ -86,7 +109,7 @@ int vxt_bt_run(struct ectx *x, const struct snode *n)
 
 	switch (n->num) {
 	case BTA_DELETE:
-		delete_elem(x, a);
+		delete_elem(x, a, v);
 		return 0;
 	case BTA_CLEAR:
 		if (a->idx)
@@ -95,7 +118,7 @@ int vxt_bt_run(struct ectx *x, const struct snode *n)
 			s->globals[a->num].type = SV_NONE;
 		return 0;
 	case BTA_PRINT:
-		if (a->kind == SN_NUM && a->str && a->str[0] == '@') {
+		if (prints_map(a)) {
 			char *out = NULL;
 			size_t olen = 0;
 			FILE *f = open_memstream(&out, &olen);
@@ -109,16 +132,14 @@ int vxt_bt_run(struct ectx *x, const struct snode *n)
 			}
 			text(x, out, olen);
 			free(out);
-			return 0;
 		} else {
-			struct sval v = vxt_seval(x, a);
-			int k = v.type == SV_STR ? snprintf(buf, sizeof(buf), "%s\n", v.s) :
-				snprintf(buf, sizeof(buf), "%" PRId64 "\n", v.i);
+			int k = v[0].type == SV_STR ? snprintf(buf, sizeof(buf), "%s\n", v[0].s) :
+				snprintf(buf, sizeof(buf), "%" PRId64 "\n", v[0].i);
 
 			if (k > 0)
 				text(x, buf, (size_t)k < sizeof(buf) ? (size_t)k : sizeof(buf) - 1);
-			return 0;
 		}
+		return 0;
 	case BTA_TIME:
 		len = format_time(x, a ? a->str : "%H:%M:%S\n", now_ns(x), buf, sizeof(buf));
 		text(x, buf, len);
@@ -128,22 +149,49 @@ int vxt_bt_run(struct ectx *x, const struct snode *n)
 	}
 }
 
-struct sval vxt_bt_value(struct ectx *x, const struct snode *n)
+struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v)
 {
-	struct sval v = { .type = SV_STR, .s = "" };
+	struct sval r = { .type = SV_STR, .s = "" };
 	char buf[256];
 	int rc = 0;
 
 	if (n->num != BTA_STRFTIME)
-		return v;
-	format_time(x, n->args[0]->str, vxt_seval(x, n->args[1]).i, buf, sizeof(buf));
-	v.s = vxt_sintern(x->s, buf, &rc);
+		return r;
+	format_time(x, n->args[0]->str, v[0].i, buf, sizeof(buf));
+	r.s = vxt_sintern(x->s, buf, &rc);
 	if (rc < 0) {
 		x->rc = rc;
 		x->error = true;
-		v.s = "";
+		r.s = "";
 	}
-	return v;
+	return r;
+}
+
+/* The operands' values by the tree walker (the engine kept beside the ops
+ * for a differential check). */
+static void operands(struct ectx *x, const struct snode *n, struct sval *v)
+{
+	struct snode *const *o;
+	unsigned no = vxt_bt_operands(n, &o);
+
+	for (unsigned i = 0; i < no && i < S_MAX_ARGS; i++)
+		v[i] = vxt_seval(x, o[i]);
+}
+
+int vxt_bt_run_tree(struct ectx *x, const struct snode *n)
+{
+	struct sval v[S_MAX_ARGS];
+
+	operands(x, n, v);
+	return vxt_bt_run(x, n, v);
+}
+
+struct sval vxt_bt_value_tree(struct ectx *x, const struct snode *n)
+{
+	struct sval v[S_MAX_ARGS];
+
+	operands(x, n, v);
+	return vxt_bt_value(x, n, v);
 }
 
 bool vxt_bt_is_value(const struct snode *n)

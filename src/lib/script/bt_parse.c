@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 /* ---- tokens and names ---- */
 

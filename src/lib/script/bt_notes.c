@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 const char *vxt_script_notes(struct vxt_script *s, bool all_phases)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 #define F_BIO	(BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_RWBS | BF_COMM)
 #define F_RQ	(BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_BYTES | BF_RWBS | BF_COMM | BF_CMD)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/bt_impl.h"
+#include "script/bt_impl.h"
 
 static void print_key(const char *name, const struct skey *k, FILE *out)
 {
