@@ -125,6 +125,18 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 /* NULL is fine. */
 void vxt_script_free(struct vxt_script *s);
 
+/*
+ * What loading @s has to say, in one line without a newline: what the
+ * script reads that a block trace does not hold and the stand-in it reads
+ * instead ("uid reads 0"), probes that never fire, options that do nothing.
+ * @return "" when nothing; borrowed, valid until vxt_script_free().
+ */
+const char *vxt_script_warnings(const struct vxt_script *s);
+
+/* walltimestamp is the event's time plus @off_ns (the wall clock minus the
+ * trace's monotonic clock). Without it, this machine's at vxt_script_start(). */
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns);
+
 const struct vxt_script_options *vxt_script_get_options(const struct vxt_script *s);
 
 /* The script's name: its file name without the directory and ".d". */

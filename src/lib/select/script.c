@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "select/script_impl.h"
 #include "vxtrace/profile.h"
@@ -290,7 +291,26 @@ int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
 	if (s->started)
 		return 0;
 	s->started = true;
+	if (!s->wall_set) {
+		struct timespec r, m;
+
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		s->wall_off = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000 +
+			      (r.tv_nsec - m.tv_nsec);
+	}
 	return vxt_script_run_begin(s);
+}
+
+const char *vxt_script_warnings(const struct vxt_script *s)
+{
+	return s->warn;
+}
+
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns)
+{
+	s->wall_off = off_ns;
+	s->wall_set = true;
 }
 
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)

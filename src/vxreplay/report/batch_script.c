@@ -190,6 +190,10 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return 2;
 	}
+	if (vxt_script_warnings(bs->s)[0])
+		fprintf(stderr, "vxreplay: %s: %s\n", path, vxt_script_warnings(bs->s));
+	vxt_script_set_wall_offset(bs->s, (int64_t)(vxt_reader_to_real(c->r, c->start_ns) -
+						    c->start_ns));
 	if (filter) {
 		f = vxt_filter_compile(filter, vxt_reader_objects(c->r), vxt_reader_strings(c->r),
 				       err);
