@@ -114,6 +114,12 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE]);
 
+/* vxt_script_load() with the macro arguments $1 ... $@nargs (@args[0] is
+ * $1), as the words after dtrace's script name. */
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE]);
+
 /*
  * Find script @name: a path (containing '/' or ending in .d) is used as is,
  * a name is looked up as NAME.d in the profile directories (profile.h).

@@ -118,9 +118,20 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
 }
 
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE]);
+
 struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
 				      const char *const *xopts, unsigned nx,
 				      char err[VXT_ERRBUF_SIZE])
+{
+	return compile(text, len, file, xopts, nx, NULL, 0, err);
+}
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_script *s = calloc(1, sizeof(*s));
 	int rc;
@@ -141,7 +152,11 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 			 s->file, at);
 		goto fail;
 	}
+	s->margs = (char **)args;	/* read while parsing only */
+	s->nmargs = nargs;
 	rc = vxt_script_parse(s, text, len, err);
+	s->margs = NULL;
+	s->nmargs = 0;
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
 	if (rc == 0)
@@ -162,6 +177,13 @@ fail:
 
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE])
+{
+	return vxt_script_load_args(path, xopts, nx, NULL, 0, err);
+}
+
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE])
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -186,7 +208,7 @@ struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, u
 		return NULL;
 	}
 	fclose(f);
-	s = vxt_script_compile(buf, n, path, xopts, nx, err);
+	s = compile(buf, n, path, xopts, nx, args, nargs, err);
 	free(buf);
 	return s;
 }

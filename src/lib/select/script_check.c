@@ -478,7 +478,8 @@ static int check_aggset(struct chk *k, struct snode *n)
 	struct sagg *a = &k->s->aggs[n->idx];
 	struct snode *f = n->a;
 	int fn = f->idx;
-	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? 4 : 1;
+	/* lquantize's step is 1 when left out, as in D */
+	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? (f->nargs == 3 ? 3 : 4) : 1;
 
 	if (fn < 0 && not_here(f->str))
 		return vxt_script_fail(k->s, k->err, f->line, f->col,
@@ -507,8 +508,9 @@ static int check_aggset(struct chk *k, struct snode *n)
 	if (fn == FN_LQUANTIZE) {
 		int64_t lo, hi, step;
 
+		step = 1;
 		if (!is_const(f->args[1], &lo) || !is_const(f->args[2], &hi) ||
-		    !is_const(f->args[3], &step))
+		    (f->nargs == 4 && !is_const(f->args[3], &step)))
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ) arguments #2-#4 must be integer "
 					       "constants");

@@ -102,7 +102,16 @@ static int probe_desc(struct sparser *p, struct sclause *c, const struct stoken 
 		c->probes |= part[3][0] == 'B' ? SP_BEGIN : SP_END;
 		return 0;
 	}
-	if (!parse_interval(d, &ns) ||
+	if (glob(part[0], "profile") && !part[1][0] && !part[2][0] &&
+	    !strncmp(part[3], "profile-", 8) && !parse_tick(part[3] + 8, &ns)) {
+		/* fires on every CPU in dtrace; a trace has no CPUs to sample */
+		char what[128];
+
+		snprintf(what, sizeof(what), "profile-%.20s fires once per interval, as "
+			 "tick-%.20s", part[3] + 8, part[3] + 8);
+		vxt_script_warn(p->s, what);
+	}
+	if (ns || !parse_interval(d, &ns) ||
 	    (glob(part[0], "profile") && !strncmp(part[3], "tick-", 5) &&
 	     !parse_tick(part[3] + 5, &ns))) {
 		if (c->probes & SP_TICK && c->tick_ns != ns)

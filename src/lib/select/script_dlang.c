@@ -405,7 +405,16 @@ static struct snode *macro_arg(struct sparser *p, const struct stoken *at)
 		if (*v && !*end)
 			return mk_num(p, at, i);
 	}
-	return mk_str(p, at, v);
+	{
+		char *kept = vxt_script_alloc(p->s, strlen(v) + 1);
+
+		if (!kept) {
+			p->rc = -ENOMEM;
+			return NULL;
+		}
+		memcpy(kept, v, strlen(v) + 1);
+		return mk_str(p, at, kept);
+	}
 }
 
 struct snode *vxt_sd_ident(struct sparser *p, const struct stoken *at, bool *handled)

@@ -23,8 +23,9 @@ int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 
 	for (p = f; *p;) {
 		struct sconv *cv;
-		const char *st = p;
-		size_t sl;
+		const char *st = p, *wstart, *wend;
+		char flags[8];
+		size_t sl, sl_flags = 0;
 		bool at = false;
 
 		if (n + 1 > max)
@@ -45,8 +46,15 @@ int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 			continue;
 		}
 		p++;
-		while (*p && strchr("-+ #0", *p))
+		/* '@' is a flag: "%@8d" and "%8@d" both take the value */
+		while (*p && (strchr("-+ #0", *p) || (*p == '@' && printa))) {
+			if (*p == '@')
+				at = true;
+			else if (sl_flags < sizeof(flags) - 1)
+				flags[sl_flags++] = *p;
 			p++;
+		}
+		wstart = p;
 		while (*p >= '0' && *p <= '9')
 			p++;
 		if (*p == '.') {
@@ -54,11 +62,13 @@ int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 			while (*p >= '0' && *p <= '9')
 				p++;
 		}
-		sl = (size_t)(p - st);
 		if (*p == '@' && printa) {
 			at = true;
-			p++;
+			wend = p++;
+		} else {
+			wend = p;
 		}
+		sl = 1 + sl_flags + (size_t)(wend - wstart);
 		while (*p == 'l' || *p == 'h')
 			p++;
 		if (!*p || !strchr("diuxXocsSY", *p) || sl > 12 || (at && !strchr("diuxXo", *p)))
@@ -66,7 +76,9 @@ int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 					       "%s( ): invalid format conversion #%u '%.*s'", who, n,
 					       (int)(p - st + (*p ? 1 : 0)), st);
 		cv->conv = at ? '@' : *p;
-		memcpy(cv->spec, st, sl);
+		cv->spec[0] = '%';	/* the spec without its '@' */
+		memcpy(cv->spec + 1, flags, sl_flags);
+		memcpy(cv->spec + 1 + sl_flags, wstart, (size_t)(wend - wstart));
 		if (*p == 's' || *p == 'c' || *p == 'S' || *p == 'Y') {
 			cv->spec[sl] = *p == 'c' ? 'c' : 's';	/* S, Y: formatted first */
 		} else {

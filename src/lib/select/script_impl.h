@@ -634,7 +634,7 @@ struct vxt_script {
 	int64_t wall_off;	/* walltimestamp - timestamp */
 	bool wall_set;
 	bool opt_defaultargs;	/* #pragma D option defaultargs */
-	char **margs;		/* $1 ... (vxt_script_set_args()), $0 the script */
+	char **margs;		/* $1 ... while parsing (vxt_script_load_args()) */
 	unsigned nmargs;
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
