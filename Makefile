@@ -62,7 +62,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	     -Isrc/tui $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
 
-LIB_LAYERS := common format source select analysis sink
+LIB_LAYERS := common format source script select analysis sink
 LIB_SRC   := $(sort $(foreach l,$(LIB_LAYERS),$(wildcard src/lib/$(l)/*.c)))
 TUI_SRC   := $(sort $(wildcard src/tui/*.c))
 PROGS     := vxrecord vxreplay vxtop

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "objtab.h"
@@ -174,6 +175,12 @@ void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns);
  */
 void vxt_script_set_live(struct vxt_script *s, bool live);
 
+/* With @on, the strings a script prints (trace(), printf's %s, aggregation
+ * keys, the object of an event's default text) are escaped as reports
+ * escape names (escape.h's vxt_escape_text()): for output to a terminal,
+ * where a command name holding "\e]0;..." would drive it. Off by default. */
+void vxt_script_set_escape(struct vxt_script *s, bool on);
+
 /* Keep track of the oldest event an active speculative buffer holds, for
  * vxt_script_oldest_buffered() (a caller that puts the output back in input
  * order, as a profile's view does). Call before the first event. */
@@ -214,7 +221,12 @@ int vxt_script_print_aggregations(struct vxt_script *s, bool clear);
  * does at exit. Once only. @return as vxt_script_push(). */
 int vxt_script_end(struct vxt_script *s);
 
-/* True after exit(); @code gets its argument. */
+/* The ops the script compiled to, one program per probe, as dtrace -S
+ * lists DIF: for `vxreplay --explain`. @return 0, or EOF on a write error. */
+int vxt_script_explain(const struct vxt_script *s, FILE *out);
+
+/* True after exit(); @code gets the status a process exits with: its
+ * argument's low 8 bits, or 1 when those are 0 and the argument is not. */
 bool vxt_script_exited(const struct vxt_script *s, int *code);
 
 void vxt_script_get_stats(const struct vxt_script *s, struct vxt_script_stats *st);

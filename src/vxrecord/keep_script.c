@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keep_script.h"
 
@@ -78,6 +79,7 @@ int keep_script_start(struct keep_script *ks, const struct vxt_objtab *objs,
 {
 	ks->live = live;
 	vxt_script_set_live(ks->s, live);
+	vxt_script_set_escape(ks->s, isatty(STDOUT_FILENO));
 	vxt_script_track_buffered(ks->s);
 	return vxt_script_start(ks->s, objs, strs, sink, ks);
 }

@@ -41,6 +41,7 @@ struct options {
 	struct sink_opts sink;	/* --export clickhouse+http://... */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 	const char *script;		/* --script NAME */
+	bool explain;			/* --explain: print the script's programs */
 	const char *xopts[BATCH_SCRIPT_MAX_X];	/* -x NAME=VALUE */
 	unsigned nx;
 	char **margs;		/* after "--": the script's $1 ... */
@@ -78,6 +79,8 @@ static void usage(FILE *f)
 "                      formats/script.md)\n"
 "  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
 "  -- ARGS...          after the options: the script's $1 $2 ... (as dtrace's)\n"
+"      --explain       with --script, no FILE: print the ops the script compiles\n"
+"                      to, per probe, as dtrace -S\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
 "  -f, --force         overwrite an existing FILE\n"
 "      --follow-symlinks  allow FILE to be a symlink\n"
@@ -106,7 +109,7 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
-	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL, O_SCRIPT };
+	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL, O_SCRIPT, O_EXPLAIN };
 	enum { O_SINK_BATCH = 700, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER, O_SINK_PWFILE };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
@@ -133,6 +136,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
 		{ "script", required_argument, NULL, O_SCRIPT },
+		{ "explain", no_argument, NULL, O_EXPLAIN },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "bench", optional_argument, NULL, O_BENCH },
 		{ "ascii", no_argument, NULL, O_ASCII },
@@ -225,6 +229,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (o->mode == MODE_DEFAULT)
 				o->mode = MODE_REPORT;
 			break;
+		case O_EXPLAIN: o->explain = true; break;
 		case 'x':
 			if (o->nx == BATCH_SCRIPT_MAX_X)
 				return die_usage("-x: at most %s settings", "32");
@@ -255,6 +260,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "-x sets an option of a --script");
 	if (o->margs && !o->script)
 		return die_usage("%s", "arguments after -- are a --script's $1 ...");
+	if (o->explain && !o->script)
+		return die_usage("%s", "--explain explains a --script");
+	if (o->explain && optind < argc)
+		return die_usage("--explain reads no trace file ('%s')", argv[optind]);
+	if (o->explain)
+		return -1;
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
 	if (o->sql) {
@@ -548,6 +559,33 @@ static bool screen_ok(void)
 	return term && *term && strcmp(term, "dumb");
 }
 
+/* --explain --script NAME: the script's programs on stdout. */
+static int run_explain(const struct options *o)
+{
+	char err[VXT_ERRBUF_SIZE], path[VXT_PROFILE_PATH_MAX];
+	struct vxt_script *s;
+	int rc;
+
+	if (vxt_script_find(o->script, o->tui.profile_dir, path, sizeof(path), err) < 0) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	s = vxt_script_load(path, o->xopts, o->nx, err);
+	if (!s) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = vxt_script_explain(s, stdout);
+	vxt_script_free(s);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
@@ -559,6 +597,8 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.explain)
+		return run_explain(&o);
 	if (o.sql)
 		return run_sql(&o);
 	if (trace_files_collect(&tf, o.files, (size_t)o.nfiles))

@@ -2,7 +2,7 @@
 # layers.sh - the library's layers include only layers below them, and the
 # programs include only public headers and their own.
 #
-#   common < format < source < select < analysis < sink
+#   common < format < source < script < select < analysis < sink
 #
 # A file in src/lib/L/ may include "M/x.h" (a private header of layer M) or
 # "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
@@ -16,7 +16,7 @@ cd "$top" || exit 1
 layer_rank() {
 	case $1 in
 	common) echo 1 ;; format) echo 2 ;; source) echo 3 ;;
-	select) echo 4 ;; analysis) echo 5 ;; sink) echo 6 ;;
+	script) echo 4 ;; select) echo 5 ;; analysis) echo 6 ;; sink) echo 7 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -28,7 +28,8 @@ public_layer() {
 	iopair.h|pairer.h|phasepair.h) echo common ;;
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
-	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
+	script.h) echo script ;;
+	filter.h|profile.h|spec.h|view.h|pipeline.h) echo select ;;
 	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h) echo analysis ;;
 	metrics.h|sink.h|sql.h|clickhouse.h) echo sink ;;
 	*) echo unknown ;;
@@ -40,7 +41,7 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
 	if [ "$rank" = 0 ]; then
-		echo "$f: not in a layer folder (common format source select analysis sink)"
+		echo "$f: not in a layer folder (common format source script select analysis sink)"
 		bad=1
 		continue
 	fi
@@ -72,7 +73,7 @@ done
 for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
-		common|format|source|select|analysis|sink)
+		common|format|source|script|select|analysis|sink)
 			echo "$f: includes $inc, a private header of the library"
 			bad=1 ;;
 		esac

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "vxtrace/vxtrace.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 struct ref {
 	uint64_t ka, kb, id;

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "select/script_impl.h"
+#include "script/program.h"
+#include "script/script_impl.h"
+#include "vxtrace/escape.h"
 #include "vxtrace/profile.h"
 
 static void set_name(struct vxt_script *s, const char *file)
@@ -99,6 +101,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	vxt_script_compile_ints(s);
 	if (vxt_script_prepare_on(s) < 0)	/* its steps read the slots and functions */
 		return -ENOMEM;
+	if (vxt_program_compile_script(s) < 0)
+		return -ENOMEM;
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
 	vxt_ivals_unset(&s->iv);
 	if (s->uses_iv && !(s->pp = vxt_phasepair_new()))
@@ -157,6 +161,8 @@ static struct vxt_script *compile(const char *text, size_t len, const char *file
 	rc = vxt_script_parse(s, text, len, err);
 	s->margs = NULL;
 	s->nmargs = 0;
+	if (rc == 0)
+		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
 	if (rc == 0)
@@ -276,6 +282,7 @@ void vxt_script_free(struct vxt_script *s)
 		free((void *)s->on[k]);
 		free(s->steps[k]);
 	}
+	vxt_program_free_script(s);
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);
@@ -347,10 +354,28 @@ void vxt_script_set_live(struct vxt_script *s, bool live)
 	s->live = live;
 }
 
+int vxt_script_explain(const struct vxt_script *s, FILE *out)
+{
+	vxt_program_explain(s, out);
+	return ferror(out) ? EOF : 0;
+}
+
+void vxt_script_set_escape(struct vxt_script *s, bool on)
+{
+	s->escape = on;
+}
+
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size)
+{
+	return s->escape ? vxt_text(str, buf, size) : str;
+}
+
 bool vxt_script_exited(const struct vxt_script *s, int *code)
 {
+	/* a process keeps 8 bits of its status: exit(256) would read as 0,
+	 * success, where the script asked for a failure */
 	if (code)
-		*code = s->exit_code;
+		*code = (s->exit_code & 0xff) || !s->exit_code ? s->exit_code & 0xff : 1;
 	return s->exited;
 }
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 /* The bytes malloc() really takes for @n (glibc: 8 bytes of header, in
  * 16-byte steps, 32 at least). */
@@ -225,11 +225,15 @@ static int ent_cmp(const void *pa, const void *pb)
 	return key_cmp(&a->key, &b->key);
 }
 
-static void print_keys(const struct skey *k, FILE *out, bool own_line)
+static void print_keys(const struct vxt_script *s, const struct skey *k, FILE *out,
+		       bool own_line)
 {
+	char esc[S_TEXT_MAX];
+
 	for (uint32_t i = 0; i < k->n; i++) {
 		if (k->k[i].type == SV_STR)
-			fprintf(out, own_line ? "  %s" : k->n > 1 ? "  %-16s" : "  %-50s", k->k[i].s);
+			fprintf(out, own_line ? "  %s" : k->n > 1 ? "  %-16s" : "  %-50s",
+				vxt_sprintable(s, k->k[i].s, esc, sizeof(esc)));
 		else
 			fprintf(out, "  %16" PRId64, k->k[i].i);
 	}
@@ -305,11 +309,11 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 		const struct saggval *d = v[i]->agg;
 
 		if (dist) {
-			print_keys(&v[i]->key, out, true);
+			print_keys(s, &v[i]->key, out, true);
 			print_dist(a, d, v[i]->key.n > 0, out);
 			fputc('\n', out);
 		} else {
-			print_keys(&v[i]->key, out, false);
+			print_keys(s, &v[i]->key, out, false);
 			fprintf(out, "%s%16" PRId64 "\n", v[i]->key.n ? " " : "  ", shown_value(a, d));
 		}
 	}

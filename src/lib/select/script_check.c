@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static bool field_is_str(int f)
 {
@@ -506,7 +506,7 @@ static int check_aggset(struct chk *k, struct snode *n)
 	if (want && want_int(k, f, 0) < 0)
 		return -EINVAL;
 	if (fn == FN_LQUANTIZE) {
-		int64_t lo, hi, step;
+		int64_t lo, hi, step, span;
 
 		step = 1;
 		if (!is_const(f->args[1], &lo) || !is_const(f->args[2], &hi) ||
@@ -514,7 +514,10 @@ static int check_aggset(struct chk *k, struct snode *n)
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ) arguments #2-#4 must be integer "
 					       "constants");
-		if (hi <= lo || step <= 0 || (hi - lo) / step > 10000 || (hi - lo) % step)
+		/* hi - lo must itself be a number: lquantize(x, -INT64_MAX,
+		 * INT64_MAX, 1) would wrap past the count of steps */
+		if (hi <= lo || step <= 0 || __builtin_sub_overflow(hi, lo, &span) ||
+		    span / step > 10000 || span % step)
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ): upper bound must be above the lower, "
 					       "and a multiple of step above it, in at most 10000 "

@@ -11,7 +11,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/script_parser.h"
 
 static int parse_tick(const char *s, uint64_t *ns)

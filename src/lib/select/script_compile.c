@@ -10,7 +10,7 @@
  * node without a function (strings, associative arrays, assignments) is
  * evaluated by vxt_seval(), so the values are the same either way.
  */
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static inline bool truth(struct ectx *x, const struct snode *n)
 {

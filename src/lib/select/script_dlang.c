@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/script_parser.h"
 
 /* illumos sys/buf.h */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static int64_t self_size(const struct vxt_script *s)
 {
@@ -157,6 +157,18 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 		vxt_sdyn_take(s, -self_size(s));
 	}
 	return 0;
+}
+
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot)
+{
+	struct sdyn *d = self_of(x);
+
+	return d && d->v[slot].type ? &d->v[slot] : NULL;
+}
+
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v)
+{
+	return self_set(x, slot, v);
 }
 
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 /* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
 
@@ -79,7 +79,7 @@ const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)
 	return o ? o->name : "";
 }
 
-static struct sval field(const struct ectx *x, int f)
+struct sval vxt_sfield(const struct ectx *x, int f)
 {
 	const struct vxt_event *ev = x->ev;
 	struct sval v = { .type = SV_INT };
@@ -342,7 +342,7 @@ struct sval vxt_seval(struct ectx *x, const struct snode *n)
 
 		return v;
 	}
-	case SN_FIELD: return field(x, n->idx);
+	case SN_FIELD: return vxt_sfield(x, n->idx);
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
 		return var_read(x, n);
 	case SN_AND:

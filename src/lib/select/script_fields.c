@@ -12,7 +12,7 @@
  * field.
  */
 #include "vxtrace/vxt.h"
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static unsigned field_bits(int f)
 {

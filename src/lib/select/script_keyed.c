@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/spec_impl.h"
 
 #define SWEEP_EVERY	4096	/* close emptied windows this often (events) */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 void vxt_slex_init(struct slexer *lx, const char *src, size_t len)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static const char *const field_names[SF_COUNT] = {
 	[SF_TIME] = "time", [SF_OBJECT] = "object", [SF_DEV] = "dev", [SF_PHASE] = "phase",

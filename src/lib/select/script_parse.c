@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/script_parser.h"
 
 
@@ -542,6 +542,15 @@ static struct snode *binary(struct sparser *p, int min)
 	return l;
 }
 
+/* One level deeper for the right operand of ?: or = at @t, which the
+ * parser reaches by recursion. @return 0 or -EINVAL past S_MAX_DEPTH. */
+static int deeper(struct sparser *p, const struct stoken *t)
+{
+	if (++p->depth <= S_MAX_DEPTH)
+		return 0;
+	return vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
+}
+
 static struct snode *cond_expr(struct sparser *p)
 {
 	struct snode *c = binary(p, 1), *n;
@@ -555,12 +564,15 @@ static struct snode *cond_expr(struct sparser *p)
 	if (!n)
 		return NULL;
 	n->a = c;
+	if (deeper(p, &at) < 0)
+		return NULL;
 	p->parens++;		/* a '/' between ? and : divides */
 	n->b = vxt_sp_expr(p);
 	p->parens--;
 	if (!n->b || vxt_sp_expect(p, ST_COLON) < 0)
 		return NULL;
 	n->c = cond_expr(p);
+	p->depth--;
 	return n->c ? n : NULL;
 }
 
@@ -583,7 +595,10 @@ static struct snode *assign_expr(struct sparser *p)
 		return NULL;
 	n->op = at.type;
 	n->a = l;
+	if (deeper(p, &at) < 0)
+		return NULL;
 	n->b = assign_expr(p);
+	p->depth--;
 	return n->b ? n : NULL;
 }
 

@@ -5,7 +5,7 @@
 #ifndef VXT_SCRIPT_PARSER_H
 #define VXT_SCRIPT_PARSER_H
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 struct sparser {
 	struct vxt_script *s;

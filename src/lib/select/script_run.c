@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/program.h"
+#include "script/script_impl.h"
 
 #define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
 
@@ -56,6 +57,7 @@ static void do_printf(struct ectx *x, const struct snode *n)
 {
 	const struct sfmt *f = n->fmt;
 	unsigned argi = 1;
+	char esc[S_TEXT_MAX];
 
 	for (unsigned i = 0; i < f->n; i++) {
 		const struct sconv *c = &f->c[i];
@@ -76,7 +78,8 @@ static void do_printf(struct ectx *x, const struct snode *n)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')
-			text_printf(x, c->spec, v.type == SV_STR ? v.s : "");
+			text_printf(x, c->spec, v.type == SV_STR ? vxt_sprintable(x->s, v.s, esc,
+										  sizeof(esc)) : "");
 		else if (c->conv == 'c')
 			text_printf(x, c->spec, (int)v.i);
 		else
@@ -85,8 +88,8 @@ static void do_printf(struct ectx *x, const struct snode *n)
 	}
 }
 
-static int print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
-		      const struct sfmt *fmt)
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -378,8 +381,11 @@ static int stmt(struct ectx *x, const struct snode *n)
 		return x->error ? 0 : vxt_sspec_end(s, v.i, n->idx == FN_COMMIT);
 	case FN_TRACE:
 		v = vxt_seval(x, n->args[0]);
-		if (v.type == SV_STR)
-			text_printf(x, " %s", v.s);
+		if (v.type == SV_STR) {
+			char esc[S_TEXT_MAX];
+
+			text_printf(x, " %s", vxt_sprintable(s, v.s, esc, sizeof(esc)));
+		}
 		else
 			text_printf(x, " %" PRId64, v.i);
 		return 0;
@@ -410,7 +416,7 @@ static int stmt(struct ectx *x, const struct snode *n)
 			struct sagg *a = &s->aggs[n->args[i]->idx];
 
 			a->printed = true;
-			rc = print_aggs(s, a, false, false, formatted ? n->fmt : NULL);
+			rc = vxt_script_print_aggs(s, a, false, false, formatted ? n->fmt : NULL);
 			if (rc < 0)
 				return rc;
 		}
@@ -755,6 +761,8 @@ static inline __attribute__((always_inline)) int run_steps(struct ectx *x, unsig
 	const struct sstep *p = s->steps[on], *end = p + s->non[on];
 	int rc = 0;
 
+	if (!s->old_engine)
+		return vxt_program_run(x, s->prog_on[on]);
 	/* s->exited is false here (the event would not have come this far),
 	 * and only a clause's own function can call exit() */
 	for (; p < end; p++) {
@@ -871,6 +879,15 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 	int rc = 0;
 
 	x->probe = bit;
+	if (!s->old_engine) {
+		const struct vxt_program *p = bit == SP_BEGIN ? s->prog_begin :
+					      bit == SP_END ? s->prog_end : NULL;
+
+		for (unsigned i = 0; !p && i < s->nticks; i++)
+			if (s->ticks[i] == tick)
+				p = s->prog_tick[i];
+		return p ? vxt_program_run(x, p) : 0;
+	}
 	for (unsigned i = 0; i < s->ncl && rc == 0 && !s->exited; i++) {
 		const struct sclause *c = &s->cl[i];
 
@@ -1184,7 +1201,7 @@ int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
 
 int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 {
-	return print_aggs(s, NULL, clear, false, NULL);
+	return vxt_script_print_aggs(s, NULL, clear, false, NULL);
 }
 
 int vxt_script_run_begin(struct vxt_script *s)
@@ -1208,6 +1225,6 @@ int vxt_script_end(struct vxt_script *s)
 	rc = fire(&x, SP_END, 0);
 	s->exited = s->exited || exited;
 	if (rc == 0)
-		rc = print_aggs(s, NULL, false, true, NULL);
+		rc = vxt_script_print_aggs(s, NULL, false, true, NULL);
 	return rc;
 }

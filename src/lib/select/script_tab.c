@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static uint64_t mix(uint64_t h)
 {

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/batch_script.h"
 #include "vxtrace/phasepair.h"
@@ -204,6 +205,7 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		vxt_filter_set_time_base(f, c->start_ns);
 	}
 	vxt_script_set_time_base(bs->s, c->start_ns);
+	vxt_script_set_escape(bs->s, text && isatty(fileno(text)));
 	rc = run(c, bs, f);
 	vxt_filter_free(f);
 	if (rc)

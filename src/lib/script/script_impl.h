@@ -24,8 +24,10 @@
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
 #define S_MAX_ARGS	32	/* arguments of a call */
 #define S_MAX_CLAUSES	256
-#define S_MAX_DEPTH	64	/* expression nesting */
+#define S_MAX_DEPTH	64	/* expression nesting the parser recurses into */
+#define S_MAX_TREE_DEPTH	256	/* a tree's depth (left-associative chains) */
 #define S_TEXT_MAX	4096	/* text one clause may record */
+#define S_FMT_WIDTH_MAX	S_TEXT_MAX	/* a printf width or precision */
 
 /* ---- tokens ---- */
 
@@ -111,6 +113,7 @@ enum sfunc {
 
 struct ectx;
 struct snode;
+struct vxt_program;
 /* The integer value of a node for the event in the context (script_compile.c). */
 typedef int64_t (*vxt_sifn)(struct ectx *x, const struct snode *n);
 
@@ -594,6 +597,7 @@ struct vxt_script {
 	void *sink_arg;
 	uint64_t time_base, now, last_clean, clean_ns;
 	bool live, started, ended, exited, have_now;
+	bool escape;		/* printed strings escaped (vxt_script_set_escape()) */
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
 	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
@@ -636,6 +640,11 @@ struct vxt_script {
 	bool opt_defaultargs;	/* #pragma D option defaultargs */
 	char **margs;		/* $1 ... while parsing (vxt_script_load_args()) */
 	unsigned nmargs;
+	/* compiled (program.h): each event probe list's program, BEGIN's,
+	 * END's and each tick interval's; the registers they share */
+	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
+	struct sval *regs;
+	bool old_engine;	/* run the tree walker instead (the differential fuzz) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
@@ -662,6 +671,8 @@ struct ectx {
 };
 
 struct sval vxt_seval(struct ectx *x, const struct snode *n);
+/* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
+struct sval vxt_sfield(const struct ectx *x, int f);
 static inline bool vxt_struth(const struct sval *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
@@ -695,6 +706,9 @@ void vxt_script_compile_ints(struct vxt_script *s);
 bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
+/* A string to print: @str, or its escape in @buf (of @size, cut to fit)
+ * when the script escapes its output. */
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size);
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
 int vxt_sintern_key(struct vxt_script *s, struct skey *k);
 /* Append to a text of capacity @cap. */
@@ -713,6 +727,10 @@ struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
 /* vxt_sdyn_set() of the req-> variable in slot @slot. */
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
+/* The event's process's self-> variable in slot @slot, NULL when unset;
+ * and its vxt_sdyn_set(). */
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot);
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* The steps every event with requests followed takes are inline here, so
@@ -968,10 +986,19 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			  unsigned line, unsigned col, char *err);
 /* script_check.c */
 int vxt_script_check(struct vxt_script *s, char *err);
+/* script_depth.c: refuse a tree deeper than S_MAX_TREE_DEPTH, before any
+ * pass that recurses. @return 0, -EINVAL (message in @err) or -ENOMEM. */
+int vxt_script_check_depth(const struct vxt_script *s, char *err);
 /* script.c: defaults of the options, and the run-time state once the
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
+/* script_run.c: print the aggregations (@only, or all; @at_end: those
+ * printa() did not print) into the principal buffer, clearing them with
+ * @clear; with @fmt (printa's format), @only in that format. @return 0 or
+ * negative. */
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt);
 /* script_run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */

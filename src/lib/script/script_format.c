@@ -11,7 +11,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
+
+/* The decimal number at *@p (0 when none), *@p moved past it; saturates
+ * above S_FMT_WIDTH_MAX. */
+static long fmt_number(const char **p)
+{
+	long v = 0;
+
+	for (; **p >= '0' && **p <= '9'; (*p)++)
+		if (v <= S_FMT_WIDTH_MAX)
+			v = v * 10 + (**p - '0');
+	return v;
+}
 
 int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 			    struct sconv *c, unsigned max, unsigned *nc, unsigned line, unsigned col,
@@ -55,12 +67,16 @@ int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
 			p++;
 		}
 		wstart = p;
-		while (*p >= '0' && *p <= '9')
-			p++;
+		if (fmt_number(&p) > S_FMT_WIDTH_MAX)
+			return vxt_script_fail(s, err, line, col,
+					       "%s( ): the width of conversion #%u is above %d", who,
+					       n, S_FMT_WIDTH_MAX);
 		if (*p == '.') {
 			p++;
-			while (*p >= '0' && *p <= '9')
-				p++;
+			if (fmt_number(&p) > S_FMT_WIDTH_MAX)
+				return vxt_script_fail(s, err, line, col,
+						       "%s( ): the precision of conversion #%u is "
+						       "above %d", who, n, S_FMT_WIDTH_MAX);
 		}
 		if (*p == '@' && printa) {
 			at = true;
