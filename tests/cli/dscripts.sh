@@ -14,6 +14,8 @@
 #    each under its "%8d  %S" line;
 #  - freebsd_disklatency: at its tick-10s, per device and unit the lquantize
 #    of latencies in us, their max, avg and stddev (dt_stddev's integers);
+#  - dtt_iotop.d: every 5 s, its status line (the file's wall clock, KB
+#    started) and the bytes completed per pid, command, device, direction;
 #  - each says once, on one line, what it reads as a stand-in (uid, psargs);
 #    vxrecord --script and vxtop --script print what vxreplay prints.
 # Skips (77) when ../shared/data/dscripts is not there.
@@ -156,6 +158,44 @@ entries disklat.raw "$re" >disklat.ref
 tail -n +2 freebsd_disklatency.out >disklat.body
 entries disklat.body "$re" >disklat.got
 same "freebsd_disklatency: lquantize, max, avg and stddev at tick-10s" disklat.got disklat.ref
+
+# ---- dtt_iotop.d: every 5 s of event time (its tick-1sec counting down),
+# the bytes completed per pid, command, device and direction, and the KB
+# started; its %Y is the file's wall clock at the tick
+TZ=UTC; export TZ
+run dtt_iotop.d
+"$B/vxreplay" --info t.vxt >info
+real0=$(sed -n 's/.*monotonic \([0-9]*\) = realtime \([0-9]*\)).*/\2 \1/p' info)
+t0=$(sed -n 2p ev.csv | cut -d, -f1)
+wall() { date -u -d "@$(( (${real0% *} - ${real0#* } + t0) / 1000000000 + $1 ))" '+%Y %b %e %T'; }
+"$B/vxreplay" --info t.vxt | awk '$4 ~ /^[0-9]+:[0-9]+$/ { print $2, $4 }' >devs
+awk -F, -v t0="$t0" -v w5="$(wall 5)" -v w10="$(wall 10)" '
+	function flush(k) {
+		printf("%s,  load: %d.%02d,  disk_r: %6d KB,  disk_w: %6d KB\n\n",
+		       k == 5 ? w5 : w10, 0, 0, int(dr / 1024), int(dw / 1024))
+		printf("  UID %6s %6s %-16s %-7s %3s %3s %1s %16s\n", "PID", "PPID", "CMD",
+		       "DEVICE", "MAJ", "MIN", "D", "BYTES")
+		for (x in out) { split(x, p, SUBSEP)
+			printf("%5d %6d %6d %-16s %-7s %3d %3d %1s %16d\n", 0, p[1], 0, p[2], p[3],
+			       maj[p[3]], mnr[p[3]], p[4], out[x]) }
+		printf("\n"); delete out; dr = dw = 0 }
+	FILENAME == "devs" { split($0, d, " "); split(d[2], m, ":"); maj[d[1]] = m[1]
+		mnr[d[1]] = m[2]; next }
+	FNR == 1 { print "Tracing... Please wait."; next }
+	{ while ($1 >= t0 + (k + 1) * 1000000000) { k++; if (k % 5 == 0) flush(k) } }
+	$3 == "start" { x = $2 SUBSEP $6; sp[x] = $11; sc[x] = $12; rw[x] = $4 == "read" ? "R" : "W"
+		if ($4 == "read") dr += $7; else dw += $7 }
+	$3 == "done" { x = $2 SUBSEP $6; out[sp[x] + 0, sc[x], $2, rw[x]] += $7
+		delete sp[x]; delete sc[x]; delete rw[x] }' devs ev.csv >iotop.raw
+# rows sorted within each interval: ties of value are ordered by keys
+rows() { awk '/^ +0 +[0-9]+ +0 / { print | "LC_ALL=C sort"; next }
+	{ close("LC_ALL=C sort"); print }' "$1"; }
+rows iotop.raw >iotop.ref
+rows dtt_iotop.d.out >iotop.got
+same "dtt_iotop.d: bytes per process, device and direction every 5 s" iotop.got iotop.ref
+awk '/^ +0 +[0-9]+ +0 / { if ($NF + 0 < last) bad = 1; last = $NF + 0; next } { last = 0 }
+	END { exit bad }' dtt_iotop.d.out && ok "dtt_iotop.d: rows by bytes, smallest first" ||
+	fail "dtt_iotop.d: rows not sorted by value"
 
 # ---- the same engine at record time and live
 "$B/vxrecord" --source sim --seed 5 --rate 3000 -d 12s --script "$D/illumos_whoio.d" \
