@@ -518,7 +518,7 @@ static int record(struct options *o, int argc, char **argv)
 	o->wr.command = join_args(argc, argv);
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
 	o->keep.all_phases = o->wr.all_phases || !strcmp(vxt_source_name(src), "blktrace");
-	o->keep.real_off = (int64_t)(o->wr.anchor_real_ns - o->wr.anchor_mono_ns);
+	o->keep.wall_off_ns = (int64_t)(o->wr.anchor_real_ns - o->wr.anchor_mono_ns);
 	if (is_sim && !o->src.realtime)
 		o->wr.host = "simulator";
 	else if (!strcmp(vxt_source_name(src), "blktrace"))

@@ -1,9 +1,9 @@
 /* script.c - vxtop --script: the script's events, ticks and output per interval
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "script.h"
 
@@ -52,20 +52,16 @@ int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;
 	}
+	if (vxt_script_warnings(vs->s)[0])
+		fprintf(stderr, "vxtop: %s: %s\n", path, vxt_script_warnings(vs->s));
 	return 0;
 }
 
 int vxtop_script_start(struct vxtop_script *vs, const struct vxt_objtab *objs,
 		       const struct vxt_strtab *strs, bool live, uint64_t time_base)
 {
-	struct timespec mono, real;
-
 	vs->live = live;
 	vxt_script_set_live(vs->s, live);
-	clock_gettime(CLOCK_MONOTONIC, &mono);	/* time() of a bpftrace program */
-	clock_gettime(CLOCK_REALTIME, &real);
-	vxt_script_set_realtime(vs->s, (real.tv_sec - mono.tv_sec) * 1000000000ll +
-					(real.tv_nsec - mono.tv_nsec));
 	vxt_script_set_time_base(vs->s, time_base);
 	return vxt_script_start(vs->s, objs, strs, sink, vs);
 }

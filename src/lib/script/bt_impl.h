@@ -33,7 +33,6 @@ struct sbt {
 	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */
 	char phase_probe[VXT_PH_COUNT][64];	/* the first probe of each, for the note */
 	unsigned phase_line[VXT_PH_COUNT], phase_col[VXT_PH_COUNT];
-	int64_t real_off;	/* realtime minus the events' clock, ns (time, strftime) */
 	bool no_print_maps;	/* config print_maps_on_exit = false */
 };
 

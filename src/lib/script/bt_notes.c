@@ -1,7 +1,7 @@
 /* bt_notes.c - what a bpftrace program says once at load: its warnings
  * (kstack, ksym: a recording holds no stacks) and, for a file that holds
  * only issue and completion, each probe of a phase the file lacks, naming
- * --phases all; and the wall clock its time() and strftime() print
+ * --phases all
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,10 +27,4 @@ const char *vxt_script_notes(struct vxt_script *s, bool all_phases)
 			 b->phase_col[ph], b->phase_probe[ph], vxt_phase_name(ph));
 	}
 	return b->said;
-}
-
-void vxt_script_set_realtime(struct vxt_script *s, int64_t real_minus_mono_ns)
-{
-	if (s->bt)
-		s->bt->real_off = real_minus_mono_ns;
 }

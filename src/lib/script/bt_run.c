@@ -1,8 +1,9 @@
 /* bt_run.c - the bpftrace actions D has no equivalent of: delete() of an
  * element whatever its type, clear() and zero() of a map used as a
  * variable, print() of a value or of such a map, time() and strftime()
- * (wall-clock time of the event: the events' clock plus the file's
- * realtime offset, local time as bpftrace prints it)
+ * (wall-clock time of the event: the events' clock plus walltimestamp's
+ * offset, the file's anchor or the host's clock; local time as bpftrace
+ * prints it)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,7 +55,7 @@ static void text(struct ectx *x, const char *p, size_t n)
 /* The event's time (now, outside events) as a struct tm, local time. */
 static void wall(const struct ectx *x, struct tm *tm, int64_t ns)
 {
-	int64_t real = ns + x->s->bt->real_off;
+	int64_t real = ns + x->s->wall_off;	/* walltimestamp's offset */
 	time_t t = (time_t)(real / 1000000000);
 
 	localtime_r(&t, tm);

@@ -22,7 +22,7 @@
 #include "vxtrace/script.h"
 
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
-#define S_MAX_ARGS	16	/* arguments of a call */
+#define S_MAX_ARGS	32	/* arguments of a call */
 #define S_MAX_CLAUSES	256
 #define S_MAX_DEPTH	64	/* expression nesting the parser recurses into */
 #define S_MAX_TREE_DEPTH	256	/* a tree's depth (left-associative chains) */
@@ -76,6 +76,13 @@ struct sval {
 	const char *s;		/* SV_STR: borrowed from the script or the tables */
 };
 
+/* Whether assigning @v frees a dynamic variable: D's 0, and for a string
+ * "" (what `s = 0` lowers to). */
+static inline bool vxt_sval_frees(const struct sval *v)
+{
+	return v->type == SV_STR ? !v->s[0] : v->i == 0;
+}
+
 /* ---- the tree ---- */
 
 enum snk {
@@ -91,15 +98,17 @@ enum sfield {
 	SF_LATENCY, SF_ERROR, SF_PID, SF_COMM, SF_CPU, SF_TIMESTAMP, SF_EXECNAME,
 	SF_PROBENAME, SF_HOST,
 	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
+	SF_ARG0,		/* D's arg0: the I/O's identity (its request), 0 without one */
+	SF_WALLTIMESTAMP,	/* the event's time on the wall clock, ns since the epoch */
 	SF_COUNT
 };
 
 enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
-	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC,
+	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC, FN_NORMALIZE, FN_DENORMALIZE,
 	FN_BT,			/* a bpftrace action D lacks, snode.num says which (bt_run.c) */
 	/* aggregating functions, only on the right of @a[...] = */
-	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE,
+	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV,
 	FN_NFUNCS
 };
 
@@ -130,7 +139,7 @@ struct snode {
 /* A conversion of a printf format. */
 struct sconv {
 	char spec[24];		/* "%-8lld" etc., for snprintf */
-	char conv;		/* d i u x X o c s, or 0 for literal text */
+	char conv;		/* d i u x X o c s S Y, @ (printa's value), or 0 for literal text */
 	const char *text;	/* conv 0: the literal text */
 	size_t tlen;
 };
@@ -139,6 +148,18 @@ struct sfmt {
 	struct sconv *c;
 	unsigned n;
 };
+
+/* The conversions of printf() or printa() format @f (printa: %@ takes the
+ * value, the others the keys). @return the number of value conversions
+ * (%@), or -EINVAL with a message in @err. */
+struct vxt_script;
+int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
+			    struct sconv *c, unsigned max, unsigned *nc, unsigned line, unsigned col,
+			    char *err);
+/* Format one conversion @c of an integer (@is_str false) or string value
+ * into @buf (%Y as a date, %S escaped). */
+void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const char *str,
+			    char *buf, size_t size);
 
 /* Probes. */
 #define SP_QUEUE	0x01u
@@ -170,6 +191,7 @@ struct sclause {
 	unsigned line, col;
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
 	bool has_default;	/* no statements: records the event itself */
+	bool folded;		/* its statements were ?: of constants that do nothing */
 	bool has_text;		/* has trace or printf */
 	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
@@ -285,6 +307,7 @@ struct sagg {
 	int64_t lq_lo, lq_hi, lq_step;	/* lquantize */
 	unsigned line, col;	/* where first defined */
 	bool printed;		/* printa() ran on it */
+	int64_t normal;		/* normalize(): values print divided by it (0 = 1) */
 	struct stab tab;	/* keys -> struct saggval */
 	size_t entries;
 	uint64_t gen;		/* bumped when entries go (trunc): fast keys are stale */
@@ -292,6 +315,7 @@ struct sagg {
 
 struct saggval {
 	int64_t count, sum, min, max;
+	long double sumsq;	/* stddev: the sum of the squares */
 	uint64_t *buckets;	/* quantize / lquantize */
 	unsigned nbuckets;
 };
@@ -325,6 +349,9 @@ struct sfast {
 };
 /* Print @a in DTrace's layout into @out (an open memstream). */
 void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
+/* Print @a as printa(@fmt, @a) does: the format once per entry. */
+void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
+		     FILE *out);
 void vxt_sagg_clear(struct vxt_script *s, struct sagg *a, bool trunc, int64_t keep);
 void vxt_sagg_free(struct sagg *a);
 size_t vxt_sagg_entry_size(const struct sagg *a);
@@ -609,6 +636,12 @@ struct vxt_script {
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
 	struct sbt *bt;		/* written in bpftrace's language (bt_impl.h), or NULL */
+	char warn[1024];	/* what load has to say (stand-ins, options that do nothing) */
+	int64_t wall_off;	/* walltimestamp - timestamp */
+	bool wall_set;
+	bool opt_defaultargs;	/* #pragma D option defaultargs */
+	char **margs;		/* $1 ... while parsing (vxt_script_load_args()) */
+	unsigned nmargs;
 	/* compiled (program.h): each event probe list's program, BEGIN's,
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
@@ -964,8 +997,10 @@ void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
 /* script_run.c: print the aggregations (@only, or all; @at_end: those
  * printa() did not print) into the principal buffer, clearing them with
- * @clear. @return 0 or negative. */
-int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end);
+ * @clear; with @fmt (printa's format), @only in that format. @return 0 or
+ * negative. */
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt);
 /* script_run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
 /* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
@@ -974,7 +1009,10 @@ int vxt_script_prepare_fast(struct vxt_script *s);
  * @return 0 or -ENOMEM. */
 int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
+const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
+/* Add @what to the load warning, once (script_dlang.c). */
+void vxt_script_warn(struct vxt_script *s, const char *what);
 int vxt_script_func(const char *name);
 int vxt_script_errno(const char *name);
 /* the one-line "file:line:col: message" */

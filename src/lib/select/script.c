@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "script/program.h"
 #include "script/script_impl.h"
@@ -124,9 +125,20 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
 }
 
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE]);
+
 struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
 				      const char *const *xopts, unsigned nx,
 				      char err[VXT_ERRBUF_SIZE])
+{
+	return compile(text, len, file, xopts, nx, NULL, 0, err);
+}
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_script *s = calloc(1, sizeof(*s));
 	int rc;
@@ -147,8 +159,12 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 			 s->file, at);
 		goto fail;
 	}
+	s->margs = (char **)args;	/* read while parsing only */
+	s->nmargs = nargs;
 	rc = vxt_bt_is_bpftrace(text, len, s->file) ? vxt_bt_parse(s, text, len, err) :
 	     vxt_script_parse(s, text, len, err);
+	s->margs = NULL;
+	s->nmargs = 0;
 	if (rc == 0)
 		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
@@ -171,6 +187,13 @@ fail:
 
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE])
+{
+	return vxt_script_load_args(path, xopts, nx, NULL, 0, err);
+}
+
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE])
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -195,7 +218,7 @@ struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, u
 		return NULL;
 	}
 	fclose(f);
-	s = vxt_script_compile(buf, n, path, xopts, nx, err);
+	s = compile(buf, n, path, xopts, nx, args, nargs, err);
 	free(buf);
 	return s;
 }
@@ -306,7 +329,26 @@ int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
 	if (s->started)
 		return 0;
 	s->started = true;
+	if (!s->wall_set) {
+		struct timespec r, m;
+
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		s->wall_off = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000 +
+			      (r.tv_nsec - m.tv_nsec);
+	}
 	return vxt_script_run_begin(s);
+}
+
+const char *vxt_script_warnings(const struct vxt_script *s)
+{
+	return s->warn;
+}
+
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns)
+{
+	s->wall_off = off_ns;
+	s->wall_set = true;
 }
 
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,8 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 {
 	d->count++;
 	d->sum += v;
+	if (a->fn == FN_STDDEV)
+		d->sumsq += (long double)v * (long double)v;
 	if (v < d->min)
 		d->min = v;
 	if (v > d->max)
@@ -173,8 +176,25 @@ static int64_t agg_value(const struct sagg *a, const struct saggval *d)
 	case FN_AVG: return d->count ? d->sum / d->count : 0;
 	case FN_MIN: return d->count ? d->min : 0;
 	case FN_MAX: return d->count ? d->max : 0;
+	case FN_STDDEV: {	/* as dt_stddev(): of the integer mean */
+		long double avg, var;
+
+		if (!d->count)
+			return 0;
+		avg = (long double)(d->sum / d->count);
+		var = d->sumsq / (long double)d->count - avg * avg;
+		return var > 0 ? (int64_t)sqrtl(var) : 0;
+	}
 	default: return d->count;	/* distributions sort by their count */
 	}
+}
+
+/* The value as printed: normalize() divides it. */
+static int64_t shown_value(const struct sagg *a, const struct saggval *d)
+{
+	int64_t v = agg_value(a, d);
+
+	return a->normal ? v / a->normal : v;
 }
 
 static const struct sagg *sort_agg;
@@ -298,7 +318,62 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 			fputc('\n', out);
 		} else {
 			print_keys(s, &v[i]->key, out, false);
-			fprintf(out, "%s%16" PRId64 "\n", v[i]->key.n ? " " : "  ", agg_value(a, d));
+			fprintf(out, "%s%16" PRId64 "\n", v[i]->key.n ? " " : "  ", shown_value(a, d));
+		}
+	}
+	free(v);
+}
+
+/* The entries of @a sorted as dtrace prints them (by value, then keys);
+ * *@n of them. Caller frees. NULL when empty or out of memory. */
+static struct sent **sorted(struct sagg *a, size_t *n)
+{
+	struct sent **v;
+
+	*n = 0;
+	if (!a->tab.n || !(v = malloc(a->tab.n * sizeof(*v))))
+		return NULL;
+	for (size_t i = 0; i < a->tab.cap; i++)
+		if (a->tab.e[i].hash)
+			v[(*n)++] = &a->tab.e[i];
+	sort_agg = a;
+	qsort(v, *n, sizeof(*v), ent_cmp);
+	return v;
+}
+
+void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
+		     FILE *out)
+{
+	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE;
+	size_t n;
+	struct sent **v = sorted(a, &n);
+	char buf[1024];
+
+	(void)s;
+	for (size_t i = 0; v && i < n; i++) {
+		const struct skey *k = &v[i]->key;
+		unsigned ki = 0;
+
+		for (unsigned j = 0; j < fmt->n; j++) {
+			const struct sconv *c = &fmt->c[j];
+
+			if (!c->conv) {
+				fwrite(c->text, 1, c->tlen, out);
+			} else if (c->conv == '@' && dist) {
+				print_dist(a, v[i]->agg, false, out);
+			} else if (c->conv == '@') {
+				vxt_script_format_conv(c, false, shown_value(a, v[i]->agg), NULL, buf,
+						       sizeof(buf));
+				fputs(buf, out);
+			} else {
+				const struct sval *kv = ki < k->n ? &k->k[ki] : NULL;
+
+				ki++;
+				vxt_script_format_conv(c, kv && kv->type == SV_STR, kv ? kv->i : 0,
+						       kv && kv->type == SV_STR ? kv->s : "", buf,
+						       sizeof(buf));
+				fputs(buf, out);
+			}
 		}
 	}
 	free(v);

@@ -91,6 +91,8 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 		    f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST) {
 			v.type = SV_STR;
 			v.s = f == SF_PROBENAME ? vxt_sprobe_name(x->probe) : "";
+		} else if (f == SF_WALLTIMESTAMP) {
+			v.i = (int64_t)x->s->now + x->s->wall_off;
 		} else if (f == SF_TIMESTAMP || f == SF_TIME) {
 			v.i = (int64_t)(f == SF_TIME && x->s->now > x->s->time_base ?
 					x->s->now - x->s->time_base : f == SF_TIME ? 0 : x->s->now);
@@ -142,6 +144,12 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 	case SF_PROBENAME:
 		v.type = SV_STR;
 		v.s = vxt_sprobe_name(x->probe);
+		break;
+	case SF_ARG0:
+		v.i = x->req ? (int64_t)x->req->id : 0;
+		break;
+	case SF_WALLTIMESTAMP:
+		v.i = (int64_t)ev->time_ns + x->s->wall_off;
 		break;
 	}
 	return v;
@@ -236,7 +244,7 @@ static void var_write(struct ectx *x, const struct snode *n, struct sval v)
 	array_key(x, n, &k);
 	h = vxt_stab_hash(&k);
 	e = vxt_stab_find(&s->vtab, &k, h);
-	if (v.type != SV_STR && v.i == 0) {	/* D: assigning 0 frees a dynamic variable */
+	if (vxt_sval_frees(&v)) {	/* D: assigning 0 frees a dynamic variable */
 		if (e) {
 			vxt_stab_delete(&s->vtab, e);
 			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);

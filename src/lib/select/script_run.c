@@ -69,6 +69,13 @@ static void do_printf(struct ectx *x, const struct snode *n)
 			continue;
 		}
 		v = vxt_seval(x, n->args[argi++]);
+		if (c->conv == 'S' || c->conv == 'Y') {	/* D's own: formatted first */
+			char buf[1024];
+
+			vxt_script_format_conv(c, v.type == SV_STR, v.i, v.s, buf, sizeof(buf));
+			text_printf(x, "%s", buf);
+			continue;
+		}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')
@@ -82,7 +89,8 @@ static void do_printf(struct ectx *x, const struct snode *n)
 	}
 }
 
-int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end)
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -98,7 +106,10 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 
 		if ((only && a != only) || (at_end && a->printed) || a->fn < 0)
 			continue;
-		vxt_sagg_print(s, a, f);
+		if (fmt)
+			vxt_sagg_printa(s, a, fmt, f);
+		else
+			vxt_sagg_print(s, a, f);
 		if (clear)
 			vxt_sagg_clear(s, a, false, 0);
 	}
@@ -391,16 +402,35 @@ static int stmt(struct ectx *x, const struct snode *n)
 			s->exit_code = (int)v.i;
 		}
 		return 0;
-	case FN_PRINTA:
-		for (unsigned i = 0; i < n->nargs; i++) {
-			struct sagg *a = &s->aggs[n->args[i]->idx];
-			int rc;
+	case FN_PRINTA: {
+		bool formatted = n->args[0]->kind == SN_STR;
+		int rc;
 
-			a->printed = true;
-			rc = vxt_script_print_aggs(s, a, false, false);
+		/* what the clause printed before goes out first, as its records
+		 * reach dtrace's buffer in order */
+		if (x->target == 0 && s->tlen) {
+			rc = vxt_sspec_text(s, s->text, s->tlen);
+			s->tlen = 0;
+			s->text[0] = '\0';
 			if (rc < 0)
 				return rc;
 		}
+		for (unsigned i = formatted; i < n->nargs; i++) {
+			struct sagg *a = &s->aggs[n->args[i]->idx];
+
+			a->printed = true;
+			rc = vxt_script_print_aggs(s, a, false, false, formatted ? n->fmt : NULL);
+			if (rc < 0)
+				return rc;
+		}
+		return 0;
+	}
+	case FN_NORMALIZE:
+		v = int_arg(x, n->args[1]);
+		s->aggs[n->args[0]->idx].normal = v.i;
+		return 0;
+	case FN_DENORMALIZE:
+		s->aggs[n->args[0]->idx].normal = 0;
 		return 0;
 	case FN_CLEAR:
 		vxt_sagg_clear(s, &s->aggs[n->args[0]->idx], false, 0);
@@ -1177,7 +1207,7 @@ int vxt_script_tick(struct vxt_script *s, uint64_t now_ns)
 
 int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 {
-	return vxt_script_print_aggs(s, NULL, clear, false);
+	return vxt_script_print_aggs(s, NULL, clear, false, NULL);
 }
 
 int vxt_script_run_begin(struct vxt_script *s)
@@ -1201,6 +1231,6 @@ int vxt_script_end(struct vxt_script *s)
 	rc = fire(&x, SP_END, 0);
 	s->exited = s->exited || exited;
 	if (rc == 0)
-		rc = vxt_script_print_aggs(s, NULL, false, true);
+		rc = vxt_script_print_aggs(s, NULL, false, true, NULL);
 	return rc;
 }
