@@ -50,7 +50,7 @@ expect_eq "biolatency.bt: its BEGIN line, two newlines as bpftrace stops, the ma
 	"$(sed -n '1,4p' "$T/out")" "Tracing block device I/O... Hit Ctrl-C to end.
 
 
-@usecs:"
+@usecs: "
 expect_eq "biolatency.bt: the largest bucket's bar is 52 wide" \
 	"$(grep -c '|@\{52\}|' "$T/out")" 1
 expect_eq "biolatency.bt: nothing on stderr" "$(cat "$T/err")" ""

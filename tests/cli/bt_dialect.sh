@@ -32,7 +32,7 @@ echo 'tracepoint:block:block_rq_issue { @ = hist(args.bytes); }' >"$T/one.bt"
 "$B/vxreplay" "$T/t.vxt" --script "$T/one.bt" >"$T/one.out" || fail "one-liner"
 expect_eq "@ = hist(args.bytes): rows" "$(rows "$T/one.out")" \
 	"$(awk -F, '$3 == "start" { print $7 }' "$T/ev.csv" | hist)"
-expect_eq "@ = hist(args.bytes): '@:' after two newlines" "$(head -3 "$T/one.out" | tr '\n' '|')" "||@:|"
+expect_eq "@ = hist(args.bytes): '@:' after two newlines" "$(head -3 "$T/one.out" | tr '\n' '|')" "||@: |"
 
 cat >"$T/ifs.bt" <<'BT'
 tracepoint:block:block_rq_complete

@@ -1,7 +1,7 @@
 /* bt_print.c - maps in bpftrace's layout
  *
  * `@name[k1, k2]: value` a line, entries by value, smallest first;
- * hist() and lhist() as `@name:` then one row per bucket from the first
+ * hist() and lhist() as `@name: ` then one row per bucket from the first
  * bucket used to the last, `[4, 8)          12 |@@@@@   |`: the label in 16
  * columns, the count in 8, a bar of up to 52 '@' scaled to the largest
  * bucket, an empty line between keys and after the map; stats() as
@@ -193,7 +193,7 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 
 		print_key(name, &v[i]->key, out);
 		if (a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE) {
-			fputs(":\n", out);
+			fputs(": \n", out);	/* bpftrace's "key: " before a histogram */
 			if (a->fn == FN_QUANTIZE)
 				print_hist(d, out);
 			else
