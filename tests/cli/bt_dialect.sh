@@ -34,6 +34,29 @@ expect_eq "@ = hist(args.bytes): rows" "$(rows "$T/one.out")" \
 	"$(awk -F, '$3 == "start" { print $7 }' "$T/ev.csv" | hist)"
 expect_eq "@ = hist(args.bytes): '@:' after two newlines" "$(head -3 "$T/one.out" | tr '\n' '|')" "||@: |"
 
+# a hist per comm (bitesize.bt's): each comm's rows, the comms by their
+# totals, smallest first
+echo 'tracepoint:block:block_rq_issue { @[comm] = hist(args->bytes); }' >"$T/size.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/size.bt" >"$T/size.out" || fail "size.bt"
+sed -n 's/^@\[\(.*\)\]: $/\1/p' "$T/size.out" >"$T/comms"
+for c in $(cat "$T/comms"); do
+	got=$(awk -v c="$c" '/^@\[/ { on = ($0 == "@[" c "]: ") } on && /^[[(]/' "$T/size.out" |
+		sed 's/^\([[(][^|]*[])]\) *\([0-9][0-9]*\) |.*$/\1 \2/')
+	want=$(awk -F, -v c="$c" '$3 == "start" && $12 == c { print $7 }' "$T/ev.csv" | hist)
+	[ "$got" = "$want" ] || fail "hist per comm: $c: got '$got', want '$want'"
+done
+expect_eq "hist per comm: the comms, by total then name" "$(tr '\n' ' ' <"$T/comms")" \
+	"$(awk -F, '$3 == "start" { n[$12]++ } END { for (c in n) print n[c], c }' "$T/ev.csv" |
+	   sort -k1,1n -k2 | awk '{ printf "%s ", $2 }')"
+
+# a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
+# one warning at load
+printf 'tracepoint:block:block_rq_issue { @s[kstack] = count(); @t[kstack] = count(); }\n' >"$T/st.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/st.bt" >"$T/st.out" 2>"$T/st.err" || fail "st.bt"
+expect_eq "kstack: the empty stack as the key" "$(sed -n 's/^@s\[\]: //p' "$T/st.out")" \
+	"$(awk -F, '$3 == "start"' "$T/ev.csv" | wc -l)"
+expect_eq "kstack: one warning" "$(grep -c 'st.bt:1:38: WARNING: kstack: a recording holds no stacks' "$T/st.err") $(wc -l <"$T/st.err")" "1 1"
+
 cat >"$T/ifs.bt" <<'BT'
 tracepoint:block:block_rq_complete
 {
