@@ -54,6 +54,7 @@ int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir
 	}
 	if (vxt_script_warnings(vs->s)[0])
 		fprintf(stderr, "vxtop: %s: %s\n", path, vxt_script_warnings(vs->s));
+	fputs(vxt_script_notes(vs->s, true), stderr);	/* a bpftrace program's */
 	return 0;
 }
 

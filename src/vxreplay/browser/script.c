@@ -210,13 +210,18 @@ void vr_script_describe(const struct vr_model *m, const char *name, char *buf, s
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	/* the header comment's first line "NAME.d - what it does" */
+	/* the header comment's first line "NAME.d - what it does", or a
+	 * bpftrace tool's "// NAME.bt<tab>what it does" */
 	for (int k = 0; k < 12 && fgets(line, sizeof(line), f); k++) {
-		char *dash = strstr(line, ".d - ");
+		char *dash = strstr(line, ".d - "), *bt = strstr(line, ".bt\t");
 
+		line[strcspn(line, "\n")] = 0;
 		if (dash) {
-			line[strcspn(line, "\n")] = 0;
 			snprintf(buf, size, "D script: %s", dash + 5);
+			break;
+		}
+		if (bt) {
+			snprintf(buf, size, "bpftrace: %s", bt + 3 + strspn(bt + 3, " \t"));
 			break;
 		}
 	}
