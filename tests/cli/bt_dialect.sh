@@ -136,6 +136,7 @@ bad "undefined \$local" 'BEGIN { printf("%d\n", $x); }' 'bad.bt:1:24: ERROR: Und
 bad "syntax" 'BEGIN { @x = 1 }}' 'bad.bt:1:17: ERROR: syntax error, unexpected }'
 bad "aggregating function alone" 'BEGIN { $x = count(); }' \
 	'bad.bt:1:14: ERROR: count() should be directly assigned to a map'
+bad "a map never written" 'BEGIN { printf("%d", @nope); }' 'bad.bt:1:22: ERROR: Undefined map: @nope'
 bad "args in BEGIN" 'BEGIN { @x = args.sector; }' 'bad.bt:1:14: ERROR: The args builtin'
 
 # a phase the file lacks is said once, at load, naming --phases all

@@ -69,6 +69,7 @@ struct btmap {
 	char name[64];		/* with its '@' */
 	uint8_t kind;		/* enum btmapkind */
 	bool keyed;
+	bool assigned;		/* written somewhere (=, op=, ++, --, an aggregation) */
 };
 
 struct btlocal {

@@ -222,6 +222,7 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len)
 	struct slexer lx;
 	struct stoken t[4];
 	int rc = 0;
+	enum stok prev = ST_END;
 
 	vxt_btlex_init(&lx, text, len);
 	memset(t, 0, sizeof(t));
@@ -230,7 +231,7 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len)
 	while (rc == 0 && t[0].type != ST_END && t[0].type != ST_ERROR) {
 		if (t[0].type == ST_AGG) {
 			struct btmap *m = vxt_btp_map(p, t[0].str);
-			bool keyed = false;
+			bool keyed = false, pre = prev == ST_INC || prev == ST_DEC;
 			int depth = 0;
 
 			if (!m) {
@@ -258,6 +259,11 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len)
 			}
 			if (keyed)
 				m->keyed = true;
+			if (pre || t[0].type == ST_ASSIGN || t[0].type == ST_ADDEQ ||
+			    t[0].type == ST_SUBEQ || t[0].type == ST_MULEQ || t[0].type == ST_DIVEQ ||
+			    t[0].type == ST_INC || t[0].type == ST_DEC)
+				m->assigned = true;
+			prev = t[0].type;
 			if (rc == 0 && t[0].type == ST_ASSIGN) {
 				if (vxt_btlex_next(&lx, &t[1], false) < 0 ||
 				    vxt_btlex_next(&lx, &t[2], false) < 0) {
@@ -268,9 +274,11 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len)
 				    t[2].type == ST_LPAREN)
 					m->kind = BM_AGG;
 				t[0] = t[2];
+				prev = t[1].type;
 			}
 			continue;
 		}
+		prev = t[0].type;
 		if (vxt_btlex_next(&lx, &t[0], false) < 0)
 			rc = -ENOMEM;
 	}
@@ -376,6 +384,9 @@ static struct snode *map_ref(struct btparser *p, const struct stoken *at)
 	struct snode *n, *v[S_MAX_ARGS];
 	unsigned nv = 0;
 
+	if (!m || !m->assigned)
+		return vxt_btp_fail(p, at->line, at->col, "ERROR: Undefined map: @%s", at->str),
+		       NULL;
 	if (m && m->kind == BM_AGG)
 		return vxt_btp_fail(p, at->line, at->col, "ERROR: @%s is an aggregation: it "
 				    "is printed, not read (print(@%s))", at->str, at->str), NULL;
@@ -439,6 +450,8 @@ static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
 				    fname), NULL;
 	at = *t;
 	m = vxt_btp_map(p, at.str);
+	if (!m || !m->assigned)
+		return vxt_btp_fail(p, at.line, at.col, "ERROR: Undefined map: @%s", at.str), NULL;
 	vxt_btp_take(p);
 	if (m && m->kind == BM_AGG) {
 		struct snode *n = vxt_btp_node(p, SN_AGG, at.line, at.col);
@@ -478,7 +491,9 @@ static struct snode *elem_arg(struct btparser *p, const char *fname)
 				    fname), NULL;
 	at = *t;
 	m = vxt_btp_map(p, at.str);
-	if (!m || m->kind != BM_ARRAY)
+	if (!m || !m->assigned)
+		return vxt_btp_fail(p, at.line, at.col, "ERROR: Undefined map: @%s", at.str), NULL;
+	if (m->kind != BM_ARRAY)
 		return vxt_btp_fail(p, at.line, at.col, "ERROR: %s() expects a map with keys: "
 				    "@%s is %s", fname, at.str,
 				    m && m->kind == BM_AGG ? "an aggregation" : "a value"), NULL;
