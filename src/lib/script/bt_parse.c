@@ -922,8 +922,12 @@ struct snode *vxt_btp_agg_stmt(struct btparser *p)
 	if (fns[k].fn == FN_LQUANTIZE && nraw != 4)
 		return vxt_btp_fail(p, ft.line, ft.col, "ERROR: lhist() requires 4 arguments "
 				    "(%u provided)", nraw), NULL;
-	if (fns[k].fn == FN_QUANTIZE && nraw == 2)	/* hist(v, k): k = 0 only */
+	if (fns[k].fn == FN_QUANTIZE && nraw == 2) {	/* hist(v, k): k = 0 only */
+		if (raw[1]->kind != SN_NUM || raw[1]->num != 0)
+			return vxt_btp_fail(p, raw[1]->line, raw[1]->col, "ERROR: hist(): only "
+					    "k = 0 (one bucket per power of 2) is supported"), NULL;
 		f->nargs = 1;
+	}
 	{
 		struct sbt *b = p->s->bt;
 
