@@ -46,8 +46,9 @@ rows() { sed -n 's/^\([[(][^|]*[])]\) *\([0-9][0-9]*\) |.*$/\1 \2/p' "$1"; }
 
 "$B/vxreplay" "$T/c.vxt" --script "$BIO" >"$T/out" 2>"$T/err" || fail "biolatency.bt: $(cat "$T/err")"
 expect_eq "biolatency.bt: Q to C rows" "$(rows "$T/out")" "$(ref Q)"
-expect_eq "biolatency.bt: its BEGIN line, two newlines as bpftrace stops, the map" \
-	"$(sed -n '1,4p' "$T/out")" "Tracing block device I/O... Hit Ctrl-C to end.
+expect_eq "biolatency.bt: bpftrace's first line, BEGIN's, two newlines as bpftrace stops, the map" \
+	"$(sed -n '1,5p' "$T/out")" "Attaching 5 probes...
+Tracing block device I/O... Hit Ctrl-C to end.
 
 
 @usecs: "

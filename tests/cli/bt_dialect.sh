@@ -32,7 +32,8 @@ echo 'tracepoint:block:block_rq_issue { @ = hist(args.bytes); }' >"$T/one.bt"
 "$B/vxreplay" "$T/t.vxt" --script "$T/one.bt" >"$T/one.out" || fail "one-liner"
 expect_eq "@ = hist(args.bytes): rows" "$(rows "$T/one.out")" \
 	"$(awk -F, '$3 == "start" { print $7 }' "$T/ev.csv" | hist)"
-expect_eq "@ = hist(args.bytes): '@:' after two newlines" "$(head -3 "$T/one.out" | tr '\n' '|')" "||@: |"
+expect_eq "@ = hist(args.bytes): bpftrace's first line, '@: ' after two newlines" \
+	"$(head -4 "$T/one.out" | tr '\n' '|')" "Attaching 1 probe...|||@: |"
 
 # a hist per comm (bitesize.bt's): each comm's rows, the comms by their
 # totals, smallest first
@@ -108,7 +109,7 @@ END { clear(@spec); }
 BT
 "$B/vxreplay" "$T/t.vxt" --script "$T/spec.bt" >"$T/spec.out" 2>"$T/spec.err" || fail "spec.bt: $(cat "$T/spec.err")"
 expect_eq "speculation: the failed completions, each after its issue" \
-	"$(grep -v '^$' "$T/spec.out" | awk '{ print $1, $2 }' | sort)" \
+	"$(grep -E '^(issue|error) ' "$T/spec.out" | awk '{ print $1, $2 }' | sort)" \
 	"$(awk -F, '$3 == "done" && $9 != 0 { print "issue", $6; print "error", $6 }' "$T/ev.csv" | sort)"
 expect_eq "speculation: nothing failed" "$(cat "$T/spec.err")" ""
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bt_aggregations.sh - the browser's p takes a bpftrace program and A draws
 # its maps in bpftrace's layout, as an awk reference over the events CSV
-# prints them: counts per comm (by value, then name) and a hist().
+# prints them: counts per comm (by value, then name) and a hist(); batch
+# output starts with bpftrace's "Attaching 1 probe...", the panel with the
+# maps.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 50000 3
@@ -32,7 +34,7 @@ awk -F, 'NR > 1 && $3 == "done" { n[$12]++; v = $7 / 512
 		}
 	}' "$T/ev.csv" >"$T/ref"
 "$B/vxreplay" "$T/s.vxt" --script "$T/agg.bt" | sed 's/ *$//' | grep -v '^$' >"$T/batch"
-cmp -s "$T/ref" "$T/batch" || { diff "$T/ref" "$T/batch" | head; fail "vxreplay --script differs from the reference"; }
+{ echo "Attaching 1 probe..."; cat "$T/ref"; } | cmp -s - "$T/batch" || { diff "$T/ref" "$T/batch" | head; fail "vxreplay --script differs from the reference"; }
 ok "vxreplay --script agg.bt: $(wc -l <"$T/ref") lines as the reference"
 
 start 140 60 "$B/vxreplay" "$T/s.vxt"

@@ -113,6 +113,7 @@ struct btparser {
 	unsigned nstmts, capstmts;
 	unsigned noted;		/* NOTE_* said */
 	unsigned seg;		/* what the current clause holds (bt_stmt.c's SEG_*) */
+	unsigned attached;	/* attach points: each probe, a wildcard's each match */
 };
 
 #define NOTE_STACK	0x1

@@ -605,10 +605,11 @@ static int probe(struct btparser *p, const struct stoken *t)
 		snprintf(p->probe_text, sizeof(p->probe_text), "%s", d);
 	if (!strcmp(d, "BEGIN") || !strcmp(d, "END")) {
 		p->probes |= d[0] == 'B' ? SP_BEGIN : SP_END;
+		p->attached++;
 		return 0;
 	}
 	if (!strncmp(d, "interval:", 9) || !strncmp(d, "i:", 2))
-		return interval(p, t);
+		return p->attached++, interval(p, t);
 	if (strchr(d, '*') || strchr(d, '?')) {	/* a wildcard over the table */
 		static const char *const all[] = {
 			"tracepoint:block:block_bio_queue", "tracepoint:block:block_bio_backmerge",
@@ -630,6 +631,7 @@ static int probe(struct btparser *p, const struct stoken *t)
 			if (!fnmatch(pat, all[i], 0)) {
 				if (add_bprobe(p, vxt_bt_probe(all[i]), t) < 0)
 					return -EINVAL;
+				p->attached++;
 				any = true;
 			}
 		if (any)
@@ -639,7 +641,7 @@ static int probe(struct btparser *p, const struct stoken *t)
 	}
 	b = vxt_bt_probe(d);
 	if (b)
-		return add_bprobe(p, b, t);
+		return p->attached++, add_bprobe(p, b, t);
 	if (!strncmp(d, "tracepoint:", 11) || !strncmp(d, "t:", 2))
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: tracepoint not found: %s "
 				    "(a recording has the block: tracepoints)",
@@ -771,6 +773,45 @@ static int config(struct btparser *p)
 	return 0;
 }
 
+/* bpftrace's first line, "Attaching 5 probes...", as a BEGIN clause before
+ * every other (a probe is an attach point: a wildcard's tracepoints count
+ * one each). */
+static int attaching(struct btparser *p)
+{
+	struct vxt_script *s = p->s;
+	struct snode *call, *fmt;
+	struct sclause *c;
+	char line[64];
+
+	if (s->ncl == S_MAX_CLAUSES)
+		return vxt_btp_fail(p, 1, 1, "ERROR: the program is too large: more than %d "
+				    "clauses once if, unroll and while are lowered", S_MAX_CLAUSES);
+	snprintf(line, sizeof(line), "Attaching %u probe%s...\n", p->attached,
+		 p->attached == 1 ? "" : "s");
+	call = vxt_btp_node(p, SN_CALL, 1, 1);
+	fmt = vxt_btp_node(p, SN_STR, 1, 1);
+	if (!call || !fmt || !(fmt->str = vxt_btp_dup(p, line)) ||
+	    !(call->args = vxt_script_alloc(s, sizeof(*call->args))) ||
+	    !(call->str = vxt_btp_dup(p, "printf")))
+		return p->rc = -ENOMEM;
+	call->idx = FN_PRINTF;
+	call->args[0] = fmt;
+	call->nargs = 1;
+	memmove(s->cl + 1, s->cl, s->ncl * sizeof(*s->cl));
+	s->ncl++;
+	c = &s->cl[0];
+	memset(c, 0, sizeof(*c));
+	c->probes = SP_BEGIN;
+	snprintf(c->probe_text, sizeof(c->probe_text), "BEGIN");
+	c->line = c->col = 1;
+	c->stmts = vxt_script_alloc(s, sizeof(*c->stmts));
+	if (!c->stmts)
+		return p->rc = -ENOMEM;
+	c->stmts[0] = call;
+	c->nstmts = 1;
+	return 0;
+}
+
 int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err)
 {
 	struct btparser *p = calloc(1, sizeof(*p));
@@ -801,8 +842,10 @@ int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err)
 		if (rc < 0 || p->rc < 0)
 			break;
 	}
-	if (rc == 0 && p->rc == 0 && !s->ncl && !err[0])
+	if (rc == 0 && p->rc == 0 && !p->attached && !err[0])
 		rc = vxt_btp_fail(p, 1, 1, "ERROR: No probes to attach");
+	if (rc == 0 && p->rc == 0)
+		rc = attaching(p);
 	if (p->rc < 0)
 		rc = p->rc;
 	else if (err[0] && rc == 0)
