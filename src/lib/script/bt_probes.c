@@ -205,6 +205,14 @@ struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col)
 	return head ? head : tail;
 }
 
+/* The request as a value, the same from its start to its completion (its
+ * device and sector), as a kprobe's arg0 or a kfunc's args->rq. */
+static struct snode *request(struct btparser *p, unsigned l, unsigned c)
+{
+	return bin(p, ST_XOR, bin(p, ST_SHL, field(p, SF_DEV, l, c), num(p, 40, l, c)),
+		   field(p, SF_SECTOR, l, c));
+}
+
 /* args.NAME for the block's probes. */
 static struct snode *arg_field(struct btparser *p, const char *name, const struct stoken *at)
 {
@@ -217,6 +225,9 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 	unsigned l = at->line, c = at->col, bf = 0;
 	struct snode *n;
 
+	if (p->has_event && p->nbprobes && !strncmp(p->bprobes[0]->name, "kprobe:", 7) &&
+	    (!strcmp(name, "rq") || !strcmp(name, "req")))	/* kfunc's struct request * */
+		return request(p, l, c);
 	if (!p->has_event || !p->nbprobes || strncmp(p->bprobes[0]->name, "tracepoint:", 11)) {
 		vxt_btp_fail(p, l, c, "ERROR: The args builtin can only be used with "
 			     "tracepoint/fentry/uprobe probes (%s used here)", p->probe_text);
@@ -293,8 +304,7 @@ struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at)
 		}
 		if (w[0] == 'r')
 			return num(p, 0, l, c);
-		return bin(p, ST_XOR, bin(p, ST_SHL, field(p, SF_DEV, l, c), num(p, 40, l, c)),
-			   field(p, SF_SECTOR, l, c));
+		return request(p, l, c);
 	}
 	if (!strcmp(w, "kstack") || !strcmp(w, "ustack") || !strcmp(w, "ksym") ||
 	    !strcmp(w, "usym")) {
