@@ -514,6 +514,7 @@ static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t
 		return NULL;
 	}
 	p->title = title;
+	p->tick_ns = tick_ns;
 	for (unsigned i = 0; i < s->ncl && c.rc == 0; i++) {
 		const struct sclause *cl = &s->cl[i];
 

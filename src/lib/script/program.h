@@ -117,6 +117,7 @@ struct vxt_program {
 	const struct snode **nodes;	/* printf formats, aggregation statements */
 	unsigned nnodes, capnodes;
 	const char *title;	/* the probe it runs for, for --explain */
+	uint64_t tick_ns;	/* a tick's: its interval */
 	bool kernel;		/* every op is in the kernel's subset (kernel_subset()) */
 };
 
