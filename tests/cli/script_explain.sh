@@ -20,7 +20,7 @@ for d in "$dir"/*.d; do
 	fi
 done
 # the fast paths are ops the compiler chose
-grep -q 'unless_req *req->spec' "$dir/errspec.txt" && grep -q 'speculate_event' "$dir/errspec.txt" &&
+grep -q 'unless_req *req->spec' "$dir/errspec.txt" && grep -q 'speculate_req' "$dir/errspec.txt" &&
 	grep -q 'open_req' "$dir/errspec.txt" && ok "errspec: req-> predicates and speculate as ops" ||
 	fail "errspec: the req-> ops are missing"
 grep -q 'agg_raw .*@lat quantize' "$dir/latency.txt" && ok "latency: quantize keyed by raw fields" ||
