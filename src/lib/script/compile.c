@@ -97,6 +97,12 @@ static unsigned var_slot(const struct compiler *c, const struct snode *n)
 
 static void value(struct compiler *c, const struct snode *n, unsigned dst);
 
+/* Whether @n is an integer req-> variable, read in place by the ops on them. */
+static bool req_int(const struct snode *n)
+{
+	return n->kind == SN_REQ && n->type == SV_INT;
+}
+
 /* Keys @keys[0..@n) into consecutive registers. @return the first. */
 static unsigned keys(struct compiler *c, struct snode *const *k, unsigned n)
 {
@@ -394,7 +400,14 @@ static void call(struct compiler *c, const struct snode *n)
 	case FN_SPECULATION:
 		emit(c, VXT_INSN_SPECULATION, r, 0, 0, 0);
 		return;
-	case FN_SPECULATE: case FN_COMMIT: case FN_DISCARD: case FN_EXIT:
+	case FN_COMMIT: case FN_DISCARD:
+		if (req_int(n->args[0])) {	/* the ID in place */
+			emit(c, n->idx == FN_COMMIT ? VXT_INSN_COMMIT_REQ : VXT_INSN_DISCARD_REQ, 0,
+			     var_slot(c, n->args[0]), 0, 0);
+			return;
+		}
+		/* fall through */
+	case FN_SPECULATE: case FN_EXIT:
 		value(c, n->args[0], r);
 		emit(c, n->idx == FN_SPECULATE ? VXT_INSN_SPECULATE : n->idx == FN_COMMIT ?
 		     VXT_INSN_COMMIT : n->idx == FN_DISCARD ? VXT_INSN_DISCARD : VXT_INSN_EXIT,
@@ -495,8 +508,15 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 		    st->idx == FN_SPECULATE && c->has_event) {
 			unsigned r = take_reg(c);	/* a lone speculate: the event alone */
 
-			value(c, st->args[0], r);
-			emit(c, VXT_INSN_SPECULATE_EVENT, 0, r, 0, 0);
+			if (req_int(st->args[0])) {
+				emit(c, VXT_INSN_SPECULATE_REQ, 0, var_slot(c, st->args[0]), 0,
+				     (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
+					       (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
+					       << SREC_PROBE_SHIFT));
+			} else {
+				value(c, st->args[0], r);
+				emit(c, VXT_INSN_SPECULATE_EVENT, 0, r, 0, 0);
+			}
 			patch(c, end, here(c));
 			if (c->rc == 0)
 				c->p->ops[at].imm = here(c);
@@ -526,6 +546,7 @@ static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t
 		return NULL;
 	}
 	p->title = title;
+	p->tick_ns = tick_ns;
 	for (unsigned i = 0; i < s->ncl && c.rc == 0; i++) {
 		const struct sclause *cl = &s->cl[i];
 

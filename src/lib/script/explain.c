@@ -65,7 +65,10 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 	switch (kind) {
 	case 'r': fprintf(out, " r%" PRId64, v); break;
 	case 'f': fprintf(out, " %s", field_name((int)v)); break;
-	case 'v': fprintf(out, " %s", v < s->nvars ? s->vars[v].name : "?"); break;
+	case 'v':
+		fprintf(out, " %s%s", v < s->nvars && s->vars[v].scope == SN_THIS ? "this->" : "",
+			v < s->nvars ? s->vars[v].name : "?");
+		break;
 	case 's': fprintf(out, " req->%s", slot_name(s, SN_REQ, (unsigned)v)); break;
 	case 'S': fprintf(out, " self->%s", slot_name(s, SN_SELF, (unsigned)v)); break;
 	case 'c': fprintf(out, " #%" PRId64 " (%u:%u)", v, s->cl[v].line, s->cl[v].col); break;
@@ -89,11 +92,15 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 	}
 }
 
-static void explain_program(const struct vxt_script *s, const struct vxt_program *p, FILE *out)
+static void explain_program(const struct vxt_script *s, const struct vxt_program *p,
+			    const char *title, FILE *out)
 {
 	if (p->nops <= 1)
 		return;		/* a halt alone: no clause */
-	fprintf(out, "%s: %u ops, %u registers%s\n", p->title, p->nops, p->nregs,
+	fprintf(out, "%s", title ? title : p->title);
+	if (p->tick_ns)
+		fprintf(out, " every %" PRIu64 " ns", p->tick_ns);
+	fprintf(out, ": %u ops, %u registers%s\n", p->nops, p->nregs,
 		p->kernel ? ", in the kernel's subset" : "");
 	for (unsigned i = 0; i < p->nops; i++) {
 		const struct vxt_insn *op = &p->ops[i];
@@ -110,12 +117,24 @@ static void explain_program(const struct vxt_script *s, const struct vxt_program
 	fputc('\n', out);
 }
 
+static bool same_ops(const struct vxt_program *a, const struct vxt_program *b)
+{
+	return a->nops == b->nops && !memcmp(a->ops, b->ops, a->nops * sizeof(*a->ops));
+}
+
 void vxt_program_explain(const struct vxt_script *s, FILE *out)
 {
-	explain_program(s, s->prog_begin, out);
-	for (unsigned k = 0; k < SON_COUNT; k++)
-		explain_program(s, s->prog_on[k], out);
+	/* a done list without io:::error clauses is the failed one's: once */
+	bool one_done = same_ops(s->prog_on[SON_DONE], s->prog_on[SON_DONE_OK]);
+
+	explain_program(s, s->prog_begin, NULL, out);
+	for (unsigned k = 0; k < SON_COUNT; k++) {
+		if (k == SON_DONE_OK && one_done)
+			continue;
+		explain_program(s, s->prog_on[k], k == SON_DONE && one_done ? "io:::done" : NULL,
+				out);
+	}
 	for (unsigned i = 0; i < s->nticks; i++)
-		explain_program(s, s->prog_tick[i], out);
-	explain_program(s, s->prog_end, out);
+		explain_program(s, s->prog_tick[i], NULL, out);
+	explain_program(s, s->prog_end, NULL, out);
 }

@@ -11,7 +11,8 @@
  * Registers hold values (an integer or a string borrowed from the script or
  * the tables). Each op is written once, in vm.c; what is fast (a predicate
  * on a req-> variable, the error field, a lone speculate, an aggregation
- * keyed by raw event numbers) is an op the compiler chooses.
+ * keyed by raw event numbers, a lone speculate, commit or discard of a
+ * req-> ID) is an op the compiler chooses.
  */
 #ifndef VXT_SCRIPT_PROGRAM_H
 #define VXT_SCRIPT_PROGRAM_H
@@ -80,6 +81,9 @@
 	X(OPEN_REQ,	"open_req",	"-s-")				\
 	X(SPECULATE,	"speculate",	"-r-")				\
 	X(SPECULATE_EVENT, "speculate_event", "-r-")			\
+	X(SPECULATE_REQ, "speculate_req", "-s-")			\
+	X(COMMIT_REQ,	"commit_req",	"-s-")				\
+	X(DISCARD_REQ,	"discard_req",	"-s-")				\
 	X(COMMIT,	"commit",	"-r-")				\
 	X(DISCARD,	"discard",	"-r-")				\
 	X(TRACE,	"trace",	"-r-")				\
@@ -120,6 +124,7 @@ struct vxt_program {
 	const struct snode **nodes;	/* printf formats, aggregation statements */
 	unsigned nnodes, capnodes;
 	const char *title;	/* the probe it runs for, for --explain */
+	uint64_t tick_ns;	/* a tick's: its interval */
 	bool kernel;		/* every op is in the kernel's subset (kernel_subset()) */
 };
 

@@ -70,6 +70,40 @@ static int speculate_event(struct ectx *x, int64_t id)
 	return vxt_sspec_speculate(x, id);
 }
 
+/* Integer req-> variable in slot @slot (0 when unset: an unset value's
+ * integer is 0). */
+static inline int64_t req_int(const struct ectx *x, unsigned slot)
+{
+	const struct sdyn *d = x->req ? x->req->v : NULL;
+
+	return d ? d->v[slot].i : 0;
+}
+
+/* A lone speculate(req->X): the event appended in place to a buffer with
+ * room and no window (@m: its record's word but the ordinal), else as
+ * speculate_event(). */
+static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m)
+{
+	struct vxt_script *s = x->s;
+	struct sspec *b;
+	struct srec *r;
+
+	if (id <= 0 || id > s->opt.nspec)
+		return 0;
+	b = &s->spec[id - 1];
+	if (b->state != SB_ACTIVE)
+		return 0;
+	if (b->windowed || b->n == b->cap || s->track ||
+	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize)
+		return vxt_sspec_speculate(x, id);
+	r = &b->recs[b->n++];
+	r->ev = *x->ev;
+	r->m = m | (x->ordinal & SREC_ORDINAL);
+	b->bytes += VXT_SCRIPT_RECORD_SIZE;
+	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
+	return 0;
+}
+
 static int discard(struct vxt_script *s, int64_t id)
 {
 	return s->keyed ? vxt_sspec_end(s, id, false) : vxt_sspec_discard(s, id);
@@ -114,7 +148,7 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 				op = p->ops + op->imm - 1;
 			continue;
 		case VXT_INSN_UNLESS_REQ:
-			if (!x->req || !x->req->v || !x->req->v->v[op->a].i)
+			if (!req_int(x, op->a))
 				op = p->ops + op->imm - 1;
 			continue;
 		case VXT_INSN_UNLESS_ERROR:
@@ -250,6 +284,15 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 		}
 		case VXT_INSN_SPECULATE_EVENT:
 			rc = speculate_event(x, R(op->a).i);
+			break;
+		case VXT_INSN_SPECULATE_REQ:
+			rc = speculate_req(x, req_int(x, op->a), (uint64_t)op->imm);
+			break;
+		case VXT_INSN_COMMIT_REQ:
+			rc = vxt_sspec_end(s, req_int(x, op->a), true);
+			break;
+		case VXT_INSN_DISCARD_REQ:
+			rc = discard(s, req_int(x, op->a));
 			break;
 		case VXT_INSN_COMMIT:
 			rc = vxt_sspec_end(s, R(op->a).i, true);
