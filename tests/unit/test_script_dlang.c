@@ -6,9 +6,11 @@
  * after the printf text of its clause and takes a format; `x = 0` frees a
  * string dynamic variable; inline constants choose the action of a ?:;
  * constructs a block trace cannot give are refused in words, and stand-ins
- * are named once in the load warning.
+ * are named once in the load warning; a count() key of integers costs at
+ * most 64 bytes, an array entry at most 64 beyond its key and value.
  */
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +256,38 @@ START_TEST(test_warnings)
 }
 END_TEST
 
+/* What a key costs: a count() aggregation key of integers at most 64 bytes,
+ * an associative array entry at most 64 bytes beyond its key (8 bytes a
+ * value) and its value (24), over 3000 keys of one and of two integers. */
+START_TEST(test_key_cost)
+{
+	static const char *const texts[] = {
+		"io:::start { @c[sector] = count(); a[sector] = 1; }",
+		"io:::start { @c[sector, pid] = count(); a[sector, pid] = 1; }",
+	};
+	const unsigned keys = 3000;
+	struct vxt_script *s = compile(texts[_i]);
+	struct vxt_script_stats st;
+	struct out o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	for (unsigned i = 0; i < keys; i++) {
+		struct vxt_event e = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, 512);
+
+		ck_assert_int_eq(vxt_script_push(s, &e, i), 0);
+	}
+	vxt_script_get_stats(s, &st);
+	ck_assert_uint_eq(st.agg_drops, 0);
+	ck_assert_uint_eq(st.dyn_drops, 0);
+	ck_assert_msg(st.mem_bytes <= 64ull * keys, "%s: %" PRIu64 " bytes a count() key",
+		      texts[_i], st.mem_bytes / keys);
+	ck_assert_msg(st.dyn_bytes <= (64ull + 8 * (_i + 1) + 24) * keys,
+		      "%s: %" PRIu64 " bytes an array entry", texts[_i], st.dyn_bytes / keys);
+	vxt_script_free(s);
+}
+END_TEST
+
 Suite *script_dlang_suite(void)
 {
 	Suite *s = suite_create("script_dlang");
@@ -267,6 +301,7 @@ Suite *script_dlang_suite(void)
 	tcase_add_test(tc, test_inline);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_warnings);
+	tcase_add_loop_test(tc, test_key_cost, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,13 +66,13 @@ static void row(FILE *out, const char *label, uint64_t n, uint64_t max)
 
 /* D's quantize buckets (the negative ones at 0..63, 0 at 64, [1] at 65,
  * [2^k, 2^k+1) at 65 + k) as bpftrace's: (..., 0), [0], [1], [2, 4) ... */
-static void print_hist(const struct saggval *d, FILE *out)
+static void print_hist(const struct sagg *a, const struct saggval *d, FILE *out)
 {
 	uint64_t b[QZ_BUCKETS - 62] = { 0 }, max = 0;
 	int first = -1, last = -1;
 	unsigned nb = QZ_BUCKETS - 63;
 
-	for (unsigned i = 0; i < d->nbuckets; i++)
+	for (unsigned i = 0; i < vxt_sagg_nbuckets(a); i++)
 		b[i < 64 ? 0 : i - 63] += d->buckets[i];
 	for (unsigned i = 0; i < nb; i++) {
 		if (!b[i])
@@ -103,10 +103,10 @@ static void print_hist(const struct saggval *d, FILE *out)
 
 static void print_lhist(const struct sagg *a, const struct saggval *d, FILE *out)
 {
-	int first = -1, last = -1;
+	int first = -1, last = -1, nb = (int)vxt_sagg_nbuckets(a);
 	uint64_t max = 0;
 
-	for (unsigned i = 0; i < d->nbuckets; i++) {
+	for (int i = 0; i < nb; i++) {
 		if (!d->buckets[i])
 			continue;
 		if (first < 0)
@@ -121,7 +121,7 @@ static void print_lhist(const struct sagg *a, const struct saggval *d, FILE *out
 		if (i == 0) {
 			lhist_label(a->lq_lo, lo, sizeof(lo));
 			snprintf(label, sizeof(label), "(..., %s)", lo);
-		} else if (i == (int)d->nbuckets - 1) {
+		} else if (i == nb - 1) {
 			lhist_label(a->lq_hi, lo, sizeof(lo));
 			snprintf(label, sizeof(label), "[%s, ...)", lo);
 		} else {
@@ -163,39 +163,62 @@ static int cmp_agg(const void *pa, const void *pb)
 {
 	const struct sent *a = *(const struct sent *const *)pa;
 	const struct sent *b = *(const struct sent *const *)pb;
-	int64_t va = value_of(sorting, a->agg), vb = value_of(sorting, b->agg);
+	int64_t va = value_of(sorting, vxt_sent_value(&sorting->tab, a));
+	int64_t vb = value_of(sorting, vxt_sent_value(&sorting->tab, b));
+	struct skey ka, kb;
 
 	if (va != vb)
 		return va < vb ? -1 : 1;
-	return cmp_key(&a->key, &b->key);
+	vxt_sent_key(a, &ka);
+	vxt_sent_key(b, &kb);
+	return cmp_key(&ka, &kb);
+}
+
+/* The entries of @t (of array @ns when @ns >= 0), malloc'ed; NULL when
+ * there are none (or no memory). */
+static struct sent **entries(const struct stab *t, long ns, size_t *n)
+{
+	struct sent **v;
+
+	*n = 0;
+	if (!t->n || !(v = malloc(t->n * sizeof(*v))))
+		return NULL;
+	for (size_t i = 0; i < t->cap; i++) {
+		struct sent *e = vxt_stab_at(t, i);
+
+		if (e && (ns < 0 || e->ns == (uint32_t)ns))
+			v[(*n)++] = e;
+	}
+	if (!*n) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *out)
 {
 	uint8_t kind = (unsigned)(a - s->aggs) < BT_MAX_MAPS ? s->bt->aggkind[a - s->aggs] : 0;
 	struct sent **v;
-	size_t n = 0;
+	size_t n;
 	char name[72];
 
-	if (!a->tab.n)
-		return;
-	v = malloc(a->tab.n * sizeof(*v));
+	v = entries(&a->tab, -1, &n);
 	if (!v)
 		return;
-	for (size_t i = 0; i < a->tab.cap; i++)
-		if (a->tab.e[i].hash)
-			v[n++] = &a->tab.e[i];
 	sorting = a;
 	qsort(v, n, sizeof(*v), cmp_agg);
 	snprintf(name, sizeof(name), "@%s", a->name);
 	for (size_t i = 0; i < n; i++) {
-		const struct saggval *d = v[i]->agg;
+		const struct saggval *d = vxt_sent_value(&a->tab, v[i]);
+		struct skey k;
 
-		print_key(name, &v[i]->key, out);
+		vxt_sent_key(v[i], &k);
+		print_key(name, &k, out);
 		if (a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE) {
 			fputs(": \n", out);	/* bpftrace's "key: " before a histogram */
 			if (a->fn == FN_QUANTIZE)
-				print_hist(d, out);
+				print_hist(a, d, out);
 			else
 				print_lhist(a, d, out);
 			if (i + 1 < n)
@@ -212,14 +235,21 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 	free(v);
 }
 
+static const struct stab *sorting_vars;
+
 static int cmp_var(const void *pa, const void *pb)
 {
 	const struct sent *a = *(const struct sent *const *)pa;
 	const struct sent *b = *(const struct sent *const *)pb;
+	const struct sval *va = vxt_sent_value(sorting_vars, a);
+	const struct sval *vb = vxt_sent_value(sorting_vars, b);
+	struct skey ka, kb;
 
-	if (a->val.type != SV_STR && b->val.type != SV_STR && a->val.i != b->val.i)
-		return a->val.i < b->val.i ? -1 : 1;
-	return cmp_key(&a->key, &b->key);
+	if (va->type != SV_STR && vb->type != SV_STR && va->i != vb->i)
+		return va->i < vb->i ? -1 : 1;
+	vxt_sent_key(a, &ka);
+	vxt_sent_key(b, &kb);
+	return cmp_key(&ka, &kb);
 }
 
 static void print_val(const struct sval *v, FILE *out)
@@ -243,19 +273,17 @@ void vxt_bt_print_var(const struct vxt_script *s, unsigned var, FILE *out)
 		}
 		return;
 	}
-	for (size_t i = 0; i < s->vtab.cap; i++)
-		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == var)
-			n++;
-	if (!n || !(v = malloc(n * sizeof(*v))))
+	v = entries(&s->vtab, var, &n);
+	if (!v)
 		return;
-	n = 0;
-	for (size_t i = 0; i < s->vtab.cap; i++)
-		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == var)
-			v[n++] = &s->vtab.e[i];
+	sorting_vars = &s->vtab;
 	qsort(v, n, sizeof(*v), cmp_var);
 	for (size_t i = 0; i < n; i++) {
-		print_key(sv->name, &v[i]->key, out);
-		print_val(&v[i]->val, out);
+		struct skey k;
+
+		vxt_sent_key(v[i], &k);
+		print_key(sv->name, &k, out);
+		print_val(vxt_sent_value(&s->vtab, v[i]), out);
 	}
 	free(v);
 }
@@ -296,8 +324,11 @@ void vxt_bt_print_end(struct vxt_script *s, FILE *out)
 		if (v->scope == SN_GLOBAL)
 			any = s->globals[i].type != SV_NONE;
 		else if (v->scope == SN_ARRAY)
-			for (size_t j = 0; j < s->vtab.cap && !any; j++)
-				any = s->vtab.e[j].hash && s->vtab.e[j].key.ns == i;
+			for (size_t j = 0; j < s->vtab.cap && !any; j++) {
+				const struct sent *e = vxt_stab_at(&s->vtab, j);
+
+				any = e && e->ns == i;
+			}
 		if (any) {
 			m[n].name = v->name;
 			m[n].agg = -1;

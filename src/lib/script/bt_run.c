@@ -17,7 +17,7 @@
 static void forget(struct vxt_script *s, struct sent *e)
 {
 	vxt_stab_delete(&s->vtab, e);
-	vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
+	vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
 }
 
 static void delete_elem(struct ectx *x, const struct snode *a, const struct sval *v)
@@ -32,19 +32,33 @@ static void delete_elem(struct ectx *x, const struct snode *a, const struct sval
 		forget(x->s, e);
 }
 
-/* Every element of array @var goes. */
-static void clear_array(struct vxt_script *s, uint32_t var)
+/* Every element of array @var goes: found first, as a deletion moves the
+ * table's slots (entries stay where they are). @return 0 or -ENOMEM. */
+static int clear_array(struct vxt_script *s, uint32_t var)
 {
-	size_t i = 0;
+	struct sent **v = NULL;
+	size_t n = 0, cap = 0;
 
-	while (i < s->vtab.cap) {
-		struct sent *e = &s->vtab.e[i];
+	for (size_t i = 0; i < s->vtab.cap; i++) {
+		struct sent *e = vxt_stab_at(&s->vtab, i);
 
-		if (e->hash && e->key.ns == var)
-			forget(s, e);	/* another entry may move here: look again */
-		else
-			i++;
+		if (!e || e->ns != var)
+			continue;
+		if (n == cap) {
+			struct sent **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n++] = e;
 	}
+	for (size_t i = 0; i < n; i++)
+		forget(s, v[i]);
+	free(v);
+	return 0;
 }
 
 static void text(struct ectx *x, const char *p, size_t n)
@@ -114,9 +128,8 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 		return 0;
 	case BTA_CLEAR:
 		if (a->idx)
-			clear_array(s, (uint32_t)a->num);
-		else
-			s->globals[a->num].type = SV_NONE;
+			return clear_array(s, (uint32_t)a->num);
+		s->globals[a->num].type = SV_NONE;
 		return 0;
 	case BTA_PRINT:
 		if (prints_map(a)) {

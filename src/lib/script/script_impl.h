@@ -242,27 +242,46 @@ struct sstep {
 	const struct sclause *c;
 };
 
-/* ---- variables and aggregations: one hash table ---- */
+/* ---- variables and aggregations: hash tables of packed entries ---- */
 
+/* A key as the code passes it (on the stack). */
 struct skey {
-	uint32_t ns;		/* namespace: variable or aggregation */
+	uint32_t ns;		/* namespace: which array */
 	uint32_t n;
 	struct sval k[S_MAX_KEYS];
 };
 
+/* An entry as a table keeps it: its key packed (an integer, or an interned
+ * string's pointer, 8 bytes a value), then its value (the table's vsize
+ * bytes: an array's struct sval, an aggregation's struct saggval prefix).
+ * Entries live in blocks that never move: a pointer to one stays valid
+ * until it is deleted. */
 struct sent {
-	uint64_t hash;		/* 0 = empty slot */
-	struct skey key;
-	struct sval val;	/* variables */
-	void *agg;		/* aggregations: their data */
-	uint64_t order;		/* insertion order */
+	uint64_t hash;
+	uint32_t ns;
+	uint8_t n;
+	uint8_t strs;		/* bit i: k[i] is a string */
+	uint16_t resv;
+	int64_t k[];		/* the table's maxkeys slots, then the value */
 };
 
+/* Open addressing with linear probing over 4-byte slots (0 empty, else an
+ * entry's number + 1), so a key costs 4 slots of 4 bytes (the slots double
+ * past half full) and its entry: 16 bytes, 8 a key value, and the value. */
 struct stab {
-	struct sent *e;
+	uint32_t *slot;
 	size_t cap, n;
-	uint64_t next_order;
+	unsigned maxkeys;	/* set by vxt_stab_init() before the first insert */
+	size_t vsize, esize;
+	char **blocks;		/* 1, 2, 4 ... S_TAB_BLOCK entries, then S_TAB_BLOCK each */
+	size_t nblocks;
+	uint32_t nent;		/* entries handed out */
+	uint32_t room;		/* entries the blocks hold */
+	uint32_t freel;		/* a deleted entry's number + 1, 0 = none */
 };
+
+#define S_TAB_SHIFT	8
+#define S_TAB_BLOCK	(1u << S_TAB_SHIFT)
 
 /* A small table keyed by two integers (requests, self-> per pid); p NULL = empty. */
 struct ient {
@@ -286,14 +305,29 @@ struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made);
 void vxt_itab_delete(struct itab *t, struct ient *e);
 void vxt_itab_free(struct itab *t);
 
-#define NS_STRPOOL	0xfffffff0u	/* the strings the script keeps, in vtab */
-
+/* Entries of at most @maxkeys key values and a value of @vsize bytes (a
+ * multiple of 8). Can't fail. */
+void vxt_stab_init(struct stab *t, unsigned maxkeys, size_t vsize);
 uint64_t vxt_stab_hash(const struct skey *k);
-struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h);
-/* Insert @k (not present). @return the entry, or NULL when out of memory. */
+struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h);
+/* Insert @k (not present; its strings interned: the entry keeps their
+ * pointers), its value zeroed. @return the entry, or NULL when out of
+ * memory. */
 struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h);
 void vxt_stab_delete(struct stab *t, struct sent *e);
 void vxt_stab_free(struct stab *t);
+/* The entry in slot @i (i < cap), NULL when empty. */
+struct sent *vxt_stab_at(const struct stab *t, size_t i);
+/* What a key costs in @t: 4 slots and its entry. */
+size_t vxt_stab_key_size(const struct stab *t);
+/* @e's key, unpacked into @k. */
+void vxt_sent_key(const struct sent *e, struct skey *k);
+/* @e's value. */
+static inline void *vxt_sent_value(const struct stab *t, const struct sent *e)
+{
+	return (void *)((char *)(uintptr_t)e + sizeof(struct sent) +
+			t->maxkeys * sizeof(int64_t));
+}
 bool vxt_sval_eq(const struct sval *a, const struct sval *b);
 
 /* ---- aggregations ---- */
@@ -308,17 +342,26 @@ struct sagg {
 	unsigned line, col;	/* where first defined */
 	bool printed;		/* printa() ran on it */
 	int64_t normal;		/* normalize(): values print divided by it (0 = 1) */
+	bool cached;		/* a statement keeps a raw-key cache of it */
 	struct stab tab;	/* keys -> struct saggval */
 	size_t entries;
 	uint64_t gen;		/* bumped when entries go (trunc): fast keys are stale */
 };
 
+/* An aggregation's value, kept in its table's entry: only the prefix its
+ * function uses (vxt_saggval_size()): count() 8 bytes, sum() and avg() 16,
+ * min() and max() 32, stddev() 48, the distributions their buckets too. */
 struct saggval {
-	int64_t count, sum, min, max;
-	long double sumsq;	/* stddev: the sum of the squares */
-	uint64_t *buckets;	/* quantize / lquantize */
-	unsigned nbuckets;
+	int64_t count;
+	int64_t sum;
+	int64_t min, max;
+	uint64_t sumsq[2];	/* stddev: the sum of the squares, 128 bits (lo, hi) */
+	uint64_t buckets[];	/* quantize / lquantize */
 };
+
+size_t vxt_saggval_size(const struct sagg *a);
+/* The buckets of a distribution of @a. */
+unsigned vxt_sagg_nbuckets(const struct sagg *a);
 
 /* Add @v to the entry for @key of @a; *@out (when not NULL) gets the entry's
  * value, NULL when the key did not fit aggsize (an aggregation drop). A new
@@ -608,7 +651,8 @@ struct vxt_script {
 	int exit_code;
 	struct sval *globals;
 	struct sval *thisv;
-	struct stab vtab;	/* self->, req->, arrays */
+	struct stab vtab;	/* associative arrays */
+	struct stab spool;	/* the strings the script keeps (interned) */
 	struct sspec *spec;
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
@@ -723,7 +767,11 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
  * entries it once took (its two slots take 80 now), so a dynvarsize follows
  * as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
-#define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
+/* An associative array entry, in tables of arrays of at most @maxkeys keys:
+ * 4 slots, 16 bytes, its key values and its value. */
+#define S_ARRAY_ENTRY_SIZE(maxkeys)	(4 * sizeof(uint32_t) + sizeof(struct sent) + \
+					 (maxkeys) * sizeof(int64_t) + sizeof(struct sval))
+#define S_ARRAY_SIZE(s)	vxt_stab_key_size(&(s)->vtab)
 struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
 /* Write @v (0 frees it). @return 0 or -ENOMEM. */
 int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);

@@ -79,6 +79,14 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
 	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
 		return -ENOMEM;
+	{
+		unsigned maxkeys = 1;	/* the widest associative array's keys */
+
+		for (unsigned i = 0; i < s->nvars; i++)
+			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
+				maxkeys = s->vars[i].nkeys;
+		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
+	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
 
@@ -123,6 +131,7 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
 	s->opt.dynvarsize = VXT_SCRIPT_DEFAULT_DYNVARSIZE;
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+	vxt_stab_init(&s->spool, 1, 0);
 }
 
 static struct vxt_script *compile(const char *text, size_t len, const char *file,
@@ -278,9 +287,13 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->spec);
 	free(s->freel);
 	free(s->busyl);
-	for (size_t i = 0; i < s->vtab.cap; i++)	/* interned strings */
-		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
-			free((char *)s->vtab.e[i].key.k[0].s);
+	for (size_t i = 0; i < s->spool.cap; i++) {	/* interned strings */
+		struct sent *e = vxt_stab_at(&s->spool, i);
+
+		if (e)
+			free((char *)(uintptr_t)e->k[0]);
+	}
+	vxt_stab_free(&s->spool);
 	vxt_stab_free(&s->vtab);
 	vxt_sdyn_free_all(s);
 	if (s->fast)

@@ -709,6 +709,9 @@ int vxt_script_check(struct vxt_script *s, char *err)
 		if (rc < 0 || !k.changed)
 			break;
 	}
+	for (unsigned i = 0; i < s->nvars; i++)	/* only ever `x = 0`: an integer */
+		if (s->vars[i].type == SV_NONE && s->vars[i].assigned)
+			s->vars[i].type = SV_INT;
 	for (unsigned i = 0; i < s->naggs; i++)
 		s->aggs[i].fn = -1;	/* the checking pass defines them in order */
 	k.final = true;

@@ -557,7 +557,7 @@ static bool has_action(const struct snode *n)
 {
 	if (!n)
 		return false;
-	if (n->kind == SN_CALL && n->idx != FN_SPECULATION)
+	if ((n->kind == SN_CALL && n->idx != FN_SPECULATION) || n->kind == SN_AGGSET)
 		return true;
 	return has_action(n->a) || has_action(n->b) || has_action(n->c);
 }

@@ -20,7 +20,7 @@
 
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 {
-	struct skey k = { .ns = NS_STRPOOL, .n = 1 };
+	struct skey k = { .n = 1 };
 	struct sent *e;
 	uint64_t h;
 	char *dup;
@@ -28,14 +28,14 @@ const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 	k.k[0].type = SV_STR;
 	k.k[0].s = str;
 	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->vtab, &k, h);
+	e = vxt_stab_find(&s->spool, &k, h);
 	if (e)
-		return e->key.k[0].s;
+		return (const char *)(uintptr_t)e->k[0];
 	dup = strdup(str);
 	if (!dup)
 		goto nomem;
 	k.k[0].s = dup;
-	e = vxt_stab_insert(&s->vtab, &k, h);
+	e = vxt_stab_insert(&s->spool, &k, h);
 	if (!e) {
 		free(dup);
 		goto nomem;
@@ -180,7 +180,7 @@ static __attribute__((noinline)) struct sval array_read(struct ectx *x, const st
 
 	array_key(x, n, &k);
 	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
-	return e ? e->val : zero_of(n);
+	return e ? *(struct sval *)vxt_sent_value(&x->s->vtab, e) : zero_of(n);
 }
 
 /* A req-> variable: the event's request's value, or NULL when unset. */
@@ -247,19 +247,19 @@ static void var_write(struct ectx *x, const struct snode *n, struct sval v)
 	if (vxt_sval_frees(&v)) {	/* D: assigning 0 frees a dynamic variable */
 		if (e) {
 			vxt_stab_delete(&s->vtab, e);
-			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
+			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
 		}
 		return;
 	}
 	if (!e) {
-		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE))
+		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE(s)))
 			return;		/* a dynamic variable drop */
 		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h))) {
 			x->rc = -ENOMEM;
 			return;
 		}
 	}
-	e->val = v;
+	*(struct sval *)vxt_sent_value(&s->vtab, e) = v;
 }
 
 /* ---- expressions ---- */

@@ -288,13 +288,14 @@ int vxt_script_prepare_fast(struct vxt_script *s)
 		for (unsigned j = 0; j < s->cl[i].nstmts; j++) {
 			struct snode *st = s->cl[i].stmts[j];
 			struct sfast *f;
+			unsigned k;
 
 			if (st->kind != SN_AGGSET)
 				continue;
 			st->num = s->nfast;
 			f = &s->fast[s->nfast++];
 			f->usable = true;
-			for (unsigned k = 0; k < st->nkeys; k++) {
+			for (k = 0; k < st->nkeys; k++) {
 				const struct snode *key = st->keys[k];
 
 				if (key->kind == SN_FIELD && key->idx == SF_OBJECT)
@@ -311,6 +312,14 @@ int vxt_script_prepare_fast(struct vxt_script *s)
 				else
 					f->usable = false;
 			}
+			/* integer keys find their entry in the table as fast as in a
+			 * cache, without its memory (80 bytes a slot) */
+			for (k = 0; k < st->nkeys && f->kind[k] == FK_INT; k++)
+				;
+			if (st->nkeys && k == st->nkeys)
+				f->usable = false;
+			if (f->usable)
+				s->aggs[st->idx].cached = true;
 		}
 	return 0;
 }
