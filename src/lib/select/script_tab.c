@@ -255,6 +255,9 @@ void vxt_stab_free(struct stab *t)
 	unsigned maxkeys = t->maxkeys;
 	size_t vsize = t->vsize;
 
+	if (!t->esize)
+		return;	/* never set up (an aggregation cleared before its first
+			 * value): it is set up when its function is known */
 	for (size_t b = 0; b < t->nblocks; b++)
 		free(t->blocks[b]);
 	free(t->blocks);
