@@ -1,0 +1,158 @@
+/* test_script_bt.c - bpftrace programs: the compiled engine against the
+ * tree walker
+ *
+ * Programs that use every part of the bpftrace front-end (probes of every
+ * phase, args and builtins, maps as aggregations and as variables,
+ * delete, has_key, clear, zero, print of values and maps, $locals and
+ * tuples, if / else, unroll, while, speculation, time and strftime) run
+ * over 500 random sets of overlapping I/O of every phase by both engines:
+ * every record, the statistics and the exit status must be the same, and
+ * each program must print something.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../fuzz/script_diff.h"
+
+/* the random scripts of script_diff.h are not used here */
+static int (*const unused_diff)(const uint8_t *, size_t, const struct vxt_objtab *,
+				const struct vxt_strtab *, char **) __attribute__((unused)) = diff_engines;
+
+static const char *const programs[] = {
+	/* biolatency and biosnoop, as bpftrace's tools write them */
+	"BEGIN { printf(\"Tracing\\n\"); }\n"
+	"tracepoint:block:block_bio_queue { @start[args.sector] = nsecs; }\n"
+	"tracepoint:block:block_rq_complete, tracepoint:block:block_bio_complete\n"
+	"/@start[args.sector]/ { @usecs = hist((nsecs - @start[args.sector]) / 1000);\n"
+	"  delete(@start, args.sector); }\n"
+	"END { clear(@start); }\n",
+	"tracepoint:block:block_io_start { $key = (args.dev, args.sector);\n"
+	"  @start[$key] = nsecs; @iopid[$key] = pid; @iocomm[$key] = comm; }\n"
+	"tracepoint:block:block_io_done /has_key(@start, (args.dev, args.sector))/ {\n"
+	"  $key = (args.dev, args.sector); $now = nsecs;\n"
+	"  printf(\"%-12u %-5d %-8d %-16s %-6d %7d\\n\", elapsed / 1e6, args.dev >> 20,\n"
+	"    args.dev & ((1 << 20) - 1), @iocomm[$key], @iopid[$key], ($now - @start[$key]) / 1e3);\n"
+	"  delete(@start, $key); delete(@iopid, $key); delete(@iocomm, $key); }\n"
+	"END { clear(@start); clear(@iopid); clear(@iocomm); }\n",
+	/* control flow, every aggregating function, rwbs */
+	"t:block:block_rq_issue, t:block:block_rq_insert, t:block:block_getrq {\n"
+	"  if (args.nr_sector > 8) { @big[comm] = count(); } else if (pid == 101) {\n"
+	"    @p = sum(args.nr_sector); } else { @s = stats(args.sector); }\n"
+	"  @l = lhist(args.sector, 0, 32, 8); @mx[args.rwbs] = max(args.sector);\n"
+	"  @mn = min(args.sector); @av[cpu] = avg(args.nr_sector);\n"
+	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i); }\n"
+	"tracepoint:block:block_rq_requeue { @rq++; print(@rq); print(comm); }\n"
+	"interval:ms:20 { print(@big); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
+	"END { printf(\"%s\\n\", strftime(\"%Y-%m-%d %H:%M\", nsecs)); }\n",
+	/* speculation, keyed by request */
+	"config = { nspec = 8; specsize = 4096 }\n"
+	"kprobe:blk_mq_start_request { $s = speculation(); @spec[arg0] = $s; speculate($s);\n"
+	"  printf(\"issue %d\\n\", arg0); }\n"
+	"kprobe:blk_account_io_done /@spec[arg0]/ { $s = @spec[arg0]; delete(@spec[arg0]);\n"
+	"  if (args->rq != 0 && @spec[arg0] == 0) { speculate($s); printf(\"done %d\\n\", pid);\n"
+	"    commit($s); } else { discard($s); } }\n"
+	"tracepoint:block:block_rq_error { @err[args.error] = count(); exit(); }\n",
+};
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint8_t rnd8(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint8_t)(rng >> 24);
+}
+
+static int run(const char *text, const struct vxt_event *ev, size_t n,
+	       const struct vxt_objtab *objs, const struct vxt_strtab *strs, bool old,
+	       struct diff_text *out)
+{
+	struct vxt_script_stats st;
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_script *s = vxt_script_compile(text, strlen(text), "t.bt", NULL, 0, err);
+	int code = 0;
+
+	ck_assert_msg(s != NULL, "%s", err);
+	s->old_engine = old;
+	vxt_script_set_wall_offset(s, 0);
+	if (vxt_script_start(s, objs, strs, diff_sink, out) == 0) {
+		for (size_t i = 0; i < n && !vxt_script_exited(s, NULL); i++)
+			if (vxt_script_push(s, &ev[i], i) < 0)
+				break;
+		vxt_script_end(s);
+	}
+	vxt_script_get_stats(s, &st);
+	vxt_script_exited(s, &code);
+	put(out, "exit %d records %llu opened %llu committed %llu discarded %llu failed %llu "
+	    "dyn %llu errors %llu\n", code, (unsigned long long)st.records,
+	    (unsigned long long)st.opened, (unsigned long long)st.committed,
+	    (unsigned long long)st.discarded, (unsigned long long)st.failed_unavail,
+	    (unsigned long long)st.dyn_drops, (unsigned long long)st.errors);
+	vxt_script_free(s);
+	return 0;
+}
+
+START_TEST(test_engines_agree_on_bpftrace)
+{
+	static const char *const names[] = { "sda", "sdb1", "dm-0" };
+	static const char *const comms[] = { "fio", "kworker/u8:2", "dd" };
+	static const uint8_t other[] = { VXT_PH_GETRQ, VXT_PH_INSERT, VXT_PH_MERGE, VXT_PH_PLUG };
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	size_t printed[sizeof(programs) / sizeof(programs[0])] = { 0 };
+	uint8_t bytes[1024];
+
+	ck_assert(objs && strs);
+	for (unsigned i = 0; i < 3; i++) {
+		vxt_objtab_add(objs, 8 << 20 | i, names[i], vxt_obj_kind_guess(names[i]), 1 << 30);
+		vxt_strtab_intern(strs, comms[i], strlen(comms[i]));
+	}
+	for (unsigned k = 0; k < 500; k++) {
+		struct diff_bytes b = { .p = bytes, .n = sizeof(bytes) };
+		struct vxt_event ev[200];
+		size_t n;
+
+		for (size_t i = 0; i < sizeof(bytes); i++)
+			bytes[i] = rnd8();
+		n = diff_events(&b, ev, 200);
+		for (size_t i = 0; i < n; i++) {	/* every phase, flags for rwbs */
+			if (ev[i].phase == VXT_PH_QUEUE && rnd8() % 2)
+				ev[i].phase = other[rnd8() % 4];
+			ev[i].flags = rnd8() & 0x3f;
+			ev[i].bytes = 512u * (1 + rnd8() % 32);
+		}
+		for (size_t p = 0; p < sizeof(programs) / sizeof(programs[0]); p++) {
+			struct diff_text a = { .cap = 1 << 20 }, w = { .cap = 1 << 20 };
+
+			a.s = calloc(1, a.cap);
+			w.s = calloc(1, w.cap);
+			ck_assert(a.s && w.s);
+			run(programs[p], ev, n, objs, strs, false, &a);
+			run(programs[p], ev, n, objs, strs, true, &w);
+			if (a.n != w.n || memcmp(a.s, w.s, a.n))
+				ck_abort_msg("program %zu, events %u: the engines differ:\n--- compiled\n"
+					     "%s--- walker\n%s", p, k, a.s, w.s);
+			printed[p] += a.n;
+			free(a.s);
+			free(w.s);
+		}
+	}
+	for (size_t p = 0; p < sizeof(programs) / sizeof(programs[0]); p++)
+		ck_assert_msg(printed[p] > 500 * 100, "program %zu printed %zu bytes", p, printed[p]);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+}
+END_TEST
+
+Suite *script_bt_suite(void)
+{
+	Suite *s = suite_create("script_bt");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_engines_agree_on_bpftrace);
+	suite_add_tcase(s, tc);
+	return s;
+}
