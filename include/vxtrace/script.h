@@ -228,6 +228,9 @@ int vxt_script_end(struct vxt_script *s);
  * Borrowed until the next call. */
 const char *vxt_script_notes(struct vxt_script *s, bool all_phases);
 
+/* True when the script is written in bpftrace's language (formats/bpftrace.md). */
+bool vxt_script_is_bpftrace(const struct vxt_script *s);
+
 /* The ops the script compiled to, one program per probe, as dtrace -S
  * lists DIF: for `vxreplay --explain`. @return 0, or EOF on a write error. */
 int vxt_script_explain(const struct vxt_script *s, FILE *out);

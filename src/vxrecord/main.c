@@ -51,7 +51,8 @@ static void usage(FILE *f)
 "      --host NAME         the file's host; --clock-offset [-]DUR moves the sim's clock\n"
 "      --profile NAME      write only what profile NAME keeps (errors-in-context)\n"
 "      --profile-dir DIR   look for profiles and scripts (NAME.d) in DIR first\n"
-"      --script NAME       write what D script NAME.d keeps; -x NAME=VALUE options\n"
+"      --script NAME       write what D script NAME.d (or bpftrace's NAME.bt) keeps;\n"
+"                          -x NAME=VALUE options\n"
 "      --listen ADDR:PORT  serve metrics on http://ADDR:PORT/metrics (Prometheus)\n"
 "      --listen-remote     let --listen use a non-loopback address\n"
 "      --sink URL          also ship the trace to clickhouse+http://HOST:PORT/DB.TABLE\n"
@@ -561,9 +562,10 @@ static int record(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;
-	if (o->keep.script.s) {	/* the header names the script as NAME.d */
-		snprintf(script_name, sizeof(script_name), "%s.d",
-			 vxt_script_name(o->keep.script.s));
+	if (o->keep.script.s) {	/* the header names the script as NAME.d (NAME.bt) */
+		snprintf(script_name, sizeof(script_name), "%s.%s",
+			 vxt_script_name(o->keep.script.s),
+			 vxt_script_is_bpftrace(o->keep.script.s) ? "bt" : "d");
 		o->wr.profile = script_name;
 	}
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);

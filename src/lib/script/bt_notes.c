@@ -28,3 +28,8 @@ const char *vxt_script_notes(struct vxt_script *s, bool all_phases)
 	}
 	return b->said;
 }
+
+bool vxt_script_is_bpftrace(const struct vxt_script *s)
+{
+	return s->bt != NULL;
+}
