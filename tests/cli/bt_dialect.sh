@@ -50,6 +50,13 @@ expect_eq "hist per comm: the comms, by total then name" "$(tr '\n' ' ' <"$T/com
 	"$(awk -F, '$3 == "start" { n[$12]++ } END { for (c in n) print n[c], c }' "$T/ev.csv" |
 	   sort -k1,1n -k2 | awk '{ printf "%s ", $2 }')"
 
+# print(@m, top, div): the 3 largest sums, in KiB
+printf 'tracepoint:block:block_rq_issue { @b[comm] = sum(args.bytes); }\nEND { print(@b, 3, 1024); clear(@b); }\n' >"$T/top.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/top.bt" >"$T/top.out" || fail "top.bt"
+expect_eq "print(@b, 3, 1024)" "$(grep '^@b\[' "$T/top.out")" \
+	"$(awk -F, '$3 == "start" { n[$12] += $7 } END { for (c in n) print n[c], c }' "$T/ev.csv" |
+	   sort -k1,1n -k2 | tail -3 | awk '{ printf "@b[%s]: %d\n", $2, int($1 / 1024) }')"
+
 # a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
 # one warning at load
 printf 'tracepoint:block:block_rq_issue { @s[kstack] = count(); @t[kstack] = count(); }\n' >"$T/st.bt"

@@ -43,7 +43,7 @@ static const char *const programs[] = {
 	"  @mn = min(args.sector); @av[cpu] = avg(args.nr_sector);\n"
 	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i); }\n"
 	"tracepoint:block:block_rq_requeue { @rq++; print(@rq); print(comm); }\n"
-	"interval:ms:20 { print(@big); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
+	"interval:ms:20 { print(@big, 2); print(@mx); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
 	"END { printf(\"%s\\n\", strftime(\"%Y-%m-%d %H:%M\", nsecs)); }\n",
 	/* speculation, keyed by request */
 	"config = { nspec = 8; specsize = 4096 }\n"

@@ -178,6 +178,10 @@ struct sval vxt_bt_value_tree(struct ectx *x, const struct snode *n);
 /* bt_print.c: aggregation @a in bpftrace's layout into @out; every map at
  * END (aggregations and maps used as variables, by name). */
 void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *out);
+/* As vxt_bt_agg_print(), only the @top largest entries (0: all), values
+ * divided by @div (print(@m, top, div)). */
+void vxt_bt_agg_print_top(const struct vxt_script *s, const struct sagg *a, FILE *out,
+			  size_t top, int64_t div);
 void vxt_bt_print_var(const struct vxt_script *s, unsigned var, FILE *out);
 void vxt_bt_print_end(struct vxt_script *s, FILE *out);
 

@@ -580,8 +580,14 @@ static struct snode *call(struct btparser *p, const struct stoken *at)
 			return NULL;
 		p->parens--;
 		if (a->kind == SN_AGG) {
-			if (f[0] == 'p')
+			if (f[0] == 'p' && nv == 1)
 				return call_node(p, FN_PRINTA, at, v, 1);
+			if (f[0] == 'p') {	/* print(@m, top[, div]) */
+				n = call_node(p, FN_BT, at, v, nv);
+				if (n)
+					n->num = BTA_PRINT;
+				return n;
+			}
 			return call_node(p, f[0] == 'c' ? FN_TRUNC : FN_CLEAR, at, v, 1);
 		}
 		n = call_node(p, FN_BT, at, v, nv);

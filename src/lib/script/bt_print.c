@@ -66,7 +66,7 @@ static void row(FILE *out, const char *label, uint64_t n, uint64_t max)
 
 /* D's quantize buckets (the negative ones at 0..63, 0 at 64, [1] at 65,
  * [2^k, 2^k+1) at 65 + k) as bpftrace's: (..., 0), [0], [1], [2, 4) ... */
-static void print_hist(const struct sagg *a, const struct saggval *d, FILE *out)
+static void print_hist(const struct sagg *a, const struct saggval *d, int64_t div, FILE *out)
 {
 	uint64_t b[QZ_BUCKETS - 62] = { 0 }, max = 0;
 	int first = -1, last = -1;
@@ -97,7 +97,7 @@ static void print_hist(const struct sagg *a, const struct saggval *d, FILE *out)
 			hist_label(i - 1, hi, sizeof(hi));
 			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
 		}
-		row(out, label, b[i], max);
+		row(out, label, b[i] / (uint64_t)div, max);
 	}
 }
 
@@ -198,6 +198,12 @@ static struct sent **entries(const struct stab *t, long ns, size_t *n)
 
 void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *out)
 {
+	vxt_bt_agg_print_top(s, a, out, 0, 1);
+}
+
+void vxt_bt_agg_print_top(const struct vxt_script *s, const struct sagg *a, FILE *out,
+			  size_t top, int64_t div)
+{
 	uint8_t kind = (unsigned)(a - s->aggs) < BT_MAX_MAPS ? s->bt->aggkind[a - s->aggs] : 0;
 	struct sent **v;
 	size_t n;
@@ -209,7 +215,7 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 	sorting = a;
 	qsort(v, n, sizeof(*v), cmp_agg);
 	snprintf(name, sizeof(name), "@%s", a->name);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = top && top < n ? n - top : 0; i < n; i++) {
 		const struct saggval *d = vxt_sent_value(&a->tab, v[i]);
 		struct skey k;
 
@@ -218,7 +224,7 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 		if (a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE) {
 			fputs(": \n", out);	/* bpftrace's "key: " before a histogram */
 			if (a->fn == FN_QUANTIZE)
-				print_hist(a, d, out);
+				print_hist(a, d, div, out);
 			else
 				print_lhist(a, d, out);
 			if (i + 1 < n)
@@ -227,7 +233,7 @@ void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *ou
 			fprintf(out, ": count %" PRId64 ", average %" PRId64 ", total %" PRId64 "\n",
 				d->count, d->count ? d->sum / d->count : 0, d->sum);
 		} else {
-			fprintf(out, ": %" PRId64 "\n", value_of(a, d));
+			fprintf(out, ": %" PRId64 "\n", value_of(a, d) / div);
 		}
 	}
 	if (a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE || a->fn == FN_AVG)

@@ -103,7 +103,12 @@ unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
 	case BTA_DELETE:	/* the element's keys */
 		*v = n->args[0]->args;
 		return n->args[0]->nargs;
-	case BTA_PRINT:		/* a value; a map is printed from its variable */
+	case BTA_PRINT:		/* a value; a map is printed from its variable; an
+				 * aggregation's top and div */
+		if (n->args[0]->kind == SN_AGG) {
+			*v = n->args + 1;
+			return n->nargs - 1;
+		}
 		*v = n->args;
 		return prints_map(n->args[0]) ? 0 : 1;
 	case BTA_STRFTIME:	/* the time; the format is a constant */
@@ -132,14 +137,19 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 		s->globals[a->num].type = SV_NONE;
 		return 0;
 	case BTA_PRINT:
-		if (prints_map(a)) {
+		if (prints_map(a) || a->kind == SN_AGG) {
 			char *out = NULL;
 			size_t olen = 0;
 			FILE *f = open_memstream(&out, &olen);
 
 			if (!f)
 				return -ENOMEM;
-			vxt_bt_print_var(s, (unsigned)a->num, f);
+			if (a->kind == SN_AGG)	/* print(@m, top[, div]) */
+				vxt_bt_agg_print_top(s, &s->aggs[a->idx], f,
+						     v[0].i > 0 ? (size_t)v[0].i : 0,
+						     n->nargs > 2 && v[1].i > 0 ? v[1].i : 1);
+			else
+				vxt_bt_print_var(s, (unsigned)a->num, f);
 			if (fclose(f) != 0) {
 				free(out);
 				return -ENOMEM;
