@@ -57,6 +57,12 @@ expect_eq "print(@b, 3, 1024)" "$(grep '^@b\[' "$T/top.out")" \
 	"$(awk -F, '$3 == "start" { n[$12] += $7 } END { for (c in n) print n[c], c }' "$T/ev.csv" |
 	   sort -k1,1n -k2 | tail -3 | awk '{ printf "@b[%s]: %d\n", $2, int($1 / 1024) }')"
 
+# $1: the program's argument after --
+printf 'tracepoint:block:block_rq_issue /pid == $1/ { @n = count(); }\n' >"$T/pid.bt"
+expect_eq "\$1 in a predicate" \
+	"$("$B/vxreplay" "$T/t.vxt" --script "$T/pid.bt" -- 1010 | sed -n 's/^@n: //p')" \
+	"$(awk -F, '$3 == "start" && $11 == 1010' "$T/ev.csv" | wc -l)"
+
 # a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
 # one warning at load
 printf 'tracepoint:block:block_rq_issue { @s[kstack] = count(); @t[kstack] = count(); }\n' >"$T/st.bt"

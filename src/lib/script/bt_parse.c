@@ -640,6 +640,38 @@ static struct snode *call(struct btparser *p, const struct stoken *at)
 	return vxt_btp_fail(p, at->line, at->col, "ERROR: Unknown function: '%s'", f), NULL;
 }
 
+/* $N: the program's Nth argument (vxreplay FILE --script P -- ARGS), an
+ * integer when it reads as one, else a string; 0 when not given, as
+ * bpftrace reads a missing one. */
+static struct snode *positional(struct btparser *p, const struct stoken *at)
+{
+	char *end;
+	unsigned long n = strtoul(at->str + 1, &end, 10);
+	const char *v = n >= 1 && n <= p->s->nmargs ? p->s->margs[n - 1] : NULL;
+	struct snode *r;
+
+	if (*end)
+		return vxt_btp_fail(p, at->line, at->col, "ERROR: syntax error, unexpected %s",
+				    at->str), NULL;
+	if (n == 0)
+		v = p->s->name;
+	if (v && *v) {
+		long long i = strtoll(v, &end, 0);
+
+		if (!*end) {
+			r = vxt_btp_node(p, SN_NUM, at->line, at->col);
+			if (r)
+				r->num = i;
+			return r;
+		}
+		r = vxt_btp_node(p, SN_STR, at->line, at->col);
+		if (r && !(r->str = vxt_btp_dup(p, v)))
+			return NULL;
+		return r;
+	}
+	return vxt_btp_node(p, SN_NUM, at->line, at->col);	/* 0 */
+}
+
 static struct snode *primary(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek(p);
@@ -699,6 +731,8 @@ static struct snode *primary(struct btparser *p)
 		return NULL;
 	}
 	vxt_btp_take(p);
+	if (at.str[0] == '$' && isdigit((unsigned char)at.str[1]))
+		return positional(p, &at);
 	if (at.str[0] == '$') {
 		struct btlocal *l = vxt_btp_local(p, at.str, false);
 
