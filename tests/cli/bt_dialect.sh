@@ -151,6 +151,10 @@ bad "syntax" 'BEGIN { @x = 1 }}' 'bad.bt:1:17: ERROR: syntax error, unexpected }
 bad "aggregating function alone" 'BEGIN { $x = count(); }' \
 	'bad.bt:1:14: ERROR: count() should be directly assigned to a map'
 bad "a map never written" 'BEGIN { printf("%d", @nope); }' 'bad.bt:1:22: ERROR: Undefined map: @nope'
+bad "a map given two types" 'BEGIN { @x = comm; @x = 1; }' \
+	"bad.bt:1:23: ERROR: Type mismatch for @x: trying to assign value of type 'int64' when map already contains a value of type 'string'"
+bad "printf against its argument" 'BEGIN { printf("%d", comm); }' \
+	'bad.bt:1:22: ERROR: printf: %d specifier expects a value of type integer (string supplied)'
 bad "args in BEGIN" 'BEGIN { @x = args.sector; }' 'bad.bt:1:14: ERROR: The args builtin'
 
 # a phase the file lacks is said once, at load, naming --phases all

@@ -175,6 +175,10 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 int vxt_bt_run_tree(struct ectx *x, const struct snode *n);
 struct sval vxt_bt_value_tree(struct ectx *x, const struct snode *n);
 
+/* bt_errors.c: the checker's message in @err (of @size bytes) in
+ * bpftrace's words, where bpftrace has some. Can't fail. */
+void vxt_bt_reword(char *err, size_t size);
+
 /* bt_print.c: aggregation @a in bpftrace's layout into @out; every map at
  * END (aggregations and maps used as variables, by name). */
 void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *out);

@@ -178,6 +178,8 @@ static struct vxt_script *compile(const char *text, size_t len, const char *file
 		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
+	if (rc == -EINVAL && s->bt)	/* a bpftrace program: bpftrace's words */
+		vxt_bt_reword(err, VXT_ERRBUF_SIZE);
 	if (rc == 0)
 		rc = apply_x(s, xopts, nx, err);
 	if (rc == 0)
