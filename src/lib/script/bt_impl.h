@@ -9,7 +9,9 @@
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
  * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
  * ...), bt_run.c runs the actions D lacks (delete, clear of a map, print of
- * a value, time, strftime) and bt_print.c prints maps in bpftrace's layout.
+ * a value, time, strftime), bt_print.c prints maps in bpftrace's layout,
+ * bt_notes.c says what a program cannot see in a file, and bt_errors.c
+ * words the checker's refusals as bpftrace does.
  */
 #ifndef VXT_BT_IMPL_H
 #define VXT_BT_IMPL_H
