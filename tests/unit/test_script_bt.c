@@ -7,7 +7,8 @@
  * tuples, if / else, unroll, while, speculation, time and strftime) run
  * over 500 random sets of overlapping I/O of every phase by both engines:
  * every record, the statistics and the exit status must be the same, and
- * each program must print something.
+ * each program must print something. And which events each probe fires
+ * on, against a count by hand.
  */
 #include <check.h>
 #include <stdio.h>
@@ -120,7 +121,7 @@ START_TEST(test_engines_agree_on_bpftrace)
 		for (size_t i = 0; i < n; i++) {	/* every phase, flags for rwbs */
 			if (ev[i].phase == VXT_PH_QUEUE && rnd8() % 2)
 				ev[i].phase = other[rnd8() % 4];
-			ev[i].flags = rnd8() & 0x3f;
+			ev[i].flags = rnd8() & 0x7f;	/* VXT_F_BIO too */
 			ev[i].bytes = 512u * (1 + rnd8() % 32);
 		}
 		for (size_t p = 0; p < sizeof(programs) / sizeof(programs[0]); p++) {
@@ -146,6 +147,59 @@ START_TEST(test_engines_agree_on_bpftrace)
 }
 END_TEST
 
+static int collect(void *arg, const struct vxt_script_rec *r)
+{
+	put(arg, "%.*s", (int)r->len, r->text);
+	return 0;
+}
+
+/* Which events each probe fires on, counted by hand: a queue, a
+ * bio-based device's issue and completion (VXT_F_BIO), a request's issue,
+ * completion and failed completion, a getrq, an insert. */
+START_TEST(test_probes_fire_on_their_events)
+{
+	static const struct { uint8_t phase; uint16_t flags; int32_t error; } evs[] = {
+		{ VXT_PH_QUEUE, 0, 0 }, { VXT_PH_START, VXT_F_BIO, 0 },
+		{ VXT_PH_DONE, VXT_F_BIO, 0 }, { VXT_PH_GETRQ, 0, 0 },
+		{ VXT_PH_INSERT, 0, 0 }, { VXT_PH_START, 0, 0 }, { VXT_PH_DONE, 0, 0 },
+		{ VXT_PH_START, 0, 0 }, { VXT_PH_DONE, 0, -5 },
+	};
+	static const char text[] =
+		"tracepoint:block:block_bio_queue { @q = count(); }\n"
+		"tracepoint:block:block_bio_complete { @bc = count(); }\n"
+		"tracepoint:block:block_rq_complete { @rc = count(); }\n"
+		"tracepoint:block:block_rq_issue { @ri = count(); }\n"
+		"t:block:block_getrq, t:block:block_rq_insert { @gi = count(); }\n"
+		"tracepoint:block:block_rq_error { @e = count(); }\n"
+		"kprobe:blk_account_io_start { @as = count(); }\n"
+		"tracepoint:block:block_rq_issue, tracepoint:block:block_rq_error { @ie = count(); }\n";
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_strtab *strs = vxt_strtab_new();
+	struct diff_text out = { .cap = 1 << 16 };
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_script *s = vxt_script_compile(text, sizeof(text) - 1, "p.bt", NULL, 0, err);
+
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(objs && strs && (out.s = calloc(1, out.cap)));
+	vxt_objtab_add(objs, 8 << 20, "sda", vxt_obj_kind_guess("sda"), 1 << 30);
+	ck_assert_int_eq(vxt_script_start(s, objs, strs, collect, &out), 0);
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		struct vxt_event e = { .time_ns = 1000 + i, .phase = evs[i].phase,
+				       .flags = evs[i].flags, .error = evs[i].error,
+				       .sector = 8 * i, .bytes = 4096 };
+
+		ck_assert_int_eq(vxt_script_push(s, &e, i), 0);
+	}
+	ck_assert_int_eq(vxt_script_end(s), 0);
+	ck_assert_str_eq(out.s, "Attaching 10 probes...\n\n\n"
+			 "@as: 1\n@bc: 1\n@e: 1\n@gi: 2\n@ie: 4\n@q: 2\n@rc: 3\n@ri: 3\n");
+	free(out.s);
+	vxt_script_free(s);
+	vxt_objtab_free(objs);
+	vxt_strtab_free(strs);
+}
+END_TEST
+
 Suite *script_bt_suite(void)
 {
 	Suite *s = suite_create("script_bt");
@@ -153,6 +207,7 @@ Suite *script_bt_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_engines_agree_on_bpftrace);
+	tcase_add_test(tc, test_probes_fire_on_their_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -35,6 +35,7 @@ struct sbt {
 	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */
 	char phase_probe[VXT_PH_COUNT][64];	/* the first probe of each, for the note */
 	unsigned phase_line[VXT_PH_COUNT], phase_col[VXT_PH_COUNT];
+	bool phase_bio[VXT_PH_COUNT];	/* its probe also sees bio-based devices' issues */
 	bool no_print_maps;	/* config print_maps_on_exit = false */
 };
 
@@ -49,11 +50,20 @@ struct sbt {
 #define BF_CMD		0x080
 #define BF_OLD		0x100	/* old_dev, old_sector */
 
+/* The level of the events a probe sees: BL_BIO only a bio-based device's
+ * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints.
+ * The request probes take both levels: testing the flags of every event
+ * would cost their decoding where a recording has no bio-based device. */
+enum btlevel { BL_ANY, BL_BIO };
+
 /* A probe of the dialect: the phase whose events fire it. */
 struct btprobe {
 	const char *name;	/* "tracepoint:block:block_rq_issue" */
 	unsigned phase;		/* VXT_PH_* */
 	bool error_only;	/* block_rq_error: failed completions */
+	uint8_t level;		/* enum btlevel */
+	bool bio_start;		/* also a bio-based device's issue (block_bio_queue: what
+				 * a capture of issue and completion keeps of its bios) */
 	unsigned fields;	/* BF_* of args */
 };
 
@@ -104,7 +114,7 @@ struct btparser {
 	char probe_text[64];
 	const struct btprobe *bprobes[16];	/* its tracepoints and kprobes */
 	unsigned nbprobes;
-	bool other;		/* some probe is a phase D has no probe for */
+	bool other;		/* the probes need a test of the event (bt_stmt.c's guard) */
 	bool has_event;		/* an event probe (args, nsecs of an event) */
 	unsigned fields;	/* BF_* every probe of the block has */
 	unsigned bline, bcol;

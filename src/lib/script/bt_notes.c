@@ -23,8 +23,10 @@ const char *vxt_script_notes(struct vxt_script *s, bool all_phases)
 		n = strlen(b->said);
 		snprintf(b->said + n, sizeof(b->said) - n, "%.100s:%u:%u: WARNING: %s: the "
 			 "recording holds no %s events, only issue and completion: the probe "
-			 "never fires (record with --phases all)\n", s->file, b->phase_line[ph],
-			 b->phase_col[ph], b->phase_probe[ph], vxt_phase_name(ph));
+			 "%s (record with --phases all)\n", s->file, b->phase_line[ph],
+			 b->phase_col[ph], b->phase_probe[ph], vxt_phase_name(ph),
+			 b->phase_bio[ph] ? "fires only on bio-based devices' bios" :
+			 "never fires");
 	}
 	return b->said;
 }

@@ -8,8 +8,9 @@
  * so far, then A's clauses guarded by this->$$n and B's by !this->$$n;
  * unroll(N) repeats its block N times; while runs its block at most
  * BT_WHILE_MAX rounds. A probe of a phase D has no probe for (getrq,
- * insert, merge ...) fires the clause through D's other-phase list with a
- * guard on the event's phase. The config block is read and its settings
+ * insert, merge ...) fires the clause through D's other-phase list; a test
+ * of the event's phase, its level (request or bio) or its failure guards
+ * the clause where D's probes alone would take more. The config block is read and its settings
  * accepted.
  */
 #include <errno.h>
@@ -110,48 +111,108 @@ static struct snode *this_ref(struct btparser *p, int var, unsigned line, unsign
 	return n;
 }
 
-/* The phase test of a block whose probes D cannot tell apart by probe. */
-static struct snode *phase_guard(struct btparser *p)
+static struct snode *field_of(struct btparser *p, int f, const char *name)
 {
+	struct snode *n = vxt_btp_node(p, SN_FIELD, p->bline, p->bcol);
+
+	if (n) {
+		n->idx = f;
+		n->str = name;
+	}
+	return n;
+}
+
+static struct snode *or_node(struct btparser *p, struct snode *a, struct snode *b)
+{
+	struct snode *n;
+
+	if (!a || !b)
+		return a ? a : b;
+	n = vxt_btp_node(p, SN_OR, a->line, a->col);
+	if (n) {
+		n->op = ST_OROR;
+		n->a = a;
+		n->b = b;
+	}
+	return n;
+}
+
+/* phase == "NAME" */
+static struct snode *phase_is(struct btparser *p, unsigned phase)
+{
+	struct snode *eq = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol);
+
+	if (!eq)
+		return NULL;
+	eq->op = ST_EQ;
+	eq->a = field_of(p, SF_PHASE, "phase");
+	eq->b = vxt_btp_node(p, SN_STR, p->bline, p->bcol);
+	if (!eq->a || !eq->b)
+		return NULL;
+	eq->b->str = vxt_phase_name(phase);
+	return eq;
+}
+
+/* flags & VXT_F_BIO (@bio), or !(flags & VXT_F_BIO) */
+static struct snode *level_is(struct btparser *p, bool bio)
+{
+	struct snode *and = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol), *n;
+
+	if (!and)
+		return NULL;
+	and->op = ST_AND;
+	and->a = field_of(p, SF_FLAGS, "flags");
+	and->b = vxt_btp_node(p, SN_NUM, p->bline, p->bcol);
+	if (!and->a || !and->b)
+		return NULL;
+	and->b->num = VXT_F_BIO;
+	if (bio)
+		return and;
+	n = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
+	if (n) {
+		n->op = ST_NOT;
+		n->a = and;
+	}
+	return n;
+}
+
+/* Whether the block also has a probe of @b's phase at the other level (or
+ * at any): then @b's level needs no test (block_rq_complete beside
+ * block_bio_complete take every completion). */
+static bool both_levels(const struct btparser *p, const struct btprobe *b)
+{
+	for (unsigned i = 0; i < p->nbprobes; i++) {
+		const struct btprobe *o = p->bprobes[i];
+
+		if (o != b && o->phase == b->phase && o->error_only == b->error_only &&
+		    o->level != b->level)
+			return true;
+	}
+	return false;
+}
+
+/* The test of the event a block's probes need beyond D's probe: its
+ * phase when they are of several (or of one D has no probe for), its level
+ * (a request, a bio-based device's bio), a failure. NULL when every event
+ * its D probes fire on is one of its probes' (or out of memory: p->rc). */
+static struct snode *event_guard(struct btparser *p)
+{
+	bool several = p->other || __builtin_popcount(p->probes) > 1;
 	struct snode *g = NULL;
-	unsigned l = p->bline, c = p->bcol;
 
 	for (unsigned i = 0; i < p->nbprobes; i++) {
 		const struct btprobe *b = p->bprobes[i];
-		struct snode *eq = vxt_btp_node(p, SN_BINARY, l, c), *t;
+		struct snode *t = several ? phase_is(p, b->phase) : NULL;
 
-		if (!eq)
-			return NULL;
-		eq->op = ST_EQ;
-		eq->a = vxt_btp_node(p, SN_FIELD, l, c);
-		eq->b = vxt_btp_node(p, SN_STR, l, c);
-		if (!eq->a || !eq->b)
-			return NULL;
-		eq->a->idx = SF_PHASE;
-		eq->a->str = "phase";
-		eq->b->str = vxt_phase_name(b->phase);
-		t = eq;
-		if (b->error_only) {
-			struct snode *e = vxt_btp_node(p, SN_FIELD, l, c);
-
-			if (!e)
-				return NULL;
-			e->idx = SF_ERROR;
-			e->str = "error";
-			t = and_node(p, eq, e);
-		}
-		if (!g) {
-			g = t;
-		} else {
-			struct snode *o = vxt_btp_node(p, SN_OR, l, c);
-
-			if (!o)
-				return NULL;
-			o->op = ST_OROR;
-			o->a = g;
-			o->b = t;
-			g = o;
-		}
+		if (b->error_only && several)
+			t = and_node(p, t, field_of(p, SF_ERROR, "error"));
+		if (b->level != BL_ANY && !both_levels(p, b))
+			t = and_node(p, t, level_is(p, b->level == BL_BIO));
+		if (!t)
+			return NULL;	/* every event of the block's one probe */
+		g = or_node(p, g, t);
+		if (b->bio_start)	/* a bio-based device's issue */
+			g = or_node(p, g, and_node(p, phase_is(p, VXT_PH_START), level_is(p, true)));
 	}
 	return g;
 }
@@ -159,7 +220,7 @@ static struct snode *phase_guard(struct btparser *p)
 /* The current clause's predicate: the phase test, the guards, then @user. */
 static struct snode *clause_pred(struct btparser *p, struct snode *user)
 {
-	struct snode *g = p->other ? phase_guard(p) : NULL;
+	struct snode *g = p->has_event ? event_guard(p) : NULL;
 
 	for (unsigned i = 0; i < p->nguards; i++) {
 		struct snode *r = this_ref(p, p->guards[i].var, p->bline, p->bcol);
@@ -201,8 +262,8 @@ static int emit(struct btparser *p, struct snode *user)
 	c->line = p->bline;
 	c->col = p->bcol;
 	c->pred = clause_pred(p, user);
-	if ((p->other || p->nguards || user) && !c->pred)
-		return -EINVAL;
+	if (p->rc < 0)
+		return p->rc;
 	c->stmts = vxt_script_alloc(s, p->nstmts * sizeof(*c->stmts));
 	if (!c->stmts)
 		return p->rc = -ENOMEM;
@@ -553,12 +614,13 @@ static int add_bprobe(struct btparser *p, const struct btprobe *b, const struct 
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: too many probes in one block");
 	p->fields = p->nbprobes ? p->fields & b->fields : b->fields;
 	p->bprobes[p->nbprobes++] = b;
-	p->probes |= sp_of(b);
+	p->probes |= sp_of(b) | (b->bio_start ? SP_START : 0);
 	p->has_event = true;
 	if (sp_of(b) == SP_OTHER)
 		p->other = true;
 	if (!(bt->phases & (1u << b->phase))) {
 		bt->phases |= 1u << b->phase;
+		bt->phase_bio[b->phase] = b->bio_start;
 		snprintf(bt->phase_probe[b->phase], sizeof(bt->phase_probe[0]), "%s", t->str);
 		bt->phase_line[b->phase] = t->line;
 		bt->phase_col[b->phase] = t->col;
