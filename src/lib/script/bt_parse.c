@@ -572,9 +572,12 @@ static struct snode *call(struct btparser *p, const struct stoken *at)
 		v[nv++] = a;
 		while (f[0] == 'p' && vxt_btp_peek(p)->type == ST_COMMA) {	/* top, div */
 			vxt_btp_take(p);
-			if (nv == 3 || !(v[nv++] = assign_expr(p)))
-				return nv == 3 ? (vxt_btp_fail(p, at->line, at->col, "ERROR: print() "
-							       "takes at most 3 arguments"), NULL) : NULL;
+			if (nv == 3 || a->kind != SN_AGG)
+				return vxt_btp_fail(p, at->line, at->col, "ERROR: print() takes "
+						    "%s", a->kind == SN_AGG ? "at most 3 arguments" :
+						    "one argument when it is not a map"), NULL;
+			if (!(v[nv++] = assign_expr(p)))
+				return NULL;
 		}
 		if (vxt_btp_expect(p, ST_RPAREN) < 0)
 			return NULL;
