@@ -4,8 +4,8 @@
  * $locals and @maps, `args.field` as one word, numbers with an exponent
  * (1e6) or '_' separators, probe names (tracepoint:block:block_rq_issue,
  * interval:s:1) where a probe starts; a first line starting with #! and
- * lines starting with #include or #define (bpftrace's preprocessor, whose
- * headers a block tool needs nothing of) are skipped.
+ * the lines of bpftrace's preprocessor (#include, #define, #ifndef ...,
+ * whose headers a block tool needs nothing of) are skipped.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -71,6 +71,20 @@ static bool starts(const struct slexer *lx, const char *w)
 	return lx->len - lx->pos >= n && !memcmp(lx->src + lx->pos, w, n);
 }
 
+/* A line of bpftrace's preprocessor: its headers and conditions are for
+ * the kernel's structures, which a recording has none of. */
+static bool preprocessor(const struct slexer *lx)
+{
+	static const char *const d[] = {
+		"#include", "#define", "#undef", "#ifdef", "#ifndef", "#if ", "#else", "#endif",
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		if (starts(lx, d[i]))
+			return true;
+	return false;
+}
+
 /* Blanks, comments and preprocessor lines. @return false on an
  * unterminated comment. */
 static bool skip_space(struct slexer *lx)
@@ -90,8 +104,7 @@ static bool skip_space(struct slexer *lx)
 			adv(lx);
 			adv(lx);
 		} else if ((c == '/' && peekc(lx, 1) == '/') ||
-			   (c == '#' && lx->col == 1 &&
-			    (starts(lx, "#include") || starts(lx, "#define")))) {
+			   (c == '#' && lx->col == 1 && preprocessor(lx))) {
 			while (peekc(lx, 0) >= 0 && peekc(lx, 0) != '\n')
 				adv(lx);
 		} else {

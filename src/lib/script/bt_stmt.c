@@ -603,6 +603,25 @@ static unsigned sp_of(const struct btprobe *b)
 	}
 }
 
+/* Whether the block has @b's other name (kprobe:blk_account_io_done and
+ * kprobe:__blk_account_io_done: a kernel has one of the two, so bpftrace
+ * attaches one). */
+static bool kprobe_alias(const struct btparser *p, const struct btprobe *b)
+{
+	for (unsigned i = 0; i < p->nbprobes; i++) {
+		const char *x = p->bprobes[i]->name, *y = b->name;
+
+		if (strncmp(x, "kprobe:", 7) || strncmp(y, "kprobe:", 7))
+			continue;
+		x += 7;
+		y += 7;
+		if ((!strncmp(x, "__", 2) && !strcmp(x + 2, y)) ||
+		    (!strncmp(y, "__", 2) && !strcmp(y + 2, x)))
+			return true;
+	}
+	return false;
+}
+
 static int add_bprobe(struct btparser *p, const struct btprobe *b, const struct stoken *t)
 {
 	struct sbt *bt = p->s->bt;
@@ -613,6 +632,8 @@ static int add_bprobe(struct btparser *p, const struct btprobe *b, const struct 
 	if (p->nbprobes == sizeof(p->bprobes) / sizeof(p->bprobes[0]))
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: too many probes in one block");
 	p->fields = p->nbprobes ? p->fields & b->fields : b->fields;
+	if (!kprobe_alias(p, b))
+		p->attached++;
 	p->bprobes[p->nbprobes++] = b;
 	p->probes |= sp_of(b) | (b->bio_start ? SP_START : 0);
 	p->has_event = true;
@@ -693,7 +714,6 @@ static int probe(struct btparser *p, const struct stoken *t)
 			if (!fnmatch(pat, all[i], 0)) {
 				if (add_bprobe(p, vxt_bt_probe(all[i]), t) < 0)
 					return -EINVAL;
-				p->attached++;
 				any = true;
 			}
 		if (any)
@@ -703,7 +723,7 @@ static int probe(struct btparser *p, const struct stoken *t)
 	}
 	b = vxt_bt_probe(d);
 	if (b)
-		return p->attached++, add_bprobe(p, b, t);
+		return add_bprobe(p, b, t);
 	if (!strncmp(d, "tracepoint:", 11) || !strncmp(d, "t:", 2))
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: tracepoint not found: %s "
 				    "(a recording has the block: tracepoints)",
