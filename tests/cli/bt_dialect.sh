@@ -63,6 +63,12 @@ expect_eq "\$1 in a predicate" \
 	"$("$B/vxreplay" "$T/t.vxt" --script "$T/pid.bt" -- 1010 | sed -n 's/^@n: //p')" \
 	"$(awk -F, '$3 == "start" && $11 == 1010' "$T/ev.csv" | wc -l)"
 
+# kernel structures older tools read: the disk's name is the object's
+printf '#include <linux/blkdev.h>\nkprobe:blk_mq_start_request { @d[((struct request *)arg0)->rq_disk->disk_name] = sum(((struct request *)arg0).__data_len); }\n' >"$T/disk.bt"
+expect_eq "((struct request *)arg0)->rq_disk->disk_name, .__data_len" \
+	"$("$B/vxreplay" "$T/t.vxt" --script "$T/disk.bt" | grep '^@d\[' | sort)" \
+	"$(awk -F, '$3 == "start" { n[$2] += $7 } END { for (o in n) printf "@d[%s]: %d\n", o, n[o] }' "$T/ev.csv" | sort)"
+
 # a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
 # one warning at load
 printf 'tracepoint:block:block_rq_issue { @s[kstack] = count(); @t[kstack] = count(); }\n' >"$T/st.bt"

@@ -10,8 +10,9 @@
  * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
  * ...), bt_run.c runs the actions D lacks (delete, clear of a map, print of
  * a value, time, strftime), bt_print.c prints maps in bpftrace's layout,
- * bt_notes.c says what a program cannot see in a file, and bt_errors.c
- * words the checker's refusals as bpftrace does.
+ * bt_notes.c says what a program cannot see in a file, bt_errors.c words
+ * the checker's refusals as bpftrace does, and bt_struct.c reads the
+ * kernel structures older tools name as the event's fields.
  */
 #ifndef VXT_BT_IMPL_H
 #define VXT_BT_IMPL_H
@@ -149,6 +150,12 @@ int vxt_btp_var(struct btparser *p, uint8_t scope, const char *name, unsigned li
 struct btmap *vxt_btp_map(struct btparser *p, const char *name);
 struct btlocal *vxt_btp_local(struct btparser *p, const char *name, bool make);
 struct snode *vxt_btp_expr(struct btparser *p);
+struct snode *vxt_btp_unary(struct btparser *p);
+/* bt_struct.c: a cast "(struct T *)e" after its "(" (at @at), "struct"
+ * next; the member path after @base (->a.b ...: the event's field it ends
+ * in), @base itself when none follows. NULL on error. */
+struct snode *vxt_btp_cast(struct btparser *p, const struct stoken *at);
+struct snode *vxt_btp_members(struct btparser *p, struct snode *base);
 /* @name[keys] = f(args), f aggregating (the map is one). */
 struct snode *vxt_btp_agg_stmt(struct btparser *p);
 /* A statement's value: a tuple is an SN_CALL with idx BT_TUPLE. */

@@ -312,6 +312,18 @@ int vxt_btlex_next(struct slexer *lx, struct stoken *t, bool probe)
 	}
 	if (isalpha(c) || c == '_')
 		return lex_word(lx, t, lx->pos);
+	if (c == '.' && (isalpha(peekc(lx, 1)) || peekc(lx, 1) == '_')) {	/* .member */
+		size_t start = lx->pos;
+
+		adv(lx);
+		while (is_word(peekc(lx, 0)))
+			adv(lx);
+		t->str = keep(lx, lx->src + start, lx->pos - start);
+		if (!t->str)
+			return -ENOMEM;
+		t->type = ST_IDENT;	/* ".name" */
+		return 0;
+	}
 	if (c == '$' || c == '@') {
 		size_t start = lx->pos;
 

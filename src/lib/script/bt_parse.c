@@ -700,6 +700,9 @@ static struct snode *primary(struct btparser *p)
 
 		vxt_btp_take(p);
 		p->parens++;
+		t = vxt_btp_peek(p);
+		if (t->type == ST_IDENT && !strcmp(t->str, "struct"))	/* a cast */
+			return vxt_btp_cast(p, &at);
 		for (;;) {
 			if (nv == S_MAX_KEYS)
 				return vxt_btp_fail(p, at.line, at.col, "ERROR: a tuple has at "
@@ -772,7 +775,7 @@ static struct snode *postfix(struct btparser *p)
 	struct snode *n = primary(p), *m;
 	struct stoken *t;
 
-	if (!n)
+	if (!n || !(n = vxt_btp_members(p, n)))	/* ->member, .member */
 		return NULL;
 	t = vxt_btp_peek(p);
 	if (t->type != ST_INC && t->type != ST_DEC)
@@ -909,6 +912,11 @@ static struct snode *assign_expr(struct btparser *p)
 	n->a = l;
 	n->b = assign_expr(p);
 	return n->b ? n : NULL;
+}
+
+struct snode *vxt_btp_unary(struct btparser *p)
+{
+	return unary(p);
 }
 
 struct snode *vxt_btp_expr(struct btparser *p)
