@@ -21,21 +21,21 @@ static int (*const unused_diff)(const uint8_t *, size_t, const struct vxt_objtab
 				const struct vxt_strtab *, char **) __attribute__((unused)) = diff_engines;
 
 static const char *const programs[] = {
-	/* biolatency and biosnoop, as bpftrace's tools write them */
-	"BEGIN { printf(\"Tracing\\n\"); }\n"
-	"tracepoint:block:block_bio_queue { @start[args.sector] = nsecs; }\n"
-	"tracepoint:block:block_rq_complete, tracepoint:block:block_bio_complete\n"
-	"/@start[args.sector]/ { @usecs = hist((nsecs - @start[args.sector]) / 1000);\n"
-	"  delete(@start, args.sector); }\n"
-	"END { clear(@start); }\n",
-	"tracepoint:block:block_io_start { $key = (args.dev, args.sector);\n"
-	"  @start[$key] = nsecs; @iopid[$key] = pid; @iocomm[$key] = comm; }\n"
-	"tracepoint:block:block_io_done /has_key(@start, (args.dev, args.sector))/ {\n"
-	"  $key = (args.dev, args.sector); $now = nsecs;\n"
-	"  printf(\"%-12u %-5d %-8d %-16s %-6d %7d\\n\", elapsed / 1e6, args.dev >> 20,\n"
-	"    args.dev & ((1 << 20) - 1), @iocomm[$key], @iopid[$key], ($now - @start[$key]) / 1e3);\n"
-	"  delete(@start, $key); delete(@iopid, $key); delete(@iocomm, $key); }\n"
-	"END { clear(@start); clear(@iopid); clear(@iocomm); }\n",
+	/* latency by queue time and by the io_start/io_done pair (the forms of
+	 * biolatency and biosnoop) */
+	"BEGIN { printf(\"queue to completion\\n\"); }\n"
+	"t:block:block_bio_queue { @ts[args.sector] = nsecs; }\n"
+	"t:block:block_rq_complete, t:block:block_bio_complete /@ts[args.sector]/ {\n"
+	"  @lat = hist((nsecs - @ts[args.sector]) / 1000); delete(@ts, args.sector); }\n"
+	"END { clear(@ts); }\n",
+	"t:block:block_io_start { $k = (args.dev, args.sector);\n"
+	"  @t0[$k] = nsecs; @who[$k] = pid; @cmd[$k] = comm; }\n"
+	"t:block:block_io_done /has_key(@t0, (args.dev, args.sector))/ {\n"
+	"  $k = (args.dev, args.sector);\n"
+	"  printf(\"%u %d:%d %s %d %d\\n\", elapsed / 1e6, args.dev >> 20,\n"
+	"    args.dev & 0xfffff, @cmd[$k], @who[$k], (nsecs - @t0[$k]) / 1e3);\n"
+	"  delete(@t0, $k); delete(@who, $k); delete(@cmd, $k); }\n"
+	"END { clear(@t0); clear(@who); clear(@cmd); }\n",
 	/* control flow, every aggregating function, rwbs */
 	"t:block:block_rq_issue, t:block:block_rq_insert, t:block:block_getrq {\n"
 	"  if (args.nr_sector > 8) { @big[comm] = count(); } else if (pid == 101) {\n"
