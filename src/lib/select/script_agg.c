@@ -100,7 +100,7 @@ static unsigned lq_bucket(const struct sagg *a, int64_t v)
 void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 {
 	d->count++;
-	d->sum += v;
+	d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps, as DTrace's sum does */
 	if (v < d->min)
 		d->min = v;
 	if (v > d->max)
