@@ -107,7 +107,7 @@ enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
 	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC, FN_NORMALIZE, FN_DENORMALIZE,
 	/* aggregating functions, only on the right of @a[...] = */
-	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV,
+	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV, FN_LLQUANTIZE,
 	FN_NFUNCS
 };
 
@@ -337,7 +337,8 @@ struct sagg {
 	char name[64];
 	int fn;			/* enum sfunc; -1 until first defined */
 	unsigned nkeys;
-	int64_t lq_lo, lq_hi, lq_step;	/* lquantize */
+	int64_t lq_lo, lq_hi, lq_step;	/* lquantize; llquantize: low, high, nsteps */
+	int64_t llq_factor;		/* llquantize */
 	unsigned line, col;	/* where first defined */
 	bool printed;		/* printa() ran on it */
 	int64_t normal;		/* normalize(): values print divided by it (0 = 1) */
