@@ -115,6 +115,12 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE]);
 
+/* vxt_script_load() with the macro arguments $1 ... $@nargs (@args[0] is
+ * $1), as the words after dtrace's script name. */
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE]);
+
 /*
  * Find script @name: a path (containing '/' or ending in .d) is used as is,
  * a name is looked up as NAME.d in the profile directories (profile.h).
@@ -125,6 +131,18 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 
 /* NULL is fine. */
 void vxt_script_free(struct vxt_script *s);
+
+/*
+ * What loading @s has to say, in one line without a newline: what the
+ * script reads that a block trace does not hold and the stand-in it reads
+ * instead ("uid reads 0"), probes that never fire, options that do nothing.
+ * @return "" when nothing; borrowed, valid until vxt_script_free().
+ */
+const char *vxt_script_warnings(const struct vxt_script *s);
+
+/* walltimestamp is the event's time plus @off_ns (the wall clock minus the
+ * trace's monotonic clock). Without it, this machine's at vxt_script_start(). */
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns);
 
 const struct vxt_script_options *vxt_script_get_options(const struct vxt_script *s);
 

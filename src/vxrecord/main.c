@@ -517,6 +517,7 @@ static int record(struct options *o, int argc, char **argv)
 	o->wr.all_phases = vxt_source_all_phases(src);
 	o->wr.command = join_args(argc, argv);
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
+	o->keep.wall_off_ns = (int64_t)(o->wr.anchor_real_ns - o->wr.anchor_mono_ns);
 	if (is_sim && !o->src.realtime)
 		o->wr.host = "simulator";
 	else if (!strcmp(vxt_source_name(src), "blktrace"))

@@ -44,6 +44,8 @@ struct options {
 	bool explain;			/* --explain: print the script's programs */
 	const char *xopts[BATCH_SCRIPT_MAX_X];	/* -x NAME=VALUE */
 	unsigned nx;
+	char **margs;		/* after "--": the script's $1 ... */
+	unsigned nmargs;
 };
 
 static void usage(FILE *f)
@@ -76,6 +78,7 @@ static void usage(FILE *f)
 "                      --export, cover the events it keeps (language: vxscript(5),\n"
 "                      formats/script.md)\n"
 "  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
+"  -- ARGS...          after the options: the script's $1 $2 ... (as dtrace's)\n"
 "      --explain       with --script, no FILE: print the ops the script compiles\n"
 "                      to, per probe, as dtrace -S\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
@@ -147,6 +150,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, ex;
 
 	opterr = 0;
+	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
+		if (!strcmp(argv[i], "--")) {
+			o->margs = argv + i + 1;
+			o->nmargs = (unsigned)(argc - i - 1);
+			argc = i;
+			break;
+		}
 	while ((c = getopt_long(argc, argv, ":r:F:o:O:x:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -248,6 +258,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "--script and --profile: give one");
 	if (o->nx && !o->script)
 		return die_usage("%s", "-x sets an option of a --script");
+	if (o->margs && !o->script)
+		return die_usage("%s", "arguments after -- are a --script's $1 ...");
 	if (o->explain && !o->script)
 		return die_usage("%s", "--explain explains a --script");
 	if (o->explain && optind < argc)
@@ -420,7 +432,8 @@ static int run_script(const struct options *o, struct report_ctx *c)
 	}
 	c->out = out;
 	rc = batch_script_begin(c, &bs, o->script, o->tui.profile_dir, o->xopts, o->nx,
-				o->tui.filter, own ? out : NULL);
+				(const char *const *)o->margs, o->nmargs, o->tui.filter,
+				own ? out : NULL);
 	if (!rc && !own)
 		rc = report_body(c, o);
 	if (!rc)

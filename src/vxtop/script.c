@@ -1,6 +1,7 @@
 /* script.c - vxtop --script: the script's events, ticks and output per interval
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,8 @@ int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;
 	}
+	if (vxt_script_warnings(vs->s)[0])
+		fprintf(stderr, "vxtop: %s: %s\n", path, vxt_script_warnings(vs->s));
 	return 0;
 }
 

@@ -423,8 +423,20 @@ static void call(struct compiler *c, const struct snode *n)
 		emit(c, VXT_INSN_PRINTF, 0, first, n->nargs - 1, node_ref(c, n));
 		return;
 	case FN_PRINTA:
+		if (n->args[0]->kind == SN_STR) {	/* printa("format", @a) */
+			emit(c, VXT_INSN_PRINTA_FMT, 0, (uint32_t)n->args[1]->idx, 0,
+			     node_ref(c, n));
+			return;
+		}
 		for (unsigned i = 0; i < n->nargs; i++)
 			emit(c, VXT_INSN_PRINTA, 0, (uint32_t)n->args[i]->idx, 0, 0);
+		return;
+	case FN_NORMALIZE:
+		value(c, n->args[1], r);
+		emit(c, VXT_INSN_NORMALIZE, 0, (uint32_t)n->args[0]->idx, r, 0);
+		return;
+	case FN_DENORMALIZE:
+		emit(c, VXT_INSN_DENORMALIZE, 0, (uint32_t)n->args[0]->idx, 0, 0);
 		return;
 	case FN_CLEAR:
 		emit(c, VXT_INSN_CLEAR, 0, (uint32_t)n->args[0]->idx, 0, 0);

@@ -91,6 +91,9 @@
 	X(PRINTF,	"printf",	"-rnt")				\
 	X(EXIT,		"exit",		"-r-")				\
 	X(PRINTA,	"printa",	"-a-")				\
+	X(PRINTA_FMT,	"printa_fmt",	"-a-t")				\
+	X(NORMALIZE,	"normalize",	"-ar")				\
+	X(DENORMALIZE,	"denormalize",	"-a-")				\
 	X(CLEAR,	"clear",	"-a-")				\
 	X(TRUNC,	"trunc",	"-a-i")				\
 	X(AGG,		"agg",		"-rrt")				\

@@ -23,7 +23,7 @@
 #include "vxtrace/script.h"
 
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
-#define S_MAX_ARGS	16	/* arguments of a call */
+#define S_MAX_ARGS	32	/* arguments of a call */
 #define S_MAX_CLAUSES	256
 #define S_MAX_DEPTH	64	/* expression nesting the parser recurses into */
 #define S_MAX_TREE_DEPTH	256	/* a tree's depth (left-associative chains) */
@@ -77,6 +77,13 @@ struct sval {
 	const char *s;		/* SV_STR: borrowed from the script or the tables */
 };
 
+/* Whether assigning @v frees a dynamic variable: D's 0, and for a string
+ * "" (what `s = 0` lowers to). */
+static inline bool vxt_sval_frees(const struct sval *v)
+{
+	return v->type == SV_STR ? !v->s[0] : v->i == 0;
+}
+
 /* ---- the tree ---- */
 
 enum snk {
@@ -92,14 +99,16 @@ enum sfield {
 	SF_LATENCY, SF_ERROR, SF_PID, SF_COMM, SF_CPU, SF_TIMESTAMP, SF_EXECNAME,
 	SF_PROBENAME, SF_HOST,
 	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
+	SF_ARG0,		/* D's arg0: the I/O's identity (its request), 0 without one */
+	SF_WALLTIMESTAMP,	/* the event's time on the wall clock, ns since the epoch */
 	SF_COUNT
 };
 
 enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
-	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC,
+	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC, FN_NORMALIZE, FN_DENORMALIZE,
 	/* aggregating functions, only on the right of @a[...] = */
-	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE,
+	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV, FN_LLQUANTIZE,
 	FN_NFUNCS
 };
 
@@ -126,7 +135,7 @@ struct snode {
 /* A conversion of a printf format. */
 struct sconv {
 	char spec[24];		/* "%-8lld" etc., for snprintf */
-	char conv;		/* d i u x X o c s, or 0 for literal text */
+	char conv;		/* d i u x X o c s S Y, @ (printa's value), or 0 for literal text */
 	const char *text;	/* conv 0: the literal text */
 	size_t tlen;
 };
@@ -135,6 +144,18 @@ struct sfmt {
 	struct sconv *c;
 	unsigned n;
 };
+
+/* The conversions of printf() or printa() format @f (printa: %@ takes the
+ * value, the others the keys). @return the number of value conversions
+ * (%@), or -EINVAL with a message in @err. */
+struct vxt_script;
+int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
+			    struct sconv *c, unsigned max, unsigned *nc, unsigned line, unsigned col,
+			    char *err);
+/* Format one conversion @c of an integer (@is_str false) or string value
+ * into @buf (%Y as a date, %S escaped). */
+void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const char *str,
+			    char *buf, size_t size);
 
 /* Probes. */
 #define SP_QUEUE	0x01u
@@ -159,32 +180,52 @@ struct sclause {
 	unsigned line, col;
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
 	bool has_default;	/* no statements: records the event itself */
+	bool folded;		/* its statements were ?: of constants that do nothing */
 	bool has_text;		/* has trace or printf */
 	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
-/* ---- variables and aggregations: one hash table ---- */
+/* ---- variables and aggregations: hash tables of packed entries ---- */
 
+/* A key as the code passes it (on the stack). */
 struct skey {
-	uint32_t ns;		/* namespace: variable or aggregation */
+	uint32_t ns;		/* namespace: which array */
 	uint32_t n;
 	struct sval k[S_MAX_KEYS];
 };
 
+/* An entry as a table keeps it: its key packed (an integer, or an interned
+ * string's pointer, 8 bytes a value), then its value (the table's vsize
+ * bytes: an array's struct sval, an aggregation's struct saggval prefix).
+ * Entries live in blocks that never move: a pointer to one stays valid
+ * until it is deleted. */
 struct sent {
-	uint64_t hash;		/* 0 = empty slot */
-	struct skey key;
-	struct sval val;	/* variables */
-	void *agg;		/* aggregations: their data */
-	uint64_t order;		/* insertion order */
+	uint64_t hash;
+	uint32_t ns;
+	uint8_t n;
+	uint8_t strs;		/* bit i: k[i] is a string */
+	uint16_t resv;
+	int64_t k[];		/* the table's maxkeys slots, then the value */
 };
 
+/* Open addressing with linear probing over 4-byte slots (0 empty, else an
+ * entry's number + 1), so a key costs 4 slots of 4 bytes (the slots double
+ * past half full) and its entry: 16 bytes, 8 a key value, and the value. */
 struct stab {
-	struct sent *e;
+	uint32_t *slot;
 	size_t cap, n;
-	uint64_t next_order;
+	unsigned maxkeys;	/* set by vxt_stab_init() before the first insert */
+	size_t vsize, esize;
+	char **blocks;		/* 1, 2, 4 ... S_TAB_BLOCK entries, then S_TAB_BLOCK each */
+	size_t nblocks;
+	uint32_t nent;		/* entries handed out */
+	uint32_t room;		/* entries the blocks hold */
+	uint32_t freel;		/* a deleted entry's number + 1, 0 = none */
 };
+
+#define S_TAB_SHIFT	8
+#define S_TAB_BLOCK	(1u << S_TAB_SHIFT)
 
 /* A small table keyed by two integers (requests, self-> per pid); p NULL = empty. */
 struct ient {
@@ -208,14 +249,29 @@ struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made);
 void vxt_itab_delete(struct itab *t, struct ient *e);
 void vxt_itab_free(struct itab *t);
 
-#define NS_STRPOOL	0xfffffff0u	/* the strings the script keeps, in vtab */
-
+/* Entries of at most @maxkeys key values and a value of @vsize bytes (a
+ * multiple of 8). Can't fail. */
+void vxt_stab_init(struct stab *t, unsigned maxkeys, size_t vsize);
 uint64_t vxt_stab_hash(const struct skey *k);
-struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h);
-/* Insert @k (not present). @return the entry, or NULL when out of memory. */
+struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h);
+/* Insert @k (not present; its strings interned: the entry keeps their
+ * pointers), its value zeroed. @return the entry, or NULL when out of
+ * memory. */
 struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h);
 void vxt_stab_delete(struct stab *t, struct sent *e);
 void vxt_stab_free(struct stab *t);
+/* The entry in slot @i (i < cap), NULL when empty. */
+struct sent *vxt_stab_at(const struct stab *t, size_t i);
+/* What a key costs in @t: 4 slots and its entry. */
+size_t vxt_stab_key_size(const struct stab *t);
+/* @e's key, unpacked into @k. */
+void vxt_sent_key(const struct sent *e, struct skey *k);
+/* @e's value. */
+static inline void *vxt_sent_value(const struct stab *t, const struct sent *e)
+{
+	return (void *)((char *)(uintptr_t)e + sizeof(struct sent) +
+			t->maxkeys * sizeof(int64_t));
+}
 bool vxt_sval_eq(const struct sval *a, const struct sval *b);
 
 /* ---- aggregations ---- */
@@ -226,19 +282,31 @@ struct sagg {
 	char name[64];
 	int fn;			/* enum sfunc; -1 until first defined */
 	unsigned nkeys;
-	int64_t lq_lo, lq_hi, lq_step;	/* lquantize */
+	int64_t lq_lo, lq_hi, lq_step;	/* lquantize; llquantize: low, high, nsteps */
+	int64_t llq_factor;		/* llquantize */
 	unsigned line, col;	/* where first defined */
 	bool printed;		/* printa() ran on it */
+	int64_t normal;		/* normalize(): values print divided by it (0 = 1) */
+	bool cached;		/* a statement keeps a raw-key cache of it */
 	struct stab tab;	/* keys -> struct saggval */
 	size_t entries;
 	uint64_t gen;		/* bumped when entries go (trunc): fast keys are stale */
 };
 
+/* An aggregation's value, kept in its table's entry: only the prefix its
+ * function uses (vxt_saggval_size()): count() 8 bytes, sum() and avg() 16,
+ * min() and max() 32, stddev() 48, the distributions their buckets too. */
 struct saggval {
-	int64_t count, sum, min, max;
-	uint64_t *buckets;	/* quantize / lquantize */
-	unsigned nbuckets;
+	int64_t count;
+	int64_t sum;
+	int64_t min, max;
+	uint64_t sumsq[2];	/* stddev: the sum of the squares, 128 bits (lo, hi) */
+	uint64_t buckets[];	/* quantize / lquantize */
 };
+
+size_t vxt_saggval_size(const struct sagg *a);
+/* The buckets of a distribution of @a. */
+unsigned vxt_sagg_nbuckets(const struct sagg *a);
 
 /* Add @v to the entry for @key of @a; *@out (when not NULL) gets the entry's
  * value, NULL when the key did not fit aggsize (an aggregation drop). A new
@@ -269,6 +337,9 @@ struct sfast {
 };
 /* Print @a in DTrace's layout into @out (an open memstream). */
 void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
+/* Print @a as printa(@fmt, @a) does: the format once per entry. */
+void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
+		     FILE *out);
 void vxt_sagg_clear(struct vxt_script *s, struct sagg *a, bool trunc, int64_t keep);
 void vxt_sagg_free(struct sagg *a);
 size_t vxt_sagg_entry_size(const struct sagg *a);
@@ -525,7 +596,8 @@ struct vxt_script {
 	int exit_code;
 	struct sval *globals;
 	struct sval *thisv;
-	struct stab vtab;	/* self->, req->, arrays */
+	struct stab vtab;	/* associative arrays */
+	struct stab spool;	/* the strings the script keeps (interned) */
 	struct sspec *spec;
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
@@ -549,6 +621,12 @@ struct vxt_script {
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
+	char warn[1024];	/* what load has to say (stand-ins, options that do nothing) */
+	int64_t wall_off;	/* walltimestamp - timestamp */
+	bool wall_set;
+	bool opt_defaultargs;	/* #pragma D option defaultargs */
+	char **margs;		/* $1 ... while parsing (vxt_script_load_args()) */
+	unsigned nmargs;
 	/* compiled (program.h): each event probe list's program, BEGIN's,
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
@@ -600,7 +678,11 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
  * entries it once took (its two slots take 80 now), so a dynvarsize follows
  * as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
-#define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
+/* An associative array entry, in tables of arrays of at most @maxkeys keys:
+ * 4 slots, 16 bytes, its key values and its value. */
+#define S_ARRAY_ENTRY_SIZE(maxkeys)	(4 * sizeof(uint32_t) + sizeof(struct sent) + \
+					 (maxkeys) * sizeof(int64_t) + sizeof(struct sval))
+#define S_ARRAY_SIZE(s)	vxt_stab_key_size(&(s)->vtab)
 /* The req-> variable in slot @slot of the event's request := @v (0 frees
  * it). @return 0 or -ENOMEM. */
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
@@ -872,14 +954,19 @@ void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
 /* run.c: print the aggregations (@only, or all; @at_end: those
  * printa() did not print) into the principal buffer, clearing them with
- * @clear. @return 0 or negative. */
-int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end);
+ * @clear; with @fmt (printa's format), @only in that format. @return 0 or
+ * negative. */
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt);
 /* run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
 /* run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
 int vxt_script_field(const char *name);
+const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
+/* Add @what to the load warning, once (script_dlang.c). */
+void vxt_script_warn(struct vxt_script *s, const char *what);
 int vxt_script_func(const char *name);
 int vxt_script_errno(const char *name);
 /* the one-line "file:line:col: message" */

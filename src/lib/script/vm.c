@@ -313,9 +313,27 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 			}
 			continue;
 		case VXT_INSN_PRINTA:
+		case VXT_INSN_PRINTA_FMT:
+			/* what the clause printed before goes out first, as its
+			 * records reach dtrace's buffer in order */
+			if (x->target == 0 && s->tlen) {
+				rc = vxt_sspec_text(s, s->text, s->tlen);
+				s->tlen = 0;
+				s->text[0] = '\0';
+				if (rc < 0)
+					break;
+			}
 			s->aggs[op->a].printed = true;
-			rc = vxt_script_print_aggs(s, &s->aggs[op->a], false, false);
+			rc = vxt_script_print_aggs(s, &s->aggs[op->a], false, false,
+						   op->code == VXT_INSN_PRINTA_FMT ?
+						   p->nodes[op->imm]->fmt : NULL);
 			break;
+		case VXT_INSN_NORMALIZE:
+			s->aggs[op->a].normal = R(op->b).i;
+			continue;
+		case VXT_INSN_DENORMALIZE:
+			s->aggs[op->a].normal = 0;
+			continue;
 		case VXT_INSN_CLEAR:
 			vxt_sagg_clear(s, &s->aggs[op->a], false, 0);
 			continue;

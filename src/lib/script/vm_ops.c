@@ -46,7 +46,7 @@ struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *ke
 
 	array_key(&k, var, keys, nkeys);
 	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
-	return e ? e->val : zero;
+	return e ? *(struct sval *)vxt_sent_value(&x->s->vtab, e) : zero;
 }
 
 int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
@@ -60,20 +60,20 @@ int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsi
 	array_key(&k, var, keys, nkeys);
 	h = vxt_stab_hash(&k);
 	e = vxt_stab_find(&s->vtab, &k, h);
-	if (v.type != SV_STR && v.i == 0) {	/* D: assigning 0 frees a dynamic variable */
+	if (vxt_sval_frees(&v)) {	/* D: assigning 0 (a string: "") frees a dynamic variable */
 		if (e) {
 			vxt_stab_delete(&s->vtab, e);
-			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
+			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
 		}
 		return 0;
 	}
 	if (!e) {
-		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE))
+		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE(s)))
 			return 0;	/* a dynamic variable drop */
 		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h)))
 			return -ENOMEM;
 	}
-	e->val = v;
+	*(struct sval *)vxt_sent_value(&s->vtab, e) = v;
 	return 0;
 }
 
@@ -120,6 +120,13 @@ void vxt_vm_printf(struct ectx *x, const struct sfmt *f, const struct sval *args
 			continue;
 		}
 		v = &args[argi++];
+		if (c->conv == 'S' || c->conv == 'Y') {	/* D's own: formatted first */
+			char buf[1024];
+
+			vxt_script_format_conv(c, v->type == SV_STR, v->i, v->s, buf, sizeof(buf));
+			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf, strlen(buf));
+			continue;
+		}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')

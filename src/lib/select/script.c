@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "script/program.h"
 #include "script/script_impl.h"
@@ -75,6 +76,14 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
 	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
 		return -ENOMEM;
+	{
+		unsigned maxkeys = 1;	/* the widest associative array's keys */
+
+		for (unsigned i = 0; i < s->nvars; i++)
+			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
+				maxkeys = s->vars[i].nkeys;
+		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
+	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
 
@@ -116,11 +125,23 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
 	s->opt.dynvarsize = VXT_SCRIPT_DEFAULT_DYNVARSIZE;
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+	vxt_stab_init(&s->spool, 1, 0);
 }
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE]);
 
 struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
 				      const char *const *xopts, unsigned nx,
 				      char err[VXT_ERRBUF_SIZE])
+{
+	return compile(text, len, file, xopts, nx, NULL, 0, err);
+}
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_script *s = calloc(1, sizeof(*s));
 	int rc;
@@ -141,7 +162,11 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 			 s->file, at);
 		goto fail;
 	}
+	s->margs = (char **)args;	/* read while parsing only */
+	s->nmargs = nargs;
 	rc = vxt_script_parse(s, text, len, err);
+	s->margs = NULL;
+	s->nmargs = 0;
 	if (rc == 0)
 		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
@@ -164,6 +189,13 @@ fail:
 
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE])
+{
+	return vxt_script_load_args(path, xopts, nx, NULL, 0, err);
+}
+
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE])
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -188,7 +220,7 @@ struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, u
 		return NULL;
 	}
 	fclose(f);
-	s = vxt_script_compile(buf, n, path, xopts, nx, err);
+	s = compile(buf, n, path, xopts, nx, args, nargs, err);
 	free(buf);
 	return s;
 }
@@ -243,9 +275,13 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->spec);
 	free(s->freel);
 	free(s->busyl);
-	for (size_t i = 0; i < s->vtab.cap; i++)	/* interned strings */
-		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
-			free((char *)s->vtab.e[i].key.k[0].s);
+	for (size_t i = 0; i < s->spool.cap; i++) {	/* interned strings */
+		struct sent *e = vxt_stab_at(&s->spool, i);
+
+		if (e)
+			free((char *)(uintptr_t)e->k[0]);
+	}
+	vxt_stab_free(&s->spool);
 	vxt_stab_free(&s->vtab);
 	vxt_sdyn_free_all(s);
 	if (s->fast)
@@ -290,7 +326,26 @@ int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
 	if (s->started)
 		return 0;
 	s->started = true;
+	if (!s->wall_set) {
+		struct timespec r, m;
+
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		s->wall_off = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000 +
+			      (r.tv_nsec - m.tv_nsec);
+	}
 	return vxt_script_run_begin(s);
+}
+
+const char *vxt_script_warnings(const struct vxt_script *s)
+{
+	return s->warn;
+}
+
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns)
+{
+	s->wall_off = off_ns;
+	s->wall_set = true;
 }
 
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)

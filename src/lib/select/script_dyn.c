@@ -98,7 +98,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = v.type != SV_STR && v.i == 0;
+	bool zero = vxt_sval_frees(&v);
 	struct sdyn *d;
 
 	if (!x->req)
@@ -123,7 +123,7 @@ int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 static int self_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = v.type != SV_STR && v.i == 0;
+	bool zero = vxt_sval_frees(&v);
 	struct sdyn *d;
 
 	if (!x->ev)

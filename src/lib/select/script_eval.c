@@ -19,7 +19,7 @@
 
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 {
-	struct skey k = { .ns = NS_STRPOOL, .n = 1 };
+	struct skey k = { .n = 1 };
 	struct sent *e;
 	uint64_t h;
 	char *dup;
@@ -27,14 +27,14 @@ const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 	k.k[0].type = SV_STR;
 	k.k[0].s = str;
 	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->vtab, &k, h);
+	e = vxt_stab_find(&s->spool, &k, h);
 	if (e)
-		return e->key.k[0].s;
+		return (const char *)(uintptr_t)e->k[0];
 	dup = strdup(str);
 	if (!dup)
 		goto nomem;
 	k.k[0].s = dup;
-	e = vxt_stab_insert(&s->vtab, &k, h);
+	e = vxt_stab_insert(&s->spool, &k, h);
 	if (!e) {
 		free(dup);
 		goto nomem;
@@ -90,6 +90,8 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 		    f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST) {
 			v.type = SV_STR;
 			v.s = f == SF_PROBENAME ? vxt_sprobe_name(x->probe) : "";
+		} else if (f == SF_WALLTIMESTAMP) {
+			v.i = (int64_t)x->s->now + x->s->wall_off;
 		} else if (f == SF_TIMESTAMP || f == SF_TIME) {
 			v.i = (int64_t)(f == SF_TIME && x->s->now > x->s->time_base ?
 					x->s->now - x->s->time_base : f == SF_TIME ? 0 : x->s->now);
@@ -141,6 +143,12 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 	case SF_PROBENAME:
 		v.type = SV_STR;
 		v.s = vxt_sprobe_name(x->probe);
+		break;
+	case SF_ARG0:
+		v.i = x->req ? (int64_t)x->req->id : 0;
+		break;
+	case SF_WALLTIMESTAMP:
+		v.i = (int64_t)ev->time_ns + x->s->wall_off;
 		break;
 	}
 	return v;

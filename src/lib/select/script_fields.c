@@ -28,6 +28,8 @@ static unsigned field_bits(int f)
 	case SF_PID: return VXT_FIELD_PID;
 	case SF_COMM: case SF_EXECNAME: return VXT_FIELD_COMM;
 	case SF_CPU: return VXT_FIELD_CPU;
+	case SF_WALLTIMESTAMP: return VXT_FIELD_TIME;
+	case SF_ARG0: return VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | VXT_FIELD_BYTES;
 	default: return VXT_FIELD_ALL;
 	}
 }
