@@ -74,6 +74,10 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 	case 'c': fprintf(out, " #%" PRId64 " (%u:%u)", v, s->cl[v].line, s->cl[v].col); break;
 	case 'p': fprintf(out, " %s", vxt_sprobe_name((unsigned)v)); break;
 	case 'j': fprintf(out, " -> %" PRId64, v); break;
+	case 'x':	/* what the clause needs of the context: nothing said */
+		if (v)
+			fprintf(out, " %s", v & VXT_CLAUSE_RECORDS ? "record" : "context");
+		break;
 	case 'n': fprintf(out, " %" PRId64, v); break;
 	case 'i': fprintf(out, " %" PRId64, v); break;
 	case 'a': fprintf(out, " @%s", v < s->naggs ? s->aggs[v].name : "?"); break;

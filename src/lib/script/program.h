@@ -24,10 +24,11 @@
 
 /* X(op, name, what dst a b imm are: r register, f field, v variable, s
  * req-> slot, S self-> slot, c clause, p probe, n count, j jump target,
+ * x a clause's VXT_CLAUSE_* flags,
  * i integer, q string, t tree node, a aggregation, - unused) */
 #define VXT_INSNS(X)							\
 	X(HALT,		"halt",		"-----")			\
-	X(CLAUSE,	"clause",	"-cpj")				\
+	X(CLAUSE,	"clause",	"xcpj")				\
 	X(JUMP,		"jump",		"---j")				\
 	X(JUMP_UNLESS,	"jump_unless",	"-r-j")				\
 	X(JUMP_IF,	"jump_if",	"-r-j")				\
@@ -81,7 +82,7 @@
 	X(OPEN_REQ,	"open_req",	"-s-")				\
 	X(SPECULATE,	"speculate",	"-r-")				\
 	X(SPECULATE_EVENT, "speculate_event", "-r-")			\
-	X(SPECULATE_REQ, "speculate_req", "-s-")			\
+	X(SPECULATE_REQ, "speculate_req", "-sc")			\
 	X(COMMIT_REQ,	"commit_req",	"-s-")				\
 	X(DISCARD_REQ,	"discard_req",	"-s-")				\
 	X(COMMIT,	"commit",	"-r-")				\
@@ -102,6 +103,11 @@
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_STEP,	"keyed_step",	"---t")				\
 	X(KEYED_VALUE,	"keyed_value",	"r--t")
+
+/* A clause op's dst: what its ops need of the context (0: nothing, its
+ * ops are the fused ones that read their operands alone). */
+#define VXT_CLAUSE_CONTEXT	1	/* the clause and probe (records, errors, keys) */
+#define VXT_CLAUSE_RECORDS	2	/* ... and a fresh record (target, text) */
 
 enum vxt_opcode {
 #define VXT_INSN_ENUM(op, name, fmt) VXT_INSN_##op,
