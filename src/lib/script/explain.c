@@ -3,8 +3,7 @@
  * One block per program that has a clause, headed by the probe it runs for;
  * one line per op: its address, its name, its operands as the op reads them
  * (registers r0.., fields and variables by name, jump targets by address),
- * as `dtrace -S` lists DIF and SQLite's EXPLAIN lists VDBE opcodes. The
- * kernel line says whether every op is in the kernel's subset.
+ * as `dtrace -S` lists DIF and SQLite's EXPLAIN lists VDBE opcodes.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -104,8 +103,7 @@ static void explain_program(const struct vxt_script *s, const struct vxt_program
 	fprintf(out, "%s", title ? title : p->title);
 	if (p->tick_ns)
 		fprintf(out, " every %" PRIu64 " ns", p->tick_ns);
-	fprintf(out, ": %u ops, %u registers%s\n", p->nops, p->nregs,
-		p->kernel ? ", in the kernel's subset" : "");
+	fprintf(out, ": %u ops, %u registers\n", p->nops, p->nregs);
 	for (unsigned i = 0; i < p->nops; i++) {
 		const struct vxt_insn *op = &p->ops[i];
 		const char *f = vxt_op_operands(op->code);

@@ -131,7 +131,6 @@ struct vxt_program {
 	unsigned nnodes, capnodes;
 	const char *title;	/* the probe it runs for, for --explain */
 	uint64_t tick_ns;	/* a tick's: its interval */
-	bool kernel;		/* every op is in the kernel's subset (kernel_subset()) */
 };
 
 /* The programs of script @s (s->prog_*), once its variables have slots and
