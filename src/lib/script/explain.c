@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "script/program.h"
+#include "vxtrace/escape.h"
 
 static const char *const op_names[] = {
 #define VXT_INSN_NAME(op, name, fmt) name,
@@ -80,7 +81,12 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 	case 'n': fprintf(out, " %" PRId64, v); break;
 	case 'i': fprintf(out, " %" PRId64, v); break;
 	case 'a': fprintf(out, " @%s", v < s->naggs ? s->aggs[v].name : "?"); break;
-	case 'q': fprintf(out, " \"%s\"", (const char *)(intptr_t)v); break;
+	case 'q': {	/* one line: the string's escapes as a report writes them */
+		char esc[256];
+
+		fprintf(out, " \"%s\"", vxt_text((const char *)(intptr_t)v, esc, sizeof(esc)));
+		break;
+	}
 	case 't': {
 		const struct snode *n = p->nodes[v];
 
