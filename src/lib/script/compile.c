@@ -119,6 +119,13 @@ static unsigned keys(struct compiler *c, struct snode *const *k, unsigned n)
 	return first;
 }
 
+/* Whether field @f is an integer the event holds (vm.c's event_int()). */
+static bool event_int_field(int f)
+{
+	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
+	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
+}
+
 /* Variable @n into @dst. */
 static void load(struct compiler *c, const struct snode *n, unsigned dst)
 {
@@ -299,7 +306,10 @@ static void value(struct compiler *c, const struct snode *n, unsigned dst)
 	switch (n->kind) {
 	case SN_NUM: emit(c, VXT_INSN_INT, dst, 0, 0, n->num); break;
 	case SN_STR: emit(c, VXT_INSN_STR, dst, 0, 0, (int64_t)(intptr_t)n->str); break;
-	case SN_FIELD: emit(c, VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0); break;
+	case SN_FIELD:
+		emit(c, c->has_event && event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
+		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
+		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
 		load(c, n, dst);
 		break;
@@ -502,6 +512,7 @@ static bool context_free(unsigned code, uint32_t a)
 	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
 	case VXT_INSN_OPEN_REQ: case VXT_INSN_COMMIT: case VXT_INSN_DISCARD:
 	case VXT_INSN_INT: case VXT_INSN_REQ: case VXT_INSN_GLOBAL: case VXT_INSN_THIS:
+	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD_RAW:
 	case VXT_INSN_ADD: case VXT_INSN_SUB: case VXT_INSN_MUL: case VXT_INSN_BAND:
 	case VXT_INSN_BOR: case VXT_INSN_BXOR: case VXT_INSN_EQ: case VXT_INSN_NE:
 	case VXT_INSN_LT: case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE:

@@ -40,6 +40,7 @@
 	X(STR,		"str",		"r--q")				\
 	X(FIELD,	"field",	"rf-")				\
 	X(FIELD_RAW,	"field_raw",	"rf-")				\
+	X(EVENT_INT,	"event_int",	"rf-")				\
 	X(GLOBAL,	"global",	"rv-")				\
 	X(THIS,		"this",		"rv-")				\
 	X(SELF,		"self",		"rS-")				\
