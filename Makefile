@@ -85,6 +85,8 @@ $(B)/%.o: %.c
 
 # The column decoder's loops over one-byte values vectorize at -O3.
 $(B)/src/lib/format/codec.o: ALL_CFLAGS += $(if $(filter -O2,$(OPT)),-O3)
+# the run loop: each op dispatches the next itself (no common jump merged back)
+$(B)/src/lib/script/vm.o $(B)/pic/src/lib/script/vm.o: ALL_CFLAGS += -fno-gcse -fno-crossjumping
 
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@

@@ -1,14 +1,14 @@
-/* test_script_bt.c - bpftrace programs: the compiled engine against the
- * tree walker
+/* test_script_bt.c - bpftrace programs, event by event and in batches
  *
  * Programs that use every part of the bpftrace front-end (probes of every
  * phase, args and builtins, maps as aggregations and as variables,
  * delete, has_key, clear, zero, print of values and maps, $locals and
  * tuples, if / else, unroll, while, speculation, time and strftime) run
- * over 500 random sets of overlapping I/O of every phase by both engines:
- * every record, the statistics and the exit status must be the same, and
- * each program must print something. And which events each probe fires
- * on, against a count by hand.
+ * over 500 random sets of overlapping I/O of every phase, through
+ * vxt_script_push() and vxt_script_push_many(): every record, the
+ * statistics and the exit status must be the same, and each program must
+ * print something. And which events each probe fires on, against a count
+ * by hand.
  */
 #include <check.h>
 #include <stdio.h>
@@ -67,7 +67,7 @@ static uint8_t rnd8(void)
 }
 
 static int run(const char *text, const struct vxt_event *ev, size_t n,
-	       const struct vxt_objtab *objs, const struct vxt_strtab *strs, bool old,
+	       const struct vxt_objtab *objs, const struct vxt_strtab *strs, bool many,
 	       struct diff_text *out)
 {
 	struct vxt_script_stats st;
@@ -76,12 +76,14 @@ static int run(const char *text, const struct vxt_event *ev, size_t n,
 	int code = 0;
 
 	ck_assert_msg(s != NULL, "%s", err);
-	s->old_engine = old;
 	vxt_script_set_wall_offset(s, 0);
 	if (vxt_script_start(s, objs, strs, diff_sink, out) == 0) {
-		for (size_t i = 0; i < n && !vxt_script_exited(s, NULL); i++)
-			if (vxt_script_push(s, &ev[i], i) < 0)
-				break;
+		if (many)
+			vxt_script_push_many(s, ev, n, 0, NULL);
+		else
+			for (size_t i = 0; i < n && !vxt_script_exited(s, NULL); i++)
+				if (vxt_script_push(s, &ev[i], i) < 0)
+					break;
 		vxt_script_end(s);
 	}
 	vxt_script_get_stats(s, &st);
@@ -95,7 +97,7 @@ static int run(const char *text, const struct vxt_event *ev, size_t n,
 	return 0;
 }
 
-START_TEST(test_engines_agree_on_bpftrace)
+START_TEST(test_batches_agree_on_bpftrace)
 {
 	static const char *const names[] = { "sda", "sdb1", "dm-0" };
 	static const char *const comms[] = { "fio", "kworker/u8:2", "dd" };
@@ -133,8 +135,8 @@ START_TEST(test_engines_agree_on_bpftrace)
 			run(programs[p], ev, n, objs, strs, false, &a);
 			run(programs[p], ev, n, objs, strs, true, &w);
 			if (a.n != w.n || memcmp(a.s, w.s, a.n))
-				ck_abort_msg("program %zu, events %u: the engines differ:\n--- compiled\n"
-					     "%s--- walker\n%s", p, k, a.s, w.s);
+				ck_abort_msg("program %zu, events %u: the runs differ:\n--- one by one\n"
+					     "%s--- in a batch\n%s", p, k, a.s, w.s);
 			printed[p] += a.n;
 			free(a.s);
 			free(w.s);
@@ -206,7 +208,7 @@ Suite *script_bt_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_engines_agree_on_bpftrace);
+	tcase_add_test(tc, test_batches_agree_on_bpftrace);
 	tcase_add_test(tc, test_probes_fire_on_their_events);
 	suite_add_tcase(s, tc);
 	return s;

@@ -149,6 +149,33 @@ START_TEST(test_stddev)
 }
 END_TEST
 
+/* llquantize(x, 10, 0, 2, 10): below 1, 1 to 9, 10 to 90 by 10, 100 to
+ * 900 by 100, at and above 1000, rows as dt_print_llquantize() labels them */
+START_TEST(test_llquantize)
+{
+	static const uint32_t v[5] = { 0, 5, 15, 150, 5000 };
+	struct vxt_event e[5];
+	struct out o;
+	unsigned rows = 0;
+
+	for (unsigned i = 0; i < 5; i++)
+		e[i] = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, v[i]);
+	run("#pragma D option quiet\n"
+	    "io:::start { @l = llquantize(bytes, 10, 0, 2, 10); }\n"
+	    "END { printa(\"%@d\", @l); }\n", e, 5, &o);
+	for (const char *p = o.text; (p = strchr(p, '|')); p++)
+		rows++;
+	ck_assert_uint_eq(rows, 29);	/* < 1, 9 + 9 + 9, >= 1000 */
+	ck_assert_ptr_nonnull(strstr(o.text, "\n             < 1 |@@@@@@@@ "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n               5 |@@@@@@@@ "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n              10 |@@@@@@@@ "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n              20 |         "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n             100 |@@@@@@@@ "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n             900 |         "));
+	ck_assert_ptr_nonnull(strstr(o.text, "\n         >= 1000 |@@@@@@@@ "));
+}
+END_TEST
+
 /* `x = 0` frees a string dynamic variable (self-> and an array's entry):
  * 20 000 I/Os of 2 000 processes leave no dynamic variable space taken and
  * drop nothing. */
@@ -205,8 +232,8 @@ static const struct {
 	const char *msg;	/* "line:col: words" */
 } bad[] = {
 	{ "io:::start { stack(); }", "1:14: stack() is not available in block traces" },
-	{ "io:::start { @a = llquantize(bytes, 10, 0, 6, 20); }",
-	  "1:19: llquantize() is not available in block traces" },
+	{ "io:::start { @a = llquantize(bytes, 10, 0, 6, 25); }",
+	  "1:19: llquantize( ): factor of 2 or more" },
 	{ "io:::start { x = args[3]->b_bcount; }",
 	  "1:18: index 3 is out of range for args[ ]" },
 	{ "io:::start { x = args[0]->b_nope; }", "1:18: bufinfo_t has no member b_nope" },
@@ -297,6 +324,7 @@ Suite *script_dlang_suite(void)
 	tcase_add_test(tc, test_arg0);
 	tcase_add_test(tc, test_printa_order);
 	tcase_add_test(tc, test_stddev);
+	tcase_add_test(tc, test_llquantize);
 	tcase_add_test(tc, test_free_string);
 	tcase_add_test(tc, test_inline);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));

@@ -181,8 +181,7 @@ int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err);
 bool vxt_bt_is_bpftrace(const char *text, size_t len, const char *file);
 
 /* bt_run.c: the FN_BT actions as statements and as values, given the values
- * of their operands (@v: vxt_bt_operands() says which nodes), or
- * evaluating them by the tree (the _tree forms); for the
+ * of their operands (@v: vxt_bt_operands() says which nodes); for the
  * checker, whether @n is an FN_BT that has a value (strftime) or prints,
  * and its type (@return 0 or -EINVAL with the message in @err). */
 bool vxt_bt_is_value(const struct snode *n);
@@ -191,8 +190,6 @@ int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err);
 unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v);
 int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v);
 struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v);
-int vxt_bt_run_tree(struct ectx *x, const struct snode *n);
-struct sval vxt_bt_value_tree(struct ectx *x, const struct snode *n);
 
 /* bt_errors.c: the checker's message in @err (of @size bytes) in
  * bpftrace's words, where bpftrace has some. Can't fail. */

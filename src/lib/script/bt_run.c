@@ -191,33 +191,6 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 	return r;
 }
 
-/* The operands' values by the tree walker (the engine kept beside the ops
- * for a differential check). */
-static void operands(struct ectx *x, const struct snode *n, struct sval *v)
-{
-	struct snode *const *o;
-	unsigned no = vxt_bt_operands(n, &o);
-
-	for (unsigned i = 0; i < no && i < S_MAX_ARGS; i++)
-		v[i] = vxt_seval(x, o[i]);
-}
-
-int vxt_bt_run_tree(struct ectx *x, const struct snode *n)
-{
-	struct sval v[S_MAX_ARGS];
-
-	operands(x, n, v);
-	return vxt_bt_run(x, n, v);
-}
-
-struct sval vxt_bt_value_tree(struct ectx *x, const struct snode *n)
-{
-	struct sval v[S_MAX_ARGS];
-
-	operands(x, n, v);
-	return vxt_bt_value(x, n, v);
-}
-
 bool vxt_bt_is_value(const struct snode *n)
 {
 	return n->kind == SN_CALL && n->idx == FN_BT && n->num == BTA_STRFTIME;

@@ -120,6 +120,13 @@ static unsigned keys(struct compiler *c, struct snode *const *k, unsigned n)
 	return first;
 }
 
+/* Whether field @f is an integer the event holds (vm.c's event_int()). */
+static bool event_int_field(int f)
+{
+	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
+	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
+}
+
 /* Variable @n into @dst. */
 static void load(struct compiler *c, const struct snode *n, unsigned dst)
 {
@@ -300,7 +307,10 @@ static void value(struct compiler *c, const struct snode *n, unsigned dst)
 	switch (n->kind) {
 	case SN_NUM: emit(c, VXT_INSN_INT, dst, 0, 0, n->num); break;
 	case SN_STR: emit(c, VXT_INSN_STR, dst, 0, 0, (int64_t)(intptr_t)n->str); break;
-	case SN_FIELD: emit(c, VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0); break;
+	case SN_FIELD:
+		emit(c, c->has_event && event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
+		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
+		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
 		load(c, n, dst);
 		break;
@@ -508,12 +518,55 @@ static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *en
 		emit(c, VXT_INSN_KEYED_STEP, 0, 0, 0, node_ref(c, cl->stmts[i]));
 }
 
+/* Whether op @code reads nothing of the context but the event and its
+ * request: not the clause, the probe or the record (a clause of such ops
+ * opens without setting them). */
+static bool context_free(unsigned code, uint32_t a)
+{
+	switch (code) {
+	case VXT_INSN_JUMP: case VXT_INSN_JUMP_UNLESS: case VXT_INSN_JUMP_IF:
+	case VXT_INSN_UNLESS_REQ: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
+	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
+	case VXT_INSN_OPEN_REQ: case VXT_INSN_COMMIT: case VXT_INSN_DISCARD:
+	case VXT_INSN_INT: case VXT_INSN_REQ: case VXT_INSN_GLOBAL: case VXT_INSN_THIS:
+	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD_RAW:
+	case VXT_INSN_ADD: case VXT_INSN_SUB: case VXT_INSN_MUL: case VXT_INSN_BAND:
+	case VXT_INSN_BOR: case VXT_INSN_BXOR: case VXT_INSN_EQ: case VXT_INSN_NE:
+	case VXT_INSN_LT: case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE:
+	case VXT_INSN_NOT: case VXT_INSN_TRUTH:
+		return true;
+	case VXT_INSN_FIELD:
+		return a != SF_PROBENAME;
+	default:
+		return false;
+	}
+}
+
+/* Close the clause opened by the op at @at: its end, the jumps to it
+ * (@end), and what its ops need of the context (@records: it ends with a
+ * record op). */
+static void clause_end(struct compiler *c, unsigned at, int64_t end, bool records)
+{
+	struct vxt_insn *open;
+	unsigned need = records ? VXT_CLAUSE_CONTEXT | VXT_CLAUSE_RECORDS : 0;
+
+	patch(c, end, here(c));
+	if (c->rc < 0)
+		return;
+	open = &c->p->ops[at];
+	open->imm = here(c);
+	for (unsigned i = at + 1; i < here(c) && !need; i++)
+		if (!context_free(c->p->ops[i].code, c->p->ops[i].a))
+			need = VXT_CLAUSE_CONTEXT;
+	open->dst = (uint16_t)need;
+}
+
 static void clause(struct compiler *c, unsigned idx, unsigned probe)
 {
 	const struct sclause *cl = &c->s->cl[idx];
 	const struct snode *st = cl->nstmts == 1 ? cl->stmts[0] : NULL;
 	int64_t end = NO_FIXUP;
-	unsigned at = emit(c, VXT_INSN_CLAUSE, cl->records, idx, probe, 0);
+	unsigned at = emit(c, VXT_INSN_CLAUSE, 0, idx, probe, 0);
 
 	c->next_reg = 0;
 	if (keyed_clause(c->s, cl)) {
@@ -526,7 +579,7 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 			unsigned r = take_reg(c);	/* a lone speculate: the event alone */
 
 			if (req_int(st->args[0])) {
-				emit(c, VXT_INSN_SPECULATE_REQ, 0, var_slot(c, st->args[0]), 0,
+				emit(c, VXT_INSN_SPECULATE_REQ, probe, var_slot(c, st->args[0]), idx,
 				     (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
 					       (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
 					       << SREC_PROBE_SHIFT));
@@ -534,9 +587,7 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 				value(c, st->args[0], r);
 				emit(c, VXT_INSN_SPECULATE_EVENT, 0, r, 0, 0);
 			}
-			patch(c, end, here(c));
-			if (c->rc == 0)
-				c->p->ops[at].imm = here(c);
+			clause_end(c, at, end, false);
 			return;
 		}
 		for (unsigned i = 0; i < cl->nstmts; i++)
@@ -544,9 +595,7 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 	}
 	if (cl->records)
 		emit(c, VXT_INSN_RECORD, 0, 0, 0, 0);
-	patch(c, end, here(c));
-	if (c->rc == 0)
-		c->p->ops[at].imm = here(c);
+	clause_end(c, at, end, cl->records);
 }
 
 /* The program of the clauses that fire on @bits (ticks: of interval

@@ -3,14 +3,14 @@
  * One block per program that has a clause, headed by the probe it runs for;
  * one line per op: its address, its name, its operands as the op reads them
  * (registers r0.., fields and variables by name, jump targets by address),
- * as `dtrace -S` lists DIF and SQLite's EXPLAIN lists VDBE opcodes. The
- * kernel line says whether every op is in the kernel's subset.
+ * as `dtrace -S` lists DIF and SQLite's EXPLAIN lists VDBE opcodes.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "script/program.h"
+#include "vxtrace/escape.h"
 
 static const char *const op_names[] = {
 #define VXT_INSN_NAME(op, name, fmt) name,
@@ -74,10 +74,19 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 	case 'c': fprintf(out, " #%" PRId64 " (%u:%u)", v, s->cl[v].line, s->cl[v].col); break;
 	case 'p': fprintf(out, " %s", vxt_sprobe_name((unsigned)v)); break;
 	case 'j': fprintf(out, " -> %" PRId64, v); break;
+	case 'x':	/* what the clause needs of the context: nothing said */
+		if (v)
+			fprintf(out, " %s", v & VXT_CLAUSE_RECORDS ? "record" : "context");
+		break;
 	case 'n': fprintf(out, " %" PRId64, v); break;
 	case 'i': fprintf(out, " %" PRId64, v); break;
 	case 'a': fprintf(out, " @%s", v < s->naggs ? s->aggs[v].name : "?"); break;
-	case 'q': fprintf(out, " \"%s\"", (const char *)(intptr_t)v); break;
+	case 'q': {	/* one line: the string's escapes as a report writes them */
+		char esc[256];
+
+		fprintf(out, " \"%s\"", vxt_text((const char *)(intptr_t)v, esc, sizeof(esc)));
+		break;
+	}
 	case 't': {
 		const struct snode *n = p->nodes[v];
 
@@ -100,8 +109,7 @@ static void explain_program(const struct vxt_script *s, const struct vxt_program
 	fprintf(out, "%s", title ? title : p->title);
 	if (p->tick_ns)
 		fprintf(out, " every %" PRIu64 " ns", p->tick_ns);
-	fprintf(out, ": %u ops, %u registers%s\n", p->nops, p->nregs,
-		p->kernel ? ", in the kernel's subset" : "");
+	fprintf(out, ": %u ops, %u registers\n", p->nops, p->nregs);
 	for (unsigned i = 0; i < p->nops; i++) {
 		const struct vxt_insn *op = &p->ops[i];
 		const char *f = vxt_op_operands(op->code);

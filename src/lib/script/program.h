@@ -24,10 +24,11 @@
 
 /* X(op, name, what dst a b imm are: r register, f field, v variable, s
  * req-> slot, S self-> slot, c clause, p probe, n count, j jump target,
+ * x a clause's VXT_CLAUSE_* flags,
  * i integer, q string, t tree node, a aggregation, - unused) */
 #define VXT_INSNS(X)							\
 	X(HALT,		"halt",		"-----")			\
-	X(CLAUSE,	"clause",	"-cpj")				\
+	X(CLAUSE,	"clause",	"xcpj")				\
 	X(JUMP,		"jump",		"---j")				\
 	X(JUMP_UNLESS,	"jump_unless",	"-r-j")				\
 	X(JUMP_IF,	"jump_if",	"-r-j")				\
@@ -39,6 +40,7 @@
 	X(STR,		"str",		"r--q")				\
 	X(FIELD,	"field",	"rf-")				\
 	X(FIELD_RAW,	"field_raw",	"rf-")				\
+	X(EVENT_INT,	"event_int",	"rf-")				\
 	X(GLOBAL,	"global",	"rv-")				\
 	X(THIS,		"this",		"rv-")				\
 	X(SELF,		"self",		"rS-")				\
@@ -81,7 +83,7 @@
 	X(OPEN_REQ,	"open_req",	"-s-")				\
 	X(SPECULATE,	"speculate",	"-r-")				\
 	X(SPECULATE_EVENT, "speculate_event", "-r-")			\
-	X(SPECULATE_REQ, "speculate_req", "-s-")			\
+	X(SPECULATE_REQ, "speculate_req", "-sc")			\
 	X(COMMIT_REQ,	"commit_req",	"-s-")				\
 	X(DISCARD_REQ,	"discard_req",	"-s-")				\
 	X(COMMIT,	"commit",	"-r-")				\
@@ -105,6 +107,11 @@
 	X(BT,		"bt",		"-rnt")				\
 	X(BT_VALUE,	"bt_value",	"rrnt")
 
+/* A clause op's dst: what its ops need of the context (0: nothing, its
+ * ops are the fused ones that read their operands alone). */
+#define VXT_CLAUSE_CONTEXT	1	/* the clause and probe (records, errors, keys) */
+#define VXT_CLAUSE_RECORDS	2	/* ... and a fresh record (target, text) */
+
 enum vxt_opcode {
 #define VXT_INSN_ENUM(op, name, fmt) VXT_INSN_##op,
 	VXT_INSNS(VXT_INSN_ENUM)
@@ -127,7 +134,6 @@ struct vxt_program {
 	unsigned nnodes, capnodes;
 	const char *title;	/* the probe it runs for, for --explain */
 	uint64_t tick_ns;	/* a tick's: its interval */
-	bool kernel;		/* every op is in the kernel's subset (kernel_subset()) */
 };
 
 /* The programs of script @s (s->prog_*), once its variables have slots and

@@ -26,8 +26,38 @@ static size_t chunk(size_t n)
 	return n < 32 ? 32 : n;
 }
 
+/* llquantize: the bucket of @v (dtrace_aggregate_llquantize_bucket()):
+ * 0 below factor^low, then each order of magnitude in at most nsteps
+ * buckets, the last at and above factor^(high + 1). With @v INT64_MAX, the
+ * number of the last. */
+static unsigned llq_bucket(const struct sagg *a, int64_t v)
+{
+	int64_t f = a->llq_factor, cur = 1, last, next;
+	unsigned base = 1;
+
+	for (int64_t o = 0; o < a->lq_lo; o++)
+		cur *= f;
+	if (v < (last = cur))
+		return 0;
+	cur *= f;
+	for (int64_t o = a->lq_lo; o <= a->lq_hi; o++) {
+		int64_t nb = cur > a->lq_step ? a->lq_step : cur;
+
+		if (__builtin_mul_overflow(cur, f, &next))
+			next = INT64_MAX;
+		if (v < cur)
+			return base + (unsigned)((v - last) / (cur / nb));
+		base += (unsigned)(nb - nb / f);
+		last = cur;
+		cur = next;
+	}
+	return base;
+}
+
 unsigned vxt_sagg_nbuckets(const struct sagg *a)
 {
+	if (a->fn == FN_LLQUANTIZE)
+		return llq_bucket(a, INT64_MAX) + 1;
 	if (a->fn == FN_QUANTIZE)
 		return QZ_BUCKETS;
 	if (a->fn == FN_LQUANTIZE)
@@ -128,10 +158,10 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 	d->count++;
 	switch (a->fn) {	/* only the fields of its function's value */
 	case FN_SUM: case FN_AVG:
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		break;
 	case FN_MIN: case FN_MAX:
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		if (v < d->min)
 			d->min = v;
 		if (v > d->max)
@@ -140,7 +170,7 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 	case FN_STDDEV: {
 		u128 q = sumsq_of(d) + (u128)((__int128)v * v);
 
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		d->sumsq[0] = (uint64_t)q;
 		d->sumsq[1] = (uint64_t)(q >> 64);
 		break;
@@ -150,6 +180,9 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 		break;
 	case FN_LQUANTIZE:
 		d->buckets[lq_bucket(a, v)]++;
+		break;
+	case FN_LLQUANTIZE:
+		d->buckets[llq_bucket(a, v)]++;
 		break;
 	}
 }
@@ -320,6 +353,32 @@ static void dist_row(FILE *out, const char *label, uint64_t n, uint64_t total)
 	fprintf(out, " %-9" PRIu64 "\n", n);
 }
 
+/* llquantize: the label of bucket @i of @nb (dt_print_llquantize()). */
+static void llq_label(const struct sagg *a, unsigned i, unsigned nb, char *label, size_t size)
+{
+	int64_t f = a->llq_factor, value = 1, next, step;
+	unsigned bin = 1;
+
+	for (int64_t o = 0; o < a->lq_lo; o++)
+		value *= f;
+	if (i == 0) {
+		snprintf(label, size, "< %" PRId64, value);
+		return;
+	}
+	next = value * f;
+	step = next > a->lq_step ? next / a->lq_step : 1;
+	for (int64_t o = a->lq_lo; o <= a->lq_hi && bin < i;) {
+		bin++;
+		if ((value += step) != next)
+			continue;
+		if (__builtin_mul_overflow(value, f, &next))
+			next = INT64_MAX;
+		step = next > a->lq_step ? next / a->lq_step : 1;
+		o++;
+	}
+	snprintf(label, size, i == nb - 1 ? ">= %" PRId64 : "%" PRId64, value);
+}
+
 static void print_dist(const struct sagg *a, const struct saggval *d, bool keyed, FILE *out)
 {
 	unsigned nb = vxt_sagg_nbuckets(a), first = nb, last = 0;
@@ -344,6 +403,8 @@ static void print_dist(const struct sagg *a, const struct saggval *d, bool keyed
 	for (unsigned i = first; i <= last; i++) {
 		if (a->fn == FN_QUANTIZE) {
 			snprintf(label, sizeof(label), "%" PRId64, qz_value(i));
+		} else if (a->fn == FN_LLQUANTIZE) {
+			llq_label(a, i, nb, label, sizeof(label));
 		} else if (i == 0) {
 			snprintf(label, sizeof(label), "< %" PRId64, a->lq_lo);
 		} else if (i == nb - 1) {
@@ -360,7 +421,7 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 {
 	size_t n;
 	struct sent **v;
-	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE;
+	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE || a->fn == FN_LLQUANTIZE;
 
 	if (s->bt) {		/* bpftrace's layout */
 		vxt_bt_agg_print(s, a, out);
@@ -390,7 +451,7 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
 		     FILE *out)
 {
-	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE;
+	bool dist = a->fn == FN_QUANTIZE || a->fn == FN_LQUANTIZE || a->fn == FN_LLQUANTIZE;
 	size_t n;
 	struct sent **v = sorted(a, &n);
 	char buf[1024];

@@ -367,7 +367,7 @@ static bool not_here(const char *name)
 		"mutex_owned", "mutex_owner", "rw_read_held", "freopen", "ftruncate", "setopt",
 		"strjoin", "substr", "strlen", "index", "rindex", "basename", "dirname",
 		"lltostr", "strtoll", "cleanpath", "inet_ntoa", "htonl", "ntohl", "bcopy",
-		"alloca", "msgsize", "msgdsize", "printm", "print", "llquantize",
+		"alloca", "msgsize", "msgdsize", "printm", "print",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -480,13 +480,25 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 	return 0;
 }
 
+/* Whether llquantize's factor^(high + 1) overflows 64 bits. */
+static bool llq_too_wide(const int64_t *v)
+{
+	int64_t x = 1;
+
+	for (int64_t o = 0; o <= v[2]; o++)
+		if (__builtin_mul_overflow(x, v[0], &x))
+			return true;
+	return false;
+}
+
 static int check_aggset(struct chk *k, struct snode *n)
 {
 	struct sagg *a = &k->s->aggs[n->idx];
 	struct snode *f = n->a;
 	int fn = f->idx;
 	/* lquantize's step is 1 when left out, as in D */
-	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? (f->nargs == 3 ? 3 : 4) : 1;
+	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? (f->nargs == 3 ? 3 : 4) :
+			fn == FN_LLQUANTIZE ? 5 : 1;
 
 	if (fn < 0 && not_here(f->str))
 		return vxt_script_fail(k->s, k->err, f->line, f->col,
@@ -494,7 +506,7 @@ static int check_aggset(struct chk *k, struct snode *n)
 	if (fn < FN_COUNT)
 		return vxt_script_fail(k->s, k->err, f->line, f->col,
 				       "%s( ) is not an aggregating function (count sum avg min max "
-				       "stddev quantize lquantize)", f->str);
+				       "stddev quantize lquantize llquantize)", f->str);
 	for (unsigned i = 0; i < n->nkeys; i++) {
 		if (check_expr(k, n->keys[i], false) < 0)
 			return -EINVAL;
@@ -537,6 +549,31 @@ static int check_aggset(struct chk *k, struct snode *n)
 		a->lq_lo = lo;
 		a->lq_hi = hi;
 		a->lq_step = step;
+	}
+	if (fn == FN_LLQUANTIZE) {
+		int64_t v[4];	/* factor, low, high, nsteps: DTrace's rules */
+
+		for (unsigned i = 0; i < 4; i++)
+			if (!is_const(f->args[i + 1], &v[i]))
+				return vxt_script_fail(k->s, k->err, f->line, f->col,
+						       "llquantize( ) arguments #2-#5 must be "
+						       "integer constants");
+		if (v[0] < 2 || v[0] > 65535 || v[1] < 0 || v[2] <= v[1] || v[2] > 65535 ||
+		    v[3] < v[0] || v[3] > 65535 || v[3] % v[0] || llq_too_wide(v))
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "llquantize( ): factor of 2 or more, low magnitude "
+					       "below the high one, steps a multiple of the factor, "
+					       "and the high order within 64 bits");
+		if (k->final && a->fn == FN_LLQUANTIZE &&
+		    (a->llq_factor != v[0] || a->lq_lo != v[1] || a->lq_hi != v[2] ||
+		     a->lq_step != v[3]))
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "llquantize( ) of @%s: other arguments than where it "
+					       "was first used (%u:%u)", n->str, a->line, a->col);
+		a->llq_factor = v[0];
+		a->lq_lo = v[1];
+		a->lq_hi = v[2];
+		a->lq_step = v[3];
 	}
 	if (!k->final)
 		return 0;

@@ -200,6 +200,23 @@ static int step_end(struct ectx *x, const struct skclause *c, bool commit)
 	return rc;
 }
 
+void vxt_skeyed_clause(const struct vxt_script *s, unsigned i, struct vxt_keyed_clause *out)
+{
+	const struct skclause *c = &s->keyed->cl[i];
+
+	out->pred = c->pred;
+	out->windowed = c->windowed;
+	out->window_ns = c->window_ns;
+	out->window_events = c->window_events;
+	out->follow_ns = c->follow_ns;
+	out->follow_events = c->follow_events;
+}
+
+enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
+{
+	return s->keyed->key;
+}
+
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
 {
 	return s->keyed->cl[n->num].pred_spec;

@@ -28,6 +28,7 @@ static const char *const func_names[FN_NFUNCS] = {
 	[FN_COUNT] = "count", [FN_SUM] = "sum", [FN_AVG] = "avg", [FN_MIN] = "min",
 	[FN_MAX] = "max", [FN_QUANTIZE] = "quantize", [FN_LQUANTIZE] = "lquantize",
 	[FN_NORMALIZE] = "normalize", [FN_DENORMALIZE] = "denormalize", [FN_STDDEV] = "stddev",
+	[FN_LLQUANTIZE] = "llquantize",
 };
 
 static const struct { const char *name; int val; } errnos[] = {
