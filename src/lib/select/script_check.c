@@ -645,6 +645,13 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 	case SN_AGGSET:
 		return check_aggset(k, n);
 	case SN_COND:
+		if (stmt && vxt_snode_cond_action(n)) {	/* runs the operand it picks */
+			if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, true) < 0 ||
+			    check_expr(k, n->c, true) < 0)
+				return -EINVAL;
+			n->type = SV_NONE;
+			return 0;
+		}
 		if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, false) < 0 ||
 		    check_expr(k, n->c, false) < 0)
 			return -EINVAL;
@@ -689,6 +696,21 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 	return 0;
 }
 
+/* Whether statement @st (and the operands a ?: of it may run) records. */
+static void note_records(struct sclause *c, const struct snode *st)
+{
+	if (vxt_snode_cond_action(st)) {
+		note_records(c, st->b);
+		note_records(c, st->c);
+		return;
+	}
+	if (st->kind == SN_CALL && (st->idx == FN_SPECULATE || st->idx == FN_TRACE ||
+				    st->idx == FN_PRINTF || st->idx == FN_PRINTA))
+		c->records = true;
+	if (st->kind == SN_CALL && (st->idx == FN_TRACE || st->idx == FN_PRINTF))
+		c->has_text = true;
+}
+
 static int check_clause(struct chk *k, struct sclause *c)
 {
 	k->cl = c;
@@ -705,13 +727,8 @@ static int check_clause(struct chk *k, struct sclause *c)
 
 		if (check_expr(k, st, true) < 0)
 			return -EINVAL;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_SPECULATE || st->idx == FN_TRACE || st->idx == FN_PRINTF ||
-		     st->idx == FN_PRINTA))
-			c->records = true;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_TRACE || st->idx == FN_PRINTF))
-			c->has_text = true;
+		if (k->final)
+			note_records(c, st);
 	}
 	if (!c->nstmts && !c->folded)
 		c->records = c->has_default = true;

@@ -9,8 +9,8 @@
  * (b_flags is `op == "read" ? B_READ : B_WRITE` with B_ASYNC and B_ERROR).
  * What a block trace does not hold reads as a stand-in (uid 0, pr_psargs
  * the command name) and is named once in the script's load warning.
- * `inline` constants and constant folding (an action under `?:` with a
- * constant condition) are here too.
+ * `inline` constants and constant folding (a `?:` statement with a
+ * constant condition is the operand it picks) are here too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -567,16 +567,18 @@ int vxt_sd_statement(struct sparser *p, struct snode **st)
 	struct snode *n = *st;
 	int64_t c;
 
+	(void)p;
 	while (n && n->kind == SN_COND && vxt_sd_const(n->a, &c))
 		n = c ? n->b : n->c;
-	if (n && n->kind == SN_COND && (has_action(n->b) || has_action(n->c)))
-		return vxt_script_fail(p->s, p->err, n->line, n->col,
-				       "an action as an operand of ?: needs a condition known "
-				       "at load time (an inline or a constant) in block traces");
 	if (n && vxt_sd_const(n, &c))
 		n = NULL;	/* `OPT_x ? ... : 1` with OPT_x false: nothing to do */
 	*st = n;
 	return 0;
+}
+
+bool vxt_snode_cond_action(const struct snode *n)
+{
+	return n->kind == SN_COND && (has_action(n->b) || has_action(n->c));
 }
 
 /* ---- declarations ---- */

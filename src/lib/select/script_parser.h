@@ -49,7 +49,7 @@ int vxt_sd_skip_type(struct sparser *p);
 /* The integer value of constant tree @n. */
 bool vxt_sd_const(const struct snode *n, int64_t *v);
 /* Statement *@st with ?: of constant conditions chosen (NULL when nothing
- * is left to do). @return 0 or -EINVAL. */
+ * is left to do). @return 0. */
 int vxt_sd_statement(struct sparser *p, struct snode **st);
 
 #endif
