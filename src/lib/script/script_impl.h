@@ -133,6 +133,8 @@ struct snode {
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
 	unsigned slot;		/* SN_REQ with ifn: its variable's slot */
+	const char *standin;	/* what it reads instead of what a block trace lacks
+				 * (script_dlang.c), said at load when it is kept */
 };
 
 /* A conversion of a printf format. */

@@ -601,6 +601,8 @@ static void null_string(const struct snode *s, struct snode *z)
 
 static int check_expr(struct chk *k, struct snode *n, bool stmt)
 {
+	if (k->final && n->standin)	/* a name a block trace has no value for */
+		vxt_script_warn(k->s, n->standin);
 	switch (n->kind) {
 	case SN_NUM:
 		n->type = SV_INT;

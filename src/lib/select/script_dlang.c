@@ -144,6 +144,9 @@ void vxt_script_warn(struct vxt_script *s, const char *what)
 
 /* ---- nodes ---- */
 
+static struct snode *lower_tree(struct sparser *p, const struct stoken *at,
+				const struct member *m);
+
 static struct snode *mk(struct sparser *p, enum snk kind, const struct stoken *at)
 {
 	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
@@ -219,12 +222,22 @@ static struct snode *op_is(struct sparser *p, const struct stoken *at, const cha
 	return mk_bin(p, at, SN_BINARY, ST_EQ, mk_field(p, at, SF_OP), mk_str(p, at, name));
 }
 
+/* The tree of member @m; a stand-in is marked on its node, for the load
+ * warning when the node survives folding (script_check.c). */
 static struct snode *lower(struct sparser *p, const struct stoken *at, const struct member *m)
+{
+	struct snode *n = lower_tree(p, at, m);
+
+	if (n)
+		n->standin = m->standin;
+	return n;
+}
+
+static struct snode *lower_tree(struct sparser *p, const struct stoken *at,
+				const struct member *m)
 {
 	const struct stoken *t = at;
 
-	if (m->standin)
-		vxt_script_warn(p->s, m->standin);
 	switch (m->how) {
 	case L_FIELD:
 		return mk_field(p, t, (int)m->arg);
@@ -448,17 +461,24 @@ struct snode *vxt_sd_ident(struct sparser *p, const struct stoken *at, bool *han
 	if (name[0] == '$')
 		return macro_arg(p, at);
 	if (name[0] == '`') {	/* a kernel variable */
-		char what[160];
+		char *what = vxt_script_alloc(p->s, 160);
+		struct snode *n;
 
-		snprintf(what, sizeof(what), "%.60s reads 0 (kernel variables are not in block "
-			 "traces)", name);
-		vxt_script_warn(p->s, what);
+		if (!what) {
+			p->rc = -ENOMEM;
+			return NULL;
+		}
+		snprintf(what, 160, "%.60s reads 0 (kernel variables are not in block traces)",
+			 name);
 		if (t->type == ST_LBRACK) {	/* `sym[i]: the index goes too */
 			vxt_sp_take(p);
 			if (!vxt_sp_expr(p) || vxt_sp_expect(p, ST_RBRACK) < 0)
 				return NULL;
 		}
-		return mk_num(p, at, 0);
+		n = mk_num(p, at, 0);
+		if (n)
+			n->standin = what;
+		return n;
 	}
 	if (t->type == ST_LPAREN || t->type == ST_LBRACK) {
 		*handled = false;
