@@ -92,6 +92,24 @@ START_TEST(test_translators)
 }
 END_TEST
 
+/* probeprov, probemod, probefunc and probename as illumos names its probes */
+START_TEST(test_probe_names)
+{
+	struct vxt_event e[2] = {
+		ev(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
+		ev(2, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096),
+	};
+	struct out o;
+
+	run("#pragma D option quiet\n"
+	    "BEGIN, END { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc, probename); }\n"
+	    "io:::start, io:::done { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc,\n"
+	    "  probename); }\n", e, 2, &o);
+	ck_assert_str_eq(o.text, "dtrace:::BEGIN io:genunix:bdev_strategy:start "
+				 "io:genunix:biodone:done dtrace:::END ");
+}
+END_TEST
+
 /* arg0 names the I/O: the same at its start and its done, another for an
  * I/O of the same sector in flight beside it. */
 START_TEST(test_arg0)
@@ -342,6 +360,7 @@ Suite *script_dlang_suite(void)
 
 	tcase_add_test(tc, test_translators);
 	tcase_add_test(tc, test_arg0);
+	tcase_add_test(tc, test_probe_names);
 	tcase_add_test(tc, test_printa_order);
 	tcase_add_test(tc, test_stddev);
 	tcase_add_test(tc, test_cond_action);

@@ -100,6 +100,7 @@ enum sfield {
 	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
 	SF_ARG0,		/* D's arg0: the I/O's identity (its request), 0 without one */
 	SF_WALLTIMESTAMP,	/* the event's time on the wall clock, ns since the epoch */
+	SF_PROBEPROV, SF_PROBEMOD, SF_PROBEFUNC,	/* the firing probe's description */
 	SF_COUNT
 };
 

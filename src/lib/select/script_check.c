@@ -20,7 +20,8 @@
 static bool field_is_str(int f)
 {
 	return f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
-	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST;
+	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST || f == SF_PROBEPROV ||
+	       f == SF_PROBEMOD || f == SF_PROBEFUNC;
 }
 
 /* ---- types ---- */
