@@ -1062,7 +1062,7 @@ int vxt_script_field(const char *name);
 const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
 /* Whether statement @n is a ?: with an action (or an aggregation) among its
- * operands: it runs the operand its condition picks (script_dlang.c). */
+ * operands: it runs the operand its condition picks (script_decl.c). */
 bool vxt_snode_cond_action(const struct snode *n);
 /* Add @what to the load warning, once (script_dlang.c). */
 void vxt_script_warn(struct vxt_script *s, const char *what);
