@@ -1,11 +1,12 @@
-/* fuzz_script_diff.c - libFuzzer target: the compiled script engine against
- * the tree walker
+/* fuzz_script_diff.c - libFuzzer target: a script run event by event and in
+ * batches
  *
  * The input chooses a script (expressions nested up to 8 levels, chains of
  * up to 510 operators, past the depth limit) and the events it runs over
- * (script_diff.h); both engines run it and must print the same records,
- * count the same statistics and exit with the same status. A difference
- * traps, with the script and both outputs on stderr.
+ * (script_diff.h); vxt_script_push() and vxt_script_push_many() run it and
+ * must print the same records, count the same statistics and exit with the
+ * same status. A difference traps, with the script and both outputs on
+ * stderr; a crash or undefined behaviour traps under the sanitizers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!objs)
 		init();
 	if (diff_engines(data, size, objs, strs, &script)) {
-		fprintf(stderr, "engines differ on:\n%s", script);
+		fprintf(stderr, "the entry points differ on:\n%s", script);
 		free(script);
 		__builtin_trap();
 	}

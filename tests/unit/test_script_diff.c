@@ -1,9 +1,10 @@
-/* test_script_diff.c - the compiled engine against the tree walker
+/* test_script_diff.c - random scripts run event by event and in batches
  *
  * 3 000 random scripts (tests/fuzz/script_diff.h's grammar, expressions up
- * to 6 levels deep) over random overlapping I/O, each run by both engines:
- * every record, the statistics and the exit status must be the same. A run
- * the fuzz target (fuzz_script_diff.c) found different is printed whole.
+ * to 8 levels deep) over random overlapping I/O, each run through
+ * vxt_script_push() and vxt_script_push_many(): every record, the
+ * statistics and the exit status must be the same. A script on which they
+ * differ is printed whole.
  */
 #include <check.h>
 #include <stdio.h>
@@ -41,9 +42,9 @@ START_TEST(test_engines_agree)
 		for (size_t i = 0; i < sizeof(bytes); i++)
 			bytes[i] = rnd8();
 		if (diff_engines(bytes, sizeof(bytes), objs, strs, &script)) {
-			fprintf(stderr, "engines differ on:\n%s", script);
+			fprintf(stderr, "the entry points differ on:\n%s", script);
 			free(script);
-			ck_abort_msg("the compiled engine and the tree walker differ (script %u)", k);
+			ck_abort_msg("one event at a time and a batch differ (script %u)", k);
 		}
 		compiled++;
 	}

@@ -3,11 +3,12 @@
  *
  * script_lex.c turns text into tokens, script_parse.c builds clauses of
  * expression trees, script_check.c resolves names and types and applies
- * D's rules, script_compile.c gives integer nodes direct functions,
- * script_eval.c runs the clauses over events with the
- * speculative buffers, script_agg.c keeps and prints aggregations,
- * script_tab.c is the hash table behind variables and aggregations,
- * script_reqtab.c the table of the I/Os in flight req-> follows.
+ * D's rules, script_depth.c bounds the trees' depth, compile.c turns the
+ * clauses into programs of ops (program.h) that vm.c runs over events with
+ * the speculative buffers (script_spec.c), script_agg.c keeps and prints
+ * aggregations, script_tab.c is the hash table behind variables and
+ * aggregations, script_reqtab.c the table of the I/Os in flight req->
+ * follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -115,11 +116,8 @@ enum sfunc {
 struct ectx;
 struct snode;
 struct vxt_program;
-/* The integer value of a node for the event in the context (script_compile.c). */
-typedef int64_t (*vxt_sifn)(struct ectx *x, const struct snode *n);
 
 struct snode {
-	vxt_sifn ifn;		/* integer nodes: computes the node, NULL = vxt_seval() */
 	uint8_t kind;		/* enum snk */
 	uint8_t type;		/* enum stype, set by the checker */
 	int op;			/* SN_UNARY, SN_BINARY, SN_ASSIGN, SN_INCDEC: enum stok */
@@ -133,7 +131,6 @@ struct snode {
 	struct snode **keys;	/* SN_AGGSET: keys */
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
-	unsigned slot;		/* SN_REQ with ifn: its variable's slot */
 	const char *standin;	/* what it reads instead of what a block trace lacks
 				 * (script_dlang.c), said at load when it is kept */
 };
@@ -175,14 +172,7 @@ void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const
 #define SP_TICK		0x100u
 #define SP_OTHER	0x200u	/* any other phase (merge, plug ...): profiles only */
 
-struct ectx;
-struct sclause;
-/* Runs a clause over the event in the context (script_run.c). @return 0 or
- * negative (out of memory). */
-typedef int (*vxt_srunfn)(struct ectx *x, const struct sclause *c);
-
 struct sclause {
-	vxt_srunfn run;		/* by its shape, set with the run-time state */
 	unsigned probes;
 	uint64_t tick_ns;	/* SP_TICK */
 	unsigned tick_idx;	/* which tick schedule */
@@ -197,51 +187,6 @@ struct sclause {
 	bool has_text;		/* has trace or printf */
 	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
-};
-
-/* A clause of an event probe's list as the list's runner takes it
- * (script_run.c): a common predicate and a common lone action are read
- * from here, without the clause's function, its tree or a call per node;
- * any other clause runs through its function. */
-enum sstep_pred {
-	SQ_CLAUSE,		/* SA_CLAUSE: the clause's function tests it */
-	SQ_ANY,			/* the clause's predicate, by pred_holds() */
-	SQ_NONE,		/* no predicate */
-	SQ_REQ,			/* /req->X/, X an integer req-> variable */
-	SQ_REQ_AND,		/* /req->X && B/, B an integer with a function */
-	SQ_REQ_ERROR,		/* /req->X && error/ */
-	SQ_REQ_OK,		/* /req->X && !error/ */
-};
-
-enum sstep_act {
-	SA_CLAUSE,		/* the clause's function (its predicate too) */
-	SA_SPECULATE,		/* speculate(req->X) */
-	SA_END,			/* commit(req->X) or discard(req->X) */
-	SA_OPEN,		/* req->X = speculation() */
-	SA_KEYED,		/* a profile's clause: its steps (script_keyed.c) */
-};
-
-/* Two steps that run as one (the first's pair; the second keeps its own
- * fields, and runs alone in no other way). */
-enum sstep_pair {
-	SPAIR_NONE,
-	SPAIR_OPEN_SPECULATE,	/* X = speculation(), then /req->X/ speculate() */
-	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then
-				 * /req->X && !error/ discard() */
-};
-
-struct sstep {
-	uint8_t pred;		/* enum sstep_pred */
-	uint8_t act;		/* enum sstep_act */
-	uint8_t pair;		/* enum sstep_pair: with the next step */
-	int8_t kspec;		/* SA_KEYED: its predicate is `spec` (1), `!spec` (0), else -1 */
-	bool commit;		/* SA_END: commit, not discard */
-	unsigned probe;		/* the SP_* bit the clause fires as */
-	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
-	unsigned aslot;		/* SA_SPECULATE, SA_END, SA_OPEN: X's slot */
-	uint64_t mbits;		/* SA_SPECULATE: its records' word but the ordinal */
-	const struct snode *pb;	/* SQ_REQ_AND: B */
-	const struct sclause *c;
 };
 
 /* ---- variables and aggregations: hash tables of packed entries ---- */
@@ -666,9 +611,6 @@ struct vxt_script {
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
-	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
-	unsigned non[SON_COUNT];
-	struct sstep *steps[SON_COUNT];	/* the same as steps */
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
@@ -692,11 +634,10 @@ struct vxt_script {
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct sval *regs;
-	bool old_engine;	/* run the tree walker instead (the differential fuzz) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
-/* ---- running (script_run.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
+/* ---- running (run.c, vm.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
 
 #define S_DTEXT_MAX	(2 * S_TEXT_MAX + 256)
 
@@ -718,40 +659,11 @@ struct ectx {
 	int rc;
 };
 
-struct sval vxt_seval(struct ectx *x, const struct snode *n);
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
 struct sval vxt_sfield(const struct ectx *x, int f);
-static inline bool vxt_struth(const struct sval *v)
-{
-	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
-}
-/* vxt_seval(x, n).i for @n typed SV_INT, by its compiled function when it
- * has one (script_compile.c). */
-static inline int64_t vxt_sieval(struct ectx *x, const struct snode *n)
-{
-	return n->ifn ? n->ifn(x, n) : vxt_seval(x, n).i;
-}
-/* The value of integer req-> variable @n (one with a function: its slot is
- * n->slot) for the event's request; 0 when unset. Can't fail. */
-static inline int64_t vxt_sreq_int(const struct ectx *x, const struct snode *n)
-{
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
-}
-/* vxt_sieval(), reading an integer req-> variable in place. */
-static inline int64_t vxt_sieval_req(struct ectx *x, const struct snode *n)
-{
-	return n->kind == SN_REQ && n->ifn ? vxt_sreq_int(x, n) : vxt_sieval(x, n);
-}
 /* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
-/* script_compile.c: the functions of the integer nodes, once the variables
- * have their slots. Can't fail. */
-void vxt_script_compile_ints(struct vxt_script *s);
-/* vxt_struth() of vxt_seval(), without making the values of && || ! */
-bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)
@@ -774,10 +686,8 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 #define S_ARRAY_ENTRY_SIZE(maxkeys)	(4 * sizeof(uint32_t) + sizeof(struct sent) + \
 					 (maxkeys) * sizeof(int64_t) + sizeof(struct sval))
 #define S_ARRAY_SIZE(s)	vxt_stab_key_size(&(s)->vtab)
-struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
-/* Write @v (0 frees it). @return 0 or -ENOMEM. */
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* vxt_sdyn_set() of the req-> variable in slot @slot. */
+/* The req-> variable in slot @slot of the event's request := @v (0 frees
+ * it). @return 0 or -ENOMEM. */
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
 /* The event's process's self-> variable in slot @slot, NULL when unset;
  * and its vxt_sdyn_set(). */
@@ -1045,19 +955,16 @@ int vxt_script_check_depth(const struct vxt_script *s, char *err);
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
-/* script_run.c: print the aggregations (@only, or all; @at_end: those
+/* run.c: print the aggregations (@only, or all; @at_end: those
  * printa() did not print) into the principal buffer, clearing them with
  * @clear; with @fmt (printa's format), @only in that format. @return 0 or
  * negative. */
 int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
 			  const struct sfmt *fmt);
-/* script_run.c: run the BEGIN clauses. */
+/* run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
-/* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
+/* run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
-/* script_run.c: the event probes' clause lists, each clause's function.
- * @return 0 or -ENOMEM. */
-int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);

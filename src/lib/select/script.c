@@ -106,9 +106,6 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		if (j == s->nticks)
 			s->ticks[s->nticks++] = s->cl[i].tick_ns;
 	}
-	vxt_script_compile_ints(s);
-	if (vxt_script_prepare_on(s) < 0)	/* its steps read the slots and functions */
-		return -ENOMEM;
 	if (vxt_program_compile_script(s) < 0)
 		return -ENOMEM;
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
@@ -291,10 +288,6 @@ void vxt_script_free(struct vxt_script *s)
 		for (unsigned i = 0; i < s->nfast; i++)
 			free(s->fast[i].e);
 	free(s->fast);
-	for (unsigned k = 0; k < SON_COUNT; k++) {
-		free((void *)s->on[k]);
-		free(s->steps[k]);
-	}
 	vxt_program_free_script(s);
 	free(s->thisl);
 	free(s->dtext);

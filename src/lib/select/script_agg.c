@@ -157,10 +157,10 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 	d->count++;
 	switch (a->fn) {	/* only the fields of its function's value */
 	case FN_SUM: case FN_AVG:
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		break;
 	case FN_MIN: case FN_MAX:
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		if (v < d->min)
 			d->min = v;
 		if (v > d->max)
@@ -169,7 +169,7 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v)
 	case FN_STDDEV: {
 		u128 q = sumsq_of(d) + (u128)((__int128)v * v);
 
-		d->sum += v;
+		d->sum = (int64_t)((uint64_t)d->sum + (uint64_t)v);	/* wraps */
 		d->sumsq[0] = (uint64_t)q;
 		d->sumsq[1] = (uint64_t)(q >> 64);
 		break;

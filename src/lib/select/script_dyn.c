@@ -77,17 +77,6 @@ static struct sdyn *self_of(struct ectx *x)
 	return x->self;
 }
 
-struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
-{
-	struct sdyn *d = n->kind == SN_SELF ? self_of(x) : x->req ? x->req->v : NULL;
-	struct sval *v;
-
-	if (!d)
-		return NULL;
-	v = &d->v[x->s->vars[n->idx].slot];
-	return v->type ? v : NULL;
-}
-
 /* Value @v (@zero: a zero, which unsets) into @slot of @d.
  * @return true when @d then holds no value (the caller frees it). */
 static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool zero)
@@ -130,7 +119,7 @@ int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
-/* vxt_sdyn_set() of a self-> variable. */
+/* The self-> variable in slot @slot of the event's process := @v. */
 static int self_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
@@ -169,13 +158,6 @@ struct sval *vxt_sself_get(struct ectx *x, unsigned slot)
 int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	return self_set(x, slot, v);
-}
-
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
-{
-	unsigned slot = x->s->vars[n->idx].slot;
-
-	return n->kind == SN_REQ ? vxt_sreq_set(x, slot, v) : self_set(x, slot, v);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)
