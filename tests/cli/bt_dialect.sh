@@ -101,6 +101,23 @@ expect_eq "else if: @big[comm, pid] sums of sectors" "$(grep '^@big\[' "$T/ifs.o
 		END { for (k in n) printf "@big[%s]: %d\n", k, n[k] }' "$T/ev.csv" | sort)"
 expect_eq "else: @small" "$(sed -n 's/^@small: //p' "$T/ifs.out")" \
 	"$(awk -F, '$3 == "done" && $9 == 0 && $7 < 65536' "$T/ev.csv" | wc -l)"
+# return leaves the block: the counts after it are of the events it did not end
+cat >"$T/ret.bt" <<'BT'
+tracepoint:block:block_rq_issue /args.bytes > 0/
+{
+	@all = count();
+	if (args.bytes < 8192) { @small = count(); return; }
+	@big = count();
+	if (args.bytes > 65536) { @huge = count(); return; }
+	@mid = count();
+}
+BT
+expect_eq "return: all small big huge mid" \
+	"$("$B/vxreplay" "$T/t.vxt" --script "$T/ret.bt" | awk -F': ' '/^@/ { v[$1] = $2 }
+		END { print v["@all"], v["@small"], v["@big"], v["@huge"], v["@mid"] }')" \
+	"$(awk -F, '$3 == "start" && $7 > 0 { a++; if ($7 < 8192) s++; else { b++; if ($7 > 65536) h++; else m++ } }
+		END { print a, s, b, h, m }' "$T/ev.csv")"
+
 # speculation: each issue's printf goes into its own speculation, kept
 # when the completion failed; an unset $local in an if is an error
 cat >"$T/spec.bt" <<'BT'

@@ -42,7 +42,8 @@ static const char *const programs[] = {
 	"    @p = sum(args.nr_sector); } else { @s = stats(args.sector); }\n"
 	"  @l = lhist(args.sector, 0, 32, 8); @mx[args.rwbs] = max(args.sector);\n"
 	"  @mn = min(args.sector); @av[cpu] = avg(args.nr_sector);\n"
-	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i); }\n"
+	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i);\n"
+	"  if (pid == 102) { return; } @after = count(); }\n"
 	"tracepoint:block:block_rq_requeue { @rq++; print(@rq); print(comm); }\n"
 	"interval:ms:20 { print(@big, 2); print(@mx); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
 	"END { printf(\"%s\\n\", strftime(\"%Y-%m-%d %H:%M\", nsecs)); }\n",

@@ -127,6 +127,7 @@ struct btparser {
 	unsigned noted;		/* NOTE_* said */
 	unsigned seg;		/* what the current clause holds (bt_stmt.c's SEG_*) */
 	unsigned attached;	/* attach points: each probe, a wildcard's each match */
+	int ret_var;		/* the block's return flag (this->), -1 before any return */
 };
 
 #define NOTE_STACK	0x1

@@ -222,6 +222,15 @@ static struct snode *clause_pred(struct btparser *p, struct snode *user)
 {
 	struct snode *g = p->has_event ? event_guard(p) : NULL;
 
+	if (p->ret_var >= 0) {	/* not after a return */
+		struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
+
+		if (!nt)
+			return NULL;
+		nt->op = ST_NOT;
+		nt->a = this_ref(p, p->ret_var, p->bline, p->bcol);
+		g = and_node(p, g, nt->a ? nt : NULL);
+	}
 	for (unsigned i = 0; i < p->nguards; i++) {
 		struct snode *r = this_ref(p, p->guards[i].var, p->bline, p->bcol);
 
@@ -490,6 +499,35 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 	return 0;
 }
 
+/* return: this->$$N = 1 ends the clause; every clause after it in the
+ * block tests !this->$$N. */
+static int return_stmt(struct btparser *p, const struct stoken *at)
+{
+	struct snode *one;
+	int var;
+
+	vxt_btp_take(p);
+	one = vxt_btp_node(p, SN_NUM, at->line, at->col);
+	if (!one)
+		return -ENOMEM;
+	one->num = 1;
+	if (p->ret_var >= 0) {	/* the block's flag, set again */
+		struct snode *a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
+
+		if (!a)
+			return -ENOMEM;
+		a->op = ST_ASSIGN;
+		a->a = this_ref(p, p->ret_var, at->line, at->col);
+		a->b = one;
+		return add_stmt(p, a) < 0 || emit(p, NULL) < 0 ? -EINVAL : 0;
+	}
+	var = temp(p, one);
+	if (var < 0 || emit(p, NULL) < 0)
+		return -EINVAL;
+	p->ret_var = var;
+	return 0;
+}
+
 static int statement(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek(p);
@@ -505,6 +543,8 @@ static int statement(struct btparser *p)
 	}
 	if (t->type == ST_LBRACE)
 		return block(p);
+	if (t->type == ST_IDENT && !strcmp(t->str, "return"))
+		return return_stmt(p, &at);
 	p->parens = 0;
 	if (t->type == ST_AGG) {
 		const struct btmap *m = vxt_btp_map(p, t->str);
@@ -580,8 +620,8 @@ static bool has_control(struct btparser *p)
 			found = true;
 		else if (t.type == ST_IDENT && (!strcmp(t.str, "speculate") ||
 						 !strcmp(t.str, "commit") ||
-						 !strcmp(t.str, "discard")))
-			found = true;	/* D's rules may cut the block */
+						 !strcmp(t.str, "discard") || !strcmp(t.str, "return")))
+			found = true;	/* D's rules or a return may cut the block */
 	}
 	/* the strings read are the lexer's: hand them over to be freed */
 	p->lx.strs = lx.strs;
@@ -752,6 +792,7 @@ static int probe_block(struct btparser *p)
 	p->nguards = 0;
 	p->nstmts = 0;
 	p->seg = 0;
+	p->ret_var = -1;
 	p->bline = t->line;
 	p->bcol = t->col;
 	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
