@@ -4,8 +4,8 @@
  *
  * bt_lex.c reads bpftrace's tokens, bt_parse.c its expressions and
  * bt_stmt.c its probe blocks and statements, lowered to the D parser's
- * tree (struct sclause, struct snode): if/else and unroll become clauses
- * guarded by this-> variables, maps become aggregations or associative
+ * tree (struct sclause, struct snode): if/else, unroll, while and return
+ * become clauses guarded by this-> variables, maps become aggregations or associative
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
  * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
  * ...), bt_run.c runs the actions D lacks (delete, clear of a map, print of

@@ -7,7 +7,7 @@
  * commit()), each guarded by this-> variables the clauses before set: `if (c) { A } else { B }` is `this->$$n = c;` in the clause
  * so far, then A's clauses guarded by this->$$n and B's by !this->$$n;
  * unroll(N) repeats its block N times; while runs its block at most
- * BT_WHILE_MAX rounds. A probe of a phase D has no probe for (getrq,
+ * BT_WHILE_MAX rounds; return sets a flag the block's later clauses test. A probe of a phase D has no probe for (getrq,
  * insert, merge ...) fires the clause through D's other-phase list; a test
  * of the event's phase, its level (request or bio) or its failure guards
  * the clause where D's probes alone would take more. The config block is read and its settings
