@@ -113,7 +113,7 @@ struct btparser {
 	unsigned probes;	/* SP_* */
 	uint64_t tick_ns;
 	char probe_text[64];
-	const struct btprobe *bprobes[16];	/* its tracepoints and kprobes */
+	const struct btprobe *bprobes[32];	/* its tracepoints and kprobes */
 	unsigned nbprobes;
 	bool other;		/* the probes need a test of the event (bt_stmt.c's guard) */
 	bool has_event;		/* an event probe (args, nsecs of an event) */
@@ -171,6 +171,9 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len);
 struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at);
 /* args.rwbs: the block layer's letters for the event's op and flags. */
 struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
+/* bt_stmt.c: the probe that fired, as a string (the builtin probe): the
+ * block's probe whose phase (level, failure) the event has. */
+struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

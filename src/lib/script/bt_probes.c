@@ -316,6 +316,6 @@ struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at)
 		return str(p, "", l, c);
 	}
 	if (!strcmp(w, "probe"))
-		return str(p, p->probe_text, l, c);
+		return p->nbprobes ? vxt_btp_fired(p, l, c) : str(p, p->probe_text, l, c);
 	return NULL;
 }

@@ -217,6 +217,37 @@ static struct snode *event_guard(struct btparser *p)
 	return g;
 }
 
+struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col)
+{
+	struct snode *tail = NULL;
+
+	for (unsigned i = p->nbprobes; i-- > 0;) {
+		const struct btprobe *b = p->bprobes[i];
+		struct snode *name = vxt_btp_node(p, SN_STR, line, col), *c, *t;
+
+		if (!name)
+			return NULL;
+		name->str = b->name;
+		if (!tail) {	/* the last: what no other probe takes */
+			tail = name;
+			continue;
+		}
+		t = phase_is(p, b->phase);
+		if (b->error_only)
+			t = and_node(p, t, field_of(p, SF_ERROR, "error"));
+		if (b->level == BL_BIO)
+			t = and_node(p, t, level_is(p, true));
+		c = vxt_btp_node(p, SN_COND, line, col);
+		if (!c || !t)
+			return NULL;
+		c->a = t;
+		c->b = name;
+		c->c = tail;
+		tail = c;
+	}
+	return tail;
+}
+
 /* The current clause's predicate: the phase test, the guards, then @user. */
 static struct snode *clause_pred(struct btparser *p, struct snode *user)
 {
@@ -739,12 +770,12 @@ static int probe(struct btparser *p, const struct stoken *t)
 			"tracepoint:block:block_bio_frontmerge", "tracepoint:block:block_bio_remap",
 			"tracepoint:block:block_rq_remap", "tracepoint:block:block_split",
 			"tracepoint:block:block_getrq", "tracepoint:block:block_rq_insert",
-			"tracepoint:block:block_rq_issue", "tracepoint:block:block_io_start",
-			"tracepoint:block:block_io_done", "tracepoint:block:block_rq_complete",
+			"tracepoint:block:block_rq_issue", "tracepoint:block:block_rq_complete",
 			"tracepoint:block:block_bio_complete", "tracepoint:block:block_rq_requeue",
 			"tracepoint:block:block_rq_error", "tracepoint:block:block_plug",
-			"tracepoint:block:block_unplug",
-		};
+			"tracepoint:block:block_unplug", "tracepoint:block:block_io_start",
+			"tracepoint:block:block_io_done",
+		};	/* the first of a phase is what the builtin probe names */
 		char pat[96];
 		bool any = false;
 
