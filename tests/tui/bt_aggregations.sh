@@ -3,7 +3,7 @@
 # its maps in bpftrace's layout, as an awk reference over the events CSV
 # prints them: counts per comm (by value, then name) and a hist(); batch
 # output starts with bpftrace's "Attaching 1 probe...", the panel with the
-# maps.
+# maps. A program whose probe's phase the file lacks says so when applied.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 50000 3
@@ -55,4 +55,18 @@ screen | sed '1d;$d' | cut -c2- | sed 's/ *$//' | grep -v '^$' >"$T/panel"
 grep -q '^@sz:' "$T/panel" || fail "the panel has no @sz"
 cmp -s "$T/ref" "$T/panel" || { diff "$T/ref" "$T/panel" | head -20; fail "the panel differs"; }
 ok "A: the panel is the reference, $(wc -l <"$T/ref") lines"
+keys Escape q
+
+# a probe of a phase the file lacks: its load warning on the message line
+printf 'tracepoint:block:block_bio_queue { @q = count(); }\n' >"$T/q.bt"
+start 140 30 "$B/vxreplay" "$T/s.vxt"
+wait_for 'events 50000/50000'
+keys p
+wait_for '^ Profiles'
+keys End Enter
+wait_for 'Script or profile file:'
+text "$T/q.bt"
+keys Enter
+wait_for 'WARNING: tracepoint:block:block_bio_queue: the recording holds no queue' 20
+ok "p: a bpftrace program's load warning on the message line"
 keys q

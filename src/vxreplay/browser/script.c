@@ -128,6 +128,16 @@ int vr_script_apply(struct vr_model *m, const char *name, char *err, size_t errs
 		free(sc);
 		return -1;
 	}
+	{			/* a bpftrace program's first load warning, for the message line */
+		const struct vxt_file_info *in = vxt_reader_info(m->rd);
+		const char *n = vxt_script_notes(s, (in->compat & VXT_COMPAT_PHASES) ||
+						 !strcmp(in->source, "blktrace"));
+
+		if (*n) {
+			snprintf(m->note, sizeof(m->note), "%.*s", (int)strcspn(n, "\n"), n);
+			m->note_error = false;
+		}
+	}
 	vxt_script_free(s);
 	if (vr_profile_apply(m, "", NULL, err, errsz) < 0) {
 		free(sc);
