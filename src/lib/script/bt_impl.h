@@ -10,6 +10,7 @@
  * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
  * ...), bt_run.c runs the actions D lacks (delete, clear of a map, print of
  * a value, time, strftime), bt_print.c prints maps in bpftrace's layout,
+ * bt_fire.c which events fire a probe block,
  * bt_notes.c says what a program cannot see in a file, bt_errors.c words
  * the checker's refusals as bpftrace does, and bt_struct.c reads the
  * kernel structures older tools name as the event's fields.
@@ -171,9 +172,15 @@ int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len);
 struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at);
 /* args.rwbs: the block layer's letters for the event's op and flags. */
 struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
-/* bt_stmt.c: the probe that fired, as a string (the builtin probe): the
- * block's probe whose phase (level, failure) the event has. */
+/* bt_fire.c: the probe that fired, as a string (the builtin probe): the
+ * block's probe whose phase (level, failure) the event has; the test of
+ * the event the block's probes need beyond D's probes (NULL: none, or out
+ * of memory in p->rc); one probe description of the block (@return 0 or
+ * -EINVAL); @a && @b (either NULL: the other). */
 struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
+struct snode *vxt_btp_event_guard(struct btparser *p);
+int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
+struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
