@@ -229,6 +229,12 @@ static void test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 			return;
 		}
 		break;
+	case SN_KEYED:	/* spec: jump when active is sense */
+		if (n->idx == SK_ACTIVE) {
+			jump_later(c, VXT_INSN_KEYED_SPEC, !sense, list);
+			return;
+		}
+		break;
 	case SN_FIELD:
 		if (n->idx == SF_ERROR && c->has_event) {
 			jump_later(c, sense ? VXT_INSN_IF_ERROR : VXT_INSN_UNLESS_ERROR, 0, list);
@@ -367,7 +373,10 @@ static void value(struct compiler *c, const struct snode *n, unsigned dst)
 			emit(c, VXT_INSN_INT, dst, 0, 0, 0);
 		break;
 	case SN_KEYED:
-		emit(c, VXT_INSN_KEYED_VALUE, dst, 0, 0, node_ref(c, n));
+		if (n->idx == SK_ACTIVE)
+			emit(c, VXT_INSN_KEYED_ACTIVE, dst, 0, 0, 0);
+		else
+			emit(c, VXT_INSN_KEYED_VALUE, dst, 0, 0, node_ref(c, n));
 		break;
 	default:
 		emit(c, VXT_INSN_INT, dst, 0, 0, 0);
@@ -476,10 +485,11 @@ static void statement(struct compiler *c, const struct snode *n)
 	c->next_reg = saved;
 }
 
-/* Whether @cl is a profile's clause: script_keyed.c's nodes only. */
+/* Whether @cl is a profile's clause: script_keyed.c's steps (its predicate
+ * a step too, or D's lowered from the filter). */
 static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 {
-	if (!s->keyed || (cl->pred && cl->pred->kind != SN_KEYED))
+	if (!s->keyed)
 		return false;
 	for (unsigned i = 0; i < cl->nstmts; i++)
 		if (cl->stmts[i]->kind != SN_KEYED || cl->stmts[i]->idx == 0)
@@ -489,7 +499,9 @@ static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 
 static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *end)
 {
-	if (cl->pred) {
+	if (cl->pred && cl->pred->kind != SN_KEYED) {
+		test(c, cl->pred, false, end);
+	} else if (cl->pred) {
 		int spec = vxt_skeyed_pred_spec(c->s, cl->pred);
 
 		if (spec >= 0)

@@ -93,6 +93,9 @@ enum snk {
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
 };
 
+#define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an
+				 * active speculation */
+
 /* Fields of the event; names in script_check.c. */
 enum sfield {
 	SF_TIME, SF_OBJECT, SF_DEV, SF_PHASE, SF_OP, SF_FLAGS, SF_SECTOR, SF_BYTES,
