@@ -1,8 +1,9 @@
 /* test_filter_lower.c - a profile's predicate as D's, against the filter
  *
  * 2 000 random filter expressions (comparisons of bytes, sector, latency,
- * error, pid and cpu with numbers, flags by name, object and command names,
- * bare error, ! && || and parentheses, nested up to 5 levels) are a
+ * error, pid, cpu, time and dev with numbers, op and phase by name, flags
+ * by name, object and command names, bare error, ! && || and parentheses,
+ * nested up to 5 levels) are a
  * profile's trace clause's predicate: the events the profile traces (its
  * predicate lowered to D and compiled by the script compiler,
  * filter_lower.c) must be those vxt_filter_eval() accepts, over random
@@ -54,8 +55,14 @@ static void expr(char *out, size_t size, unsigned depth)
 			 "flags != fua");
 		return;
 	case 3:
-		snprintf(out, size, "latency >= %uus", 1 + rnd(300));
-		return;
+		switch (rnd(5)) {
+		case 0: snprintf(out, size, "latency >= %uus", 1 + rnd(300)); return;
+		case 1: snprintf(out, size, "op %s %s", rnd(2) ? "==" : "!=",
+				 rnd(2) ? "read" : "write"); return;
+		case 2: snprintf(out, size, "phase == %s", rnd(2) ? "start" : "done"); return;
+		case 3: snprintf(out, size, "time %s %uus", ops[rnd(6)], rnd(400)); return;
+		default: snprintf(out, size, "dev %s 8:%u", ops[rnd(6)], rnd(3)); return;
+		}
 	case 4:
 		expr(a, sizeof(a), depth - 1);
 		snprintf(out, size, "!(%s)", a);
@@ -117,6 +124,7 @@ START_TEST(test_lowered_predicates)
 			e->pid = rnd(3) ? 100 : 5;
 			e->cpu = (uint16_t)rnd(3);
 			e->flags = (uint16_t)rnd(4);
+			e->op = (uint8_t)rnd(3);
 			e->error = e->phase == VXT_PH_DONE && !rnd(4) ? -5 : 0;
 			e->latency_ns = e->phase == VXT_PH_DONE ? (uint64_t)rnd(400) * 1000 : 0;
 		}

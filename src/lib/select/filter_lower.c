@@ -3,14 +3,14 @@
  * A profile's predicates are filter expressions; the script engine runs
  * them as D predicates, compiled by its own compiler, when every test of
  * the filter's jump table has a D node of the same meaning: a comparison of
- * flags, sector, bytes, latency, error (D's error is the filter's errno,
- * positive), pid or cpu with a number, a bit test, an object, command or
- * host name equal to a string, and `spec` (the event's key has an active
+ * time, flags, sector, bytes, latency, error (D's error is the filter's
+ * errno, positive), pid, cpu or dev with a number, a bit test, an object,
+ * command or host name equal to a string, op and phase equal to one (their
+ * names, one a code), and `spec` (the event's key has an active
  * speculation). The table becomes && || ! and ?: of those tests (ACCEPT is
- * 1, REJECT 0; a test both branches of several others lead to is one node
- * they share). A filter with any other test (op and phase by code, time,
- * dev, globs, the intervals) stays the filter's own (script_keyed.c's
- * predicate step).
+ * 1, REJECT 0; a test several others lead to is one node they share). A
+ * filter with any other test (globs, the intervals) stays the filter's own
+ * (script_keyed.c's predicate step).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +76,10 @@ static int field_of(unsigned ff)
 	case FF_OBJECT: return SF_OBJECT;
 	case FF_COMM: return SF_COMM;
 	case FF_HOST: return SF_HOST;
+	case FF_TIME: return SF_TIME;	/* the script sets the filters' origin too */
+	case FF_DEV: return SF_DEV;
+	case FF_OP: return SF_OP;	/* by name: one name a code */
+	case FF_PHASE: return SF_PHASE;
 	default: return -1;
 	}
 }
@@ -85,6 +89,8 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 {
 	int field = field_of(t->field);
 	bool name = t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST;
+	bool code = t->field == FF_OP || t->field == FF_PHASE;
+	unsigned op = t->op == FO_DEVCMP ? t->aux : t->op;
 	struct snode *fld, *val;
 
 	if (t->field == FF_SPEC && t->op == FO_TRUE) {
@@ -94,19 +100,23 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 			n->idx = SK_ACTIVE;
 		return n;
 	}
-	if (field < 0 || (name ? t->op != FO_STREQ : t->op > FO_BITS) ||
+	if (field < 0 || (name ? t->op != FO_STREQ : code ? t->op != FO_EQ : op > FO_BITS) ||
+	    (t->field == FF_DEV) != (t->op == FO_DEVCMP) ||
 	    (!name && t->val > INT64_MAX))	/* D compares signed */
 		return NULL;
-	fld = node(l, SN_FIELD, name ? SV_STR : SV_INT);
-	val = node(l, name ? SN_STR : SN_NUM, name ? SV_STR : SV_INT);
+	fld = node(l, SN_FIELD, name || code ? SV_STR : SV_INT);
+	val = node(l, name || code ? SN_STR : SN_NUM, name || code ? SV_STR : SV_INT);
 	if (!fld || !val)
 		return NULL;
 	fld->idx = field;
 	if (name)
 		val->str = l->f->pool + t->str;
+	else if (code)
+		val->str = t->field == FF_OP ? vxt_op_name((unsigned)t->val) :
+			   vxt_phase_name((unsigned)t->val);
 	else
 		val->num = (int64_t)t->val;
-	switch (t->op) {
+	switch (op) {
 	case FO_EQ: case FO_STREQ: return pair(l, SN_BINARY, ST_EQ, fld, val);
 	case FO_LT: return pair(l, SN_BINARY, ST_LT, fld, val);
 	case FO_LE: return pair(l, SN_BINARY, ST_LE, fld, val);
