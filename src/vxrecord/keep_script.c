@@ -25,7 +25,8 @@ int keep_script_open(struct keep_script *ks, const char *dir, char err[VXT_ERRBU
 
 	if (vxt_script_find(ks->name, dir, path, sizeof(path), err) < 0)
 		return -1;
-	ks->s = vxt_script_load(path, ks->xopts, ks->nx, err);
+	ks->s = vxt_script_load_args(path, ks->xopts, ks->nx, (const char *const *)ks->margs,
+				     ks->nmargs, err);
 	if (ks->s && vxt_script_warnings(ks->s)[0])
 		fprintf(stderr, "vxrecord: %s: %s\n", path, vxt_script_warnings(ks->s));
 	return ks->s ? 0 : -1;

@@ -393,8 +393,8 @@ static int open_script(struct vxtop_collector *c, const struct vxtop_opts *o)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return -ENOMEM;
 	}
-	return vxtop_script_open(c->script, o->script, o->profile_dir, o->xopts, o->nx, c->err,
-				 sizeof(c->err));
+	return vxtop_script_open(c->script, o->script, o->profile_dir, o->xopts, o->nx, o->margs,
+				 o->nmargs, c->err, sizeof(c->err));
 }
 
 /* BEGIN, once the object and command tables exist. Following a file, ticks

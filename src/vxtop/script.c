@@ -38,7 +38,8 @@ static int sink(void *arg, const struct vxt_script_rec *r)
 }
 
 int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir,
-		      const char *const *xopts, unsigned nx, char *err, size_t errsz)
+		      const char *const *xopts, unsigned nx, const char *const *margs,
+		      unsigned nmargs, char *err, size_t errsz)
 {
 	char e[VXT_ERRBUF_SIZE], path[VXT_PROFILE_PATH_MAX];
 
@@ -47,7 +48,7 @@ int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;
 	}
-	vs->s = vxt_script_load(path, xopts, nx, e);
+	vs->s = vxt_script_load_args(path, xopts, nx, margs, nmargs, e);
 	if (!vs->s) {
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;

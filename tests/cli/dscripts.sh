@@ -17,7 +17,8 @@
 #  - dtt_iotop.d: every 5 s, its status line (the file's wall clock, KB
 #    started) and the bytes completed per pid, command, device, direction;
 #  - each says once, on one line, what it reads as a stand-in (uid, psargs);
-#    vxrecord --script and vxtop --script print what vxreplay prints.
+#    vxrecord --script and vxtop --script print what vxreplay prints, and the
+#    three give a script the words after -- as $1 ....
 # Skips (77) when ../shared/data/dscripts is not there.
 . "$VXT_TOP/tests/lib.sh"
 
@@ -212,4 +213,17 @@ fi
 grep -q "$(sed -n 2p illumos_whoio.d.out)" top.out &&
 	ok "vxtop --script illumos_whoio.d prints its rows" ||
 	fail "vxtop --script illumos_whoio.d: $(head -5 top.out)"
+# ---- $1 after --, in the three programs: the completions of one device
+cat >arg.d <<'D'
+#pragma D option quiet
+io:::done /args[1]->dev_statname == $$1/ { @n = count(); }
+END { printf("%s ", $$1); printa("%@d\n", @n); }
+D
+want="sdb $(awk -F, '$2 == "sdb" && $3 == "done"' ev.csv | wc -l)"
+expect_eq "vxreplay --script arg.d -- sdb" "$("$B/vxreplay" t.vxt --script ./arg.d -- sdb)" "$want"
+"$B/vxrecord" --source sim --seed 5 --rate 3000 -d 12s --script ./arg.d -o k3.vxt -- sdb \
+	>rec3.out 2>/dev/null
+expect_eq "vxrecord --script arg.d -- sdb" "$(cat rec3.out)" "$want"
+"$B/vxtop" --follow t.vxt -b -i 20s --script ./arg.d -- sdb </dev/null >top3.out 2>/dev/null
+expect_eq "vxtop --script arg.d -- sdb" "$(tail -1 top3.out)" "$want"
 finish

@@ -92,6 +92,24 @@ START_TEST(test_translators)
 }
 END_TEST
 
+/* probeprov, probemod, probefunc and probename as illumos names its probes */
+START_TEST(test_probe_names)
+{
+	struct vxt_event e[2] = {
+		ev(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
+		ev(2, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096),
+	};
+	struct out o;
+
+	run("#pragma D option quiet\n"
+	    "BEGIN, END { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc, probename); }\n"
+	    "io:::start, io:::done { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc,\n"
+	    "  probename); }\n", e, 2, &o);
+	ck_assert_str_eq(o.text, "dtrace:::BEGIN io:genunix:bdev_strategy:start "
+				 "io:genunix:biodone:done dtrace:::END ");
+}
+END_TEST
+
 /* arg0 names the I/O: the same at its start and its done, another for an
  * I/O of the same sector in flight beside it. */
 START_TEST(test_arg0)
@@ -130,6 +148,26 @@ START_TEST(test_printa_order)
 	    "  printa(\"%@8d|%d\\n\", @b); }\n", e, 3, &o);
 	ck_assert_str_eq(o.text, "  PID DEV  N\n   12 sdz  1\n    3 sdz  2\n--\n"
 				 "       4|12\n       8|3\n");
+}
+END_TEST
+
+/* An action under a ?: whose condition the event decides runs when its
+ * operand is picked: printf, printa, an aggregation, nested ?: */
+START_TEST(test_cond_action)
+{
+	struct vxt_event e[3] = {
+		ev(1, VXT_PH_START, VXT_OP_READ, 3, 1, 4096),
+		ev(2, VXT_PH_START, VXT_OP_WRITE, 12, 2, 512),
+		ev(3, VXT_PH_START, VXT_OP_READ, 12, 3, 512),
+	};
+	struct out o;
+
+	run("#pragma D option quiet\n"
+	    "io:::start { pid > 5 ? printf(\"big \") : printf(\"small \");\n"
+	    "  args[0]->b_flags & B_READ ? @r[pid] = sum(bytes) :\n"
+	    "    (pid == 12 ? printf(\"w12 \") : 1); }\n"
+	    "END { printa(\"%d:%@d \", @r); }\n", e, 3, &o);
+	ck_assert_str_eq(o.text, "small big w12 big 12:512 3:4096 ");
 }
 END_TEST
 
@@ -242,8 +280,8 @@ static const struct {
 	  "1:18: curthread->t_pri is not available in block traces" },
 	{ "syscall::read:entry { }",
 	  "1:1: probe description syscall::read:entry: provider syscall is not available" },
-	{ "io:::start { pid > 1 ? printf(\"x\") : 1; }",
-	  "1:22: an action as an operand of ?: needs a condition known at load time" },
+	{ "io:::start { x = pid > 1 ? printf(\"x\") : 1; }",
+	  "1:28: printf( ) is an action" },
 	{ "io:::start { x = $1; }", "1:18: macro argument $1 is not defined" },
 	{ "translator foo_t < int x > { a = x; };", "1:1: translator definitions" },
 };
@@ -322,8 +360,10 @@ Suite *script_dlang_suite(void)
 
 	tcase_add_test(tc, test_translators);
 	tcase_add_test(tc, test_arg0);
+	tcase_add_test(tc, test_probe_names);
 	tcase_add_test(tc, test_printa_order);
 	tcase_add_test(tc, test_stddev);
+	tcase_add_test(tc, test_cond_action);
 	tcase_add_test(tc, test_llquantize);
 	tcase_add_test(tc, test_free_string);
 	tcase_add_test(tc, test_inline);

@@ -473,15 +473,25 @@ static void statement(struct compiler *c, const struct snode *n)
 {
 	unsigned saved = c->next_reg;
 
-	if (n->kind == SN_AGGSET)
+	if (n->kind == SN_AGGSET) {
 		aggregate(c, n);
-	else if (n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->a->kind == SN_REQ &&
-		 n->b->kind == SN_CALL && n->b->idx == FN_SPECULATION)
+	} else if (vxt_snode_cond_action(n)) {	/* c ? action : other: the one c picks */
+		int64_t no = NO_FIXUP, end = NO_FIXUP;
+
+		test(c, n->a, false, &no);
+		statement(c, n->b);
+		jump_later(c, VXT_INSN_JUMP, 0, &end);
+		patch(c, no, here(c));
+		statement(c, n->c);
+		patch(c, end, here(c));
+	} else if (n->kind == SN_ASSIGN && n->op == ST_ASSIGN && n->a->kind == SN_REQ &&
+		   n->b->kind == SN_CALL && n->b->idx == FN_SPECULATION) {
 		emit(c, VXT_INSN_OPEN_REQ, 0, var_slot(c, n->a), 0, 0);
-	else if (n->kind == SN_CALL && n->idx != FN_SPECULATION)
+	} else if (n->kind == SN_CALL && n->idx != FN_SPECULATION) {
 		call(c, n);
-	else
+	} else {
 		value(c, n, take_reg(c));
+	}
 	c->next_reg = saved;
 }
 

@@ -58,53 +58,68 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 
 /* Number the aggregation statements and find which keys have a raw form
  * (the agg_raw op's cache, vm_ops.c). @return 0 or -ENOMEM. */
+/* The raw-key cache of aggregation statement @st. */
+static void prepare_one(struct vxt_script *s, struct snode *st)
+{
+	struct sfast *f;
+	unsigned k;
+
+	st->num = s->nfast;
+	f = &s->fast[s->nfast++];
+	f->usable = true;
+	for (k = 0; k < st->nkeys; k++) {
+		const struct snode *key = st->keys[k];
+
+		if (key->kind == SN_FIELD && key->idx == SF_OBJECT)
+			f->kind[k] = FK_OBJECT;
+		else if (key->kind == SN_FIELD && key->idx == SF_OP)
+			f->kind[k] = FK_OP;
+		else if (key->kind == SN_FIELD && key->idx == SF_PHASE)
+			f->kind[k] = FK_PHASE;
+		else if (key->kind == SN_FIELD && (key->idx == SF_COMM || key->idx == SF_EXECNAME))
+			f->kind[k] = FK_COMM;
+		else if (key->type == SV_INT)
+			f->kind[k] = FK_INT;
+		else
+			f->usable = false;
+	}
+	/* integer keys find their entry in the table as fast as in a cache,
+	 * without its memory (80 bytes a slot) */
+	for (k = 0; k < st->nkeys && f->kind[k] == FK_INT; k++)
+		;
+	if (st->nkeys && k == st->nkeys)
+		f->usable = false;
+	if (f->usable)
+		s->aggs[st->idx].cached = true;
+}
+
+/* How many aggregation statements @st is or runs under ?:; with @s, each
+ * gets its raw-key cache (prepare_one()). */
+static unsigned agg_statements(struct vxt_script *s, struct snode *st)
+{
+	if (st->kind == SN_AGGSET) {
+		if (s)
+			prepare_one(s, st);
+		return 1;
+	}
+	if (!vxt_snode_cond_action(st))
+		return 0;
+	return agg_statements(s, st->b) + agg_statements(s, st->c);
+}
+
 int vxt_script_prepare_fast(struct vxt_script *s)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < s->ncl; i++)
 		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
-			n += s->cl[i].stmts[j]->kind == SN_AGGSET;
+			n += agg_statements(NULL, s->cl[i].stmts[j]);
 	s->fast = calloc(n + 1, sizeof(*s->fast));
 	if (!s->fast)
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->ncl; i++)
-		for (unsigned j = 0; j < s->cl[i].nstmts; j++) {
-			struct snode *st = s->cl[i].stmts[j];
-			struct sfast *f;
-			unsigned k;
-
-			if (st->kind != SN_AGGSET)
-				continue;
-			st->num = s->nfast;
-			f = &s->fast[s->nfast++];
-			f->usable = true;
-			for (k = 0; k < st->nkeys; k++) {
-				const struct snode *key = st->keys[k];
-
-				if (key->kind == SN_FIELD && key->idx == SF_OBJECT)
-					f->kind[k] = FK_OBJECT;
-				else if (key->kind == SN_FIELD && key->idx == SF_OP)
-					f->kind[k] = FK_OP;
-				else if (key->kind == SN_FIELD && key->idx == SF_PHASE)
-					f->kind[k] = FK_PHASE;
-				else if (key->kind == SN_FIELD &&
-					 (key->idx == SF_COMM || key->idx == SF_EXECNAME))
-					f->kind[k] = FK_COMM;
-				else if (key->type == SV_INT)
-					f->kind[k] = FK_INT;
-				else
-					f->usable = false;
-			}
-			/* integer keys find their entry in the table as fast as in a
-			 * cache, without its memory (80 bytes a slot) */
-			for (k = 0; k < st->nkeys && f->kind[k] == FK_INT; k++)
-				;
-			if (st->nkeys && k == st->nkeys)
-				f->usable = false;
-			if (f->usable)
-				s->aggs[st->idx].cached = true;
-		}
+		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
+			agg_statements(s, s->cl[i].stmts[j]);
 	return 0;
 }
 

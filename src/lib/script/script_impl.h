@@ -104,6 +104,7 @@ enum sfield {
 	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
 	SF_ARG0,		/* D's arg0: the I/O's identity (its request), 0 without one */
 	SF_WALLTIMESTAMP,	/* the event's time on the wall clock, ns since the epoch */
+	SF_PROBEPROV, SF_PROBEMOD, SF_PROBEFUNC,	/* the firing probe's description */
 	SF_COUNT
 };
 
@@ -133,6 +134,8 @@ struct snode {
 	struct snode **keys;	/* SN_AGGSET: keys */
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
+	const char *standin;	/* what it reads instead of what a block trace lacks
+				 * (script_dlang.c), said at load when it is kept */
 };
 
 /* A conversion of a printf format. */
@@ -617,6 +620,9 @@ int vxt_script_prepare_fast(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
+/* Whether statement @n is a ?: with an action (or an aggregation) among its
+ * operands: it runs the operand its condition picks (script_decl.c). */
+bool vxt_snode_cond_action(const struct snode *n);
 /* Add @what to the load warning, once (script_dlang.c). */
 void vxt_script_warn(struct vxt_script *s, const char *what);
 int vxt_script_func(const char *name);

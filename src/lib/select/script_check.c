@@ -20,7 +20,8 @@
 static bool field_is_str(int f)
 {
 	return f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
-	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST;
+	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST || f == SF_PROBEPROV ||
+	       f == SF_PROBEMOD || f == SF_PROBEFUNC;
 }
 
 /* ---- types ---- */
@@ -601,6 +602,8 @@ static void null_string(const struct snode *s, struct snode *z)
 
 static int check_expr(struct chk *k, struct snode *n, bool stmt)
 {
+	if (k->final && n->standin)	/* a name a block trace has no value for */
+		vxt_script_warn(k->s, n->standin);
 	switch (n->kind) {
 	case SN_NUM:
 		n->type = SV_INT;
@@ -645,6 +648,13 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 	case SN_AGGSET:
 		return check_aggset(k, n);
 	case SN_COND:
+		if (stmt && vxt_snode_cond_action(n)) {	/* runs the operand it picks */
+			if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, true) < 0 ||
+			    check_expr(k, n->c, true) < 0)
+				return -EINVAL;
+			n->type = SV_NONE;
+			return 0;
+		}
 		if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, false) < 0 ||
 		    check_expr(k, n->c, false) < 0)
 			return -EINVAL;
@@ -689,6 +699,21 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 	return 0;
 }
 
+/* Whether statement @st (and the operands a ?: of it may run) records. */
+static void note_records(struct sclause *c, const struct snode *st)
+{
+	if (vxt_snode_cond_action(st)) {
+		note_records(c, st->b);
+		note_records(c, st->c);
+		return;
+	}
+	if (st->kind == SN_CALL && (st->idx == FN_SPECULATE || st->idx == FN_TRACE ||
+				    st->idx == FN_PRINTF || st->idx == FN_PRINTA))
+		c->records = true;
+	if (st->kind == SN_CALL && (st->idx == FN_TRACE || st->idx == FN_PRINTF))
+		c->has_text = true;
+}
+
 static int check_clause(struct chk *k, struct sclause *c)
 {
 	k->cl = c;
@@ -705,13 +730,8 @@ static int check_clause(struct chk *k, struct sclause *c)
 
 		if (check_expr(k, st, true) < 0)
 			return -EINVAL;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_SPECULATE || st->idx == FN_TRACE || st->idx == FN_PRINTF ||
-		     st->idx == FN_PRINTA))
-			c->records = true;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_TRACE || st->idx == FN_PRINTF))
-			c->has_text = true;
+		if (k->final)
+			note_records(c, st);
 	}
 	if (!c->nstmts && !c->folded)
 		c->records = c->has_default = true;

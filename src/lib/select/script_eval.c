@@ -72,6 +72,22 @@ const char *vxt_sprobe_name(unsigned bit)
 	}
 }
 
+/* probeprov, probemod, probefunc of the probe @bit as illumos names them
+ * (io:genunix:bdev_strategy:start, io:genunix:biodone:done,
+ * dtrace:::BEGIN, profile:::tick-1sec). */
+static const char *probe_part(unsigned bit, int f)
+{
+	if (bit & (SP_BEGIN | SP_END))
+		return f == SF_PROBEPROV ? "dtrace" : "";
+	if (bit & SP_TICK)
+		return f == SF_PROBEPROV ? "profile" : "";
+	if (f == SF_PROBEPROV)
+		return "io";
+	if (f == SF_PROBEMOD)
+		return "genunix";
+	return bit & (SP_DONE | SP_ERROR) ? "biodone" : bit & SP_START ? "bdev_strategy" : "";
+}
+
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)
 {
 	const struct vxt_object *o = s->objs ? vxt_objtab_get(s->objs, id) : NULL;
@@ -85,6 +101,11 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 	struct sval v = { .type = SV_INT };
 	const struct vxt_object *o;
 
+	if (f == SF_PROBEPROV || f == SF_PROBEMOD || f == SF_PROBEFUNC) {
+		v.type = SV_STR;
+		v.s = probe_part(x->probe, f);
+		return v;
+	}
 	if (!ev) {
 		if (f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
 		    f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST) {

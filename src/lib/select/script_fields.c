@@ -19,7 +19,9 @@ static unsigned field_bits(int f)
 	switch (f) {
 	case SF_TIME: case SF_TIMESTAMP: return VXT_FIELD_TIME;
 	case SF_OBJECT: case SF_DEV: case SF_HOST: return VXT_FIELD_OBJECT;
-	case SF_PHASE: case SF_OP: case SF_PROBENAME: return VXT_FIELD_PHASE_OP;
+	case SF_PHASE: case SF_OP: case SF_PROBENAME: case SF_PROBEPROV: case SF_PROBEMOD:
+	case SF_PROBEFUNC:
+		return VXT_FIELD_PHASE_OP;
 	case SF_FLAGS: return VXT_FIELD_FLAGS;
 	case SF_SECTOR: return VXT_FIELD_SECTOR;
 	case SF_BYTES: return VXT_FIELD_BYTES;

@@ -17,7 +17,8 @@ static const char *const field_names[SF_COUNT] = {
 	[SF_CPU] = "cpu", [SF_TIMESTAMP] = "timestamp", [SF_EXECNAME] = "execname",
 	[SF_PROBENAME] = "probename", [SF_HOST] = "host", [SF_Q2D] = "q2d", [SF_D2C] = "d2c",
 	[SF_Q2C] = "q2c", [SF_Q2G] = "q2g", [SF_G2I] = "g2i", [SF_I2D] = "i2d",
-	[SF_ARG0] = "arg0", [SF_WALLTIMESTAMP] = "walltimestamp",
+	[SF_ARG0] = "arg0", [SF_WALLTIMESTAMP] = "walltimestamp", [SF_PROBEPROV] = "probeprov",
+	[SF_PROBEMOD] = "probemod", [SF_PROBEFUNC] = "probefunc",
 };
 
 static const char *const func_names[FN_NFUNCS] = {

@@ -17,7 +17,7 @@ struct sparser {
 	int parens;		/* open ( [ of the current expression */
 	bool in_pred;
 	int rc;			/* -ENOMEM when the lexer ran out */
-	struct sinline *inlines;	/* `inline` names (script_dlang.c) */
+	struct sinline *inlines;	/* `inline` names (script_decl.c) */
 	const char *typedefs[64];	/* names `typedef` declared */
 	unsigned ntypedefs;
 };
@@ -40,6 +40,16 @@ struct snode *vxt_sp_agg_stmt(struct sparser *p);
  * curpsinfo->, uid, B_READ ...): *@handled true and its node (NULL on
  * error); else *@handled false. */
 struct snode *vxt_sd_ident(struct sparser *p, const struct stoken *at, bool *handled);
+/* Nodes for a constant at @at (@str: kept by the caller). NULL when out of
+ * memory (p->rc). */
+struct snode *vxt_sd_num(struct sparser *p, const struct stoken *at, int64_t v);
+struct snode *vxt_sd_str(struct sparser *p, const struct stoken *at, const char *str);
+/* script_decl.c: D's declarations and load-time constants. */
+/* Inline @name: true with a copy of its tree in *@out (NULL when out of
+ * memory), else false. */
+bool vxt_sd_inline(struct sparser *p, const char *name, struct snode **out);
+/* $N or $$N at @at. NULL on error. */
+struct snode *vxt_sd_macro(struct sparser *p, const struct stoken *at);
 /* A top-level declaration at probe token @t (inline, typedef, int x;
  * self int x[...]): *@handled true when it was one. @return 0 or -EINVAL. */
 int vxt_sd_toplevel(struct sparser *p, const struct stoken *t, bool *handled);
@@ -49,7 +59,7 @@ int vxt_sd_skip_type(struct sparser *p);
 /* The integer value of constant tree @n. */
 bool vxt_sd_const(const struct snode *n, int64_t *v);
 /* Statement *@st with ?: of constant conditions chosen (NULL when nothing
- * is left to do). @return 0 or -EINVAL. */
+ * is left to do). @return 0. */
 int vxt_sd_statement(struct sparser *p, struct snode **st);
 
 #endif
