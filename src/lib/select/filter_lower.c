@@ -53,7 +53,11 @@ static struct snode *pair(struct lowering *l, unsigned kind, int op, struct snod
 
 static struct snode *negate(struct lowering *l, struct snode *a)
 {
-	struct snode *n = a ? node(l, SN_UNARY, SV_INT) : NULL;
+	struct snode *n;
+
+	if (a && a->kind == SN_UNARY && a->op == ST_NOT)
+		return a->a;	/* !!x as x: a bare `error` is the error field */
+	n = a ? node(l, SN_UNARY, SV_INT) : NULL;
 
 	if (n) {
 		n->op = ST_NOT;
@@ -116,6 +120,8 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 			   vxt_phase_name((unsigned)t->val);
 	else
 		val->num = (int64_t)t->val;
+	if (op == FO_EQ && !name && !code && !t->val)
+		return negate(l, fld);	/* field == 0 as !field */
 	switch (op) {
 	case FO_EQ: case FO_STREQ: return pair(l, SN_BINARY, ST_EQ, fld, val);
 	case FO_LT: return pair(l, SN_BINARY, ST_LT, fld, val);

@@ -19,6 +19,7 @@
  * written as. Anything else runs in user space, and the reason is one
  * short phrase. The profile's nspec and specsize go in too.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,29 @@ static int kernel_form(const struct vxt_profile *p, const struct vxt_script *s,
 	k->after_ns = kc[2].info.follow_ns;
 	k->after_events = kc[2].info.follow_events;
 	return 1;
+}
+
+int vxt_profile_explain(const struct vxt_profile *p, FILE *out, char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_kspec k;
+	struct vxt_script *s;
+	char why[256];
+	int rc;
+
+	if (!p->has_spec) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: it has no speculation to compile", p->name);
+		return -EINVAL;
+	}
+	s = vxt_script_keyed(&p->spec, NULL, NULL, err);
+	if (!s)
+		return -EINVAL;
+	rc = vxt_script_explain(s, out);
+	vxt_script_free(s);
+	if (vxt_profile_kspec(p, &k, why, sizeof(why)))
+		fprintf(out, "kernel: a kernel source runs it\n");
+	else
+		fprintf(out, "kernel: user space: %s\n", why);
+	return rc || ferror(out) ? EOF : 0;
 }
 
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len)

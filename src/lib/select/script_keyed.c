@@ -385,6 +385,7 @@ static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsig
 	n->kind = SN_KEYED;
 	n->type = SV_INT;
 	n->idx = what;
+	n->str = what == K_PRED ? "predicate" : vxt_spec_action_name(what);	/* --explain */
 	n->num = clause;
 	n->line = line;
 	n->col = col;
