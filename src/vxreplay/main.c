@@ -78,7 +78,7 @@ static void usage(FILE *f)
 "                      --report or --export, cover the events it keeps\n"
 "                      (vxscript(5)); -- ARGS after the options are its $1 $2 ...\n"
 "  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
-"      --explain       with --script, no FILE: its ops per probe, as dtrace -S\n"
+"      --explain       with --script or --profile, no FILE: its ops (dtrace -S)\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
 "  -f, --force         overwrite an existing FILE\n"
 "      --follow-symlinks  allow FILE to be a symlink\n"
@@ -258,8 +258,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "-x sets an option of a --script");
 	if (o->margs && !o->script)
 		return die_usage("%s", "arguments after -- are a --script's $1 ...");
-	if (o->explain && !o->script)
-		return die_usage("%s", "--explain explains a --script");
+	if (o->explain && !o->script && !o->tui.profile)
+		return die_usage("%s", "--explain explains a --script or a --profile");
 	if (o->explain && optind < argc)
 		return die_usage("--explain reads no trace file ('%s')", argv[optind]);
 	if (o->explain)
@@ -557,6 +557,32 @@ static bool screen_ok(void)
 	return term && *term && strcmp(term, "dumb");
 }
 
+/* --explain --profile NAME: its speculation's programs on stdout. */
+static int explain_profile(const struct options *o)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_profile *p = vxt_profile_open(o->tui.profile, o->tui.profile_dir, err);
+	int rc;
+
+	if (!p) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = vxt_profile_explain(p, stdout, err);
+	vxt_profile_free(p);
+	if (rc == -EINVAL) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* --explain --script NAME: the script's programs on stdout. */
 static int run_explain(const struct options *o)
 {
@@ -564,6 +590,8 @@ static int run_explain(const struct options *o)
 	struct vxt_script *s;
 	int rc;
 
+	if (!o->script)
+		return explain_profile(o);
 	if (vxt_script_find(o->script, o->tui.profile_dir, path, sizeof(path), err) < 0) {
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return EXIT_USAGE;

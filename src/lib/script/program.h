@@ -102,6 +102,7 @@
 	X(AGG_RAW,	"agg_raw",	"-rrt")				\
 	X(KEYED_PRED,	"keyed_pred",	"---t")				\
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
+	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
 	X(KEYED_STEP,	"keyed_step",	"---t")				\
 	X(KEYED_VALUE,	"keyed_value",	"r--t")				\
 	X(BT,		"bt",		"-rnt")				\

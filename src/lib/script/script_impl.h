@@ -3,12 +3,12 @@
  *
  * script_lex.c turns text into tokens, script_parse.c builds clauses of
  * expression trees, script_check.c resolves names and types and applies
- * D's rules, script_depth.c bounds the trees' depth, compile.c turns the
- * clauses into programs of ops (program.h) that vm.c runs over events with
- * the speculative buffers (script_spec.c), script_agg.c keeps and prints
- * aggregations, script_tab.c is the hash table behind variables and
- * aggregations, script_reqtab.c the table of the I/Os in flight req->
- * follows.
+ * D's rules, script_depth.c bounds the trees' depth, compile.c and
+ * compile_clause.c turn the clauses into programs of ops (program.h) that
+ * vm.c runs over events with the speculative buffers (script_spec.c),
+ * script_agg.c keeps and prints aggregations, script_tab.c is the hash
+ * table behind variables and aggregations, script_reqtab.c the table of
+ * the I/Os in flight req-> follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -92,6 +92,9 @@ enum snk {
 	SN_CALL, SN_AGG, SN_AGGSET,
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
 };
+
+#define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an
+				 * active speculation */
 
 /* Fields of the event; names in script_check.c. */
 enum sfield {

@@ -396,6 +396,9 @@ do_KEYED_SPEC:
 	if (vxt_skeyed_active(s, x->key) != (bool)op->a)
 		JUMP(op->imm);
 	NEXT();
+do_KEYED_ACTIVE:
+	INT_OP(vxt_skeyed_active(s, x->key));
+	NEXT();
 do_KEYED_STEP:
 	rc = vxt_skeyed_step(x, p->nodes[op->imm]);
 	CHECK();

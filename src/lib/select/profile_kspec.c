@@ -19,6 +19,7 @@
  * written as. Anything else runs in user space, and the reason is one
  * short phrase. The profile's nspec and specsize go in too.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,29 @@
 struct kclause {
 	bool seen;
 	int pred;		/* -2 none, 1 spec, 0 !spec, -1 a predicate (filter) */
+	unsigned npred;		/* its predicate's ops */
 	unsigned actions[4];	/* enum vxt_spec_action */
 	unsigned nactions;
 	struct vxt_keyed_clause info;
 };
+
+/* Whether @op belongs to a predicate the kernel may test: the spec test,
+ * error and latency against numbers, and the jumps between them. */
+static bool predicate_op(const struct vxt_insn *op)
+{
+	switch (op->code) {
+	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD:
+		return op->a == SF_ERROR || op->a == SF_LATENCY;
+	case VXT_INSN_INT: case VXT_INSN_EQ: case VXT_INSN_NE: case VXT_INSN_LT:
+	case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE: case VXT_INSN_NOT:
+	case VXT_INSN_TRUTH: case VXT_INSN_JUMP: case VXT_INSN_JUMP_IF:
+	case VXT_INSN_JUMP_UNLESS: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
+	case VXT_INSN_KEYED_SPEC: case VXT_INSN_KEYED_ACTIVE: case VXT_INSN_KEYED_PRED:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* The clauses of @s from its programs' ops into @kc. @return 0, or -1 with
  * the op the kernel does not have in @why. */
@@ -61,22 +81,22 @@ static int read_clauses(const struct vxt_script *s, struct kclause *kc, char *wh
 				continue;
 			case VXT_INSN_HALT: case VXT_INSN_RECORD:
 				continue;
-			case VXT_INSN_KEYED_SPEC:
-				if (c)
-					c->pred = (int)op->a;
-				continue;
-			case VXT_INSN_KEYED_PRED:
-				if (c)
-					c->pred = -1;
-				continue;
 			case VXT_INSN_KEYED_STEP:
 				if (c && c->nactions < 4)
 					c->actions[c->nactions++] = (unsigned)p->nodes[op->imm]->idx;
 				continue;
 			default:
-				snprintf(why, len, "its op %s is not in the kernel's subset",
-					 vxt_op_name_of(op->code));
-				return -1;
+				if (!predicate_op(op)) {
+					snprintf(why, len, "its op %s is not in the kernel's subset",
+						 vxt_op_name_of(op->code));
+					return -1;
+				}
+				if (!c)
+					continue;
+				/* spec or !spec alone, or a predicate trigger() reads */
+				c->pred = ++c->npred == 1 && op->code == VXT_INSN_KEYED_SPEC ?
+					  (int)op->a : -1;
+				continue;
 			}
 		}
 	}
@@ -183,24 +203,19 @@ static void set_buffers(const struct vxt_profile *p, struct vxt_kspec *k)
 }
 
 /* @s's clauses in a form the kernel program runs: 1 (in @k), else 0 with
- * the reason in @why. */
+ * the reason in @why. A context: profile's clauses are the context form by
+ * construction: only its key and its trigger can keep it out. */
 static int kernel_form(const struct vxt_profile *p, const struct vxt_script *s,
 		       struct vxt_kspec *k, char *why, size_t len)
 {
 	struct kclause kc[KERNEL_CLAUSES] = { { 0 } };
 	enum vxt_spec_key key = vxt_skeyed_key(s);
+	bool read;
 
 	for (unsigned i = 0; i < KERNEL_CLAUSES; i++)
 		kc[i].pred = -2;
-	if (s->ncl > KERNEL_CLAUSES) {
-		snprintf(why, len, "its speculation: clauses are more than the kernel program "
-			 "runs (the context: form and the request form with no filter go into "
-			 "the kernel)");
-		return 0;
-	}
-	if (read_clauses(s, kc, why, len) < 0)
-		return 0;
-	if (key == VXT_SPEC_KEY_REQUEST && !context_form(s, kc)) {
+	read = s->ncl <= KERNEL_CLAUSES && read_clauses(s, kc, why, len) == 0;
+	if (read && key == VXT_SPEC_KEY_REQUEST && !context_form(s, kc)) {
 		if (request_form(s, kc, k)) {
 			k->key = VXT_SPEC_KEY_REQUEST;
 			return 1;
@@ -210,10 +225,11 @@ static int kernel_form(const struct vxt_profile *p, const struct vxt_script *s,
 			 "(start: speculate; done: commit on error or latency, else discard)");
 		return 0;
 	}
-	if (!context_form(s, kc)) {
-		snprintf(why, len, "its speculation: clauses are more than the kernel program runs "
-			 "(the context: form and the request form with no filter go into the "
-			 "kernel)");
+	if (!p->is_context && !(read && context_form(s, kc))) {
+		if (read || s->ncl > KERNEL_CLAUSES)
+			snprintf(why, len, "its speculation: clauses are more than the kernel "
+				 "program runs (the context: form and the request form with no "
+				 "filter go into the kernel)");
 		return 0;
 	}
 	if (key != VXT_SPEC_KEY_OBJECT && key != VXT_SPEC_KEY_PID &&
@@ -222,7 +238,7 @@ static int kernel_form(const struct vxt_profile *p, const struct vxt_script *s,
 			 vxt_spec_key_name(key));
 		return 0;
 	}
-	if (!trigger(kc[2].info.pred, false, k)) {
+	if (!read || !context_form(s, kc) || !trigger(kc[2].info.pred, false, k)) {
 		memset(k, 0, sizeof(*k));
 		snprintf(why, len, "its trigger '%s' is not one the kernel program knows (error, "
 			 "latency >= D, latency > D)", p->spec.clauses[2].predicate);
@@ -234,6 +250,29 @@ static int kernel_form(const struct vxt_profile *p, const struct vxt_script *s,
 	k->after_ns = kc[2].info.follow_ns;
 	k->after_events = kc[2].info.follow_events;
 	return 1;
+}
+
+int vxt_profile_explain(const struct vxt_profile *p, FILE *out, char err[VXT_ERRBUF_SIZE])
+{
+	struct vxt_kspec k;
+	struct vxt_script *s;
+	char why[256];
+	int rc;
+
+	if (!p->has_spec) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: it has no speculation to compile", p->name);
+		return -EINVAL;
+	}
+	s = vxt_script_keyed(&p->spec, NULL, NULL, err);
+	if (!s)
+		return -EINVAL;
+	rc = vxt_script_explain(s, out);
+	vxt_script_free(s);
+	if (vxt_profile_kspec(p, &k, why, sizeof(why)))
+		fprintf(out, "kernel: a kernel source runs it\n");
+	else
+		fprintf(out, "kernel: user space: %s\n", why);
+	return rc || ferror(out) ? EOF : 0;
 }
 
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len)

@@ -69,6 +69,7 @@ const char *vxt_sprobe_name(unsigned bit)
 	case SP_LOST: return "lost";
 	case SP_BEGIN: return "BEGIN";
 	case SP_END: return "END";
+	case SP_OTHER: return "other";
 	default: return "tick";
 	}
 }

@@ -385,6 +385,7 @@ static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsig
 	n->kind = SN_KEYED;
 	n->type = SV_INT;
 	n->idx = what;
+	n->str = what == K_PRED ? "predicate" : vxt_spec_action_name(what);	/* --explain */
 	n->num = clause;
 	n->line = line;
 	n->col = col;
@@ -416,7 +417,11 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 	cl->line = in->line;
 	cl->col = in->col;
 	snprintf(cl->probe_text, sizeof(cl->probe_text), "clause %u", i + 1);
-	if (kc->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
+	/* the predicate as D's, compiled as a script's is; else the filter's
+	 * own step (and `spec` / `!spec` alone: compile.c's keyed_spec op) */
+	if (kc->pred && kc->pred_spec < 0)
+		cl->pred = vxt_filter_lower(s, kc->pred);
+	if (kc->pred && !cl->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
 		return -ENOMEM;
 	cl->stmts = vxt_script_alloc(s, in->nactions * sizeof(*cl->stmts));
 	if (!cl->stmts)

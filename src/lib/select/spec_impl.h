@@ -24,6 +24,11 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
 				    const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 				    char err[VXT_ERRBUF_SIZE]);
 
+/* Filter @f as a D predicate's tree in @s (filter_lower.c), NULL when one
+ * of its tests has no D node of the same meaning (or out of memory). */
+struct snode;
+struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
+
 /* What a keyed script's clause @i holds beyond its ops (its predicate's
  * compiled filter, NULL = none; its window and follow-up), for the kernel
  * subset (profile_kspec.c). */
