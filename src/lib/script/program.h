@@ -67,6 +67,7 @@
 	X(NOT,		"not",		"rr-")				\
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
+	X(GLOB,		"glob",		"rr-q")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\
 	X(LT,		"lt",		"rrr")				\

@@ -91,6 +91,7 @@ enum snk {
 	SN_UNARY, SN_BINARY, SN_AND, SN_OR, SN_XORXOR, SN_COND, SN_ASSIGN, SN_INCDEC,
 	SN_CALL, SN_AGG, SN_AGGSET,
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
+	SN_GLOB,		/* a filter's name pattern (filter_lower.c): a matches str */
 };
 
 #define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an

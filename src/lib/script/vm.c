@@ -15,6 +15,7 @@
 
 #include "script/program.h"
 #include "script/vm_impl.h"
+#include "vxtrace/util.h"
 
 static inline struct sval int_value(int64_t i)
 {
@@ -296,6 +297,10 @@ do_TRUTH:
 	NEXT();
 do_STR_TRUTH:
 	INT_OP(str_truth(&R(op->a)));
+	NEXT();
+do_GLOB:
+	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
+			      R(op->a).type == SV_STR ? R(op->a).s : ""));
 	NEXT();
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();

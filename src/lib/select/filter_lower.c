@@ -5,12 +5,12 @@
  * the filter's jump table has a D node of the same meaning: a comparison of
  * time, flags, sector, bytes, latency, error (D's error is the filter's
  * errno, positive), pid, cpu or dev with a number, a bit test, an object,
- * command or host name equal to a string, op and phase equal to one (their
- * names, one a code), and `spec` (the event's key has an active
- * speculation). The table becomes && || ! and ?: of those tests (ACCEPT is
- * 1, REJECT 0; a test several others lead to is one node they share). A
- * filter with any other test (globs, the intervals) stays the filter's own
- * (script_keyed.c's predicate step).
+ * command or host name equal to a string or matching a glob (the glob op),
+ * op and phase equal to one (their names, one a code), and `spec` (the
+ * event's key has an active speculation). The table becomes && || ! and ?:
+ * of those tests (ACCEPT is 1, REJECT 0; a test several others lead to is
+ * one node they share). A filter on the intervals (q2c ... known or not)
+ * stays the filter's own (script_keyed.c's predicate step).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +103,13 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 		if (n)
 			n->idx = SK_ACTIVE;
 		return n;
+	}
+	if (name && t->op == FO_GLOB && (fld = node(l, SN_FIELD, SV_STR)) &&
+	    (val = node(l, SN_GLOB, SV_INT))) {
+		fld->idx = field;
+		val->a = fld;
+		val->str = l->f->pool + t->str;
+		return val;
 	}
 	if (field < 0 || (name ? t->op != FO_STREQ : code ? t->op != FO_EQ : op > FO_BITS) ||
 	    (t->field == FF_DEV) != (t->op == FO_DEVCMP) ||
