@@ -356,6 +356,9 @@ void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
 		else
 			vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);
 		break;
+	case SN_KNOWN:
+		vxt_cc_emit(c, VXT_INSN_KNOWN, dst, (uint32_t)n->idx, 0, 0);
+		break;
 	case SN_GLOB:
 		vxt_cc_value(c, n->a, dst);
 		vxt_cc_emit(c, VXT_INSN_GLOB, dst, dst, 0, (int64_t)(intptr_t)n->str);

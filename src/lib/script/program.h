@@ -68,6 +68,7 @@
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
 	X(GLOB,		"glob",		"rr-q")				\
+	X(KNOWN,	"known",	"rf-")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\
 	X(LT,		"lt",		"rrr")				\

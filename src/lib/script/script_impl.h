@@ -92,6 +92,7 @@ enum snk {
 	SN_CALL, SN_AGG, SN_AGGSET,
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
 	SN_GLOB,		/* a filter's name pattern (filter_lower.c): a matches str */
+	SN_KNOWN,		/* a filter's `q2c` alone: interval field idx is known */
 };
 
 #define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an

@@ -298,6 +298,9 @@ do_TRUTH:
 do_STR_TRUTH:
 	INT_OP(str_truth(&R(op->a)));
 	NEXT();
+do_KNOWN:
+	INT_OP(s->pp && s->iv.v[op->a - SF_Q2D] != VXT_IV_UNSET);
+	NEXT();
 do_GLOB:
 	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
 			      R(op->a).type == SV_STR ? R(op->a).s : ""));
