@@ -105,8 +105,7 @@
 	X(KEYED_PRED,	"keyed_pred",	"---t")				\
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
-	X(KEYED_STEP,	"keyed_step",	"---t")				\
-	X(KEYED_VALUE,	"keyed_value",	"r--t")
+	X(KEYED_STEP,	"keyed_step",	"---t")
 
 /* A clause op's dst: what its ops need of the context (0: nothing, its
  * ops are the fused ones that read their operands alone). */

@@ -580,7 +580,6 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 }
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
 /* A clause's predicate node (idx 0): whether it holds for the event. */
 bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
 /* A step node (idx an enum vxt_spec_action): run it for the event (out of

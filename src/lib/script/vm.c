@@ -409,9 +409,6 @@ do_KEYED_ACTIVE:
 do_KEYED_STEP:
 	rc = vxt_skeyed_step(x, p->nodes[op->imm]);
 	CHECK();
-do_KEYED_VALUE:
-	R(op->dst) = vxt_skeyed_eval(x, p->nodes[op->imm]);
-	CHECK();
 checked:
 	/* the ops that may fail or err come here */
 	if (rc < 0)
