@@ -11,8 +11,7 @@
  * events the bytes also choose, through vxt_script_push() one event at a
  * time and through vxt_script_push_many() (a plain script's batch loop):
  * every record (its event's ordinal, its speculation, its text), the
- * statistics and the exit status must be equal. (Until the tree walker
- * went, the compiled engine was compared with it here.)
+ * statistics and the exit status must be equal.
  */
 #ifndef VXT_SCRIPT_DIFF_H
 #define VXT_SCRIPT_DIFF_H

@@ -2,7 +2,8 @@
  *
  * 2 000 random filter expressions (comparisons of bytes, sector, latency,
  * error, pid, cpu, time and dev with numbers, op and phase by name, flags
- * by name, object and command names, bare error, ! && || and parentheses,
+ * by name, object and command names and globs, bare error, ! && || and
+ * parentheses,
  * nested up to 5 levels) are a
  * profile's trace clause's predicate: the events the profile traces (its
  * predicate lowered to D and compiled by the script compiler,
@@ -47,8 +48,10 @@ static void expr(char *out, size_t size, unsigned depth)
 	}
 		return;
 	case 1:
-		snprintf(out, size, "%s %s %s", rnd(2) ? "object" : "comm", rnd(2) ? "==" : "!=",
-			 (const char *const[]){ "sda", "sdb", "dd", "fio", "zzz" }[rnd(5)]);
+		snprintf(out, size, "%s %s %s", rnd(2) ? "object" : "comm",
+			 (const char *const[]){ "==", "!=", "~", "!~" }[rnd(4)],
+			 (const char *const[]){ "sda", "sdb", "dd", "fio", "zzz", "\"sd*\"",
+						"\"?d\"", "\"[fk]*\"" }[rnd(8)]);
 		return;
 	case 2:
 		snprintf(out, size, "%s", rnd(2) ? "error" : rnd(2) ? "flags == sync" :

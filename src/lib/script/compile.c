@@ -364,11 +364,15 @@ void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
 			vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);
 		}
 		break;
-	case SN_KEYED:
-		if (n->idx == SK_ACTIVE)
-			vxt_cc_emit(c, VXT_INSN_KEYED_ACTIVE, dst, 0, 0, 0);
-		else
-			vxt_cc_emit(c, VXT_INSN_KEYED_VALUE, dst, 0, 0, vxt_cc_node(c, n));
+	case SN_KNOWN:
+		vxt_cc_emit(c, VXT_INSN_KNOWN, dst, (uint32_t)n->idx, 0, 0);
+		break;
+	case SN_GLOB:
+		vxt_cc_value(c, n->a, dst);
+		vxt_cc_emit(c, VXT_INSN_GLOB, dst, dst, 0, (int64_t)(intptr_t)n->str);
+		break;
+	case SN_KEYED:	/* spec (a step is a statement of its own) */
+		vxt_cc_emit(c, VXT_INSN_KEYED_ACTIVE, dst, 0, 0, 0);
 		break;
 	default:
 		vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);

@@ -67,6 +67,8 @@
 	X(NOT,		"not",		"rr-")				\
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
+	X(GLOB,		"glob",		"rr-q")				\
+	X(KNOWN,	"known",	"rf-")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\
 	X(LT,		"lt",		"rrr")				\
@@ -104,7 +106,6 @@
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
 	X(KEYED_STEP,	"keyed_step",	"---t")				\
-	X(KEYED_VALUE,	"keyed_value",	"r--t")				\
 	X(BT,		"bt",		"-rnt")				\
 	X(BT_VALUE,	"bt_value",	"rrnt")
 

@@ -5,10 +5,11 @@
  * to its request (script_dyn.c), then run its phase's program (program.h,
  * vm.c). What a clause records (the event, and the text of trace / printf)
  * becomes one record in the principal buffer (straight to the sink) or in
- * the speculative buffer named by speculate() (script_spec.c). A plain
- * script (no tick, phase pairing, key or this-> variable) replays a batch
- * with one context, and its events find their requests by their phase's
- * own step (the request table's walks are inline, script_impl.h).
+ * the speculative buffer named by speculate() (script_spec.c). One event
+ * path (push_event()) serves every script, specialised where it is inlined
+ * for a plain one (no tick, phase pairing, key or this-> variable), whose
+ * batch shares one context (the request table's walks are inline,
+ * reqtab.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -244,46 +245,20 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	return 0;
 }
 
-/* push_clauses() of a plain() script: the event's request, found by its
- * phase's own step, then its steps. */
-static inline __attribute__((always_inline)) int push_plain(struct vxt_script *s,
-							 struct ectx *x)
+/* The program of event @ev (ordinal @ordinal) in context @x, once
+ * push_begin() let it through: the fields an event starts afresh, its
+ * request bound by its phase, this-> variables and a profile's key, its
+ * phase's program, then the done request closed. @plain (a constant where
+ * it is inlined): the script is plain(), without this-> variables or keys. */
+static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
+							 struct ectx *x,
+							 const struct vxt_event *ev,
+							 uint64_t ordinal, bool plain)
 {
-	const struct vxt_event *ev = x->ev;
+	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST;
+	unsigned on;
 	int rc;
 
-	switch (ev->phase) {
-	case VXT_PH_QUEUE:
-	case VXT_PH_START:
-		if (s->uses_req && (rc = vxt_sreq_open(s, ev, &x->req)) < 0)
-			return rc;
-		return run_list(x, ev->phase == VXT_PH_START ? SON_START : SON_QUEUE);
-	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
-		if (!s->uses_req)
-			return run_list(x, ev->error ? SON_DONE : SON_DONE_OK);
-		x->req = vxt_sreq_of(s, ev);
-		rc = run_list(x, ev->error ? SON_DONE : SON_DONE_OK);
-		if (x->req)
-			vxt_sreq_close(s, x->req);
-		return rc;
-	case VXT_PH_REQUEUE:
-		if (s->uses_req)
-			x->req = vxt_sreq_of(s, ev);
-		return run_list(x, SON_REQUEUE);
-	case VXT_PH_LOST:
-		return run_list(x, SON_LOST);
-	default:
-		return has_clauses(s, SON_OTHER) ? run_list(x, SON_OTHER) : 0;
-	}
-}
-
-/* The fields of a plain script's context @x that an event starts afresh,
- * for event @ev (ordinal @ordinal); the others are set before anything
- * reads them (clause, probe), or only profiles' keys use them. */
-static inline __attribute__((always_inline)) void plain_reset(struct ectx *x,
-							   const struct vxt_event *ev,
-							   uint64_t ordinal)
-{
 	x->ev = ev;
 	x->ordinal = ordinal;
 	x->req = NULL;
@@ -292,52 +267,41 @@ static inline __attribute__((always_inline)) void plain_reset(struct ectx *x,
 	x->target = 0;
 	x->error = false;
 	x->rc = 0;
-}
-
-/* The clauses of event @ev, once push_begin() let it through (a plain
- * script's: push_plain()). */
-static inline __attribute__((always_inline)) int push_clauses(struct vxt_script *s,
-							   const struct vxt_event *ev,
-							   uint64_t ordinal)
-{
-	static const struct ectx zero;	/* copied: cheaper than clearing in place */
-	struct ectx x;
-	int rc = 0;
-
-	x = zero;
-	x.s = s;
-	x.ev = ev;
-	x.ordinal = ordinal;
-	if (s->uses_req) {
-		rc = vxt_sreq_bind(s, ev, &x.req);
-		if (rc < 0)
-			return rc;
+	if (!plain) {
+		x->key = NULL;
+		x->taken = false;
+		x->via = 0;
+		for (unsigned i = 0; i < s->nthis; i++)
+			s->thisv[s->thisl[i]].type = SV_NONE;
 	}
-	for (unsigned i = 0; i < s->nthis; i++)
-		s->thisv[s->thisl[i]].type = SV_NONE;
-	if (s->keyed && ev->phase != VXT_PH_LOST)
-		vxt_skeyed_begin(&x);
+	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, &x->req)) < 0)
+		return rc;
+	if (keyed)
+		vxt_skeyed_begin(x);
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: rc = run_list(&x, SON_QUEUE); break;
-	case VXT_PH_START: rc = run_list(&x, SON_START); break;
-	case VXT_PH_REQUEUE: rc = run_list(&x, SON_REQUEUE); break;
-	case VXT_PH_LOST: rc = run_list(&x, SON_LOST); break;
+	case VXT_PH_QUEUE: on = SON_QUEUE; break;
+	case VXT_PH_START: on = SON_START; break;
+	case VXT_PH_REQUEUE: on = SON_REQUEUE; break;
+	case VXT_PH_LOST: on = SON_LOST; break;
 	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
-		rc = run_list(&x, ev->error ? SON_DONE : SON_DONE_OK);
+		on = ev->error ? SON_DONE : SON_DONE_OK;
 		break;
-	default:
-		rc = s->keyed || has_clauses(s, SON_OTHER) ? run_list(&x, SON_OTHER) : 0;
+	default:		/* a profile or a bpftrace program has clauses
+				 * for the other phases */
+		on = SON_OTHER;
 		break;
 	}
-	if (s->keyed && ev->phase != VXT_PH_LOST)
-		vxt_skeyed_end(&x);
-	if (x.req && ev->phase == VXT_PH_DONE)
-		vxt_sreq_close(s, x.req);
+	rc = run_list(x, on);
+	if (keyed)
+		vxt_skeyed_end(x);
+	if (x->req && ev->phase == VXT_PH_DONE)
+		vxt_sreq_close(s, x->req);
 	return rc;
 }
 
 int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
 {
+	struct ectx x = { 0 };
 	int rc;
 
 	if (s->exited || s->ended)
@@ -345,7 +309,8 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	rc = push_begin(s, ev, false);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return push_clauses(s, ev, ordinal);
+	x.s = s;
+	return push_event(s, &x, ev, ordinal, false);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -362,11 +327,9 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 						       uint64_t ordinal, size_t *pushed,
 						       uint32_t quick, bool is_plain)
 {
+	struct ectx x = { 0 };	/* kept over the batch */
 	size_t i;
 	int rc = 0;
-
-	static const struct ectx zero;
-	struct ectx x = zero;	/* a plain script's, kept over the batch */
 
 	x.s = s;
 	if (s->ended)		/* only vxt_script_end() sets it */
@@ -379,12 +342,8 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 			continue;
 		}
 		rc = push_begin(s, e, is_plain);
-		if (rc == 0 && is_plain) {
-			plain_reset(&x, e, ordinal + i);
-			rc = push_plain(s, &x);
-		} else if (rc == 0) {
-			rc = push_clauses(s, e, ordinal + i);
-		}
+		if (rc == 0)
+			rc = push_event(s, &x, e, ordinal + i, is_plain);
 		if (rc < 0) {
 			i++;
 			break;

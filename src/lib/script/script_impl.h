@@ -91,6 +91,8 @@ enum snk {
 	SN_UNARY, SN_BINARY, SN_AND, SN_OR, SN_XORXOR, SN_COND, SN_ASSIGN, SN_INCDEC,
 	SN_CALL, SN_AGG, SN_AGGSET,
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
+	SN_GLOB,		/* a filter's name pattern (filter_lower.c): a matches str */
+	SN_KNOWN,		/* a filter's `q2c` alone: interval field idx is known */
 };
 
 #define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an
@@ -580,7 +582,6 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 }
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
 /* A clause's predicate node (idx 0): whether it holds for the event. */
 bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
 /* A step node (idx an enum vxt_spec_action): run it for the event (out of

@@ -16,6 +16,7 @@
 #include "script/bt_impl.h"
 #include "script/program.h"
 #include "script/vm_impl.h"
+#include "vxtrace/util.h"
 
 static inline struct sval int_value(int64_t i)
 {
@@ -298,6 +299,13 @@ do_TRUTH:
 do_STR_TRUTH:
 	INT_OP(str_truth(&R(op->a)));
 	NEXT();
+do_KNOWN:
+	INT_OP(s->pp && s->iv.v[op->a - SF_Q2D] != VXT_IV_UNSET);
+	NEXT();
+do_GLOB:
+	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
+			      R(op->a).type == SV_STR ? R(op->a).s : ""));
+	NEXT();
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();
 do_LT: INT_OP(R(op->a).i < R(op->b).i); NEXT();
@@ -401,9 +409,6 @@ do_KEYED_ACTIVE:
 	NEXT();
 do_KEYED_STEP:
 	rc = vxt_skeyed_step(x, p->nodes[op->imm]);
-	CHECK();
-do_KEYED_VALUE:
-	R(op->dst) = vxt_skeyed_eval(x, p->nodes[op->imm]);
 	CHECK();
 do_BT:
 	rc = vxt_bt_run(x, p->nodes[op->imm], &R(op->a));

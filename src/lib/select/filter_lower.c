@@ -1,16 +1,17 @@
 /* filter_lower.c - a compiled filter as a D predicate's tree
  *
  * A profile's predicates are filter expressions; the script engine runs
- * them as D predicates, compiled by its own compiler, when every test of
- * the filter's jump table has a D node of the same meaning: a comparison of
+ * them as D predicates, compiled by its own compiler: every test of the
+ * filter's jump table has a D node of the same meaning (a comparison of
  * time, flags, sector, bytes, latency, error (D's error is the filter's
- * errno, positive), pid, cpu or dev with a number, a bit test, an object,
- * command or host name equal to a string, op and phase equal to one (their
- * names, one a code), and `spec` (the event's key has an active
- * speculation). The table becomes && || ! and ?: of those tests (ACCEPT is
- * 1, REJECT 0; a test several others lead to is one node they share). A
- * filter with any other test (globs, the intervals) stays the filter's own
- * (script_keyed.c's predicate step).
+ * errno, positive), pid, cpu, dev or an interval with a number, a bit
+ * test, an object, command or host name equal to a string or matching a
+ * glob (the glob op), op and phase equal to one (their names, one a code),
+ * an interval known (the known op, before it compares, as the filter
+ * tests it), and `spec`, the event's key has an active speculation). The
+ * table becomes && || ! and ?: of those tests (ACCEPT is 1, REJECT 0; a
+ * test several others lead to is one node they share). Only a number past
+ * INT64_MAX (D compares signed) keeps the filter's own predicate step.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,8 @@ static int field_of(unsigned ff)
 	case FF_DEV: return SF_DEV;
 	case FF_OP: return SF_OP;	/* by name: one name a code */
 	case FF_PHASE: return SF_PHASE;
+	case FF_Q2D: case FF_D2C: case FF_Q2C: case FF_Q2G: case FF_G2I: case FF_I2D:
+		return SF_Q2D + (int)(ff - FF_Q2D);	/* both in VXT_IV_* order */
 	default: return -1;
 	}
 }
@@ -103,6 +106,18 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 		if (n)
 			n->idx = SK_ACTIVE;
 		return n;
+	}
+	if (t->op == FO_SET && field >= SF_Q2D && field <= SF_I2D &&
+	    (val = node(l, SN_KNOWN, SV_INT))) {	/* known: a value to compare */
+		val->idx = field;
+		return val;
+	}
+	if (name && t->op == FO_GLOB && (fld = node(l, SN_FIELD, SV_STR)) &&
+	    (val = node(l, SN_GLOB, SV_INT))) {
+		fld->idx = field;
+		val->a = fld;
+		val->str = l->f->pool + t->str;
+		return val;
 	}
 	if (field < 0 || (name ? t->op != FO_STREQ : code ? t->op != FO_EQ : op > FO_BITS) ||
 	    (t->field == FF_DEV) != (t->op == FO_DEVCMP) ||

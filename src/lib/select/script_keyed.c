@@ -120,13 +120,6 @@ static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
 
 /* ---- the steps ---- */
 
-static struct sval val(int64_t i)
-{
-	struct sval v = { .type = SV_INT, .i = i };
-
-	return v;
-}
-
 static int step_speculation(struct ectx *x, const struct skclause *c)
 {
 	struct vxt_script *s = x->s;
@@ -260,14 +253,6 @@ int vxt_skeyed_step(struct ectx *x, const struct snode *n)
 		x->error = true;
 	}
 	return x->rc;
-}
-
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
-{
-	if (n->idx == K_PRED)
-		return val(vxt_skeyed_pred(x, n));
-	vxt_skeyed_step(x, n);
-	return val(0);
 }
 
 /* ---- per event ---- */
