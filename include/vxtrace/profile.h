@@ -163,7 +163,8 @@ struct vxt_kspec;
  * trigger behaves as `error`, `latency >= D`, `latency > D` or either
  * (profile_kspec.c).
  * @return 1 with @k filled, or 0 with the reason in @why (a phrase:
- * "it has a filter, which runs in user space"). Can't fail. */
+ * "it has a filter, which runs in user space"; out of memory, it is "it
+ * does not compile: ...", and the profile runs in user space). */
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len);
 
 #endif
