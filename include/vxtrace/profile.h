@@ -150,10 +150,10 @@ int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int ma
 /* NULL is fine. */
 void vxt_profile_free(struct vxt_profile *p);
 
-/* The ops @p's speculation compiles to on the script engine, as
- * vxt_script_explain() lists a script's, then whether a kernel source runs
- * it (vxt_profile_kspec()). @return 0, -EINVAL with a message in @err (no
- * speculation), or EOF on a write error. */
+/* The ops @p's speculation (or its program) compiles to on the script
+ * engine, as vxt_script_explain() lists a script's, then whether a kernel
+ * source runs it (vxt_profile_kspec()). @return 0, -EINVAL with a message
+ * in @err (no speculation), or EOF on a write error. */
 int vxt_profile_explain(const struct vxt_profile *p, FILE *out, char err[VXT_ERRBUF_SIZE]);
 
 struct vxt_kspec;
@@ -163,7 +163,8 @@ struct vxt_kspec;
  * trigger behaves as `error`, `latency >= D`, `latency > D` or either
  * (profile_kspec.c).
  * @return 1 with @k filled, or 0 with the reason in @why (a phrase:
- * "it has a filter, which runs in user space"). Can't fail. */
+ * "it has a filter, which runs in user space"; out of memory, it is "it
+ * does not compile: ...", and the profile runs in user space). */
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len);
 
 #endif

@@ -37,6 +37,11 @@ for name in errors-in-context slow-io; do
 	grep -q '^kernel: a kernel source runs it$' "$T/p-$name.txt" &&
 		ok "profile $name: in the kernel's subset" || fail "profile $name: not in the kernel"
 done
+"$B/vxreplay" --explain --profile "$VXT_TOP/formats/profiles/per-process.yaml" >"$T/pp.txt" &&
+	grep -q '^io:::start: ' "$T/pp.txt" &&
+	grep -q '^kernel: user space: it has a program' "$T/pp.txt" &&
+	ok "profile per-process: its program's ops, in user space" ||
+	fail "profile per-process: $(head -c 300 "$T/pp.txt")"
 expect_fail "--explain of a profile without speculation" 2 "no speculation" -- \
 	"$B/vxreplay" --explain --profile "$VXT_TOP/formats/profiles/default.yaml"
 # the fast paths are ops the compiler chose

@@ -263,7 +263,8 @@ int vxt_profile_explain(const struct vxt_profile *p, FILE *out, char err[VXT_ERR
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: it has no speculation to compile", p->name);
 		return -EINVAL;
 	}
-	s = vxt_script_keyed(&p->spec, NULL, NULL, err);
+	s = p->program ? vxt_script_compile(p->program, p->program_len, p->name, NULL, 0, err) :
+			 vxt_script_keyed(&p->spec, NULL, NULL, err);
 	if (!s)
 		return -EINVAL;
 	rc = vxt_script_explain(s, out);
