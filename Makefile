@@ -63,7 +63,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	     -Isrc/tui $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
 
-LIB_LAYERS := common format source select analysis sink query
+LIB_LAYERS := common format source script select analysis sink query
 LIB_SRC   := $(sort $(foreach l,$(LIB_LAYERS),$(wildcard src/lib/$(l)/*.c)))
 TUI_SRC   := $(sort $(wildcard src/tui/*.c))
 PROGS     := vxrecord vxreplay vxtop
@@ -86,6 +86,8 @@ $(B)/%.o: %.c
 
 # The column decoder's loops over one-byte values vectorize at -O3.
 $(B)/src/lib/format/codec.o: ALL_CFLAGS += $(if $(filter -O2,$(OPT)),-O3)
+# the run loop: each op dispatches the next itself (no common jump merged back)
+$(B)/src/lib/script/vm.o $(B)/pic/src/lib/script/vm.o: ALL_CFLAGS += -fno-gcse -fno-crossjumping
 
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util.h"
 #include "spec.h"
@@ -149,12 +150,21 @@ int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int ma
 /* NULL is fine. */
 void vxt_profile_free(struct vxt_profile *p);
 
+/* The ops @p's speculation (or its program) compiles to on the script
+ * engine, as vxt_script_explain() lists a script's, then whether a kernel
+ * source runs it (vxt_profile_kspec()). @return 0, -EINVAL with a message
+ * in @err (no speculation), or EOF on a write error. */
+int vxt_profile_explain(const struct vxt_profile *p, FILE *out, char err[VXT_ERRBUF_SIZE]);
+
 struct vxt_kspec;
-/* Can a kernel source run @p itself (see struct vxt_kspec in source.h)? The
- * context: form with no filter, keyed by object, pid or object,pid,
- * triggered by `error`, `latency >= D`, `latency > D` or both joined by ||.
+/* Can a kernel source run @p itself (see struct vxt_kspec in source.h)? Its
+ * speculation compiled to the script engine is the context form with no
+ * filter, keyed by object, pid or object,pid, or the request form, and its
+ * trigger behaves as `error`, `latency >= D`, `latency > D` or either
+ * (profile_kspec.c).
  * @return 1 with @k filled, or 0 with the reason in @why (a phrase:
- * "it has a filter, which runs in user space"). Can't fail. */
+ * "it has a filter, which runs in user space"; out of memory, it is "it
+ * does not compile: ...", and the profile runs in user space). */
 int vxt_profile_kspec(const struct vxt_profile *p, struct vxt_kspec *k, char *why, size_t len);
 
 #endif

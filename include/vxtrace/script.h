@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "objtab.h"
@@ -114,6 +115,12 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE]);
 
+/* vxt_script_load() with the macro arguments $1 ... $@nargs (@args[0] is
+ * $1), as the words after dtrace's script name. */
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE]);
+
 /*
  * Find script @name: a path (containing '/' or ending in .d) is used as is,
  * a name is looked up as NAME.d in the profile directories (profile.h).
@@ -124,6 +131,18 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 
 /* NULL is fine. */
 void vxt_script_free(struct vxt_script *s);
+
+/*
+ * What loading @s has to say, in one line without a newline: what the
+ * script reads that a block trace does not hold and the stand-in it reads
+ * instead ("uid reads 0"), probes that never fire, options that do nothing.
+ * @return "" when nothing; borrowed, valid until vxt_script_free().
+ */
+const char *vxt_script_warnings(const struct vxt_script *s);
+
+/* walltimestamp is the event's time plus @off_ns (the wall clock minus the
+ * trace's monotonic clock). Without it, this machine's at vxt_script_start(). */
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns);
 
 const struct vxt_script_options *vxt_script_get_options(const struct vxt_script *s);
 
@@ -155,6 +174,12 @@ void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns);
  * (a live source): ticks then come only from vxt_script_tick(). Can't fail.
  */
 void vxt_script_set_live(struct vxt_script *s, bool live);
+
+/* With @on, the strings a script prints (trace(), printf's %s, aggregation
+ * keys, the object of an event's default text) are escaped as reports
+ * escape names (escape.h's vxt_escape_text()): for output to a terminal,
+ * where a command name holding "\e]0;..." would drive it. Off by default. */
+void vxt_script_set_escape(struct vxt_script *s, bool on);
 
 /* Keep track of the oldest event an active speculative buffer holds, for
  * vxt_script_oldest_buffered() (a caller that puts the output back in input
@@ -196,7 +221,22 @@ int vxt_script_print_aggregations(struct vxt_script *s, bool clear);
  * does at exit. Once only. @return as vxt_script_push(). */
 int vxt_script_end(struct vxt_script *s);
 
-/* True after exit(); @code gets its argument. */
+/* What the script says once at load about a file that feeds it, lines of
+ * "FILE:LINE:COL: WARNING: ..." (a bpftrace program: builtins a recording
+ * cannot give, and, when @all_phases is false (the file holds issue and
+ * completion only), each probe of a phase it lacks); "" when nothing.
+ * Borrowed until the next call. */
+const char *vxt_script_notes(struct vxt_script *s, bool all_phases);
+
+/* True when the script is written in bpftrace's language (formats/bpftrace.md). */
+bool vxt_script_is_bpftrace(const struct vxt_script *s);
+
+/* The ops the script compiled to, one program per probe, as dtrace -S
+ * lists DIF: for `vxreplay --explain`. @return 0, or EOF on a write error. */
+int vxt_script_explain(const struct vxt_script *s, FILE *out);
+
+/* True after exit(); @code gets the status a process exits with: its
+ * argument's low 8 bits, or 1 when those are 0 and the argument is not. */
 bool vxt_script_exited(const struct vxt_script *s, int *code);
 
 void vxt_script_get_stats(const struct vxt_script *s, struct vxt_script_stats *st);

@@ -70,6 +70,10 @@ const char *vxt_strerror(int rc);
  * *@cap, doubling it from 16. @return 0, or -ENOMEM with the array as it was. */
 int vxt_grow(void *array, size_t *cap, size_t want, size_t size);
 
+/* Whether @s matches the shell-style glob @pat: * ? [abc] [a-z] [!x] and
+ * \ escapes. No allocation. */
+bool vxt_glob_match(const char *pat, const char *s);
+
 /* CLOCK_MONOTONIC / CLOCK_REALTIME in ns. */
 uint64_t vxt_now_mono(void);
 uint64_t vxt_now_real(void);

@@ -35,8 +35,10 @@ int keep_open(struct keep *k, const struct vxt_objtab *objs, const struct vxt_st
 	if (k->script.name) {
 		if (keep_script_open(&k->script, k->profile_dir, err) < 0)
 			return -1;
+		fputs(vxt_script_notes(k->script.s, k->all_phases), stderr);
 		if (k->filter && !(k->v = vxt_view_new(NULL, k->filter, objs, strs, err)))
 			return -1;
+		vxt_script_set_wall_offset(k->script.s, k->wall_off_ns);	/* walltimestamp */
 		if (keep_script_start(&k->script, objs, strs, k->live) < 0) {
 			snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory",
 				 vxt_script_name(k->script.s));

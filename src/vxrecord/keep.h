@@ -20,6 +20,8 @@ struct keep {
 	struct keep_script script;	/* --script, -x */
 	struct vxt_batch passed;	/* --filter's part of a batch, for the script */
 	bool live;			/* a live source: the script's clock is the wall clock */
+	bool all_phases;		/* the source captures every phase (--phases all) */
+	int64_t wall_off_ns;		/* the source's wall clock minus its event clock */
 };
 
 /* Can the kernel run --profile (struct vxt_kspec)? Loads the profile to

@@ -12,8 +12,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keep_script.h"
 
@@ -23,7 +25,10 @@ int keep_script_open(struct keep_script *ks, const char *dir, char err[VXT_ERRBU
 
 	if (vxt_script_find(ks->name, dir, path, sizeof(path), err) < 0)
 		return -1;
-	ks->s = vxt_script_load(path, ks->xopts, ks->nx, err);
+	ks->s = vxt_script_load_args(path, ks->xopts, ks->nx, (const char *const *)ks->margs,
+				     ks->nmargs, err);
+	if (ks->s && vxt_script_warnings(ks->s)[0])
+		fprintf(stderr, "vxrecord: %s: %s\n", path, vxt_script_warnings(ks->s));
 	return ks->s ? 0 : -1;
 }
 
@@ -75,6 +80,7 @@ int keep_script_start(struct keep_script *ks, const struct vxt_objtab *objs,
 {
 	ks->live = live;
 	vxt_script_set_live(ks->s, live);
+	vxt_script_set_escape(ks->s, isatty(STDOUT_FILENO));
 	vxt_script_track_buffered(ks->s);
 	return vxt_script_start(ks->s, objs, strs, sink, ks);
 }

@@ -13,6 +13,8 @@ struct keep_script {
 	const char *name;		/* --script NAME, or NULL */
 	const char *xopts[KEEP_SCRIPT_XMAX];	/* -x NAME=VALUE */
 	unsigned nx;
+	char **margs;			/* after "--": the script's $1 ... */
+	unsigned nmargs;
 	struct vxt_script *s;
 	bool live;			/* ticks and cleanrate on the wall clock */
 	uint64_t next_ord;		/* the ordinal of the next event pushed */

@@ -51,7 +51,7 @@ static void usage(FILE *f)
 "      --host NAME         the file's host; --clock-offset [-]DUR moves the sim's clock\n"
 "      --profile NAME      write only what profile NAME keeps (errors-in-context)\n"
 "      --profile-dir DIR   look for profiles and scripts (NAME.d) in DIR first\n"
-"      --script NAME       write what D script NAME.d keeps; -x NAME=VALUE options\n"
+"      --script NAME       write what NAME.d or .bt keeps; -x NAME=VALUE, -- ARGS\n"
 "      --listen ADDR:PORT  serve metrics on http://ADDR:PORT/metrics (Prometheus)\n"
 "      --listen-remote     let --listen use a non-loopback address\n"
 "      --sink URL          also ship the trace to clickhouse+http://HOST:PORT/DB.TABLE\n"
@@ -185,6 +185,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, li = 0;
 
 	opterr = 0;
+	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
+		if (!strcmp(argv[i], "--")) {
+			o->keep.script.margs = argv + i + 1;
+			o->keep.script.nmargs = (unsigned)(argc - i - 1);
+			argc = i;
+			break;
+		}
 	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:x:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
@@ -298,6 +305,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "--script and --profile together: give one");
 	if (o->keep.script.nx && !o->keep.script.name)
 		return die_usage("%s", "-x needs --script");
+	if (o->keep.script.margs && !o->keep.script.name)
+		return die_usage("%s", "arguments after -- are a --script's $1 ...");
 	if (o->keep_set && !rotate_enabled(&o->rot))
 		return die_usage("%s", "--keep needs --rotate");
 	if (o->ship.url && rotate_enabled(&o->rot))
@@ -520,6 +529,8 @@ static int record(struct options *o, int argc, char **argv)
 	o->wr.all_phases = vxt_source_all_phases(src);
 	o->wr.command = join_args(argc, argv);
 	vxt_source_clock(src, &o->wr.anchor_mono_ns, &o->wr.anchor_real_ns);
+	o->keep.all_phases = o->wr.all_phases || !strcmp(vxt_source_name(src), "blktrace");
+	o->keep.wall_off_ns = (int64_t)(o->wr.anchor_real_ns - o->wr.anchor_mono_ns);
 	if (is_sim && !o->src.realtime)
 		o->wr.host = "simulator";
 	else if (!strcmp(vxt_source_name(src), "blktrace"))
@@ -563,9 +574,10 @@ static int record(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	o->wr.profile = o->keep.p ? o->keep.p->name : NULL;
-	if (o->keep.script.s) {	/* the header names the script as NAME.d */
-		snprintf(script_name, sizeof(script_name), "%s.d",
-			 vxt_script_name(o->keep.script.s));
+	if (o->keep.script.s) {	/* the header names the script as NAME.d (NAME.bt) */
+		snprintf(script_name, sizeof(script_name), "%s.%s",
+			 vxt_script_name(o->keep.script.s),
+			 vxt_script_is_bpftrace(o->keep.script.s) ? "bt" : "d");
 		o->wr.profile = script_name;
 	}
 	w = vxt_writer_open(o->output, &o->wr, objs, strs, err);

@@ -42,8 +42,11 @@ struct options {
 	struct sink_opts sink;	/* --export clickhouse+http://... */
 	struct vxreplay_tui_opts tui;	/* the browser, when no batch option is given */
 	const char *script;		/* --script NAME */
+	bool explain;			/* --explain: print the script's programs */
 	const char *xopts[BATCH_SCRIPT_MAX_X];	/* -x NAME=VALUE */
 	unsigned nx;
+	char **margs;		/* after "--": the script's $1 ... */
+	unsigned nmargs;
 };
 
 static void usage(FILE *f)
@@ -71,11 +74,12 @@ static void usage(FILE *f)
 "      --profile NAME  only what profile NAME keeps (its filter and speculation);\n"
 "                      the summary adds its speculation figures (also --filter EXPR,\n"
 "                      --profile-dir DIR)\n"
-"      --script NAME   run the D-style script NAME.d (or a path): print what it\n"
-"                      records and its aggregations at END; with --report or\n"
-"                      --export, cover the events it keeps (language: vxscript(5),\n"
-"                      formats/script.md)\n"
+"      --script NAME   run the script NAME.d, or bpftrace's NAME.bt (or a path):\n"
+"                      print what it records and its aggregations at END; with\n"
+"                      --report or --export, cover the events it keeps\n"
+"                      (vxscript(5)); -- ARGS after the options are its $1 $2 ...\n"
 "  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
+"      --explain       with --script or --profile, no FILE: its ops (dtrace -S)\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
 "  -f, --force         overwrite an existing FILE\n"
 "      --follow-symlinks  allow FILE to be a symlink\n"
@@ -104,7 +108,7 @@ static int die_usage(const char *fmt, const char *arg)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_FROM = 256, O_TO, O_OBJECT, O_INFO, O_VERIFY };
-	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL, O_SCRIPT };
+	enum { O_EXPORT = 400, O_FOLLOW_SYMLINKS, O_SQL, O_SCRIPT, O_EXPLAIN };
 	enum { O_SINK_BATCH = 700, O_SINK_TIMEOUT, O_SINK_RETRY, O_SINK_USER, O_SINK_PWFILE };
 	enum { O_FILTER = 500, O_PROFILE, O_PROFILE_DIR, O_FOLLOW, O_BENCH, O_ASCII,
 	       O_NO_COLOR };
@@ -131,6 +135,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "profile-dir", required_argument, NULL, O_PROFILE_DIR },
 		{ "script", required_argument, NULL, O_SCRIPT },
+		{ "explain", no_argument, NULL, O_EXPLAIN },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "bench", optional_argument, NULL, O_BENCH },
 		{ "ascii", no_argument, NULL, O_ASCII },
@@ -144,6 +149,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, ex;
 
 	opterr = 0;
+	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
+		if (!strcmp(argv[i], "--")) {
+			o->margs = argv + i + 1;
+			o->nmargs = (unsigned)(argc - i - 1);
+			argc = i;
+			break;
+		}
 	while ((c = getopt_long(argc, argv, ":r:F:o:O:x:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -217,6 +229,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (o->mode == MODE_DEFAULT)
 				o->mode = MODE_REPORT;
 			break;
+		case O_EXPLAIN: o->explain = true; break;
 		case 'x':
 			if (o->nx == BATCH_SCRIPT_MAX_X)
 				return die_usage("-x: at most %s settings", "32");
@@ -245,6 +258,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "--script and --profile: give one");
 	if (o->nx && !o->script)
 		return die_usage("%s", "-x sets an option of a --script");
+	if (o->margs && !o->script)
+		return die_usage("%s", "arguments after -- are a --script's $1 ...");
+	if (o->explain && !o->script && !o->tui.profile)
+		return die_usage("%s", "--explain explains a --script or a --profile");
+	if (o->explain && optind < argc)
+		return die_usage("--explain reads no trace file ('%s')", argv[optind]);
+	if (o->explain)
+		return -1;
 	if (optind >= argc)
 		return die_usage("%s", "no trace file given");
 	if (o->sql) {
@@ -433,7 +454,8 @@ static int run_script(const struct options *o, struct report_ctx *c)
 	}
 	c->out = out;
 	rc = batch_script_begin(c, &bs, o->script, o->tui.profile_dir, o->xopts, o->nx,
-				o->tui.filter, own ? out : NULL);
+				(const char *const *)o->margs, o->nmargs, o->tui.filter,
+				own ? out : NULL);
 	if (!rc && !own)
 		rc = report_body(c, o);
 	if (!rc)
@@ -585,6 +607,61 @@ static void raise_nofile(void)
 	}
 }
 
+/* --explain --profile NAME: its speculation's programs on stdout. */
+static int explain_profile(const struct options *o)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_profile *p = vxt_profile_open(o->tui.profile, o->tui.profile_dir, err);
+	int rc;
+
+	if (!p) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = vxt_profile_explain(p, stdout, err);
+	vxt_profile_free(p);
+	if (rc == -EINVAL) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* --explain --script NAME: the script's programs on stdout. */
+static int run_explain(const struct options *o)
+{
+	char err[VXT_ERRBUF_SIZE], path[VXT_PROFILE_PATH_MAX];
+	struct vxt_script *s;
+	int rc;
+
+	if (!o->script)
+		return explain_profile(o);
+	if (vxt_script_find(o->script, o->tui.profile_dir, path, sizeof(path), err) < 0) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	s = vxt_script_load(path, o->xopts, o->nx, err);
+	if (!s) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = vxt_script_explain(s, stdout);
+	vxt_script_free(s);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
@@ -596,6 +673,8 @@ static int run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.explain)
+		return run_explain(&o);
 	raise_nofile();
 	if (o.sql)
 		return run_sql(&o);

@@ -399,8 +399,8 @@ static int open_script(struct vxtop_collector *c, const struct vxtop_opts *o)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return -ENOMEM;
 	}
-	return vxtop_script_open(c->script, o->script, o->profile_dir, o->xopts, o->nx, c->err,
-				 sizeof(c->err));
+	return vxtop_script_open(c->script, o->script, o->profile_dir, o->xopts, o->nx, o->margs,
+				 o->nmargs, c->err, sizeof(c->err));
 }
 
 /* BEGIN, once the object and command tables exist. Following a file, ticks
@@ -411,6 +411,10 @@ static int start_script(struct vxtop_collector *c)
 
 	if (!c->script)
 		return 0;
+	if (c->rd)	/* walltimestamp: the file's wall clock */
+		vxt_script_set_wall_offset(c->script->s,
+					   (int64_t)(vxt_reader_info(c->rd)->anchor_real_ns -
+						     vxt_reader_info(c->rd)->anchor_mono_ns));
 	rc = vxtop_script_start(c->script, vxtop_collect_objects(c), vxtop_collect_strings(c),
 				!c->rd, c->view_start);
 	if (rc < 0)

@@ -34,6 +34,8 @@ struct vxtop_opts {
 	const char *script;		/* --script NAME: a D-style script, or NULL */
 	const char *const *xopts;	/* its -x NAME=VALUE settings */
 	unsigned nx;
+	const char *const *margs;	/* after "--": its $1 ... */
+	unsigned nmargs;
 };
 
 struct vxtop_collector;

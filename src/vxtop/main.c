@@ -58,8 +58,8 @@ static void usage(FILE *f)
 "      --profile NAME    keep what profile NAME keeps: its filter and\n"
 "                        speculation (formats/profile.md)\n"
 "      --profile-dir DIR look for profiles (and scripts) in DIR first\n"
-"      --script NAME     run a D script live (formats/script.md); key a shows it\n"
-"  -x NAME=VALUE         set a script option (nspec, aggsize, quiet ...)\n"
+"      --script NAME     run a script (NAME.d, NAME.bt) live; key a shows it\n"
+"  -x NAME=VALUE         a script option (nspec, aggsize, quiet ...); -- ARGS: its $1\n"
 "      --seed N          simulator seed\n"
 "      --rate N          simulator events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
@@ -276,6 +276,13 @@ static int run(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	opterr = 0;
+	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
+		if (!strcmp(argv[i], "--")) {
+			cfg.src.margs = (const char *const *)(argv + i + 1);
+			cfg.src.nmargs = (unsigned)(argc - i - 1);
+			argc = i;
+			break;
+		}
 	while ((opt = getopt_long(argc, argv, ":bc:n:i:F:s:o:w:fO:x:hV", long_opts, &li)) != -1) {
 		if (opt == '?' || opt == ':')
 			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
@@ -286,6 +293,8 @@ static int run(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (cfg.src.nx && !cfg.src.script)
 		die_usage("%s", "-x sets an option of a --script");
+	if (cfg.src.margs && !cfg.src.script)
+		die_usage("%s", "arguments after -- are a --script's $1 ...");
 	if (getenv("NO_COLOR") && getenv("NO_COLOR")[0])
 		cfg.mono = true;
 	cs = nl_langinfo(CODESET);

@@ -1,6 +1,7 @@
 /* script.c - vxtop --script: the script's events, ticks and output per interval
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,8 @@ static int sink(void *arg, const struct vxt_script_rec *r)
 }
 
 int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir,
-		      const char *const *xopts, unsigned nx, char *err, size_t errsz)
+		      const char *const *xopts, unsigned nx, const char *const *margs,
+		      unsigned nmargs, char *err, size_t errsz)
 {
 	char e[VXT_ERRBUF_SIZE], path[VXT_PROFILE_PATH_MAX];
 
@@ -46,11 +48,14 @@ int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;
 	}
-	vs->s = vxt_script_load(path, xopts, nx, e);
+	vs->s = vxt_script_load_args(path, xopts, nx, margs, nmargs, e);
 	if (!vs->s) {
 		snprintf(err, errsz, "%s", e);
 		return -EINVAL;
 	}
+	if (vxt_script_warnings(vs->s)[0])
+		fprintf(stderr, "vxtop: %s: %s\n", path, vxt_script_warnings(vs->s));
+	fputs(vxt_script_notes(vs->s, true), stderr);	/* a bpftrace program's */
 	return 0;
 }
 

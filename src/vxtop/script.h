@@ -40,10 +40,11 @@ struct vxtop_script {
 };
 
 /* Find and compile script @name (a path, or NAME.d in the profile
- * directories, @dir first); @xopts: -x settings. @return 0, or -EINVAL with
+ * directories, @dir first); @xopts: -x settings; @margs: its $1 .... @return 0, or -EINVAL with
  * "file:line:col: message" in @err. */
 int vxtop_script_open(struct vxtop_script *vs, const char *name, const char *dir,
-		      const char *const *xopts, unsigned nx, char *err, size_t errsz);
+		      const char *const *xopts, unsigned nx, const char *const *margs,
+		      unsigned nmargs, char *err, size_t errsz);
 /* Run BEGIN. @live: ticks by the wall clock. @return 0 or a negative errno. */
 int vxtop_script_start(struct vxtop_script *vs, const struct vxt_objtab *objs,
 		       const struct vxt_strtab *strs, bool live, uint64_t time_base);

@@ -12,6 +12,9 @@
 #              --report summary (a second pass over the events it kept)
 #   summary    --report summary                       (every event)
 #   quantize   @[object, op] = quantize(latency)
+#   bpftrace   a biolatency-style bpftrace program (issue to completion by
+#              device and sector, hist(), delete()) and its D twin, and the
+#              one-liner @ = hist(args.bytes) and its twin: each at most 1.1x
 # and the ratios speculate/filter (the one pass) and quantize/summary. Then a run with
 # about 1 M I/Os in flight (1 M live keys) shows the memory (max RSS from
 # /usr/bin/time -v): the speculation with nspec x specsize = 65536 x 4k,
@@ -39,6 +42,24 @@ io:::done /req->spec && error/ { commit(req->spec); }
 io:::done /req->spec && !error/ { discard(req->spec); }
 EOF
 echo 'io:::done { @[object, op] = quantize(latency); }' >quant.d
+cat >lat.bt <<'EOF'
+tracepoint:block:block_rq_issue { @start[args.dev, args.sector] = nsecs; }
+tracepoint:block:block_rq_complete /@start[args.dev, args.sector]/
+{
+	@usecs = hist((nsecs - @start[args.dev, args.sector]) / 1000);
+	delete(@start, (args.dev, args.sector));
+}
+EOF
+cat >lat.d <<'EOF'
+io:::start { start[dev, sector] = timestamp; }
+io:::done /start[dev, sector]/
+{
+	@usecs = quantize((timestamp - start[dev, sector]) / 1000);
+	start[dev, sector] = 0;
+}
+EOF
+echo 'tracepoint:block:block_rq_issue { @ = hist(args.bytes); }' >one.bt
+echo 'io:::start { @ = quantize(bytes); }' >one.d
 
 # best CPU seconds of three runs, and the max RSS (KiB) of the last
 cpu() {
@@ -66,6 +87,13 @@ echo "summary report:       ${summary} s  $(rate "$summary")"
 echo "quantize(latency):    ${quant} s  $(rate "$quant")"
 awk -v a="$spec" -v b="$filter" -v c="$quant" -v d="$summary" 'BEGIN {
 	printf "speculation / filter: %.2fx\nquantize / summary:   %.2fx\n", a / b, c / d }'
+set -- $(cpu t.vxt --script lat.bt); latbt=$1
+set -- $(cpu t.vxt --script lat.d); latd=$1
+set -- $(cpu t.vxt --script one.bt); onebt=$1
+set -- $(cpu t.vxt --script one.d); oned=$1
+awk -v a="$latbt" -v b="$latd" -v c="$onebt" -v d="$oned" 'BEGIN {
+	printf "bpftrace biolatency (issue): %s s, its D twin %s s: %.2fx (at most 1.10x)\n", a, b, a / b
+	printf "bpftrace @ = hist(args.bytes): %s s, its D twin %s s: %.2fx (at most 1.10x)\n", c, d, c / d }'
 
 # 1 M live keys: ~1 M I/Os in flight (2 s latencies at 500 k I/Os per second)
 m=${VXT_BENCH_SCRIPT_KEYS_EVENTS:-4000000}

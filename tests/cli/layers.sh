@@ -2,7 +2,7 @@
 # layers.sh - the library's layers include only layers below them, and the
 # programs include only public headers and their own.
 #
-#   common < format < source < select < analysis < sink, query
+#   common < format < source < script < select < analysis < sink, query
 #
 # A file in src/lib/L/ may include "M/x.h" (a private header of layer M) or
 # "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
@@ -19,7 +19,7 @@ cd "$top" || { fail "cd $top"; finish; }
 layer_rank() {
 	case $1 in
 	common) echo 1 ;; format) echo 2 ;; source) echo 3 ;;
-	select) echo 4 ;; analysis) echo 5 ;; sink|query) echo 6 ;;
+	script) echo 4 ;; select) echo 5 ;; analysis) echo 6 ;; sink|query) echo 7 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -31,7 +31,8 @@ public_layer() {
 	iopair.h|pairer.h|phasepair.h|latdist.h) echo common ;;
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
-	filter.h|profile.h|spec.h|view.h|script.h|pipeline.h) echo select ;;
+	script.h) echo script ;;
+	filter.h|profile.h|spec.h|view.h|pipeline.h) echo select ;;
 	stats.h|timeline.h|heatmap.h|breakdown.h|pctl.h|procstats.h) echo analysis ;;
 	metrics.h|sink.h|clickhouse.h) echo sink ;;
 	sql.h) echo query ;;
@@ -43,7 +44,7 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
 	if [ "$rank" = 0 ]; then
-		fail "$f: not in a layer folder (common format source select analysis sink query)"
+		fail "$f: not in a layer folder (common format source script select analysis sink query)"
 		continue
 	fi
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
@@ -74,7 +75,7 @@ done
 for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
-		common|format|source|select|analysis|sink|query)
+		common|format|source|script|select|analysis|sink|query)
 			fail "$f: includes $inc, a private header of the library" ;;
 		esac
 	done

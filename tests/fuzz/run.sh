@@ -8,8 +8,8 @@
 # build/fuzz/, never the normal build's objects). Its corpus starts from the
 # seeds in tests/fuzz/seeds/NAME/, the regression inputs in
 # tests/fuzz/regress/NAME/, files made by vxrecord --source sim (reader),
-# vxreplay --export blktrace and ../shared/data (blktrace) and the shipped
-# and broken profiles (profile).
+# vxreplay --export blktrace and ../shared/data (blktrace), the shipped
+# and broken profiles (profile) and bpftrace's tools in ../shared (bt).
 # The regression inputs are replayed first; then each target runs for
 # SECONDS (default 60). One line per target gives its total executions.
 # FUZZ_JOBS=N compiles N library sources at a time (default: the CPUs).
@@ -138,6 +138,10 @@ for t in $targets; do
 		done ;;
 	script)	# the shipped scripts start the corpus
 		for f in "$top"/formats/profiles/*.d; do
+			[ -f "$f" ] && cp "$f" "$corpus/"
+		done ;;
+	bt)	# and bpftrace's tools in ../shared
+		for f in "$shared"/data/dscripts/*.bt; do
 			[ -f "$f" ] && cp "$f" "$corpus/"
 		done ;;
 	esac

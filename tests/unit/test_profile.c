@@ -276,6 +276,32 @@ START_TEST(test_sections)
 		}
 		vxt_profile_free(p);
 	}
+	/* what the kernel runs is decided from the compiled predicates, not their
+	 * text: a trigger written otherwise, and a request form's commit with its
+	 * tests the other way round, go in; a trigger on one errno does not */
+	p = parse("context: {before: 1s, on: '(latency > 5ms) || (error != 0)'}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 1);
+	ck_assert(ks.on_error && ks.latency_strict);
+	ck_assert_uint_eq(ks.on_latency_ns, 5000000);
+	vxt_profile_free(p);
+	p = parse("speculation:\n  key: request\n  clauses:\n"
+		  "    - {probe: start, action: [speculation, speculate]}\n"
+		  "    - {probe: [done, requeue], predicate: spec, action: speculate}\n"
+		  "    - {probe: done, predicate: 'latency >= 2ms && spec', action: commit}\n"
+		  "    - {probe: done, predicate: spec, action: discard}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 1);
+	ck_assert_uint_eq(ks.key, VXT_SPEC_KEY_REQUEST);
+	ck_assert_uint_eq(ks.on_latency_ns, 2000000);
+	ck_assert(!ks.latency_strict && !ks.on_error);
+	vxt_profile_free(p);
+	p = parse("context: {before: 1s, on: 'error == EIO'}\n", err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(vxt_profile_kspec(p, &ks, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "is not one the kernel program knows") != NULL, "%s", why);
+	vxt_profile_free(p);
+
 	/* the shipped slow-io is that form */
 	snprintf(text_path, sizeof(text_path), "%s/formats/profiles/slow-io.yaml", top());
 	p = vxt_profile_load(text_path, err);

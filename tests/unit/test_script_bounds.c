@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "vxtrace/vxtrace.h"
 #include "fixture.h"
 
@@ -152,13 +152,13 @@ START_TEST(test_dynvar_array)
 			set_remove(set, &live, ev[i].sector);
 		}
 	}
-	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_SIZE);
+	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_ENTRY_SIZE(1));
 	s = run_script(text, x, ev, n, &u, &st);
 	ck_assert_uint_eq(st.dyn_drops, drops);
 	ck_assert_uint_eq(u.n, nref);
 	for (size_t i = 0; i < nref; i++)
 		ck_assert_uint_eq(u.ord[i], ref[i]);
-	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_SIZE);
+	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_ENTRY_SIZE(1));
 	if (cap < 64)
 		ck_assert_uint_gt(drops, 0);	/* the bound was reached */
 	vxt_script_free(s);
@@ -228,7 +228,7 @@ START_TEST(test_aggsize)
 	struct vxt_script_stats st;
 	struct vxt_script *s;
 	struct run u = { 0 };
-	struct sagg probe = { .fn = FN_COUNT };
+	struct sagg probe = { .fn = FN_COUNT, .nkeys = 1 };
 	char x[64], *line, *save;
 
 	for (size_t i = 0; i < n; i++) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "fixture.h"
 
 struct ref {

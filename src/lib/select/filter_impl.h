@@ -131,7 +131,5 @@ int vxt_filter_make_table(struct vxt_filter *f);
  * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */
 int vxt_filter_spec_only(const struct vxt_filter *f);
 
-/* Shell-style glob: * ? [abc] [a-z] [!x] and \ escapes. No allocation. */
-bool vxt_glob_match(const char *pat, const char *s);
 
 #endif

@@ -10,8 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "select/script_impl.h"
+#include "script/program.h"
+#include "script/script_impl.h"
+#include "vxtrace/escape.h"
+#include "script/bt_impl.h"
 #include "vxtrace/profile.h"
 
 static void set_name(struct vxt_script *s, const char *file)
@@ -23,6 +27,8 @@ static void set_name(struct vxt_script *s, const char *file)
 	n = strlen(b);
 	if (n > 2 && !strcmp(b + n - 2, ".d"))
 		n -= 2;
+	else if (n > 3 && !strcmp(b + n - 3, ".bt"))
+		n -= 3;
 	if (n >= sizeof(s->name))
 		n = sizeof(s->name) - 1;
 	memcpy(s->name, b, n);
@@ -73,6 +79,14 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
 	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
 		return -ENOMEM;
+	{
+		unsigned maxkeys = 1;	/* the widest associative array's keys */
+
+		for (unsigned i = 0; i < s->nvars; i++)
+			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
+				maxkeys = s->vars[i].nkeys;
+		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
+	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
 
@@ -95,8 +109,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		if (j == s->nticks)
 			s->ticks[s->nticks++] = s->cl[i].tick_ns;
 	}
-	vxt_script_compile_ints(s);
-	if (vxt_script_prepare_on(s) < 0)	/* its steps read the slots and functions */
+	if (vxt_program_compile_script(s) < 0)
 		return -ENOMEM;
 	s->clean_ns = 1000000000ull / s->opt.cleanrate;
 	vxt_ivals_unset(&s->iv);
@@ -115,11 +128,23 @@ void vxt_script_defaults(struct vxt_script *s, const char *file)
 	s->opt.aggsize = VXT_SCRIPT_DEFAULT_AGGSIZE;
 	s->opt.dynvarsize = VXT_SCRIPT_DEFAULT_DYNVARSIZE;
 	s->opt.cleanrate = VXT_SCRIPT_DEFAULT_CLEANRATE;
+	vxt_stab_init(&s->spool, 1, 0);
 }
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE]);
 
 struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *file,
 				      const char *const *xopts, unsigned nx,
 				      char err[VXT_ERRBUF_SIZE])
+{
+	return compile(text, len, file, xopts, nx, NULL, 0, err);
+}
+
+static struct vxt_script *compile(const char *text, size_t len, const char *file,
+				  const char *const *xopts, unsigned nx, const char *const *args,
+				  unsigned nargs, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_script *s = calloc(1, sizeof(*s));
 	int rc;
@@ -140,9 +165,18 @@ struct vxt_script *vxt_script_compile(const char *text, size_t len, const char *
 			 s->file, at);
 		goto fail;
 	}
-	rc = vxt_script_parse(s, text, len, err);
+	s->margs = (char **)args;	/* read while parsing only */
+	s->nmargs = nargs;
+	rc = vxt_bt_is_bpftrace(text, len, s->file) ? vxt_bt_parse(s, text, len, err) :
+	     vxt_script_parse(s, text, len, err);
+	s->margs = NULL;
+	s->nmargs = 0;
+	if (rc == 0)
+		rc = vxt_script_check_depth(s, err);
 	if (rc == 0)
 		rc = vxt_script_check(s, err);
+	if (rc == -EINVAL && s->bt)	/* a bpftrace program: bpftrace's words */
+		vxt_bt_reword(err, VXT_ERRBUF_SIZE);
 	if (rc == 0)
 		rc = apply_x(s, xopts, nx, err);
 	if (rc == 0)
@@ -161,6 +195,13 @@ fail:
 
 struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, unsigned nx,
 				   char err[VXT_ERRBUF_SIZE])
+{
+	return vxt_script_load_args(path, xopts, nx, NULL, 0, err);
+}
+
+struct vxt_script *vxt_script_load_args(const char *path, const char *const *xopts, unsigned nx,
+					const char *const *args, unsigned nargs,
+					char err[VXT_ERRBUF_SIZE])
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -185,7 +226,7 @@ struct vxt_script *vxt_script_load(const char *path, const char *const *xopts, u
 		return NULL;
 	}
 	fclose(f);
-	s = vxt_script_compile(buf, n, path, xopts, nx, err);
+	s = compile(buf, n, path, xopts, nx, args, nargs, err);
 	free(buf);
 	return s;
 }
@@ -197,7 +238,8 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 	size_t n = strlen(name);
 	int nd;
 
-	if (strchr(name, '/') || (n > 2 && !strcmp(name + n - 2, ".d"))) {
+	if (strchr(name, '/') || (n > 2 && !strcmp(name + n - 2, ".d")) ||
+	    (n > 3 && !strcmp(name + n - 3, ".bt"))) {
 		snprintf(path, size, "%s", name);
 		return 0;
 	}
@@ -205,12 +247,15 @@ int vxt_script_find(const char *name, const char *dir, char *path, size_t size,
 	for (int i = 0; i < nd; i++) {
 		FILE *f;
 
-		if ((size_t)snprintf(path, size, "%s/%s.d", dirs[i], name) >= size)
-			continue;
-		f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return 0;
+		for (int bt = 0; bt < 2; bt++) {	/* NAME.d, else bpftrace's NAME.bt */
+			if ((size_t)snprintf(path, size, "%s/%s.%s", dirs[i], name,
+					     bt ? "bt" : "d") >= size)
+				continue;
+			f = fopen(path, "r");
+			if (f) {
+				fclose(f);
+				return 0;
+			}
 		}
 	}
 	snprintf(err, VXT_ERRBUF_SIZE, "no script named '%s' (looked for %s.d in the profile "
@@ -224,6 +269,7 @@ void vxt_script_free(struct vxt_script *s)
 		return;
 	vxt_skeyed_free(s);
 	vxt_phasepair_free(s->pp);
+	free(s->bt);
 	for (size_t i = 0; i < s->nmem; i++)
 		free(s->mem[i]);
 	free(s->mem);
@@ -240,19 +286,20 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->spec);
 	free(s->freel);
 	free(s->busyl);
-	for (size_t i = 0; i < s->vtab.cap; i++)	/* interned strings */
-		if (s->vtab.e[i].hash && s->vtab.e[i].key.ns == 0xfffffff0u)
-			free((char *)s->vtab.e[i].key.k[0].s);
+	for (size_t i = 0; i < s->spool.cap; i++) {	/* interned strings */
+		struct sent *e = vxt_stab_at(&s->spool, i);
+
+		if (e)
+			free((char *)(uintptr_t)e->k[0]);
+	}
+	vxt_stab_free(&s->spool);
 	vxt_stab_free(&s->vtab);
 	vxt_sdyn_free_all(s);
 	if (s->fast)
 		for (unsigned i = 0; i < s->nfast; i++)
 			free(s->fast[i].e);
 	free(s->fast);
-	for (unsigned k = 0; k < SON_COUNT; k++) {
-		free((void *)s->on[k]);
-		free(s->steps[k]);
-	}
+	vxt_program_free_script(s);
 	free(s->thisl);
 	free(s->dtext);
 	free(s->oldest);
@@ -290,7 +337,26 @@ int vxt_script_start(struct vxt_script *s, const struct vxt_objtab *objs,
 	if (s->started)
 		return 0;
 	s->started = true;
+	if (!s->wall_set) {
+		struct timespec r, m;
+
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		s->wall_off = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000 +
+			      (r.tv_nsec - m.tv_nsec);
+	}
 	return vxt_script_run_begin(s);
+}
+
+const char *vxt_script_warnings(const struct vxt_script *s)
+{
+	return s->warn;
+}
+
+void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns)
+{
+	s->wall_off = off_ns;
+	s->wall_set = true;
 }
 
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)
@@ -305,10 +371,28 @@ void vxt_script_set_live(struct vxt_script *s, bool live)
 	s->live = live;
 }
 
+int vxt_script_explain(const struct vxt_script *s, FILE *out)
+{
+	vxt_program_explain(s, out);
+	return ferror(out) ? EOF : 0;
+}
+
+void vxt_script_set_escape(struct vxt_script *s, bool on)
+{
+	s->escape = on;
+}
+
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size)
+{
+	return s->escape ? vxt_text(str, buf, size) : str;
+}
+
 bool vxt_script_exited(const struct vxt_script *s, int *code)
 {
+	/* a process keeps 8 bits of its status: exit(256) would read as 0,
+	 * success, where the script asked for a failure */
 	if (code)
-		*code = s->exit_code;
+		*code = (s->exit_code & 0xff) || !s->exit_code ? s->exit_code & 0xff : 1;
 	return s->exited;
 }
 

@@ -15,15 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
+#include "script/bt_impl.h"
 
 static bool field_is_str(int f)
 {
 	return f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
-	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST;
+	       f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST || f == SF_PROBEPROV ||
+	       f == SF_PROBEMOD || f == SF_PROBEFUNC;
 }
 
 /* ---- types ---- */
+
+struct chk;
+static int keep_format(struct chk *k, struct snode *n, const struct sconv *c, unsigned nc);
 
 struct chk {
 	struct vxt_script *s;
@@ -46,6 +51,19 @@ static const char *type_name(int t)
 }
 
 static int check_expr(struct chk *k, struct snode *n, bool stmt);
+
+/* The parsed format of printf or printa @n, kept for the run. */
+static int keep_format(struct chk *k, struct snode *n, const struct sconv *c, unsigned nc)
+{
+	if (!k->final)
+		return 0;
+	n->fmt = vxt_script_alloc(k->s, sizeof(*n->fmt));
+	if (!n->fmt || !(n->fmt->c = vxt_script_alloc(k->s, (nc ? nc : 1) * sizeof(*c))))
+		return -ENOMEM;
+	memcpy(n->fmt->c, c, nc * sizeof(*c));
+	n->fmt->n = nc;
+	return 0;
+}
 
 static int learn(struct chk *k, struct snode *target, int type, const struct snode *at)
 {
@@ -133,8 +151,20 @@ static int check_assign(struct chk *k, struct snode *n)
 		if (check_var_read(k, t) < 0)
 			return -EINVAL;
 	}
+	if (n->op == ST_ASSIGN && n->b->kind == SN_NUM && n->b->num == 0) {
+		/* D's `x = 0` frees a dynamic variable, a string too: it takes the
+		 * variable's type from its other assignments */
+		if (!k->final)
+			goto typed;
+		if (k->s->vars[t->idx].type == SV_STR) {
+			n->b->kind = SN_STR;
+			n->b->str = "";
+			n->b->type = SV_STR;
+		}
+	}
 	if (learn(k, t, n->op == ST_ASSIGN ? n->b->type : SV_INT, n) < 0)
 		return -EINVAL;
+typed:
 	k->s->vars[t->idx].assigned = true;
 	if (t->kind == SN_THIS && k->final)
 		k->this_set[t->idx] = true;
@@ -198,62 +228,20 @@ static int check_printf(struct chk *k, struct snode *n)
 	const struct snode *f = n->args[0];
 	struct sconv c[S_MAX_ARGS * 2 + 2];
 	unsigned nc = 0, argi = 1;
-	const char *p;
 
 	if (f->kind != SN_STR)
 		return vxt_script_fail(k->s, k->err, f->line, f->col,
 				       "printf( ) argument #1 is incompatible with prototype: "
 				       "prototype: string constant, argument: %s",
 				       type_name(f->type));
-	for (p = f->str; *p;) {
-		struct sconv *cv;
-		const char *st = p;
-		size_t sl;
+	if (vxt_script_parse_format(k->s, f->str, false, c, sizeof(c) / sizeof(c[0]), &nc,
+				    f->line, f->col, k->err) < 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < nc; i++) {
+		struct sconv *cv = &c[i];
 
-		if (nc + 2 > sizeof(c) / sizeof(c[0]))
-			return vxt_script_fail(k->s, k->err, f->line, f->col,
-					       "printf( ): format too long");
-		cv = &c[nc++];
-		memset(cv, 0, sizeof(*cv));
-		if (*p != '%' || p[1] == '%') {
-			if (*p == '%') {
-				cv->text = p + 1;
-				cv->tlen = 1;
-				p += 2;
-				continue;
-			}
-			while (*p && *p != '%')
-				p++;
-			cv->text = st;
-			cv->tlen = (size_t)(p - st);
+		if (!cv->conv)
 			continue;
-		}
-		p++;
-		while (*p && strchr("-+ #0", *p))
-			p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p == '.') {
-			p++;
-			while (*p >= '0' && *p <= '9')
-				p++;
-		}
-		sl = (size_t)(p - st);
-		while (*p == 'l' || *p == 'h')
-			p++;
-		if (!*p || !strchr("diuxXocs", *p) || sl > 12)
-			return vxt_script_fail(k->s, k->err, f->line, f->col,
-					       "printf( ): invalid format conversion #%u '%.*s'",
-					       argi, (int)(p - st + (*p ? 1 : 0)), st);
-		cv->conv = *p;
-		memcpy(cv->spec, st, sl);
-		if (*p == 's' || *p == 'c') {
-			cv->spec[sl] = *p;
-		} else {
-			memcpy(cv->spec + sl, "ll", 2);
-			cv->spec[sl + 2] = *p == 'i' ? 'd' : *p;
-		}
-		p++;
 		if (argi >= n->nargs)
 			return vxt_script_fail(k->s, k->err, n->line, n->col,
 					       "printf( ) prototype mismatch: conversion #%u (%s) is "
@@ -261,7 +249,7 @@ static int check_printf(struct chk *k, struct snode *n)
 					       cv->spec);
 		if (k->final) {
 			const struct snode *a = n->args[argi];
-			bool want_str = cv->conv == 's';
+			bool want_str = cv->conv == 's' || cv->conv == 'S';
 
 			if ((want_str && a->type != SV_STR) || (!want_str && a->type != SV_INT))
 				return vxt_script_fail(k->s, k->err, a->line, a->col,
@@ -277,14 +265,40 @@ static int check_printf(struct chk *k, struct snode *n)
 		return vxt_script_fail(k->s, k->err, n->args[argi]->line, n->args[argi]->col,
 				       "printf( ) prototype mismatch: only %u arguments required by "
 				       "this format string", argi);
-	if (k->final) {
-		n->fmt = vxt_script_alloc(k->s, sizeof(*n->fmt));
-		if (!n->fmt || !(n->fmt->c = vxt_script_alloc(k->s, (nc ? nc : 1) * sizeof(*c))))
-			return -ENOMEM;
-		memcpy(n->fmt->c, c, nc * sizeof(*c));
-		n->fmt->n = nc;
+	return keep_format(k, n, c, nc);
+}
+
+/* printa("format", @a ...): the format checked against the keys of each. */
+static int check_printa_format(struct chk *k, struct snode *n)
+{
+	const struct snode *f = n->args[0];
+	struct sconv c[S_MAX_ARGS * 2 + 2];
+	unsigned nc = 0;
+	int nval;
+
+	nval = vxt_script_parse_format(k->s, f->str, true, c, sizeof(c) / sizeof(c[0]), &nc,
+				       f->line, f->col, k->err);
+	if (nval < 0)
+		return -EINVAL;
+	if (nval > 1)
+		return vxt_script_fail(k->s, k->err, f->line, f->col,
+				       "printa( ): one %%@ conversion per format here");
+	if (n->nargs > 2)
+		return vxt_script_fail(k->s, k->err, n->args[2]->line, n->args[2]->col,
+				       "printa( ) with a format takes one aggregation here");
+	if (k->final && n->nargs == 2) {
+		const struct sagg *a = &k->s->aggs[n->args[1]->idx];
+		unsigned nk = 0;
+
+		for (unsigned i = 0; i < nc; i++)
+			if (c[i].conv && c[i].conv != '@')
+				nk++;
+		if (nk > a->nkeys)
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "printa( ) format: %u conversions for the keys of @%s, "
+					       "which has %u", nk, a->name, a->nkeys);
 	}
-	return 0;
+	return keep_format(k, n, c, nc);
 }
 
 /* The rules of speculation for a statement that calls @fn (DTrace's words). */
@@ -343,20 +357,43 @@ static int clause_rule(struct chk *k, const struct snode *n, int fn)
 	return 0;
 }
 
+/* D's functions and actions that need a live kernel or process. */
+static bool not_here(const char *name)
+{
+	static const char *const names[] = {
+		"stack", "ustack", "jstack", "ustackdepth", "stackdepth", "copyin", "copyinstr",
+		"copyinto", "copyout", "copyoutstr", "system", "raise", "stop", "panic",
+		"breakpoint", "chill", "func", "ufunc", "sym", "usym", "mod", "umod", "uaddr",
+		"tracemem", "getmajor", "getminor", "ddi_pathname", "progenyof", "rand",
+		"mutex_owned", "mutex_owner", "rw_read_held", "freopen", "ftruncate", "setopt",
+		"strjoin", "substr", "strlen", "index", "rindex", "basename", "dirname",
+		"lltostr", "strtoll", "cleanpath", "inet_ntoa", "htonl", "ntohl", "bcopy",
+		"alloca", "msgsize", "msgdsize", "printm", "print",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
 static int check_call(struct chk *k, struct snode *n, bool stmt)
 {
 	int fn = n->idx;
 
+	if (fn < 0 && not_here(n->str))
+		return vxt_script_fail(k->s, k->err, n->line, n->col,
+				       "%s() is not available in block traces", n->str);
 	if (fn < 0)
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
 				       "failed to resolve %s( ): Unknown function name (speculation "
 				       "speculate commit discard trace printf printa clear trunc "
-				       "exit)", n->str);
+				       "normalize denormalize exit)", n->str);
 	if (fn >= FN_COUNT)
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
 				       "%s( ) may only be used on the right of an aggregation: "
 				       "@name[keys] = %s(...)", n->str, n->str);
-	if (fn != FN_SPECULATION && !stmt)
+	if (fn != FN_SPECULATION && !stmt && !vxt_bt_is_value(n))
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
 				       "%s( ) is an action: it is a statement of its own, not a "
 				       "value", n->str);
@@ -367,6 +404,12 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 	switch (fn) {
 	case FN_SPECULATION:
 		return proto(k, n, 0);
+	case FN_BT:		/* bt_parse.c made it */
+		if (vxt_bt_check_call(k->s, n, k->err) < 0)
+			return -EINVAL;
+		if (!stmt || !vxt_bt_prints(n))
+			return 0;	/* delete, clear: as an assignment */
+		break;
 	case FN_SPECULATE: case FN_COMMIT: case FN_DISCARD: case FN_EXIT:
 		if (proto(k, n, 1) < 0 || want_int(k, n, 0) < 0)
 			return -EINVAL;
@@ -399,9 +442,19 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 			return vxt_script_fail(k->s, k->err, n->line, n->col,
 					       "printa( ) prototype mismatch: 0 args passed, at least "
 					       "1 expected");
-		for (unsigned i = 0; i < n->nargs; i++)
+		for (unsigned i = n->args[0]->kind == SN_STR; i < n->nargs; i++)
 			if (want_agg(k, n, i) < 0)
 				return -EINVAL;
+		if (n->args[0]->kind == SN_STR && check_printa_format(k, n) < 0)
+			return -EINVAL;
+		break;
+	case FN_NORMALIZE:
+		if (proto(k, n, 2) < 0 || want_agg(k, n, 0) < 0 || want_int(k, n, 1) < 0)
+			return -EINVAL;
+		break;
+	case FN_DENORMALIZE:
+		if (proto(k, n, 1) < 0 || want_agg(k, n, 0) < 0)
+			return -EINVAL;
 		break;
 	case FN_CLEAR:
 		if (proto(k, n, 1) < 0 || want_agg(k, n, 0) < 0)
@@ -428,17 +481,33 @@ static int check_call(struct chk *k, struct snode *n, bool stmt)
 	return 0;
 }
 
+/* Whether llquantize's factor^(high + 1) overflows 64 bits. */
+static bool llq_too_wide(const int64_t *v)
+{
+	int64_t x = 1;
+
+	for (int64_t o = 0; o <= v[2]; o++)
+		if (__builtin_mul_overflow(x, v[0], &x))
+			return true;
+	return false;
+}
+
 static int check_aggset(struct chk *k, struct snode *n)
 {
 	struct sagg *a = &k->s->aggs[n->idx];
 	struct snode *f = n->a;
 	int fn = f->idx;
-	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? 4 : 1;
+	/* lquantize's step is 1 when left out, as in D */
+	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? (f->nargs == 3 ? 3 : 4) :
+			fn == FN_LLQUANTIZE ? 5 : 1;
 
+	if (fn < 0 && not_here(f->str))
+		return vxt_script_fail(k->s, k->err, f->line, f->col,
+				       "%s() is not available in block traces", f->str);
 	if (fn < FN_COUNT)
 		return vxt_script_fail(k->s, k->err, f->line, f->col,
 				       "%s( ) is not an aggregating function (count sum avg min max "
-				       "quantize lquantize)", f->str);
+				       "stddev quantize lquantize llquantize)", f->str);
 	for (unsigned i = 0; i < n->nkeys; i++) {
 		if (check_expr(k, n->keys[i], false) < 0)
 			return -EINVAL;
@@ -457,14 +526,18 @@ static int check_aggset(struct chk *k, struct snode *n)
 	if (want && want_int(k, f, 0) < 0)
 		return -EINVAL;
 	if (fn == FN_LQUANTIZE) {
-		int64_t lo, hi, step;
+		int64_t lo, hi, step, span;
 
+		step = 1;
 		if (!is_const(f->args[1], &lo) || !is_const(f->args[2], &hi) ||
-		    !is_const(f->args[3], &step))
+		    (f->nargs == 4 && !is_const(f->args[3], &step)))
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ) arguments #2-#4 must be integer "
 					       "constants");
-		if (hi <= lo || step <= 0 || (hi - lo) / step > 10000 || (hi - lo) % step)
+		/* hi - lo must itself be a number: lquantize(x, -INT64_MAX,
+		 * INT64_MAX, 1) would wrap past the count of steps */
+		if (hi <= lo || step <= 0 || __builtin_sub_overflow(hi, lo, &span) ||
+		    span / step > 10000 || span % step)
 			return vxt_script_fail(k->s, k->err, f->line, f->col,
 					       "lquantize( ): upper bound must be above the lower, "
 					       "and a multiple of step above it, in at most 10000 "
@@ -477,6 +550,31 @@ static int check_aggset(struct chk *k, struct snode *n)
 		a->lq_lo = lo;
 		a->lq_hi = hi;
 		a->lq_step = step;
+	}
+	if (fn == FN_LLQUANTIZE) {
+		int64_t v[4];	/* factor, low, high, nsteps: DTrace's rules */
+
+		for (unsigned i = 0; i < 4; i++)
+			if (!is_const(f->args[i + 1], &v[i]))
+				return vxt_script_fail(k->s, k->err, f->line, f->col,
+						       "llquantize( ) arguments #2-#5 must be "
+						       "integer constants");
+		if (v[0] < 2 || v[0] > 65535 || v[1] < 0 || v[2] <= v[1] || v[2] > 65535 ||
+		    v[3] < v[0] || v[3] > 65535 || v[3] % v[0] || llq_too_wide(v))
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "llquantize( ): factor of 2 or more, low magnitude "
+					       "below the high one, steps a multiple of the factor, "
+					       "and the high order within 64 bits");
+		if (k->final && a->fn == FN_LLQUANTIZE &&
+		    (a->llq_factor != v[0] || a->lq_lo != v[1] || a->lq_hi != v[2] ||
+		     a->lq_step != v[3]))
+			return vxt_script_fail(k->s, k->err, f->line, f->col,
+					       "llquantize( ) of @%s: other arguments than where it "
+					       "was first used (%u:%u)", n->str, a->line, a->col);
+		a->llq_factor = v[0];
+		a->lq_lo = v[1];
+		a->lq_hi = v[2];
+		a->lq_step = v[3];
 	}
 	if (!k->final)
 		return 0;
@@ -498,8 +596,21 @@ static int check_aggset(struct chk *k, struct snode *n)
 	return clause_rule(k, n, FN_COUNT);
 }
 
+/* A string compared with 0 (D's NULL, after a cast such as `(int)s == 0`)
+ * is compared with "": an unset string variable reads "". */
+static void null_string(const struct snode *s, struct snode *z)
+{
+	if (s->type == SV_STR && z->kind == SN_NUM && z->num == 0) {
+		z->kind = SN_STR;
+		z->str = "";
+		z->type = SV_STR;
+	}
+}
+
 static int check_expr(struct chk *k, struct snode *n, bool stmt)
 {
+	if (k->final && n->standin)	/* a name a block trace has no value for */
+		vxt_script_warn(k->s, n->standin);
 	switch (n->kind) {
 	case SN_NUM:
 		n->type = SV_INT;
@@ -544,6 +655,13 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 	case SN_AGGSET:
 		return check_aggset(k, n);
 	case SN_COND:
+		if (stmt && vxt_snode_cond_action(n)) {	/* runs the operand it picks */
+			if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, true) < 0 ||
+			    check_expr(k, n->c, true) < 0)
+				return -EINVAL;
+			n->type = SV_NONE;
+			return 0;
+		}
 		if (check_expr(k, n->a, false) < 0 || check_expr(k, n->b, false) < 0 ||
 		    check_expr(k, n->c, false) < 0)
 			return -EINVAL;
@@ -569,6 +687,8 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 				       vxt_stok_name((enum stok)n->op));
 	if (n->kind == SN_BINARY && (n->op == ST_EQ || n->op == ST_NE || n->op == ST_LT ||
 				     n->op == ST_LE || n->op == ST_GT || n->op == ST_GE)) {
+		null_string(n->a, n->b);
+		null_string(n->b, n->a);
 		if (n->a->type != n->b->type)
 			return vxt_script_fail(k->s, k->err, n->line, n->col,
 					       "operator %s operands have incompatible types: %s %s %s",
@@ -584,6 +704,23 @@ static int check_expr(struct chk *k, struct snode *n, bool stmt)
 				       "operator %s requires operand%s of arithmetic type",
 				       vxt_stok_name((enum stok)n->op), n->b ? "s" : "");
 	return 0;
+}
+
+/* Whether statement @st (and the operands a ?: of it may run) records. */
+static void note_records(struct sclause *c, const struct snode *st)
+{
+	if (vxt_snode_cond_action(st)) {
+		note_records(c, st->b);
+		note_records(c, st->c);
+		return;
+	}
+	if (st->kind == SN_CALL && (st->idx == FN_SPECULATE || st->idx == FN_TRACE ||
+				    st->idx == FN_PRINTF || st->idx == FN_PRINTA ||
+				    vxt_bt_prints(st)))
+		c->records = true;
+	if (st->kind == SN_CALL && (st->idx == FN_TRACE || st->idx == FN_PRINTF ||
+				    vxt_bt_prints(st)))
+		c->has_text = true;
 }
 
 static int check_clause(struct chk *k, struct sclause *c)
@@ -602,15 +739,10 @@ static int check_clause(struct chk *k, struct sclause *c)
 
 		if (check_expr(k, st, true) < 0)
 			return -EINVAL;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_SPECULATE || st->idx == FN_TRACE || st->idx == FN_PRINTF ||
-		     st->idx == FN_PRINTA))
-			c->records = true;
-		if (k->final && st->kind == SN_CALL &&
-		    (st->idx == FN_TRACE || st->idx == FN_PRINTF))
-			c->has_text = true;
+		if (k->final)
+			note_records(c, st);
 	}
-	if (!c->nstmts)
+	if (!c->nstmts && !c->folded)
 		c->records = c->has_default = true;
 	if (k->final && (c->probes & (SP_BEGIN | SP_END | SP_TICK)) &&
 	    (c->probes & ~(SP_BEGIN | SP_END | SP_TICK)))
@@ -636,6 +768,9 @@ int vxt_script_check(struct vxt_script *s, char *err)
 		if (rc < 0 || !k.changed)
 			break;
 	}
+	for (unsigned i = 0; i < s->nvars; i++)	/* only ever `x = 0`: an integer */
+		if (s->vars[i].type == SV_NONE && s->vars[i].assigned)
+			s->vars[i].type = SV_INT;
 	for (unsigned i = 0; i < s->naggs; i++)
 		s->aggs[i].fn = -1;	/* the checking pass defines them in order */
 	k.final = true;

@@ -1,15 +1,17 @@
 /* script_clause.c - a D script's clauses: probe descriptions (io:::done,
- * BEGIN, END, tick-1s, profile:::tick-N), the /predicate/, the statement
- * list, and `#pragma D option` lines; the entry point vxt_script_parse().
+ * io:genunix::start, io:::*, BEGIN, END, tick-1s, profile:::tick-N), the
+ * /predicate/, the statement list, `#pragma D option` lines and the flags of
+ * a `#!/usr/sbin/dtrace -qs` line; the entry point vxt_script_parse().
  * Expressions and names are script_parse.c's.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fnmatch.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/script_parser.h"
 
 static int parse_tick(const char *s, uint64_t *ns)
@@ -56,34 +58,62 @@ static int parse_interval(const char *d, uint64_t *ns)
 	return -1;
 }
 
-/* One probe description into @c. @return 0 or -EINVAL. */
+/* Whether glob @pat (DTrace's: * ? [...]) matches @name; empty matches all. */
+static bool glob(const char *pat, const char *name)
+{
+	return !*pat || fnmatch(pat, name, 0) == 0;
+}
+
+/* One probe description into @c: PROVIDER:MODULE:FUNCTION:NAME with parts
+ * left out or empty, and globs. @return 0 or -EINVAL. */
 static int probe_desc(struct sparser *p, struct sclause *c, const struct stoken *t)
 {
 	static const struct { const char *name; unsigned bit; } io[] = {
 		{ "queue", SP_QUEUE }, { "start", SP_START }, { "done", SP_DONE },
 		{ "requeue", SP_REQUEUE }, { "error", SP_ERROR }, { "lost", SP_LOST },
+		{ "wait-start", 0 }, { "wait-done", 0 },
 	};
 	const char *d = t->str;
+	char part[4][64] = { "", "", "", "" };
+	unsigned np = 1, matched = 0;
 	uint64_t ns = 0;
 
 	if (!c->probe_text[0])
 		snprintf(c->probe_text, sizeof(c->probe_text), "%s", d);
-	if (!strcmp(d, "BEGIN") || !strcmp(d, "dtrace:::BEGIN")) {
-		c->probes |= SP_BEGIN;
+	for (const char *q = d; *q; q++) {
+		size_t l = strlen(part[np - 1]);
+
+		if (*q == ':') {
+			if (np == 4)
+				goto nomatch;
+			np++;
+		} else if (l + 1 < sizeof(part[0])) {
+			part[np - 1][l] = *q;
+		}
+	}
+	/* the parts fill from the name backwards: "start" is ":::start" */
+	if (np < 4) {
+		memmove(part[4 - np], part[0], np * sizeof(part[0]));
+		for (unsigned i = 0; i < 4 - np; i++)
+			part[i][0] = '\0';
+	}
+	if (glob(part[0], "dtrace") && !part[1][0] && !part[2][0] &&
+	    (!strcmp(part[3], "BEGIN") || !strcmp(part[3], "END"))) {
+		c->probes |= part[3][0] == 'B' ? SP_BEGIN : SP_END;
 		return 0;
 	}
-	if (!strcmp(d, "END") || !strcmp(d, "dtrace:::END")) {
-		c->probes |= SP_END;
-		return 0;
+	if (glob(part[0], "profile") && !part[1][0] && !part[2][0] &&
+	    !strncmp(part[3], "profile-", 8) && !parse_tick(part[3] + 8, &ns)) {
+		/* fires on every CPU in dtrace; a trace has no CPUs to sample */
+		char what[128];
+
+		snprintf(what, sizeof(what), "profile-%.20s fires once per interval, as "
+			 "tick-%.20s", part[3] + 8, part[3] + 8);
+		vxt_script_warn(p->s, what);
 	}
-	if (!strncmp(d, "io:::", 5)) {
-		for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
-			if (!strcmp(d + 5, io[i].name)) {
-				c->probes |= io[i].bit;
-				return 0;
-			}
-	}
-	if (!parse_interval(d, &ns)) {
+	if (ns || !parse_interval(d, &ns) ||
+	    (glob(part[0], "profile") && !strncmp(part[3], "tick-", 5) &&
+	     !parse_tick(part[3] + 5, &ns))) {
 		if (c->probes & SP_TICK && c->tick_ns != ns)
 			return vxt_script_fail(p->s, p->err, t->line, t->col,
 					       "a clause takes one tick interval");
@@ -91,15 +121,39 @@ static int probe_desc(struct sparser *p, struct sclause *c, const struct stoken 
 		c->tick_ns = ns;
 		return 0;
 	}
+	if (part[0][0] && !glob(part[0], "io"))
+		return vxt_script_fail(p->s, p->err, t->line, t->col,
+				       "probe description %s: provider %s is not available in "
+				       "block traces (io, dtrace, profile, tick)", d, part[0]);
+	if (np == 1 && strchr(d, '*') == NULL)
+		goto nomatch;	/* a bare word names no io probe */
+	/* the io provider fires in every module and function */
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		if (glob(part[3], io[i].name)) {
+			matched++;
+			c->probes |= io[i].bit;
+			if (!io[i].bit) {
+				char what[128];
+
+				snprintf(what, sizeof(what), "io:::%s never fires in a block trace",
+					 io[i].name);
+				vxt_script_warn(p->s, what);
+			}
+		}
+	if (matched)
+		return 0;
+nomatch:
 	return vxt_script_fail(p->s, p->err, t->line, t->col,
 			       "probe description %s does not match any probes "
-			       "(io:::queue start done requeue error lost, BEGIN, END, tick-N)", d);
+			       "(io:::queue start done requeue error lost wait-start wait-done, "
+			       "BEGIN, END, tick-N)", d);
 }
 
 static int stmt_list(struct sparser *p, struct sclause *c)
 {
 	struct snode **v = NULL;
 	unsigned n = 0, cap = 0;
+	bool nothing = false;	/* statements that folded away: not an empty clause */
 
 	while (vxt_sp_peek(p)->type != ST_RBRACE) {
 		struct snode *st;
@@ -121,15 +175,19 @@ static int stmt_list(struct sparser *p, struct sclause *c)
 		}
 		p->parens = 0;
 		st = vxt_sp_peek(p)->type == ST_AGG ? vxt_sp_agg_stmt(p) : vxt_sp_expr(p);
-		if (!st)
+		if (!st || vxt_sd_statement(p, &st) < 0)
 			return -EINVAL;
-		v[n++] = st;
+		if (st)
+			v[n++] = st;
+		else if (!n)
+			nothing = true;
 		if (vxt_sp_peek(p)->type != ST_SEMI && vxt_sp_peek(p)->type != ST_RBRACE)
 			return vxt_sp_syntax(p, vxt_sp_peek(p));
 	}
 	vxt_sp_take(p);
 	c->stmts = v;
 	c->nstmts = n;
+	c->folded = nothing && !n;
 	return 0;
 }
 
@@ -199,15 +257,34 @@ static int pragma(struct sparser *p, const struct stoken *t)
 	return vxt_script_set_option(p->s, name, eq, t->line, col, p->err);
 }
 
+/* The flags of a "#!/usr/sbin/dtrace -qs" line: -q is quiet; the others
+ * (-s, -Z, -C ...) change nothing on a block trace. */
+static void interpreter_flags(struct vxt_script *s, const char *text, size_t len)
+{
+	const char *end = memchr(text, '\n', len), *q;
+
+	if (len < 2 || text[0] != '#' || text[1] != '!')
+		return;
+	if (!end)
+		end = text + len;
+	for (q = text; q < end; q++)
+		if (*q == '-' && (q == text || q[-1] == ' ' || q[-1] == '\t'))
+			for (q++; q < end && *q != ' ' && *q != '\t'; q++)
+				if (*q == 'q')
+					s->opt.quiet = true;
+}
+
 int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *err)
 {
 	struct sparser p = { .s = s, .err = err };
+	bool decl;
 	int rc = 0;
 
 	s->cl = calloc(S_MAX_CLAUSES, sizeof(*s->cl));
 	if (!s->cl)
 		return -ENOMEM;
 	vxt_slex_init(&p.lx, text, len);
+	interpreter_flags(s, text, len);
 	for (;;) {
 		struct stoken *t = vxt_sp_peek_probe(&p);
 
@@ -216,6 +293,8 @@ int vxt_script_parse(struct vxt_script *s, const char *text, size_t len, char *e
 		if (t->type == ST_PRAGMA) {
 			rc = pragma(&p, t);
 			vxt_sp_take(&p);
+		} else if ((rc = vxt_sd_toplevel(&p, t, &decl)) < 0 || decl) {
+			;
 		} else {
 			rc = clause(&p);
 		}

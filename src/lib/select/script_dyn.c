@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static int64_t self_size(const struct vxt_script *s)
 {
@@ -77,17 +77,6 @@ static struct sdyn *self_of(struct ectx *x)
 	return x->self;
 }
 
-struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n)
-{
-	struct sdyn *d = n->kind == SN_SELF ? self_of(x) : x->req ? x->req->v : NULL;
-	struct sval *v;
-
-	if (!d)
-		return NULL;
-	v = &d->v[x->s->vars[n->idx].slot];
-	return v->type ? v : NULL;
-}
-
 /* Value @v (@zero: a zero, which unsets) into @slot of @d.
  * @return true when @d then holds no value (the caller frees it). */
 static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool zero)
@@ -109,7 +98,7 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = v.type != SV_STR && v.i == 0;
+	bool zero = vxt_sval_frees(&v);
 	struct sdyn *d;
 
 	if (!x->req)
@@ -130,11 +119,11 @@ int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
-/* vxt_sdyn_set() of a self-> variable. */
+/* The self-> variable in slot @slot of the event's process := @v. */
 static int self_set(struct ectx *x, unsigned slot, struct sval v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = v.type != SV_STR && v.i == 0;
+	bool zero = vxt_sval_frees(&v);
 	struct sdyn *d;
 
 	if (!x->ev)
@@ -159,11 +148,16 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v)
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot)
 {
-	unsigned slot = x->s->vars[n->idx].slot;
+	struct sdyn *d = self_of(x);
 
-	return n->kind == SN_REQ ? vxt_sreq_set(x, slot, v) : self_set(x, slot, v);
+	return d && d->v[slot].type ? &d->v[slot] : NULL;
+}
+
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v)
+{
+	return self_set(x, slot, v);
 }
 
 void vxt_sdyn_free_all(struct vxt_script *s)

@@ -1,10 +1,10 @@
-/* script_eval.c - the value of an expression for one event
+/* script_eval.c - what the ops of a script read and write besides registers
  *
- * Fields of the event, variables (globals and this-> in arrays indexed by
- * the variable, self-> and req-> in script_dyn.c, associative arrays in the
- * hash table), C's operators with D's rules. A run-time error (division by
- * zero) marks the clause as failed and is counted, as in DTrace. Strings
- * that a variable keeps are interned, so they outlive the event.
+ * Fields of the event (and of a firing without one: BEGIN, END, tick), the
+ * strings a script keeps (interned, so they outlive the event), C's
+ * division with D's rules (a division by zero is a run-time error: the
+ * clause is abandoned and the error counted, as in DTrace) and the clause's
+ * text.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
+#include "script/bt_impl.h"
 
 /* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
 
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 {
-	struct skey k = { .ns = NS_STRPOOL, .n = 1 };
+	struct skey k = { .n = 1 };
 	struct sent *e;
 	uint64_t h;
 	char *dup;
@@ -27,14 +28,14 @@ const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
 	k.k[0].type = SV_STR;
 	k.k[0].s = str;
 	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->vtab, &k, h);
+	e = vxt_stab_find(&s->spool, &k, h);
 	if (e)
-		return e->key.k[0].s;
+		return (const char *)(uintptr_t)e->k[0];
 	dup = strdup(str);
 	if (!dup)
 		goto nomem;
 	k.k[0].s = dup;
-	e = vxt_stab_insert(&s->vtab, &k, h);
+	e = vxt_stab_insert(&s->spool, &k, h);
 	if (!e) {
 		free(dup);
 		goto nomem;
@@ -68,8 +69,25 @@ const char *vxt_sprobe_name(unsigned bit)
 	case SP_LOST: return "lost";
 	case SP_BEGIN: return "BEGIN";
 	case SP_END: return "END";
+	case SP_OTHER: return "other";
 	default: return "tick";
 	}
+}
+
+/* probeprov, probemod, probefunc of the probe @bit as illumos names them
+ * (io:genunix:bdev_strategy:start, io:genunix:biodone:done,
+ * dtrace:::BEGIN, profile:::tick-1sec). */
+static const char *probe_part(unsigned bit, int f)
+{
+	if (bit & (SP_BEGIN | SP_END))
+		return f == SF_PROBEPROV ? "dtrace" : "";
+	if (bit & SP_TICK)
+		return f == SF_PROBEPROV ? "profile" : "";
+	if (f == SF_PROBEPROV)
+		return "io";
+	if (f == SF_PROBEMOD)
+		return "genunix";
+	return bit & (SP_DONE | SP_ERROR) ? "biodone" : bit & SP_START ? "bdev_strategy" : "";
 }
 
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)
@@ -79,17 +97,24 @@ const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)
 	return o ? o->name : "";
 }
 
-static struct sval field(const struct ectx *x, int f)
+struct sval vxt_sfield(const struct ectx *x, int f)
 {
 	const struct vxt_event *ev = x->ev;
 	struct sval v = { .type = SV_INT };
 	const struct vxt_object *o;
 
+	if (f == SF_PROBEPROV || f == SF_PROBEMOD || f == SF_PROBEFUNC) {
+		v.type = SV_STR;
+		v.s = probe_part(x->probe, f);
+		return v;
+	}
 	if (!ev) {
 		if (f == SF_OBJECT || f == SF_PHASE || f == SF_OP || f == SF_COMM ||
 		    f == SF_EXECNAME || f == SF_PROBENAME || f == SF_HOST) {
 			v.type = SV_STR;
 			v.s = f == SF_PROBENAME ? vxt_sprobe_name(x->probe) : "";
+		} else if (f == SF_WALLTIMESTAMP) {
+			v.i = (int64_t)x->s->now + x->s->wall_off;
 		} else if (f == SF_TIMESTAMP || f == SF_TIME) {
 			v.i = (int64_t)(f == SF_TIME && x->s->now > x->s->time_base ?
 					x->s->now - x->s->time_base : f == SF_TIME ? 0 : x->s->now);
@@ -142,118 +167,17 @@ static struct sval field(const struct ectx *x, int f)
 		v.type = SV_STR;
 		v.s = vxt_sprobe_name(x->probe);
 		break;
-	}
-	return v;
-}
-
-/* ---- variables ---- */
-
-static struct sval zero_of(const struct snode *n)
-{
-	struct sval v = { .type = n->type == SV_STR ? SV_STR : SV_INT, .s = "" };
-
-	return v;
-}
-
-static void array_key(struct ectx *x, const struct snode *n, struct skey *k)
-{
-	k->ns = (uint32_t)n->idx;
-	k->n = n->nargs;
-	for (unsigned i = 0; i < n->nargs; i++)
-		k->k[i] = vxt_seval(x, n->args[i]);
-}
-
-/* An associative array's element (its key is large: kept off the hot path). */
-static __attribute__((noinline)) struct sval array_read(struct ectx *x, const struct snode *n)
-{
-	struct skey k;
-	struct sent *e;
-
-	array_key(x, n, &k);
-	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
-	return e ? e->val : zero_of(n);
-}
-
-/* A req-> variable: the event's request's value, or NULL when unset. */
-static inline const struct sval *req_get(const struct ectx *x, const struct snode *n)
-{
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-	const struct sval *v;
-
-	if (!d)
-		return NULL;
-	v = &d->v[x->s->vars[n->idx].slot];
-	return v->type ? v : NULL;
-}
-
-static struct sval var_read(struct ectx *x, const struct snode *n)
-{
-	struct vxt_script *s = x->s;
-	const struct sval *v;
-
-	switch (n->kind) {
-	case SN_GLOBAL:
-		return s->globals[n->idx].type ? s->globals[n->idx] : zero_of(n);
-	case SN_THIS:
-		return s->thisv[n->idx].type ? s->thisv[n->idx] : zero_of(n);
-	case SN_REQ:
-		v = req_get(x, n);
-		return v ? *v : zero_of(n);
-	case SN_SELF:
-		v = vxt_sdyn_get(x, n);
-		return v ? *v : zero_of(n);
-	default:
-		return array_read(x, n);
-	}
-}
-
-static void var_write(struct ectx *x, const struct snode *n, struct sval v)
-{
-	struct vxt_script *s = x->s;
-	struct skey k;
-	struct sent *e;
-	uint64_t h;
-	int rc;
-
-	if (v.type == SV_STR)
-		v.s = vxt_sintern(s, v.s, &x->rc);
-	switch (n->kind) {
-	case SN_GLOBAL:
-		s->globals[n->idx] = v;
-		return;
-	case SN_THIS:
-		s->thisv[n->idx] = v;
-		return;
-	case SN_SELF: case SN_REQ:
-		rc = vxt_sdyn_set(x, n, v);
-		if (rc < 0)
-			x->rc = rc;
-		return;
-	default:
+	case SF_ARG0:
+		v.i = x->req ? (int64_t)x->req->id : 0;
+		break;
+	case SF_WALLTIMESTAMP:
+		v.i = (int64_t)ev->time_ns + x->s->wall_off;
 		break;
 	}
-	array_key(x, n, &k);
-	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->vtab, &k, h);
-	if (v.type != SV_STR && v.i == 0) {	/* D: assigning 0 frees a dynamic variable */
-		if (e) {
-			vxt_stab_delete(&s->vtab, e);
-			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE);
-		}
-		return;
-	}
-	if (!e) {
-		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE))
-			return;		/* a dynamic variable drop */
-		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h))) {
-			x->rc = -ENOMEM;
-			return;
-		}
-	}
-	e->val = v;
+	return v;
 }
 
-/* ---- expressions ---- */
+/* ---- run-time errors ---- */
 
 static void runtime_error(struct ectx *x, const struct snode *at, const char *what)
 {
@@ -271,13 +195,6 @@ static void runtime_error(struct ectx *x, const struct snode *at, const char *wh
 		}
 	}
 	x->error = true;
-}
-
-static struct sval num(int64_t i)
-{
-	struct sval v = { .type = SV_INT, .i = i };
-
-	return v;
 }
 
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b)
@@ -303,124 +220,6 @@ int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b)
 	case ST_SHR: return a >> (ub & 63);
 	default: return 0;
 	}
-}
-
-static struct sval compare(const struct snode *n, struct sval a, struct sval b)
-{
-	int c;
-
-	if (a.type == SV_STR && b.type == SV_STR)
-		c = strcmp(a.s, b.s);
-	else
-		c = (a.i > b.i) - (a.i < b.i);
-	switch (n->op) {
-	case ST_EQ: return num(c == 0);
-	case ST_NE: return num(c != 0);
-	case ST_LT: return num(c < 0);
-	case ST_LE: return num(c <= 0);
-	case ST_GT: return num(c > 0);
-	default: return num(c >= 0);
-	}
-}
-
-struct sval vxt_seval(struct ectx *x, const struct snode *n)
-{
-	struct sval a, b;
-
-	switch (n->kind) {
-	case SN_NUM: return num(n->num);
-	case SN_STR: {
-		struct sval v = { .type = SV_STR, .s = n->str };
-
-		return v;
-	}
-	case SN_FIELD: return field(x, n->idx);
-	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
-		return var_read(x, n);
-	case SN_AND:
-		a = vxt_seval(x, n->a);
-		return num(vxt_struth(&a) && (b = vxt_seval(x, n->b), vxt_struth(&b)));
-	case SN_OR:
-		a = vxt_seval(x, n->a);
-		return num(vxt_struth(&a) || (b = vxt_seval(x, n->b), vxt_struth(&b)));
-	case SN_XORXOR:
-		a = vxt_seval(x, n->a);
-		b = vxt_seval(x, n->b);
-		return num(vxt_struth(&a) != vxt_struth(&b));
-	case SN_COND:
-		a = vxt_seval(x, n->a);
-		return vxt_struth(&a) ? vxt_seval(x, n->b) : vxt_seval(x, n->c);
-	case SN_UNARY:
-		a = vxt_seval(x, n->a);
-		if (n->op == ST_NOT)
-			return num(!vxt_struth(&a));
-		if (n->op == ST_TILDE)
-			return num(~a.i);
-		return num((int64_t)(0 - (uint64_t)a.i));
-	case SN_BINARY:
-		a = vxt_seval(x, n->a);
-		b = vxt_seval(x, n->b);
-		if (n->op >= ST_EQ && n->op <= ST_GE)
-			return compare(n, a, b);
-		return num(vxt_sarith(x, n, a.i, b.i));
-	case SN_ASSIGN:
-		b = vxt_seval(x, n->b);
-		if (n->op != ST_ASSIGN) {
-			static const int op_of[] = {
-				[ST_ADDEQ] = ST_PLUS, [ST_SUBEQ] = ST_MINUS, [ST_MULEQ] = ST_STAR,
-				[ST_DIVEQ] = ST_SLASH,
-			};
-			struct snode tmp = *n;
-
-			a = var_read(x, n->a);
-			tmp.op = op_of[n->op];
-			b = num(vxt_sarith(x, &tmp, a.i, b.i));
-		}
-		if (!x->error)
-			var_write(x, n->a, b);
-		return b;
-	case SN_INCDEC:
-		a = var_read(x, n->a);
-		b = num((int64_t)((uint64_t)a.i + (n->op == ST_INC ? 1 : (uint64_t)-1)));
-		var_write(x, n->a, b);
-		return n->num ? a : b;
-	case SN_CALL:
-		if (n->idx == FN_SPECULATION)
-			return num(vxt_sspec_open(x->s));
-		return num(0);
-	case SN_KEYED:
-		return vxt_skeyed_eval(x, n);
-	default:
-		return num(0);
-	}
-}
-
-bool vxt_struth_of(struct ectx *x, const struct snode *n)
-{
-	const struct sval *p;
-	struct sval v;
-
-	if (n->ifn)
-		return n->ifn(x, n) != 0;
-	switch (n->kind) {
-	case SN_NUM:
-		return n->num != 0;
-	case SN_REQ:
-		p = req_get(x, n);
-		return p && vxt_struth(p);
-	case SN_AND:
-		return vxt_struth_of(x, n->a) && vxt_struth_of(x, n->b);
-	case SN_OR:
-		return vxt_struth_of(x, n->a) || vxt_struth_of(x, n->b);
-	case SN_UNARY:
-		if (n->op == ST_NOT)
-			return !vxt_struth_of(x, n->a);
-		break;
-	default:
-		break;
-	}
-	v = vxt_seval(x, n);
-	return vxt_struth(&v);
 }
 
 /* ---- text ---- */

@@ -12,14 +12,16 @@
  * field.
  */
 #include "vxtrace/vxt.h"
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static unsigned field_bits(int f)
 {
 	switch (f) {
 	case SF_TIME: case SF_TIMESTAMP: return VXT_FIELD_TIME;
 	case SF_OBJECT: case SF_DEV: case SF_HOST: return VXT_FIELD_OBJECT;
-	case SF_PHASE: case SF_OP: case SF_PROBENAME: return VXT_FIELD_PHASE_OP;
+	case SF_PHASE: case SF_OP: case SF_PROBENAME: case SF_PROBEPROV: case SF_PROBEMOD:
+	case SF_PROBEFUNC:
+		return VXT_FIELD_PHASE_OP;
 	case SF_FLAGS: return VXT_FIELD_FLAGS;
 	case SF_SECTOR: return VXT_FIELD_SECTOR;
 	case SF_BYTES: return VXT_FIELD_BYTES;
@@ -28,6 +30,8 @@ static unsigned field_bits(int f)
 	case SF_PID: return VXT_FIELD_PID;
 	case SF_COMM: case SF_EXECNAME: return VXT_FIELD_COMM;
 	case SF_CPU: return VXT_FIELD_CPU;
+	case SF_WALLTIMESTAMP: return VXT_FIELD_TIME;
+	case SF_ARG0: return VXT_FIELD_OBJECT | VXT_FIELD_SECTOR | VXT_FIELD_BYTES;
 	default: return VXT_FIELD_ALL;
 	}
 }

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/spec_impl.h"
 
 #define SWEEP_EVERY	4096	/* close emptied windows this often (events) */
@@ -120,13 +120,6 @@ static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
 
 /* ---- the steps ---- */
 
-static struct sval val(int64_t i)
-{
-	struct sval v = { .type = SV_INT, .i = i };
-
-	return v;
-}
-
 static int step_speculation(struct ectx *x, const struct skclause *c)
 {
 	struct vxt_script *s = x->s;
@@ -200,6 +193,23 @@ static int step_end(struct ectx *x, const struct skclause *c, bool commit)
 	return rc;
 }
 
+void vxt_skeyed_clause(const struct vxt_script *s, unsigned i, struct vxt_keyed_clause *out)
+{
+	const struct skclause *c = &s->keyed->cl[i];
+
+	out->pred = c->pred;
+	out->windowed = c->windowed;
+	out->window_ns = c->window_ns;
+	out->window_events = c->window_events;
+	out->follow_ns = c->follow_ns;
+	out->follow_events = c->follow_events;
+}
+
+enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
+{
+	return s->keyed->key;
+}
+
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
 {
 	return s->keyed->cl[n->num].pred_spec;
@@ -243,14 +253,6 @@ int vxt_skeyed_step(struct ectx *x, const struct snode *n)
 		x->error = true;
 	}
 	return x->rc;
-}
-
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n)
-{
-	if (n->idx == K_PRED)
-		return val(vxt_skeyed_pred(x, n));
-	vxt_skeyed_step(x, n);
-	return val(0);
 }
 
 /* ---- per event ---- */
@@ -368,6 +370,7 @@ static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsig
 	n->kind = SN_KEYED;
 	n->type = SV_INT;
 	n->idx = what;
+	n->str = what == K_PRED ? "predicate" : vxt_spec_action_name(what);	/* --explain */
 	n->num = clause;
 	n->line = line;
 	n->col = col;
@@ -399,7 +402,11 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 	cl->line = in->line;
 	cl->col = in->col;
 	snprintf(cl->probe_text, sizeof(cl->probe_text), "clause %u", i + 1);
-	if (kc->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
+	/* the predicate as D's, compiled as a script's is; else the filter's
+	 * own step (and `spec` / `!spec` alone: compile.c's keyed_spec op) */
+	if (kc->pred && kc->pred_spec < 0)
+		cl->pred = vxt_filter_lower(s, kc->pred);
+	if (kc->pred && !cl->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
 		return -ENOMEM;
 	cl->stmts = vxt_script_alloc(s, in->nactions * sizeof(*cl->stmts));
 	if (!cl->stmts)

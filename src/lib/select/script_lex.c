@@ -1,7 +1,8 @@
 /* script_lex.c - tokens of the D-style script language
  *
  * C-like tokens, plus probe descriptions (io:::start, tick-1s), aggregation
- * names (@name, @), `#pragma D option` lines, numbers with a unit suffix
+ * names (@name, @), kernel variables (`name), macro arguments ($1, $$1),
+ * `#pragma D option` lines, numbers with a unit suffix
  * (20ms, 4k) and "strings" with C escapes. Comments are C's and C++'s; a
  * first line starting with #! is skipped. Strings handed out live until
  * vxt_slex_free().
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 void vxt_slex_init(struct slexer *lx, const char *src, size_t len)
 {
@@ -317,6 +318,21 @@ static int lex_common(struct slexer *lx, struct stoken *t, bool probe)
 	if (isalpha(c) || c == '_') {
 		size_t start = lx->pos;
 
+		while (is_word(peekc(lx, 0)))
+			adv(lx);
+		t->str = keep(lx, lx->src + start, lx->pos - start);
+		if (!t->str)
+			return -ENOMEM;
+		t->type = ST_IDENT;
+		return 0;
+	}
+	if ((c == '`' || c == '$') && (is_word(peekc(lx, 1)) || peekc(lx, 1) == '$')) {
+		/* a kernel variable `name, a macro argument $1 $$1 $target */
+		size_t start = lx->pos;
+
+		adv(lx);
+		if (c == '$' && peekc(lx, 0) == '$')
+			adv(lx);
 		while (is_word(peekc(lx, 0)))
 			adv(lx);
 		t->str = keep(lx, lx->src + start, lx->pos - start);

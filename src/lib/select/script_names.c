@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static const char *const field_names[SF_COUNT] = {
 	[SF_TIME] = "time", [SF_OBJECT] = "object", [SF_DEV] = "dev", [SF_PHASE] = "phase",
@@ -17,14 +17,19 @@ static const char *const field_names[SF_COUNT] = {
 	[SF_CPU] = "cpu", [SF_TIMESTAMP] = "timestamp", [SF_EXECNAME] = "execname",
 	[SF_PROBENAME] = "probename", [SF_HOST] = "host", [SF_Q2D] = "q2d", [SF_D2C] = "d2c",
 	[SF_Q2C] = "q2c", [SF_Q2G] = "q2g", [SF_G2I] = "g2i", [SF_I2D] = "i2d",
+	[SF_ARG0] = "arg0", [SF_WALLTIMESTAMP] = "walltimestamp", [SF_PROBEPROV] = "probeprov",
+	[SF_PROBEMOD] = "probemod", [SF_PROBEFUNC] = "probefunc",
 };
 
 static const char *const func_names[FN_NFUNCS] = {
 	[FN_SPECULATION] = "speculation", [FN_SPECULATE] = "speculate", [FN_COMMIT] = "commit",
 	[FN_DISCARD] = "discard", [FN_TRACE] = "trace", [FN_PRINTF] = "printf",
 	[FN_EXIT] = "exit", [FN_PRINTA] = "printa", [FN_CLEAR] = "clear", [FN_TRUNC] = "trunc",
+	[FN_BT] = "bpftrace action",	/* no D name: bpftrace's front-end makes it */
 	[FN_COUNT] = "count", [FN_SUM] = "sum", [FN_AVG] = "avg", [FN_MIN] = "min",
 	[FN_MAX] = "max", [FN_QUANTIZE] = "quantize", [FN_LQUANTIZE] = "lquantize",
+	[FN_NORMALIZE] = "normalize", [FN_DENORMALIZE] = "denormalize", [FN_STDDEV] = "stddev",
+	[FN_LLQUANTIZE] = "llquantize",
 };
 
 static const struct { const char *name; int val; } errnos[] = {
@@ -46,6 +51,10 @@ int vxt_script_field(const char *name)
 	return -1;
 }
 
+const char *vxt_script_field_name(int f)
+{
+	return f >= 0 && f < SF_COUNT ? field_names[f] : "?";
+}
 
 int vxt_script_func(const char *name)
 {
@@ -138,6 +147,21 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			s->opt.bufsize = v;
 		else
 			s->opt.aggsize = v;
+		return 0;
+	}
+	if (!strcmp(name, "defaultargs")) {	/* $1 ... read 0 or "" when not given */
+		s->opt_defaultargs = true;
+		return 0;
+	}
+	if (!strcmp(name, "switchrate") || !strcmp(name, "bufpolicy") ||
+	    !strcmp(name, "bufresize") || !strcmp(name, "statusrate") ||
+	    !strcmp(name, "aggrate") || !strcmp(name, "dynvarrate") ||
+	    !strcmp(name, "strsize") || !strcmp(name, "destructive") ||
+	    !strcmp(name, "flowindent") || !strcmp(name, "zdefs")) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "option %.40s does nothing on a block trace", name);
+		vxt_script_warn(s, what);
 		return 0;
 	}
 	return vxt_script_fail(s, err, line, col, "failed to set option '%s': Invalid option "

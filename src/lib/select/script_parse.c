@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 #include "select/script_parser.h"
 
 
@@ -218,6 +218,7 @@ static struct snode *node(struct sparser *p, enum snk kind, const struct stoken 
 /* ---- expressions ---- */
 
 static struct snode *assign_expr(struct sparser *p);
+static struct snode *unary(struct sparser *p);
 
 static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
 {
@@ -266,6 +267,42 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 	return 0;
 }
 
+/* self->x[k, ...] (and this->x[...], req->x[...]): an associative array
+ * named "self->x" whose first key is the owner (the pid; the I/O's arg0). */
+static struct snode *scoped_array(struct sparser *p, enum snk k, const char *name,
+				  const struct stoken *at)
+{
+	struct snode *n = node(p, SN_ARRAY, at), *owner, **keys;
+	unsigned nk;
+
+	if (!n)
+		return NULL;
+	n->str = sdup(p->s, name);
+	n->idx = var_slot(p, SN_ARRAY, name, at->line, at->col);
+	vxt_sp_take(p);
+	if (n->idx < 0 || !n->str || arg_list(p, ST_RBRACK, &keys, &nk) < 0)
+		return NULL;
+	if (!nk || nk + 1 > S_MAX_KEYS) {
+		vxt_script_fail(p->s, p->err, at->line, at->col,
+				"%s: 1 to %d keys", name, S_MAX_KEYS - 1);
+		return NULL;
+	}
+	owner = node(p, k == SN_THIS ? SN_NUM : SN_FIELD, at);
+	n->args = vxt_script_alloc(p->s, (nk + 1) * sizeof(*n->args));
+	if (!owner || !n->args)
+		return NULL;
+	if (k != SN_THIS) {
+		owner->idx = k == SN_SELF ? SF_PID : SF_ARG0;
+		owner->str = vxt_script_field_name(owner->idx);
+		if (k == SN_REQ)
+			p->s->uses_req = true;
+	}
+	n->args[0] = owner;
+	memcpy(n->args + 1, keys, nk * sizeof(*keys));
+	n->nargs = nk + 1;
+	return n;
+}
+
 static struct snode *primary(struct sparser *p)
 {
 	struct stoken *t = vxt_sp_peek(p);
@@ -287,6 +324,14 @@ static struct snode *primary(struct sparser *p)
 		return n;
 	case ST_LPAREN:
 		vxt_sp_take(p);
+		t = vxt_sp_peek(p);
+		if (t->type == ST_IDENT && vxt_sd_is_type(p, t->str)) {
+			/* a cast: D's values here are integers and strings, as they were */
+			vxt_sd_skip_type(p);
+			if (vxt_sp_expect(p, ST_RPAREN) < 0)
+				return NULL;
+			return unary(p);
+		}
 		p->parens++;
 		n = vxt_sp_expr(p);
 		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
@@ -295,11 +340,32 @@ static struct snode *primary(struct sparser *p)
 		return n;
 	case ST_IDENT:
 		break;
+	case ST_AGG:	/* an operand of ?: (`OPT_x ? @a[k] = sum(v) : 1`) */
+		return vxt_sp_agg_stmt(p);
 	default:
 		vxt_sp_syntax(p, t);
 		return NULL;
 	}
 	vxt_sp_take(p);
+	if (!strcmp(at.str, "stringof") && vxt_sp_peek(p)->type == ST_LPAREN) {
+		vxt_sp_take(p);
+		p->parens++;
+		n = vxt_sp_expr(p);
+		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
+			return NULL;
+		p->parens--;
+		return n;
+	}
+	{
+		bool handled;
+
+		n = vxt_sd_ident(p, &at, &handled);
+		if (handled) {
+			if (n && n->kind == SN_FIELD && n->idx == SF_ARG0)
+				p->s->uses_req = true;
+			return n;
+		}
+	}
 	if (!strcmp(at.str, "this") || !strcmp(at.str, "self") || !strcmp(at.str, "req")) {
 		enum snk k = at.str[0] == 't' ? SN_THIS : at.str[0] == 's' ? SN_SELF : SN_REQ;
 		char name[80];
@@ -311,13 +377,15 @@ static struct snode *primary(struct sparser *p)
 			vxt_sp_syntax(p, t);
 			return NULL;
 		}
+		snprintf(name, sizeof(name), "%s->%s", at.str, t->str);
+		vxt_sp_take(p);
+		if (vxt_sp_peek(p)->type == ST_LBRACK)
+			return scoped_array(p, k, name, &at);
 		n = node(p, k, &at);
 		if (!n)
 			return NULL;
-		snprintf(name, sizeof(name), "%s->%s", at.str, t->str);
 		n->str = sdup(p->s, name);
-		n->idx = var_slot(p, (uint8_t)k, t->str, at.line, at.col);
-		vxt_sp_take(p);
+		n->idx = var_slot(p, (uint8_t)k, name + strlen(at.str) + 2, at.line, at.col);
 		return n->idx < 0 || !n->str ? NULL : n;
 	}
 	if (vxt_sp_peek(p)->type == ST_LPAREN) {	/* a call */
@@ -358,6 +426,8 @@ static struct snode *primary(struct sparser *p)
 	n->idx = vxt_script_field(at.str);
 	if (n->idx >= SF_Q2D && n->idx <= SF_I2D)
 		p->s->uses_iv = true;
+	if (n->idx == SF_ARG0)
+		p->s->uses_req = true;
 	if (n->idx >= 0)
 		return n;
 	n->num = vxt_script_errno(at.str);
@@ -472,6 +542,15 @@ static struct snode *binary(struct sparser *p, int min)
 	return l;
 }
 
+/* One level deeper for the right operand of ?: or = at @t, which the
+ * parser reaches by recursion. @return 0 or -EINVAL past S_MAX_DEPTH. */
+static int deeper(struct sparser *p, const struct stoken *t)
+{
+	if (++p->depth <= S_MAX_DEPTH)
+		return 0;
+	return vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
+}
+
 static struct snode *cond_expr(struct sparser *p)
 {
 	struct snode *c = binary(p, 1), *n;
@@ -485,12 +564,15 @@ static struct snode *cond_expr(struct sparser *p)
 	if (!n)
 		return NULL;
 	n->a = c;
+	if (deeper(p, &at) < 0)
+		return NULL;
 	p->parens++;		/* a '/' between ? and : divides */
 	n->b = vxt_sp_expr(p);
 	p->parens--;
 	if (!n->b || vxt_sp_expect(p, ST_COLON) < 0)
 		return NULL;
 	n->c = cond_expr(p);
+	p->depth--;
 	return n->c ? n : NULL;
 }
 
@@ -513,7 +595,10 @@ static struct snode *assign_expr(struct sparser *p)
 		return NULL;
 	n->op = at.type;
 	n->a = l;
+	if (deeper(p, &at) < 0)
+		return NULL;
 	n->b = assign_expr(p);
+	p->depth--;
 	return n->b ? n : NULL;
 }
 

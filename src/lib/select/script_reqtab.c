@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 #define REQTAB_MIN	64
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 /* ---- delivery ---- */
 
@@ -29,12 +29,15 @@
 static void event_text(const struct vxt_script *s, const struct vxt_event *ev, char *t,
 		       size_t *len)
 {
+	char esc[256];
+
 	if (ev->phase == VXT_PH_LOST) {
 		vxt_stext_printf(t, len, S_DTEXT_MAX, " lost %" PRIu64, vxt_event_lost_count(ev));
 		return;
 	}
 	vxt_stext_printf(t, len, S_DTEXT_MAX, " %s %s %" PRIu64 " %u",
-			 vxt_sobj_name(s, ev->object), vxt_op_name(ev->op), ev->sector, ev->bytes);
+			 vxt_sprintable(s, vxt_sobj_name(s, ev->object), esc, sizeof(esc)),
+			 vxt_op_name(ev->op), ev->sector, ev->bytes);
 	if (ev->phase == VXT_PH_DONE)
 		vxt_stext_printf(t, len, S_DTEXT_MAX, " %" PRIu64 "ns", ev->latency_ns);
 	if (ev->error)

@@ -1,16 +1,20 @@
-/* script_tab.c - the hash table behind script variables and aggregations
+/* script_tab.c - the hash tables behind associative arrays, aggregations
+ * and the script's strings
  *
- * Open addressing with linear probing and backward-shift deletion, keyed by
- * a namespace (which variable or aggregation) and up to S_MAX_KEYS values;
- * strings hash and compare by content. A hash of 0 marks an empty slot, so
- * real hashes are never 0. The table doubles past half full. A second,
+ * Open addressing with linear probing and backward-shift deletion over
+ * 4-byte slots naming entries; an entry holds its hash, its key (a
+ * namespace, which array, and up to maxkeys values packed in 8 bytes each:
+ * an integer, or an interned string's pointer) and its value, in blocks that
+ * never move. Strings hash and compare by content. Real hashes are never
+ * 0. The slots double past half full, so a key costs at most 4 of them
+ * (16 bytes) and its entry: a count() key of one integer 48 bytes. A second,
  * smaller table keyed by two integers holds requests and self-> values.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "select/script_impl.h"
+#include "script/script_impl.h"
 
 static uint64_t mix(uint64_t h)
 {
@@ -49,95 +53,216 @@ bool vxt_sval_eq(const struct sval *a, const struct sval *b)
 	return a->i == b->i;
 }
 
-static bool key_eq(const struct skey *a, const struct skey *b)
+/* Entry number @id (from 0). Blocks hold 1, 2, 4 ... S_TAB_BLOCK entries,
+ * then S_TAB_BLOCK each, so a table takes at most twice its entries while
+ * small, and one block more than they need when large. */
+static struct sent *entry(const struct stab *t, uint32_t id)
 {
-	if (a->ns != b->ns || a->n != b->n)
+	size_t b, off;
+
+	if (id < S_TAB_BLOCK - 1) {
+		b = (size_t)(31 - __builtin_clz(id + 1));
+		off = id + 1 - ((size_t)1 << b);
+	} else {
+		b = S_TAB_SHIFT + (id - (S_TAB_BLOCK - 1)) / S_TAB_BLOCK;
+		off = (id - (S_TAB_BLOCK - 1)) % S_TAB_BLOCK;
+	}
+	return (struct sent *)(t->blocks[b] + off * t->esize);
+}
+
+/* Entries of block @b. */
+static size_t block_entries(size_t b)
+{
+	return b < S_TAB_SHIFT ? (size_t)1 << b : S_TAB_BLOCK;
+}
+
+void vxt_stab_init(struct stab *t, unsigned maxkeys, size_t vsize)
+{
+	memset(t, 0, sizeof(*t));
+	t->maxkeys = maxkeys;
+	t->vsize = (vsize + 7) & ~(size_t)7;
+	t->esize = sizeof(struct sent) + maxkeys * sizeof(int64_t) + t->vsize;
+}
+
+size_t vxt_stab_key_size(const struct stab *t)
+{
+	return 4 * sizeof(uint32_t) + t->esize;
+}
+
+static bool key_eq(const struct sent *e, const struct skey *k)
+{
+	if (e->ns != k->ns || e->n != k->n)
 		return false;
-	for (uint32_t i = 0; i < a->n; i++)
-		if (!vxt_sval_eq(&a->k[i], &b->k[i]))
+	for (uint32_t i = 0; i < k->n; i++) {
+		const struct sval *v = &k->k[i];
+		bool str = e->strs >> i & 1;
+
+		if (str != (v->type == SV_STR))
 			return false;
+		if (str ? strcmp((const char *)(uintptr_t)e->k[i], v->s) : e->k[i] != v->i)
+			return false;
+	}
 	return true;
 }
 
-struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h)
+void vxt_sent_key(const struct sent *e, struct skey *k)
+{
+	k->ns = e->ns;
+	k->n = e->n;
+	for (uint32_t i = 0; i < e->n; i++) {
+		struct sval *v = &k->k[i];
+
+		if (e->strs >> i & 1) {
+			v->type = SV_STR;
+			v->s = (const char *)(uintptr_t)e->k[i];
+			v->i = 0;
+		} else {
+			v->type = SV_INT;
+			v->i = e->k[i];
+			v->s = NULL;
+		}
+	}
+}
+
+struct sent *vxt_stab_at(const struct stab *t, size_t i)
+{
+	return t->slot[i] ? entry(t, t->slot[i] - 1) : NULL;
+}
+
+struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h)
 {
 	size_t mask, i;
 
 	if (!t->cap)
 		return NULL;
 	mask = t->cap - 1;
-	for (i = h & mask; t->e[i].hash; i = (i + 1) & mask)
-		if (t->e[i].hash == h && key_eq(&t->e[i].key, k))
-			return &t->e[i];
+	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
+		struct sent *e = entry(t, t->slot[i] - 1);
+
+		if (e->hash == h && key_eq(e, k))
+			return e;
+	}
 	return NULL;
 }
 
-static struct sent *place(struct sent *e, size_t cap, uint64_t h)
+static size_t place(const struct stab *t, uint32_t *slot, size_t cap, uint64_t h)
 {
 	size_t mask = cap - 1, i;
 
-	for (i = h & mask; e[i].hash; i = (i + 1) & mask)
+	(void)t;
+	for (i = h & mask; slot[i]; i = (i + 1) & mask)
 		;
-	return &e[i];
+	return i;
 }
 
 static int grow(struct stab *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 64;
-	struct sent *e = calloc(cap, sizeof(*e));
+	uint32_t *slot = calloc(cap, sizeof(*slot));
 
-	if (!e)
+	if (!slot)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->cap; i++)
-		if (t->e[i].hash)
-			*place(e, cap, t->e[i].hash) = t->e[i];
-	free(t->e);
-	t->e = e;
+		if (t->slot[i])
+			slot[place(t, slot, cap, entry(t, t->slot[i] - 1)->hash)] = t->slot[i];
+	free(t->slot);
+	t->slot = slot;
 	t->cap = cap;
+	return 0;
+}
+
+/* A free entry's number: a deleted one, or the next of the blocks. */
+static int take_entry(struct stab *t, uint32_t *id)
+{
+	if (t->freel) {
+		*id = t->freel - 1;
+		t->freel = entry(t, *id)->ns;
+		return 0;
+	}
+	if (t->nent == t->room) {
+		char **b = realloc(t->blocks, (t->nblocks + 1) * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		t->blocks = b;
+		if (!(b[t->nblocks] = malloc(block_entries(t->nblocks) * t->esize)))
+			return -ENOMEM;
+		t->room += (uint32_t)block_entries(t->nblocks);
+		t->nblocks++;
+	}
+	*id = t->nent++;
 	return 0;
 }
 
 struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h)
 {
 	struct sent *e;
+	uint32_t id;
 
+	if (k->n > t->maxkeys || t->nent == UINT32_MAX - 1)
+		return NULL;
 	if (2 * (t->n + 1) > t->cap && grow(t) < 0)
 		return NULL;
-	e = place(t->e, t->cap, h);
-	memset(e, 0, sizeof(*e));
+	if (take_entry(t, &id) < 0)
+		return NULL;
+	e = entry(t, id);
+	memset(e, 0, t->esize);
 	e->hash = h;
-	e->key.ns = k->ns;
-	e->key.n = k->n;
-	memcpy(e->key.k, k->k, k->n * sizeof(k->k[0]));
-	e->order = t->next_order++;
+	e->ns = k->ns;
+	e->n = (uint8_t)k->n;
+	for (uint32_t i = 0; i < k->n; i++) {
+		if (k->k[i].type == SV_STR) {
+			e->strs |= (uint8_t)(1u << i);
+			e->k[i] = (int64_t)(uintptr_t)k->k[i].s;
+		} else {
+			e->k[i] = k->k[i].i;
+		}
+	}
+	t->slot[place(t, t->slot, t->cap, h)] = id + 1;
 	t->n++;
 	return e;
 }
 
 void vxt_stab_delete(struct stab *t, struct sent *e)
 {
-	size_t mask = t->cap - 1, i = (size_t)(e - t->e), j = i;
+	size_t mask = t->cap - 1, i, j;
+	uint32_t id;
 
-	for (;;) {
+	for (i = e->hash & mask; entry(t, t->slot[i] - 1) != e; i = (i + 1) & mask)
+		;
+	id = t->slot[i] - 1;
+	for (j = i;;) {
 		size_t home;
 
 		j = (j + 1) & mask;
-		if (!t->e[j].hash)
+		if (!t->slot[j])
 			break;
-		home = t->e[j].hash & mask;
+		home = entry(t, t->slot[j] - 1)->hash & mask;
 		if (vxt_probe_fills_hole(home, i, j)) {
-			t->e[i] = t->e[j];
+			t->slot[i] = t->slot[j];
 			i = j;
 		}
 	}
-	memset(&t->e[i], 0, sizeof(t->e[i]));
+	t->slot[i] = 0;
+	e->hash = 0;
+	e->ns = t->freel;	/* the free list runs through deleted entries */
+	t->freel = id + 1;
 	t->n--;
 }
 
 void vxt_stab_free(struct stab *t)
 {
-	free(t->e);
-	memset(t, 0, sizeof(*t));
+	unsigned maxkeys = t->maxkeys;
+	size_t vsize = t->vsize;
+
+	if (!t->esize)
+		return;	/* never set up (an aggregation cleared before its first
+			 * value): it is set up when its function is known */
+	for (size_t b = 0; b < t->nblocks; b++)
+		free(t->blocks[b]);
+	free(t->blocks);
+	free(t->slot);
+	vxt_stab_init(t, maxkeys, vsize);	/* empty, ready again */
 }
 
 /* ---- the integer-keyed table ---- */

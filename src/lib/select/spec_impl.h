@@ -24,6 +24,23 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
 				    const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 				    char err[VXT_ERRBUF_SIZE]);
 
+/* Filter @f as a D predicate's tree in @s (filter_lower.c), NULL when one
+ * of its tests has no D node of the same meaning (or out of memory). */
+struct snode;
+struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
+
+/* What a keyed script's clause @i holds beyond its ops (its predicate's
+ * compiled filter, NULL = none; its window and follow-up), for the kernel
+ * subset (profile_kspec.c). */
+struct vxt_keyed_clause {
+	struct vxt_filter *pred;
+	bool windowed;
+	uint64_t window_ns, follow_ns;
+	uint32_t window_events, follow_events;
+};
+void vxt_skeyed_clause(const struct vxt_script *s, unsigned i, struct vxt_keyed_clause *out);
+enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s);
+
 /* Speculation over events by @script (taken: freed with the result, or on
  * failure); @keyed when it came from vxt_script_keyed(). @max_pending: see
  * struct vxt_spec_config (0 = the default). @return the engine, or NULL

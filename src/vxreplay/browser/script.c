@@ -62,7 +62,7 @@ static bool ends_with(const char *s, const char *suf)
 
 bool vr_script_is_name(const char *name)
 {
-	return name && ends_with(name, ".d");
+	return name && (ends_with(name, ".d") || ends_with(name, ".bt"));
 }
 
 const char *vr_script_applied(const struct vr_model *m)
@@ -70,15 +70,23 @@ const char *vr_script_applied(const struct vr_model *m)
 	return m->script ? m->script->name : NULL;
 }
 
-/* A name "NAME.d" from the list is looked up on the profile path, then as a
- * file; a path is used as is. */
+/* A name "NAME.d" (or bpftrace's "NAME.bt") from the list is looked up on
+ * the profile path, then as a file; a path is used as is. */
 static int find(const struct vr_model *m, const char *name, char *path, size_t size,
 		char err[VXT_ERRBUF_SIZE])
 {
 	char stem[64];
 	size_t n = strlen(name);
 
-	if (!strchr(name, '/') && n > 2 && n - 2 < sizeof(stem)) {
+	if (!strchr(name, '/') && ends_with(name, ".bt")) {
+		char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
+		int nd = vxt_profile_dirs(m->profile_dir, dirs, VXT_PROFILE_MAX_DIRS);
+
+		for (int i = 0; i < nd; i++)
+			if ((size_t)snprintf(path, size, "%s/%s", dirs[i], name) < size &&
+			    access(path, R_OK) == 0)
+				return 0;
+	} else if (!strchr(name, '/') && n > 2 && n - 2 < sizeof(stem)) {
 		memcpy(stem, name, n - 2);
 		stem[n - 2] = 0;
 		if (vxt_script_find(stem, m->profile_dir, path, size, err) == 0)
@@ -119,6 +127,16 @@ int vr_script_apply(struct vr_model *m, const char *name, char *err, size_t errs
 	if (!s) {
 		free(sc);
 		return -1;
+	}
+	{			/* a bpftrace program's first load warning, for the message line */
+		const struct vxt_file_info *in = vxt_reader_info(m->rd);
+		const char *n = vxt_script_notes(s, (in->compat & VXT_COMPAT_PHASES) ||
+						 !strcmp(in->source, "blktrace"));
+
+		if (*n) {
+			snprintf(m->note, sizeof(m->note), "%.*s", (int)strcspn(n, "\n"), n);
+			m->note_error = false;
+		}
 	}
 	vxt_script_free(s);
 	if (vr_profile_apply(m, "", NULL, err, errsz) < 0) {
@@ -173,7 +191,7 @@ int vr_script_names(const struct vr_model *m, char (*names)[64], int max)
 		while ((de = readdir(d)) && n < max) {
 			bool dup = false;
 
-			if (!ends_with(de->d_name, ".d") || de->d_name[0] == '.' ||
+			if (!vr_script_is_name(de->d_name) || de->d_name[0] == '.' ||
 			    strlen(de->d_name) >= 64)
 				continue;
 			for (int k = 0; k < n; k++)
@@ -202,13 +220,18 @@ void vr_script_describe(const struct vr_model *m, const char *name, char *buf, s
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	/* the header comment's first line "NAME.d - what it does" */
+	/* the header comment's first line "NAME.d - what it does", or a
+	 * bpftrace tool's "// NAME.bt<tab>what it does" */
 	for (int k = 0; k < 12 && fgets(line, sizeof(line), f); k++) {
-		char *dash = strstr(line, ".d - ");
+		char *dash = strstr(line, ".d - "), *bt = strstr(line, ".bt\t");
 
+		line[strcspn(line, "\n")] = 0;
 		if (dash) {
-			line[strcspn(line, "\n")] = 0;
 			snprintf(buf, size, "D script: %s", dash + 5);
+			break;
+		}
+		if (bt) {
+			snprintf(buf, size, "bpftrace: %s", bt + 3 + strspn(bt + 3, " \t"));
 			break;
 		}
 	}

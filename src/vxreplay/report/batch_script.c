@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/batch_script.h"
 #include "vxtrace/phasepair.h"
@@ -172,8 +173,8 @@ static int run(struct report_ctx *c, struct batch_script *bs, struct vxt_filter 
 }
 
 int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char *name,
-		       const char *dir, const char *const *xopts, unsigned nx, const char *filter,
-		       FILE *text)
+		       const char *dir, const char *const *xopts, unsigned nx,
+		       const char *const *margs, unsigned nmargs, const char *filter, FILE *text)
 {
 	char err[VXT_ERRBUF_SIZE], path[VXT_PROFILE_PATH_MAX];
 	struct vxt_filter *f = NULL;
@@ -185,11 +186,15 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return 2;
 	}
-	bs->s = vxt_script_load(path, xopts, nx, err);
+	bs->s = vxt_script_load_args(path, xopts, nx, margs, nmargs, err);
 	if (!bs->s) {
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return 2;
 	}
+	if (vxt_script_warnings(bs->s)[0])
+		fprintf(stderr, "vxreplay: %s: %s\n", path, vxt_script_warnings(bs->s));
+	vxt_script_set_wall_offset(bs->s, (int64_t)(vxt_reader_to_real(c->r, c->start_ns) -
+						    c->start_ns));
 	if (filter) {
 		f = vxt_filter_compile(filter, vxt_reader_objects(c->r), vxt_reader_strings(c->r),
 				       err);
@@ -200,6 +205,13 @@ int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char
 		vxt_filter_set_time_base(f, c->start_ns);
 	}
 	vxt_script_set_time_base(bs->s, c->start_ns);
+	vxt_script_set_escape(bs->s, text && isatty(fileno(text)));
+	{			/* what a bpftrace program says of the file */
+		const struct vxt_file_info *in = vxt_reader_info(c->r);
+
+		fputs(vxt_script_notes(bs->s, (in->compat & VXT_COMPAT_PHASES) ||
+				       !strcmp(in->source, "blktrace")), stderr);
+	}
 	rc = run(c, bs, f);
 	vxt_filter_free(f);
 	if (rc)

@@ -17,13 +17,14 @@ struct batch_script {
 };
 
 /* Load script @name (NAME.d on the profile search path with @dir, or a
- * path), with the -x settings @xopts (@nx of them); run the events in @c's
+ * path), with the -x settings @xopts (@nx of them) and the macro arguments
+ * @margs ($1 ..., @nmargs of them); run the events in @c's
  * scope through it (those matching @filter, may be NULL), writing its
  * output to @text (NULL: none), and make @c keep the events it kept.
  * @return 0, else an exit status after printing why. */
 int batch_script_begin(struct report_ctx *c, struct batch_script *bs, const char *name,
-		       const char *dir, const char *const *xopts, unsigned nx, const char *filter,
-		       FILE *text);
+		       const char *dir, const char *const *xopts, unsigned nx,
+		       const char *const *margs, unsigned nmargs, const char *filter, FILE *text);
 /* DTrace's counters on stderr, one "vxreplay: NAME: ..." line each. */
 void batch_script_problems(const struct batch_script *bs, FILE *out);
 void batch_script_end(struct batch_script *bs);

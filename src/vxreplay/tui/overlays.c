@@ -519,8 +519,11 @@ static int prof_file_done(void *app, const char *text, char *err, size_t errsz)
 		return TUI_CLOSE;
 	if (vr_apply_profile(a, text, err, errsz) < 0)
 		return TUI_REDRAW;	/* the prompt stays open with the message */
-	tui_screen_msg(&a->scr, TUI_R_MSG, "%s %s", vr_script_is_name(text) ? "script" : "profile",
-		       a->m.profile);
+	if (a->m.note[0])	/* what the script says at load */
+		vr_show_note(a);
+	else
+		tui_screen_msg(&a->scr, TUI_R_MSG, "%s %s", vr_script_is_name(text) ? "script" :
+			       "profile", a->m.profile);
 	return TUI_CLOSE | TUI_RELAYOUT;
 }
 
@@ -541,8 +544,11 @@ static int prof_key(void *ctx, struct tui_table *t, int key)
 		tui_screen_msg(&a->scr, TUI_R_MSG_ERROR, "%s", err);
 		return TUI_CLOSE | TUI_REDRAW;
 	}
-	tui_screen_msg(&a->scr, TUI_R_MSG, !*name ? "no profile%s" : vr_script_is_name(name) ?
-		       "script %s" : "profile %s", name);
+	if (a->m.note[0])	/* what the script says at load */
+		vr_show_note(a);
+	else
+		tui_screen_msg(&a->scr, TUI_R_MSG, !*name ? "no profile%s" :
+			       vr_script_is_name(name) ? "script %s" : "profile %s", name);
 	return TUI_CLOSE | TUI_RELAYOUT;
 }
 

@@ -3,11 +3,12 @@
  *
  * script_lex.c turns text into tokens, script_parse.c builds clauses of
  * expression trees, script_check.c resolves names and types and applies
- * D's rules, script_compile.c gives integer nodes direct functions,
- * script_eval.c runs the clauses over events with the
- * speculative buffers, script_agg.c keeps and prints aggregations,
- * script_tab.c is the hash table behind variables and aggregations,
- * script_reqtab.c the table of the I/Os in flight req-> follows.
+ * D's rules, script_depth.c bounds the trees' depth, compile.c and
+ * compile_clause.c turn the clauses into programs of ops (program.h) that
+ * vm.c runs over events with the speculative buffers (script_spec.c),
+ * script_agg.c keeps and prints aggregations, script_tab.c is the hash
+ * table behind variables and aggregations, script_reqtab.c the table of
+ * the I/Os in flight req-> follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -22,10 +23,12 @@
 #include "vxtrace/script.h"
 
 #define S_MAX_KEYS	8	/* keys of an associative array or aggregation */
-#define S_MAX_ARGS	16	/* arguments of a call */
+#define S_MAX_ARGS	32	/* arguments of a call */
 #define S_MAX_CLAUSES	256
-#define S_MAX_DEPTH	64	/* expression nesting */
+#define S_MAX_DEPTH	64	/* expression nesting the parser recurses into */
+#define S_MAX_TREE_DEPTH	256	/* a tree's depth (left-associative chains) */
 #define S_TEXT_MAX	4096	/* text one clause may record */
+#define S_FMT_WIDTH_MAX	S_TEXT_MAX	/* a printf width or precision */
 
 /* ---- tokens ---- */
 
@@ -74,6 +77,13 @@ struct sval {
 	const char *s;		/* SV_STR: borrowed from the script or the tables */
 };
 
+/* Whether assigning @v frees a dynamic variable: D's 0, and for a string
+ * "" (what `s = 0` lowers to). */
+static inline bool vxt_sval_frees(const struct sval *v)
+{
+	return v->type == SV_STR ? !v->s[0] : v->i == 0;
+}
+
 /* ---- the tree ---- */
 
 enum snk {
@@ -81,7 +91,12 @@ enum snk {
 	SN_UNARY, SN_BINARY, SN_AND, SN_OR, SN_XORXOR, SN_COND, SN_ASSIGN, SN_INCDEC,
 	SN_CALL, SN_AGG, SN_AGGSET,
 	SN_KEYED,		/* a profile's keyed speculation step (script_keyed.c) */
+	SN_GLOB,		/* a filter's name pattern (filter_lower.c): a matches str */
+	SN_KNOWN,		/* a filter's `q2c` alone: interval field idx is known */
 };
+
+#define SK_ACTIVE	(-1)	/* SN_KEYED's idx: `spec`, the event's key has an
+				 * active speculation */
 
 /* Fields of the event; names in script_check.c. */
 enum sfield {
@@ -89,24 +104,26 @@ enum sfield {
 	SF_LATENCY, SF_ERROR, SF_PID, SF_COMM, SF_CPU, SF_TIMESTAMP, SF_EXECNAME,
 	SF_PROBENAME, SF_HOST,
 	SF_Q2D, SF_D2C, SF_Q2C, SF_Q2G, SF_G2I, SF_I2D,	/* VXT_IV_* order (phasepair.h) */
+	SF_ARG0,		/* D's arg0: the I/O's identity (its request), 0 without one */
+	SF_WALLTIMESTAMP,	/* the event's time on the wall clock, ns since the epoch */
+	SF_PROBEPROV, SF_PROBEMOD, SF_PROBEFUNC,	/* the firing probe's description */
 	SF_COUNT
 };
 
 enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
-	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC,
+	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC, FN_NORMALIZE, FN_DENORMALIZE,
+	FN_BT,			/* a bpftrace action D lacks, snode.num says which (bt_run.c) */
 	/* aggregating functions, only on the right of @a[...] = */
-	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE,
+	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV, FN_LLQUANTIZE,
 	FN_NFUNCS
 };
 
 struct ectx;
 struct snode;
-/* The integer value of a node for the event in the context (script_compile.c). */
-typedef int64_t (*vxt_sifn)(struct ectx *x, const struct snode *n);
+struct vxt_program;
 
 struct snode {
-	vxt_sifn ifn;		/* integer nodes: computes the node, NULL = vxt_seval() */
 	uint8_t kind;		/* enum snk */
 	uint8_t type;		/* enum stype, set by the checker */
 	int op;			/* SN_UNARY, SN_BINARY, SN_ASSIGN, SN_INCDEC: enum stok */
@@ -120,13 +137,14 @@ struct snode {
 	struct snode **keys;	/* SN_AGGSET: keys */
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
-	unsigned slot;		/* SN_REQ with ifn: its variable's slot */
+	const char *standin;	/* what it reads instead of what a block trace lacks
+				 * (script_dlang.c), said at load when it is kept */
 };
 
 /* A conversion of a printf format. */
 struct sconv {
 	char spec[24];		/* "%-8lld" etc., for snprintf */
-	char conv;		/* d i u x X o c s, or 0 for literal text */
+	char conv;		/* d i u x X o c s S Y, @ (printa's value), or 0 for literal text */
 	const char *text;	/* conv 0: the literal text */
 	size_t tlen;
 };
@@ -135,6 +153,18 @@ struct sfmt {
 	struct sconv *c;
 	unsigned n;
 };
+
+/* The conversions of printf() or printa() format @f (printa: %@ takes the
+ * value, the others the keys). @return the number of value conversions
+ * (%@), or -EINVAL with a message in @err. */
+struct vxt_script;
+int vxt_script_parse_format(struct vxt_script *s, const char *f, bool printa,
+			    struct sconv *c, unsigned max, unsigned *nc, unsigned line, unsigned col,
+			    char *err);
+/* Format one conversion @c of an integer (@is_str false) or string value
+ * into @buf (%Y as a date, %S escaped). */
+void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const char *str,
+			    char *buf, size_t size);
 
 /* Probes. */
 #define SP_QUEUE	0x01u
@@ -148,14 +178,7 @@ struct sfmt {
 #define SP_TICK		0x100u
 #define SP_OTHER	0x200u	/* any other phase (merge, plug ...): profiles only */
 
-struct ectx;
-struct sclause;
-/* Runs a clause over the event in the context (script_run.c). @return 0 or
- * negative (out of memory). */
-typedef int (*vxt_srunfn)(struct ectx *x, const struct sclause *c);
-
 struct sclause {
-	vxt_srunfn run;		/* by its shape, set with the run-time state */
 	unsigned probes;
 	uint64_t tick_ns;	/* SP_TICK */
 	unsigned tick_idx;	/* which tick schedule */
@@ -166,77 +189,52 @@ struct sclause {
 	unsigned line, col;
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
 	bool has_default;	/* no statements: records the event itself */
+	bool folded;		/* its statements were ?: of constants that do nothing */
 	bool has_text;		/* has trace or printf */
 	uint64_t rec_bits;	/* its records' SREC_* clause and SREC_OWN bits */
 	unsigned done_probe;	/* the probe that runs it on a failed done: SP_DONE or SP_ERROR */
 };
 
-/* A clause of an event probe's list as the list's runner takes it
- * (script_run.c): a common predicate and a common lone action are read
- * from here, without the clause's function, its tree or a call per node;
- * any other clause runs through its function. */
-enum sstep_pred {
-	SQ_CLAUSE,		/* SA_CLAUSE: the clause's function tests it */
-	SQ_ANY,			/* the clause's predicate, by pred_holds() */
-	SQ_NONE,		/* no predicate */
-	SQ_REQ,			/* /req->X/, X an integer req-> variable */
-	SQ_REQ_AND,		/* /req->X && B/, B an integer with a function */
-	SQ_REQ_ERROR,		/* /req->X && error/ */
-	SQ_REQ_OK,		/* /req->X && !error/ */
-};
+/* ---- variables and aggregations: hash tables of packed entries ---- */
 
-enum sstep_act {
-	SA_CLAUSE,		/* the clause's function (its predicate too) */
-	SA_SPECULATE,		/* speculate(req->X) */
-	SA_END,			/* commit(req->X) or discard(req->X) */
-	SA_OPEN,		/* req->X = speculation() */
-	SA_KEYED,		/* a profile's clause: its steps (script_keyed.c) */
-};
-
-/* Two steps that run as one (the first's pair; the second keeps its own
- * fields, and runs alone in no other way). */
-enum sstep_pair {
-	SPAIR_NONE,
-	SPAIR_OPEN_SPECULATE,	/* X = speculation(), then /req->X/ speculate() */
-	SPAIR_COMMIT_DISCARD,	/* /req->X && error/ commit(), then
-				 * /req->X && !error/ discard() */
-};
-
-struct sstep {
-	uint8_t pred;		/* enum sstep_pred */
-	uint8_t act;		/* enum sstep_act */
-	uint8_t pair;		/* enum sstep_pair: with the next step */
-	int8_t kspec;		/* SA_KEYED: its predicate is `spec` (1), `!spec` (0), else -1 */
-	bool commit;		/* SA_END: commit, not discard */
-	unsigned probe;		/* the SP_* bit the clause fires as */
-	unsigned pslot;		/* SQ_REQ, SQ_REQ_AND: X's slot */
-	unsigned aslot;		/* SA_SPECULATE, SA_END, SA_OPEN: X's slot */
-	uint64_t mbits;		/* SA_SPECULATE: its records' word but the ordinal */
-	const struct snode *pb;	/* SQ_REQ_AND: B */
-	const struct sclause *c;
-};
-
-/* ---- variables and aggregations: one hash table ---- */
-
+/* A key as the code passes it (on the stack). */
 struct skey {
-	uint32_t ns;		/* namespace: variable or aggregation */
+	uint32_t ns;		/* namespace: which array */
 	uint32_t n;
 	struct sval k[S_MAX_KEYS];
 };
 
+/* An entry as a table keeps it: its key packed (an integer, or an interned
+ * string's pointer, 8 bytes a value), then its value (the table's vsize
+ * bytes: an array's struct sval, an aggregation's struct saggval prefix).
+ * Entries live in blocks that never move: a pointer to one stays valid
+ * until it is deleted. */
 struct sent {
-	uint64_t hash;		/* 0 = empty slot */
-	struct skey key;
-	struct sval val;	/* variables */
-	void *agg;		/* aggregations: their data */
-	uint64_t order;		/* insertion order */
+	uint64_t hash;
+	uint32_t ns;
+	uint8_t n;
+	uint8_t strs;		/* bit i: k[i] is a string */
+	uint16_t resv;
+	int64_t k[];		/* the table's maxkeys slots, then the value */
 };
 
+/* Open addressing with linear probing over 4-byte slots (0 empty, else an
+ * entry's number + 1), so a key costs 4 slots of 4 bytes (the slots double
+ * past half full) and its entry: 16 bytes, 8 a key value, and the value. */
 struct stab {
-	struct sent *e;
+	uint32_t *slot;
 	size_t cap, n;
-	uint64_t next_order;
+	unsigned maxkeys;	/* set by vxt_stab_init() before the first insert */
+	size_t vsize, esize;
+	char **blocks;		/* 1, 2, 4 ... S_TAB_BLOCK entries, then S_TAB_BLOCK each */
+	size_t nblocks;
+	uint32_t nent;		/* entries handed out */
+	uint32_t room;		/* entries the blocks hold */
+	uint32_t freel;		/* a deleted entry's number + 1, 0 = none */
 };
+
+#define S_TAB_SHIFT	8
+#define S_TAB_BLOCK	(1u << S_TAB_SHIFT)
 
 /* A small table keyed by two integers (requests, self-> per pid); p NULL = empty. */
 struct ient {
@@ -260,14 +258,29 @@ struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made);
 void vxt_itab_delete(struct itab *t, struct ient *e);
 void vxt_itab_free(struct itab *t);
 
-#define NS_STRPOOL	0xfffffff0u	/* the strings the script keeps, in vtab */
-
+/* Entries of at most @maxkeys key values and a value of @vsize bytes (a
+ * multiple of 8). Can't fail. */
+void vxt_stab_init(struct stab *t, unsigned maxkeys, size_t vsize);
 uint64_t vxt_stab_hash(const struct skey *k);
-struct sent *vxt_stab_find(struct stab *t, const struct skey *k, uint64_t h);
-/* Insert @k (not present). @return the entry, or NULL when out of memory. */
+struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h);
+/* Insert @k (not present; its strings interned: the entry keeps their
+ * pointers), its value zeroed. @return the entry, or NULL when out of
+ * memory. */
 struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h);
 void vxt_stab_delete(struct stab *t, struct sent *e);
 void vxt_stab_free(struct stab *t);
+/* The entry in slot @i (i < cap), NULL when empty. */
+struct sent *vxt_stab_at(const struct stab *t, size_t i);
+/* What a key costs in @t: 4 slots and its entry. */
+size_t vxt_stab_key_size(const struct stab *t);
+/* @e's key, unpacked into @k. */
+void vxt_sent_key(const struct sent *e, struct skey *k);
+/* @e's value. */
+static inline void *vxt_sent_value(const struct stab *t, const struct sent *e)
+{
+	return (void *)((char *)(uintptr_t)e + sizeof(struct sent) +
+			t->maxkeys * sizeof(int64_t));
+}
 bool vxt_sval_eq(const struct sval *a, const struct sval *b);
 
 /* ---- aggregations ---- */
@@ -278,19 +291,31 @@ struct sagg {
 	char name[64];
 	int fn;			/* enum sfunc; -1 until first defined */
 	unsigned nkeys;
-	int64_t lq_lo, lq_hi, lq_step;	/* lquantize */
+	int64_t lq_lo, lq_hi, lq_step;	/* lquantize; llquantize: low, high, nsteps */
+	int64_t llq_factor;		/* llquantize */
 	unsigned line, col;	/* where first defined */
 	bool printed;		/* printa() ran on it */
+	int64_t normal;		/* normalize(): values print divided by it (0 = 1) */
+	bool cached;		/* a statement keeps a raw-key cache of it */
 	struct stab tab;	/* keys -> struct saggval */
 	size_t entries;
 	uint64_t gen;		/* bumped when entries go (trunc): fast keys are stale */
 };
 
+/* An aggregation's value, kept in its table's entry: only the prefix its
+ * function uses (vxt_saggval_size()): count() 8 bytes, sum() and avg() 16,
+ * min() and max() 32, stddev() 48, the distributions their buckets too. */
 struct saggval {
-	int64_t count, sum, min, max;
-	uint64_t *buckets;	/* quantize / lquantize */
-	unsigned nbuckets;
+	int64_t count;
+	int64_t sum;
+	int64_t min, max;
+	uint64_t sumsq[2];	/* stddev: the sum of the squares, 128 bits (lo, hi) */
+	uint64_t buckets[];	/* quantize / lquantize */
 };
+
+size_t vxt_saggval_size(const struct sagg *a);
+/* The buckets of a distribution of @a. */
+unsigned vxt_sagg_nbuckets(const struct sagg *a);
 
 /* Add @v to the entry for @key of @a; *@out (when not NULL) gets the entry's
  * value, NULL when the key did not fit aggsize (an aggregation drop). A new
@@ -321,6 +346,9 @@ struct sfast {
 };
 /* Print @a in DTrace's layout into @out (an open memstream). */
 void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
+/* Print @a as printa(@fmt, @a) does: the format once per entry. */
+void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
+		     FILE *out);
 void vxt_sagg_clear(struct vxt_script *s, struct sagg *a, bool trunc, int64_t keep);
 void vxt_sagg_free(struct sagg *a);
 size_t vxt_sagg_entry_size(const struct sagg *a);
@@ -388,143 +416,7 @@ struct soldest {			/* stale once the buffer's gen moved on */
 	uint32_t id, gen;
 };
 
-/* ---- in-flight requests, for req-> ---- */
-
-/* self-> and req-> values of one process or request (slots from svar.slot);
- * an unset value (type SV_NONE) has i 0. */
-struct sdyn {
-	unsigned nset;		/* values set (not 0): none left frees it */
-	struct sdyn *next;	/* on a free list */
-	struct sval v[];
-};
-
-/* An I/O in flight, in the request table (script_reqtab.c) itself. */
-struct sreq {
-	uint64_t ka, kb;	/* key: object << 32 | bytes, sector */
-	uint64_t id;		/* FIFO order among equal keys; 0 = an empty slot */
-	struct sdyn *v;		/* its req-> values, NULL = none set */
-	uint32_t home;		/* the key's hash: its home slot is home & (cap - 1) */
-	bool started;
-};
-
-struct sreqtab {
-	struct sreq *e;
-	size_t cap, n;		/* cap a power of two (or 0), n <= cap / 2 */
-	uint64_t next_id;
-};
-
-/* The oldest started and the oldest not started request of key (@ka, @kb),
- * NULL when there is none, by a walk over the key's whole probe run.
- * Borrowed; valid until the next add or delete. */
-void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
-		      struct sreq **started, struct sreq **queued);
-/* The table twice as large (or made): room for one more request; pointers
- * into it go stale. @return 0 or -ENOMEM. */
-int vxt_sreqtab_grow(struct sreqtab *t);
-void vxt_sreqtab_free(struct sreqtab *t);
-
-/* Backward-shift deletion in an open-addressed table with linear probing:
- * whether the entry at slot @at, whose home slot is @home, moves into the
- * hole at @hole (it may when its home does not lie after the hole, around
- * the table's end). */
-static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
-{
-	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
-}
-
-/* The table's steps each event takes are inline, so its path makes no
- * call for them (script_reqtab.c has the rest, and its invariants). */
-
-static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
-{
-	uint64_t h = (ka * 0x9e3779b97f4a7c15ull) ^ (kb + 0x632be59bd9b4e019ull);
-
-	h ^= h >> 32;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
-
-/* The request a done or requeue of key (@ka, @kb) binds: the oldest
- * started one, else the oldest queued one, NULL when there is none.
- * Borrowed; valid until the next add or delete. */
-static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
-					     uint64_t kb)
-{
-	struct sreq *qu = NULL;
-	size_t mask, i;
-
-	if (!t->cap)
-		return NULL;
-	mask = t->cap - 1;
-	for (i = vxt_sreq_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
-		struct sreq *r = &t->e[i];
-
-		if (r->ka != ka || r->kb != kb)
-			continue;
-		if (r->started)
-			return r;	/* the first is the oldest */
-		if (!qu)
-			qu = r;
-	}
-	return qu;
-}
-
-/* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
- * takes the oldest queued request of the key, marked started (*@out,
- * @return 1); else a new request, the newest of its key, without req->
- * values (*@out, @return 0). *@out is borrowed, valid until the next
- * change. @return -ENOMEM when the table cannot grow. */
-static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
-				    struct sreq **out)
-{
-	uint32_t h = vxt_sreq_hash(ka, kb);
-	struct sreq *r;
-	size_t mask, i;
-
-	if (2 * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
-		return -ENOMEM;
-	mask = t->cap - 1;
-	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
-		r = &t->e[i];
-		if (start && !r->started && r->ka == ka && r->kb == kb) {
-			r->started = true;	/* the first is the oldest */
-			*out = r;
-			return 1;
-		}
-	}
-	r = &t->e[i];		/* an empty slot: the newest of its key */
-	r->ka = ka;
-	r->kb = kb;
-	r->id = ++t->next_id;
-	r->v = NULL;
-	r->home = h;
-	r->started = start;
-	t->n++;
-	*out = r;
-	return 0;
-}
-
-/* Forget @r (its values are the caller's). Other requests may move. */
-static inline void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)
-{
-	size_t mask = t->cap - 1, i = (size_t)(r - t->e), j = i;
-
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!t->e[j].id)
-			break;
-		home = t->e[j].home & mask;
-		if (vxt_probe_fills_hole(home, i, j)) {
-			t->e[i] = t->e[j];
-			i = j;
-		}
-	}
-	t->e[i].id = 0;
-	t->n--;
-}
+#include "script/reqtab.h"	/* the I/Os in flight req-> follows */
 
 /* ---- the script ---- */
 
@@ -567,6 +459,7 @@ struct vxt_script {
 	void *sink_arg;
 	uint64_t time_base, now, last_clean, clean_ns;
 	bool live, started, ended, exited, have_now;
+	bool escape;		/* printed strings escaped (vxt_script_set_escape()) */
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
 	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
@@ -576,7 +469,8 @@ struct vxt_script {
 	int exit_code;
 	struct sval *globals;
 	struct sval *thisv;
-	struct stab vtab;	/* self->, req->, arrays */
+	struct stab vtab;	/* associative arrays */
+	struct stab spool;	/* the strings the script keeps (interned) */
 	struct sspec *spec;
 	uint64_t nbusy;		/* ids in busyl */
 	uint32_t *freel, *busyl;	/* free and busy buffer ids */
@@ -587,9 +481,6 @@ struct vxt_script {
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
 	unsigned *thisl;	/* this-> variables, reset for each event */
 	unsigned nthis;
-	const struct sclause **on[SON_COUNT];	/* the clauses each event probe runs, in order */
-	unsigned non[SON_COUNT];
-	struct sstep *steps[SON_COUNT];	/* the same as steps */
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
@@ -603,10 +494,21 @@ struct vxt_script {
 	size_t tlen;
 	char *errs_seen;	/* which clause had a run-time error already reported */
 	struct skeyed *keyed;	/* a profile's keyed speculation, or NULL */
+	struct sbt *bt;		/* written in bpftrace's language (bt_impl.h), or NULL */
+	char warn[1024];	/* what load has to say (stand-ins, options that do nothing) */
+	int64_t wall_off;	/* walltimestamp - timestamp */
+	bool wall_set;
+	bool opt_defaultargs;	/* #pragma D option defaultargs */
+	char **margs;		/* $1 ... while parsing (vxt_script_load_args()) */
+	unsigned nmargs;
+	/* compiled (program.h): each event probe list's program, BEGIN's,
+	 * END's and each tick interval's; the registers they share */
+	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
+	struct sval *regs;
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
-/* ---- running (script_run.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
+/* ---- running (run.c, vm.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
 
 #define S_DTEXT_MAX	(2 * S_TEXT_MAX + 256)
 
@@ -628,40 +530,16 @@ struct ectx {
 	int rc;
 };
 
-struct sval vxt_seval(struct ectx *x, const struct snode *n);
-static inline bool vxt_struth(const struct sval *v)
-{
-	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
-}
-/* vxt_seval(x, n).i for @n typed SV_INT, by its compiled function when it
- * has one (script_compile.c). */
-static inline int64_t vxt_sieval(struct ectx *x, const struct snode *n)
-{
-	return n->ifn ? n->ifn(x, n) : vxt_seval(x, n).i;
-}
-/* The value of integer req-> variable @n (one with a function: its slot is
- * n->slot) for the event's request; 0 when unset. Can't fail. */
-static inline int64_t vxt_sreq_int(const struct ectx *x, const struct snode *n)
-{
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	return d && d->v[n->slot].type ? d->v[n->slot].i : 0;
-}
-/* vxt_sieval(), reading an integer req-> variable in place. */
-static inline int64_t vxt_sieval_req(struct ectx *x, const struct snode *n)
-{
-	return n->kind == SN_REQ && n->ifn ? vxt_sreq_int(x, n) : vxt_sieval(x, n);
-}
+/* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
+struct sval vxt_sfield(const struct ectx *x, int f);
 /* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
-/* script_compile.c: the functions of the integer nodes, once the variables
- * have their slots. Can't fail. */
-void vxt_script_compile_ints(struct vxt_script *s);
-/* vxt_struth() of vxt_seval(), without making the values of && || ! */
-bool vxt_struth_of(struct ectx *x, const struct snode *n);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
+/* A string to print: @str, or its escape in @buf (of @size, cut to fit)
+ * when the script escapes its output. */
+const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size);
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
 int vxt_sintern_key(struct vxt_script *s, struct skey *k);
 /* Append to a text of capacity @cap. */
@@ -674,228 +552,19 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
  * entries it once took (its two slots take 80 now), so a dynvarsize follows
  * as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
-#define S_ARRAY_SIZE	(2 * sizeof(struct sent))	/* an associative array entry */
-struct sval *vxt_sdyn_get(struct ectx *x, const struct snode *n);
-/* Write @v (0 frees it). @return 0 or -ENOMEM. */
-int vxt_sdyn_set(struct ectx *x, const struct snode *n, struct sval v);
-/* vxt_sdyn_set() of the req-> variable in slot @slot. */
+/* An associative array entry, in tables of arrays of at most @maxkeys keys:
+ * 4 slots, 16 bytes, its key values and its value. */
+#define S_ARRAY_ENTRY_SIZE(maxkeys)	(4 * sizeof(uint32_t) + sizeof(struct sent) + \
+					 (maxkeys) * sizeof(int64_t) + sizeof(struct sval))
+#define S_ARRAY_SIZE(s)	vxt_stab_key_size(&(s)->vtab)
+/* The req-> variable in slot @slot of the event's request := @v (0 frees
+ * it). @return 0 or -ENOMEM. */
 int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
+/* The event's process's self-> variable in slot @slot, NULL when unset;
+ * and its vxt_sdyn_set(). */
+struct sval *vxt_sself_get(struct ectx *x, unsigned slot);
+int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v);
 void vxt_sdyn_free_all(struct vxt_script *s);
-
-/* The steps every event with requests followed takes are inline here, so
- * the event's path makes no call for them. */
-
-/* Take (@delta > 0) or give back dynamic variable space. @return false,
- * counting a dynamic variable drop, when @delta does not fit dynvarsize. */
-static inline bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
-{
-	if (delta > 0 && s->st.dyn_bytes + (uint64_t)delta > s->opt.dynvarsize) {
-		s->st.dyn_drops++;
-		return false;
-	}
-	s->st.dyn_bytes += (uint64_t)delta;
-	if (s->st.dyn_bytes > s->st.peak_dyn_bytes)
-		s->st.peak_dyn_bytes = s->st.dyn_bytes;
-	return true;
-}
-
-/* What a request's req-> values take of dynvarsize. */
-static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
-{
-	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
-}
-
-/* The request of queue or start @ev (*@out, NULL = none: not followed, its
- * req-> are 0): a start takes the oldest queued one of its key (object,
- * sector, bytes), else a new one opens. @return 0 or -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_open(struct vxt_script *s,
-							     const struct vxt_event *ev,
-							     struct sreq **out)
-{
-	int rc = vxt_sreqtab_claim(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes, ev->sector,
-				   ev->phase == VXT_PH_START, out);
-
-	if (rc != 0)
-		return rc < 0 ? rc : 0;	/* error, or a queued request started */
-	if (!vxt_sdyn_take(s, (int64_t)S_REQ_SIZE)) {
-		vxt_sreqtab_delete(&s->reqs, *out);
-		*out = NULL;
-	}
-	return 0;
-}
-
-/* The request of done or requeue @ev: the oldest started one of its key,
- * else the oldest queued one, NULL when none; a requeue's is queued again. */
-static inline __attribute__((always_inline)) struct sreq *vxt_sreq_of(struct vxt_script *s,
-								    const struct vxt_event *ev)
-{
-	struct sreq *r = vxt_sreqtab_bound(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
-					   ev->sector);
-
-	if (r && ev->phase == VXT_PH_REQUEUE)
-		r->started = false;	/* started or not, it is queued again */
-	return r;
-}
-
-/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
- * or close): vxt_sreq_open() or vxt_sreq_of() by its phase. @return 0 or
- * -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
-							      const struct vxt_event *ev,
-							      struct sreq **out)
-{
-	*out = NULL;
-	switch (ev->phase) {
-	case VXT_PH_START:
-	case VXT_PH_QUEUE:
-		return vxt_sreq_open(s, ev, out);
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-		*out = vxt_sreq_of(s, ev);
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/* Integer @i (0 unsets) into slot @slot of the event's request's req->
- * values (nothing without a request), as vxt_sdyn_set() of an integer:
- * a value into values the request has, or into a set reused from the free
- * list, here; anything else through vxt_sreq_set(). @return 0 or -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x, unsigned slot,
-								 int64_t i)
-{
-	struct vxt_script *s = x->s;
-	struct sval v = { .type = SV_INT, .i = i };
-	struct sval *to;
-	struct sdyn *d;
-
-	if (!x->req || !i)
-		return x->req ? vxt_sreq_set(x, slot, v) : 0;
-	d = x->req->v;
-	if (!d) {
-		if (!s->free_reqv)
-			return vxt_sreq_set(x, slot, v);
-		if (!vxt_sdyn_take(s, vxt_sreqv_size(s)))
-			return 0;
-		d = s->free_reqv;
-		s->free_reqv = d->next;
-		d->nset = 0;
-		d->next = NULL;
-		for (unsigned k = 0; k < s->nreqv; k++) {
-			d->v[k].type = SV_NONE;
-			d->v[k].i = 0;
-		}
-		x->req->v = d;
-	}
-	to = &d->v[slot];
-	if (!to->type)
-		d->nset++;
-	to->type = SV_INT;	/* field by field: a copy of @v through the stack
-				 * would stall on its two smaller stores */
-	to->i = i;
-	to->s = NULL;
-	return 0;
-}
-
-/* After the done's clauses: forget @r, as bound, and its req-> values. */
-static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
-{
-	int64_t size = (int64_t)S_REQ_SIZE;
-
-	if (r->v) {
-		r->v->next = s->free_reqv;
-		s->free_reqv = r->v;
-		size += vxt_sreqv_size(s);
-	}
-	vxt_sdyn_take(s, -size);	/* one give-back for both */
-	vxt_sreqtab_delete(&s->reqs, r);
-}
-
-/* script_spec.c: speculative buffers and the principal buffer. */
-/* The fields of a record's default text, without `quiet` (deliver()'s CPU
- * column and event_text(): all but flags and command). */
-#define S_TEXT_FIELDS (VXT_FIELD_CPU | VXT_FIELD_OBJECT | VXT_FIELD_PHASE_OP | \
-		       VXT_FIELD_SECTOR | VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | \
-		       VXT_FIELD_PID | VXT_FIELD_LOST_COUNT)
-/* The clause's record (x->target, the text in s->text) into its buffer. */
-int vxt_sspec_record(struct ectx *x);
-/* The event's record, without text, into active speculation @id (as
- * vxt_sspec_record() with that target and no text). */
-int vxt_sspec_speculate(struct ectx *x, int64_t id);
-int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
-void vxt_sspec_clean(struct vxt_script *s);
-/* END: discard every active buffer (eof_discarded). */
-void vxt_sspec_end_all(struct vxt_script *s);
-/* A text-only record straight to the principal buffer. */
-int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len);
-/* Speculative buffers hold @delta bytes more. Can't fail. */
-static inline void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
-{
-	s->spec_bytes += (uint64_t)delta;
-	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
-	if (s->st.mem_bytes > s->st.peak_mem_bytes)
-		s->st.peak_mem_bytes = s->st.mem_bytes;
-}
-/* speculation(): a free buffer made active, its id; 0 when none is free
- * (a failed speculation). Can't fail. */
-static inline int64_t vxt_sspec_open(struct vxt_script *s)
-{
-	struct sspec *b;
-	uint32_t id;
-
-	if (!s->nfree) {
-		if (s->nbusy)
-			s->st.failed_busy++;
-		else
-			s->st.failed_unavail++;
-		return 0;
-	}
-	id = s->freel[--s->nfree];
-	b = &s->spec[id - 1];
-	b->state = SB_ACTIVE;
-	b->n = 0;
-	b->bytes = 0;
-
-	s->st.opened++;
-	if (++s->st.active > s->st.peak_active)
-		s->st.peak_active = s->st.active;
-	return id;
-}
-
-/* Buffer @b forgets its records. */
-static inline void vxt_sspec_empty(struct vxt_script *s, struct sspec *b)
-{
-	vxt_sspec_mem(s, -(int64_t)b->bytes);
-	b->head = 0;
-	b->n = 0;
-	b->txhead = b->txn = 0;
-	b->bytes = 0;
-	b->has_ev = false;
-	b->gen++;
-}
-
-/* discard(@id) of a script (not a profile): vxt_sspec_end(s, @id, false).
- * @return 0. */
-static inline int vxt_sspec_discard(struct vxt_script *s, int64_t id)
-{
-	struct sspec *b;
-
-	if (id <= 0 || id > s->opt.nspec)
-		return 0;	/* 0 is always invalid, and harmless */
-	b = &s->spec[id - 1];
-	if (b->state != SB_ACTIVE)
-		return 0;	/* already committed or discarded: busy or free */
-	s->st.discarded++;
-	vxt_sspec_empty(s, b);
-	s->st.active--;
-	b->state = SB_BUSY;
-	s->busyl[s->nbusy++] = (uint32_t)id;
-	return 0;
-}
-
-/* Forget the records of buffer @id older than its window (s->now). */
-int vxt_sspec_expire(struct vxt_script *s, uint32_t id);
 
 /* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
 struct skent {			/* one key's state */
@@ -913,7 +582,6 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 }
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
-struct sval vxt_skeyed_eval(struct ectx *x, const struct snode *n);
 /* A clause's predicate node (idx 0): whether it holds for the event. */
 bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
 /* A step node (idx an enum vxt_spec_action): run it for the event (out of
@@ -935,23 +603,38 @@ int vxt_script_set_option(struct vxt_script *s, const char *name, const char *va
 			  unsigned line, unsigned col, char *err);
 /* script_check.c */
 int vxt_script_check(struct vxt_script *s, char *err);
+/* script_depth.c: refuse a tree deeper than S_MAX_TREE_DEPTH, before any
+ * pass that recurses. @return 0, -EINVAL (message in @err) or -ENOMEM. */
+int vxt_script_check_depth(const struct vxt_script *s, char *err);
 /* script.c: defaults of the options, and the run-time state once the
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
-/* script_run.c: run the BEGIN clauses. */
+/* run.c: print the aggregations (@only, or all; @at_end: those
+ * printa() did not print) into the principal buffer, clearing them with
+ * @clear; with @fmt (printa's format), @only in that format. @return 0 or
+ * negative. */
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt);
+/* run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
-/* script_run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
+/* run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
 int vxt_script_prepare_fast(struct vxt_script *s);
-/* script_run.c: the event probes' clause lists, each clause's function.
- * @return 0 or -ENOMEM. */
-int vxt_script_prepare_on(struct vxt_script *s);
 int vxt_script_field(const char *name);
+const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
+/* Whether statement @n is a ?: with an action (or an aggregation) among its
+ * operands: it runs the operand its condition picks (script_decl.c). */
+bool vxt_snode_cond_action(const struct snode *n);
+/* Add @what to the load warning, once (script_dlang.c). */
+void vxt_script_warn(struct vxt_script *s, const char *what);
 int vxt_script_func(const char *name);
 int vxt_script_errno(const char *name);
 /* the one-line "file:line:col: message" */
 int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsigned col,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* the steps each event takes, inline */
+#include "script/script_steps.h"
 
 #endif

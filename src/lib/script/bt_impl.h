@@ -1,0 +1,219 @@
+/* bt_impl.h - the bpftrace front-end: its parser's state, its probes and
+ * builtins, and the few run-time parts D has no equivalent of
+ * (internal to libvxtrace)
+ *
+ * bt_lex.c reads bpftrace's tokens, bt_parse.c its expressions and
+ * bt_stmt.c its probe blocks and statements, lowered to the D parser's
+ * tree (struct sclause, struct snode): if/else, unroll, while and return
+ * become clauses guarded by this-> variables, maps become aggregations or associative
+ * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
+ * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
+ * ...), bt_run.c runs the actions D lacks (delete, clear of a map, print of
+ * a value, time, strftime), bt_print.c prints maps in bpftrace's layout,
+ * bt_fire.c which events fire a probe block,
+ * bt_notes.c says what a program cannot see in a file, bt_errors.c words
+ * the checker's refusals as bpftrace does, and bt_struct.c reads the
+ * kernel structures older tools name as the event's fields.
+ */
+#ifndef VXT_BT_IMPL_H
+#define VXT_BT_IMPL_H
+
+#include "script/script_impl.h"
+
+#define BT_MAX_MAPS	128
+
+/* How an aggregation prints (struct sbt.aggkind): D's function by itself
+ * tells all but these. */
+enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS };
+
+/* The FN_BT actions (snode.num). */
+enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME };
+
+/* The dialect's state in a script (vxt_script.bt). */
+struct sbt {
+	uint8_t aggkind[BT_MAX_MAPS];	/* enum btagg by aggregation index */
+	char notes[1024];	/* warnings said once at load, one a line */
+	char said[4096];	/* vxt_script_notes(): those and the phases' */
+	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */
+	char phase_probe[VXT_PH_COUNT][64];	/* the first probe of each, for the note */
+	unsigned phase_line[VXT_PH_COUNT], phase_col[VXT_PH_COUNT];
+	bool phase_bio[VXT_PH_COUNT];	/* its probe also sees bio-based devices' issues */
+	bool no_print_maps;	/* config print_maps_on_exit = false */
+};
+
+/* Fields of a tracepoint's args (struct btprobe.fields). */
+#define BF_DEV		0x001
+#define BF_SECTOR	0x002
+#define BF_NR_SECTOR	0x004
+#define BF_BYTES	0x008
+#define BF_RWBS		0x010
+#define BF_COMM		0x020
+#define BF_ERROR	0x040
+#define BF_CMD		0x080
+#define BF_OLD		0x100	/* old_dev, old_sector */
+
+/* The level of the events a probe sees: BL_BIO only a bio-based device's
+ * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints.
+ * The request probes take both levels: testing the flags of every event
+ * would cost their decoding where a recording has no bio-based device. */
+enum btlevel { BL_ANY, BL_BIO };
+
+/* A probe of the dialect: the phase whose events fire it. */
+struct btprobe {
+	const char *name;	/* "tracepoint:block:block_rq_issue" */
+	unsigned phase;		/* VXT_PH_* */
+	bool error_only;	/* block_rq_error: failed completions */
+	uint8_t level;		/* enum btlevel */
+	bool bio_start;		/* also a bio-based device's issue (block_bio_queue: what
+				 * a capture of issue and completion keeps of its bios) */
+	unsigned fields;	/* BF_* of args */
+};
+
+/* The probe @name (also "tracepoint:block:NAME" as "t:block:NAME", kfunc:
+ * as fentry:), NULL when none. */
+const struct btprobe *vxt_bt_probe(const char *name);
+
+/* The parser (bt_parse.c, bt_stmt.c). */
+#define BT_MAX_LOCALS	128
+#define BT_MAX_GUARDS	32
+
+enum btmapkind { BM_UNKNOWN, BM_AGG, BM_ARRAY, BM_SCALAR };
+
+struct btmap {
+	char name[64];		/* with its '@' */
+	uint8_t kind;		/* enum btmapkind */
+	bool keyed;
+	bool assigned;		/* written somewhere (=, op=, ++, --, an aggregation) */
+};
+
+struct btlocal {
+	char name[64];		/* "$key" */
+	unsigned arity;		/* a tuple's elements, 0 = a value */
+	bool set;		/* assigned in the current probe block */
+};
+
+struct btguard {
+	int var;		/* this-> variable slot */
+	bool neg;
+};
+
+struct btparser {
+	struct vxt_script *s;
+	struct slexer lx;
+	struct stoken tok;
+	bool have, have_probe;
+	char *err;
+	int rc;
+	int depth, parens;
+	bool in_pred;
+	struct btmap maps[BT_MAX_MAPS];
+	unsigned nmaps;
+	struct btlocal locals[BT_MAX_LOCALS];
+	unsigned nlocals;
+	/* the probe block being lowered */
+	unsigned probes;	/* SP_* */
+	uint64_t tick_ns;
+	char probe_text[64];
+	const struct btprobe *bprobes[32];	/* its tracepoints and kprobes */
+	unsigned nbprobes;
+	bool other;		/* the probes need a test of the event (bt_stmt.c's guard) */
+	bool has_event;		/* an event probe (args, nsecs of an event) */
+	unsigned fields;	/* BF_* every probe of the block has */
+	unsigned bline, bcol;
+	struct btguard guards[BT_MAX_GUARDS];
+	unsigned nguards;
+	unsigned ntemp;		/* this->$$N made so far */
+	struct snode **stmts;	/* the current clause's statements */
+	unsigned nstmts, capstmts;
+	unsigned noted;		/* NOTE_* said */
+	unsigned seg;		/* what the current clause holds (bt_stmt.c's SEG_*) */
+	unsigned attached;	/* attach points: each probe, a wildcard's each match */
+	int ret_var;		/* the block's return flag (this->), -1 before any return */
+};
+
+#define NOTE_STACK	0x1
+
+/* bt_lex.c: as vxt_slex_init() and vxt_slex_next() (@probe: where a probe
+ * name may start); vxt_slex_free() frees. */
+void vxt_btlex_init(struct slexer *lx, const char *src, size_t len);
+int vxt_btlex_next(struct slexer *lx, struct stoken *t, bool probe);
+
+struct stoken *vxt_btp_peek(struct btparser *p);
+struct stoken *vxt_btp_peek_probe(struct btparser *p);
+void vxt_btp_take(struct btparser *p);
+int vxt_btp_syntax(struct btparser *p, const struct stoken *t);
+int vxt_btp_expect(struct btparser *p, enum stok type);
+int vxt_btp_fail(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct snode *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col);
+char *vxt_btp_dup(struct btparser *p, const char *str);
+int vxt_btp_var(struct btparser *p, uint8_t scope, const char *name, unsigned line,
+		unsigned col);
+struct btmap *vxt_btp_map(struct btparser *p, const char *name);
+struct btlocal *vxt_btp_local(struct btparser *p, const char *name, bool make);
+struct snode *vxt_btp_expr(struct btparser *p);
+struct snode *vxt_btp_unary(struct btparser *p);
+/* bt_struct.c: a cast "(struct T *)e" after its "(" (at @at), "struct"
+ * next; the member path after @base (->a.b ...: the event's field it ends
+ * in), @base itself when none follows. NULL on error. */
+struct snode *vxt_btp_cast(struct btparser *p, const struct stoken *at);
+struct snode *vxt_btp_members(struct btparser *p, struct snode *base);
+/* @name[keys] = f(args), f aggregating (the map is one). */
+struct snode *vxt_btp_agg_stmt(struct btparser *p);
+/* A statement's value: a tuple is an SN_CALL with idx BT_TUPLE. */
+#define BT_TUPLE	(-2)
+/* Keys of a map, tuples and tuple $locals spread: into @v (S_MAX_KEYS). */
+int vxt_btp_keys(struct btparser *p, struct snode *const *in, unsigned nin, struct snode **v,
+		 unsigned *n);
+/* Map kinds, by a pass over the tokens. @return 0 or negative. */
+int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len);
+/* A builtin (nsecs, args.X, comm ...) at @at, or NULL (p->rc or p->err set
+ * when it is one that cannot be used here; neither when it is no builtin). */
+struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at);
+/* args.rwbs: the block layer's letters for the event's op and flags. */
+struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
+/* bt_fire.c: the probe that fired, as a string (the builtin probe): the
+ * block's probe whose phase (level, failure) the event has; the test of
+ * the event the block's probes need beyond D's probes (NULL: none, or out
+ * of memory in p->rc); one probe description of the block (@return 0 or
+ * -EINVAL); @a && @b (either NULL: the other). */
+struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
+struct snode *vxt_btp_event_guard(struct btparser *p);
+int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
+struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
+/* A warning said once at load. */
+void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* bt_stmt.c: the entry, as vxt_script_parse(). */
+int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err);
+/* Whether @text written in file @file is bpftrace's: a .bt name, or a probe
+ * only bpftrace has (tracepoint:, kprobe:, kfunc:, interval:). */
+bool vxt_bt_is_bpftrace(const char *text, size_t len, const char *file);
+
+/* bt_run.c: the FN_BT actions as statements and as values, given the values
+ * of their operands (@v: vxt_bt_operands() says which nodes); for the
+ * checker, whether @n is an FN_BT that has a value (strftime) or prints,
+ * and its type (@return 0 or -EINVAL with the message in @err). */
+bool vxt_bt_is_value(const struct snode *n);
+bool vxt_bt_prints(const struct snode *n);
+int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err);
+unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v);
+int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v);
+struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v);
+
+/* bt_errors.c: the checker's message in @err (of @size bytes) in
+ * bpftrace's words, where bpftrace has some. Can't fail. */
+void vxt_bt_reword(char *err, size_t size);
+
+/* bt_print.c: aggregation @a in bpftrace's layout into @out; every map at
+ * END (aggregations and maps used as variables, by name). */
+void vxt_bt_agg_print(const struct vxt_script *s, const struct sagg *a, FILE *out);
+/* As vxt_bt_agg_print(), only the @top largest entries (0: all), values
+ * divided by @div (print(@m, top, div)). */
+void vxt_bt_agg_print_top(const struct vxt_script *s, const struct sagg *a, FILE *out,
+			  size_t top, int64_t div);
+void vxt_bt_print_var(const struct vxt_script *s, unsigned var, FILE *out);
+void vxt_bt_print_end(struct vxt_script *s, FILE *out);
+
+#endif

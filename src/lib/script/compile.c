@@ -1,0 +1,383 @@
+/* compile.c - expressions as ops on registers (compile_clause.c puts them
+ * together into clauses and programs)
+ *
+ * Registers are taken as a stack: an expression's value goes to the
+ * register it is given, its operands to the ones above. A predicate is
+ * jumps: && || ! short-circuit, a req->X read in place (unless_req), the
+ * error field tested in place (unless_error, if_error), spec as keyed_spec;
+ * any other value is computed and jumped on. An integer field of the event
+ * is read in place (event_int).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script/bt_impl.h"
+#include "script/compile_impl.h"
+#include "vxtrace/util.h"
+
+
+unsigned vxt_cc_emit(struct compiler *c, unsigned code, unsigned dst, uint32_t a, uint32_t b,
+		     int64_t imm)
+{
+	struct vxt_program *p = c->p;
+	size_t cap = p->cap;
+
+	if (vxt_grow(&p->ops, &cap, p->nops + 1, sizeof(*p->ops)) < 0) {
+		c->rc = -ENOMEM;
+		return 0;
+	}
+	p->cap = (unsigned)cap;
+	p->ops[p->nops] = (struct vxt_insn){ .code = (uint8_t)code, .dst = (uint16_t)dst,
+					   .a = a, .b = b, .imm = imm };
+	return p->nops++;
+}
+
+unsigned vxt_cc_here(const struct compiler *c)
+{
+	return c->p->nops;
+}
+
+unsigned vxt_cc_reg(struct compiler *c)
+{
+	unsigned r = c->next_reg++;
+
+	if (c->next_reg > c->p->nregs)
+		c->p->nregs = c->next_reg;
+	return r;
+}
+
+unsigned vxt_cc_node(struct compiler *c, const struct snode *n)
+{
+	struct vxt_program *p = c->p;
+	size_t cap = p->capnodes;
+
+	if (vxt_grow(&p->nodes, &cap, p->nnodes + 1, sizeof(*p->nodes)) < 0) {
+		c->rc = -ENOMEM;
+		return 0;
+	}
+	p->capnodes = (unsigned)cap;
+	p->nodes[p->nnodes] = n;
+	return p->nnodes++;
+}
+
+/* A jump whose target comes later: chained through imm until patched. */
+void vxt_cc_jump(struct compiler *c, unsigned code, uint32_t a, int64_t *list)
+{
+	*list = vxt_cc_emit(c, code, 0, a, 0, *list);
+}
+
+void vxt_cc_patch(struct compiler *c, int64_t list, unsigned target)
+{
+	while (list != NO_FIXUP && c->rc == 0) {
+		int64_t next = c->p->ops[list].imm;
+
+		c->p->ops[list].imm = target;
+		list = next;
+	}
+}
+
+unsigned vxt_cc_slot(const struct compiler *c, const struct snode *n)
+{
+	return c->s->vars[n->idx].slot;
+}
+
+/* Whether @n is an integer req-> variable, read in place by the ops on them. */
+bool vxt_cc_req_int(const struct snode *n)
+{
+	return n->kind == SN_REQ && n->type == SV_INT;
+}
+
+/* Keys @keys[0..@n) into consecutive registers. @return the first. */
+unsigned vxt_cc_keys(struct compiler *c, struct snode *const *k, unsigned n)
+{
+	unsigned first = c->next_reg;
+
+	for (unsigned i = 0; i < n; i++)
+		vxt_cc_reg(c);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned saved = c->next_reg;
+
+		vxt_cc_value(c, k[i], first + i);
+		c->next_reg = saved;
+	}
+	return first;
+}
+
+/* Whether field @f is an integer the event holds (vm.c's event_int()). */
+static bool event_int_field(int f)
+{
+	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
+	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
+}
+
+/* Variable @n into @dst. */
+static void load(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	switch (n->kind) {
+	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_GLOBAL, dst, (uint32_t)n->idx, n->type, 0); break;
+	case SN_THIS: vxt_cc_emit(c, VXT_INSN_THIS, dst, (uint32_t)n->idx, n->type, 0); break;
+	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SELF, dst, vxt_cc_slot(c, n), n->type, 0); break;
+	case SN_REQ: vxt_cc_emit(c, VXT_INSN_REQ, dst, vxt_cc_slot(c, n), n->type, 0); break;
+	default:		/* SN_ARRAY */
+		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)n->idx, vxt_cc_keys(c, n->args, n->nargs),
+		     n->nargs);
+		break;
+	}
+}
+
+/* Register @src into variable @n; an array's keys are in @key_regs. */
+static void store(struct compiler *c, const struct snode *n, unsigned src, unsigned key_regs)
+{
+	switch (n->kind) {
+	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_SET_GLOBAL, 0, (uint32_t)n->idx, src, 0); break;
+	case SN_THIS: vxt_cc_emit(c, VXT_INSN_SET_THIS, 0, (uint32_t)n->idx, src, 0); break;
+	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SET_SELF, 0, vxt_cc_slot(c, n), src, 0); break;
+	case SN_REQ: vxt_cc_emit(c, VXT_INSN_SET_REQ, 0, vxt_cc_slot(c, n), src, 0); break;
+	default:
+		vxt_cc_emit(c, VXT_INSN_SET_ARRAY, key_regs, (uint32_t)n->idx, src, n->nargs);
+		break;
+	}
+}
+
+static unsigned arith_op(int tok)
+{
+	switch (tok) {
+	case ST_PLUS: case ST_ADDEQ: return VXT_INSN_ADD;
+	case ST_MINUS: case ST_SUBEQ: return VXT_INSN_SUB;
+	case ST_STAR: case ST_MULEQ: return VXT_INSN_MUL;
+	case ST_SLASH: case ST_DIVEQ: return VXT_INSN_DIV;
+	case ST_PERCENT: return VXT_INSN_MOD;
+	case ST_OR: return VXT_INSN_BOR;
+	case ST_XOR: return VXT_INSN_BXOR;
+	case ST_AND: return VXT_INSN_BAND;
+	case ST_SHL: return VXT_INSN_SHL;
+	default: return VXT_INSN_SHR;
+	}
+}
+
+/* @dst = @a op @b for the operator of @n; a division keeps @n to name
+ * where its run-time error is. */
+static void arith(struct compiler *c, const struct snode *n, unsigned dst, unsigned a,
+		  unsigned b)
+{
+	unsigned code = arith_op(n->op);
+
+	vxt_cc_emit(c, code, dst, a, b, code == VXT_INSN_DIV || code == VXT_INSN_MOD ? vxt_cc_node(c, n) : 0);
+}
+
+static unsigned compare_op(int tok, bool strings)
+{
+	unsigned base = strings ? VXT_INSN_STR_EQ : VXT_INSN_EQ;
+
+	switch (tok) {
+	case ST_EQ: return base;
+	case ST_NE: return base + 1;
+	case ST_LT: return base + 2;
+	case ST_LE: return base + 3;
+	case ST_GT: return base + 4;
+	default: return base + 5;
+	}
+}
+
+/* Jumps (onto @list) taken when the truth of @n is @sense; falls through
+ * otherwise. */
+void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t *list)
+{
+	int64_t other = NO_FIXUP;
+	unsigned r;
+
+	switch (n->kind) {
+	case SN_AND: case SN_OR:
+		if (sense == (n->kind == SN_OR)) {	/* either operand decides */
+			vxt_cc_test(c, n->a, sense, list);
+			vxt_cc_test(c, n->b, sense, list);
+		} else {			/* both must */
+			vxt_cc_test(c, n->a, !sense, &other);
+			vxt_cc_test(c, n->b, sense, list);
+			vxt_cc_patch(c, other, vxt_cc_here(c));
+		}
+		return;
+	case SN_UNARY:
+		if (n->op == ST_NOT) {
+			vxt_cc_test(c, n->a, !sense, list);
+			return;
+		}
+		break;
+	case SN_NUM:
+		if ((n->num != 0) == sense)
+			vxt_cc_jump(c, VXT_INSN_JUMP, 0, list);
+		return;
+	case SN_REQ:
+		if (!sense && n->type == SV_INT) {
+			vxt_cc_jump(c, VXT_INSN_UNLESS_REQ, vxt_cc_slot(c, n), list);
+			return;
+		}
+		break;
+	case SN_KEYED:	/* spec: jump when active is sense */
+		if (n->idx == SK_ACTIVE) {
+			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, !sense, list);
+			return;
+		}
+		break;
+	case SN_FIELD:
+		if (n->idx == SF_ERROR && c->has_event) {
+			vxt_cc_jump(c, sense ? VXT_INSN_IF_ERROR : VXT_INSN_UNLESS_ERROR, 0, list);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	r = vxt_cc_reg(c);
+	vxt_cc_value(c, n, r);
+	if (n->type == SV_STR)
+		vxt_cc_emit(c, VXT_INSN_STR_TRUTH, r, r, 0, 0);
+	vxt_cc_jump(c, sense ? VXT_INSN_JUMP_IF : VXT_INSN_JUMP_UNLESS, r, list);
+	c->next_reg = r;
+}
+
+/* 0 or 1 into @dst: the truth of @n. */
+static void truth(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	vxt_cc_value(c, n, dst);
+	vxt_cc_emit(c, n->type == SV_STR ? VXT_INSN_STR_TRUTH : VXT_INSN_TRUTH, dst, dst, 0, 0);
+}
+
+static void assign(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	const struct snode *v = n->a;
+	unsigned key_regs = 0;
+
+	vxt_cc_value(c, n->b, dst);
+	if (v->kind == SN_ARRAY)
+		key_regs = vxt_cc_keys(c, v->args, v->nargs);
+	if (n->op != ST_ASSIGN) {
+		unsigned old = vxt_cc_reg(c);
+
+		if (v->kind == SN_ARRAY)
+			vxt_cc_emit(c, VXT_INSN_ARRAY, old, (uint32_t)v->idx, key_regs, v->nargs);
+		else
+			load(c, v, old);
+		arith(c, n, dst, old, dst);
+	}
+	store(c, v, dst, key_regs);
+}
+
+static void incdec(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	const struct snode *v = n->a;
+	unsigned key_regs = 0, one, now;
+
+	if (v->kind == SN_ARRAY)
+		key_regs = vxt_cc_keys(c, v->args, v->nargs);
+	if (v->kind == SN_ARRAY)
+		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)v->idx, key_regs, v->nargs);
+	else
+		load(c, v, dst);
+	one = vxt_cc_reg(c);
+	now = vxt_cc_reg(c);
+	vxt_cc_emit(c, VXT_INSN_INT, one, 0, 0, n->op == ST_INC ? 1 : -1);
+	vxt_cc_emit(c, VXT_INSN_ADD, now, dst, one, 0);
+	store(c, v, now, key_regs);
+	if (!n->num)		/* prefix: the new value */
+		vxt_cc_emit(c, VXT_INSN_MOVE, dst, now, 0, 0);
+}
+
+/* The value of @n into register @dst; registers above it are free. */
+void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	unsigned saved = c->next_reg, r;
+	int64_t no = NO_FIXUP, end = NO_FIXUP;
+
+	if (c->next_reg <= dst)
+		c->next_reg = dst + 1;
+	if (c->next_reg > c->p->nregs)
+		c->p->nregs = c->next_reg;
+	switch (n->kind) {
+	case SN_NUM: vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, n->num); break;
+	case SN_STR: vxt_cc_emit(c, VXT_INSN_STR, dst, 0, 0, (int64_t)(intptr_t)n->str); break;
+	case SN_FIELD:
+		vxt_cc_emit(c, c->has_event && event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
+		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
+		break;
+	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
+		load(c, n, dst);
+		break;
+	case SN_AND: case SN_OR:
+		vxt_cc_test(c, n, false, &no);
+		vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 1);
+		vxt_cc_jump(c, VXT_INSN_JUMP, 0, &end);
+		vxt_cc_patch(c, no, vxt_cc_here(c));
+		vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);
+		vxt_cc_patch(c, end, vxt_cc_here(c));
+		break;
+	case SN_XORXOR:
+		truth(c, n->a, dst);
+		r = vxt_cc_reg(c);
+		truth(c, n->b, r);
+		vxt_cc_emit(c, VXT_INSN_NE, dst, dst, r, 0);
+		break;
+	case SN_COND:
+		vxt_cc_test(c, n->a, false, &no);
+		vxt_cc_value(c, n->b, dst);
+		vxt_cc_jump(c, VXT_INSN_JUMP, 0, &end);
+		vxt_cc_patch(c, no, vxt_cc_here(c));
+		vxt_cc_value(c, n->c, dst);
+		vxt_cc_patch(c, end, vxt_cc_here(c));
+		break;
+	case SN_UNARY:
+		if (n->op == ST_NOT) {
+			truth(c, n->a, dst);
+			vxt_cc_emit(c, VXT_INSN_NOT, dst, dst, 0, 0);
+			break;
+		}
+		vxt_cc_value(c, n->a, dst);
+		vxt_cc_emit(c, n->op == ST_TILDE ? VXT_INSN_BNOT : VXT_INSN_NEG, dst, dst, 0, 0);
+		break;
+	case SN_BINARY:
+		vxt_cc_value(c, n->a, dst);
+		r = vxt_cc_reg(c);
+		vxt_cc_value(c, n->b, r);
+		if (n->op >= ST_EQ && n->op <= ST_GE)
+			vxt_cc_emit(c, compare_op(n->op, n->a->type == SV_STR && n->b->type == SV_STR),
+			     dst, dst, r, 0);
+		else
+			arith(c, n, dst, dst, r);
+		break;
+	case SN_ASSIGN:
+		assign(c, n, dst);
+		break;
+	case SN_INCDEC:
+		incdec(c, n, dst);
+		break;
+	case SN_CALL:
+		if (n->idx == FN_SPECULATION) {
+			vxt_cc_emit(c, VXT_INSN_SPECULATION, dst, 0, 0, 0);
+		} else if (n->idx == FN_BT) {	/* strftime(): its operands, then it */
+			struct snode *const *v;
+			unsigned nv = vxt_bt_operands(n, &v);
+
+			r = nv ? vxt_cc_keys(c, v, nv) : dst;
+			vxt_cc_emit(c, VXT_INSN_BT_VALUE, dst, r, nv, vxt_cc_node(c, n));
+		} else {
+			vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);
+		}
+		break;
+	case SN_KNOWN:
+		vxt_cc_emit(c, VXT_INSN_KNOWN, dst, (uint32_t)n->idx, 0, 0);
+		break;
+	case SN_GLOB:
+		vxt_cc_value(c, n->a, dst);
+		vxt_cc_emit(c, VXT_INSN_GLOB, dst, dst, 0, (int64_t)(intptr_t)n->str);
+		break;
+	case SN_KEYED:	/* spec (a step is a statement of its own) */
+		vxt_cc_emit(c, VXT_INSN_KEYED_ACTIVE, dst, 0, 0, 0);
+		break;
+	default:
+		vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);
+		break;
+	}
+	c->next_reg = saved;
+}
+

@@ -1,0 +1,33 @@
+/* vm_impl.h - the ops of vm.c that take more than a few lines: associative
+ * arrays, text, aggregations (internal to libvxtrace)
+ */
+#ifndef VXT_SCRIPT_VM_IMPL_H
+#define VXT_SCRIPT_VM_IMPL_H
+
+#include "script/script_impl.h"
+
+/* Field @f's raw number in @ev: an object id, op, phase or command id for
+ * the string fields an aggregation key may hold raw; the integer else. */
+int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f);
+
+/* Element @keys[0..@nkeys) of associative array @var, its zero when absent. */
+struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,
+			     unsigned nkeys);
+/* Set it to @v (0 deletes it, as D frees a dynamic variable). @return 0 or
+ * -ENOMEM. */
+int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
+		     struct sval v);
+
+/* trace(@v) and printf(@fmt, @args...) into the clause's text. */
+void vxt_vm_trace(struct ectx *x, const struct sval *v);
+void vxt_vm_printf(struct ectx *x, const struct sfmt *fmt, const struct sval *args);
+
+/* Aggregation statement @n (SN_AGGSET) with value @v, keyed by the values
+ * @keys, or by the raw numbers @raw (vxt_vm_raw_field() and integers)
+ * through its cache. @return 0 or -ENOMEM. */
+int vxt_vm_aggregate(struct ectx *x, const struct snode *n, const struct sval *keys,
+		     int64_t v);
+int vxt_vm_aggregate_raw(struct ectx *x, const struct snode *n, const struct sval *raw,
+			 int64_t v);
+
+#endif

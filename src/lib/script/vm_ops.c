@@ -1,0 +1,278 @@
+/* vm_ops.c - the ops of the run loop that take more than a few lines
+ *
+ * Associative arrays (in the script's hash table, charged to dynvarsize),
+ * the text of trace() and printf() (strings escaped when the script's
+ * output is a terminal), and aggregations. An aggregation statement whose
+ * keys all have raw forms keeps a cache from the event's raw numbers
+ * (object id, op, phase, command id, integers) to its entry, so the common
+ * @[object, op] = quantize(latency) hashes a few integers per event and
+ * never a string; a miss finds the entry by the keys' values and caches it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script/vm_impl.h"
+
+int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
+{
+	switch (f) {
+	case SF_OBJECT: return ev->object;
+	case SF_OP: return ev->op;
+	case SF_PHASE: return ev->phase;
+	default: return ev->comm;	/* SF_COMM, SF_EXECNAME */
+	}
+}
+
+/* ---- associative arrays ---- */
+
+static void array_key(struct skey *k, unsigned var, const struct sval *keys, unsigned nkeys)
+{
+	k->ns = var;
+	k->n = nkeys;
+	for (unsigned i = 0; i < nkeys; i++)
+		k->k[i] = keys[i];
+}
+
+struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,
+			     unsigned nkeys)
+{
+	struct sval zero = { .type = x->s->vars[var].type == SV_STR ? SV_STR : SV_INT, .s = "" };
+	struct skey k;
+	struct sent *e;
+
+	array_key(&k, var, keys, nkeys);
+	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
+	return e ? *(struct sval *)vxt_sent_value(&x->s->vtab, e) : zero;
+}
+
+int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
+		     struct sval v)
+{
+	struct vxt_script *s = x->s;
+	struct skey k;
+	struct sent *e;
+	uint64_t h;
+
+	array_key(&k, var, keys, nkeys);
+	h = vxt_stab_hash(&k);
+	e = vxt_stab_find(&s->vtab, &k, h);
+	if (vxt_sval_frees(&v)) {	/* D: assigning 0 (a string: "") frees a dynamic variable */
+		if (e) {
+			vxt_stab_delete(&s->vtab, e);
+			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
+		}
+		return 0;
+	}
+	if (!e) {
+		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE(s)))
+			return 0;	/* a dynamic variable drop */
+		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h)))
+			return -ENOMEM;
+	}
+	*(struct sval *)vxt_sent_value(&s->vtab, e) = v;
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void text_printf(struct ectx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void text_printf(struct ectx *x, const char *fmt, ...)
+{
+	char buf[S_TEXT_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf,
+			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+void vxt_vm_trace(struct ectx *x, const struct sval *v)
+{
+	char esc[S_TEXT_MAX];
+
+	if (v->type == SV_STR)
+		text_printf(x, " %s", vxt_sprintable(x->s, v->s, esc, sizeof(esc)));
+	else
+		text_printf(x, " %" PRId64, v->i);
+}
+
+void vxt_vm_printf(struct ectx *x, const struct sfmt *f, const struct sval *args)
+{
+	char esc[S_TEXT_MAX];
+	unsigned argi = 0;
+
+	for (unsigned i = 0; i < f->n; i++) {
+		const struct sconv *c = &f->c[i];
+		const struct sval *v;
+
+		if (!c->conv) {
+			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, c->text, c->tlen);
+			continue;
+		}
+		v = &args[argi++];
+		if (c->conv == 'S' || c->conv == 'Y') {	/* D's own: formatted first */
+			char buf[1024];
+
+			vxt_script_format_conv(c, v->type == SV_STR, v->i, v->s, buf, sizeof(buf));
+			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf, strlen(buf));
+			continue;
+		}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		if (c->conv == 's')
+			text_printf(x, c->spec, v->type == SV_STR ?
+				    vxt_sprintable(x->s, v->s, esc, sizeof(esc)) : "");
+		else if (c->conv == 'c')
+			text_printf(x, c->spec, (int)v->i);
+		else
+			text_printf(x, c->spec, (long long)v->i);
+#pragma GCC diagnostic pop
+	}
+}
+
+/* ---- aggregations ---- */
+
+static void mem_peak(struct vxt_script *s)
+{
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	if (s->st.mem_bytes > s->st.peak_mem_bytes)
+		s->st.peak_mem_bytes = s->st.mem_bytes;
+}
+
+int vxt_vm_aggregate(struct ectx *x, const struct snode *n, const struct sval *keys,
+		     int64_t v)
+{
+	struct vxt_script *s = x->s;
+	struct skey k;
+	int rc;
+
+	k.ns = (uint32_t)n->idx;
+	k.n = n->nkeys;
+	for (unsigned i = 0; i < n->nkeys; i++)
+		k.k[i] = keys[i];
+	rc = vxt_sagg_add(s, &s->aggs[n->idx], &k, n->a->idx == FN_COUNT ? 1 : v, NULL);
+	mem_peak(s);
+	return rc;
+}
+
+static uint64_t raw_hash(const struct sval *k, unsigned n)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+
+	for (unsigned i = 0; i < n; i++) {
+		h = (h ^ (uint64_t)k[i].i) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h ? h : 1;
+}
+
+static struct sfastent *cache_find(const struct sfast *f, const struct sval *k, unsigned n,
+				   uint64_t h)
+{
+	size_t mask = f->cap - 1;
+
+	for (size_t i = h & mask; f->e[i].h; i = (i + 1) & mask) {
+		unsigned j;
+
+		if (f->e[i].h != h)
+			continue;
+		for (j = 0; j < n && f->e[i].k[j] == k[j].i; j++)
+			;
+		if (j == n)
+			return &f->e[i];
+	}
+	return NULL;
+}
+
+static int cache_put(struct sfast *f, const struct sval *k, unsigned n, uint64_t h,
+		     struct saggval *d)
+{
+	size_t mask, i;
+
+	if (2 * (f->n + 1) > f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		struct sfastent *ne = calloc(cap, sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		for (size_t j = 0; j < f->cap; j++) {
+			if (!f->e[j].h)
+				continue;
+			for (i = f->e[j].h & (cap - 1); ne[i].h; i = (i + 1) & (cap - 1))
+				;
+			ne[i] = f->e[j];
+		}
+		free(f->e);
+		f->e = ne;
+		f->cap = cap;
+	}
+	mask = f->cap - 1;
+	for (i = h & mask; f->e[i].h; i = (i + 1) & mask)
+		;
+	f->e[i].h = h;
+	for (unsigned j = 0; j < n; j++)
+		f->e[i].k[j] = k[j].i;
+	f->e[i].d = d;
+	f->n++;
+	return 0;
+}
+
+/* A key not in the cache: the entry by the keys' values, then cached. */
+static __attribute__((noinline)) int raw_miss(struct ectx *x, const struct snode *n,
+					      const struct sval *raw, uint64_t h, int64_t v)
+{
+	struct vxt_script *s = x->s;
+	struct sfast *f = &s->fast[n->num];
+	struct saggval *d = NULL;
+	struct skey k;
+	int rc;
+
+	k.ns = (uint32_t)n->idx;
+	k.n = n->nkeys;
+	for (unsigned i = 0; i < n->nkeys; i++)
+		k.k[i] = f->kind[i] == FK_INT ? raw[i] : vxt_sfield(x, n->keys[i]->idx);
+	rc = vxt_sagg_add(s, &s->aggs[n->idx], &k, v, &d);
+	if (rc == 0 && d)
+		rc = cache_put(f, raw, n->nkeys, h, d);
+	mem_peak(s);
+	return rc;
+}
+
+int vxt_vm_aggregate_raw(struct ectx *x, const struct snode *n, const struct sval *raw,
+			 int64_t v)
+{
+	struct vxt_script *s = x->s;
+	struct sagg *a = &s->aggs[n->idx];
+	struct sfast *f = &s->fast[n->num];
+	uint64_t h = raw_hash(raw, n->nkeys);
+
+	if (n->a->idx == FN_COUNT)
+		v = 1;
+	if (f->gen != a->gen) {		/* trunc() removed entries */
+		if (f->cap)
+			memset(f->e, 0, f->cap * sizeof(*f->e));
+		f->n = 0;
+		f->gen = a->gen;
+	}
+	if (f->cap) {
+		struct sfastent *e = cache_find(f, raw, n->nkeys, h);
+
+		if (e) {
+			vxt_sagg_add_to(a, e->d, v);
+			return 0;
+		}
+	}
+	return raw_miss(x, n, raw, h, v);
+}

@@ -1,0 +1,202 @@
+/* filter_lower.c - a compiled filter as a D predicate's tree
+ *
+ * A profile's predicates are filter expressions; the script engine runs
+ * them as D predicates, compiled by its own compiler: every test of the
+ * filter's jump table has a D node of the same meaning (a comparison of
+ * time, flags, sector, bytes, latency, error (D's error is the filter's
+ * errno, positive), pid, cpu, dev or an interval with a number, a bit
+ * test, an object, command or host name equal to a string or matching a
+ * glob (the glob op), op and phase equal to one (their names, one a code),
+ * an interval known (the known op, before it compares, as the filter
+ * tests it), and `spec`, the event's key has an active speculation). The
+ * table becomes && || ! and ?: of those tests (ACCEPT is 1, REJECT 0; a
+ * test several others lead to is one node they share). Only a number past
+ * INT64_MAX (D compares signed) keeps the filter's own predicate step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "script/script_impl.h"
+#include "select/filter_impl.h"
+#include "select/spec_impl.h"
+
+struct lowering {
+	struct vxt_script *s;
+	const struct vxt_filter *f;
+	struct snode **done;	/* the node of each test, once made */
+	struct snode *yes, *no;
+};
+
+static struct snode *node(struct lowering *l, unsigned kind, unsigned type)
+{
+	struct snode *n = vxt_script_alloc(l->s, sizeof(*n));
+
+	if (n) {
+		memset(n, 0, sizeof(*n));
+		n->kind = (uint8_t)kind;
+		n->type = (uint8_t)type;
+	}
+	return n;
+}
+
+static struct snode *pair(struct lowering *l, unsigned kind, int op, struct snode *a,
+			  struct snode *b)
+{
+	struct snode *n = a && b ? node(l, kind, SV_INT) : NULL;
+
+	if (n) {
+		n->op = op;
+		n->a = a;
+		n->b = b;
+	}
+	return n;
+}
+
+static struct snode *negate(struct lowering *l, struct snode *a)
+{
+	struct snode *n;
+
+	if (a && a->kind == SN_UNARY && a->op == ST_NOT)
+		return a->a;	/* !!x as x: a bare `error` is the error field */
+	n = a ? node(l, SN_UNARY, SV_INT) : NULL;
+
+	if (n) {
+		n->op = ST_NOT;
+		n->a = a;
+	}
+	return n;
+}
+
+/* The D field of filter field @ff, -1 when none reads the same. */
+static int field_of(unsigned ff)
+{
+	switch (ff) {
+	case FF_FLAGS: return SF_FLAGS;
+	case FF_SECTOR: return SF_SECTOR;
+	case FF_BYTES: return SF_BYTES;
+	case FF_LATENCY: return SF_LATENCY;
+	case FF_ERROR: return SF_ERROR;
+	case FF_PID: return SF_PID;
+	case FF_CPU: return SF_CPU;
+	case FF_OBJECT: return SF_OBJECT;
+	case FF_COMM: return SF_COMM;
+	case FF_HOST: return SF_HOST;
+	case FF_TIME: return SF_TIME;	/* the script sets the filters' origin too */
+	case FF_DEV: return SF_DEV;
+	case FF_OP: return SF_OP;	/* by name: one name a code */
+	case FF_PHASE: return SF_PHASE;
+	case FF_Q2D: case FF_D2C: case FF_Q2C: case FF_Q2G: case FF_G2I: case FF_I2D:
+		return SF_Q2D + (int)(ff - FF_Q2D);	/* both in VXT_IV_* order */
+	default: return -1;
+	}
+}
+
+/* Test @t as a D node, NULL when it has none (or out of memory). */
+static struct snode *test_node(struct lowering *l, const struct ftest *t)
+{
+	int field = field_of(t->field);
+	bool name = t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST;
+	bool code = t->field == FF_OP || t->field == FF_PHASE;
+	unsigned op = t->op == FO_DEVCMP ? t->aux : t->op;
+	struct snode *fld, *val;
+
+	if (t->field == FF_SPEC && t->op == FO_TRUE) {
+		struct snode *n = node(l, SN_KEYED, SV_INT);
+
+		if (n)
+			n->idx = SK_ACTIVE;
+		return n;
+	}
+	if (t->op == FO_SET && field >= SF_Q2D && field <= SF_I2D &&
+	    (val = node(l, SN_KNOWN, SV_INT))) {	/* known: a value to compare */
+		val->idx = field;
+		return val;
+	}
+	if (name && t->op == FO_GLOB && (fld = node(l, SN_FIELD, SV_STR)) &&
+	    (val = node(l, SN_GLOB, SV_INT))) {
+		fld->idx = field;
+		val->a = fld;
+		val->str = l->f->pool + t->str;
+		return val;
+	}
+	if (field < 0 || (name ? t->op != FO_STREQ : code ? t->op != FO_EQ : op > FO_BITS) ||
+	    (t->field == FF_DEV) != (t->op == FO_DEVCMP) ||
+	    (!name && t->val > INT64_MAX))	/* D compares signed */
+		return NULL;
+	fld = node(l, SN_FIELD, name || code ? SV_STR : SV_INT);
+	val = node(l, name || code ? SN_STR : SN_NUM, name || code ? SV_STR : SV_INT);
+	if (!fld || !val)
+		return NULL;
+	fld->idx = field;
+	if (name)
+		val->str = l->f->pool + t->str;
+	else if (code)
+		val->str = t->field == FF_OP ? vxt_op_name((unsigned)t->val) :
+			   vxt_phase_name((unsigned)t->val);
+	else
+		val->num = (int64_t)t->val;
+	if (op == FO_EQ && !name && !code && !t->val)
+		return negate(l, fld);	/* field == 0 as !field */
+	switch (op) {
+	case FO_EQ: case FO_STREQ: return pair(l, SN_BINARY, ST_EQ, fld, val);
+	case FO_LT: return pair(l, SN_BINARY, ST_LT, fld, val);
+	case FO_LE: return pair(l, SN_BINARY, ST_LE, fld, val);
+	default: return pair(l, SN_BINARY, ST_AND, fld, val);	/* FO_BITS */
+	}
+}
+
+static struct snode *lower_at(struct lowering *l, unsigned at, unsigned depth)
+{
+	const struct ftest *t;
+	struct snode *test, *yes, *no, *n;
+
+	if (at == FT_ACCEPT)
+		return l->yes;
+	if (at >= FT_REJECT)
+		return l->no;
+	if (at >= l->f->ntests || depth > S_MAX_DEPTH)
+		return NULL;
+	if (l->done[at])
+		return l->done[at];
+	t = &l->f->tests[at];
+	test = test_node(l, t);
+	yes = test ? lower_at(l, t->t, depth + 1) : NULL;
+	no = yes ? lower_at(l, t->f, depth + 1) : NULL;
+	if (!no)
+		return NULL;
+	if (yes == l->yes && no == l->no)
+		n = test;
+	else if (yes == l->no && no == l->yes)
+		n = negate(l, test);
+	else if (no == l->no)
+		n = pair(l, SN_AND, ST_ANDAND, test, yes);
+	else if (yes == l->yes)
+		n = pair(l, SN_OR, ST_OROR, test, no);
+	else if (yes == l->no)
+		n = pair(l, SN_AND, ST_ANDAND, negate(l, test), no);
+	else if (no == l->yes)
+		n = pair(l, SN_OR, ST_OROR, negate(l, test), yes);
+	else if ((n = node(l, SN_COND, SV_INT))) {
+		n->a = test;
+		n->b = yes;
+		n->c = no;
+	}
+	l->done[at] = n;
+	return n;
+}
+
+struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
+{
+	struct lowering l = { .s = s, .f = f };
+	struct snode *n = NULL;
+
+	l.done = calloc(f->ntests + 1, sizeof(*l.done));
+	l.yes = node(&l, SN_NUM, SV_INT);
+	l.no = node(&l, SN_NUM, SV_INT);
+	if (l.done && l.yes && l.no) {
+		l.yes->num = 1;
+		n = lower_at(&l, f->entry, 0);
+	}
+	free(l.done);
+	return n;
+}
