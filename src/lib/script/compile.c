@@ -28,8 +28,13 @@ unsigned vxt_cc_emit(struct compiler *c, unsigned code, unsigned dst, uint32_t a
 		return 0;
 	}
 	p->cap = (unsigned)cap;
-	p->ops[p->nops] = (struct vxt_insn){ .code = (uint8_t)code, .dst = (uint16_t)dst,
-					   .a = a, .b = b, .imm = imm };
+	/* zeroed whole, padding too: programs are compared with memcmp() */
+	memset(&p->ops[p->nops], 0, sizeof(p->ops[0]));
+	p->ops[p->nops].code = (uint8_t)code;
+	p->ops[p->nops].dst = (uint16_t)dst;
+	p->ops[p->nops].a = a;
+	p->ops[p->nops].b = b;
+	p->ops[p->nops].imm = imm;
 	return p->nops++;
 }
 

@@ -154,7 +154,8 @@ int vxt_ebpf_recon_round(struct vxt_ebpf_recon *r, struct vxt_bpf_slot *slots, u
 		d[k].known = !r->count(d[k].dev, &d[k].kernel);
 	if (collect(r, slots, n, t0, d, nd) < 0)
 		return -ENOMEM;
-	qsort(r->cand, r->ncand, sizeof(*r->cand), by_dev_time);
+	if (r->ncand > 1)
+		qsort(r->cand, r->ncand, sizeof(*r->cand), by_dev_time);
 	/* per device the oldest ours - kernel: taken when seen twice (or at
 	 * once), kept for the next round otherwise */
 	for (j = 0; j < r->ncand; j += run) {
@@ -184,6 +185,7 @@ int vxt_ebpf_recon_round(struct vxt_ebpf_recon *r, struct vxt_bpf_slot *slots, u
 	if (next)
 		memcpy(r->prev, r->cand, next * sizeof(*r->prev));
 	r->nprev = next;
-	qsort(r->prev, r->nprev, sizeof(*r->prev), by_slot);
+	if (r->nprev > 1)
+		qsort(r->prev, r->nprev, sizeof(*r->prev), by_slot);
 	return taken;
 }
