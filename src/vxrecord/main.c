@@ -554,8 +554,8 @@ static int record(struct options *o, int argc, char **argv)
 			status = errno == EINVAL ? EXIT_USAGE : 1;	/* a bad address */
 			goto out;
 		}
-		if (!o->quiet)
-			fprintf(stderr, "vxrecord: metrics on %s\n", vxt_metrics_server_url(http));
+		/* said even with -q: with port 0 it is the only word of the port chosen */
+		fprintf(stderr, "vxrecord: metrics on %s\n", vxt_metrics_server_url(http));
 	}
 	if (metrics && strcmp(vxt_source_name(src), "blktrace"))
 		vxt_metrics_system_objects(metrics);	/* a capture: this system's devices */

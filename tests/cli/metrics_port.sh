@@ -1,7 +1,7 @@
 #!/bin/sh
 # metrics_port.sh - a --listen port another local user holds: vxtop and
 # vxrecord say so in one line naming the port and the user, exit 1, and
-# vxrecord leaves no file.
+# vxrecord leaves no file; with port 0, vxrecord -q names the port chosen.
 . "${VXT_TOP:?}/tests/lib.sh"
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root to run a listener as another user"; exit 77; }
 command -v setpriv >/dev/null || { echo "skip: no setpriv"; exit 77; }
@@ -34,5 +34,11 @@ expect_fail "vxtop --listen $P" 1 "vxtop: metrics on $P: $who" -- \
 expect_fail "vxrecord --listen 127.0.0.1:$P" 1 "vxrecord: metrics on 127.0.0.1:$P: $who" -- \
 	timeout 20 "$B/vxrecord" -q -s sim -c 100 -o "$T/x.vxt" --listen 127.0.0.1:$P
 [ -e "$T/x.vxt" ] && fail "vxrecord left its file" || ok "vxrecord left no file"
+# port 0: the kernel chooses, and the line naming it is printed even with -q
+timeout 20 "$B/vxrecord" -q -s sim -c 100 -o "$T/z.vxt" --listen 127.0.0.1:0 2>"$T/z.err" ||
+	fail "vxrecord -q --listen 127.0.0.1:0 failed: $(cat "$T/z.err")"
+grep -Eq '^vxrecord: metrics on http://127\.0\.0\.1:[1-9][0-9]*/metrics$' "$T/z.err" &&
+	ok "vxrecord -q --listen 127.0.0.1:0 names the port chosen" ||
+	fail "vxrecord -q --listen 127.0.0.1:0: no port named: '$(cat "$T/z.err")'"
 kill -0 $HOLDER 2>/dev/null && ok "the holder still listens" || fail "the holder is gone"
 finish
