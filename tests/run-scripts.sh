@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-scripts.sh - run every tests/KIND/*.sh, print one line per script and
 # a closing "N passed, N failed, N skipped" line.
-#   usage: tests/run-scripts.sh cli|tui BUILD_DIR
+#   usage: tests/run-scripts.sh cli|tui BUILD_DIR [NAME...]
+# With NAMEs, only tests/KIND/NAME.sh for each (tests/run-one.sh).
 # A script exits 0 (pass), 77 (skip; its last line says why) or anything else (fail).
 # Each runs with stdin from /dev/null, under a time limit (VXT_TEST_TIMEOUT
 # seconds, default 900) after which its whole process group is killed: a
@@ -9,8 +10,14 @@
 kind=$1
 build=$(cd "${2:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
+shift; [ $# -gt 0 ] && shift
+if [ $# -eq 0 ]; then
+	set -- "$top"/tests/"$kind"/*.sh
+else
+	for n do shift; set -- "$@" "$top/tests/$kind/$n.sh"; done
+fi
 pass=0 fail=0 skip=0 failed=""
-for t in "$top"/tests/"$kind"/*.sh; do
+for t do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	log=$(mktemp)

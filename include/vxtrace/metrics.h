@@ -65,10 +65,18 @@ void vxt_metrics_set_lost(struct vxt_metrics *m, uint64_t lost);
  * Can't fail. */
 void vxt_metrics_set_view(struct vxt_metrics *m, const struct vxt_view_stats *st);
 
+/* The objects fed are this system's block devices (a live capture, not a
+ * file or the simulator): every 10 s, vxt_metrics_tick() removes the series
+ * and error counts of a device gone from the system whose series saw nothing
+ * since the previous look; one that comes back starts new series.
+ * Can't fail. */
+void vxt_metrics_system_objects(struct vxt_metrics *m);
+
 /* Make what was fed so far the snapshot that scrapes see.
  * @return 0 or -ENOMEM (the previous snapshot stays). */
 int vxt_metrics_publish(struct vxt_metrics *m);
-/* Publish when the last publication is 100 ms old or more. @return as above. */
+/* Publish when the last publication is 100 ms old or more (and look for
+ * devices gone, see above). @return as above. */
 int vxt_metrics_tick(struct vxt_metrics *m);
 
 /* Render the published snapshot (any thread). @return 0 with a malloc'd text

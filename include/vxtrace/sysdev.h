@@ -59,4 +59,11 @@ bool vxt_sysdev_is_mq(uint32_t dev);
  */
 int vxt_sysdev_inflight(uint32_t dev, uint64_t *n);
 
+/*
+ * The kernel names of the system's block devices, sorted and joined by ", "
+ * into @buf (cut with "..." when they do not fit), for messages that say
+ * which names an object list may hold. Can't fail: "none" when there are none.
+ */
+void vxt_sysdev_names(char *buf, size_t size);
+
 #endif

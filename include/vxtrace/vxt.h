@@ -164,6 +164,33 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE]);
  * their chunks are asked for. */
 struct vxt_reader *vxt_reader_open_set(const char *const *paths, size_t n,
 				       char err[VXT_ERRBUF_SIZE]);
+/* The checks vxt_reader_open_set() makes of its files, on @n readers
+ * already open (the SQL tables' files): 0, or -EINVAL with the reason in
+ * @err. One reader always passes. */
+int vxt_reader_check_set(const struct vxt_reader *const *rs, size_t n,
+			 char err[VXT_ERRBUF_SIZE]);
+/* Where event @ev, number @ordinal of @r, comes from: for several files
+ * (vxt_reader_open_set()) the file that holds it, its ordinal, time and
+ * ids there; for one file the event itself. */
+struct vxt_origin {
+	const struct vxt_reader *file;	/* borrowed, valid while @r is open */
+	uint64_t ordinal;		/* in that file */
+	uint64_t time_ns;		/* on that file's clock */
+	uint32_t object, comm;		/* ids in that file's tables */
+	bool hole;			/* a lost record standing for an event of a damaged
+					 * chunk of that file (vxt_reader_holes()) */
+};
+/* @return 0, or a negative errno (a merged chunk that cannot be merged)
+ * with the reason in vxt_reader_error(). Merges the event's chunk again
+ * when it is not the one the reader holds. */
+int vxt_reader_origin(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event *ev,
+		      struct vxt_origin *o);
+/* Damaged chunks of several files met so far: each such chunk's events are
+ * merged as lost records of one event each, so the merged chunks keep the
+ * other files' events (formats/vxt.md). @return how many, with the last
+ * one's message ("FILE: chunk N: ...: its K events are lost") in *@why;
+ * 0 for one file, whose damaged chunks fail to decode. */
+size_t vxt_reader_holes(const struct vxt_reader *r, const char **why);
 /* What a user should know about files opened together that did not stop
  * them, one line: hosts whose events have no time in common, a minute or
  * more apart (formats/vxt.md). NULL when there is nothing to say. */
@@ -211,7 +238,13 @@ bool vxt_reader_recovered(const struct vxt_reader *r);
 /* When the scan stopped at damage: its offset and a message; else -1. */
 int64_t vxt_reader_damage(const struct vxt_reader *r, const char **why);
 
-/* Scan for chunks appended since open. @return new chunks (>= 0), or a negative errno. */
+/* Is the file still the one opened: not truncated below what was read, its
+ * header the same? (A file written anew in place, vxrecord --force.) A
+ * merged or in-memory reader always is. @return 0, or -ESTALE (or another
+ * negative errno) with the reason in vxt_reader_error(). */
+int vxt_reader_check_same(struct vxt_reader *r);
+/* Scan for chunks appended since open. @return new chunks (>= 0), or a negative errno:
+ * -ESTALE when the file was truncated or written anew in place since open. */
 int vxt_reader_refresh(struct vxt_reader *r);
 
 /* Position before the first event with time >= @t_ns. @return 0 or a negative errno. */

@@ -279,7 +279,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case O_SINK_USER: o->ship.co.user = optarg; break;
 		case O_SINK_PWFILE: o->ship.password_file = optarg; break;
 		case O_FILTER: o->keep.filter = optarg; break;
-		case 'O': o->src.objects = optarg; break;
+		case 'O':
+			if (vxt_source_option(&o->src, "objects", optarg, err) < 0)
+				return die_usage("%s", err);
+			break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("vxrecord %s\n", vxt_version()); return 0;
@@ -555,6 +558,8 @@ static int record(struct options *o, int argc, char **argv)
 			fprintf(stderr, "vxrecord: metrics on http://%s/metrics (port %u)\n",
 				o->listen, vxt_metrics_server_port(http));
 	}
+	if (metrics && strcmp(vxt_source_name(src), "blktrace"))
+		vxt_metrics_system_objects(metrics);	/* a capture: this system's devices */
 	if (ship_open(&o->ship, err) < 0) {
 		fprintf(stderr, "vxrecord: %s\n", err);
 		goto out;
@@ -675,7 +680,20 @@ out:
 	return status;
 }
 
-int main(int argc, char **argv)
+/* What reached stdout (--help, a script's output): a write that failed, as
+ * into a full disk, turns a success into exit 1; a failure already said keeps
+ * its status. @return @rc, or 1. */
+static int stdout_status(int rc)
+{
+	int e = fflush(stdout) == EOF ? errno : 0;
+
+	if (rc || e == EPIPE || (!e && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "vxrecord: stdout: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return 1;
+}
+
+static int run(int argc, char **argv)
 {
 	struct options o = { .ship.retry_ns = 60000000000ull };
 	struct sigaction sa = { 0 };
@@ -688,4 +706,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	return record(&o, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_status(run(argc, argv));
 }

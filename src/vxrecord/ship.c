@@ -124,6 +124,19 @@ int ship_start(struct ship *s, const char *path, char err[VXT_ERRBUF_SIZE])
 	return 0;
 }
 
+/* The events to ship: all the file's, now that the writer has closed it
+ * (the thread may have stopped reading long before); what the thread read
+ * when the file cannot be opened. */
+static uint64_t file_events(const struct ship *s)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r = vxt_reader_open(s->path, err);
+	uint64_t n = r ? vxt_reader_nevents(r) : s->events;
+
+	vxt_reader_close(r);
+	return n > s->events ? n : s->events;
+}
+
 int ship_finish(struct ship *s)
 {
 	if (!s->started)
@@ -134,7 +147,7 @@ int ship_finish(struct ship *s)
 	if (s->rc < 0) {
 		fprintf(stderr, "vxrecord: %s; %" PRIu64 " of %" PRIu64 " events shipped, the "
 			"rest is in %s: vxreplay %s --export %s sends it\n", s->err,
-			vxt_ch_rows_sent(s->ch), s->events, s->path, s->path, s->url);
+			vxt_ch_rows_sent(s->ch), file_events(s), s->path, s->path, s->url);
 		return -1;
 	}
 	return 0;

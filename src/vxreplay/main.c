@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "report/batch_profile.h"
@@ -299,6 +300,25 @@ static int check_range(struct vxt_reader *r, const struct options *o, const stru
 	return die_usage("%s", msg);
 }
 
+/* The objects of @t by name, joined by ", " and escaped into @buf (cut with
+ * "..."), for the message that says which names -O may hold. @return @buf. */
+static const char *object_names(const struct vxt_objtab *t, char *buf, size_t size)
+{
+	char name[VXT_ESCAPE_MAX(VXT_OBJ_NAME_MAX)];
+	size_t i, n = vxt_objtab_count(t), len = 0;
+
+	snprintf(buf, size, "none");
+	for (i = 0; i < n; i++) {
+		vxt_text(vxt_objtab_get(t, (uint32_t)i)->name, name, sizeof(name));
+		if (len + strlen(name) + 6 >= size) {
+			snprintf(buf + len, size - len, "%s...", len ? ", " : "");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", name);
+	}
+	return buf;
+}
+
 /* Resolve --from, --to and --object against the file. @return 0 or an exit status. */
 static int make_scope(struct vxt_reader *r, const struct options *o, struct report_ctx *c)
 {
@@ -317,10 +337,11 @@ static int make_scope(struct vxt_reader *r, const struct options *o, struct repo
 	if (o->object) {
 		c->scope.object = vxt_objtab_find_name(vxt_reader_objects(r), o->object);
 		if (c->scope.object < 0) {
-			char nb[VXT_ESCAPE_MAX(256)];
+			char nb[VXT_ESCAPE_MAX(256)], names[VXT_ESCAPE_MAX(160)];
 
-			fprintf(stderr, "vxreplay: %s: no object named '%s'\n", o->file,
-				vxt_text(o->object, nb, sizeof(nb)));
+			fprintf(stderr, "vxreplay: %s: no object named '%s' (its objects: %s)\n",
+				o->file, vxt_text(o->object, nb, sizeof(nb)),
+				object_names(vxt_reader_objects(r), names, sizeof(names)));
 			return EXIT_USAGE;
 		}
 	}
@@ -612,7 +633,33 @@ static int run_explain(const struct options *o)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What reached stdout (a report, --info, --help): a write that failed, as
+ * into a full disk, turns a success into exit 1; a failure already said keeps
+ * its status. @return @rc, or 1. */
+static int stdout_status(int rc)
+{
+	int e = fflush(stdout) == EOF ? errno : 0;
+
+	if (rc || (!e && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "vxreplay: stdout: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return 1;
+}
+
+/* A rotated set or a fleet is opened whole, one descriptor per file: take
+ * every descriptor the hard limit allows (the soft limit is often 1024).
+ * Can't fail: a limit left as it was shows as the open that fails. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int run(int argc, char **argv)
 {
 	struct options o = { .export = -1, .sink.retry_ns = 60000000000ull,
 			     .tui.t_start = vxt_now_mono() };
@@ -625,6 +672,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (o.explain)
 		return run_explain(&o);
+	raise_nofile();
 	if (o.sql)
 		return run_sql(&o);
 	if (trace_files_collect(&tf, o.files, (size_t)o.nfiles))
@@ -666,4 +714,9 @@ int main(int argc, char **argv)
 	vxt_reader_close(r);
 	trace_files_free(&tf);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_status(run(argc, argv));
 }

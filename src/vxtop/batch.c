@@ -326,7 +326,7 @@ static void on_close(struct vxtop_collector *c, const struct vxtop_snap *s, void
 		text_interval(c, b, s);
 	b->shown++;
 	if (fflush(stdout) == EOF && b->status == 0) {
-		b->status = 2;
+		b->status = 1;
 		b->err = errno;
 	}
 }
@@ -383,16 +383,21 @@ int vxtop_batch(struct vxtop_collector *c, const struct vxtop_cfg *cfg)
 	}
 	if (cfg->format == VXTOP_FMT_JSON)
 		printf("%s]\n", b.shown ? "\n" : "[");
-	fflush(stdout);
+	if (fflush(stdout) == EOF && b.status == 0) {
+		b.status = 1;
+		b.err = errno;
+	}
 	free(b.rows);
 	c->on_close = NULL;
 	if (rc < 0) {
 		fprintf(stderr, "vxtop: %s\n", c->err);
 		return 1;
 	}
-	if (b.status && b.err == EPIPE)
+	if (b.status && b.err == EPIPE) {
+		clearerr(stdout);
 		return 0;	/* the reader went away (| head): not an error */
+	}
 	if (b.status)
-		fprintf(stderr, "vxtop: writing the output: %s\n", strerror(b.err));
+		fprintf(stderr, "vxtop: stdout: write error: %s\n", strerror(b.err));
 	return b.status;
 }

@@ -125,6 +125,8 @@ static int open_metrics(struct vxtop_collector *c, const struct vxtop_opts *o)
 		snprintf(c->err, sizeof(c->err), "out of memory");
 		return -ENOMEM;
 	}
+	if (c->src)	/* not a followed file: this system's devices */
+		vxt_metrics_system_objects(c->metrics);
 	vxt_metrics_publish(c->metrics);
 	c->http = vxt_metrics_serve(c->metrics, o->listen, o->listen_remote, c->err);
 	if (!c->http)

@@ -27,8 +27,13 @@ int vxtop_follow_open(struct vxtop_collector *c, const struct vxtop_opts *o)
 	int rc;
 
 	for (;;) {
+		struct stat st;
+
 		c->rd = vxt_reader_open(o->follow, c->err);
 		if (c->rd || vxt_now_mono() > give_up)
+			break;
+		/* a fifo or a directory never becomes a trace: no wait */
+		if (stat(o->follow, &st) == 0 && !S_ISREG(st.st_mode))
 			break;
 		nanosleep(&nap, NULL);
 	}

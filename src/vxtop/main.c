@@ -18,6 +18,19 @@
 
 volatile sig_atomic_t vxtop_stop;
 
+/* What reached stdout (-b's tables, --help): a write that failed, as into a
+ * full disk, turns a success into exit 1; a reader gone (| head) is no
+ * failure, and a failure already said keeps its status. @return @rc, or 1. */
+static int stdout_status(int rc)
+{
+	int e = fflush(stdout) == EOF ? errno : 0;
+
+	if (rc || e == EPIPE || (!e && !ferror(stdout)))
+		return rc;
+	fprintf(stderr, "vxtop: stdout: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+	return 1;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -226,8 +239,8 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 		xopts[cfg->src.nx++] = arg;
 		cfg->src.xopts = xopts;
 		break;
-	case 'h': usage(stdout); exit(0);
-	case 'V': printf("vxtop %s\n", vxt_version()); exit(0);
+	case 'h': usage(stdout); exit(stdout_status(0));
+	case 'V': printf("vxtop %s\n", vxt_version()); exit(stdout_status(0));
 	default: usage(stderr); exit(2);
 	}
 }
@@ -249,7 +262,7 @@ static void set_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct vxtop_cfg cfg = {
 		.src.interval_ns = VXT_NSEC_PER_SEC,
@@ -315,6 +328,11 @@ int main(int argc, char **argv)
 	}
 	free((char *)cfg.src.command);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	return stdout_status(run(argc, argv));
 }
 
 char *vxtop_fmt_lat(double ns, char *buf, size_t size)

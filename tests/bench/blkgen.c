@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vxtrace/blktrace.h"
+#include "../unit/fixture.h"
 
 static void put(FILE *f, const struct vxt_blk_rec *r, const void *pdu)
 {
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 		uint32_t rw = x & 1 ? VXT_BLK_TC_WRITE : VXT_BLK_TC_READ;
 		int k;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		r.sector = (x >> 8) % (1ull << 31) & ~7ull;
 		r.bytes = (uint32_t)(4096u << (x >> 60 & 3));
 		c = (unsigned)(i / 5 % ncpu);

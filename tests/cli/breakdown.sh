@@ -13,21 +13,19 @@
 #    ordinal of the first such event, never given a made-up time.
 # 4. A capture of issue and completion only says the breakdown is not
 #    available and gives D2C equal to the completions' latencies.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
 top=${VXT_TOP:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "breakdown: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "breakdown: python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "breakdown: python3 not installed"
 
 # --- 4. issue-only capture (no external data needed) -------------------------
-"$b/vxrecord" -q -s sim -c 20000 -o "$tmp/sim.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/sim.vxt" --report breakdown > "$tmp/sim.txt" || fail "breakdown of sim failed"
+"$b/vxrecord" -q -s sim -c 20000 -o "$tmp/sim.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/sim.vxt" --report breakdown > "$tmp/sim.txt" || { fail "breakdown of sim failed"; finish; }
 grep -q "breakdown not available" "$tmp/sim.txt" || fail "no word that the breakdown is not available"
-"$b/vxreplay" "$tmp/sim.vxt" --report breakdown -F json > "$tmp/sim.json" || fail "json failed"
-"$b/vxreplay" "$tmp/sim.vxt" --report events -F csv > "$tmp/sim.csv" || fail "events failed"
-python3 - "$tmp" <<'PYEOF' || exit 1
+"$b/vxreplay" "$tmp/sim.vxt" --report breakdown -F json > "$tmp/sim.json" || { fail "json failed"; finish; }
+"$b/vxreplay" "$tmp/sim.vxt" --report events -F csv > "$tmp/sim.csv" || { fail "events failed"; finish; }
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, sys
 tmp = sys.argv[1]
 j = json.load(open(tmp + "/sim.json"))
@@ -45,16 +43,15 @@ PYEOF
 
 data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
 if [ ! -d "$data" ]; then
-	echo "breakdown: $data absent: real-capture and btt checks skipped"
-	exit 77
+	skip "breakdown: $data absent: real-capture and btt checks skipped"
 fi
-"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || fail "import failed"
-"$b/vxreplay" "$tmp/c.vxt" --report breakdown -F json > "$tmp/c.json" || fail "breakdown json failed"
-"$b/vxreplay" "$tmp/c.vxt" --report breakdown -F csv > "$tmp/c.csv" || fail "breakdown csv failed"
-"$b/vxreplay" "$tmp/c.vxt" --report breakdown > "$tmp/c.txt" || fail "breakdown text failed"
-"$b/vxreplay" "$tmp/c.vxt" --report events -F csv > "$tmp/ev.csv" || fail "events failed"
+"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || { fail "import failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report breakdown -F json > "$tmp/c.json" || { fail "breakdown json failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report breakdown -F csv > "$tmp/c.csv" || { fail "breakdown csv failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report breakdown > "$tmp/c.txt" || { fail "breakdown text failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report events -F csv > "$tmp/ev.csv" || { fail "events failed"; finish; }
 "$b/vxreplay" "$tmp/c.vxt" --report breakdown -F json --filter 'comm == "xfsaild/dm-0"' \
-	> "$tmp/f.json" || fail "filtered breakdown failed"
+	> "$tmp/f.json" || { fail "filtered breakdown failed"; finish; }
 
 # --- 2. intervals recomputed from the event list ------------------------------
 # Pairing by hand: a queue is pending from its Q to the C whose range holds it;
@@ -100,7 +97,7 @@ END { for (k in n) printf "%s %d %d\n", k, n[k], int(s[k] / n[k] + 0.5) }
 pair "" > "$tmp/awk.txt"
 # a filter counts the intervals its events end (Q2Q: between the queues it keeps)
 pair "xfsaild/dm-0" > "$tmp/awkf.txt"
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import json, sys
 tmp = sys.argv[1]
 for js, ref in (("c.json", "awk.txt"), ("f.json", "awkf.txt")):
@@ -114,7 +111,7 @@ PYEOF
 
 # the HTML report's breakdown table: every interval it shows, N and average
 # as the page prints them, against the same pairing by hand
-"$b/vxreplay" "$tmp/c.vxt" --report html -o "$tmp/c.html" || fail "html report failed"
+"$b/vxreplay" "$tmp/c.vxt" --report html -o "$tmp/c.html" || { fail "html report failed"; finish; }
 awk 'function dur(v) { if (v < 1000) return sprintf("%dns", v)
 		if (v < 1e6) return sprintf("%.1fus", v / 1e3)
 		if (v < 1e9) return sprintf("%.1fms", v / 1e6); return sprintf("%.2fs", v / 1e9) }
@@ -128,13 +125,13 @@ echo "breakdown: html table, $(wc -l < "$tmp/html.txt") intervals: $(cut -d' ' -
 
 # --- 3. completions without their issue -------------------------------------
 "$b/vxreplay" "$tmp/c.vxt" --export blktrace --filter 'phase != start' -o "$tmp/nod.dump" \
-	2>/dev/null || fail "export without issues failed"
-"$b/vxrecord" -q --import blktrace "$tmp/nod.dump" -o "$tmp/nod.vxt" || fail "re-import failed"
-"$b/vxreplay" "$tmp/nod.vxt" --report breakdown -F json > "$tmp/nod.json" || fail "breakdown failed"
-"$b/vxreplay" "$tmp/nod.vxt" --report events -F csv > "$tmp/nod.csv" || fail "events failed"
+	2>/dev/null || { fail "export without issues failed"; finish; }
+"$b/vxrecord" -q --import blktrace "$tmp/nod.dump" -o "$tmp/nod.vxt" || { fail "re-import failed"; finish; }
+"$b/vxreplay" "$tmp/nod.vxt" --report breakdown -F json > "$tmp/nod.json" || { fail "breakdown failed"; finish; }
+"$b/vxreplay" "$tmp/nod.vxt" --report events -F csv > "$tmp/nod.csv" || { fail "events failed"; finish; }
 first=$(awk -F, 'NR > 1 && $3 == "done" { print NR - 2; exit }' "$tmp/nod.csv")
 ndone=$(awk -F, 'NR > 1 && $3 == "done"' "$tmp/nod.csv" | wc -l)
-python3 - "$tmp/nod.json" "$first" "$ndone" <<'PYEOF' || exit 1
+python3 - "$tmp/nod.json" "$first" "$ndone" <<'PYEOF' || fail "the python check above"
 import json, sys
 j = json.load(open(sys.argv[1]))
 u = j["unpaired"]["no-issue"]
@@ -146,12 +143,11 @@ PYEOF
 
 # --- 1. btt on the same records ----------------------------------------------
 if ! command -v btt >/dev/null || ! command -v blkparse >/dev/null; then
-	echo "breakdown: btt not installed (apt-get install blktrace): btt comparison skipped"
-	exit 77
+	skip "breakdown: btt not installed (apt-get install blktrace): btt comparison skipped"
 fi
 (cd "$tmp" && blkparse -q -i "$data/sda" -d sda.bin > /dev/null 2>&1 && btt -i sda.bin > btt.txt 2>&1) ||
 	fail "blkparse/btt failed"
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import json, re, sys
 tmp = sys.argv[1]
 j = json.load(open(tmp + "/c.json"))
@@ -192,4 +188,5 @@ for kind, key in (("Q2Q", "q2q"), ("D2D", "d2d")):
        (s["mode"], s["mode_count"]) != (int(m.group(3)), int(m.group(4))):
         fail("%s seeks %s, btt %s" % (kind, s, m.groups()))
 PYEOF
-echo "breakdown: ok"
+[ $fails = 0 ] && ok "breakdown: ok"
+finish

@@ -8,53 +8,8 @@
 # are one line each, and the local file is untouched.
 . "${VXT_TOP:?}/tests/lib.sh"
 
-for b in clickhouse-server python3 curl; do
-	command -v $b >/dev/null 2>&1 || { echo "skip: $b is not installed"; exit 77; }
-done
+. "$VXT_TOP/tests/cli/clickhouse_env.inc"
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-HP=$(free_port)
-TP=$(free_port)
-mkdir -p "$T/ch"
-cat >"$T/ch/config.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
-    <logger><level>error</level><console>1</console></logger>
-    <http_port>$HP</http_port>
-    <tcp_port>$TP</tcp_port>
-    <listen_host>127.0.0.1</listen_host>
-    <path>$T/ch/data/</path>
-    <tmp_path>$T/ch/tmp/</tmp_path>
-    <users_config>users.xml</users_config>
-    <default_profile>default</default_profile>
-    <default_database>default</default_database>
-    <mark_cache_size>5368709</mark_cache_size>
-</yandex>
-EOF
-cat >"$T/ch/users.xml" <<'EOF'
-<?xml version="1.0"?>
-<yandex>
-    <profiles><default></default></profiles>
-    <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-        <profile>default</profile><quota>default</quota></default></users>
-    <quotas><default></default></quotas>
-</yandex>
-EOF
-ch_pid=""
-proxy_pid=""
-start_server() {
-	clickhouse-server --config-file="$T/ch/config.xml" >>"$T/ch/log" 2>&1 &
-	ch_pid=$!
-	i=0
-	# (a loaded machine may take many seconds: a bound only against a hang)
-	until curl -s "http://127.0.0.1:$HP/" --data-binary 'SELECT 1' 2>/dev/null | grep -q '^1$'; do
-		i=$((i + 1))
-		[ $i -gt 1200 ] && { fail "clickhouse-server did not start: $(tail -n 3 "$T/ch/log")"; finish; }
-		sleep 0.1
-	done
-}
 # until_rows TABLE PID: wait until TABLE has a row while PID runs; stop PID
 # there (SIGSTOP), so what follows comes in the middle of its run whatever
 # the machine's speed. @return 1 if PID ended first.
@@ -93,15 +48,6 @@ PY
 	wait $drop_pid || fail "no connection reached the listener on $HP"
 	start_server
 }
-cleanup() {
-	[ -n "$ch_pid" ] && kill -9 $ch_pid 2>/dev/null
-	[ -n "$proxy_pid" ] && kill $proxy_pid 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-sql() { curl -s -S "http://127.0.0.1:$HP/" --data-binary "$1"; }
-
 start_server
 URL=clickhouse+http://127.0.0.1:$HP/vx.events
 
@@ -200,44 +146,8 @@ expect_fail "wrong schema" 1 "vx.wrong: wrong schema: column object is UInt32, v
 expect_fail "bad URL" 2 "expected clickhouse+http://HOST:PORT/DB.TABLE" -- \
 	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$HP/events
 
-# a proxy that passes statements to the server but answers inserts with a
-# 500, or closes the connection in the middle of the batch
-PP=$(free_port)
-python3 - "$PP" "$HP" "$T/mode" <<'EOF' &
-import http.server, socket, sys, urllib.request
-port, up, modefile = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def do_POST(self):
-        n = int(self.headers.get("Content-Length", 0))
-        if "INSERT" in urllib.parse.unquote(self.path):
-            mode = open(modefile).read().strip()
-            if mode == "close":
-                self.rfile.read(min(n, 1000))
-                self.connection.shutdown(socket.SHUT_RDWR)
-                return
-            self.rfile.read(n)
-            body = b"Code: 241, e.displayText() = DB::Exception: Memory limit exceeded\n"
-            self.send_response(500)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        data = self.rfile.read(n)
-        r = urllib.request.urlopen("http://127.0.0.1:%d%s" % (up, self.path), data)
-        body = r.read()
-        self.send_response(r.status)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()
-EOF
-proxy_pid=$!
 echo 500 >"$T/mode"
-i=0
-until curl -s "http://127.0.0.1:$PP/" --data-binary 'SELECT 1' 2>/dev/null | grep -q '^1$'; do
-	i=$((i + 1)); [ $i -gt 600 ] && break; sleep 0.1
-done
+start_proxy "$T/mode"
 expect_fail "HTTP 500" 1 "vx.proxied: HTTP 500: Code: 241.*Memory limit exceeded (tried [0-9]* times); 0 of [0-9]* events sent" -- \
 	"$B/vxreplay" "$T/a.vxt" --export clickhouse+http://127.0.0.1:$PP/vx.proxied \
 	--sink-batch 2000 --sink-retry 1s

@@ -2,19 +2,19 @@
 # completion.sh - the bash completions of vxrecord, vxreplay and vxtop offer
 # the options of each program's --help, the values of the options that take a
 # fixed set, trace files, and the objects of the trace being replayed.
-set -u
-top=${VXT_TOP:?}
-b=${VXT_BUILD:?}
-command -v bash >/dev/null || { echo "bash not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$b/vxrecord" -q -s sim -d 1s -o "$tmp/t.vxt" || { echo "completion: vxrecord failed"; exit 1; }
+. "${VXT_TOP:?}/tests/lib.sh"
+top=$VXT_TOP b=$B tmp=$T
+command -v bash >/dev/null || skip "bash not installed"
+"$b/vxrecord" -q -s sim -d 1s -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
 mkdir "$tmp/sub"
-cd "$tmp" || exit 1
+cd "$tmp" || { fail "cd $tmp"; finish; }
+# the completions run in bash, which sources lib.sh too and counts its own
+# failed checks
 PATH=$b:$PATH bash -c '
+. "$1/tests/lib.sh"
+set +u	# as in the interactive shells the completions are written for
 c=$1/contrib/bash-completion
 . "$c/vxrecord"; . "$c/vxreplay"; . "$c/vxtop"
-fail() { echo "completion: $*"; exit 1; }
 # comp FUNC WORDS...: complete the last word; the result in $got, sorted.
 comp() {
 	local f=$1; shift
@@ -61,5 +61,7 @@ want "json text " "vxtop -F"
 comp _vxtop vxtop --
 for o in --batch --count --interval --follow --output --objects --match --filter \
 	 --profile-dir --version --help; do has "$o" "vxtop options"; done
-echo "completion: ok"
-' sh "$top"
+[ $fails = 0 ] && ok "completion: every option, value, file and object offered"
+finish
+' sh "$top" || fail "the completions (above)"
+finish

@@ -3,14 +3,10 @@
 # --help/-h on stdout with exit 0; bad usage is one line on stderr,
 # "PROG: ... (see PROG --help)", exit 2; failures exit 1; NO_COLOR removes
 # colour from the screens, TERM=dumb gets no screen and no escape sequences.
-set -u
-b=${VXT_BUILD:?}
-top=${VXT_TOP:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "conventions: $*"; exit 1; }
+. "${VXT_TOP:?}/tests/lib.sh"
+b=$B top=$VXT_TOP tmp=$T
 version=$(sed -n 's/^#define VXT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vxtrace/vxtrace.h")
-"$b/vxrecord" -q -s sim -d 2s -o "$tmp/t.vxt" || fail "vxrecord failed"
+"$b/vxrecord" -q -s sim -d 2s -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
 
 # expect STATUS PROG ARGS...: run, check the status; output in $tmp/out, $tmp/err.
 expect() {
@@ -74,7 +70,7 @@ expect 0 "$b/vxreplay" "$tmp/t.vxt" --report summary
 expect 0 "$b/vxtop" -b -c 1 -i 100ms -s sim
 
 # Colours and terminals need a pseudo-terminal: script(1).
-command -v script >/dev/null || { echo "script (bsdutils) not installed"; exit 77; }
+command -v script >/dev/null || skip "script (bsdutils) not installed"
 # on_pty ENV...: run $cmd on a pty for at most 1.5 s; output in $tmp/pty.
 # --foreground keeps $cmd in the terminal's foreground process group: in a
 # group of its own (what timeout does by default, and what happens when
@@ -106,4 +102,5 @@ on_pty TERM=dumb
 grep -q 'ev/s' "$tmp/pty" && fail "vxrecord shows a progress line on TERM=dumb"
 grep -qaP '\x1b' "$tmp/pty" && fail "vxrecord wrote escape sequences on TERM=dumb"
 grep -q '^vxrecord: .* events' "$tmp/pty" || fail "vxrecord printed no summary on TERM=dumb"
-echo "conventions: ok"
+[ $fails = 0 ] && ok "conventions: the three programs behave alike"
+finish

@@ -4,14 +4,11 @@
 # stderr in one line (file, chunk, offset), prints the rest exactly (the
 # reference is the intact file's events without that chunk's, cut with awk)
 # and exits 3.
-set -u
-b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "damage: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "${VXT_TOP:?}/tests/lib.sh"
+b=$B
+cd "$T" || { fail "cd $T"; finish; }
 
-"$b/vxrecord" -q -s sim --seed 1 -c 200000 -o t.vxt || fail "vxrecord failed"
+"$b/vxrecord" -q -s sim --seed 1 -c 200000 -o t.vxt || { fail "vxrecord failed"; finish; }
 cp t.vxt d.vxt
 printf 'XXXXXXXX' | dd of=d.vxt bs=1 seek=1572864 conv=notrunc 2>/dev/null
 # the chunk holding offset 1.5 MB, its first event and count (from the intact file)
@@ -21,7 +18,7 @@ printf 'XXXXXXXX' | dd of=d.vxt bs=1 seek=1572864 conv=notrunc 2>/dev/null
 		if ($2 <= 1572864 && 1572864 < $2 + $3) { print $1, first, $5; exit }
 		first += $5
 	}' > which
-read -r chunk first count < which || fail "no chunk at 1.5 MB: $("$b/vxreplay" t.vxt --info)"
+read -r chunk first count < which || { fail "no chunk at 1.5 MB: $("$b/vxreplay" t.vxt --info)"; finish; }
 # drop events first+1 .. first+count (1-based after the CSV header)
 cut_rows() { awk -v a="$first" -v n="$count" 'NR == 1 || NR - 1 <= a || NR - 1 > a + n'; }
 "$b/vxreplay" t.vxt --report events --format csv | cut_rows > want.csv
@@ -63,4 +60,5 @@ for e in jsonl chrome blktrace; do
 done
 run "html" --report html -o x.html
 grep -q "$total" x.html || fail "html: no $total events"
-echo "damage: ok (chunk $chunk of d.vxt skipped, $total events shown)"
+[ $fails = 0 ] && ok "damage: chunk $chunk of d.vxt skipped, $total events shown"
+finish

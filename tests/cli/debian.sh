@@ -5,27 +5,23 @@
 # libvxtrace-dev (headers, static library, vxtrace.pc) and vxtrace-dkms (the
 # module's source, registered with dkms by its maintainer scripts). A tiny
 # program builds against the unpacked -dev package and runs on a trace.
-[ -n "${VXT_SAN:-}" ] && { echo "builds its packages with its own compiler flags: run once, not again under the sanitizers"; exit 77; }
-set -u
-top=${VXT_TOP:?}
-b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "debian: $*"; exit 1; }
+. "${VXT_TOP:?}/tests/lib.sh"
+[ -n "${VXT_SAN:-}" ] && skip "builds its packages with its own compiler flags: run once, not again under the sanitizers"
+top=$VXT_TOP b=$B tmp=$T
 for t in dpkg-buildpackage dh git; do
-	command -v $t >/dev/null || { echo "$t not installed (apt-get install debhelper)"; exit 77; }
+	command -v $t >/dev/null || skip "$t not installed (apt-get install debhelper)"
 done
-dpkg -s dh-dkms >/dev/null 2>&1 || { echo "dh-dkms not installed (apt-get install dh-dkms)"; exit 77; }
-git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout"; exit 77; }
+dpkg -s dh-dkms >/dev/null 2>&1 || skip "dh-dkms not installed (apt-get install dh-dkms)"
+git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
 
 version=$(sed -n 's/^#define VXT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vxtrace/vxtrace.h")
 DEB_BUILD_OPTIONS="nocheck parallel=2" make -s -C "$top" deb DEB_DIR="$tmp/deb" \
-	> "$tmp/build.log" 2>&1 || { tail -n 30 "$tmp/build.log"; fail "make deb failed"; }
+	> "$tmp/build.log" 2>&1 || { tail -n 30 "$tmp/build.log"; fail "make deb failed"; finish; }
 arch=$(dpkg --print-architecture)
 d=$tmp/deb
 for p in vxtrace_${version}_$arch libvxtrace0_${version}_$arch libvxtrace-dev_${version}_$arch \
 	 vxtrace-dkms_${version}_all; do
-	[ -f "$d/$p.deb" ] || fail "$p.deb was not built"
+	[ -f "$d/$p.deb" ] || { fail "$p.deb was not built"; continue; }
 	dpkg-deb -x "$d/$p.deb" "$tmp/root" || fail "$p.deb does not unpack"
 done
 dpkg-deb -f "$d/vxtrace_${version}_$arch.deb" Depends | grep -q 'libzstd1' ||
@@ -55,7 +51,7 @@ grep -qa '/usr/share/vxtrace/profiles' "$r/usr/bin/vxreplay" ||
 	fail "the packaged vxreplay does not look in /usr/share/vxtrace/profiles"
 [ "$("$r/usr/bin/vxreplay" --version)" = "vxreplay $version" ] || fail "packaged vxreplay --version"
 
-"$b/vxrecord" -q -s sim -d 2s -o "$tmp/t.vxt" || fail "vxrecord failed"
+"$b/vxrecord" -q -s sim -d 2s -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
 cat > "$tmp/v.c" <<'CEOF'
 #include <stdio.h>
 #include <vxtrace/vxtrace.h>
@@ -77,4 +73,5 @@ cc -std=c11 -o "$tmp/v" "$tmp/v.c" $flags || fail "a program does not build agai
 out=$(LD_LIBRARY_PATH=$r/usr/lib/$multi "$tmp/v" "$tmp/t.vxt") || fail "the program failed"
 n=$("$b/vxreplay" "$tmp/t.vxt" --report summary --format csv | tail -n 1 | cut -d, -f4)
 [ "$out" = "$version $n" ] || fail "the program printed '$out', expected '$version $n'"
-echo "debian: $(cd "$d" && ls *.deb | grep -v dbgsym | tr '\n' ' ')"
+ok "debian: $(cd "$d" && ls *.deb | grep -v dbgsym | tr '\n' ' ')"
+finish

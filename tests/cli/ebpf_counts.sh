@@ -15,7 +15,6 @@
 # the capture as a full ring does.
 #   env: VXT_TEST_ROUNDS (default 3), VXT_TEST_SECONDS (per round, default 2)
 . "$VXT_TOP/tests/lib.sh"
-skip() { echo "$*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (BPF and loop devices)"
 [ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 command -v fio >/dev/null || skip "no fio (apt-get install fio)"

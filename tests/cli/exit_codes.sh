@@ -50,6 +50,26 @@ expect_fail "vxreplay: --from past the end" 2 "--from 100: past the end of the t
 expect_fail "vxreplay: --from past the end, an export" 2 "past the end of the trace" -- \
 	rep "$T/t.vxt" --from 100 --export csv
 expect_fail "vxreplay: unknown object" 2 "no object named 'sdz'" -- rep "$T/t.vxt" --objects sdz
+# --objects: a list naming no device, or a device this system lacks, is bad
+# usage; the message says which names the list may hold (a sysfs of two disks)
+mkdir -p "$T/sys/class/block/vxq0" "$T/sys/class/block/vxq1" "$T/sys/dev/block/8:0"
+echo 8:0 >"$T/sys/class/block/vxq0/dev"
+echo 8:16 >"$T/sys/class/block/vxq1/dev"
+for l in "" ",,," " , " "vxq0,nosuch"; do
+	expect_fail "vxrecord -O '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O "$l" -o "$T/u.vxt"
+	expect_fail "vxrecord --objects '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 --objects="$l" -o "$T/u.vxt"
+	expect_fail "vxtop -O '$l'" 2 "block devices here: vxq0, vxq1)" -- \
+		env VXT_SYSFS="$T/sys" timeout 20 "$B/vxtop" -b -c 1 -i 100ms --source sim -O "$l"
+	expect_fail "vxreplay -O '$l'" 2 "(its objects: sda, sdb, nvme0n1, dm-0)" -- \
+		rep "$T/t.vxt" -O "$l"
+done
+expect_fail "vxrecord -O: an unknown name" 2 "object 'nosuch': no such block device" -- \
+	env VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O vxq1,nosuch -o "$T/u.vxt"
+VXT_SYSFS="$T/sys" "$B/vxrecord" -q --source sim -c 10 -O vxq1,8:0 -o "$T/u.vxt" &&
+	ok "vxrecord -O of known names: 0" || fail "vxrecord -O of known names"
+rm -f "$T/u.vxt"
 expect_fail "vxreplay: bad time" 2 "--from: bad time 'soon'" -- rep "$T/t.vxt" --from soon
 expect_fail "vxreplay: no file" 2 "no trace file given" -- rep --report summary
 expect_fail "vxrecord: no output" 2 "no output file" -- rec --source sim
@@ -73,4 +93,32 @@ expect_fail "vxreplay: existing output" 1 "file exists (use --force to overwrite
 	rep "$T/t.vxt" --report summary -o "$T/ok.vxt"
 expect_fail "vxtop: a missing followed file" 1 "$T/none.vxt: No such file or directory" -- \
 	top --follow "$T/none.vxt"
+
+# -- 1: stdout that takes nothing (a full disk), whatever went to it
+if [ -c /dev/full ]; then
+	full() { "$@" >/dev/full; }
+	printf 'io:::done { printf("%%d\\n", bytes); }\n' >"$T/p.d"
+	for a in "--help" "-V" "--source sim -c 3000 -o $T/full.vxt -f --script $T/p.d -x quiet=1"; do
+		# shellcheck disable=SC2086 # the words of $a are the arguments
+		expect_fail "vxrecord $a > /dev/full" 1 "write error" -- full rec $a
+	done
+	for a in "--help" "-V" "--info" "--verify" "--report summary" "--report events --format csv" \
+		"--export jsonl" "--sql 'select count(*) from events'" "--script $T/p.d"; do
+		# shellcheck disable=SC2086
+		eval "set -- $a"
+		expect_fail "vxreplay $a > /dev/full" 1 "write error" -- \
+			full rep "$T/t.vxt" "$@"
+	done
+	expect_fail "vxreplay --info of two files > /dev/full" 1 "write error" -- \
+		full rep --info "$T/t.vxt" "$T/ok.vxt"
+	for a in "--help" "-V" "--source sim" "--source sim -F json" "--follow $T/t.vxt"; do
+		# shellcheck disable=SC2086
+		expect_fail "vxtop -b $a > /dev/full" 1 "write error" -- full top $a
+	done
+	# a reader that goes away (| head) is no failure
+	{ timeout 20 "$B/vxtop" -b -i 10ms -c 500 --source sim 2>"$T/pipe.err"; echo $? >"$T/pipe.rc"; } |
+		head -1 >/dev/null
+	expect_eq "vxtop -b | head -1: exit status" "$(cat "$T/pipe.rc")" 0
+	expect_eq "vxtop -b | head -1: nothing said" "$(cat "$T/pipe.err")" ""
+fi
 finish

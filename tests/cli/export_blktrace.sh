@@ -5,33 +5,31 @@
 # completion gets no made-up Q or I, so btt shows no interval (and vxreplay
 # says why); --objects keeps one device, and vxrecord --import blktrace reads the
 # export back to the same summary.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "export_blktrace: $*"; exit 1; }
 for t in blkparse btt python3; do
-	command -v $t >/dev/null || { echo "$t not installed (apt-get install blktrace)"; exit 77; }
+	command -v $t >/dev/null || skip "$t not installed (apt-get install blktrace)"
 done
 
-"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
-"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
-"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || fail "csv export failed"
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || { fail "summary failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || { fail "objects failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || { fail "csv export failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --export blktrace -o "$tmp/t.dump" 2>"$tmp/export.err" ||
-	fail "blktrace export failed"
+	{ fail "blktrace export failed"; finish; }
 grep -q "no queue phase" "$tmp/export.err" || fail "no word that the export has no queue phase: $(cat "$tmp/export.err")"
 "$b/vxreplay" "$tmp/t.vxt" --export blktrace --objects sdb > "$tmp/sdb.dump" 2>/dev/null ||
-	fail "blktrace export of one object failed"
+	{ fail "blktrace export of one object failed"; finish; }
 blkparse -i - < "$tmp/t.dump" > "$tmp/blkparse.txt" 2> "$tmp/blkparse.err" ||
 	{ cat "$tmp/blkparse.err"; fail "blkparse failed"; }
 blkparse -i - < "$tmp/sdb.dump" > "$tmp/sdb.txt" 2>&1 || fail "blkparse failed on one object"
 (cd "$tmp" && btt -i t.dump > btt.txt 2>&1) || { tail "$tmp/btt.txt"; fail "btt failed"; }
-"$b/vxrecord" -q --import blktrace "$tmp/t.dump" -o "$tmp/back.vxt" || fail "import of the export failed"
+"$b/vxrecord" -q --import blktrace "$tmp/t.dump" -o "$tmp/back.vxt" || { fail "import of the export failed"; finish; }
 "$b/vxreplay" "$tmp/back.vxt" --report summary --format json > "$tmp/back.json" ||
-	fail "summary of the import failed"
+	{ fail "summary of the import failed"; finish; }
 
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, re, sys
 tmp = sys.argv[1]
 def fail(m):
@@ -115,7 +113,7 @@ PYEOF
 if command -v iowatcher >/dev/null; then
 	(cd "$tmp" && iowatcher -t t.dump -o t.svg > iowatcher.log 2>&1) ||
 		{ cat "$tmp/iowatcher.log"; fail "iowatcher failed"; }
-	python3 - "$tmp/t.svg" <<'PYEOF' || exit 1
+	python3 - "$tmp/t.svg" <<'PYEOF' || fail "the python check above"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 texts = {(t.text or "").strip() for t in root.iter() if t.tag.endswith("text")}
@@ -125,4 +123,5 @@ for title in ("Device IO", "Throughput", "IO Latency"):
 PYEOF
 fi
 [ -t 1 ] || { "$b/vxreplay" "$tmp/t.vxt" --export blktrace > /dev/null 2>&1 || fail "export to a pipe failed"; }
-echo "export_blktrace: ok"
+[ $fails = 0 ] && ok "export_blktrace: ok"
+finish

@@ -3,25 +3,23 @@
 # that Perfetto opens: a complete event per completed I/O on a lane of its
 # object, lanes whose slices never overlap, an instant per error, process and
 # lane names; counts equal the summary report.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "export_chrome: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "python3 not installed"
 
-"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
-"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
-"$b/vxreplay" "$tmp/t.vxt" --export chrome -o "$tmp/all.json" || fail "chrome export failed"
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || { fail "summary failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || { fail "objects failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --export chrome -o "$tmp/all.json" || { fail "chrome export failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --export chrome --objects sdb > "$tmp/sdb.json" ||
-	fail "chrome export of one object failed"
+	{ fail "chrome export of one object failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --export chrome --profile errors-in-context -o "$tmp/prof.json" ||
-	fail "chrome export through a profile failed"
+	{ fail "chrome export through a profile failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --report summary --format json --profile errors-in-context \
-	> "$tmp/prof-sum.json" || fail "summary through a profile failed"
+	> "$tmp/prof-sum.json" || { fail "summary through a profile failed"; finish; }
 
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import json, sys
 tmp = sys.argv[1]
 def fail(m):
@@ -86,4 +84,5 @@ with_names = [n for n in objs if objs[n]["errors"]]
 check(tmp + "/prof.json", ps["ios"], ps["errors"], with_names)
 print("export_chrome: %d I/Os on %d lanes, %d errors" % (nx, nl, s["errors"]))
 PYEOF
-echo "export_chrome: ok"
+[ $fails = 0 ] && ok "export_chrome: ok"
+finish

@@ -2,28 +2,26 @@
 # export_csv.sh - vxreplay --export csv and jsonl: one row per event with the
 # column names vxt(5) documents, counts equal to the summary report, and
 # --from/--to/--objects honoured.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "export_csv: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "python3 not installed"
 
-"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
-"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || fail "csv export failed"
-"$b/vxreplay" "$tmp/t.vxt" --export jsonl > "$tmp/all.jsonl" || fail "jsonl export failed"
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || { fail "summary failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/all.csv" || { fail "csv export failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --export jsonl > "$tmp/all.jsonl" || { fail "jsonl export failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --export csv --objects sdb --from 0.5 --to +2s -o "$tmp/part.csv" ||
-	fail "scoped csv export failed"
+	{ fail "scoped csv export failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --report events --format csv --objects sdb --from 0.5 --to +2s \
-	-o "$tmp/part-events.csv" || fail "events report failed"
+	-o "$tmp/part-events.csv" || { fail "events report failed"; finish; }
 cmp -s "$tmp/part.csv" "$tmp/part-events.csv" || fail "scoped csv differs from the events report"
 "$b/vxreplay" "$tmp/t.vxt" --export csv --filter 'error == EIO && op == write' -o "$tmp/eio.csv" ||
-	fail "filtered csv export failed"
+	{ fail "filtered csv export failed"; finish; }
 "$b/vxreplay" "$tmp/t.vxt" --export csv --filter 'op == wrte' > /dev/null 2>&1
 [ $? -eq 2 ] || fail "a bad filter should exit 2"
 
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, sys
 tmp = sys.argv[1]
 cols = ["time_ns", "object", "phase", "op", "flags", "sector", "bytes", "latency_ns",
@@ -80,7 +78,7 @@ PYEOF
 
 # Names with commas, quotes, backslashes and control characters (a blktrace
 # capture's process and message notes) survive CSV quoting and JSON escaping.
-python3 - "$tmp/odd.blk" <<'PYEOF' || exit 1
+python3 - "$tmp/odd.blk" <<'PYEOF' || fail "the python check above"
 import struct, sys
 def rec(seq, t, sector, nbytes, action, pid, cpu, err, pdu=b""):
     return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sector, nbytes, action, pid,
@@ -92,10 +90,10 @@ out += rec(1, 2000, 100, 4096, (WRITE | ISSUE) << 16 | 7, 42, 0, 0)
 out += rec(2, 9000, 100, 4096, (WRITE | COMPLETE) << 16 | 8, 42, 0, (-5) & 0xffff)
 open(sys.argv[1], "wb").write(out)
 PYEOF
-"$b/vxrecord" -q --import blktrace "$tmp/odd.blk" -o "$tmp/odd.vxt" || fail "import of odd names failed"
-"$b/vxreplay" "$tmp/odd.vxt" --export csv -o "$tmp/odd.csv" || fail "csv export of odd names failed"
-"$b/vxreplay" "$tmp/odd.vxt" --export jsonl -o "$tmp/odd.jsonl" || fail "jsonl export of odd names failed"
-python3 - "$tmp" <<'PYEOF' || exit 1
+"$b/vxrecord" -q --import blktrace "$tmp/odd.blk" -o "$tmp/odd.vxt" || { fail "import of odd names failed"; finish; }
+"$b/vxreplay" "$tmp/odd.vxt" --export csv -o "$tmp/odd.csv" || { fail "csv export of odd names failed"; finish; }
+"$b/vxreplay" "$tmp/odd.vxt" --export jsonl -o "$tmp/odd.jsonl" || { fail "jsonl export of odd names failed"; finish; }
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, sys
 tmp = sys.argv[1]
 want = ['he said "hi", ok\n\x02', 'a,b"c\x01d\\e', 'a,b"c\x01d\\e']
@@ -112,4 +110,5 @@ PYEOF
 [ $? -eq 2 ] || fail "unknown export format should exit 2"
 "$b/vxreplay" "$tmp/t.vxt" --export csv -o "$tmp/no/such/dir.csv" 2>/dev/null
 [ $? -eq 1 ] || fail "unwritable output should exit 1"
-echo "export_csv: ok"
+[ $fails = 0 ] && ok "export_csv: ok"
+finish

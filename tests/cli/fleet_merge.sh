@@ -9,12 +9,10 @@
 # is merged with one warning naming the gap (computed from the events); and
 # the same file twice, the same host twice, a file without a clock anchor, a
 # glob or directory without files each give one line and exit 1.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "fleet_merge: $*"; exit 1; }
-cd "$tmp" || exit 1
+cd "$tmp" || { fail "cd $tmp"; finish; }
 rec() { "$b/vxrecord" -q -s sim -d 4s --rate 3000 "$@"; }
 rep() { "$b/vxreplay" "$@"; }
 
@@ -186,4 +184,5 @@ grep -q '^navigation keys' bench.out && fail "--bench=first went on past the fir
 rep a.vxt --bench=all > bench.out 2>&1
 [ $? -eq 2 ] || fail "--bench=all should exit 2"
 grep -q 'bench=all' bench.out || fail "--bench=all: $(cat bench.out)"
-echo "fleet_merge: ok"
+[ $fails = 0 ] && ok "fleet_merge: ok"
+finish

@@ -4,15 +4,13 @@
 # log2 bucket, all objects and the busiest ones apart, p50 / p99 marked),
 # and the breakdown table (d2c only on a capture of issue and completion),
 # against brute force over `--report events --format csv`.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "html_charts: $*"; exit 1; }
 
-"$b/vxrecord" -q -s sim -c 200000 -o "$tmp/t.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/t.vxt" --report events --format csv >"$tmp/ev.csv" || fail "events failed"
-"$b/vxreplay" "$tmp/t.vxt" --report html -o "$tmp/r.html" || fail "html report failed"
+"$b/vxrecord" -q -s sim -c 200000 -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report events --format csv >"$tmp/ev.csv" || { fail "events failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report html -o "$tmp/r.html" || { fail "html report failed"; finish; }
 
 # histogram rows: "bucket all first-object" against the completions
 obj=$(grep -A1 '<table id="latency-table">' "$tmp/r.html" |
@@ -29,7 +27,7 @@ sed -n 's/^<tr data-bucket="\([0-9]*\)"><td>[^<(]*\(([^)]*)\)\{0,1\}<\/td><td>\(
 	"$tmp/r.html" | sed 's/ (\(.*\))$/ \1/; s/,//g; s/ *$//' | awk '{ if (NF > 3) { printf "%s %s %s", $1, $2, $3
 		for (i = 4; i <= NF; i++) printf " %s", $i; print "" } else print }' >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "latency table: $(diff "$tmp/want" "$tmp/got" | head -6)"
-echo "ok: latency histogram, $(wc -l <"$tmp/want") buckets, all and $obj, p50/p99"
+ok "latency histogram, $(wc -l <"$tmp/want") buckets, all and $obj, p50/p99"
 
 # IOPS and MB/s per interval: 120 bins over [first, last + 1)
 awk -F, 'NR == 2 { t0 = $1 } NR > 1 { last = $1; t[NR] = $1; d[NR] = $3 == "done"; by[NR] = $7 }
@@ -46,15 +44,15 @@ paste -d' ' "$tmp/iops" "$tmp/mbs" >"$tmp/got"
 [ "$(wc -l <"$tmp/got")" -eq 120 ] || fail "$(wc -l <"$tmp/got") intervals, want 120"
 cmp -s "$tmp/want" "$tmp/got" || fail "IOPS / MB/s: $(diff "$tmp/want" "$tmp/got" | head -6)"
 grep -q '<svg id="latency-over-time"' "$tmp/r.html" || fail "no latency chart"
-echo "ok: IOPS and MB/s of 120 intervals"
+ok "IOPS and MB/s of 120 intervals"
 
 # one object: its own histogram
-"$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || fail "sdb report failed"
+"$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || { fail "sdb report failed"; finish; }
 want=$(awk -F, '$2 == "sdb" && $3 == "done"' "$tmp/ev.csv" | wc -l)
 got=$(sed -n 's/^<tr data-bucket="[0-9]*"><td>[^<]*<\/td><td>\([0-9]*\)<\/td>.*/\1/p' "$tmp/sdb.html" |
 	awk '{ s += $1 } END { print s + 0 }')
 [ "$got" -eq "$want" ] || fail "sdb histogram holds $got I/Os, want $want"
-echo "ok: --objects sdb: $got I/Os in its histogram"
+ok "--objects sdb: $got I/Os in its histogram"
 
 # the breakdown: D2C of every completion with a size (flushes are left out,
 # as btt does; formats/reports.md), issue and completion only here
@@ -63,4 +61,5 @@ got=$(sed -n 's/^<tr data-iv="d2c"><td>d2c<\/td><td>\([0-9]*\)<\/td>.*/\1/p' "$t
 [ "$got" = "$want" ] || fail "breakdown: d2c N $got, want $want"
 grep -q 'The trace holds issue and completion only' "$tmp/r.html" || fail "breakdown: no word on Q2C"
 [ "$(grep -c '<tr data-iv=' "$tmp/r.html")" -eq 1 ] || fail "breakdown: intervals beyond d2c"
-echo "ok: breakdown d2c N=$got, the queue side said not captured"
+[ $fails = 0 ] && ok "breakdown d2c N=$got, the queue side said not captured"
+finish

@@ -3,21 +3,19 @@
 # headless Chromium renders with its figures: the error timeline (a bar per
 # interval with errors), the heatmap (a row of cells per object) and the
 # object table (a row per object), with no external resource.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "html_report: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "python3 not installed"
 
-"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || fail "vxrecord failed"
-"$b/vxreplay" "$tmp/t.vxt" --report html -o "$tmp/report.html" || fail "html report failed"
-"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || fail "objects failed"
-"$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || fail "one object's report failed"
+"$b/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" || { fail "vxrecord failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report html -o "$tmp/report.html" || { fail "html report failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report objects --format json > "$tmp/obj.json" || { fail "objects failed"; finish; }
+"$b/vxreplay" "$tmp/t.vxt" --report html --objects sdb -o "$tmp/sdb.html" || { fail "one object's report failed"; finish; }
 grep -q '<h2>I/O per LBA range of sdb</h2>' "$tmp/sdb.html" || fail "one object's report has no LBA heatmap"
 [ "$(grep -c '<rect class="cell"' "$tmp/sdb.html")" -eq $((16 * 120)) ] ||
 	fail "the LBA heatmap is not 16 ranges x 120 intervals"
-"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
+"$b/vxreplay" "$tmp/t.vxt" --report summary --format json > "$tmp/sum.json" || { fail "summary failed"; finish; }
 
 # Self-contained: nothing fetched from anywhere.
 if grep -Eiq '<(script|link|img|iframe)|src=|href=|url\(|@import' "$tmp/report.html"; then
@@ -26,8 +24,7 @@ fi
 
 chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$chrome" ]; then
-	echo "chromium not installed (apt-get install chromium)"
-	exit 77
+	skip "chromium not installed (apt-get install chromium)"
 fi
 profile=$(mktemp -d)
 timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
@@ -38,7 +35,7 @@ rc=$?
 rm -rf "$profile"
 [ $rc -eq 0 ] || { tail -n 5 "$tmp/chrome.log"; fail "chromium exited $rc"; }
 
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import json, sys
 from html.parser import HTMLParser
 tmp = sys.argv[1]
@@ -102,7 +99,7 @@ PYEOF
 # With a profile or a script that keeps every failed I/O, the page's later
 # passes (timeline, error table) read what the first one kept: the error
 # table lists each failed completion, counted here from the whole file's CSV.
-"$b/vxrecord" -q -s sim -c 200000 --seed 3 -o "$tmp/s3.vxt" || fail "vxrecord seed 3 failed"
+"$b/vxrecord" -q -s sim -c 200000 --seed 3 -o "$tmp/s3.vxt" || { fail "vxrecord seed 3 failed"; finish; }
 want=$("$b/vxreplay" "$tmp/s3.vxt" --report events -F csv |
 	awk -F, 'NR > 1 && $3 == "done" && $9 != 0 { n++ } END { print n + 0 }')
 [ "$want" -gt 0 ] || fail "seed 3 has no failed I/O"
@@ -111,9 +108,10 @@ n=0
 for keep in "--profile errors-in-context" "--script ${VXT_TOP:?}/formats/profiles/io-errors.d"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
-	"$b/vxreplay" "$tmp/s3.vxt" $keep --report html -o "$tmp/k$n.html" || fail "$keep: html report failed"
+	"$b/vxreplay" "$tmp/s3.vxt" $keep --report html -o "$tmp/k$n.html" || { fail "$keep: html report failed"; finish; }
 	got=$(sed -n '/<table id="errors">/,/<\/table>/p' "$tmp/k$n.html" | grep -c '<tr><td')
 	[ "$got" -eq "$want" ] || fail "$keep: the error table lists $got failed I/Os, the file has $want"
 	grep -q '<rect class="err"' "$tmp/k$n.html" || fail "$keep: the error timeline has no bar"
 done
-echo "html_report: ok"
+[ $fails = 0 ] && ok "html_report: ok"
+finish

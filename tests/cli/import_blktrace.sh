@@ -34,6 +34,11 @@ check() {
 
 "$B/vxrecord" --import blktrace "$D/sda" -o "$T/p.vxt" -q || fail "import by prefix"
 check prefix "$T/p.vxt"
+# over an earlier import: refused without --force for its real cause, overwritten with it
+expect_fail "re-import without --force" 1 "file exists" -- \
+	"$B/vxrecord" --import blktrace "$D/sda" -o "$T/p.vxt" -q
+"$B/vxrecord" --import blktrace "$D/sda" -o "$T/p.vxt" -q --force || fail "re-import with --force"
+check "prefix again" "$T/p.vxt"
 expect_eq "object named after the files" \
 	"$("$B/vxreplay" "$T/p.vxt" --report objects --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["object"])')" sda
 

@@ -3,18 +3,15 @@
 # a shared library with its soname, headers and a vxtrace.pc that a tiny
 # program builds and runs against; `make uninstall` removes every file; an
 # installed vxreplay and vxrecord find the shipped profiles in share/.
-[ -n "${VXT_SAN:-}" ] && { echo "builds and installs with its own compiler flags: run once, not again under the sanitizers"; exit 77; }
-set -u
-top=${VXT_TOP:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${VXT_TOP:?}/tests/lib.sh"
+[ -n "${VXT_SAN:-}" ] && skip "builds and installs with its own compiler flags: run once, not again under the sanitizers"
+top=$VXT_TOP tmp=$T
 dest=$tmp/root
 prefix=/opt/vxtrace
-fail() { echo "install: $*"; exit 1; }
 
-command -v pkg-config >/dev/null || { echo "pkg-config not installed"; exit 77; }
+command -v pkg-config >/dev/null || skip "pkg-config not installed"
 make -s -C "$top" install DESTDIR="$dest" PREFIX=$prefix >"$tmp/make.log" 2>&1 ||
-	{ tail -n 20 "$tmp/make.log"; fail "make install failed"; }
+	{ tail -n 20 "$tmp/make.log"; fail "make install failed"; finish; }
 
 p=$dest$prefix
 for f in bin/vxrecord bin/vxreplay bin/vxtop lib/libvxtrace.a lib/libvxtrace.so \
@@ -71,7 +68,7 @@ int main(int argc, char **argv)
 }
 CEOF
 export PKG_CONFIG_PATH=$p/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
-flags=$(pkg-config --cflags --libs vxtrace) || fail "pkg-config --cflags --libs vxtrace failed"
+flags=$(pkg-config --cflags --libs vxtrace) || { fail "pkg-config --cflags --libs vxtrace failed"; finish; }
 echo "pkg-config: $flags"
 case $flags in *"-I$p/include"*) ;; *) fail "cflags do not point into DESTDIR: $flags" ;; esac
 cc -std=c11 -Wall -Werror -o "$tmp/count" "$tmp/count.c" $flags || fail "tiny program does not build"
@@ -84,7 +81,7 @@ cc -std=c11 -Wall -Werror -o "$tmp/count-static" "$tmp/count.c" \
 	fail "tiny program does not link statically with: $static"
 readelf -d "$tmp/count-static" | grep -q 'NEEDED.*libvxtrace' && fail "static build needs libvxtrace.so"
 LD_LIBRARY_PATH=$p/lib "$p/bin/vxrecord" -q -s sim -d 5s --rate 4000 -o "$tmp/t.vxt" ||
-	fail "installed vxrecord failed"
+	{ fail "installed vxrecord failed"; finish; }
 out=$(LD_LIBRARY_PATH=$p/lib "$tmp/count" "$tmp/t.vxt") || fail "tiny program failed: $out"
 LD_LIBRARY_PATH=$p/lib ldd "$tmp/count" | grep -q "libvxtrace.so.0 => $p/lib/" ||
 	fail "tiny program does not load the installed library"
@@ -126,4 +123,5 @@ make -s -C "$top" uninstall PREFIX="$direct" >"$tmp/make.log" 2>&1 ||
 	{ tail -n 20 "$tmp/make.log"; fail "make uninstall PREFIX=$direct failed"; }
 left=$(find "$dest" ! -type d)
 [ -z "$left" ] || fail "uninstall left files behind: $left"
-echo "install: ok"
+[ $fails = 0 ] && ok "install: installs, builds against, uninstalls"
+finish

@@ -8,18 +8,16 @@
 # one; a merge folds the bio away, or moves a request that starts where the
 # bio ends; the completion closes the oldest issued one). An interval not
 # known (a phase missing) matches no comparison.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
 top=${VXT_TOP:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "interval_fields: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "interval_fields: python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "interval_fields: python3 not installed"
 data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
-[ -d "$data" ] || { echo "interval_fields: $data absent: skipped"; exit 77; }
+[ -d "$data" ] || skip "interval_fields: $data absent: skipped"
 
-"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || fail "import failed"
-"$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || fail "events failed"
+"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || { fail "import failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || { fail "events failed"; finish; }
 
 # one line per completion: q2d d2c q2c q2g g2i i2d ("-" = unknown), paired
 # by brute force in ivpair.awk (its first three columns are time, object, sector)
@@ -52,4 +50,5 @@ for name in q2d d2c q2c q2g g2i i2d; do
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["ios"])')
 	[ "$got" = "$want" ] || fail "bare $name: $got completions, awk finds $want"
 done
-echo "interval_fields: $checked comparisons equal to awk's counts"
+[ $fails = 0 ] && ok "interval_fields: $checked comparisons equal to awk's counts"
+finish

@@ -9,17 +9,15 @@
 # sector (tests/cli/ivpair.awk). An interval is known on its
 # completion only: on every other phase a comparison on it is false, so
 # `!(q2d <= X)` keeps them all.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
 top=${VXT_TOP:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "interval_filters: $*"; exit 1; }
 data=${VXT_SHARED:-$top/../shared}/data/blktrace/centos7-sda
-[ -d "$data" ] || { echo "interval_filters: $data absent: skipped"; exit 77; }
+[ -d "$data" ] || skip "interval_filters: $data absent: skipped"
 
-"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || fail "import failed"
-"$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || fail "events failed"
+"$b/vxrecord" -q --import blktrace "$data/sda" -o "$tmp/c.vxt" || { fail "import failed"; finish; }
+"$b/vxreplay" "$tmp/c.vxt" --report events --format csv >"$tmp/ev.csv" || { fail "events failed"; finish; }
 
 awk -F, -f "$top/tests/cli/ivpair.awk" "$tmp/ev.csv" >"$tmp/iv"
 nall=$(($(wc -l <"$tmp/ev.csv") - 1))
@@ -39,7 +37,7 @@ nsmall=$(awk -v x="$q2d" '$4 != "-" && $4 <= x' "$tmp/iv" | wc -l)
 
 # vxrecord --filter: the file holds exactly the completions awk finds
 "$b/vxrecord" -q --import blktrace "$data/sda" --filter "q2c > ${q2c}ns" -o "$tmp/r.vxt" ||
-	fail "vxrecord --filter q2c failed"
+	{ fail "vxrecord --filter q2c failed"; finish; }
 "$b/vxreplay" "$tmp/r.vxt" --report events --format csv |
 	awk -F, 'NR > 1 { print $1 "," $2 "," $6 "," $3 }' >"$tmp/got"
 grep -v ',done$' "$tmp/got" | head -n 3 | grep -q . && fail "vxrecord --filter q2c kept a phase other than done"
@@ -49,7 +47,7 @@ echo "vxrecord --filter q2c: the $nwant completions awk finds"
 
 # an earlier phase: every comparison false, so its negation keeps it
 "$b/vxrecord" -q --import blktrace "$data/sda" --filter "!(q2d <= ${q2d}ns)" -o "$tmp/n.vxt" ||
-	fail "vxrecord --filter !q2d failed"
+	{ fail "vxrecord --filter !q2d failed"; finish; }
 got=$("$b/vxreplay" "$tmp/n.vxt" --report events --format csv | tail -n +2 | wc -l)
 [ "$got" -eq $((nall - nsmall)) ] ||
 	fail "vxrecord --filter '!(q2d <= ${q2d}ns)': $got events, awk finds $((nall - nsmall)) of $nall"
@@ -71,7 +69,7 @@ got=$("$b/vxreplay" "$tmp/c.vxt" --profile "$tmp/slowq.yaml" --report events --f
 [ "$got" = "$(cat "$tmp/want")" ] ||
 	fail "vxreplay --profile (filter: q2c): $(printf '%s\n' "$got" | wc -l) events, awk finds $nwant"
 "$b/vxrecord" -q --import blktrace "$data/sda" --profile "$tmp/slowq.yaml" -o "$tmp/p.vxt" ||
-	fail "vxrecord --profile failed"
+	{ fail "vxrecord --profile failed"; finish; }
 "$b/vxreplay" "$tmp/p.vxt" --report events --format csv |
 	awk -F, 'NR > 1 { print $1 "," $2 "," $6 }' | cmp -s - "$tmp/want" ||
 	fail "vxrecord --profile (filter: q2c) differs from awk"
@@ -97,4 +95,5 @@ echo "speculation predicate q2c: the $nwant completions awk finds"
 printf 'io:::done { @n = count(); }\n' >"$tmp/count.d"
 got=$("$b/vxreplay" "$tmp/c.vxt" --script "$tmp/count.d" --filter "q2c > ${q2c}ns" | tr -d ' \n')
 [ "$got" = "$nwant" ] || fail "vxreplay --script under --filter q2c: $got completions, awk finds $nwant"
-echo "vxreplay --script under --filter q2c: $got completions"
+[ $fails = 0 ] && ok "vxreplay --script under --filter q2c: $got completions"
+finish

@@ -9,9 +9,10 @@
 # only when M is L or a layer below L. A program (src/vxrecord, src/vxreplay,
 # src/vxtop) or the TUI library (src/tui) includes no private header of the
 # library at all.
-[ -n "${VXT_SAN:-}" ] && { echo "reads the sources, no program runs: run once, not again under the sanitizers"; exit 77; }
-top=${VXT_TOP:?VXT_TOP unset}
-cd "$top" || exit 1
+. "${VXT_TOP:?}/tests/lib.sh"
+[ -n "${VXT_SAN:-}" ] && skip "reads the sources, no program runs: run once, not again under the sanitizers"
+top=$VXT_TOP
+cd "$top" || { fail "cd $top"; finish; }
 
 layer_rank() {
 	case $1 in
@@ -36,13 +37,11 @@ public_layer() {
 	esac
 }
 
-bad=0
 for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
 	if [ "$rank" = 0 ]; then
-		echo "$f: not in a layer folder (common format source script select analysis sink)"
-		bad=1
+		fail "$f: not in a layer folder (common format source script select analysis sink)"
 		continue
 	fi
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
@@ -52,13 +51,11 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 		*) continue ;;	# a header beside the file
 		esac
 		if [ "$to" = unknown ]; then
-			echo "$f: includes $inc, a public header with no layer in tests/cli/layers.sh"
-			bad=1
+			fail "$f: includes $inc, a public header with no layer in tests/cli/layers.sh"
 			continue
 		fi
 		if [ "$(layer_rank "$to")" -gt "$rank" ]; then
-			echo "$f: includes $inc: layer $layer must not include layer $to (above it)"
-			bad=1
+			fail "$f: includes $inc: layer $layer must not include layer $to (above it)"
 		fi
 	done
 done
@@ -66,7 +63,7 @@ done
 # every public header has a layer
 for h in include/vxtrace/*.h; do
 	[ "$(public_layer "$(basename "$h")")" = unknown ] &&
-		{ echo "$h: no layer in tests/cli/layers.sh"; bad=1; }
+		fail "$h: no layer in tests/cli/layers.sh"
 done
 
 # programs and the TUI library: public headers and their own only
@@ -74,11 +71,10 @@ for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sor
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
 		common|format|source|script|select|analysis|sink)
-			echo "$f: includes $inc, a private header of the library"
-			bad=1 ;;
+			fail "$f: includes $inc, a private header of the library" ;;
 		esac
 	done
 done
 
-[ $bad = 0 ] && echo "layers: every include goes down; programs use public headers only"
-exit $bad
+[ $fails = 0 ] && ok "layers: every include goes down; programs use public headers only"
+finish

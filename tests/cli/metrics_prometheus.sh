@@ -209,9 +209,9 @@ out=$(promtool check metrics <"$T/rec.txt" 2>&1)
 expect_eq "promtool check metrics (vxrecord)" "$out" ""
 
 # bad addresses: one line; exit 1 for a port in use, 2 for an address at fault
-expect_fail "port in use" 1 "127.0.0.1:$VP: Address already in use" -- \
+expect_fail "port in use" 1 "127.0.0.1:$VP: port $VP is in use by another program (user" -- \
 	"$B/vxtop" -b -c 1 -s sim --listen 127.0.0.1:$VP
-expect_fail "vxrecord, port in use" 1 "127.0.0.1:$VP: Address already in use" -- \
+expect_fail "vxrecord, port in use" 1 "127.0.0.1:$VP: port $VP is in use by another program (user" -- \
 	"$B/vxrecord" -s sim -d 1s -o "$T/x.vxt" --listen 127.0.0.1:$VP
 [ -e "$T/x.vxt" ] && fail "vxrecord created its file though --listen failed"
 expect_fail "vxrecord, non-loopback address" 2 "needs --listen-remote" -- \

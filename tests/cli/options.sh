@@ -5,12 +5,8 @@
 # none when the table has none); a row marked - must not; every option a help
 # shows must be a row of the table marked yes for that program. Then the old
 # spellings kept for one release still work and print their one-line hint.
-top=${VXT_TOP:?VXT_TOP unset}
-B=${VXT_BUILD:?VXT_BUILD unset}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-bad=0
-fail() { echo "options: $*"; bad=1; }
+. "${VXT_TOP:?}/tests/lib.sh"
+top=$VXT_TOP tmp=$T
 
 # the table: "short long vxrecord vxreplay vxtop" per row (short "." when none)
 awk '/^## Options/ { on = 1; next } /^## / { on = 0 }
@@ -26,7 +22,7 @@ awk '/^## Options/ { on = 1; next } /^## / { on = 0 }
 	for (k = 4; k <= 6; k++) gsub(/ /, "", c[k])
 	print short, long, c[4], c[5], c[6]
      }' "$top/README.md" >"$tmp/table"
-[ -s "$tmp/table" ] || { echo "options: no table under '## Options' in README.md"; exit 1; }
+[ -s "$tmp/table" ] || { fail "no table under '## Options' in README.md"; finish; }
 dups=$(awk '{ print $2 }' "$tmp/table" | sort | uniq -d)
 [ -z "$dups" ] || fail "README.md lists twice: $dups"
 dups=$(awk '$1 != "." { print $1 }' "$tmp/table" | sort | uniq -d)
@@ -87,5 +83,5 @@ grep -q -- '--object is deprecated, use -O/--objects' "$tmp/o.err" || fail "vxre
 "$B/vxtop" -b -c 1 -F "$tmp/t.vxt" </dev/null >/dev/null 2>"$tmp/f.err"
 [ $? -eq 2 ] && grep -q -- '--follow FILE' "$tmp/f.err" || fail "vxtop -F FILE: $(cat "$tmp/f.err")"
 
-[ $bad = 0 ] && echo "options: the three --help agree with README.md's table"
-exit $bad
+[ $fails = 0 ] && ok "options: the three --help agree with README.md's table"
+finish

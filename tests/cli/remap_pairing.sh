@@ -10,12 +10,10 @@
 # counts with the ordinal of the first of each kind; the breakdown's JSON and
 # text must say the same. The remap's source survives the import (a blktrace
 # export of it names the same source devices and sectors to blkparse).
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "remap_pairing: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "remap_pairing: python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "remap_pairing: python3 not installed"
 
 # time(ns) device action sector sectors [from-device from-sector]
 cat > "$tmp/spec" <<'EOF'
@@ -76,9 +74,9 @@ for line in open(sys.argv[1]):
                        (cat | 1 << 1) << 16 | code, 42, d, 0, 0, len(pdu)) + pdu
 open(sys.argv[2], "wb").write(out)
 PY
-"$b/vxrecord" -q --import blktrace "$tmp/dm-0" -o "$tmp/r.vxt" || fail "import failed"
-"$b/vxreplay" "$tmp/r.vxt" --report breakdown -F json > "$tmp/r.json" || fail "breakdown json failed"
-"$b/vxreplay" "$tmp/r.vxt" --report breakdown > "$tmp/r.txt" || fail "breakdown text failed"
+"$b/vxrecord" -q --import blktrace "$tmp/dm-0" -o "$tmp/r.vxt" || { fail "import failed"; finish; }
+"$b/vxreplay" "$tmp/r.vxt" --report breakdown -F json > "$tmp/r.json" || { fail "breakdown json failed"; finish; }
+"$b/vxreplay" "$tmp/r.vxt" --report breakdown > "$tmp/r.txt" || { fail "breakdown text failed"; finish; }
 
 # the pairing by hand: bios in one list (dev, start, end, times); a remap
 # copies the bio pending at its source onto the device below, where the
@@ -181,7 +179,7 @@ grep -q "remap-loop  *1  (first: event 19)" "$tmp/r.txt" || fail "text: no remap
 echo "remap_pairing: $(grep -c '^iv' "$tmp/want") intervals and $(grep -c '^un' "$tmp/want") unpaired kinds as the pairing by hand"
 
 # the remap's source goes back out to blktrace
-"$b/vxreplay" "$tmp/r.vxt" --export blktrace -o "$tmp/exp" || fail "blktrace export failed"
+"$b/vxreplay" "$tmp/r.vxt" --export blktrace -o "$tmp/exp" || { fail "blktrace export failed"; finish; }
 if command -v blkparse >/dev/null; then
 	blkparse -i - < "$tmp/exp" > "$tmp/exp.txt" 2>/dev/null || fail "blkparse of the export failed"
 	want=$(awk '$3 == "A" { printf "%s %s <- (%s) %s\n", $4, $5, $6, $7 }' "$tmp/spec" | tr ':' ',')
@@ -192,3 +190,4 @@ if command -v blkparse >/dev/null; then
 else
 	echo "remap_pairing: blkparse not installed: export check skipped"
 fi
+finish

@@ -4,17 +4,14 @@
 # never renamed again, the files together hold exactly the events of one
 # unrotated recording, --keep drops the oldest, a restart moves the existing
 # file away instead of failing, and absurd values and names fail up front.
-set -u
-b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "rotate: $*"; exit 1; }
-cd "$tmp" || exit 1
+. "${VXT_TOP:?}/tests/lib.sh"
+b=$B
+cd "$T" || { fail "cd $T"; finish; }
 rec() { "$b/vxrecord" -q -s sim -d 10s --rate 2000 "$@"; }
 summary() { "$b/vxreplay" "$1" --report summary --format csv | tail -n 1; }
 
-rec -o one.vxt || fail "plain recording failed"
-rec --rotate 2s -o t.vxt || fail "recording with --rotate 2s failed"
+rec -o one.vxt || { fail "plain recording failed"; finish; }
+rec --rotate 2s -o t.vxt || { fail "recording with --rotate 2s failed"; finish; }
 [ -f t.vxt ] && [ -f t.1.vxt ] && [ -f t.4.vxt ] && [ ! -e t.5.vxt ] ||
 	fail "expected t.vxt and t.1.vxt .. t.4.vxt, got: $(ls)"
 total=0 errors=0 prev_end=0
@@ -85,4 +82,5 @@ grep -q "names would be too long" err.txt || fail "over-long name: $(cat err.txt
 [ ! -e "$long" ] || fail "an over-long name made a file"
 "$b/vxrecord" -q -s sim -d 1s -o "$long" || fail "the same name without --rotate failed"
 rm -f "$long"
-echo "rotate: ok ($total events in 5 files)"
+[ $fails = 0 ] && ok "rotate: $total events in 5 files"
+finish

@@ -3,28 +3,26 @@
 # export give, pushdown never changes a result (every query also runs with
 # VXT_SQL_PUSHDOWN=0), the index answers counts without decompressing, and
 # bad input fails with a clear message.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "sql: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+command -v python3 >/dev/null || skip "python3 not installed"
 f=$tmp/t.vxt
 "$b/vxrecord" -q -s sim -d 6s --rate 5000 --seed 7 \
-	--sim-errors 'sda@1.5+20:EIO,sdb@3.2+30:ENOSPC,dm-0@4.5+12' -o "$f" || fail "vxrecord failed"
+	--sim-errors 'sda@1.5+20:EIO,sdb@3.2+30:ENOSPC,dm-0@4.5+12' -o "$f" || { fail "vxrecord failed"; finish; }
 sql() { "$b/vxreplay" "$f" --sql "$@"; }
 
 # --- events field for field as the events report -------------------------
 cols="time_ns,object,phase,op,flags,sector,bytes,latency_ns,error,errname,pid,comm,cpu,host"
-"$b/vxreplay" "$f" --report events --format csv > "$tmp/ev.csv" || fail "events report failed"
+"$b/vxreplay" "$f" --report events --format csv > "$tmp/ev.csv" || { fail "events report failed"; finish; }
 sql "SELECT $cols FROM events" --format csv > "$tmp/sq.csv" || fail "select failed"
 cmp -s "$tmp/ev.csv" "$tmp/sq.csv" || fail "SELECT $cols FROM events differs from --report events"
 sql "SELECT * FROM events" --format csv > "$tmp/star.csv" || fail "select * failed"
-"$b/vxreplay" "$f" --report errors --format csv > "$tmp/er.csv" || fail "errors report failed"
+"$b/vxreplay" "$f" --report errors --format csv > "$tmp/er.csv" || { fail "errors report failed"; finish; }
 sql "SELECT $cols FROM errors" --format csv > "$tmp/sqer.csv" || fail "select errors failed"
 cmp -s "$tmp/er.csv" "$tmp/sqer.csv" || fail "the errors table differs from --report errors"
-"$b/vxreplay" "$f" --report summary --format json > "$tmp/sum.json" || fail "summary failed"
-"$b/vxreplay" "$f" --report objects --format csv > "$tmp/obj.csv" || fail "objects report failed"
+"$b/vxreplay" "$f" --report summary --format json > "$tmp/sum.json" || { fail "summary failed"; finish; }
+"$b/vxreplay" "$f" --report objects --format csv > "$tmp/obj.csv" || { fail "objects report failed"; finish; }
 
 # --- the reports' numbers ---------------------------------------------------
 # the reports' rules: bytes of successful I/Os; latencies of done events
@@ -57,7 +55,7 @@ sql "SELECT object, sum(ios) AS ios, sum(reads) AS reads, sum(writes) AS writes,
 	FROM agg GROUP BY object_id ORDER BY object_id" --format csv > "$tmp/agg.csv" ||
 	fail "agg query failed"
 
-python3 - "$tmp" <<'PYEOF' || exit 1
+python3 - "$tmp" <<'PYEOF' || fail "the python check above"
 import csv, json, sys
 tmp = sys.argv[1]
 def fail(m):
@@ -98,7 +96,7 @@ sql "SELECT object, vxt_percentile(latency_ns, 0.99) FROM ios GROUP BY object OR
 	--format csv | tail -n +2 > "$tmp/p99.sql" || fail "percentile query failed"
 cmp -s "$tmp/p99.awk" "$tmp/p99.sql" || { diff "$tmp/p99.awk" "$tmp/p99.sql"; fail "vxt_percentile differs from a sort"; }
 # --- the latency table: the reports' histograms, counted by awk ---------------
-"$b/vxreplay" "$f" --report objects --format csv > "$tmp/objrep.csv" || fail "objects report failed"
+"$b/vxreplay" "$f" --report objects --format csv > "$tmp/objrep.csv" || { fail "objects report failed"; finish; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "latency_p99_ns") c = i; next }
 	{ print $1 "," $c }' "$tmp/objrep.csv" | sort > "$tmp/p99.rep"
 sql "SELECT object, vxt_hist_percentile(hist, 0.99) FROM latency GROUP BY object ORDER BY object" \
@@ -127,7 +125,7 @@ sql "SELECT count(*) FROM latency(0, 10, 0)" > /dev/null 2> "$tmp/l.err" && fail
 grep -q 'interval_ns must be > 0' "$tmp/l.err" || fail "interval_ns 0: $(cat "$tmp/l.err")"
 sql "SELECT vxt_hist_percentile(object, 0.5) FROM latency" > /dev/null 2> "$tmp/l.err" &&
 	fail "vxt_hist_percentile of a name accepted"
-"$b/vxrecord" -q -s sim -d 3s --rate 50000 -o "$tmp/many.vxt" || fail "vxrecord (many) failed"
+"$b/vxrecord" -q -s sim -d 3s --rate 50000 -o "$tmp/many.vxt" || { fail "vxrecord (many) failed"; finish; }
 "$b/vxreplay" "$tmp/many.vxt" --sql "SELECT count(*) FROM latency(NULL, NULL, 1)" > /dev/null \
 	2> "$tmp/l.err" && fail "a latency table of one window per nanosecond was made"
 grep -q 'more than 65536' "$tmp/l.err" || fail "too many latency rows: $(cat "$tmp/l.err")"
@@ -230,7 +228,7 @@ n=$("$b/vxreplay" "$tmp/d.vxt" --sql "SELECT count(*) FROM events WHERE error !=
 grep -q "d.vxt" "$tmp/d.err" || fail "damage message names no file: $(cat "$tmp/d.err")"
 
 # --- many files as one table: a rotated set -------------------------------
-"$b/vxrecord" -q -s sim -d 6s --rate 3000 --rotate 2s -o "$tmp/rot.vxt" || fail "rotating vxrecord failed"
+"$b/vxrecord" -q -s sim -d 6s --rate 3000 --rotate 2s -o "$tmp/rot.vxt" || { fail "rotating vxrecord failed"; finish; }
 total=0
 for r in "$tmp"/rot*.vxt; do
 	e=$("$b/vxreplay" "$r" --report summary --format csv | tail -n 1 | cut -d, -f4)
@@ -244,8 +242,8 @@ got=$("$b/vxreplay" "$tmp"/rot*.vxt --sql "SELECT count(*) FROM files; SELECT co
 # --- ios phases on a real blktrace capture (queue, getrq, insert events) -------
 bt=${VXT_SHARED:-$VXT_TOP/../shared}/data/blktrace/centos7-sda
 if [ -f "$bt/sda.blktrace.0" ]; then
-	"$b/vxrecord" --import blktrace "$bt/sda" -o "$tmp/bt.vxt" -q || fail "blktrace import failed"
-	"$b/vxreplay" "$tmp/bt.vxt" --report events --format csv > "$tmp/bt.csv" || fail "bt events"
+	"$b/vxrecord" --import blktrace "$bt/sda" -o "$tmp/bt.vxt" -q || { fail "blktrace import failed"; finish; }
+	"$b/vxreplay" "$tmp/bt.vxt" --report events --format csv > "$tmp/bt.csv" || { fail "bt events"; finish; }
 	# each completion takes the oldest queue/getrq/insert of its (object, sector, bytes)
 	awk -F, 'NR > 1 { k = $2 SUBSEP $6 SUBSEP $7 }
 		NR > 1 && ($3 == "queue" || $3 == "getrq" || $3 == "insert") { q[$3, k, ++n[$3, k]] = $1 }
@@ -256,7 +254,7 @@ if [ -f "$bt/sda.blktrace.0" ]; then
 				line = line "," v }
 			print line }' "$tmp/bt.csv" > "$tmp/bt.awk"
 	"$b/vxreplay" "$tmp/bt.vxt" --sql "SELECT time_ns, queue_ns, getrq_ns, insert_ns FROM ios" \
-		--format csv | tail -n +2 > "$tmp/bt.sql" || fail "ios phases query failed"
+		--format csv | tail -n +2 > "$tmp/bt.sql" || { fail "ios phases query failed"; finish; }
 	[ "$(cut -d, -f2 "$tmp/bt.sql" | grep -c .)" -gt 50 ] || fail "few queue times: $(head "$tmp/bt.sql")"
 	cmp -s "$tmp/bt.awk" "$tmp/bt.sql" || { diff "$tmp/bt.awk" "$tmp/bt.sql" | head; fail "ios phases differ from a pairing by hand"; }
 	q="SELECT count(*), sum(q2c_ns), sum(q2d_ns), sum(issue_ns) FROM ios WHERE time_ns > (SELECT first_ns FROM files) + 100000000"
@@ -283,4 +281,5 @@ head -c $((size * 2 / 3)) "$f" > "$tmp/torn.vxt"
 want=$("$b/vxreplay" "$tmp/torn.vxt" --report summary --format csv 2>/dev/null | tail -n 1 | cut -d, -f4)
 got=$("$b/vxreplay" "$tmp/torn.vxt" --sql "SELECT count(*) FROM events; SELECT idx, warning IS NOT NULL FROM files" --format csv 2>/dev/null | tr '\n' ' ')
 [ -n "$want" ] && [ "$got" = "count(*) $want idx,warning IS NOT NULL recovered,1 " ] || fail "torn file: $got (want $want events)"
-echo "sql: ok"
+[ $fails = 0 ] && ok "sql: ok"
+finish

@@ -2,19 +2,18 @@
 # sql_sqlite3.sh - the SQL tables from the sqlite3 shell (.load
 # vxtrace_sqlite) agree with vxreplay --sql, with pushdown on and off; and
 # vxreplay's own prompt (--sql -): dot-commands, errors, Ctrl-C.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "sql_sqlite3: $*"; exit 1; }
 f=$tmp/t.vxt
 "$b/vxrecord" -q -s sim -d 4s --rate 5000 --seed 3 --sim-errors 'sdb@1+25:EIO,dm-0@2.5+10' \
-	-o "$f" || fail "vxrecord failed"
+	-o "$f" || { fail "vxrecord failed"; finish; }
 
 # --- vxreplay's prompt -------------------------------------------------------
 printf '.tables\n.mode csv\nSELECT count(*)\n  FROM errors;\n.schema files\n.mode json\nSELECT vxt_errno(-28) AS e;\n.quit\nSELECT 1;\n' |
-	"$b/vxreplay" "$f" --sql - > "$tmp/p.out" 2> "$tmp/p.err" || fail "prompt failed: $(cat "$tmp/p.err")"
+	"$b/vxreplay" "$f" --sql - > "$tmp/p.out" 2> "$tmp/p.err" || { fail "prompt failed: $(cat "$tmp/p.err")"; finish; }
 for t in agg chunks errors events files ios latency objects; do
 	grep -qx "$t" "$tmp/p.out" || fail ".tables lacks $t: $(cat "$tmp/p.out")"
 done
@@ -43,10 +42,9 @@ grep -q 'interrupted' "$tmp/i.err" || fail "no interruption: $(cat "$tmp/i.err")
 grep -qx '42' "$tmp/i.out" || fail "the prompt did not go on after Ctrl-C: $(cat "$tmp/i.out")"
 
 # --- the sqlite3 shell --------------------------------------------------------
-command -v sqlite3 >/dev/null || { echo "sqlite3 not installed"; exit 77; }
+command -v sqlite3 >/dev/null || skip "sqlite3 not installed"
 if [ -n "${VXT_SAN:-}" ]; then
-	echo "the extension is not loaded into sqlite3 under the sanitizers (their runtime must come first)"
-	exit 77
+	skip "the extension is not loaded into sqlite3 under the sanitizers (their runtime must come first)"
 fi
 [ -f "$b/vxtrace_sqlite.so" ] || fail "$b/vxtrace_sqlite.so not built"
 q="SELECT count(*), sum(bytes), sum(error != 0) AS errs FROM events;
@@ -55,7 +53,7 @@ SELECT count(*) FROM events WHERE time_ns BETWEEN 1500000000 AND 3000000000 AND 
 SELECT object, vxt_percentile(latency_ns, 0.99) FROM ios GROUP BY 1 ORDER BY 1;
 SELECT errname, count(*) FROM errors GROUP BY 1 ORDER BY 1;
 SELECT sum(errors), sum(ios) FROM agg;"
-"$b/vxreplay" "$f" --sql "$q" --format csv > "$tmp/vx.csv" || fail "vxreplay --sql failed"
+"$b/vxreplay" "$f" --sql "$q" --format csv > "$tmp/vx.csv" || { fail "vxreplay --sql failed"; finish; }
 tables="CREATE VIRTUAL TABLE temp.events USING vxtrace('$f');
 CREATE VIRTUAL TABLE temp.ios USING vxtrace('$f', 'ios');
 CREATE VIRTUAL TABLE temp.errors USING vxtrace('$f', errors);
@@ -78,4 +76,5 @@ sqlite3 -batch :memory: ".load $b/vxtrace_sqlite" \
 	"CREATE VIRTUAL TABLE t USING vxtrace('$tmp/missing.vxt')" 2> "$tmp/m.err" &&
 	fail "a missing file loaded"
 grep -q "missing.vxt" "$tmp/m.err" || fail "missing file message: $(cat "$tmp/m.err")"
-echo "sql_sqlite3: ok"
+[ $fails = 0 ] && ok "sql_sqlite3: ok"
+finish

@@ -3,15 +3,12 @@
 # and its ExecStart line, run as systemd would (settings from the instance's
 # environment file), records continuously, rotates and keeps N files, stops
 # cleanly on SIGTERM and restarts without losing the previous file.
-set -u
-top=${VXT_TOP:?}
-b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
-trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+. "${VXT_TOP:?}/tests/lib.sh"
+top=$VXT_TOP b=$B tmp=$T
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 pid=
-fail() { echo "systemd: $*"; exit 1; }
 unit=$top/contrib/systemd/vxrecord@.service
-[ -f "$unit" ] || fail "vxrecord@.service missing"
+[ -f "$unit" ] || { fail "vxrecord@.service missing"; finish; }
 
 if command -v systemd-analyze >/dev/null; then
 	sed "s|/usr/bin/vxrecord|$b/vxrecord|" "$unit" > "$tmp/vxrecord@demo.service"
@@ -43,7 +40,7 @@ run() {
 }
 run 4.5 || fail "the recorder did not exit 0 on SIGTERM"
 pid=
-cd "$tmp/state" || exit 1
+cd "$tmp/state" || { fail "cd $tmp/state"; finish; }
 ls *.vxt | sort > names
 printf 'demo.1.vxt\ndemo.2.vxt\ndemo.vxt\n' | cmp -s - names || fail "expected demo.vxt, demo.1.vxt, demo.2.vxt; got $(cat names)"
 for f in demo.vxt demo.1.vxt demo.2.vxt; do
@@ -61,4 +58,5 @@ pid=
 newest=$(ls demo.*.vxt | sed 's/^demo\.\([0-9]*\)\.vxt$/\1/' | sort -n | tail -n 1)
 [ "$("$b/vxreplay" "demo.$newest.vxt" --report summary --format csv | tail -n 1)" = "$last" ] ||
 	fail "the restart did not move the previous file to the newest number (demo.$newest.vxt)"
-echo "systemd: ok"
+[ $fails = 0 ] && ok "systemd: the unit records, rotates, keeps and restarts"
+finish

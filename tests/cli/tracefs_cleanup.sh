@@ -2,13 +2,13 @@
 # tracefs_cleanup.sh - no tracefs instance outlives the recorder: SIGTERM and
 # --duration remove it, and so does an error exit; after kill -9 the next
 # run removes the stale one.
-# A bad object list fails before touching tracefs.
+# A bad object list fails before touching tracefs, as bad usage.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
 make_loop 16M
 
-expect_fail "unknown object" 1 "object 'nosuchdisk0': no such block device" -- \
+expect_fail "unknown object" 2 "object 'nosuchdisk0': no such block device" -- \
 	"$B/vxrecord" --source tracefs --objects "$LNAME,nosuchdisk0" -o "$T/x.vxt" -q
 
 chmod 1777 "$T"

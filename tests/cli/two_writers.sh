@@ -2,19 +2,17 @@
 # two_writers.sh - one writer per trace: while a vxrecord writes FILE, a
 # second `vxrecord -f -o FILE` (with or without --rotate) is refused with
 # "FILE: in use by pid N" and a non-zero exit; the first file is left whole.
-set -u
-b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
+. "${VXT_TOP:?}/tests/lib.sh"
+b=$B
 pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "two_writers: $*"; exit 1; }
-cd "$tmp" || exit 1
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || { fail "cd $T"; finish; }
 
 "$b/vxrecord" -q -s sim --realtime --rate 2000 -d 30s -o same.vxt &
 pid=$!
 i=0
 while [ ! -s same.vxt ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s same.vxt ] || fail "the first vxrecord did not start"
+[ -s same.vxt ] || { fail "the first vxrecord did not start"; finish; }
 for extra in "" "--rotate 1m"; do
 	# shellcheck disable=SC2086 # $extra is two words on purpose
 	"$b/vxrecord" -q -s sim -c 1000 -f $extra -o same.vxt 2> err.txt
@@ -31,4 +29,5 @@ pid=
 "$b/vxreplay" --verify same.vxt > /dev/null || fail "the first writer's file does not verify"
 # with the first writer gone the file is free again
 "$b/vxrecord" -q -s sim -c 1000 -f -o same.vxt || fail "-f after the first writer ended failed"
-echo "two_writers: ok"
+[ $fails = 0 ] && ok "two_writers: a second writer refused, the first one's file whole"
+finish

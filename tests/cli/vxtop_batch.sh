@@ -2,10 +2,8 @@
 # vxtop_batch.sh - vxtop -b without a terminal: JSON is one valid document with
 # one object per interval, rates match the simulator's configured workload,
 # the scheduled errors are reported, and the text table lists every object.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
 B=${VXT_BUILD:?}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 # 20000 events/s = 10000 I/O/s; alpha gets 1/4 (all reads), beta 3/4 (all
 # writes); 1 in 200 I/Os is a flush.
@@ -14,9 +12,9 @@ ERRS="beta@1s+7:EIO,alpha@1500ms+3:ENOSPC"
 
 "$B/vxtop" -b -c 3 -i 1s -F json -s sim --seed 3 --rate 20000 \
 	--sim-objects "$OBJS" --sim-errors "$ERRS" </dev/null >"$T/out.json" 2>"$T/err" || {
-	echo "vxtop -b failed"; cat "$T/err"; exit 1; }
+	fail "vxtop -b failed"; cat "$T/err"; finish; }
 
-python3 - "$T/out.json" <<'EOF' || exit 1
+python3 - "$T/out.json" <<'EOF' || fail "the python check above"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert isinstance(doc, list), "not an array"
@@ -61,8 +59,8 @@ EOF
 # times S keep an object busy a share 1 - exp(-L * E[S]) of the time.
 "$B/vxtop" -b -c 4 -s sim --seed 9 --rate 400 --sim-objects "u:rand:50:4k:1ms:1" \
 	--sim-errors none --format json </dev/null >"$T/util.json" 2>"$T/err" || {
-	echo "vxtop -b (util) failed"; cat "$T/err"; exit 1; }
-python3 - "$T/util.json" <<'EOF' || exit 1
+	fail "vxtop -b (util) failed"; cat "$T/err"; finish; }
+python3 - "$T/util.json" <<'EOF' || fail "the python check above"
 import json, math, sys
 doc = json.load(open(sys.argv[1]))
 got = want = 0.0
@@ -78,8 +76,8 @@ EOF
 # An object without completions in an interval has no latency: null, not 0.
 "$B/vxtop" -b -c 2 -i 500ms -F json -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
 	--sim-errors none --filter 'object == "alpha"' </dev/null >"$T/idle.json" 2>"$T/err" || {
-	echo "vxtop -b --filter failed"; cat "$T/err"; exit 1; }
-python3 - "$T/idle.json" <<'EOF' || exit 1
+	fail "vxtop -b --filter failed"; cat "$T/err"; finish; }
+python3 - "$T/idle.json" <<'EOF' || fail "the python check above"
 import json, sys
 for iv in json.load(open(sys.argv[1])):
     objs = {o["name"]: o for o in iv["objects"]}
@@ -91,39 +89,43 @@ EOF
 # Text: one table per interval, every object in each.
 "$B/vxtop" -b -c 2 -i 500ms -s sim --seed 3 --rate 20000 --sim-objects "$OBJS" \
 	--sim-errors none </dev/null >"$T/out.txt" 2>"$T/err" || {
-	echo "vxtop -b text failed"; cat "$T/err"; exit 1; }
+	fail "vxtop -b text failed"; cat "$T/err"; finish; }
 n=$(grep -c '^OBJECT' "$T/out.txt")
-[ "$n" -eq 2 ] || { echo "expected 2 tables, got $n"; cat "$T/out.txt"; exit 1; }
-[ "$(grep -c '^alpha ' "$T/out.txt")" -eq 2 ] || { echo "alpha missing"; cat "$T/out.txt"; exit 1; }
-grep -q 'interval 0.50s' "$T/out.txt" || { echo "interval not 0.5s"; cat "$T/out.txt"; exit 1; }
+[ "$n" -eq 2 ] || { fail "expected 2 tables, got $n"; cat "$T/out.txt"; }
+[ "$(grep -c '^alpha ' "$T/out.txt")" -eq 2 ] || { fail "alpha missing"; cat "$T/out.txt"; }
+grep -q 'interval 0.50s' "$T/out.txt" || { fail "interval not 0.5s"; cat "$T/out.txt"; }
 
 # --sort and --match apply to the batch table.
 "$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
-	--sort w/s </dev/null >"$T/sorted.txt" 2>&1 || exit 1
+	--sort w/s </dev/null >"$T/sorted.txt" 2>&1 ||
+	{ fail "vxtop --sort w/s failed"; cat "$T/sorted.txt"; finish; }
 first=$(awk '/^OBJECT/ { getline; print $1; exit }' "$T/sorted.txt")
-[ "$first" = beta ] || { echo "sort by w/s: first row $first"; cat "$T/sorted.txt"; exit 1; }
+[ "$first" = beta ] || { fail "sort by w/s: first row $first"; cat "$T/sorted.txt"; }
 "$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
-	--match 'al*' </dev/null >"$T/filtered.txt" 2>&1 || exit 1
+	--match 'al*' </dev/null >"$T/filtered.txt" 2>&1 ||
+	{ fail "vxtop --match failed"; cat "$T/filtered.txt"; finish; }
 if grep -q '^beta' "$T/filtered.txt" || ! grep -q '^alpha' "$T/filtered.txt"; then
-	echo "filter al* wrong"; cat "$T/filtered.txt"; exit 1
+	fail "filter al* wrong"; cat "$T/filtered.txt"
 fi
 
 # --filter counts only the matching events: alpha only reads, beta only writes.
 "$B/vxtop" -b -c 1 -s sim --rate 20000 --sim-objects "$OBJS" --sim-errors none \
-	--filter 'op == write' </dev/null >"$T/where.txt" 2>&1 || { cat "$T/where.txt"; exit 1; }
+	--filter 'op == write' </dev/null >"$T/where.txt" 2>&1 ||
+	{ fail "vxtop --filter failed"; cat "$T/where.txt"; finish; }
 awk '$1 == "alpha" && $2 + $3 != 0 { bad = 1 } $1 == "beta" && $3 < 5000 { bad = 1 }
-     END { exit bad }' "$T/where.txt" || { echo "--filter 'op == write' wrong"; cat "$T/where.txt"; exit 1; }
+     END { exit bad }' "$T/where.txt" || { fail "--filter 'op == write' wrong"; cat "$T/where.txt"; }
 "$B/vxtop" -b -c 1 -s sim --filter 'op ===' </dev/null >/dev/null 2>"$T/err"
-[ $? -ne 0 ] && grep -q "filter:1:" "$T/err" || { echo "bad --filter accepted"; cat "$T/err"; exit 1; }
+[ $? -ne 0 ] && grep -q "filter:1:" "$T/err" || { fail "bad --filter accepted"; cat "$T/err"; }
 
 # Stopped by SIGINT without -n: the JSON document is still complete.
 timeout -s INT 2.5 "$B/vxtop" -b -s sim --rate 5000 -F json </dev/null >"$T/int.json" 2>"$T/err"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) >= 1, d' \
-	"$T/int.json" || { echo "SIGINT left invalid JSON"; cat "$T/int.json"; exit 1; }
+	"$T/int.json" || { fail "SIGINT left invalid JSON"; cat "$T/int.json"; }
 
 # Bad usage exits 2 with a message; the live view refuses a non-terminal.
 "$B/vxtop" -b --format xml >/dev/null 2>"$T/err"
-[ $? -eq 2 ] && grep -q "unknown format" "$T/err" || { echo "bad --format accepted"; exit 1; }
+[ $? -eq 2 ] && grep -q "unknown format" "$T/err" || fail "bad --format accepted"
 "$B/vxtop" -s sim </dev/null >/dev/null 2>"$T/err"
-[ $? -eq 2 ] && grep -q "not a terminal" "$T/err" || { echo "live view without a terminal"; exit 1; }
-echo "ok"
+[ $? -eq 2 ] && grep -q "not a terminal" "$T/err" || fail "live view without a terminal"
+[ $fails = 0 ] && ok "vxtop -b: tables, JSON, sort, match and filter"
+finish

@@ -2,9 +2,8 @@
 # vxtop_follow.sh - twin mode: vxtop --follow on a file that vxrecord is
 # writing sees the new events within two intervals, at the recorder's rate,
 # with the recorder's scheduled errors; -w records what the view saw.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
 B=${VXT_BUILD:?}
-T=$(mktemp -d)
 rec=
 cleanup() {
 	[ -n "$rec" ] && kill "$rec" 2>/dev/null
@@ -19,12 +18,12 @@ rec=$!
 # the file is history and must not be counted.
 i=0
 while [ ! -s "$T/live.vxt" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/live.vxt" ] || { echo "vxrecord made no file"; cat "$T/rec.err"; exit 1; }
+[ -s "$T/live.vxt" ] || { fail "vxrecord made no file"; cat "$T/rec.err"; finish; }
 sleep 1
 "$B/vxtop" -b -c 4 -i 1s -F json --follow "$T/live.vxt" </dev/null \
-	>"$T/follow.json" 2>"$T/err" || { echo "vxtop --follow failed"; cat "$T/err"; exit 1; }
+	>"$T/follow.json" 2>"$T/err" || { fail "vxtop --follow failed"; cat "$T/err"; finish; }
 
-python3 - "$T/follow.json" <<'EOF' || exit 1
+python3 - "$T/follow.json" <<'EOF' || fail "the python check above"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert len(doc) == 4, len(doc)
@@ -45,18 +44,19 @@ assert names == ["dm-0", "nvme0n1", "sda", "sdb"], names
 errs = [e for iv in doc for e in iv["new_errors"]]
 assert len(errs) == 6 and all(e["object"] == "sdb" and e["errno"] == "EIO" for e in errs), errs
 EOF
-wait "$rec" || { echo "vxrecord failed"; cat "$T/rec.err"; exit 1; }
+wait "$rec" || { fail "vxrecord failed"; cat "$T/rec.err"; }
 rec=
 
 # -w: the view records while it shows; the file holds what was seen.
 "$B/vxtop" -b -c 2 -i 500ms -s sim --rate 10000 -o "$T/w.vxt" </dev/null >"$T/w.txt" 2>"$T/err" || {
-	echo "vxtop -w failed"; cat "$T/err"; exit 1; }
-"$B/vxreplay" --info "$T/w.vxt" >"$T/info" 2>&1 || { echo "-w file unreadable"; cat "$T/info"; exit 1; }
-grep -q '^index: *footer' "$T/info" || { echo "-w file not closed cleanly"; cat "$T/info"; exit 1; }
+	fail "vxtop -w failed"; cat "$T/err"; finish; }
+"$B/vxreplay" --info "$T/w.vxt" >"$T/info" 2>&1 || { fail "-w file unreadable"; cat "$T/info"; finish; }
+grep -q '^index: *footer' "$T/info" || { fail "-w file not closed cleanly"; cat "$T/info"; }
 n=$(awk '/^events:/ { print $2 }' "$T/info")
-[ "${n:-0}" -ge 9000 ] || { echo "-w recorded only ${n:-0} events"; cat "$T/info"; exit 1; }
+[ "${n:-0}" -ge 9000 ] || { fail "-w recorded only ${n:-0} events"; cat "$T/info"; }
 "$B/vxtop" -b -c 1 -s sim -o "$T/w.vxt" </dev/null >/dev/null 2>"$T/err"
-[ $? -ne 0 ] || { echo "-w overwrote an existing file"; exit 1; }
+[ $? -ne 0 ] || fail "-w overwrote an existing file"
 "$B/vxtop" -b -c 1 --follow "$T/w.vxt" -o "$T/x.vxt" </dev/null >/dev/null 2>"$T/err"
-[ $? -ne 0 ] || { echo "-w with --follow accepted"; exit 1; }
-echo ok
+[ $? -ne 0 ] || fail "-w with --follow accepted"
+[ $fails = 0 ] && ok "vxtop --follow and -o"
+finish

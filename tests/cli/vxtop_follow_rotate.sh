@@ -2,20 +2,19 @@
 # vxtop_follow_rotate.sh - vxtop --follow follows the path as tail -F does: when
 # vxrecord --rotate renames FILE away, the new FILE is followed, batch output
 # says so, and every interval after the rotation shows the recorder's events.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
 rec=
 trap '[ -n "$rec" ] && kill "$rec" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "vxtop_follow_rotate: $*"; exit 1; }
-cd "$tmp" || exit 1
+cd "$tmp" || { fail "cd $tmp"; finish; }
 
 "$b/vxrecord" -q -s sim --realtime --rate 2000 -d 9s --rotate 3s -o r.vxt &
 rec=$!
 i=0
 while [ ! -s r.vxt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s r.vxt ] || fail "vxrecord made no file"
-"$b/vxtop" -b -i 1s -c 7 --follow r.vxt > out.txt 2> err.txt || fail "vxtop --follow failed: $(cat err.txt)"
+[ -s r.vxt ] || { fail "vxrecord made no file"; finish; }
+"$b/vxtop" -b -i 1s -c 7 --follow r.vxt > out.txt 2> err.txt || { fail "vxtop --follow failed: $(cat err.txt)"; finish; }
 wait "$rec" || fail "vxrecord failed"
 rec=
 [ -e r.1.vxt ] || fail "the recorder did not rotate: $(ls)"
@@ -30,4 +29,5 @@ n_after=$(grep -c '^after' counts)
 grep '^after' counts | sed '$d' | while read -r _ n; do
 	[ "$n" -gt 1000 ] || { echo "an interval after the rotation shows $n events"; exit 1; }
 done || fail "$(cat counts | tr '\n' ' ')"
-echo "vxtop_follow_rotate: ok ($(tr '\n' ' ' < counts))"
+[ $fails = 0 ] && ok "vxtop_follow_rotate: ok ($(tr '\n' ' ' < counts))"
+finish

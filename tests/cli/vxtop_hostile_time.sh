@@ -3,14 +3,13 @@
 # spin nor deafen it to SIGTERM, times running backwards do not stop its
 # output, and on a finished file batch mode reads it through and ends, every
 # event counted (the reference is the number of events vxreplay lists).
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
+tmp=$T
 b=${VXT_BUILD:?}
-tmp=$(mktemp -d)
 top_pid= gen_pid=
 trap '[ -n "$top_pid" ] && kill -9 "$top_pid" 2>/dev/null; [ -n "$gen_pid" ] && kill "$gen_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "vxtop_hostile_time: $*"; exit 1; }
 . "${VXT_TOP:?}/tests/cli/vxtgen.inc"
-cd "$tmp" || exit 1
+cd "$tmp" || { fail "cd $tmp"; finish; }
 
 # EVENTS START COUNT STEP: COUNT start/done pairs from time START, STEP ns apart
 events() {
@@ -29,7 +28,7 @@ json_sum() { python3 -c 'import json,sys; print(sum(iv["events"] for iv in json.
 "$gen" huge.vxt < huge.txt || fail "vxtgen huge.vxt"
 { events 50000000000 100 1000000; events 2000000000 100 1000000; } > back.txt
 "$gen" -c 50 back.vxt < back.txt || fail "vxtgen back.vxt"
-"$b/vxrecord" -q -s sim --seed 3 -c 20000 -o done.vxt || fail "vxrecord done.vxt"
+"$b/vxrecord" -q -s sim --seed 3 -c 20000 -o done.vxt || { fail "vxrecord done.vxt"; finish; }
 for f in huge back done; do
 	timeout -s KILL 20 "$b/vxtop" -b -i 1s --format json --follow $f.vxt > $f.json 2> $f.err
 	rc=$?
@@ -37,7 +36,7 @@ for f in huge back done; do
 	[ $rc -eq 0 ] || fail "vxtop -b --follow $f.vxt exit $rc: $(cat $f.err)"
 	want=$(listed $f.vxt) got=$(json_sum $f.json)
 	[ "$got" -eq "$want" ] || fail "vxtop -b --follow $f.vxt counted $got events, the file has $want"
-	echo "ok: $f.vxt read through, $got events"
+	ok "$f.vxt read through, $got events"
 done
 
 # following a growing file: a chunk of ordinary times, one running 48 s
@@ -65,5 +64,5 @@ top_pid=
 seen=$(awk '/ events [0-9]+ / { for (i = 1; i < NF; i++) if ($i == "events") n += $(i + 1) } END { print n + 0 }' grow.out)
 # every event counts, those after times ran backwards or jumped to 2^64 too
 [ "$seen" -eq 800 ] || fail "following: $seen of the 800 events shown (times running backwards or past 2^64 dropped?)"
-echo "ok: following a file through backwards and near-2^64 times ($seen events shown), SIGTERM obeyed"
-echo "vxtop_hostile_time: ok"
+[ $fails = 0 ] && ok "following a file through backwards and near-2^64 times ($seen events shown), SIGTERM obeyed"
+finish

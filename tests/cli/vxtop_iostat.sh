@@ -6,11 +6,8 @@
 # areq-sz, rrqm/s, wrqm/s and Q2C/D2C equal what awk counts in
 # `vxreplay --report events --format csv`. Merges and Q2C are null (n/a) when
 # the capture has no queue-side phases, never 0.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
 B=${VXT_BUILD:?}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # brute FILE: per object, from the events: reads writes discards flushes,
 # the summed latency of each op class and the completions with a latency,
@@ -51,8 +48,8 @@ brute() {
 # check FILE.vxt BRUTE QUEUED(0|1): vxtop's JSON Lines summed against BRUTE
 check() {
 	"$B/vxtop" --follow "$1" -b -i 500ms -F jsonl </dev/null >"$T/top.jsonl" 2>"$T/err" ||
-		fail "vxtop --follow $1 failed: $(cat "$T/err")"
-	python3 - "$T/top.jsonl" "$2" "$3" <<'PY' || exit 1
+		{ fail "vxtop --follow $1 failed: $(cat "$T/err")"; finish; }
+	python3 - "$T/top.jsonl" "$2" "$3" <<'PY' || fail "the python check above"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 queued = sys.argv[3] == "1"
@@ -108,8 +105,8 @@ PY
 # checked over a single interval (an hour) that holds the whole file
 check_means() {
 	"$B/vxtop" --follow "$1" -b -i 1h -F jsonl </dev/null >"$T/one.jsonl" 2>"$T/err" ||
-		fail "vxtop --follow $1 failed: $(cat "$T/err")"
-	python3 - "$T/one.jsonl" "$2" "$3" <<'PY' || exit 1
+		{ fail "vxtop --follow $1 failed: $(cat "$T/err")"; finish; }
+	python3 - "$T/one.jsonl" "$2" "$3" <<'PY' || fail "the python check above"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert len(lines) == 1, "want one interval, got %d" % len(lines)
@@ -137,21 +134,22 @@ for l in open(sys.argv[2]):
 PY
 }
 
-"$B/vxrecord" -s sim --seed 5 -c 150000 -o "$T/s.vxt" -q || fail "vxrecord -s sim"
+"$B/vxrecord" -s sim --seed 5 -c 150000 -o "$T/s.vxt" -q || { fail "vxrecord -s sim"; finish; }
 brute "$T/s.vxt" "$T/s.bf"
 check "$T/s.vxt" "$T/s.bf" 0
-"$B/vxrecord" -s sim --seed 5 -c 20000 -o "$T/s1.vxt" -q || fail "vxrecord -s sim"
+"$B/vxrecord" -s sim --seed 5 -c 20000 -o "$T/s1.vxt" -q || { fail "vxrecord -s sim"; finish; }
 brute "$T/s1.vxt" "$T/s1.bf"
 check_means "$T/s1.vxt" "$T/s1.bf" 0
-echo "ok: simulator: iostat columns equal the events; merges and Q2C n/a"
+ok "simulator: iostat columns equal the events; merges and Q2C n/a"
 
 D=${VXT_SHARED:-$VXT_TOP/../shared}/data/blktrace/centos7-sda
 if [ -r "$D/sda.blktrace.0" ]; then
-	"$B/vxrecord" --import blktrace "$D/sda" -o "$T/b.vxt" -q || fail "import blktrace"
+	"$B/vxrecord" --import blktrace "$D/sda" -o "$T/b.vxt" -q || { fail "import blktrace"; finish; }
 	brute "$T/b.vxt" "$T/b.bf"
 	check "$T/b.vxt" "$T/b.bf" 1
 	check_means "$T/b.vxt" "$T/b.bf" 1
-	echo "ok: blktrace capture: merges and Q2C from its Q and M events"
+	ok "blktrace capture: merges and Q2C from its Q and M events"
 else
 	echo "no blktrace capture in $D: the queue-side columns are checked on the simulator only"
 fi
+finish

@@ -3,15 +3,13 @@
 # errors-in-context only the I/O around each error counts, on the failing
 # object alone; writes-only leaves no reads; a broken profile is refused with
 # its file:line:column.
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
 B=${VXT_BUILD:?}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 "$B/vxtop" -b -c 4 -s sim --seed 2 --rate 20000 --sim-errors "sdb@1s+5:EIO" \
 	--profile errors-in-context --format json </dev/null >"$T/ctx.json" 2>"$T/err" || {
-	echo "vxtop --profile errors-in-context failed"; cat "$T/err"; exit 1; }
-python3 - "$T/ctx.json" <<'EOF' || exit 1
+	fail "vxtop --profile errors-in-context failed"; cat "$T/err"; finish; }
+python3 - "$T/ctx.json" <<'EOF' || fail "the python check above"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert len(doc) == 4, len(doc)
@@ -33,8 +31,8 @@ EOF
 
 "$B/vxtop" -b -c 2 -s sim --rate 20000 --sim-errors none --profile writes-only \
 	--format json </dev/null >"$T/w.json" 2>"$T/err" || {
-	echo "vxtop --profile writes-only failed"; cat "$T/err"; exit 1; }
-python3 - "$T/w.json" <<'EOF' || exit 1
+	fail "vxtop --profile writes-only failed"; cat "$T/err"; finish; }
+python3 - "$T/w.json" <<'EOF' || fail "the python check above"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for iv in doc:
@@ -47,7 +45,8 @@ EOF
 printf 'name: broken\nfilter: "op =="\n' >"$T/broken.yaml"
 "$B/vxtop" -b -c 1 -s sim --profile "$T/broken.yaml" </dev/null >/dev/null 2>"$T/err"
 [ $? -ne 0 ] && grep -q "broken.yaml:2:" "$T/err" || {
-	echo "a broken profile was not refused with its position"; cat "$T/err"; exit 1; }
+	fail "a broken profile was not refused with its position"; cat "$T/err"; }
 "$B/vxtop" -b -c 1 -s sim --profile no-such-profile </dev/null >/dev/null 2>"$T/err"
-[ $? -ne 0 ] || { echo "an unknown profile was accepted"; exit 1; }
-echo ok
+[ $? -ne 0 ] || fail "an unknown profile was accepted"
+[ $fails = 0 ] && ok "vxtop --profile"
+finish

@@ -5,11 +5,8 @@
 # object the completions (count()), and over the whole trace each object's
 # log2 latency histogram (quantize()). Ticks follow event time when following
 # a file, so interval k holds the completions of [t0 + k-1 s, t0 + k s).
-set -u
+. "${VXT_TOP:?}/tests/lib.sh"
 B=${VXT_BUILD:?}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 cat >"$T/agg.d" <<'D'
 #pragma D option quiet
@@ -17,8 +14,8 @@ io:::done { @n[object] = count(); @lat[object] = quantize(latency); }
 tick-1s { printa(@n); clear(@n); }
 END { printa(@n); }
 D
-"$B/vxrecord" -s sim --seed 7 -c 250000 -o "$T/s.vxt" -q || fail "vxrecord -s sim"
-"$B/vxreplay" "$T/s.vxt" --report events --format csv >"$T/ev.csv" || fail "events csv"
+"$B/vxrecord" -s sim --seed 7 -c 250000 -o "$T/s.vxt" -q || { fail "vxrecord -s sim"; finish; }
+"$B/vxreplay" "$T/s.vxt" --report events --format csv >"$T/ev.csv" || { fail "events csv"; finish; }
 # per second from the first event: completions per object; and each object's
 # latency histogram in power-of-two buckets (0 in its own)
 awk -F, 'NR == 2 { t0 = $1 } NR > 1 && $3 == "done" {
@@ -29,8 +26,8 @@ awk -F, 'NR == 2 { t0 = $1 } NR > 1 && $3 == "done" {
 	      for (x in h) { split(x, p, SUBSEP); print "h", p[1], p[2], h[x] } }' \
 	"$T/ev.csv" >"$T/brute"
 "$B/vxtop" --follow "$T/s.vxt" -b -i 1s --script "$T/agg.d" -F jsonl </dev/null \
-	>"$T/top.jsonl" 2>"$T/err" || fail "vxtop --script: $(cat "$T/err")"
-python3 - "$T/top.jsonl" "$T/brute" <<'PY' || exit 1
+	>"$T/top.jsonl" 2>"$T/err" || { fail "vxtop --script: $(cat "$T/err")"; finish; }
+python3 - "$T/top.jsonl" "$T/brute" <<'PY' || fail "the python check above"
 import json, re, sys
 want_n, want_h = {}, {}
 for l in open(sys.argv[2]):
@@ -82,7 +79,7 @@ print("ok: %d intervals, %d (second, object) counts and %d histograms equal the 
 PY
 # text: the same output under the interval's table, and END's at the end
 "$B/vxtop" --follow "$T/s.vxt" -b -i 1s --script "$T/agg.d" </dev/null >"$T/top.txt" 2>"$T/err" ||
-	fail "vxtop --script (text): $(cat "$T/err")"
+	{ fail "vxtop --script (text): $(cat "$T/err")"; finish; }
 [ "$(grep -c '^script agg:$' "$T/top.txt")" -ge 4 ] || fail "text: no script output per interval"
 grep -q '^script agg at the end:$' "$T/top.txt" || fail "text: no END output"
 # a broken script is a usage error naming file, line and column
@@ -92,4 +89,5 @@ printf 'io:::done { @n[object] = count( }\n' >"$T/bad.d"
 grep -q 'bad.d:1:[0-9]*:' "$T/err" || fail "bad script: no file:line:col in '$(cat "$T/err")'"
 "$B/vxtop" -b -c 1 -s sim -x nspec=2 </dev/null >/dev/null 2>&1
 [ $? = 2 ] || fail "-x without --script: want exit 2"
-echo "ok: text output, bad script and -x alone"
+[ $fails = 0 ] && ok "text output, bad script and -x alone"
+finish

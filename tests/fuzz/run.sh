@@ -12,6 +12,7 @@
 # and broken profiles (profile) and bpftrace's tools in ../shared (bt).
 # The regression inputs are replayed first; then each target runs for
 # SECONDS (default 60). One line per target gives its total executions.
+# FUZZ_JOBS=N compiles N library sources at a time (default: the CPUs).
 # A crash leaves its input in build/fuzz/crashes/ and makes the script
 # exit 1: turn it into a regression input under regress/NAME/.
 set -u
@@ -42,16 +43,24 @@ cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
  -I$top/include -I$top/src/lib $(pkg-config --cflags $pkgs)"
 libs="$(pkg-config --libs $pkgs) -lm -lpthread"
 
-# The library, compiled once (rebuilt when a source is newer than its object).
-objs=""
+# The library, compiled once (rebuilt when a source is newer than its object),
+# FUZZ_JOBS sources at a time (default: one per CPU).
+objs="" stale=""
 for src in "$top"/src/lib/*/*.c; do
 	o=$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o
 	if [ ! -e "$o" ] || [ -n "$(find "$top/src/lib" "$top/include" -newer "$o" -name '*.[ch]' \
 		2>/dev/null | head -n 1)" ]; then
-		$CLANG $cflags -c "$src" -o "$o" || exit 1
+		stale="$stale $src"
 	fi
 	objs="$objs $o"
 done
+if [ -n "$stale" ]; then
+	printf '%s\n' $stale | CLANG=$CLANG FUZZ_CFLAGS=$cflags FUZZ_OBJ=$out/obj \
+		xargs -P "${FUZZ_JOBS:-$(nproc)}" -n 1 sh -c \
+		'exec $CLANG $FUZZ_CFLAGS -c "$1" \
+			-o "$FUZZ_OBJ/$(basename "$(dirname "$1")")_$(basename "$1" .c).o"' sh ||
+		exit 1
+fi
 
 # Files the project makes: small simulated captures, whole, torn and footerless.
 make_reader_seeds() {
@@ -106,8 +115,12 @@ summary=""
 for t in $targets; do
 	bin=$out/fuzz_$t
 	corpus=$out/corpus/$t
-	$CLANG $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$t.c" $objs $libs -o "$bin" ||
-		{ status=1; summary="$summary\n$t: build failed"; continue; }
+	# linked again only when its source or the library is newer than it
+	if [ ! -x "$bin" ] ||
+	   [ -n "$(find "$top/tests/fuzz/fuzz_$t.c" $objs -newer "$bin" 2>/dev/null | head -n 1)" ]; then
+		$CLANG $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$t.c" $objs $libs -o "$bin" ||
+			{ status=1; summary="$summary\n$t: build failed"; continue; }
+	fi
 	mkdir -p "$corpus"
 	for d in "$top/tests/fuzz/seeds/$t" "$top/tests/fuzz/regress/$t"; do
 		[ -d "$d" ] && cp "$d"/* "$corpus"/ 2>/dev/null

@@ -46,6 +46,49 @@ expect() {
 	[ -z "$DIFF" ]
 }
 
+# kspec_start NAME OBJECTS PROFILE_DIR PROFILE: vxrecord running PROFILE in
+# the module to /tmp/NAME-kern.vxt and a full trace of the same objects beside
+# it to /tmp/NAME-full.vxt (KREC, FREC), once both channels trace
+kspec_start() {
+	vxrecord -q -f --source kmod --objects "$2" --profile-dir "$3" \
+		--profile "$4" -o "/tmp/$1-kern.vxt" 2>"/tmp/$1-kern.err" &
+	KREC=$!
+	vxrecord -q -f --source kmod --objects "$2" -o "/tmp/$1-full.vxt" \
+		2>"/tmp/$1-full.err" &
+	FREC=$!
+	i=0
+	while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+}
+
+# kspec_stop: the module's speculation counters in spec_line, then both
+# recorders stopped (krc: the kernel one's exit status)
+kspec_stop() {
+	spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
+	sleep 0.3
+	kill -INT $KREC $FREC
+	wait_for 60 $KREC
+	krc=$?
+	wait_for 60 $FREC
+}
+
+# kspec_files NAME PROFILE_DIR PROFILE: the events of the profile applied
+# offline to the full trace (/tmp/NAME-user.csv) and of the module's file
+# (/tmp/NAME-kern.csv), in the columns the two must agree on; nk: the
+# module's events, nf: the full trace's, ne: the failed completions kept
+kspec_files() {
+	vxreplay "/tmp/$1-full.vxt" --profile-dir "$2" --profile "$3" \
+		--report events --format csv | cut -d, -f1-10,13 >"/tmp/$1-user.csv"
+	vxreplay "/tmp/$1-kern.vxt" --report events --format csv |
+		cut -d, -f1-10,13 >"/tmp/$1-kern.csv"
+	nk=$(($(wc -l <"/tmp/$1-kern.csv") - 1))
+	nf=$(vxreplay "/tmp/$1-full.vxt" --report summary --format json |
+		grep -o '"events": [0-9]*' | grep -o '[0-9]*$')
+	ne=$(awk -F, '$3 == "done" && $9 != 0' "/tmp/$1-kern.csv" | wc -l)
+}
+
 # The default source is kmod when /dev/vxtrace exists.
 if vxrecord -q -f -o /tmp/def.vxt -c 1 -d 1s 2>/tmp/def.err &&
    vxreplay /tmp/def.vxt --report summary --format json | grep -q '"source": "kmod"'; then
@@ -163,16 +206,7 @@ fi
 # window is not compared: the module sends completions of interrupt context
 # without one). Then a profile the module cannot run says why and runs in
 # user space.
-vxrecord -q -f --source kmod --objects nullb1 --profile-dir /profiles \
-	--profile errors-in-context -o /tmp/ks-kern.vxt 2>/tmp/ks-kern.err &
-KREC=$!
-vxrecord -q -f --source kmod --objects nullb1 -o /tmp/ks-full.vxt 2>/tmp/ks-full.err &
-FREC=$!
-i=0
-while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+kspec_start ks nullb1 /profiles errors-in-context
 k=0
 while [ $k -lt 4 ]; do
 	dd if=/dev/nullb1 of=/dev/null bs=4k count=300 skip=$((1000 + k * 400)) iflag=direct 2>/dev/null
@@ -182,20 +216,8 @@ while [ $k -lt 4 ]; do
 	sleep 0.3
 	k=$((k + 1))
 done
-spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
-sleep 0.3
-kill -INT $KREC $FREC
-wait_for 60 $KREC
-krc=$?
-wait_for 60 $FREC
-vxreplay /tmp/ks-full.vxt --profile-dir /profiles --profile errors-in-context \
-	--report events --format csv |
-	cut -d, -f1-10,13 >/tmp/ks-user.csv
-vxreplay /tmp/ks-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/ks-kern.csv
-nk=$(($(wc -l </tmp/ks-kern.csv) - 1))
-nf=$(vxreplay /tmp/ks-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
-	grep -o '[0-9]*$')
-ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/ks-kern.csv | wc -l)
+kspec_stop
+kspec_files ks /profiles errors-in-context
 if [ $krc = 0 ] && vxreplay /tmp/ks-kern.vxt --info | grep -q 'speculation: kernel' &&
    cmp -s /tmp/ks-user.csv /tmp/ks-kern.csv && [ "$ne" = 4 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec "errors-in-context in the module: $nk of $nf events, the 4 errors with their windows, as the profile applied to a full trace ($spec_line)"
@@ -209,16 +231,7 @@ fi
 # each within 1 s) in the module, against the profile applied offline to a
 # full trace of the same I/O: pairs of errors (the second one's window
 # starts afresh in the first's) and a lone one.
-vxrecord -q -f --source kmod --objects nullb1 --profile-dir /profiles \
-	--profile errors-flight -o /tmp/kf-kern.vxt 2>/tmp/kf-kern.err &
-KREC=$!
-vxrecord -q -f --source kmod --objects nullb1 -o /tmp/kf-full.vxt 2>/tmp/kf-full.err &
-FREC=$!
-i=0
-while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+kspec_start kf nullb1 /profiles errors-flight
 k=0
 while [ $k -lt 3 ]; do
 	dd if=/dev/nullb1 of=/dev/null bs=4k count=200 skip=$((1000 + k * 400)) iflag=direct 2>/dev/null
@@ -233,20 +246,8 @@ done
 dd if=/dev/nullb1 of=/dev/null bs=4k count=100 skip=2600 iflag=direct 2>/dev/null
 dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/dev/null
 dd if=/dev/nullb1 of=/dev/null bs=4k count=60 skip=2800 iflag=direct 2>/dev/null
-spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
-sleep 0.3
-kill -INT $KREC $FREC
-wait_for 60 $KREC
-krc=$?
-wait_for 60 $FREC
-vxreplay /tmp/kf-full.vxt --profile-dir /profiles --profile errors-flight \
-	--report events --format csv |
-	cut -d, -f1-10,13 >/tmp/kf-user.csv
-vxreplay /tmp/kf-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kf-kern.csv
-nk=$(($(wc -l </tmp/kf-kern.csv) - 1))
-nf=$(vxreplay /tmp/kf-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
-	grep -o '[0-9]*$')
-ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kf-kern.csv | wc -l)
+kspec_stop
+kspec_files kf /profiles errors-flight
 if [ $krc = 0 ] && vxreplay /tmp/kf-kern.vxt --info | grep -q 'speculation: kernel' &&
    cmp -s /tmp/kf-user.csv /tmp/kf-kern.csv && [ "$ne" = 7 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec_flight "errors-flight (windows by count) in the module: $nk of $nf events, the 7 errors with their windows, as the profile applied to a full trace ($spec_line)"
@@ -268,36 +269,15 @@ name: pid-context
 description: errors with what their process did just before and after
 context: {key: pid, before: 2s, after: 50ms, on: error}
 YAML
-vxrecord -q -f --source kmod --objects nullb5 --profile-dir /tmp/pidprof \
-	--profile pid-context -o /tmp/kp-kern.vxt 2>/tmp/kp-kern.err &
-KREC=$!
-vxrecord -q -f --source kmod --objects nullb5 -o /tmp/kp-full.vxt 2>/tmp/kp-full.err &
-FREC=$!
-i=0
-while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+kspec_start kp nullb5 /tmp/pidprof pid-context
 # the other process: sectors from 80000 on, before, during and after
 dd if=/dev/nullb5 of=/dev/null bs=4k count=600 skip=10000 iflag=direct 2>/dev/null &
 OTHER=$!
 # the failing one: 40 reads, then the bad block stops it
 dd if=/dev/nullb5 of=/dev/null bs=4k count=100 skip=$((BAD / 8 - 40)) iflag=direct 2>/dev/null
 wait_for 120 $OTHER
-spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
-sleep 0.3
-kill -INT $KREC $FREC
-wait_for 60 $KREC
-krc=$?
-wait_for 60 $FREC
-vxreplay /tmp/kp-full.vxt --profile-dir /tmp/pidprof --profile pid-context \
-	--report events --format csv |
-	cut -d, -f1-10,13 >/tmp/kp-user.csv
-vxreplay /tmp/kp-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kp-kern.csv
-nk=$(($(wc -l </tmp/kp-kern.csv) - 1))
-nf=$(vxreplay /tmp/kp-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
-	grep -o '[0-9]*$')
-ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kp-kern.csv | wc -l)
+kspec_stop
+kspec_files kp /tmp/pidprof pid-context
 no=$(awk -F, 'NR > 1 && $6 >= 80000' /tmp/kp-kern.csv | wc -l)
 # completions from the timer carry no task in the channel
 nirq=$(vxreplay /tmp/kp-full.vxt --report events --format csv |
@@ -333,35 +313,15 @@ fi
 # awk.
 nullb_timer 8 150000000
 nullb_timer 9 25000000
-vxrecord -q -f --source kmod --objects nullb0,nullb8,nullb9 --profile-dir /profiles \
-	--profile slow-io -o /tmp/kr-kern.vxt 2>/tmp/kr-kern.err &
-KREC=$!
-vxrecord -q -f --source kmod --objects nullb0,nullb8,nullb9 -o /tmp/kr-full.vxt \
-	2>/tmp/kr-full.err &
-FREC=$!
-i=0
-while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+kspec_start kr nullb0,nullb8,nullb9 /profiles slow-io
 dd if=/dev/nullb0 of=/dev/null bs=4k count=400 skip=7000 iflag=direct 2>/dev/null &
 FAST=$!
 dd if=/dev/nullb9 of=/dev/null bs=4k count=24 skip=100 iflag=direct 2>/dev/null &
 SLOW7=$!
 dd if=/dev/nullb8 of=/dev/null bs=4k count=4 skip=200 iflag=direct 2>/dev/null
 wait_for 120 $FAST $SLOW7
-spec_line=$(cat /sys/module/vxtrace/parameters/spec_stats)
-sleep 0.3
-kill -INT $KREC $FREC
-wait_for 60 $KREC
-krc=$?
-wait_for 60 $FREC
-vxreplay /tmp/kr-full.vxt --profile-dir /profiles --profile slow-io \
-	--report events --format csv | cut -d, -f1-10,13 >/tmp/kr-user.csv
-vxreplay /tmp/kr-kern.vxt --report events --format csv | cut -d, -f1-10,13 >/tmp/kr-kern.csv
-nk=$(($(wc -l </tmp/kr-kern.csv) - 1))
-nf=$(vxreplay /tmp/kr-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
-	grep -o '[0-9]*$')
+kspec_stop
+kspec_files kr /profiles slow-io
 # the reference: completions of 20 ms or more in the full trace
 vxreplay /tmp/kr-full.vxt --report events --format csv >/tmp/kr-full.csv
 hdr=$(head -n 1 /tmp/kr-full.csv)
@@ -419,37 +379,21 @@ sed 's/^name: .*/name: context-2s/; s/^  before: 200ms$/  before: 2s/; s/^  spec
 spec() { awk -v k="$1" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' \
 	/sys/module/vxtrace/parameters/spec_stats; }
 drops0=$(spec drops) failed0=$(spec failed) commits0=$(spec commits)
-vxrecord -q -f --source kmod --objects nullb11 --profile-dir /tmp/rateprof \
-	--profile context-2s -o /tmp/kq-kern.vxt 2>/tmp/kq-kern.err &
-KREC=$!
-vxrecord -q -f --source kmod --objects nullb11 -o /tmp/kq-full.vxt 2>/tmp/kq-full.err &
-FREC=$!
-i=0
-while [ "$(cat /sys/module/vxtrace/parameters/tracing_channels)" != 2 ] && [ $i -lt 100 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+kspec_start kq nullb11 /tmp/rateprof context-2s
 kbytes=$(cat /sys/module/vxtrace/parameters/buffer_bytes)
 fio --name=rate --filename=/dev/nullb11 --direct=1 --rw=randread --bs=4k --ioengine=psync \
 	--time_based --runtime=8 --randseed=11 --continue_on_error=read \
 	--output-format=json >/tmp/kq-fio.json 2>/dev/null
-sleep 0.3
-kill -INT $KREC $FREC
-wait_for 60 $KREC
-krc=$?
-wait_for 60 $FREC
+kspec_stop
 drops=$(($(spec drops) - drops0)) failed=$(($(spec failed) - failed0))
 commits=$(($(spec commits) - commits0))
 iops=$(grep -o '"iops" : [0-9]*' /tmp/kq-fio.json | head -n 1 | grep -o '[0-9]*$')
 ferr=$(grep -o '"total_err" : [0-9]*' /tmp/kq-fio.json | head -n 1 | grep -o '[0-9]*$')
-vxreplay /tmp/kq-full.vxt --profile-dir /tmp/rateprof --profile context-2s \
-	--report events --format csv | cut -d, -f1-10,13 | sort >/tmp/kq-user.csv
-vxreplay /tmp/kq-kern.vxt --report events --format csv | cut -d, -f1-10,13 | sort >/tmp/kq-kern.csv
-nk=$(($(wc -l </tmp/kq-kern.csv) - 1))
+kspec_files kq /tmp/rateprof context-2s
+# compared sorted, as above
+sort -o /tmp/kq-user.csv /tmp/kq-user.csv
+sort -o /tmp/kq-kern.csv /tmp/kq-kern.csv
 nu=$(($(wc -l </tmp/kq-user.csv) - 1))
-nf=$(vxreplay /tmp/kq-full.vxt --report summary --format json | grep -o '"events": [0-9]*' |
-	grep -o '[0-9]*$')
-ne=$(awk -F, '$3 == "done" && $9 != 0' /tmp/kq-kern.csv | wc -l)
 nd=$(diff -U0 /tmp/kq-user.csv /tmp/kq-kern.csv | grep -c '^[-+][0-9]')
 # the largest window before an error in the full trace, in events: what one
 # buffer must hold (brute force over the full trace's rows)

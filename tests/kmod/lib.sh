@@ -113,7 +113,7 @@ km_build() {
 		return 1
 	fi
 	gcc -static -O2 -Wall -Wextra -std=c11 -D_GNU_SOURCE -I"$KM_TOP/include" \
-		-o "$KM_WORK/vxtest" "$KM_TOP/tests/kmod/vxtest.c" -lpthread \
+		-o "$KM_WORK/vxtest" "$KM_TOP"/tests/kmod/vxtest*.c -lpthread \
 		>"$KM_WORK/cc.log" 2>&1 ||
 		{ cat "$KM_WORK/cc.log"; km_why "vxtest build failed (static libc?)"; return 1; }
 	return 0

@@ -2,7 +2,8 @@
  * need times, names or counts no capture makes (times near 2^64, times
  * running backwards, thousands of command names).
  *
- *   usage: vxtgen [-c CHUNK_EVENTS] OUT.vxt < EVENTS
+ *   usage: vxtgen [-c CHUNK_EVENTS] [-a MONO,REAL] [-H HOST] OUT.vxt < EVENTS
+ *   (-a: the clock anchor, default 1,1700000000000000000; -H: the host)
  *   EVENTS: one event a line, "TIME OBJECT PHASE OP SECTOR BYTES LATENCY ERROR COMM"
  *   (TIME, LATENCY in ns; PHASE and OP as numbers of enum vxt_phase and
  *   vxt_op; ERROR a negative errno or 0; OBJECT and COMM names, "-" for none).
@@ -35,12 +36,18 @@ int main(int argc, char **argv)
 	unsigned long lineno = 0;
 	int a = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "-c")) {
-		o.chunk_bytes = strtoul(argv[2], NULL, 10) * sizeof(struct vxt_event);
-		a = 3;
+	for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+		if (!strcmp(argv[a], "-c"))
+			o.chunk_bytes = strtoul(argv[a + 1], NULL, 10) * sizeof(struct vxt_event);
+		else if (!strcmp(argv[a], "-H"))
+			o.host = argv[a + 1];
+		else if (strcmp(argv[a], "-a") || sscanf(argv[a + 1], "%" SCNu64 ",%" SCNu64,
+							     &o.anchor_mono_ns, &o.anchor_real_ns) != 2)
+			break;
 	}
 	if (argc != a + 1)
-		return die("usage: vxtgen [-c CHUNK_EVENTS] OUT.vxt < EVENTS", NULL);
+		return die("usage: vxtgen [-c CHUNK_EVENTS] [-a MONO,REAL] [-H HOST] OUT.vxt "
+			   "< EVENTS", NULL);
 	if (!objs || !strs)
 		return die("out of memory", NULL);
 	o.chunk_ns = UINT64_MAX;	/* chunks by count only: any times are fine */

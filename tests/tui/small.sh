@@ -1,6 +1,6 @@
 #!/bin/sh
 # small.sh - at 60x15 the panels share the height by priority: the event list
-# keeps four events at least (was two), the timeline its smallest plot, and
+# keeps four events at least, the timeline its smallest plot, and
 # the heatmap, squeezed out, is one row naming the objects with errors it
 # would show (most first, counted from the batch CSV); a heatmap with fewer rows than objects says
 # which rows with errors are out of sight; Left/Right scroll the list's

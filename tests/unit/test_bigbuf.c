@@ -15,6 +15,7 @@
 #include "format/chunkdec.h"
 #include "format/reader_impl.h"
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 #define NEV 5000
 
@@ -59,7 +60,7 @@ static void write_file(void)
 	for (size_t i = 0; i < NEV; i++) {
 		struct vxt_event *e = &ev[i];
 
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		ut_rand(&x);
 		memset(e, 0, sizeof(*e));
 		t += x % 5000;
 		e->time_ns = t;

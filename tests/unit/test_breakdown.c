@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "vxtrace/breakdown.h"
+#include "fixture.h"
 
 struct ev {
 	uint64_t t;
@@ -158,7 +159,7 @@ START_TEST(quantiles_within_a_bucket)
 	for (size_t i = 0; i < 20001; i++) {
 		struct vxt_event e = { .time_ns = i, .phase = VXT_PH_DONE, .bytes = 4096 };
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		v[i] = 1 + x % (i % 2 ? 50 : 50000000);
 		e.latency_ns = v[i];
 		ck_assert_int_eq(vxt_bd_add(&b, &e, i, true), 0);
@@ -211,7 +212,7 @@ START_TEST(seek_mode_past_the_bound)
 		struct vxt_event e = { .time_ns = i, .phase = VXT_PH_START, .bytes = 4096 };
 		uint64_t d;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		d = i < NDIST ? NDIST - i : 1 + x % (NDIST + 100000);
 		if (i >= NDIST && x % 3 == 0)
 			d = 1 + x % 5000;	/* some far more often than others */
@@ -342,7 +343,7 @@ START_TEST(quantile_is_the_bucket_floor)
 		median_of(p + p / 2 + 12345 % p);
 	}
 	for (int i = 0; i < 2000; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		median_of(2 + (x >> (x % 62)) % (UINT64_MAX - 3));
 	}
 }
@@ -361,7 +362,7 @@ START_TEST(add_many_is_add)
 	uint64_t x = 88172645463325252ull, t = 1000;
 
 	for (size_t i = 0; i < N; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		t += x % 2000;
 		ev[i] = (struct vxt_event){
 			.time_ns = x % 97 ? t : t - 5000, .phase = ph[x % 8 < 6 ? i % 6 : x % 8],

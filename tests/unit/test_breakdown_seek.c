@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vxtrace/breakdown.h"
+#include "fixture.h"
 
 #define NOBJ 3
 #define NIO 60000
@@ -21,10 +22,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -18,8 +18,9 @@
 
 #include "vxtrace/vxtrace.h"
 #include "browser/model.h"
+#include "fixture.h"
 
-#define SEC 1000000000ull
+#define SEC UT_SEC
 #define NIO 12000
 #define NEV (2 * NIO)
 #define BAD 3		/* the damaged chunk */
@@ -28,68 +29,20 @@ static struct vxt_event evs[NEV];
 static char path[64], marks[80];
 static uint64_t bad_first, bad_n;	/* the damaged chunk's ordinals */
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(uint64_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
-}
-
-static int cmp_ev(const void *a, const void *b)
-{
-	const struct vxt_event *x = a, *y = b;
-
-	if (x->time_ns != y->time_ns)
-		return (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
-	return (x->phase > y->phase) - (x->phase < y->phase);
-}
-
 /* Write the trace and overwrite 8 bytes in the middle of chunk BAD's data. */
 static void make_trace(void)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_strtab *strs = vxt_strtab_new();
-	struct vxt_writer_opts wo = { .chunk_bytes = 32 * 1024, .source = "test",
-				      .anchor_mono_ns = SEC, .anchor_real_ns = SEC, .force = true };
+	struct ut_trace t = { .name = "damage", .rng = 0x2545f4914f6cdd1dull, .nio = NIO,
+			      .nobjs = 2, .lat_ns = 3000000, .span_ns = 6 * SEC,
+			      .sector_bits = 21, .size_steps = 3, .write_one_in = 2,
+			      .error_one_in = 40, .chunk_bytes = 32 * 1024 };
 	char err[VXT_ERRBUF_SIZE];
 	const struct vxt_chunk_info *ci;
 	struct vxt_reader *rd;
-	struct vxt_writer *w;
 	int fd;
 
-	ck_assert_int_eq(vxt_objtab_add(objs, 1, "sda", 0, 1ull << 30), 0);
-	ck_assert_int_eq(vxt_objtab_add(objs, 2, "sdb", 0, 1ull << 30), 1);
-	for (unsigned i = 0; i < NIO; i++) {
-		struct vxt_event *s = &evs[2 * i], *d = &evs[2 * i + 1];
-		uint64_t lat = 10000 + rnd(3000000);
-
-		*s = (struct vxt_event){ .time_ns = SEC + rnd(6 * SEC), .sector = rnd(1u << 21) * 8,
-					 .bytes = 4096u << rnd(3), .object = (uint32_t)rnd(2),
-					 .pid = 100, .phase = VXT_PH_START,
-					 .op = (uint8_t)(rnd(2) ? VXT_OP_READ : VXT_OP_WRITE) };
-		*d = *s;
-		d->phase = VXT_PH_DONE;
-		d->time_ns = s->time_ns + lat;
-		d->latency_ns = lat;
-		if (!rnd(40))
-			d->error = -5;
-	}
-	qsort(evs, NEV, sizeof(evs[0]), cmp_ev);
-	snprintf(path, sizeof(path), "/tmp/vxt-damage-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	ut_trace_write(&t, evs, path, sizeof(path));
 	snprintf(marks, sizeof(marks), "%s.marks", path);
-	w = vxt_writer_open(path, &wo, objs, strs, err);
-	ck_assert_msg(w != NULL, "%s", err);
-	ck_assert_int_eq(vxt_writer_write(w, evs, NEV), 0);
-	ck_assert_int_eq(vxt_writer_close(w, err), 0);
-	vxt_objtab_free(objs);
-	vxt_strtab_free(strs);
-
 	rd = vxt_reader_open(path, err);
 	ck_assert_msg(rd != NULL, "%s", err);
 	ck_assert_uint_gt(vxt_reader_nchunks(rd), BAD + 2);
@@ -108,14 +61,6 @@ static bool in_bad(uint64_t ord)
 	return ord >= bad_first && ord < bad_first + bad_n;
 }
 
-static void finish(struct vr_model *m)
-{
-	for (int i = 0; vr_model_busy(m); i++) {
-		ck_assert_int_lt(i, 1000000);
-		vr_model_step(m);
-	}
-}
-
 static void apply(struct vr_model *m, const char *filter)
 {
 	char err[256];
@@ -125,7 +70,7 @@ static void apply(struct vr_model *m, const char *filter)
 						.end = m->view.nchunks };
 	vr_model_rebin(m);
 	vr_model_reseat(m);
-	finish(m);
+	ut_model_finish(m);
 }
 
 /* Walk the shown rows from the first to the last with the cursor and check

@@ -16,8 +16,9 @@
 
 #include "vxtrace/vxtrace.h"
 #include "browser/model.h"
+#include "fixture.h"
 
-#define SEC 1000000000ull
+#define SEC UT_SEC
 #define NIO 24000
 #define NEV (2 * NIO)
 #define PER_CHUNK 32	/* events a chunk: NEV / PER_CHUNK = 1500 chunks */
@@ -25,75 +26,20 @@
 
 static struct vxt_event evs[NEV];
 static char path[64];
-static uint64_t rng = 0x853c49e6748fea9bull;
-
-static uint64_t rnd(uint64_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
-}
-
-static int cmp_ev(const void *a, const void *b)
-{
-	const struct vxt_event *x = a, *y = b;
-
-	if (x->time_ns != y->time_ns)
-		return (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
-	return (x->phase > y->phase) - (x->phase < y->phase);
-}
-
+/* random overlapping reads on two objects, some failing, in many chunks */
 static void make_trace(void)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_strtab *strs = vxt_strtab_new();
-	struct vxt_writer_opts wo = { .chunk_bytes = PER_CHUNK * sizeof(struct vxt_event),
-				      .source = "test", .anchor_mono_ns = SEC,
-				      .anchor_real_ns = SEC, .force = true };
-	char err[VXT_ERRBUF_SIZE];
-	struct vxt_writer *w;
-	int fd;
+	struct ut_trace t = { .name = "index", .rng = 0x853c49e6748fea9bull, .nio = NIO,
+			      .nobjs = 2, .lat_ns = 3000000, .span_ns = 20 * SEC,
+			      .sector_bits = 20, .pid0 = 1, .error_one_in = 100,
+			      .chunk_bytes = PER_CHUNK * sizeof(struct vxt_event) };
 
-	ck_assert_ptr_nonnull(objs);
-	ck_assert_ptr_nonnull(strs);
-	ck_assert_int_eq(vxt_objtab_add(objs, 1, "sda", 0, 1ull << 30), 0);
-	ck_assert_int_eq(vxt_objtab_add(objs, 2, "sdb", 0, 1ull << 30), 1);
-	for (unsigned i = 0; i < NIO; i++) {
-		struct vxt_event *s = &evs[2 * i], *d = &evs[2 * i + 1];
-		uint64_t lat = 10000 + rnd(3000000);
-
-		*s = (struct vxt_event){ .time_ns = SEC + rnd(20 * SEC), .sector = rnd(1u << 20) * 8,
-					 .bytes = 4096, .object = (uint32_t)rnd(2),
-					 .phase = VXT_PH_START, .op = VXT_OP_READ };
-		*d = *s;
-		d->phase = VXT_PH_DONE;
-		d->time_ns = s->time_ns + lat;
-		d->latency_ns = lat;
-		if (!rnd(100))
-			d->error = -5;
-	}
-	qsort(evs, NEV, sizeof(evs[0]), cmp_ev);
-	snprintf(path, sizeof(path), "/tmp/vxt-index-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	w = vxt_writer_open(path, &wo, objs, strs, err);
-	ck_assert_msg(w != NULL, "%s", err);
-	ck_assert_int_eq(vxt_writer_write(w, evs, NEV), 0);
-	ck_assert_int_eq(vxt_writer_close(w, err), 0);
-	vxt_objtab_free(objs);
-	vxt_strtab_free(strs);
+	ut_trace_write(&t, evs, path, sizeof(path));
 }
 
 static void close_model(struct vr_model *m)
 {
-	char marks[80];
-
-	vr_model_close(m);
-	unlink(path);
-	snprintf(marks, sizeof(marks), "%s.marks", path);
-	unlink(marks);
+	ut_model_close(m, path);
 }
 
 static uint64_t sum_events(const struct vxt_timeline *tl)
@@ -105,38 +51,13 @@ static uint64_t sum_events(const struct vxt_timeline *tl)
 	return n;
 }
 
-/* The bin of @t in [w0, w1) cut in @n equal parts, exactly. */
-static unsigned bin_of(uint64_t t, uint64_t w0, uint64_t w1, unsigned n)
-{
-	unsigned k = 0;
-
-	while (k + 1 < n && (unsigned __int128)(t - w0) * n >= (unsigned __int128)(k + 1) * (w1 - w0))
-		k++;
-	return k;
-}
-
 /* The timeline's bins against the events counted per bin. */
 static void check_bins(struct vr_model *m, uint64_t w0, uint64_t w1)
 {
 	const struct vxt_timeline *tl = vr_model_timeline(m);
-	uint64_t ev[NBINS] = { 0 }, ios[NBINS] = { 0 }, errs[NBINS] = { 0 };
 
 	ck_assert_uint_eq(tl->nbins, NBINS);
-	for (unsigned i = 0; i < NEV; i++) {
-		unsigned b = bin_of(evs[i].time_ns, w0, w1, NBINS);
-
-		ev[b]++;
-		if (evs[i].phase == VXT_PH_DONE) {
-			ios[b]++;
-			errs[b] += evs[i].error != 0;
-		}
-	}
-	for (unsigned b = 0; b < NBINS; b++) {
-		ck_assert_msg(tl->events[b] == ev[b], "bin %u: %llu events, want %llu", b,
-			      (unsigned long long)tl->events[b], (unsigned long long)ev[b]);
-		ck_assert_uint_eq(tl->ios[b], ios[b]);
-		ck_assert_uint_eq(tl->errors[b], errs[b]);
-	}
+	ut_check_bins(tl, evs, NEV, w0, w1);
 }
 
 static void open_window(struct vr_model *m)

@@ -6,6 +6,7 @@
 
 #include "browser/procs.h"
 #include "vxtrace/timeline.h"
+#include "fixture.h"
 
 struct want {
 	uint32_t pid, comm;
@@ -17,19 +18,19 @@ START_TEST(rows_match_brute_force)
 	static struct want w[400];
 	struct vr_procs p = { 0 };
 	size_t nw = 0;
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-	srand(9);
 	for (int i = 0; i < 50000; i++) {
 		struct vxt_event ev;
 		size_t k;
 
 		memset(&ev, 0, sizeof(ev));
-		ev.pid = 1000 + (uint32_t)(rand() % 40);
-		ev.comm = 1 + (uint32_t)(rand() % 5);
-		ev.phase = rand() % 3 ? VXT_PH_DONE : VXT_PH_START;
-		ev.bytes = 512u * (uint32_t)(1 + rand() % 16);
-		ev.latency_ns = (uint64_t)(rand() % 1000000);
-		ev.error = rand() % 50 ? 0 : -5;
+		ev.pid = 1000 + (uint32_t)ut_rand_below(&rng, 40);
+		ev.comm = 1 + (uint32_t)ut_rand_below(&rng, 5);
+		ev.phase = ut_rand_below(&rng, 3) ? VXT_PH_DONE : VXT_PH_START;
+		ev.bytes = 512u * (uint32_t)(1 + ut_rand_below(&rng, 16));
+		ev.latency_ns = (uint64_t)ut_rand_below(&rng, 1000000);
+		ev.error = ut_rand_below(&rng, 50) ? 0 : -5;
 		ck_assert_int_eq(vr_procs_add(&p, &ev), 0);
 		if (ev.phase != VXT_PH_DONE)
 			continue;

@@ -5,15 +5,13 @@
 #include <string.h>
 
 #include "format/codec.h"
+#include "fixture.h"
 
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return ut_rand(&rng_state);
 }
 
 static void random_events(struct vxt_event *ev, size_t n, uint32_t nobjs, uint32_t nstrs)

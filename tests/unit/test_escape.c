@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vxtrace/escape.h"
+#include "fixture.h"
 
 static char buf[VXT_ESCAPE_MAX(512)];
 
@@ -124,16 +125,18 @@ START_TEST(text_random_round_trip)
 {
 	char in[64], back[sizeof(buf)];
 
-	srand(7);
+	uint64_t rng = 0x2545f4914f6cdd1dull;
+
 	for (int round = 0; round < 20000; round++) {
-		size_t len = (size_t)(rand() % 40);
+		size_t len = (size_t)ut_rand_below(&rng, 40);
 
 		for (size_t i = 0; i < len; i++) {
-			int pick = rand() % 4;
+			int pick = (int)ut_rand_below(&rng, 4);
 
 			/* mostly bytes that matter: controls, high bytes, UTF-8 leads */
-			in[i] = (char)(pick == 0 ? rand() % 0x20 : pick == 1 ? 0x80 + rand() % 0x80 :
-				       pick == 2 ? 0xc2 : 0x20 + rand() % 0x60);
+			in[i] = (char)(pick == 0 ? ut_rand_below(&rng, 0x20) :
+				       pick == 1 ? 0x80 + ut_rand_below(&rng, 0x80) :
+				       pick == 2 ? 0xc2 : 0x20 + ut_rand_below(&rng, 0x60));
 			if (!in[i])
 				in[i] = 'z';
 		}

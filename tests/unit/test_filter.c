@@ -11,6 +11,7 @@
 
 #include "select/filter_impl.h"
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 static struct vxt_objtab *objs;
 static struct vxt_strtab *strs;
@@ -498,10 +499,7 @@ static uint64_t rng_state = 88172645463325252ull;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return ut_rand(&rng_state);
 }
 
 static int build_tree(struct rnode *t, int *n, int depth)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vxtrace/iopair.h"
+#include "fixture.h"
 
 struct ent {
 	uint32_t dev, size;
@@ -31,7 +32,7 @@ START_TEST(oracle)
 		uint32_t dev, size;
 		uint64_t sector;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		dev = (uint32_t)(x >> 60 & 1);
 		sector = x >> 20 & 63;
 		size = (uint32_t)(x >> 40 & 1) * 8;

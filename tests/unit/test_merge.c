@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 #define NFILES 3
 #define NEV 31000		/* per file: 4+ merged chunks */
@@ -38,7 +39,7 @@ static void make_file(unsigned f, struct vxt_event *ev)
 	for (size_t i = 0; i < NEV; i++) {
 		struct vxt_event *e = &ev[i];
 
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		ut_rand(&x);
 		memset(e, 0, sizeof(*e));
 		t += (x % 3) * 1000;
 		e->time_ns = x % 53 == 0 ? t - (x % 40) * 1000 : t;

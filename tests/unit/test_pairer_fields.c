@@ -14,6 +14,7 @@
 
 #include "vxtrace/pairer.h"
 #include "vxtrace/vxt.h"
+#include "fixture.h"
 
 #define NIO 3000
 #define MAXEV (NIO * 8)
@@ -30,10 +31,7 @@ static uint64_t want_nod, want_q2c, want_d2c, want_closed;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
+	return ut_rand_below(&rng, n);
 }
 
 static int cmp_time(const void *a, const void *b)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vxtrace/pairer.h"
+#include "fixture.h"
 
 #define MAXP 20000
 
@@ -38,10 +39,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 /* a before b in the pairer's order: by start, then as opened */

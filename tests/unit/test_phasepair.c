@@ -11,6 +11,7 @@
 #include "vxtrace/filter.h"
 #include "vxtrace/phasepair.h"
 #include "vxtrace/script.h"
+#include "fixture.h"
 
 #define NIO 3000
 #define NONE UINT64_MAX
@@ -21,14 +22,6 @@ struct gio {
 	uint64_t sector;
 	uint64_t t[5];		/* Q G I D C */
 };
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 struct gev {
 	struct vxt_event ev;
@@ -53,13 +46,13 @@ static size_t gen(struct gio *io, struct gev *ev, uint64_t seed)
 	size_t n = 0;
 
 	for (int i = 0; i < NIO; i++) {
-		uint64_t t = 1000 + (uint64_t)i * 700 + rnd(&s) % 500;
-		unsigned miss = (unsigned)(rnd(&s) % 8);	/* 0..2: one phase missing */
+		uint64_t t = 1000 + (uint64_t)i * 700 + ut_rand(&s) % 500;
+		unsigned miss = (unsigned)(ut_rand(&s) % 8);	/* 0..2: one phase missing */
 
-		io[i].object = (uint32_t)(rnd(&s) % 3);
+		io[i].object = (uint32_t)(ut_rand(&s) % 3);
 		io[i].sector = (uint64_t)i * 64 + 8;	/* distinct */
 		for (int k = 0; k < 5; k++) {
-			t += 1 + rnd(&s) % 20000;
+			t += 1 + ut_rand(&s) % 20000;
 			io[i].t[k] = t;
 		}
 		if (miss < 3)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 #define N 20000
 
@@ -18,10 +19,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 static struct vxt_event *stream(void)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vxtrace/stats.h"
+#include "fixture.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -18,27 +19,21 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t rnd(uint64_t *x)
-{
-	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
-	return *x;
-}
-
 START_TEST(never_below_the_exact_percentile)
 {
 	static const double qs[] = { 0.01, 0.5, 0.9, 0.99, 0.999 };
 	static uint64_t v[20000];
 	static struct vxt_hist h;
 	uint64_t x = 0x1234567 + (uint64_t)_i;
-	size_t n = 1 + rnd(&x) % 20000, i, k;
+	size_t n = 1 + ut_rand(&x) % 20000, i, k;
 
 	memset(&h, 0, sizeof(h));
 	for (i = 0; i < n; i++) {
 		switch (_i % 4) {
-		case 0: v[i] = rnd(&x) % 1000000; break;			/* uniform */
-		case 1: v[i] = 1ull << (rnd(&x) % 30); break;			/* powers */
-		case 2: v[i] = 480000 + rnd(&x) % 100000; break;		/* one spike */
-		default: v[i] = rnd(&x) % 100 < 99 ? 100 : 50000000; break;	/* a tail */
+		case 0: v[i] = ut_rand(&x) % 1000000; break;			/* uniform */
+		case 1: v[i] = 1ull << (ut_rand(&x) % 30); break;			/* powers */
+		case 2: v[i] = 480000 + ut_rand(&x) % 100000; break;		/* one spike */
+		default: v[i] = ut_rand(&x) % 100 < 99 ? 100 : 50000000; break;	/* a tail */
 		}
 		vxt_hist_add(&h, v[i]);
 	}

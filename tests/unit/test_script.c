@@ -14,15 +14,13 @@
 #include <string.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 /* ---- what a run records ---- */

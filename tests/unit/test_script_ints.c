@@ -16,15 +16,13 @@
 #include <string.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 struct text {

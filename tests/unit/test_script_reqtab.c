@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "fixture.h"
 
 struct ref {
 	uint64_t ka, kb, id;
@@ -62,7 +63,7 @@ START_TEST(oracle)
 		uint64_t ka, kb;
 		unsigned op;
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ut_rand(&x);
 		ka = (x >> 8) % 3 << 32 | 4096;
 		kb = (x >> 16) % nkeys;
 		op = (unsigned)(x >> 40) % 8;

@@ -13,15 +13,13 @@
 #include <string.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return ut_rand(&rng);
 }
 
 struct stream {

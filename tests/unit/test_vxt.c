@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
+#include "fixture.h"
 
 #define NEV 3000
 
@@ -27,7 +28,7 @@ static void make_events(size_t n, uint32_t nobjs)
 	for (size_t i = 0; i < n; i++) {
 		struct vxt_event *e = &events[i];
 
-		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		ut_rand(&x);
 		memset(e, 0, sizeof(*e));
 		t += x % 200000;
 		e->time_ns = t;

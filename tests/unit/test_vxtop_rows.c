@@ -13,6 +13,7 @@
 
 #include "model.h"
 #include "shown.h"
+#include "fixture.h"
 
 #define SEC 1000000000ull
 #define NOBJ 3
@@ -30,10 +31,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t rnd(uint64_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng % n;
+	return ut_rand_below(&rng, n);
 }
 
 static struct io ios[NIO];

@@ -117,7 +117,7 @@ int vxt_outfile_open(const char *path, const struct vxt_outfile_opts *o, bool *c
 {
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
 	struct stat st;
-	int fd;
+	int fd, open_errno;
 
 	*created = false;
 	if (!o->follow_symlink) {
@@ -139,10 +139,14 @@ int vxt_outfile_open(const char *path, const struct vxt_outfile_opts *o, bool *c
 		*created = true;
 		return fd;
 	}
-	if (errno == EEXIST && stat(path, &st) == 0 && same_file(&st, o->input))
+	/* same_file() stats the input, which may be no file (an import's prefix):
+	 * its errno must not replace the open's */
+	open_errno = errno;
+	if (open_errno == EEXIST && stat(path, &st) == 0 && same_file(&st, o->input))
 		return refuse(-1, EINVAL, err, errsize, path,
 			      "is the input file; refusing to overwrite it");
-	if (errno != EEXIST || !o->force)
+	errno = open_errno;
+	if (open_errno != EEXIST || !o->force)
 		return open_error(path, err, errsize);
 	/* O_NONBLOCK: a fifo must not hang the open; it is refused below */
 	fd = open(path, (flags & ~O_CREAT) | O_NONBLOCK);

@@ -51,6 +51,9 @@ void vxt_merge_free(struct vxt_merge *m)
 	free(m->starts);
 	free(m->state);
 	free(m->kept);
+	free(m->kept_orig);
+	free(m->orig);
+	free(m->scratch);
 	vxt_merge_aggs_free(m);
 	free(m->heap);
 	free(m->key);
@@ -76,14 +79,31 @@ static bool file_range(const struct vxt_reader *r, uint64_t *lo, uint64_t *hi)
 	return true;
 }
 
-/* What makes files unfit to be one trace. @return 0, or -EINVAL with the
- * reason in @err. */
-static int check_files(struct vxt_merge *m, char *err)
+/* The host of file @r in a set: its header's, else its file name without
+ * ".vxt". */
+static void set_host(const struct vxt_reader *r, char host[VXT_OBJ_HOST_MAX])
 {
-	char hb[VXT_ESCAPE_MAX(VXT_OBJ_HOST_MAX)];
+	const char *base = strrchr(r->name, '/');
+	size_t len;
 
-	for (size_t i = 0; i < m->np; i++) {
-		const struct vxt_reader *a = m->p[i].r;
+	if (r->info.host[0]) {
+		snprintf(host, VXT_OBJ_HOST_MAX, "%s", r->info.host);
+		return;
+	}
+	base = base ? base + 1 : r->name;
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".vxt"))
+		len -= 4;
+	snprintf(host, VXT_OBJ_HOST_MAX, "%.*s", (int)len, base);
+}
+
+int vxt_reader_check_set(const struct vxt_reader *const *rs, size_t n,
+			 char err[VXT_ERRBUF_SIZE])
+{
+	char hb[VXT_ESCAPE_MAX(VXT_OBJ_HOST_MAX)], ha[VXT_OBJ_HOST_MAX], hh[VXT_OBJ_HOST_MAX];
+
+	for (size_t i = 0; i < n && n > 1; i++) {
+		const struct vxt_reader *a = rs[i];
 		struct stat sa, sb;
 		uint64_t alo, ahi, blo, bhi;
 
@@ -93,8 +113,9 @@ static int check_files(struct vxt_merge *m, char *err)
 				 "other files", a->name);
 			return -EINVAL;
 		}
+		set_host(a, ha);
 		for (size_t j = 0; j < i; j++) {
-			const struct vxt_reader *b = m->p[j].r;
+			const struct vxt_reader *b = rs[j];
 
 			if (a->src.fd >= 0 && b->src.fd >= 0 && !fstat(a->src.fd, &sa) &&
 			    !fstat(b->src.fd, &sb) && sa.st_dev == sb.st_dev &&
@@ -103,17 +124,36 @@ static int check_files(struct vxt_merge *m, char *err)
 					 b->name, a->name);
 				return -EINVAL;
 			}
-			if (strcmp(m->p[i].host, m->p[j].host) || !file_range(a, &alo, &ahi) ||
+			set_host(b, hh);
+			if (strcmp(ha, hh) || !file_range(a, &alo, &ahi) ||
 			    !file_range(b, &blo, &bhi) || alo > bhi || blo > ahi)
 				continue;
 			snprintf(err, VXT_ERRBUF_SIZE, "%s and %s: both from host '%s' and their "
 				 "times overlap (the same host twice? the files of one host must "
 				 "be the parts of one recording)", b->name, a->name,
-				 vxt_text(m->p[i].host, hb, sizeof(hb)));
+				 vxt_text(ha, hb, sizeof(hb)));
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+/* What makes files unfit to be one trace. @return 0, or -EINVAL with the
+ * reason in @err. */
+static int check_files(struct vxt_merge *m, char *err)
+{
+	const struct vxt_reader **rs = calloc(m->np, sizeof(*rs));
+	int rc;
+
+	if (!rs) {
+		snprintf(err, VXT_ERRBUF_SIZE, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->np; i++)
+		rs[i] = m->p[i].r;
+	rc = vxt_reader_check_set(rs, m->np, err);
+	free(rs);
+	return rc;
 }
 
 /* Each host's shift onto the shared clock, and the merged header. */
@@ -237,6 +277,15 @@ static void note_apart(struct vxt_merge *m)
 		 vxt_text(m->p[before].host, hb[1], sizeof(hb[1])), m->p[before].r->name);
 }
 
+size_t vxt_reader_holes(const struct vxt_reader *r, const char **why)
+{
+	size_t n = r->merge ? r->merge->nholes : 0;
+
+	if (why)
+		*why = n ? r->merge->hole_msg : NULL;
+	return n;
+}
+
 const char *vxt_reader_note(const struct vxt_reader *r)
 {
 	return r->merge && r->merge->note[0] ? r->merge->note : NULL;
@@ -305,20 +354,9 @@ static int merge_tables(struct vxt_merge *m, bool name_hosts)
 
 /* The host a file is from: its header's, or for a file that names none,
  * its name without directory and .vxt. */
-static void part_host(struct part *p, const char *path)
+static void part_host(struct part *p)
 {
-	const char *base = strrchr(path, '/');
-	size_t len;
-
-	if (p->r->info.host[0]) {
-		snprintf(p->host, sizeof(p->host), "%s", p->r->info.host);
-		return;
-	}
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	if (len > 4 && !strcmp(base + len - 4, ".vxt"))
-		len -= 4;
-	snprintf(p->host, sizeof(p->host), "%.*s", (int)len, base);
+	set_host(p->r, p->host);
 }
 
 struct open_jobs {
@@ -354,7 +392,7 @@ static int open_files(struct vxt_merge *m, const char *const *paths, char *err)
 		}
 	free(o.err);
 	for (size_t k = 0; k < m->np; k++)
-		part_host(&m->p[k], paths[k]);
+		part_host(&m->p[k]);
 	return 0;
 }
 

@@ -42,6 +42,17 @@ struct part {
 	const struct vxt_event *ev;	/* its events decoded so far ... */
 	uint64_t ev_first;		/* ... the first one's ordinal ... */
 	size_t ev_n;			/* ... and how many; 0 = none held */
+	/* a damaged file chunk: its events from hole_from to hole_end are each
+	 * merged as a lost record of one event (hole), at the chunk's least key */
+	uint64_t hole_from, hole_end;	/* empty when equal */
+	struct vxt_event hole;
+};
+
+/* Where a merged event comes from: its part, its ordinal and ids there. */
+struct merge_origin {
+	uint32_t part, object, comm;
+	uint32_t hole;			/* a lost record standing for a damaged chunk's event */
+	uint64_t ord;
 };
 
 struct vstart {
@@ -78,6 +89,11 @@ struct vxt_merge {
 	struct vxt_event *kept;		/* the chunk last merged for its entry ... */
 	size_t kept_chunk, kept_cap;	/* ... (SIZE_MAX: none) ... */
 	unsigned kept_fields;		/* ... with these fields */
+	struct merge_origin *kept_orig;	/* ... and its events' origins */
+	struct merge_origin *orig;	/* the origins of the chunk in the owner's decoder ... */
+	size_t orig_chunk, orig_cap;	/* ... its number (SIZE_MAX: none) */
+	struct vxt_event *scratch;	/* a chunk merged only for its origins */
+	size_t scratch_cap;
 	struct vxt_chunkdec work;	/* the zstd context and data buffer the parts share */
 	struct vxt_chunkdec *pool;	/* helper threads' contexts and buffers (merge_preload.c) */
 	unsigned npool;
@@ -94,6 +110,8 @@ struct vxt_merge {
 	unsigned ring_next;
 	char msg[VXT_ERRBUF_SIZE];
 	char note[VXT_ERRBUF_SIZE];	/* vxt_reader_note() */
+	size_t nholes;			/* damaged file chunks met (vxt_reader_holes()) ... */
+	char hole_msg[VXT_ERRBUF_SIZE];	/* ... the last one's message */
 };
 
 /* merge_index.c: the largest merge key merging chunk @i (its start known)

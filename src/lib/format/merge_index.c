@@ -45,12 +45,41 @@ static bool index_fields(unsigned fields)
  * a screen of merged events needs only the first few of each file's chunk. */
 #define PART_STEP 256
 
+static bool in_hole(const struct part *p)
+{
+	return p->pos >= p->hole_from && p->pos < p->hole_end;
+}
+
+/* File chunk @i of @p is damaged (@msg): its events from p->pos on are
+ * holes, each merged as a lost record of one event, so the other files'
+ * events (and this file's other chunks) are merged as ever: the merged
+ * chunks keep their sizes and the keys find_start() counts (a damaged
+ * chunk's events at its least key). @return 1. */
+static int part_hole(struct vxt_merge *m, struct part *p, size_t i, const char *msg)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_entry(p->r, i);
+	bool again = p->hole_end == ci->first_event + ci->nevents;
+
+	p->dec_chunk = SIZE_MAX;
+	p->ev_n = 0;
+	p->hole_from = p->pos;
+	p->hole_end = ci->first_event + ci->nevents;
+	p->hole = (struct vxt_event){ .time_ns = ci->first_ns, .phase = VXT_PH_LOST,
+				      .op = VXT_OP_OTHER, .sector = 1 };
+	if (!again) {
+		m->nholes++;
+		snprintf(m->hole_msg, sizeof(m->hole_msg), "%s: %s: its %u events are lost",
+			 vxt_reader_name(p->r), msg, ci->nevents);
+	}
+	return 1;
+}
+
 /* Make the chunk holding p->pos the one held, decoded past p->pos. A file
  * chunk's columns are decompressed once and its events decoded in steps as
  * the merge reaches them, every field, whatever the merge is for, so a
  * file chunk held for one merge serves the next (merge_chunk() clears what
- * was not asked for). @return 1, 0 at the file's end, -ENOMEM or -EBADMSG
- * (a damaged chunk), the message in m->msg. */
+ * was not asked for). A damaged chunk becomes a hole (part_hole()).
+ * @return 1, 0 at the file's end, or -ENOMEM (the message in m->msg). */
 static int part_load(struct vxt_merge *m, struct part *p)
 {
 	const struct vxt_reader *r = p->r;
@@ -85,13 +114,12 @@ static int part_load(struct vxt_merge *m, struct part *p)
 			want = p->pos - ci->first_event + 1;
 		rc = vxt_chunkdec_step(&p->dec, ci, i, want, msg, sizeof(msg));
 	}
-	if (rc < 0) {
-		if (rc == -ENOMEM)
-			snprintf(m->msg, sizeof(m->msg), "out of memory");
-		else
-			snprintf(m->msg, sizeof(m->msg), "%s: %s", vxt_reader_name(r), msg);
+	if (rc == -ENOMEM) {
+		snprintf(m->msg, sizeof(m->msg), "out of memory");
 		return rc;
 	}
+	if (rc < 0)
+		return part_hole(m, p, i, msg);
 	p->ev = p->dec.ev;
 	p->ev_first = ci->first_event;
 	p->ev_n = p->dec.ndone;
@@ -102,6 +130,10 @@ static int part_load(struct vxt_merge *m, struct part *p)
  * negative errno. */
 static int part_peek(struct vxt_merge *m, struct part *p, const struct vxt_event **ev)
 {
+	if (in_hole(p)) {
+		*ev = &p->hole;
+		return 1;
+	}
 	if (!p->ev_n || p->pos < p->ev_first || p->pos >= p->ev_first + p->ev_n) {
 		int rc = part_load(m, p);
 
@@ -146,7 +178,10 @@ static int part_key(struct vxt_merge *m, size_t k)
 
 	if (p->pos >= vxt_reader_nevents(p->r))
 		return 0;
-	if (p->ev_n && p->pos >= p->ev_first && p->pos < p->ev_first + p->ev_n) {
+	if (in_hole(p)) {	/* the damaged chunk's least key, as chunk_keys() gives */
+		t = p->key_lo[vxt_reader_chunk_of(p->r, p->pos)];
+		m->exact[k] = true;
+	} else if (p->ev_n && p->pos >= p->ev_first && p->pos < p->ev_first + p->ev_n) {
 		t = p->ev[p->pos - p->ev_first].time_ns + (uint64_t)p->shift;
 		m->exact[k] = true;
 	} else {
@@ -171,9 +206,10 @@ static void merge_begin(struct vxt_merge *m, const struct vstart *st)
 		sift_down(m, i);
 }
 
-/* The next event in merged order into @out (remapped, shifted).
+/* The next event in merged order into @out (remapped, shifted), and where
+ * it comes from into @o (may be NULL).
  * @return 1, 0 at the end, or a negative errno. */
-static int merge_next(struct vxt_merge *m, struct vxt_event *out)
+static int merge_next(struct vxt_merge *m, struct vxt_event *out, struct merge_origin *o)
 {
 	const struct vxt_event *ev;
 	struct part *p;
@@ -194,11 +230,14 @@ static int merge_next(struct vxt_merge *m, struct vxt_event *out)
 		return 0;
 	k = m->heap[0];
 	p = &m->p[k];
-	ev = &p->ev[p->pos - p->ev_first];
+	ev = in_hole(p) ? &p->hole : &p->ev[p->pos - p->ev_first];
 	*out = *ev;
 	out->time_ns += (uint64_t)p->shift;
 	out->object = ev->object < p->nobj ? p->objmap[ev->object] : 0;
 	out->comm = ev->comm < p->nstr ? p->strmap[ev->comm] : 0;
+	if (o)
+		*o = (struct merge_origin){ (uint32_t)k, ev->object, ev->comm, ev == &p->hole,
+					    p->pos };
 	p->env = m->key[k];
 	p->pos++;
 	if (!part_key(m, k))
@@ -537,11 +576,12 @@ static void clear_fields(struct vxt_event *ev, size_t n, unsigned fields)
 	}
 }
 
-/* Merge chunk @i's events: into @out when not NULL (room for nevents),
- * into its index entry when it is not complete and @fields holds the
+/* Merge chunk @i's events: into @out when not NULL (room for nevents, and
+ * their origins into @orig when not NULL), into its index entry when it is not complete and @fields holds the
  * index's. The next chunk's start is known after. @return 0, -ENOMEM or
  * -EBADMSG, the message in m->msg. */
-static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vxt_event *out)
+static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vxt_event *out,
+		       struct merge_origin *orig)
 {
 	struct vxt_chunk_info *ci = &m->owner->chunks[i];
 	bool entry = !(m->state[i] & MERGE_RESOLVED) && index_fields(fields);
@@ -562,7 +602,7 @@ static int merge_chunk(struct vxt_merge *m, size_t i, unsigned fields, struct vx
 	while (n < ci->nevents) {
 		struct vxt_event *e = out ? &out[n] : &tmp;
 
-		if ((rc = merge_next(m, e)) <= 0)
+		if ((rc = merge_next(m, e, orig ? &orig[n] : NULL)) <= 0)
 			break;
 		if (entry)
 			account(ci, &a, e);
@@ -609,13 +649,18 @@ void vxt_merge_resolve(struct vxt_merge *m, size_t i)
 	m->kept_chunk = SIZE_MAX;
 	if (m->kept_cap < r->chunks[i].nevents) {
 		struct vxt_event *ev = realloc(m->kept, r->chunks[i].nevents * sizeof(*ev));
+		struct merge_origin *o = ev ? realloc(m->kept_orig, r->chunks[i].nevents *
+						      sizeof(*o)) : NULL;
 
-		if (ev) {
+		if (ev)
 			m->kept = ev;
+		if (o) {
+			m->kept_orig = o;
 			m->kept_cap = r->chunks[i].nevents;
 		}
 	}
-	rc = merge_chunk(m, i, fields, m->kept_cap >= r->chunks[i].nevents ? m->kept : NULL);
+	rc = merge_chunk(m, i, fields, m->kept_cap >= r->chunks[i].nevents ? m->kept : NULL,
+			 m->kept_cap >= r->chunks[i].nevents ? m->kept_orig : NULL);
 	if (rc == 0 && m->kept_cap >= r->chunks[i].nevents) {
 		m->kept_chunk = i;
 		m->kept_fields = fields;
@@ -633,10 +678,27 @@ void vxt_merge_resolve(struct vxt_merge *m, size_t i)
 	}
 }
 
+/* m->orig with room for @n origins, marked as no chunk's. @return it, or
+ * NULL when out of memory. */
+static struct merge_origin *origins_room(struct vxt_merge *m, size_t n)
+{
+	m->orig_chunk = SIZE_MAX;
+	if (m->orig_cap < n) {
+		struct merge_origin *o = realloc(m->orig, n * sizeof(*o));
+
+		if (!o)
+			return NULL;
+		m->orig = o;
+		m->orig_cap = n;
+	}
+	return m->orig;
+}
+
 int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
 		     size_t msglen)
 {
 	const struct vxt_chunk_info *ci = &m->owner->chunks[i];
+	struct merge_origin *orig = NULL;
 	int rc;
 
 	if (d->ev_cap < ci->nevents) {
@@ -650,11 +712,22 @@ int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char
 		d->ev_cap = ci->nevents;
 	}
 	d->zeroed = 0;
+	/* the owner's decoder: the events' origins too (vxt_reader_origin()) */
+	if (d == &m->owner->dec && !(orig = origins_room(m, ci->nevents))) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
 	if (m->kept_chunk == i && m->kept_fields == d->fields) {
 		memcpy(d->ev, m->kept, ci->nevents * sizeof(*d->ev));
+		if (orig) {
+			memcpy(orig, m->kept_orig, ci->nevents * sizeof(*orig));
+			m->orig_chunk = i;
+		}
 		return 0;
 	}
-	rc = merge_chunk(m, i, d->fields, d->ev);
+	rc = merge_chunk(m, i, d->fields, d->ev, orig);
+	if (orig && rc == 0)
+		m->orig_chunk = i;
 	if (rc == -ENOMEM)
 		snprintf(msg, msglen, "%s", m->msg);
 	else if (rc < 0)	/* a file's chunk failed now, not at open */
@@ -738,5 +811,50 @@ int vxt_merge_index(struct vxt_merge *m)
 		m->state[0] = MERGE_START_KNOWN;	/* every file at its start */
 	m->fields = VXT_FIELD_ALL;
 	m->kept_chunk = SIZE_MAX;
+	m->orig_chunk = SIZE_MAX;
+	return 0;
+}
+
+int vxt_merge_origin(struct vxt_merge *m, uint64_t ord, const struct vxt_event *ev,
+		     struct vxt_origin *o)
+{
+	struct vxt_reader *r = m->owner;
+	size_t i = vxt_reader_chunk_of(r, ord);
+	const struct merge_origin *g;
+	const struct part *p;
+	int rc;
+
+	if (i >= r->n)
+		return vxt_reader_seterr(r, -EINVAL, "no event %llu", (unsigned long long)ord);
+	if (m->orig_chunk == i) {
+		g = &m->orig[ord - r->chunks[i].first_event];
+	} else if (m->kept_chunk == i) {
+		g = &m->kept_orig[ord - r->chunks[i].first_event];
+	} else {
+		/* merged again aside: the owner's decoder keeps its chunk */
+		if (m->scratch_cap < r->chunks[i].nevents) {
+			struct vxt_event *e = realloc(m->scratch, r->chunks[i].nevents * sizeof(*e));
+
+			if (!e)
+				return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+			m->scratch = e;
+			m->scratch_cap = r->chunks[i].nevents;
+		}
+		if (!origins_room(m, r->chunks[i].nevents))
+			return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+		rc = merge_chunk(m, i, VXT_FIELD_TIME | VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT,
+				 m->scratch, m->orig);
+		if (rc < 0)
+			return vxt_reader_seterr(r, rc, "merged chunk %zu: %s", i, m->msg);
+		m->orig_chunk = i;
+		g = &m->orig[ord - r->chunks[i].first_event];
+	}
+	p = &m->p[g->part];
+	o->file = p->r;
+	o->ordinal = g->ord;
+	o->time_ns = ev->time_ns - (uint64_t)p->shift;
+	o->object = g->object;
+	o->comm = g->comm;
+	o->hole = g->hole;
 	return 0;
 }

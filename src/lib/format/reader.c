@@ -19,6 +19,7 @@
 
 #include "format/chunkdec.h"
 #include "format/codec.h"
+#include "format/entry_check.h"
 #include "format/reader_impl.h"
 #include "format/vxtfile.h"
 #include "vxtrace/util.h"
@@ -51,11 +52,15 @@ static int refresh_size(struct vxt_reader *r)
 	return 0;
 }
 
-static bool is_directory(int fd)
+/* @return why the file of @fd can be no trace ("is a directory", "not a
+ * regular file": a fifo, a device), or NULL for a regular file. */
+static const char *not_a_file(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+	if (fstat(fd, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;	/* fstat's failure is refresh_size()'s to say */
+	return S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file";
 }
 
 /* Read the skippable unit at @off whole into a new buffer (caller frees).
@@ -137,6 +142,7 @@ static int load_header(struct vxt_reader *r)
 	rc = c.bad ? -EBADMSG : vxt_get_objects(&c, r->objs);
 	if (!rc)
 		rc = vxt_get_strings(&c, r->strs);
+	r->header_crc = vxt_le32(u + len - 4);
 	free(u);
 	if (rc < 0)
 		return vxt_reader_seterr(r, rc, "corrupt header tables at offset 0");
@@ -542,13 +548,16 @@ fail:
 struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 {
 	struct vxt_reader *r = calloc(1, sizeof(*r));
+	const char *why;
 
 	if (!r || !(r->name = strdup(path))) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: out of memory", path);
 		free(r);
 		return NULL;
 	}
-	r->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a fifo must not hang the open; it is refused below (the
+	 * flag changes nothing for a regular file) */
+	r->src.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->src.fd < 0) {
 		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
 		free(r->name);
@@ -560,8 +569,8 @@ struct vxt_reader *vxt_reader_open(const char *path, char err[VXT_ERRBUF_SIZE])
 		vxt_reader_close(r);
 		return NULL;
 	}
-	if (is_directory(r->src.fd)) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s: is a directory", path);
+	if ((why = not_a_file(r->src.fd))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", path, why);
 		vxt_reader_close(r);
 		return NULL;
 	}
@@ -663,19 +672,64 @@ uint64_t vxt_reader_to_real(const struct vxt_reader *r, uint64_t mono_ns)
 	return mono_ns + (r->info.anchor_real_ns - r->info.anchor_mono_ns);
 }
 
+/* Is the file still the one opened? A recorder that writes it anew in
+ * place (vxrecord --force) truncates it and writes another header: what was
+ * indexed is gone, or the header's CRC differs. @return 0 or -ESTALE. */
+static int check_same(struct vxt_reader *r)
+{
+	uint8_t crc[4];
+
+	if (r->src.size < r->scan_off)
+		return vxt_reader_seterr(r, -ESTALE, "truncated from %llu to %llu bytes since it "
+					 "was opened (written anew?)",
+					 (unsigned long long)r->scan_off,
+					 (unsigned long long)r->src.size);
+	if (read_at(r, r->header_end - 4, crc, 4) < 0 || vxt_le32(crc) != r->header_crc)
+		return vxt_reader_seterr(r, -ESTALE, "its header changed since it was opened "
+					 "(written anew?)");
+	return 0;
+}
+
+int vxt_reader_check_same(struct vxt_reader *r)
+{
+	int rc;
+
+	if (r->src.mem || r->merge)
+		return 0;
+	rc = refresh_size(r);
+	return rc < 0 ? rc : check_same(r);
+}
+
 int vxt_reader_refresh(struct vxt_reader *r)
 {
 	int rc;
 
 	if (r->has_footer || r->src.mem)
 		return 0;
-	rc = refresh_size(r);
+	rc = vxt_reader_check_same(r);
 	if (rc < 0)
 		return rc;
 	/* a footer may have been written since: the scan stops at it */
 	rc = scan(r);
 	name_hosts(r);
 	return rc;
+}
+
+/* Chunk @i's entry against its decoded events (entry_check.c).
+ * @return 0, -EBADMSG or -ENOMEM, with the reader's error set. */
+static int check_entry(struct vxt_reader *r, size_t i)
+{
+	const struct vxt_chunk_info *ci = vxt_reader_chunk(r, i);	/* with its aggregates */
+	char msg[200];
+	int rc = vxt_entry_check(ci, r->dec.ev, ci->nevents, (uint32_t)vxt_objtab_count(r->objs),
+				 msg, sizeof(msg));
+
+	if (rc == -2)
+		return vxt_reader_seterr(r, -ENOMEM, "out of memory");
+	if (rc < 0)
+		return vxt_reader_seterr(r, -EBADMSG, "chunk %zu: index entry at offset %llu: %s", i,
+					 (unsigned long long)ci->offset, msg);
+	return 0;
 }
 
 static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
@@ -701,6 +755,11 @@ static int verify_chunks(struct vxt_reader *r, uint64_t *bad_offset)
 		if (rc < 0) {
 			*bad_offset = r->chunks[i].data_offset;
 			return -EBADMSG;
+		}
+		rc = check_entry(r, i);
+		if (rc < 0) {
+			*bad_offset = r->chunks[i].offset;
+			return rc;
 		}
 	}
 	if (r->damage_off >= 0) {

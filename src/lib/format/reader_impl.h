@@ -22,6 +22,7 @@ struct vxt_reader {
 	size_t n, cap;
 	uint64_t nevents;
 	uint64_t header_end;
+	uint32_t header_crc;		/* the header unit's CRC: a file written anew has another */
 	uint64_t scan_off;
 	bool has_footer;
 	bool recovered;
@@ -76,6 +77,9 @@ const char *vxt_reader_name(const struct vxt_reader *r);
 /* merge.c, merge_index.c: decode chunk @i of a merged reader into @d; free. */
 int vxt_merge_decode(struct vxt_merge *m, struct vxt_chunkdec *d, size_t i, char *msg,
 		     size_t msglen);
+/* vxt_reader_origin() of a merged reader (merge_index.c). */
+int vxt_merge_origin(struct vxt_merge *m, uint64_t ord, const struct vxt_event *ev,
+		     struct vxt_origin *o);
 /* Complete merged chunk @i's index entry (merging its events) if it is not. */
 void vxt_merge_resolve(struct vxt_merge *m, size_t i);
 bool vxt_merge_ready(const struct vxt_merge *m, size_t i);

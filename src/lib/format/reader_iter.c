@@ -19,6 +19,15 @@ int vxt_reader_decode_into(struct vxt_reader *r, struct vxt_chunkdec *d, size_t 
 				(uint32_t)vxt_strtab_count(r->strs), msg, msglen);
 }
 
+int vxt_reader_origin(struct vxt_reader *r, uint64_t ordinal, const struct vxt_event *ev,
+		      struct vxt_origin *o)
+{
+	if (r->merge)
+		return vxt_merge_origin(r->merge, ordinal, ev, o);
+	*o = (struct vxt_origin){ r, ordinal, ev->time_ns, ev->object, ev->comm, false };
+	return 0;
+}
+
 bool vxt_reader_is_merged(const struct vxt_reader *r)
 {
 	return r->merge != NULL;

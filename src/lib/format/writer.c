@@ -159,7 +159,7 @@ struct vxt_writer *vxt_writer_open(const char *path, const struct vxt_writer_opt
 	w->objs = objs;
 	w->strs = strs;
 	if (!w->opts.level)
-		w->opts.level = 1;	/* on event columns as small as 3, and 40% faster */
+		w->opts.level = 1;	/* the event columns come out as small as at 3, in less time */
 	if (!w->opts.chunk_bytes)
 		w->opts.chunk_bytes = 1u << 20;
 	if (!w->opts.chunk_ns)

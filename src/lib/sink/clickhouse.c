@@ -5,15 +5,20 @@
  * libcurl itself is loaded when the first sink opens (sink/curl_load.h).
  * Statements go in the POST body; an insert names its columns in the URL's
  * query parameter and carries the rows as the body, so the table's column
- * order does not matter. The batch is kept until the server answers 200:
- * after a failure it is sent again, whole, and the table's ReplacingMergeTree
- * key (which includes trace and seq) folds a copy that did arrive.
+ * order does not matter. A table that exists must have vxtrace's columns
+ * and fold duplicates (engine and sorting key). The batch is kept until the
+ * server answers 200: after a failure it is sent again, whole, and the
+ * table's ReplacingMergeTree key (which includes trace and seq) folds a copy
+ * that did arrive.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sink/curl_load.h"
 #include "vxtrace/clickhouse.h"
@@ -45,6 +50,7 @@ struct vxt_ch {
 	size_t len, cap, nrows;
 	char resp[RESP_MAX];		/* the server's answer (truncated) */
 	size_t resp_len;
+	bool resp_cut;			/* the answer was longer than resp holds */
 	long status;
 	char host[64];
 	uint64_t trace, anchor_mono, anchor_real;
@@ -98,6 +104,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *arg)
 
 	if (len < room)
 		room = len;
+	else if (len > room)
+		ch->resp_cut = true;
 	memcpy(ch->resp + ch->resp_len, p, room);
 	ch->resp_len += room;
 	ch->resp[ch->resp_len] = 0;
@@ -132,6 +140,7 @@ static int post(struct vxt_ch *ch, const char *query, const char *body, size_t l
 	ch->lc->free(esc);
 	ch->resp_len = 0;
 	ch->resp[0] = 0;
+	ch->resp_cut = false;
 	ch->lc->easy_setopt(ch->curl, CURLOPT_URL, url);
 	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDS, body);
 	ch->lc->easy_setopt(ch->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
@@ -180,17 +189,29 @@ static const char *find_col(const char *list, const char *name, size_t *len)
 	return NULL;
 }
 
-/* The table has every column with its type (others may be there too). */
+/* The table has every column with its type (others may be there too: only
+ * ours are asked for, so the answer fits in ch->resp however many there are). */
 static int check_columns(struct vxt_ch *ch)
 {
-	char sql[512];
+	char sql[1024];
+	size_t n;
 	int rc;
 
-	snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE database = '%s' "
-		 "AND table = '%s' FORMAT TabSeparated", ch->db, ch->table);
+	n = (size_t)snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE "
+			     "database = '%s' AND table = '%s' AND name IN (", ch->db, ch->table);
+	for (size_t i = 0; i < NCOLS && n < sizeof(sql); i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s'%s'", i ? ", " : "",
+				      cols[i].name);
+	if (n < sizeof(sql))
+		snprintf(sql + n, sizeof(sql) - n, ") FORMAT TabSeparated");
 	rc = post_text(ch, sql);
 	if (rc < 0)
 		return rc;
+	if (ch->resp_cut) {
+		snprintf(ch->err, sizeof(ch->err), "%s: the server's list of the table's columns "
+			 "is longer than %d bytes", ch->url, RESP_MAX - 1);
+		return -EIO;
+	}
 	for (size_t i = 0; i < NCOLS; i++) {
 		size_t len = 0;
 		const char *t = find_col(ch->resp, cols[i].name, &len);
@@ -209,6 +230,55 @@ static int check_columns(struct vxt_ch *ch)
 	return 0;
 }
 
+/* Is @name one of the comma-separated names of @key ("host, object, time")? */
+static bool in_key(const char *key, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = key; *p; p += strcspn(p, ","), p += *p == ',') {
+		p += strspn(p, " ");
+		if (!strncmp(p, name, nl) && (p[nl] == ',' || p[nl] == ' ' || !p[nl]))
+			return true;
+	}
+	return false;
+}
+
+/* The table folds a row sent twice: a ReplacingMergeTree (or its replicated
+ * form) whose sorting key holds trace and seq, which tell events apart, so
+ * re-exports and retried batches leave one row and FINAL counts exactly. */
+static int check_engine(struct vxt_ch *ch)
+{
+	char sql[512];
+	const char *why = NULL;
+	char *engine, *key;
+	size_t elen;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT engine, sorting_key FROM system.tables WHERE "
+		 "database = '%s' AND name = '%s' FORMAT TabSeparated", ch->db, ch->table);
+	rc = post_text(ch, sql);
+	if (rc < 0)
+		return rc;
+	engine = ch->resp;
+	key = engine + strcspn(engine, "\t\n");
+	if (*key == '\t')
+		*key++ = 0;
+	else
+		*key = 0;
+	key[strcspn(key, "\n")] = 0;
+	elen = strlen(engine);
+	if (elen < 18 || strcmp(engine + elen - 18, "ReplacingMergeTree"))
+		why = "its engine is not a ReplacingMergeTree";
+	else if (!in_key(key, "trace") || !in_key(key, "seq"))
+		why = "its sorting key lacks trace or seq";
+	if (!why)
+		return 0;
+	snprintf(ch->err, sizeof(ch->err), "%s: the table cannot fold rows sent twice: %s "
+		 "(engine %.30s, ORDER BY (%.60s)); create it as formats/clickhouse.md says",
+		 ch->url, why, *engine ? engine : "unknown", key);
+	return -EINVAL;
+}
+
 static int setup_table(struct vxt_ch *ch)
 {
 	char sql[1024];
@@ -219,7 +289,9 @@ static int setup_table(struct vxt_ch *ch)
 	if (rc < 0)
 		return rc;
 	rc = post_text(ch, vxt_ch_schema(ch->db, ch->table, sql, sizeof(sql)));
-	return rc < 0 ? rc : check_columns(ch);
+	if (rc == 0)
+		rc = check_columns(ch);
+	return rc < 0 ? rc : check_engine(ch);
 }
 
 struct vxt_ch *vxt_ch_open(const char *url, const struct vxt_ch_opts *o,
@@ -473,7 +545,9 @@ const char *vxt_ch_error(const struct vxt_ch *ch)
 int vxt_ch_password(const char *file, char *buf, size_t size, char err[VXT_ERRBUF_SIZE])
 {
 	const char *env = getenv("VXT_CLICKHOUSE_PASSWORD");
-	FILE *f;
+	struct stat st = { 0 };
+	FILE *f = NULL;
+	int fd;
 
 	buf[0] = 0;
 	if (!file) {
@@ -481,9 +555,13 @@ int vxt_ch_password(const char *file, char *buf, size_t size, char err[VXT_ERRBU
 			snprintf(buf, size, "%s", env);
 		return 0;
 	}
-	f = fopen(file, "re");
-	if (!f) {
-		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", file, strerror(errno));
+	/* O_NONBLOCK: a fifo must not hang the open; only a regular file is read */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		snprintf(err, VXT_ERRBUF_SIZE, "%s: %s", file, fd >= 0 && !S_ISREG(st.st_mode) ?
+			 "not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	if (!fgets(buf, (int)size, f))

@@ -6,7 +6,7 @@
  * histogram, the queue events it ends into the Q2C one (metrics_q2c.c). Starts minus completions are the I/Os in flight. Lost markers add
  * their count to the lost counter. Every event counts in the events counter.
  * Invariant: live.ser[index[o * VXT_OP_COUNT + op] - 1] is the series of
- * (o, op); series are never removed.
+ * (o, op); series are removed only with their device (metrics_gone.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "vxtrace/util.h"
 
 #define PUBLISH_EVERY_NS 100000000ull
+#define LOOK_EVERY_NS 10000000000ull	/* for devices gone (metrics_gone.c) */
 
 struct vxt_metrics *vxt_metrics_new(void)
 {
@@ -54,6 +55,7 @@ void vxt_metrics_free(struct vxt_metrics *m)
 	snap_free(m->pub);
 	snap_free(m->spare);
 	free(m->index);
+	free(m->dropped);
 	metrics_q2c_free(m->q2c);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
@@ -184,6 +186,7 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 int vxt_metrics_feed(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		     const struct vxt_event *ev, size_t n)
 {
+	m->objs = objs;
 	for (size_t i = 0; i < n; i++) {
 		int rc = feed_one(m, objs, &ev[i]);
 
@@ -285,8 +288,20 @@ void metrics_snap_put(struct vxt_metrics *m, struct metrics_snap *s)
 	pthread_mutex_unlock(&m->lock);
 }
 
+void vxt_metrics_system_objects(struct vxt_metrics *m)
+{
+	m->system_objects = true;
+}
+
 int vxt_metrics_tick(struct vxt_metrics *m)
 {
+	uint64_t now = vxt_now_mono();
+
+	if (m->system_objects && now - m->looked_ns >= LOOK_EVERY_NS) {
+		m->looked_ns = now;
+		if (metrics_gone_look(m) < 0)
+			return -ENOMEM;
+	}
 	if (m->published_ns && vxt_now_mono() - m->published_ns < PUBLISH_EVERY_NS)
 		return 0;
 	return vxt_metrics_publish(m);

@@ -4,13 +4,15 @@
  * address are reported with the errno, before any thread starts) and handed
  * to libmicrohttpd, which answers from its own polling thread. Each request
  * renders the published snapshot; nothing here touches the collector's state.
- * Only loopback addresses unless the caller allows others.
+ * Only loopback addresses unless the caller allows others; clients slow to
+ * send their request are shut down by metrics_guard.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +20,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sink/metrics_guard.h"
 #include "vxtrace/metrics.h"
 
 struct vxt_metrics_server {
 	struct vxt_metrics *m;
 	struct MHD_Daemon *d;
 	unsigned port;
+	struct metrics_guard guard;
 };
 
 static void quiet_log(void *cls, const char *fmt, va_list ap)
@@ -66,6 +70,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)upload_data;
 	(void)upload_size;
 	(void)state;
+	metrics_guard_asked(&s->guard, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", bad_method,
 			     sizeof(bad_method) - 1, MHD_RESPMEM_PERSISTENT);
@@ -122,6 +127,49 @@ static bool is_loopback(const struct sockaddr *sa)
 	return false;
 }
 
+/* Who holds TCP port @port: the owner of a socket bound to it (listening
+ * first) in /proc/net/tcp or tcp6, as "user NAME, uid N" into @buf, or ""
+ * when none is found. Can't fail. */
+static void port_holder(unsigned port, char *buf, size_t size)
+{
+	static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	char line[512], name[256];
+	unsigned lport, st;
+	long uid = -1, u;
+	struct passwd pw, *pwp = NULL;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < 2 && uid < 0; i++) {
+		FILE *f = fopen(tables[i], "re");
+
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			/* "0: 0100007F:23AB 00000000:0000 0A ... uid timeout inode" */
+			if (sscanf(line, " %*s %*[0-9A-Fa-f]:%x %*s %x %*s %*s %*s %ld", &lport,
+				   &st, &u) == 3 && lport == port && (uid < 0 || st == 0x0A))
+				uid = u;
+		fclose(f);
+	}
+	if (uid < 0)
+		return;
+	if (getpwuid_r((uid_t)uid, &pw, name, sizeof(name), &pwp) == 0 && pwp)
+		snprintf(buf, size, "user %s, uid %ld", pwp->pw_name, uid);
+	else
+		snprintf(buf, size, "uid %ld", uid);
+}
+
+/* bind(2) or listen(2) found @port taken: say so, naming the port and whose
+ * socket holds it. */
+static void in_use(const char *addr, unsigned port, char err[VXT_ERRBUF_SIZE])
+{
+	char who[300];
+
+	port_holder(port, who, sizeof(who));
+	snprintf(err, VXT_ERRBUF_SIZE, "metrics on %s: port %u is in use by another program%s%s%s",
+		 addr, port, who[0] ? " (" : "", who, who[0] ? ")" : "");
+}
+
 /* @return a listening socket on @addr, or -1 with a message in @err. */
 static int listen_on(const char *addr, bool allow_remote, unsigned *port_out,
 		     char err[VXT_ERRBUF_SIZE])
@@ -159,7 +207,10 @@ static int listen_on(const char *addr, bool allow_remote, unsigned *port_out,
 	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
 		int e = errno;
 
-		snprintf(err, VXT_ERRBUF_SIZE, "metrics on %s: %s", addr, strerror(e));
+		if (e == EADDRINUSE)
+			in_use(addr, (unsigned)atoi(port), err);
+		else
+			snprintf(err, VXT_ERRBUF_SIZE, "metrics on %s: %s", addr, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		freeaddrinfo(ai);
@@ -195,7 +246,9 @@ struct vxt_metrics_server *vxt_metrics_serve(struct vxt_metrics *m, const char *
 				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-				MHD_OPTION_CONNECTION_LIMIT, 16u,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)METRICS_GUARD_SLOTS,
+				MHD_OPTION_NOTIFY_CONNECTION, metrics_guard_notify, &s->guard,
+				MHD_OPTION_NOTIFY_COMPLETED, metrics_guard_completed, &s->guard,
 				MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(err, VXT_ERRBUF_SIZE, "metrics on %s: the HTTP server did not start", addr);

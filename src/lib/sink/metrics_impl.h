@@ -25,6 +25,7 @@ struct metrics_series {
 	/* queue to completion (metrics_q2c.c), where queue events come */
 	uint64_t q2c_count, q2c_sum_ns;
 	uint64_t q2c_bucket[VXT_METRICS_BUCKETS + 1];
+	uint64_t looked;	/* started + completed at the last look (metrics_gone.c) */
 };
 
 /* Failed completions of one (object, op) with one errno. */
@@ -65,6 +66,21 @@ struct vxt_metrics {
 	uint64_t published_ns;
 	struct metrics_q2c *q2c;	/* the queued bios waiting for completion */
 	pthread_mutex_t lock;		/* guards pub, spare and refs */
+	/* metrics_gone.c: the objects are this system's devices */
+	bool system_objects;
+	bool tallied;			/* fed by vxt_metrics_set_tally() */
+	const struct vxt_objtab *objs;	/* borrowed: the last one fed */
+	uint64_t looked_ns;
+	struct metrics_dropped *dropped;	/* tallied series removed */
+	size_t ndropped, cap_dropped;
+};
+
+/* A tallied series removed with its device, and its count then: the
+ * kernel's counts still hold it, and it comes back only when they move. */
+struct metrics_dropped {
+	uint32_t object;
+	uint8_t op;
+	uint64_t activity;	/* started + completed */
 };
 
 /* The published snapshot with a reference taken (NULL before the first
@@ -92,5 +108,16 @@ int metrics_q2c_queue(struct vxt_metrics *m, const struct vxt_event *ev);
 int metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
 		      struct metrics_series *ser);
 void metrics_q2c_free(struct metrics_q2c *q);
+
+/* metrics_gone.c: look for objects gone from the system (sysfs) whose
+ * series saw nothing since the last look, and remove their series and error
+ * counts. @return the number of objects removed, or -ENOMEM. */
+int metrics_gone_look(struct vxt_metrics *m);
+/* Is the tally of (@object, @op) at @activity one removed with its device
+ * that has not moved since? A moved one is forgotten (returns false). */
+bool metrics_gone_dropped(struct vxt_metrics *m, uint32_t object, unsigned op,
+			  uint64_t activity);
+/* Does @object have no series, having had some removed? */
+bool metrics_gone_object(const struct vxt_metrics *m, uint32_t object);
 
 #endif

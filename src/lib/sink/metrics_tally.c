@@ -38,11 +38,19 @@ int vxt_metrics_set_tally(struct vxt_metrics *m, const struct vxt_objtab *objs,
 {
 	uint64_t events = 0;
 
+	m->objs = objs;
+	m->tallied = true;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct vxt_tally *k = &t->t[i];
 		unsigned op = k->op < VXT_OP_COUNT ? k->op : VXT_OP_OTHER;
-		struct metrics_series *ser = metrics_series_of(m, objs, k->object, op);
+		struct metrics_series *ser;
 
+		events += k->started + k->requeued + k->completed;
+		/* the kernel still counts a device gone: not back unless it moves */
+		if (m->ndropped && metrics_gone_dropped(m, k->object, op, k->started -
+							 k->requeued + k->completed))
+			continue;
+		ser = metrics_series_of(m, objs, k->object, op);
 		if (!ser)
 			return -ENOMEM;
 		ser->completed = k->completed;
@@ -52,10 +60,10 @@ int vxt_metrics_set_tally(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		ser->lat_count = k->lat_count;
 		ser->lat_sum_ns = k->lat_sum_ns;
 		memcpy(ser->bucket, k->us_bucket, sizeof(ser->bucket));
-		events += k->started + k->requeued + k->completed;
 	}
 	for (size_t i = 0; i < t->ne; i++)
-		if (set_error(m, &t->e[i]) < 0)
+		if (!(m->ndropped && metrics_gone_object(m, t->e[i].object)) &&
+		    set_error(m, &t->e[i]) < 0)
 			return -ENOMEM;
 	m->live.events = events;
 	return 0;

@@ -165,6 +165,16 @@ static int vt_close(sqlite3_vtab_cursor *cur)
 static int vt_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
 		     sqlite3_value **argv)
 {
+	struct sql_vtab *vt = (struct sql_vtab *)cur->pVtab;
+	char err[VXT_ERRBUF_SIZE];
+
+	/* each statement first checks that no file was written anew since the
+	 * table opened (its index and tables would not be the file's) */
+	if (sql_set_check(vt->set, err, sizeof(err)) < 0) {
+		sqlite3_free(vt->base.zErrMsg);
+		vt->base.zErrMsg = sqlite3_mprintf("%s", err);
+		return SQLITE_ERROR;
+	}
 	return OPS(cur)->filter(cur, idx_num, idx_str, argc, argv);
 }
 

@@ -7,6 +7,15 @@
 
 #include "sink/sql_impl.h"
 
+int64_t sql_real_ns(uint64_t time_ns, int64_t off)
+{
+	/* time_ns + off > INT64_MAX exactly when time_ns > INT64_MAX - off,
+	 * which uint64_t holds for any off; below INT64_MIN it cannot go */
+	if (time_ns > (uint64_t)INT64_MAX - (uint64_t)off)
+		return INT64_MAX;
+	return (int64_t)(time_ns + (uint64_t)off);
+}
+
 /* Columns of the ios table beyond the events'. */
 static void ios_column(sqlite3_context *ctx, int col, const struct vxt_event *e,
 		       const uint64_t ph[3])
@@ -68,11 +77,11 @@ void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,
 		break;
 	case C_CPU: sqlite3_result_int(ctx, e->cpu); break;
 	case C_WALL:
-		sqlite3_result_text(ctx, sql_format_wall((uint64_t)((int64_t)e->time_ns + f->real_off),
+		sqlite3_result_text(ctx, sql_format_wall((uint64_t)sql_real_ns(e->time_ns, f->real_off),
 							 buf, sizeof(buf)), -1, SQLITE_TRANSIENT);
 		break;
 	case C_REAL:
-		sqlite3_result_int64(ctx, (sqlite3_int64)e->time_ns + f->real_off);
+		sqlite3_result_int64(ctx, sql_real_ns(e->time_ns, f->real_off));
 		break;
 	case C_HOST:
 		sqlite3_result_text(ctx, vxt_reader_info(f->r)->host, -1, SQLITE_STATIC);

@@ -1,17 +1,22 @@
 /* sql_files.c - the files behind one SQL table
  *
- * A table's arguments name files or glob patterns ("trace*.vxt" for a
- * rotated set). Each file is opened once, through its footer or by the
- * recovering scan; the set is ordered by the wall clock of each file's first
- * event, and every file's rows get rowids of their own (base + ordinal).
+ * A table's arguments name files, directories (their *.vxt files) or glob
+ * patterns ("trace*.vxt" for a rotated set). The files must make one trace
+ * as vxt_reader_open_set() wants (no file twice, no overlapping files of
+ * one host, every file anchored when there are several). Each file is opened
+ * once, through its footer or by the recovering scan; the set is ordered
+ * by the wall clock of each file's first event, and every file's rows get
+ * rowids of their own (base + ordinal).
  * The tables of a connection over the same arguments share one set (one
  * index read per file, however many tables).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sink/sql_impl.h"
 
@@ -61,13 +66,55 @@ static int add_file(struct sql_set *s, const char *path, char *err, size_t errsz
 	return 0;
 }
 
-/* A pattern with glob characters expands to its matches (none is an error);
- * anything else is a path. */
+static int vxt_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".vxt");
+}
+
+/* A directory's *.vxt files (none is an error). */
+static int add_dir(struct sql_set *s, const char *dir, char *err, size_t errsz)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, vxt_name, alphasort), rc = 0;
+
+	if (n < 0) {
+		snprintf(err, errsz, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!n) {
+		snprintf(err, errsz, "%s: a directory without .vxt files", dir);
+		rc = -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char *path = malloc(strlen(dir) + strlen(names[i]->d_name) + 2);
+
+		if (!rc && !path) {
+			snprintf(err, errsz, "out of memory");
+			rc = -1;
+		}
+		if (!rc) {
+			sprintf(path, "%s/%s", dir, names[i]->d_name);
+			rc = add_file(s, path, err, errsz);
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* A directory stands for its *.vxt files; a pattern with glob characters
+ * expands to its matches (none is an error); anything else is a path. */
 static int add_pattern(struct sql_set *s, const char *pat, char *err, size_t errsz)
 {
+	struct stat st;
 	glob_t g;
 	int rc;
 
+	if (!stat(pat, &st) && S_ISDIR(st.st_mode))
+		return add_dir(s, pat, err, errsz);
 	if (!pat[strcspn(pat, "*?[")])
 		return add_file(s, pat, err, errsz);
 	rc = glob(pat, 0, NULL, &g);
@@ -87,6 +134,28 @@ static int add_pattern(struct sql_set *s, const char *pat, char *err, size_t err
 	return rc;
 }
 
+/* The several-files checks of vxt_reader_open_set(): no file twice (by any
+ * name), no two overlapping files of one host, no file without a clock
+ * anchor. @return 0, or -1 with the reason in @err. */
+static int check_set(const struct sql_set *s, char *err, size_t errsz)
+{
+	char rerr[VXT_ERRBUF_SIZE];
+	const struct vxt_reader **rs = calloc(s->n ? s->n : 1, sizeof(*rs));
+	int rc;
+
+	if (!rs) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		rs[i] = s->f[i].r;
+	rc = vxt_reader_check_set(rs, s->n, rerr);
+	free(rs);
+	if (rc < 0)
+		snprintf(err, errsz, "%s", rerr);
+	return rc < 0 ? -1 : 0;
+}
+
 static int set_open(struct sql_set *s, const char *const *pats, size_t n, char *err, size_t errsz)
 {
 	uint64_t base = 0;
@@ -102,6 +171,10 @@ static int set_open(struct sql_set *s, const char *const *pats, size_t n, char *
 			set_close(s);
 			return -1;
 		}
+	}
+	if (check_set(s, err, errsz) < 0) {
+		set_close(s);
+		return -1;
 	}
 	qsort(s->f, s->n, sizeof(*s->f), by_first_real);
 	for (size_t i = 0; i < s->n; i++) {
@@ -178,4 +251,15 @@ void sql_set_put(struct sql_ctx *ctx, struct sql_set *s)
 	set_close(s);
 	free(s->key);
 	free(s);
+}
+
+int sql_set_check(struct sql_set *s, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (vxt_reader_check_same(s->f[i].r) < 0) {
+			snprintf(err, errsz, "%s; reopen the table", vxt_reader_error(s->f[i].r));
+			return -1;
+		}
+	}
+	return 0;
 }

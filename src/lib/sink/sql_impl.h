@@ -44,6 +44,9 @@ struct sql_ctx {
 struct sql_set *sql_set_get(struct sql_ctx *ctx, const char *const *pats, size_t n, char *err,
 			    size_t errsz);
 void sql_set_put(struct sql_ctx *ctx, struct sql_set *s);
+/* Are the set's files still the ones opened (vxt_reader_check_same())?
+ * @return 0, or -1 with the first that is not named in @err. */
+int sql_set_check(struct sql_set *s, char *err, size_t errsz);
 
 enum sql_kind {
 	SQL_EVENTS, SQL_IOS, SQL_ERRORS, SQL_OBJECTS, SQL_CHUNKS, SQL_FILES, SQL_AGG, SQL_LATENCY
@@ -72,6 +75,9 @@ const char *sql_schema(enum sql_kind kind);
 unsigned sql_col_fields(int col);
 /* "2026-12-01T10:30:20.123456789Z" (UTC). @return buf. */
 char *sql_format_wall(uint64_t real_ns, char *buf, size_t size);
+/* real_ns of time_ns @time_ns of a file whose clock anchor gives @off:
+ * time_ns + off, or INT64_MAX above it (a crafted anchor). Can't fail. */
+int64_t sql_real_ns(uint64_t time_ns, int64_t off);
 /* Column @col of the event-table row of @e: its file @f, its @ordinal in
  * that file and (ios) its queue, getrq and insert times @ph (0 = none). */
 void sql_ev_column(sqlite3_context *ctx, int col, const struct sql_file *f,

@@ -300,7 +300,8 @@ static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str
 		rc = read_file(c, (uint32_t)fi);
 	if (rc != SQLITE_OK)
 		return rc;
-	qsort_r(c->cell, c->n, sizeof(*c->cell), cmp_cell, (void *)s);
+	if (c->n > 1)	/* no rows: c->cell may be NULL, which qsort_r() must not see */
+		qsort_r(c->cell, c->n, sizeof(*c->cell), cmp_cell, (void *)s);
 	return SQLITE_OK;
 }
 

@@ -5,7 +5,8 @@
  * writes them as idxStr, which EXPLAIN QUERY PLAN shows and xFilter reads
  * back (sql_plan_parse()). Only constraints whose right-hand side is known
  * at plan time to be of the column's type are omitted from SQLite's own
- * check; the others only narrow the chunks and rows conservatively.
+ * check; the others only narrow the chunks and rows conservatively. An
+ * object constraint under a collation other than BINARY is not used at all.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +53,9 @@ static int classify(sqlite3_index_info *info, int i, bool *exact)
 		*exact = known && sqlite3_value_type(rhs) == SQLITE_INTEGER;
 		return (c->iColumn == C_TIME ? P_TIME_GE : P_REAL_GE) + p;
 	case C_OBJECT:
-		if (c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		/* names match byte for byte: another collation is SQLite's to apply */
+		if (c->op != SQLITE_INDEX_CONSTRAINT_EQ ||
+		    sqlite3_stricmp(sqlite3_vtab_collation(info, i), "BINARY"))
 			return -1;
 		if (sqlite3_vtab_in(info, i, -1)) {
 			*exact = true;
@@ -201,6 +204,51 @@ static void narrow(uint64_t *lo, uint64_t *hi, int op, sqlite3_value *v)
 		*hi = b;
 }
 
+static int64_t clamp_i64(double x)
+{
+	return x <= -9.2e18 ? INT64_MIN : x >= 9.2e18 ? INT64_MAX : (int64_t)x;
+}
+
+/* Narrow [*lo, *hi] by "real_ns OP v": real_ns is signed (a clock anchor
+ * may put events before 1970), so no bound is clamped at 0. */
+static void narrow_real(int64_t *lo, int64_t *hi, int op, sqlite3_value *v)
+{
+	int t = sqlite3_value_type(v);
+	int64_t a, b;
+
+	if (t == SQLITE_INTEGER) {
+		int64_t i = sqlite3_value_int64(v);
+
+		a = b = i;
+		if (op == 1 && i == INT64_MAX) {		/* real > INT64_MAX */
+			*lo = 1, *hi = 0;
+			return;
+		}
+		if (op == 3 && i == INT64_MIN) {		/* real < INT64_MIN */
+			*lo = 1, *hi = 0;
+			return;
+		}
+		if (op == 1)
+			a = i + 1;
+		if (op == 3)
+			b = i - 1;
+	} else if (t == SQLITE_FLOAT) {
+		/* not omitted: SQLite checks the exact bound, the index a wider one */
+		double x = sqlite3_value_double(v);
+
+		if (isnan(x))
+			return;
+		a = clamp_i64(floor(x));
+		b = clamp_i64(ceil(x));
+	} else {
+		return;		/* text, blob, NULL: SQLite decides, the index narrows nothing */
+	}
+	if ((op == 0 || op == 1 || op == 4) && a > *lo)
+		*lo = a;
+	if ((op == 2 || op == 3 || op == 4) && b < *hi)
+		*hi = b;
+}
+
 static int add_name(struct sql_plan *p, const char *s)
 {
 	char **n = realloc(p->names, (p->nnames + 1) * sizeof(*n));
@@ -222,7 +270,9 @@ int sql_plan_parse(struct sql_plan *p, int idx_num, const char *idx_str, int arg
 	int k = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->hi = p->rhi = UINT64_MAX;
+	p->hi = UINT64_MAX;
+	p->rlo = INT64_MIN;
+	p->rhi = INT64_MAX;
 	p->pushdown = !(idx_num & SQL_PLAN_OFF);
 	p->track = (idx_num & SQL_PLAN_TRACK) != 0;
 	p->byobj = (idx_num & SQL_PLAN_BYOBJ) != 0;
@@ -247,7 +297,7 @@ int sql_plan_parse(struct sql_plan *p, int idx_num, const char *idx_str, int arg
 		if (pr <= P_TIME_EQ) {
 			narrow(&p->lo, &p->hi, pr - P_TIME_GE, argv[k]);
 		} else if (pr <= P_REAL_EQ) {
-			narrow(&p->rlo, &p->rhi, pr - P_REAL_GE, argv[k]);
+			narrow_real(&p->rlo, &p->rhi, pr - P_REAL_GE, argv[k]);
 		} else if (pr == P_OBJ_EQ) {
 			p->objs = true;
 			if (sqlite3_value_type(argv[k]) != SQLITE_NULL &&

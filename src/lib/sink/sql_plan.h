@@ -29,7 +29,7 @@ struct sql_plan {
 	bool cols;			/* rows are read, not only counted */
 	unsigned fields;
 	uint64_t lo, hi;		/* time_ns in [lo, hi] */
-	uint64_t rlo, rhi;		/* real_ns in [rlo, rhi] */
+	int64_t rlo, rhi;		/* real_ns in [rlo, rhi] (empty when rlo > rhi) */
 	bool objs;			/* object is one of names[] */
 	char **names;
 	size_t nnames;

@@ -21,6 +21,10 @@
 
 #include "sink/sql_evcursor.h"
 
+/* The cursor's own reader of file @fi, opened on first use: the file the
+ * table opened (same header), else an error. @return it, or NULL. */
+static struct vxt_reader *own_reader(struct ev_cursor *c, size_t fi);
+
 static bool want_err(const struct ev_cursor *c)
 {
 	return c->p.err || c->vt->kind == SQL_ERRORS;
@@ -64,8 +68,6 @@ uint64_t sql_ev_ordinal(const struct ev_cursor *c)
  * chunks by (or no pushdown at all). @return SQLITE_OK or an error. */
 static int start_scan(struct ev_cursor *c)
 {
-	const struct sql_file *f = &c->vt->set->f[c->fi];
-	char err[VXT_ERRBUF_SIZE];
 	unsigned threads = vxt_scan_default_threads();
 
 	vxt_scan_stop(c->scan);
@@ -74,12 +76,36 @@ static int start_scan(struct ev_cursor *c)
 	if (!threads || (c->p.pushdown && (!c->p.cols || want_err(c) || c->flo > 0 ||
 					   c->fhi < UINT64_MAX)))
 		return SQLITE_OK;
-	if (!c->rd[c->fi] && !(c->rd[c->fi] = vxt_reader_open(f->path, err)))
-		return set_error(c, "%s%s", err, "");
-	if (vxt_reader_nchunks(c->rd[c->fi]) < vxt_reader_nchunks(f->r))
-		return set_error(c, "%s: %s", f->path, "the file changed while being read");
+	if (!own_reader(c, c->fi))
+		return SQLITE_ERROR;
 	c->scan = vxt_scan_start(c->rd[c->fi], c->ci, decode_fields(c), threads);
 	return c->scan ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static struct vxt_reader *own_reader(struct ev_cursor *c, size_t fi)
+{
+	const struct sql_file *f = &c->vt->set->f[fi];
+	const struct vxt_file_info *a, *b;
+	char err[VXT_ERRBUF_SIZE];
+
+	if (c->rd[fi])
+		return c->rd[fi];
+	if (!(c->rd[fi] = vxt_reader_open(f->path, err))) {
+		set_error(c, "%s%s", err, "");
+		return NULL;
+	}
+	a = vxt_reader_info(c->rd[fi]);
+	b = vxt_reader_info(f->r);
+	if (vxt_reader_nchunks(c->rd[fi]) < vxt_reader_nchunks(f->r) ||
+	    a->created_real_ns != b->created_real_ns || a->anchor_mono_ns != b->anchor_mono_ns ||
+	    a->anchor_real_ns != b->anchor_real_ns || strcmp(a->command, b->command)) {
+		vxt_reader_close(c->rd[fi]);
+		c->rd[fi] = NULL;
+		set_error(c, "%s: %s", f->path, "the file changed while being read (written "
+			  "anew?); reopen the table");
+		return NULL;
+	}
+	return c->rd[fi];
 }
 
 int sql_ev_enter_file(struct ev_cursor *c)
@@ -91,18 +117,24 @@ int sql_ev_enter_file(struct ev_cursor *c)
 	c->ci = 0;
 	c->flo = c->p.lo;
 	c->fhi = c->p.hi;
-	/* real_ns = time_ns + off */
-	if (c->p.rlo > 0) {
-		uint64_t m = (int64_t)c->p.rlo - off < 0 ? 0 : (uint64_t)((int64_t)c->p.rlo - off);
+	/* real_ns = time_ns + off, saturated (sql_real_ns()): the times whose
+	 * real_ns is in [rlo, rhi]; rlo - off and rhi - off are exact in
+	 * uint64_t when not negative, and negative when rlo <= off (rhi < off) */
+	if (c->p.rlo > c->p.rhi) {
+		c->flo = 1, c->fhi = 0;
+	} else {
+		if (c->p.rlo > INT64_MIN && c->p.rlo > off) {
+			uint64_t m = (uint64_t)c->p.rlo - (uint64_t)off;
 
-		if (m > c->flo)
-			c->flo = m;
-	}
-	if (c->p.rhi < UINT64_MAX) {
-		if ((int64_t)c->p.rhi - off < 0)
-			c->flo = 1, c->fhi = 0;
-		else if ((uint64_t)((int64_t)c->p.rhi - off) < c->fhi)
-			c->fhi = (uint64_t)((int64_t)c->p.rhi - off);
+			if (m > c->flo)
+				c->flo = m;
+		}
+		if (c->p.rhi < INT64_MAX) {
+			if (c->p.rhi < off)
+				c->flo = 1, c->fhi = 0;
+			else if ((uint64_t)c->p.rhi - (uint64_t)off < c->fhi)
+				c->fhi = (uint64_t)c->p.rhi - (uint64_t)off;
+		}
 	}
 	free(c->objok);
 	free(c->slot);
@@ -263,12 +295,10 @@ static unsigned decode_fields(const struct ev_cursor *c)
 int sql_ev_decode(struct ev_cursor *c)
 {
 	const struct sql_file *f = &c->vt->set->f[c->fi];
-	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 
-	if (!c->rd[c->fi] && !(c->rd[c->fi] = vxt_reader_open(f->path, err)))
-		return set_error(c, "%s%s", err, "");
-	r = c->rd[c->fi];
+	if (!(r = own_reader(c, c->fi)))
+		return SQLITE_ERROR;
 	if (c->ci >= vxt_reader_nchunks(r))
 		return set_error(c, "%s: %s", f->path, "the file changed while being read");
 	if (c->scan) {

@@ -132,17 +132,41 @@ static const char *ebpf_why(int rc)
 	return NULL;
 }
 
-static size_t ring_size(size_t want)
+/* "64K", "3M", "1G", or bytes when it is no whole one of them. */
+static const char *size_text(size_t n, char buf[32])
 {
+	if (n && n % (1u << 30) == 0)
+		snprintf(buf, 32, "%zuG", n >> 30);
+	else if (n && n % (1u << 20) == 0)
+		snprintf(buf, 32, "%zuM", n >> 20);
+	else if (n && n % (1u << 10) == 0)
+		snprintf(buf, 32, "%zuK", n >> 10);
+	else
+		snprintf(buf, 32, "%zu", n);
+	return buf;
+}
+
+/* The ring for --bufsize @want (0: the default): a power of two from
+ * EBPF_MIN_BUF to EBPF_MAX_BUF, as BPF ring buffers are. One outside is
+ * refused; one rounded up is said in the source's note.
+ * @return the ring's size in bytes, or -EINVAL with the message in @s. */
+static long ring_size(struct vxt_source *s, size_t want)
+{
+	char a[32], b[32], c[32];
 	size_t sz = EBPF_MIN_BUF;
 
 	if (!want)
-		want = EBPF_DEFAULT_BUF;
-	if (want > EBPF_MAX_BUF)
-		want = EBPF_MAX_BUF;
+		return EBPF_DEFAULT_BUF;
+	if (want < EBPF_MIN_BUF || want > EBPF_MAX_BUF)
+		return vxt_source_seterr(s, -EINVAL, "ebpf: --bufsize %s: the ring buffer is %s "
+					 "to %s", size_text(want, a), size_text(EBPF_MIN_BUF, b),
+					 size_text(EBPF_MAX_BUF, c));
 	while (sz < want)
 		sz <<= 1;
-	return sz;
+	if (sz != want)
+		vxt_source_add_note(s, "--bufsize %s: the ring buffer is %s (a power of two)",
+				    size_text(want, a), size_text(sz, b));
+	return (long)sz;
 }
 
 static int ebpf_io(struct ebpf *e, const struct voliot_io_rec *r, uint8_t phase)
@@ -473,12 +497,17 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	LIBBPF_OPTS(bpf_object_open_opts, oo,
 		    .btf_custom_path = strcmp(btf, EBPF_BTF) ? btf : NULL);
 	struct ebpf *e;
+	long ring;
 	bool kf;
 	int rc;
 
 	if (access(btf, R_OK) != 0)
 		return vxt_source_seterr(s, -ENOENT, "ebpf: the kernel has no BTF (%s missing); "
 					 "use --source tracefs", btf);
+	/* counting, nothing goes to the ring: the smallest one */
+	ring = o->tally_only ? EBPF_MIN_BUF : ring_size(s, o->bufsize);
+	if (ring < 0)
+		return (int)ring;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
@@ -555,8 +584,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 		bpf_map__set_max_entries(e->skel->maps.tally_slots,
 					 (n ? n : 1) * VXT_BPF_TALLY_OPS);
 	}
-	/* counting, nothing goes to the ring: the smallest one */
-	e->ring_bytes = o->tally_only ? EBPF_MIN_BUF : ring_size(o->bufsize);
+	e->ring_bytes = (size_t)ring;
 	bpf_map__set_max_entries(e->skel->maps.events, (uint32_t)e->ring_bytes);
 	e->skel->rodata->wake_mark = (uint32_t)(e->ring_bytes / 4);
 	rc = vxtrace_bpf__load(e->skel);

@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "vxtrace/source.h"
+#include "vxtrace/sysdev.h"
 
 #define RATE_MAX 1e9	/* simulated events per second */
+#define OBJECTS_MAX 256	/* names checked in one --objects list */
 
 static int bad(char *err, const char *name, const char *what, const char *arg)
 {
@@ -37,6 +39,29 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+/* --objects: a list naming at least one device, each one of this system's
+ * (an unknown name is bad usage, as README's exit status says). The sources
+ * resolve the list again as they open. @return 0, or -EINVAL with the message
+ * and the names the list may hold in @err. */
+static int objects_check(const char *arg, char err[VXT_ERRBUF_SIZE])
+{
+	uint32_t devs[OBJECTS_MAX];
+	char why[VXT_ERRBUF_SIZE], names[160];
+	int n;
+
+	n = arg ? vxt_sysdev_resolve(arg, devs, OBJECTS_MAX, why) : 0;
+	if (n > 0)
+		return 0;
+	vxt_sysdev_names(names, sizeof(names));
+	if (n == 0)
+		snprintf(err, VXT_ERRBUF_SIZE, "--objects: no object named in '%.64s' (block "
+			 "devices here: %s)", arg ? arg : "", names);
+	else
+		snprintf(err, VXT_ERRBUF_SIZE, "--objects: %.80s (block devices here: %s)", why,
+			 names);
+	return -EINVAL;
+}
+
 int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *arg,
 		      char err[VXT_ERRBUF_SIZE])
 {
@@ -45,9 +70,11 @@ int vxt_source_option(struct vxt_source_opts *o, const char *name, const char *a
 	char *end;
 
 	if (!strcmp(name, "objects")) {
+		if (objects_check(arg, err) < 0)
+			return -EINVAL;
 		o->objects = arg;
 	} else if (!strcmp(name, "bufsize")) {
-		if (!arg || vxt_parse_size(arg, &v) < 0 || v > SIZE_MAX)
+		if (!arg || vxt_parse_size(arg, &v) < 0 || v > SIZE_MAX || !v)
 			return bad(err, name, "size", arg);
 		o->bufsize = (size_t)v;
 	} else if (!strcmp(name, "phases")) {

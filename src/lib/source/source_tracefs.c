@@ -81,9 +81,8 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	rc = vxt_tfs_select_objects(s, t, opts->objects);
 	if (rc < 0)
 		return rc;
-	snprintf(name, sizeof(name), "%s-%d", prog, (int)getpid());
 	errno = 0;
-	t->inst = tracefs_instance_create(name);
+	t->inst = vxt_tracefs_instance_new(prog, name, sizeof(name));
 	if (!t->inst) {
 		int e = errno ? errno : EIO;
 

@@ -6,6 +6,7 @@
  * be moved with the environment variable VXT_SYSFS (tests only).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,4 +260,39 @@ int vxt_sysdev_inflight(uint32_t dev, uint64_t *n)
 		return -ENOENT;
 	*n = rd + wr;
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void vxt_sysdev_names(char *buf, size_t size)
+{
+	char path[512], *names[512];
+	struct dirent *d;
+	size_t n = 0, len = 0, i;
+	DIR *dir;
+
+	snprintf(buf, size, "none");
+	snprintf(path, sizeof(path), "%s/class/block", sysfs_root());
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while (n < sizeof(names) / sizeof(names[0]) && (d = readdir(dir)))
+		if (d->d_name[0] != '.' && (names[n] = strdup(d->d_name)))
+			n++;
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	for (i = 0; i < n; i++) {
+		size_t k = strlen(names[i]) + (i ? 2 : 0);
+
+		if (len + k + 4 >= size) {
+			snprintf(buf + len, size - len, "%s...", len ? ", " : "");
+			break;
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
 }

@@ -1,8 +1,12 @@
 /* tracefs_inst.c - find or mount tracefs; remove instances of dead recorders
  *
- * An instance is named "<program>-<pid>". A recorder removes its own on
- * every exit it sees; one killed outright (kill -9, a crash) leaves it, and
- * the next recorder removes it here.
+ * An instance is named "<program>-<pid>", with "-ns<inode>" of the PID
+ * namespace outside the initial one: tracefs is one for the machine, and two
+ * containers' recorders are each PID 1. It is made with mkdir(2), which
+ * fails on a name that exists, so no two recorders ever share one. A
+ * recorder removes its own on every exit it sees; one killed outright
+ * (kill -9, a crash) leaves it, and the next recorder of its namespace
+ * removes it here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 
 #include "source/tracefs_inst.h"
+#include "vxtrace/util.h"
 
 static bool fs_supported(const char *fs)
 {
@@ -101,8 +107,30 @@ static bool pid_dead(long pid)
 	return p && p[1] == ' ' && p[2] == 'Z';
 }
 
+/* The initial PID namespace's inode (PROC_PID_INIT_INO, fixed by the kernel). */
+#define PID_NS_INIT_INO 0xEFFFFFFCull
+
+/* @return the inode of our PID namespace, PID_NS_INIT_INO for the initial
+ * one, or 0 when it cannot be read. */
+static unsigned long long pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* The instance name of @pid under @prefix in PID namespace @ns. */
+static void inst_name(char *buf, size_t size, const char *prefix, long pid, unsigned long long ns)
+{
+	if (ns == PID_NS_INIT_INO)
+		snprintf(buf, size, "%s-%ld", prefix, pid);
+	else
+		snprintf(buf, size, "%s-%ld-ns%llu", prefix, pid, ns);
+}
+
 struct stale_ctx {
 	const char *prefix;
+	unsigned long long ns;	/* ours: only its instances are judged */
 	char names[32][64];
 	int n;
 };
@@ -111,13 +139,17 @@ static int stale_cb(const char *name, void *data)
 {
 	struct stale_ctx *c = data;
 	size_t l = strlen(c->prefix);
+	unsigned long long ns;
 	char *end;
 	long pid;
 
 	if (strncmp(name, c->prefix, l) || name[l] != '-' || !isdigit((unsigned char)name[l + 1]))
 		return 0;
 	pid = strtol(name + l + 1, &end, 10);
-	if (*end || pid <= 0 || pid == getpid())
+	ns = PID_NS_INIT_INO;
+	if (!strncmp(end, "-ns", 3) && isdigit((unsigned char)end[3]))
+		ns = strtoull(end + 3, &end, 10);
+	if (*end || pid <= 0 || pid == getpid() || !c->ns || ns != c->ns)
 		return 0;
 	if (!pid_dead(pid))
 		return 0;
@@ -128,7 +160,7 @@ static int stale_cb(const char *name, void *data)
 
 void vxt_tracefs_remove_stale(const char *prefix)
 {
-	struct stale_ctx c = { .prefix = prefix };
+	struct stale_ctx c = { .prefix = prefix, .ns = pid_ns() };
 	struct tracefs_instance *inst;
 	int i;
 
@@ -140,4 +172,42 @@ void vxt_tracefs_remove_stale(const char *prefix)
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
+}
+
+/* Remove the instance @name (left by a recorder that is gone). */
+static void destroy(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+
+	if (inst) {
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+}
+
+struct tracefs_instance *vxt_tracefs_instance_new(const char *prefix, char *name, size_t size)
+{
+	unsigned long long ns = pid_ns();
+	char *dir;
+	int rc, e;
+
+	if (ns)
+		inst_name(name, size, prefix, (long)getpid(), ns);
+	else	/* no /proc: a name no other namespace makes */
+		snprintf(name, size, "%s-%ld-t%llx", prefix, (long)getpid(),
+			 (unsigned long long)vxt_now_mono());
+	if (asprintf(&dir, "%s/instances/%s", tracefs_tracing_dir(), name) < 0)
+		return errno = ENOMEM, NULL;
+	rc = mkdir(dir, 0700);
+	if (rc < 0 && errno == EEXIST && ns) {
+		/* named for our namespace and PID: a recorder that had our PID
+		 * left it, and is gone */
+		destroy(name);
+		rc = mkdir(dir, 0700);
+	}
+	e = errno;
+	free(dir);
+	if (rc < 0)
+		return errno = e, NULL;
+	return tracefs_instance_alloc(NULL, name);
 }

@@ -1,7 +1,10 @@
 /* tracefs_inst.h - tracefs mounting and instance housekeeping (internal)
  *
- * Used by the tracefs capture source: find or mount tracefs, and remove the
- * instances ("<prefix>-<pid>") that recorders killed without cleanup left.
+ * Used by the tracefs capture source: find or mount tracefs, make the
+ * recorder's own instance, and remove the instances that recorders killed
+ * without cleanup left. Instances are global to the machine, whatever the
+ * PID namespace, so a name is "<prefix>-<pid>" in the initial PID namespace
+ * and "<prefix>-<pid>-ns<inode of the namespace>" in any other.
  */
 #ifndef VXT_TRACEFS_INST_H
 #define VXT_TRACEFS_INST_H
@@ -19,8 +22,16 @@ int vxt_tracefs_mount(char *err, size_t size);
 /* Could an instance be made here (mounted and writable, or mountable)?
  * @return 0, or a negative errno. */
 int vxt_tracefs_usable(void);
-/* Remove every instance "<prefix>-<pid>" whose process is gone (a zombie
- * counts as gone). Can't fail; what cannot be removed stays. */
+/* Remove every instance of @prefix named for a process of our PID namespace
+ * that is gone (a zombie counts as gone); another namespace's are not ours
+ * to judge. Can't fail; what cannot be removed stays. */
 void vxt_tracefs_remove_stale(const char *prefix);
+
+struct tracefs_instance;
+/* Create this process's instance of @prefix, exclusively: never one that
+ * another process uses. Its name goes to @name (@size bytes).
+ * @return the instance (caller frees with tracefs_instance_destroy() and
+ * tracefs_instance_free()), or NULL with errno set. */
+struct tracefs_instance *vxt_tracefs_instance_new(const char *prefix, char *name, size_t size);
 
 #endif

@@ -1,9 +1,12 @@
 /* export_clickhouse.c - vxreplay --export clickhouse+http://HOST:PORT/DB.TABLE:
  * the events in scope inserted into a ClickHouse table in batches
  *
- * Each row carries the file's trace id and the event's ordinal in the file,
- * so exporting the same file again, or a batch that is sent again after the
- * server went away, adds no row once the table has merged (formats/clickhouse.md).
+ * Each row carries the file's trace id and the event's ordinal in the file
+ * (of several files, the event's own file's host, object, time, trace and
+ * ordinal: the row that file exported alone gives), so exporting the same
+ * file again, alone or with others, or a batch that is sent again after the
+ * server went away, adds no row once the table has merged
+ * (formats/clickhouse.md).
  * A batch the server cannot take is retried with backoff for --sink-retry;
  * then the export stops with one line, and the file is untouched.
  */
@@ -22,6 +25,7 @@ int export_clickhouse(struct report_ctx *c)
 	char err[VXT_ERRBUF_SIZE], pw[256];
 	const struct vxt_event *ev;
 	uint64_t events = 0, errors = 0, started = vxt_now_mono();
+	const struct vxt_reader *file = NULL;
 	struct vxt_ch *ch;
 	int rc;
 
@@ -35,12 +39,29 @@ int export_clickhouse(struct report_ctx *c)
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return 1;
 	}
-	vxt_ch_set_trace(ch, vxt_reader_info(c->r));
 	if (report_scope_begin(c) < 0)
 		goto fail_quiet;
 	while ((rc = report_scope_next(c, &ev)) == 1) {
-		if (vxt_ch_add(ch, vxt_reader_objects(c->r), vxt_reader_strings(c->r), ev,
-			       report_scope_ordinal(c)) < 0)
+		struct vxt_origin o;
+		struct vxt_event e;
+
+		/* several files: the row is the one the event's own file gives */
+		if (vxt_reader_origin(c->r, report_scope_ordinal(c), ev, &o) < 0) {
+			fprintf(stderr, "vxreplay: %s\n", vxt_reader_error(c->r));
+			goto fail_quiet;
+		}
+		if (o.hole)
+			continue;	/* a damaged chunk's event: its file alone gives no row */
+		if (o.file != file) {
+			vxt_ch_set_trace(ch, vxt_reader_info(o.file));
+			file = o.file;
+		}
+		e = *ev;
+		e.time_ns = o.time_ns;
+		e.object = o.object;
+		e.comm = o.comm;
+		if (vxt_ch_add(ch, vxt_reader_objects(o.file), vxt_reader_strings(o.file), &e,
+			       o.ordinal) < 0)
 			goto fail;
 		events++;
 		errors += ev->error != 0;
@@ -57,6 +78,9 @@ int export_clickhouse(struct report_ctx *c)
 	vxt_ch_close(ch);
 	return 0;
 fail:
+	/* the total in scope: the events not read yet are counted, not sent */
+	while (report_scope_next(c, &ev) == 1)
+		events++;
 	fprintf(stderr, "vxreplay: %s; %" PRIu64 " of %" PRIu64 " events sent\n",
 		vxt_ch_error(ch), vxt_ch_rows_sent(ch), events);
 fail_quiet:

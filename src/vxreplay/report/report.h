@@ -50,6 +50,7 @@ struct report_ctx {
 	const struct batch_profile *spec;	/* --profile: its section in the summary */
 	uint64_t damaged;		/* damaged chunks skipped (each named on stderr) */
 	size_t damage_said;		/* chunks below this were named (passes go in order) */
+	size_t holes_said;		/* damaged chunks of several files named (as lost records) */
 	const struct batch_script *script;	/* --script: its section in the summary */
 	/* --profile: the events its first pass kept (file order, with their
 	 * ordinals), read again from memory rather than from the file; NULL

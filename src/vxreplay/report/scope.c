@@ -11,6 +11,20 @@
 
 #include "report/report.h"
 
+/* Several files: a damaged chunk of one of them, merged as lost records,
+ * named once; the output is complete for what survives. */
+static void note_holes(struct report_ctx *c)
+{
+	const char *why;
+	size_t n = vxt_reader_holes(c->r, &why);
+
+	if (n <= c->holes_said)
+		return;
+	fprintf(stderr, "vxreplay: %s\n", why);
+	c->damaged += n - c->holes_said;
+	c->holes_said = n;
+}
+
 /* Iterate the events in scope. @return 1 with @ev, 0 at the end, -1 on damage. */
 int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 {
@@ -36,6 +50,8 @@ int report_scope_next(struct report_ctx *c, const struct vxt_event **ev)
 		}
 		if (rc < 0)
 			break;
+		if ((*ev)->phase == VXT_PH_LOST)
+			note_holes(c);
 		k = report_in_scope(c, *ev, vxt_reader_tell(c->r) - 1);
 		if (k > 0)
 			return 1;

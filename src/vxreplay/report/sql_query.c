@@ -5,7 +5,7 @@
  * objects per statement that returns rows. NULL prints as an empty field
  * (text, CSV) or null (JSON). Values are escaped for each output as the
  * reports' names are (escape.h): text from a trace never reaches the
- * terminal raw.
+ * terminal raw. No statement attaches a database (ATTACH, VACUUM INTO).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -192,8 +192,19 @@ static int sql_error(sqlite3 *db, const char *sql, const char *at, const char *o
 
 	/* where SQLite says, else where the statement starts */
 	position(sql, (int)(at - sql) + (off >= 0 ? off : 0), &line, &col);
-	fprintf(stderr, "vxreplay: %s:%d:%d: %s\n", origin, line, col, sqlite3_errmsg(db));
+	fprintf(stderr, "vxreplay: %s:%d:%d: %s\n", origin, line, col,
+		sqlite3_errcode(db) == SQLITE_AUTH ? "ATTACH and VACUUM INTO are refused: --sql "
+		"writes no file but -o FILE" : sqlite3_errmsg(db));
 	return 1;
+}
+
+/* ATTACH, and VACUUM INTO (which attaches its file), would create or open
+ * files anywhere, by any link, past -o's rules: the only action refused. */
+static int authorize(void *ctx, int action, const char *a, const char *b, const char *c,
+		     const char *d)
+{
+	(void)ctx, (void)a, (void)b, (void)c, (void)d;
+	return action == SQLITE_ATTACH ? SQLITE_DENY : SQLITE_OK;
 }
 
 int sql_query_exec(sqlite3 *db, const char *sql, enum report_format fmt, FILE *out,
@@ -271,6 +282,7 @@ int sql_query_run(char *const *files, int nfiles, const char *query, enum report
 		return 1;
 	}
 	warn_damage(db);
+	sqlite3_set_authorizer(db, authorize, NULL);
 	if (!strcmp(query, "-"))
 		rc = sql_prompt(db, fmt, out);
 	else

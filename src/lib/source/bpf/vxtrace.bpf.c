@@ -12,18 +12,10 @@
  *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
  *
  * The kernel sometimes runs the block_rq_complete tracepoint without its
- * BPF programs. Measured on a 6.18 microVM host (fio 4 KiB random reads,
- * iodepth 32, on a loop device over /dev/shm; ftrace's event on the same
- * tracepoint beside the capture): every completion ftrace saw the BLOCK
- * softirq run in the context of the VM's agent (process_api's
- * tokio-rt-worker threads) ran no BPF program, and every completion in any
- * other context did: 68 of 68 over 5 captures, batches of 1 to 32, in
- * about half of the 5 s captures. Not the programs' recursion protection: a counter
- * at the program's first instruction fell short by as many, its run_cnt
- * (kernel.bpf_stats_enabled) by as many, its recursion_misses stayed 0, and
- * two captures at once missed the very same completions. Nothing on the
- * BPF side sees these completions (the earlier finding: nor a perf-attached
- * program such as bpftrace's). Such a completion is found when its request
+ * BPF programs (completions the BLOCK softirq runs in the context of some
+ * other tasks), and nothing on the BPF side, a perf-attached program such
+ * as bpftrace's included, sees such a completion; it is not the programs'
+ * recursion protection. Such a completion is found when its request
  * is issued again while its issue is still remembered (not requeued in
  * between): it is counted as missed, and user space makes a lost record of
  * it. One whose request is not issued again before the capture ends is
