@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "../fuzz/script_diff.h"
+#include "fixture.h"
 
 /* the random scripts of script_diff.h are not used here */
 static int (*const unused_diff)(const uint8_t *, size_t, const struct vxt_objtab *,
@@ -61,10 +62,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint8_t rnd8(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint8_t)(rng >> 24);
+	return (uint8_t)(ut_rand(&rng) >> 24);
 }
 
 static int run(const char *text, const struct vxt_event *ev, size_t n,
