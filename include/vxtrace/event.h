@@ -102,6 +102,27 @@ static inline bool vxt_event_lost_io(const struct vxt_event *ev, uint64_t *secto
 	return true;
 }
 
+/* The rule for I/Os whose completion a lost event naming no I/O (a full
+ * ring) may have taken: an issue from before such an event still without its
+ * completion VXT_LOST_GRACE_NS after it is taken for one whose completion was
+ * lost, and leaves the flight. vxtop and the metrics (/metrics) both keep it.
+ * @mark: the newest such event's time, 0 for none. */
+#define VXT_LOST_GRACE_NS (500 * 1000000ull)
+
+/* Move *@mark to @ev if it is a lost event naming no I/O. */
+static inline void vxt_lost_mark_note(uint64_t *mark, const struct vxt_event *ev)
+{
+	if (ev->phase == VXT_PH_LOST && !ev->lost_io && ev->sector && ev->time_ns > *mark)
+		*mark = ev->time_ns;
+}
+
+/* @return the issue time before which I/Os still in flight at @now_ns age
+ * out under @mark: the mark once VXT_LOST_GRACE_NS have passed, else 0. */
+static inline uint64_t vxt_lost_mark_due(uint64_t mark, uint64_t now_ns)
+{
+	return mark && now_ns > mark && now_ns - mark >= VXT_LOST_GRACE_NS ? mark : 0;
+}
+
 /* A remap's source (REMAP events): object ids below 65535 and sectors below
  * 2^48 fit; anything else is unknown. */
 #define VXT_REMAP_SECTOR_MAX ((1ull << 48) - 1)

@@ -350,8 +350,7 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
-			if (!ev->lost_io && ev->sector && ev->time_ns > m->lost_mark)
-				m->lost_mark = ev->time_ns;
+			vxt_lost_mark_note(&m->lost_mark, ev);
 			rc = close_lost_io(m, ev);
 			if (rc < 0)
 				return rc;
@@ -504,8 +503,7 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	if (vxt_iopair_count(m->inflight)) {
 		struct age_arg a = { m, end_ns > VXTOP_INFLIGHT_AGE_NS ?
 				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0,
-				     m->lost_mark && end_ns - m->lost_mark >= VXTOP_LOST_GRACE_NS &&
-				     end_ns > m->lost_mark ? m->lost_mark : 0 };
+				     vxt_lost_mark_due(m->lost_mark, end_ns) };
 
 		vxt_iopair_sweep(m->inflight, keep_start, &a);
 	}

@@ -28,8 +28,9 @@
 #define VXTOP_INFLIGHT_AGE_NS (30 * 1000000000ull)
 /* A start from before a lost event that names no I/O, still without its
  * completion this long after that event, is taken for one whose completion
- * was among those lost: counted in aged_out, out of flight. */
-#define VXTOP_LOST_GRACE_NS (500 * 1000000ull)
+ * was among those lost: counted in aged_out, out of flight (the rule of
+ * vxt_lost_mark_due(), shared with /metrics). */
+#define VXTOP_LOST_GRACE_NS VXT_LOST_GRACE_NS
 
 /* One object over one closed interval. */
 struct vxtop_osnap {

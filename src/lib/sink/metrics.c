@@ -3,8 +3,12 @@
  *
  * Completions (VXT_PH_DONE) count as completed I/Os and bytes; a failed one
  * also counts under its errno; one with a known latency goes into the D2C
- * histogram, the queue events it ends into the Q2C one (metrics_q2c.c). Starts minus completions are the I/Os in flight. Lost markers add
- * their count to the lost counter. Every event counts in the events counter.
+ * histogram, the queue events it ends into the Q2C one (metrics_q2c.c).
+ * Starts minus completions minus those closed are the I/Os in flight: a lost
+ * event naming its I/O closes it; after one naming none, the issues before it
+ * still open VXT_LOST_GRACE_NS later are closed (metrics_age.c). Lost markers
+ * add their count to the lost counter. Every event counts in the events
+ * counter.
  * Invariant: live.ser[index[o * VXT_OP_COUNT + op] - 1] is the series of
  * (o, op); series are removed only with their device (metrics_gone.c).
  */
@@ -57,6 +61,7 @@ void vxt_metrics_free(struct vxt_metrics *m)
 	free(m->index);
 	free(m->dropped);
 	metrics_q2c_free(m->q2c);
+	metrics_age_free(m);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -156,6 +161,8 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 	unsigned op = ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER;
 
 	m->live.events++;
+	if (metrics_age_feed(m, ev) < 0)
+		return -ENOMEM;
 	if (ev->phase == VXT_PH_LOST) {
 		uint64_t sector;
 
@@ -201,6 +208,7 @@ int vxt_metrics_feed(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		if (rc < 0)
 			return rc;
 	}
+	metrics_age(m, m->last_ns);
 	return 0;
 }
 
@@ -310,6 +318,9 @@ int vxt_metrics_tick(struct vxt_metrics *m)
 		if (metrics_gone_look(m) < 0)
 			return -ENOMEM;
 	}
+	/* an idle device sends no events: their clock runs on with ours */
+	if (m->last_mono)
+		metrics_age(m, m->last_ns + (now - m->last_mono));
 	if (m->published_ns && vxt_now_mono() - m->published_ns < PUBLISH_EVERY_NS)
 		return 0;
 	return vxt_metrics_publish(m);

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 
+#include "vxtrace/iopair.h"
 #include "vxtrace/metrics.h"
 
 /* One (object, op) pair; buckets are per bucket, not cumulative. */
@@ -20,7 +21,8 @@ struct metrics_series {
 	uint32_t object;
 	uint8_t op;
 	uint64_t completed, bytes, started;
-	uint64_t closed;		/* issues closed by a lost event naming them */
+	uint64_t closed;		/* issues closed by a lost event naming them,
+					 * or aged out after one naming none */
 	uint64_t lat_count, lat_sum_ns;
 	uint64_t bucket[VXT_METRICS_BUCKETS + 1];	/* the last one is +Inf */
 	/* queue to completion (metrics_q2c.c), where queue events come */
@@ -74,6 +76,11 @@ struct vxt_metrics {
 	uint64_t looked_ns;
 	struct metrics_dropped *dropped;	/* tallied series removed */
 	size_t ndropped, cap_dropped;
+	/* metrics_age.c: the issues in flight, for a lost event naming none */
+	struct vxt_iopair *inflight;	/* (object * 8 + op, sector) -> issue time */
+	uint64_t lost_mark;		/* vxt_lost_mark_note() */
+	uint64_t aged_mark;		/* the mark already aged out */
+	uint64_t last_ns, last_mono;	/* the newest event's time, and the clock then */
 };
 
 /* A tallied series removed with its device, and its count then: the
@@ -109,6 +116,16 @@ int metrics_q2c_queue(struct vxt_metrics *m, const struct vxt_event *ev);
 int metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
 		      struct metrics_series *ser);
 void metrics_q2c_free(struct metrics_q2c *q);
+
+/* metrics_age.c: follow the issues in flight (starts, completions, lost
+ * events) of event @ev. @return 0 or -ENOMEM. */
+int metrics_age_feed(struct vxt_metrics *m, const struct vxt_event *ev);
+/* The rule of vxt_lost_mark_due() at @now_ns (the events' clock): the
+ * issues from before the newest lost event naming no I/O still in flight
+ * VXT_LOST_GRACE_NS after it are closed (counted in their series' closed).
+ * @return the number closed. Can't fail. */
+uint64_t metrics_age(struct vxt_metrics *m, uint64_t now_ns);
+void metrics_age_free(struct vxt_metrics *m);
 
 /* metrics_gone.c: look for objects gone from the system (sysfs) whose
  * series saw nothing since the last look, and remove their series and error

@@ -1,0 +1,171 @@
+/* test_metrics_age.c - /metrics after a lost event naming no I/O
+ * (metrics_age.c): the issues from before it still in flight
+ * VXT_LOST_GRACE_NS after it leave vxtrace_io_in_flight, as in vxtop, by the
+ * events' clock or by the idle clock of vxt_metrics_tick(); those after it
+ * and those completed stay as they are; a lost event naming its I/O still
+ * closes only that one.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/metrics_impl.h"
+#include "vxtrace/util.h"
+
+#define SEC 1000000000ull
+
+static void feed(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
+		 unsigned phase, unsigned op, uint64_t sector)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = (uint8_t)phase;
+	ev.op = (uint8_t)op;
+	ev.sector = sector;
+	ev.bytes = 4096;
+	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
+}
+
+/* A lost event at @t: @count events lost, naming the I/O at @io - 1 (0: none). */
+static void lost(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
+		 uint64_t count, unsigned op, uint64_t io)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = VXT_PH_LOST;
+	ev.op = (uint8_t)op;
+	ev.sector = count;
+	ev.lost_io = io;
+	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
+}
+
+/* The published vxtrace_io_in_flight of sda, @op; -1 when absent. */
+static long long in_flight(struct vxt_metrics *m, const char *op)
+{
+	char name[96], *out, *p;
+	size_t len;
+	long long v = -1;
+
+	ck_assert_int_eq(vxt_metrics_publish(m), 0);
+	ck_assert_int_eq(vxt_metrics_render(m, VXT_METRICS_PROMETHEUS, &out, &len), 0);
+	out = realloc(out, len + 1);
+	out[len] = 0;
+	snprintf(name, sizeof(name), "\nvxtrace_io_in_flight{object=\"sda\",op=\"%s\"} ", op);
+	p = strstr(out, name);
+	if (p)
+		v = atoll(p + strlen(name));
+	free(out);
+	return v;
+}
+
+START_TEST(starts_before_an_anonymous_loss_age_out)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_metrics *m = vxt_metrics_new();
+	uint64_t mark = SEC + SEC / 4;
+
+	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
+	feed(m, objs, SEC + 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
+	feed(m, objs, SEC + 200, VXT_PH_START, VXT_OP_READ, 200);
+	lost(m, objs, mark, 3, VXT_OP_READ, 0);				/* names no I/O */
+	feed(m, objs, mark + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	feed(m, objs, SEC + SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
+	ck_assert_int_eq(in_flight(m, "read"), 1);
+	ck_assert_int_eq(in_flight(m, "write"), 1);
+	/* within the grace: nothing ages out */
+	ck_assert_uint_eq(metrics_age(m, mark + VXT_LOST_GRACE_NS - 1), 0);
+	ck_assert_int_eq(in_flight(m, "read"), 1);
+	/* past it: the read from before the loss goes, the write after it stays */
+	ck_assert_uint_eq(metrics_age(m, mark + VXT_LOST_GRACE_NS), 1);
+	ck_assert_int_eq(in_flight(m, "read"), 0);
+	ck_assert_int_eq(in_flight(m, "write"), 1);
+	ck_assert_uint_eq(metrics_age(m, mark + 2 * VXT_LOST_GRACE_NS), 0);	/* once */
+	ck_assert_int_eq(in_flight(m, "write"), 1);
+	/* the lost completion, should it come after all, ends nothing else */
+	feed(m, objs, 2 * SEC, VXT_PH_START, VXT_OP_READ, 400);
+	feed(m, objs, 2 * SEC + 10, VXT_PH_DONE, VXT_OP_READ, 100);
+	ck_assert_int_eq(in_flight(m, "read"), 0);	/* never below 0 */
+	feed(m, objs, 2 * SEC + 20, VXT_PH_DONE, VXT_OP_WRITE, 300);
+	ck_assert_int_eq(in_flight(m, "write"), 0);
+	vxt_metrics_free(m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+/* The events' clock moves on with the feed: a later event past the grace
+ * ages the issues out with no call but vxt_metrics_feed(). */
+START_TEST(ages_out_as_events_come)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_metrics *m = vxt_metrics_new();
+
+	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
+	feed(m, objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
+	lost(m, objs, SEC + 1, 1, VXT_OP_READ, 0);
+	feed(m, objs, SEC + 2, VXT_PH_START, VXT_OP_READ, 200);
+	feed(m, objs, SEC + VXT_LOST_GRACE_NS, VXT_PH_START, VXT_OP_READ, 300);
+	ck_assert_int_eq(in_flight(m, "read"), 3);
+	feed(m, objs, SEC + 1 + VXT_LOST_GRACE_NS, VXT_PH_DONE, VXT_OP_READ, 300);
+	ck_assert_int_eq(in_flight(m, "read"), 1);	/* 100 aged out, 200 stays */
+	vxt_metrics_free(m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+/* An idle device sends no events: vxt_metrics_tick() runs their clock on
+ * with the monotonic one. */
+START_TEST(ages_out_when_idle)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_metrics *m = vxt_metrics_new();
+	uint64_t now = vxt_now_mono();
+
+	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
+	feed(m, objs, now - SEC, VXT_PH_START, VXT_OP_READ, 100);
+	lost(m, objs, now - SEC + 1, 1, VXT_OP_READ, 0);
+	ck_assert_int_eq(vxt_metrics_tick(m), 0);
+	ck_assert_int_eq(in_flight(m, "read"), 1);
+	m->last_mono -= VXT_LOST_GRACE_NS;	/* as if that long had passed */
+	ck_assert_int_eq(vxt_metrics_tick(m), 0);
+	ck_assert_int_eq(in_flight(m, "read"), 0);
+	vxt_metrics_free(m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+/* A lost event naming its I/O closes that one at once, and starts no
+ * grace: the others stay in flight. */
+START_TEST(named_loss_closes_its_io_only)
+{
+	struct vxt_objtab *objs = vxt_objtab_new();
+	struct vxt_metrics *m = vxt_metrics_new();
+
+	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
+	feed(m, objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
+	feed(m, objs, SEC + 1, VXT_PH_START, VXT_OP_READ, 200);
+	lost(m, objs, SEC + 2, 1, VXT_OP_READ, vxt_lost_io_pack(100));
+	ck_assert_int_eq(in_flight(m, "read"), 1);
+	ck_assert_uint_eq(metrics_age(m, SEC + 2 + 10 * VXT_LOST_GRACE_NS), 0);
+	ck_assert_int_eq(in_flight(m, "read"), 1);
+	vxt_metrics_free(m);
+	vxt_objtab_free(objs);
+}
+END_TEST
+
+Suite *metrics_age_suite(void)
+{
+	Suite *s = suite_create("metrics_age");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
+	tcase_add_test(tc, ages_out_as_events_come);
+	tcase_add_test(tc, ages_out_when_idle);
+	tcase_add_test(tc, named_loss_closes_its_io_only);
+	suite_add_tcase(s, tc);
+	return s;
+}
