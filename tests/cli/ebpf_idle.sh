@@ -72,8 +72,9 @@ idle_after() {
 			--objects "$LNAME" --listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 		TOP=$!
 		i=0
-		while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 600 ]; do
-			kill -0 $TOP 2>/dev/null || break
+		# the line is waited for as such (up to 30 s; vxtop runs 14): a
+		# poll of the process's life has ended the wait with vxtop running
+		while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 300 ]; do
 			sleep 0.1; i=$((i + 1))
 		done
 		url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
