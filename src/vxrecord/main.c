@@ -1,4 +1,5 @@
 /* main.c - vxrecord: capture block I/O (or import a blktrace capture) into a
+ * Over 700 lines: the program's option table and its run, whose steps share the options struct.
  * .vxt trace file
  *
  * A thin loop over libvxtrace: source -> batch -> writer, with a progress

@@ -1,4 +1,5 @@
 /* main.c - vxreplay: investigate a .vxt trace file
+ * Over 700 lines: the program's option table and its dispatch to reports, SQL, --explain and the browser.
  *
  * Batch mode prints reports (summary, objects, errors, events) as text, JSON
  * or CSV; --info describes the file and --verify checks every CRC and frame.

@@ -1,4 +1,5 @@
 /* model.c - vxtop's interval model: per-object accumulators, interval ring, errors
+ * Over 700 lines: the interval model's accumulators, ring and ageing rules change together with each interval.
  *
  * Invariants: obj[] covers every object id fed so far; ring[first..first+nsnap)
  * holds closed intervals oldest first, each with its own obj[] of nobj entries;

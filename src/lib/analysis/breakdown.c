@@ -1,4 +1,5 @@
 /* breakdown.c - time the phases of each queued bio the pairer follows
+ * Over 700 lines: one pass over the pairer's I/Os: phase handlers, cell and process tables share its per-I/O state (a split by idea is still to do).
  *
  * The matching is btt's, done by the pairer (pairer.h): getrq, insert and
  * merge find the queue whose range holds their first sector; issue and

@@ -1,4 +1,5 @@
 /* merge_index.c - the merged trace's chunks, laid out from the files' index
+ * Over 700 lines: the merged index is one data structure: laying out, merging and damage handling read the same chunk runs.
  * entries and merged when they are asked for
  *
  * Events come in the order of a k-way merge of the files by a key that never

@@ -1,4 +1,5 @@
 /* reader.c - reading .vxt files: open through the footer or by a recovery
+ * Over 700 lines: open, recovery scan, follow and verify share the reader's chunk table and its invariants.
  * scan, follow a growing file, verify (seeking and iterating: reader_iter.c)
  *
  * Invariants: chunks[0..n) are sound (entry CRC checked, data in the file);

@@ -1,4 +1,5 @@
 /* bt_parse.c - bpftrace's expressions, to the D parser's tree
+ * Over 700 lines: one recursive-descent parser of bpftrace's grammar; its lexer and token helpers are still to share the D front-end's.
  *
  * C's operators with C's precedence; $locals are this-> variables (one
  * per tuple element for a tuple), maps are aggregations when assigned an

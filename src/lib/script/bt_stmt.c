@@ -1,4 +1,5 @@
 /* bt_stmt.c - bpftrace's probe blocks and statements, lowered to D clauses
+ * Over 700 lines: every bpftrace statement lowered to D clauses in one place, so the lowering rules stay side by side.
  *
  * A probe block `probes /pred/ { statements }` becomes one clause when its
  * statements hold no if, unroll, while or return; else its statements are

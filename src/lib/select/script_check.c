@@ -1,4 +1,5 @@
 /* script_check.c - types and D's rules of a parsed script (the names and
+ * Over 700 lines: D's type rules are one pass over the tree; the names and options it checks against are script_names.c.
  * options it may use are script_names.c's)
  *
  * After parsing: every variable read is assigned somewhere (this->x earlier

@@ -1,4 +1,5 @@
 /* source_blktrace.c - import blktrace captures as a capture source
+ * Over 700 lines: the importer's per-CPU merge, record decoding and remap state share one capture's state.
  *
  * The "blktrace" source reads opts->path: a prefix ("dir/sda" meaning
  * dir/sda.blktrace.0, .1, ...), a comma-separated list of files (per-CPU

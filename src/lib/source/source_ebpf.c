@@ -1,4 +1,5 @@
 /* source_ebpf.c - capture block I/O with eBPF programs on a stock kernel
+ * Over 700 lines: the eBPF source's open, poll and close run over one libbpf object; missed completions are ebpf_missed.c, reconciliation ebpf_recon.c.
  *
  * The "ebpf" source loads the CO-RE programs of bpf/vxtrace.bpf.c (embedded
  * as a libbpf skeleton), relocated at load time through the running kernel's

@@ -1,4 +1,5 @@
 /* panels.c - vxreplay's browser panels: header, list; layout
+ * Over 700 lines: header, list and layout draw from one screen state and must agree on its rows.
  *
  * Each panel is a const table {draw, on_key, on_mouse}; the layout function
  * places them. The timeline (tlpanel.c) and the heatmap (heatpanel.c) share one time

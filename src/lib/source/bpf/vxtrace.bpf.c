@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* vxtrace.bpf.c - the eBPF capture programs of the "ebpf" source
+ * Over 700 lines: the BPF object is one compilation unit the loader opens whole; the phases' programs are phases.bpf.h.
  *
  * BTF-typed tracepoint programs (tp_btf) on the block layer's request
  * tracepoints, compiled once with clang and relocated at load time through
