@@ -204,8 +204,8 @@ static int on_requeue(struct vxt_pairer *p, struct pobj *o, const struct vxt_eve
 	size_t span = 0, n = 0;
 	bool one = true;
 
-	pairer_seek(o, &c, s);
-	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c)) {
+	pairer_seek(o, &c, s, false);
+	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c, false)) {
 		if (n)
 			span++;
 		if (c.q->end <= e) {
@@ -226,7 +226,7 @@ static int on_requeue(struct vxt_pairer *p, struct pobj *o, const struct vxt_eve
 	}
 	if (pairer_out_room(p, n) < 0)
 		return -ENOMEM;
-	for (c = c0, span = 0; span < n; span++, pairer_next(o, &c))
+	for (c = c0, span = 0; span < n; span++, pairer_next(o, &c, false))
 		p->out[span] = *c.q;
 	st->io = p->out;
 	return 0;

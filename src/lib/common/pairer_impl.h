@@ -84,17 +84,30 @@ PAIRER_INLINE struct pobj *pairer_obj(struct vxt_pairer *p, uint32_t object)
 		vxt_pairer_obj_grow(p, object);
 }
 
-/* Each step has two forms: over the blocks, any number of them (none too),
- * and flat, the earlier single sorted array's, over a lone block (the usual
- * case: a few I/Os in flight), which costs no more than that array did.
- * first[] is kept while there are two blocks or more; a split sets it
- * afresh. */
+/* Each step is written once, over the blocks, and taken in two copies by
+ * @lone, a constant the compiler folds: true over the lone block of an
+ * object that has one (the usual case: a few I/Os in flight), where the
+ * walks across blocks fold away; false over any number of blocks (none
+ * too), the copy kept out of line (PAIRER_BLOCKS). first[] is kept while
+ * there are two blocks or more; a split sets it afresh. */
+
+/* Blocks of @o: 1 when @lone. */
+PAIRER_INLINE uint32_t pairer_nblk(const struct pobj *o, bool lone)
+{
+	return lone ? 1 : o->nblk;
+}
+
+/* Block @k of @o (@lone: the lone block, @k 0). */
+PAIRER_INLINE struct pblk *pairer_blk(const struct pobj *o, uint32_t k, bool lone)
+{
+	return lone ? o->lone : o->blk[k];
+}
 
 /* The block where the I/Os starting at or after @sec begin: the last whose
  * first start is below @sec, else 0 (an object with blocks). */
-PAIRER_INLINE uint32_t pairer_block(const struct pobj *o, uint64_t sec)
+PAIRER_INLINE uint32_t pairer_block(const struct pobj *o, uint64_t sec, bool lone)
 {
-	uint32_t lo = 1, hi = o->nblk;
+	uint32_t lo = 1, hi = pairer_nblk(o, lone);
 
 	if (__builtin_expect(hi <= 1, 1))
 		return 0;
@@ -128,11 +141,12 @@ PAIRER_INLINE uint32_t pairer_lower_in(const struct pblk *b, uint64_t sec)
 }
 
 /* @c at block @k, entry @i; past a block's end is the next block's first. */
-PAIRER_INLINE void pairer_at(const struct pobj *o, struct pcur *c, uint32_t k, uint32_t i)
+PAIRER_INLINE void pairer_at(const struct pobj *o, struct pcur *c, uint32_t k, uint32_t i,
+			     bool lone)
 {
-	struct pblk *b = o->blk[k];
+	struct pblk *b = pairer_blk(o, k, lone);
 
-	if (i == b->n && k + 1 < o->nblk)
+	if (i == b->n && k + 1 < pairer_nblk(o, lone))
 		b = o->blk[++k], i = 0;
 	c->k = k;
 	c->q = b->io + i;
@@ -140,23 +154,23 @@ PAIRER_INLINE void pairer_at(const struct pobj *o, struct pcur *c, uint32_t k, u
 }
 
 /* @c at the first pending I/O starting at or after @sec (or past the last). */
-PAIRER_INLINE void pairer_seek(const struct pobj *o, struct pcur *c, uint64_t sec)
+PAIRER_INLINE void pairer_seek(const struct pobj *o, struct pcur *c, uint64_t sec, bool lone)
 {
 	uint32_t k;
 
-	if (!o->nblk) {
+	if (!lone && !o->nblk) {
 		c->k = 0;
 		c->q = c->end = NULL;
 		return;
 	}
-	k = pairer_block(o, sec);
-	pairer_at(o, c, k, pairer_lower_in(o->blk[k], sec));
+	k = pairer_block(o, sec, lone);
+	pairer_at(o, c, k, pairer_lower_in(pairer_blk(o, k, lone), sec), lone);
 }
 
 /* The next I/O after @c's (@c is not past the last). */
-PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c)
+PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c, bool lone)
 {
-	if (++c->q == c->end && c->k + 1 < o->nblk) {
+	if (++c->q == c->end && c->k + 1 < pairer_nblk(o, lone)) {
 		struct pblk *b = o->blk[++c->k];
 
 		c->q = b->io;
@@ -166,77 +180,75 @@ PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c)
 
 /* The pending I/O whose range holds @sec (the last starting at or before
  * it), or NULL. */
-PAIRER_BLOCKS struct vxt_pio *pairer_holding_blocks(struct pobj *o, uint64_t sec)
+PAIRER_INLINE struct vxt_pio *pairer_holding_in(struct pobj *o, uint64_t sec, bool lone)
 {
-	const struct pblk *b;
+	struct pblk *b;
 	struct vxt_pio *q;
 	uint32_t k, i;
 
-	if (!o->nblk)
+	if (!lone && !o->nblk)
 		return NULL;
 	if (sec == UINT64_MAX) {
-		k = o->nblk - 1;
-		i = o->blk[k]->n;
+		k = pairer_nblk(o, lone) - 1;
+		b = pairer_blk(o, k, lone);
+		i = b->n;
 	} else {
-		k = pairer_block(o, sec + 1);
-		i = pairer_lower_in(o->blk[k], sec + 1);
+		k = pairer_block(o, sec + 1, lone);
+		b = pairer_blk(o, k, lone);
+		i = pairer_lower_in(b, sec + 1);
 	}
 	if (!i)		/* (only block 0 can start past sec) */
 		return NULL;
-	b = o->blk[k];
-	q = (struct vxt_pio *)&b->io[i - 1];
+	q = &b->io[i - 1];
 	/* an I/O of no size (a flush) holds its own sector */
 	return sec < q->end || (q->start == sec && q->end == sec) ? q : NULL;
 }
 
-/* The I/O of the lone block @b holding @sec, or NULL (flat). */
-PAIRER_INLINE struct vxt_pio *pairer_holding_flat(struct pblk *b, uint64_t sec)
+PAIRER_BLOCKS struct vxt_pio *pairer_holding_blocks(struct pobj *o, uint64_t sec)
 {
-	uint32_t i = sec == UINT64_MAX ? b->n : pairer_lower_in(b, sec + 1);
-	struct vxt_pio *q = i > 0 ? &b->io[i - 1] : NULL;
-
-	/* an I/O of no size (a flush) holds its own sector */
-	return q && (sec < q->end || (q->start == sec && q->end == sec)) ? q : NULL;
+	return pairer_holding_in(o, sec, false);
 }
 
 PAIRER_INLINE struct vxt_pio *pairer_holding(struct pobj *o, uint64_t sec)
 {
-	return o->lone ? pairer_holding_flat(o->lone, sec) : pairer_holding_blocks(o, sec);
+	return o->lone ? pairer_holding_in(o, sec, true) : pairer_holding_blocks(o, sec);
 }
 
-/* Insert @io before the I/O at @c (past the last: after it), where its
- * start keeps the order. */
-PAIRER_INLINE struct vxt_pio *pairer_insert_at(struct vxt_pairer *p, struct pobj *o,
-					       const struct pcur *c, const struct vxt_pio *io)
+/* A slot for an I/O starting at @start before the I/O at @c (past the
+ * last: after it), where its start keeps the order: counted pending, for
+ * the caller to fill in place; NULL when out of memory. A full block is
+ * split first. */
+PAIRER_INLINE struct vxt_pio *pairer_slot(struct vxt_pairer *p, struct pobj *o,
+					  const struct pcur *c, uint64_t start, bool lone)
 {
-	uint32_t k = c->k, i;
+	uint32_t k = lone ? 0 : c->k, i;
 	struct pblk *b;
 
-	if (__builtin_expect(!o->nblk, 0)) {
+	if (!lone && __builtin_expect(!o->nblk, 0)) {
 		if (vxt_pairer_block_split(o, 0) < 0)	/* (makes the first block) */
 			return NULL;
+		b = o->blk[0];
 		i = 0;
 	} else {
-		b = o->blk[k];
+		b = pairer_blk(o, k, lone);
 		i = (uint32_t)(c->q - b->io);
-		if (!i && k) {		/* the end of the block before: its first start stays */
+		if (!lone && !i && k) {	/* the end of the block before: its first start stays */
 			b = o->blk[--k];
 			i = b->n;
 		}
-		if (b->n == PAIRER_BLOCK) {
+		if (__builtin_expect(b->n == PAIRER_BLOCK, 0)) {
 			if (vxt_pairer_block_split(o, k) < 0)
 				return NULL;
 			if (i > PAIRER_BLOCK / 2)
 				i -= PAIRER_BLOCK / 2, k++;
+			b = o->blk[k];
 		}
 	}
-	b = o->blk[k];
 	if (i < b->n)
-		memmove(b->io + i + 1, b->io + i, (b->n - i) * sizeof(*io));
-	b->io[i] = *io;
+		memmove(b->io + i + 1, b->io + i, (b->n - i) * sizeof(*b->io));
 	b->n++;
 	if (!i)
-		o->first[k] = io->start;
+		o->first[k] = start;
 	p->pending++;
 	return &b->io[i];
 }
@@ -245,13 +257,17 @@ PAIRER_INLINE struct vxt_pio *pairer_insert_at(struct vxt_pairer *p, struct pobj
 PAIRER_INLINE struct vxt_pio *pairer_insert(struct vxt_pairer *p, struct pobj *o,
 					    const struct vxt_pio *io)
 {
+	struct vxt_pio *q;
 	struct pcur c;
 
 	if (io->start == UINT64_MAX && o->nblk)
-		pairer_at(o, &c, o->nblk - 1, o->blk[o->nblk - 1]->n);
+		pairer_at(o, &c, o->nblk - 1, o->blk[o->nblk - 1]->n, false);
 	else
-		pairer_seek(o, &c, io->start + 1);
-	return pairer_insert_at(p, o, &c, io);
+		pairer_seek(o, &c, io->start + 1, false);
+	q = pairer_slot(p, o, &c, io->start, false);
+	if (q)
+		*q = *io;
+	return q;
 }
 
 /* Each field by name: a compound literal would clear the whole I/O first
@@ -307,64 +323,37 @@ PAIRER_INLINE bool pairer_queue_settled(struct vxt_pairer *p, struct vxt_pio *q,
 	return false;
 }
 
-/* Room for the I/O a queue opens; false (counted) when the pairer is full. */
-PAIRER_INLINE bool pairer_queue_room(struct vxt_pairer *p, struct vxt_pstep *st)
+/* The step of a queue: it opens an I/O after those starting at its sector,
+ * unless one of them settles it, or the pairer is full (counted). The I/O
+ * is made in its slot, not copied in (a copy would read stores still on
+ * their way). */
+PAIRER_INLINE int pairer_on_queue_in(struct vxt_pairer *p, struct pobj *o,
+				     const struct vxt_event *ev, uint64_t ord,
+				     struct vxt_pstep *st, bool lone)
 {
+	struct vxt_pio *q;
+	struct pcur c;
+
+	pairer_seek(o, &c, ev->sector, lone);
+	o->queued = true;
+	for (; c.q != c.end && c.q->start == ev->sector; pairer_next(o, &c, lone))
+		if (pairer_queue_settled(p, c.q, ev, st))
+			return 0;
 	if (p->pending >= VXT_PAIRER_MAX) {
 		pairer_unpaired(p, st, VXT_PU_FULL);
-		return false;
+		return 0;
 	}
-	return true;
-}
-
-/* The I/O a queue opens, in @io. */
-PAIRER_INLINE void pairer_queue_init(struct vxt_pio *io, const struct vxt_event *ev, uint64_t ord)
-{
-	pairer_fresh(io, ev, ord);
-	io->t[VXT_PT_Q] = ev->time_ns;
-	io->flags = VXT_PI_QUEUED;
-}
-
-/* pairer_queue_room(), then the I/O in @io. */
-PAIRER_INLINE bool pairer_queue_fresh(struct vxt_pairer *p, struct vxt_pio *io,
-				      const struct vxt_event *ev, uint64_t ord,
-				      struct vxt_pstep *st)
-{
-	if (!pairer_queue_room(p, st))
-		return false;
-	pairer_queue_init(io, ev, ord);
-	return true;
-}
-
-/* The step of a queue that opened I/O @q (NULL: out of memory). */
-PAIRER_INLINE int pairer_opened(struct vxt_pstep *st, struct vxt_pio *q)
-{
+	/* c: past the I/Os starting there */
+	q = pairer_slot(p, o, &c, ev->sector, lone);
 	if (!q)
 		return -ENOMEM;
+	pairer_fresh(q, ev, ord);
+	q->t[VXT_PT_Q] = ev->time_ns;
+	q->flags = VXT_PI_QUEUED;
 	st->what = VXT_PS_OPENED;
 	st->n = 1;
 	st->io = q;
 	return 0;
-}
-
-PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
-					 const struct vxt_event *ev, uint64_t ord,
-					 struct vxt_pstep *st)
-{
-	struct vxt_pio io, *q;
-	struct pcur c;
-
-	pairer_seek(o, &c, ev->sector);
-	o->queued = true;
-	for (; c.q != c.end && c.q->start == ev->sector; pairer_next(o, &c)) {
-		q = c.q;
-		if (pairer_queue_settled(p, q, ev, st))
-			return 0;
-	}
-	if (!pairer_queue_fresh(p, &io, ev, ord, st))
-		return 0;
-	/* c: past the I/Os starting there */
-	return pairer_opened(st, pairer_insert_at(p, o, &c, &io));
 }
 
 /* getrq, insert, merge (@k: VXT_PT_G, VXT_PT_I, VXT_PT_M): the I/O holding
@@ -406,9 +395,9 @@ PAIRER_INLINE int pairer_out_room(struct vxt_pairer *p, size_t n)
 /* issue: every pending I/O inside its range; when they lie side by side in
  * one block (the usual case) they are handed out in place, else copies of
  * them go out. */
-PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
-					 const struct vxt_event *ev, uint64_t ord,
-					 struct vxt_pstep *st)
+PAIRER_INLINE int pairer_on_issue_in(struct vxt_pairer *p, struct pobj *o,
+				     const struct vxt_event *ev, uint64_t ord,
+				     struct vxt_pstep *st, bool lone)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
 	struct vxt_pio *first = NULL, *last = NULL;
@@ -417,8 +406,8 @@ PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
 	size_t n = 0;
 	int rc = 0;
 
-	pairer_seek(o, &c, s);
-	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c)) {
+	pairer_seek(o, &c, s, lone);
+	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c, lone)) {
 		struct vxt_pio *q = c.q;
 
 		if (q->end > e)
@@ -446,13 +435,13 @@ PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
 	}
 	st->what = VXT_PS_MARKED;
 	st->n = n;
-	if (lastk == c0.k && (size_t)(last - first) + 1 == n) {
+	if ((lone || lastk == c0.k) && (size_t)(last - first) + 1 == n) {
 		st->io = first;
 		return 0;
 	}
 	if (pairer_out_room(p, n) < 0)
 		return -ENOMEM;
-	for (c = c0, n = 0; c.q != c.end && c.q->start < lim; pairer_next(o, &c))
+	for (c = c0, n = 0; c.q != c.end && c.q->start < lim; pairer_next(o, &c, lone))
 		if (c.q->end <= e)
 			p->out[n++] = *c.q;
 	st->io = p->out;
@@ -462,9 +451,9 @@ PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
 /* Compact block @k from index @j on, whose I/Os [j, i) were taken out;
  * @return whether the block is gone. */
 PAIRER_INLINE bool pairer_compact(struct vxt_pairer *p, struct pobj *o, uint32_t k, uint32_t j,
-				  uint32_t i)
+				  uint32_t i, bool lone)
 {
-	struct pblk *b = o->blk[k];
+	struct pblk *b = pairer_blk(o, k, lone);
 
 	if (i == j)
 		return false;
@@ -473,27 +462,29 @@ PAIRER_INLINE bool pairer_compact(struct vxt_pairer *p, struct pobj *o, uint32_t
 	b->n -= i - j;
 	p->pending -= i - j;
 	if (b->n) {
-		if (o->nblk > 1)
+		if (pairer_nblk(o, lone) > 1)
 			o->first[k] = b->io[0].start;
 		return false;
 	}
-	if (o->nblk == 1)
+	if (pairer_nblk(o, lone) == 1)
 		return false;	/* a lone block stays, empty */
 	vxt_pairer_block_drop(o, k);
 	return true;
 }
 
-PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
-					const struct vxt_event *ev, struct vxt_pstep *st)
+/* completion: every pending I/O inside its range, copied out and taken
+ * from its block. */
+PAIRER_INLINE int pairer_on_done_in(struct vxt_pairer *p, struct pobj *o,
+				    const struct vxt_event *ev, struct vxt_pstep *st, bool lone)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
 	size_t n = 0, issued = 0;
 	struct pcur c;
 	uint32_t k;
 
-	pairer_seek(o, &c, s);
+	pairer_seek(o, &c, s, lone);
 	for (k = c.k; c.q != c.end && c.q->start < lim; ) {
-		struct pblk *b = o->blk[k];
+		struct pblk *b = pairer_blk(o, k, lone);
 		uint32_t i = (uint32_t)(c.q - b->io), j = i;
 
 		for (; i < b->n && b->io[i].start < lim; i++) {
@@ -505,7 +496,7 @@ PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 			}
 			if (pairer_out_room(p, n + 1) < 0) {
 				/* keep the blocks whole: what is left stays pending */
-				pairer_compact(p, o, k, j, i);
+				pairer_compact(p, o, k, j, i, lone);
 				return -ENOMEM;
 			}
 			/* copied, then marked: the copy does not read a
@@ -514,13 +505,13 @@ PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 			pairer_mark(p, st, &p->out[n++], VXT_PT_C, ev->time_ns);
 			issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
 		}
-		if (i < b->n || k + 1 >= o->nblk) {	/* the range ends in this block */
-			pairer_compact(p, o, k, j, i);
+		if (i < b->n || k + 1 >= pairer_nblk(o, lone)) {	/* the range ends in this block */
+			pairer_compact(p, o, k, j, i, lone);
 			break;
 		}
-		if (!pairer_compact(p, o, k, j, i))
+		if (!pairer_compact(p, o, k, j, i, lone))
 			k++;
-		pairer_at(o, &c, k, 0);
+		pairer_at(o, &c, k, 0, lone);
 	}
 	if (!n) {
 		pairer_unpaired(p, st, VXT_PU_NOQ);
@@ -535,157 +526,46 @@ PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
 	return 0;
 }
 
-/* ---- flat: one block ---- */
+/* ---- the steps: the lone block's copy inline, the blocks' out of line ---- */
 
-/* Room at index @at of the lone block @b, which is not full: the slot,
- * counted pending, for the caller to fill in place. */
-PAIRER_INLINE struct vxt_pio *pairer_room_flat(struct vxt_pairer *p, struct pblk *b, uint32_t at)
+PAIRER_BLOCKS int pairer_on_queue_blocks(struct vxt_pairer *p, struct pobj *o,
+					 const struct vxt_event *ev, uint64_t ord,
+					 struct vxt_pstep *st)
 {
-	if (at < b->n)
-		memmove(b->io + at + 1, b->io + at, (b->n - at) * sizeof(*b->io));
-	b->n++;
-	p->pending++;
-	return &b->io[at];
+	return pairer_on_queue_in(p, o, ev, ord, st, false);
 }
 
-PAIRER_INLINE int pairer_on_queue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
-				       const struct vxt_event *ev, uint64_t ord,
-				       struct vxt_pstep *st)
+PAIRER_BLOCKS int pairer_on_issue_blocks(struct vxt_pairer *p, struct pobj *o,
+					 const struct vxt_event *ev, uint64_t ord,
+					 struct vxt_pstep *st)
 {
-	uint32_t at = pairer_lower_in(b, ev->sector);
-	struct vxt_pio io, *q;
-	struct pcur c;
-
-	o->queued = true;
-	for (; at < b->n && b->io[at].start == ev->sector; at++) {
-		q = &b->io[at];
-		if (pairer_queue_settled(p, q, ev, st))
-			return 0;
-	}
-	if (!pairer_queue_room(p, st))
-		return 0;
-	/* at: past the I/Os starting there; made there, not copied in (a
-	 * copy would read stores still on their way) */
-	if (__builtin_expect(b->n < PAIRER_BLOCK, 1)) {
-		q = pairer_room_flat(p, b, at);
-		pairer_queue_init(q, ev, ord);
-		return pairer_opened(st, q);
-	}
-	/* a full block is split */
-	pairer_queue_init(&io, ev, ord);
-	c = (struct pcur){ 0, b->io + at, b->io + b->n };
-	return pairer_opened(st, pairer_insert_at(p, o, &c, &io));
+	return pairer_on_issue_in(p, o, ev, ord, st, false);
 }
 
-PAIRER_INLINE int pairer_on_issue_flat(struct vxt_pairer *p, struct pobj *o, struct pblk *b,
-				       const struct vxt_event *ev, uint64_t ord,
-				       struct vxt_pstep *st)
+PAIRER_BLOCKS int pairer_on_done_blocks(struct vxt_pairer *p, struct pobj *o,
+					const struct vxt_event *ev, struct vxt_pstep *st)
 {
-	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	uint32_t i, first = UINT32_MAX, last = 0, n = 0;
-	int rc = 0;
-
-	for (i = pairer_lower_in(b, s); i < b->n && b->io[i].start < lim; i++) {
-		struct vxt_pio *q = &b->io[i];
-
-		if (q->end > e)
-			continue;
-		pairer_mark(p, st, q, VXT_PT_D, ev->time_ns);
-		first = first == UINT32_MAX ? i : first;
-		last = i;
-		n++;
-	}
-	if (!n) {
-		struct vxt_pio *q;
-
-		pairer_unpaired(p, st, VXT_PU_NOQ);
-		if (!(q = vxt_pairer_open_unqueued(p, o, ev, ord, &rc)))
-			return rc;
-		q->t[VXT_PT_D] = ev->time_ns;
-		st->what = VXT_PS_MARKED;
-		st->n = 1;
-		st->io = q;
-		return 0;
-	}
-	st->what = VXT_PS_MARKED;
-	st->n = n;
-	if (last - first + 1 == n) {
-		st->io = &b->io[first];
-		return 0;
-	}
-	if (pairer_out_room(p, n) < 0)
-		return -ENOMEM;
-	for (i = first, n = 0; i <= last; i++)
-		if (b->io[i].end <= e)
-			p->out[n++] = b->io[i];
-	st->io = p->out;
-	return 0;
+	return pairer_on_done_in(p, o, ev, st, false);
 }
-
-PAIRER_INLINE int pairer_on_done_flat(struct vxt_pairer *p, struct pblk *b,
-				      const struct vxt_event *ev, struct vxt_pstep *st)
-{
-	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	uint32_t i = pairer_lower_in(b, s), j;
-	size_t n = 0, issued = 0;
-
-	for (j = i; i < b->n && b->io[i].start < lim; i++) {
-		struct vxt_pio *q = &b->io[i];
-
-		if (q->end > e) {
-			b->io[j++] = *q;	/* not ours: stays pending */
-			continue;
-		}
-		if (pairer_out_room(p, n + 1) < 0) {
-			/* keep the block whole: what is left stays pending */
-			memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
-			b->n -= i - j;
-			p->pending -= i - j;
-			return -ENOMEM;
-		}
-		/* copied, then marked: the copy does not read a store still
-		 * on its way (the I/O leaves the block) */
-		p->out[n] = *q;
-		pairer_mark(p, st, &p->out[n++], VXT_PT_C, ev->time_ns);
-		issued += q->t[VXT_PT_D] != VXT_PT_UNSET;
-	}
-	if (i > j && i < b->n)
-		memmove(b->io + j, b->io + i, (b->n - i) * sizeof(*b->io));
-	b->n -= i - j;
-	p->pending -= i - j;
-	if (!n) {
-		pairer_unpaired(p, st, VXT_PU_NOQ);
-		return 0;
-	}
-	/* a bio-based device's I/O has no issue: its bio completes */
-	if (!issued && st->unpaired < 0 && !(ev->flags & VXT_F_BIO))
-		pairer_unpaired(p, st, VXT_PU_NOD);
-	st->what = VXT_PS_CLOSED;
-	st->n = n;
-	st->io = p->out;
-	return 0;
-}
-
-/* ---- the steps ---- */
 
 PAIRER_INLINE int pairer_on_queue(struct vxt_pairer *p, struct pobj *o,
 				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
 {
-	return o->lone ? pairer_on_queue_flat(p, o, o->lone, ev, ord, st) :
+	return o->lone ? pairer_on_queue_in(p, o, ev, ord, st, true) :
 		pairer_on_queue_blocks(p, o, ev, ord, st);
 }
 
 PAIRER_INLINE int pairer_on_issue(struct vxt_pairer *p, struct pobj *o,
 				  const struct vxt_event *ev, uint64_t ord, struct vxt_pstep *st)
 {
-	return o->lone ? pairer_on_issue_flat(p, o, o->lone, ev, ord, st) :
+	return o->lone ? pairer_on_issue_in(p, o, ev, ord, st, true) :
 		pairer_on_issue_blocks(p, o, ev, ord, st);
 }
 
 PAIRER_INLINE int pairer_on_done(struct vxt_pairer *p, struct pobj *o,
 				 const struct vxt_event *ev, struct vxt_pstep *st)
 {
-	return o->lone ? pairer_on_done_flat(p, o->lone, ev, st) :
+	return o->lone ? pairer_on_done_in(p, o, ev, st, true) :
 		pairer_on_done_blocks(p, o, ev, st);
 }
 
