@@ -8,9 +8,12 @@
 # "vxtrace/y.h" (a public header, which belongs to one layer, listed below)
 # only when M is L or a layer below L. Layers of one rank (sink and query:
 # where events go, and SQL over files) stand beside each other and include
-# neither. A program (src/vxrecord, src/vxreplay,
-# src/vxtop) or the TUI library (src/tui) includes no private header of the
-# library at all.
+# neither. A header named *_impl.h is its folder's alone: a file of another
+# folder includes the header that folder made for other layers instead (the
+# pairer's steps: common/pairer_steps.h), save those listed in shared_impl
+# below. A program (src/vxrecord,
+# src/vxreplay, src/vxtop) or the TUI library (src/tui) includes no private
+# header of the library at all.
 . "${VXT_TOP:?}/tests/lib.sh"
 [ -n "${VXT_SAN:-}" ] && skip "reads the sources, no program runs: run once, not again under the sanitizers"
 top=$VXT_TOP
@@ -40,6 +43,10 @@ public_layer() {
 	esac
 }
 
+# *_impl.h headers read from another folder: the script engine's state,
+# which select/'s script front end builds
+shared_impl="script/script_impl.h script/bt_impl.h"
+
 for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
 	rank=$(layer_rank "$layer")
@@ -57,6 +64,13 @@ for f in $(find src/lib -name '*.[ch]' | sort); do
 			fail "$f: includes $inc, a public header with no layer in tests/cli/layers.sh"
 			continue
 		fi
+		case " $shared_impl " in
+		*" $inc "*) ;;
+		*) case $inc in
+			*_impl.h) [ "$to" = "$layer" ] ||
+				fail "$f: includes $inc, a header private to src/lib/$to" ;;
+			esac ;;
+		esac
 		if [ "$(layer_rank "$to")" -gt "$rank" ]; then
 			fail "$f: includes $inc: layer $layer must not include layer $to (above it)"
 		elif [ "$to" != "$layer" ] && [ "$(layer_rank "$to")" = "$rank" ]; then

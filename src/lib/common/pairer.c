@@ -9,8 +9,8 @@
  * worth. A completion copies the I/Os it closes out before their block is
  * compacted; a block left empty is dropped.
  * The steps of queue, getrq, insert, merge, issue and completion are inline
- * in pairer_impl.h (the breakdown takes them itself); the rarer phases and
- * the growths are here.
+ * in pairer_impl.h (pairer_steps.h gives them to the breakdown); the rarer
+ * phases and the growths are here.
  */
 #include <errno.h>
 #include <stdlib.h>

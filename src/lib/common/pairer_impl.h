@@ -1,11 +1,11 @@
 /* pairer_impl.h - the pairer's state and its steps for queue, getrq,
- * insert, merge, issue and completion, inline (internal)
+ * insert, merge, issue and completion, inline (private to common/)
  *
- * pairer.c builds vxt_pairer_add() from these; a caller that feeds every
- * event and switches on the phase itself (the breakdown) calls the step of
- * each phase here, so an event costs one dispatch and no calls. The steps
- * do exactly what vxt_pairer_add() does for their phase: pairer_step()
- * first, then the step with the event's object (pairer_obj()).
+ * pairer.c builds vxt_pairer_add() from these; pairer_steps.h makes each
+ * phase's step of them, for a caller of another layer that switches on the
+ * phase itself. A step does exactly what vxt_pairer_add() does for its
+ * phase: pairer_step() first, then the step with the event's object
+ * (pairer_obj()).
  * Invariant: per object, the I/Os of its blocks taken in order are sorted by
  * start, equal starts in arrival order.
  */
