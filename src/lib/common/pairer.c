@@ -202,14 +202,15 @@ static int on_requeue(struct vxt_pairer *p, struct pobj *o, const struct vxt_eve
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
 	struct pcur c, c0 = { 0 };
 	size_t span = 0, n = 0;
+	struct vxt_pio *q;
 	bool one = true;
 
 	pairer_seek(o, &c, s, false);
-	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c, false)) {
+	for (; (q = pairer_cur(&c, false)) && q->start < lim; pairer_next(o, &c, false)) {
 		if (n)
 			span++;
-		if (c.q->end <= e) {
-			c.q->t[VXT_PT_D] = NONE;
+		if (q->end <= e) {
+			q->t[VXT_PT_D] = NONE;
 			if (!n)
 				c0 = c, span = 0;
 			n = span + 1;
@@ -221,13 +222,13 @@ static int on_requeue(struct vxt_pairer *p, struct pobj *o, const struct vxt_eve
 	st->what = VXT_PS_MARKED;
 	st->n = n;
 	if (one) {
-		st->io = c0.q;
+		st->io = pairer_cur(&c0, false);
 		return 0;
 	}
 	if (pairer_out_room(p, n) < 0)
 		return -ENOMEM;
 	for (c = c0, span = 0; span < n; span++, pairer_next(o, &c, false))
-		p->out[span] = *c.q;
+		p->out[span] = *pairer_cur(&c, false);
 	st->io = p->out;
 	return 0;
 }

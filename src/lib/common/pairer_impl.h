@@ -42,11 +42,11 @@ struct pobj {
 	bool queued;			/* a queue was seen on this object, or a remap onto it followed */
 };
 
-/* A place among an object's I/Os: block k, entry q of it (q == end: past
- * the last I/O of the last block). */
+/* A place among an object's I/Os: entry i of block k, b (i == b->n: past
+ * the last I/O of the last block; b NULL: the object has no block). */
 struct pcur {
-	uint32_t k;
-	struct vxt_pio *q, *end;
+	uint32_t k, i;
+	struct pblk *b;
 };
 
 struct vxt_pairer {
@@ -149,8 +149,8 @@ PAIRER_INLINE void pairer_at(const struct pobj *o, struct pcur *c, uint32_t k, u
 	if (i == b->n && k + 1 < pairer_nblk(o, lone))
 		b = o->blk[++k], i = 0;
 	c->k = k;
-	c->q = b->io + i;
-	c->end = b->io + b->n;
+	c->i = i;
+	c->b = b;
 }
 
 /* @c at the first pending I/O starting at or after @sec (or past the last). */
@@ -159,22 +159,26 @@ PAIRER_INLINE void pairer_seek(const struct pobj *o, struct pcur *c, uint64_t se
 	uint32_t k;
 
 	if (!lone && !o->nblk) {
-		c->k = 0;
-		c->q = c->end = NULL;
+		c->k = c->i = 0;
+		c->b = NULL;
 		return;
 	}
 	k = pairer_block(o, sec, lone);
 	pairer_at(o, c, k, pairer_lower_in(pairer_blk(o, k, lone), sec), lone);
 }
 
+/* The I/O at @c, or NULL past the last. */
+PAIRER_INLINE struct vxt_pio *pairer_cur(const struct pcur *c, bool lone)
+{
+	return (!lone && !c->b) || c->i == c->b->n ? NULL : &c->b->io[c->i];
+}
+
 /* The next I/O after @c's (@c is not past the last). */
 PAIRER_INLINE void pairer_next(const struct pobj *o, struct pcur *c, bool lone)
 {
-	if (++c->q == c->end && c->k + 1 < pairer_nblk(o, lone)) {
-		struct pblk *b = o->blk[++c->k];
-
-		c->q = b->io;
-		c->end = b->io + b->n;
+	if (++c->i == c->b->n && c->k + 1 < pairer_nblk(o, lone)) {
+		c->b = o->blk[++c->k];
+		c->i = 0;
 	}
 }
 
@@ -222,6 +226,7 @@ PAIRER_INLINE struct vxt_pio *pairer_slot(struct vxt_pairer *p, struct pobj *o,
 					  const struct pcur *c, uint64_t start, bool lone)
 {
 	uint32_t k = lone ? 0 : c->k, i;
+	bool kept = !lone;	/* first[] is kept: two blocks or more */
 	struct pblk *b;
 
 	if (!lone && __builtin_expect(!o->nblk, 0)) {
@@ -230,8 +235,8 @@ PAIRER_INLINE struct vxt_pio *pairer_slot(struct vxt_pairer *p, struct pobj *o,
 		b = o->blk[0];
 		i = 0;
 	} else {
-		b = pairer_blk(o, k, lone);
-		i = (uint32_t)(c->q - b->io);
+		b = c->b;
+		i = c->i;
 		if (!lone && !i && k) {	/* the end of the block before: its first start stays */
 			b = o->blk[--k];
 			i = b->n;
@@ -242,12 +247,13 @@ PAIRER_INLINE struct vxt_pio *pairer_slot(struct vxt_pairer *p, struct pobj *o,
 			if (i > PAIRER_BLOCK / 2)
 				i -= PAIRER_BLOCK / 2, k++;
 			b = o->blk[k];
+			kept = true;
 		}
 	}
 	if (i < b->n)
 		memmove(b->io + i + 1, b->io + i, (b->n - i) * sizeof(*b->io));
 	b->n++;
-	if (!i)
+	if (!i && kept)
 		o->first[k] = start;
 	p->pending++;
 	return &b->io[i];
@@ -336,8 +342,8 @@ PAIRER_INLINE int pairer_on_queue_in(struct vxt_pairer *p, struct pobj *o,
 
 	pairer_seek(o, &c, ev->sector, lone);
 	o->queued = true;
-	for (; c.q != c.end && c.q->start == ev->sector; pairer_next(o, &c, lone))
-		if (pairer_queue_settled(p, c.q, ev, st))
+	for (; (q = pairer_cur(&c, lone)) && q->start == ev->sector; pairer_next(o, &c, lone))
+		if (pairer_queue_settled(p, q, ev, st))
 			return 0;
 	if (p->pending >= VXT_PAIRER_MAX) {
 		pairer_unpaired(p, st, VXT_PU_FULL);
@@ -400,16 +406,14 @@ PAIRER_INLINE int pairer_on_issue_in(struct vxt_pairer *p, struct pobj *o,
 				     struct vxt_pstep *st, bool lone)
 {
 	uint64_t s = ev->sector, e = s + (ev->bytes >> 9), lim = e > s ? e : s + 1;
-	struct vxt_pio *first = NULL, *last = NULL;
+	struct vxt_pio *first = NULL, *last = NULL, *q;
 	struct pcur c, c0 = { 0 };
 	uint32_t lastk = 0;
 	size_t n = 0;
 	int rc = 0;
 
 	pairer_seek(o, &c, s, lone);
-	for (; c.q != c.end && c.q->start < lim; pairer_next(o, &c, lone)) {
-		struct vxt_pio *q = c.q;
-
+	for (; (q = pairer_cur(&c, lone)) && q->start < lim; pairer_next(o, &c, lone)) {
 		if (q->end > e)
 			continue;
 		pairer_mark(p, st, q, VXT_PT_D, ev->time_ns);
@@ -422,8 +426,6 @@ PAIRER_INLINE int pairer_on_issue_in(struct vxt_pairer *p, struct pobj *o,
 		n++;
 	}
 	if (!n) {
-		struct vxt_pio *q;
-
 		pairer_unpaired(p, st, VXT_PU_NOQ);
 		if (!(q = vxt_pairer_open_unqueued(p, o, ev, ord, &rc)))
 			return rc;
@@ -441,9 +443,9 @@ PAIRER_INLINE int pairer_on_issue_in(struct vxt_pairer *p, struct pobj *o,
 	}
 	if (pairer_out_room(p, n) < 0)
 		return -ENOMEM;
-	for (c = c0, n = 0; c.q != c.end && c.q->start < lim; pairer_next(o, &c, lone))
-		if (c.q->end <= e)
-			p->out[n++] = *c.q;
+	for (c = c0, n = 0; (q = pairer_cur(&c, lone)) && q->start < lim; pairer_next(o, &c, lone))
+		if (q->end <= e)
+			p->out[n++] = *q;
 	st->io = p->out;
 	return 0;
 }
@@ -483,9 +485,10 @@ PAIRER_INLINE int pairer_on_done_in(struct vxt_pairer *p, struct pobj *o,
 	uint32_t k;
 
 	pairer_seek(o, &c, s, lone);
-	for (k = c.k; c.q != c.end && c.q->start < lim; ) {
-		struct pblk *b = pairer_blk(o, k, lone);
-		uint32_t i = (uint32_t)(c.q - b->io), j = i;
+	/* (a block's walk ends at once when no I/O in it starts in range) */
+	for (k = c.k; lone || c.b; ) {
+		struct pblk *b = c.b;
+		uint32_t i = c.i, j = i;
 
 		for (; i < b->n && b->io[i].start < lim; i++) {
 			struct vxt_pio *q = &b->io[i];
