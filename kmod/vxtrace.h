@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* vxtrace.h - internals shared by the files of the vxtrace module
  *
- * chan.c owns the misc device and the channels, ring.c the byte rings,
+ * chan*.c own the misc device and the channels (chan.h), ring.c the byte rings,
  * spec.c the speculation buffers of a channel, pack.c its packed records,
  * errlog.c the saved-error ring, probes.c the block-layer tracepoints.
  * Probes build one struct vxt_kev and hand it to vxt_dispatch(), which
@@ -189,7 +189,7 @@ u32 vxt_errlog_read(u64 *pos, struct vxt_seen *seen, u8 *dst, u32 max,
 		    u32 *next);
 extern struct wait_queue_head vxt_err_wait;
 
-/* ---- objects a channel has announced (chan.c) ---- */
+/* ---- objects a channel has announced (chan_select.c) ---- */
 
 #define VXT_SEEN_SLOTS	512
 
