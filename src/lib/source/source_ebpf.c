@@ -633,6 +633,7 @@ static int ebpf_open(struct vxt_source *s, const struct vxt_source_opts *o)
 	if (!o->tally && !o->tally_only) {
 		bpf_map__set_max_entries(e->skel->maps.tallies, 1);
 		bpf_map__set_max_entries(e->skel->maps.tally_errs, 1);
+		bpf_map__set_max_entries(e->skel->maps.lat_hists, 1);
 	} else if (!all) {	/* an array by device and op, no hash */
 		uint32_t n = e->skel->rodata->want_n;
 
@@ -768,6 +769,7 @@ static int ebpf_kspec_stats(struct vxt_source *s, struct vxt_kspec_stats *st)
 static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 {
 	struct ebpf *e = s->priv;
+	struct vxt_ebpf_tally_maps maps;
 	int rc;
 
 	/* counting only, nothing wakes next(): the completions the programs
@@ -781,11 +783,13 @@ static int ebpf_tally(struct vxt_source *s, struct vxt_tallies *out)
 		}
 		passed_losses(s, e);
 	}
-	rc = vxt_ebpf_tally_read(s, &e->names, bpf_map__fd(e->skel->maps.tallies),
-				 bpf_map__fd(e->skel->maps.tally_slots),
-				 (const uint32_t *)e->skel->rodata->want_dev,
+	maps.tally_fd = bpf_map__fd(e->skel->maps.tallies);
+	maps.slots_fd = bpf_map__fd(e->skel->maps.tally_slots);
+	maps.hist_fd = bpf_map__fd(e->skel->maps.lat_hists);
+	maps.err_fd = bpf_map__fd(e->skel->maps.tally_errs);
+	rc = vxt_ebpf_tally_read(s, &e->names, &maps, (const uint32_t *)e->skel->rodata->want_dev,
 				 e->skel->rodata->want_all ? 0 : e->skel->rodata->want_n,
-				 bpf_map__fd(e->skel->maps.tally_errs), e->ncpu, out);
+				 e->ncpu, out);
 	out->full = kernel_counter(e, VXT_BPF_TALLY_FULL);
 	if (rc == 0)	/* the issues the rounds took are no longer in flight */
 		vxt_ebpf_add_tally_lost(s, e, out);
