@@ -116,6 +116,8 @@ $(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: ALL_CFL
 $(B)/src/lib/source/ebpf_tally.o $(B)/pic/src/lib/source/ebpf_tally.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 $(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: $(B)/bpf/vxtrace.skel.h
 $(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: ALL_CFLAGS += $(EBPF_CFLAGS)
+$(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: $(B)/bpf/vxtrace.skel.h
+$(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 endif
 
 define prog_rule
