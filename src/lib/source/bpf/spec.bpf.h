@@ -2,9 +2,13 @@
 /* spec.bpf.h - kernel speculation of the ebpf source (the profiles' context)
  *
  * Included by vxtrace.bpf.c (one BPF object). Per key (object, pid or
- * both) the records not sent wait in a window of the last spec_window; a
- * trigger sends those of its key the profile keeps before it, itself, and
- * then, live, those it keeps after it (see vxtrace.bpf.c's header).
+ * both) the records that are not sent wait in a window of the last
+ * spec_window (sized from the profile); a trigger (a failed completion, or
+ * one at least spec_on_latency_ns slow) sends those of its key within
+ * spec_before_ns before it (and among the spec_before_events last), itself,
+ * and then, live, those within spec_after_ns after it (and among the
+ * spec_after_events first). Records no trigger claims are overwritten
+ * without ever reaching user space (no wakeup).
  */
 
 /* kernel speculation: key -> its window's slot, and the windows */

@@ -11,18 +11,15 @@
  *   block_rq_requeue   -> VOLIOT_REC_REQUEUE   (R)
  *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
  *
- * The kernel sometimes runs the block_rq_complete tracepoint without its
- * BPF programs (completions the BLOCK softirq runs in the context of some
- * other tasks), and nothing on the BPF side, a perf-attached program such
- * as bpftrace's included, sees such a completion; it is not the programs'
- * recursion protection. One such softirq run completes every request then
- * done, so the losses come in batches, often the whole queue depth a
- * workload keeps. Such a completion is found when its request is issued
- * again while its issue is still remembered (not requeued in between): it
- * is counted as missed and a VXT_BPF_REC_MISSED record names its I/O. One
- * whose request is not issued again is found by user space, against the
- * block layer's own count of I/O in flight (ebpf_recon.h; each slot keeps
- * the device, operation and sector for this).
+ * The kernel may run the block_rq_complete tracepoint without any BPF
+ * program (a completion the BLOCK softirq runs for other tasks; one such
+ * run completes every request then done, so these come in batches). Such a
+ * completion is found when its request is issued again while its issue is
+ * still remembered (not requeued in between): it is counted as missed and a
+ * VXT_BPF_REC_MISSED record names its I/O. One whose request is not issued
+ * again is found by user space against the block layer's own count of I/O
+ * in flight (ebpf_recon.h; each slot keeps the device, operation and
+ * sector for this).
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
@@ -33,17 +30,11 @@
  *
  * In the kernel: object selection (want_dev[], or every device when
  * want_all), pairing of each completion with its issue by the request's
- * address (issue time, pid and command of the issuer), and, when spec_on,
- * speculation as the profiles' context: form means it: per key (object, pid
- * or both) the records that are not sent wait in a window of the last
- * spec_window (sized from the profile); a trigger (a failed completion, or one at least
- * spec_on_latency_ns slow) sends those of its key within spec_before_ns
- * before it (and among the spec_before_events last), itself, and then,
- * live, those within spec_after_ns after it (and among the
- * spec_after_events first);
- * records that no trigger claims are overwritten without ever reaching user
- * space (no wakeup). When the ring is full a record is not sent and the
- * per-CPU lost counter grows; user space turns it into lost records.
+ * address (issue time, pid and command of the issuer), the filter's part
+ * the kernel can test (kfilter.bpf.h), and with spec_on the profiles'
+ * context (spec.bpf.h): records no trigger claims never reach user space.
+ * When the ring is full a record is not sent and the per-CPU lost counter
+ * grows; user space turns it into lost records.
  *
  * With tally_on, the programs also count per (device, op) from the very
  * records they send (tally.bpf.h); with tally_only they send nothing and
