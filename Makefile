@@ -104,7 +104,7 @@ $(B)/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 $(B)/bpf/vxtrace.bpf.o: src/lib/source/bpf/vxtrace.bpf.c src/lib/source/bpf/vxtrace_bpf.h \
-			src/lib/source/bpf/phases.bpf.h \
+			$(wildcard src/lib/source/bpf/*.bpf.h) \
 			$(B)/bpf/vmlinux.h
 	$(CLANG) -g -O2 -Wall $(WERROR) -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -I$(B)/bpf \
 		-Isrc/lib/source/bpf -c $< -o $@
@@ -116,6 +116,8 @@ $(B)/src/lib/source/source_ebpf.o $(B)/pic/src/lib/source/source_ebpf.o: ALL_CFL
 $(B)/src/lib/source/ebpf_tally.o $(B)/pic/src/lib/source/ebpf_tally.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 $(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: $(B)/bpf/vxtrace.skel.h
 $(B)/src/lib/source/ebpf_missed.o $(B)/pic/src/lib/source/ebpf_missed.o: ALL_CFLAGS += $(EBPF_CFLAGS)
+$(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: $(B)/bpf/vxtrace.skel.h
+$(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 endif
 
 define prog_rule

@@ -64,7 +64,8 @@ struct vxt_kspec_stats {
  * space. The latencies are those of the events the source sends. */
 #define VXT_TALLY_US_BUCKETS 26		/* le = 2^k us, k = 0..24, then +Inf
 					 * (formats/metrics.md) */
-#define VXT_TALLY_NS_BUCKETS 256	/* log-linear, 4 per power of two (model_tally.c) */
+#define VXT_TALLY_LAT_BUCKETS 3968	/* vxt_latdist_bucket() 0 .. 3967 (latdist.h):
+					 * up to 2^37 ns, the last also above */
 
 struct vxt_tally {
 	uint32_t object;
@@ -74,7 +75,7 @@ struct vxt_tally {
 					 * (no longer in flight) */
 	uint64_t lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	uint64_t us_bucket[VXT_TALLY_US_BUCKETS];	/* per bucket, not cumulative */
-	uint64_t ns_bucket[VXT_TALLY_NS_BUCKETS];	/* per bucket of the latency */
+	uint64_t lat_bucket[VXT_TALLY_LAT_BUCKETS];	/* per bucket of the latency */
 };
 
 /* Failed completions of one object and op with one errno. */

@@ -3,9 +3,9 @@
  * The ebpf source in tally mode sends no events: the kernel counts per
  * object and op (struct vxt_tally, cumulative). Each call takes what grew
  * since the previous one into the open interval, as the events would have:
- * completions by op, bytes, errors, the latency distribution (from the
- * kernel's 4 buckets per power of two: quantiles up to 19% above the
- * events'), and the I/Os in flight (issues minus requeues minus completions).
+ * completions by op, bytes, errors, the latency distribution (the kernel
+ * counts in the buckets of latdist.h, so its quantiles follow the rule of
+ * the events'), and the I/Os in flight (issues minus requeues minus completions).
  * Invariant: m->tprev[k] is the last count taken of object k / VXT_OP_COUNT,
  * op k % VXT_OP_COUNT (zero before the first).
  */
@@ -32,31 +32,16 @@ static struct vxt_tally *prev_of(struct vxtop_model *m, uint32_t object, unsigne
 	return &m->tprev[k];
 }
 
-/* The kernel's log-linear bucket @i (4 per power of two, as the ebpf
- * program counts): its largest value, so a quantile read from it is not
- * below the events' (the kernel keeps no finer figure). */
-static uint64_t tally_bucket_high(unsigned i)
-{
-	unsigned msb, sub;
-
-	if (i < 4)
-		return i;
-	msb = i / 4 + 1;
-	sub = i % 4;
-	if (msb > 62)
-		return UINT64_MAX;
-	return ((1ull << msb) | ((uint64_t)sub << (msb - 2))) + (1ull << (msb - 2)) - 1;
-}
-
 /* The latencies that grew into the open interval's distribution, each at
  * its bucket's top, at most the largest latency since the start (the
  * averages come from the kernel's exact sums, struct vxtop_osnap). */
 static void add_latencies(struct vxt_latdist *h, const struct vxt_tally *now,
 			  const struct vxt_tally *was)
 {
-	for (unsigned i = 0; i < VXT_TALLY_NS_BUCKETS; i++) {
-		uint64_t d = now->ns_bucket[i] - was->ns_bucket[i];
-		uint64_t v = tally_bucket_high(i);
+	for (unsigned i = 0; i < VXT_TALLY_LAT_BUCKETS; i++) {
+		uint64_t d = now->lat_bucket[i] - was->lat_bucket[i];
+		uint64_t v = i == VXT_TALLY_LAT_BUCKETS - 1 ? now->lat_max_ns
+							     : vxt_latdist_bucket_high(i);
 
 		if (!d)
 			continue;

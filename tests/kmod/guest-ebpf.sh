@@ -3,9 +3,10 @@
 # guest, with the module unloaded: the CO-RE programs built against the
 # build machine's kernel load here, see every I/O dd does, see null_blk's
 # bad-block errors, keep in the kernel only an error and what came before
-# it on its object (a context profile), and are the default without the
-# module.
-# expect: ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_default
+# it on its object (a context profile), count in the kernel for vxtop
+# --maps (its latency histograms in maps), load the phase programs, and are
+# the default without the module.
+# expect: ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_maps ebpf_phases ebpf_default
 
 
 # ebpf_start OUT ARGS...: vxrecord --source ebpf in the background, once it
@@ -111,6 +112,50 @@ else
 	res FAIL ebpf_spec "vxrecord --source ebpf --profile did not start (exit $?): $(cat /tmp/ebpf.err)"
 fi
 
+# vxtop --maps: the counting programs load here and count dd's reads, with
+# their latencies' p99 from the kernel's histogram
+if command -v vxtop >/dev/null; then
+	vxtop --maps -b -F jsonl -i 1s -c 3 --objects nullb0 >/tmp/ebpf-maps.jsonl \
+		2>/tmp/ebpf-maps.err &
+	TOP=$!
+	i=0
+	while [ ! -s /tmp/ebpf-maps.jsonl ] && [ $i -lt 150 ] && kill -0 $TOP 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=500 skip=1000 iflag=direct 2>/dev/null
+	wait_for 60 $TOP
+	reads=$(sed -n 's/.*"duration_s":\([0-9.]*\).*"r_s":\([0-9.]*\).*/\1 \2/p' \
+		/tmp/ebpf-maps.jsonl | awk '{ s += $1 * $2 } END { printf "%.0f", s }')
+	p99=$(grep -o '"p99_lat_us":[0-9][0-9.]*' /tmp/ebpf-maps.jsonl | head -n 1)
+	if [ "$reads" = 500 ] && [ -n "$p99" ]; then
+		res PASS ebpf_maps "vxtop --maps counted dd's 500 reads ($p99)"
+	else
+		res FAIL ebpf_maps "vxtop --maps: reads $reads (want 500), ${p99:-no p99}: $(cat /tmp/ebpf-maps.err)"
+	fi
+else
+	res SKIP ebpf_maps "no vxtop in the guest"
+fi
+
+# --phases all: the phase programs load here too; each of dd's reads is
+# queued, gets its request, is issued and completes
+if ebpf_start /tmp/ebpf-ph.vxt --objects nullb0 --phases all; then
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=100 skip=5000 iflag=direct 2>/dev/null
+	sleep 0.3
+	kill -INT $REC
+	wait_for 60 $REC
+	got=$(vxreplay /tmp/ebpf-ph.vxt --report events --format csv | awk -F, '
+		NR > 1 && $6 >= 40000 && $6 < 40800 { n[$3]++ }
+		END { printf "%d %d %d %d", n["queue"], n["getrq"], n["start"], n["done"] }')
+	if [ "$got" = "100 100 100 100" ]; then
+		res PASS ebpf_phases "dd's 100 reads: queue getrq start done = $got"
+	else
+		res FAIL ebpf_phases "queue getrq start done = $got, want 100 each: $(cat /tmp/ebpf.err)"
+	fi
+else
+	res FAIL ebpf_phases "vxrecord --source ebpf --phases all did not start: $(cat /tmp/ebpf.err)"
+fi
+
 # without /dev/vxtrace the default is ebpf, and it says why not kmod
 if [ ! -e /dev/vxtrace ]; then
 	vxrecord -f -o /tmp/ebpf-def.vxt -c 1 -d 1s 2>/tmp/ebpf-def.err
@@ -128,7 +173,7 @@ fi
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	ebpf_checks
 else
-	for t in ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_default; do
+	for t in ebpf_load ebpf_dd ebpf_errors ebpf_spec ebpf_maps ebpf_phases ebpf_default; do
 		res SKIP $t "the guest kernel has no BTF"
 	done
 fi

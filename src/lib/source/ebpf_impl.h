@@ -1,6 +1,7 @@
 /* ebpf_impl.h - the ebpf source's state, shared by its files (internal)
  *
- * source_ebpf.c opens, reads and closes the source; ebpf_missed.c keeps its
+ * source_ebpf.c opens, reads and closes the source; ebpf_setup.c sets up
+ * what the programs need before they load; ebpf_missed.c keeps its
  * in-flight table true: the completions the programs never saw, as lost
  * events naming their I/O, the rounds against the block layer's count.
  * Only built with the BPF skeleton (VXT_HAVE_EBPF).
@@ -17,6 +18,9 @@
 #include "vxtrace/chanrec.h"
 #include "vxtrace.skel.h"
 
+#define EBPF_DEFAULT_BUF	(4u << 20)	/* the ring buffer, by default */
+#define EBPF_MIN_BUF		(64u << 10)
+#define EBPF_MAX_BUF		(1u << 30)
 #define EBPF_RECON_NS		400000000	/* the issues in flight against the
 						 * kernel's count this often */
 #define EBPF_MISSED_DEVS	16		/* devices named in the closing line */
@@ -63,6 +67,32 @@ struct ebpf {
 	int epfd;			/* the ring's wakeups and the timer */
 	int timerfd;			/* every EBPF_READ_NS while records may come */
 };
+
+/* ebpf_setup.c. Each @return 0 (or as said) or a negative errno with the
+ * error set on @s. */
+/* The ring for --bufsize @want (0: the default): a power of two from
+ * EBPF_MIN_BUF to EBPF_MAX_BUF; one rounded up is said in the source's
+ * note. @return its size in bytes. */
+long vxt_ebpf_ring_size(struct vxt_source *s, size_t want);
+/* The devices of @objects into want_dev[] (before load) and the object table. */
+int vxt_ebpf_select_objects(struct vxt_source *s, struct ebpf *e, const char *objects);
+/* The kernel speculation's windows for profile @k: *keys of *window
+ * records. @return false, with why in s->kspec_why, when they do not fit. */
+bool vxt_ebpf_spec_fits(struct vxt_source *s, struct ebpf *e, const struct vxt_kspec *k,
+			bool all, uint32_t *keys, uint32_t *window);
+/* The kernel's part of the filter into the kfilter map (after load). */
+int vxt_ebpf_load_kfilter(struct vxt_source *s, struct ebpf *e, const struct vxt_kfilter *k);
+/* Does the kernel (its BTF at @path) have every tracepoint the programs
+ * attach to? The phase programs (vxt_ph_*) load with @phases only, each
+ * whose tracepoint the kernel lacks left out and named in e->missing. */
+int vxt_ebpf_check_tracepoints(struct vxt_source *s, struct ebpf *e, const char *path,
+			       bool phases);
+/* libbpf's messages go nowhere but the reason for a refusal, kept for
+ * vxt_ebpf_load_error(). Call before opening the skeleton. */
+void vxt_ebpf_libbpf_quiet(void);
+/* The error of a failed load (@rc, a negative errno) set on @s: the
+ * verifier's refusal names the program and its reason. @return it. */
+int vxt_ebpf_load_error(struct vxt_source *s, int rc);
 
 /* Count a completion of @dev that never ran the programs (lost, passed). */
 void vxt_ebpf_note_missed(struct vxt_source *s, struct ebpf *e, uint32_t dev);

@@ -5,7 +5,8 @@
  * i % VXT_BPF_TALLY_OPS, and one never counted into is left out, as a hash
  * key never made. Keys of the errors map are dev << 32 |
  * op << 16 | (uint16_t)errno (vxtrace_bpf.h). A per-CPU map's value comes
- * as one copy per possible CPU; the sums are the counts.
+ * as one copy per possible CPU; the sums are the counts. The latency
+ * histogram of a key is in the lat_hists map under the tallies' key.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 #include "vxtrace_bpf.h"
 
 _Static_assert(VXT_BPF_US_BUCKETS == VXT_TALLY_US_BUCKETS, "as struct vxt_tally");
-_Static_assert(VXT_BPF_NS_BUCKETS == VXT_TALLY_NS_BUCKETS, "as struct vxt_tally");
+_Static_assert(VXT_BPF_LAT_BUCKETS == VXT_TALLY_LAT_BUCKETS, "as struct vxt_tally");
 _Static_assert(sizeof(struct vxt_bpf_tally) % 8 == 0, "per-CPU values are 8-aligned");
 
 static void sum_into(struct vxt_tally *t, const struct vxt_bpf_tally *v, int ncpu)
@@ -39,9 +40,19 @@ static void sum_into(struct vxt_tally *t, const struct vxt_bpf_tally *v, int ncp
 			t->lat_max_ns = v->lat_max_ns;
 		for (unsigned i = 0; i < VXT_TALLY_US_BUCKETS; i++)
 			t->us_bucket[i] += v->us_bucket[i];
-		for (unsigned i = 0; i < VXT_TALLY_NS_BUCKETS; i++)
-			t->ns_bucket[i] += v->ns_bucket[i];
 	}
+}
+
+/* Add the latency histogram of key @key of the lat_hists map @fd (none
+ * while no latency was counted) into @t; @buf holds @ncpu histograms. */
+static void hist_into(struct vxt_tally *t, int fd, uint64_t key, struct vxt_bpf_hist *buf,
+		      int ncpu)
+{
+	if (bpf_map_lookup_elem(fd, &key, buf))
+		return;
+	for (int c = 0; c < ncpu; c++)
+		for (unsigned i = 0; i < VXT_TALLY_LAT_BUCKETS; i++)
+			t->lat_bucket[i] += buf[c].b[i];
 }
 
 static int object_of(struct vxt_source *s, struct vxt_chanev *names, uint32_t dev,
@@ -55,8 +66,8 @@ static int object_of(struct vxt_source *s, struct vxt_chanev *names, uint32_t de
 	return 0;
 }
 
-static int read_tallies(struct vxt_source *s, struct vxt_chanev *names, int fd, int ncpu,
-			struct vxt_tallies *out)
+static int read_tallies(struct vxt_source *s, struct vxt_chanev *names, int fd, int hist_fd,
+			int ncpu, struct vxt_bpf_hist *hist, struct vxt_tallies *out)
 {
 	struct vxt_bpf_tally *vals = calloc((size_t)ncpu, sizeof(*vals));
 	uint64_t key, next;
@@ -83,6 +94,7 @@ static int read_tallies(struct vxt_source *s, struct vxt_chanev *names, int fd, 
 			break;
 		t->op = (uint8_t)(key & 0xff) < VXT_OP_COUNT ? (uint8_t)(key & 0xff) : VXT_OP_OTHER;
 		sum_into(t, vals, ncpu);
+		hist_into(t, hist_fd, key, hist, ncpu);
 		out->n++;
 	}
 	free(vals);
@@ -97,8 +109,9 @@ static bool counted(const struct vxt_bpf_tally *v, int ncpu)
 	return false;
 }
 
-static int read_slots(struct vxt_source *s, struct vxt_chanev *names, int fd,
-		      const uint32_t *devs, uint32_t ndev, int ncpu, struct vxt_tallies *out)
+static int read_slots(struct vxt_source *s, struct vxt_chanev *names, int fd, int hist_fd,
+		      const uint32_t *devs, uint32_t ndev, int ncpu, struct vxt_bpf_hist *hist,
+		      struct vxt_tallies *out)
 {
 	struct vxt_bpf_tally *vals = calloc((size_t)ncpu, sizeof(*vals));
 	int rc = 0;
@@ -122,6 +135,7 @@ static int read_slots(struct vxt_source *s, struct vxt_chanev *names, int fd,
 			break;
 		t->op = op < VXT_OP_COUNT ? op : VXT_OP_OTHER;
 		sum_into(t, vals, ncpu);
+		hist_into(t, hist_fd, (uint64_t)devs[i / VXT_BPF_TALLY_OPS] << 8 | op, hist, ncpu);
 		out->n++;
 	}
 	free(vals);
@@ -166,19 +180,23 @@ static int read_errors(struct vxt_source *s, struct vxt_chanev *names, int fd, i
 	return rc;
 }
 
-int vxt_ebpf_tally_read(struct vxt_source *s, struct vxt_chanev *names, int tally_fd,
-			int slots_fd, const uint32_t *devs, uint32_t ndev, int err_fd, int ncpu,
-			struct vxt_tallies *out)
+int vxt_ebpf_tally_read(struct vxt_source *s, struct vxt_chanev *names,
+			const struct vxt_ebpf_tally_maps *m, const uint32_t *devs, uint32_t ndev,
+			int ncpu, struct vxt_tallies *out)
 {
+	struct vxt_bpf_hist *hist = calloc((size_t)ncpu, sizeof(*hist));
 	int rc;
 
+	if (!hist)
+		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	out->n = 0;
 	out->ne = 0;
-	rc = ndev ? read_slots(s, names, slots_fd, devs, ndev, ncpu, out)
-		  : read_tallies(s, names, tally_fd, ncpu, out);
+	rc = ndev ? read_slots(s, names, m->slots_fd, m->hist_fd, devs, ndev, ncpu, hist, out)
+		  : read_tallies(s, names, m->tally_fd, m->hist_fd, ncpu, hist, out);
+	free(hist);
 	if (rc < 0)
 		return rc;
-	return read_errors(s, names, err_fd, ncpu, out);
+	return read_errors(s, names, m->err_fd, ncpu, out);
 }
 
 #endif /* VXT_HAVE_EBPF */

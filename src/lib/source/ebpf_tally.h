@@ -9,12 +9,20 @@
 
 #include "source/chanev.h"
 
-/* Read the tallies map @tally_fd, or with @ndev objects chosen (@devs,
- * want_dev[] of the programs) the tally_slots array @slots_fd, and the
- * errors map @err_fd (per-CPU, @ncpu possible CPUs) into @out. @return 0 or
- * a negative errno with a message set on @s. */
-int vxt_ebpf_tally_read(struct vxt_source *s, struct vxt_chanev *names, int tally_fd,
-			int slots_fd, const uint32_t *devs, uint32_t ndev, int err_fd, int ncpu,
-			struct vxt_tallies *out);
+/* The programs' counting maps, by file descriptor. */
+struct vxt_ebpf_tally_maps {
+	int tally_fd;		/* tallies: by dev << 8 | op */
+	int slots_fd;		/* tally_slots: by want_dev[] index and op */
+	int hist_fd;		/* lat_hists: by dev << 8 | op */
+	int err_fd;		/* tally_errs */
+};
+
+/* Read the tallies map, or with @ndev objects chosen (@devs, want_dev[] of
+ * the programs) the tally_slots array, with each one's latency histogram,
+ * and the errors map (all per-CPU, @ncpu possible CPUs) into @out. @return
+ * 0 or a negative errno with a message set on @s. */
+int vxt_ebpf_tally_read(struct vxt_source *s, struct vxt_chanev *names,
+			const struct vxt_ebpf_tally_maps *m, const uint32_t *devs, uint32_t ndev,
+			int ncpu, struct vxt_tallies *out);
 
 #endif

@@ -54,124 +54,57 @@ static __always_inline __u32 bio_dev(struct bio *bio, bool mq_only)
 	return dev_of(gd, bd, &idx);
 }
 
-static __always_inline int bio_phase(struct bio *bio, __u8 phase, bool mq_only)
-{
-	__u32 dev;
+/* The I/O a phase record tells of: operation flags, first sector, bytes. */
+#define BIO_IO(bio)	(bio)->bi_opf, (bio)->bi_iter.bi_sector, (bio)->bi_iter.bi_size
+#define RQ_IO(rq)	(rq)->cmd_flags, (rq)->__sector, (rq)->__data_len
+#define NO_IO		0, 0, 0
+/* a split's front part: up to @new_sector, 0 bytes when that is no sane size */
+#define SPLIT_IO(bio, new_sector)							\
+	(bio)->bi_opf, (bio)->bi_iter.bi_sector,					\
+	(new_sector) > (bio)->bi_iter.bi_sector &&					\
+	(new_sector) - (bio)->bi_iter.bi_sector < (1u << 23) ?				\
+	(__u32)((new_sector) - (bio)->bi_iter.bi_sector) * 512 : 0
 
-	if (noop || stopping)
-		return 0;
-	dev = bio_dev(bio, mq_only);
-	if (!dev)
-		return 0;
-	return send_phase(phase, dev, bio->bi_opf, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
-			  0, 0);
+/* The program @prog on tracepoint @tp, of arguments @...: a record of
+ * @phase on the traced device @dev_expr (0: not traced; it may set idx)
+ * for the I/O @io (BIO_IO, RQ_IO or NO_IO), from device @from and sector
+ * @from_sector for a remap (else 0, 0). */
+#define PHASE_PROG(prog, tp, phase, dev_expr, io, from, from_sector, ...)	\
+SEC("tp_btf/" #tp)								\
+int BPF_PROG(prog, __VA_ARGS__)							\
+{										\
+	__u32 idx, dev;								\
+										\
+	if (noop || stopping)							\
+		return 0;							\
+	dev = (dev_expr);							\
+	(void)idx;								\
+	if (!dev)								\
+		return 0;							\
+	return send_phase(phase, dev, io, from, from_sector);			\
 }
 
-SEC("tp_btf/block_bio_queue")
-int BPF_PROG(vxt_ph_bio_queue, struct bio *bio)
-{
-	return bio_phase(bio, VXT_BPF_PH_QUEUE, true);
-}
-
-SEC("tp_btf/block_getrq")
-int BPF_PROG(vxt_ph_getrq, struct bio *bio)
-{
-	return bio_phase(bio, VXT_BPF_PH_GETRQ, false);
-}
-
-SEC("tp_btf/block_bio_backmerge")
-int BPF_PROG(vxt_ph_backmerge, struct bio *bio)
-{
-	return bio_phase(bio, VXT_BPF_PH_MERGE, false);
-}
-
-SEC("tp_btf/block_bio_frontmerge")
-int BPF_PROG(vxt_ph_frontmerge, struct bio *bio)
-{
-	return bio_phase(bio, VXT_BPF_PH_MERGE, false);
-}
-
-SEC("tp_btf/block_split")
-int BPF_PROG(vxt_ph_split, struct bio *bio, unsigned int new_sector)
-{
-	__u64 sector = bio->bi_iter.bi_sector;
-	__u32 dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = bio_dev(bio, false);
-	if (!dev)
-		return 0;
-	/* the front part [sector, new_sector) goes on alone */
-	return send_phase(VXT_BPF_PH_SPLIT, dev, bio->bi_opf, sector,
-			  new_sector > sector && new_sector - sector < (1u << 23) ?
-			  (__u32)(new_sector - sector) * 512 : 0, 0, 0);
-}
-
-SEC("tp_btf/block_bio_remap")
-int BPF_PROG(vxt_ph_bio_remap, struct bio *bio, dev_t from_dev, sector_t from)
-{
-	__u32 dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = bio_dev(bio, false);
-	if (!dev)
-		return 0;
-	return send_phase(VXT_BPF_PH_REMAP, dev, bio->bi_opf, bio->bi_iter.bi_sector,
-			  bio->bi_iter.bi_size, from_dev, from);
-}
-
-SEC("tp_btf/block_rq_remap")
-int BPF_PROG(vxt_ph_rq_remap, struct request *rq, dev_t from_dev, sector_t from)
-{
-	__u32 idx, dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = rq_dev(rq, &idx);
-	if (!dev)
-		return 0;
-	return send_phase(VXT_BPF_PH_REMAP, dev, rq->cmd_flags, rq->__sector, rq->__data_len,
-			  from_dev, from);
-}
-
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(vxt_ph_rq_insert, struct request *rq)
-{
-	__u32 idx, dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = rq_dev(rq, &idx);
-	if (!dev)
-		return 0;
-	return send_phase(VXT_BPF_PH_INSERT, dev, rq->cmd_flags, rq->__sector, rq->__data_len,
-			  0, 0);
-}
-
-SEC("tp_btf/block_plug")
-int BPF_PROG(vxt_ph_plug, struct request_queue *q)
-{
-	__u32 idx, dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = dev_of(q->disk, 0, &idx);
-	if (!dev)
-		return 0;
-	return send_phase(VXT_BPF_PH_PLUG, dev, 0, 0, 0, 0, 0);
-}
-
-SEC("tp_btf/block_unplug")
-int BPF_PROG(vxt_ph_unplug, struct request_queue *q, unsigned int depth, bool explicit)
-{
-	__u32 idx, dev;
-
-	if (noop || stopping)
-		return 0;
-	dev = dev_of(q->disk, 0, &idx);
-	if (!dev)
-		return 0;
-	return send_phase(VXT_BPF_PH_UNPLUG, dev, 0, 0, 0, 0, 0);
-}
+/* the bio queue of a request-level device only: a bio-based device's bios
+ * are its I/O, not traced by this source */
+PHASE_PROG(vxt_ph_bio_queue, block_bio_queue, VXT_BPF_PH_QUEUE, bio_dev(bio, true),
+	   BIO_IO(bio), 0, 0, struct bio *bio)
+PHASE_PROG(vxt_ph_getrq, block_getrq, VXT_BPF_PH_GETRQ, bio_dev(bio, false),
+	   BIO_IO(bio), 0, 0, struct bio *bio)
+PHASE_PROG(vxt_ph_backmerge, block_bio_backmerge, VXT_BPF_PH_MERGE, bio_dev(bio, false),
+	   BIO_IO(bio), 0, 0, struct bio *bio)
+PHASE_PROG(vxt_ph_frontmerge, block_bio_frontmerge, VXT_BPF_PH_MERGE, bio_dev(bio, false),
+	   BIO_IO(bio), 0, 0, struct bio *bio)
+/* the front part [sector, new_sector) goes on alone */
+PHASE_PROG(vxt_ph_split, block_split, VXT_BPF_PH_SPLIT, bio_dev(bio, false),
+	   SPLIT_IO(bio, new_sector), 0, 0, struct bio *bio, unsigned int new_sector)
+PHASE_PROG(vxt_ph_bio_remap, block_bio_remap, VXT_BPF_PH_REMAP, bio_dev(bio, false),
+	   BIO_IO(bio), from_dev, from, struct bio *bio, dev_t from_dev, sector_t from)
+PHASE_PROG(vxt_ph_rq_remap, block_rq_remap, VXT_BPF_PH_REMAP, rq_dev(rq, &idx),
+	   RQ_IO(rq), from_dev, from, struct request *rq, dev_t from_dev, sector_t from)
+PHASE_PROG(vxt_ph_rq_insert, block_rq_insert, VXT_BPF_PH_INSERT, rq_dev(rq, &idx),
+	   RQ_IO(rq), 0, 0, struct request *rq)
+/* plug and unplug: on the disk of the plugged queue, no I/O of their own */
+PHASE_PROG(vxt_ph_plug, block_plug, VXT_BPF_PH_PLUG, dev_of(q->disk, 0, &idx),
+	   NO_IO, 0, 0, struct request_queue *q)
+PHASE_PROG(vxt_ph_unplug, block_unplug, VXT_BPF_PH_UNPLUG, dev_of(q->disk, 0, &idx),
+	   NO_IO, 0, 0, struct request_queue *q, unsigned int depth, bool explicit)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* vxtrace.bpf.c - the eBPF capture programs of the "ebpf" source
- * Over 700 lines: the BPF object is one compilation unit the loader opens whole; the phases' programs are phases.bpf.h.
  *
  * BTF-typed tracepoint programs (tp_btf) on the block layer's request
  * tracepoints, compiled once with clang and relocated at load time through
@@ -12,18 +11,15 @@
  *   block_rq_requeue   -> VOLIOT_REC_REQUEUE   (R)
  *   block_rq_complete  -> VOLIOT_REC_IO_DONE   (C), with its latency since D
  *
- * The kernel sometimes runs the block_rq_complete tracepoint without its
- * BPF programs (completions the BLOCK softirq runs in the context of some
- * other tasks), and nothing on the BPF side, a perf-attached program such
- * as bpftrace's included, sees such a completion; it is not the programs'
- * recursion protection. One such softirq run completes every request then
- * done, so the losses come in batches, often the whole queue depth a
- * workload keeps. Such a completion is found when its request is issued
- * again while its issue is still remembered (not requeued in between): it
- * is counted as missed and a VXT_BPF_REC_MISSED record names its I/O. One
- * whose request is not issued again is found by user space, against the
- * block layer's own count of I/O in flight (ebpf_recon.h; each slot keeps
- * the device, operation and sector for this).
+ * The kernel may run the block_rq_complete tracepoint without any BPF
+ * program (a completion the BLOCK softirq runs for other tasks; one such
+ * run completes every request then done, so these come in batches). Such a
+ * completion is found when its request is issued again while its issue is
+ * still remembered (not requeued in between): it is counted as missed and a
+ * VXT_BPF_REC_MISSED record names its I/O. One whose request is not issued
+ * again is found by user space against the block layer's own count of I/O
+ * in flight (ebpf_recon.h; each slot keeps the device, operation and
+ * sector for this).
  *
  * Records go to user space through one BPF ring buffer in the channel layout
  * of include/vxtrace/voltrace.h (struct voliot_io_rec), the layout the
@@ -34,26 +30,19 @@
  *
  * In the kernel: object selection (want_dev[], or every device when
  * want_all), pairing of each completion with its issue by the request's
- * address (issue time, pid and command of the issuer), and, when spec_on,
- * speculation as the profiles' context: form means it: per key (object, pid
- * or both) the records that are not sent wait in a window of the last
- * spec_window (sized from the profile); a trigger (a failed completion, or one at least
- * spec_on_latency_ns slow) sends those of its key within spec_before_ns
- * before it (and among the spec_before_events last), itself, and then,
- * live, those within spec_after_ns after it (and among the
- * spec_after_events first);
- * records that no trigger claims are overwritten without ever reaching user
- * space (no wakeup). When the ring is full a record is not sent and the
- * per-CPU lost counter grows; user space turns it into lost records.
+ * address (issue time, pid and command of the issuer), the filter's part
+ * the kernel can test (kfilter.bpf.h), and with spec_on the profiles'
+ * context (spec.bpf.h): records no trigger claims never reach user space.
+ * When the ring is full a record is not sent and the per-CPU lost counter
+ * grows; user space turns it into lost records.
  *
- * With tally_on, per (device, op) the program counts issues, requeues,
- * completions, bytes, errors (and per errno) and the completions' latencies
- * in two histograms (the metrics' 2^k us buckets and log-linear ns
- * buckets, 4 per power of two), in per-CPU maps (an array by the device's
- * place in want_dev[] and the op when objects are chosen, else a hash by
- * device and op) that user space reads
- * once per interval, from the very records it sends; with tally_only it
- * sends nothing and makes no record (no issuer looked up).
+ * With tally_on, the programs also count per (device, op) from the very
+ * records they send (tally.bpf.h); with tally_only they send nothing and
+ * make no record (no issuer looked up).
+ *
+ * The parts, one BPF object (one skeleton, one load): this file (the maps
+ * and helpers all share, issue, requeue and completion), kfilter.bpf.h,
+ * tally.bpf.h, spec.bpf.h, and phases.bpf.h (--phases all).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -138,81 +127,6 @@ struct {
 } inflight SEC(".maps");
 
 #define INFLIGHT_PROBES 8
-
-/* kernel speculation: key -> its window's slot, and the windows */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);	/* spec_keys */
-	__type(key, __u64);
-	__type(value, __u32);
-} spec_slots SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);	/* spec_keys; 1 when no speculation runs */
-	__uint(map_flags, BPF_F_MMAPABLE);	/* values page-aligned */
-	__type(key, __u32);
-	__type(value, struct vxt_bpf_window);
-} spec_windows SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);	/* spec_keys x spec_window */
-	__type(key, __u32);
-	__type(value, struct vxt_bpf_wrec);
-} spec_records SEC(".maps");
-
-/* the time of each record of spec_records (0: none yet), which the record
- * that overwrites it tests: a load from this dense array, not from the
- * cold record about to be written over */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);	/* spec_keys x spec_window */
-	__type(key, __u32);
-	__type(value, __u64);
-} spec_times SEC(".maps");
-
-/* tally mode: dev << 8 | op -> its counts; allocated as keys appear */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, VXT_BPF_MAX_TALLY);	/* 1 when not counting */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, struct vxt_bpf_tally);
-} tallies SEC(".maps");
-
-/* tally mode among objects chosen: want_dev[] index * VXT_BPF_TALLY_OPS +
- * op -> its counts, found with no hash lookup (sized by user space) */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct vxt_bpf_tally);
-} tally_slots SEC(".maps");
-
-/* tally mode: dev << 32 | op << 16 | (__u16)errno -> failed completions */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, VXT_BPF_MAX_TALLY);	/* 1 when not counting */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, __u64);
-} tally_errs SEC(".maps");
-
-/* a zeroed tally to create keys from (the stack is too small for one) */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct vxt_bpf_tally);
-} tally_zero SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, VXT_BPF_KF_TESTS);
-	__type(key, __u32);
-	__type(value, struct vxt_bpf_kftest);
-} kfilter SEC(".maps");
 
 /* counters, per CPU: enum vxt_bpf_counter */
 struct {
@@ -452,368 +366,9 @@ static __always_inline void ring_put(const struct voliot_io_rec *r)
 		count(VXT_BPF_SENT);
 }
 
-/* ---- the kernel's part of a filter ---- */
-
-/* May the filter accept @r? Its comparisons in order, each on a word of
- * the event user space will make of @r (struct vxt_event's layout); one
- * the kernel cannot compute goes both ways. No: no way through accepts. */
-static __always_inline bool kf_may_accept(const struct voliot_io_rec *r)
-{
-	__u64 w[8];			/* the 6 words of the event; index & 7 */
-	__u32 reach;
-	__u8 phase = r->type == VOLIOT_REC_IO_DONE ? VXT_BPF_PH_DONE :
-		     r->type == VOLIOT_REC_REQUEUE ? VXT_BPF_PH_REQUEUE : VXT_BPF_PH_START;
-
-	if (kf_entry == VXT_BPF_KF_ACCEPT)
-		return true;
-	if (kf_entry == VXT_BPF_KF_REJECT)
-		return false;
-	w[0] = r->time_ns;
-	w[1] = r->sector;
-	w[2] = r->latency_ns;
-	w[3] = r->bytes;			/* object: not known here */
-	w[4] = r->pid;				/* comm: not known here */
-	w[5] = (__u64)r->flags | ((__u64)r->cpu << 16) | ((__u64)(__u16)r->error << 32) |
-	       ((__u64)phase << 48) | ((__u64)r->op << 56);
-	w[6] = w[7] = 0;
-	reach = 1u << (kf_entry & 31);
-	for (__u32 i = 0; i < VXT_BPF_KF_TESTS; i++) {
-		struct vxt_bpf_kftest *t;
-		__u32 k = i;
-		__u16 next[2];
-		int nn = 0;
-
-		if (i >= kf_n)
-			break;
-		if (!(reach & (1u << i)))
-			continue;
-		t = bpf_map_lookup_elem(&kfilter, &k);
-		if (!t)
-			return true;
-		if (!t->known) {
-			next[nn++] = t->t;
-			next[nn++] = t->f;
-		} else {
-			__u64 x = (w[t->word & 7] >> (t->shift & 63)) & t->mask;
-
-			next[nn++] = x - t->lo <= t->span ? t->t : t->f;
-		}
-		for (int j = 0; j < 2; j++) {
-			if (j >= nn)
-				break;
-			if (next[j] == VXT_BPF_KF_ACCEPT)
-				return true;
-			if (next[j] < VXT_BPF_KF_TESTS)
-				reach |= 1u << next[j];
-		}
-	}
-	return false;
-}
-
-/* ---- in-kernel counting ---- */
-
-/* The index of the highest bit set in @v (v > 0). */
-static __always_inline __u32 msb64(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1)
-		r += 1;
-	return r;
-}
-
-/* 4 sub-buckets per power of two (read by vxtop, model_tally.c). */
-static __always_inline __u32 ns_bucket(__u64 v)
-{
-	__u32 msb;
-
-	if (v < 4)
-		return (__u32)v;
-	msb = msb64(v);
-	return ((msb - 1) * 4 + (__u32)((v >> (msb - 2)) & 3)) & (VXT_BPF_NS_BUCKETS - 1);
-}
-
-/* As the metrics' buckets (metrics.c): the smallest k with ns <= 2^k us. */
-static __always_inline __u32 us_bucket(__u64 ns)
-{
-	__u64 us = (ns + 999) / 1000;
-	__u32 k;
-
-	if (us <= 1)
-		return 0;
-	k = msb64(us - 1) + 1;
-	return k > VXT_BPF_US_BUCKETS - 1 ? VXT_BPF_US_BUCKETS - 1 : k;
-}
-
-/* The counts of (@dev, @op), @dev at want_dev[@idx]. */
-static __always_inline struct vxt_bpf_tally *tally_of(__u32 dev, __u32 idx, __u8 op)
-{
-	__u64 key = ((__u64)dev << 8) | op;
-	struct vxt_bpf_tally *t;
-	__u32 zero = 0;
-	void *z;
-
-	if (!want_all) {
-		__u32 at = idx * VXT_BPF_TALLY_OPS + (op & (VXT_BPF_TALLY_OPS - 1));
-
-		t = bpf_map_lookup_elem(&tally_slots, &at);
-		if (!t)
-			count(VXT_BPF_TALLY_FULL);
-		return t;
-	}
-	t = bpf_map_lookup_elem(&tallies, &key);
-	if (t)
-		return t;
-	z = bpf_map_lookup_elem(&tally_zero, &zero);
-	if (!z)
-		return 0;
-	bpf_map_update_elem(&tallies, &key, z, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&tallies, &key);
-	if (!t)
-		count(VXT_BPF_TALLY_FULL);
-	return t;
-}
-
-/* A plain add, no lock: the counts are per CPU, each field is written by
- * one program only (started and lost by the issue's, requeued by the
- * requeue's, the rest by the completion's), and the kernel never runs a program inside
- * itself on one CPU (it skips the inner run and counts a recursion miss,
- * which user space reports). A completion's program cutting into an issue's
- * on the same CPU writes other fields. */
-#define TALLY_ADD(field, n) ((field) += (n))
-
-static __always_inline void tally_done(__u32 dev, __u32 idx, __u8 op, __s32 error,
-				       __u32 bytes, __u64 lat)
-{
-	struct vxt_bpf_tally *t = tally_of(dev, idx, op);
-
-	if (!t)
-		return;
-	TALLY_ADD(t->completed, 1);
-	TALLY_ADD(t->bytes, bytes);
-	if (error) {
-		__u64 key = ((__u64)dev << 32) | ((__u64)op << 16) | (__u16)error, one = 1;
-		__u64 *n;
-
-		TALLY_ADD(t->errors, 1);
-		n = bpf_map_lookup_elem(&tally_errs, &key);
-		if (n)
-			TALLY_ADD(*n, 1);
-		else if (bpf_map_update_elem(&tally_errs, &key, &one, BPF_NOEXIST))
-			count(VXT_BPF_TALLY_FULL);
-	}
-	if (!lat)
-		return;
-	TALLY_ADD(t->lat_count, 1);
-	TALLY_ADD(t->lat_sum_ns, lat);
-	if (lat > t->lat_max_ns)
-		t->lat_max_ns = lat;
-	TALLY_ADD(t->us_bucket[us_bucket(lat)], 1);
-	TALLY_ADD(t->ns_bucket[ns_bucket(lat)], 1);
-}
-
-/* The counts of a record about to be sent (or kept in a window). */
-static __always_inline void tally_rec(const struct voliot_io_rec *r, __u32 idx)
-{
-	struct vxt_bpf_tally *t;
-
-	if (r->type == VOLIOT_REC_IO_DONE) {
-		tally_done(r->dev, idx, r->op, r->error, r->bytes, r->latency_ns);
-		return;
-	}
-	t = tally_of(r->dev, idx, r->op);
-	if (!t)
-		return;
-	if (r->type == VOLIOT_REC_IO_START)
-		TALLY_ADD(t->started, 1);
-	else
-		TALLY_ADD(t->requeued, 1);
-}
-
-/* ---- kernel speculation ---- */
-
-struct commit_ctx {
-	__u32 slot;
-	__u64 head;		/* the window's head when the commit began */
-	__u64 from_ns;		/* oldest time the trigger keeps */
-	__u64 sent_upto;
-	__u32 n;		/* records to send, the newest n before head */
-};
-
-static __always_inline struct vxt_bpf_window *window_of(__u32 slot)
-{
-	return bpf_map_lookup_elem(&spec_windows, &slot);
-}
-
-/* The place of record number @n of window @slot's ring. */
-static __always_inline __u32 wrec_at(__u32 slot, __u64 n)
-{
-	return slot * spec_window + (__u32)(n % spec_window);
-}
-
-/* Record number @n of window @slot's ring. */
-static __always_inline struct vxt_bpf_wrec *wrec_of(__u32 slot, __u64 n)
-{
-	__u32 i = wrec_at(slot, n);
-
-	return bpf_map_lookup_elem(&spec_records, &i);
-}
-
-/* Walking back from the newest stored record: how many are in the window. */
-static long commit_count(__u32 i, void *arg)
-{
-	struct commit_ctx *c = arg;
-	struct vxt_bpf_wrec *w;
-	__u64 n, t;
-
-	if (i >= c->head || (spec_before_events && i >= spec_before_events))
-		return 1;
-	n = c->head - 1 - i;
-	w = wrec_of(c->slot, n);
-	if (!w || w->seq != n + 1)
-		return 1;	/* overwritten since: nothing older is left */
-	t = w->rec.time_ns;
-	if (t < c->from_ns || t <= c->sent_upto)
-		return 1;
-	c->n = i + 1;
-	return 0;
-}
-
-/* Send the n records counted, oldest first. */
-static long commit_send(__u32 i, void *arg)
-{
-	struct commit_ctx *c = arg;
-	struct vxt_bpf_wrec *w;
-	__u64 n;
-
-	n = c->head - c->n + i;
-	w = wrec_of(c->slot, n);
-	if (!w)
-		return 1;
-	if (w->seq == n + 1)
-		ring_put(&w->rec);
-	return 0;
-}
-
-static __always_inline __u64 spec_key_of(const struct voliot_io_rec *r)
-{
-	if (spec_key == VXT_BPF_KEY_PID)
-		return r->pid;
-	if (spec_key == VXT_BPF_KEY_OBJECT_PID)
-		return ((__u64)r->dev << 32) | r->pid;
-	return r->dev;
-}
-
-static __always_inline bool spec_trigger(const struct voliot_io_rec *r)
-{
-	if (r->type != VOLIOT_REC_IO_DONE)
-		return false;
-	if (spec_on_error && r->error)
-		return true;
-	if (!spec_on_latency_ns)
-		return false;
-	return spec_latency_strict ? r->latency_ns > spec_on_latency_ns
-				   : r->latency_ns >= spec_on_latency_ns;
-}
-
-/* The slot of @key's window, handing out a new one on first sight; -1 when
- * every slot is taken. */
-static __always_inline int spec_slot(__u64 key)
-{
-	__u32 *slot = bpf_map_lookup_elem(&spec_slots, &key), n;
-
-	if (slot)
-		return *slot;
-	n = __sync_fetch_and_add(&spec_nkeys, 1);
-	if (n >= spec_keys)
-		return -1;
-	if (bpf_map_update_elem(&spec_slots, &key, &n, BPF_NOEXIST)) {
-		slot = bpf_map_lookup_elem(&spec_slots, &key);	/* another CPU won */
-		return slot ? (int)*slot : -1;
-	}
-	return n;
-}
-
-/* Speculate on record @r of the device at want_dev[@idx]. A function of
- * its own (global, not inlined), which the verifier checks once, apart
- * from its caller: inlined, it was checked again after each way through
- * the caller's search of want_dev[] (rq_dev()), which took the
- * completion's program past Linux 6.1's limit of 1 M instructions. */
-__noinline int speculate(const struct voliot_io_rec *r, __u32 idx)
-{
-	struct vxt_bpf_window *w;
-	struct vxt_bpf_wrec *wr;
-	struct commit_ctx c;
-	__u64 n, *was, now;
-	__u32 at;
-	int slot;
-
-	if (!r)
-		return 0;
-	now = r->time_ns;
-	count(VXT_BPF_SEEN);
-	/* keyed by object among objects chosen: the device's own window,
-	 * with no lookup */
-	if (spec_key == VXT_BPF_KEY_OBJECT && !want_all)
-		slot = idx < spec_keys ? (int)idx : -1;
-	else
-		slot = spec_slot(spec_key_of(r));
-	if (slot < 0) {
-		count(VXT_BPF_SPEC_FAILED);
-		return 0;
-	}
-	w = window_of(slot);
-	if (!w)
-		return 0;
-	if (spec_trigger(r)) {
-		c.slot = slot;
-		c.head = w->head;
-		c.from_ns = now > spec_before_ns ? now - spec_before_ns : 0;
-		c.sent_upto = w->sent_upto;
-		c.n = 0;
-		bpf_loop(spec_window, commit_count, &c, 0);
-		if (c.n)
-			bpf_loop(c.n, commit_send, &c, 0);
-		ring_put(r);
-		count(VXT_BPF_COMMITS);
-		w->sent_upto = now;
-		if (spec_after_events) {
-			/* a trigger starts the window afresh */
-			w->after_until = spec_after_ns ? now + spec_after_ns : ~0ULL;
-			w->after_left = spec_after_events;
-		} else if (now + spec_after_ns > w->after_until) {
-			w->after_until = now + spec_after_ns;
-		}
-		return 0;
-	}
-	if (now <= w->after_until &&
-	    (!spec_after_events ||
-	     (w->after_left > 0 && __sync_fetch_and_add(&w->after_left, -1) > 0))) {
-		ring_put(r);
-		w->sent_upto = now;
-		return 0;
-	}
-	/* not sent (yet): into the window, over its oldest record */
-	n = __sync_fetch_and_add(&w->head, 1);
-	at = wrec_at(slot, n);
-	wr = bpf_map_lookup_elem(&spec_records, &at);
-	was = bpf_map_lookup_elem(&spec_times, &at);
-	if (!wr || !was)
-		return 0;
-	/* (a count window fits the ring: nothing in it is overwritten) */
-	if (!spec_before_events && *was && *was + spec_before_ns >= now && *was > w->sent_upto)
-		count(VXT_BPF_SPEC_DROPS);	/* it was still inside a window */
-	*was = now;
-	wr->seq = 0;
-	__builtin_memcpy(&wr->rec, r, sizeof(*r));
-	wr->seq = n + 1;
-	return 0;
-}
+#include "kfilter.bpf.h"
+#include "tally.bpf.h"
+#include "spec.bpf.h"
 
 static __always_inline int send(struct request *rq, __u8 type, __u32 dev, __u32 idx,
 				__s32 error, __u32 bytes, __u64 now,

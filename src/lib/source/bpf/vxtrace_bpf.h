@@ -32,7 +32,14 @@ enum vxt_bpf_key {
 #define VXT_BPF_MAX_TALLY	1024
 #define VXT_BPF_TALLY_OPS	8	/* entries per device in the array (ops 0..6) */
 #define VXT_BPF_US_BUCKETS	26	/* le = 2^k us, k = 0..24, then +Inf */
-#define VXT_BPF_NS_BUCKETS	256	/* log-linear: 4 per power of two of a ns */
+/* The latencies of a (device, op) in ns, in the buckets of the product's
+ * one latency distribution (vxt_latdist_bucket(), latdist.h: 7 significant
+ * bits, 128 buckets per power of two, a value under 256 its own bucket):
+ * buckets 0 .. VXT_BPF_LAT_BUCKETS - 1 hold 0 .. 2^37 - 1 ns (137 s), the
+ * last one also every latency above. 31 744 bytes, under the 32 KiB a
+ * per-CPU map's value may take. */
+#define VXT_BPF_LAT_TOP		37	/* a power of two past the buckets' range */
+#define VXT_BPF_LAT_BUCKETS	((VXT_BPF_LAT_TOP - 6) << 7)
 
 /* The key of a tally: dev << 8 | op. Of an error count: dev << 32 |
  * op << 16 | (__u16)errno. */
@@ -42,7 +49,11 @@ struct vxt_bpf_tally {
 					 * programs, found at their next issue */
 	__u64	lat_count, lat_sum_ns, lat_max_ns;	/* completions with a latency */
 	__u64	us_bucket[VXT_BPF_US_BUCKETS];
-	__u64	ns_bucket[VXT_BPF_NS_BUCKETS];
+};
+
+/* A (device, op)'s latency histogram (the key of its tally). */
+struct vxt_bpf_hist {
+	__u64	b[VXT_BPF_LAT_BUCKETS];
 };
 
 /* The per-CPU counters map. */
