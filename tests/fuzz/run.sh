@@ -13,6 +13,8 @@
 # The regression inputs are replayed first; then each target runs for
 # SECONDS (default 60). One line per target gives its total executions.
 # FUZZ_JOBS=N compiles N library sources at a time (default: the CPUs).
+# FUZZ_CLAIM=DIR lets several runs share the targets: each takes a target
+# by making DIR/NAME, and skips one another run has taken.
 # A crash leaves its input in build/fuzz/crashes/ and makes the script
 # exit 1: turn it into a regression input under regress/NAME/.
 set -u
@@ -113,6 +115,9 @@ fi
 status=0
 summary=""
 for t in $targets; do
+	if [ -n "${FUZZ_CLAIM:-}" ]; then
+		mkdir "$FUZZ_CLAIM/$t" 2>/dev/null || continue
+	fi
 	bin=$out/fuzz_$t
 	corpus=$out/corpus/$t
 	# linked again only when its source or the library is newer than it
