@@ -11,7 +11,8 @@
 # vxreplay --export blktrace and ../shared/data (blktrace), the shipped
 # and broken profiles (profile) and bpftrace's tools in ../shared (bt).
 # The regression inputs are replayed first; then each target runs for
-# SECONDS (default 60). One line per target gives its total executions.
+# SECONDS (default 60); 0 builds the targets and replays those inputs only.
+# One line per target gives its total executions.
 # FUZZ_JOBS=N compiles N library sources at a time (default: the CPUs).
 # FUZZ_CLAIM=DIR lets several runs share the targets: each takes a target
 # by making DIR/NAME, and skips one another run has taken.
@@ -126,6 +127,20 @@ for t in $targets; do
 		$CLANG $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$t.c" $objs $libs -o "$bin" ||
 			{ status=1; summary="$summary\n$t: build failed"; continue; }
 	fi
+	# every regression input must pass before fuzzing starts
+	if [ -d "$top/tests/fuzz/regress/$t" ] && [ -n "$(ls "$top/tests/fuzz/regress/$t")" ]; then
+		if ! "$bin" "$top/tests/fuzz/regress/$t"/* >"$out/$t-regress.log" 2>&1; then
+			echo "fuzz: $t: a regression input fails; see $out/$t-regress.log"
+			tail -n 30 "$out/$t-regress.log"
+			status=1
+			summary="$summary\n$t: regression input FAILS"
+			continue
+		fi
+	fi
+	if [ "$secs" = 0 ]; then
+		summary="$summary\n$t: built, its regression inputs pass"
+		continue
+	fi
 	mkdir -p "$corpus"
 	for d in "$top/tests/fuzz/seeds/$t" "$top/tests/fuzz/regress/$t"; do
 		[ -d "$d" ] && cp "$d"/* "$corpus"/ 2>/dev/null
@@ -150,16 +165,6 @@ for t in $targets; do
 			[ -f "$f" ] && cp "$f" "$corpus/"
 		done ;;
 	esac
-	# every regression input must pass before fuzzing starts
-	if [ -d "$top/tests/fuzz/regress/$t" ] && [ -n "$(ls "$top/tests/fuzz/regress/$t")" ]; then
-		if ! "$bin" "$top/tests/fuzz/regress/$t"/* >"$out/$t-regress.log" 2>&1; then
-			echo "fuzz: $t: a regression input fails; see $out/$t-regress.log"
-			tail -n 30 "$out/$t-regress.log"
-			status=1
-			summary="$summary\n$t: regression input FAILS"
-			continue
-		fi
-	fi
 	log=$out/$t.log
 	echo "fuzz: $t for ${secs}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
 	# -timeout: the reader's chunk-claims-max seed (every chunk claiming the
