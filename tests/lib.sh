@@ -1,6 +1,10 @@
 # lib.sh - helpers for the command-line tests (sourced)
 set -u
-B=${VXT_BUILD:?VXT_BUILD not set}
+# the build and top directories as absolute paths, once: tests cd about
+B=$(cd "${VXT_BUILD:?VXT_BUILD not set}" && pwd) || exit 1
+VXT_BUILD=$B
+[ -z "${VXT_TOP:-}" ] || VXT_TOP=$(cd "$VXT_TOP" && pwd) || exit 1
+export VXT_BUILD VXT_TOP
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0

@@ -79,6 +79,43 @@ same "latency(NULL, -1) past 2^63" 2 "SELECT sum(n) FROM latency(NULL, -1)" "$T/
 same "latency(0, NULL) past 2^63" 100 "SELECT sum(n) FROM latency(0, NULL)" "$T/neg.vxt"
 same "latency(-2^63 + 1, -1) past 2^63" 1 \
 	"SELECT sum(n) FROM latency(-9223372036854775807, -1)" "$T/neg.vxt"
+# ... and so do its windows: a time past 2^63 - 1 is in a window before 0,
+# aligned to the interval as SQL shows the time (the first window starts at
+# -2^63 when its multiple is below that); rows in window order (as text: the
+# CSV output quotes a leading minus). The reference: Python's floor division
+# over the events report's times.
+{ cat "$T/ev2.txt"; echo "18446744073704551616 sda 1 0 3 4096 1000 0 dd"
+  echo "18446744073708551615 sda 1 0 4 4096 1000 0 dd"
+  echo "18446744073709551615 sda 1 0 5 4096 1000 0 dd"; } > "$T/ev3.txt"
+"$gen" -c 17 "$T/neg3.vxt" < "$T/ev3.txt" || fail "vxtgen failed"
+"$B/vxreplay" "$T/neg3.vxt" --report events --format csv > "$T/neg3.csv" || fail "events report"
+for iv in 1000000 1024 7 9223372036854775807; do
+	python3 - "$T/neg3.csv" $iv > "$T/win.ref" <<'PY'
+import csv, sys
+iv, n = int(sys.argv[2]), {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["phase"] != "done" or (r["latency_ns"] == "0" and r["error"] != "0"):
+        continue
+    t = int(r["time_ns"])
+    t = t - 2**64 if t >= 2**63 else t
+    w = max(t // iv * iv, -2**63)
+    n[w] = n.get(w, 0) + 1
+for w in sorted(n):
+    print("w=%d n=%d" % (w, n[w]))
+PY
+	"$B/vxreplay" "$T/neg3.vxt" --sql "SELECT 'w=' || window_ns || ' n=' || n FROM latency(NULL, NULL, $iv)" \
+		--format csv 2>&1 | tail -n +2 > "$T/win.sql"
+	if [ "$(wc -l < "$T/win.ref")" -ge 2 ] && cmp -s "$T/win.ref" "$T/win.sql"; then
+		ok "latency windows of $iv ns past 2^63: $(tr '\n' ' ' < "$T/win.sql")"
+	else
+		fail "latency windows of $iv ns past 2^63: $(tr '\n' ' ' < "$T/win.sql"), want $(tr '\n' ' ' < "$T/win.ref")"
+	fi
+done
+# an interval that is no whole number of ns below 2^63 is refused, not clamped
+for iv in -5 1e19 9223372036854775808.0 2.5; do
+	expect_fail "latency interval_ns $iv" 1 "interval_ns must be > 0, in whole ns below 2^63" -- \
+		"$B/vxreplay" "$T/neg3.vxt" --sql "SELECT count(*) FROM latency(NULL, NULL, $iv)"
+done
 
 # --- an empty latency table (under UBSan: no qsort_r() of NULL) ----------------
 same "latency rows from_ns > to_ns" 0 "SELECT count(*) FROM latency(10, 5)" "$f"

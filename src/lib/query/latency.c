@@ -13,7 +13,9 @@
  * table-valued function: latency(from_ns, to_ns, interval_ns) counts the
  * completions with from_ns <= time_ns <= to_ns (the file's clock, as the
  * events table's time_ns), in windows of interval_ns aligned to multiples of
- * it (window_ns is the window's start; NULL without an interval).
+ * it (window_ns is the window's start; NULL without an interval). Windows
+ * are on time_ns as SQL shows it, signed: a time past 2^63 - 1 ns is in a
+ * window before 0, as it is before 0 to from_ns and to_ns.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,7 +37,7 @@ enum {
 struct lat_cell {
 	uint32_t file, object;
 	uint8_t op;
-	uint64_t window;		/* its start, or UINT64_MAX without an interval */
+	int64_t window;			/* its start (0 without an interval) */
 	struct vxt_latdist h;
 };
 
@@ -48,7 +50,7 @@ struct lat_cursor {
 	size_t nslot;
 	int64_t from, to;		/* time_ns in [from, to], as SQL shows it */
 	struct sql_trange tr;		/* ... as the files' times */
-	uint64_t interval;
+	int64_t interval;		/* 0: no windows */
 };
 
 int sql_lat_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
@@ -90,11 +92,11 @@ static void lat_clear(struct lat_cursor *c)
 	c->n = c->cap = c->i = c->nslot = 0;
 }
 
-static size_t cell_hash(uint32_t file, uint32_t object, unsigned op, uint64_t window)
+static size_t cell_hash(uint32_t file, uint32_t object, unsigned op, int64_t window)
 {
 	uint64_t h = ((uint64_t)file << 40) ^ ((uint64_t)object << 8) ^ op;
 
-	h ^= window * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)window * 0x9e3779b97f4a7c15ull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	return (size_t)(h ^ (h >> 32));
@@ -109,7 +111,7 @@ static int set_error(struct lat_cursor *c, const char *msg)
 
 /* The cell of (file, object, op, window), made when new. */
 static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t object,
-				 unsigned op, uint64_t window, int *rc)
+				 unsigned op, int64_t window, int *rc)
 {
 	size_t h, k;
 
@@ -169,6 +171,18 @@ static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t o
 	return c->cell[c->n++];
 }
 
+/* The start of the window of @iv ns holding time @t (signed, as SQL shows
+ * it): the multiple of @iv at or below @t, or INT64_MIN when that multiple
+ * is below INT64_MIN. */
+static int64_t window_of(int64_t t, int64_t iv)
+{
+	int64_t r = t % iv;
+
+	if (r < 0)
+		r += iv;
+	return t < INT64_MIN + r ? INT64_MIN : t - r;
+}
+
 /* Add the completions of one decoded chunk of file @fi. */
 static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event *ev, size_t n)
 {
@@ -178,7 +192,7 @@ static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event 
 	for (size_t i = 0; i < n; i++) {
 		const struct vxt_event *e = &ev[i];
 		unsigned op = e->op < VXT_OP_COUNT ? e->op : VXT_OP_OTHER;
-		uint64_t w = UINT64_MAX;
+		int64_t w = 0;
 
 		/* the reports' rule: a failed completion of unknown latency
 		 * is not a latency of 0 */
@@ -187,7 +201,7 @@ static int add_events(struct lat_cursor *c, uint32_t fi, const struct vxt_event 
 		if (!sql_in_trange(&c->tr, e->time_ns))
 			continue;
 		if (c->interval)
-			w = e->time_ns - e->time_ns % c->interval;
+			w = window_of((int64_t)e->time_ns, c->interval);
 		if (!last || last->object != e->object || last->op != op || last->window != w) {
 			last = cell_get(c, fi, e->object, op, w, &rc);
 			if (!last)
@@ -283,6 +297,7 @@ static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str
 	for (int i = 0; i < argc && i < (idx_num >> 8); i++) {
 		int h = (idx_num >> (2 * i)) & 3;
 		sqlite3_int64 v = sqlite3_value_int64(argv[i]);
+		double d = sqlite3_value_double(argv[i]);
 
 		if (sqlite3_value_type(argv[i]) == SQLITE_NULL)
 			continue;	/* NULL: the default */
@@ -295,10 +310,12 @@ static int lat_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str
 			c->from = v;
 		else if (h == 1)
 			c->to = v;
-		else if (v <= 0)
-			return set_error(c, "interval_ns must be > 0");
+		else if (v <= 0 || (sqlite3_value_type(argv[i]) == SQLITE_FLOAT &&
+				    (d >= 9223372036854775808.0 || d != (double)v)))
+			/* a real number is no interval once rounded or clamped */
+			return set_error(c, "interval_ns must be > 0, in whole ns below 2^63");
 		else
-			c->interval = (uint64_t)v;
+			c->interval = v;
 	}
 	sql_time_range(&c->tr, c->from, c->to);
 	for (size_t fi = 0; rc == SQLITE_OK && fi < s->n && c->from <= c->to; fi++)
@@ -341,8 +358,8 @@ static int lat_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		break;
 	case L_OP: sqlite3_result_text(ctx, vxt_op_name(x->op), -1, SQLITE_STATIC); break;
 	case L_WINDOW:
-		if (x->window != UINT64_MAX)
-			sqlite3_result_int64(ctx, (sqlite3_int64)x->window);
+		if (c->interval)
+			sqlite3_result_int64(ctx, x->window);
 		break;
 	case L_N: sqlite3_result_int64(ctx, (sqlite3_int64)x->h.count); break;
 	case L_AVG:
@@ -372,7 +389,7 @@ static int lat_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 		break;
 	case L_INTERVAL:
 		if (c->interval)
-			sqlite3_result_int64(ctx, (sqlite3_int64)c->interval);
+			sqlite3_result_int64(ctx, c->interval);
 		break;
 	}
 	return SQLITE_OK;
