@@ -22,7 +22,11 @@
  * sweep started (less VXT_TRACEFS_SLACK_NS, source.h) wait for the next sweep, so a
  * completion never overtakes its issue read from another CPU. Completions
  * get their latency, pid and command from the matching issue (iopair.h).
- * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
+ * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events. A lost
+ * completion leaves its issue paired with nothing: every TFS_RECON_NS the
+ * issues are reconciled with the kernel's count of I/O in flight
+ * (source_tracefs_recon.c), and each found completed unseen becomes a lost
+ * event naming it.
  *
  * With --phases all (opts->all_phases) the other block-layer phases are
  * captured too (queue, getrq, insert, merge, split, remap; tracefs_phases.c).
@@ -76,7 +80,8 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	if (strcmp(prog, "vxrecord"))
 		vxt_tracefs_remove_stale("vxrecord");
 	t->pair = vxt_iopair_new();
-	if (!t->pair)
+	t->recon = vxt_recon_new();
+	if (!t->pair || !t->recon)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	rc = vxt_tfs_select_objects(s, t, opts->objects);
 	if (rc < 0)
@@ -100,6 +105,7 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	t->stats_ns = s->clock_mono;
+	t->recon_ns = s->clock_mono + TFS_RECON_NS;
 	return 0;
 }
 
@@ -129,6 +135,7 @@ static void tfs_close(struct vxt_source *s)
 	if (t->tep)
 		tep_free(t->tep);
 	vxt_iopair_free(t->pair);
+	vxt_recon_free(t->recon);
 	free(t->cpu);
 	free(t->page);
 	free(t->pend);
@@ -543,6 +550,7 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
 		if ((rc = emit(s, t, &t->pend[i], b)) < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
+	t->recon_events += i;
 	if (i) {
 		t->last_ts = t->pend[i - 1].ts;
 		keep = t->npend - i;
@@ -559,6 +567,8 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 		if (rc < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
 	}
+	if (!all && (rc = vxt_tfs_reconcile(s, t, b, cut)) < 0)
+		return vxt_source_seterr(s, rc, "out of memory");
 	return (int)(b->n - n0);
 }
 
