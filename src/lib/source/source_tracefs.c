@@ -510,7 +510,7 @@ static int check_lost(struct vxt_source *s, struct tfs *t, struct vxt_batch *b)
  * @return events added to @b, or a negative errno. */
 static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool all)
 {
-	uint64_t cut = vxt_now_mono(), exp, start = cut;
+	uint64_t cut = vxt_now_mono(), exp, start = cut, due, now;
 	size_t n0 = b->n, i, keep, most = 0;
 	struct itimerspec its = { 0 };
 	ssize_t got;
@@ -557,11 +557,6 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 		memmove(t->pend, t->pend + i, keep * sizeof(*t->pend));
 		t->npend = keep;
 	}
-	if (t->npend && !t->timer_due) {	/* make the fd readable again once they are due */
-		its.it_value.tv_nsec = VXT_TRACEFS_SLACK_NS + 100000;
-		if (timerfd_settime(t->timerfd, 0, &its, NULL) == 0)
-			t->timer_due = vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000;
-	}
 	if (all || vxt_now_mono() - t->stats_ns >= TFS_STATS_NS) {
 		rc = check_lost(s, t, b);
 		if (rc < 0)
@@ -569,6 +564,18 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 	}
 	if (!all && (rc = vxt_tfs_reconcile(s, t, b, cut)) < 0)
 		return vxt_source_seterr(s, rc, "out of memory");
+	/* make the fd readable again once the events kept are due, or (issues
+	 * in flight) the next round: a caller that waits on the fd alone then
+	 * sees an overrun's lost completions go, the device at rest */
+	due = t->npend ? vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000 :
+	      vxt_iopair_count(t->pair) ? t->recon_ns + 1 : 0;
+	if (due && (!t->timer_due || due < t->timer_due)) {
+		now = vxt_now_mono();
+		its.it_value.tv_sec = due > now ? (time_t)((due - now) / 1000000000u) : 0;
+		its.it_value.tv_nsec = due > now ? (long)((due - now) % 1000000000u) : 1;
+		if (timerfd_settime(t->timerfd, 0, &its, NULL) == 0)
+			t->timer_due = due;
+	}
 	return (int)(b->n - n0);
 }
 
