@@ -7,7 +7,8 @@
 # - A capture: each start in the file (paired FIFO by object, op and sector
 #   in the text report, by brute force here) ends in its completion or in a
 #   lost event naming it ("LOST the completion of ..."); none is left open,
-#   and some were closed so (the overrun took completions).
+#   and some were closed so (the overrun took completions); the summary's
+#   closed_by_loss counts those same I/Os.
 # - Live vxtop -b (16 KiB rings, stopped as long): two
 #   intervals after fio, the device's row shows
 #   in_flight 0 and util 0.
@@ -59,6 +60,9 @@ expect_eq "starts left open at rest (of $1; $5 events lost to overruns)" "$2" 0
 [ "$3" -gt 0 ] && ok "$3 starts closed by a lost event naming them" ||
 	fail "no start closed by a lost event, $5 events lost to overruns"
 expect_eq "lost events naming a start not open" "$4" 0
+# the summary's stats close the same I/Os, each once (closed_by_loss)
+"$B/vxreplay" "$T/t.vxt" --report summary --format json >"$T/sum.json" || fail "summary"
+expect_eq "the summary's I/Os closed by loss" "$(json "$T/sum.json" 'j["closed_by_loss"]')" "$3"
 
 # live vxtop
 "$B/vxtop" -b -F jsonl -i 1 -c 10 -s tracefs --bufsize 16k --objects "$LNAME" \
