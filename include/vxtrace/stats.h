@@ -12,7 +12,7 @@
 #include "event.h"
 #include "latdist.h"
 
-struct vxt_iopair;
+struct vxt_flight;
 
 struct vxt_objstats {
 	uint64_t ios[VXT_OP_COUNT];	/* completed I/Os by op */
@@ -44,11 +44,13 @@ struct vxt_stats {
 	size_t nobj;
 	struct vxt_objstats *obj;	/* indexed by object id, grows as needed */
 	/* After a lost event naming no I/O (a gap), the issues in flight are
-	 * kept by key (stats_flight.c): one from before the newest gap still
-	 * without its completion VXT_LOST_GRACE_NS after it leaves the flight
-	 * then, closed by loss, the rule of vxtop and /metrics. */
-	struct vxt_iopair *flight;	/* (object * 8 + op, sector) -> issue time */
+	 * kept in vxtop's table (flight.h, stats_flight.c) and leave by its
+	 * rules: one from before the newest gap still without its completion
+	 * VXT_LOST_GRACE_NS after it, closed by loss; one older than
+	 * VXT_FLIGHT_AGE_NS, dropped. */
+	struct vxt_flight *flight;
 	uint64_t lost_mark, lost_due;	/* the newest gap, its closing time; 0: none due */
+	uint64_t age_next;		/* the next look for the age bound */
 };
 
 void vxt_stats_init(struct vxt_stats *st);

@@ -3,8 +3,8 @@
  * Invariant: st->obj has st->nobj entries, one per object id seen so far.
  * An event is accounted once, to its object; vxt_stats_total() sums them.
  * In flight is a count per object until a lost event naming no I/O; from
- * there on stats_flight.c keeps the issues by key, so those the loss left
- * without their completion are closed.
+ * there on stats_flight.c keeps the issues in the table of flight.h, so
+ * those the loss left without their completion are closed.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -116,14 +116,14 @@ static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 
 /* A lost event naming an issue with no completion (vxt_event_lost_io()):
  * that I/O leaves its object's flight there, counted in lost_ios. */
-static int close_lost_io(struct vxt_stats *st, const struct vxt_event *ev, uint64_t sector)
+static int close_lost_io(struct vxt_stats *st, const struct vxt_event *ev)
 {
 	struct vxt_objstats *o;
 
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
 	o = &st->obj[ev->object];
-	if (st->flight && !vxt_stats_flight_track(st, o, ev, sector))
+	if (st->flight && !vxt_stats_flight_track(st, o, ev))
 		return 0;	/* not in flight: closed by loss already */
 	o->lost_ios++;
 	if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
@@ -142,14 +142,16 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 		st->first_ns = ev->time_ns;
 	if (ev->time_ns > st->last_ns)
 		st->last_ns = ev->time_ns;
-	if (__builtin_expect(st->lost_due != 0, 0) && ev->time_ns >= st->lost_due)
-		vxt_stats_flight_close(st, st->lost_due);
+	if (__builtin_expect(st->flight != NULL, 0)) {
+		if (st->lost_due && ev->time_ns >= st->lost_due)
+			vxt_stats_flight_close(st, st->lost_due);
+		if (ev->time_ns >= st->age_next)
+			vxt_stats_flight_age(st, ev->time_ns);
+	}
 	if (ev->phase == VXT_PH_LOST) {
-		uint64_t sector;
-
 		st->lost += ev->sector;
-		if (vxt_event_lost_io(ev, &sector))	/* its I/O is no longer in flight */
-			return close_lost_io(st, ev, sector);
+		if (ev->lost_io)	/* its I/O is no longer in flight */
+			return close_lost_io(st, ev);
 		return ev->sector ? vxt_stats_flight_gap(st, ev) : 0;
 	}
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
@@ -157,7 +159,7 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 	if (__builtin_expect(st->flight != NULL, 0) &&
 	    (ev->phase == VXT_PH_START || ev->phase == VXT_PH_DONE))
 		return account(&st->obj[ev->object], ev,
-			       vxt_stats_flight_track(st, &st->obj[ev->object], ev, ev->sector));
+			       vxt_stats_flight_track(st, &st->obj[ev->object], ev));
 	return account(&st->obj[ev->object], ev, true);
 }
 
@@ -209,8 +211,7 @@ void vxt_objstats_free(struct vxt_objstats *o)
 
 void vxt_stats_finish(struct vxt_stats *st)
 {
-	if (st->lost_mark && st->flight)
-		vxt_stats_flight_close(st, st->last_ns > st->lost_mark ? st->last_ns : st->lost_mark);
+	vxt_stats_flight_end(st);
 }
 
 uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o)

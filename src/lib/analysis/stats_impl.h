@@ -16,15 +16,20 @@
  * (the issues in flight then are each object's pre_gap). @return 0 or
  * -ENOMEM. */
 int vxt_stats_flight_gap(struct vxt_stats *st, const struct vxt_event *ev);
-/* A start (remembered) or a completion of @o (forgotten) while the table
- * is kept. @return for a completion (or a lost event naming it), whether
- * its issue was in flight; for a start, whether it was remembered (a full
- * table: it is counted in flight, and never closed by loss). */
+/* A start (remembered), a completion or a lost event naming its I/O of @o
+ * (forgotten) while the table is kept. @return for a completion (or a lost
+ * event naming it), whether its issue was in flight; for a start, whether
+ * it was remembered (a full table: it is counted in flight all the same). */
 bool vxt_stats_flight_track(struct vxt_stats *st, struct vxt_objstats *o,
-			    const struct vxt_event *ev, uint64_t sector);
-/* Close by loss the issues from before st->lost_mark still in flight, at
- * @t. */
+			    const struct vxt_event *ev);
+/* Close by loss, at @t, the issues from before st->lost_mark still in
+ * flight (the lost rule is due at @t), and drop those past the age bound. */
 void vxt_stats_flight_close(struct vxt_stats *st, uint64_t t);
+/* Drop the issues past the age bound at @now; the next look a second on. */
+void vxt_stats_flight_age(struct vxt_stats *st, uint64_t now);
+/* The stream ended: close by loss the issues from before the last gap, at
+ * its last event (vxt_stats_finish()). */
+void vxt_stats_flight_end(struct vxt_stats *st);
 void vxt_stats_flight_free(struct vxt_stats *st);
 
 #endif
