@@ -11,7 +11,7 @@
 #   closed_by_loss counts those same I/Os.
 # - Live vxtop -b (16 KiB rings, stopped as long): two
 #   intervals after fio, the device's row shows
-#   in_flight 0 and util 0.
+#   in_flight 0 and util 0, and its /metrics' vxtrace_io_in_flight is 0.
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_tracefs
@@ -65,12 +65,24 @@ expect_eq "lost events naming a start not open" "$4" 0
 expect_eq "the summary's I/Os closed by loss" "$(json "$T/sum.json" 'j["closed_by_loss"]')" "$3"
 
 # live vxtop
-"$B/vxtop" -b -F jsonl -i 1 -c 10 -s tracefs --bufsize 16k --objects "$LNAME" \
-	>"$T/top.jsonl" 2>"$T/top.err" &
+"$B/vxtop" -b -F jsonl -i 1 -c 11 -s tracefs --bufsize 16k --objects "$LNAME" \
+	--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 TOP=$!
-sleep 1
+i=0
+while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 300 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
+[ -n "$url" ] || { fail "vxtop did not serve: $(cat "$T/top.err")"; finish; }
 fio_stalling "$TOP"
 end=$(date +%s.%N)
+sleep 3
+python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url" \
+	>"$T/metrics.txt" || fail "scrape vxtop"
+expect_eq "/metrics' vxtrace_io_in_flight of $LNAME 3 s after fio" \
+	"$(awk -v d="$LNAME" 'index($0, "vxtrace_io_in_flight{object=\"" d "\"") == 1 { n += $2 }
+		END { print n + 0 }' "$T/metrics.txt")" 0
 wait $TOP
 expect_eq "vxtop exit status" $? 0
 TOP=
