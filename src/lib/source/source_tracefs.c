@@ -568,7 +568,7 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 	 * in flight) the next round: a caller that waits on the fd alone then
 	 * sees an overrun's lost completions go, the device at rest */
 	due = t->npend ? vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000 :
-	      vxt_iopair_count(t->pair) ? t->recon_ns + 1 : 0;
+	      !all && vxt_iopair_count(t->pair) ? t->recon_ns + 1 : 0;
 	if (due && (!t->timer_due || due < t->timer_due)) {
 		now = vxt_now_mono();
 		its.it_value.tv_sec = due > now ? (time_t)((due - now) / 1000000000u) : 0;
