@@ -2,7 +2,7 @@
 # install-deps.sh - make sure the build and test dependencies are present.
 # As root, installs what is missing with apt-get; otherwise prints the command.
 PKGS="build-essential pkg-config libncurses-dev libzstd-dev zstd libyaml-dev check
-libtracefs-dev libtraceevent-dev tmux fio blktrace clang libbpf-dev bpftool libsqlite3-dev sqlite3
+libtracefs-dev libtraceevent-dev tmux fio sysstat blktrace clang libbpf-dev bpftool libsqlite3-dev sqlite3
 libmicrohttpd-dev libcurl4-openssl-dev prometheus clickhouse-server clickhouse-client"
 missing=""
 for p in $PKGS; do

@@ -119,6 +119,11 @@ double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b);
 uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q);
 /* The same quantile of cell @c. */
 uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q);
+/* Are the latency quantiles of bin @b (of cell @c) an estimate from the
+ * index's log2 histogram (completions not decoded yet), not the one
+ * distribution's (formats/reports.md)? Views mark them "~". */
+bool vxt_timeline_lat_estimated(const struct vxt_timeline *tl, unsigned b);
+bool vxt_timeline_cell_estimated(const struct vxt_tl_cell *c);
 /* The histogram of every bin of @tl added into @out (VXT_LAT_BUCKETS). */
 void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out);
 

@@ -60,8 +60,8 @@ static void usage(FILE *f)
 "      --profile-dir DIR look for profiles (and scripts) in DIR first\n"
 "      --script NAME     run a script (NAME.d, NAME.bt) live; key a shows it\n"
 "  -x NAME=VALUE         a script option (nspec, aggsize, quiet ...); -- ARGS: its $1\n"
-"      --seed N          simulator seed\n"
-"      --rate N          simulator events per second\n"
+"      --bufsize SIZE    kernel buffer per channel, e.g. 4M (see vxrecord(1))\n"
+"      --seed N, --rate N  simulator seed, events per second\n"
 "      --sim-objects S   simulator objects (see vxrecord(1))\n"
 "      --sim-errors S    simulator error bursts\n"
 "      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics\n"
@@ -102,6 +102,7 @@ static const struct option long_opts[] = {
 	{ "asc", no_argument, NULL, OPT_ASC },
 	{ "match", required_argument, NULL, OPT_MATCH },
 	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "bufsize", required_argument, NULL, OPT_SRC },
 	{ "seed", required_argument, NULL, OPT_SRC },
 	{ "rate", required_argument, NULL, OPT_SRC },
 	{ "sim-objects", required_argument, NULL, OPT_SRC },

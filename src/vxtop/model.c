@@ -23,7 +23,7 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 	m->interval_ns = interval_ns ? interval_ns : VXT_NSEC_PER_SEC;
 	m->cur_start = start_ns;
 	vxt_stats_init(&m->total);
-	m->inflight = vxt_iopair_new();
+	m->inflight = vxt_flight_new();
 	m->queued = vxt_iopair_new();
 	return m->inflight && m->queued ? 0 : -ENOMEM;
 }
@@ -39,7 +39,7 @@ void vxtop_model_free(struct vxtop_model *m)
 		vxt_latdist_free(&m->obj[i].last_lat);
 	}
 	free(m->obj);
-	vxt_iopair_free(m->inflight);
+	vxt_flight_free(m->inflight);
 	vxt_iopair_free(m->queued);
 	vxt_stats_free(&m->total);
 	vxt_procstats_free(&m->procs);
@@ -163,45 +163,11 @@ static uint32_t inflight_dev(const struct vxt_event *ev)
 	return ev->object * 8u + (ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER);
 }
 
-struct oldest_arg {
-	uint32_t key;		/* inflight_dev() of the object's entries ... */
-	uint32_t nkeys;		/* ... and the next ones (its ops) */
-	uint64_t time_ns;	/* the oldest start found */
-	bool drop;		/* second pass: forget the one of time_ns */
-};
-
-/* vxt_iopair_sweep() callback: find the oldest start of an object, then
- * forget it. */
-static bool oldest_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
-			 const struct vxt_iopair_val *v)
-{
-	struct oldest_arg *a = arg;
-
-	(void)sector, (void)size;
-	if (dev - a->key >= a->nkeys)
-		return true;
-	if (!a->drop) {
-		if (v->time_ns < a->time_ns)
-			a->time_ns = v->time_ns;
-		return true;
-	}
-	if (v->time_ns != a->time_ns)
-		return true;
-	a->drop = false;	/* that one only */
-	return false;
-}
-
 /* Object @id has more I/O in flight than its device holds: its oldest
  * start lost its completion; it ages out. */
 static void over_queue(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id)
 {
-	struct oldest_arg a = { id * 8u, 8, UINT64_MAX, false };
-
-	vxt_iopair_sweep(m->inflight, oldest_start, &a);
-	if (a.time_ns == UINT64_MAX)
-		return;
-	a.drop = true;
-	if (vxt_iopair_sweep(m->inflight, oldest_start, &a) && o->in_flight > 0) {
+	if (vxt_flight_drop_oldest(m->inflight, id) && o->in_flight > 0) {
 		o->in_flight--;
 		o->acc.aged_out++;
 		m->aged_out++;
@@ -220,15 +186,12 @@ static void ask_queue_max(struct vxtop_model *m, struct vxtop_obj *o, uint32_t i
 
 static int on_start(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
-	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
 	uint64_t t = ev->time_ns;
 	int rc;
 
-	if (vxt_iopair_count(m->inflight) >= VXT_IOPAIR_MAX - 1)
-		return 0;	/* not tracked rather than a table that starts afresh */
-	rc = vxt_iopair_put(m->inflight, inflight_dev(ev), ev->sector, 0, &v);
-	if (rc < 0)
-		return rc;
+	rc = vxt_flight_feed(m->inflight, ev);
+	if (rc <= 0)
+		return rc;	/* not followed: a full table */
 	if (o->in_flight++ == 0 && t > o->busy_mark)
 		o->busy_mark = t;
 	if (!o->queue_asked)
@@ -250,9 +213,7 @@ static void leave_flight(struct vxtop_obj *o, uint64_t t)
 /* A completion or a requeue: @return true if its start was in flight. */
 static bool take_flight(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
-	struct vxt_iopair_val v;
-
-	if (!vxt_iopair_take(m->inflight, inflight_dev(ev), ev->sector, 0, &v))
+	if (vxt_flight_feed(m->inflight, ev) <= 0)
 		return false;
 	leave_flight(o, ev->time_ns);
 	return true;
@@ -317,21 +278,19 @@ static void on_done(struct vxtop_model *m, struct vxtop_obj *o, uint32_t id,
 		a->lba[lba_bucket(m, o, id, ev)]++;
 }
 
-/* A lost event naming an issue with no completion (vxt_event_lost_io()):
- * that I/O leaves the flight there. */
-static int close_lost_io(struct vxtop_model *m, const struct vxt_event *ev)
+/* A lost event: one naming an issue with no completion
+ * (vxt_event_lost_io()) takes that I/O out of the flight there; one naming
+ * none moves the table's mark. */
+static int on_lost(struct vxtop_model *m, const struct vxt_event *ev)
 {
-	struct vxt_iopair_val v;
-	uint64_t sector;
 	int rc;
 
-	if (!vxt_event_lost_io(ev, &sector))
-		return 0;
-	if (ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
+	if (ev->lost_io && ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
 		return rc;
-	if (vxt_iopair_take(m->inflight, inflight_dev(ev), sector, 0, &v))
+	rc = vxt_flight_feed(m->inflight, ev);
+	if (rc > 0)
 		leave_flight(&m->obj[ev->object], ev->time_ns);
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n)
@@ -351,8 +310,7 @@ int vxtop_model_feed(struct vxtop_model *m, const struct vxt_event *ev, size_t n
 		m->cur_events++;
 		if (ev->phase == VXT_PH_LOST) {
 			m->cur_lost += vxt_event_lost_count(ev);
-			vxt_lost_mark_note(&m->lost_mark, ev);
-			rc = close_lost_io(m, ev);
+			rc = on_lost(m, ev);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -416,29 +374,25 @@ static struct vxtop_snap *next_slot(struct vxtop_model *m)
 
 struct age_arg {
 	struct vxtop_model *m;
-	uint64_t before;	/* starts before this age out */
-	uint64_t lost_before;	/* ... and so do those before this lost event */
 };
 
-/* vxt_iopair_sweep() callback: keep a start unless it aged out, or (in a
- * partial stream, where a start may never see its completion) its object
- * had no event for the whole interval. */
-static bool keep_start(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
-		       const struct vxt_iopair_val *v)
+/* vxt_flight_sweep() callback: keep a start unless a rule takes it out, or
+ * (in a partial stream, where a start may never see its completion) its
+ * object had no event for the whole interval. */
+static bool keep_start(void *arg, uint32_t id, uint8_t op, uint64_t time_ns, bool keep_default,
+		       enum vxt_flight_why why)
 {
 	struct age_arg *a = arg;
-	uint32_t id = dev / 8;
 	struct vxtop_obj *o = id < a->m->nobj ? &a->m->obj[id] : NULL;
 
-	(void)sector, (void)size;
+	(void)op, (void)time_ns;
 	if (!o)
 		return false;
-	if (v->time_ns >= a->before && v->time_ns >= a->lost_before &&
-	    !(a->m->partial && !o->events))
+	if (keep_default && !(a->m->partial && !o->events))
 		return true;
 	if (o->in_flight > 0)
 		o->in_flight--;
-	if (v->time_ns < a->before || v->time_ns < a->lost_before) {
+	if (why != VXT_FLIGHT_DROPPED) {
 		o->acc.aged_out++;
 		a->m->aged_out++;
 	}
@@ -501,12 +455,10 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 	s->events = m->cur_events;
 	s->lost = m->cur_lost;
 	s->errors = m->cur_errors;
-	if (vxt_iopair_count(m->inflight)) {
-		struct age_arg a = { m, end_ns > VXTOP_INFLIGHT_AGE_NS ?
-				     end_ns - VXTOP_INFLIGHT_AGE_NS : 0,
-				     vxt_lost_mark_due(m->lost_mark, end_ns) };
+	{
+		struct age_arg a = { m };
 
-		vxt_iopair_sweep(m->inflight, keep_start, &a);
+		vxt_flight_sweep(m->inflight, end_ns, VXTOP_INFLIGHT_AGE_NS, keep_start, &a);
 	}
 	if (vxt_iopair_count(m->queued)) {
 		uint64_t before = end_ns > VXTOP_INFLIGHT_AGE_NS ? end_ns - VXTOP_INFLIGHT_AGE_NS : 0;

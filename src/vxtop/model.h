@@ -9,6 +9,7 @@
 #ifndef VXTOP_MODEL_H
 #define VXTOP_MODEL_H
 
+#include "vxtrace/flight.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +26,7 @@
  * no longer counted in flight (the block layer's default request timeout:
  * by then the kernel has completed or failed it, so its completion was not
  * seen). It is counted in aged_out instead. */
-#define VXTOP_INFLIGHT_AGE_NS (30 * 1000000000ull)
+#define VXTOP_INFLIGHT_AGE_NS VXT_FLIGHT_AGE_NS
 /* A start from before a lost event that names no I/O, still without its
  * completion this long after that event, is taken for one whose completion
  * was among those lost: counted in aged_out, out of flight (the rule of
@@ -102,16 +103,15 @@ struct vxtop_errkind {
 
 struct vxtop_model {
 	const struct vxt_objtab *objs;	/* borrowed */
-	/* I/Os in flight: key (object * 8 + op, sector, 0), value: start time.
+	/* I/Os in flight (flight.h, the table /metrics keeps too):
 	 * obj[id].in_flight is the number of object id's entries. */
-	struct vxt_iopair *inflight;
+	struct vxt_flight *inflight;
 	/* bios queued (Q) and not yet issued or merged: key as inflight, value:
 	 * the queue time */
 	struct vxt_iopair *queued;
 	bool queue_seen;		/* the stream carries queue-side phases (Q, M,
 					 * G, I): merges and Q2C are known */
 	uint64_t aged_out;		/* since start */
-	uint64_t lost_mark;		/* the newest lost event naming no I/O */
 	/* live: the requests device @dev holds at most (vxt_sysdev_queue_max()),
 	 * asked once per object; NULL (a file): no bound */
 	int (*queue_max)(uint32_t dev, uint64_t *n);

@@ -31,7 +31,7 @@ layer_rank() {
 public_layer() {
 	case $1 in
 	event.h|objtab.h|strtab.h|util.h|outfile.h|escape.h|vxtrace.h|voltrace.h|vec.h|hash.h|heap.h) echo common ;;
-	iopair.h|pairer.h|phasepair.h|latdist.h) echo common ;;
+	iopair.h|pairer.h|phasepair.h|latdist.h|recon.h|flight.h) echo common ;;
 	vxt.h) echo format ;;
 	source.h|chanrec.h|sysdev.h|blktrace.h) echo source ;;
 	script.h) echo script ;;

@@ -2,12 +2,16 @@
  *
  * Invariant: st->obj has st->nobj entries, one per object id seen so far.
  * An event is accounted once, to its object; vxt_stats_total() sums them.
+ * In flight is a count per object until a lost event naming no I/O; from
+ * there on stats_flight.c keeps the issues in the table of flight.h, so
+ * those the loss left without their completion are closed.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats_impl.h"
 #include "vxtrace/stats.h"
 
 void vxt_stats_init(struct vxt_stats *st)
@@ -17,6 +21,7 @@ void vxt_stats_init(struct vxt_stats *st)
 
 void vxt_stats_free(struct vxt_stats *st)
 {
+	vxt_stats_flight_free(st);
 	for (size_t i = 0; i < st->nobj; i++)
 		vxt_latdist_free(&st->obj[i].lat);
 	free(st->obj);
@@ -28,6 +33,7 @@ void vxt_stats_reset(struct vxt_stats *st)
 	struct vxt_objstats *obj = st->obj;
 	size_t nobj = st->nobj;
 
+	vxt_stats_flight_free(st);
 	for (size_t i = 0; i < nobj; i++) {
 		struct vxt_latdist lat = obj[i].lat;
 
@@ -63,8 +69,9 @@ static inline bool earlier(uint64_t t, uint64_t first)
 	return t - 1 < first - 1;
 }
 
+/* @paired: a completion whose issue was in flight (always, before a gap) */
 static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
-							   const struct vxt_event *ev)
+							   const struct vxt_event *ev, bool paired)
 {
 	if (earlier(ev->time_ns, o->first_ns))
 		o->first_ns = ev->time_ns;
@@ -90,7 +97,8 @@ static inline __attribute__((always_inline)) int account(struct vxt_objstats *o,
 			o->bytes_written += ev->bytes;
 		else
 			o->bytes_other += ev->bytes;
-		if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since) {
+		if (paired && o->in_flight > 0 && --o->in_flight == 0 &&
+		    ev->time_ns > o->busy_since) {
 			o->busy_ns += ev->time_ns - o->busy_since;
 			o->busy_end = ev->time_ns;
 		}
@@ -115,6 +123,8 @@ static int close_lost_io(struct vxt_stats *st, const struct vxt_event *ev)
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
 	o = &st->obj[ev->object];
+	if (st->flight && !vxt_stats_flight_track(st, o, ev))
+		return 0;	/* not in flight: closed by loss already */
 	o->lost_ios++;
 	if (o->in_flight > 0 && --o->in_flight == 0 && ev->time_ns > o->busy_since)
 		o->busy_ns += ev->time_ns - o->busy_since;
@@ -132,15 +142,25 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 		st->first_ns = ev->time_ns;
 	if (ev->time_ns > st->last_ns)
 		st->last_ns = ev->time_ns;
+	if (__builtin_expect(st->flight != NULL, 0)) {
+		if (st->lost_due && ev->time_ns >= st->lost_due)
+			vxt_stats_flight_close(st, st->lost_due);
+		if (ev->time_ns >= st->age_next)
+			vxt_stats_flight_age(st, ev->time_ns);
+	}
 	if (ev->phase == VXT_PH_LOST) {
 		st->lost += ev->sector;
 		if (ev->lost_io)	/* its I/O is no longer in flight */
 			return close_lost_io(st, ev);
-		return 0;
+		return ev->sector ? vxt_stats_flight_gap(st, ev) : 0;
 	}
 	if (ev->object >= st->nobj && grow(st, ev->object) < 0)
 		return -ENOMEM;
-	return account(&st->obj[ev->object], ev);
+	if (__builtin_expect(st->flight != NULL, 0) &&
+	    (ev->phase == VXT_PH_START || ev->phase == VXT_PH_DONE))
+		return account(&st->obj[ev->object], ev,
+			       vxt_stats_flight_track(st, &st->obj[ev->object], ev));
+	return account(&st->obj[ev->object], ev, true);
 }
 
 int vxt_stats_add(struct vxt_stats *st, const struct vxt_event *ev)
@@ -187,6 +207,11 @@ void vxt_stats_total(const struct vxt_stats *st, struct vxt_objstats *t)
 void vxt_objstats_free(struct vxt_objstats *o)
 {
 	vxt_latdist_free(&o->lat);
+}
+
+void vxt_stats_finish(struct vxt_stats *st)
+{
+	vxt_stats_flight_end(st);
 }
 
 uint64_t vxt_objstats_active_ns(const struct vxt_objstats *o)

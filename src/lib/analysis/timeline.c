@@ -427,6 +427,25 @@ uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, do
 	return vxt_log2hist_quantile(&tl->lat[(size_t)b * VXT_LAT_BUCKETS], VXT_LAT_BUCKETS, q);
 }
 
+static bool hist_nonempty(const uint32_t *lat)
+{
+	for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
+		if (lat[k])
+			return true;
+	return false;
+}
+
+bool vxt_timeline_lat_estimated(const struct vxt_timeline *tl, unsigned b)
+{
+	return b < tl->nbins && !tl->dist[b].count &&
+	       hist_nonempty(&tl->lat[(size_t)b * VXT_LAT_BUCKETS]);
+}
+
+bool vxt_timeline_cell_estimated(const struct vxt_tl_cell *c)
+{
+	return !c->dist.count && hist_nonempty(c->lat);
+}
+
 uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q)
 {
 	if (c->dist.count)

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 
+#include "vxtrace/flight.h"
 #include "vxtrace/iopair.h"
 #include "vxtrace/metrics.h"
 
@@ -76,10 +77,10 @@ struct vxt_metrics {
 	uint64_t looked_ns;
 	struct metrics_dropped *dropped;	/* tallied series removed */
 	size_t ndropped, cap_dropped;
-	/* metrics_age.c: the issues in flight, for a lost event naming none */
-	struct vxt_iopair *inflight;	/* (object * 8 + op, sector) -> issue time */
-	uint64_t lost_mark;		/* vxt_lost_mark_note() */
-	uint64_t aged_mark;		/* the mark already aged out */
+	/* metrics_age.c: the issues in flight (vxtop's table, flight.h) */
+	struct vxt_flight *inflight;
+	uint64_t aged_mark;		/* the lost mark already swept */
+	uint64_t age_next;		/* the next sweep for the age bound */
 	uint64_t last_ns, last_mono;	/* the newest event's time, and the clock then */
 };
 
@@ -120,9 +121,10 @@ void metrics_q2c_free(struct metrics_q2c *q);
 /* metrics_age.c: follow the issues in flight (starts, completions, lost
  * events) of event @ev. @return 0 or -ENOMEM. */
 int metrics_age_feed(struct vxt_metrics *m, const struct vxt_event *ev);
-/* The rule of vxt_lost_mark_due() at @now_ns (the events' clock): the
- * issues from before the newest lost event naming no I/O still in flight
- * VXT_LOST_GRACE_NS after it are closed (counted in their series' closed).
+/* The rules of flight.h at @now_ns (the events' clock): the issues from
+ * before the newest lost event naming no I/O still in flight
+ * VXT_LOST_GRACE_NS after it, and those older than VXT_FLIGHT_AGE_NS (looked
+ * for once a second), are closed (counted in their series' closed).
  * @return the number closed. Can't fail. */
 uint64_t metrics_age(struct vxt_metrics *m, uint64_t now_ns);
 void metrics_age_free(struct vxt_metrics *m);

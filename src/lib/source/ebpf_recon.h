@@ -22,12 +22,10 @@
 #include "vxtrace/voltrace.h"	/* before vxtrace_bpf.h: its __u64 */
 #include "source/bpf/vxtrace_bpf.h"
 
+#include "vxtrace/recon.h"	/* the rule, and vxt_recon_count_fn */
+
 struct vxt_ebpf_recon;
 
-/* The reads and writes the block layer counts in flight on @dev into @n:
- * 0, or a negative errno when it has no such count (vxt_sysdev_inflight()
- * is the real one; tests give their own). */
-typedef int (*vxt_recon_count_fn)(uint32_t dev, uint64_t *n);
 /* A slot taken for a completion run unseen: @copy is its content before it
  * was freed. */
 typedef void (*vxt_recon_found_fn)(void *arg, const struct vxt_bpf_slot *copy);

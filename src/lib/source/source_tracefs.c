@@ -22,7 +22,11 @@
  * sweep started (less VXT_TRACEFS_SLACK_NS, source.h) wait for the next sweep, so a
  * completion never overtakes its issue read from another CPU. Completions
  * get their latency, pid and command from the matching issue (iopair.h).
- * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events.
+ * Ring overruns (per_cpu/cpuN/stats) become VXT_PH_LOST events. A lost
+ * completion leaves its issue paired with nothing: every TFS_RECON_NS the
+ * issues are reconciled with the kernel's count of I/O in flight
+ * (source_tracefs_recon.c), and each found completed unseen becomes a lost
+ * event naming it.
  *
  * With --phases all (opts->all_phases) the other block-layer phases are
  * captured too (queue, getrq, insert, merge, split, remap; tracefs_phases.c).
@@ -76,7 +80,8 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	if (strcmp(prog, "vxrecord"))
 		vxt_tracefs_remove_stale("vxrecord");
 	t->pair = vxt_iopair_new();
-	if (!t->pair)
+	t->recon = vxt_recon_new();
+	if (!t->pair || !t->recon)
 		return vxt_source_seterr(s, -ENOMEM, "out of memory");
 	rc = vxt_tfs_select_objects(s, t, opts->objects);
 	if (rc < 0)
@@ -100,6 +105,7 @@ static int tfs_open(struct vxt_source *s, const struct vxt_source_opts *opts)
 	s->clock_mono = vxt_now_mono();
 	s->clock_real = vxt_now_real();
 	t->stats_ns = s->clock_mono;
+	t->recon_ns = s->clock_mono + TFS_RECON_NS;
 	return 0;
 }
 
@@ -129,6 +135,7 @@ static void tfs_close(struct vxt_source *s)
 	if (t->tep)
 		tep_free(t->tep);
 	vxt_iopair_free(t->pair);
+	vxt_recon_free(t->recon);
 	free(t->cpu);
 	free(t->page);
 	free(t->pend);
@@ -503,7 +510,7 @@ static int check_lost(struct vxt_source *s, struct tfs *t, struct vxt_batch *b)
  * @return events added to @b, or a negative errno. */
 static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool all)
 {
-	uint64_t cut = vxt_now_mono(), exp, start = cut;
+	uint64_t cut = vxt_now_mono(), exp, start = cut, due, now;
 	size_t n0 = b->n, i, keep, most = 0;
 	struct itimerspec its = { 0 };
 	ssize_t got;
@@ -543,21 +550,31 @@ static int sweep(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, bool 
 	for (i = 0; i < t->npend && t->pend[i].ts <= cut; i++)
 		if ((rc = emit(s, t, &t->pend[i], b)) < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
+	t->recon_events += i;
 	if (i) {
 		t->last_ts = t->pend[i - 1].ts;
 		keep = t->npend - i;
 		memmove(t->pend, t->pend + i, keep * sizeof(*t->pend));
 		t->npend = keep;
 	}
-	if (t->npend && !t->timer_due) {	/* make the fd readable again once they are due */
-		its.it_value.tv_nsec = VXT_TRACEFS_SLACK_NS + 100000;
-		if (timerfd_settime(t->timerfd, 0, &its, NULL) == 0)
-			t->timer_due = vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000;
-	}
 	if (all || vxt_now_mono() - t->stats_ns >= TFS_STATS_NS) {
 		rc = check_lost(s, t, b);
 		if (rc < 0)
 			return vxt_source_seterr(s, rc, "out of memory");
+	}
+	if (!all && (rc = vxt_tfs_reconcile(s, t, b, cut)) < 0)
+		return vxt_source_seterr(s, rc, "out of memory");
+	/* make the fd readable again once the events kept are due, or (issues
+	 * in flight) the next round: a caller that waits on the fd alone then
+	 * sees an overrun's lost completions go, the device at rest */
+	due = t->npend ? vxt_now_mono() + VXT_TRACEFS_SLACK_NS + 100000 :
+	      !all && vxt_iopair_count(t->pair) ? t->recon_ns + 1 : 0;
+	if (due && (!t->timer_due || due < t->timer_due)) {
+		now = vxt_now_mono();
+		its.it_value.tv_sec = due > now ? (time_t)((due - now) / 1000000000u) : 0;
+		its.it_value.tv_nsec = due > now ? (long)((due - now) % 1000000000u) : 1;
+		if (timerfd_settime(t->timerfd, 0, &its, NULL) == 0)
+			t->timer_due = due;
 	}
 	return (int)(b->n - n0);
 }

@@ -15,6 +15,7 @@
 
 #include "source/source_impl.h"
 #include "vxtrace/iopair.h"
+#include "vxtrace/recon.h"
 
 #define TFS_DEFAULT_BUF	(4u << 20)
 #define TFS_STATS_NS	100000000ull	/* read overrun counters this often */
@@ -24,6 +25,9 @@
  * read then takes full pages, not a few events (kept short of a quarter of
  * the ring at the rate seen). */
 #define TFS_BATCH_NS	10000000ull
+/* The issues in flight against the kernel's count this often
+ * (source_tracefs_recon.c). */
+#define TFS_RECON_NS	400000000ull
 
 enum tfs_kind {
 	K_RQ_ISSUE, K_RQ_COMPLETE, K_RQ_REQUEUE, K_RQ_ERROR,
@@ -105,6 +109,9 @@ struct tfs {
 	struct tfs_raw *sorted;		/* the merge's other buffer, cappend long */
 	uint64_t last_ts;	/* newest handed out */
 	struct vxt_iopair *pair;
+	struct vxt_recon *recon;	/* the pairs against the kernel's count */
+	uint64_t recon_ns;	/* when the next round is due */
+	uint64_t recon_events;	/* events handed out since the last round */
 	bool all;		/* every device (no object list) */
 	struct tfs_route route[TFS_MAX_OBJS];
 	size_t nroute;
@@ -147,6 +154,26 @@ int vxt_tfs_emit_phase(struct vxt_source *s, struct tfs *t, const struct tfs_raw
 /* The one-line note on what the phases could not show (plugs without a
  * device, tracepoints missing), into s->note when empty. */
 void vxt_tfs_phase_note(struct vxt_source *s, struct tfs *t);
+
+/* source_tracefs_recon.c */
+/* An issue a round took for one whose completion was lost (the pair's key
+ * and value). @return 0 or a negative errno (the round's result). */
+typedef int (*vxt_tfs_found_fn)(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
+				const struct vxt_iopair_val *v);
+/* One round of the issues in @pair from before @t0 (the events handed out
+ * so far) against @count (vxt_tfs_count()) by @judge's rule (recon.h):
+ * each issue taken is forgotten and passed to @found.
+ * @return the issues taken, or a negative errno. */
+int vxt_tfs_recon_round(struct vxt_recon *judge, struct vxt_iopair *pair, uint64_t t0,
+			bool at_once, vxt_recon_count_fn count, vxt_tfs_found_fn found, void *arg);
+/* Every TFS_RECON_NS, the issues handed out up to @cut against the
+ * kernel's count, those found completed unseen as lost events naming them
+ * into @b; at once (no second look) when no event came since the last round
+ * and none waits. @return 0 or a negative errno. */
+int vxt_tfs_reconcile(struct vxt_source *s, struct tfs *t, struct vxt_batch *b, uint64_t cut);
+/* The block layer's count of reads and writes in flight on @dev, for a
+ * blk-mq device only (else -EOPNOTSUPP). */
+int vxt_tfs_count(uint32_t dev, uint64_t *n);
 
 /* tracefs_setup.c */
 /* Send events of (@dev, sectors [@lo, @hi), level) to object @obj. */

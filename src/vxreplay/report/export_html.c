@@ -418,6 +418,14 @@ int report_html(struct report_ctx *c)
 	vxt_stats_init(&st);
 	if (report_scope_begin(c) < 0)
 		return vxt_stats_free(&st), 1;
+	for (size_t i = 0; i < vxt_reader_nchunks(c->r); i++)	/* as the summary */
+		if (vxt_reader_chunk(c->r, i)->nlost) {
+			if (vxt_stats_keep_flight(&st) < 0) {
+				fprintf(stderr, "vxreplay: out of memory\n");
+				return vxt_stats_free(&st), 1;
+			}
+			break;
+		}
 	while ((rc = report_scope_next(c, &ev)) == 1) {
 		if (ev->phase != VXT_PH_LOST && ev->sector + ev->bytes / 512 > end_sector)
 			end_sector = ev->sector + ev->bytes / 512;
@@ -429,6 +437,7 @@ int report_html(struct report_ctx *c)
 	}
 	if (rc < 0)
 		return vxt_stats_free(&st), 1;
+	vxt_stats_finish(&st);
 	nrows = pick_rows(&st, rows);
 	/* times count from the file's start (c->start_ns), as in every report:
 	 * the same error has the same time with --object or --from */

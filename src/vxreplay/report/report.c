@@ -86,24 +86,45 @@ static int stats_chunk(struct report_ctx *c, const struct vxt_chunk_info *ci,
 	return 0;
 }
 
+/* Does the file hold lost events? The stats then keep the issues in flight
+ * by sector (vxt_stats_keep_flight()), so they read sectors too. */
+static bool has_lost(const struct vxt_reader *r)
+{
+	for (size_t i = 0; i < vxt_reader_nchunks(r); i++)
+		if (vxt_reader_chunk(r, i)->nlost)
+			return true;
+	return false;
+}
+
 /* Gather stats over the scope, decoding only the fields the stats read
  * (all of them when a filter or profile judges the events). @return 0 or 1. */
 static int collect(struct report_ctx *c, struct vxt_stats *st)
 {
 	const struct vxt_event *ev;
+	bool lossy = has_lost(c->r);
+	int rc;
 
 	vxt_stats_init(st);
 	if (report_scope_begin(c) < 0)
 		return 1;
+	if (lossy && vxt_stats_keep_flight(st) < 0) {
+		fprintf(stderr, "vxreplay: out of memory\n");
+		return 1;
+	}
 	if (c->held) {
 		while (report_scope_next(c, &ev) == 1)
 			if (vxt_stats_add(st, ev) < 0) {
 				fprintf(stderr, "vxreplay: out of memory\n");
 				return 1;
 			}
+		vxt_stats_finish(st);
 		return 0;
 	}
-	return report_scan(c, c->keep ? VXT_FIELD_ALL : STATS_FIELDS, stats_chunk, st);
+	rc = report_scan(c, c->keep ? VXT_FIELD_ALL : STATS_FIELDS | (lossy ? VXT_FIELD_SECTOR : 0),
+			 stats_chunk, st);
+	if (rc == 0)
+		vxt_stats_finish(st);
+	return rc;
 }
 
 static const char *obj_name(const struct vxt_reader *r, uint32_t id)
@@ -147,7 +168,8 @@ int report_summary(struct report_ctx *c)
 			", \"discards\": %" PRIu64 ", \"other_ios\": %" PRIu64
 			", \"bytes\": %" PRIu64 ", \"bytes_read\": %" PRIu64
 			", \"bytes_written\": %" PRIu64 ", \"errors\": %" PRIu64
-			", \"lost\": %" PRIu64 ", \"starts\": %" PRIu64 ", \"requeues\": %" PRIu64
+			", \"lost\": %" PRIu64 ", \"closed_by_loss\": %" PRIu64
+			", \"starts\": %" PRIu64 ", \"requeues\": %" PRIu64
 			", \"objects\": %" PRIu64 ", \"latency_p50_ns\": %" PRIu64
 			", \"latency_p99_ns\": %" PRIu64 ", \"latency_max_ns\": %" PRIu64,
 			st.first_ns, st.last_ns, span, st.events, ios, t->ios[VXT_OP_READ],
@@ -155,7 +177,8 @@ int report_summary(struct report_ctx *c)
 			ios - t->ios[VXT_OP_READ] - t->ios[VXT_OP_WRITE] - t->ios[VXT_OP_FLUSH] -
 			t->ios[VXT_OP_DISCARD],
 			t->bytes_read + t->bytes_written + t->bytes_other, t->bytes_read,
-			t->bytes_written, t->errors, st.lost, t->starts, t->requeues, nobj,
+			t->bytes_written, t->errors, st.lost, t->lost_ios, t->starts, t->requeues,
+			nobj,
 			vxt_latdist_quantile(&t->lat, 0.5), vxt_latdist_quantile(&t->lat, 0.99),
 			t->lat.max);
 		report_spec_section(c, 1);
@@ -193,8 +216,12 @@ int report_summary(struct report_ctx *c)
 			vxt_format_duration(vxt_latdist_quantile(&t->lat, 0.99), b, sizeof(b)));
 		fprintf(c->out, ", max %s\n", vxt_format_duration(t->lat.max, a, sizeof(a)));
 		fprintf(c->out, "errors:    %" PRIu64 "\n", t->errors);
-		fprintf(c->out, "lost:      %" PRIu64 "%s\n", st.lost,
+		fprintf(c->out, "lost:      %" PRIu64 "%s", st.lost,
 			st.lost ? "  (events dropped by the source)" : "");
+		if (t->lost_ios)
+			fprintf(c->out, "; %" PRIu64 " I/O%s closed by loss", t->lost_ios,
+				t->lost_ios == 1 ? "" : "s");
+		fprintf(c->out, "\n");
 		fprintf(c->out, "objects:   %" PRIu64 "\n", nobj);
 		report_spec_section(c, 1);
 	}

@@ -204,8 +204,10 @@ static void detail_draw(struct tui_panel *p, bool focused)
 		else if (pr.lost)
 			line(&y, &p->r, TUI_R_ERROR, "done", "lost: closed by the lost event #%" PRIu64
 			     " at %ss (%s)", pr.ord, vr_reltime(a, pr.ev.time_ns, t, sizeof(t)),
-			     pr.ev.lost_io ? "its completion never ran the BPF programs" :
-			     "the source dropped events");
+			     !pr.ev.lost_io ? "the source dropped events" :
+			     !strcmp(vxt_reader_info(a->m.rd)->source, "tracefs") ?
+			     "a ring overrun took its completion" :
+			     "its completion never ran the BPF programs");
 		else
 			line(&y, &p->r, TUI_R_DIM, "done", "not in the trace (still in flight at the end?)");
 	}
