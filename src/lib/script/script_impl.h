@@ -291,6 +291,7 @@ struct sagg {
 	char name[64];
 	int fn;			/* enum sfunc; -1 until first defined */
 	unsigned nkeys;
+	uint32_t key32;		/* keys whose D type is 32 bits wide (bit i: key i) */
 	int64_t lq_lo, lq_hi, lq_step;	/* lquantize; llquantize: low, high, nsteps */
 	int64_t llq_factor;		/* llquantize */
 	unsigned line, col;	/* where first defined */
@@ -344,8 +345,10 @@ struct sfast {
 	struct sfastent *e;
 	size_t cap, n;
 };
-/* Print @a in DTrace's layout into @out (an open memstream). */
-void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
+/* Print @a in DTrace's layout into @out (an open memstream), after an
+ * empty line when @lead (printa's; dtrace(1) prints one before all the
+ * aggregations left at the end). */
+void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, bool lead, FILE *out);
 /* Print @a as printa(@fmt, @a) does: the format once per entry. */
 void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
 		     FILE *out);
@@ -536,6 +539,10 @@ struct sval vxt_sfield(const struct ectx *x, int f);
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
 const char *vxt_sprobe_name(unsigned bit);
+/* The FUNCTION part of probe @bit's description, as dtrace shows it in its
+ * FUNCTION:NAME column and probefunc (io:genunix:bdev_strategy:start,
+ * io:genunix:biodone:done; "" for BEGIN, END, ticks and lost). Can't fail. */
+const char *vxt_sprobe_func(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)
  * when the script escapes its output. */

@@ -6,6 +6,7 @@
  * keys and one set of bounds wherever it is used.
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include "script/script_impl.h"
 #include "select/script_check.h"
@@ -19,6 +20,37 @@ static bool llq_too_wide(const int64_t *v)
 		if (__builtin_mul_overflow(x, v[0], &x))
 			return true;
 	return false;
+}
+
+/* Whether key @k has a 32-bit type in D, which dtrace prints in 8 columns
+ * rather than 16: pid_t and processorid_t, an int constant, and C's usual
+ * conversions over them (int op int is int; comparisons and logical
+ * operators are int; a shift has its left operand's type). */
+static bool key_is_32(const struct snode *k)
+{
+	switch (k->kind) {
+	case SN_FIELD:
+		return k->idx == SF_PID || k->idx == SF_CPU;
+	case SN_NUM:
+		return k->num >= INT32_MIN && k->num <= INT32_MAX;
+	case SN_AND: case SN_OR: case SN_XORXOR:
+		return true;
+	case SN_UNARY:
+		return k->op == ST_NOT || key_is_32(k->a);
+	case SN_COND:
+		return key_is_32(k->b) && key_is_32(k->c);
+	case SN_BINARY:
+		switch (k->op) {
+		case ST_EQ: case ST_NE: case ST_LT: case ST_LE: case ST_GT: case ST_GE:
+			return true;
+		case ST_SHL: case ST_SHR:
+			return key_is_32(k->a);
+		default:
+			return key_is_32(k->a) && key_is_32(k->b);
+		}
+	default:
+		return false;
+	}
 }
 
 int vxt_check_aggset(struct checker *k, struct snode *n)
@@ -119,6 +151,10 @@ int vxt_check_aggset(struct checker *k, struct snode *n)
 	if (a->fn < 0) {
 		a->fn = fn;
 		a->nkeys = n->nkeys;
+		a->key32 = 0;
+		for (unsigned i = 0; i < n->nkeys; i++)
+			if (key_is_32(n->keys[i]))
+				a->key32 |= 1u << i;
 		a->line = n->line;
 		a->col = n->col;
 	}
