@@ -161,6 +161,8 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 	goto *dispatch[op->code];
 do_HALT:
 	return x->rc < 0 ? x->rc : 0;
+do_RETURN:
+	return x->rc < 0 ? x->rc : (int)op->imm;
 do_CLAUSE:
 	if (s->exited)
 		return 0;
