@@ -69,6 +69,7 @@
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
 	X(GLOB,		"glob",		"rr-q")				\
+	X(NAME_MATCH,	"name_match",	"r-nt")				\
 	X(KNOWN,	"known",	"rf-")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\

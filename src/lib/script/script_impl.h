@@ -438,6 +438,14 @@ struct svar {
 	unsigned slot;		/* SN_SELF, SN_REQ: index in struct sdyn */
 };
 
+/* A name test's answers by object / command id (the name_match op): 0
+ * unknown, 1 false, 2 true; grown to the bound table's size on the first
+ * id past it. */
+struct sname_cache {
+	uint8_t *v;
+	size_t n;
+};
+
 struct vxt_script {
 	char file[256];
 	char name[64];
@@ -509,6 +517,9 @@ struct vxt_script {
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct sval *regs;
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
+	/* the name_match ops' answers (a filter's script: filter_run.c frees them) */
+	struct sname_cache *ncache;
+	unsigned nncache;
 };
 
 /* ---- running (run.c, vm.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
@@ -532,6 +543,12 @@ struct ectx {
 	bool error;
 	int rc;
 };
+
+/* Whether name test @n (an SN_GLOB of object, host or comm, or an SN_BINARY
+ * == of one with a string) holds for x->ev, its answer kept in @c for the
+ * event's object / command id once known (name_cache.c). No allocation but
+ * the cache's growth; without memory the answer is computed uncached. */
+bool vxt_name_match(struct ectx *x, const struct snode *n, struct sname_cache *c);
 
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
 struct sval vxt_sfield(const struct ectx *x, int f);

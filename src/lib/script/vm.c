@@ -308,6 +308,9 @@ do_GLOB:
 	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
 			      R(op->a).type == SV_STR ? R(op->a).s : ""));
 	NEXT();
+do_NAME_MATCH:
+	INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
+	NEXT();
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();
 do_LT: INT_OP(R(op->a).i < R(op->b).i); NEXT();

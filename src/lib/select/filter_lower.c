@@ -234,15 +234,45 @@ static unsigned label(const struct vxt_filter *f, unsigned to)
 	return to == FT_ACCEPT ? f->ntests : to == FT_REJECT ? f->ntests + 1 : to;
 }
 
-/* Test @i's node, compiled as the jump table wires it: to @tt when it
- * holds, to @ff when not, falling through to @next where one of them is. */
-static void compile_test(struct compiler *c, struct snode *n, unsigned tt, unsigned ff,
-			 unsigned next, int64_t *to)
+/* Whether test @t is of a name (object, host, comm): the name_match op,
+ * which keeps its answers per id in cache @i of the script. */
+static bool name_cached(const struct ftest *t)
 {
+	return (t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST) &&
+	       (t->op == FO_STREQ || t->op == FO_GLOB);
+}
+
+/* Test @i's node, compiled as the jump table wires it: to @tt when it
+ * holds, to @ff when not, falling through to @next where one of them is.
+ * A name test is the cached name_match op, op and phase compare their
+ * codes; the rest is the node as the script compiler compiles it. */
+static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
+			 struct snode *n, unsigned tt, unsigned ff, unsigned next, int64_t *to)
+{
+	unsigned r = 0;
+
+	if (name_cached(t)) {
+		r = vxt_cc_reg(c);
+		vxt_cc_emit(c, VXT_INSN_NAME_MATCH, r, 0, i, vxt_cc_node(c, n));
+	} else if ((t->field == FF_OP || t->field == FF_PHASE) && t->op == FO_EQ) {
+		unsigned v;	/* the code itself, not its name: the same test */
+
+		r = vxt_cc_reg(c);
+		v = vxt_cc_reg(c);
+		vxt_cc_emit(c, VXT_INSN_FIELD_RAW, r, t->field == FF_OP ? SF_OP : SF_PHASE, 0, 0);
+		vxt_cc_emit(c, VXT_INSN_INT, v, 0, 0, (int64_t)t->val);
+		vxt_cc_emit(c, VXT_INSN_EQ, r, r, v, 0);
+	}
 	if (ff == next) {
-		vxt_cc_test(c, n, true, &to[tt]);
+		if (r)
+			vxt_cc_jump(c, VXT_INSN_JUMP_IF, r, &to[tt]);
+		else
+			vxt_cc_test(c, n, true, &to[tt]);
 	} else {
-		vxt_cc_test(c, n, false, &to[ff]);
+		if (r)
+			vxt_cc_jump(c, VXT_INSN_JUMP_UNLESS, r, &to[ff]);
+		else
+			vxt_cc_test(c, n, false, &to[ff]);
 		if (tt != next)
 			vxt_cc_jump(c, VXT_INSN_JUMP, 0, &to[tt]);
 	}
@@ -279,7 +309,8 @@ struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_fi
 			ok = false;
 			break;
 		}
-		compile_test(&c, n, label(f, t->t), label(f, t->f), i ? i - 1 : f->ntests, to);
+		compile_test(&c, t, i, n, label(f, t->t), label(f, t->f), i ? i - 1 : f->ntests,
+			     to);
 	}
 	if (ok) {
 		at[f->ntests] = vxt_cc_here(&c);

@@ -4,7 +4,8 @@
  * the engine's ops, and vxt_filter_eval() runs them in the engine's one
  * loop (vm.c) over the event, in a script of the filter's own that holds
  * what the ops read beyond the event: the bound object and command tables,
- * the time origin, the registers, and the event's intervals. `spec` is a
+ * the time origin, the registers, the event's intervals, and the answers
+ * of its name tests per object / command id (name_cache.c). `spec` is a
  * constant in each of two programs, one for each of its values. Evaluation
  * allocates nothing. The rest is what the table tells: the fields it reads,
  * the kernel's word tests (vxt_ftest_lower()).
@@ -29,6 +30,9 @@ static void run_free(struct vxt_script *s)
 	for (size_t i = 0; i < s->nmem; i++)
 		free(s->mem[i]);
 	free(s->mem);
+	for (unsigned i = 0; s->ncache && i < s->nncache; i++)
+		free(s->ncache[i].v);
+	free(s->ncache);
 	free(s->regs);
 	vxt_phasepair_free(s->pp);
 	free(s);
@@ -67,6 +71,10 @@ int vxt_filter_make_programs(struct vxt_filter *f)
 	f->uses_iv = vxt_filter_uses_intervals(f);
 	if (!s || !f->x || (f->uses_iv && !(s->pp = vxt_phasepair_new())))
 		return -ENOMEM;
+	s->nncache = f->ntests;		/* one per test; the name tests use theirs */
+	s->ncache = calloc(f->ntests ? f->ntests : 1, sizeof(*s->ncache));
+	if (!s->ncache)
+		return -ENOMEM;
 	f->x->s = s;
 	vxt_ivals_unset(&s->iv);
 	f->prog[0] = vxt_filter_program(s, f, 0);
@@ -81,8 +89,13 @@ int vxt_filter_make_programs(struct vxt_filter *f)
 void vxt_filter_bind(struct vxt_filter *f, const struct vxt_objtab *objs,
 		     const struct vxt_strtab *strs)
 {
-	f->run->objs = objs;
-	f->run->strs = strs;
+	struct vxt_script *s = f->run;
+
+	s->objs = objs;
+	s->strs = strs;
+	for (unsigned i = 0; i < s->nncache; i++)	/* other names: forget the answers */
+		if (s->ncache[i].v)
+			memset(s->ncache[i].v, 0, s->ncache[i].n);
 }
 
 void vxt_filter_set_time_base(struct vxt_filter *f, uint64_t base_ns)

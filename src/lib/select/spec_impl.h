@@ -34,7 +34,8 @@ struct snode *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter 
 /* Filter @f's jump table compiled test by test into a program of @s (its
  * nodes allocated in @s), `spec` read as the constant @spec: run by
  * vxt_program_run(), it returns 1 when @f accepts the event, else 0
- * (filter_run.c). @return it (caller frees with vxt_program_free()),
+ * (filter_run.c). Name test i keeps its answers in s->ncache[i] (@s has
+ * f->ntests of them). @return it (caller frees with vxt_program_free()),
  * or NULL when out of memory. */
 struct vxt_program;
 struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_filter *f,
