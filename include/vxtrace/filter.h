@@ -17,8 +17,8 @@
  *   vxt_filter_free(f);
  *
  * Names of objects and commands are looked up in the tables the filter is
- * bound to at each evaluation, so the tables may grow while the filter is
- * in use.
+ * bound to; the result is kept per object / command id, so the tables may
+ * grow while the filter is in use, but an id must never change its name.
  */
 #ifndef VXTRACE_FILTER_H
 #define VXTRACE_FILTER_H
@@ -87,7 +87,7 @@ struct vxt_filter *vxt_filter_compile_opts(const char *expr, const struct vxt_fi
 /* Free @f; NULL is fine. */
 void vxt_filter_free(struct vxt_filter *f);
 
-/* Bind @f to other tables. Can't fail. */
+/* Bind @f to other tables and forget the name matches it kept. Can't fail. */
 void vxt_filter_bind(struct vxt_filter *f, const struct vxt_objtab *objs,
 		     const struct vxt_strtab *strs);
 
