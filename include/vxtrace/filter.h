@@ -4,8 +4,9 @@
  *
  *   op == write && latency > 20ms && object ~ "sd*"
  *
- * It is compiled once into a compact jump table and then evaluated per event
- * without allocation. The language is specified in formats/filter.md.
+ * It is compiled once into the script engine's ops (a filter is a D
+ * predicate) and then run per event by the engine's loop, without
+ * allocation. The language is specified in formats/filter.md.
  *
  *   char err[VXT_ERRBUF_SIZE];
  *   struct vxt_filter *f = vxt_filter_compile(expr, objs, strs, err);
@@ -16,7 +17,7 @@
  *   vxt_filter_free(f);
  *
  * Names of objects and commands are looked up in the tables the filter is
- * bound to; the result is cached per object / command id, so the tables may
+ * bound to; the result is kept per object / command id, so the tables may
  * grow while the filter is in use, but an id must never change its name.
  */
 #ifndef VXTRACE_FILTER_H
@@ -86,7 +87,7 @@ struct vxt_filter *vxt_filter_compile_opts(const char *expr, const struct vxt_fi
 /* Free @f; NULL is fine. */
 void vxt_filter_free(struct vxt_filter *f);
 
-/* Bind @f to other tables and forget cached name matches. Can't fail. */
+/* Bind @f to other tables and forget the name matches it kept. Can't fail. */
 void vxt_filter_bind(struct vxt_filter *f, const struct vxt_objtab *objs,
 		     const struct vxt_strtab *strs);
 
@@ -95,8 +96,8 @@ void vxt_filter_bind(struct vxt_filter *f, const struct vxt_objtab *objs,
 void vxt_filter_set_time_base(struct vxt_filter *f, uint64_t base_ns);
 
 /*
- * @return whether @ev matches. No allocation; @f is not const because name
- * matches are cached in it (one filter per thread).
+ * @return whether @ev matches. No allocation; @f is not const because it
+ * holds the state its program runs in (one filter per thread).
  */
 bool vxt_filter_matches(struct vxt_filter *f, const struct vxt_event *ev);
 

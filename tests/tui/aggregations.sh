@@ -53,7 +53,7 @@ ref() {
 		order(n); for (i = 1; i <= no; i++) printf "  %-50s %16d\n", ord[i], n[ord[i]]
 		order(s); for (i = 1; i <= no; i++) printf "  %-50s %16d\n", ord[i], s[ord[i]]
 		order(av); for (i = 1; i <= no; i++) printf "  %-50s %16d\n", ord[i], av[ord[i]]
-		printf "  %16d\n  %16d\n", mn, mx
+		printf " %16d\n %16d\n", mn, mx	# no key: " %16lld" (dt_consume.c)
 		order(n)
 		for (k = 1; k <= no; k++) { o = ord[k]; print "  " o; head()
 			for (i = qlo[o] - 1; i <= qhi[o] + 1; i++) row(qlab(i), qc[o, i] + 0, n[o]) }

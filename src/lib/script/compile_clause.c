@@ -333,6 +333,11 @@ static void program_free(struct vxt_program *p)
 	free(p);
 }
 
+void vxt_program_free(struct vxt_program *p)
+{
+	program_free(p);
+}
+
 void vxt_program_free_script(struct vxt_script *s)
 {
 	for (unsigned k = 0; k < SON_COUNT; k++)

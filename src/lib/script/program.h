@@ -28,6 +28,7 @@
  * i integer, q string, t tree node, a aggregation, - unused) */
 #define VXT_INSNS(X)							\
 	X(HALT,		"halt",		"-----")			\
+	X(RETURN,	"return",	"---i")				\
 	X(CLAUSE,	"clause",	"xcpj")				\
 	X(JUMP,		"jump",		"---j")				\
 	X(JUMP_UNLESS,	"jump_unless",	"-r-j")				\
@@ -68,6 +69,7 @@
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
 	X(GLOB,		"glob",		"rr-q")				\
+	X(NAME_MATCH,	"name_match",	"r-nt")				\
 	X(KNOWN,	"known",	"rf-")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\
@@ -142,9 +144,12 @@ struct vxt_program {
  * its aggregation statements their caches. @return 0 or -ENOMEM. */
 int vxt_program_compile_script(struct vxt_script *s);
 void vxt_program_free_script(struct vxt_script *s);
+/* Free a program made alone (a filter's, filter_lower.c); NULL is fine. */
+void vxt_program_free(struct vxt_program *p);
 
-/* Run @p for the firing in @x (x->probe, x->ev set). @return 0 or
- * negative (out of memory, the sink's error); exit() stops it. */
+/* Run @p for the firing in @x (x->probe, x->ev set). @return 0, or the
+ * value of the return op that ended it (a filter's answer), or negative
+ * (out of memory, the sink's error); exit() stops it. */
 int vxt_program_run(struct ectx *x, const struct vxt_program *p);
 
 /* The listing of every program of @s, one op a line. */

@@ -43,7 +43,7 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 		if (fmt)
 			vxt_sagg_printa(s, a, fmt, f);
 		else
-			vxt_sagg_print(s, a, f);
+			vxt_sagg_print(s, a, !at_end || !ftell(f), f);
 		if (clear)
 			vxt_sagg_clear(s, a, false, 0);
 	}

@@ -291,6 +291,7 @@ struct sagg {
 	char name[64];
 	int fn;			/* enum sfunc; -1 until first defined */
 	unsigned nkeys;
+	uint32_t key32;		/* keys whose D type is 32 bits wide (bit i: key i) */
 	int64_t lq_lo, lq_hi, lq_step;	/* lquantize; llquantize: low, high, nsteps */
 	int64_t llq_factor;		/* llquantize */
 	unsigned line, col;	/* where first defined */
@@ -344,8 +345,10 @@ struct sfast {
 	struct sfastent *e;
 	size_t cap, n;
 };
-/* Print @a in DTrace's layout into @out (an open memstream). */
-void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out);
+/* Print @a in DTrace's layout into @out (an open memstream), after an
+ * empty line when @lead (printa's; dtrace(1) prints one before all the
+ * aggregations left at the end). */
+void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, bool lead, FILE *out);
 /* Print @a as printa(@fmt, @a) does: the format once per entry. */
 void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sfmt *fmt,
 		     FILE *out);
@@ -435,6 +438,14 @@ struct svar {
 	unsigned slot;		/* SN_SELF, SN_REQ: index in struct sdyn */
 };
 
+/* A name test's answers by object / command id (the name_match op): 0
+ * unknown, 1 false, 2 true; grown to the bound table's size on the first
+ * id past it. */
+struct sname_cache {
+	uint8_t *v;
+	size_t n;
+};
+
 struct vxt_script {
 	char file[256];
 	char name[64];
@@ -506,6 +517,9 @@ struct vxt_script {
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct sval *regs;
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
+	/* the name_match ops' answers (a filter's script: filter_run.c frees them) */
+	struct sname_cache *ncache;
+	unsigned nncache;
 };
 
 /* ---- running (run.c, vm.c, script_eval.c, script_dyn.c, script_spec.c) ---- */
@@ -530,12 +544,22 @@ struct ectx {
 	int rc;
 };
 
+/* Whether name test @n (an SN_GLOB of object, host or comm, or an SN_BINARY
+ * == of one with a string) holds for x->ev, its answer kept in @c for the
+ * event's object / command id once known (name_cache.c). No allocation but
+ * the cache's growth; without memory the answer is computed uncached. */
+bool vxt_name_match(struct ectx *x, const struct snode *n, struct sname_cache *c);
+
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
 struct sval vxt_sfield(const struct ectx *x, int f);
 /* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
  * zero is a run-time error (x->error) and gives 0. */
 int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
 const char *vxt_sprobe_name(unsigned bit);
+/* The FUNCTION part of probe @bit's description, as dtrace shows it in its
+ * FUNCTION:NAME column and probefunc (io:genunix:bdev_strategy:start,
+ * io:genunix:biodone:done; "" for BEGIN, END, ticks and lost). Can't fail. */
+const char *vxt_sprobe_func(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)
  * when the script escapes its output. */

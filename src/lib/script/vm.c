@@ -161,6 +161,8 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 	goto *dispatch[op->code];
 do_HALT:
 	return x->rc < 0 ? x->rc : 0;
+do_RETURN:
+	return x->rc < 0 ? x->rc : (int)op->imm;
 do_CLAUSE:
 	if (s->exited)
 		return 0;
@@ -305,6 +307,9 @@ do_KNOWN:
 do_GLOB:
 	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
 			      R(op->a).type == SV_STR ? R(op->a).s : ""));
+	NEXT();
+do_NAME_MATCH:
+	INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
 	NEXT();
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();

@@ -1,11 +1,13 @@
 /* filter_impl.h - the filter's tokens and compiled form (internal to libvxtrace)
  *
  * filter_lex.c turns text into tokens, filter_parse.c turns tokens into a
- * jump table of tests, filter_eval.c runs it. A compiled filter is an array of
- * tests; each test compares one field of the event and names the test to run
- * next when it holds (t) and when it does not (f). Two pseudo-indexes end the
- * walk: FT_ACCEPT and FT_REJECT. && , || and ! are only wiring, so evaluation
- * is a loop with no stack and no allocation.
+ * jump table of tests, filter_lower.c compiles the table into the script
+ * engine's ops (each test a D comparison, the wiring jumps), and
+ * filter_run.c runs them in the engine's one loop. The table is an array of
+ * tests; each test compares one field of the event and names the test to
+ * run next when it holds (t) and when it does not (f). Two pseudo-indexes
+ * end the walk: FT_ACCEPT and FT_REJECT. && , || and ! are only wiring.
+ * The kernel's subset (filter_kernel.c) is the plain tests of the table.
  */
 #ifndef VXT_FILTER_IMPL_H
 #define VXT_FILTER_IMPL_H
@@ -73,12 +75,6 @@ enum fop {
 
 #define FT_ACCEPT 0xffffu
 #define FT_REJECT 0xfffeu
-/* One name test's answers by object / command id: 0 unknown, 1 false, 2 true;
- * grown to the bound table's size on the first id past it. */
-struct fcache {
-	uint8_t *v;
-	size_t n;
-};
 
 enum fkind {
 	FK_RANGE,		/* lo <= field <= lo + span, on a masked word */
@@ -95,7 +91,6 @@ struct ftest {
 	uint8_t shift;		/* ... and the field's bit offset in it */
 	uint16_t t, f;		/* next test when true / false */
 	uint32_t str;		/* name ops: offset of the pattern in ->pool */
-	uint32_t cache;		/* name ops: index in ->cache */
 	uint64_t mask, lo, span;
 	uint64_t val;
 };
@@ -103,29 +98,26 @@ struct ftest {
 /* Fill in kind, word, shift, mask, lo, span from field, op and val. */
 void vxt_ftest_lower(struct ftest *t);
 
+struct vxt_script;
+struct vxt_program;
+struct ectx;
+
 struct vxt_filter {
-	const struct vxt_objtab *objs;
-	const struct vxt_strtab *strs;
-	uint64_t time_base;
 	uint16_t entry;
 	unsigned ntests;
 	struct ftest *tests;
 	char *pool;		/* NUL-terminated patterns */
-	struct fcache *cache;	/* one per name test */
-	size_t ncache;
-	uint64_t lookups;	/* names looked up and matched (not from a cache) */
 	char *src;
-	uint8_t *table;		/* NULL, or the answer for each outcome of all tests */
-	bool all_fast;		/* with ->table: no FK_SLOW test */
+	/* what runs: the table as ops of the script engine, in a script of
+	 * their own (bound tables, time origin, registers, intervals) */
+	struct vxt_script *run;
+	struct vxt_program *prog[2];	/* `spec` false, true (the same without spec) */
+	struct ectx *x;		/* the firing the programs run for: ->ev set per event */
+	bool uses_iv;
 };
 
-/* Filters of at most this many tests are run without a walk: every test is
- * computed (plain ones without branches), and the outcome bits index a
- * precomputed truth table. */
-#define FT_TABLE_TESTS 12
-
-/* Build ->table when the filter qualifies. @return 0 or -ENOMEM. */
-int vxt_filter_make_table(struct vxt_filter *f);
+/* Compile @f's table into its programs (filter_run.c). @return 0 or -ENOMEM. */
+int vxt_filter_make_programs(struct vxt_filter *f);
 
 /* 1 when @f is exactly `spec`, 0 when exactly `!spec`, else -1 (lets the
  * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */

@@ -10,12 +10,16 @@
  * an interval known (the known op, before it compares, as the filter
  * tests it), and `spec`, the event's key has an active speculation). The
  * table becomes && || ! and ?: of those tests (ACCEPT is 1, REJECT 0; a
- * test several others lead to is one node they share). Only a number past
- * INT64_MAX (D compares signed) keeps the filter's own predicate step.
+ * test several others lead to is one node they share). D compares signed:
+ * a number past INT64_MAX is its bit pattern, and an unsigned x <= V of
+ * such a V is `x >= 0 || x <= V` in signed terms (the numbers below 2^63
+ * all are, and the others keep their order). `spec` is the keyed node, or,
+ * for a filter run alone (filter_run.c), the constant it is known to be.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "script/compile_impl.h"
 #include "script/script_impl.h"
 #include "select/filter_impl.h"
 #include "select/spec_impl.h"
@@ -25,6 +29,7 @@ struct lowering {
 	const struct vxt_filter *f;
 	struct snode **done;	/* the node of each test, once made */
 	struct snode *yes, *no;
+	int spec;		/* -1: the keyed node; else the value of `spec` */
 };
 
 static struct snode *node(struct lowering *l, unsigned kind, unsigned type)
@@ -91,6 +96,20 @@ static int field_of(unsigned ff)
 	}
 }
 
+/* Unsigned @fld < @val (@lt) or <= @val, @val past INT64_MAX (its bit
+ * pattern in val->num): `fld >= 0 || fld <= val` in signed terms. */
+static struct snode *unsigned_le(struct lowering *l, struct snode *fld, struct snode *val,
+				 bool lt)
+{
+	struct snode *zero = node(l, SN_NUM, SV_INT), *again = node(l, SN_FIELD, SV_INT);
+
+	if (!zero || !again)
+		return NULL;
+	again->idx = fld->idx;
+	return pair(l, SN_OR, ST_OROR, pair(l, SN_BINARY, ST_GE, again, zero),
+		    pair(l, SN_BINARY, lt ? ST_LT : ST_LE, fld, val));
+}
+
 /* Test @t as a D node, NULL when it has none (or out of memory). */
 static struct snode *test_node(struct lowering *l, const struct ftest *t)
 {
@@ -101,10 +120,12 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 	struct snode *fld, *val;
 
 	if (t->field == FF_SPEC && t->op == FO_TRUE) {
-		struct snode *n = node(l, SN_KEYED, SV_INT);
+		struct snode *n = node(l, l->spec < 0 ? SN_KEYED : SN_NUM, SV_INT);
 
-		if (n)
+		if (n && l->spec < 0)
 			n->idx = SK_ACTIVE;
+		else if (n)
+			n->num = l->spec;
 		return n;
 	}
 	if (t->op == FO_SET && field >= SF_Q2D && field <= SF_I2D &&
@@ -120,8 +141,7 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 		return val;
 	}
 	if (field < 0 || (name ? t->op != FO_STREQ : code ? t->op != FO_EQ : op > FO_BITS) ||
-	    (t->field == FF_DEV) != (t->op == FO_DEVCMP) ||
-	    (!name && t->val > INT64_MAX))	/* D compares signed */
+	    (t->field == FF_DEV) != (t->op == FO_DEVCMP))
 		return NULL;
 	fld = node(l, SN_FIELD, name || code ? SV_STR : SV_INT);
 	val = node(l, name || code ? SN_STR : SN_NUM, name || code ? SV_STR : SV_INT);
@@ -137,6 +157,8 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 		val->num = (int64_t)t->val;
 	if (op == FO_EQ && !name && !code && !t->val)
 		return negate(l, fld);	/* field == 0 as !field */
+	if ((op == FO_LT || op == FO_LE) && !name && !code && t->val > INT64_MAX)
+		return unsigned_le(l, fld, val, op == FO_LT);
 	switch (op) {
 	case FO_EQ: case FO_STREQ: return pair(l, SN_BINARY, ST_EQ, fld, val);
 	case FO_LT: return pair(l, SN_BINARY, ST_LT, fld, val);
@@ -187,7 +209,12 @@ static struct snode *lower_at(struct lowering *l, unsigned at, unsigned depth)
 
 struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
 {
-	struct lowering l = { .s = s, .f = f };
+	return vxt_filter_lower_as(s, f, -1);
+}
+
+struct snode *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec)
+{
+	struct lowering l = { .s = s, .f = f, .spec = spec };
 	struct snode *n = NULL;
 
 	l.done = calloc(f->ntests + 1, sizeof(*l.done));
@@ -199,4 +226,105 @@ struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
 	}
 	free(l.done);
 	return n;
+}
+
+/* The label of jump target @to: a test, then ACCEPT and REJECT. */
+static unsigned label(const struct vxt_filter *f, unsigned to)
+{
+	return to == FT_ACCEPT ? f->ntests : to == FT_REJECT ? f->ntests + 1 : to;
+}
+
+/* Whether test @t is of a name (object, host, comm): the name_match op,
+ * which keeps its answers per id in cache @i of the script. */
+static bool name_cached(const struct ftest *t)
+{
+	return (t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST) &&
+	       (t->op == FO_STREQ || t->op == FO_GLOB);
+}
+
+/* Test @i's node, compiled as the jump table wires it: to @tt when it
+ * holds, to @ff when not, falling through to @next where one of them is.
+ * A name test is the cached name_match op, op and phase compare their
+ * codes; the rest is the node as the script compiler compiles it. */
+static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
+			 struct snode *n, unsigned tt, unsigned ff, unsigned next, int64_t *to)
+{
+	unsigned r = 0;
+
+	if (name_cached(t)) {
+		r = vxt_cc_reg(c);
+		vxt_cc_emit(c, VXT_INSN_NAME_MATCH, r, 0, i, vxt_cc_node(c, n));
+	} else if ((t->field == FF_OP || t->field == FF_PHASE) && t->op == FO_EQ) {
+		unsigned v;	/* the code itself, not its name: the same test */
+
+		r = vxt_cc_reg(c);
+		v = vxt_cc_reg(c);
+		vxt_cc_emit(c, VXT_INSN_FIELD_RAW, r, t->field == FF_OP ? SF_OP : SF_PHASE, 0, 0);
+		vxt_cc_emit(c, VXT_INSN_INT, v, 0, 0, (int64_t)t->val);
+		vxt_cc_emit(c, VXT_INSN_EQ, r, r, v, 0);
+	}
+	if (ff == next) {
+		if (r)
+			vxt_cc_jump(c, VXT_INSN_JUMP_IF, r, &to[tt]);
+		else
+			vxt_cc_test(c, n, true, &to[tt]);
+	} else {
+		if (r)
+			vxt_cc_jump(c, VXT_INSN_JUMP_UNLESS, r, &to[ff]);
+		else
+			vxt_cc_test(c, n, false, &to[ff]);
+		if (tt != next)
+			vxt_cc_jump(c, VXT_INSN_JUMP, 0, &to[tt]);
+	}
+	c->next_reg = 1;
+}
+
+struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_filter *f,
+				       int spec)
+{
+	struct lowering l = { .s = s, .f = f, .spec = spec };
+	struct vxt_program *p = calloc(1, sizeof(*p));
+	struct compiler c = { .s = s, .p = p, .has_event = true, .next_reg = 1 };
+	unsigned nl = f->ntests + 2, entry = label(f, f->entry);
+	int64_t *to = malloc(nl * sizeof(*to));
+	unsigned *at = malloc(nl * sizeof(*at));
+	bool ok = p && to && at;
+
+	if (ok) {
+		p->title = "filter";
+		p->nregs = 1;
+		for (unsigned i = 0; i < nl; i++)
+			to[i] = NO_FIXUP;
+		/* tests from the last: the parser's jumps all go to lower indexes,
+		 * so most fall through to the next one emitted */
+		if (entry != (f->ntests ? f->ntests - 1 : f->ntests))
+			vxt_cc_jump(&c, VXT_INSN_JUMP, 0, &to[entry]);
+	}
+	for (unsigned i = f->ntests; ok && i-- > 0;) {
+		const struct ftest *t = &f->tests[i];
+		struct snode *n = test_node(&l, t);
+
+		at[i] = vxt_cc_here(&c);
+		if (!n) {
+			ok = false;
+			break;
+		}
+		compile_test(&c, t, i, n, label(f, t->t), label(f, t->f), i ? i - 1 : f->ntests,
+			     to);
+	}
+	if (ok) {
+		at[f->ntests] = vxt_cc_here(&c);
+		vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 1);
+		at[f->ntests + 1] = vxt_cc_here(&c);
+		vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 0);
+		for (unsigned i = 0; i < nl; i++)
+			vxt_cc_patch(&c, to[i], at[i]);
+	}
+	free(to);
+	free(at);
+	if (!ok || c.rc < 0) {
+		vxt_program_free(p);
+		return NULL;
+	}
+	return p;
 }

@@ -38,7 +38,7 @@ struct fparser {
 	unsigned ntokens;
 	struct fnode *nodes;
 	size_t nnodes, capnodes;
-	unsigned ntests, ncached;
+	unsigned ntests;
 	char *pool;
 	size_t poollen, poolcap;
 	struct vxt_filter *f;		/* being filled by codegen */
@@ -293,7 +293,6 @@ static int name_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 	n = new_test(p, v, fld, glob ? FO_GLOB : FO_STREQ, cmp == TK_NE || cmp == TK_NMATCH);
 	if (n < 0 || pool_add(p, value_text(p, v, b, sizeof(b)), &p->nodes[n].test.str) < 0)
 		return -1;
-	p->nodes[n].test.cache = p->ncached++;
 	return n;
 }
 
@@ -352,7 +351,6 @@ static int make_test(struct fparser *p, enum ffield fld, enum ftok cmp,
 				return -1;
 			p->nodes[n].test.aux = fop;
 			p->nodes[n].test.val = val;
-			p->nodes[n].test.cache = p->ncached++;
 			return n;
 		}
 		break;
@@ -601,18 +599,16 @@ static struct vxt_filter *build(struct fparser *p, int root, const char *expr)
 	if (!f)
 		return NULL;
 	f->tests = calloc(p->ntests ? p->ntests : 1, sizeof(*f->tests));
-	f->ncache = p->ncached;
-	f->cache = calloc(f->ncache ? f->ncache : 1, sizeof(*f->cache));
 	f->src = strdup(expr);
 	f->pool = p->pool;
 	p->pool = NULL;
-	if (!f->tests || !f->cache || !f->src) {
+	if (!f->tests || !f->src) {
 		vxt_filter_free(f);
 		return NULL;
 	}
 	p->f = f;
 	f->entry = gen(p, root, FT_ACCEPT, FT_REJECT);
-	if (vxt_filter_make_table(f) < 0) {
+	if (vxt_filter_make_programs(f) < 0) {
 		vxt_filter_free(f);
 		return NULL;
 	}

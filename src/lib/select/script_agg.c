@@ -124,6 +124,8 @@ static unsigned qz_bucket(int64_t v)
 	return 63 - (unsigned)(63 - __builtin_clzll((uint64_t)-v));
 }
 
+#define QZ_ZERO 64	/* quantize: the bucket of 0 */
+
 static int64_t qz_value(unsigned i)
 {
 	if (i == 64)
@@ -327,20 +329,22 @@ static struct sent **sorted(struct sagg *a, size_t *n)
 	return v;
 }
 
-static void print_keys(const struct vxt_script *s, const struct skey *k, FILE *out,
-		       bool own_line)
+/* Keys as dt_print_datum() prints them (dt_consume.c): a string "  %-50s",
+ * an integer " %16lld", or " %8d" when its D type is 32 bits wide
+ * (a->key32). */
+static void print_keys(const struct vxt_script *s, const struct sagg *a, const struct skey *k,
+		       FILE *out)
 {
 	char esc[S_TEXT_MAX];
 
 	for (uint32_t i = 0; i < k->n; i++) {
 		if (k->k[i].type == SV_STR)
-			fprintf(out, own_line ? "  %s" : k->n > 1 ? "  %-16s" : "  %-50s",
-				vxt_sprintable(s, k->k[i].s, esc, sizeof(esc)));
+			fprintf(out, "  %-50s", vxt_sprintable(s, k->k[i].s, esc, sizeof(esc)));
+		else if (a->key32 >> i & 1)
+			fprintf(out, " %8" PRId32, (int32_t)k->k[i].i);
 		else
-			fprintf(out, "  %16" PRId64, k->k[i].i);
+			fprintf(out, " %16" PRId64, k->k[i].i);
 	}
-	if (own_line && k->n)
-		fputc('\n', out);
 }
 
 static void dist_row(FILE *out, const char *label, uint64_t n, uint64_t total)
@@ -379,7 +383,7 @@ static void llq_label(const struct sagg *a, unsigned i, unsigned nb, char *label
 	snprintf(label, size, i == nb - 1 ? ">= %" PRId64 : "%" PRId64, value);
 }
 
-static void print_dist(const struct sagg *a, const struct saggval *d, bool keyed, FILE *out)
+static void print_dist(const struct sagg *a, const struct saggval *d, FILE *out)
 {
 	unsigned nb = vxt_sagg_nbuckets(a), first = nb, last = 0;
 	uint64_t total = 0;
@@ -392,13 +396,16 @@ static void print_dist(const struct sagg *a, const struct saggval *d, bool keyed
 			last = i;
 			total += d->buckets[i];
 		}
-	if (first == nb)
-		return;
-	if (first > 0)
-		first--;
-	if (last + 1 < nb)
-		last++;
-	fprintf(out, "%s%16s %41s %-9s\n", keyed ? "" : "\n", "value", "------------- Distribution -------------",
+	if (first == nb) {	/* cleared: the buckets around zero, as dtrace */
+		first = a->fn == FN_QUANTIZE ? QZ_ZERO - 1 : 0;
+		last = a->fn == FN_QUANTIZE ? QZ_ZERO + 1 : a->fn == FN_LQUANTIZE ? 2 : 1;
+	} else {
+		if (first > 0)
+			first--;
+		if (last + 1 < nb)
+			last++;
+	}
+	fprintf(out, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------",
 		"count");
 	for (unsigned i = first; i <= last; i++) {
 		if (a->fn == FN_QUANTIZE) {
@@ -417,7 +424,7 @@ static void print_dist(const struct sagg *a, const struct saggval *d, bool keyed
 	}
 }
 
-void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
+void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, bool lead, FILE *out)
 {
 	size_t n;
 	struct sent **v;
@@ -430,20 +437,21 @@ void vxt_sagg_print(const struct vxt_script *s, struct sagg *a, FILE *out)
 	v = sorted(a, &n);
 	if (!v)
 		return;
-	fputc('\n', out);
+	if (lead)
+		fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct saggval *d = vxt_sent_value(&a->tab, v[i]);
 		struct skey k;
 
 		vxt_sent_key(v[i], &k);
-		if (dist) {
-			print_keys(s, &k, out, true);
-			print_dist(a, d, k.n > 0, out);
-			fputc('\n', out);
-		} else {
-			print_keys(s, &k, out, false);
-			fprintf(out, "%s%16" PRId64 "\n", k.n ? " " : "  ", shown_value(a, d));
-		}
+		print_keys(s, a, &k, out);
+		if (dist)
+			print_dist(a, d, out);
+		else if (a->fn == FN_STDDEV)
+			fprintf(out, " %16" PRIu64, (uint64_t)shown_value(a, d));
+		else
+			fprintf(out, " %16" PRId64, shown_value(a, d));
+		fputc('\n', out);	/* dt_print_aggs() ends each entry so */
 	}
 	free(v);
 }
@@ -469,7 +477,7 @@ void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sf
 			if (!c->conv) {
 				fwrite(c->text, 1, c->tlen, out);
 			} else if (c->conv == '@' && dist) {
-				print_dist(a, d, false, out);
+				print_dist(a, d, out);
 			} else if (c->conv == '@') {
 				vxt_script_format_conv(c, false, shown_value(a, d), NULL, buf,
 						       sizeof(buf));

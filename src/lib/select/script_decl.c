@@ -120,22 +120,11 @@ bool vxt_sd_const(const struct snode *n, int64_t *v)
 			return false;
 		*v = n->op == ST_NOT ? !a : n->op == ST_TILDE ? ~a : (int64_t)(0 - (uint64_t)a);
 		return true;
-	case SN_AND:
+	case SN_AND: case SN_OR:	/* short-circuit: a known left may decide */
 		if (!vxt_sd_const(n->a, &a))
 			return false;
-		if (!a) {
-			*v = 0;
-			return true;
-		}
-		if (!vxt_sd_const(n->b, &b))
-			return false;
-		*v = b != 0;
-		return true;
-	case SN_OR:
-		if (!vxt_sd_const(n->a, &a))
-			return false;
-		if (a) {
-			*v = 1;
+		if ((a != 0) == (n->kind == SN_OR)) {
+			*v = a != 0;
 			return true;
 		}
 		if (!vxt_sd_const(n->b, &b))
@@ -212,7 +201,7 @@ bool vxt_snode_cond_action(const struct snode *n)
 
 /* ---- declarations ---- */
 
-static bool is_type_word(const struct sparser *p, const char *w)
+bool vxt_sd_is_type(const struct sparser *p, const char *w)
 {
 	static const char *const words[] = {
 		"int", "char", "short", "long", "signed", "unsigned", "string", "void",
@@ -232,16 +221,11 @@ static bool is_type_word(const struct sparser *p, const char *w)
 	return false;
 }
 
-bool vxt_sd_is_type(const struct sparser *p, const char *w)
-{
-	return is_type_word(p, w);
-}
-
 int vxt_sd_skip_type(struct sparser *p)
 {
 	struct stoken *t;
 
-	while ((t = vxt_sp_peek(p))->type == ST_IDENT && is_type_word(p, t->str)) {
+	while ((t = vxt_sp_peek(p))->type == ST_IDENT && vxt_sd_is_type(p, t->str)) {
 		bool tagged = !strcmp(t->str, "struct") || !strcmp(t->str, "union") ||
 			      !strcmp(t->str, "enum");
 
@@ -254,8 +238,9 @@ int vxt_sd_skip_type(struct sparser *p)
 	return 0;
 }
 
-/* Skip to the ';' that ends a declaration, over balanced braces. */
-static int skip_decl(struct sparser *p)
+/* Skip to the ';' that ends a declaration, over balanced braces; the last
+ * name outside braces into @last (may be NULL), a typedef's new name. */
+static int skip_decl(struct sparser *p, const char **last)
 {
 	int depth = 0;
 
@@ -269,6 +254,8 @@ static int skip_decl(struct sparser *p)
 			depth++;
 		else if (t->type == ST_RBRACE)
 			depth--;
+		else if (t->type == ST_IDENT && depth == 0 && last)
+			*last = t->str;
 		else if (t->type == ST_SEMI && depth <= 0)
 			return 0;
 	}
@@ -307,23 +294,9 @@ static int decl_inline(struct sparser *p, const struct stoken *at)
 static int decl_typedef(struct sparser *p)
 {
 	const char *last = NULL;
-	int depth = 0;
 
-	for (;;) {
-		struct stoken *t = vxt_sp_peek(p);
-
-		if (t->type == ST_END || t->type == ST_ERROR)
-			return vxt_sp_syntax(p, t);
-		vxt_sp_take(p);
-		if (t->type == ST_LBRACE)
-			depth++;
-		else if (t->type == ST_RBRACE)
-			depth--;
-		else if (t->type == ST_IDENT && depth == 0)
-			last = t->str;
-		else if (t->type == ST_SEMI && depth <= 0)
-			break;
-	}
+	if (skip_decl(p, &last) < 0)
+		return -EINVAL;
 	if (last && p->ntypedefs < sizeof(p->typedefs) / sizeof(p->typedefs[0]))
 		p->typedefs[p->ntypedefs++] = last;
 	return 0;
@@ -339,14 +312,14 @@ int vxt_sd_toplevel(struct sparser *p, const struct stoken *t, bool *handled)
 		return 0;
 	if (!strcmp(w, "inline") || !strcmp(w, "typedef") || !strcmp(w, "self") ||
 	    !strcmp(w, "this") || !strcmp(w, "static") || !strcmp(w, "extern") ||
-	    is_type_word(p, w)) {
+	    vxt_sd_is_type(p, w)) {
 		*handled = true;
 		vxt_sp_take(p);
 		if (!strcmp(w, "inline"))
 			return decl_inline(p, &at);
 		if (!strcmp(w, "typedef"))
 			return decl_typedef(p);
-		return skip_decl(p);	/* types come from assignments */
+		return skip_decl(p, NULL);	/* types come from assignments */
 	}
 	if (!strcmp(w, "translator") || !strcmp(w, "provider")) {
 		*handled = true;

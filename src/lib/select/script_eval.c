@@ -87,7 +87,7 @@ static const char *probe_part(unsigned bit, int f)
 		return "io";
 	if (f == SF_PROBEMOD)
 		return "genunix";
-	return bit & (SP_DONE | SP_ERROR) ? "biodone" : bit & SP_START ? "bdev_strategy" : "";
+	return vxt_sprobe_func(bit);
 }
 
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)

@@ -43,6 +43,20 @@ static const struct { const char *name; int val; } errnos[] = {
 	{ "ENOMEDIUM", 123 }, { "EMEDIUMTYPE", 124 }, { "ECANCELED", 125 },
 };
 
+/* illumos's io provider fires start in bdev_strategy() and done in
+ * biodone(); the probes it lacks are named by the Linux function the block
+ * layer's tracepoint fires in (formats/script.md). */
+const char *vxt_sprobe_func(unsigned bit)
+{
+	switch (bit) {
+	case SP_START: return "bdev_strategy";
+	case SP_DONE: case SP_ERROR: return "biodone";
+	case SP_QUEUE: return "submit_bio";
+	case SP_REQUEUE: return "blk_mq_requeue_request";
+	default: return "";
+	}
+}
+
 int vxt_script_field(const char *name)
 {
 	for (int i = 0; i < SF_COUNT; i++)

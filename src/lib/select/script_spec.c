@@ -76,7 +76,8 @@ static int header(struct vxt_script *s)
 static int deliver(struct vxt_script *s, const struct srec *r, const char *text, size_t tlen,
 		   uint64_t spec)
 {
-	const char *name;
+	char name[64];		/* FUNCTION:NAME */
+	unsigned probe;
 	size_t len = 0;
 	int rc = header(s);
 
@@ -84,9 +85,10 @@ static int deliver(struct vxt_script *s, const struct srec *r, const char *text,
 		return rc;
 	if (s->opt.quiet)
 		return to_sink(s, r, spec, text, tlen);
-	name = vxt_sprobe_name(1u << (r->m >> SREC_PROBE_SHIFT & 0xf));
-	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %*s:%s ", r->ev.cpu,
-			 (unsigned)(r->m >> SREC_CLAUSE_SHIFT & 0xff) + 1, 31 - (int)strlen(name), "", name);
+	probe = 1u << (r->m >> SREC_PROBE_SHIFT & 0xf);
+	snprintf(name, sizeof(name), "%s:%s", vxt_sprobe_func(probe), vxt_sprobe_name(probe));
+	vxt_stext_printf(s->dtext, &len, S_DTEXT_MAX, "%3u %6u %32s ", r->ev.cpu,
+			 (unsigned)(r->m >> SREC_CLAUSE_SHIFT & 0xff) + 1, name);
 	if (r->m & SREC_OWN)
 		vxt_stext_add(s->dtext, &len, S_DTEXT_MAX, text ? text : "", tlen);
 	else if (srec_has_event(r))

@@ -28,6 +28,18 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
  * of its tests has no D node of the same meaning (or out of memory). */
 struct snode;
 struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
+/* As vxt_filter_lower(), `spec` read as the constant @spec (0 or 1) when
+ * @spec >= 0. */
+struct snode *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec);
+/* Filter @f's jump table compiled test by test into a program of @s (its
+ * nodes allocated in @s), `spec` read as the constant @spec: run by
+ * vxt_program_run(), it returns 1 when @f accepts the event, else 0
+ * (filter_run.c). Name test i keeps its answers in s->ncache[i] (@s has
+ * f->ntests of them). @return it (caller frees with vxt_program_free()),
+ * or NULL when out of memory. */
+struct vxt_program;
+struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_filter *f,
+				       int spec);
 
 /* What a keyed script's clause @i holds beyond its ops (its predicate's
  * compiled filter, NULL = none; its window and follow-up), for the kernel
