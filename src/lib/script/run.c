@@ -134,6 +134,16 @@ static inline __attribute__((always_inline)) int run_list(struct ectx *x, unsign
 	return vxt_program_run(x, x->s->prog_on[on]);
 }
 
+/* A firing starts with its clause-local variables unset (this->x, and
+ * this->x[...] emptied), as DTrace zero-fills them at each firing. */
+static inline void reset_locals(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->nthis; i++)
+		s->thisv[s->thisl[i]].type = SV_NONE;
+	if (s->ltab.n)
+		vxt_stab_free(&s->ltab);
+}
+
 /* Run the program of probe @bit (ticks: of interval @tick). */
 static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 {
@@ -142,6 +152,7 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 				      bit == SP_END ? s->prog_end : NULL;
 
 	x->probe = bit;
+	reset_locals(s);
 	for (unsigned i = 0; !p && i < s->nticks; i++)
 		if (s->ticks[i] == tick)
 			p = s->prog_tick[i];
@@ -271,8 +282,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->key = NULL;
 		x->taken = false;
 		x->via = 0;
-		for (unsigned i = 0; i < s->nthis; i++)
-			s->thisv[s->thisl[i]].type = SV_NONE;
+		reset_locals(s);
 	}
 	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, &x->req)) < 0)
 		return rc;

@@ -433,6 +433,7 @@ struct svar {
 	bool assigned;
 	unsigned line, col;	/* first use */
 	unsigned slot;		/* SN_SELF, SN_REQ: index in struct sdyn */
+	bool local;		/* SN_ARRAY: this->x[...], clause-local (in ltab) */
 };
 
 struct vxt_script {
@@ -470,6 +471,7 @@ struct vxt_script {
 	struct sval *globals;
 	struct sval *thisv;
 	struct stab vtab;	/* associative arrays */
+	struct stab ltab;	/* clause-local ones (this->x[...]), emptied at each firing */
 	struct stab spool;	/* the strings the script keeps (interned) */
 	struct sspec *spec;
 	uint64_t nbusy;		/* ids in busyl */
@@ -479,7 +481,7 @@ struct vxt_script {
 	struct itab selfs;	/* pid -> struct sdyn * */
 	unsigned nself, nreqv;	/* self-> and req-> variables */
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
-	unsigned *thisl;	/* this-> variables, reset for each event */
+	unsigned *thisl;	/* this-> variables (and arrays), reset at each firing */
 	unsigned nthis;
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;

@@ -86,6 +86,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
 				maxkeys = s->vars[i].nkeys;
 		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
+		vxt_stab_init(&s->ltab, maxkeys, sizeof(struct sval));
 	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
@@ -96,6 +97,9 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		} else if (v->scope == SN_SELF) {
 			v->slot = s->nself++;
 		} else if (v->scope == SN_THIS) {
+			s->thisl[s->nthis++] = i;
+		} else if (v->scope == SN_ARRAY && !strncmp(v->name, "this->", 6)) {
+			v->local = true;
 			s->thisl[s->nthis++] = i;
 		}
 	}
@@ -294,6 +298,7 @@ void vxt_script_free(struct vxt_script *s)
 	}
 	vxt_stab_free(&s->spool);
 	vxt_stab_free(&s->vtab);
+	vxt_stab_free(&s->ltab);
 	vxt_sdyn_free_all(s);
 	if (s->fast)
 		for (unsigned i = 0; i < s->nfast; i++)
