@@ -41,6 +41,7 @@
 	X(FIELD,	"field",	"rf-")				\
 	X(FIELD_RAW,	"field_raw",	"rf-")				\
 	X(EVENT_INT,	"event_int",	"rf-")				\
+	X(RAW_EQ,	"raw_eq",	"rf-i")				\
 	X(GLOBAL,	"global",	"rv-")				\
 	X(THIS,		"this",		"rv-")				\
 	X(SELF,		"self",		"rS-")				\

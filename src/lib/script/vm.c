@@ -218,6 +218,9 @@ do_EVENT_INT:
 do_FIELD_RAW:
 	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a));
 	NEXT();
+do_RAW_EQ:
+	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a) == op->imm);
+	NEXT();
 do_GLOBAL:
 	R(op->dst) = s->globals[op->a].type ? s->globals[op->a] : zero_value(op->b);
 	NEXT();

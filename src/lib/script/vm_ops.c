@@ -17,16 +17,6 @@
 
 #include "script/vm_impl.h"
 
-int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
-{
-	switch (f) {
-	case SF_OBJECT: return ev->object;
-	case SF_OP: return ev->op;
-	case SF_PHASE: return ev->phase;
-	default: return ev->comm;	/* SF_COMM, SF_EXECNAME */
-	}
-}
-
 /* ---- associative arrays ---- */
 
 static void array_key(struct skey *k, unsigned var, const struct sval *keys, unsigned nkeys)
