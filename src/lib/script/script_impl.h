@@ -390,8 +390,14 @@ static inline bool srec_has_event(const struct srec *r)
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
 
-/* Aligned to a cache line, as the array is: what an event's record reads
- * comes first, its first 48 bytes in one line. */
+/* A buffer's first records are in it (inl), after the fields each record
+ * reads, so speculating an I/O's few events touches the buffer's own
+ * lines and no other allocation; more go to the heap (recs then points
+ * there). Aligned to a cache line, as the array is: the fields a record
+ * reads first, then the inline records, then what windows, texts and
+ * profiles' keys use. */
+#define SPEC_INLINE	2	/* records kept in the buffer itself */
+
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
@@ -400,9 +406,10 @@ struct sspec {
 	 * them, the oldest going first, also when specsize is reached */
 	bool windowed;
 	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
-	struct srec *recs;	/* live records are recs[head .. n) */
+	struct srec *recs;	/* live records are recs[head .. n): inl, or the heap's */
 	size_t head, n, cap;
 	uint64_t bytes;
+	struct srec inl[SPEC_INLINE];
 	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
 	size_t txhead, txn, txcap;
 	uint32_t window_events;	/* 0 = no count bound */

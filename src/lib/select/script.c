@@ -62,8 +62,13 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
 	s->spec = aligned_alloc(_Alignof(struct sspec), s->opt.nspec * sizeof(*s->spec));
-	if (s->spec)
+	if (s->spec) {
 		memset(s->spec, 0, s->opt.nspec * sizeof(*s->spec));
+		for (unsigned i = 0; i < s->opt.nspec; i++) {
+			s->spec[i].recs = s->spec[i].inl;
+			s->spec[i].cap = SPEC_INLINE;
+		}
+	}
 	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
 	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
 	if (!s->freel || !s->busyl)
@@ -284,7 +289,8 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->cl);
 	if (s->spec)
 		for (unsigned i = 0; i < s->opt.nspec; i++) {
-			free(s->spec[i].recs);
+			if (s->spec[i].recs != s->spec[i].inl)
+				free(s->spec[i].recs);
 			free(s->spec[i].tx);
 		}
 	free(s->spec);

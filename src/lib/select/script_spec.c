@@ -390,12 +390,15 @@ int vxt_sspec_record(struct ectx *x)
 		b->n -= b->head;
 		b->head = 0;
 	}
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 4;
-		struct srec *v = realloc(b->recs, cap * sizeof(*v));
+	if (b->n == b->cap) {	/* past the inline records: to the heap */
+		size_t cap = 2 * b->cap;
+		struct srec *v = b->recs == b->inl ? malloc(cap * sizeof(*v)) :
+				 realloc(b->recs, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
+		if (b->recs == b->inl)
+			memcpy(v, b->inl, b->n * sizeof(*v));
 		b->recs = v;
 		b->cap = cap;
 	}
