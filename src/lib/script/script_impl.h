@@ -541,9 +541,9 @@ struct ectx {
 
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
 struct sval vxt_sfield(const struct ectx *x, int f);
-/* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
- * zero is a run-time error (x->error) and gives 0. */
-int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
+/* Run-time error @what at node @at: counted once per firing (x->error set,
+ * the clause abandoned), the first one kept for vxt_script_first_error(). */
+void vxt_sruntime_error(struct ectx *x, const struct snode *at, const char *what);
 const char *vxt_sprobe_name(unsigned bit);
 const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)

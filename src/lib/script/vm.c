@@ -132,6 +132,19 @@ static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned
 	return 0;
 }
 
+/* @a / @b (@mod: @a % @b) with D's rules: a division by zero is a
+ * run-time error at @n and gives 0; INT64_MIN / -1 wraps. */
+static int64_t divide(struct ectx *x, const struct snode *n, int64_t a, int64_t b, bool mod)
+{
+	if (b == 0) {
+		vxt_sruntime_error(x, n, "division by zero");
+		return 0;
+	}
+	if (a == INT64_MIN && b == -1)
+		return mod ? 0 : INT64_MIN;
+	return mod ? a % b : a / b;
+}
+
 static inline int discard(struct vxt_script *s, int64_t id)
 {
 	return s->keyed ? vxt_sspec_end(s, id, false) : vxt_sspec_discard(s, id);
@@ -270,7 +283,7 @@ do_MUL:
 	NEXT();
 do_DIV:
 do_MOD:
-	INT_OP(vxt_sarith(x, p->nodes[op->imm], R(op->a).i, R(op->b).i));
+	INT_OP(divide(x, p->nodes[op->imm], R(op->a).i, R(op->b).i, op->code == VXT_INSN_MOD));
 	CHECK();		/* a division by zero abandons the clause */
 do_BAND:
 	INT_OP(R(op->a).i & R(op->b).i);
