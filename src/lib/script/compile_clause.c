@@ -227,6 +227,7 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 			unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
 
 			if (vxt_cc_req_int(st->args[0])) {
+				c->s->spec_slot = vxt_cc_slot(c, st->args[0]) + 1;
 				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]), idx,
 				     (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
 					       (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)

@@ -514,6 +514,8 @@ struct vxt_script {
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct sval *regs;
+	unsigned spec_slot;	/* a speculate_req's req-> slot + 1 (0 none): the
+				 * buffer the run fetches ahead (run.c) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 };
 
