@@ -138,8 +138,8 @@ static void statement(struct compiler *c, const struct snode *n)
 	c->next_reg = saved;
 }
 
-/* Whether @cl is a profile's clause: script_keyed.c's steps (its predicate
- * a step too, or D's lowered from the filter). */
+/* Whether @cl is a profile's clause: script_keyed.c's actions (its
+ * predicate D's lowered from the filter, `spec` alone, or the filter's). */
 static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 {
 	if (!s->keyed)
@@ -150,8 +150,11 @@ static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 	return true;
 }
 
-static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *end)
+/* A profile's clause @idx: its predicate, then an op per action. */
+static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
 {
+	const struct sclause *cl = &c->s->cl[idx];
+
 	if (cl->pred && cl->pred->kind != SN_KEYED) {
 		vxt_cc_test(c, cl->pred, false, end);
 	} else if (cl->pred) {
@@ -160,10 +163,10 @@ static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *en
 		if (spec >= 0)
 			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, (uint32_t)spec, end);
 		else
-			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, 0, 0, vxt_cc_node(c, cl->pred));
+			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, idx, 0, 0);
 	}
 	for (unsigned i = 0; i < cl->nstmts; i++)
-		vxt_cc_emit(c, VXT_INSN_KEYED_STEP, 0, 0, 0, vxt_cc_node(c, cl->stmts[i]));
+		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }
 
 /* Whether op @code reads nothing of the context but the event and its
@@ -218,7 +221,7 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 
 	c->next_reg = 0;
 	if (keyed_clause(c->s, cl)) {
-		keyed_body(c, cl, &end);
+		keyed_body(c, idx, &end);
 	} else {
 		if (cl->pred)
 			vxt_cc_test(c, cl->pred, false, &end);

@@ -103,10 +103,14 @@
 	X(TRUNC,	"trunc",	"-a-i")				\
 	X(AGG,		"agg",		"-rrt")				\
 	X(AGG_RAW,	"agg_raw",	"-rrt")				\
-	X(KEYED_PRED,	"keyed_pred",	"---t")				\
+	X(KEYED_PRED,	"keyed_pred",	"-c-")				\
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
-	X(KEYED_STEP,	"keyed_step",	"---t")				\
+	X(KEYED_SPECULATION, "keyed_open", "-c-")			\
+	X(KEYED_SPECULATE, "keyed_speculate", "---")			\
+	X(KEYED_TRACE,	"keyed_trace",	"---")				\
+	X(KEYED_COMMIT,	"keyed_commit",	"-c-")				\
+	X(KEYED_DISCARD, "keyed_discard", "-c-")			\
 	X(BT,		"bt",		"-rnt")				\
 	X(BT_VALUE,	"bt_value",	"rrnt")
 

@@ -591,13 +591,22 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 {
 	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
 }
+/* The op (program.h) of a profile's action node @step. */
+unsigned vxt_skeyed_op(const struct snode *step);
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
-/* A clause's predicate node (idx 0): whether it holds for the event. */
-bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
-/* A step node (idx an enum vxt_spec_action): run it for the event (out of
- * memory: x->rc and x->error set). @return x->rc. */
-int vxt_skeyed_step(struct ectx *x, const struct snode *n);
+/* Whether clause @clause's predicate, the filter's own (one D cannot
+ * say: a number past INT64_MAX), holds for the event. */
+bool vxt_skeyed_pred(struct ectx *x, unsigned clause);
+/* The actions of a profile's clause @clause for the event (ops
+ * keyed_speculation, keyed_speculate, keyed_commit, keyed_discard):
+ * speculation() for its key (in the clause's window), speculate() (the
+ * event into the key's buffer, or out while the key follows a commit),
+ * commit or discard (with @commit) and the clause's follow-up. @return 0 or
+ * -ENOMEM (x->rc set too). */
+int vxt_skeyed_speculation(struct ectx *x, unsigned clause);
+void vxt_skeyed_speculate(struct ectx *x);
+int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit);
 /* Before an event's clauses: find its key. */
 void vxt_skeyed_begin(struct ectx *x);
 /* After them: forget an idle key, close emptied windows now and then. */

@@ -413,7 +413,7 @@ do_AGG_RAW:
 	rc = vxt_vm_aggregate_raw(x, p->nodes[op->imm], &R(op->b), R(op->a).i);
 	CHECK();
 do_KEYED_PRED:
-	if (!vxt_skeyed_pred(x, p->nodes[op->imm]))
+	if (!vxt_skeyed_pred(x, op->a))
 		op = end - 1;
 	CHECK();
 do_KEYED_SPEC:
@@ -423,8 +423,20 @@ do_KEYED_SPEC:
 do_KEYED_ACTIVE:
 	INT_OP(vxt_skeyed_active(s, x->key));
 	NEXT();
-do_KEYED_STEP:
-	rc = vxt_skeyed_step(x, p->nodes[op->imm]);
+do_KEYED_SPECULATION:
+	rc = vxt_skeyed_speculation(x, op->a);
+	CHECK();
+do_KEYED_SPECULATE:
+	vxt_skeyed_speculate(x);
+	NEXT();
+do_KEYED_TRACE:
+	x->target = x->taken ? -1 : 0;	/* the event straight out, once */
+	x->via = 0;
+	x->taken = true;
+	NEXT();
+do_KEYED_COMMIT:
+do_KEYED_DISCARD:
+	rc = vxt_skeyed_finish(x, op->a, op->code == VXT_INSN_KEYED_COMMIT);
 	CHECK();
 do_BT:
 	rc = vxt_bt_run(x, p->nodes[op->imm], &R(op->a));
