@@ -177,7 +177,8 @@ static bool context_free(unsigned code, uint32_t a)
 	switch (code) {
 	case VXT_INSN_JUMP: case VXT_INSN_JUMP_UNLESS: case VXT_INSN_JUMP_IF:
 	case VXT_INSN_UNLESS_REQ: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
-	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
+	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_SPECULATE_EVENT:
+	case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
 	case VXT_INSN_OPEN_REQ: case VXT_INSN_COMMIT: case VXT_INSN_DISCARD:
 	case VXT_INSN_INT: case VXT_INSN_REQ: case VXT_INSN_GLOBAL: case VXT_INSN_THIS:
 	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD_RAW: case VXT_INSN_RAW_EQ:
@@ -228,16 +229,17 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 		if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
 		    st->idx == FN_SPECULATE && c->has_event) {
 			unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
+			int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
+					      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
+					      << SREC_PROBE_SHIFT);
 
 			if (vxt_cc_req_int(st->args[0])) {
 				c->s->spec_slot = vxt_cc_slot(c, st->args[0]) + 1;
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]), idx,
-				     (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
-					       (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
-					       << SREC_PROBE_SHIFT));
+				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
+					    idx, m);
 			} else {
 				vxt_cc_value(c, st->args[0], r);
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, 0, r, 0, 0);
+				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
 			}
 			clause_end(c, at, end, false);
 			return;

@@ -85,7 +85,7 @@
 	X(SPECULATION,	"speculation",	"r--")				\
 	X(OPEN_REQ,	"open_req",	"-s-")				\
 	X(SPECULATE,	"speculate",	"-r-")				\
-	X(SPECULATE_EVENT, "speculate_event", "-r-")			\
+	X(SPECULATE_EVENT, "speculate_event", "-rc")			\
 	X(SPECULATE_REQ, "speculate_req", "-sc")			\
 	X(COMMIT_REQ,	"commit_req",	"-s-")				\
 	X(DISCARD_REQ,	"discard_req",	"-s-")				\

@@ -603,7 +603,7 @@ bool vxt_skeyed_pred(struct ectx *x, unsigned clause);
  * speculation() for its key (in the clause's window), speculate() (the
  * event into the key's buffer, or out while the key follows a commit),
  * commit or discard (with @commit) and the clause's follow-up. @return 0 or
- * -ENOMEM (x->rc set too). */
+ * -ENOMEM. */
 int vxt_skeyed_speculation(struct ectx *x, unsigned clause);
 void vxt_skeyed_speculate(struct ectx *x);
 int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit);

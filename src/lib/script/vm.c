@@ -78,17 +78,6 @@ static int set_dyn(struct ectx *x, const struct vxt_insn *op, struct sval v)
 	return vxt_sreq_set(x, op->a, kept(x, v));
 }
 
-/* speculate(@id), the event alone into it (nothing for an invalid or
- * inactive ID). */
-static int speculate_event(struct ectx *x, int64_t id)
-{
-	struct vxt_script *s = x->s;
-
-	if (id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
-		return 0;
-	return vxt_sspec_speculate(x, id);
-}
-
 /* The event's request's req-> values (NULL: none), which only set_req and
  * open_req change while a program runs. */
 static inline const struct sdyn *req_values(const struct ectx *x)
@@ -103,11 +92,13 @@ static inline int64_t req_int(const struct sdyn *d, unsigned slot)
 	return d ? d->v[slot].i : 0;
 }
 
-/* A lone speculate(req->X) of clause @clause firing as @probe: the event
- * appended in place to a buffer with room and no window (@m: its record's
- * word but the ordinal), else as speculate_event(). */
-static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned clause,
-				unsigned probe)
+/* A lone speculate(@id) of clause @clause firing as @probe, which records
+ * the event alone: appended in place to a buffer with room and no window
+ * (@m: its record's word but the ordinal), else as any record is (the
+ * window, the heap, the oldest tracked); nothing for an invalid or
+ * inactive ID. */
+static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned clause,
+			    unsigned probe)
 {
 	struct vxt_script *s = x->s;
 	struct sspec *b;
@@ -122,7 +113,10 @@ static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned
 	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
 		x->cl = &s->cl[clause];	/* what the record names */
 		x->probe = probe;
-		return vxt_sspec_speculate(x, id);
+		x->target = id;
+		s->tlen = 0;
+		s->text[0] = '\0';
+		return vxt_sspec_record(x);
 	}
 	r = &b->recs[b->n++];
 	r->ev = *x->ev;
@@ -348,10 +342,10 @@ do_SPECULATE: {
 	NEXT();
 }
 do_SPECULATE_EVENT:
-	rc = speculate_event(x, R(op->a).i);
+	rc = speculate(x, R(op->a).i, (uint64_t)op->imm, op->b, op->dst);
 	CHECK();
 do_SPECULATE_REQ:
-	rc = speculate_req(x, req_int(reqv, op->a), (uint64_t)op->imm, op->b, op->dst);
+	rc = speculate(x, req_int(reqv, op->a), (uint64_t)op->imm, op->b, op->dst);
 	CHECK();
 do_COMMIT_REQ:
 	rc = vxt_sspec_end(s, req_int(reqv, op->a), true);

@@ -121,12 +121,13 @@ static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
 	return k;
 }
 
-/* ---- the steps ---- */
+/* ---- the actions' ops ---- */
 
-static int step_speculation(struct ectx *x, const struct skclause *c)
+int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
+	const struct skclause *c = &ky->cl[clause];
 	struct sspec *b;
 	int64_t id;
 
@@ -153,7 +154,7 @@ static int step_speculation(struct ectx *x, const struct skclause *c)
 /* Where the clause's record goes: into the key's buffer, or straight out
  * while the key follows a commit; nowhere when the event is taken already
  * or the key has no speculation (speculate(0) is harmless). */
-static void step_speculate(struct ectx *x)
+void vxt_skeyed_speculate(struct ectx *x)
 {
 	struct skent *k = x->key;
 
@@ -173,8 +174,9 @@ static void step_speculate(struct ectx *x)
 	x->target = k->id;
 }
 
-static int step_end(struct ectx *x, const struct skclause *c, bool commit)
+int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit)
 {
+	const struct skclause *c = &x->s->keyed->cl[clause];
 	struct skent *k = x->key;
 	uint32_t id;
 	uint64_t as;
@@ -237,29 +239,6 @@ bool vxt_skeyed_pred(struct ectx *x, unsigned clause)
 	ctx.spec = key_active(x->s, x->key);
 	ctx.iv = x->s->pp ? &x->s->iv : NULL;
 	return vxt_filter_eval(c->pred, x->ev, &ctx);
-}
-
-int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
-{
-	int rc = step_speculation(x, &x->s->keyed->cl[clause]);
-
-	if (rc < 0)
-		x->rc = rc;
-	return rc;
-}
-
-void vxt_skeyed_speculate(struct ectx *x)
-{
-	step_speculate(x);
-}
-
-int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit)
-{
-	int rc = step_end(x, &x->s->keyed->cl[clause], commit);
-
-	if (rc < 0)
-		x->rc = rc;
-	return rc;
 }
 
 /* ---- per event ---- */

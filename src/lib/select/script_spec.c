@@ -427,28 +427,6 @@ int vxt_sspec_record(struct ectx *x)
 	return 0;
 }
 
-int vxt_sspec_speculate(struct ectx *x, int64_t id)
-{
-	struct vxt_script *s = x->s;
-	struct sspec *b = &s->spec[id - 1];
-	struct srec *r;
-
-	/* the common case: an event into a buffer with room, no window */
-	if (!x->ev || b->windowed || b->n == b->cap || s->track ||
-	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
-		x->target = id;
-		s->tlen = 0;
-		s->text[0] = '\0';
-		return vxt_sspec_record(x);
-	}
-	r = &b->recs[b->n++];
-	r->ev = *x->ev;
-	r->m = rec_meta(x, 0);
-	b->bytes += VXT_SCRIPT_RECORD_SIZE;
-	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
-	return 0;
-}
-
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 {
 	struct sspec *b;
