@@ -12,6 +12,10 @@
 #              --report summary (a second pass over the events it kept)
 #   summary    --report summary                       (every event)
 #   quantize   @[object, op] = quantize(latency)
+#   args[]     bitesize's aggregation in the io provider's translators
+#              (args[1]->dev_statname, args[0]->b_flags & B_READ,
+#              args[0]->b_bcount) and its twin in flat fields (object,
+#              op == "read", bytes): at most 1.1x
 #   bpftrace   a biolatency-style bpftrace program (issue to completion by
 #              device and sector, hist(), delete()) and its D twin, and the
 #              one-liner @ = hist(args.bytes) and its twin: each at most 1.1x
@@ -42,6 +46,11 @@ io:::done /req->spec && error/ { commit(req->spec); }
 io:::done /req->spec && !error/ { discard(req->spec); }
 EOF
 echo 'io:::done { @[object, op] = quantize(latency); }' >quant.d
+cat >args.d <<'EOF'
+io:::start { @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] =
+	quantize(args[0]->b_bcount); }
+EOF
+echo 'io:::start { @[object, op == "read" ? "R" : "W"] = quantize(bytes); }' >flat.d
 cat >lat.bt <<'EOF'
 tracepoint:block:block_rq_issue { @start[args.dev, args.sector] = nsecs; }
 tracepoint:block:block_rq_complete /@start[args.dev, args.sector]/
@@ -87,6 +96,10 @@ echo "summary report:       ${summary} s  $(rate "$summary")"
 echo "quantize(latency):    ${quant} s  $(rate "$quant")"
 awk -v a="$spec" -v b="$filter" -v c="$quant" -v d="$summary" 'BEGIN {
 	printf "speculation / filter: %.2fx\nquantize / summary:   %.2fx\n", a / b, c / d }'
+set -- $(cpu t.vxt --script args.d); argsd=$1
+set -- $(cpu t.vxt --script flat.d); flatd=$1
+awk -v a="$argsd" -v b="$flatd" 'BEGIN {
+	printf "args[] translators: %s s, flat-field twin %s s: %.2fx (at most 1.10x)\n", a, b, a / b }'
 set -- $(cpu t.vxt --script lat.bt); latbt=$1
 set -- $(cpu t.vxt --script lat.d); latd=$1
 set -- $(cpu t.vxt --script one.bt); onebt=$1

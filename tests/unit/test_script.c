@@ -839,6 +839,37 @@ START_TEST(test_ticks)
 }
 END_TEST
 
+/* ---- clause-local variables start unset at each firing ---- */
+
+START_TEST(test_this_reset)
+{
+	struct vxt_script *s = compile("#pragma D option quiet\n"
+				       "BEGIN { this->b = 5; this->a[1] = 7; }\n"
+				       "io:::start /sector % 3 == 0/ { this->x = 1; this->a[pid] = 1; }\n"
+				       "io:::start { @x = sum(this->x); @a = sum(this->a[pid]); }\n"
+				       "END { printf(\"%d %d\\n\", this->b, this->a[1]); "
+				       "printa(\"%@d\\n\", @x); printa(\"%@d\\n\", @a); }\n",
+				       NULL, 0);
+	struct run u = { 0 };
+	char want[64];
+	unsigned n = 0;
+
+	vxt_script_start(s, NULL, NULL, sink, &u);
+	for (uint64_t i = 0; i < 300; i++) {
+		struct vxt_event e = ev_at(i + 1, VXT_PH_START, 1 + (uint32_t)(rnd() % 4),
+					   rnd() % 1000, 0);
+
+		n += e.sector % 3 == 0;	/* the events whose clause set them */
+		ck_assert_int_eq(vxt_script_push(s, &e, i), 0);
+	}
+	vxt_script_end(s);
+	snprintf(want, sizeof(want), "0 0\n%u\n%u\n", n, n);
+	ck_assert_str_eq(u.text, want);
+	vxt_script_free(s);
+	free(u.ord);
+}
+END_TEST
+
 Suite *script_suite(void)
 {
 	Suite *s = suite_create("script");
@@ -856,6 +887,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_avg_and_keys);
 	tcase_add_test(tc, test_push_many);
 	tcase_add_test(tc, test_ticks);
+	tcase_add_test(tc, test_this_reset);
 	suite_add_tcase(s, tc);
 	return s;
 }

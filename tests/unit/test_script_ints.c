@@ -2,6 +2,8 @@
  *
  * Predicates and printf arguments over the integer fields, req->, this->
  * and global variables, with every comparison (against a constant and
+ * between two values; op against its names), masks of | and ?: (as
+ * translators build flags words) and
  * between two values), arithmetic, bitwise and logical operators, unary
  * minus and ~, a ^^ (left to the tree walk) and a division by zero at run
  * time, over random overlapping I/O, a third of it in flight beside an I/O
@@ -70,7 +72,10 @@ static const char script[] =
 	"io:::done /(100 / (sector % 5) > 30 ^^ latency >= 500)/ { printf(\"D %d\\n\", sector); }\n"
 	"io:::done /pid == 3 && bytes < 16384 && sector >= 100 && bytes != 4096 && x > 10/\n"
 	"{ printf(\"P %d %d\\n\", sector, bytes << 1 | 1); }\n"
-	"io:::done /req->id/ { printf(\"F %d %d\\n\", sector, req->id); }\n";
+	"io:::done /req->id/ { printf(\"F %d %d\\n\", sector, req->id); }\n"
+	"io:::start /((op == \"read\" ? 64 : 256) | 2) & 64/ { printf(\"R %d\\n\", sector); }\n"
+	"io:::done /((op == \"read\" ? 64 : 256) | (flags & 1 ? 0 : 1024) | (error ? 4 : 0)) & 1028\n"
+	"  && op != \"write\"/ { printf(\"M %d %d\\n\", sector, flags & 3 | 4 & 6); }\n";
 
 START_TEST(test_int_predicates)
 {
@@ -89,7 +94,8 @@ START_TEST(test_int_predicates)
 	for (unsigned i = 0; i < NIO; i++) {	/* overlapping */
 		uint64_t t0 = 1000 + 10 * (uint64_t)i + 1 + rnd() % 9, lat = 1 + rnd() % 999;
 		struct vxt_event e = { .sector = 17 * (uint64_t)i + rnd() % 17,
-				       .bytes = 4096u << (rnd() % 3), .pid = 1 + (uint32_t)(rnd() % 7) };
+				       .bytes = 4096u << (rnd() % 3), .pid = 1 + (uint32_t)(rnd() % 7),
+				       .op = (uint8_t)(rnd() % 3), .flags = (uint16_t)(rnd() % 4) };
 
 		if (i % 3 == 2) {	/* the previous I/O's object, sector and size */
 			e.sector = ev[n - 2].sector;
@@ -127,6 +133,10 @@ START_TEST(test_int_predicates)
 					 sec * 3 - by, ~pid & 255, x);
 				add(&want, line, strlen(line));
 			}
+			if (e->op == VXT_OP_READ) {
+				snprintf(line, sizeof(line), "R %" PRId64 "\n", sec);
+				add(&want, line, strlen(line));
+			}
 			continue;
 		}
 		if (e->error == -5) {
@@ -152,6 +162,10 @@ START_TEST(test_int_predicates)
 		taken[j] = true;
 		snprintf(line, sizeof(line), "F %" PRId64 " %" PRIu64 "\n", sec, id[j]);
 		add(&want, line, strlen(line));
+		if ((!(e->flags & 1) || e->error) && e->op != VXT_OP_WRITE) {
+			snprintf(line, sizeof(line), "M %" PRId64 " %u\n", sec, (e->flags & 3) | 4);
+			add(&want, line, strlen(line));
+		}
 	}
 	ck_assert_ptr_nonnull(want.buf);
 	ck_assert_ptr_nonnull(got.buf);

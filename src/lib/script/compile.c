@@ -5,8 +5,11 @@
  * register it is given, its operands to the ones above. A predicate is
  * jumps: && || ! short-circuit, a req->X read in place (unless_req), the
  * error field tested in place (unless_error, if_error), spec as keyed_spec;
- * any other value is computed and jumped on. An integer field of the event
- * is read in place (event_int).
+ * a mask of constants (x & K, where x is | and ?: of constants, as a
+ * translator's flags word) tests only what the mask reaches; any other
+ * value is computed and jumped on. An integer field of the event is read in
+ * place (event_int), and op or phase compared with one of their names is
+ * their code compared (raw_eq).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -116,6 +119,37 @@ static bool event_int_field(int f)
 	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
 }
 
+/* The code whose name string @n is for code field @f (op, phase), -1 when
+ * @n is no such name (then the comparison is by name). */
+static int code_of(int f, const struct snode *n)
+{
+	if (n->kind != SN_STR)
+		return -1;
+	return f == SF_OP ? vxt_op_parse(n->str) : f == SF_PHASE ? vxt_phase_parse(n->str) : -1;
+}
+
+/* @n (== or !=) compares a code field of the event with one of its names:
+ * the code itself is compared (raw_eq, no string), 1 in @dst when equal.
+ * @return whether it did. */
+static bool code_compare(struct compiler *c, const struct snode *n, unsigned dst)
+{
+	const struct snode *f = n->a, *v = n->b;
+	int code;
+
+	if (!c->has_event || (n->op != ST_EQ && n->op != ST_NE))
+		return false;
+	if (f->kind != SN_FIELD) {
+		f = n->b;
+		v = n->a;
+	}
+	if (f->kind != SN_FIELD || (code = code_of(f->idx, v)) < 0)
+		return false;
+	vxt_cc_emit(c, VXT_INSN_RAW_EQ, dst, (uint32_t)f->idx, 0, code);
+	if (n->op == ST_NE)
+		vxt_cc_emit(c, VXT_INSN_NOT, dst, dst, 0, 0);
+	return true;
+}
+
 /* Variable @n into @dst. */
 static void load(struct compiler *c, const struct snode *n, unsigned dst)
 {
@@ -185,6 +219,83 @@ static unsigned compare_op(int tok, bool strings)
 	}
 }
 
+/* What @n & @k is known to be before the run: 0 when zero, 1 when not,
+ * -1 when only the run tells (constants, | and ?: of them). */
+static int masked_known(const struct snode *n, int64_t k)
+{
+	int a, b;
+
+	switch (n->kind) {
+	case SN_NUM:
+		return (n->num & k) != 0;
+	case SN_BINARY:
+		if (n->op != ST_OR)
+			return -1;
+		a = masked_known(n->a, k);
+		b = masked_known(n->b, k);
+		return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+	case SN_COND:
+		a = masked_known(n->b, k);
+		return a >= 0 && a == masked_known(n->c, k) ? a : -1;
+	default:
+		return -1;
+	}
+}
+
+/* Jumps onto @list taken when (@n & @k != 0) is @sense: a mask of | and ?:
+ * (a translator's flags word, b_flags & B_READ) tests only the operands the
+ * mask reaches, and a ?: whose arms are known tests its condition. */
+static void test_masked(struct compiler *c, const struct snode *n, int64_t k, bool sense,
+			int64_t *list)
+{
+	int64_t other = NO_FIXUP, end = NO_FIXUP;
+	int known = masked_known(n, k);
+	unsigned r, m;
+
+	if (known >= 0) {
+		if (known == sense)
+			vxt_cc_jump(c, VXT_INSN_JUMP, 0, list);
+		return;
+	}
+	if (n->kind == SN_BINARY && n->op == ST_OR) {
+		if (masked_known(n->a, k) == 0) {
+			test_masked(c, n->b, k, sense, list);
+		} else if (masked_known(n->b, k) == 0) {
+			test_masked(c, n->a, k, sense, list);
+		} else if (sense) {		/* either operand decides */
+			test_masked(c, n->a, k, true, list);
+			test_masked(c, n->b, k, true, list);
+		} else {			/* both must be zero */
+			test_masked(c, n->a, k, true, &other);
+			test_masked(c, n->b, k, false, list);
+			vxt_cc_patch(c, other, vxt_cc_here(c));
+		}
+		return;
+	}
+	if (n->kind == SN_COND) {
+		int b = masked_known(n->b, k), e = masked_known(n->c, k);
+
+		if (b >= 0 && e >= 0) {		/* known arms, unequal: the condition */
+			vxt_cc_test(c, n->a, b ? sense : !sense, list);
+			return;
+		}
+		vxt_cc_test(c, n->a, false, &other);
+		test_masked(c, n->b, k, sense, list);
+		vxt_cc_jump(c, VXT_INSN_JUMP, 0, &end);
+		vxt_cc_patch(c, other, vxt_cc_here(c));
+		test_masked(c, n->c, k, sense, list);
+		vxt_cc_patch(c, end, vxt_cc_here(c));
+		return;
+	}
+	r = vxt_cc_reg(c);
+	vxt_cc_value(c, n, r);
+	m = vxt_cc_reg(c);
+	vxt_cc_emit(c, VXT_INSN_INT, m, 0, 0, k);
+	vxt_cc_emit(c, VXT_INSN_BAND, r, r, m, 0);
+	vxt_cc_jump(c, sense ? VXT_INSN_JUMP_IF : VXT_INSN_JUMP_UNLESS, r, list);
+	c->next_reg = r;
+}
+
 /* Jumps (onto @list) taken when the truth of @n is @sense; falls through
  * otherwise. */
 void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t *list)
@@ -222,6 +333,13 @@ void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 	case SN_KEYED:	/* spec: jump when active is sense */
 		if (n->idx == SK_ACTIVE) {
 			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, !sense, list);
+			return;
+		}
+		break;
+	case SN_BINARY:
+		if (n->op == ST_AND && (n->a->kind == SN_NUM || n->b->kind == SN_NUM)) {
+			test_masked(c, n->a->kind == SN_NUM ? n->b : n->a,
+				    n->a->kind == SN_NUM ? n->a->num : n->b->num, sense, list);
 			return;
 		}
 		break;
@@ -341,6 +459,8 @@ void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
 		vxt_cc_emit(c, n->op == ST_TILDE ? VXT_INSN_BNOT : VXT_INSN_NEG, dst, dst, 0, 0);
 		break;
 	case SN_BINARY:
+		if (code_compare(c, n, dst))
+			break;
 		vxt_cc_value(c, n->a, dst);
 		r = vxt_cc_reg(c);
 		vxt_cc_value(c, n->b, r);

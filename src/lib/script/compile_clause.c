@@ -138,8 +138,8 @@ static void statement(struct compiler *c, const struct snode *n)
 	c->next_reg = saved;
 }
 
-/* Whether @cl is a profile's clause: script_keyed.c's steps (its predicate
- * a step too, or D's lowered from the filter). */
+/* Whether @cl is a profile's clause: script_keyed.c's actions (its
+ * predicate D's lowered from the filter, `spec` alone, or the filter's). */
 static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 {
 	if (!s->keyed)
@@ -150,8 +150,11 @@ static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 	return true;
 }
 
-static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *end)
+/* A profile's clause @idx: its predicate, then an op per action. */
+static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
 {
+	const struct sclause *cl = &c->s->cl[idx];
+
 	if (cl->pred && cl->pred->kind != SN_KEYED) {
 		vxt_cc_test(c, cl->pred, false, end);
 	} else if (cl->pred) {
@@ -160,10 +163,10 @@ static void keyed_body(struct compiler *c, const struct sclause *cl, int64_t *en
 		if (spec >= 0)
 			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, (uint32_t)spec, end);
 		else
-			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, 0, 0, vxt_cc_node(c, cl->pred));
+			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, idx, 0, 0);
 	}
 	for (unsigned i = 0; i < cl->nstmts; i++)
-		vxt_cc_emit(c, VXT_INSN_KEYED_STEP, 0, 0, 0, vxt_cc_node(c, cl->stmts[i]));
+		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }
 
 /* Whether op @code reads nothing of the context but the event and its
@@ -174,10 +177,11 @@ static bool context_free(unsigned code, uint32_t a)
 	switch (code) {
 	case VXT_INSN_JUMP: case VXT_INSN_JUMP_UNLESS: case VXT_INSN_JUMP_IF:
 	case VXT_INSN_UNLESS_REQ: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
-	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
+	case VXT_INSN_SPECULATE_REQ: case VXT_INSN_SPECULATE_EVENT:
+	case VXT_INSN_COMMIT_REQ: case VXT_INSN_DISCARD_REQ:
 	case VXT_INSN_OPEN_REQ: case VXT_INSN_COMMIT: case VXT_INSN_DISCARD:
 	case VXT_INSN_INT: case VXT_INSN_REQ: case VXT_INSN_GLOBAL: case VXT_INSN_THIS:
-	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD_RAW:
+	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD_RAW: case VXT_INSN_RAW_EQ:
 	case VXT_INSN_ADD: case VXT_INSN_SUB: case VXT_INSN_MUL: case VXT_INSN_BAND:
 	case VXT_INSN_BOR: case VXT_INSN_BXOR: case VXT_INSN_EQ: case VXT_INSN_NE:
 	case VXT_INSN_LT: case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE:
@@ -218,22 +222,24 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 
 	c->next_reg = 0;
 	if (keyed_clause(c->s, cl)) {
-		keyed_body(c, cl, &end);
+		keyed_body(c, idx, &end);
 	} else {
 		if (cl->pred)
 			vxt_cc_test(c, cl->pred, false, &end);
 		if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
 		    st->idx == FN_SPECULATE && c->has_event) {
 			unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
+			int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
+					      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
+					      << SREC_PROBE_SHIFT);
 
 			if (vxt_cc_req_int(st->args[0])) {
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]), idx,
-				     (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
-					       (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
-					       << SREC_PROBE_SHIFT));
+				c->s->spec_slot = vxt_cc_slot(c, st->args[0]) + 1;
+				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
+					    idx, m);
 			} else {
 				vxt_cc_value(c, st->args[0], r);
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, 0, r, 0, 0);
+				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
 			}
 			clause_end(c, at, end, false);
 			return;

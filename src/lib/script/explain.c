@@ -93,8 +93,6 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 		if (n->kind == SN_AGGSET)
 			fprintf(out, " @%s %s", s->aggs[n->idx].name,
 				vxt_script_func_name(n->a->idx));
-		else if (n->kind == SN_KEYED && n->str)
-			fprintf(out, " %s (%u:%u)", n->str, n->line, n->col);
 		else
 			fprintf(out, " (%u:%u)", n->line, n->col);
 		break;

@@ -42,6 +42,7 @@
 	X(FIELD,	"field",	"rf-")				\
 	X(FIELD_RAW,	"field_raw",	"rf-")				\
 	X(EVENT_INT,	"event_int",	"rf-")				\
+	X(RAW_EQ,	"raw_eq",	"rf-i")				\
 	X(GLOBAL,	"global",	"rv-")				\
 	X(THIS,		"this",		"rv-")				\
 	X(SELF,		"self",		"rS-")				\
@@ -86,7 +87,7 @@
 	X(SPECULATION,	"speculation",	"r--")				\
 	X(OPEN_REQ,	"open_req",	"-s-")				\
 	X(SPECULATE,	"speculate",	"-r-")				\
-	X(SPECULATE_EVENT, "speculate_event", "-r-")			\
+	X(SPECULATE_EVENT, "speculate_event", "-rc")			\
 	X(SPECULATE_REQ, "speculate_req", "-sc")			\
 	X(COMMIT_REQ,	"commit_req",	"-s-")				\
 	X(DISCARD_REQ,	"discard_req",	"-s-")				\
@@ -104,10 +105,14 @@
 	X(TRUNC,	"trunc",	"-a-i")				\
 	X(AGG,		"agg",		"-rrt")				\
 	X(AGG_RAW,	"agg_raw",	"-rrt")				\
-	X(KEYED_PRED,	"keyed_pred",	"---t")				\
+	X(KEYED_PRED,	"keyed_pred",	"-c-")				\
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
-	X(KEYED_STEP,	"keyed_step",	"---t")				\
+	X(KEYED_SPECULATION, "keyed_open", "-c-")			\
+	X(KEYED_SPECULATE, "keyed_speculate", "---")			\
+	X(KEYED_TRACE,	"keyed_trace",	"---")				\
+	X(KEYED_COMMIT,	"keyed_commit",	"-c-")				\
+	X(KEYED_DISCARD, "keyed_discard", "-c-")			\
 	X(BT,		"bt",		"-rnt")				\
 	X(BT_VALUE,	"bt_value",	"rrnt")
 

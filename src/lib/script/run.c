@@ -134,6 +134,16 @@ static inline __attribute__((always_inline)) int run_list(struct ectx *x, unsign
 	return vxt_program_run(x, x->s->prog_on[on]);
 }
 
+/* A firing starts with its clause-local variables unset (this->x, and
+ * this->x[...] emptied), as DTrace zero-fills them at each firing. */
+static inline void reset_locals(struct vxt_script *s)
+{
+	for (unsigned i = 0; i < s->nthis; i++)
+		s->thisv[s->thisl[i]].type = SV_NONE;
+	if (s->ltab.n)
+		vxt_stab_free(&s->ltab);
+}
+
 /* Run the program of probe @bit (ticks: of interval @tick). */
 static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 {
@@ -142,6 +152,7 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 				      bit == SP_END ? s->prog_end : NULL;
 
 	x->probe = bit;
+	reset_locals(s);
 	for (unsigned i = 0; !p && i < s->nticks; i++)
 		if (s->ticks[i] == tick)
 			p = s->prog_tick[i];
@@ -271,8 +282,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->key = NULL;
 		x->taken = false;
 		x->via = 0;
-		for (unsigned i = 0; i < s->nthis; i++)
-			s->thisv[s->thisl[i]].type = SV_NONE;
+		reset_locals(s);
 	}
 	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, &x->req)) < 0)
 		return rc;
@@ -320,6 +330,47 @@ static bool plain(const struct vxt_script *s)
 	return !s->live && !s->nticks && !s->pp && !s->keyed && !s->nthis;
 }
 
+#define AHEAD	8	/* events between two stages of fetching ahead */
+
+/* Fetch into the cache what the ops of event @e will read, in stages a few
+ * events apart so each finds the previous one's line there: 0 the home slot
+ * of its request, 1 a done or requeue's request's req-> values, 2 the
+ * speculative buffer they name in s->spec_slot, and the next buffer
+ * speculation() hands out. Only hints: nothing changes. */
+static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_event *e,
+			       unsigned stage)
+{
+	const struct sreq *r;
+	int64_t id;
+
+	if (stage == 0) {
+		if (s->reqs.cap)
+			__builtin_prefetch(&s->reqs.e[vxt_sreq_hash((uint64_t)e->object << 32 |
+								    e->bytes, e->sector) &
+						      (s->reqs.cap - 1)]);
+		return;
+	}
+	if (e->phase != VXT_PH_DONE && e->phase != VXT_PH_REQUEUE) {
+		if (stage == 2 && s->spec_slot && s->nfree)
+			__builtin_prefetch(&s->spec[s->freel[s->nfree - 1] - 1]);
+		return;
+	}
+	r = vxt_sreqtab_bound(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector);
+	if (!r || !r->v)
+		return;
+	if (stage == 1) {
+		__builtin_prefetch(&r->v->v[s->spec_slot ? s->spec_slot - 1 : 0]);
+		return;
+	}
+	id = s->spec_slot ? r->v->v[s->spec_slot - 1].i : 0;
+	if (id > 0 && id <= s->opt.nspec) {
+		const char *b = (const char *)&s->spec[id - 1];
+
+		for (size_t at = 0; at < offsetof(struct sspec, tx); at += 64)
+			__builtin_prefetch(b + at, 1);	/* its fields and inline records */
+	}
+}
+
 /* vxt_script_push_many()'s loop; @quick: the phases whose events only
  * count; @is_plain (a constant where it is inlined): plain(s). */
 static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
@@ -337,6 +388,14 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
 
+		if (s->uses_req) {
+			if (i + 3 * AHEAD < n)
+				fetch_ahead(s, &ev[i + 3 * AHEAD], 0);
+			if (i + 2 * AHEAD < n)
+				fetch_ahead(s, &ev[i + 2 * AHEAD], 1);
+			if (i + AHEAD < n)
+				fetch_ahead(s, &ev[i + AHEAD], 2);
+		}
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
 			push_count(s, e, is_plain);
 			continue;

@@ -393,8 +393,14 @@ static inline bool srec_has_event(const struct srec *r)
 _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 	       "specsize charges a buffered record what it takes");
 
-/* Aligned to a cache line, as the array is: what an event's record reads
- * comes first, its first 48 bytes in one line. */
+/* A buffer's first records are in it (inl), after the fields each record
+ * reads, so speculating an I/O's few events touches the buffer's own
+ * lines and no other allocation; more go to the heap (recs then points
+ * there). Aligned to a cache line, as the array is: the fields a record
+ * reads first, then the inline records, then what windows, texts and
+ * profiles' keys use. */
+#define SPEC_INLINE	2	/* records kept in the buffer itself */
+
 struct sspec {
 	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
@@ -403,9 +409,10 @@ struct sspec {
 	 * them, the oldest going first, also when specsize is reached */
 	bool windowed;
 	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
-	struct srec *recs;	/* live records are recs[head .. n) */
+	struct srec *recs;	/* live records are recs[head .. n): inl, or the heap's */
 	size_t head, n, cap;
 	uint64_t bytes;
+	struct srec inl[SPEC_INLINE];
 	char *tx;		/* their texts, tx[txhead .. txn): u16 length, bytes, NUL */
 	size_t txhead, txn, txcap;
 	uint32_t window_events;	/* 0 = no count bound */
@@ -436,6 +443,7 @@ struct svar {
 	bool assigned;
 	unsigned line, col;	/* first use */
 	unsigned slot;		/* SN_SELF, SN_REQ: index in struct sdyn */
+	bool local;		/* SN_ARRAY: this->x[...], clause-local (in ltab) */
 };
 
 /* A name test's answers by object / command id (the name_match op): 0
@@ -481,6 +489,7 @@ struct vxt_script {
 	struct sval *globals;
 	struct sval *thisv;
 	struct stab vtab;	/* associative arrays */
+	struct stab ltab;	/* clause-local ones (this->x[...]), emptied at each firing */
 	struct stab spool;	/* the strings the script keeps (interned) */
 	struct sspec *spec;
 	uint64_t nbusy;		/* ids in busyl */
@@ -490,7 +499,7 @@ struct vxt_script {
 	struct itab selfs;	/* pid -> struct sdyn * */
 	unsigned nself, nreqv;	/* self-> and req-> variables */
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
-	unsigned *thisl;	/* this-> variables, reset for each event */
+	unsigned *thisl;	/* this-> variables (and arrays), reset at each firing */
 	unsigned nthis;
 	struct sfast *fast;	/* one per aggregation statement (snode.num) */
 	unsigned nfast;
@@ -516,6 +525,8 @@ struct vxt_script {
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct sval *regs;
+	unsigned spec_slot;	/* a speculate_req's req-> slot + 1 (0 none): the
+				 * buffer the run fetches ahead (run.c) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 	/* the name_match ops' answers (a filter's script: filter_run.c frees them) */
 	struct sname_cache *ncache;
@@ -552,9 +563,9 @@ bool vxt_name_match(struct ectx *x, const struct snode *n, struct sname_cache *c
 
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
 struct sval vxt_sfield(const struct ectx *x, int f);
-/* C's operator n->op (arithmetic, bitwise, shift) on @a and @b; division by
- * zero is a run-time error (x->error) and gives 0. */
-int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b);
+/* Run-time error @what at node @at: counted once per firing (x->error set,
+ * the clause abandoned), the first one kept for vxt_script_first_error(). */
+void vxt_sruntime_error(struct ectx *x, const struct snode *at, const char *what);
 const char *vxt_sprobe_name(unsigned bit);
 /* The FUNCTION part of probe @bit's description, as dtrace shows it in its
  * FUNCTION:NAME column and probefunc (io:genunix:bdev_strategy:start,
@@ -604,13 +615,22 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 {
 	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
 }
+/* The op (program.h) of a profile's action node @step. */
+unsigned vxt_skeyed_op(const struct snode *step);
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
-/* A clause's predicate node (idx 0): whether it holds for the event. */
-bool vxt_skeyed_pred(struct ectx *x, const struct snode *n);
-/* A step node (idx an enum vxt_spec_action): run it for the event (out of
- * memory: x->rc and x->error set). @return x->rc. */
-int vxt_skeyed_step(struct ectx *x, const struct snode *n);
+/* Whether clause @clause's predicate, the filter's own (one D cannot
+ * say: a number past INT64_MAX), holds for the event. */
+bool vxt_skeyed_pred(struct ectx *x, unsigned clause);
+/* The actions of a profile's clause @clause for the event (ops
+ * keyed_speculation, keyed_speculate, keyed_commit, keyed_discard):
+ * speculation() for its key (in the clause's window), speculate() (the
+ * event into the key's buffer, or out while the key follows a commit),
+ * commit or discard (with @commit) and the clause's follow-up. @return 0 or
+ * -ENOMEM. */
+int vxt_skeyed_speculation(struct ectx *x, unsigned clause);
+void vxt_skeyed_speculate(struct ectx *x);
+int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit);
 /* Before an event's clauses: find its key. */
 void vxt_skeyed_begin(struct ectx *x);
 /* After them: forget an idle key, close emptied windows now and then. */

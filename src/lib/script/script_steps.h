@@ -148,9 +148,6 @@ static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
 		       VXT_FIELD_PID | VXT_FIELD_LOST_COUNT)
 /* The clause's record (x->target, the text in s->text) into its buffer. */
 int vxt_sspec_record(struct ectx *x);
-/* The event's record, without text, into active speculation @id (as
- * vxt_sspec_record() with that target and no text). */
-int vxt_sspec_speculate(struct ectx *x, int64_t id);
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
 void vxt_sspec_clean(struct vxt_script *s);
 /* END: discard every active buffer (eof_discarded). */

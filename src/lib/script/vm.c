@@ -78,17 +78,6 @@ static int set_dyn(struct ectx *x, const struct vxt_insn *op, struct sval v)
 	return vxt_sreq_set(x, op->a, kept(x, v));
 }
 
-/* speculate(@id), the event alone into it (nothing for an invalid or
- * inactive ID). */
-static int speculate_event(struct ectx *x, int64_t id)
-{
-	struct vxt_script *s = x->s;
-
-	if (id <= 0 || id > s->opt.nspec || s->spec[id - 1].state != SB_ACTIVE)
-		return 0;
-	return vxt_sspec_speculate(x, id);
-}
-
 /* The event's request's req-> values (NULL: none), which only set_req and
  * open_req change while a program runs. */
 static inline const struct sdyn *req_values(const struct ectx *x)
@@ -103,11 +92,13 @@ static inline int64_t req_int(const struct sdyn *d, unsigned slot)
 	return d ? d->v[slot].i : 0;
 }
 
-/* A lone speculate(req->X) of clause @clause firing as @probe: the event
- * appended in place to a buffer with room and no window (@m: its record's
- * word but the ordinal), else as speculate_event(). */
-static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned clause,
-				unsigned probe)
+/* A lone speculate(@id) of clause @clause firing as @probe, which records
+ * the event alone: appended in place to a buffer with room and no window
+ * (@m: its record's word but the ordinal), else as any record is (the
+ * window, the heap, the oldest tracked); nothing for an invalid or
+ * inactive ID. */
+static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned clause,
+			    unsigned probe)
 {
 	struct vxt_script *s = x->s;
 	struct sspec *b;
@@ -122,7 +113,10 @@ static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned
 	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
 		x->cl = &s->cl[clause];	/* what the record names */
 		x->probe = probe;
-		return vxt_sspec_speculate(x, id);
+		x->target = id;
+		s->tlen = 0;
+		s->text[0] = '\0';
+		return vxt_sspec_record(x);
 	}
 	r = &b->recs[b->n++];
 	r->ev = *x->ev;
@@ -130,6 +124,19 @@ static inline int speculate_req(struct ectx *x, int64_t id, uint64_t m, unsigned
 	b->bytes += VXT_SCRIPT_RECORD_SIZE;
 	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
 	return 0;
+}
+
+/* @a / @b (@mod: @a % @b) with D's rules: a division by zero is a
+ * run-time error at @n and gives 0; INT64_MIN / -1 wraps. */
+static int64_t divide(struct ectx *x, const struct snode *n, int64_t a, int64_t b, bool mod)
+{
+	if (b == 0) {
+		vxt_sruntime_error(x, n, "division by zero");
+		return 0;
+	}
+	if (a == INT64_MIN && b == -1)
+		return mod ? 0 : INT64_MIN;
+	return mod ? a % b : a / b;
 }
 
 static inline int discard(struct vxt_script *s, int64_t id)
@@ -220,6 +227,9 @@ do_EVENT_INT:
 do_FIELD_RAW:
 	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a));
 	NEXT();
+do_RAW_EQ:
+	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a) == op->imm);
+	NEXT();
 do_GLOBAL:
 	R(op->dst) = s->globals[op->a].type ? s->globals[op->a] : zero_value(op->b);
 	NEXT();
@@ -269,7 +279,7 @@ do_MUL:
 	NEXT();
 do_DIV:
 do_MOD:
-	INT_OP(vxt_sarith(x, p->nodes[op->imm], R(op->a).i, R(op->b).i));
+	INT_OP(divide(x, p->nodes[op->imm], R(op->a).i, R(op->b).i, op->code == VXT_INSN_MOD));
 	CHECK();		/* a division by zero abandons the clause */
 do_BAND:
 	INT_OP(R(op->a).i & R(op->b).i);
@@ -337,10 +347,10 @@ do_SPECULATE: {
 	NEXT();
 }
 do_SPECULATE_EVENT:
-	rc = speculate_event(x, R(op->a).i);
+	rc = speculate(x, R(op->a).i, (uint64_t)op->imm, op->b, op->dst);
 	CHECK();
 do_SPECULATE_REQ:
-	rc = speculate_req(x, req_int(reqv, op->a), (uint64_t)op->imm, op->b, op->dst);
+	rc = speculate(x, req_int(reqv, op->a), (uint64_t)op->imm, op->b, op->dst);
 	CHECK();
 do_COMMIT_REQ:
 	rc = vxt_sspec_end(s, req_int(reqv, op->a), true);
@@ -402,7 +412,7 @@ do_AGG_RAW:
 	rc = vxt_vm_aggregate_raw(x, p->nodes[op->imm], &R(op->b), R(op->a).i);
 	CHECK();
 do_KEYED_PRED:
-	if (!vxt_skeyed_pred(x, p->nodes[op->imm]))
+	if (!vxt_skeyed_pred(x, op->a))
 		op = end - 1;
 	CHECK();
 do_KEYED_SPEC:
@@ -412,8 +422,20 @@ do_KEYED_SPEC:
 do_KEYED_ACTIVE:
 	INT_OP(vxt_skeyed_active(s, x->key));
 	NEXT();
-do_KEYED_STEP:
-	rc = vxt_skeyed_step(x, p->nodes[op->imm]);
+do_KEYED_SPECULATION:
+	rc = vxt_skeyed_speculation(x, op->a);
+	CHECK();
+do_KEYED_SPECULATE:
+	vxt_skeyed_speculate(x);
+	NEXT();
+do_KEYED_TRACE:
+	x->target = x->taken ? -1 : 0;	/* the event straight out, once */
+	x->via = 0;
+	x->taken = true;
+	NEXT();
+do_KEYED_COMMIT:
+do_KEYED_DISCARD:
+	rc = vxt_skeyed_finish(x, op->a, op->code == VXT_INSN_KEYED_COMMIT);
 	CHECK();
 do_BT:
 	rc = vxt_bt_run(x, p->nodes[op->imm], &R(op->a));

@@ -8,7 +8,15 @@
 
 /* Field @f's raw number in @ev: an object id, op, phase or command id for
  * the string fields an aggregation key may hold raw; the integer else. */
-int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f);
+static inline int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
+{
+	switch (f) {
+	case SF_OBJECT: return ev->object;
+	case SF_OP: return ev->op;
+	case SF_PHASE: return ev->phase;
+	default: return ev->comm;	/* SF_COMM, SF_EXECNAME */
+	}
+}
 
 /* Element @keys[0..@nkeys) of associative array @var, its zero when absent. */
 struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,

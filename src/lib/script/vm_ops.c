@@ -17,16 +17,6 @@
 
 #include "script/vm_impl.h"
 
-int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
-{
-	switch (f) {
-	case SF_OBJECT: return ev->object;
-	case SF_OP: return ev->op;
-	case SF_PHASE: return ev->phase;
-	default: return ev->comm;	/* SF_COMM, SF_EXECNAME */
-	}
-}
-
 /* ---- associative arrays ---- */
 
 static void array_key(struct skey *k, unsigned var, const struct sval *keys, unsigned nkeys)
@@ -37,6 +27,14 @@ static void array_key(struct skey *k, unsigned var, const struct sval *keys, uns
 		k->k[i] = keys[i];
 }
 
+/* The table of array @var: a clause-local one's lives for one firing and
+ * is not charged to dynvarsize (DTrace's clause-locals are not dynamic
+ * variables). */
+static inline struct stab *array_table(struct vxt_script *s, unsigned var)
+{
+	return s->vars[var].local ? &s->ltab : &s->vtab;
+}
+
 struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,
 			     unsigned nkeys)
 {
@@ -44,36 +42,41 @@ struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *ke
 	struct skey k;
 	struct sent *e;
 
+	struct stab *t = array_table(x->s, var);
+
 	array_key(&k, var, keys, nkeys);
-	e = vxt_stab_find(&x->s->vtab, &k, vxt_stab_hash(&k));
-	return e ? *(struct sval *)vxt_sent_value(&x->s->vtab, e) : zero;
+	e = vxt_stab_find(t, &k, vxt_stab_hash(&k));
+	return e ? *(struct sval *)vxt_sent_value(t, e) : zero;
 }
 
 int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
 		     struct sval v)
 {
 	struct vxt_script *s = x->s;
+	struct stab *t = array_table(s, var);
+	bool charged = !s->vars[var].local;
 	struct skey k;
 	struct sent *e;
 	uint64_t h;
 
 	array_key(&k, var, keys, nkeys);
 	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->vtab, &k, h);
+	e = vxt_stab_find(t, &k, h);
 	if (vxt_sval_frees(&v)) {	/* D: assigning 0 (a string: "") frees a dynamic variable */
 		if (e) {
-			vxt_stab_delete(&s->vtab, e);
-			vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
+			vxt_stab_delete(t, e);
+			if (charged)
+				vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
 		}
 		return 0;
 	}
 	if (!e) {
-		if (!vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE(s)))
+		if (charged && !vxt_sdyn_take(s, (int64_t)S_ARRAY_SIZE(s)))
 			return 0;	/* a dynamic variable drop */
-		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(&s->vtab, &k, h)))
+		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(t, &k, h)))
 			return -ENOMEM;
 	}
-	*(struct sval *)vxt_sent_value(&s->vtab, e) = v;
+	*(struct sval *)vxt_sent_value(t, e) = v;
 	return 0;
 }
 

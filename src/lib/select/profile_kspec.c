@@ -60,6 +60,18 @@ static bool predicate_op(const struct vxt_insn *op)
 	}
 }
 
+/* The action a profile's action op runs. */
+static unsigned action_of(unsigned code)
+{
+	switch (code) {
+	case VXT_INSN_KEYED_SPECULATION: return VXT_ACT_SPECULATION;
+	case VXT_INSN_KEYED_SPECULATE: return VXT_ACT_SPECULATE;
+	case VXT_INSN_KEYED_COMMIT: return VXT_ACT_COMMIT;
+	case VXT_INSN_KEYED_DISCARD: return VXT_ACT_DISCARD;
+	default: return VXT_ACT_TRACE;
+	}
+}
+
 /* The clauses of @s from its programs' ops into @kc. @return 0, or -1 with
  * the op the kernel does not have in @why. */
 static int read_clauses(const struct vxt_script *s, struct kclause *kc, char *why, size_t len)
@@ -81,9 +93,11 @@ static int read_clauses(const struct vxt_script *s, struct kclause *kc, char *wh
 				continue;
 			case VXT_INSN_HALT: case VXT_INSN_RECORD:
 				continue;
-			case VXT_INSN_KEYED_STEP:
+			case VXT_INSN_KEYED_SPECULATION: case VXT_INSN_KEYED_SPECULATE:
+			case VXT_INSN_KEYED_COMMIT: case VXT_INSN_KEYED_DISCARD:
+			case VXT_INSN_KEYED_TRACE:
 				if (c && c->nactions < 4)
-					c->actions[c->nactions++] = (unsigned)p->nodes[op->imm]->idx;
+					c->actions[c->nactions++] = action_of(op->code);
 				continue;
 			default:
 				if (!predicate_op(op)) {

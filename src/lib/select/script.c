@@ -62,8 +62,13 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	s->globals = calloc(s->nvars + 1, sizeof(*s->globals));
 	s->thisv = calloc(s->nvars + 1, sizeof(*s->thisv));
 	s->spec = aligned_alloc(_Alignof(struct sspec), s->opt.nspec * sizeof(*s->spec));
-	if (s->spec)
+	if (s->spec) {
 		memset(s->spec, 0, s->opt.nspec * sizeof(*s->spec));
+		for (unsigned i = 0; i < s->opt.nspec; i++) {
+			s->spec[i].recs = s->spec[i].inl;
+			s->spec[i].cap = SPEC_INLINE;
+		}
+	}
 	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
 	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
 	if (!s->freel || !s->busyl)
@@ -86,6 +91,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
 				maxkeys = s->vars[i].nkeys;
 		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
+		vxt_stab_init(&s->ltab, maxkeys, sizeof(struct sval));
 	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];
@@ -96,6 +102,9 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		} else if (v->scope == SN_SELF) {
 			v->slot = s->nself++;
 		} else if (v->scope == SN_THIS) {
+			s->thisl[s->nthis++] = i;
+		} else if (v->scope == SN_ARRAY && !strncmp(v->name, "this->", 6)) {
+			v->local = true;
 			s->thisl[s->nthis++] = i;
 		}
 	}
@@ -280,7 +289,8 @@ void vxt_script_free(struct vxt_script *s)
 	free(s->cl);
 	if (s->spec)
 		for (unsigned i = 0; i < s->opt.nspec; i++) {
-			free(s->spec[i].recs);
+			if (s->spec[i].recs != s->spec[i].inl)
+				free(s->spec[i].recs);
 			free(s->spec[i].tx);
 		}
 	free(s->spec);
@@ -294,6 +304,7 @@ void vxt_script_free(struct vxt_script *s)
 	}
 	vxt_stab_free(&s->spool);
 	vxt_stab_free(&s->vtab);
+	vxt_stab_free(&s->ltab);
 	vxt_sdyn_free_all(s);
 	if (s->fast)
 		for (unsigned i = 0; i < s->nfast; i++)

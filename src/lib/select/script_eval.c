@@ -1,10 +1,9 @@
 /* script_eval.c - what the ops of a script read and write besides registers
  *
  * Fields of the event (and of a firing without one: BEGIN, END, tick), the
- * strings a script keeps (interned, so they outlive the event), C's
- * division with D's rules (a division by zero is a run-time error: the
- * clause is abandoned and the error counted, as in DTrace) and the clause's
- * text.
+ * strings a script keeps (interned, so they outlive the event), run-time
+ * errors (a division by zero: the clause is abandoned and the error
+ * counted, as in DTrace) and the clause's text.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -179,7 +178,7 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 
 /* ---- run-time errors ---- */
 
-static void runtime_error(struct ectx *x, const struct snode *at, const char *what)
+void vxt_sruntime_error(struct ectx *x, const struct snode *at, const char *what)
 {
 	struct vxt_script *s = x->s;
 
@@ -195,31 +194,6 @@ static void runtime_error(struct ectx *x, const struct snode *at, const char *wh
 		}
 	}
 	x->error = true;
-}
-
-int64_t vxt_sarith(struct ectx *x, const struct snode *n, int64_t a, int64_t b)
-{
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-
-	switch (n->op) {
-	case ST_PLUS: return (int64_t)(ua + ub);
-	case ST_MINUS: return (int64_t)(ua - ub);
-	case ST_STAR: return (int64_t)(ua * ub);
-	case ST_SLASH: case ST_DIVEQ: case ST_PERCENT:
-		if (b == 0) {
-			runtime_error(x, n, "division by zero");
-			return 0;
-		}
-		if (a == INT64_MIN && b == -1)
-			return n->op == ST_PERCENT ? 0 : INT64_MIN;
-		return n->op == ST_PERCENT ? a % b : a / b;
-	case ST_OR: return a | b;
-	case ST_XOR: return a ^ b;
-	case ST_AND: return a & b;
-	case ST_SHL: return (int64_t)(ua << (ub & 63));
-	case ST_SHR: return a >> (ub & 63);
-	default: return 0;
-	}
 }
 
 /* ---- text ---- */

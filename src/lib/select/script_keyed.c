@@ -3,12 +3,14 @@
  * A YAML profile's `speculation:` clauses and its `context:` shorthand
  * (formats/profile.md, spec.h) become clauses of a script: the probes map to
  * io::: probes (`any` also fires for the phases D has no probe for), a
- * predicate is its filter expression, and each action is a step run by the
- * engine. A profile's speculation belongs to a key (object, pid, both, or
- * the request's object, sector and size): the steps find the event's key in
- * a table of keys, so `spec` in a predicate is "this key has an active
- * speculation", `speculation` opens one for the key, `speculate` records the
- * event into it, `commit` / `discard` end it. The buffers are the engine's
+ * predicate is its filter expression lowered to D's (filter_lower.c), and
+ * each action an op of its own (keyed_speculation, keyed_speculate,
+ * keyed_commit, keyed_discard, keyed_trace) that the ops run through the
+ * functions here. A profile's speculation belongs to a key (object, pid,
+ * both, or the request's object, sector and size): the ops find the
+ * event's key in a table of keys, so `spec` in a predicate is "this key has
+ * an active speculation", `speculation` opens one for the key, `speculate`
+ * records the event into it, `commit` / `discard` end it. The buffers are the engine's
  * (script_spec.c), with what a context needs: a window (the buffer keeps
  * only its newest events, by time and by count, the oldest going first when
  * specsize is reached) and a follow-up after a commit (the key's events go
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
+#include "script/program.h"
 #include "script/script_impl.h"
 #include "select/spec_impl.h"
 
@@ -118,12 +121,13 @@ static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
 	return k;
 }
 
-/* ---- the steps ---- */
+/* ---- the actions' ops ---- */
 
-static int step_speculation(struct ectx *x, const struct skclause *c)
+int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
+	const struct skclause *c = &ky->cl[clause];
 	struct sspec *b;
 	int64_t id;
 
@@ -150,7 +154,7 @@ static int step_speculation(struct ectx *x, const struct skclause *c)
 /* Where the clause's record goes: into the key's buffer, or straight out
  * while the key follows a commit; nowhere when the event is taken already
  * or the key has no speculation (speculate(0) is harmless). */
-static void step_speculate(struct ectx *x)
+void vxt_skeyed_speculate(struct ectx *x)
 {
 	struct skent *k = x->key;
 
@@ -170,8 +174,9 @@ static void step_speculate(struct ectx *x)
 	x->target = k->id;
 }
 
-static int step_end(struct ectx *x, const struct skclause *c, bool commit)
+int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit)
 {
+	const struct skclause *c = &x->s->keyed->cl[clause];
 	struct skent *k = x->key;
 	uint32_t id;
 	uint64_t as;
@@ -210,49 +215,30 @@ enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
 	return s->keyed->key;
 }
 
+unsigned vxt_skeyed_op(const struct snode *step)
+{
+	switch (step->idx) {
+	case VXT_ACT_SPECULATION: return VXT_INSN_KEYED_SPECULATION;
+	case VXT_ACT_SPECULATE: return VXT_INSN_KEYED_SPECULATE;
+	case VXT_ACT_COMMIT: return VXT_INSN_KEYED_COMMIT;
+	case VXT_ACT_DISCARD: return VXT_INSN_KEYED_DISCARD;
+	default: return VXT_INSN_KEYED_TRACE;
+	}
+}
+
 int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
 {
 	return s->keyed->cl[n->num].pred_spec;
 }
 
-bool vxt_skeyed_pred(struct ectx *x, const struct snode *n)
+bool vxt_skeyed_pred(struct ectx *x, unsigned clause)
 {
-	const struct skclause *c = &x->s->keyed->cl[n->num];
+	const struct skclause *c = &x->s->keyed->cl[clause];
 	struct vxt_filter_ctx ctx;
 
 	ctx.spec = key_active(x->s, x->key);
-	if (c->pred_spec >= 0)
-		return ctx.spec == (bool)c->pred_spec;
 	ctx.iv = x->s->pp ? &x->s->iv : NULL;
 	return vxt_filter_eval(c->pred, x->ev, &ctx);
-}
-
-int vxt_skeyed_step(struct ectx *x, const struct snode *n)
-{
-	const struct skclause *c = &x->s->keyed->cl[n->num];
-	int rc = 0;
-
-	switch (n->idx) {
-	case VXT_ACT_SPECULATION:
-		rc = step_speculation(x, c);
-		break;
-	case VXT_ACT_SPECULATE:
-		step_speculate(x);
-		break;
-	case VXT_ACT_TRACE:
-		x->target = x->taken ? -1 : 0;
-		x->via = 0;
-		x->taken = true;
-		break;
-	default:
-		rc = step_end(x, c, n->idx == VXT_ACT_COMMIT);
-		break;
-	}
-	if (rc < 0) {
-		x->rc = rc;
-		x->error = true;
-	}
-	return x->rc;
 }
 
 /* ---- per event ---- */
@@ -370,7 +356,6 @@ static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsig
 	n->kind = SN_KEYED;
 	n->type = SV_INT;
 	n->idx = what;
-	n->str = what == K_PRED ? "predicate" : vxt_spec_action_name(what);	/* --explain */
 	n->num = clause;
 	n->line = line;
 	n->col = col;

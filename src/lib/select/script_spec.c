@@ -392,12 +392,15 @@ int vxt_sspec_record(struct ectx *x)
 		b->n -= b->head;
 		b->head = 0;
 	}
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 4;
-		struct srec *v = realloc(b->recs, cap * sizeof(*v));
+	if (b->n == b->cap) {	/* past the inline records: to the heap */
+		size_t cap = 2 * b->cap;
+		struct srec *v = b->recs == b->inl ? malloc(cap * sizeof(*v)) :
+				 realloc(b->recs, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
+		if (b->recs == b->inl)
+			memcpy(v, b->inl, b->n * sizeof(*v));
 		b->recs = v;
 		b->cap = cap;
 	}
@@ -423,28 +426,6 @@ int vxt_sspec_record(struct ectx *x)
 		b->has_ev = true;
 		return oldest_push(s, x->ordinal, (uint32_t)x->target, b->gen);
 	}
-	return 0;
-}
-
-int vxt_sspec_speculate(struct ectx *x, int64_t id)
-{
-	struct vxt_script *s = x->s;
-	struct sspec *b = &s->spec[id - 1];
-	struct srec *r;
-
-	/* the common case: an event into a buffer with room, no window */
-	if (!x->ev || b->windowed || b->n == b->cap || s->track ||
-	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
-		x->target = id;
-		s->tlen = 0;
-		s->text[0] = '\0';
-		return vxt_sspec_record(x);
-	}
-	r = &b->recs[b->n++];
-	r->ev = *x->ev;
-	r->m = rec_meta(x, 0);
-	b->bytes += VXT_SCRIPT_RECORD_SIZE;
-	vxt_sspec_mem(s, VXT_SCRIPT_RECORD_SIZE);
 	return 0;
 }
 
