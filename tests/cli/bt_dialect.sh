@@ -69,12 +69,16 @@ expect_eq "((struct request *)arg0)->rq_disk->disk_name, .__data_len" \
 	"$("$B/vxreplay" "$T/t.vxt" --script "$T/disk.bt" | grep '^@d\[' | sort)" \
 	"$(awk -F, '$3 == "start" { n[$2] += $7 } END { for (o in n) printf "@d[%s]: %d\n", o, n[o] }' "$T/ev.csv" | sort)"
 
-# probe: the probe that fired, of a wildcard's
+# probe: the probe that fired, of a wildcard's; the block runs once per
+# probe that fires, as bpftrace's: a failed completion fires both
+# block_rq_complete and block_rq_error
 printf 't:block:block_rq_* { @[probe] = count(); }\n' >"$T/probe.bt"
 expect_eq "@[probe] of t:block:block_rq_*" \
 	"$("$B/vxreplay" "$T/t.vxt" --script "$T/probe.bt" | grep '^@\[' | sort)" \
-	"$(awk -F, '$3 == "start" { s++ } $3 == "done" { d++ } END {
-		printf "@[tracepoint:block:block_rq_complete]: %d\n@[tracepoint:block:block_rq_issue]: %d\n", d, s }' "$T/ev.csv")"
+	"$(awk -F, '$3 == "start" { s++ } $3 == "done" { d++; if ($9 != 0) e++ } END {
+		printf "@[tracepoint:block:block_rq_complete]: %d\n", d
+		printf "@[tracepoint:block:block_rq_error]: %d\n", e
+		printf "@[tracepoint:block:block_rq_issue]: %d\n", s }' "$T/ev.csv")"
 
 # a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
 # one warning at load

@@ -53,10 +53,10 @@ struct sbt {
 #define BF_OLD		0x100	/* old_dev, old_sector */
 
 /* The level of the events a probe sees: BL_BIO only a bio-based device's
- * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints.
- * The request probes take both levels: testing the flags of every event
- * would cost their decoding where a recording has no bio-based device. */
-enum btlevel { BL_ANY, BL_BIO };
+ * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints;
+ * BL_RQ only requests (no VXT_F_BIO), as the kernel's block_rq_*,
+ * block_io_* and the request functions see only request-based devices. */
+enum btlevel { BL_ANY, BL_BIO, BL_RQ };
 
 /* A probe of the dialect: the phase whose events fire it. */
 struct btprobe {
@@ -180,6 +180,14 @@ struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
 struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
 struct snode *vxt_btp_event_guard(struct btparser *p);
 int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
+/* The block's attach points: as bpftrace, a block runs once per probe that
+ * fires on an event, probes of which the kernel fires one (a kprobe's two
+ * names, a back or front merge) being one. Each probe's group into @group
+ * (p->nbprobes); @return how many. vxt_btp_keep_group() keeps group @g of
+ * @all (@nall probes, @group as given) as the block's probes. */
+unsigned vxt_btp_groups(const struct btparser *p, unsigned *group);
+void vxt_btp_keep_group(struct btparser *p, const struct btprobe *const *all, unsigned nall,
+			const unsigned *group, unsigned g);
 struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)

@@ -11,7 +11,8 @@
  * unroll(N) repeats its block N times; while runs its block at most
  * BT_WHILE_MAX rounds; return sets a flag the block's later clauses test.
  * Each clause also takes the test of the event its probes need
- * (bt_fire.c). The config block is read, its engine settings applied.
+ * (bt_fire.c); a block of several probes is lowered once per attach point,
+ * as bpftrace runs it once per probe that fires. The config block is read, its engine settings applied.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -508,10 +509,48 @@ static bool has_control(struct btparser *p)
 	return found;
 }
 
+/* The predicate and the block after a block's probes, lowered for its
+ * probes (p->bprobes): one clause, or several cut at its control flow. */
+static int lower_body(struct btparser *p)
+{
+	struct snode *pred = NULL;
+	struct stoken *t, at;
+
+	p->nguards = 0;
+	p->nstmts = 0;
+	p->seg = 0;
+	p->ret_var = -1;
+	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
+		p->locals[i].set = false;
+	t = vxt_btp_peek(p);
+	if (t->type == ST_SLASH) {
+		vxt_btp_take(p);
+		p->in_pred = true;
+		p->parens = 0;
+		pred = vxt_btp_expr(p);
+		p->in_pred = false;
+		if (!pred || vxt_btp_expect(p, ST_SLASH) < 0)
+			return -EINVAL;
+	}
+	at = *vxt_btp_peek(p);
+	if (pred && has_control(p)) {	/* the predicate holds for the whole block */
+		int var = temp(p, pred);
+
+		if (var < 0 || emit(p, NULL) < 0 || push_guard(p, var, false, &at) < 0)
+			return -EINVAL;
+		pred = NULL;
+	}
+	if (block(p) < 0)
+		return -EINVAL;
+	return emit(p, pred);
+}
+
 static int probe_block(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek_probe(p);
-	struct snode *pred = NULL;
+	const struct btprobe *all[sizeof(p->bprobes) / sizeof(p->bprobes[0])];
+	unsigned group[sizeof(all) / sizeof(all[0])], ngroups, nall;
+	struct lexmark m;
 
 	p->probes = 0;
 	p->tick_ns = 0;
@@ -519,14 +558,8 @@ static int probe_block(struct btparser *p)
 	p->nbprobes = 0;
 	p->other = p->has_event = false;
 	p->fields = 0;
-	p->nguards = 0;
-	p->nstmts = 0;
-	p->seg = 0;
-	p->ret_var = -1;
 	p->bline = t->line;
 	p->bcol = t->col;
-	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
-		p->locals[i].set = false;
 	for (;;) {
 		t = vxt_btp_peek_probe(p);
 		if (t->type != ST_PROBE)
@@ -542,27 +575,22 @@ static int probe_block(struct btparser *p)
 		return vxt_btp_fail(p, p->bline, p->bcol, "ERROR: a block cannot mix BEGIN, END "
 				    "or interval with tracepoints (its builtins would have no "
 				    "event)");
-	t = vxt_btp_peek(p);
-	if (t->type == ST_SLASH) {
-		vxt_btp_take(p);
-		p->in_pred = true;
-		p->parens = 0;
-		pred = vxt_btp_expr(p);
-		p->in_pred = false;
-		if (!pred || vxt_btp_expect(p, ST_SLASH) < 0)
-			return -EINVAL;
-	}
+	ngroups = p->has_event ? vxt_btp_groups(p, group) : 1;
+	if (ngroups <= 1)
+		return lower_body(p);
+	/* bpftrace runs the block once per attach point that fires: once
+	 * lowered for each */
+	nall = p->nbprobes;
+	memcpy(all, p->bprobes, nall * sizeof(all[0]));
 	vxt_btp_peek(p);
-	if (pred && has_control(p)) {	/* the predicate holds for the whole block */
-		int var = temp(p, pred);
-
-		if (var < 0 || emit(p, NULL) < 0 || push_guard(p, var, false, t) < 0)
+	mark(p, &m);
+	for (unsigned g = 0; g < ngroups; g++) {
+		rewind_to(p, &m);
+		vxt_btp_keep_group(p, all, nall, group, g);
+		if (lower_body(p) < 0)
 			return -EINVAL;
-		pred = NULL;
 	}
-	if (block(p) < 0)
-		return -EINVAL;
-	return emit(p, pred);
+	return 0;
 }
 
 /* config = { name = value; ... } */
