@@ -26,8 +26,10 @@
  * tells all but these. */
 enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS };
 
-/* The FN_BT actions (snode.num). */
-enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME };
+/* The FN_BT actions (snode.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
+ * values of a remap's args.old_dev and args.old_sector (its source). */
+enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME, BTA_OLD_DEV,
+	     BTA_OLD_SECTOR };
 
 /* The dialect's state in a script (vxt_script.bt). */
 struct sbt {

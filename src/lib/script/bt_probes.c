@@ -258,8 +258,19 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 		}
 		return n && n->a ? n : NULL;
 	case BF_CMD: return str(p, "", l, c);
-	default:		/* a remap's origin is not a field of the event */
-		return strcmp(name, "old_dev") ? field(p, SF_SECTOR, l, c) : field(p, SF_DEV, l, c);
+	default:		/* a remap's source: the event's remap_from (bt_run.c),
+				 * read from the column it shares with the latency, so
+				 * a pass decoding only the fields a script reads
+				 * decodes it (its one argument, not an operand) */
+		n = vxt_btp_node(p, SN_CALL, l, c);
+		if (!n || !(n->args = vxt_script_alloc(p->s, sizeof(*n->args))) ||
+		    !(n->args[0] = field(p, SF_LATENCY, l, c)))
+			return NULL;
+		n->nargs = 1;
+		n->idx = FN_BT;
+		n->num = strcmp(name, "old_dev") ? BTA_OLD_SECTOR : BTA_OLD_DEV;
+		n->str = strcmp(name, "old_dev") ? "old_sector" : "old_dev";
+		return n;
 	}
 }
 

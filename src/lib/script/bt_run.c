@@ -3,7 +3,7 @@
  * variable, print() of a value or of such a map, time() and strftime()
  * (wall-clock time of the event: the events' clock plus walltimestamp's
  * offset, the file's anchor or the host's clock; local time as bpftrace
- * prints it)
+ * prints it), and a remap's source (args.old_dev, args.old_sector)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -173,12 +173,33 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 	}
 }
 
+/* A remap's source device (the kernel's dev_t, as args.dev) or sector: 0
+ * when the event is no remap or its source is unknown. */
+static int64_t remap_source(const struct ectx *x, bool dev)
+{
+	const struct vxt_object *o;
+	uint32_t obj;
+	uint64_t sector;
+
+	if (!x->ev || !vxt_event_remap_from(x->ev, &obj, &sector))
+		return 0;
+	if (!dev)
+		return (int64_t)sector;
+	o = x->s->objs ? vxt_objtab_get(x->s->objs, obj) : NULL;
+	return o ? (int64_t)o->dev : 0;
+}
+
 struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v)
 {
 	struct sval r = { .type = SV_STR, .s = "" };
 	char buf[256];
 	int rc = 0;
 
+	if (n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR) {
+		r.type = SV_INT;
+		r.i = remap_source(x, n->num == BTA_OLD_DEV);
+		return r;
+	}
 	if (n->num != BTA_STRFTIME)
 		return r;
 	format_time(x, n->args[0]->str, v[0].i, buf, sizeof(buf));
@@ -193,7 +214,8 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 
 bool vxt_bt_is_value(const struct snode *n)
 {
-	return n->kind == SN_CALL && n->idx == FN_BT && n->num == BTA_STRFTIME;
+	return n->kind == SN_CALL && n->idx == FN_BT &&
+	       (n->num == BTA_STRFTIME || n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR);
 }
 
 bool vxt_bt_prints(const struct snode *n)
@@ -206,7 +228,8 @@ int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err)
 	if (!s->bt)
 		return vxt_script_fail(s, err, n->line, n->col, "failed to resolve %s( ): "
 				       "Unknown function name", n->str);
-	n->type = n->num == BTA_STRFTIME ? SV_STR : SV_NONE;
+	n->type = n->num == BTA_STRFTIME ? SV_STR :
+		  n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR ? SV_INT : SV_NONE;
 	if (n->num == BTA_STRFTIME && n->args[1]->type == SV_STR)
 		return vxt_script_fail(s, err, n->args[1]->line, n->args[1]->col,
 				       "ERROR: strftime() expects an integer (nsecs) as its "
