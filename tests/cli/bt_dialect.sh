@@ -196,4 +196,17 @@ printf 'tracepoint:block:block_bio_queue { @q = count(); }\nt:block:block_bio_qu
 "$B/vxreplay" "$T/t.vxt" --script "$T/q.bt" >"$T/q.out" 2>"$T/q.err" || fail "q.bt"
 expect_eq "missing phase: one line naming --phases all" \
 	"$(grep -c 'q.bt:1:1: WARNING: tracepoint:block:block_bio_queue: .*no queue events.*--phases all' "$T/q.err") $(wc -l <"$T/q.err")" "1 1"
+# while: at most 32 rounds; a condition still true after them is a
+# run-time error at the while, naming its place, and the rest of the block
+# is skipped (the I/Os of more than 32 sectors count nowhere)
+printf 't:block:block_rq_issue {\n\t$i = 0;\n\twhile ($i < args.nr_sector) { $i++; }\n\t@n[$i] = count();\n}\n' >"$T/w.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/w.bt" >"$T/w.out" 2>"$T/w.err" || fail "w.bt"
+expect_eq "while: the rounds run" "$(grep '^@n\[' "$T/w.out" | sort)" \
+	"$(awk -F, '$3 == "start" && $7 / 512 <= 32 { n[$7 / 512]++ }
+		END { for (k in n) printf "@n[%d]: %d\n", k, n[k] }' "$T/ev.csv" | sort)"
+expect_eq "while: past 32 rounds, an error at the while" \
+	"$(grep -c "first error: ERROR: while loop still running after 32 rounds (the bound of a loop) at $T/w.bt:3:2, probe t:block:block_rq_issue" "$T/w.err")" 1
+expect_eq "while: the I/Os past the bound exist" \
+	"$(awk -F, '$3 == "start" && $7 / 512 > 32' "$T/ev.csv" | head -1 | wc -l)" 1
+
 finish

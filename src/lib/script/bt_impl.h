@@ -27,9 +27,14 @@
 enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS };
 
 /* The FN_BT actions (snode.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
- * values of a remap's args.old_dev and args.old_sector (its source). */
+ * values of a remap's args.old_dev and args.old_sector (its source);
+ * BTA_WHILE_BOUND the run-time error of a while loop whose condition still
+ * holds after BT_WHILE_MAX rounds. */
 enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME, BTA_OLD_DEV,
-	     BTA_OLD_SECTOR };
+	     BTA_OLD_SECTOR, BTA_WHILE_BOUND };
+
+/* The rounds a while loop runs at most (lowered to that many copies). */
+#define BT_WHILE_MAX	32
 
 /* The dialect's state in a script (vxt_script.bt). */
 struct sbt {

@@ -120,6 +120,24 @@ unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
 	}
 }
 
+/* A while loop past its bound: a run-time error, counted and the first one
+ * kept with its place as the engine keeps a division by zero; the clause
+ * is abandoned. */
+static void while_bound(struct ectx *x, const struct snode *n)
+{
+	struct vxt_script *s = x->s;
+
+	if (!x->error) {
+		s->st.errors++;
+		if (!s->errs_seen && (s->errs_seen = malloc(512)))
+			snprintf(s->errs_seen, 512, "ERROR: while loop still running after %d "
+				 "rounds (the bound of a loop) at %s:%u:%u, probe %s",
+				 BT_WHILE_MAX, s->file, n->line, n->col,
+				 x->cl ? x->cl->probe_text : "?");
+	}
+	x->error = true;
+}
+
 int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 {
 	struct vxt_script *s = x->s;
@@ -167,6 +185,9 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 	case BTA_TIME:
 		len = format_time(x, a ? a->str : "%H:%M:%S\n", now_ns(x), buf, sizeof(buf));
 		text(x, buf, len);
+		return 0;
+	case BTA_WHILE_BOUND:
+		while_bound(x, n);
 		return 0;
 	default:
 		return 0;

@@ -21,8 +21,6 @@
 
 #include "script/bt_impl.h"
 
-#define BT_WHILE_MAX	32
-
 /* ---- clauses ---- */
 
 /* What a statement is to D's rules of speculation (SEG_*). */
@@ -286,11 +284,36 @@ static int unroll_stmt(struct btparser *p, const struct stoken *at)
 	return 0;
 }
 
-/* while (c) { B }: at most BT_WHILE_MAX rounds, c tested before each. */
+static int end_return(struct btparser *p, const struct stoken *at, struct snode *last);
+
+/* this->@var = c, c read again from @cond (the lexer back where it was). */
+static int retest(struct btparser *p, const struct lexmark *cond, int var,
+		  const struct stoken *at)
+{
+	struct lexmark end;
+	struct snode *c, *a;
+
+	mark(p, &end);
+	rewind_to(p, cond);
+	c = paren_expr(p);
+	rewind_to(p, &end);
+	a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
+	if (!c || !a)
+		return -EINVAL;
+	a->op = ST_ASSIGN;
+	a->a = this_ref(p, var, at->line, at->col);
+	a->b = c;
+	return !a->a || add_stmt(p, a) < 0 || emit(p, NULL) < 0 ? -EINVAL : 0;
+}
+
+/* while (c) { B }: c tested before each round, at most BT_WHILE_MAX
+ * rounds; a c that still holds after the last is a run-time error at the
+ * while (bt_run.c), as bpftrace's verifier refuses a loop it cannot bound:
+ * the rest of the block is skipped, as after a return. */
 static int while_stmt(struct btparser *p, const struct stoken *at)
 {
 	struct lexmark cond, body;
-	struct snode *c;
+	struct snode *c, *err;
 	int var;
 
 	mark(p, &cond);
@@ -300,31 +323,17 @@ static int while_stmt(struct btparser *p, const struct stoken *at)
 		return -EINVAL;
 	mark(p, &body);
 	for (unsigned i = 0; i < BT_WHILE_MAX; i++) {
-		struct snode *a;
-
 		rewind_to(p, &body);
-		if (block(p) < 0)
-			return -EINVAL;
-		if (i + 1 == BT_WHILE_MAX)
-			break;
-		{
-			struct lexmark end;
-
-			mark(p, &end);
-			rewind_to(p, &cond);
-			c = paren_expr(p);
-			rewind_to(p, &end);
-		}
-		a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
-		if (!c || !a)
-			return -EINVAL;
-		a->op = ST_ASSIGN;
-		a->a = this_ref(p, var, at->line, at->col);
-		a->b = c;
-		if (!a->a || add_stmt(p, a) < 0 || emit(p, NULL) < 0)
+		if (block(p) < 0 || retest(p, &cond, var, at) < 0)
 			return -EINVAL;
 	}
-	if (emit(p, NULL) < 0)
+	err = vxt_btp_node(p, SN_CALL, at->line, at->col);
+	if (!err)
+		return -EINVAL;
+	err->idx = FN_BT;
+	err->num = BTA_WHILE_BOUND;
+	err->str = "while";
+	if (end_return(p, at, err) < 0)
 		return -EINVAL;
 	p->nguards--;
 	return 0;
@@ -378,33 +387,41 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 	return 0;
 }
 
-/* return: this->$$N = 1 ends the clause; every clause after it in the
- * block tests !this->$$N. */
-static int return_stmt(struct btparser *p, const struct stoken *at)
+/* The block's return flag set in the current clause (with @last, a last
+ * statement), then the clause ended: every clause after it in the block
+ * tests !this->$$N. */
+static int end_return(struct btparser *p, const struct stoken *at, struct snode *last)
 {
-	struct snode *one;
-	int var;
+	struct snode *one = vxt_btp_node(p, SN_NUM, at->line, at->col), *a;
+	int var = p->ret_var;
 
-	vxt_btp_take(p);
-	one = vxt_btp_node(p, SN_NUM, at->line, at->col);
 	if (!one)
 		return -ENOMEM;
 	one->num = 1;
-	if (p->ret_var >= 0) {	/* the block's flag, set again */
-		struct snode *a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
-
+	if (var < 0) {
+		var = temp(p, one);
+		if (var < 0)
+			return -EINVAL;
+	} else {
+		a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
 		if (!a)
 			return -ENOMEM;
 		a->op = ST_ASSIGN;
-		a->a = this_ref(p, p->ret_var, at->line, at->col);
+		a->a = this_ref(p, var, at->line, at->col);
 		a->b = one;
-		return add_stmt(p, a) < 0 || emit(p, NULL) < 0 ? -EINVAL : 0;
+		if (!a->a || add_stmt(p, a) < 0)
+			return -EINVAL;
 	}
-	var = temp(p, one);
-	if (var < 0 || emit(p, NULL) < 0)
+	if ((last && add_stmt(p, last) < 0) || emit(p, NULL) < 0)
 		return -EINVAL;
-	p->ret_var = var;
+	p->ret_var = var;	/* after the clause that sets it */
 	return 0;
+}
+
+static int return_stmt(struct btparser *p, const struct stoken *at)
+{
+	vxt_btp_take(p);
+	return end_return(p, at, NULL);
 }
 
 static int statement(struct btparser *p)
