@@ -2,8 +2,9 @@
  * builtins, and the few run-time parts D has no equivalent of
  * (internal to libvxtrace)
  *
- * bt_lex.c reads bpftrace's tokens, bt_parse.c its expressions and
- * bt_stmt.c its probe blocks and statements, lowered to the D parser's
+ * bt_lex.c reads bpftrace's tokens, bt_parser.c keeps the parser's tokens
+ * and names, bt_parse.c reads its expressions, bt_calls.c its maps and
+ * calls, and bt_stmt.c its probe blocks and statements, lowered to the D parser's
  * tree (struct sclause, struct snode): if/else, unroll, while and return
  * become clauses guarded by this-> variables, maps become aggregations or associative
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
@@ -80,7 +81,8 @@ struct btprobe {
  * as fentry:), NULL when none. */
 const struct btprobe *vxt_bt_probe(const char *name);
 
-/* The parser (bt_parse.c, bt_stmt.c). */
+/* The parser: bt_parser.c its tokens, nodes and names, bt_parse.c its
+ * expressions, bt_calls.c its maps and calls, bt_stmt.c its blocks. */
 #define BT_MAX_LOCALS	128
 #define BT_MAX_GUARDS	32
 
@@ -160,6 +162,21 @@ struct btmap *vxt_btp_map(struct btparser *p, const char *name);
 struct btlocal *vxt_btp_local(struct btparser *p, const char *name, bool make);
 struct snode *vxt_btp_expr(struct btparser *p);
 struct snode *vxt_btp_unary(struct btparser *p);
+/* An assignment or anything below it (bt_parse.c). */
+struct snode *vxt_btp_assign(struct btparser *p);
+/* Arguments up to @close into @v (S_MAX_ARGS), each an expression or a
+ * bare @map; @return 0 or negative. A copy of @v in the script's memory,
+ * NULL when out of memory (p->rc set). */
+int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n);
+struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n);
+/* bt_calls.c: @name or @name[keys] as a variable at @at (its '@' taken);
+ * a call f( at @at (its name and '(' taken). NULL on error. */
+struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at);
+struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at);
+/* bt_parser.c: the aggregation slot of map @name (made at its first use);
+ * whether @w names an aggregating function. */
+int vxt_btp_agg_slot(struct btparser *p, const char *name, unsigned line, unsigned col);
+bool vxt_btp_is_aggfn(const char *w);
 /* bt_struct.c: a cast "(struct T *)e" after its "(" (at @at), "struct"
  * next; the member path after @base (->a.b ...: the event's field it ends
  * in), @base itself when none follows. NULL on error. */
