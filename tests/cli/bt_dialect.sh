@@ -209,4 +209,38 @@ expect_eq "while: past 32 rounds, an error at the while" \
 expect_eq "while: the I/Os past the bound exist" \
 	"$(awk -F, '$3 == "start" && $7 / 512 > 32' "$T/ev.csv" | head -1 | wc -l)" 1
 
+# hist(v, k): 2^k buckets per power of 2 (bpftrace 0.21's), against a
+# brute-force search of bucket ends: bucket j (j >= 1) ends at j up to
+# 2 << k (one value each), else at 2^p * (2^k + j mod 2^k), p = j / 2^k - 1
+histk() {
+	awk -v k="$1" 'function lab(x,  n, p, d, s) {
+		n = 2 ^ k
+		if (x <= 2 * n) return x
+		p = int(x / n) - 1; d = int(p / 10); p -= 10 * d
+		s = substr("KMGTPE", d, d ? 1 : 0)
+		return (2 ^ p) * (n + x % n) s
+	}
+	function end(x,  n, p) { n = 2 ^ k; if (x <= 2 * n) return x
+		p = int(x / n) - 1; return (2 ^ p) * (n + x % n) }
+	{ v = $1; if (v < 0) b = 0; else { b = 1; while (end(b) <= v) b++ }
+	  c[b]++; if (lo == "" || b < lo) lo = b; if (hi == "" || b > hi) hi = b }
+	END { n = 2 ^ k
+		for (b = lo; b <= hi; b++) {
+			if (b == 0) l = "(..., 0)"
+			else if (b <= 2 * n) l = "[" b - 1 "]"
+			else l = "[" lab(b - 1) ", " lab(b) ")"
+			print l, c[b] + 0 } }'
+}
+printf 'tracepoint:block:block_rq_issue { @a = hist(args.sector %% 100000, 2); }\nt:block:block_io_done { @b = hist(args.bytes, 5); }\n' >"$T/hk.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/hk.bt" >"$T/hk.out" 2>"$T/hk.err" || fail "hk.bt: $(cat "$T/hk.err")"
+awk '/^@a: $/ { on = 1; next } /^$/ { on = 0 } on' "$T/hk.out" >"$T/hka.out"
+awk '/^@b: $/ { on = 1; next } /^$/ { on = 0 } on' "$T/hk.out" >"$T/hkb.out"
+expect_eq "hist(args.sector % 100000, 2): rows" "$(rows "$T/hka.out")" \
+	"$(awk -F, '$3 == "start" { print $6 % 100000 }' "$T/ev.csv" | histk 2)"
+expect_eq "hist(args.bytes, 5): rows" "$(rows "$T/hkb.out")" \
+	"$(awk -F, '$3 == "done" { print $7 }' "$T/ev.csv" | histk 5)"
+expect_eq "hist(v, 6): refused" "$(printf 't:block:block_rq_issue { @ = hist(args.bytes, 6); }\n' >"$T/h6.bt"
+	"$B/vxreplay" "$T/t.vxt" --script "$T/h6.bt" 2>&1 >/dev/null)" \
+	"vxreplay: $T/h6.bt:1:47: ERROR: hist: bits argument must be in range 0-5"
+
 finish

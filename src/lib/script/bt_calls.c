@@ -276,6 +276,29 @@ struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at)
 	return vxt_btp_fail(p, at->line, at->col, "ERROR: Unknown function: '%s'", f), NULL;
 }
 
+/* hist(v, k) for k > 0 at @ft (@raw its two arguments): lquantize(idx, 0,
+ * top + 1, 1) of bpftrace's bucket index of v (bt_run.c), so every index
+ * has its own bucket. */
+static struct snode *hist_k(struct btparser *p, const struct stoken *ft, struct snode **raw)
+{
+	struct snode *idx = call_node(p, FN_BT, ft, raw, 2), *a[4], *f;
+
+	if (!idx)
+		return NULL;
+	idx->num = BTA_LOG2K;
+	a[0] = idx;
+	for (int i = 1; i < 4; i++) {
+		if (!(a[i] = vxt_btp_node(p, SN_NUM, ft->line, ft->col)))
+			return NULL;
+	}
+	a[2]->num = BT_HIST_TOP(raw[1]->num) + 1;
+	a[3]->num = 1;
+	f = call_node(p, FN_LQUANTIZE, ft, a, 4);
+	if (f)
+		f->str = vxt_btp_dup(p, ft->str);
+	return f && f->str ? f : NULL;
+}
+
 /* @name[keys] = f(args), f aggregating: an SN_AGGSET. */
 struct snode *vxt_btp_agg_stmt(struct btparser *p)
 {
@@ -290,6 +313,7 @@ struct snode *vxt_btp_agg_stmt(struct btparser *p)
 	struct snode *raw[S_MAX_ARGS], *v[S_MAX_ARGS];
 	unsigned nraw = 0, nv = 0;
 	int k = -1;
+	uint8_t kind, hk = 0;
 
 	if (!n)
 		return NULL;
@@ -325,21 +349,29 @@ struct snode *vxt_btp_agg_stmt(struct btparser *p)
 	if (fns[k].fn == FN_LQUANTIZE && nraw != 4)
 		return vxt_btp_fail(p, ft.line, ft.col, "ERROR: lhist() requires 4 arguments "
 				    "(%u provided)", nraw), NULL;
-	if (fns[k].fn == FN_QUANTIZE && nraw == 2) {	/* hist(v, k): k = 0 only */
-		if (raw[1]->kind != SN_NUM || raw[1]->num != 0)
-			return vxt_btp_fail(p, raw[1]->line, raw[1]->col, "ERROR: hist(): only "
-					    "k = 0 (one bucket per power of 2) is supported"), NULL;
+	kind = fns[k].kind;
+	if (fns[k].fn == FN_QUANTIZE && nraw == 2) {	/* hist(v, k) */
+		if (raw[1]->kind != SN_NUM || raw[1]->num < 0 || raw[1]->num > BT_HIST_KMAX)
+			return vxt_btp_fail(p, raw[1]->line, raw[1]->col, "ERROR: hist: bits "
+					    "argument must be in range 0-%d", BT_HIST_KMAX), NULL;
+		hk = (uint8_t)raw[1]->num;
 		f->nargs = 1;
+		if (hk && !(f = hist_k(p, &ft, raw)))
+			return NULL;
+		if (hk)
+			kind = BTK_HISTK;
 	}
 	{
 		struct sbt *b = p->s->bt;
 
-		if (b->aggkind[n->idx] != BTK_PLAIN && b->aggkind[n->idx] != fns[k].kind)
+		if ((b->aggkind[n->idx] != BTK_PLAIN && b->aggkind[n->idx] != kind) ||
+		    (b->aggkind[n->idx] == BTK_HISTK && b->histk[n->idx] != hk))
 			return vxt_btp_fail(p, ft.line, ft.col, "ERROR: Type mismatch for @%s: "
 					    "trying to assign value of type '%s' when map "
 					    "already contains a value of another type", at.str,
 					    ft.str), NULL;
-		b->aggkind[n->idx] = fns[k].kind;
+		b->aggkind[n->idx] = kind;
+		b->histk[n->idx] = hk;
 	}
 	n->a = f;
 	return f->str ? n : NULL;

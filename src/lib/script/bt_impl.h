@@ -25,14 +25,21 @@
 
 /* How an aggregation prints (struct sbt.aggkind): D's function by itself
  * tells all but these. */
-enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS };
+enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS,
+	     BTK_HISTK };	/* hist(v, k), k > 0: D's lquantize over the index
+				 * of BTA_LOG2K (bt_run.c), k in struct sbt.histk */
+
+/* hist(v, k): k from 0 to 5; the largest index of a 64-bit value. */
+#define BT_HIST_KMAX	5
+#define BT_HIST_TOP(k)	((64 - (k)) << (k))
 
 /* The FN_BT actions (snode.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
  * values of a remap's args.old_dev and args.old_sector (its source);
  * BTA_WHILE_BOUND the run-time error of a while loop whose condition still
- * holds after BT_WHILE_MAX rounds. */
+ * holds after BT_WHILE_MAX rounds; BTA_LOG2K bpftrace's bucket of hist(v, k)
+ * (args v and the constant k). */
 enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME, BTA_OLD_DEV,
-	     BTA_OLD_SECTOR, BTA_WHILE_BOUND };
+	     BTA_OLD_SECTOR, BTA_WHILE_BOUND, BTA_LOG2K };
 
 /* The rounds a while loop runs at most (lowered to that many copies). */
 #define BT_WHILE_MAX	32
@@ -40,6 +47,7 @@ enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME, BTA_OLD_D
 /* The dialect's state in a script (vxt_script.bt). */
 struct sbt {
 	uint8_t aggkind[BT_MAX_MAPS];	/* enum btagg by aggregation index */
+	uint8_t histk[BT_MAX_MAPS];	/* BTK_HISTK's k */
 	char notes[1024];	/* warnings said once at load, one a line */
 	char said[4096];	/* vxt_script_notes(): those and the phases' */
 	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */

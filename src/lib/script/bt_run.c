@@ -3,7 +3,8 @@
  * variable, print() of a value or of such a map, time() and strftime()
  * (wall-clock time of the event: the events' clock plus walltimestamp's
  * offset, the file's anchor or the host's clock; local time as bpftrace
- * prints it), and a remap's source (args.old_dev, args.old_sector)
+ * prints it), a remap's source (args.old_dev, args.old_sector) and the
+ * bucket of hist(v, k)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -114,6 +115,9 @@ unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
 	case BTA_STRFTIME:	/* the time; the format is a constant */
 		*v = n->args + 1;
 		return 1;
+	case BTA_LOG2K:		/* the value; k is a constant */
+		*v = n->args;
+		return 1;
 	default:		/* clear(), time(): constants */
 		*v = n->args;
 		return 0;
@@ -210,12 +214,33 @@ static int64_t remap_source(const struct ectx *x, bool dev)
 	return o ? (int64_t)o->dev : 0;
 }
 
+/* bpftrace's bucket of @v in hist(v, k): 0 below 0, 1 + v below 2^k,
+ * then 2^k buckets per power of 2: 1 + ((p - k + 1) << k) + the k bits
+ * after v's leading 1, p that 1's position. */
+static int64_t log2k(int64_t v, unsigned k)
+{
+	uint64_t u = (uint64_t)v, mask = (1ull << k) - 1;
+	unsigned pos;
+
+	if (v < 0)
+		return 0;
+	if (u <= mask)
+		return v + 1;
+	pos = 63 - (unsigned)__builtin_clzll(u);
+	return (int64_t)((((uint64_t)pos - k + 1) << k) + ((u >> (pos - k)) & mask) + 1);
+}
+
 struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v)
 {
 	struct sval r = { .type = SV_STR, .s = "" };
 	char buf[256];
 	int rc = 0;
 
+	if (n->num == BTA_LOG2K) {
+		r.type = SV_INT;
+		r.i = log2k(v[0].i, (unsigned)n->args[1]->num);
+		return r;
+	}
 	if (n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR) {
 		r.type = SV_INT;
 		r.i = remap_source(x, n->num == BTA_OLD_DEV);
@@ -236,7 +261,8 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 bool vxt_bt_is_value(const struct snode *n)
 {
 	return n->kind == SN_CALL && n->idx == FN_BT &&
-	       (n->num == BTA_STRFTIME || n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR);
+	       (n->num == BTA_STRFTIME || n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR ||
+		n->num == BTA_LOG2K);
 }
 
 bool vxt_bt_prints(const struct snode *n)
@@ -250,7 +276,12 @@ int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err)
 		return vxt_script_fail(s, err, n->line, n->col, "failed to resolve %s( ): "
 				       "Unknown function name", n->str);
 	n->type = n->num == BTA_STRFTIME ? SV_STR :
-		  n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR ? SV_INT : SV_NONE;
+		  n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR || n->num == BTA_LOG2K ?
+		  SV_INT : SV_NONE;
+	if (n->num == BTA_LOG2K && n->args[0]->type == SV_STR)
+		return vxt_script_fail(s, err, n->args[0]->line, n->args[0]->col,
+				       "ERROR: hist() only supports integer arguments (string "
+				       "provided)");
 	if (n->num == BTA_STRFTIME && n->args[1]->type == SV_STR)
 		return vxt_script_fail(s, err, n->args[1]->line, n->args[1]->col,
 				       "ERROR: strftime() expects an integer (nsecs) as its "
