@@ -5,28 +5,11 @@
 # keeping exactly the failed completions, print() and clear() per interval;
 # bpftrace's errors with file:line:col; the phase a file lacks said once.
 . "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/bt_hist.inc"
 
 "$B/vxrecord" --source sim -c 200000 --seed 3 -o "$T/t.vxt" -q \
 	--sim-errors 'sda@0.5s+7:EIO,sdb@1s+5' || fail "record"
 "$B/vxreplay" "$T/t.vxt" --report events --format csv >"$T/ev.csv" || fail "csv"
-
-# hist rows of vxreplay's output ("label count") and of awk's values
-rows() { sed -n 's/^\([[(][^|]*[])]\) *\([0-9][0-9]*\) |.*$/\1 \2/p' "$1"; }
-hist() {
-	awk 'function label(pw,  s) {
-		s = ""
-		if (pw >= 30) { s = "G"; pw -= 30 } else if (pw >= 20) { s = "M"; pw -= 20 }
-		else if (pw >= 10) { s = "K"; pw -= 10 }
-		return (2 ^ pw) s
-	}
-	{ v = $1; if (v < 0) b = 0; else if (v == 0) b = 1; else if (v == 1) b = 2
-	  else { k = 0; while (2 ^ (k + 1) <= v) k++; b = k + 2 }
-	  n[b]++; if (lo == "" || b < lo) lo = b; if (hi == "" || b > hi) hi = b }
-	END { for (b = lo; b <= hi; b++) {
-		if (b == 0) l = "(..., 0)"; else if (b == 1) l = "[0]"; else if (b == 2) l = "[1]"
-		else l = "[" label(b - 2) ", " label(b - 1) ")"
-		print l, n[b] + 0 } }'
-}
 
 echo 'tracepoint:block:block_rq_issue { @ = hist(args.bytes); }' >"$T/one.bt"
 "$B/vxreplay" "$T/t.vxt" --script "$T/one.bt" >"$T/one.out" || fail "one-liner"
@@ -209,28 +192,7 @@ expect_eq "while: past 32 rounds, an error at the while" \
 expect_eq "while: the I/Os past the bound exist" \
 	"$(awk -F, '$3 == "start" && $7 / 512 > 32' "$T/ev.csv" | head -1 | wc -l)" 1
 
-# hist(v, k): 2^k buckets per power of 2 (bpftrace 0.21's), against a
-# brute-force search of bucket ends: bucket j (j >= 1) ends at j up to
-# 2 << k (one value each), else at 2^p * (2^k + j mod 2^k), p = j / 2^k - 1
-histk() {
-	awk -v k="$1" 'function lab(x,  n, p, d, s) {
-		n = 2 ^ k
-		if (x <= 2 * n) return x
-		p = int(x / n) - 1; d = int(p / 10); p -= 10 * d
-		s = substr("KMGTPE", d, d ? 1 : 0)
-		return (2 ^ p) * (n + x % n) s
-	}
-	function end(x,  n, p) { n = 2 ^ k; if (x <= 2 * n) return x
-		p = int(x / n) - 1; return (2 ^ p) * (n + x % n) }
-	{ v = $1; if (v < 0) b = 0; else { b = 1; while (end(b) <= v) b++ }
-	  c[b]++; if (lo == "" || b < lo) lo = b; if (hi == "" || b > hi) hi = b }
-	END { n = 2 ^ k
-		for (b = lo; b <= hi; b++) {
-			if (b == 0) l = "(..., 0)"
-			else if (b <= 2 * n) l = "[" b - 1 "]"
-			else l = "[" lab(b - 1) ", " lab(b) ")"
-			print l, c[b] + 0 } }'
-}
+# hist(v, k): 2^k buckets per power of 2 (bpftrace 0.21's)
 printf 'tracepoint:block:block_rq_issue { @a = hist(args.sector %% 100000, 2); }\nt:block:block_io_done { @b = hist(args.bytes, 5); }\n' >"$T/hk.bt"
 "$B/vxreplay" "$T/t.vxt" --script "$T/hk.bt" >"$T/hk.out" 2>"$T/hk.err" || fail "hk.bt: $(cat "$T/hk.err")"
 awk '/^@a: $/ { on = 1; next } /^$/ { on = 0 } on' "$T/hk.out" >"$T/hka.out"

@@ -7,6 +7,7 @@
 # done events paired by hand).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
+. "$VXT_TOP/tests/cli/bt_hist.inc"
 need_ebpf
 . "$VXT_TOP/tests/cli/ebpf_lost.inc"
 tools="$VXT_TOP/../shared/data/dscripts"
@@ -31,25 +32,6 @@ N=$(json "$T/fio.json" 'j["jobs"][0]["read"]["total_ios"] + j["jobs"][0]["write"
 expect_eq "fio's I/Os issued" "$(awk -F, '$3 == "start"' "$T/ev.csv" | wc -l)" $N
 set -- $(tr : ' ' <"/sys/block/$LNAME/dev")
 major=$1 minor=$2
-
-# rows "label count" of a histogram printed in bpftrace's layout
-rows() { sed -n 's/^\([[(][^|]*[])]\) *\([0-9][0-9]*\) |.*$/\1 \2/p'; }
-# bpftrace's hist() of the values read, as rows
-hist() {
-	awk 'function label(pw,  s) {
-		s = ""
-		if (pw >= 30) { s = "G"; pw -= 30 } else if (pw >= 20) { s = "M"; pw -= 20 }
-		else if (pw >= 10) { s = "K"; pw -= 10 }
-		return (2 ^ pw) s
-	}
-	{ v = $1; if (v < 0) b = 0; else if (v == 0) b = 1; else if (v == 1) b = 2
-	  else { k = 0; while (2 ^ (k + 1) <= v) k++; b = k + 2 }
-	  n[b]++; if (lo == "" || b < lo) lo = b; if (hi == "" || b > hi) hi = b }
-	END { for (b = lo; b <= hi; b++) {
-		if (b == 0) l = "(..., 0)"; else if (b == 1) l = "[0]"; else if (b == 2) l = "[1]"
-		else l = "[" label(b - 2) ", " label(b - 1) ")"
-		print l, n[b] + 0 } }'
-}
 
 # biolatency.bt: queue to completion by sector, in microseconds
 "$B/vxreplay" "$T/e.vxt" --script "$tools/bt_biolatency.bt" >"$T/lat.out" 2>"$T/lat.err" ||

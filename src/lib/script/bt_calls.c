@@ -71,20 +71,33 @@ static struct snode *call_node(struct btparser *p, int fn, const struct stoken *
 	return n->str && n->args ? n : NULL;
 }
 
-/* A map argument (print, clear, zero, delete, has_key): its reference, an
- * SN_AGG for an aggregation. */
-static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
+/* The map the next token names, an argument of @fname (the token in @at,
+ * not taken); NULL when it names none written (the error said). */
+static const struct btmap *map_named(struct btparser *p, const char *fname, struct stoken *at)
 {
-	struct stoken *t = vxt_btp_peek(p), at;
+	struct stoken *t = vxt_btp_peek(p);
 	const struct btmap *m;
 
 	if (t->type != ST_AGG)
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: %s() expects a map argument",
 				    fname), NULL;
-	at = *t;
-	m = vxt_btp_map(p, at.str);
+	*at = *t;
+	m = vxt_btp_map(p, at->str);
 	if (!m || !m->assigned)
-		return vxt_btp_fail(p, at.line, at.col, "ERROR: Undefined map: @%s", at.str), NULL;
+		return vxt_btp_fail(p, at->line, at->col, "ERROR: Undefined map: @%s", at->str),
+		       NULL;
+	return m;
+}
+
+/* A map argument (print, clear, zero, delete, has_key): its reference, an
+ * SN_AGG for an aggregation. */
+static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
+{
+	struct stoken at;
+	const struct btmap *m = map_named(p, fname, &at);
+
+	if (!m)
+		return NULL;
 	vxt_btp_take(p);
 	if (m && m->kind == BM_AGG) {
 		struct snode *n = vxt_btp_node(p, SN_AGG, at.line, at.col);
@@ -114,18 +127,13 @@ static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
 /* delete(@m, k...), delete(@m[k]), has_key(@m, k...): the element. */
 static struct snode *elem_arg(struct btparser *p, const char *fname)
 {
-	struct stoken *t = vxt_btp_peek(p), at;
+	struct stoken at;
 	struct snode *raw[S_MAX_ARGS], *v[S_MAX_ARGS], *n;
 	unsigned nraw = 0, nv;
-	const struct btmap *m;
+	const struct btmap *m = map_named(p, fname, &at);
 
-	if (t->type != ST_AGG)
-		return vxt_btp_fail(p, t->line, t->col, "ERROR: %s() expects a map argument",
-				    fname), NULL;
-	at = *t;
-	m = vxt_btp_map(p, at.str);
-	if (!m || !m->assigned)
-		return vxt_btp_fail(p, at.line, at.col, "ERROR: Undefined map: @%s", at.str), NULL;
+	if (!m)
+		return NULL;
 	if (m->kind != BM_ARRAY)
 		return vxt_btp_fail(p, at.line, at.col, "ERROR: %s() expects a map with keys: "
 				    "@%s is %s", fname, at.str,

@@ -1,4 +1,6 @@
-/* tok.h - what the D and the bpftrace lexers share (internal to libvxtrace)
+/* tok.h - what the D and the bpftrace front-ends share: their lexers'
+ * token helpers (tok.c) and the slots of the names they meet (slots.c)
+ * (internal to libvxtrace)
  *
  * Both read a struct slexer (script_impl.h) into struct stoken: the cursor
  * and its line and column, the strings a lexer keeps until vxt_slex_free(),
@@ -52,5 +54,12 @@ int vxt_tok_string(struct slexer *lx, struct stoken *t, const struct tok_strings
 bool vxt_tok_op(struct slexer *lx, struct stoken *t, bool xorxor);
 /* @t an ST_ERROR naming character @c, after @prefix. */
 void vxt_tok_bad_char(struct stoken *t, int c, const char *prefix);
+
+/* slots.c: the slot of variable @name of @scope (SN_GLOBAL, SN_THIS ...)
+ * and of aggregation @name, made at its first use (at @line, @col).
+ * @return the slot, -ENAMETOOLONG (the caller says so) or -ENOMEM. */
+int vxt_slot_var(struct vxt_script *s, uint8_t scope, const char *name, unsigned line,
+		 unsigned col);
+int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned col);
 
 #endif
