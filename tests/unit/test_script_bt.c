@@ -3,7 +3,8 @@
  * Programs that use every part of the bpftrace front-end (probes of every
  * phase, args and builtins, maps as aggregations and as variables,
  * delete, has_key, clear, zero, print of values and maps, $locals and
- * tuples, if / else, unroll, while, speculation, time and strftime) run
+ * tuples, if / else, unroll, while (past its bound too), hist(v, k),
+ * speculation, time and strftime) run
  * over 500 random sets of overlapping I/O of every phase, through
  * vxt_script_push() and vxt_script_push_many(): every record, the
  * statistics and the exit status must be the same, and each program must
@@ -44,6 +45,8 @@ static const char *const programs[] = {
 	"  @l = lhist(args.sector, 0, 32, 8); @mx[args.rwbs] = max(args.sector);\n"
 	"  @mn = min(args.sector); @av[cpu] = avg(args.nr_sector);\n"
 	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i);\n"
+	"  @hk[args.rwbs] = hist(args.sector * 37, 3); @hb = hist(args.nr_sector - 4, 1);\n"
+	"  $j = 0; while ($j < args.nr_sector + 2) { $j++; } @past = count();\n"
 	"  if (pid == 102) { return; } @after = count(); }\n"
 	"tracepoint:block:block_rq_requeue { @rq++; print(@rq); print(comm); }\n"
 	"interval:ms:20 { print(@big, 2); print(@mx); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
