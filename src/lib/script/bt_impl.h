@@ -4,7 +4,8 @@
  *
  * bt_lex.c reads bpftrace's tokens, bt_parser.c keeps the parser's tokens
  * and names, bt_parse.c reads its expressions, bt_calls.c its maps and
- * calls, and bt_stmt.c its probe blocks and statements, lowered to the D parser's
+ * calls, and bt_stmt.c its probe blocks and statements (bt_clause.c
+ * keeping the clauses they become), lowered to the D parser's
  * tree (struct sclause, struct snode): if/else, unroll, while and return
  * become clauses guarded by this-> variables, maps become aggregations or associative
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
@@ -224,6 +225,19 @@ struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* bt_clause.c: statement @st added to the current clause (a new clause
+ * first where D's rules would refuse it after what it holds); the clause so
+ * far emitted with its predicate (and @user's, the block's /pred/; none
+ * when it holds no statement); a reference to this-> variable @var; a
+ * fresh this->$$N set to @v in the current clause (its slot, or -1); a
+ * guard on this-> variable @var (negated with @neg) for the clauses after.
+ * @return 0 or negative (the error said or p->rc set). */
+int vxt_btc_add(struct btparser *p, struct snode *st);
+int vxt_btc_emit(struct btparser *p, struct snode *user);
+struct snode *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col);
+int vxt_btc_temp(struct btparser *p, struct snode *v);
+int vxt_btc_guard(struct btparser *p, int var, bool neg, const struct stoken *at);
 
 /* bt_stmt.c: the entry, as vxt_script_parse(). */
 int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err);

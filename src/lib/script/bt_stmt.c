@@ -1,5 +1,4 @@
 /* bt_stmt.c - bpftrace's probe blocks and statements, lowered to D clauses
- * Over 700 lines: every bpftrace statement lowered to D clauses in one place, so the lowering rules stay side by side.
  *
  * A probe block `probes /pred/ { statements }` becomes one clause when its
  * statements hold no if, unroll, while or return; else its statements are
@@ -12,7 +11,8 @@
  * BT_WHILE_MAX rounds; return sets a flag the block's later clauses test.
  * Each clause also takes the test of the event its probes need
  * (bt_fire.c); a block of several probes is lowered once per attach point,
- * as bpftrace runs it once per probe that fires. The config block is read, its engine settings applied.
+ * as bpftrace runs it once per probe that fires (bt_clause.c keeps the
+ * clauses). The config block is read, its engine settings applied.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,178 +20,6 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
-
-/* ---- clauses ---- */
-
-/* What a statement is to D's rules of speculation (SEG_*). */
-#define SEG_SPEC	0x1	/* speculate() */
-#define SEG_END		0x2	/* commit(), discard() */
-#define SEG_DATA	0x4	/* printf, print, time */
-#define SEG_AGG		0x8	/* an aggregation, clear() or zero() of one */
-#define SEG_LATE	0x10	/* exit(), print() of an aggregation */
-
-static unsigned seg_class(const struct snode *st)
-{
-	if (st->kind == SN_AGGSET)
-		return SEG_AGG;
-	if (st->kind != SN_CALL)
-		return 0;
-	switch (st->idx) {
-	case FN_SPECULATE: return SEG_SPEC;
-	case FN_COMMIT: case FN_DISCARD: return SEG_END;
-	case FN_PRINTF: return SEG_DATA;
-	case FN_PRINTA: case FN_EXIT: return SEG_LATE;
-	case FN_CLEAR: case FN_TRUNC: return SEG_AGG;
-	case FN_BT: return vxt_bt_prints(st) ? SEG_DATA : 0;
-	default: return 0;
-	}
-}
-
-/* Whether @st may not follow what the clause so far holds (@seg), by D's
- * rules: bpftrace's blocks have none, so such a statement starts a clause. */
-static bool must_split(unsigned seg, unsigned cls)
-{
-	switch (cls) {
-	case SEG_SPEC: return seg & (SEG_SPEC | SEG_END | SEG_DATA | SEG_AGG | SEG_LATE);
-	case SEG_END: return seg & (SEG_SPEC | SEG_DATA | SEG_AGG | SEG_LATE);
-	case SEG_DATA: return seg & SEG_END;
-	case SEG_LATE: return seg & (SEG_SPEC | SEG_END);
-	case SEG_AGG: return seg & (SEG_SPEC | SEG_END);
-	default: return false;
-	}
-}
-
-static int emit(struct btparser *p, struct snode *user);
-
-static int add_stmt(struct btparser *p, struct snode *st)
-{
-	unsigned cls = seg_class(st);
-
-	if (must_split(p->seg, cls) && emit(p, NULL) < 0)
-		return -EINVAL;
-	p->seg |= cls;
-	if (p->nstmts == p->capstmts) {
-		unsigned cap = p->capstmts ? 2 * p->capstmts : 16;
-		struct snode **v = realloc(p->stmts, cap * sizeof(*v));
-
-		if (!v)
-			return p->rc = -ENOMEM;
-		p->stmts = v;
-		p->capstmts = cap;
-	}
-	p->stmts[p->nstmts++] = st;
-	return 0;
-}
-
-static struct snode *this_ref(struct btparser *p, int var, unsigned line, unsigned col)
-{
-	struct snode *n = vxt_btp_node(p, SN_THIS, line, col);
-
-	if (n) {
-		n->idx = var;
-		n->str = p->s->vars[var].name;
-	}
-	return n;
-}
-
-/* The current clause's predicate: the phase test, the guards, then @user. */
-static struct snode *clause_pred(struct btparser *p, struct snode *user)
-{
-	struct snode *g = p->has_event ? vxt_btp_event_guard(p) : NULL;
-
-	if (p->ret_var >= 0) {	/* not after a return */
-		struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
-
-		if (!nt)
-			return NULL;
-		nt->op = ST_NOT;
-		nt->a = this_ref(p, p->ret_var, p->bline, p->bcol);
-		g = vxt_btp_and(p, g, nt->a ? nt : NULL);
-	}
-	for (unsigned i = 0; i < p->nguards; i++) {
-		struct snode *r = this_ref(p, p->guards[i].var, p->bline, p->bcol);
-
-		if (r && p->guards[i].neg) {
-			struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
-
-			if (nt) {
-				nt->op = ST_NOT;
-				nt->a = r;
-			}
-			r = nt;
-		}
-		if (!r)
-			return NULL;
-		g = vxt_btp_and(p, g, r);
-	}
-	return vxt_btp_and(p, g, user);
-}
-
-/* The statements so far as a clause (none: no clause, as bpftrace's empty
- * block does nothing where D's would record the event). */
-static int emit(struct btparser *p, struct snode *user)
-{
-	struct vxt_script *s = p->s;
-	struct sclause *c;
-
-	if (!p->nstmts)
-		return 0;
-	if (s->ncl == S_MAX_CLAUSES)
-		return vxt_btp_fail(p, p->bline, p->bcol, "ERROR: the program is too large: "
-				    "more than %d clauses once if, unroll and while are "
-				    "lowered", S_MAX_CLAUSES);
-	c = &s->cl[s->ncl++];
-	memset(c, 0, sizeof(*c));
-	c->probes = p->probes;
-	c->tick_ns = p->tick_ns;
-	snprintf(c->probe_text, sizeof(c->probe_text), "%s", p->probe_text);
-	c->line = p->bline;
-	c->col = p->bcol;
-	c->pred = clause_pred(p, user);
-	if (p->rc < 0)
-		return p->rc;
-	c->stmts = vxt_script_alloc(s, p->nstmts * sizeof(*c->stmts));
-	if (!c->stmts)
-		return p->rc = -ENOMEM;
-	memcpy(c->stmts, p->stmts, p->nstmts * sizeof(*c->stmts));
-	c->nstmts = p->nstmts;
-	p->nstmts = 0;
-	p->seg = 0;
-	return 0;
-}
-
-/* A fresh this->$$N set to @v in the current clause. @return its slot. */
-static int temp(struct btparser *p, struct snode *v)
-{
-	char name[24];
-	struct snode *a;
-	int var;
-
-	snprintf(name, sizeof(name), "$$%u", p->ntemp++);
-	var = vxt_btp_var(p, SN_THIS, name, v->line, v->col);
-	if (var < 0)
-		return -1;
-	a = vxt_btp_node(p, SN_ASSIGN, v->line, v->col);
-	if (!a)
-		return -1;
-	a->op = ST_ASSIGN;
-	a->a = this_ref(p, var, v->line, v->col);
-	a->b = v;
-	if (!a->a || add_stmt(p, a) < 0)
-		return -1;
-	return var;
-}
-
-static int push_guard(struct btparser *p, int var, bool neg, const struct stoken *at)
-{
-	if (p->nguards == BT_MAX_GUARDS)
-		return vxt_btp_fail(p, at->line, at->col, "ERROR: if, unroll and while nested "
-				    "too deeply (at most %d)", BT_MAX_GUARDS);
-	p->guards[p->nguards].var = var;
-	p->guards[p->nguards].neg = neg;
-	p->nguards++;
-	return 0;
-}
 
 /* ---- statements ---- */
 
@@ -238,16 +66,16 @@ static int if_stmt(struct btparser *p, const struct stoken *at)
 	struct snode *c = paren_expr(p);
 	int var;
 
-	if (!c || (var = temp(p, c)) < 0 || emit(p, NULL) < 0)
+	if (!c || (var = vxt_btc_temp(p, c)) < 0 || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
-	if (push_guard(p, var, false, at) < 0 || block(p) < 0 || emit(p, NULL) < 0)
+	if (vxt_btc_guard(p, var, false, at) < 0 || block(p) < 0 || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
 	p->nguards--;
 	if (vxt_btp_peek(p)->type == ST_IDENT && !strcmp(p->tok.str, "else")) {
 		struct stoken el = *vxt_btp_peek(p);
 
 		vxt_btp_take(p);
-		if (push_guard(p, var, true, &el) < 0)
+		if (vxt_btc_guard(p, var, true, &el) < 0)
 			return -EINVAL;
 		if (vxt_btp_peek(p)->type == ST_IDENT && !strcmp(p->tok.str, "if")) {
 			struct stoken in = p->tok;
@@ -258,7 +86,7 @@ static int if_stmt(struct btparser *p, const struct stoken *at)
 		} else if (block(p) < 0) {
 			return -EINVAL;
 		}
-		if (emit(p, NULL) < 0)
+		if (vxt_btc_emit(p, NULL) < 0)
 			return -EINVAL;
 		p->nguards--;
 	}
@@ -301,9 +129,9 @@ static int retest(struct btparser *p, const struct lexmark *cond, int var,
 	if (!c || !a)
 		return -EINVAL;
 	a->op = ST_ASSIGN;
-	a->a = this_ref(p, var, at->line, at->col);
+	a->a = vxt_btc_this(p, var, at->line, at->col);
 	a->b = c;
-	return !a->a || add_stmt(p, a) < 0 || emit(p, NULL) < 0 ? -EINVAL : 0;
+	return !a->a || vxt_btc_add(p, a) < 0 || vxt_btc_emit(p, NULL) < 0 ? -EINVAL : 0;
 }
 
 /* while (c) { B }: c tested before each round, at most BT_WHILE_MAX
@@ -318,8 +146,8 @@ static int while_stmt(struct btparser *p, const struct stoken *at)
 
 	mark(p, &cond);
 	c = paren_expr(p);
-	if (!c || (var = temp(p, c)) < 0 || emit(p, NULL) < 0 ||
-	    push_guard(p, var, false, at) < 0)
+	if (!c || (var = vxt_btc_temp(p, c)) < 0 || vxt_btc_emit(p, NULL) < 0 ||
+	    vxt_btc_guard(p, var, false, at) < 0)
 		return -EINVAL;
 	mark(p, &body);
 	for (unsigned i = 0; i < BT_WHILE_MAX; i++) {
@@ -349,7 +177,7 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 		if (v->kind == SN_CALL && v->idx == BT_TUPLE)
 			return vxt_btp_fail(p, v->line, v->col, "ERROR: a tuple is a map key or a "
 					    "$variable's value here");
-		return add_stmt(p, st);
+		return vxt_btc_add(p, st);
 	}
 	l = vxt_btp_local(p, t->str, true);
 	if (!l)
@@ -359,7 +187,7 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 			return vxt_btp_fail(p, st->line, st->col, "ERROR: Type mismatch for %s: "
 					    "trying to assign a value to a tuple", t->str);
 		l->set = true;
-		return add_stmt(p, st);
+		return vxt_btc_add(p, st);
 	}
 	if (st->op != ST_ASSIGN || (l->arity && l->arity != v->nargs))
 		return vxt_btp_fail(p, st->line, st->col, "ERROR: Type mismatch for %s: a tuple "
@@ -381,7 +209,7 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 		a->op = ST_ASSIGN;
 		a->a = e;
 		a->b = v->args[i];
-		if (add_stmt(p, a) < 0)
+		if (vxt_btc_add(p, a) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -399,7 +227,7 @@ static int end_return(struct btparser *p, const struct stoken *at, struct snode 
 		return -ENOMEM;
 	one->num = 1;
 	if (var < 0) {
-		var = temp(p, one);
+		var = vxt_btc_temp(p, one);
 		if (var < 0)
 			return -EINVAL;
 	} else {
@@ -407,12 +235,12 @@ static int end_return(struct btparser *p, const struct stoken *at, struct snode 
 		if (!a)
 			return -ENOMEM;
 		a->op = ST_ASSIGN;
-		a->a = this_ref(p, var, at->line, at->col);
+		a->a = vxt_btc_this(p, var, at->line, at->col);
 		a->b = one;
-		if (!a->a || add_stmt(p, a) < 0)
+		if (!a->a || vxt_btc_add(p, a) < 0)
 			return -EINVAL;
 	}
-	if ((last && add_stmt(p, last) < 0) || emit(p, NULL) < 0)
+	if ((last && vxt_btc_add(p, last) < 0) || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
 	p->ret_var = var;	/* after the clause that sets it */
 	return 0;
@@ -447,7 +275,7 @@ static int statement(struct btparser *p)
 
 		if (m && m->kind == BM_AGG) {
 			st = vxt_btp_agg_stmt(p);
-			return st ? add_stmt(p, st) : -EINVAL;
+			return st ? vxt_btc_add(p, st) : -EINVAL;
 		}
 	}
 	st = vxt_btp_expr(p);
@@ -458,7 +286,7 @@ static int statement(struct btparser *p)
 	if (st->kind == SN_CALL && st->idx == BT_TUPLE)
 		return vxt_btp_fail(p, st->line, st->col, "ERROR: a tuple is a map key or a "
 				    "$variable's value here");
-	return add_stmt(p, st);
+	return vxt_btc_add(p, st);
 }
 
 static int block(struct btparser *p)
@@ -551,15 +379,15 @@ static int lower_body(struct btparser *p)
 	}
 	at = *vxt_btp_peek(p);
 	if (pred && has_control(p)) {	/* the predicate holds for the whole block */
-		int var = temp(p, pred);
+		int var = vxt_btc_temp(p, pred);
 
-		if (var < 0 || emit(p, NULL) < 0 || push_guard(p, var, false, &at) < 0)
+		if (var < 0 || vxt_btc_emit(p, NULL) < 0 || vxt_btc_guard(p, var, false, &at) < 0)
 			return -EINVAL;
 		pred = NULL;
 	}
 	if (block(p) < 0)
 		return -EINVAL;
-	return emit(p, pred);
+	return vxt_btc_emit(p, pred);
 }
 
 static int probe_block(struct btparser *p)
