@@ -5,28 +5,11 @@
 # keeping exactly the failed completions, print() and clear() per interval;
 # bpftrace's errors with file:line:col; the phase a file lacks said once.
 . "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/bt_hist.inc"
 
 "$B/vxrecord" --source sim -c 200000 --seed 3 -o "$T/t.vxt" -q \
 	--sim-errors 'sda@0.5s+7:EIO,sdb@1s+5' || fail "record"
 "$B/vxreplay" "$T/t.vxt" --report events --format csv >"$T/ev.csv" || fail "csv"
-
-# hist rows of vxreplay's output ("label count") and of awk's values
-rows() { sed -n 's/^\([[(][^|]*[])]\) *\([0-9][0-9]*\) |.*$/\1 \2/p' "$1"; }
-hist() {
-	awk 'function label(pw,  s) {
-		s = ""
-		if (pw >= 30) { s = "G"; pw -= 30 } else if (pw >= 20) { s = "M"; pw -= 20 }
-		else if (pw >= 10) { s = "K"; pw -= 10 }
-		return (2 ^ pw) s
-	}
-	{ v = $1; if (v < 0) b = 0; else if (v == 0) b = 1; else if (v == 1) b = 2
-	  else { k = 0; while (2 ^ (k + 1) <= v) k++; b = k + 2 }
-	  n[b]++; if (lo == "" || b < lo) lo = b; if (hi == "" || b > hi) hi = b }
-	END { for (b = lo; b <= hi; b++) {
-		if (b == 0) l = "(..., 0)"; else if (b == 1) l = "[0]"; else if (b == 2) l = "[1]"
-		else l = "[" label(b - 2) ", " label(b - 1) ")"
-		print l, n[b] + 0 } }'
-}
 
 echo 'tracepoint:block:block_rq_issue { @ = hist(args.bytes); }' >"$T/one.bt"
 "$B/vxreplay" "$T/t.vxt" --script "$T/one.bt" >"$T/one.out" || fail "one-liner"
@@ -69,12 +52,16 @@ expect_eq "((struct request *)arg0)->rq_disk->disk_name, .__data_len" \
 	"$("$B/vxreplay" "$T/t.vxt" --script "$T/disk.bt" | grep '^@d\[' | sort)" \
 	"$(awk -F, '$3 == "start" { n[$2] += $7 } END { for (o in n) printf "@d[%s]: %d\n", o, n[o] }' "$T/ev.csv" | sort)"
 
-# probe: the probe that fired, of a wildcard's
+# probe: the probe that fired, of a wildcard's; the block runs once per
+# probe that fires, as bpftrace's: a failed completion fires both
+# block_rq_complete and block_rq_error
 printf 't:block:block_rq_* { @[probe] = count(); }\n' >"$T/probe.bt"
 expect_eq "@[probe] of t:block:block_rq_*" \
 	"$("$B/vxreplay" "$T/t.vxt" --script "$T/probe.bt" | grep '^@\[' | sort)" \
-	"$(awk -F, '$3 == "start" { s++ } $3 == "done" { d++ } END {
-		printf "@[tracepoint:block:block_rq_complete]: %d\n@[tracepoint:block:block_rq_issue]: %d\n", d, s }' "$T/ev.csv")"
+	"$(awk -F, '$3 == "start" { s++ } $3 == "done" { d++; if ($9 != 0) e++ } END {
+		printf "@[tracepoint:block:block_rq_complete]: %d\n", d
+		printf "@[tracepoint:block:block_rq_error]: %d\n", e
+		printf "@[tracepoint:block:block_rq_issue]: %d\n", s }' "$T/ev.csv")"
 
 # a map keyed by kstack (biostacks.bt's): one key, the empty stack, and
 # one warning at load
@@ -192,4 +179,30 @@ printf 'tracepoint:block:block_bio_queue { @q = count(); }\nt:block:block_bio_qu
 "$B/vxreplay" "$T/t.vxt" --script "$T/q.bt" >"$T/q.out" 2>"$T/q.err" || fail "q.bt"
 expect_eq "missing phase: one line naming --phases all" \
 	"$(grep -c 'q.bt:1:1: WARNING: tracepoint:block:block_bio_queue: .*no queue events.*--phases all' "$T/q.err") $(wc -l <"$T/q.err")" "1 1"
+# while: at most 32 rounds; a condition still true after them is a
+# run-time error at the while, naming its place, and the rest of the block
+# is skipped (the I/Os of more than 32 sectors count nowhere)
+printf 't:block:block_rq_issue {\n\t$i = 0;\n\twhile ($i < args.nr_sector) { $i++; }\n\t@n[$i] = count();\n}\n' >"$T/w.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/w.bt" >"$T/w.out" 2>"$T/w.err" || fail "w.bt"
+expect_eq "while: the rounds run" "$(grep '^@n\[' "$T/w.out" | sort)" \
+	"$(awk -F, '$3 == "start" && $7 / 512 <= 32 { n[$7 / 512]++ }
+		END { for (k in n) printf "@n[%d]: %d\n", k, n[k] }' "$T/ev.csv" | sort)"
+expect_eq "while: past 32 rounds, an error at the while" \
+	"$(grep -c "first error: ERROR: while loop still running after 32 rounds (the bound of a loop) at $T/w.bt:3:2, probe t:block:block_rq_issue" "$T/w.err")" 1
+expect_eq "while: the I/Os past the bound exist" \
+	"$(awk -F, '$3 == "start" && $7 / 512 > 32' "$T/ev.csv" | head -1 | wc -l)" 1
+
+# hist(v, k): 2^k buckets per power of 2 (bpftrace 0.21's)
+printf 'tracepoint:block:block_rq_issue { @a = hist(args.sector %% 100000, 2); }\nt:block:block_io_done { @b = hist(args.bytes, 5); }\n' >"$T/hk.bt"
+"$B/vxreplay" "$T/t.vxt" --script "$T/hk.bt" >"$T/hk.out" 2>"$T/hk.err" || fail "hk.bt: $(cat "$T/hk.err")"
+awk '/^@a: $/ { on = 1; next } /^$/ { on = 0 } on' "$T/hk.out" >"$T/hka.out"
+awk '/^@b: $/ { on = 1; next } /^$/ { on = 0 } on' "$T/hk.out" >"$T/hkb.out"
+expect_eq "hist(args.sector % 100000, 2): rows" "$(rows "$T/hka.out")" \
+	"$(awk -F, '$3 == "start" { print $6 % 100000 }' "$T/ev.csv" | histk 2)"
+expect_eq "hist(args.bytes, 5): rows" "$(rows "$T/hkb.out")" \
+	"$(awk -F, '$3 == "done" { print $7 }' "$T/ev.csv" | histk 5)"
+expect_eq "hist(v, 6): refused" "$(printf 't:block:block_rq_issue { @ = hist(args.bytes, 6); }\n' >"$T/h6.bt"
+	"$B/vxreplay" "$T/t.vxt" --script "$T/h6.bt" 2>&1 >/dev/null)" \
+	"vxreplay: $T/h6.bt:1:47: ERROR: hist: bits argument must be in range 0-5"
+
 finish

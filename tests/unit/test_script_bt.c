@@ -3,7 +3,8 @@
  * Programs that use every part of the bpftrace front-end (probes of every
  * phase, args and builtins, maps as aggregations and as variables,
  * delete, has_key, clear, zero, print of values and maps, $locals and
- * tuples, if / else, unroll, while, speculation, time and strftime) run
+ * tuples, if / else, unroll, while (past its bound too), hist(v, k),
+ * speculation, time and strftime) run
  * over 500 random sets of overlapping I/O of every phase, through
  * vxt_script_push() and vxt_script_push_many(): every record, the
  * statistics and the exit status must be the same, and each program must
@@ -44,6 +45,8 @@ static const char *const programs[] = {
 	"  @l = lhist(args.sector, 0, 32, 8); @mx[args.rwbs] = max(args.sector);\n"
 	"  @mn = min(args.sector); @av[cpu] = avg(args.nr_sector);\n"
 	"  $i = 0; unroll (3) { $i++; } while ($i < 7) { $i += 2; } @loops = sum($i);\n"
+	"  @hk[args.rwbs] = hist(args.sector * 37, 3); @hb = hist(args.nr_sector - 4, 1);\n"
+	"  $j = 0; while ($j < args.nr_sector + 2) { $j++; } @past = count();\n"
 	"  if (pid == 102) { return; } @after = count(); }\n"
 	"tracepoint:block:block_rq_requeue { @rq++; print(@rq); print(comm); }\n"
 	"interval:ms:20 { print(@big, 2); print(@mx); zero(@big); clear(@l); time(\"%H:%M:%S\\n\"); }\n"
@@ -155,15 +158,18 @@ static int collect(void *arg, const struct vxt_script_rec *r)
 }
 
 /* Which events each probe fires on, counted by hand: a queue, a
- * bio-based device's issue and completion (VXT_F_BIO), a request's issue,
- * completion and failed completion, a getrq, an insert. */
+ * bio-based device's issue and completion (VXT_F_BIO: no request probe
+ * fires on them), a request's issue, completion and failed completion, a
+ * getrq, an insert, a merge. A block of several probes runs once per probe
+ * that fires (@[probe]), probes the kernel fires one of (a back or front
+ * merge, a kprobe's two names) once. */
 START_TEST(test_probes_fire_on_their_events)
 {
 	static const struct { uint8_t phase; uint16_t flags; int32_t error; } evs[] = {
 		{ VXT_PH_QUEUE, 0, 0 }, { VXT_PH_START, VXT_F_BIO, 0 },
 		{ VXT_PH_DONE, VXT_F_BIO, 0 }, { VXT_PH_GETRQ, 0, 0 },
 		{ VXT_PH_INSERT, 0, 0 }, { VXT_PH_START, 0, 0 }, { VXT_PH_DONE, 0, 0 },
-		{ VXT_PH_START, 0, 0 }, { VXT_PH_DONE, 0, -5 },
+		{ VXT_PH_START, 0, 0 }, { VXT_PH_DONE, 0, -5 }, { VXT_PH_MERGE, 0, 0 },
 	};
 	static const char text[] =
 		"tracepoint:block:block_bio_queue { @q = count(); }\n"
@@ -173,7 +179,11 @@ START_TEST(test_probes_fire_on_their_events)
 		"t:block:block_getrq, t:block:block_rq_insert { @gi = count(); }\n"
 		"tracepoint:block:block_rq_error { @e = count(); }\n"
 		"kprobe:blk_account_io_start { @as = count(); }\n"
-		"tracepoint:block:block_rq_issue, tracepoint:block:block_rq_error { @ie = count(); }\n";
+		"tracepoint:block:block_rq_issue, tracepoint:block:block_rq_error { @ie = count(); }\n"
+		"t:block:block_rq_complete, t:block:block_rq_error, t:block:block_io_done,\n"
+		"  t:block:block_bio_complete { @p[probe] = count(); }\n"
+		"t:block:block_bio_backmerge, t:block:block_bio_frontmerge { @m[probe] = count(); }\n"
+		"kprobe:blk_account_io_done, kprobe:__blk_account_io_done { @ad = count(); }\n";
 	struct vxt_objtab *objs = vxt_objtab_new();
 	struct vxt_strtab *strs = vxt_strtab_new();
 	struct diff_text out = { .cap = 1 << 16 };
@@ -192,8 +202,14 @@ START_TEST(test_probes_fire_on_their_events)
 		ck_assert_int_eq(vxt_script_push(s, &e, i), 0);
 	}
 	ck_assert_int_eq(vxt_script_end(s), 0);
-	ck_assert_str_eq(out.s, "Attaching 10 probes...\n\n\n"
-			 "@as: 1\n@bc: 1\n@e: 1\n@gi: 2\n@ie: 4\n@q: 2\n@rc: 3\n@ri: 3\n");
+	ck_assert_str_eq(out.s, "Attaching 17 probes...\n\n\n"
+			 "@ad: 2\n@as: 1\n@bc: 1\n@e: 1\n@gi: 2\n@ie: 3\n"
+			 "@m[tracepoint:block:block_bio_backmerge]: 1\n"
+			 "@p[tracepoint:block:block_bio_complete]: 1\n"
+			 "@p[tracepoint:block:block_rq_error]: 1\n"
+			 "@p[tracepoint:block:block_io_done]: 2\n"
+			 "@p[tracepoint:block:block_rq_complete]: 2\n"
+			 "@q: 2\n@rc: 2\n@ri: 2\n");
 	free(out.s);
 	vxt_script_free(s);
 	vxt_objtab_free(objs);

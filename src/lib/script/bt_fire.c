@@ -91,24 +91,10 @@ static struct snode *level_is(struct btparser *p, bool bio)
 	return n;
 }
 
-/* Whether the block also has a probe of @b's phase at the other level (or
- * at any): then @b's level needs no test (block_rq_complete beside
- * block_bio_complete take every completion). */
-static bool both_levels(const struct btparser *p, const struct btprobe *b)
-{
-	for (unsigned i = 0; i < p->nbprobes; i++) {
-		const struct btprobe *o = p->bprobes[i];
-
-		if (o != b && o->phase == b->phase && o->error_only == b->error_only &&
-		    o->level != b->level)
-			return true;
-	}
-	return false;
-}
-
 /* The test of the event a block's probes need beyond D's probe: its
  * phase when they are of several (or of one D has no probe for), its level
- * (a request, a bio-based device's bio), a failure. NULL when every event
+ * (a request, a bio-based device's bio), a failure. A block is lowered once
+ * per attach point (vxt_btp_group()), so @p's probes are those of one. NULL when every event
  * its D probes fire on is one of its probes' (or out of memory: p->rc). */
 struct snode *vxt_btp_event_guard(struct btparser *p)
 {
@@ -121,7 +107,7 @@ struct snode *vxt_btp_event_guard(struct btparser *p)
 
 		if (b->error_only && several)
 			t = vxt_btp_and(p, t, field_of(p, SF_ERROR, "error"));
-		if (b->level != BL_ANY && !both_levels(p, b))
+		if (b->level != BL_ANY)
 			t = vxt_btp_and(p, t, level_is(p, b->level == BL_BIO));
 		if (!t)
 			return NULL;	/* every event of the block's one probe */
@@ -150,8 +136,8 @@ struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col)
 		t = phase_is(p, b->phase);
 		if (b->error_only)
 			t = vxt_btp_and(p, t, field_of(p, SF_ERROR, "error"));
-		if (b->level == BL_BIO)
-			t = vxt_btp_and(p, t, level_is(p, true));
+		if (b->level != BL_ANY)
+			t = vxt_btp_and(p, t, level_is(p, b->level == BL_BIO));
 		c = vxt_btp_node(p, SN_COND, line, col);
 		if (!c || !t)
 			return NULL;
@@ -192,6 +178,54 @@ static bool kprobe_alias(const struct btparser *p, const struct btprobe *b)
 			return true;
 	}
 	return false;
+}
+
+/* Whether the kernel fires at most one of @a and @b on an event the
+ * recording cannot tell apart: a kprobe's two names, or two functions of
+ * one phase (a kernel has blk_mq_start_request or blk_start_request), a
+ * back or a front merge, a bio's or a request's remap. */
+static bool one_of(const struct btprobe *a, const struct btprobe *b)
+{
+	if (a->phase != b->phase || a->error_only != b->error_only || a->level != b->level)
+		return false;
+	if (!strncmp(a->name, "kprobe:", 7) && !strncmp(b->name, "kprobe:", 7))
+		return true;
+	return a->phase == VXT_PH_MERGE || a->phase == VXT_PH_REMAP;
+}
+
+unsigned vxt_btp_groups(const struct btparser *p, unsigned *group)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nbprobes; i++) {
+		group[i] = n;
+		for (unsigned j = 0; j < i; j++)
+			if (one_of(p->bprobes[i], p->bprobes[j])) {
+				group[i] = group[j];
+				break;
+			}
+		if (group[i] == n)
+			n++;
+	}
+	return n;
+}
+
+void vxt_btp_keep_group(struct btparser *p, const struct btprobe *const *all, unsigned nall,
+			const unsigned *group, unsigned g)
+{
+	p->nbprobes = 0;
+	p->probes &= SP_BEGIN | SP_END | SP_TICK;
+	p->other = false;
+	for (unsigned i = 0; i < nall; i++) {
+		const struct btprobe *b = all[i];
+
+		if (group[i] != g)
+			continue;
+		p->bprobes[p->nbprobes++] = b;
+		p->probes |= sp_of(b) | (b->bio_start ? SP_START : 0);
+		if (sp_of(b) == SP_OTHER)
+			p->other = true;
+	}
 }
 
 static int add_bprobe(struct btparser *p, const struct btprobe *b, const struct stoken *t)

@@ -2,8 +2,10 @@
  * builtins, and the few run-time parts D has no equivalent of
  * (internal to libvxtrace)
  *
- * bt_lex.c reads bpftrace's tokens, bt_parse.c its expressions and
- * bt_stmt.c its probe blocks and statements, lowered to the D parser's
+ * bt_lex.c reads bpftrace's tokens, bt_parser.c keeps the parser's tokens
+ * and names, bt_parse.c reads its expressions, bt_calls.c its maps and
+ * calls, and bt_stmt.c its probe blocks and statements (bt_clause.c
+ * keeping the clauses they become), lowered to the D parser's
  * tree (struct sclause, struct snode): if/else, unroll, while and return
  * become clauses guarded by this-> variables, maps become aggregations or associative
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
@@ -24,14 +26,29 @@
 
 /* How an aggregation prints (struct sbt.aggkind): D's function by itself
  * tells all but these. */
-enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS };
+enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS,
+	     BTK_HISTK };	/* hist(v, k), k > 0: D's lquantize over the index
+				 * of BTA_LOG2K (bt_run.c), k in struct sbt.histk */
 
-/* The FN_BT actions (snode.num). */
-enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME };
+/* hist(v, k): k from 0 to 5; the largest index of a 64-bit value. */
+#define BT_HIST_KMAX	5
+#define BT_HIST_TOP(k)	((64 - (k)) << (k))
+
+/* The FN_BT actions (snode.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
+ * values of a remap's args.old_dev and args.old_sector (its source);
+ * BTA_WHILE_BOUND the run-time error of a while loop whose condition still
+ * holds after BT_WHILE_MAX rounds; BTA_LOG2K bpftrace's bucket of hist(v, k)
+ * (args v and the constant k). */
+enum btact { BTA_DELETE, BTA_CLEAR, BTA_PRINT, BTA_TIME, BTA_STRFTIME, BTA_OLD_DEV,
+	     BTA_OLD_SECTOR, BTA_WHILE_BOUND, BTA_LOG2K };
+
+/* The rounds a while loop runs at most (lowered to that many copies). */
+#define BT_WHILE_MAX	32
 
 /* The dialect's state in a script (vxt_script.bt). */
 struct sbt {
 	uint8_t aggkind[BT_MAX_MAPS];	/* enum btagg by aggregation index */
+	uint8_t histk[BT_MAX_MAPS];	/* BTK_HISTK's k */
 	char notes[1024];	/* warnings said once at load, one a line */
 	char said[4096];	/* vxt_script_notes(): those and the phases' */
 	unsigned phases;	/* 1 << VXT_PH_* of the phases its probes fire on */
@@ -53,10 +70,10 @@ struct sbt {
 #define BF_OLD		0x100	/* old_dev, old_sector */
 
 /* The level of the events a probe sees: BL_BIO only a bio-based device's
- * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints.
- * The request probes take both levels: testing the flags of every event
- * would cost their decoding where a recording has no bio-based device. */
-enum btlevel { BL_ANY, BL_BIO };
+ * bios (VXT_F_BIO), which the kernel traces with block_bio_* tracepoints;
+ * BL_RQ only requests (no VXT_F_BIO), as the kernel's block_rq_*,
+ * block_io_* and the request functions see only request-based devices. */
+enum btlevel { BL_ANY, BL_BIO, BL_RQ };
 
 /* A probe of the dialect: the phase whose events fire it. */
 struct btprobe {
@@ -73,7 +90,8 @@ struct btprobe {
  * as fentry:), NULL when none. */
 const struct btprobe *vxt_bt_probe(const char *name);
 
-/* The parser (bt_parse.c, bt_stmt.c). */
+/* The parser: bt_parser.c its tokens, nodes and names, bt_parse.c its
+ * expressions, bt_calls.c its maps and calls, bt_stmt.c its blocks. */
 #define BT_MAX_LOCALS	128
 #define BT_MAX_GUARDS	32
 
@@ -153,6 +171,21 @@ struct btmap *vxt_btp_map(struct btparser *p, const char *name);
 struct btlocal *vxt_btp_local(struct btparser *p, const char *name, bool make);
 struct snode *vxt_btp_expr(struct btparser *p);
 struct snode *vxt_btp_unary(struct btparser *p);
+/* An assignment or anything below it (bt_parse.c). */
+struct snode *vxt_btp_assign(struct btparser *p);
+/* Arguments up to @close into @v (S_MAX_ARGS), each an expression or a
+ * bare @map; @return 0 or negative. A copy of @v in the script's memory,
+ * NULL when out of memory (p->rc set). */
+int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n);
+struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n);
+/* bt_calls.c: @name or @name[keys] as a variable at @at (its '@' taken);
+ * a call f( at @at (its name and '(' taken). NULL on error. */
+struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at);
+struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at);
+/* bt_parser.c: the aggregation slot of map @name (made at its first use);
+ * whether @w names an aggregating function. */
+int vxt_btp_agg_slot(struct btparser *p, const char *name, unsigned line, unsigned col);
+bool vxt_btp_is_aggfn(const char *w);
 /* bt_struct.c: a cast "(struct T *)e" after its "(" (at @at), "struct"
  * next; the member path after @base (->a.b ...: the event's field it ends
  * in), @base itself when none follows. NULL on error. */
@@ -180,10 +213,31 @@ struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
 struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
 struct snode *vxt_btp_event_guard(struct btparser *p);
 int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
+/* The block's attach points: as bpftrace, a block runs once per probe that
+ * fires on an event, probes of which the kernel fires one (a kprobe's two
+ * names, a back or front merge) being one. Each probe's group into @group
+ * (p->nbprobes); @return how many. vxt_btp_keep_group() keeps group @g of
+ * @all (@nall probes, @group as given) as the block's probes. */
+unsigned vxt_btp_groups(const struct btparser *p, unsigned *group);
+void vxt_btp_keep_group(struct btparser *p, const struct btprobe *const *all, unsigned nall,
+			const unsigned *group, unsigned g);
 struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* bt_clause.c: statement @st added to the current clause (a new clause
+ * first where D's rules would refuse it after what it holds); the clause so
+ * far emitted with its predicate (and @user's, the block's /pred/; none
+ * when it holds no statement); a reference to this-> variable @var; a
+ * fresh this->$$N set to @v in the current clause (its slot, or -1); a
+ * guard on this-> variable @var (negated with @neg) for the clauses after.
+ * @return 0 or negative (the error said or p->rc set). */
+int vxt_btc_add(struct btparser *p, struct snode *st);
+int vxt_btc_emit(struct btparser *p, struct snode *user);
+struct snode *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col);
+int vxt_btc_temp(struct btparser *p, struct snode *v);
+int vxt_btc_guard(struct btparser *p, int var, bool neg, const struct stoken *at);
 
 /* bt_stmt.c: the entry, as vxt_script_parse(). */
 int vxt_bt_parse(struct vxt_script *s, const char *text, size_t len, char *err);

@@ -1,7 +1,7 @@
 /* bt_print.c - maps in bpftrace's layout
  *
  * `@name[k1, k2]: value` a line, entries by value, smallest first;
- * hist() and lhist() as `@name: ` then one row per bucket from the first
+ * hist(), hist(v, k) and lhist() as `@name: ` then one row per bucket from the first
  * bucket used to the last, `[4, 8)          12 |@@@@@   |`: the label in 16
  * columns, the count in 8, a bar of up to 52 '@' scaled to the largest
  * bucket, an empty line between keys and after the map; stats() as
@@ -98,6 +98,66 @@ static void print_hist(const struct sagg *a, const struct saggval *d, int64_t di
 			snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
 		}
 		row(out, label, b[i] / (uint64_t)div, max);
+	}
+}
+
+/* The label of bucket index @j's upper end in hist(v, k), as bpftrace's:
+ * the index itself up to 2 << k (the buckets of one value), else the
+ * value that starts index j + 1: 2^p * (2^k + the low k bits of j), p =
+ * (j >> k) - 1, with K, M, G ... for p's powers of 1024. @exact: the
+ * label is the index itself. */
+static void histk_label(unsigned j, unsigned k, char *buf, size_t size, bool *exact)
+{
+	static const char suf[] = { 0, 'K', 'M', 'G', 'T', 'P', 'E' };
+	unsigned n = 1u << k, power, decade;
+
+	*exact = j <= (2u << k);
+	if (*exact) {
+		snprintf(buf, size, "%u", j);
+		return;
+	}
+	power = (j >> k) - 1;
+	decade = power / 10 < 6 ? power / 10 : 6;
+	power -= 10 * decade;
+	if (suf[decade])
+		snprintf(buf, size, "%llu%c", (1ull << power) * (n + (j & (n - 1))), suf[decade]);
+	else
+		snprintf(buf, size, "%llu", (1ull << power) * (n + (j & (n - 1))));
+}
+
+/* hist(v, k), k > 0: lquantize's buckets of bpftrace's index (bucket i
+ * holds index i - 1), labelled as bpftrace labels them: "(..., 0)" for
+ * index 0, "[j - 1]" where both ends are the index itself, else "[lo, hi)". */
+static void print_histk(const struct sagg *a, const struct saggval *d, unsigned k, int64_t div,
+			FILE *out)
+{
+	int first = -1, last = -1, nb = (int)vxt_sagg_nbuckets(a);
+	uint64_t max = 0;
+
+	for (int i = 1; i + 1 < nb; i++) {
+		if (!d->buckets[i])
+			continue;
+		if (first < 0)
+			first = i - 1;
+		last = i - 1;
+		if (d->buckets[i] > max)
+			max = d->buckets[i];
+	}
+	for (int j = first; j >= 0 && j <= last; j++) {
+		char label[80], lo[24], hi[24];
+		bool elo, ehi;
+
+		histk_label((unsigned)j, k, hi, sizeof(hi), &ehi);
+		if (j == 0) {
+			snprintf(label, sizeof(label), "(..., %s)", hi);
+		} else {
+			histk_label((unsigned)j - 1, k, lo, sizeof(lo), &elo);
+			if (elo && ehi)
+				snprintf(label, sizeof(label), "[%s]", lo);
+			else
+				snprintf(label, sizeof(label), "[%s, %s)", lo, hi);
+		}
+		row(out, label, d->buckets[j + 1] / (uint64_t)div, max);
 	}
 }
 
@@ -225,6 +285,8 @@ void vxt_bt_agg_print_top(const struct vxt_script *s, const struct sagg *a, FILE
 			fputs(": \n", out);	/* bpftrace's "key: " before a histogram */
 			if (a->fn == FN_QUANTIZE)
 				print_hist(a, d, div, out);
+			else if (kind == BTK_HISTK)
+				print_histk(a, d, s->bt->histk[a - s->aggs], div, out);
 			else
 				print_lhist(a, d, out);
 			if (i + 1 < n)

@@ -1,7 +1,8 @@
 /* bt_probes.c - what a bpftrace block tool names: its probes (the block
  * layer's tracepoints and the kernel functions older tools probe, each the
- * events of one phase; block_bio_complete only a bio-based device's, and
- * block_bio_queue also a bio-based device's issue), the builtins (args.X with the tracepoints' format
+ * events of one phase; block_bio_complete only a bio-based device's,
+ * block_bio_queue also a bio-based device's issue, the request probes only
+ * requests), the builtins (args.X with the tracepoints' format
  * fields, nsecs, elapsed, comm, pid, tid, cpu, arg0) as trees over the
  * event's fields, and the stacks and symbols a recording cannot hold
  */
@@ -26,27 +27,27 @@ static const struct btprobe probes[] = {
 	  BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_RWBS | BF_OLD },
 	{ "tracepoint:block:block_split", VXT_PH_SPLIT, false, BL_ANY, false,
 	  BF_DEV | BF_SECTOR | BF_RWBS | BF_COMM },
-	{ "tracepoint:block:block_getrq", VXT_PH_GETRQ, false, BL_ANY, false, F_BIO },
-	{ "tracepoint:block:block_rq_insert", VXT_PH_INSERT, false, BL_ANY, false, F_RQ },
-	{ "tracepoint:block:block_rq_issue", VXT_PH_START, false, BL_ANY, false, F_RQ },
-	{ "tracepoint:block:block_io_start", VXT_PH_GETRQ, false, BL_ANY, false, F_IO },
-	{ "tracepoint:block:block_io_done", VXT_PH_DONE, false, BL_ANY, false, F_IO },
-	{ "tracepoint:block:block_rq_complete", VXT_PH_DONE, false, BL_ANY, false, F_DONE },
+	{ "tracepoint:block:block_getrq", VXT_PH_GETRQ, false, BL_RQ, false, F_BIO },
+	{ "tracepoint:block:block_rq_insert", VXT_PH_INSERT, false, BL_RQ, false, F_RQ },
+	{ "tracepoint:block:block_rq_issue", VXT_PH_START, false, BL_RQ, false, F_RQ },
+	{ "tracepoint:block:block_io_start", VXT_PH_GETRQ, false, BL_RQ, false, F_IO },
+	{ "tracepoint:block:block_io_done", VXT_PH_DONE, false, BL_RQ, false, F_IO },
+	{ "tracepoint:block:block_rq_complete", VXT_PH_DONE, false, BL_RQ, false, F_DONE },
 	{ "tracepoint:block:block_bio_complete", VXT_PH_DONE, false, BL_BIO, false,
 	  BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_ERROR | BF_RWBS },
-	{ "tracepoint:block:block_rq_requeue", VXT_PH_REQUEUE, false, BL_ANY, false,
+	{ "tracepoint:block:block_rq_requeue", VXT_PH_REQUEUE, false, BL_RQ, false,
 	  BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_RWBS | BF_CMD },
-	{ "tracepoint:block:block_rq_error", VXT_PH_DONE, true, BL_ANY, false,
+	{ "tracepoint:block:block_rq_error", VXT_PH_DONE, true, BL_RQ, false,
 	  BF_DEV | BF_SECTOR | BF_NR_SECTOR | BF_ERROR | BF_RWBS | BF_CMD },
 	{ "tracepoint:block:block_plug", VXT_PH_PLUG, false, BL_ANY, false, BF_COMM },
 	{ "tracepoint:block:block_unplug", VXT_PH_UNPLUG, false, BL_ANY, false, BF_COMM },
 	/* kernel functions whose meaning is a phase, of requests: args are not theirs */
-	{ "kprobe:blk_account_io_start", VXT_PH_GETRQ, false, BL_ANY, false, 0 },
-	{ "kprobe:blk_account_io_done", VXT_PH_DONE, false, BL_ANY, false, 0 },
-	{ "kprobe:__blk_account_io_done", VXT_PH_DONE, false, BL_ANY, false, 0 },
-	{ "kprobe:blk_mq_start_request", VXT_PH_START, false, BL_ANY, false, 0 },
-	{ "kprobe:blk_start_request", VXT_PH_START, false, BL_ANY, false, 0 },
-	{ "kprobe:__blk_account_io_start", VXT_PH_GETRQ, false, BL_ANY, false, 0 },
+	{ "kprobe:blk_account_io_start", VXT_PH_GETRQ, false, BL_RQ, false, 0 },
+	{ "kprobe:blk_account_io_done", VXT_PH_DONE, false, BL_RQ, false, 0 },
+	{ "kprobe:__blk_account_io_done", VXT_PH_DONE, false, BL_RQ, false, 0 },
+	{ "kprobe:blk_mq_start_request", VXT_PH_START, false, BL_RQ, false, 0 },
+	{ "kprobe:blk_start_request", VXT_PH_START, false, BL_RQ, false, 0 },
+	{ "kprobe:__blk_account_io_start", VXT_PH_GETRQ, false, BL_RQ, false, 0 },
 };
 
 const struct btprobe *vxt_bt_probe(const char *name)
@@ -257,8 +258,19 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 		}
 		return n && n->a ? n : NULL;
 	case BF_CMD: return str(p, "", l, c);
-	default:		/* a remap's origin is not a field of the event */
-		return strcmp(name, "old_dev") ? field(p, SF_SECTOR, l, c) : field(p, SF_DEV, l, c);
+	default:		/* a remap's source: the event's remap_from (bt_run.c),
+				 * read from the column it shares with the latency, so
+				 * a pass decoding only the fields a script reads
+				 * decodes it (its one argument, not an operand) */
+		n = vxt_btp_node(p, SN_CALL, l, c);
+		if (!n || !(n->args = vxt_script_alloc(p->s, sizeof(*n->args))) ||
+		    !(n->args[0] = field(p, SF_LATENCY, l, c)))
+			return NULL;
+		n->nargs = 1;
+		n->idx = FN_BT;
+		n->num = strcmp(name, "old_dev") ? BTA_OLD_SECTOR : BTA_OLD_DEV;
+		n->str = strcmp(name, "old_dev") ? "old_sector" : "old_dev";
+		return n;
 	}
 }
 

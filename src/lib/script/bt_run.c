@@ -3,7 +3,8 @@
  * variable, print() of a value or of such a map, time() and strftime()
  * (wall-clock time of the event: the events' clock plus walltimestamp's
  * offset, the file's anchor or the host's clock; local time as bpftrace
- * prints it)
+ * prints it), a remap's source (args.old_dev, args.old_sector) and the
+ * bucket of hist(v, k)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -114,10 +115,31 @@ unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
 	case BTA_STRFTIME:	/* the time; the format is a constant */
 		*v = n->args + 1;
 		return 1;
+	case BTA_LOG2K:		/* the value; k is a constant */
+		*v = n->args;
+		return 1;
 	default:		/* clear(), time(): constants */
 		*v = n->args;
 		return 0;
 	}
+}
+
+/* A while loop past its bound: a run-time error, counted and the first one
+ * kept with its place as the engine keeps a division by zero; the clause
+ * is abandoned. */
+static void while_bound(struct ectx *x, const struct snode *n)
+{
+	struct vxt_script *s = x->s;
+
+	if (!x->error) {
+		s->st.errors++;
+		if (!s->errs_seen && (s->errs_seen = malloc(512)))
+			snprintf(s->errs_seen, 512, "ERROR: while loop still running after %d "
+				 "rounds (the bound of a loop) at %s:%u:%u, probe %s",
+				 BT_WHILE_MAX, s->file, n->line, n->col,
+				 x->cl ? x->cl->probe_text : "?");
+	}
+	x->error = true;
 }
 
 int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
@@ -168,9 +190,44 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 		len = format_time(x, a ? a->str : "%H:%M:%S\n", now_ns(x), buf, sizeof(buf));
 		text(x, buf, len);
 		return 0;
+	case BTA_WHILE_BOUND:
+		while_bound(x, n);
+		return 0;
 	default:
 		return 0;
 	}
+}
+
+/* A remap's source device (the kernel's dev_t, as args.dev) or sector: 0
+ * when the event is no remap or its source is unknown. */
+static int64_t remap_source(const struct ectx *x, bool dev)
+{
+	const struct vxt_object *o;
+	uint32_t obj;
+	uint64_t sector;
+
+	if (!x->ev || !vxt_event_remap_from(x->ev, &obj, &sector))
+		return 0;
+	if (!dev)
+		return (int64_t)sector;
+	o = x->s->objs ? vxt_objtab_get(x->s->objs, obj) : NULL;
+	return o ? (int64_t)o->dev : 0;
+}
+
+/* bpftrace's bucket of @v in hist(v, k): 0 below 0, 1 + v below 2^k,
+ * then 2^k buckets per power of 2: 1 + ((p - k + 1) << k) + the k bits
+ * after v's leading 1, p that 1's position. */
+static int64_t log2k(int64_t v, unsigned k)
+{
+	uint64_t u = (uint64_t)v, mask = (1ull << k) - 1;
+	unsigned pos;
+
+	if (v < 0)
+		return 0;
+	if (u <= mask)
+		return v + 1;
+	pos = 63 - (unsigned)__builtin_clzll(u);
+	return (int64_t)((((uint64_t)pos - k + 1) << k) + ((u >> (pos - k)) & mask) + 1);
 }
 
 struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v)
@@ -179,6 +236,16 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 	char buf[256];
 	int rc = 0;
 
+	if (n->num == BTA_LOG2K) {
+		r.type = SV_INT;
+		r.i = log2k(v[0].i, (unsigned)n->args[1]->num);
+		return r;
+	}
+	if (n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR) {
+		r.type = SV_INT;
+		r.i = remap_source(x, n->num == BTA_OLD_DEV);
+		return r;
+	}
 	if (n->num != BTA_STRFTIME)
 		return r;
 	format_time(x, n->args[0]->str, v[0].i, buf, sizeof(buf));
@@ -193,7 +260,9 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 
 bool vxt_bt_is_value(const struct snode *n)
 {
-	return n->kind == SN_CALL && n->idx == FN_BT && n->num == BTA_STRFTIME;
+	return n->kind == SN_CALL && n->idx == FN_BT &&
+	       (n->num == BTA_STRFTIME || n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR ||
+		n->num == BTA_LOG2K);
 }
 
 bool vxt_bt_prints(const struct snode *n)
@@ -206,7 +275,13 @@ int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err)
 	if (!s->bt)
 		return vxt_script_fail(s, err, n->line, n->col, "failed to resolve %s( ): "
 				       "Unknown function name", n->str);
-	n->type = n->num == BTA_STRFTIME ? SV_STR : SV_NONE;
+	n->type = n->num == BTA_STRFTIME ? SV_STR :
+		  n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR || n->num == BTA_LOG2K ?
+		  SV_INT : SV_NONE;
+	if (n->num == BTA_LOG2K && n->args[0]->type == SV_STR)
+		return vxt_script_fail(s, err, n->args[0]->line, n->args[0]->col,
+				       "ERROR: hist() only supports integer arguments (string "
+				       "provided)");
 	if (n->num == BTA_STRFTIME && n->args[1]->type == SV_STR)
 		return vxt_script_fail(s, err, n->args[1]->line, n->args[1]->col,
 				       "ERROR: strftime() expects an integer (nsecs) as its "

@@ -1,5 +1,4 @@
 /* bt_stmt.c - bpftrace's probe blocks and statements, lowered to D clauses
- * Over 700 lines: every bpftrace statement lowered to D clauses in one place, so the lowering rules stay side by side.
  *
  * A probe block `probes /pred/ { statements }` becomes one clause when its
  * statements hold no if, unroll, while or return; else its statements are
@@ -11,7 +10,9 @@
  * unroll(N) repeats its block N times; while runs its block at most
  * BT_WHILE_MAX rounds; return sets a flag the block's later clauses test.
  * Each clause also takes the test of the event its probes need
- * (bt_fire.c). The config block is read, its engine settings applied.
+ * (bt_fire.c); a block of several probes is lowered once per attach point,
+ * as bpftrace runs it once per probe that fires (bt_clause.c keeps the
+ * clauses). The config block is read, its engine settings applied.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,180 +20,6 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
-
-#define BT_WHILE_MAX	32
-
-/* ---- clauses ---- */
-
-/* What a statement is to D's rules of speculation (SEG_*). */
-#define SEG_SPEC	0x1	/* speculate() */
-#define SEG_END		0x2	/* commit(), discard() */
-#define SEG_DATA	0x4	/* printf, print, time */
-#define SEG_AGG		0x8	/* an aggregation, clear() or zero() of one */
-#define SEG_LATE	0x10	/* exit(), print() of an aggregation */
-
-static unsigned seg_class(const struct snode *st)
-{
-	if (st->kind == SN_AGGSET)
-		return SEG_AGG;
-	if (st->kind != SN_CALL)
-		return 0;
-	switch (st->idx) {
-	case FN_SPECULATE: return SEG_SPEC;
-	case FN_COMMIT: case FN_DISCARD: return SEG_END;
-	case FN_PRINTF: return SEG_DATA;
-	case FN_PRINTA: case FN_EXIT: return SEG_LATE;
-	case FN_CLEAR: case FN_TRUNC: return SEG_AGG;
-	case FN_BT: return vxt_bt_prints(st) ? SEG_DATA : 0;
-	default: return 0;
-	}
-}
-
-/* Whether @st may not follow what the clause so far holds (@seg), by D's
- * rules: bpftrace's blocks have none, so such a statement starts a clause. */
-static bool must_split(unsigned seg, unsigned cls)
-{
-	switch (cls) {
-	case SEG_SPEC: return seg & (SEG_SPEC | SEG_END | SEG_DATA | SEG_AGG | SEG_LATE);
-	case SEG_END: return seg & (SEG_SPEC | SEG_DATA | SEG_AGG | SEG_LATE);
-	case SEG_DATA: return seg & SEG_END;
-	case SEG_LATE: return seg & (SEG_SPEC | SEG_END);
-	case SEG_AGG: return seg & (SEG_SPEC | SEG_END);
-	default: return false;
-	}
-}
-
-static int emit(struct btparser *p, struct snode *user);
-
-static int add_stmt(struct btparser *p, struct snode *st)
-{
-	unsigned cls = seg_class(st);
-
-	if (must_split(p->seg, cls) && emit(p, NULL) < 0)
-		return -EINVAL;
-	p->seg |= cls;
-	if (p->nstmts == p->capstmts) {
-		unsigned cap = p->capstmts ? 2 * p->capstmts : 16;
-		struct snode **v = realloc(p->stmts, cap * sizeof(*v));
-
-		if (!v)
-			return p->rc = -ENOMEM;
-		p->stmts = v;
-		p->capstmts = cap;
-	}
-	p->stmts[p->nstmts++] = st;
-	return 0;
-}
-
-static struct snode *this_ref(struct btparser *p, int var, unsigned line, unsigned col)
-{
-	struct snode *n = vxt_btp_node(p, SN_THIS, line, col);
-
-	if (n) {
-		n->idx = var;
-		n->str = p->s->vars[var].name;
-	}
-	return n;
-}
-
-/* The current clause's predicate: the phase test, the guards, then @user. */
-static struct snode *clause_pred(struct btparser *p, struct snode *user)
-{
-	struct snode *g = p->has_event ? vxt_btp_event_guard(p) : NULL;
-
-	if (p->ret_var >= 0) {	/* not after a return */
-		struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
-
-		if (!nt)
-			return NULL;
-		nt->op = ST_NOT;
-		nt->a = this_ref(p, p->ret_var, p->bline, p->bcol);
-		g = vxt_btp_and(p, g, nt->a ? nt : NULL);
-	}
-	for (unsigned i = 0; i < p->nguards; i++) {
-		struct snode *r = this_ref(p, p->guards[i].var, p->bline, p->bcol);
-
-		if (r && p->guards[i].neg) {
-			struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
-
-			if (nt) {
-				nt->op = ST_NOT;
-				nt->a = r;
-			}
-			r = nt;
-		}
-		if (!r)
-			return NULL;
-		g = vxt_btp_and(p, g, r);
-	}
-	return vxt_btp_and(p, g, user);
-}
-
-/* The statements so far as a clause (none: no clause, as bpftrace's empty
- * block does nothing where D's would record the event). */
-static int emit(struct btparser *p, struct snode *user)
-{
-	struct vxt_script *s = p->s;
-	struct sclause *c;
-
-	if (!p->nstmts)
-		return 0;
-	if (s->ncl == S_MAX_CLAUSES)
-		return vxt_btp_fail(p, p->bline, p->bcol, "ERROR: the program is too large: "
-				    "more than %d clauses once if, unroll and while are "
-				    "lowered", S_MAX_CLAUSES);
-	c = &s->cl[s->ncl++];
-	memset(c, 0, sizeof(*c));
-	c->probes = p->probes;
-	c->tick_ns = p->tick_ns;
-	snprintf(c->probe_text, sizeof(c->probe_text), "%s", p->probe_text);
-	c->line = p->bline;
-	c->col = p->bcol;
-	c->pred = clause_pred(p, user);
-	if (p->rc < 0)
-		return p->rc;
-	c->stmts = vxt_script_alloc(s, p->nstmts * sizeof(*c->stmts));
-	if (!c->stmts)
-		return p->rc = -ENOMEM;
-	memcpy(c->stmts, p->stmts, p->nstmts * sizeof(*c->stmts));
-	c->nstmts = p->nstmts;
-	p->nstmts = 0;
-	p->seg = 0;
-	return 0;
-}
-
-/* A fresh this->$$N set to @v in the current clause. @return its slot. */
-static int temp(struct btparser *p, struct snode *v)
-{
-	char name[24];
-	struct snode *a;
-	int var;
-
-	snprintf(name, sizeof(name), "$$%u", p->ntemp++);
-	var = vxt_btp_var(p, SN_THIS, name, v->line, v->col);
-	if (var < 0)
-		return -1;
-	a = vxt_btp_node(p, SN_ASSIGN, v->line, v->col);
-	if (!a)
-		return -1;
-	a->op = ST_ASSIGN;
-	a->a = this_ref(p, var, v->line, v->col);
-	a->b = v;
-	if (!a->a || add_stmt(p, a) < 0)
-		return -1;
-	return var;
-}
-
-static int push_guard(struct btparser *p, int var, bool neg, const struct stoken *at)
-{
-	if (p->nguards == BT_MAX_GUARDS)
-		return vxt_btp_fail(p, at->line, at->col, "ERROR: if, unroll and while nested "
-				    "too deeply (at most %d)", BT_MAX_GUARDS);
-	p->guards[p->nguards].var = var;
-	p->guards[p->nguards].neg = neg;
-	p->nguards++;
-	return 0;
-}
 
 /* ---- statements ---- */
 
@@ -239,16 +66,16 @@ static int if_stmt(struct btparser *p, const struct stoken *at)
 	struct snode *c = paren_expr(p);
 	int var;
 
-	if (!c || (var = temp(p, c)) < 0 || emit(p, NULL) < 0)
+	if (!c || (var = vxt_btc_temp(p, c)) < 0 || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
-	if (push_guard(p, var, false, at) < 0 || block(p) < 0 || emit(p, NULL) < 0)
+	if (vxt_btc_guard(p, var, false, at) < 0 || block(p) < 0 || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
 	p->nguards--;
 	if (vxt_btp_peek(p)->type == ST_IDENT && !strcmp(p->tok.str, "else")) {
 		struct stoken el = *vxt_btp_peek(p);
 
 		vxt_btp_take(p);
-		if (push_guard(p, var, true, &el) < 0)
+		if (vxt_btc_guard(p, var, true, &el) < 0)
 			return -EINVAL;
 		if (vxt_btp_peek(p)->type == ST_IDENT && !strcmp(p->tok.str, "if")) {
 			struct stoken in = p->tok;
@@ -259,7 +86,7 @@ static int if_stmt(struct btparser *p, const struct stoken *at)
 		} else if (block(p) < 0) {
 			return -EINVAL;
 		}
-		if (emit(p, NULL) < 0)
+		if (vxt_btc_emit(p, NULL) < 0)
 			return -EINVAL;
 		p->nguards--;
 	}
@@ -285,45 +112,56 @@ static int unroll_stmt(struct btparser *p, const struct stoken *at)
 	return 0;
 }
 
-/* while (c) { B }: at most BT_WHILE_MAX rounds, c tested before each. */
+static int end_return(struct btparser *p, const struct stoken *at, struct snode *last);
+
+/* this->@var = c, c read again from @cond (the lexer back where it was). */
+static int retest(struct btparser *p, const struct lexmark *cond, int var,
+		  const struct stoken *at)
+{
+	struct lexmark end;
+	struct snode *c, *a;
+
+	mark(p, &end);
+	rewind_to(p, cond);
+	c = paren_expr(p);
+	rewind_to(p, &end);
+	a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
+	if (!c || !a)
+		return -EINVAL;
+	a->op = ST_ASSIGN;
+	a->a = vxt_btc_this(p, var, at->line, at->col);
+	a->b = c;
+	return !a->a || vxt_btc_add(p, a) < 0 || vxt_btc_emit(p, NULL) < 0 ? -EINVAL : 0;
+}
+
+/* while (c) { B }: c tested before each round, at most BT_WHILE_MAX
+ * rounds; a c that still holds after the last is a run-time error at the
+ * while (bt_run.c), as bpftrace's verifier refuses a loop it cannot bound:
+ * the rest of the block is skipped, as after a return. */
 static int while_stmt(struct btparser *p, const struct stoken *at)
 {
 	struct lexmark cond, body;
-	struct snode *c;
+	struct snode *c, *err;
 	int var;
 
 	mark(p, &cond);
 	c = paren_expr(p);
-	if (!c || (var = temp(p, c)) < 0 || emit(p, NULL) < 0 ||
-	    push_guard(p, var, false, at) < 0)
+	if (!c || (var = vxt_btc_temp(p, c)) < 0 || vxt_btc_emit(p, NULL) < 0 ||
+	    vxt_btc_guard(p, var, false, at) < 0)
 		return -EINVAL;
 	mark(p, &body);
 	for (unsigned i = 0; i < BT_WHILE_MAX; i++) {
-		struct snode *a;
-
 		rewind_to(p, &body);
-		if (block(p) < 0)
-			return -EINVAL;
-		if (i + 1 == BT_WHILE_MAX)
-			break;
-		{
-			struct lexmark end;
-
-			mark(p, &end);
-			rewind_to(p, &cond);
-			c = paren_expr(p);
-			rewind_to(p, &end);
-		}
-		a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
-		if (!c || !a)
-			return -EINVAL;
-		a->op = ST_ASSIGN;
-		a->a = this_ref(p, var, at->line, at->col);
-		a->b = c;
-		if (!a->a || add_stmt(p, a) < 0 || emit(p, NULL) < 0)
+		if (block(p) < 0 || retest(p, &cond, var, at) < 0)
 			return -EINVAL;
 	}
-	if (emit(p, NULL) < 0)
+	err = vxt_btp_node(p, SN_CALL, at->line, at->col);
+	if (!err)
+		return -EINVAL;
+	err->idx = FN_BT;
+	err->num = BTA_WHILE_BOUND;
+	err->str = "while";
+	if (end_return(p, at, err) < 0)
 		return -EINVAL;
 	p->nguards--;
 	return 0;
@@ -339,7 +177,7 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 		if (v->kind == SN_CALL && v->idx == BT_TUPLE)
 			return vxt_btp_fail(p, v->line, v->col, "ERROR: a tuple is a map key or a "
 					    "$variable's value here");
-		return add_stmt(p, st);
+		return vxt_btc_add(p, st);
 	}
 	l = vxt_btp_local(p, t->str, true);
 	if (!l)
@@ -349,7 +187,7 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 			return vxt_btp_fail(p, st->line, st->col, "ERROR: Type mismatch for %s: "
 					    "trying to assign a value to a tuple", t->str);
 		l->set = true;
-		return add_stmt(p, st);
+		return vxt_btc_add(p, st);
 	}
 	if (st->op != ST_ASSIGN || (l->arity && l->arity != v->nargs))
 		return vxt_btp_fail(p, st->line, st->col, "ERROR: Type mismatch for %s: a tuple "
@@ -371,39 +209,47 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 		a->op = ST_ASSIGN;
 		a->a = e;
 		a->b = v->args[i];
-		if (add_stmt(p, a) < 0)
+		if (vxt_btc_add(p, a) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* return: this->$$N = 1 ends the clause; every clause after it in the
- * block tests !this->$$N. */
-static int return_stmt(struct btparser *p, const struct stoken *at)
+/* The block's return flag set in the current clause (with @last, a last
+ * statement), then the clause ended: every clause after it in the block
+ * tests !this->$$N. */
+static int end_return(struct btparser *p, const struct stoken *at, struct snode *last)
 {
-	struct snode *one;
-	int var;
+	struct snode *one = vxt_btp_node(p, SN_NUM, at->line, at->col), *a;
+	int var = p->ret_var;
 
-	vxt_btp_take(p);
-	one = vxt_btp_node(p, SN_NUM, at->line, at->col);
 	if (!one)
 		return -ENOMEM;
 	one->num = 1;
-	if (p->ret_var >= 0) {	/* the block's flag, set again */
-		struct snode *a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
-
+	if (var < 0) {
+		var = vxt_btc_temp(p, one);
+		if (var < 0)
+			return -EINVAL;
+	} else {
+		a = vxt_btp_node(p, SN_ASSIGN, at->line, at->col);
 		if (!a)
 			return -ENOMEM;
 		a->op = ST_ASSIGN;
-		a->a = this_ref(p, p->ret_var, at->line, at->col);
+		a->a = vxt_btc_this(p, var, at->line, at->col);
 		a->b = one;
-		return add_stmt(p, a) < 0 || emit(p, NULL) < 0 ? -EINVAL : 0;
+		if (!a->a || vxt_btc_add(p, a) < 0)
+			return -EINVAL;
 	}
-	var = temp(p, one);
-	if (var < 0 || emit(p, NULL) < 0)
+	if ((last && vxt_btc_add(p, last) < 0) || vxt_btc_emit(p, NULL) < 0)
 		return -EINVAL;
-	p->ret_var = var;
+	p->ret_var = var;	/* after the clause that sets it */
 	return 0;
+}
+
+static int return_stmt(struct btparser *p, const struct stoken *at)
+{
+	vxt_btp_take(p);
+	return end_return(p, at, NULL);
 }
 
 static int statement(struct btparser *p)
@@ -429,7 +275,7 @@ static int statement(struct btparser *p)
 
 		if (m && m->kind == BM_AGG) {
 			st = vxt_btp_agg_stmt(p);
-			return st ? add_stmt(p, st) : -EINVAL;
+			return st ? vxt_btc_add(p, st) : -EINVAL;
 		}
 	}
 	st = vxt_btp_expr(p);
@@ -440,7 +286,7 @@ static int statement(struct btparser *p)
 	if (st->kind == SN_CALL && st->idx == BT_TUPLE)
 		return vxt_btp_fail(p, st->line, st->col, "ERROR: a tuple is a map key or a "
 				    "$variable's value here");
-	return add_stmt(p, st);
+	return vxt_btc_add(p, st);
 }
 
 static int block(struct btparser *p)
@@ -508,10 +354,48 @@ static bool has_control(struct btparser *p)
 	return found;
 }
 
+/* The predicate and the block after a block's probes, lowered for its
+ * probes (p->bprobes): one clause, or several cut at its control flow. */
+static int lower_body(struct btparser *p)
+{
+	struct snode *pred = NULL;
+	struct stoken *t, at;
+
+	p->nguards = 0;
+	p->nstmts = 0;
+	p->seg = 0;
+	p->ret_var = -1;
+	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
+		p->locals[i].set = false;
+	t = vxt_btp_peek(p);
+	if (t->type == ST_SLASH) {
+		vxt_btp_take(p);
+		p->in_pred = true;
+		p->parens = 0;
+		pred = vxt_btp_expr(p);
+		p->in_pred = false;
+		if (!pred || vxt_btp_expect(p, ST_SLASH) < 0)
+			return -EINVAL;
+	}
+	at = *vxt_btp_peek(p);
+	if (pred && has_control(p)) {	/* the predicate holds for the whole block */
+		int var = vxt_btc_temp(p, pred);
+
+		if (var < 0 || vxt_btc_emit(p, NULL) < 0 || vxt_btc_guard(p, var, false, &at) < 0)
+			return -EINVAL;
+		pred = NULL;
+	}
+	if (block(p) < 0)
+		return -EINVAL;
+	return vxt_btc_emit(p, pred);
+}
+
 static int probe_block(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek_probe(p);
-	struct snode *pred = NULL;
+	const struct btprobe *all[sizeof(p->bprobes) / sizeof(p->bprobes[0])];
+	unsigned group[sizeof(all) / sizeof(all[0])], ngroups, nall;
+	struct lexmark m;
 
 	p->probes = 0;
 	p->tick_ns = 0;
@@ -519,14 +403,8 @@ static int probe_block(struct btparser *p)
 	p->nbprobes = 0;
 	p->other = p->has_event = false;
 	p->fields = 0;
-	p->nguards = 0;
-	p->nstmts = 0;
-	p->seg = 0;
-	p->ret_var = -1;
 	p->bline = t->line;
 	p->bcol = t->col;
-	for (unsigned i = 0; i < p->nlocals; i++)	/* $locals are the block's */
-		p->locals[i].set = false;
 	for (;;) {
 		t = vxt_btp_peek_probe(p);
 		if (t->type != ST_PROBE)
@@ -542,27 +420,22 @@ static int probe_block(struct btparser *p)
 		return vxt_btp_fail(p, p->bline, p->bcol, "ERROR: a block cannot mix BEGIN, END "
 				    "or interval with tracepoints (its builtins would have no "
 				    "event)");
-	t = vxt_btp_peek(p);
-	if (t->type == ST_SLASH) {
-		vxt_btp_take(p);
-		p->in_pred = true;
-		p->parens = 0;
-		pred = vxt_btp_expr(p);
-		p->in_pred = false;
-		if (!pred || vxt_btp_expect(p, ST_SLASH) < 0)
-			return -EINVAL;
-	}
+	ngroups = p->has_event ? vxt_btp_groups(p, group) : 1;
+	if (ngroups <= 1)
+		return lower_body(p);
+	/* bpftrace runs the block once per attach point that fires: once
+	 * lowered for each */
+	nall = p->nbprobes;
+	memcpy(all, p->bprobes, nall * sizeof(all[0]));
 	vxt_btp_peek(p);
-	if (pred && has_control(p)) {	/* the predicate holds for the whole block */
-		int var = temp(p, pred);
-
-		if (var < 0 || emit(p, NULL) < 0 || push_guard(p, var, false, t) < 0)
+	mark(p, &m);
+	for (unsigned g = 0; g < ngroups; g++) {
+		rewind_to(p, &m);
+		vxt_btp_keep_group(p, all, nall, group, g);
+		if (lower_body(p) < 0)
 			return -EINVAL;
-		pred = NULL;
 	}
-	if (block(p) < 0)
-		return -EINVAL;
-	return emit(p, pred);
+	return 0;
 }
 
 /* config = { name = value; ... } */

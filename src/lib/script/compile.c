@@ -349,6 +349,15 @@ void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 			return;
 		}
 		break;
+	case SN_BINARY:	/* flags & MASK: one op (bpftrace's level tests) */
+		if (n->op == ST_AND && c->has_event && n->a->kind == SN_FIELD &&
+		    n->a->idx == SF_FLAGS && n->b->kind == SN_NUM && n->b->num > 0 &&
+		    n->b->num <= UINT16_MAX) {
+			vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS,
+				    (uint32_t)n->b->num, list);
+			return;
+		}
+		break;
 	default:
 		break;
 	}

@@ -36,6 +36,8 @@
 	X(UNLESS_REQ,	"unless_req",	"-s-j")				\
 	X(UNLESS_ERROR,	"unless_error",	"---j")				\
 	X(IF_ERROR,	"if_error",	"---j")				\
+	X(UNLESS_FLAGS,	"unless_flags",	"-i-j")				\
+	X(IF_FLAGS,	"if_flags",	"-i-j")				\
 	X(RECORD,	"record",	"-----")			\
 	X(INT,		"int",		"r--i")				\
 	X(STR,		"str",		"r--q")				\

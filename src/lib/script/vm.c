@@ -207,6 +207,14 @@ do_IF_ERROR:
 	if (x->ev->error)
 		JUMP(op->imm);
 	NEXT();
+do_UNLESS_FLAGS:
+	if (!(x->ev->flags & op->a))
+		JUMP(op->imm);
+	NEXT();
+do_IF_FLAGS:
+	if (x->ev->flags & op->a)
+		JUMP(op->imm);
+	NEXT();
 do_RECORD:
 	if (x->rc < 0)
 		return x->rc;

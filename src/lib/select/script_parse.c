@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "script/tok.h"
 #include "select/script_parser.h"
 
 
@@ -140,65 +141,28 @@ int vxt_sp_expect(struct sparser *p, enum stok type)
 
 /* ---- names ---- */
 
+/* A name's slot (slots.c), or -1 with the error said (p->rc on no memory). */
 static int var_slot(struct sparser *p, uint8_t scope, const char *name, unsigned line,
 		    unsigned col)
 {
-	struct vxt_script *s = p->s;
+	int v = vxt_slot_var(p->s, scope, name, line, col);
 
-	for (unsigned i = 0; i < s->nvars; i++)
-		if (s->vars[i].scope == scope && !strcmp(s->vars[i].name, name))
-			return (int)i;
-	if (strlen(name) >= sizeof(s->vars[0].name)) {
-		vxt_script_fail(s, p->err, line, col, "identifier '%.40s...' is too long", name);
-		return -1;
-	}
-	if (s->nvars == s->capvars) {
-		unsigned cap = s->capvars ? 2 * s->capvars : 32;
-		struct svar *v = realloc(s->vars, cap * sizeof(*v));
-
-		if (!v) {
-			p->rc = -ENOMEM;
-			return -1;
-		}
-		s->vars = v;
-		s->capvars = cap;
-	}
-	memset(&s->vars[s->nvars], 0, sizeof(s->vars[0]));
-	snprintf(s->vars[s->nvars].name, sizeof(s->vars[0].name), "%s", name);
-	s->vars[s->nvars].scope = scope;
-	s->vars[s->nvars].line = line;
-	s->vars[s->nvars].col = col;
-	return (int)s->nvars++;
+	if (v == -ENAMETOOLONG)
+		vxt_script_fail(p->s, p->err, line, col, "identifier '%.40s...' is too long", name);
+	else if (v < 0)
+		p->rc = v;
+	return v < 0 ? -1 : v;
 }
 
 static int agg_slot(struct sparser *p, const char *name, unsigned line, unsigned col)
 {
-	struct vxt_script *s = p->s;
+	int v = vxt_slot_agg(p->s, name, line, col);
 
-	for (unsigned i = 0; i < s->naggs; i++)
-		if (!strcmp(s->aggs[i].name, name))
-			return (int)i;
-	if (strlen(name) >= sizeof(s->aggs[0].name)) {
-		vxt_script_fail(s, p->err, line, col, "identifier '%.40s...' is too long", name);
-		return -1;
-	}
-	if (s->naggs == s->capaggs) {
-		unsigned cap = s->capaggs ? 2 * s->capaggs : 8;
-		struct sagg *a = realloc(s->aggs, cap * sizeof(*a));
-
-		if (!a) {
-			p->rc = -ENOMEM;
-			return -1;
-		}
-		s->aggs = a;
-		s->capaggs = cap;
-	}
-	memset(&s->aggs[s->naggs], 0, sizeof(s->aggs[0]));
-	snprintf(s->aggs[s->naggs].name, sizeof(s->aggs[0].name), "%s", name);
-	s->aggs[s->naggs].fn = -1;
-	s->aggs[s->naggs].line = line;
-	s->aggs[s->naggs].col = col;
-	return (int)s->naggs++;
+	if (v == -ENAMETOOLONG)
+		vxt_script_fail(p->s, p->err, line, col, "identifier '%.40s...' is too long", name);
+	else if (v < 0)
+		p->rc = v;
+	return v < 0 ? -1 : v;
 }
 
 static struct snode *node(struct sparser *p, enum snk kind, const struct stoken *at)

@@ -1,0 +1,65 @@
+/* tok.h - what the D and the bpftrace front-ends share: their lexers'
+ * token helpers (tok.c) and the slots of the names they meet (slots.c)
+ * (internal to libvxtrace)
+ *
+ * Both read a struct slexer (script_impl.h) into struct stoken: the cursor
+ * and its line and column, the strings a lexer keeps until vxt_slex_free(),
+ * blanks and comments, words, digits, C escapes in strings, the operators
+ * and the message of a character no token starts with. script_lex.c adds
+ * D's (units on numbers, #pragma, `name and $$1), bt_lex.c bpftrace's
+ * ($locals, args.x, 1e6 and 1_000, the preprocessor's lines).
+ */
+#ifndef VXT_SCRIPT_TOK_H
+#define VXT_SCRIPT_TOK_H
+
+#include "script/script_impl.h"
+
+/* The character @ahead of the cursor, -1 past the end. Can't fail. */
+int vxt_tok_peek(const struct slexer *lx, size_t ahead);
+/* Move past one character, counting lines and columns. */
+void vxt_tok_adv(struct slexer *lx);
+/* A copy of @n bytes at @s kept by the lexer (freed by vxt_slex_free()),
+ * NUL-terminated; NULL when out of memory. */
+char *vxt_tok_keep(struct slexer *lx, const char *s, size_t n);
+/* @t an ST_ERROR saying @msg. */
+void vxt_tok_error(struct stoken *t, const char *msg);
+/* Whether the source at the cursor starts with @w. */
+bool vxt_tok_starts(const struct slexer *lx, const char *w);
+/* A letter, a digit or '_'. */
+bool vxt_tok_is_word(int c);
+/* Past letters, digits and '_'. */
+void vxt_tok_word(struct slexer *lx);
+/* Past blanks, C and C++ comments, and the lines @directive says are to be
+ * skipped (called at a '#' in the first column; NULL: none). @return false
+ * on an unterminated comment. */
+bool vxt_tok_space(struct slexer *lx, bool (*directive)(const struct slexer *));
+/* 16 past a 0x or 0X prefix, else 10 (nothing taken). */
+int vxt_tok_base(struct slexer *lx);
+/* Past the digits of @base (with @seps, '_' between them) into *@v, *@over
+ * set when it wrapped. @return how many digits. */
+unsigned vxt_tok_digits(struct slexer *lx, int base, bool seps, uint64_t *v, bool *over);
+
+/* How a dialect words its strings: the escapes it takes (letters after
+ * '\', of "ntrabfv\\\"'?") and its messages. */
+struct tok_strings {
+	const char *escapes;
+	const char *unterminated;
+	const char *bad_escape;
+};
+/* A "string" at the cursor (its opening quote) into @t: ST_STR, or
+ * ST_ERROR with @d's message. @return 0 or -ENOMEM. */
+int vxt_tok_string(struct slexer *lx, struct stoken *t, const struct tok_strings *d);
+/* An operator or punctuation at the cursor into @t, taken: the longest
+ * of C's (with D's ^^ when @xorxor). @return false when none starts here. */
+bool vxt_tok_op(struct slexer *lx, struct stoken *t, bool xorxor);
+/* @t an ST_ERROR naming character @c, after @prefix. */
+void vxt_tok_bad_char(struct stoken *t, int c, const char *prefix);
+
+/* slots.c: the slot of variable @name of @scope (SN_GLOBAL, SN_THIS ...)
+ * and of aggregation @name, made at its first use (at @line, @col).
+ * @return the slot, -ENAMETOOLONG (the caller says so) or -ENOMEM. */
+int vxt_slot_var(struct vxt_script *s, uint8_t scope, const char *name, unsigned line,
+		 unsigned col);
+int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned col);
+
+#endif
