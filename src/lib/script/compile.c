@@ -337,6 +337,14 @@ void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 		}
 		break;
 	case SN_BINARY:
+		/* flags & MASK: one op (bpftrace's level tests) */
+		if (n->op == ST_AND && c->has_event && n->a->kind == SN_FIELD &&
+		    n->a->idx == SF_FLAGS && n->b->kind == SN_NUM && n->b->num > 0 &&
+		    n->b->num <= UINT16_MAX) {
+			vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS,
+				    (uint32_t)n->b->num, list);
+			return;
+		}
 		if (n->op == ST_AND && (n->a->kind == SN_NUM || n->b->kind == SN_NUM)) {
 			test_masked(c, n->a->kind == SN_NUM ? n->b : n->a,
 				    n->a->kind == SN_NUM ? n->a->num : n->b->num, sense, list);
@@ -346,15 +354,6 @@ void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 	case SN_FIELD:
 		if (n->idx == SF_ERROR && c->has_event) {
 			vxt_cc_jump(c, sense ? VXT_INSN_IF_ERROR : VXT_INSN_UNLESS_ERROR, 0, list);
-			return;
-		}
-		break;
-	case SN_BINARY:	/* flags & MASK: one op (bpftrace's level tests) */
-		if (n->op == ST_AND && c->has_event && n->a->kind == SN_FIELD &&
-		    n->a->idx == SF_FLAGS && n->b->kind == SN_NUM && n->b->num > 0 &&
-		    n->b->num <= UINT16_MAX) {
-			vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS,
-				    (uint32_t)n->b->num, list);
 			return;
 		}
 		break;
