@@ -56,7 +56,9 @@ enum vxt_op {
  * the realtime anchor). For VXT_PH_LOST, sector holds the number of events
  * lost; use vxt_event_lost_count(). A lost event may name the one I/O whose
  * completion it stands for (lost_io): an issue with no completion, closed
- * there; its object, op, bytes, pid and comm are then that I/O's.
+ * there; its object, op, bytes, pid and comm are then that I/O's, and its
+ * count is 1, or 0 when an earlier lost event already counted that
+ * completion (the tracefs source's: an overrun's count holds it).
  */
 struct vxt_event {
 	uint64_t time_ns;	/* monotonic, nanoseconds */

@@ -8,7 +8,8 @@
 #   in the text report, by brute force here) ends in its completion or in a
 #   lost event naming it ("LOST the completion of ..."); none is left open,
 #   and some were closed so (the overrun took completions); the summary's
-#   closed_by_loss counts those same I/Os.
+#   closed_by_loss counts those same I/Os, and its lost total is the sum of
+#   the overruns' rows (a completion is not counted twice).
 # - Live vxtop -b (16 KiB rings, stopped as long): two
 #   intervals after fio, the device's row shows
 #   in_flight 0 and util 0, and its /metrics' vxtrace_io_in_flight is 0.
@@ -63,6 +64,9 @@ expect_eq "lost events naming a start not open" "$4" 0
 # the summary's stats close the same I/Os, each once (closed_by_loss)
 "$B/vxreplay" "$T/t.vxt" --report summary --format json >"$T/sum.json" || fail "summary"
 expect_eq "the summary's I/Os closed by loss" "$(json "$T/sum.json" 'j["closed_by_loss"]')" "$3"
+# a lost event naming its I/O stands for a completion the overrun's own lost
+# row already counted: the file's lost total is the overruns' alone
+expect_eq "the summary's lost events (the overruns' rows alone)" "$(json "$T/sum.json" 'j["lost"]')" "$5"
 
 # live vxtop
 "$B/vxtop" -b -F jsonl -i 1 -c 11 -s tracefs --bufsize 16k --objects "$LNAME" \

@@ -105,7 +105,9 @@ struct found_arg {
 };
 
 /* vxt_tfs_recon_round()'s: an issue whose completion was lost becomes a lost
- * event naming it, at the newest time handed out (after the issue's). */
+ * event naming it, at the newest time handed out (after the issue's). Its
+ * count is 0: the completion is already among the events an overrun's lost
+ * record counted, and the file's lost total stays the kernel's own. */
 static int found_lost(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 		      const struct vxt_iopair_val *v)
 {
@@ -123,12 +125,11 @@ static int found_lost(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 	e->phase = VXT_PH_LOST;
 	e->op = (uint8_t)(size >> 28);
 	e->object = (uint32_t)obj;
-	e->sector = 1;
+	e->sector = 0;
 	e->lost_io = vxt_lost_io_pack(sector);
 	e->bytes = (size & 0x0fffffffu) * 512u;
 	e->pid = v->pid;
 	e->comm = v->comm;
-	a->s->lost++;
 	return 0;
 }
 
