@@ -11,6 +11,10 @@
  *         the slot holding *k, NULL when none (cap may be 0)
  *   size_t name_seek(const S *t, size_t cap, C ctx, const K *k, size_t h)
  *         the slot holding *k, else the empty slot where it goes (cap > 0)
+ *   size_t name_next(const S *t, size_t cap, C ctx, const K *k, size_t i)
+ *         the next slot after i along its run holding *k, else the empty
+ *         slot that ends the run: with name_seek, a walk over every key
+ *         equal to *k, in the order they were put (cap > 0)
  *   size_t name_vacant(const S *t, size_t cap, size_t h)
  *         the first empty slot of h's probe run: where a key goes that is
  *         known to be new, or that goes after its equals (cap > 0)
@@ -67,6 +71,17 @@ static inline bool vxt_hash_fills_hole(size_t home, size_t hole, size_t at)
                                                                                         \
 		(void)ctx;                                                              \
 		for (i = h & mask; !empty(&t[i]); i = (i + 1) & mask)                   \
+			if (match(ctx, &t[i], k))                                       \
+				break;                                                  \
+		return i;                                                               \
+	}                                                                               \
+	VXT_HASH_FN size_t name##_next(const S *t, size_t cap, C ctx, const K *k,       \
+				       size_t i)                                        \
+	{                                                                               \
+		size_t mask = cap - 1;                                                  \
+                                                                                        \
+		(void)ctx;                                                              \
+		for (i = (i + 1) & mask; !empty(&t[i]); i = (i + 1) & mask)             \
 			if (match(ctx, &t[i], k))                                       \
 				break;                                                  \
 		return i;                                                               \

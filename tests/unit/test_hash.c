@@ -7,8 +7,8 @@
  * and values a plain array searched linearly holds. A table of row numbers
  * (the key in rows kept beside it) gives the same; and a table holding equal
  * keys in their order (the in-flight request table's shape) finds the oldest
- * of a key first along its run, through growths and removals, as the array
- * in insertion order says.
+ * of a key first along its run, and the others after it in their order,
+ * through growths and removals, as the array in insertion order says.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -217,7 +217,7 @@ static void fifo_against_array(bool bad)
 		EXPECT(v);
 		for (int op = 0; op < 3000; op++) {
 			uint64_t key = 1 + rnd_below(range);
-			size_t h = key_hash(&c, key), r, i;
+			size_t h = key_hash(&c, key), r, i, q;
 
 			for (r = 0; r < n && v[r].key != key; r++)	/* the oldest */
 				;
@@ -237,6 +237,13 @@ static void fifo_against_array(bool bad)
 			if (r == n)
 				continue;
 			EXPECT(t[i].seq == v[r].seq);	/* the first met is the oldest */
+			q = r;
+			for (size_t j = i; !REQ_EMPTY(&t[j]); j = qtab_next(t, cap, &c, &key, j)) {
+				EXPECT(q < n && t[j].seq == v[q].seq);	/* then each in order */
+				for (q++; q < n && v[q].key != key; q++)
+					;
+			}
+			EXPECT(q == n);				/* and no other */
 			qtab_remove(t, cap, i, &c);
 			for (n--; r < n; r++)
 				v[r] = v[r + 1];
