@@ -11,6 +11,7 @@
 
 #include "vxtrace/hash.h"
 #include "vxtrace/strtab.h"
+#include "vxtrace/util.h"
 
 struct vxt_strtab {
 	char **strs;
@@ -143,15 +144,8 @@ static int64_t intern(struct vxt_strtab *t, const char *s, size_t len)
 	i = idtab_seek(t->hash, t->hcap, t, &k, hash_str(s, len));
 	if (t->hash[i])
 		return t->hash[i] - 1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		char **strs = realloc(t->strs, cap * sizeof(*strs));
-
-		if (!strs)
-			return -ENOMEM;
-		t->strs = strs;
-		t->cap = cap;
-	}
+	if (vxt_grow(&t->strs, &t->cap, t->n + 1, sizeof(*t->strs)) < 0)
+		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
