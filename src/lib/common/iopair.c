@@ -125,7 +125,8 @@ static int alloc_node(struct vxt_iopair *p, uint32_t *out)
 		p->free = p->node[*out].next;
 		return 0;
 	}
-	if (vxt_grow(&p->node, &p->cap, (size_t)p->nnode + 1, sizeof(*p->node)) < 0)
+	if (p->nnode == p->cap &&
+	    vxt_grow(&p->node, &p->cap, (size_t)p->nnode + 1, sizeof(*p->node)) < 0)
 		return -ENOMEM;
 	*out = p->nnode++;
 	return 0;
