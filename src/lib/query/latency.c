@@ -23,6 +23,7 @@
 #include "query/sql_impl.h"
 #include "vxtrace/hash.h"
 #include "vxtrace/stats.h"
+#include "vxtrace/util.h"
 
 /* Cells (file, object, op, window) a query may make: 150 bytes each, and
  * 1 KiB per power of two its latencies span once past 8 completions. */
@@ -151,16 +152,9 @@ static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t o
 				   "ask for a longer interval_ns or a shorter time range");
 		return NULL;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct lat_cell **v = realloc(c->cell, cap * sizeof(*v));
-
-		if (!v) {
-			*rc = SQLITE_NOMEM;
-			return NULL;
-		}
-		c->cell = v;
-		c->cap = cap;
+	if (vxt_grow(&c->cell, &c->cap, c->n + 1, sizeof(*c->cell)) < 0) {
+		*rc = SQLITE_NOMEM;
+		return NULL;
 	}
 	if (!(c->cell[c->n] = calloc(1, sizeof(**c->cell)))) {
 		*rc = SQLITE_NOMEM;
