@@ -282,8 +282,7 @@ int vxt_sspec_expire(struct vxt_script *s, uint32_t id)
 /* Room for a text of @len bytes at the end of @b's text area. @return 0 or -ENOMEM. */
 static int text_room(struct sspec *b, size_t len)
 {
-	size_t need = TEXT_ROOM(len), cap;
-	char *t;
+	size_t need = TEXT_ROOM(len);
 
 	if (b->txn + need <= b->txcap)
 		return 0;
@@ -294,15 +293,7 @@ static int text_room(struct sspec *b, size_t len)
 		if (b->txn + need <= b->txcap)
 			return 0;
 	}
-	cap = b->txcap ? 2 * b->txcap : 256;
-	while (cap < b->txn + need)
-		cap *= 2;
-	t = realloc(b->tx, cap);
-	if (!t)
-		return -ENOMEM;
-	b->tx = t;
-	b->txcap = cap;
-	return 0;
+	return vxt_grow(&b->tx, &b->txcap, b->txn + need, 1);
 }
 
 /* The record's word (SREC_*). */
