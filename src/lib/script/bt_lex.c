@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
+#include "vxtrace/util.h"
 
 void vxt_btlex_init(struct slexer *lx, const char *src, size_t len)
 {
@@ -40,15 +41,9 @@ static char *keep(struct slexer *lx, const char *s, size_t n)
 {
 	char *p;
 
-	if (lx->nstrs == lx->capstrs) {
-		size_t cap = lx->capstrs ? 2 * lx->capstrs : 64;
-		char **v = realloc(lx->strs, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		lx->strs = v;
-		lx->capstrs = cap;
-	}
+	if (lx->nstrs == lx->capstrs &&
+	    vxt_grow(&lx->strs, &lx->capstrs, lx->nstrs + 1, sizeof(*lx->strs)) < 0)
+		return NULL;
 	p = malloc(n + 1);
 	if (!p)
 		return NULL;
