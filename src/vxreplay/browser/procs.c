@@ -7,6 +7,7 @@
 #include "browser/procs.h"
 #include "vxtrace/hash.h"
 #include "vxtrace/timeline.h"
+#include "vxtrace/util.h"
 
 static size_t proc_hash(uint64_t key)
 {
@@ -36,15 +37,8 @@ static void fill(struct vr_procs *p)
 
 static struct vr_proc *new_row(struct vr_procs *p)
 {
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 64;
-		struct vr_proc *r = realloc(p->rows, nc * sizeof(*r));
-
-		if (!r)
-			return NULL;
-		p->rows = r;
-		p->cap = nc;
-	}
+	if (p->n == p->cap && vxt_grow(&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)) < 0)
+		return NULL;
 	memset(&p->rows[p->n], 0, sizeof(p->rows[0]));
 	return &p->rows[p->n++];
 }
