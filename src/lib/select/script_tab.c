@@ -130,33 +130,43 @@ struct sent *vxt_stab_at(const struct stab *t, size_t i)
 	return t->slot[i] ? entry(t, t->slot[i] - 1) : NULL;
 }
 
-/* a key looked for, with its hash */
+/* a key looked for, with its hash; a match leaves its entry in *found, so
+ * that a find computes the entry's place once */
 struct hkey {
 	const struct skey *k;
 	uint64_t h;
+	struct sent **found;
 };
 
-static bool slot_holds(const struct sent *e, const struct hkey *x)
+static bool slot_holds(const struct stab *t, uint32_t slot, const struct hkey *x)
 {
-	return e->hash == x->h && key_eq(e, x->k);
+	struct sent *e = entry(t, slot - 1);
+
+	if (e->hash != x->h || !key_eq(e, x->k))
+		return false;
+	*x->found = e;
+	return true;
 }
 
 /* slots: entry number + 1, 0 = empty; the entry holds its key's hash */
 #define SLOT_HASH(t, s) ((size_t)entry(t, *(s) - 1)->hash)
-#define SLOT_MATCH(t, s, x) slot_holds(entry(t, *(s) - 1), x)
+#define SLOT_MATCH(t, s, x) slot_holds(t, *(s), x)
 #define SLOT_IS(t, s, e) (entry(t, *(s) - 1) == (e))
 #define SLOT_EMPTY(s) (!*(s))
 VXT_HASH_DEFINE(skeys, uint32_t, const struct stab *, struct hkey, SLOT_HASH, SLOT_MATCH,
 		SLOT_EMPTY)
+
 /* the same slots, looked through for an entry itself */
 VXT_HASH_DEFINE(sents, uint32_t, const struct stab *, struct sent, SLOT_HASH, SLOT_IS, SLOT_EMPTY)
 
 struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h)
 {
-	struct hkey x = { k, h };
-	uint32_t *slot = skeys_get(t->slot, t->cap, t, &x, (size_t)h);
+	struct sent *found = NULL;
+	struct hkey x = { k, h, &found };
 
-	return slot ? entry(t, *slot - 1) : NULL;
+	if (t->cap)
+		skeys_seek(t->slot, t->cap, t, &x, (size_t)h);
+	return found;
 }
 
 /* A free entry's number: a deleted one, or the next of the blocks. */
