@@ -1,43 +1,34 @@
 /* iopair.c - in-flight I/O table matching completions with issues
  *
- * Nodes in a pool (freed ones on a free list), found through an
- * open-addressing table of node index + 1 (vxtrace/hash.h), at most half
- * full. A new issue goes after the equal keys of its probe run, and the
- * table keeps their order as it grows and forgets, so equal keys come out
- * oldest first.
+ * A chained hash table over a node pool: nodes are indices into one array,
+ * freed nodes go to a free list, buckets double when the load passes 1.
+ * New entries go to the tail of their chain so equal keys come out oldest
+ * first.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vxtrace/hash.h"
 #include "vxtrace/iopair.h"
 #include "vxtrace/util.h"
 
 #define NIL UINT32_MAX
-#define FIRST_SLOTS 2048
 
 struct node {
 	uint64_t sector;
 	uint32_t dev, size;
-	uint32_t next;		/* on the free list */
+	uint32_t next;
 	struct vxt_iopair_val v;
 };
 
 struct vxt_iopair {
-	uint32_t *slot;		/* node index + 1, 0 = empty */
-	size_t nslot;		/* power of two */
+	uint32_t *bucket;	/* head index per bucket */
+	uint32_t nbucket;	/* power of two */
 	struct node *node;
 	uint32_t nnode;		/* nodes used from the array */
 	size_t cap;		/* nodes allocated */
 	uint32_t free;		/* free list head */
 	uint32_t count;		/* live entries */
-};
-
-/* an I/O's key */
-struct iokey {
-	uint32_t dev, size;
-	uint64_t sector;
 };
 
 static uint32_t hash(uint32_t dev, uint64_t sector, uint32_t size)
@@ -48,17 +39,18 @@ static uint32_t hash(uint32_t dev, uint64_t sector, uint32_t size)
 	return (uint32_t)(h ^ h >> 29);
 }
 
-static bool node_is(const struct node *n, const struct iokey *k)
+static int set_buckets(struct vxt_iopair *p, uint32_t n)
 {
-	return n->sector == k->sector && n->dev == k->dev && n->size == k->size;
-}
+	uint32_t *b = malloc(n * sizeof(*b));
 
-#define SLOT_NODE(p, s) (&(p)->node[*(s) - 1])
-#define SLOT_HASH(p, s) hash(SLOT_NODE(p, s)->dev, SLOT_NODE(p, s)->sector, SLOT_NODE(p, s)->size)
-#define SLOT_MATCH(p, s, k) node_is(SLOT_NODE(p, s), k)
-#define SLOT_EMPTY(s) (!*(s))
-VXT_HASH_DEFINE(iotab, uint32_t, const struct vxt_iopair *, struct iokey, SLOT_HASH, SLOT_MATCH,
-		SLOT_EMPTY)
+	if (!b)
+		return -ENOMEM;
+	memset(b, 0xff, n * sizeof(*b));
+	free(p->bucket);
+	p->bucket = b;
+	p->nbucket = n;
+	return 0;
+}
 
 struct vxt_iopair *vxt_iopair_new(void)
 {
@@ -66,7 +58,7 @@ struct vxt_iopair *vxt_iopair_new(void)
 
 	if (!p)
 		return NULL;
-	if (iotab_resize(&p->slot, &p->nslot, FIRST_SLOTS, p) < 0) {
+	if (set_buckets(p, 1024) < 0) {
 		free(p);
 		return NULL;
 	}
@@ -78,17 +70,52 @@ void vxt_iopair_free(struct vxt_iopair *p)
 {
 	if (!p)
 		return;
-	free(p->slot);
+	free(p->bucket);
 	free(p->node);
 	free(p);
 }
 
 static void clear(struct vxt_iopair *p)
 {
-	memset(p->slot, 0, p->nslot * sizeof(*p->slot));
+	memset(p->bucket, 0xff, p->nbucket * sizeof(*p->bucket));
 	p->nnode = 0;
 	p->free = NIL;
 	p->count = 0;
+}
+
+/* Link node @i at the tail of its chain. */
+static void link_tail(struct vxt_iopair *p, uint32_t i)
+{
+	struct node *n = &p->node[i];
+	uint32_t *slot = &p->bucket[hash(n->dev, n->sector, n->size) & (p->nbucket - 1)];
+
+	while (*slot != NIL)
+		slot = &p->node[*slot].next;
+	n->next = NIL;
+	*slot = i;
+}
+
+static int grow(struct vxt_iopair *p)
+{
+	uint32_t i, j, nb = p->nbucket * 2;
+	struct vxt_iopair tmp;
+
+	tmp = *p;
+	tmp.bucket = NULL;
+	if (set_buckets(&tmp, nb) < 0)
+		return -ENOMEM;
+	/* relink every live node: walk the old chains in order to keep age order */
+	for (i = 0; i < p->nbucket; i++)
+		for (j = p->bucket[i]; j != NIL;) {
+			uint32_t next = p->node[j].next;
+
+			link_tail(&tmp, j);
+			j = next;
+		}
+	free(p->bucket);
+	p->bucket = tmp.bucket;
+	p->nbucket = nb;
+	return 0;
 }
 
 static int alloc_node(struct vxt_iopair *p, uint32_t *out)
@@ -105,17 +132,6 @@ static int alloc_node(struct vxt_iopair *p, uint32_t *out)
 	return 0;
 }
 
-/* Forget the entry in slot @k. */
-static void forget(struct vxt_iopair *p, size_t k)
-{
-	uint32_t i = p->slot[k] - 1;
-
-	iotab_remove(p->slot, p->nslot, k, p);
-	p->node[i].next = p->free;
-	p->free = i;
-	p->count--;
-}
-
 int vxt_iopair_put(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32_t size,
 		   const struct vxt_iopair_val *v)
 {
@@ -123,7 +139,7 @@ int vxt_iopair_put(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32_t
 
 	if (p->count >= VXT_IOPAIR_MAX)
 		clear(p);
-	if (iotab_room(&p->slot, &p->nslot, p->count, FIRST_SLOTS, p) < 0)
+	if (p->count >= p->nbucket && grow(p) < 0)
 		return -ENOMEM;
 	if (alloc_node(p, &i) < 0)
 		return -ENOMEM;
@@ -131,7 +147,7 @@ int vxt_iopair_put(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32_t
 	p->node[i].sector = sector;
 	p->node[i].size = size;
 	p->node[i].v = *v;
-	p->slot[iotab_vacant(p->slot, p->nslot, hash(dev, sector, size))] = i + 1;
+	link_tail(p, i);
 	p->count++;
 	return 0;
 }
@@ -139,14 +155,24 @@ int vxt_iopair_put(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32_t
 bool vxt_iopair_take(struct vxt_iopair *p, uint32_t dev, uint64_t sector, uint32_t size,
 		     struct vxt_iopair_val *v)
 {
-	const struct iokey key = { dev, size, sector };
-	size_t k = iotab_seek(p->slot, p->nslot, p, &key, hash(dev, sector, size));
+	uint32_t *slot = &p->bucket[hash(dev, sector, size) & (p->nbucket - 1)];
+	struct node *n;
 
-	if (!p->slot[k])
-		return false;
-	*v = p->node[p->slot[k] - 1].v;	/* the first of its run is the oldest */
-	forget(p, k);
-	return true;
+	while (*slot != NIL) {
+		n = &p->node[*slot];
+		if (n->sector == sector && n->dev == dev && n->size == size) {
+			uint32_t i = *slot;
+
+			*v = n->v;
+			*slot = n->next;
+			n->next = p->free;
+			p->free = i;
+			p->count--;
+			return true;
+		}
+		slot = &n->next;
+	}
+	return false;
 }
 
 uint32_t vxt_iopair_sweep(struct vxt_iopair *p,
@@ -154,22 +180,23 @@ uint32_t vxt_iopair_sweep(struct vxt_iopair *p,
 				       const struct vxt_iopair_val *v),
 			  void *arg)
 {
-	size_t mask = p->nslot - 1, z = 0;
-	uint32_t gone = 0;
+	uint32_t b, gone = 0;
 
-	/* from an empty slot on, along each probe run: entries forgotten move
-	 * back into slots not yet passed, and none crosses the empty one */
-	while (p->slot[z])
-		z++;
-	for (size_t j = 1; j <= p->nslot; j++) {
-		size_t k = (z + j) & mask;
+	for (b = 0; b < p->nbucket; b++) {
+		uint32_t *slot = &p->bucket[b];
 
-		while (p->slot[k]) {
-			const struct node *n = &p->node[p->slot[k] - 1];
+		while (*slot != NIL) {
+			uint32_t i = *slot;
+			struct node *n = &p->node[i];
 
-			if (keep(arg, n->dev, n->sector, n->size, &n->v))
-				break;
-			forget(p, k);
+			if (keep(arg, n->dev, n->sector, n->size, &n->v)) {
+				slot = &n->next;
+				continue;
+			}
+			*slot = n->next;
+			n->next = p->free;
+			p->free = i;
+			p->count--;
 			gone++;
 		}
 	}
