@@ -9,6 +9,7 @@
 
 #include "vxtrace/hash.h"
 #include "vxtrace/procstats.h"
+#include "vxtrace/util.h"
 
 /* a row's key, apart */
 struct pkey {
@@ -59,15 +60,8 @@ static struct vxt_proc_row *row_of(struct vxt_procstats *p, uint32_t pid, uint32
 	k = ptab_seek(p->slot, p->nslots, p, &key, key_hash(pid, comm, object));
 	if (p->slot[k])
 		return &p->rows[p->slot[k] - 1];
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct vxt_proc_row *rows = realloc(p->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return NULL;
-		p->rows = rows;
-		p->cap = cap;
-	}
+	if (p->n == p->cap && vxt_grow(&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)) < 0)
+		return NULL;
 	r = &p->rows[p->n++];
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
