@@ -215,16 +215,9 @@ static int lex_string(struct slexer *lx, struct stoken *t)
 				return 0;
 			}
 		}
-		if (n + 2 > cap) {
-			char *nb;
-
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
+		if (n + 2 > cap && vxt_grow(&buf, &cap, n + 2, 1) < 0) {
+			free(buf);
+			return -ENOMEM;
 		}
 		buf[n++] = (char)c;
 	}
