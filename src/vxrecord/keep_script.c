@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "keep_script.h"
+#include "vxtrace/util.h"
 
 int keep_script_open(struct keep_script *ks, const char *dir, char err[VXT_ERRBUF_SIZE])
 {
@@ -34,15 +35,9 @@ int keep_script_open(struct keep_script *ks, const char *dir, char err[VXT_ERRBU
 
 static int hold(struct keep_script *ks, const struct vxt_script_rec *r)
 {
-	if (ks->nheld == ks->capheld) {
-		size_t cap = ks->capheld ? 2 * ks->capheld : 4096;
-		struct vxt_script_rec *v = realloc(ks->held, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		ks->held = v;
-		ks->capheld = cap;
-	}
+	if (ks->nheld == ks->capheld &&
+	    vxt_grow(&ks->held, &ks->capheld, ks->nheld + 1, sizeof(*ks->held)) < 0)
+		return -ENOMEM;
 	ks->held[ks->nheld] = *r;
 	ks->held[ks->nheld].text = NULL;	/* borrowed: not kept */
 	ks->held[ks->nheld].len = 0;

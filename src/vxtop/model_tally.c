@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "vxtrace/util.h"
 
 static struct vxt_tally *prev_of(struct vxtop_model *m, uint32_t object, unsigned op)
 {
@@ -97,15 +98,9 @@ static int add_errors(struct vxtop_model *m, const struct vxt_tallies *t)
 			    m->eprev[j].error == e->error)
 				break;
 		if (j == m->neprev) {
-			if (m->neprev == m->capeprev) {
-				size_t cap = m->capeprev ? m->capeprev * 2 : 16;
-				struct vxt_tally_error *p = realloc(m->eprev, cap * sizeof(*p));
-
-				if (!p)
-					return -ENOMEM;
-				m->eprev = p;
-				m->capeprev = cap;
-			}
+			if (m->neprev == m->capeprev &&
+			    vxt_grow(&m->eprev, &m->capeprev, m->neprev + 1, sizeof(*m->eprev)) < 0)
+				return -ENOMEM;
 			m->eprev[m->neprev++] = (struct vxt_tally_error){ e->object, e->op,
 									   e->error, 0 };
 		}

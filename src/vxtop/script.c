@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "script.h"
+#include "vxtrace/util.h"
 
 static int sink(void *arg, const struct vxt_script_rec *r)
 {
@@ -19,18 +20,8 @@ static int sink(void *arg, const struct vxt_script_rec *r)
 		vs->text_dropped += len;
 		return 0;
 	}
-	if (t->n + len + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		char *p;
-
-		while (cap < t->n + len + 1)
-			cap *= 2;
-		p = realloc(t->p, cap);
-		if (!p)
-			return -ENOMEM;
-		t->p = p;
-		t->cap = cap;
-	}
+	if (t->n + len + 1 > t->cap && vxt_grow(&t->p, &t->cap, t->n + len + 1, 1) < 0)
+		return -ENOMEM;
 	memcpy(t->p + t->n, r->text, len);
 	t->n += len;
 	t->p[t->n] = '\0';

@@ -7,66 +7,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vxtrace/hash.h"
 #include "vxtrace/procstats.h"
+#include "vxtrace/util.h"
 
-static size_t key_hash(uint32_t pid, uint32_t comm, uint32_t object, size_t mask)
+/* a row's key, apart */
+struct pkey {
+	uint32_t pid, comm, object;
+};
+
+static size_t key_hash(uint32_t pid, uint32_t comm, uint32_t object)
 {
 	uint64_t h = ((uint64_t)pid << 32 | comm) * 0x9e3779b97f4a7c15ull ^
 		     (uint64_t)object * 0xc2b2ae3d27d4eb4full;
 
-	return (size_t)(h >> 17) & mask;
+	return (size_t)(h >> 17);
 }
+
+static size_t row_hash(const struct vxt_proc_row *r)
+{
+	return key_hash(r->pid, r->comm, r->object);
+}
+
+static bool same_key(const struct vxt_proc_row *r, const struct pkey *k)
+{
+	return r->pid == k->pid && r->comm == k->comm && r->object == k->object;
+}
+
+#define SLOT_HASH(p, s) row_hash(&(p)->rows[*(s) - 1])
+#define SLOT_MATCH(p, s, k) same_key(&(p)->rows[*(s) - 1], k)
+#define SLOT_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(ptab, uint32_t, const struct vxt_procstats *, struct pkey, SLOT_HASH,
+		SLOT_MATCH, SLOT_EMPTY)
 
 /* Point the (zeroed) slots at every row. */
 static void fill(struct vxt_procstats *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const struct vxt_proc_row *r = &p->rows[i];
-		size_t k = key_hash(r->pid, r->comm, r->object, p->nslots - 1);
-
-		while (p->slot[k])
-			k = (k + 1) & (p->nslots - 1);
-		p->slot[k] = (uint32_t)i + 1;
-	}
-}
-
-static int rehash(struct vxt_procstats *p, size_t nslots)
-{
-	uint32_t *slot = calloc(nslots, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	free(p->slot);
-	p->slot = slot;
-	p->nslots = nslots;
-	fill(p);
-	return 0;
+	for (size_t i = 0; i < p->n; i++)
+		p->slot[ptab_vacant(p->slot, p->nslots, row_hash(&p->rows[i]))] = (uint32_t)i + 1;
 }
 
 /* The row of the key, made when new. NULL: out of memory. */
 static struct vxt_proc_row *row_of(struct vxt_procstats *p, uint32_t pid, uint32_t comm,
 				   uint32_t object)
 {
+	struct pkey key = { pid, comm, object };
 	struct vxt_proc_row *r;
 	size_t k;
 
-	if ((p->n + 1) * 2 > p->nslots && rehash(p, p->nslots ? p->nslots * 2 : 64) < 0)
+	if (ptab_room(&p->slot, &p->nslots, p->n, 64, p) < 0)
 		return NULL;
-	for (k = key_hash(pid, comm, object, p->nslots - 1); p->slot[k];
-	     k = (k + 1) & (p->nslots - 1)) {
-		r = &p->rows[p->slot[k] - 1];
-		if (r->pid == pid && r->comm == comm && r->object == object)
-			return r;
-	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct vxt_proc_row *rows = realloc(p->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return NULL;
-		p->rows = rows;
-		p->cap = cap;
-	}
+	k = ptab_seek(p->slot, p->nslots, p, &key, key_hash(pid, comm, object));
+	if (p->slot[k])
+		return &p->rows[p->slot[k] - 1];
+	if (p->n == p->cap && vxt_grow(&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)) < 0)
+		return NULL;
 	r = &p->rows[p->n++];
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;

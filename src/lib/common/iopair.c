@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vxtrace/iopair.h"
+#include "vxtrace/util.h"
 
 #define NIL UINT32_MAX
 
@@ -24,7 +25,8 @@ struct vxt_iopair {
 	uint32_t *bucket;	/* head index per bucket */
 	uint32_t nbucket;	/* power of two */
 	struct node *node;
-	uint32_t nnode, cap;	/* nodes used from the array, allocated */
+	uint32_t nnode;		/* nodes used from the array */
+	size_t cap;		/* nodes allocated */
 	uint32_t free;		/* free list head */
 	uint32_t count;		/* live entries */
 };
@@ -123,15 +125,9 @@ static int alloc_node(struct vxt_iopair *p, uint32_t *out)
 		p->free = p->node[*out].next;
 		return 0;
 	}
-	if (p->nnode == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 1024;
-		struct node *n = realloc(p->node, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->node = n;
-		p->cap = cap;
-	}
+	if (p->nnode == p->cap &&
+	    vxt_grow(&p->node, &p->cap, (size_t)p->nnode + 1, sizeof(*p->node)) < 0)
+		return -ENOMEM;
 	*out = p->nnode++;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vxtrace/objtab.h"
+#include "vxtrace/util.h"
 
 struct vxt_objtab {
 	struct vxt_object *objs;
@@ -55,15 +56,8 @@ static int64_t add(struct vxt_objtab *t, uint32_t dev, const char *name, unsigne
 {
 	struct vxt_object *o;
 
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-
-		o = realloc(t->objs, cap * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		t->objs = o;
-		t->cap = cap;
-	}
+	if (vxt_grow(&t->objs, &t->cap, t->n + 1, sizeof(*t->objs)) < 0)
+		return -ENOMEM;
 	o = &t->objs[t->n];
 	memset(o, 0, sizeof(*o));
 	o->id = (uint32_t)t->n;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vxtrace/hash.h"
 #include "vxtrace/strtab.h"
+#include "vxtrace/util.h"
 
 struct vxt_strtab {
 	char **strs;
@@ -30,24 +32,31 @@ static uint32_t hash_str(const char *s, size_t len)
 	return h;
 }
 
-static int rehash(struct vxt_strtab *t, size_t hcap)
+/* a string looked for: @len bytes at @s, no NUL among them */
+struct skey {
+	const char *s;
+	size_t len;
+};
+
+static size_t id_hash(const struct vxt_strtab *t, uint32_t slot)
 {
-	uint32_t *h = calloc(hcap, sizeof(*h));
+	const char *c = t->strs[slot - 1];
 
-	if (!h)
-		return -ENOMEM;
-	for (size_t id = 0; id < t->n; id++) {
-		size_t i = hash_str(t->strs[id], strlen(t->strs[id])) & (hcap - 1);
-
-		while (h[i])
-			i = (i + 1) & (hcap - 1);
-		h[i] = (uint32_t)id + 1;
-	}
-	free(t->hash);
-	t->hash = h;
-	t->hcap = hcap;
-	return 0;
+	return hash_str(c, strlen(c));
 }
+
+static bool id_match(const struct vxt_strtab *t, uint32_t slot, const struct skey *k)
+{
+	const char *c = t->strs[slot - 1];
+
+	return !strncmp(c, k->s, k->len) && c[k->len] == '\0';
+}
+
+#define SLOT_HASH(t, s) id_hash(t, *(s))
+#define SLOT_MATCH(t, s, k) id_match(t, *(s), k)
+#define SLOT_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(idtab, uint32_t, const struct vxt_strtab *, struct skey, SLOT_HASH, SLOT_MATCH,
+		SLOT_EMPTY)
 
 struct vxt_strtab *vxt_strtab_new(void)
 {
@@ -107,27 +116,21 @@ uint64_t vxt_strtab_over(const struct vxt_strtab *t)
 
 int64_t vxt_strtab_find(const struct vxt_strtab *t, const char *s, size_t len)
 {
-	size_t i;
+	struct skey k;
+	uint32_t *slot;
 
 	if (len > VXT_STR_MAX)
 		len = VXT_STR_MAX;
 	if (memchr(s, '\0', len))
 		len = strlen(s);
-	if (!t->hcap)
-		return -1;
-	i = hash_str(s, len) & (t->hcap - 1);
-	while (t->hash[i]) {
-		const char *c = t->strs[t->hash[i] - 1];
-
-		if (!strncmp(c, s, len) && c[len] == '\0')
-			return t->hash[i] - 1;
-		i = (i + 1) & (t->hcap - 1);
-	}
-	return -1;
+	k = (struct skey){ s, len };
+	slot = idtab_get(t->hash, t->hcap, t, &k, hash_str(s, len));
+	return slot ? (int64_t)*slot - 1 : -1;
 }
 
 static int64_t intern(struct vxt_strtab *t, const char *s, size_t len)
 {
+	struct skey k;
 	size_t i;
 	char *copy;
 
@@ -135,25 +138,14 @@ static int64_t intern(struct vxt_strtab *t, const char *s, size_t len)
 		len = VXT_STR_MAX;
 	if (memchr(s, '\0', len))
 		len = strlen(s);
-	if ((t->n + 1) * 2 > t->hcap && rehash(t, t->hcap ? t->hcap * 2 : 64) < 0)
+	if (idtab_room(&t->hash, &t->hcap, t->n, 64, t) < 0)
 		return -ENOMEM;
-	i = hash_str(s, len) & (t->hcap - 1);
-	while (t->hash[i]) {
-		const char *c = t->strs[t->hash[i] - 1];
-
-		if (!strncmp(c, s, len) && c[len] == '\0')
-			return t->hash[i] - 1;
-		i = (i + 1) & (t->hcap - 1);
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		char **strs = realloc(t->strs, cap * sizeof(*strs));
-
-		if (!strs)
-			return -ENOMEM;
-		t->strs = strs;
-		t->cap = cap;
-	}
+	k = (struct skey){ s, len };
+	i = idtab_seek(t->hash, t->hcap, t, &k, hash_str(s, len));
+	if (t->hash[i])
+		return t->hash[i] - 1;
+	if (vxt_grow(&t->strs, &t->cap, t->n + 1, sizeof(*t->strs)) < 0)
+		return -ENOMEM;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;

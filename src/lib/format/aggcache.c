@@ -18,6 +18,7 @@
 
 #include "format/reader_impl.h"
 #include "format/vxtfile.h"
+#include "vxtrace/util.h"
 
 #define AGG_PAGE	256		/* chunks a page */
 #define AGG_SLOTS	16		/* pages kept at most */
@@ -54,21 +55,13 @@ int vxt_aggcache_note(struct vxt_reader *r, size_t i, uint64_t off, uint32_t n)
 		c->last_page = SIZE_MAX;
 	}
 	if (i >= c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		uint64_t *o;
-		uint32_t *k;
+		/* two arrays of one length: each grows from the length they share */
+		size_t ocap = c->cap, ncap = c->cap;
 
-		while (cap <= i)
-			cap *= 2;
-		o = realloc(c->off, cap * sizeof(*o));
-		if (!o)
+		if (vxt_grow(&c->off, &ocap, i + 1, sizeof(*c->off)) < 0 ||
+		    vxt_grow(&c->n, &ncap, i + 1, sizeof(*c->n)) < 0)
 			return -ENOMEM;
-		c->off = o;
-		k = realloc(c->n, cap * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		c->n = k;
-		c->cap = cap;
+		c->cap = ncap;
 	}
 	c->off[i] = off;
 	c->n[i] = n;

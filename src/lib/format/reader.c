@@ -216,15 +216,8 @@ static int parse_entry_tables(struct vxt_reader *r, struct vxt_cur *c, struct vx
 
 static int add_chunk(struct vxt_reader *r, const struct vxt_chunk_info *ci, uint64_t agg_off)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct vxt_chunk_info *c = realloc(r->chunks, cap * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		r->chunks = c;
-		r->cap = cap;
-	}
+	if (vxt_grow(&r->chunks, &r->cap, r->n + 1, sizeof(*r->chunks)) < 0)
+		return -ENOMEM;
 	/* every chunk, with or without aggregates: the cache's counts cover them all */
 	if (vxt_aggcache_note(r, r->n, agg_off, ci->nobjagg) < 0)
 		return -ENOMEM;

@@ -9,21 +9,8 @@
 
 static void buf_reserve(struct vxt_buf *b, size_t len)
 {
-	size_t cap;
-	uint8_t *p;
-
-	if (b->err || b->len + len <= b->cap)
-		return;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + len)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
+	if (!b->err && vxt_grow(&b->p, &b->cap, b->len + len, 1) < 0)
 		b->err = -ENOMEM;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
 }
 
 void vxt_buf_put(struct vxt_buf *b, const void *data, size_t len)

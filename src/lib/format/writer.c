@@ -374,17 +374,11 @@ static int64_t file_string(struct vxt_writer *w, uint32_t id)
 	if (!id || id >= vxt_strtab_count(w->strs))
 		return 0;
 	if (id >= w->smap_cap) {
-		size_t cap = w->smap_cap ? w->smap_cap : 256;
-		uint32_t *m;
+		size_t old = w->smap_cap;
 
-		while (cap <= id)
-			cap *= 2;
-		m = realloc(w->smap, cap * sizeof(*m));
-		if (!m)
+		if (vxt_grow(&w->smap, &w->smap_cap, (size_t)id + 1, sizeof(*w->smap)) < 0)
 			return -ENOMEM;
-		memset(m + w->smap_cap, 0, (cap - w->smap_cap) * sizeof(*m));
-		w->smap = m;
-		w->smap_cap = cap;
+		memset(w->smap + old, 0, (w->smap_cap - old) * sizeof(*w->smap));
 	}
 	if (w->smap[id])
 		return w->smap[id] - 1;

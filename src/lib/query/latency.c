@@ -23,7 +23,9 @@
 #include <string.h>
 
 #include "query/sql_impl.h"
+#include "vxtrace/hash.h"
 #include "vxtrace/stats.h"
+#include "vxtrace/util.h"
 
 /* Cells (file, object, op, window) a query may make: 150 bytes each, and
  * 1 KiB per power of two its latencies span once past 8 completions. */
@@ -46,7 +48,7 @@ struct lat_cursor {
 	struct sql_vtab *vt;
 	struct lat_cell **cell;		/* in row order after the read */
 	size_t n, cap, i;
-	size_t *slot;			/* open addressing over cell[], size nslot */
+	uint32_t *slot;			/* open addressing: cell index + 1, 0 = empty */
 	size_t nslot;
 	int64_t from, to;		/* time_ns in [from, to], as SQL shows it */
 	struct sql_trange tr;		/* ... as the files' times */
@@ -102,6 +104,30 @@ static size_t cell_hash(uint32_t file, uint32_t object, unsigned op, int64_t win
 	return (size_t)(h ^ (h >> 32));
 }
 
+static size_t cell_hash_of(const struct lat_cell *x)
+{
+	return cell_hash(x->file, x->object, x->op, x->window);
+}
+
+/* a cell's key, apart */
+struct lat_key {
+	uint32_t file, object;
+	unsigned op;
+	uint64_t window;
+};
+
+static bool cell_is(const struct lat_cell *x, const struct lat_key *k)
+{
+	return x->file == k->file && x->object == k->object && x->op == k->op &&
+	       x->window == k->window;
+}
+
+#define SLOT_HASH(c, s) cell_hash_of((c)->cell[*(s) - 1])
+#define SLOT_MATCH(c, s, k) cell_is((c)->cell[*(s) - 1], k)
+#define SLOT_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(ctab, uint32_t, const struct lat_cursor *, struct lat_key, SLOT_HASH,
+		SLOT_MATCH, SLOT_EMPTY)
+
 static int set_error(struct lat_cursor *c, const char *msg)
 {
 	sqlite3_free(c->vt->base.zErrMsg);
@@ -113,51 +139,24 @@ static int set_error(struct lat_cursor *c, const char *msg)
 static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t object,
 				 unsigned op, int64_t window, int *rc)
 {
-	size_t h, k;
+	struct lat_key key = { file, object, op, window };
+	size_t k;
 
-	if (2 * (c->n + 1) > c->nslot) {
-		size_t ns = c->nslot ? c->nslot * 2 : 64;
-		size_t *s = malloc(ns * sizeof(*s));
-
-		if (!s) {
-			*rc = SQLITE_NOMEM;
-			return NULL;
-		}
-		memset(s, 0xff, ns * sizeof(*s));
-		for (size_t i = 0; i < c->n; i++) {
-			const struct lat_cell *x = c->cell[i];
-
-			for (k = cell_hash(x->file, x->object, x->op, x->window) & (ns - 1);
-			     s[k] != SIZE_MAX; k = (k + 1) & (ns - 1))
-				;
-			s[k] = i;
-		}
-		free(c->slot);
-		c->slot = s;
-		c->nslot = ns;
+	if (ctab_room(&c->slot, &c->nslot, c->n, 64, c) < 0) {
+		*rc = SQLITE_NOMEM;
+		return NULL;
 	}
-	h = cell_hash(file, object, op, window) & (c->nslot - 1);
-	for (k = h; c->slot[k] != SIZE_MAX; k = (k + 1) & (c->nslot - 1)) {
-		struct lat_cell *x = c->cell[c->slot[k]];
-
-		if (x->file == file && x->object == object && x->op == op && x->window == window)
-			return x;
-	}
+	k = ctab_seek(c->slot, c->nslot, c, &key, cell_hash(file, object, op, window));
+	if (c->slot[k])
+		return c->cell[c->slot[k] - 1];
 	if (c->n == LAT_MAX_CELLS) {
 		*rc = set_error(c, "more than 65536 (file, object, op, window) rows; "
 				   "ask for a longer interval_ns or a shorter time range");
 		return NULL;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct lat_cell **v = realloc(c->cell, cap * sizeof(*v));
-
-		if (!v) {
-			*rc = SQLITE_NOMEM;
-			return NULL;
-		}
-		c->cell = v;
-		c->cap = cap;
+	if (vxt_grow(&c->cell, &c->cap, c->n + 1, sizeof(*c->cell)) < 0) {
+		*rc = SQLITE_NOMEM;
+		return NULL;
 	}
 	if (!(c->cell[c->n] = calloc(1, sizeof(**c->cell)))) {
 		*rc = SQLITE_NOMEM;
@@ -167,7 +166,7 @@ static struct lat_cell *cell_get(struct lat_cursor *c, uint32_t file, uint32_t o
 	c->cell[c->n]->object = object;
 	c->cell[c->n]->op = (uint8_t)op;
 	c->cell[c->n]->window = window;
-	c->slot[k] = c->n;
+	c->slot[k] = (uint32_t)c->n + 1;
 	return c->cell[c->n++];
 }
 

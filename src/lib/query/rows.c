@@ -11,6 +11,7 @@
 
 #include "query/rows.h"
 #include "vxtrace/vxt.h"
+#include "vxtrace/util.h"
 
 /* One field's members of struct vxt_event: offset and size of each. */
 struct member {
@@ -69,15 +70,8 @@ int sql_rowbuf_put(struct sql_rowbuf *b, const struct sql_rowfmt *fmt, const str
 	unsigned char *p;
 
 	if (!b->nblock || k == b->blockrows) {
-		if (b->nblock == b->capblock) {
-			size_t cap = b->capblock ? b->capblock * 2 : 16;
-			unsigned char **bl = realloc(b->block, cap * sizeof(*bl));
-
-			if (!bl)
-				return -ENOMEM;
-			b->block = bl;
-			b->capblock = cap;
-		}
+		if (vxt_grow(&b->block, &b->capblock, b->nblock + 1, sizeof(*b->block)) < 0)
+			return -ENOMEM;
 		/* 256 rows, then twice as many each time up to SQL_ROWS_BLOCK:
 		 * a name with few rows takes little */
 		rows = !b->nblock ? 256 : b->blockrows < SQL_ROWS_BLOCK ? b->blockrows * 2 : b->blockrows;

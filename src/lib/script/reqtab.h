@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vxtrace/hash.h"
+
 /* ---- in-flight requests, for req-> ---- */
 
 /* self-> and req-> values of one process or request (slots from svar.slot);
@@ -48,14 +50,17 @@ void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 int vxt_sreqtab_grow(struct sreqtab *t);
 void vxt_sreqtab_free(struct sreqtab *t);
 
-/* Backward-shift deletion in an open-addressed table with linear probing:
- * whether the entry at slot @at, whose home slot is @home, moves into the
- * hole at @hole (it may when its home does not lie after the hole, around
- * the table's end). */
-static inline bool vxt_probe_fills_hole(size_t home, size_t hole, size_t at)
-{
-	return hole <= at ? (home <= hole || home > at) : (home <= hole && home > at);
-}
+/* the table on vxtrace/hash.h: a slot is the request, id 0 = empty; a
+ * key's requests are walked with sreqs_seek() then sreqs_next(), oldest first */
+struct sreq_key {
+	uint64_t ka, kb;
+};
+
+#define SREQ_HASH(ctx, r) ((size_t)(r)->home)
+#define SREQ_MATCH(ctx, r, k) ((r)->ka == (k)->ka && (r)->kb == (k)->kb)
+#define SREQ_EMPTY(r) (!(r)->id)
+VXT_HASH_DEFINE(sreqs, struct sreq, const void *, struct sreq_key, SREQ_HASH, SREQ_MATCH,
+		SREQ_EMPTY)
 
 /* The table's steps each event takes are inline, so its path makes no
  * call for them (script_reqtab.c has the rest, and its invariants). */
@@ -76,17 +81,16 @@ static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
 static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
 					     uint64_t kb)
 {
+	const struct sreq_key k = { ka, kb };
 	struct sreq *qu = NULL;
-	size_t mask, i;
+	size_t i;
 
 	if (!t->cap)
 		return NULL;
-	mask = t->cap - 1;
-	for (i = vxt_sreq_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
+	for (i = sreqs_seek(t->e, t->cap, NULL, &k, vxt_sreq_hash(ka, kb)); t->e[i].id;
+	     i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
 		struct sreq *r = &t->e[i];
 
-		if (r->ka != ka || r->kb != kb)
-			continue;
 		if (r->started)
 			return r;	/* the first is the oldest */
 		if (!qu)
@@ -100,19 +104,21 @@ static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t k
  * @return 1); else a new request, the newest of its key, without req->
  * values (*@out, @return 0). *@out is borrowed, valid until the next
  * change. @return -ENOMEM when the table cannot grow. */
-static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
-				    struct sreq **out)
+/* (inlined always: the event's path makes no call for it) */
+static inline __attribute__((always_inline)) int
+vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start, struct sreq **out)
 {
+	const struct sreq_key k = { ka, kb };
 	uint32_t h = vxt_sreq_hash(ka, kb);
 	struct sreq *r;
-	size_t mask, i;
+	size_t i;
 
 	if (2 * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
 		return -ENOMEM;
-	mask = t->cap - 1;
-	for (i = h & mask; t->e[i].id; i = (i + 1) & mask) {
+	for (i = sreqs_seek(t->e, t->cap, NULL, &k, h); t->e[i].id;
+	     i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
 		r = &t->e[i];
-		if (start && !r->started && r->ka == ka && r->kb == kb) {
+		if (start && !r->started) {
 			r->started = true;	/* the first is the oldest */
 			*out = r;
 			return 1;
@@ -133,23 +139,8 @@ static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb,
 /* Forget @r (its values are the caller's). Other requests may move. */
 static inline void vxt_sreqtab_delete(struct sreqtab *t, struct sreq *r)
 {
-	size_t mask = t->cap - 1, i = (size_t)(r - t->e), j = i;
-
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!t->e[j].id)
-			break;
-		home = t->e[j].home & mask;
-		if (vxt_probe_fills_hole(home, i, j)) {
-			t->e[i] = t->e[j];
-			i = j;
-		}
-	}
-	t->e[i].id = 0;
+	sreqs_remove(t->e, t->cap, (size_t)(r - t->e), NULL);
 	t->n--;
 }
-
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "script/tok.h"
+#include "vxtrace/util.h"
 
 void vxt_slex_init(struct slexer *lx, const char *src, size_t len)
 {
@@ -51,15 +52,9 @@ char *vxt_tok_keep(struct slexer *lx, const char *s, size_t n)
 {
 	char *p;
 
-	if (lx->nstrs == lx->capstrs) {
-		size_t cap = lx->capstrs ? 2 * lx->capstrs : 64;
-		char **v = realloc(lx->strs, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		lx->strs = v;
-		lx->capstrs = cap;
-	}
+	if (lx->nstrs == lx->capstrs &&
+	    vxt_grow(&lx->strs, &lx->capstrs, lx->nstrs + 1, sizeof(*lx->strs)) < 0)
+		return NULL;
 	p = malloc(n + 1);
 	if (!p)
 		return NULL;
@@ -189,16 +184,9 @@ int vxt_tok_string(struct slexer *lx, struct stoken *t, const struct tok_strings
 				return 0;
 			}
 		}
-		if (n + 2 > cap) {
-			char *nb;
-
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
+		if (n + 2 > cap && vxt_grow(&buf, &cap, n + 2, 1) < 0) {
+			free(buf);
+			return -ENOMEM;
 		}
 		buf[n++] = (char)c;
 	}

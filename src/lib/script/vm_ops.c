@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "script/vm_impl.h"
+#include "vxtrace/hash.h"
 
 /* ---- associative arrays ---- */
 
@@ -181,49 +182,46 @@ static uint64_t raw_hash(const struct sval *k, unsigned n)
 	return h ? h : 1;
 }
 
+/* a raw key looked for in the cache: @n values and their hash */
+struct rawkey {
+	const struct sval *k;
+	unsigned n;
+	uint64_t h;
+};
+
+static bool cache_match(const struct sfastent *e, const struct rawkey *r)
+{
+	unsigned j;
+
+	if (e->h != r->h)
+		return false;
+	for (j = 0; j < r->n && e->k[j] == r->k[j].i; j++)
+		;
+	return j == r->n;
+}
+
+#define FAST_HASH(ctx, e) ((size_t)(e)->h)
+#define FAST_MATCH(ctx, e, r) cache_match(e, r)
+#define FAST_EMPTY(e) (!(e)->h)
+VXT_HASH_DEFINE(ftab, struct sfastent, const void *, struct rawkey, FAST_HASH, FAST_MATCH,
+		FAST_EMPTY)
+
 static struct sfastent *cache_find(const struct sfast *f, const struct sval *k, unsigned n,
 				   uint64_t h)
 {
-	size_t mask = f->cap - 1;
+	struct rawkey r = { k, n, h };
 
-	for (size_t i = h & mask; f->e[i].h; i = (i + 1) & mask) {
-		unsigned j;
-
-		if (f->e[i].h != h)
-			continue;
-		for (j = 0; j < n && f->e[i].k[j] == k[j].i; j++)
-			;
-		if (j == n)
-			return &f->e[i];
-	}
-	return NULL;
+	return ftab_get(f->e, f->cap, NULL, &r, (size_t)h);
 }
 
 static int cache_put(struct sfast *f, const struct sval *k, unsigned n, uint64_t h,
 		     struct saggval *d)
 {
-	size_t mask, i;
+	size_t i;
 
-	if (2 * (f->n + 1) > f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 64;
-		struct sfastent *ne = calloc(cap, sizeof(*ne));
-
-		if (!ne)
-			return -ENOMEM;
-		for (size_t j = 0; j < f->cap; j++) {
-			if (!f->e[j].h)
-				continue;
-			for (i = f->e[j].h & (cap - 1); ne[i].h; i = (i + 1) & (cap - 1))
-				;
-			ne[i] = f->e[j];
-		}
-		free(f->e);
-		f->e = ne;
-		f->cap = cap;
-	}
-	mask = f->cap - 1;
-	for (i = h & mask; f->e[i].h; i = (i + 1) & mask)
-		;
+	if (ftab_room(&f->e, &f->cap, f->n, 64, NULL) < 0)
+		return -ENOMEM;
+	i = ftab_vacant(f->e, f->cap, (size_t)h);
 	f->e[i].h = h;
 	for (unsigned j = 0; j < n; j++)
 		f->e[i].k[j] = k[j].i;

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "select/profile_impl.h"
+#include "vxtrace/util.h"
 
 int vxt_prof_fail(struct pctx *c, unsigned line, unsigned col, const char *fmt, ...)
 {
@@ -52,15 +53,8 @@ static struct ynode *ynew(struct pctx *c, struct ytree *t, enum ykind kind,
 			 "profile too large (more than %d YAML nodes)", Y_MAX_NODES);
 		return NULL;
 	}
-	if (t->nall == t->capall) {
-		size_t cap = t->capall ? 2 * t->capall : 64;
-		struct ynode **a = realloc(t->all, cap * sizeof(*a));
-
-		if (!a)
-			goto out_nomem;
-		t->all = a;
-		t->capall = cap;
-	}
+	if (vxt_grow(&t->all, &t->capall, t->nall + 1, sizeof(*t->all)) < 0)
+		goto out_nomem;
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		goto out_nomem;
@@ -77,16 +71,9 @@ out_nomem:
 
 static int yadd(struct pctx *c, struct ynode *parent, struct ynode *kid)
 {
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? 2 * parent->cap : 8;
-		struct ynode **k = realloc(parent->kid, cap * sizeof(*k));
-
-		if (!k) {
-			snprintf(c->err, VXT_ERRBUF_SIZE, "%s: out of memory", c->file);
-			return -ENOMEM;
-		}
-		parent->kid = k;
-		parent->cap = cap;
+	if (vxt_grow(&parent->kid, &parent->cap, parent->n + 1, sizeof(*parent->kid)) < 0) {
+		snprintf(c->err, VXT_ERRBUF_SIZE, "%s: out of memory", c->file);
+		return -ENOMEM;
 	}
 	parent->kid[parent->n++] = kid;
 	return 0;

@@ -19,21 +19,15 @@
 #include "script/script_impl.h"
 #include "script/tok.h"
 #include "select/script_parser.h"
+#include "vxtrace/util.h"
 
 
 void *vxt_script_alloc(struct vxt_script *s, size_t size)
 {
 	void *p;
 
-	if (s->nmem == s->capmem) {
-		size_t cap = s->capmem ? 2 * s->capmem : 256;
-		void **m = realloc(s->mem, cap * sizeof(*m));
-
-		if (!m)
-			return NULL;
-		s->mem = m;
-		s->capmem = cap;
-	}
+	if (vxt_grow(&s->mem, &s->capmem, s->nmem + 1, sizeof(*s->mem)) < 0)
+		return NULL;
 	p = calloc(1, size ? size : 1);
 	if (p)
 		s->mem[s->nmem++] = p;

@@ -22,16 +22,14 @@
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued)
 {
+	const struct sreq_key k = { ka, kb };
 	struct sreq *st = NULL, *qu = NULL;
 
 	if (t->cap) {
-		size_t mask = t->cap - 1;
-
-		for (size_t i = vxt_sreq_hash(ka, kb) & mask; t->e[i].id; i = (i + 1) & mask) {
+		for (size_t i = sreqs_seek(t->e, t->cap, NULL, &k, vxt_sreq_hash(ka, kb));
+		     t->e[i].id; i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
 			struct sreq *r = &t->e[i];
 
-			if (r->ka != ka || r->kb != kb)
-				continue;
 			if (r->started) {
 				if (!st || r->id < st->id)
 					st = r;
@@ -44,41 +42,14 @@ void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 	*queued = qu;
 }
 
-/* The first empty slot of @e (capacity @cap) from @h's home. */
-static struct sreq *place(struct sreq *e, size_t cap, uint32_t h)
-{
-	size_t mask = cap - 1, i;
-
-	for (i = h & mask; e[i].id; i = (i + 1) & mask)
-		;
-	return &e[i];
-}
-
 int vxt_sreqtab_grow(struct sreqtab *t)
 {
-	struct sreq *e;
-	size_t cap, z;
+	size_t cap = t->cap ? 2 * t->cap : REQTAB_MIN;
 
-	cap = t->cap ? 2 * t->cap : REQTAB_MIN;
 	if (cap > (size_t)UINT32_MAX + 1)	/* homes are 32-bit */
 		return -ENOMEM;
-	e = calloc(cap, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	/* from an empty slot on, so that no probe run is cut at the table's
-	 * end: each key's requests go over in their order */
-	for (z = 0; z < t->cap && t->e[z].id; z++)
-		;
-	for (size_t k = 1; k <= t->cap; k++) {
-		const struct sreq *r = &t->e[(z + k) & (t->cap - 1)];
-
-		if (r->id)
-			*place(e, cap, r->home) = *r;
-	}
-	free(t->e);
-	t->e = e;
-	t->cap = cap;
-	return 0;
+	/* the template moves each key's requests over in their order */
+	return sreqs_resize(&t->e, &t->cap, cap, NULL);
 }
 
 void vxt_sreqtab_free(struct sreqtab *t)

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "vxtrace/heap.h"
+#include "vxtrace/util.h"
 
 /* ---- delivery ---- */
 
@@ -113,12 +115,13 @@ static bool oldest_live(const struct vxt_script *s, const struct soldest *o)
 	return b->state == SB_ACTIVE && b->gen == o->gen;
 }
 
-static void oldest_sift(struct vxt_script *s, size_t i, struct soldest e)
+static bool ordinal_before(const void *ctx, const struct soldest *a, const struct soldest *b)
 {
-	for (; i > 0 && s->oldest[(i - 1) / 2].ordinal > e.ordinal; i = (i - 1) / 2)
-		s->oldest[i] = s->oldest[(i - 1) / 2];
-	s->oldest[i] = e;
+	(void)ctx;
+	return a->ordinal < b->ordinal;
 }
+
+VXT_HEAP_DEFINE(oheap, struct soldest, const void *, ordinal_before)
 
 /* Stale entries go lazily from the top; when they pile up (windows move
  * their buffer's oldest at every event), keep only the live ones. */
@@ -130,60 +133,26 @@ static void oldest_compact(struct vxt_script *s)
 		struct soldest e = s->oldest[i];
 
 		if (oldest_live(s, &e))
-			oldest_sift(s, n++, e);
+			oheap_push(s->oldest, &n, &e, NULL);
 	}
 	s->noldest = n;
 }
 
 static int oldest_push(struct vxt_script *s, uint64_t ordinal, uint32_t id, uint32_t gen)
 {
-	size_t i;
+	struct soldest e = { .ordinal = ordinal, .id = id, .gen = gen };
 
 	if (s->noldest == s->capoldest && s->noldest >= 2 * (size_t)s->opt.nspec + 256)
 		oldest_compact(s);
-	if (s->noldest == s->capoldest) {
-		size_t cap = s->capoldest ? 2 * s->capoldest : 256;
-		struct soldest *v = realloc(s->oldest, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->oldest = v;
-		s->capoldest = cap;
-	}
-	for (i = s->noldest++; i > 0 && s->oldest[(i - 1) / 2].ordinal > ordinal; i = (i - 1) / 2)
-		s->oldest[i] = s->oldest[(i - 1) / 2];
-	s->oldest[i].ordinal = ordinal;
-	s->oldest[i].id = id;
-	s->oldest[i].gen = gen;
+	if (vxt_grow(&s->oldest, &s->capoldest, s->noldest + 1, sizeof(*s->oldest)) < 0)
+		return -ENOMEM;
+	oheap_push(s->oldest, &s->noldest, &e, NULL);
 	return 0;
-}
-
-/* Put @last at the top and move it down to its place. */
-static void oldest_sift_down(struct vxt_script *s, struct soldest last)
-{
-	size_t i = 0, n = s->noldest;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && s->oldest[c + 1].ordinal < s->oldest[c].ordinal)
-			c++;
-		if (s->oldest[c].ordinal >= last.ordinal)
-			break;
-		s->oldest[i] = s->oldest[c];
-		i = c;
-	}
-	s->oldest[i] = last;
 }
 
 static void oldest_pop(struct vxt_script *s)
 {
-	struct soldest last = s->oldest[--s->noldest];
-
-	if (s->noldest)
-		oldest_sift_down(s, last);
+	oheap_pop(s->oldest, &s->noldest, NULL);
 }
 
 void vxt_script_track_buffered(struct vxt_script *s)
@@ -200,7 +169,6 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 {
 	for (;;) {
 		const struct sspec *b;
-		struct soldest front;
 		uint64_t ordinal;
 		uint32_t id;
 		size_t i;
@@ -231,9 +199,8 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 		}
 		if (srec_ordinal(&b->recs[i]) == ordinal)
 			return ordinal;
-		front = s->oldest[0];
-		front.ordinal = srec_ordinal(&b->recs[i]);
-		oldest_sift_down(s, front);
+		s->oldest[0].ordinal = srec_ordinal(&b->recs[i]);
+		oheap_fix_top(s->oldest, s->noldest, NULL);
 	}
 }
 
@@ -317,8 +284,7 @@ int vxt_sspec_expire(struct vxt_script *s, uint32_t id)
 /* Room for a text of @len bytes at the end of @b's text area. @return 0 or -ENOMEM. */
 static int text_room(struct sspec *b, size_t len)
 {
-	size_t need = TEXT_ROOM(len), cap;
-	char *t;
+	size_t need = TEXT_ROOM(len);
 
 	if (b->txn + need <= b->txcap)
 		return 0;
@@ -329,15 +295,7 @@ static int text_room(struct sspec *b, size_t len)
 		if (b->txn + need <= b->txcap)
 			return 0;
 	}
-	cap = b->txcap ? 2 * b->txcap : 256;
-	while (cap < b->txn + need)
-		cap *= 2;
-	t = realloc(b->tx, cap);
-	if (!t)
-		return -ENOMEM;
-	b->tx = t;
-	b->txcap = cap;
-	return 0;
+	return vxt_grow(&b->tx, &b->txcap, b->txn + need, 1);
 }
 
 /* The record's word (SREC_*). */

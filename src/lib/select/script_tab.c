@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "vxtrace/hash.h"
 
 static uint64_t mix(uint64_t h)
 {
@@ -129,46 +130,43 @@ struct sent *vxt_stab_at(const struct stab *t, size_t i)
 	return t->slot[i] ? entry(t, t->slot[i] - 1) : NULL;
 }
 
+/* a key looked for, with its hash; a match leaves its entry in *found, so
+ * that a find computes the entry's place once */
+struct hkey {
+	const struct skey *k;
+	uint64_t h;
+	struct sent **found;
+};
+
+static bool slot_holds(const struct stab *t, uint32_t slot, const struct hkey *x)
+{
+	struct sent *e = entry(t, slot - 1);
+
+	if (e->hash != x->h || !key_eq(e, x->k))
+		return false;
+	*x->found = e;
+	return true;
+}
+
+/* slots: entry number + 1, 0 = empty; the entry holds its key's hash */
+#define SLOT_HASH(t, s) ((size_t)entry(t, *(s) - 1)->hash)
+#define SLOT_MATCH(t, s, x) slot_holds(t, *(s), x)
+#define SLOT_IS(t, s, e) (entry(t, *(s) - 1) == (e))
+#define SLOT_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(skeys, uint32_t, const struct stab *, struct hkey, SLOT_HASH, SLOT_MATCH,
+		SLOT_EMPTY)
+
+/* the same slots, looked through for an entry itself */
+VXT_HASH_DEFINE(sents, uint32_t, const struct stab *, struct sent, SLOT_HASH, SLOT_IS, SLOT_EMPTY)
+
 struct sent *vxt_stab_find(const struct stab *t, const struct skey *k, uint64_t h)
 {
-	size_t mask, i;
+	struct sent *found = NULL;
+	struct hkey x = { k, h, &found };
 
-	if (!t->cap)
-		return NULL;
-	mask = t->cap - 1;
-	for (i = h & mask; t->slot[i]; i = (i + 1) & mask) {
-		struct sent *e = entry(t, t->slot[i] - 1);
-
-		if (e->hash == h && key_eq(e, k))
-			return e;
-	}
-	return NULL;
-}
-
-static size_t place(const struct stab *t, uint32_t *slot, size_t cap, uint64_t h)
-{
-	size_t mask = cap - 1, i;
-
-	(void)t;
-	for (i = h & mask; slot[i]; i = (i + 1) & mask)
-		;
-	return i;
-}
-
-static int grow(struct stab *t)
-{
-	size_t cap = t->cap ? 2 * t->cap : 64;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slot[i])
-			slot[place(t, slot, cap, entry(t, t->slot[i] - 1)->hash)] = t->slot[i];
-	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
-	return 0;
+	if (t->cap)
+		skeys_seek(t->slot, t->cap, t, &x, (size_t)h);
+	return found;
 }
 
 /* A free entry's number: a deleted one, or the next of the blocks. */
@@ -201,7 +199,7 @@ struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h)
 
 	if (k->n > t->maxkeys || t->nent == UINT32_MAX - 1)
 		return NULL;
-	if (2 * (t->n + 1) > t->cap && grow(t) < 0)
+	if (skeys_room(&t->slot, &t->cap, t->n, 64, t) < 0)
 		return NULL;
 	if (take_entry(t, &id) < 0)
 		return NULL;
@@ -218,32 +216,17 @@ struct sent *vxt_stab_insert(struct stab *t, const struct skey *k, uint64_t h)
 			e->k[i] = k->k[i].i;
 		}
 	}
-	t->slot[place(t, t->slot, t->cap, h)] = id + 1;
+	t->slot[skeys_vacant(t->slot, t->cap, (size_t)h)] = id + 1;
 	t->n++;
 	return e;
 }
 
 void vxt_stab_delete(struct stab *t, struct sent *e)
 {
-	size_t mask = t->cap - 1, i, j;
-	uint32_t id;
+	size_t i = sents_seek(t->slot, t->cap, t, e, (size_t)e->hash);
+	uint32_t id = t->slot[i] - 1;
 
-	for (i = e->hash & mask; entry(t, t->slot[i] - 1) != e; i = (i + 1) & mask)
-		;
-	id = t->slot[i] - 1;
-	for (j = i;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!t->slot[j])
-			break;
-		home = entry(t, t->slot[j] - 1)->hash & mask;
-		if (vxt_probe_fills_hole(home, i, j)) {
-			t->slot[i] = t->slot[j];
-			i = j;
-		}
-	}
-	t->slot[i] = 0;
+	sents_remove(t->slot, t->cap, i, t);
 	e->hash = 0;
 	e->ns = t->freel;	/* the free list runs through deleted entries */
 	t->freel = id + 1;
@@ -267,61 +250,40 @@ void vxt_stab_free(struct stab *t)
 
 /* ---- the integer-keyed table ---- */
 
-static size_t ihome(uint64_t a, uint64_t b, size_t mask)
+static size_t ihash(uint64_t a, uint64_t b)
 {
 	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull);
 
 	h ^= h >> 32;
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 29;
-	return (size_t)h & mask;
+	return (size_t)h;
 }
+
+/* a key of two integers */
+struct ikey {
+	uint64_t a, b;
+};
+
+#define IENT_HASH(ctx, e) ihash((e)->a, (e)->b)
+#define IENT_MATCH(ctx, e, k) ((e)->a == (k)->a && (e)->b == (k)->b)
+#define IENT_EMPTY(e) (!(e)->p)
+VXT_HASH_DEFINE(ikeys, struct ient, const void *, struct ikey, IENT_HASH, IENT_MATCH, IENT_EMPTY)
 
 struct ient *vxt_itab_find(const struct itab *t, uint64_t a, uint64_t b)
 {
-	size_t mask, i;
+	struct ikey k = { a, b };
 
-	if (!t->cap)
-		return NULL;
-	mask = t->cap - 1;
-	for (i = ihome(a, b, mask); t->e[i].p; i = (i + 1) & mask)
-		if (t->e[i].a == a && t->e[i].b == b)
-			return &t->e[i];
-	return NULL;
-}
-
-static struct ient *iplace(struct ient *e, size_t cap, uint64_t a, uint64_t b)
-{
-	size_t mask = cap - 1, i;
-
-	for (i = ihome(a, b, mask); e[i].p; i = (i + 1) & mask)
-		;
-	return &e[i];
-}
-
-static int grow_itab(struct itab *t)
-{
-	size_t cap = t->cap ? 2 * t->cap : 64;
-	struct ient *ne = calloc(cap, sizeof(*ne));
-
-	if (!ne)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->e[i].p)
-			*iplace(ne, cap, t->e[i].a, t->e[i].b) = t->e[i];
-	free(t->e);
-	t->e = ne;
-	t->cap = cap;
-	return 0;
+	return ikeys_get(t->e, t->cap, NULL, &k, ihash(a, b));
 }
 
 int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p)
 {
 	struct ient *e;
 
-	if (2 * (t->n + 1) > t->cap && grow_itab(t) < 0)
+	if (ikeys_room(&t->e, &t->cap, t->n, 64, NULL) < 0)
 		return -ENOMEM;
-	e = iplace(t->e, t->cap, a, b);
+	e = &t->e[ikeys_vacant(t->e, t->cap, ihash(a, b))];
 	e->a = a;
 	e->b = b;
 	e->p = p;
@@ -331,39 +293,25 @@ int vxt_itab_put(struct itab *t, uint64_t a, uint64_t b, void *p)
 
 struct ient *vxt_itab_claim(struct itab *t, uint64_t a, uint64_t b, bool *made)
 {
-	size_t mask, i;
+	struct ikey k = { a, b };
+	struct ient *e;
 
 	*made = false;
-	if (2 * (t->n + 1) > t->cap && grow_itab(t) < 0)
+	if (ikeys_room(&t->e, &t->cap, t->n, 64, NULL) < 0)
 		return NULL;
-	mask = t->cap - 1;
-	for (i = ihome(a, b, mask); t->e[i].p; i = (i + 1) & mask)
-		if (t->e[i].a == a && t->e[i].b == b)
-			return &t->e[i];
-	t->e[i].a = a;
-	t->e[i].b = b;
+	e = &t->e[ikeys_seek(t->e, t->cap, NULL, &k, ihash(a, b))];
+	if (e->p)
+		return e;
+	e->a = a;
+	e->b = b;
 	t->n++;
 	*made = true;
-	return &t->e[i];
+	return e;
 }
 
 void vxt_itab_delete(struct itab *t, struct ient *e)
 {
-	size_t mask = t->cap - 1, i = (size_t)(e - t->e), j = i;
-
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (!t->e[j].p)
-			break;
-		home = ihome(t->e[j].a, t->e[j].b, mask);
-		if (vxt_probe_fills_hole(home, i, j)) {
-			t->e[i] = t->e[j];
-			i = j;
-		}
-	}
-	memset(&t->e[i], 0, sizeof(t->e[i]));
+	ikeys_remove(t->e, t->cap, (size_t)(e - t->e), NULL);
 	t->n--;
 }
 

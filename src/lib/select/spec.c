@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "select/spec_impl.h"
+#include "vxtrace/heap.h"
+#include "vxtrace/util.h"
 
 struct vxt_spec {
 	struct vxt_script *script;
@@ -32,50 +34,29 @@ struct vxt_spec {
 	uint64_t wm;			/* output below it may go; UINT64_MAX = to compute */
 };
 
+static bool ord_before(const void *ctx, const struct vxt_spec_event *a,
+		       const struct vxt_spec_event *b)
+{
+	(void)ctx;
+	return a->seq < b->seq;
+}
+
+VXT_HEAP_DEFINE(evheap, struct vxt_spec_event, const void *, ord_before)
+
 static int heap_push(struct vxt_spec *s, const struct vxt_event *ev, uint64_t seq, uint64_t id)
 {
-	size_t i;
+	struct vxt_spec_event x = { .ev = *ev, .seq = seq, .spec = id };
 
-	if (s->heapn == s->heapcap) {
-		size_t cap = s->heapcap ? 2 * s->heapcap : 1024;
-		struct vxt_spec_event *h = realloc(s->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		s->heap = h;
-		s->heapcap = cap;
-	}
-	for (i = s->heapn++; i > 0 && s->heap[(i - 1) / 2].seq > seq; i = (i - 1) / 2)
-		s->heap[i] = s->heap[(i - 1) / 2];
-	s->heap[i].ev = *ev;
-	s->heap[i].seq = seq;
-	s->heap[i].spec = id;
+	if (vxt_grow(&s->heap, &s->heapcap, s->heapn + 1, sizeof(*s->heap)) < 0)
+		return -ENOMEM;
+	evheap_push(s->heap, &s->heapn, &x, NULL);
 	return 0;
 }
 
 static void heap_pop(struct vxt_spec *s, struct vxt_spec_event *out)
 {
-	struct vxt_spec_event last;
-	size_t i = 0, n;
-
 	*out = s->heap[0];
-	n = --s->heapn;
-	if (!n)
-		return;
-	last = s->heap[n];
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && s->heap[c + 1].seq < s->heap[c].seq)
-			c++;
-		if (s->heap[c].seq >= last.seq)
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	s->heap[i] = last;
+	evheap_pop(s->heap, &s->heapn, NULL);
 }
 
 static int sink(void *arg, const struct vxt_script_rec *r)

@@ -22,6 +22,7 @@
 
 #include "sink/curl_load.h"
 #include "vxtrace/clickhouse.h"
+#include "vxtrace/util.h"
 
 #define DEFAULT_BATCH 65536
 #define DEFAULT_TIMEOUT_MS 10000
@@ -389,20 +390,7 @@ void vxt_ch_set_trace(struct vxt_ch *ch, const struct vxt_file_info *info)
 
 static bool room(struct vxt_ch *ch, size_t more)
 {
-	size_t ncap;
-	char *n;
-
-	if (ch->len + more <= ch->cap)
-		return true;
-	ncap = ch->cap ? ch->cap : 1 << 20;
-	while (ncap < ch->len + more)
-		ncap *= 2;
-	n = realloc(ch->rows, ncap);
-	if (!n)
-		return false;
-	ch->rows = n;
-	ch->cap = ncap;
-	return true;
+	return ch->len + more <= ch->cap || vxt_grow(&ch->rows, &ch->cap, ch->len + more, 1) == 0;
 }
 
 static void put(struct vxt_ch *ch, const void *p, size_t n)

@@ -284,15 +284,8 @@ void vxt_source_close(struct vxt_source *s)
 
 struct vxt_event *vxt_batch_push(struct vxt_batch *b)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		struct vxt_event *ev = realloc(b->ev, cap * sizeof(*ev));
-
-		if (!ev)
-			return NULL;
-		b->ev = ev;
-		b->cap = cap;
-	}
+	if (b->n == b->cap && vxt_grow(&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)) < 0)
+		return NULL;
 	memset(&b->ev[b->n], 0, sizeof(b->ev[0]));
 	return &b->ev[b->n++];
 }

@@ -10,6 +10,7 @@
 #include "browser/ioph.h"
 
 #include "vxtrace/pairer.h"
+#include "vxtrace/util.h"
 
 int vr_ioph_init(struct vr_ioph *p)
 {
@@ -46,15 +47,8 @@ static int complete(struct vr_ioph *p, const struct vxt_event *ev, const struct 
 		p->full = true;
 		return 0;
 	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 4096;
-		struct vr_ioph_row *n = realloc(p->rows, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->rows = n;
-		p->cap = cap;
-	}
+	if (p->n == p->cap && vxt_grow(&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)) < 0)
+		return -ENOMEM;
 	p->rows[p->n++] = r;
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "browser/ivseries.h"
 #include "browser/model.h"
 #include "browser/pairjob.h"
+#include "vxtrace/util.h"
 
 #define VR_IVS_MAX	(1u << 22)	/* completions kept (36 bytes each) */
 
@@ -92,24 +93,18 @@ enum vr_ivs_state vr_ivs_want(struct vr_model *m)
 
 static int grow(struct vr_ivs *s)
 {
-	size_t cap = s->cap ? 2 * s->cap : 4096;
-	void *p;
+	/* arrays of one length: each grows from the length they share, to
+	 * the same new length */
+	size_t want = s->cap + 1, c;
 
-	if (!(p = realloc(s->t, cap * sizeof(*s->t))))
+	if ((c = s->cap, vxt_grow(&s->t, &c, want, sizeof(*s->t))) < 0 ||
+	    (c = s->cap, vxt_grow(&s->sector, &c, want, sizeof(*s->sector))) < 0 ||
+	    (c = s->cap, vxt_grow(&s->obj, &c, want, sizeof(*s->obj))) < 0)
 		return -1;
-	s->t = p;
-	if (!(p = realloc(s->sector, cap * sizeof(*s->sector))))
-		return -1;
-	s->sector = p;
-	if (!(p = realloc(s->obj, cap * sizeof(*s->obj))))
-		return -1;
-	s->obj = p;
-	for (int k = 0; k < VR_IVS_KINDS; k++) {
-		if (!(p = realloc(s->v[k], cap * sizeof(*s->v[k]))))
+	for (int k = 0; k < VR_IVS_KINDS; k++)
+		if ((c = s->cap, vxt_grow(&s->v[k], &c, want, sizeof(*s->v[k]))) < 0)
 			return -1;
-		s->v[k] = p;
-	}
-	s->cap = cap;
+	s->cap = c;
 	return 0;
 }
 

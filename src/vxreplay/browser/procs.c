@@ -5,64 +5,55 @@
 #include <string.h>
 
 #include "browser/procs.h"
+#include "vxtrace/hash.h"
 #include "vxtrace/timeline.h"
+#include "vxtrace/util.h"
 
-static size_t hash(uint32_t pid, uint32_t comm, size_t mask)
+static size_t proc_hash(uint64_t key)
 {
-	uint64_t h = ((uint64_t)pid << 32 | comm) * UINT64_C(0x9e3779b97f4a7c15);
-
-	return (size_t)(h >> 32) & mask;
+	return (size_t)(key * UINT64_C(0x9e3779b97f4a7c15) >> 32);
 }
 
-static int rehash(struct vr_procs *p, size_t nslots)
+static uint64_t row_key(const struct vr_proc *r)
 {
-	uint32_t *s = calloc(nslots, sizeof(*s));
+	return (uint64_t)r->pid << 32 | r->comm;
+}
 
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n; i++) {
-		size_t k;
+/* slot: row index + 1, 0 = empty */
+#define SLOT_HASH(p, s) proc_hash(row_key(&(p)->rows[*(s) - 1]))
+#define SLOT_MATCH(p, s, k) (row_key(&(p)->rows[*(s) - 1]) == *(k))
+#define SLOT_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(ptab, uint32_t, const struct vr_procs *, uint64_t, SLOT_HASH, SLOT_MATCH,
+		SLOT_EMPTY)
 
-		if (p->rows[i].others)
-			continue;
-		for (k = hash(p->rows[i].pid, p->rows[i].comm, nslots - 1); s[k];
-		     k = (k + 1) & (nslots - 1))
-			;
-		s[k] = (uint32_t)i + 1;
-	}
-	free(p->slot);
-	p->slot = s;
-	p->nslots = nslots;
-	return 0;
+/* Point the (zeroed) slots at every row but "(others)". */
+static void fill(struct vr_procs *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->rows[i].others)
+			p->slot[ptab_vacant(p->slot, p->nslots, proc_hash(row_key(&p->rows[i])))] =
+				(uint32_t)i + 1;
 }
 
 static struct vr_proc *new_row(struct vr_procs *p)
 {
-	if (p->n == p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 64;
-		struct vr_proc *r = realloc(p->rows, nc * sizeof(*r));
-
-		if (!r)
-			return NULL;
-		p->rows = r;
-		p->cap = nc;
-	}
+	if (p->n == p->cap && vxt_grow(&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)) < 0)
+		return NULL;
 	memset(&p->rows[p->n], 0, sizeof(p->rows[0]));
 	return &p->rows[p->n++];
 }
 
 static struct vr_proc *find(struct vr_procs *p, uint32_t pid, uint32_t comm)
 {
-	size_t k;
+	uint64_t key = (uint64_t)pid << 32 | comm;
 	struct vr_proc *r;
+	size_t k;
 
-	if ((p->n + 1) * 2 > p->nslots && rehash(p, p->nslots ? p->nslots * 2 : 256) < 0)
+	if (ptab_room(&p->slot, &p->nslots, p->n, 256, p) < 0)
 		return NULL;
-	for (k = hash(pid, comm, p->nslots - 1); p->slot[k]; k = (k + 1) & (p->nslots - 1)) {
-		r = &p->rows[p->slot[k] - 1];
-		if (r->pid == pid && r->comm == comm)
-			return r;
-	}
+	k = ptab_seek(p->slot, p->nslots, p, &key, proc_hash(key));
+	if (p->slot[k])
+		return &p->rows[p->slot[k] - 1];
 	if (p->n >= VR_PROCS_MAX) {
 		/* the bound: one row for every process past it */
 		if (p->others)
@@ -119,8 +110,10 @@ void vr_procs_sort(struct vr_procs *p)
 		qsort(p->rows, p->n, sizeof(p->rows[0]), busiest);
 	if (p->others)
 		p->others = p->n;	/* sorted last */
-	if (p->nslots)
-		rehash(p, p->nslots);
+	if (p->nslots) {
+		memset(p->slot, 0, p->nslots * sizeof(*p->slot));
+		fill(p);
+	}
 }
 
 void vr_procs_clear(struct vr_procs *p)

@@ -28,6 +28,7 @@
 #include "vxtrace/filter.h"
 #include "vxtrace/profile.h"
 #include "vxtrace/script.h"
+#include "vxtrace/util.h"
 
 struct kept {
 	uint64_t ord, spec;
@@ -246,16 +247,10 @@ static int take(void *arg, const struct vxt_script_rec *r)
 
 	if (!r->has_event || sc->kept_oom)
 		return 0;
-	if (sc->nkept == sc->cap) {
-		size_t cap = sc->cap ? 2 * sc->cap : 4096;
-		struct kept *k = realloc(sc->kept, cap * sizeof(*k));
-
-		if (!k) {
-			sc->kept_oom = true;
-			return 0;
-		}
-		sc->kept = k;
-		sc->cap = cap;
+	if (sc->nkept == sc->cap &&
+	    vxt_grow(&sc->kept, &sc->cap, sc->nkept + 1, sizeof(*sc->kept)) < 0) {
+		sc->kept_oom = true;
+		return 0;
 	}
 	sc->kept[sc->nkept++] = (struct kept){ r->ordinal, r->spec,
 					       r->ev.phase == VXT_PH_DONE && r->ev.error };

@@ -24,22 +24,17 @@
 #include "vxtrace/profile.h"
 #include "vxtrace/spec.h"
 #include "vxtrace/view.h"
+#include "vxtrace/util.h"
 
 static int grow(struct vr_spec_set *s)
 {
-	size_t cap = s->cap ? s->cap * 2 : 4096;
-	uint64_t *o;
-	uint32_t *g;
+	/* two arrays of one length: each grows from the length they share */
+	size_t ocap = s->cap, gcap = s->cap;
 
-	o = realloc(s->ord, cap * sizeof(*o));
-	if (!o)
+	if (vxt_grow(&s->ord, &ocap, s->cap + 1, sizeof(*s->ord)) < 0 ||
+	    vxt_grow(&s->group, &gcap, s->cap + 1, sizeof(*s->group)) < 0)
 		return -ENOMEM;
-	s->ord = o;
-	g = realloc(s->group, cap * sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	s->group = g;
-	s->cap = cap;
+	s->cap = gcap;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "report/batch_script.h"
 #include "vxtrace/phasepair.h"
+#include "vxtrace/util.h"
 
 static bool keep_kept(const struct vxt_event *ev, uint64_t ord, void *arg)
 {
@@ -38,15 +39,9 @@ static int sink(void *arg, const struct vxt_script_rec *r)
 		return -EIO;
 	if (!r->has_event)
 		return 0;
-	if (bs->nkept == bs->cap) {
-		size_t cap = bs->cap ? 2 * bs->cap : 4096;
-		uint64_t *k = realloc(bs->kept, cap * sizeof(*k));
-
-		if (!k)
-			return -ENOMEM;
-		bs->kept = k;
-		bs->cap = cap;
-	}
+	if (bs->nkept == bs->cap &&
+	    vxt_grow(&bs->kept, &bs->cap, bs->nkept + 1, sizeof(*bs->kept)) < 0)
+		return -ENOMEM;
 	bs->kept[bs->nkept++] = r->ordinal;
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "vxtrace/blktrace.h"
+#include "vxtrace/hash.h"
 #include "report/export.h"
 
 #define BLK_MAX_CPUS	1024	/* sequence counters per object */
@@ -35,29 +36,26 @@ struct blk_out {
 	size_t nnamed, cap;
 };
 
+static size_t named_hash(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 40);
+}
+
+#define NAMED_HASH(ctx, s) named_hash(*(s))
+#define NAMED_MATCH(ctx, s, k) (*(s) == *(k))
+#define NAMED_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(nset, uint64_t, const void *, uint64_t, NAMED_HASH, NAMED_MATCH, NAMED_EMPTY)
+
 /* Add @key to the set. @return 1 when added, 0 when present, -1 out of memory. */
 static int named_add(struct blk_out *o, uint64_t key)
 {
 	size_t i;
 
-	if (2 * (o->nnamed + 1) > o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 256;
-		uint64_t *old = o->named, *p = calloc(cap, sizeof(*p));
-
-		if (!p)
-			return -1;
-		o->named = p;
-		o->cap = cap;
-		o->nnamed = 0;
-		for (i = 0; old && i < cap / 2; i++)
-			if (old[i])
-				named_add(o, old[i]);
-		free(old);
-	}
-	for (i = (key * 0x9e3779b97f4a7c15ull) >> 40 & (o->cap - 1); o->named[i];
-	     i = (i + 1) & (o->cap - 1))
-		if (o->named[i] == key)
-			return 0;
+	if (nset_room(&o->named, &o->cap, o->nnamed, 256, NULL) < 0)
+		return -1;
+	i = nset_seek(o->named, o->cap, NULL, &key, named_hash(key));
+	if (o->named[i])
+		return 0;
 	o->named[i] = key;
 	o->nnamed++;
 	return 1;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "report/files.h"
+#include "vxtrace/util.h"
 
 /* Natural order: runs of digits compare as numbers, and a digit sorts
  * before anything else (so trace.9.vxt comes before trace.vxt). */
@@ -44,17 +45,8 @@ static int natural_cmp(const void *pa, const void *pb)
 
 static int add(struct trace_files *t, const char *path)
 {
-	char **v;
-
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-
-		v = realloc(t->paths, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->paths = v;
-		t->cap = cap;
-	}
+	if (t->n == t->cap && vxt_grow(&t->paths, &t->cap, t->n + 1, sizeof(*t->paths)) < 0)
+		return -ENOMEM;
 	if (!(t->paths[t->n] = strdup(path)))
 		return -ENOMEM;
 	t->n++;
