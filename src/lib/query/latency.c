@@ -113,7 +113,7 @@ static size_t cell_hash_of(const struct lat_cell *x)
 struct lat_key {
 	uint32_t file, object;
 	unsigned op;
-	uint64_t window;
+	int64_t window;
 };
 
 static bool cell_is(const struct lat_cell *x, const struct lat_key *k)
