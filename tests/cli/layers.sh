@@ -44,8 +44,9 @@ public_layer() {
 }
 
 # *_impl.h headers read from another folder: the script engine's state,
-# which select/'s script front end builds
-shared_impl="script/script_impl.h script/bt_impl.h"
+# which select/'s script front end builds, and the compiler's emitters, which
+# select/'s filter front end compiles a filter with
+shared_impl="script/script_impl.h script/bt_impl.h script/compile_impl.h"
 
 for f in $(find src/lib -name '*.[ch]' | sort); do
 	layer=$(echo "$f" | cut -d/ -f3)
