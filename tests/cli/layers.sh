@@ -9,8 +9,8 @@
 # only when M is L or a layer below L. Layers of one rank (sink and query:
 # where events go, and SQL over files) stand beside each other and include
 # neither. A program (src/vxrecord, src/vxreplay,
-# src/vxtop) or the TUI library (src/tui) includes no private header of the
-# library at all.
+# src/vxtop), their shared command line (src/cli) or the TUI library (src/tui)
+# includes no private header of the library at all.
 . "${VXT_TOP:?}/tests/lib.sh"
 [ -n "${VXT_SAN:-}" ] && skip "reads the sources, no program runs: run once, not again under the sanitizers"
 top=$VXT_TOP
@@ -72,7 +72,7 @@ for h in include/vxtrace/*.h; do
 done
 
 # programs and the TUI library: public headers and their own only
-for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
+for f in $(find src/vxrecord src/vxreplay src/vxtop src/cli src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
 		common|format|source|script|select|analysis|sink|query)
