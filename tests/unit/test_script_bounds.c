@@ -124,22 +124,18 @@ static void set_remove(uint64_t *set, size_t *n, uint64_t v)
 		}
 }
 
-/* An associative array entry per I/O in flight, at most @cap of them. */
-START_TEST(test_dynvar_array)
+/* @text, its memory bounded by @xopt, on random I/O up to 64 in flight,
+ * keeps an entry per I/O in flight, at most @cap of them: its drops and the
+ * events it records are those of the reference counted here. @st: its
+ * statistics. @return the drops. */
+static size_t check_in_flight(const char *text, const char *xopt, unsigned cap,
+			      struct vxt_script_stats *st)
 {
-	static const char text[] =
-		"#pragma D option quiet\n"
-		"io:::start { a[sector] = timestamp; }\n"
-		"io:::done /a[sector]/ { trace(latency); a[sector] = 0; }\n";
-	static const unsigned caps[] = { 1, 7, 40, 1000 };
-	unsigned cap = caps[_i];
 	size_t n, live = 0, nref = 0, drops = 0;
 	struct vxt_event *ev = stream(3000, 64, &n);
 	uint64_t *set = calloc(n, sizeof(*set)), *ref = calloc(n, sizeof(*ref));
-	struct vxt_script_stats st;
 	struct vxt_script *s;
 	struct run u = { 0 };
-	char x[64];
 
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].phase == VXT_PH_START) {
@@ -152,21 +148,38 @@ START_TEST(test_dynvar_array)
 			set_remove(set, &live, ev[i].sector);
 		}
 	}
-	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_ENTRY_SIZE(1));
-	s = run_script(text, x, ev, n, &u, &st);
-	ck_assert_uint_eq(st.dyn_drops, drops);
+	s = run_script(text, xopt, ev, n, &u, st);
+	ck_assert_uint_eq(st->dyn_drops, drops);
 	ck_assert_uint_eq(u.n, nref);
 	for (size_t i = 0; i < nref; i++)
 		ck_assert_uint_eq(u.ord[i], ref[i]);
-	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_ENTRY_SIZE(1));
-	if (cap < 64)
-		ck_assert_uint_gt(drops, 0);	/* the bound was reached */
 	vxt_script_free(s);
 	free(u.ord);
 	free(u.text);
 	free(set);
 	free(ref);
 	free(ev);
+	return drops;
+}
+
+/* An associative array entry per I/O in flight, at most @cap of them. */
+START_TEST(test_dynvar_array)
+{
+	static const char text[] =
+		"#pragma D option quiet\n"
+		"io:::start { a[sector] = timestamp; }\n"
+		"io:::done /a[sector]/ { trace(latency); a[sector] = 0; }\n";
+	static const unsigned caps[] = { 1, 7, 40, 1000 };
+	unsigned cap = caps[_i];
+	struct vxt_script_stats st;
+	size_t drops;
+	char x[64];
+
+	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_ENTRY_SIZE(1));
+	drops = check_in_flight(text, x, cap, &st);
+	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_ENTRY_SIZE(1));
+	if (cap < 64)
+		ck_assert_uint_gt(drops, 0);	/* the bound was reached */
 }
 END_TEST
 
@@ -180,38 +193,12 @@ START_TEST(test_dynvar_req)
 	static const unsigned caps[] = { 1, 5, 33, 1000 };
 	unsigned cap = caps[_i];
 	size_t one = S_REQ_SIZE + sizeof(struct sdyn) + sizeof(struct sval);
-	size_t n, live = 0, nref = 0, drops = 0;
-	struct vxt_event *ev = stream(3000, 64, &n);
-	uint64_t *set = calloc(n, sizeof(*set)), *ref = calloc(n, sizeof(*ref));
 	struct vxt_script_stats st;
-	struct vxt_script *s;
-	struct run u = { 0 };
 	char x[64];
 
-	for (size_t i = 0; i < n; i++) {
-		if (ev[i].phase == VXT_PH_START) {
-			if (live < cap)
-				set[live++] = ev[i].sector;
-			else
-				drops++;
-		} else if (in_set(set, live, ev[i].sector)) {
-			ref[nref++] = i;
-			set_remove(set, &live, ev[i].sector);
-		}
-	}
 	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * one);
-	s = run_script(text, x, ev, n, &u, &st);
-	ck_assert_uint_eq(st.dyn_drops, drops);
-	ck_assert_uint_eq(u.n, nref);
-	for (size_t i = 0; i < nref; i++)
-		ck_assert_uint_eq(u.ord[i], ref[i]);
+	check_in_flight(text, x, cap, &st);
 	ck_assert_uint_eq(st.dyn_bytes, 0);	/* every I/O completed: all given back */
-	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
-	free(set);
-	free(ref);
-	free(ev);
 }
 END_TEST
 
