@@ -1,6 +1,6 @@
-/* fixture.h - what several unit suites share: the one random generator and
- * a trace of random overlapping I/O written to a temporary file, and checks
- * of the browser model against it
+/* fixture.h - what several unit suites share: the one random generator, a
+ * trace of random overlapping I/O written to a temporary file, checks of the
+ * browser model against it, and a script sink that keeps what it is given
  *
  * ut_rand() is xorshift64 (shifts 13, 7, 17): each suite keeps its own state,
  * seeded with a constant, so its draws are the same at every run. The bench
@@ -63,6 +63,23 @@ struct vxt_timeline;
  * events, completions and failed completions of evs counted per bin. */
 void ut_check_bins(const struct vxt_timeline *tl, const struct vxt_event *evs, size_t nev,
 		   uint64_t w0, uint64_t w1);
+
+struct vxt_script_rec;
+
+/* What a script run gave its sink: the ordinals of the events it recorded
+ * (ord[0..n)) and all its text (NUL-terminated; NULL before any). Start
+ * from { 0 }; free with ut_script_out_free(). */
+struct ut_script_out {
+	uint64_t *ord;
+	size_t n, cap;
+	char *text;
+	size_t tlen;
+};
+
+/* a vxt_script sink collecting into the struct ut_script_out at arg */
+int ut_script_sink(void *arg, const struct vxt_script_rec *r);
+
+void ut_script_out_free(struct ut_script_out *u);
 
 /* runs the browser model's jobs to the end */
 void ut_model_finish(struct vr_model *m);

@@ -23,35 +23,6 @@ static uint64_t rnd(void)
 	return ut_rand(&rng);
 }
 
-/* ---- what a run records ---- */
-
-struct run {
-	uint64_t *ord;
-	size_t n, cap;
-	char text[1 << 16];
-	size_t tlen;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct run *u = arg;
-
-	if (r->len && u->tlen + r->len < sizeof(u->text)) {
-		memcpy(u->text + u->tlen, r->text, r->len);
-		u->tlen += r->len;
-		u->text[u->tlen] = '\0';
-	}
-	if (r->has_event) {
-		if (u->n == u->cap) {
-			u->cap = u->cap ? 2 * u->cap : 256;
-			u->ord = realloc(u->ord, u->cap * sizeof(*u->ord));
-			ck_assert_ptr_nonnull(u->ord);
-		}
-		u->ord[u->n++] = r->ordinal;
-	}
-	return 0;
-}
-
 static struct vxt_script *compile(const char *text, const char *const *x, unsigned nx)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -171,7 +142,7 @@ START_TEST(test_lifecycle)
 		"io:::done { commit(0); discard(0); }\n";	/* id 0: harmless */
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	const uint64_t ms = 1000000;
 	struct vxt_event ev[] = {
 		ev_at(1 * ms, VXT_PH_START, 1, 10, 0),	/* id 1 */
@@ -184,7 +155,7 @@ START_TEST(test_lifecycle)
 		ev_at(31 * ms, VXT_PH_DONE, 5, 50, -5),	/* commit */
 	};
 
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -208,7 +179,7 @@ START_TEST(test_lifecycle)
 				 "busy)\n");
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -229,9 +200,9 @@ START_TEST(test_sizes)
 
 	for (int pass = 0; pass < 2; pass++) {
 		struct vxt_script *s = compile(text, pass ? small_buf : small_spec, 1);
-		struct run u = { 0 };
+		struct ut_script_out u = { 0 };
 
-		vxt_script_start(s, NULL, NULL, sink, &u);
+		vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 		for (size_t i = 0; i < 4; i++)
 			vxt_script_push(s, &ev[i], i);
 		vxt_script_end(s);
@@ -245,7 +216,7 @@ START_TEST(test_sizes)
 			ck_assert_uint_eq(u.n, 0);
 		}
 		vxt_script_free(s);
-		free(u.ord);
+		ut_script_out_free(&u);
 	}
 }
 END_TEST
@@ -255,9 +226,9 @@ START_TEST(test_div_zero)
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::start { printf(\"%d\\n\", 100 / (sector - 2)); }", NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 4; i++) {
 		struct vxt_event e = ev_at(i + 1, VXT_PH_START, 1, i, 0);
 
@@ -271,7 +242,7 @@ START_TEST(test_div_zero)
 	ck_assert_msg(strstr(vxt_script_first_error(s), "division by zero at t:2:") != NULL, "%s",
 		      vxt_script_first_error(s));
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -305,7 +276,7 @@ START_TEST(test_per_process_reference)
 	bool *want = calloc(2 * NIO, sizeof(*want));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	uint64_t t = 1000;
 	size_t nwant = 0;
 
@@ -367,7 +338,7 @@ START_TEST(test_per_process_reference)
 		for (size_t i = 0; i < 2 * NIO; i++)
 			nwant += want[i];
 	}
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (size_t at = 0; at < 2 * NIO;) {	/* in batches, and one by one */
 		size_t n = 1 + rnd() % 200, pushed;
 
@@ -399,7 +370,7 @@ START_TEST(test_per_process_reference)
 		if (want[i])
 			ck_assert_uint_eq(u.ord[k++], i);
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(ev);
 	free(want);
 }
@@ -469,7 +440,7 @@ START_TEST(test_per_request_reference)
 	struct oreq *open = calloc(5 * NREQ, sizeof(*open));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	size_t nev = 0, nopen = 0, nwant = 0, at = 0, nreq = 0, ncommit = 0, ndiscard = 0;
 	uint64_t t = 1000;
 
@@ -563,7 +534,7 @@ START_TEST(test_per_request_reference)
 	}
 	for (size_t i = 0; i < nev; i++)
 		nwant += want[i];
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
 	while (at < nev) {	/* in batches, and one by one */
 		size_t n = 1 + rnd() % 200, pushed;
 
@@ -600,7 +571,7 @@ START_TEST(test_per_request_reference)
 	for (size_t i = 0; i < nopen; i++)
 		free(open[i].evs);
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(open);
 	free(want);
 	free(ev);
@@ -619,14 +590,14 @@ START_TEST(test_aggregations)
 		"END { printa(@c); printa(@s); printa(@mn); printa(@mx); printa(@av); "
 		"printa(@q); }\n";
 	struct vxt_script *s = compile(text, NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	int64_t cnt[8] = { 0 }, sum[8] = { 0 }, mn[8], mx[8] = { 0 }, lsum[8] = { 0 };
 	uint64_t qz[70] = { 0 };
 	const char *p;
 
 	for (int i = 0; i < 8; i++)
 		mn[i] = INT64_MAX;
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 5000; i++) {
 		struct vxt_event e = ev_at(i, VXT_PH_DONE, 1 + (uint32_t)(rnd() % 7), i, 0);
 		int b = 0;
@@ -694,7 +665,7 @@ START_TEST(test_aggregations)
 		}
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -702,11 +673,11 @@ START_TEST(test_avg_and_keys)
 {
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::done { @a[\"k\", pid % 2] = avg(latency); }", NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	int64_t sum[2] = { 0 }, n[2] = { 0 };
 	char want[256];
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 1000; i++) {
 		struct vxt_event e = ev_at(i, VXT_PH_DONE, (uint32_t)(rnd() % 9), i, 0);
 
@@ -722,7 +693,7 @@ START_TEST(test_avg_and_keys)
 		ck_assert_msg(strstr(u.text, want) != NULL, "no '%s' in '%s'", want, u.text);
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -740,7 +711,7 @@ START_TEST(test_push_many)
 	struct vxt_event *ev = calloc(N, sizeof(*ev));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	uint64_t starts[8] = { 0 }, errs[8] = { 0 };
 	size_t last = N, nerr = 0, at = 0;
 	const char *p;
@@ -761,7 +732,7 @@ START_TEST(test_push_many)
 			errs[ev[i].pid]++;
 	}
 	ck_assert_uint_lt(last, N);
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
 	while (at < N && !vxt_script_exited(s, NULL)) {
 		size_t n = 1 + rnd() % 300, pushed;
 
@@ -804,7 +775,7 @@ START_TEST(test_push_many)
 		ck_assert_uint_eq(total, wtotal);
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(ev);
 }
 END_TEST
@@ -814,9 +785,9 @@ START_TEST(test_ticks)
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::start { @n = count(); }\n"
 				       "tick-1s { printa(@n); clear(@n); }\n", NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 30; i++) {	/* 10 events a second for 3 s */
 		struct vxt_event e = ev_at(1000000000ull + i * 100000000ull, VXT_PH_START, 1, i, 0);
 
@@ -826,7 +797,7 @@ START_TEST(test_ticks)
 	/* ticks at 2 s and 3 s (event time); END prints nothing more: printa ran */
 	ck_assert_str_eq(u.text, "\n                10\n\n                10\n");
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 

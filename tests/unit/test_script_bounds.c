@@ -61,37 +61,8 @@ static struct vxt_event *stream(size_t nio, unsigned depth, size_t *n)
 	return ev;
 }
 
-struct run {
-	uint64_t *ord;
-	size_t n, cap;
-	char *text;
-	size_t tlen;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct run *u = arg;
-
-	if (r->len) {
-		u->text = realloc(u->text, u->tlen + r->len + 1);
-		ck_assert_ptr_nonnull(u->text);
-		memcpy(u->text + u->tlen, r->text, r->len);
-		u->tlen += r->len;
-		u->text[u->tlen] = '\0';
-	}
-	if (r->has_event) {
-		if (u->n == u->cap) {
-			u->cap = u->cap ? 2 * u->cap : 256;
-			u->ord = realloc(u->ord, u->cap * sizeof(*u->ord));
-			ck_assert_ptr_nonnull(u->ord);
-		}
-		u->ord[u->n++] = r->ordinal;
-	}
-	return 0;
-}
-
 static struct vxt_script *run_script(const char *text, const char *xopt,
-				     const struct vxt_event *ev, size_t n, struct run *u,
+				     const struct vxt_event *ev, size_t n, struct ut_script_out *u,
 				     struct vxt_script_stats *st)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -99,7 +70,7 @@ static struct vxt_script *run_script(const char *text, const char *xopt,
 	struct vxt_script *s = vxt_script_compile(text, strlen(text), "t.d", x, 1, err);
 
 	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, u), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -135,7 +106,7 @@ static size_t check_in_flight(const char *text, const char *xopt, unsigned cap,
 	struct vxt_event *ev = stream(3000, 64, &n);
 	uint64_t *set = calloc(n, sizeof(*set)), *ref = calloc(n, sizeof(*ref));
 	struct vxt_script *s;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].phase == VXT_PH_START) {
@@ -154,8 +125,7 @@ static size_t check_in_flight(const char *text, const char *xopt, unsigned cap,
 	for (size_t i = 0; i < nref; i++)
 		ck_assert_uint_eq(u.ord[i], ref[i]);
 	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(set);
 	free(ref);
 	free(ev);
@@ -214,7 +184,7 @@ START_TEST(test_aggsize)
 	uint64_t *keys = calloc(n, sizeof(*keys)), *cnt = calloc(n, sizeof(*cnt));
 	struct vxt_script_stats st;
 	struct vxt_script *s;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	struct sagg probe = { .fn = FN_COUNT, .nkeys = 1 };
 	char x[64], *line, *save;
 
@@ -251,8 +221,7 @@ START_TEST(test_aggsize)
 	}
 	ck_assert_uint_eq(got, nkeys);
 	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(keys);
 	free(cnt);
 	free(ev);
@@ -300,7 +269,7 @@ START_TEST(test_aggsize_heap)
 	char err[VXT_ERRBUF_SIZE], name[256];
 	struct vxt_script_stats st;
 	struct vxt_script *s;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	size_t before, used;
 	uint32_t *id = calloc(keys, sizeof(*id));
 
@@ -328,7 +297,7 @@ START_TEST(test_aggsize_heap)
 	}
 	s = vxt_script_compile(texts[_i], strlen(texts[_i]), "t.d", x, 1, err);
 	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert_int_eq(vxt_script_start(s, NULL, strs, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, strs, ut_script_sink, &u), 0);
 	before = heap_used();
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
@@ -341,8 +310,7 @@ START_TEST(test_aggsize_heap)
 		      texts[_i], st.mem_bytes, used);
 	vxt_script_free(s);
 out:
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(ev);
 	free(id);
 	vxt_strtab_free(strs);
