@@ -391,6 +391,15 @@ static int cmp_tev(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Appends @e as phase @phase at @t to @tv, numbered in the order made. */
+static void put_tev(struct tev *tv, size_t *nev, struct vxt_event e, unsigned phase, uint64_t t)
+{
+	e.phase = (uint8_t)phase;
+	e.time_ns = t;
+	tv[*nev] = (struct tev){ e, *nev };
+	(*nev)++;
+}
+
 /* An open request of the reference: its key, whether started, its events. */
 struct oreq { uint32_t object, bytes; uint64_t sector; bool started; size_t *evs, n; };
 
@@ -449,38 +458,24 @@ START_TEST(test_per_request_reference)
 	for (size_t i = 0; i < NREQ; i++) {	/* I/Os over 2 objects, 6 sectors, 2 sizes */
 		struct vxt_event e = { .object = (uint32_t)(rnd() % 2), .sector = 8 * (rnd() % 6),
 				       .bytes = rnd() % 4 ? 4096 : 512, .pid = 1 };
-		uint64_t at0;
+		uint64_t at0, done;
 
 		t += 1000 * (rnd() % 400);
 		at0 = t;
 		if (rnd() % 4) {	/* most are queued first */
-			e.phase = VXT_PH_QUEUE;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_QUEUE, at0);
 			at0 += 1000 * (1 + rnd() % 300);
 		}
-		e.phase = VXT_PH_START;
-		e.time_ns = at0;
-		tv[nev] = (struct tev){ e, nev };
-		nev++;
+		put_tev(tv, &nev, e, VXT_PH_START, at0);
 		if (rnd() % 10 == 0) {	/* requeued, then started again */
 			at0 += 1000 * (1 + rnd() % 300);
-			e.phase = VXT_PH_REQUEUE;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_REQUEUE, at0);
 			at0 += 1000 * (1 + rnd() % 300);
-			e.phase = VXT_PH_START;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_START, at0);
 		}
-		e.phase = VXT_PH_DONE;
-		e.time_ns = at0 + 1000 * (1 + rnd() % 2000);
+		done = at0 + 1000 * (1 + rnd() % 2000);
 		e.error = rnd() % 25 == 0 ? -5 : 0;
-		tv[nev] = (struct tev){ e, nev };
-		nev++;
+		put_tev(tv, &nev, e, VXT_PH_DONE, done);
 	}
 	qsort(tv, nev, sizeof(*tv), cmp_tev);
 	for (size_t i = 0; i < nev; i++)
