@@ -16,23 +16,7 @@
 #include <string.h>
 
 #include "vxtrace/vxtrace.h"
-
-struct out {
-	char text[1 << 14];
-	size_t len;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct out *o = arg;
-
-	if (r->len && o->len + r->len < sizeof(o->text)) {
-		memcpy(o->text + o->len, r->text, r->len);
-		o->len += r->len;
-		o->text[o->len] = '\0';
-	}
-	return 0;
-}
+#include "fixture.h"
 
 static struct vxt_script *compile(const char *text)
 {
@@ -53,7 +37,7 @@ static struct vxt_event ev(uint64_t t, unsigned phase, unsigned op, uint32_t pid
 }
 
 /* Run @text over @n events on object 0 (sdz, 8:3); its output in @o. */
-static void run(const char *text, const struct vxt_event *e, size_t n, struct out *o)
+static void run(const char *text, const struct vxt_event *e, size_t n, struct ut_script_out *o)
 {
 	struct vxt_objtab *objs = vxt_objtab_new();
 	struct vxt_script *s = compile(text);
@@ -61,7 +45,7 @@ static void run(const char *text, const struct vxt_event *e, size_t n, struct ou
 	ck_assert_ptr_nonnull(objs);
 	ck_assert_int_eq(vxt_objtab_add(objs, 8u << 20 | 3, "sdz", 0, 0), 0);
 	memset(o, 0, sizeof(*o));
-	ck_assert_int_eq(vxt_script_start(s, objs, NULL, sink, o), 0);
+	ck_assert_int_eq(vxt_script_start(s, objs, NULL, ut_script_sink, o), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &e[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -153,10 +137,11 @@ static const struct {
 
 START_TEST(test_run)
 {
-	struct out o;
+	struct ut_script_out o;
 
 	run(runs[_i].text, runs[_i].e, runs[_i].n, &o);
 	ck_assert_str_eq(o.text, runs[_i].want);
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -165,7 +150,7 @@ START_TEST(test_stddev)
 {
 	static const uint32_t v[8] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	struct vxt_event e[8];
-	struct out o;
+	struct ut_script_out o;
 
 	for (unsigned i = 0; i < 8; i++)
 		e[i] = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, v[i]);
@@ -173,6 +158,7 @@ START_TEST(test_stddev)
 	    "io:::start { @s = stddev(bytes); @a = avg(bytes); }\n"
 	    "END { printa(\"%@d \", @s); printa(\"%@d\", @a); }\n", e, 8, &o);
 	ck_assert_str_eq(o.text, "2 5");
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -182,7 +168,7 @@ START_TEST(test_llquantize)
 {
 	static const uint32_t v[5] = { 0, 5, 15, 150, 5000 };
 	struct vxt_event e[5];
-	struct out o;
+	struct ut_script_out o;
 	unsigned rows = 0;
 
 	for (unsigned i = 0; i < 5; i++)
@@ -200,6 +186,7 @@ START_TEST(test_llquantize)
 	ck_assert_ptr_nonnull(strstr(o.text, "\n             100 |@@@@@@@@ "));
 	ck_assert_ptr_nonnull(strstr(o.text, "\n             900 |         "));
 	ck_assert_ptr_nonnull(strstr(o.text, "\n         >= 1000 |@@@@@@@@ "));
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -214,10 +201,10 @@ START_TEST(test_free_string)
 				       "io:::done /self->what == \"read\"/ { self->what = 0; "
 				       "name[sector] = 0; }\n");
 	struct vxt_script_stats st;
-	struct out o;
+	struct ut_script_out o;
 
 	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &o), 0);
 	for (uint64_t i = 0; i < 20000; i++) {
 		struct vxt_event a = ev(2 * i + 1, VXT_PH_START, VXT_OP_READ,
 					(uint32_t)(i % 2000), i, 4096);
@@ -233,6 +220,7 @@ START_TEST(test_free_string)
 	ck_assert_uint_eq(st.dyn_drops, 0);
 	ck_assert_uint_eq(st.dyn_bytes, 0);
 	vxt_script_free(s);
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -304,10 +292,10 @@ START_TEST(test_key_cost)
 	const unsigned keys = 3000;
 	struct vxt_script *s = compile(texts[_i]);
 	struct vxt_script_stats st;
-	struct out o;
+	struct ut_script_out o;
 
 	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &o), 0);
 	for (unsigned i = 0; i < keys; i++) {
 		struct vxt_event e = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, 512);
 
@@ -321,6 +309,7 @@ START_TEST(test_key_cost)
 	ck_assert_msg(st.dyn_bytes <= (64ull + 8 * (_i + 1) + 24) * keys,
 		      "%s: %" PRIu64 " bytes an array entry", texts[_i], st.dyn_bytes / keys);
 	vxt_script_free(s);
+	ut_script_out_free(&o);
 }
 END_TEST
 
