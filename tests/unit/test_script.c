@@ -23,6 +23,42 @@ static uint64_t rnd(void)
 	return ut_rand(&rng);
 }
 
+/* Pushes @ev's @n events into @s in random batches, some one by one. */
+static void push_mixed(struct vxt_script *s, const struct vxt_event *ev, size_t n)
+{
+	for (size_t at = 0; at < n;) {
+		size_t k = 1 + rnd() % 200, pushed;
+
+		if (k > n - at)
+			k = n - at;
+		if (rnd() % 2) {
+			ck_assert_int_eq(vxt_script_push_many(s, ev + at, k, at, &pushed), 0);
+			ck_assert_uint_eq(pushed, k);
+		} else {
+			for (size_t i = 0; i < k; i++)
+				ck_assert_int_eq(vxt_script_push(s, &ev[at + i], at + i), 0);
+		}
+		at += k;
+	}
+}
+
+/* The events recorded in @u are those of @want[0..@n) (@nwant of them):
+ * commits deliver in commit order, so sorted first. */
+static void check_recorded(struct ut_script_out *u, const bool *want, size_t n, size_t nwant)
+{
+	for (size_t i = 1; i < u->n; i++)
+		for (size_t j = i; j > 0 && u->ord[j - 1] > u->ord[j]; j--) {
+			uint64_t x = u->ord[j];
+
+			u->ord[j] = u->ord[j - 1];
+			u->ord[j - 1] = x;
+		}
+	ck_assert_uint_eq(u->n, nwant);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (want[i])
+			ck_assert_uint_eq(u->ord[k++], i);
+}
+
 static struct vxt_script *compile(const char *text, const char *const *x, unsigned nx)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -339,36 +375,12 @@ START_TEST(test_per_process_reference)
 			nwant += want[i];
 	}
 	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
-	for (size_t at = 0; at < 2 * NIO;) {	/* in batches, and one by one */
-		size_t n = 1 + rnd() % 200, pushed;
-
-		if (n > 2 * NIO - at)
-			n = 2 * NIO - at;
-		if (rnd() % 2) {
-			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
-			ck_assert_uint_eq(pushed, n);
-		} else {
-			for (size_t k = 0; k < n; k++)
-				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
-		}
-		at += n;
-	}
+	push_mixed(s, ev, 2 * NIO);
 	vxt_script_end(s);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
 	ck_assert_uint_gt(nwant, 20);
-	/* commits deliver in commit order: sort, then compare */
-	for (size_t i = 1; i < u.n; i++)
-		for (size_t j = i; j > 0 && u.ord[j - 1] > u.ord[j]; j--) {
-			uint64_t x = u.ord[j];
-
-			u.ord[j] = u.ord[j - 1];
-			u.ord[j - 1] = x;
-		}
-	ck_assert_uint_eq(u.n, nwant);
-	for (size_t i = 0, k = 0; i < 2 * NIO; i++)
-		if (want[i])
-			ck_assert_uint_eq(u.ord[k++], i);
+	check_recorded(&u, want, 2 * NIO, nwant);
 	vxt_script_free(s);
 	ut_script_out_free(&u);
 	free(ev);
@@ -450,7 +462,7 @@ START_TEST(test_per_request_reference)
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
 	struct ut_script_out u = { 0 };
-	size_t nev = 0, nopen = 0, nwant = 0, at = 0, nreq = 0, ncommit = 0, ndiscard = 0;
+	size_t nev = 0, nopen = 0, nwant = 0, nreq = 0, ncommit = 0, ndiscard = 0;
 	uint64_t t = 1000;
 
 	ck_assert_ptr_nonnull(tv);
@@ -530,20 +542,7 @@ START_TEST(test_per_request_reference)
 	for (size_t i = 0; i < nev; i++)
 		nwant += want[i];
 	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
-	while (at < nev) {	/* in batches, and one by one */
-		size_t n = 1 + rnd() % 200, pushed;
-
-		if (n > nev - at)
-			n = nev - at;
-		if (rnd() % 2) {
-			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
-			ck_assert_uint_eq(pushed, n);
-		} else {
-			for (size_t k = 0; k < n; k++)
-				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
-		}
-		at += n;
-	}
+	push_mixed(s, ev, nev);
 	ck_assert_int_eq(vxt_script_end(s), 0);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
@@ -552,17 +551,7 @@ START_TEST(test_per_request_reference)
 	ck_assert_uint_eq(st.discarded, ndiscard + nopen);	/* the open ones at the end */
 	ck_assert_uint_eq(st.eof_discarded, nopen);
 	ck_assert_uint_gt(nwant, 200);
-	for (size_t i = 1; i < u.n; i++)	/* commits deliver in commit order */
-		for (size_t j = i; j > 0 && u.ord[j - 1] > u.ord[j]; j--) {
-			uint64_t x = u.ord[j];
-
-			u.ord[j] = u.ord[j - 1];
-			u.ord[j - 1] = x;
-		}
-	ck_assert_uint_eq(u.n, nwant);
-	for (size_t i = 0, k = 0; i < nev; i++)
-		if (want[i])
-			ck_assert_uint_eq(u.ord[k++], i);
+	check_recorded(&u, want, nev, nwant);
 	for (size_t i = 0; i < nopen; i++)
 		free(open[i].evs);
 	vxt_script_free(s);
