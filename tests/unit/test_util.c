@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vxtrace/util.h"
+#include "fixture.h"
 
 START_TEST(crc32c_known_values)
 {
@@ -21,6 +22,29 @@ START_TEST(crc32c_known_values)
 		/* incremental equals whole */
 		ck_assert_uint_eq(vxt_crc32c(vxt_crc32c(0, buf, len / 2), buf + len / 2,
 					     len - len / 2), vxt_crc32c(0, buf, len));
+	}
+}
+END_TEST
+
+/* vxt_lower_bound_u64() against a linear scan: random ascending arrays with
+ * runs of equal values, every value in and around them, and an empty one. */
+START_TEST(lower_bound_oracle)
+{
+	uint64_t a[64], rng = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_uint_eq(vxt_lower_bound_u64(NULL, 0, 5), 0);
+	for (int round = 0; round < 200; round++) {
+		size_t n = ut_rand_below(&rng, 65);
+
+		for (size_t i = 0; i < n; i++)
+			a[i] = (i ? a[i - 1] : 0) + ut_rand_below(&rng, 3);
+		for (uint64_t x = 0; x <= (n ? a[n - 1] + 1 : 1); x++) {
+			size_t want = 0;
+
+			while (want < n && a[want] < x)
+				want++;
+			ck_assert_uint_eq(vxt_lower_bound_u64(a, n, x), want);
+		}
 	}
 }
 END_TEST
@@ -93,6 +117,7 @@ Suite *util_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, crc32c_known_values);
+	tcase_add_test(tc, lower_bound_oracle);
 	tcase_add_loop_test(tc, durations_and_sizes, 0, sizeof(parsed) / sizeof(parsed[0]));
 	tcase_add_test(tc, trace_times);
 	tcase_add_test(tc, errno_names);
