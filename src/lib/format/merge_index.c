@@ -278,17 +278,7 @@ static const uint64_t *chunk_keys(struct part *p, size_t c)
 /* The first chunk of @p whose keys reach @key (p->nch if none). */
 static size_t chunk_reaching(const struct part *p, uint64_t key)
 {
-	size_t lo = 0, hi = p->nch;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->key_hi[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return vxt_lower_bound_u64(p->key_hi, p->nch, key);	/* key_hi never falls */
 }
 
 enum bound { LOWER, UPPER, EXACT, GUESS };
