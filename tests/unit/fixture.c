@@ -167,3 +167,29 @@ void ut_script_out_free(struct ut_script_out *u)
 	free(u->ord);
 	free(u->text);
 }
+
+struct vxt_event ut_io_event(uint64_t t, unsigned phase, unsigned op, uint64_t sector)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = (uint8_t)phase;
+	ev.op = (uint8_t)op;
+	ev.sector = sector;
+	ev.bytes = 4096;
+	return ev;
+}
+
+struct vxt_event ut_lost_event(uint64_t t, unsigned op, uint64_t count, uint64_t lost_io)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = VXT_PH_LOST;
+	ev.op = (uint8_t)op;
+	ev.sector = count;
+	ev.lost_io = lost_io;
+	return ev;
+}

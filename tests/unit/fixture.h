@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vxtrace/event.h"
+
 /* the next value of the generator whose state is *s (never seed it with 0) */
 static inline uint64_t ut_rand(uint64_t *s)
 {
@@ -27,10 +29,17 @@ static inline uint64_t ut_rand_below(uint64_t *s, uint64_t n)
 	return ut_rand(s) % n;
 }
 
-struct vxt_event;
 struct vr_model;
 
 #define UT_SEC 1000000000ull
+
+/* A 4 KiB I/O event: @phase (enum vxt_phase) of @op at @t on @sector, every
+ * other field 0. */
+struct vxt_event ut_io_event(uint64_t t, unsigned phase, unsigned op, uint64_t sector);
+
+/* A lost event at @t: @count events of @op lost, naming the I/O @lost_io
+ * (vxt_lost_io_pack(); 0: none). */
+struct vxt_event ut_lost_event(uint64_t t, unsigned op, uint64_t count, uint64_t lost_io);
 
 /* A trace of nio I/Os (a start and a done each) on the first nobjs of sda,
  * sdb and dm-0. Per I/O, drawn in this order: the latency (10 us plus a draw

@@ -12,20 +12,15 @@
 
 #include "sink/metrics_impl.h"
 #include "vxtrace/util.h"
+#include "fixture.h"
 
 #define SEC 1000000000ull
 
 static void feed(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
 		 unsigned phase, unsigned op, uint64_t sector)
 {
-	struct vxt_event ev;
+	struct vxt_event ev = ut_io_event(t, phase, op, sector);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = t;
-	ev.phase = (uint8_t)phase;
-	ev.op = (uint8_t)op;
-	ev.sector = sector;
-	ev.bytes = 4096;
 	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
 }
 
@@ -33,14 +28,8 @@ static void feed(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t 
 static void lost(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
 		 uint64_t count, unsigned op, uint64_t io)
 {
-	struct vxt_event ev;
+	struct vxt_event ev = ut_lost_event(t, op, count, io);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = t;
-	ev.phase = VXT_PH_LOST;
-	ev.op = (uint8_t)op;
-	ev.sector = count;
-	ev.lost_io = io;
 	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
 }
 
