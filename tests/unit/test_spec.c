@@ -150,6 +150,23 @@ static const struct {
 	{ 20000000, 500000 }, { 200000000, 50000000 },
 };
 
+/* A context engine on triggers @on, keyed by @key, its windows @before and
+ * @after around each trigger and, when @counts, @bev and @aev events. */
+static struct vxt_spec *new_context(unsigned key, uint64_t before, uint64_t after, const char *on,
+				    bool counts, uint32_t bev, uint32_t aev)
+{
+	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_spec *e;
+
+	ck_assert_int_eq(vxt_spec_config_context(&c, key, before, after, on), 0);
+	if (counts)
+		vxt_spec_config_context_events(&c, bev, aev);
+	e = vxt_spec_new(&c, NULL, NULL, err);
+	ck_assert_msg(e != NULL, "%s", err);
+	return e;
+}
+
 /* Run @s through @e and hold what it keeps against @ref, event by event
  * (@label names the case in a failure): nothing failed or dropped, the
  * count out is what it kept, and the reference keeps something. @st: the
@@ -179,17 +196,13 @@ static uint64_t *check_against(struct vxt_spec *e, const struct stream *s, const
 static void context_case(unsigned key, unsigned w, const char *on,
 			 bool (*trigger)(const struct vxt_event *))
 {
-	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
-	char err[VXT_ERRBUF_SIZE], label[200];
 	struct stream s = make_stream(3000, 5, 7, 3);
+	struct vxt_spec *e = new_context(key, windows[w].before, windows[w].after, on, false, 0, 0);
 	struct vxt_spec_stats st;
-	struct vxt_spec *e;
+	char label[200];
 	uint64_t *out;
 	bool *ref;
 
-	ck_assert_int_eq(vxt_spec_config_context(&c, key, windows[w].before, windows[w].after, on), 0);
-	e = vxt_spec_new(&c, NULL, NULL, err);
-	ck_assert_msg(e != NULL, "%s", err);
 	ref = reference(&s, key, windows[w].before, windows[w].after, trigger);
 	snprintf(label, sizeof(label), "key %s window %llu/%llu on %s", vxt_spec_key_name(key),
 		 (unsigned long long)windows[w].before, (unsigned long long)windows[w].after, on);
@@ -276,19 +289,14 @@ static bool *reference_events(const struct stream *s, unsigned key, unsigned w,
 static void context_events_case(unsigned key, unsigned w, const char *on,
 				bool (*trigger)(const struct vxt_event *))
 {
-	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
-	char err[VXT_ERRBUF_SIZE], label[200];
 	struct stream s = make_stream(3000, 5, 7, 3);
+	struct vxt_spec *e = new_context(key, cwindows[w].bns, cwindows[w].ans, on, true,
+					 cwindows[w].bev, cwindows[w].aev);
 	struct vxt_spec_stats st;
-	struct vxt_spec *e;
+	char label[200];
 	uint64_t *out;
 	bool *ref;
 
-	ck_assert_int_eq(vxt_spec_config_context(&c, key, cwindows[w].bns, cwindows[w].ans, on),
-			 0);
-	vxt_spec_config_context_events(&c, cwindows[w].bev, cwindows[w].aev);
-	e = vxt_spec_new(&c, NULL, NULL, err);
-	ck_assert_msg(e != NULL, "%s", err);
 	ref = reference_events(&s, key, w, trigger);
 	snprintf(label, sizeof(label), "key %s window #%u on %s", vxt_spec_key_name(key), w, on);
 	out = check_against(e, &s, ref, label, &st);
