@@ -120,10 +120,12 @@ $(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: $(B)/bpf/
 $(B)/src/lib/source/ebpf_setup.o $(B)/pic/src/lib/source/ebpf_setup.o: ALL_CFLAGS += $(EBPF_CFLAGS)
 endif
 
+# src/cli/: the command-line conventions every program links.
+CLI_SRC   := $(sort $(wildcard src/cli/*.c))
 define prog_rule
-$(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c src/$(1)/*/*.c))
+$(1)_SRC := $$(sort $$(wildcard src/$(1)/*.c src/$(1)/*/*.c)) $(CLI_SRC)
 $(1)_TUI := $$(if $$(filter $(1),$(TUI_PROGS)),$(TUIA))
-$(B)/src/$(1)/%.o: ALL_CFLAGS += -Isrc/$(1)
+$(B)/src/$(1)/%.o: ALL_CFLAGS += -Isrc/$(1) -Isrc/cli
 $(B)/$(1): $$($(1)_SRC:%.c=$(B)/%.o) $$($(1)_TUI) $(LIBA)
 	$$(CC) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS_ALL) $$(if $$($(1)_TUI),$$(TUI_LIBS))
 endef

@@ -147,6 +147,15 @@ struct vxt_profile *vxt_profile_open(const char *name, const char *dir,
  * @return how many were written to @names (at most @max). */
 int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int max);
 
+/* Names of the files on the search path (vxt_profile_dirs() of @dir) that
+ * @keep accepts: it is given each file name and, to accept it, writes the
+ * name to list into @name and returns true. The first of each name, sorted.
+ * vxt_profile_list() is this with the profile files.
+ * @return how many were written to @names (at most @max). */
+int vxt_profile_list_files(const char *dir,
+			   bool (*keep)(const char *file, char name[VXT_PROFILE_NAME_MAX]),
+			   char names[][VXT_PROFILE_NAME_MAX], int max);
+
 /* NULL is fine. */
 void vxt_profile_free(struct vxt_profile *p);
 

@@ -26,6 +26,10 @@ const char *vxt_errno_label(int err, char *buf, size_t size);
 /* "EIO" or "5" -> 5. @return the positive errno, or -1. */
 int vxt_errno_parse(const char *s);
 
+/* The first index of the ascending @a[0..@n) whose value is not below @x
+ * (@n when none is). @a may be NULL when @n is 0. Can't fail. */
+size_t vxt_lower_bound_u64(const uint64_t *a, size_t n, uint64_t x);
+
 /* Parse a duration: "1.5" (seconds), "500us", "20ms", "2s", "3m", "1h", "10ns".
  * @return 0 and *ns, or -EINVAL. */
 int vxt_parse_duration(const char *s, uint64_t *ns);

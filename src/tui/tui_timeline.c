@@ -10,31 +10,41 @@ static int col_bin(int col, int w, int nbins)
 	return (int)((int64_t)col * nbins / w);
 }
 
+/* The bins column @c covers: [*@b0, *@b1), at least one, none from @nbins on. */
+static void col_bins(int c, int w, int nbins, int *b0, int *b1)
+{
+	*b0 = col_bin(c, w, nbins);
+	*b1 = col_bin(c + 1, w, nbins);
+	if (*b1 <= *b0)
+		*b1 = *b0 + 1;
+	if (*b1 > nbins)
+		*b1 = nbins;
+}
+
 /* Value shown in column @c: the max over the bins it covers. */
 static uint64_t col_value(const uint64_t *v, int c, int w, int nbins)
 {
-	int b0 = col_bin(c, w, nbins), b1 = col_bin(c + 1, w, nbins);
 	uint64_t m = 0;
+	int b0, b1;
 
 	if (!v)
 		return 0;
-	if (b1 <= b0)
-		b1 = b0 + 1;
-	for (int b = b0; b < b1 && b < nbins; b++)
+	col_bins(c, w, nbins, &b0, &b1);
+	for (int b = b0; b < b1; b++)
 		if (v[b] > m)
 			m = v[b];
 	return m;
 }
 
+/* True when some bin of column @c is flagged in @v. */
 static bool col_any(const uint8_t *v, int c, int w, int nbins)
 {
-	int b0 = col_bin(c, w, nbins), b1 = col_bin(c + 1, w, nbins);
+	int b0, b1;
 
 	if (!v)
 		return false;
-	if (b1 <= b0)
-		b1 = b0 + 1;
-	for (int b = b0; b < b1 && b < nbins; b++)
+	col_bins(c, w, nbins, &b0, &b1);
+	for (int b = b0; b < b1; b++)
 		if (v[b])
 			return true;
 	return false;
@@ -43,13 +53,12 @@ static bool col_any(const uint8_t *v, int c, int w, int nbins)
 /* True when every bin of column @c is flagged in @v. */
 static bool col_all(const uint8_t *v, int c, int w, int nbins)
 {
-	int b0 = col_bin(c, w, nbins), b1 = col_bin(c + 1, w, nbins);
+	int b0, b1;
 
 	if (!v)
 		return false;
-	if (b1 <= b0)
-		b1 = b0 + 1;
-	for (int b = b0; b < b1 && b < nbins; b++)
+	col_bins(c, w, nbins, &b0, &b1);
+	for (int b = b0; b < b1; b++)
 		if (!v[b])
 			return false;
 	return true;

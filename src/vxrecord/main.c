@@ -16,11 +16,12 @@
 
 #include "vxtrace/metrics.h"
 #include "vxtrace/vxtrace.h"
+#include "cli.h"
 #include "keep.h"
 #include "rotate.h"
 #include "ship.h"
 
-#define EXIT_USAGE 2
+#define EXIT_USAGE CLI_EXIT_USAGE
 #define NAMES_MAX (1u << 20)	/* command names remembered across files; then "(many)" */
 
 static volatile sig_atomic_t stop_requested;
@@ -96,13 +97,7 @@ struct options {
 
 static int die_usage(const char *fmt, const char *arg)
 {
-	char msg[1024];
-
-	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
-	fprintf(stderr, "vxrecord: ");
-	vxt_fputs_text(msg, stderr);
-	fprintf(stderr, " (see vxrecord --help)\n");
-	return EXIT_USAGE;
+	return cli_usage_error("vxrecord", fmt, arg);
 }
 
 static char *join_args(int argc, char **argv)
@@ -118,17 +113,6 @@ static char *join_args(int argc, char **argv)
 		len += (size_t)n;
 	}
 	return buf;
-}
-
-static int parse_uint(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
 }
 
 /* @return -1 to go on, else an exit status. */
@@ -186,13 +170,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c, li = 0;
 
 	opterr = 0;
-	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
-		if (!strcmp(argv[i], "--")) {
-			o->keep.script.margs = argv + i + 1;
-			o->keep.script.nmargs = (unsigned)(argc - i - 1);
-			argc = i;
-			break;
-		}
+	cli_split_script_args(&argc, argv, &o->keep.script.margs, &o->keep.script.nmargs);
 	while ((c = getopt_long(argc, argv, ":o:O:s:d:c:l:x:fqhV", longopts, &li)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
@@ -218,11 +196,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return die_usage("--duration: bad duration '%s'", optarg);
 			break;
 		case 'c':
-			if (parse_uint(optarg, &o->count) < 0 || !o->count)
+			if (cli_parse_uint(optarg, &o->count) < 0 || !o->count)
 				return die_usage("--count: bad number '%s'", optarg);
 			break;
 		case 'l':
-			if (parse_uint(optarg, &v) < 0 || v < 1 || v > 19)
+			if (cli_parse_uint(optarg, &v) < 0 || v < 1 || v > 19)
 				return die_usage("--level: expected 1..19, got '%s'", optarg);
 			o->wr.level = (int)v;
 			break;
@@ -238,7 +216,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 						 "1h), got '%s'", optarg);
 			break;
 		case O_KEEP:
-			if (parse_uint(optarg, &v) < 0 || !v || v > 100000)
+			if (cli_parse_uint(optarg, &v) < 0 || !v || v > 100000)
 				return die_usage("--keep: expected 1..100000, got '%s'", optarg);
 			o->rot.keep = (unsigned)v;
 			o->keep_set = true;
@@ -263,7 +241,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->ship.url = optarg;
 			break;
 		case O_SINK_BATCH:
-			if (parse_uint(optarg, &v) < 0 || !v || v > 10000000)
+			if (cli_parse_uint(optarg, &v) < 0 || !v || v > 10000000)
 				return die_usage("--sink-batch: expected 1..10000000, got '%s'", optarg);
 			o->ship.co.batch = (size_t)v;
 			break;

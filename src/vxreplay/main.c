@@ -23,8 +23,9 @@
 #include "report/report.h"
 #include "report/sql_query.h"
 #include "tui/tui.h"
+#include "cli.h"
 
-#define EXIT_USAGE 2
+#define EXIT_USAGE CLI_EXIT_USAGE
 
 enum mode { MODE_DEFAULT, MODE_REPORT, MODE_INFO, MODE_VERIFY };
 
@@ -97,13 +98,7 @@ static void usage(FILE *f)
 
 static int die_usage(const char *fmt, const char *arg)
 {
-	char msg[1024];
-
-	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
-	fprintf(stderr, "vxreplay: ");
-	vxt_fputs_text(msg, stderr);
-	fprintf(stderr, " (see vxreplay --help)\n");
-	return EXIT_USAGE;
+	return cli_usage_error("vxreplay", fmt, arg);
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -145,18 +140,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
-	uint64_t dur;
-	char *end;
+	uint64_t dur, v;
 	int c, ex;
 
 	opterr = 0;
-	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
-		if (!strcmp(argv[i], "--")) {
-			o->margs = argv + i + 1;
-			o->nmargs = (unsigned)(argc - i - 1);
-			argc = i;
-			break;
-		}
+	cli_split_script_args(&argc, argv, &o->margs, &o->nmargs);
 	while ((c = getopt_long(argc, argv, ":r:F:o:O:x:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -194,9 +182,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->mode = MODE_REPORT;
 			break;
 		case O_SINK_BATCH:
-			o->sink.batch = strtoul(optarg, &end, 10);
-			if (*end || !o->sink.batch || o->sink.batch > 10000000 || *optarg == '-')
+			if (cli_parse_uint(optarg, &v) < 0 || !v || v > 10000000)
 				return die_usage("--sink-batch: expected 1..10000000, got '%s'", optarg);
+			o->sink.batch = (size_t)v;
 			break;
 		case O_SINK_TIMEOUT:
 		case O_SINK_RETRY:

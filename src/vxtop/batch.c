@@ -8,6 +8,7 @@
  * columns; the text table has them after the others.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,60 @@ static void text_interval(struct vxtop_collector *c, struct batch_state *b,
 	printf("\n");
 }
 
+/* A figure of an object's JSON row: the double at @off in struct vxtop_row,
+ * divided by @div, with @prec decimals, or null: when negative (not
+ * measured) or, for latencies, when no completion had one. */
+struct json_figure {
+	const char *key;
+	size_t off;
+	double div;
+	int prec;
+	enum { NULL_NEVER, NULL_NEGATIVE, NULL_NO_LATENCY } null_when;
+};
+
+#define FIG(key, field, div, prec, when) { key, offsetof(struct vxtop_row, field), div, prec, when }
+
+/* formats/vxtop-json.md's order: rates and latencies, then (after the
+ * counts) iostat -x's figures */
+static const struct json_figure rate_figures[] = {
+	FIG("r_s", v[VXTOP_COL_RPS], 1, 2, NULL_NEVER),
+	FIG("w_s", v[VXTOP_COL_WPS], 1, 2, NULL_NEVER),
+	FIG("d_s", dps, 1, 2, NULL_NEVER),
+	FIG("f_s", fps, 1, 2, NULL_NEVER),
+	FIG("rmb_s", v[VXTOP_COL_RMBS], 1, 4, NULL_NEVER),
+	FIG("wmb_s", v[VXTOP_COL_WMBS], 1, 4, NULL_NEVER),
+	FIG("avg_lat_us", v[VXTOP_COL_AVG], 1e3, 3, NULL_NO_LATENCY),
+	FIG("p99_lat_us", v[VXTOP_COL_P99], 1e3, 3, NULL_NO_LATENCY),
+};
+
+static const struct json_figure iostat_figures[] = {
+	FIG("r_await_ms", r_await, 1, 4, NULL_NEGATIVE),
+	FIG("w_await_ms", w_await, 1, 4, NULL_NEGATIVE),
+	FIG("d_await_ms", d_await, 1, 4, NULL_NEGATIVE),
+	FIG("f_await_ms", f_await, 1, 4, NULL_NEGATIVE),
+	FIG("aqu_sz", aqu_sz, 1, 4, NULL_NEVER),
+	FIG("areq_sz_kb", areq_sz, 1, 4, NULL_NEVER),
+	FIG("rrqm_s", rrqm_s, 1, 2, NULL_NEGATIVE),
+	FIG("wrqm_s", wrqm_s, 1, 2, NULL_NEGATIVE),
+	FIG("q2c_avg_us", q2c_avg, 1e3, 3, NULL_NEGATIVE),
+	FIG("d2c_avg_us", d2c_avg, 1e3, 3, NULL_NEGATIVE),
+};
+
+static void json_figures(FILE *f, const struct vxtop_row *r, const struct json_figure *t,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v = *(const double *)((const char *)r + t[i].off);
+
+		fprintf(f, ",\"%s\":", t[i].key);
+		if ((t[i].null_when == NULL_NEGATIVE && v < 0) ||
+		    (t[i].null_when == NULL_NO_LATENCY && !r->has_lat))
+			fputs("null", f);
+		else
+			json_num(f, v / t[i].div, t[i].prec);
+	}
+}
+
 static void json_object(FILE *f, const struct vxtop_collector *c, const struct vxtop_row *r)
 {
 	const struct vxt_object *ob = vxt_objtab_get(c->model.objs, r->object);
@@ -229,53 +284,13 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	json_str(f, r->name);
 	fprintf(f, ",\"kind\":\"%s\",\"dev\":\"%u:%u\"", vxt_obj_kind_name(ob ? ob->kind : 0),
 		ob ? ob->dev >> 20 : 0, ob ? ob->dev & 0xfffff : 0);
-	fputs(",\"r_s\":", f);
-	json_num(f, r->v[VXTOP_COL_RPS], 2);
-	fputs(",\"w_s\":", f);
-	json_num(f, r->v[VXTOP_COL_WPS], 2);
-	fputs(",\"d_s\":", f);
-	json_num(f, r->dps, 2);
-	fputs(",\"f_s\":", f);
-	json_num(f, r->fps, 2);
-	fputs(",\"rmb_s\":", f);
-	json_num(f, r->v[VXTOP_COL_RMBS], 4);
-	fputs(",\"wmb_s\":", f);
-	json_num(f, r->v[VXTOP_COL_WMBS], 4);
-	fputs(",\"avg_lat_us\":", f);
-	if (r->has_lat)
-		json_num(f, r->v[VXTOP_COL_AVG] / 1e3, 3);
-	else
-		fputs("null", f);
-	fputs(",\"p99_lat_us\":", f);
-	if (r->has_lat)
-		json_num(f, r->v[VXTOP_COL_P99] / 1e3, 3);
-	else
-		fputs("null", f);
+	json_figures(f, r, rate_figures, sizeof(rate_figures) / sizeof(rate_figures[0]));
 	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u", r->v[VXTOP_COL_QD], r->aged_out);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);
 	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s", r->v[VXTOP_COL_ERR],
 		(unsigned long long)r->errors_total, r->idle ? "true" : "false");
-	fputs(",\"r_await_ms\":", f);
-	json_opt(f, r->r_await, 4);
-	fputs(",\"w_await_ms\":", f);
-	json_opt(f, r->w_await, 4);
-	fputs(",\"d_await_ms\":", f);
-	json_opt(f, r->d_await, 4);
-	fputs(",\"f_await_ms\":", f);
-	json_opt(f, r->f_await, 4);
-	fputs(",\"aqu_sz\":", f);
-	json_num(f, r->aqu_sz, 4);
-	fputs(",\"areq_sz_kb\":", f);
-	json_num(f, r->areq_sz, 4);
-	fputs(",\"rrqm_s\":", f);
-	json_opt(f, r->rrqm_s, 2);
-	fputs(",\"wrqm_s\":", f);
-	json_opt(f, r->wrqm_s, 2);
-	fputs(",\"q2c_avg_us\":", f);
-	json_opt(f, r->q2c_avg < 0 ? -1 : r->q2c_avg / 1e3, 3);
-	fputs(",\"d2c_avg_us\":", f);
-	json_opt(f, r->d2c_avg < 0 ? -1 : r->d2c_avg / 1e3, 3);
+	json_figures(f, r, iostat_figures, sizeof(iostat_figures) / sizeof(iostat_figures[0]));
 	fputc('}', f);
 }
 

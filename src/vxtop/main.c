@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "vxtop.h"
+#include "cli.h"
 
 volatile sig_atomic_t vxtop_stop;
 
@@ -123,25 +124,7 @@ static const struct option long_opts[] = {
 
 static void die_usage(const char *fmt, const char *arg)
 {
-	char msg[1024];
-
-	snprintf(msg, sizeof(msg), fmt, arg);	/* @arg may hold anything: escaped */
-	fprintf(stderr, "vxtop: ");
-	vxt_fputs_text(msg, stderr);
-	fprintf(stderr, " (see vxtop --help)\n");
-	exit(2);
-}
-
-static uint64_t parse_u64(const char *s, const char *what)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-')
-		die_usage(what, s);
-	return v;
+	exit(cli_usage_error("vxtop", fmt, arg));
 }
 
 static char *join_args(int argc, char **argv)
@@ -186,7 +169,10 @@ static void parse_opt(struct vxtop_cfg *cfg, int c, const char *name, const char
 	case 'n':
 		deprecated("-n", "-c/--count");
 		/* fall through */
-	case 'c': cfg->count = parse_u64(arg, "bad count '%s'"); break;
+	case 'c':
+		if (cli_parse_uint(arg, &cfg->count) < 0)
+			die_usage("bad count '%s'", arg);
+		break;
 	case 'i':
 		if (vxt_parse_duration(arg, &cfg->src.interval_ns) < 0 ||
 		    cfg->src.interval_ns < 10000000ull)
@@ -274,16 +260,12 @@ static int run(int argc, char **argv)
 	struct vxtop_collector c;
 	int opt, status, rc, li = 0;
 	const char *cs, *term;
+	char **margs = NULL;
 
 	setlocale(LC_ALL, "");
 	opterr = 0;
-	for (int i = 1; i < argc; i++)	/* after "--": the script's arguments, as dtrace's */
-		if (!strcmp(argv[i], "--")) {
-			cfg.src.margs = (const char *const *)(argv + i + 1);
-			cfg.src.nmargs = (unsigned)(argc - i - 1);
-			argc = i;
-			break;
-		}
+	cli_split_script_args(&argc, argv, &margs, &cfg.src.nmargs);
+	cfg.src.margs = (const char *const *)margs;
 	while ((opt = getopt_long(argc, argv, ":bc:n:i:F:s:o:w:fO:x:hV", long_opts, &li)) != -1) {
 		if (opt == '?' || opt == ':')
 			die_usage(opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",

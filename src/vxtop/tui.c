@@ -71,6 +71,18 @@ char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size)
 	return buf;
 }
 
+void top_err_text(const struct vxtop_model *m, const struct vxtop_err *e,
+		  struct top_err_text *x)
+{
+	const struct vxt_object *ob = vxt_objtab_get(m->objs, e->object);
+	const char *en = vxt_errno_name(e->error);
+
+	x->object = ob ? ob->name : "?";
+	x->errno_name = en ? en : "?";
+	top_clock(e->real_ns, true, x->when, sizeof(x->when));
+	vxt_format_size(e->bytes, x->size, sizeof(x->size));
+}
+
 void top_show(struct top *t, const struct top_screen *s)
 {
 	if (t->scr != s)

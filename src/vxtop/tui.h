@@ -77,6 +77,14 @@ void top_spark_cell(int y, int x, unsigned level);
 int top_move_key(int key, size_t n, size_t *sel, int page);
 /* Wall clock "HH:MM:SS.mmm" of @real_ns. */
 char *top_clock(uint64_t real_ns, bool ms, char *buf, size_t size);
+/* The words of an error's row: its object ("?" when unknown), its errno's
+ * name ("?"), its wall-clock time with ms and its size. */
+struct top_err_text {
+	const char *object, *errno_name;
+	char when[32], size[16];
+};
+void top_err_text(const struct vxtop_model *m, const struct vxtop_err *e,
+		  struct top_err_text *x);
 /* Switch to @s, remembering where Esc returns. */
 void top_show(struct top *t, const struct top_screen *s);
 /* The header panel's draw (screens/header.c). */

@@ -22,22 +22,7 @@ ln -s "$T/target.vxt" "$T/link.vxt"
 expect_fail "symlink output" 1 "refusing to follow" -- "$B/vxrecord" --source sim -c 10 -o "$T/link.vxt"
 
 # a newer, incompatible version: set an unknown incompat bit (header offset 8+4+8)
-python3 - "$T/t.vxt" "$T/newer.vxt" <<'PY'
-import struct, sys, zlib
-d = bytearray(open(sys.argv[1], 'rb').read())
-size = struct.unpack_from('<I', d, 4)[0]
-struct.pack_into('<I', d, 20, 0x80)          # incompat
-# recompute the header CRC-32C
-def crc32c(b):
-    c = 0xffffffff
-    for x in b:
-        c ^= x
-        for _ in range(8):
-            c = (c >> 1) ^ (0x82F63B78 if c & 1 else 0)
-    return c ^ 0xffffffff
-struct.pack_into('<I', d, 8 + size - 4, crc32c(bytes(d[8:8 + size - 4])))
-open(sys.argv[2], 'wb').write(d)
-PY
+set_header "$T/t.vxt" "$T/newer.vxt" 20 '<I' 0x80	# incompat
 expect_fail "newer version" 1 "newer vxtrace" -- "$B/vxreplay" "$T/newer.vxt"
 
 # truncated in the middle: opens, reads what came before, --verify names the offset

@@ -11,8 +11,8 @@
 # neither. A header named *_impl.h is its folder's alone: a file of another
 # folder includes the header that folder made for other layers instead (the
 # pairer's steps: common/pairer_steps.h), save those listed in shared_impl
-# below. A program (src/vxrecord,
-# src/vxreplay, src/vxtop) or the TUI library (src/tui) includes no private
+# below. A program (src/vxrecord, src/vxreplay, src/vxtop), their shared
+# command line (src/cli) or the TUI library (src/tui) includes no private
 # header of the library at all.
 . "${VXT_TOP:?}/tests/lib.sh"
 [ -n "${VXT_SAN:-}" ] && skip "reads the sources, no program runs: run once, not again under the sanitizers"
@@ -87,7 +87,7 @@ for h in include/vxtrace/*.h; do
 done
 
 # programs and the TUI library: public headers and their own only
-for f in $(find src/vxrecord src/vxreplay src/vxtop src/tui -name '*.[ch]' | sort); do
+for f in $(find src/vxrecord src/vxreplay src/vxtop src/cli src/tui -name '*.[ch]' | sort); do
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case ${inc%%/*} in
 		common|format|source|script|select|analysis|sink|query)

@@ -13,6 +13,7 @@
 #  - per object: spec[object] in an associative array, committed by an
 #    error, discarded after 50 events of the object.
 . "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/io_errors.inc"
 
 cd "$T" || exit 1
 script=$VXT_TOP/formats/profiles/io-errors.d
@@ -25,33 +26,15 @@ for seed in 3 7; do
 	"$B/vxreplay" t$seed.vxt --script "$script" --report events --format csv \
 		>pp$seed.csv 2>pp$seed.err || fail "io-errors.d events ($(cat pp$seed.err))"
 	[ -s pp$seed.err ] && fail "io-errors.d reported problems: $(cat pp$seed.err)"
-	awk -F, '
-		FNR == 1 { print; next }
-		{ row[FNR] = $0; p = $11; k = $2 "," $6 "," $7
-		  if (!(p in open)) { open[p] = 1; seg[p] = "" }
-		  if ($3 == "start") { out[k]++; infl[p]++ }
-		  if ($3 == "done" && out[k] > 0) { out[k]--; infl[p]-- }
-		  seg[p] = seg[p] " " FNR
-		  if ($3 == "done" && $9 != 0) {
-			if (infl[p] > 0) overlapped++
-			n = split(seg[p], idx, " "); for (i = 1; i <= n; i++) keep[idx[i]] = 1
-			delete open[p]
-		  } else if ($3 == "done" && infl[p] == 0) delete open[p]
-		}
-		END { for (i = 2; i <= FNR; i++) if (i in keep) print row[i]
-		      print overlapped + 0 >"overlap" }' all$seed.csv >pp-ref$seed.csv
+	io_errors_ref all$seed.csv overlap >pp-ref$seed.csv
 	[ "$(cat overlap)" -gt 0 ] && ok "seed $seed: $(cat overlap) failures with other I/O of the process in flight" ||
 		fail "seed $seed: no failure overlaps other I/O of its process: the test proves nothing"
 	if cmp -s pp-ref$seed.csv pp$seed.csv; then ok "seed $seed: io-errors.d = the reference ($(($(wc -l <pp$seed.csv) - 1)) events)"
 	else fail "seed $seed: io-errors.d differs from the reference: $(diff pp-ref$seed.csv pp$seed.csv | head -5)"; fi
-	all_err=$(awk -F, 'NR > 1 && $3 == "done" && $9 != 0' all$seed.csv | wc -l)
-	kept_err=$(awk -F, 'NR > 1 && $3 == "done" && $9 != 0' pp$seed.csv | wc -l)
+	all_err=$(failed_completions all$seed.csv)
+	kept_err=$(failed_completions pp$seed.csv)
 	expect_eq "seed $seed: failed completions kept by io-errors.d" "$kept_err" "$all_err"
-	orphans=$(awk -F, '
-		NR == FNR { if (FNR > 1 && $3 == "start") s[$1 "," $2 "," $6 "," $7 "," $11] = 1; next }
-		FNR > 1 && $3 == "done" && $9 != 0 &&
-		!(sprintf("%.0f", $1 - $8) "," $2 "," $6 "," $7 "," $11 in s) { n++ }
-		END { print n + 0 }' pp$seed.csv pp$seed.csv)
+	orphans=$(orphan_failures pp$seed.csv)
 	expect_eq "seed $seed: kept failures without their own start" "$orphans" 0
 done
 

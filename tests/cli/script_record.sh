@@ -14,6 +14,7 @@
 #    of both kinds, division by zero), aggregations reach standard output,
 #    the header names the script, and bad usage exits 2 on one line.
 . "$VXT_TOP/tests/lib.sh"
+. "$VXT_TOP/tests/cli/io_errors.inc"
 
 cd "$T" || exit 1
 script=$VXT_TOP/formats/profiles/io-errors.d
@@ -35,30 +36,14 @@ for seed in 3 7; do
 	else
 		fail "seed $seed: record and replay differ: $(diff replay$seed.csv kept$seed.csv | head -5)"
 	fi
-	awk -F, '
-		FNR == 1 { print; next }
-		{ row[FNR] = $0; p = $11; k = $2 "," $6 "," $7
-		  if (!(p in open)) { open[p] = 1; seg[p] = "" }
-		  if ($3 == "start") { out[k]++; infl[p]++ }
-		  if ($3 == "done" && out[k] > 0) { out[k]--; infl[p]-- }
-		  seg[p] = seg[p] " " FNR
-		  if ($3 == "done" && $9 != 0) {
-			n = split(seg[p], idx, " "); for (i = 1; i <= n; i++) keep[idx[i]] = 1
-			delete open[p]
-		  } else if ($3 == "done" && infl[p] == 0) delete open[p]
-		}
-		END { for (i = 2; i <= FNR; i++) if (i in keep) print row[i] }' all$seed.csv >ref$seed.csv
+	io_errors_ref all$seed.csv overlap >ref$seed.csv
 	if cmp -s ref$seed.csv kept$seed.csv; then ok "seed $seed: record time = the awk reference"
 	else fail "seed $seed: record time differs from the reference: $(diff ref$seed.csv kept$seed.csv | head -5)"; fi
-	all_err=$(awk -F, 'NR > 1 && $3 == "done" && $9 != 0' all$seed.csv | wc -l)
-	kept_err=$(awk -F, 'NR > 1 && $3 == "done" && $9 != 0' kept$seed.csv | wc -l)
+	all_err=$(failed_completions all$seed.csv)
+	kept_err=$(failed_completions kept$seed.csv)
 	[ "$all_err" -gt 0 ] || fail "seed $seed: no failure in the capture: the test proves nothing"
 	expect_eq "seed $seed: failed completions kept at record time" "$kept_err" "$all_err"
-	orphans=$(awk -F, '
-		NR == FNR { if (FNR > 1 && $3 == "start") s[$1 "," $2 "," $6 "," $7 "," $11] = 1; next }
-		FNR > 1 && $3 == "done" && $9 != 0 &&
-		!(sprintf("%.0f", $1 - $8) "," $2 "," $6 "," $7 "," $11 in s) { n++ }
-		END { print n + 0 }' kept$seed.csv kept$seed.csv)
+	orphans=$(orphan_failures kept$seed.csv)
 	expect_eq "seed $seed: kept failures without their own start" "$orphans" 0
 	kept=$(($(wc -l <kept$seed.csv) - 1))
 	grep -q "^vxrecord: script io-errors kept $kept of 200000 events\$" rec$seed.err &&

@@ -23,19 +23,13 @@ trap 'stop_vx; cleanup' EXIT
 "$B/vxtop" -b -c 8 -i 500ms -F json -s tracefs -O "$LNAME" </dev/null \
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
-i=0
 # recording once the instance traces with its completion event enabled
 ready() {
 	d=$(tracing_dir)/instances/vxtop-$VX
 	[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] &&
 		[ "$(cat "$d/events/block/block_rq_complete/enable" 2>/dev/null)" = 1 ]
 }
-while ! ready; do
-	kill -0 "$VX" 2>/dev/null || { fail "vxtop died: $(cat "$T/top.err")"; VX=; finish; }
-	i=$((i + 1))
-	[ $i -gt 100 ] && { fail "no instance vxtop-$VX after 10 s"; finish; }
-	sleep 0.1
-done
+wait_vxtop ready
 sleep 0.5
 for n in 1 2 3 4 5 6; do	# each fsync: a journal commit and a flush
 	dd if=/dev/zero of="$T/mnt/f$n" bs=4k count=4 conv=fsync 2>/dev/null || fail "dd $n"

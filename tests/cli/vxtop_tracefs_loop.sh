@@ -21,13 +21,7 @@ trap 'stop_vx; cleanup' EXIT
 	>"$T/top.json" 2>"$T/top.err" &
 VX=$!
 # the source is recording once its instance exists; then a little margin
-i=0
-while ! instance_exists "vxtop-$VX"; do
-	kill -0 "$VX" 2>/dev/null || { fail "vxtop died: $(cat "$T/top.err")"; VX=; finish; }
-	i=$((i + 1))
-	[ $i -gt 100 ] && { fail "no instance vxtop-$VX after 10 s"; finish; }
-	sleep 0.1
-done
+wait_vxtop instance_exists "vxtop-$VX"
 sleep 0.5
 fio --name=r --filename="$LOOP" --direct=1 --rw=randread --bs=4k --ioengine=psync \
 	--time_based --runtime=5 --rate_iops=1000 --size=200M --output-format=json \

@@ -89,6 +89,21 @@ kspec_files() {
 	ne=$(awk -F, '$3 == "done" && $9 != 0' "/tmp/$1-kern.csv" | wc -l)
 }
 
+# kspec_agree NAME [EXT]: the module's recorder exited 0, its file says
+# "speculation: kernel", and /tmp/NAME-user.EXT equals /tmp/NAME-kern.EXT
+# (EXT: csv, or sorted for the sorted copies)
+kspec_agree() {
+	[ $krc = 0 ] && vxreplay "/tmp/$1-kern.vxt" --info | grep -q 'speculation: kernel' &&
+		cmp -s "/tmp/$1-user.${2:-csv}" "/tmp/$1-kern.${2:-csv}"
+}
+
+# kspec_explain NAME [EXT]: after a failure, the module's file header and
+# where the two files differ
+kspec_explain() {
+	vxreplay "/tmp/$1-kern.vxt" --info | head -6
+	diff "/tmp/$1-user.${2:-csv}" "/tmp/$1-kern.${2:-csv}" | head -20
+}
+
 # The default source is kmod when /dev/vxtrace exists.
 if vxrecord -q -f -o /tmp/def.vxt -c 1 -d 1s 2>/tmp/def.err &&
    vxreplay /tmp/def.vxt --report summary --format json | grep -q '"source": "kmod"'; then
@@ -218,13 +233,11 @@ while [ $k -lt 4 ]; do
 done
 kspec_stop
 kspec_files ks /profiles errors-in-context
-if [ $krc = 0 ] && vxreplay /tmp/ks-kern.vxt --info | grep -q 'speculation: kernel' &&
-   cmp -s /tmp/ks-user.csv /tmp/ks-kern.csv && [ "$ne" = 4 ] && [ "$nk" -lt "$nf" ]; then
+if kspec_agree ks && [ "$ne" = 4 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec "errors-in-context in the module: $nk of $nf events, the 4 errors with their windows, as the profile applied to a full trace ($spec_line)"
 else
 	res FAIL record_kspec "exit $krc, $nk of $nf events, $ne errors; $(cat /tmp/ks-kern.err)"
-	vxreplay /tmp/ks-kern.vxt --info | head -6
-	diff /tmp/ks-user.csv /tmp/ks-kern.csv | head -20
+	kspec_explain ks
 fi
 
 # errors-flight (windows by count: 64 events before each error, 32 after,
@@ -248,13 +261,11 @@ dd if=/dev/nullb1 of=/dev/null bs=4k count=1 skip=$((BAD / 8)) iflag=direct 2>/d
 dd if=/dev/nullb1 of=/dev/null bs=4k count=60 skip=2800 iflag=direct 2>/dev/null
 kspec_stop
 kspec_files kf /profiles errors-flight
-if [ $krc = 0 ] && vxreplay /tmp/kf-kern.vxt --info | grep -q 'speculation: kernel' &&
-   cmp -s /tmp/kf-user.csv /tmp/kf-kern.csv && [ "$ne" = 7 ] && [ "$nk" -lt "$nf" ]; then
+if kspec_agree kf && [ "$ne" = 7 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec_flight "errors-flight (windows by count) in the module: $nk of $nf events, the 7 errors with their windows, as the profile applied to a full trace ($spec_line)"
 else
 	res FAIL record_kspec_flight "exit $krc, $nk of $nf events, $ne errors; $(cat /tmp/kf-kern.err)"
-	vxreplay /tmp/kf-kern.vxt --info | head -6
-	diff /tmp/kf-user.csv /tmp/kf-kern.csv | head -20
+	kspec_explain kf
 fi
 
 # A context keyed by pid in the module: a completion in interrupt context
@@ -282,14 +293,12 @@ no=$(awk -F, 'NR > 1 && $6 >= 80000' /tmp/kp-kern.csv | wc -l)
 # completions from the timer carry no task in the channel
 nirq=$(vxreplay /tmp/kp-full.vxt --report events --format csv |
 	awk -F, '$3 == "done" && $11 == 0' | wc -l)
-if [ $krc = 0 ] && vxreplay /tmp/kp-kern.vxt --info | grep -q 'speculation: kernel' &&
-   cmp -s /tmp/kp-user.csv /tmp/kp-kern.csv && [ "$ne" = 1 ] && [ "$no" = 0 ] &&
+if kspec_agree kp && [ "$ne" = 1 ] && [ "$no" = 0 ] &&
    [ "$nk" -gt 40 ] && [ "$nirq" = 0 ]; then
 	res PASS record_kspec_pid "a context keyed by pid in the module: $nk of $nf events, the failing process only, as the profile applied to a full trace; completions from a timer, every one given its issue's task ($spec_line)"
 else
 	res FAIL record_kspec_pid "exit $krc, $nk of $nf events, $ne errors, $no of the other process, $nirq completions without a task; $(cat /tmp/kp-kern.err)"
-	vxreplay /tmp/kp-kern.vxt --info | head -6
-	diff /tmp/kp-user.csv /tmp/kp-kern.csv | head -20
+	kspec_explain kp
 fi
 
 vxrecord -f --source kmod --objects nullb1 --profile-dir /profiles --profile per-process -d 1s \
@@ -336,14 +345,12 @@ unordered=$(awk -F, 'NR > 2 && $1 < last { n++ } NR > 1 { last = $1 } END { prin
 # stamp and its queueing (the kernel file's order is checked just above)
 sort /tmp/kr-user.csv >/tmp/kr-user.sorted
 sort /tmp/kr-kern.csv >/tmp/kr-kern.sorted
-if [ $krc = 0 ] && vxreplay /tmp/kr-kern.vxt --info | grep -q 'speculation: kernel' &&
-   cmp -s /tmp/kr-user.sorted /tmp/kr-kern.sorted && [ "$nslow" -ge 28 ] && [ "$ndone" = "$nslow" ] &&
+if kspec_agree kr sorted && [ "$nslow" -ge 28 ] && [ "$ndone" = "$nslow" ] &&
    [ "$unordered" = 0 ] && [ "$nk" -lt "$nf" ]; then
 	res PASS record_kspec_slow "slow-io in the module: $nk of $nf events, the $nslow slow I/Os with their starts in time order, as the profile applied to a full trace ($spec_line)"
 else
 	res FAIL record_kspec_slow "exit $krc, $nk of $nf events, $ndone slow completions kept of $nslow, $unordered out of order; $(cat /tmp/kr-kern.err)"
-	vxreplay /tmp/kr-kern.vxt --info | head -6
-	diff /tmp/kr-user.sorted /tmp/kr-kern.sorted | head -20
+	kspec_explain kr sorted
 fi
 
 # At the device's full rate: fio random reads (psync) on a null_blk failing

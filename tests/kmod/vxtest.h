@@ -93,6 +93,7 @@ struct reader {
 uint32_t dev_of(const char *path);
 int chan_open(unsigned long bufsize, int flags);
 int chan_want(int fd, unsigned long cmd, uint32_t type, uint32_t val);
+int chan_trace_path(const char *path, uint32_t type, uint32_t *dev, int *fd);
 int chan_info(int fd, struct voliot_info *info);
 void tally_free(struct tally *t);
 int announced(const struct tally *t, uint32_t dev);

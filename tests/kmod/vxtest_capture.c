@@ -7,17 +7,15 @@
 
 int t_exact(const char *path, size_t n)
 {
-	uint32_t dev = dev_of(path);
+	uint32_t dev;
 	struct tally t = { 0 };
 	struct io *ios = make_ios(n, 8192);
 	size_t k;
 	int fd, errs, rc;
 
-	CHECK(dev, "%s is not a block device", path);
-	fd = chan_open(0, 0);
-	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
-	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
-	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = chan_trace_path(path, VOLIOT_WANT_DEV, &dev, &fd);
+	if (rc)
+		return rc;
 	rc = do_io(path, ios, n, &errs);
 	CHECK(!rc && !errs, "I/O failed (%d errors)", errs);
 	rc = drain(fd, &t, 1 << 16);
@@ -62,17 +60,15 @@ const struct voliot_io_rec *find_io(const struct tally *t, unsigned type,
 /* A read over a bad range fails with EIO at the request level. */
 int t_badblocks(const char *path, uint64_t bad)
 {
-	uint32_t dev = dev_of(path);
+	uint32_t dev;
 	struct io ios[2] = { { 0, bad, 4096 }, { 0, bad + 4096, 4096 } };
 	const struct voliot_io_rec *r;
 	struct tally t = { 0 };
 	int fd, errs, rc;
 
-	CHECK(dev, "%s is not a block device", path);
-	fd = chan_open(0, 0);
-	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
-	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DISK, dev);
-	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = chan_trace_path(path, VOLIOT_WANT_DISK, &dev, &fd);
+	if (rc)
+		return rc;
 	rc = do_io(path, ios, 2, &errs);
 	CHECK(!rc && errs == 1, "expected exactly one failed read, got %d", errs);
 	drain(fd, &t, 1 << 16);
@@ -95,17 +91,15 @@ int t_badblocks(const char *path, uint64_t bad)
 /* A dm "error" target fails bios before any request exists. */
 int t_dmerror(const char *path)
 {
-	uint32_t dev = dev_of(path);
+	uint32_t dev;
 	struct io ios[3] = { { 0, 0, 4096 }, { 0, 512, 8192 }, { 1, 1024, 4096 } };
 	struct tally t = { 0 };
 	size_t i, nerr = 0;
 	int fd, errs, rc;
 
-	CHECK(dev, "%s is not a block device", path);
-	fd = chan_open(0, 0);
-	CHECK(fd >= 0, "open/init: %s", strerror(-fd));
-	rc = chan_want(fd, VOLIOT_IO_TRACE, VOLIOT_WANT_DEV, dev);
-	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	rc = chan_trace_path(path, VOLIOT_WANT_DEV, &dev, &fd);
+	if (rc)
+		return rc;
 	rc = do_io(path, ios, 3, &errs);
 	CHECK(!rc && errs == 3, "expected 3 failed I/Os, got %d", errs);
 	drain(fd, &t, 1 << 16);

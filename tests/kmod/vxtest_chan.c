@@ -44,6 +44,22 @@ int chan_want(int fd, unsigned long cmd, uint32_t type, uint32_t val)
 	return ioctl(fd, cmd, &wl) < 0 ? -errno : 0;
 }
 
+/* A channel tracing the block device at @path, chosen by @type
+ * (VOLIOT_WANT_DEV or VOLIOT_WANT_DISK): its dev in *@dev, the channel in
+ * *@fd. @return 0, or result()'s failure, said. */
+int chan_trace_path(const char *path, uint32_t type, uint32_t *dev, int *fd)
+{
+	int rc;
+
+	*dev = dev_of(path);
+	CHECK(*dev, "%s is not a block device", path);
+	*fd = chan_open(0, 0);
+	CHECK(*fd >= 0, "open/init: %s", strerror(-*fd));
+	rc = chan_want(*fd, VOLIOT_IO_TRACE, type, *dev);
+	CHECK(!rc, "VOLIOT_IO_TRACE: %s", strerror(-rc));
+	return 0;
+}
+
 int chan_info(int fd, struct voliot_info *info)
 {
 	return ioctl(fd, VOLIOT_GET_INFO, info) < 0 ? -errno : 0;

@@ -5,8 +5,7 @@
 # table and the detail overlay show the same escapes.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
-cc -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" "$VXT_TOP/tests/cli/mkhostile.c" \
-	"$B/libvxtrace.a" -lzstd -lm -o "$T/mkhostile" || { echo "cannot build the trace writer"; exit 77; }
+build_tool mkhostile "$VXT_TOP/tests/cli/mkhostile.c"
 "$T/mkhostile" "$T/h.vxt" || fail "mkhostile"
 start 140 40 "$B/vxreplay" "$T/h.vxt"
 wait_for 'events 60/60'

@@ -6,11 +6,7 @@
 # keeps every earlier phase (an interval is unknown there: false).
 . "$VXT_TOP/tests/tui/tmux.inc"
 
-data=${VXT_SHARED:-$VXT_TOP/../shared}/data/blktrace/centos7-sda
-[ -d "$data" ] || { echo "$data absent: skipped"; exit 77; }
-"$B/vxrecord" -q --import blktrace "$data/sda" -o "$T/c.vxt" || fail "import failed"
-"$B/vxreplay" "$T/c.vxt" --report events --format csv >"$T/ev.csv" || fail "events failed"
-awk -F, -f "$VXT_TOP/tests/cli/ivpair.awk" "$T/ev.csv" >"$T/iv"
+centos7_intervals
 total=$(($(wc -l <"$T/ev.csv") - 1))
 median() {
 	awk -v c="$1" '$c != "-" { print $c }' "$T/iv" | sort -n |

@@ -10,11 +10,7 @@
 # breakdown is not available.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
-data=${VXT_SHARED:-$VXT_TOP/../shared}/data/blktrace/centos7-sda
-[ -d "$data" ] || { echo "$data absent: skipped"; exit 77; }
-"$B/vxrecord" -q --import blktrace "$data/sda" -o "$T/c.vxt" || fail "import failed"
-"$B/vxreplay" "$T/c.vxt" --report events --format csv >"$T/ev.csv" || fail "events failed"
-awk -F, -f "$VXT_TOP/tests/cli/ivpair.awk" "$T/ev.csv" >"$T/iv"
+centos7_intervals
 total=$(($(wc -l <"$T/ev.csv") - 1))
 NB=51	# the timeline's bins at 60 columns: one per column right of the labels
 

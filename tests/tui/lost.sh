@@ -3,12 +3,7 @@
 # under the timeline where they happened, and listed.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
-# a sanitizer build's library needs the sanitizers at link time too
-san=
-nm "$B/libvxtrace.a" 2>/dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
-cc $san -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" "$VXT_TOP/tests/tui/mklost.c" "$B/libvxtrace.a" \
-	$(pkg-config --libs libzstd yaml-0.1 libtracefs libtraceevent) -lm -lpthread \
-	-o "$T/mklost" || { echo "cannot build the trace writer"; exit 77; }
+build_tool mklost "$VXT_TOP/tests/tui/mklost.c"
 "$T/mklost" "$T/lost.vxt" || fail "mklost failed"
 
 start 120 40 "$B/vxreplay" "$T/lost.vxt"

@@ -2,27 +2,8 @@
 # vxtop_fade.sh - an object that goes idle fades: it stays in the table, drawn
 # dim, and sinks over a few intervals instead of jumping to the bottom.
 # beta is the busiest writer until --filter cuts its events off at 2 s.
-set -u
-B=${VXT_BUILD:?}
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
-T=$(mktemp -d)
-SOCK=vxtop-fade-$$
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen:"
-	tm capture-pane -p -t vx 2>/dev/null
-	exit 1
-}
-screen() { tm capture-pane -p -t vx; }
-first_row() { screen | awk '/^OBJECT/ { getline; print $1; exit }'; }
-row() { screen | awk -v n="$1" '$1 == n { print; exit }'; }
+. "$VXT_TOP/tests/tui/tmux.inc"
+
 # wait_until SECONDS CMD...: until CMD succeeds
 wait_until() {
 	n=$(($1 * 10)); shift
@@ -40,15 +21,15 @@ gamma_first() { [ "$(first_row)" = gamma ]; }
 
 # w/s: beta ~7200, gamma ~1200, alpha 0 (reads only)
 OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3,gamma:seq:50:64k:3ms:1"
-tm -f /dev/null new-session -d -s vx -x 120 -y 20 \
-	"$B/vxtop --no-color -s sim --seed 4 --rate 24000 --sim-objects '$OBJS' --sim-errors none --sort w/s --filter 'object != \"beta\" || time < 2s'; sleep 60"
+start 120 20 "$B/vxtop --no-color -s sim --seed 4 --rate 24000 --sim-objects '$OBJS'" \
+	"--sim-errors none --sort w/s --filter 'object != \"beta\" || time < 2s'"
 
 wait_until 5 beta_busy || fail "beta never busy"
 [ "$(first_row)" = beta ] || fail "the busiest writer is not first"
 # the first idle interval: beta shows nothing but keeps its place, dimmed
 wait_until 4 beta_idle || fail "beta never went idle"
 [ "$(first_row)" = beta ] || fail "beta jumped as soon as it went idle"
-tm capture-pane -e -p -t vx | grep "beta" | grep -q "$(printf '\033')\[2m" ||
+screen_esc | grep "beta" | grep -q "$(printf '\033')\[2m" ||
 	fail "idle beta not drawn dim"
 screen | grep -q "objects 3 (1 idle)" || fail "header does not count the idle object"
 # then it sinks below gamma, without leaving the table

@@ -3,39 +3,8 @@
 # objects at their configured rates, sorting keys reorder the table, the error
 # ticker shows the scheduled errors, pause freezes the table while counting
 # goes on, the other screens open, and q / SIGTERM restore the terminal.
-set -u
-B=${VXT_BUILD:?}
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
-T=$(mktemp -d)
-SOCK=vxtop-live-$$
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen:"
-	tm capture-pane -p -t vx 2>/dev/null
-	exit 1
-}
-screen() { tm capture-pane -p -t vx; }
-# wait_for TEXT [SECONDS]: until the screen shows TEXT
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-5} * 10)) ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	fail "screen never showed '$1'"
-}
-# row NAME: the table row of object NAME
-row() { screen | awk -v n="$1" '$1 == n { print; exit }'; }
-# first object row under the column titles
-first_row() { screen | awk '/^OBJECT/ { getline; print $1; exit }'; }
+. "$VXT_TOP/tests/tui/tmux.inc"
+
 header_total() { screen | sed -n '1s/.* total \([^ ]*\).*/\1/p'; }
 num() {	# "7.5k" -> 7500
 	echo "$1" | awk '{ v = $1; m = 1; if (v ~ /k$/) m = 1000; if (v ~ /M$/) m = 1e6;
@@ -49,8 +18,8 @@ near() {	# near VALUE WANT PERCENT
 # 2400; 1 in 200 I/Os is a flush. Errors at 1 s, 1.5 s and, during the pause, 6 s.
 OBJS="alpha:rand:100:4k:1ms:1,beta:rand:0:8k:2ms:3,gamma:seq:50:64k:3ms:1"
 ERRS="beta@1s+7:EIO,alpha@1500ms+3:ENOSPC,gamma@6s+4:EIO"
-tm -f /dev/null new-session -d -s vx -x 150 -y 40 \
-	"$B/vxtop -s sim --seed 3 --rate 24000 --sim-objects '$OBJS' --sim-errors '$ERRS' --sort r/s; echo EXIT=\$? >$T/exit; sleep 60"
+start 150 40 "$B/vxtop -s sim --seed 3 --rate 24000 --sim-objects '$OBJS' --sim-errors '$ERRS'" \
+	"--sort r/s; echo EXIT=\$? >$T/exit"
 
 # --- objects and rates
 wait_for "^alpha " 5
@@ -71,26 +40,26 @@ trend() { screen | awk -v n="$1" '/^OBJECT/ { c = index($0, "IO/s trend") }
 
 # --- sorting: by r/s alpha leads; '>' sorts by w/s (beta leads); 'I' reverses
 [ "$(first_row)" = alpha ] || fail "sorted by r/s, first row $(first_row)"
-tm send-keys -t vx '>'
+keys '>'
 wait_for "sort w/s desc" 2
 [ "$(first_row)" = beta ] || fail "sorted by w/s, first row $(first_row)"
-tm send-keys -t vx 'I'
+keys 'I'
 wait_for "sort w/s asc" 2
 [ "$(first_row)" = alpha ] || fail "sorted by w/s ascending, first row $(first_row)"
-tm send-keys -t vx '<' '<'
+keys '<' '<'
 wait_for "sort OBJECT" 2
 [ "$(first_row)" = alpha ] || fail "sorted by name, first row $(first_row)"
 # F6: the sort menu; Esc leaves it unchanged, Enter picks (wMB/s: gamma
 # writes ~78 MB/s, beta ~59)
-tm send-keys -t vx F6
-wait_for "Sort by (Enter, Esc)" 2
-tm send-keys -t vx Down Escape
+keys F6
+wait_for "Sort by \\(Enter, Esc\\)" 2
+keys Down Escape
 sleep 0.3
 screen | grep -q "Sort by" && fail "Esc left the sort menu open"
 screen | grep -q "sort OBJECT" || fail "Esc in the sort menu changed the sort"
-tm send-keys -t vx F6
-wait_for "Sort by (Enter, Esc)" 2
-tm send-keys -t vx Down Down Down Down Enter
+keys F6
+wait_for "Sort by \\(Enter, Esc\\)" 2
+keys Down Down Down Down Enter
 wait_for "sort wMB/s desc" 2
 screen | grep -q "Sort by" && fail "Enter left the sort menu open"
 [ "$(first_row)" = gamma ] || fail "sorted by wMB/s, first row $(first_row)"
@@ -111,7 +80,7 @@ for s in $secs; do
 done
 
 # --- pause: the table freezes, the header keeps counting (gamma fails at 6 s)
-tm send-keys -t vx ' '
+keys ' '
 wait_for "PAUSED" 2
 before=$(screen | sed -n '3,7p')
 total1=$(header_total)
@@ -122,72 +91,72 @@ screen | grep -q "PAUSED" || fail "pause lost"
 [ "$(screen | sed -n '3,7p')" = "$before" ] || fail "table changed while paused"
 total2=$(header_total)
 [ "$(num "$total2")" -gt "$(num "$total1")" ] || fail "no counting while paused ($total1 -> $total2)"
-tm send-keys -t vx ' '
+keys ' '
 sleep 0.5
 screen | grep -q "PAUSED" && fail "still paused"
 screen | grep -q "gamma EIO x4" || fail "ticker lacks the errors made during the pause"
 
 # --- other screens
-tm send-keys -t vx Enter
+keys Enter
 wait_for "op mix" 2
 screen | grep -q "latency" || fail "detail without latency histogram"
 screen | grep -q "LBA heatmap" || fail "detail without LBA heatmap"
-tm send-keys -t vx Escape
+keys Escape
 wait_for "^OBJECT" 2
-tm send-keys -t vx h
+keys h
 wait_for "heatmap of IO/s" 2
 for o in alpha beta gamma; do
 	# a cell per interval of the run so far (error marks take one or two)
 	n=$(row $o | sed "s/^$o//" | tr -d ' ' | wc -m)
 	[ "$n" -ge 6 ] || fail "the heatmap strip of $o has $n cells"
 done
-tm send-keys -t vx M
+keys M
 wait_for "heatmap of MiB/s" 2
-tm send-keys -t vx e
+keys e
 wait_for "ENOSPC" 2
 screen | grep -q "^TIME" || fail "error list without its table"
 # e again: the next (older) error comes first, as vxreplay's e; E back
 err_row() { screen | awk -v k="$1" '/^TIME/ { for (i = 0; i < k; i++) getline; print; exit }'; }
 second=$(err_row 2)
 first=$(err_row 1)
-tm send-keys -t vx e
+keys e
 sleep 0.3
 [ "$(err_row 1)" = "$second" ] || fail "e did not move to the next error"
-tm send-keys -t vx E
+keys E
 sleep 0.3
 [ "$(err_row 1)" = "$first" ] || fail "E did not move back to the previous error"
-tm send-keys -t vx '?'
+keys '?'
 wait_for "Keys" 2
-tm send-keys -t vx Escape
-tm send-keys -t vx Escape
+keys Escape
+keys Escape
 # --- filter
-tm send-keys -t vx f
-wait_for "filter (glob" 2
-tm send-keys -t vx 'b' 'e' '*' Enter
+keys f
+wait_for "filter \\(glob" 2
+keys 'b' 'e' '*' Enter
 wait_for "filter be\*" 2
 row alpha | grep -q . && fail "alpha shown with filter be*"
 row beta | grep -q . || fail "beta hidden with filter be*"
 # --- interval
-tm send-keys -t vx D
+keys D
 wait_for "interval 2.00s" 2
-tm send-keys -t vx d d
+keys d d
 wait_for "interval 500.0ms" 2
 screen | grep -q "^vxtop .*interval 500.0ms" || fail "header does not show the new interval"
 
 # --- q quits and restores the terminal
-tm send-keys -t vx q
+keys q
 i=0; while [ ! -s "$T/exit" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "EXIT=0" "$T/exit" 2>/dev/null || fail "q: no clean exit ($(cat "$T/exit" 2>/dev/null))"
-[ "$(tm display -p -t vx '#{alternate_on}')" = 0 ] || fail "terminal left in the alternate screen"
+[ "$(tm display -p -t t '#{alternate_on}')" = 0 ] || fail "terminal left in the alternate screen"
 
 # --- SIGTERM restores the terminal too
 rm -f "$T/exit"
-tm respawn-pane -k -t vx "sh -c 'echo \$\$ >$T/pid; exec $B/vxtop -s sim'; echo EXIT=\$? >$T/exit; sleep 60"
+tm respawn-pane -k -t t "sh -c 'echo \$\$ >$T/pid; exec $B/vxtop -s sim'; echo EXIT=\$? >$T/exit; sleep 60"
 wait_for "^OBJECT" 5
 pid=$(cat "$T/pid" 2>/dev/null)
 [ -n "$pid" ] || fail "no vxtop process"
 kill -TERM "$pid"
 i=0; while [ ! -s "$T/exit" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "EXIT=" "$T/exit" 2>/dev/null || fail "SIGTERM: vxtop did not stop"
-[ "$(tm display -p -t vx '#{alternate_on}')" = 0 ] || fail "SIGTERM left the alternate screen on"
+[ "$(tm display -p -t t '#{alternate_on}')" = 0 ] || fail "SIGTERM left the alternate screen on"
 echo ok

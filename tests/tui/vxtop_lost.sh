@@ -5,11 +5,7 @@
 # the total, highlighted.
 . "$VXT_TOP/tests/tui/tmux.inc"
 
-san=
-nm "$B/libvxtrace.a" 2>/dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
-cc $san -std=c11 -D_GNU_SOURCE -I"$VXT_TOP/include" "$VXT_TOP/tests/tui/mklost.c" "$B/libvxtrace.a" \
-	$(pkg-config --libs libzstd yaml-0.1 libtracefs libtraceevent) -lm -lpthread \
-	-o "$T/mklost" || { echo "cannot build the trace writer"; exit 77; }
+build_tool mklost "$VXT_TOP/tests/tui/mklost.c"
 
 # live_trace FILE: mklost writes FILE as it happens; returns once it exists
 live_trace() {

@@ -2,6 +2,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
@@ -137,4 +138,58 @@ void ut_model_close(struct vr_model *m, const char *path)
 	unlink(path);
 	snprintf(marks, sizeof(marks), "%s.marks", path);
 	unlink(marks);
+}
+
+int ut_script_sink(void *arg, const struct vxt_script_rec *r)
+{
+	struct ut_script_out *u = arg;
+
+	if (r->len) {
+		u->text = realloc(u->text, u->tlen + r->len + 1);
+		ck_assert_ptr_nonnull(u->text);
+		memcpy(u->text + u->tlen, r->text, r->len);
+		u->tlen += r->len;
+		u->text[u->tlen] = '\0';
+	}
+	if (r->has_event) {
+		if (u->n == u->cap) {
+			u->cap = u->cap ? 2 * u->cap : 256;
+			u->ord = realloc(u->ord, u->cap * sizeof(*u->ord));
+			ck_assert_ptr_nonnull(u->ord);
+		}
+		u->ord[u->n++] = r->ordinal;
+	}
+	return 0;
+}
+
+void ut_script_out_free(struct ut_script_out *u)
+{
+	free(u->ord);
+	free(u->text);
+}
+
+struct vxt_event ut_io_event(uint64_t t, unsigned phase, unsigned op, uint64_t sector)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = (uint8_t)phase;
+	ev.op = (uint8_t)op;
+	ev.sector = sector;
+	ev.bytes = 4096;
+	return ev;
+}
+
+struct vxt_event ut_lost_event(uint64_t t, unsigned op, uint64_t count, uint64_t lost_io)
+{
+	struct vxt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.phase = VXT_PH_LOST;
+	ev.op = (uint8_t)op;
+	ev.sector = count;
+	ev.lost_io = lost_io;
+	return ev;
 }

@@ -1,6 +1,6 @@
-/* fixture.h - what several unit suites share: the one random generator and
- * a trace of random overlapping I/O written to a temporary file, and checks
- * of the browser model against it
+/* fixture.h - what several unit suites share: the one random generator, a
+ * trace of random overlapping I/O written to a temporary file, checks of the
+ * browser model against it, and a script sink that keeps what it is given
  *
  * ut_rand() is xorshift64 (shifts 13, 7, 17): each suite keeps its own state,
  * seeded with a constant, so its draws are the same at every run. The bench
@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "vxtrace/event.h"
 
 /* the next value of the generator whose state is *s (never seed it with 0) */
 static inline uint64_t ut_rand(uint64_t *s)
@@ -27,10 +29,17 @@ static inline uint64_t ut_rand_below(uint64_t *s, uint64_t n)
 	return ut_rand(s) % n;
 }
 
-struct vxt_event;
 struct vr_model;
 
 #define UT_SEC 1000000000ull
+
+/* A 4 KiB I/O event: @phase (enum vxt_phase) of @op at @t on @sector, every
+ * other field 0. */
+struct vxt_event ut_io_event(uint64_t t, unsigned phase, unsigned op, uint64_t sector);
+
+/* A lost event at @t: @count events of @op lost, naming the I/O @lost_io
+ * (vxt_lost_io_pack(); 0: none). */
+struct vxt_event ut_lost_event(uint64_t t, unsigned op, uint64_t count, uint64_t lost_io);
 
 /* A trace of nio I/Os (a start and a done each) on the first nobjs of sda,
  * sdb and dm-0. Per I/O, drawn in this order: the latency (10 us plus a draw
@@ -63,6 +72,23 @@ struct vxt_timeline;
  * events, completions and failed completions of evs counted per bin. */
 void ut_check_bins(const struct vxt_timeline *tl, const struct vxt_event *evs, size_t nev,
 		   uint64_t w0, uint64_t w1);
+
+struct vxt_script_rec;
+
+/* What a script run gave its sink: the ordinals of the events it recorded
+ * (ord[0..n)) and all its text (NUL-terminated; NULL before any). Start
+ * from { 0 }; free with ut_script_out_free(). */
+struct ut_script_out {
+	uint64_t *ord;
+	size_t n, cap;
+	char *text;
+	size_t tlen;
+};
+
+/* a vxt_script sink collecting into the struct ut_script_out at arg */
+int ut_script_sink(void *arg, const struct vxt_script_rec *r);
+
+void ut_script_out_free(struct ut_script_out *u);
 
 /* runs the browser model's jobs to the end */
 void ut_model_finish(struct vr_model *m);

@@ -170,11 +170,20 @@ START_TEST(filtered_object_figures)
 }
 END_TEST
 
+/* Writes the marks sidecar: @fmt with one time, @t. */
+static void write_marks(const char *fmt, uint64_t t)
+{
+	FILE *f = fopen(marks, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, fmt, (unsigned long long)t);
+	fclose(f);
+}
+
 START_TEST(marks_come_back)
 {
 	struct vr_model m;
 	struct stat st;
-	FILE *f;
 
 	make_trace();
 	unlink(marks);
@@ -198,10 +207,7 @@ START_TEST(marks_come_back)
 	vr_model_close(&m);
 
 	/* the sidecar of another file: the mark at the wrong time is dropped */
-	f = fopen(marks, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "vxreplay-marks 1\n7 %llu\n9 1\n", (unsigned long long)evs[7].time_ns);
-	fclose(f);
+	write_marks("vxreplay-marks 1\n7 %llu\n9 1\n", evs[7].time_ns);
 	ck_assert_msg(vr_model_open(&m, path) == 0, "%s", m.err);
 	ck_assert_uint_eq(m.nmarks, 1);
 	ck_assert_uint_eq(m.marks[0].ord, 7);
@@ -209,10 +215,7 @@ START_TEST(marks_come_back)
 	vr_model_close(&m);
 
 	/* a malformed line: named, the marks before it kept */
-	f = fopen(marks, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "vxreplay-marks 1\n7 %llu\n8 +9\n", (unsigned long long)evs[7].time_ns);
-	fclose(f);
+	write_marks("vxreplay-marks 1\n7 %llu\n8 +9\n", evs[7].time_ns);
 	ck_assert_msg(vr_model_open(&m, path) == 0, "%s", m.err);
 	ck_assert_uint_eq(m.nmarks, 1);
 	ck_assert_msg(strstr(m.note, ".marks:3: want \"ORDINAL TIME_NS\""), "note: %s", m.note);

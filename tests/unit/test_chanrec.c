@@ -72,6 +72,58 @@ static void check_seen(const struct seen *s)
 	ck_assert_uint_eq(s->recs[4].u.clock.real_ns, 2);
 }
 
+/* A start and a done in full at @buf (the ones packed, compact and pair
+ * records are told against). @return their length. */
+static size_t full_start_done(uint8_t *buf)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
+				    1000000, 800, 0, "fio" };
+	size_t n = 0;
+
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	io.type = VOLIOT_REC_IO_DONE;
+	io.pid = 0;
+	io.time_ns = 1050000;
+	io.latency_ns = 50000;
+	memset(io.comm, 0, sizeof(io.comm));
+	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	return n;
+}
+
+/* A start in full at @buf, for the malformed records after it. @return its length. */
+static size_t small_start(uint8_t *buf)
+{
+	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
+				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
+
+	memcpy(buf, &io, sizeof(io));
+	return sizeof(io);
+}
+
+/* @buf's @len bytes are malformed after the @good bytes before. */
+static void bad(const uint8_t *buf, size_t len, size_t good)
+{
+	struct vxt_chandec d;
+
+	vxt_chandec_init(&d);
+	ck_assert_int_eq(vxt_chandec_feed(&d, buf, len, NULL, NULL), -EBADMSG);
+	ck_assert_uint_eq(d.offset, good);
+}
+
+/* Feed @buf's @n bytes into a new @d in two parts cut at @cut, collecting
+ * into @s: @want records, every byte taken. */
+static void feed_cut(struct vxt_chandec *d, struct seen *s, const uint8_t *buf, size_t n,
+		     size_t cut, int want)
+{
+	memset(s, 0, sizeof(*s));
+	vxt_chandec_init(d);
+	ck_assert_int_eq(vxt_chandec_feed(d, buf, cut, collect, s), 0);
+	ck_assert_int_eq(vxt_chandec_feed(d, buf + cut, n - cut, collect, s), 0);
+	ck_assert_int_eq(s->n, want);
+	ck_assert_uint_eq(d->offset, n);
+}
+
 START_TEST(split_everywhere)
 {
 	uint8_t buf[512];
@@ -178,13 +230,9 @@ START_TEST(remap_source)
 	memcpy(buf, &r, sizeof(r));
 	memcpy(buf + sizeof(r), &old, sizeof(old));
 	for (cut = 0; cut <= sizeof(buf); cut++) {
-		struct seen s = { 0 };
+		struct seen s;
 
-		vxt_chandec_init(&d);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, sizeof(buf) - cut, collect, &s), 0);
-		ck_assert_int_eq(s.n, 2);
-		ck_assert_uint_eq(d.offset, sizeof(buf));
+		feed_cut(&d, &s, buf, sizeof(buf), cut, 2);
 		ck_assert_int_eq(s.types[0], VOLIOT_REC_REMAP);
 		ck_assert_uint_eq(s.recs[0].len, sizeof(r));
 		ck_assert_uint_eq(s.recs[0].u.io.sector, 123456);
@@ -250,21 +298,12 @@ static size_t pk(uint8_t *out, uint8_t kind, uint16_t f, const uint64_t *v, cons
  * a time delta, a new comm, a full packed start; split at every byte. */
 START_TEST(packed)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
-				    1000000, 800, 0, "fio" };
 	uint8_t buf[512];
-	size_t n = 0, cut, i;
+	size_t n, cut, i;
 	struct vxt_chandec d;
 	struct seen s;
 
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
-	io.type = VOLIOT_REC_IO_DONE;
-	io.pid = 0;
-	io.time_ns = 1050000;
-	io.latency_ns = 50000;
-	memset(io.comm, 0, sizeof(io.comm));
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	n = full_start_done(buf);
 	/* start: 10 us later, the next sector (800 + 8) left out */
 	n += pk(buf + n, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA, (uint64_t[]){ 60000 }, NULL);
 	/* done: time delta, sector 808 left out, latency, error */
@@ -280,12 +319,7 @@ START_TEST(packed)
 		(uint64_t[]){ VOLIOT_OP_WRITE, 0, 3, VOLIOT_MKDEV(8, 16), 7, 512, 0, 5000000, 99,
 			      1ull << 33 }, "dd");
 	for (cut = 0; cut <= n; cut++) {
-		memset(&s, 0, sizeof(s));
-		vxt_chandec_init(&d);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
-		ck_assert_int_eq(s.n, 6);
-		ck_assert_uint_eq(d.offset, n);
+		feed_cut(&d, &s, buf, n, cut, 6);
 		for (i = 0; i < 6; i++) {
 			ck_assert_uint_eq(s.recs[i].len, sizeof(struct voliot_io_rec));
 			ck_assert(vxt_chanrec_is_io(s.types[i]));
@@ -329,8 +363,7 @@ END_TEST
  * kind that is not a start, done or requeue, both time fields. */
 START_TEST(packed_malformed)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
+	const size_t io = sizeof(struct voliot_io_rec);
 	uint8_t buf[256];
 	struct vxt_chandec d;
 	size_t n;
@@ -339,34 +372,34 @@ START_TEST(packed_malformed)
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
 	/* with a start before it: fine; as a done: no done before it */
-	memcpy(buf, &io, sizeof(io));
-	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
+	small_start(buf);
+	n = io + pk(buf + io, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
 			    (uint64_t[]){ 5 }, NULL);
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
-	buf[sizeof(io) + 2] = VOLIOT_REC_IO_DONE;
+	buf[io + 2] = VOLIOT_REC_IO_DONE;
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
-	ck_assert_uint_eq(d.offset, sizeof(io));
-	buf[sizeof(io) + 2] = VOLIOT_REC_ERROR;
+	ck_assert_uint_eq(d.offset, io);
+	buf[io + 2] = VOLIOT_REC_ERROR;
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
-	buf[sizeof(io) + 2] = VOLIOT_REC_IO_START;
-	buf[sizeof(io)]++;			/* one byte more than its fields */
+	buf[io + 2] = VOLIOT_REC_IO_START;
+	buf[io]++;			/* one byte more than its fields */
 	buf[n++] = 0;
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
-	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA |
+	n = io + pk(buf + io, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA |
 			    VOLIOT_PK_TIME, (uint64_t[]){ 5, 6 }, NULL);
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
-	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
+	n = io + pk(buf + io, VOLIOT_REC_IO_START, VOLIOT_PK_TIME_DELTA,
 			    (uint64_t[]){ 5 }, NULL);
-	buf[sizeof(io) + 4] |= 0x40;		/* bit 14: unknown */
+	buf[io + 4] |= 0x40;		/* bit 14: unknown */
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
 	/* a comm longer than 16 bytes */
-	n = sizeof(io) + pk(buf + sizeof(io), VOLIOT_REC_IO_START, VOLIOT_PK_COMM, NULL,
+	n = io + pk(buf + io, VOLIOT_REC_IO_START, VOLIOT_PK_COMM, NULL,
 			    "0123456789abcdefg");
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), -EBADMSG);
@@ -420,21 +453,12 @@ static size_t cp(uint8_t *out, uint8_t head, uint64_t more, const uint64_t *v, s
  * before the latest (a sector less than its start's); split at every byte. */
 START_TEST(compact)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
-				    1000000, 800, 0, "fio" };
 	uint8_t buf[512];
-	size_t n = 0, cut, i;
+	size_t n, cut, i;
 	struct vxt_chandec d;
 	struct seen s;
 
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
-	io.type = VOLIOT_REC_IO_DONE;
-	io.pid = 0;
-	io.time_ns = 1050000;
-	io.latency_ns = 50000;
-	memset(io.comm, 0, sizeof(io.comm));
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	n = full_start_done(buf);
 	n += cp(buf + n, 0 | VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0,
 		(uint64_t[]){ ZZ(60000), 5000 }, 2, NULL);
 	n += cp(buf + n, 1 | REF(1) | VOLIOT_CP_TIME | VOLIOT_CP_MORE,
@@ -447,14 +471,9 @@ START_TEST(compact)
 		"kworker/0:1H");
 	n += cp(buf + n, 1 | REF(2) | VOLIOT_CP_TIME | VOLIOT_CP_MORE, VOLIOT_CPM_SECTOR,
 		(uint64_t[]){ ZZ(40000), ZZ(-8) }, 2, NULL);
-	ck_assert_uint_lt(n - 2 * sizeof(io), 4 * 20);
+	ck_assert_uint_lt(n - 2 * sizeof(struct voliot_io_rec), 4 * 20);
 	for (cut = 0; cut <= n; cut++) {
-		memset(&s, 0, sizeof(s));
-		vxt_chandec_init(&d);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
-		ck_assert_int_eq(s.n, 6);
-		ck_assert_uint_eq(d.offset, n);
+		feed_cut(&d, &s, buf, n, cut, 6);
 		for (i = 0; i < 6; i++)
 			ck_assert_uint_eq(s.recs[i].len, sizeof(struct voliot_io_rec));
 		ck_assert_int_eq(s.types[2], VOLIOT_REC_IO_START);
@@ -503,59 +522,52 @@ END_TEST
  * length that does not match the fields, a comm longer than 16 bytes. */
 START_TEST(compact_malformed)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
 	uint8_t buf[256];
-	const size_t h = sizeof(io);
+	const size_t h = small_start(buf);
 	struct vxt_chandec d;
 	size_t n;
 
-	memcpy(buf, &io, sizeof(io));
-#define BAD(len) do { vxt_chandec_init(&d); \
-	ck_assert_int_eq(vxt_chandec_feed(&d, buf, (len), NULL, NULL), -EBADMSG); \
-	ck_assert_uint_eq(d.offset, h); } while (0)
 	/* fine first: a start after a start */
 	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
 	n = h + cp(buf + h, 1 | VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
-	BAD(n);					/* a done with no done before */
+	bad(buf, n, h);					/* a done with no done before */
 	n = h + cp(buf + h, 2 | REF(1), 0, NULL, 0, NULL);
-	BAD(n);					/* a requeue with none before */
+	bad(buf, n, h);					/* a requeue with none before */
 	n = h + cp(buf + h, 3, 0, NULL, 0, NULL);
-	BAD(n);					/* kind 3 */
+	bad(buf, n, h);					/* kind 3 */
 	n = h + cp(buf + h, REF(2), 0, NULL, 0, NULL);
-	BAD(n);					/* only one start seen */
+	bad(buf, n, h);					/* only one start seen */
 	n = h + cp(buf + h, VOLIOT_CP_MORE, 0, NULL, 0, NULL);
-	BAD(n);					/* more says nothing */
+	bad(buf, n, h);					/* more says nothing */
 	n = h + cp(buf + h, VOLIOT_CP_MORE, 0x400, (uint64_t[]){ 1 }, 1, NULL);
-	BAD(n);					/* unknown bit */
+	bad(buf, n, h);					/* unknown bit */
 	n = h + cp(buf + h, VOLIOT_CP_SECTOR_ABS | VOLIOT_CP_MORE, VOLIOT_CPM_SECTOR,
 		   (uint64_t[]){ 1, 2 }, 2, NULL);
-	BAD(n);					/* both sectors */
+	bad(buf, n, h);					/* both sectors */
 	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 300 }, 1, NULL);
 	buf[h]--;
-	BAD(n - 1);				/* the varint cut short */
+	bad(buf, n - 1, h);				/* the varint cut short */
 	buf[h] = 14;
 	buf[h + 1] = VOLIOT_REC_IO_COMPACT;
 	buf[h + 2] = VOLIOT_CP_TIME;
 	memset(buf + h + 3, 0xff, 10);
 	buf[h + 13] = 0x01;
-	BAD(h + 14);				/* 11 varint bytes */
+	bad(buf, h + 14, h);				/* 11 varint bytes */
 	buf[h + 12] = 0x02;
 	buf[h] = 13;
-	BAD(h + 13);				/* 10 bytes, past 64 bits */
+	bad(buf, h + 13, h);				/* 10 bytes, past 64 bits */
 	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_CPU, (uint64_t[]){ 65536 }, 1, NULL);
-	BAD(n);					/* cpu past 16 bits */
+	bad(buf, n, h);					/* cpu past 16 bits */
 	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_OP, (uint64_t[]){ 256 }, 1, NULL);
-	BAD(n);					/* op past 8 bits */
+	bad(buf, n, h);					/* op past 8 bits */
 	n = h + cp(buf + h, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
 	buf[h]++;
 	buf[n++] = 0;
-	BAD(n);					/* a byte more than its fields */
+	bad(buf, n, h);					/* a byte more than its fields */
 	n = h + cp(buf + h, VOLIOT_CP_MORE, VOLIOT_CPM_COMM, NULL, 0, "0123456789abcdefg");
-	BAD(n);					/* a 17-byte comm */
-#undef BAD
+	bad(buf, n, h);					/* a 17-byte comm */
 }
 END_TEST
 
@@ -574,21 +586,12 @@ static size_t pair(uint8_t *out, const uint8_t *a, const uint8_t *b)
  * same records as the compact ones apart. */
 START_TEST(pairs)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    VOLIOT_F_SYNC, 1, VOLIOT_MKDEV(251, 0), 300, 4096, 0,
-				    1000000, 800, 0, "fio" };
 	uint8_t buf[512], sep[512], a[64], b[64], c[64];
-	size_t n = 0, ns = 0, cut, i;
+	size_t n, ns, cut, i;
 	struct vxt_chandec d;
 	struct seen s, s2;
 
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
-	io.type = VOLIOT_REC_IO_DONE;
-	io.pid = 0;
-	io.time_ns = 1050000;
-	io.latency_ns = 50000;
-	memset(io.comm, 0, sizeof(io.comm));
-	memcpy(buf + n, &io, sizeof(io)); n += sizeof(io);
+	n = full_start_done(buf);
 	memcpy(sep, buf, n);
 	ns = n;
 	cp(a, VOLIOT_CP_TIME | VOLIOT_CP_SECTOR_ABS, 0, (uint64_t[]){ ZZ(60000), 5000 }, 2, NULL);
@@ -618,16 +621,11 @@ START_TEST(pairs)
 	ck_assert_int_eq(vxt_chandec_feed(&d, sep, ns, collect, &s2), 0);
 	ck_assert_int_eq(s2.n, 7);
 	for (cut = 0; cut <= n; cut++) {
-		memset(&s, 0, sizeof(s));
-		vxt_chandec_init(&d);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf, cut, collect, &s), 0);
-		ck_assert_int_eq(vxt_chandec_feed(&d, buf + cut, n - cut, collect, &s), 0);
-		ck_assert_int_eq(s.n, 7);
+		feed_cut(&d, &s, buf, n, cut, 7);
 		ck_assert_uint_eq(d.records, 7);
-		ck_assert_uint_eq(d.offset, n);
 		for (i = 0; i < 7; i++) {
 			ck_assert_int_eq(s.types[i], s2.types[i]);
-			ck_assert(!memcmp(&s.recs[i].u.io, &s2.recs[i].u.io, sizeof(io)));
+			ck_assert(!memcmp(&s.recs[i].u.io, &s2.recs[i].u.io, sizeof(struct voliot_io_rec)));
 		}
 	}
 	ck_assert_int_eq(s.types[2], VOLIOT_REC_IO_START);
@@ -651,36 +649,29 @@ END_TEST
  * the second, a second that is malformed. */
 START_TEST(pairs_malformed)
 {
-	struct voliot_io_rec io = { sizeof(io), VOLIOT_REC_IO_START, VOLIOT_OP_READ, 0,
-				    0, 0, VOLIOT_MKDEV(251, 0), 1, 4096, 0, 1000, 8, 0, "x" };
 	uint8_t buf[256], a[64], b[64];
-	const size_t h = sizeof(io);
+	const size_t h = small_start(buf);
 	struct vxt_chandec d;
 	size_t n;
 
-	memcpy(buf, &io, sizeof(io));
 	cp(a, VOLIOT_CP_TIME, 0, (uint64_t[]){ 2 }, 1, NULL);
 	cp(b, VOLIOT_CP_TIME, 0, (uint64_t[]){ 4 }, 1, NULL);
-#define BAD(len) do { vxt_chandec_init(&d); \
-	ck_assert_int_eq(vxt_chandec_feed(&d, buf, (len), NULL, NULL), -EBADMSG); \
-	ck_assert_uint_eq(d.offset, h); } while (0)
 	n = h + pair(buf + h, a, b);
 	vxt_chandec_init(&d);
 	ck_assert_int_eq(vxt_chandec_feed(&d, buf, n, NULL, NULL), 0);
 	ck_assert_uint_eq(d.records, 3);
 	buf[h] = 3;
-	BAD(h + 3);				/* too short */
+	bad(buf, h + 3, h);				/* too short */
 	memcpy(buf + h, a, a[0]);
 	buf[h + 1] = VOLIOT_REC_IO_PAIR;
-	BAD(h + a[0]);				/* one record only */
+	bad(buf, h + a[0], h);				/* one record only */
 	n = h + pair(buf + h, a, b);
 	buf[h]++;
 	buf[n++] = 0;
-	BAD(n);					/* a byte after the second */
+	bad(buf, n, h);					/* a byte after the second */
 	cp(b, 1 | VOLIOT_CP_TIME, 0, (uint64_t[]){ 4 }, 1, NULL);
 	n = h + pair(buf + h, a, b);
-	BAD(n);					/* a done with none before */
-#undef BAD
+	bad(buf, n, h);					/* a done with none before */
 }
 END_TEST
 

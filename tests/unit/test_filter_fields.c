@@ -18,21 +18,29 @@ static unsigned fields_of(const char *expr)
 	return r;
 }
 
+/* One field an expression reads, and the field it names. */
+static const struct {
+	const char *expr;
+	unsigned field;
+} each[] = {
+	{ "time > 1s", VXT_FIELD_TIME },
+	{ "object == sda", VXT_FIELD_OBJECT },
+	{ "dev == 8:16", VXT_FIELD_OBJECT },
+	{ "phase == done", VXT_FIELD_PHASE_OP },
+	{ "op == write", VXT_FIELD_PHASE_OP },
+	{ "flags == sync", VXT_FIELD_FLAGS },
+	{ "sector < 100", VXT_FIELD_SECTOR },
+	{ "bytes >= 4k", VXT_FIELD_BYTES },
+	{ "latency > 2ms", VXT_FIELD_LATENCY },
+	{ "error", VXT_FIELD_ERROR },
+	{ "pid == 7", VXT_FIELD_PID },
+	{ "comm ~ \"kw*\"", VXT_FIELD_COMM },
+	{ "cpu in (1, 2)", VXT_FIELD_CPU },
+};
+
 START_TEST(test_each_field)
 {
-	ck_assert_uint_eq(fields_of("time > 1s"), VXT_FIELD_TIME);
-	ck_assert_uint_eq(fields_of("object == sda"), VXT_FIELD_OBJECT);
-	ck_assert_uint_eq(fields_of("dev == 8:16"), VXT_FIELD_OBJECT);
-	ck_assert_uint_eq(fields_of("phase == done"), VXT_FIELD_PHASE_OP);
-	ck_assert_uint_eq(fields_of("op == write"), VXT_FIELD_PHASE_OP);
-	ck_assert_uint_eq(fields_of("flags == sync"), VXT_FIELD_FLAGS);
-	ck_assert_uint_eq(fields_of("sector < 100"), VXT_FIELD_SECTOR);
-	ck_assert_uint_eq(fields_of("bytes >= 4k"), VXT_FIELD_BYTES);
-	ck_assert_uint_eq(fields_of("latency > 2ms"), VXT_FIELD_LATENCY);
-	ck_assert_uint_eq(fields_of("error"), VXT_FIELD_ERROR);
-	ck_assert_uint_eq(fields_of("pid == 7"), VXT_FIELD_PID);
-	ck_assert_uint_eq(fields_of("comm ~ \"kw*\""), VXT_FIELD_COMM);
-	ck_assert_uint_eq(fields_of("cpu in (1, 2)"), VXT_FIELD_CPU);
+	ck_assert_uint_eq(fields_of(each[_i].expr), each[_i].field);
 }
 END_TEST
 
@@ -60,7 +68,7 @@ Suite *filter_fields_suite(void)
 	Suite *s = suite_create("filter_fields");
 	TCase *tc = tcase_create("fields");
 
-	tcase_add_test(tc, test_each_field);
+	tcase_add_loop_test(tc, test_each_field, 0, sizeof(each) / sizeof(each[0]));
 	tcase_add_test(tc, test_combined);
 	tcase_add_test(tc, test_constant);
 	suite_add_tcase(s, tc);

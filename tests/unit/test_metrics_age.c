@@ -13,20 +13,15 @@
 
 #include "sink/metrics_impl.h"
 #include "vxtrace/util.h"
+#include "fixture.h"
 
 #define SEC 1000000000ull
 
 static void feed(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
 		 unsigned phase, unsigned op, uint64_t sector)
 {
-	struct vxt_event ev;
+	struct vxt_event ev = ut_io_event(t, phase, op, sector);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = t;
-	ev.phase = (uint8_t)phase;
-	ev.op = (uint8_t)op;
-	ev.sector = sector;
-	ev.bytes = 4096;
 	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
 }
 
@@ -34,14 +29,8 @@ static void feed(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t 
 static void lost(struct vxt_metrics *m, const struct vxt_objtab *objs, uint64_t t,
 		 uint64_t count, unsigned op, uint64_t io)
 {
-	struct vxt_event ev;
+	struct vxt_event ev = ut_lost_event(t, op, count, io);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = t;
-	ev.phase = VXT_PH_LOST;
-	ev.op = (uint8_t)op;
-	ev.sector = count;
-	ev.lost_io = io;
 	ck_assert_int_eq(vxt_metrics_feed(m, objs, &ev, 1), 0);
 }
 
@@ -64,37 +53,49 @@ static long long in_flight(struct vxt_metrics *m, const char *op)
 	return v;
 }
 
+/* Each test: a metrics sink and a table of one object, sda. */
+static struct vxt_objtab *sda_objs;
+static struct vxt_metrics *met;
+
+static void setup(void)
+{
+	sda_objs = vxt_objtab_new();
+	met = vxt_metrics_new();
+	vxt_objtab_add(sda_objs, 1, "sda", VXT_OBJ_DISK, 0);
+}
+
+static void teardown(void)
+{
+	vxt_metrics_free(met);
+	vxt_objtab_free(sda_objs);
+}
+
 START_TEST(starts_before_an_anonymous_loss_age_out)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_metrics *m = vxt_metrics_new();
 	uint64_t mark = SEC + SEC / 4;
 
-	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
-	feed(m, objs, SEC + 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
-	feed(m, objs, SEC + 200, VXT_PH_START, VXT_OP_READ, 200);
-	lost(m, objs, mark, 3, VXT_OP_READ, 0);				/* names no I/O */
-	feed(m, objs, mark + 10, VXT_PH_DONE, VXT_OP_READ, 200);
-	feed(m, objs, SEC + SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
-	ck_assert_int_eq(in_flight(m, "read"), 1);
-	ck_assert_int_eq(in_flight(m, "write"), 1);
+	feed(met, sda_objs, SEC + 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
+	feed(met, sda_objs, SEC + 200, VXT_PH_START, VXT_OP_READ, 200);
+	lost(met, sda_objs, mark, 3, VXT_OP_READ, 0);				/* names no I/O */
+	feed(met, sda_objs, mark + 10, VXT_PH_DONE, VXT_OP_READ, 200);
+	feed(met, sda_objs, SEC + SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
+	ck_assert_int_eq(in_flight(met, "read"), 1);
+	ck_assert_int_eq(in_flight(met, "write"), 1);
 	/* within the grace: nothing ages out */
-	ck_assert_uint_eq(metrics_age(m, mark + VXT_LOST_GRACE_NS - 1), 0);
-	ck_assert_int_eq(in_flight(m, "read"), 1);
+	ck_assert_uint_eq(metrics_age(met, mark + VXT_LOST_GRACE_NS - 1), 0);
+	ck_assert_int_eq(in_flight(met, "read"), 1);
 	/* past it: the read from before the loss goes, the write after it stays */
-	ck_assert_uint_eq(metrics_age(m, mark + VXT_LOST_GRACE_NS), 1);
-	ck_assert_int_eq(in_flight(m, "read"), 0);
-	ck_assert_int_eq(in_flight(m, "write"), 1);
-	ck_assert_uint_eq(metrics_age(m, mark + 2 * VXT_LOST_GRACE_NS), 0);	/* once */
-	ck_assert_int_eq(in_flight(m, "write"), 1);
+	ck_assert_uint_eq(metrics_age(met, mark + VXT_LOST_GRACE_NS), 1);
+	ck_assert_int_eq(in_flight(met, "read"), 0);
+	ck_assert_int_eq(in_flight(met, "write"), 1);
+	ck_assert_uint_eq(metrics_age(met, mark + 2 * VXT_LOST_GRACE_NS), 0);	/* once */
+	ck_assert_int_eq(in_flight(met, "write"), 1);
 	/* the lost completion, should it come after all, ends nothing else */
-	feed(m, objs, 2 * SEC, VXT_PH_START, VXT_OP_READ, 400);
-	feed(m, objs, 2 * SEC + 10, VXT_PH_DONE, VXT_OP_READ, 100);
-	ck_assert_int_eq(in_flight(m, "read"), 0);	/* never below 0 */
-	feed(m, objs, 2 * SEC + 20, VXT_PH_DONE, VXT_OP_WRITE, 300);
-	ck_assert_int_eq(in_flight(m, "write"), 0);
-	vxt_metrics_free(m);
-	vxt_objtab_free(objs);
+	feed(met, sda_objs, 2 * SEC, VXT_PH_START, VXT_OP_READ, 400);
+	feed(met, sda_objs, 2 * SEC + 10, VXT_PH_DONE, VXT_OP_READ, 100);
+	ck_assert_int_eq(in_flight(met, "read"), 0);	/* never below 0 */
+	feed(met, sda_objs, 2 * SEC + 20, VXT_PH_DONE, VXT_OP_WRITE, 300);
+	ck_assert_int_eq(in_flight(met, "write"), 0);
 }
 END_TEST
 
@@ -102,19 +103,13 @@ END_TEST
  * ages the issues out with no call but vxt_metrics_feed(). */
 START_TEST(ages_out_as_events_come)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_metrics *m = vxt_metrics_new();
-
-	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
-	feed(m, objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
-	lost(m, objs, SEC + 1, 1, VXT_OP_READ, 0);
-	feed(m, objs, SEC + 2, VXT_PH_START, VXT_OP_READ, 200);
-	feed(m, objs, SEC + VXT_LOST_GRACE_NS, VXT_PH_START, VXT_OP_READ, 300);
-	ck_assert_int_eq(in_flight(m, "read"), 3);
-	feed(m, objs, SEC + 1 + VXT_LOST_GRACE_NS, VXT_PH_DONE, VXT_OP_READ, 300);
-	ck_assert_int_eq(in_flight(m, "read"), 1);	/* 100 aged out, 200 stays */
-	vxt_metrics_free(m);
-	vxt_objtab_free(objs);
+	feed(met, sda_objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
+	lost(met, sda_objs, SEC + 1, 1, VXT_OP_READ, 0);
+	feed(met, sda_objs, SEC + 2, VXT_PH_START, VXT_OP_READ, 200);
+	feed(met, sda_objs, SEC + VXT_LOST_GRACE_NS, VXT_PH_START, VXT_OP_READ, 300);
+	ck_assert_int_eq(in_flight(met, "read"), 3);
+	feed(met, sda_objs, SEC + 1 + VXT_LOST_GRACE_NS, VXT_PH_DONE, VXT_OP_READ, 300);
+	ck_assert_int_eq(in_flight(met, "read"), 1);	/* 100 aged out, 200 stays */
 }
 END_TEST
 
@@ -122,20 +117,15 @@ END_TEST
  * with the monotonic one. */
 START_TEST(ages_out_when_idle)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_metrics *m = vxt_metrics_new();
 	uint64_t now = vxt_now_mono();
 
-	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
-	feed(m, objs, now - SEC, VXT_PH_START, VXT_OP_READ, 100);
-	lost(m, objs, now - SEC + 1, 1, VXT_OP_READ, 0);
-	ck_assert_int_eq(vxt_metrics_tick(m), 0);
-	ck_assert_int_eq(in_flight(m, "read"), 1);
-	m->last_mono -= VXT_LOST_GRACE_NS;	/* as if that long had passed */
-	ck_assert_int_eq(vxt_metrics_tick(m), 0);
-	ck_assert_int_eq(in_flight(m, "read"), 0);
-	vxt_metrics_free(m);
-	vxt_objtab_free(objs);
+	feed(met, sda_objs, now - SEC, VXT_PH_START, VXT_OP_READ, 100);
+	lost(met, sda_objs, now - SEC + 1, 1, VXT_OP_READ, 0);
+	ck_assert_int_eq(vxt_metrics_tick(met), 0);
+	ck_assert_int_eq(in_flight(met, "read"), 1);
+	met->last_mono -= VXT_LOST_GRACE_NS;	/* as if that long had passed */
+	ck_assert_int_eq(vxt_metrics_tick(met), 0);
+	ck_assert_int_eq(in_flight(met, "read"), 0);
 }
 END_TEST
 
@@ -143,18 +133,12 @@ END_TEST
  * grace: the others stay in flight. */
 START_TEST(named_loss_closes_its_io_only)
 {
-	struct vxt_objtab *objs = vxt_objtab_new();
-	struct vxt_metrics *m = vxt_metrics_new();
-
-	vxt_objtab_add(objs, 1, "sda", VXT_OBJ_DISK, 0);
-	feed(m, objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
-	feed(m, objs, SEC + 1, VXT_PH_START, VXT_OP_READ, 200);
-	lost(m, objs, SEC + 2, 1, VXT_OP_READ, vxt_lost_io_pack(100));
-	ck_assert_int_eq(in_flight(m, "read"), 1);
-	ck_assert_uint_eq(metrics_age(m, SEC + 2 + 10 * VXT_LOST_GRACE_NS), 0);
-	ck_assert_int_eq(in_flight(m, "read"), 1);
-	vxt_metrics_free(m);
-	vxt_objtab_free(objs);
+	feed(met, sda_objs, SEC, VXT_PH_START, VXT_OP_READ, 100);
+	feed(met, sda_objs, SEC + 1, VXT_PH_START, VXT_OP_READ, 200);
+	lost(met, sda_objs, SEC + 2, 1, VXT_OP_READ, vxt_lost_io_pack(100));
+	ck_assert_int_eq(in_flight(met, "read"), 1);
+	ck_assert_uint_eq(metrics_age(met, SEC + 2 + 10 * VXT_LOST_GRACE_NS), 0);
+	ck_assert_int_eq(in_flight(met, "read"), 1);
 }
 END_TEST
 
@@ -190,6 +174,7 @@ Suite *metrics_age_suite(void)
 	Suite *s = suite_create("metrics_age");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
 	tcase_add_test(tc, ages_out_as_events_come);
 	tcase_add_test(tc, ages_out_when_idle);

@@ -217,23 +217,6 @@ START_TEST(test_filter_errors)
 }
 END_TEST
 
-struct out {
-	char text[4096];
-	size_t len;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct out *o = arg;
-
-	if (r->len && o->len + r->len < sizeof(o->text)) {
-		memcpy(o->text + o->len, r->text, r->len);
-		o->len += r->len;
-		o->text[o->len] = '\0';
-	}
-	return 0;
-}
-
 /* Script fields: the count and sum of known q2c over x, and a count of the
  * completions where i2d is unknown (0), against the generated I/Os. */
 START_TEST(test_script_fields)
@@ -249,10 +232,10 @@ START_TEST(test_script_fields)
 	uint64_t sum = 0;
 	char err[VXT_ERRBUF_SIZE], expect[256];
 	struct vxt_script *s = vxt_script_compile(text, strlen(text), "t.d", NULL, 0, err);
-	struct out o = { .len = 0 };
+	struct ut_script_out o = { 0 };
 
 	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &o), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i].ev, i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -267,6 +250,7 @@ START_TEST(test_script_fields)
 	}
 	snprintf(expect, sizeof(expect), "n %zu\ns %llu\nu %zu\n", cn, (unsigned long long)sum, cu);
 	ck_assert_str_eq(o.text, expect);
+	ut_script_out_free(&o);
 	vxt_script_free(s);
 	free(io);
 	free(ev);

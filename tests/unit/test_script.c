@@ -23,33 +23,40 @@ static uint64_t rnd(void)
 	return ut_rand(&rng);
 }
 
-/* ---- what a run records ---- */
-
-struct run {
-	uint64_t *ord;
-	size_t n, cap;
-	char text[1 << 16];
-	size_t tlen;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
+/* Pushes @ev's @n events into @s in random batches, some one by one. */
+static void push_mixed(struct vxt_script *s, const struct vxt_event *ev, size_t n)
 {
-	struct run *u = arg;
+	for (size_t at = 0; at < n;) {
+		size_t k = 1 + rnd() % 200, pushed;
 
-	if (r->len && u->tlen + r->len < sizeof(u->text)) {
-		memcpy(u->text + u->tlen, r->text, r->len);
-		u->tlen += r->len;
-		u->text[u->tlen] = '\0';
-	}
-	if (r->has_event) {
-		if (u->n == u->cap) {
-			u->cap = u->cap ? 2 * u->cap : 256;
-			u->ord = realloc(u->ord, u->cap * sizeof(*u->ord));
-			ck_assert_ptr_nonnull(u->ord);
+		if (k > n - at)
+			k = n - at;
+		if (rnd() % 2) {
+			ck_assert_int_eq(vxt_script_push_many(s, ev + at, k, at, &pushed), 0);
+			ck_assert_uint_eq(pushed, k);
+		} else {
+			for (size_t i = 0; i < k; i++)
+				ck_assert_int_eq(vxt_script_push(s, &ev[at + i], at + i), 0);
 		}
-		u->ord[u->n++] = r->ordinal;
+		at += k;
 	}
-	return 0;
+}
+
+/* The events recorded in @u are those of @want[0..@n) (@nwant of them):
+ * commits deliver in commit order, so sorted first. */
+static void check_recorded(struct ut_script_out *u, const bool *want, size_t n, size_t nwant)
+{
+	for (size_t i = 1; i < u->n; i++)
+		for (size_t j = i; j > 0 && u->ord[j - 1] > u->ord[j]; j--) {
+			uint64_t x = u->ord[j];
+
+			u->ord[j] = u->ord[j - 1];
+			u->ord[j - 1] = x;
+		}
+	ck_assert_uint_eq(u->n, nwant);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (want[i])
+			ck_assert_uint_eq(u->ord[k++], i);
 }
 
 static struct vxt_script *compile(const char *text, const char *const *x, unsigned nx)
@@ -171,7 +178,7 @@ START_TEST(test_lifecycle)
 		"io:::done { commit(0); discard(0); }\n";	/* id 0: harmless */
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	const uint64_t ms = 1000000;
 	struct vxt_event ev[] = {
 		ev_at(1 * ms, VXT_PH_START, 1, 10, 0),	/* id 1 */
@@ -184,7 +191,7 @@ START_TEST(test_lifecycle)
 		ev_at(31 * ms, VXT_PH_DONE, 5, 50, -5),	/* commit */
 	};
 
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -208,7 +215,7 @@ START_TEST(test_lifecycle)
 				 "busy)\n");
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -229,9 +236,9 @@ START_TEST(test_sizes)
 
 	for (int pass = 0; pass < 2; pass++) {
 		struct vxt_script *s = compile(text, pass ? small_buf : small_spec, 1);
-		struct run u = { 0 };
+		struct ut_script_out u = { 0 };
 
-		vxt_script_start(s, NULL, NULL, sink, &u);
+		vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 		for (size_t i = 0; i < 4; i++)
 			vxt_script_push(s, &ev[i], i);
 		vxt_script_end(s);
@@ -245,7 +252,7 @@ START_TEST(test_sizes)
 			ck_assert_uint_eq(u.n, 0);
 		}
 		vxt_script_free(s);
-		free(u.ord);
+		ut_script_out_free(&u);
 	}
 }
 END_TEST
@@ -255,9 +262,9 @@ START_TEST(test_div_zero)
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::start { printf(\"%d\\n\", 100 / (sector - 2)); }", NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 4; i++) {
 		struct vxt_event e = ev_at(i + 1, VXT_PH_START, 1, i, 0);
 
@@ -271,7 +278,7 @@ START_TEST(test_div_zero)
 	ck_assert_msg(strstr(vxt_script_first_error(s), "division by zero at t:2:") != NULL, "%s",
 		      vxt_script_first_error(s));
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -305,7 +312,7 @@ START_TEST(test_per_process_reference)
 	bool *want = calloc(2 * NIO, sizeof(*want));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	uint64_t t = 1000;
 	size_t nwant = 0;
 
@@ -367,39 +374,15 @@ START_TEST(test_per_process_reference)
 		for (size_t i = 0; i < 2 * NIO; i++)
 			nwant += want[i];
 	}
-	vxt_script_start(s, NULL, NULL, sink, &u);
-	for (size_t at = 0; at < 2 * NIO;) {	/* in batches, and one by one */
-		size_t n = 1 + rnd() % 200, pushed;
-
-		if (n > 2 * NIO - at)
-			n = 2 * NIO - at;
-		if (rnd() % 2) {
-			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
-			ck_assert_uint_eq(pushed, n);
-		} else {
-			for (size_t k = 0; k < n; k++)
-				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
-		}
-		at += n;
-	}
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
+	push_mixed(s, ev, 2 * NIO);
 	vxt_script_end(s);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
 	ck_assert_uint_gt(nwant, 20);
-	/* commits deliver in commit order: sort, then compare */
-	for (size_t i = 1; i < u.n; i++)
-		for (size_t j = i; j > 0 && u.ord[j - 1] > u.ord[j]; j--) {
-			uint64_t x = u.ord[j];
-
-			u.ord[j] = u.ord[j - 1];
-			u.ord[j - 1] = x;
-		}
-	ck_assert_uint_eq(u.n, nwant);
-	for (size_t i = 0, k = 0; i < 2 * NIO; i++)
-		if (want[i])
-			ck_assert_uint_eq(u.ord[k++], i);
+	check_recorded(&u, want, 2 * NIO, nwant);
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(ev);
 	free(want);
 }
@@ -418,6 +401,15 @@ static int cmp_tev(const void *a, const void *b)
 	if (x->e.time_ns != y->e.time_ns)
 		return x->e.time_ns < y->e.time_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Appends @e as phase @phase at @t to @tv, numbered in the order made. */
+static void put_tev(struct tev *tv, size_t *nev, struct vxt_event e, unsigned phase, uint64_t t)
+{
+	e.phase = (uint8_t)phase;
+	e.time_ns = t;
+	tv[*nev] = (struct tev){ e, *nev };
+	(*nev)++;
 }
 
 /* An open request of the reference: its key, whether started, its events. */
@@ -469,8 +461,8 @@ START_TEST(test_per_request_reference)
 	struct oreq *open = calloc(5 * NREQ, sizeof(*open));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
-	size_t nev = 0, nopen = 0, nwant = 0, at = 0, nreq = 0, ncommit = 0, ndiscard = 0;
+	struct ut_script_out u = { 0 };
+	size_t nev = 0, nopen = 0, nwant = 0, nreq = 0, ncommit = 0, ndiscard = 0;
 	uint64_t t = 1000;
 
 	ck_assert_ptr_nonnull(tv);
@@ -478,38 +470,24 @@ START_TEST(test_per_request_reference)
 	for (size_t i = 0; i < NREQ; i++) {	/* I/Os over 2 objects, 6 sectors, 2 sizes */
 		struct vxt_event e = { .object = (uint32_t)(rnd() % 2), .sector = 8 * (rnd() % 6),
 				       .bytes = rnd() % 4 ? 4096 : 512, .pid = 1 };
-		uint64_t at0;
+		uint64_t at0, done;
 
 		t += 1000 * (rnd() % 400);
 		at0 = t;
 		if (rnd() % 4) {	/* most are queued first */
-			e.phase = VXT_PH_QUEUE;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_QUEUE, at0);
 			at0 += 1000 * (1 + rnd() % 300);
 		}
-		e.phase = VXT_PH_START;
-		e.time_ns = at0;
-		tv[nev] = (struct tev){ e, nev };
-		nev++;
+		put_tev(tv, &nev, e, VXT_PH_START, at0);
 		if (rnd() % 10 == 0) {	/* requeued, then started again */
 			at0 += 1000 * (1 + rnd() % 300);
-			e.phase = VXT_PH_REQUEUE;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_REQUEUE, at0);
 			at0 += 1000 * (1 + rnd() % 300);
-			e.phase = VXT_PH_START;
-			e.time_ns = at0;
-			tv[nev] = (struct tev){ e, nev };
-			nev++;
+			put_tev(tv, &nev, e, VXT_PH_START, at0);
 		}
-		e.phase = VXT_PH_DONE;
-		e.time_ns = at0 + 1000 * (1 + rnd() % 2000);
+		done = at0 + 1000 * (1 + rnd() % 2000);
 		e.error = rnd() % 25 == 0 ? -5 : 0;
-		tv[nev] = (struct tev){ e, nev };
-		nev++;
+		put_tev(tv, &nev, e, VXT_PH_DONE, done);
 	}
 	qsort(tv, nev, sizeof(*tv), cmp_tev);
 	for (size_t i = 0; i < nev; i++)
@@ -563,21 +541,8 @@ START_TEST(test_per_request_reference)
 	}
 	for (size_t i = 0; i < nev; i++)
 		nwant += want[i];
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
-	while (at < nev) {	/* in batches, and one by one */
-		size_t n = 1 + rnd() % 200, pushed;
-
-		if (n > nev - at)
-			n = nev - at;
-		if (rnd() % 2) {
-			ck_assert_int_eq(vxt_script_push_many(s, ev + at, n, at, &pushed), 0);
-			ck_assert_uint_eq(pushed, n);
-		} else {
-			for (size_t k = 0; k < n; k++)
-				ck_assert_int_eq(vxt_script_push(s, &ev[at + k], at + k), 0);
-		}
-		at += n;
-	}
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
+	push_mixed(s, ev, nev);
 	ck_assert_int_eq(vxt_script_end(s), 0);
 	vxt_script_get_stats(s, &st);
 	ck_assert_uint_eq(st.failed_unavail + st.failed_busy, 0);
@@ -586,21 +551,11 @@ START_TEST(test_per_request_reference)
 	ck_assert_uint_eq(st.discarded, ndiscard + nopen);	/* the open ones at the end */
 	ck_assert_uint_eq(st.eof_discarded, nopen);
 	ck_assert_uint_gt(nwant, 200);
-	for (size_t i = 1; i < u.n; i++)	/* commits deliver in commit order */
-		for (size_t j = i; j > 0 && u.ord[j - 1] > u.ord[j]; j--) {
-			uint64_t x = u.ord[j];
-
-			u.ord[j] = u.ord[j - 1];
-			u.ord[j - 1] = x;
-		}
-	ck_assert_uint_eq(u.n, nwant);
-	for (size_t i = 0, k = 0; i < nev; i++)
-		if (want[i])
-			ck_assert_uint_eq(u.ord[k++], i);
+	check_recorded(&u, want, nev, nwant);
 	for (size_t i = 0; i < nopen; i++)
 		free(open[i].evs);
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(open);
 	free(want);
 	free(ev);
@@ -619,14 +574,14 @@ START_TEST(test_aggregations)
 		"END { printa(@c); printa(@s); printa(@mn); printa(@mx); printa(@av); "
 		"printa(@q); }\n";
 	struct vxt_script *s = compile(text, NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	int64_t cnt[8] = { 0 }, sum[8] = { 0 }, mn[8], mx[8] = { 0 }, lsum[8] = { 0 };
 	uint64_t qz[70] = { 0 };
 	const char *p;
 
 	for (int i = 0; i < 8; i++)
 		mn[i] = INT64_MAX;
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 5000; i++) {
 		struct vxt_event e = ev_at(i, VXT_PH_DONE, 1 + (uint32_t)(rnd() % 7), i, 0);
 		int b = 0;
@@ -694,7 +649,7 @@ START_TEST(test_aggregations)
 		}
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -702,11 +657,11 @@ START_TEST(test_avg_and_keys)
 {
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::done { @a[\"k\", pid % 2] = avg(latency); }", NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	int64_t sum[2] = { 0 }, n[2] = { 0 };
 	char want[256];
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 1000; i++) {
 		struct vxt_event e = ev_at(i, VXT_PH_DONE, (uint32_t)(rnd() % 9), i, 0);
 
@@ -724,7 +679,7 @@ START_TEST(test_avg_and_keys)
 		ck_assert_msg(strstr(u.text, want) != NULL, "no '%s' in '%s'", want, u.text);
 	}
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -742,7 +697,7 @@ START_TEST(test_push_many)
 	struct vxt_event *ev = calloc(N, sizeof(*ev));
 	struct vxt_script *s = compile(text, NULL, 0);
 	struct vxt_script_stats st;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	uint64_t starts[8] = { 0 }, errs[8] = { 0 };
 	size_t last = N, nerr = 0, at = 0;
 	const char *p;
@@ -763,7 +718,7 @@ START_TEST(test_push_many)
 			errs[ev[i].pid]++;
 	}
 	ck_assert_uint_lt(last, N);
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &u), 0);
 	while (at < N && !vxt_script_exited(s, NULL)) {
 		size_t n = 1 + rnd() % 300, pushed;
 
@@ -812,7 +767,7 @@ START_TEST(test_push_many)
 	}
 	ck_assert_str_eq(p, "");
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 	free(ev);
 }
 END_TEST
@@ -822,9 +777,9 @@ START_TEST(test_ticks)
 	struct vxt_script *s = compile("#pragma D option quiet\n"
 				       "io:::start { @n = count(); }\n"
 				       "tick-1s { printa(@n); clear(@n); }\n", NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 30; i++) {	/* 10 events a second for 3 s */
 		struct vxt_event e = ev_at(1000000000ull + i * 100000000ull, VXT_PH_START, 1, i, 0);
 
@@ -866,7 +821,7 @@ START_TEST(test_this_reset)
 	snprintf(want, sizeof(want), "0 0\n%u\n%u\n", n, n);
 	ck_assert_str_eq(u.text, want);
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 

@@ -61,37 +61,8 @@ static struct vxt_event *stream(size_t nio, unsigned depth, size_t *n)
 	return ev;
 }
 
-struct run {
-	uint64_t *ord;
-	size_t n, cap;
-	char *text;
-	size_t tlen;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct run *u = arg;
-
-	if (r->len) {
-		u->text = realloc(u->text, u->tlen + r->len + 1);
-		ck_assert_ptr_nonnull(u->text);
-		memcpy(u->text + u->tlen, r->text, r->len);
-		u->tlen += r->len;
-		u->text[u->tlen] = '\0';
-	}
-	if (r->has_event) {
-		if (u->n == u->cap) {
-			u->cap = u->cap ? 2 * u->cap : 256;
-			u->ord = realloc(u->ord, u->cap * sizeof(*u->ord));
-			ck_assert_ptr_nonnull(u->ord);
-		}
-		u->ord[u->n++] = r->ordinal;
-	}
-	return 0;
-}
-
 static struct vxt_script *run_script(const char *text, const char *xopt,
-				     const struct vxt_event *ev, size_t n, struct run *u,
+				     const struct vxt_event *ev, size_t n, struct ut_script_out *u,
 				     struct vxt_script_stats *st)
 {
 	char err[VXT_ERRBUF_SIZE];
@@ -99,7 +70,7 @@ static struct vxt_script *run_script(const char *text, const char *xopt,
 	struct vxt_script *s = vxt_script_compile(text, strlen(text), "t.d", x, 1, err);
 
 	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, u), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -124,22 +95,18 @@ static void set_remove(uint64_t *set, size_t *n, uint64_t v)
 		}
 }
 
-/* An associative array entry per I/O in flight, at most @cap of them. */
-START_TEST(test_dynvar_array)
+/* @text, its memory bounded by @xopt, on random I/O up to 64 in flight,
+ * keeps an entry per I/O in flight, at most @cap of them: its drops and the
+ * events it records are those of the reference counted here. @st: its
+ * statistics. @return the drops. */
+static size_t check_in_flight(const char *text, const char *xopt, unsigned cap,
+			      struct vxt_script_stats *st)
 {
-	static const char text[] =
-		"#pragma D option quiet\n"
-		"io:::start { a[sector] = timestamp; }\n"
-		"io:::done /a[sector]/ { trace(latency); a[sector] = 0; }\n";
-	static const unsigned caps[] = { 1, 7, 40, 1000 };
-	unsigned cap = caps[_i];
 	size_t n, live = 0, nref = 0, drops = 0;
 	struct vxt_event *ev = stream(3000, 64, &n);
 	uint64_t *set = calloc(n, sizeof(*set)), *ref = calloc(n, sizeof(*ref));
-	struct vxt_script_stats st;
 	struct vxt_script *s;
-	struct run u = { 0 };
-	char x[64];
+	struct ut_script_out u = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].phase == VXT_PH_START) {
@@ -152,21 +119,37 @@ START_TEST(test_dynvar_array)
 			set_remove(set, &live, ev[i].sector);
 		}
 	}
-	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_ENTRY_SIZE(1));
-	s = run_script(text, x, ev, n, &u, &st);
-	ck_assert_uint_eq(st.dyn_drops, drops);
+	s = run_script(text, xopt, ev, n, &u, st);
+	ck_assert_uint_eq(st->dyn_drops, drops);
 	ck_assert_uint_eq(u.n, nref);
 	for (size_t i = 0; i < nref; i++)
 		ck_assert_uint_eq(u.ord[i], ref[i]);
-	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_ENTRY_SIZE(1));
-	if (cap < 64)
-		ck_assert_uint_gt(drops, 0);	/* the bound was reached */
 	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(set);
 	free(ref);
 	free(ev);
+	return drops;
+}
+
+/* An associative array entry per I/O in flight, at most @cap of them. */
+START_TEST(test_dynvar_array)
+{
+	static const char text[] =
+		"#pragma D option quiet\n"
+		"io:::start { a[sector] = timestamp; }\n"
+		"io:::done /a[sector]/ { trace(latency); a[sector] = 0; }\n";
+	static const unsigned caps[] = { 1, 7, 40, 1000 };
+	unsigned cap = caps[_i];
+	struct vxt_script_stats st;
+	size_t drops;
+	char x[64];
+
+	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * S_ARRAY_ENTRY_SIZE(1));
+	drops = check_in_flight(text, x, cap, &st);
+	ck_assert_uint_le(st.peak_dyn_bytes, (uint64_t)cap * S_ARRAY_ENTRY_SIZE(1));
+	if (cap < 64)
+		ck_assert_uint_gt(drops, 0);	/* the bound was reached */
 }
 END_TEST
 
@@ -180,38 +163,12 @@ START_TEST(test_dynvar_req)
 	static const unsigned caps[] = { 1, 5, 33, 1000 };
 	unsigned cap = caps[_i];
 	size_t one = S_REQ_SIZE + sizeof(struct sdyn) + sizeof(struct sval);
-	size_t n, live = 0, nref = 0, drops = 0;
-	struct vxt_event *ev = stream(3000, 64, &n);
-	uint64_t *set = calloc(n, sizeof(*set)), *ref = calloc(n, sizeof(*ref));
 	struct vxt_script_stats st;
-	struct vxt_script *s;
-	struct run u = { 0 };
 	char x[64];
 
-	for (size_t i = 0; i < n; i++) {
-		if (ev[i].phase == VXT_PH_START) {
-			if (live < cap)
-				set[live++] = ev[i].sector;
-			else
-				drops++;
-		} else if (in_set(set, live, ev[i].sector)) {
-			ref[nref++] = i;
-			set_remove(set, &live, ev[i].sector);
-		}
-	}
 	snprintf(x, sizeof(x), "dynvarsize=%zu", (size_t)cap * one);
-	s = run_script(text, x, ev, n, &u, &st);
-	ck_assert_uint_eq(st.dyn_drops, drops);
-	ck_assert_uint_eq(u.n, nref);
-	for (size_t i = 0; i < nref; i++)
-		ck_assert_uint_eq(u.ord[i], ref[i]);
+	check_in_flight(text, x, cap, &st);
 	ck_assert_uint_eq(st.dyn_bytes, 0);	/* every I/O completed: all given back */
-	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
-	free(set);
-	free(ref);
-	free(ev);
 }
 END_TEST
 
@@ -227,7 +184,7 @@ START_TEST(test_aggsize)
 	uint64_t *keys = calloc(n, sizeof(*keys)), *cnt = calloc(n, sizeof(*cnt));
 	struct vxt_script_stats st;
 	struct vxt_script *s;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	struct sagg probe = { .fn = FN_COUNT, .nkeys = 1 };
 	char x[64], *line, *save;
 
@@ -264,8 +221,7 @@ START_TEST(test_aggsize)
 	}
 	ck_assert_uint_eq(got, nkeys);
 	vxt_script_free(s);
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(keys);
 	free(cnt);
 	free(ev);
@@ -313,7 +269,7 @@ START_TEST(test_aggsize_heap)
 	char err[VXT_ERRBUF_SIZE], name[256];
 	struct vxt_script_stats st;
 	struct vxt_script *s;
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	size_t before, used;
 	uint32_t *id = calloc(keys, sizeof(*id));
 
@@ -341,7 +297,7 @@ START_TEST(test_aggsize_heap)
 	}
 	s = vxt_script_compile(texts[_i], strlen(texts[_i]), "t.d", x, 1, err);
 	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert_int_eq(vxt_script_start(s, NULL, strs, sink, &u), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, strs, ut_script_sink, &u), 0);
 	before = heap_used();
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &ev[i], i), 0);
@@ -354,8 +310,7 @@ START_TEST(test_aggsize_heap)
 		      texts[_i], st.mem_bytes, used);
 	vxt_script_free(s);
 out:
-	free(u.ord);
-	free(u.text);
+	ut_script_out_free(&u);
 	free(ev);
 	free(id);
 	vxt_strtab_free(strs);

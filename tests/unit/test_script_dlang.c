@@ -16,23 +16,7 @@
 #include <string.h>
 
 #include "vxtrace/vxtrace.h"
-
-struct out {
-	char text[1 << 14];
-	size_t len;
-};
-
-static int sink(void *arg, const struct vxt_script_rec *r)
-{
-	struct out *o = arg;
-
-	if (r->len && o->len + r->len < sizeof(o->text)) {
-		memcpy(o->text + o->len, r->text, r->len);
-		o->len += r->len;
-		o->text[o->len] = '\0';
-	}
-	return 0;
-}
+#include "fixture.h"
 
 static struct vxt_script *compile(const char *text)
 {
@@ -53,7 +37,7 @@ static struct vxt_event ev(uint64_t t, unsigned phase, unsigned op, uint32_t pid
 }
 
 /* Run @text over @n events on object 0 (sdz, 8:3); its output in @o. */
-static void run(const char *text, const struct vxt_event *e, size_t n, struct out *o)
+static void run(const char *text, const struct vxt_event *e, size_t n, struct ut_script_out *o)
 {
 	struct vxt_objtab *objs = vxt_objtab_new();
 	struct vxt_script *s = compile(text);
@@ -61,7 +45,7 @@ static void run(const char *text, const struct vxt_event *e, size_t n, struct ou
 	ck_assert_ptr_nonnull(objs);
 	ck_assert_int_eq(vxt_objtab_add(objs, 8u << 20 | 3, "sdz", 0, 0), 0);
 	memset(o, 0, sizeof(*o));
-	ck_assert_int_eq(vxt_script_start(s, objs, NULL, sink, o), 0);
+	ck_assert_int_eq(vxt_script_start(s, objs, NULL, ut_script_sink, o), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(vxt_script_push(s, &e[i], i), 0);
 	ck_assert_int_eq(vxt_script_end(s), 0);
@@ -69,105 +53,95 @@ static void run(const char *text, const struct vxt_event *e, size_t n, struct ou
 	vxt_objtab_free(objs);
 }
 
-START_TEST(test_translators)
+#define EV(t, ph, o, p, sec, b) { .time_ns = (t), .phase = (ph), .op = (o), .pid = (p), \
+				  .sector = (sec), .bytes = (b) }
+#define EVENTS(...) (const struct vxt_event[]){ __VA_ARGS__ }, \
+	sizeof((const struct vxt_event[]){ __VA_ARGS__ }) / sizeof(struct vxt_event)
+
+/* A script over a few events on object 0 (sdz, 8:3) and all it prints. */
+static const struct {
+	const char *text;
+	const struct vxt_event *e;
+	size_t n;
+	const char *want;
+} runs[] = {
+	/* the io provider's translators: bufinfo_t, devinfo_t, fileinfo_t and
+	 * FreeBSD's bio and devstat names */
+	{ "#pragma D option quiet\n"
+	  "io:genunix::start {\n"
+	  "  printf(\"%d %d %s %s %d:%d %s %s %d|\", args[0]->b_bcount, args[0]->b_blkno,\n"
+	  "    args[0]->b_flags & B_READ ? \"R\" : \"W\", args[0]->b_flags & B_ASYNC ? \"a\" : \"s\",\n"
+	  "    args[1]->dev_major, args[1]->dev_minor, args[1]->dev_statname,\n"
+	  "    args[2]->fi_pathname, args[2]->fi_offset);\n"
+	  "  printf(\"%d %d %d %s %d|\", args[0]->bio_cmd == BIO_READ, args[0]->bio_offset,\n"
+	  "    args[0]->bio_bcount, args[1]->device_name, args[1]->unit_number);\n"
+	  "}\n",
+	  EVENTS({ .time_ns = 1000, .phase = VXT_PH_START, .op = VXT_OP_READ, .pid = 7,
+		   .sector = 77, .bytes = 8192, .flags = VXT_F_SYNC },
+		 EV(2000, VXT_PH_START, VXT_OP_WRITE, 7, 99, 512)),
+	  "8192 77 R s 8:3 sdz <none> -1|1 39424 8192 sdz 3|"
+	  "512 99 W a 8:3 sdz <none> -1|0 50688 512 sdz 3|" },
+	/* probeprov, probemod, probefunc and probename as illumos names its probes */
+	{ "#pragma D option quiet\n"
+	  "BEGIN, END { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc, probename); }\n"
+	  "io:::start, io:::done { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc,\n"
+	  "  probename); }\n",
+	  EVENTS(EV(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
+		 EV(2, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096)),
+	  "dtrace:::BEGIN io:genunix:bdev_strategy:start io:genunix:biodone:done dtrace:::END " },
+	/* arg0 names the I/O: the same at its start and its done, another for an
+	 * I/O of the same sector in flight beside it */
+	{ "#pragma D option quiet\n"
+	  "io:::start { size[arg0] = args[0]->b_bcount; }\n"
+	  "io:::done /size[arg0]/ { printf(\"%d=%d \", size[arg0], args[0]->b_bcount); "
+	  "size[arg0] = 0; }\n",
+	  EVENTS(EV(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
+		 EV(2, VXT_PH_START, VXT_OP_READ, 1, 8, 512),
+		 EV(3, VXT_PH_DONE, VXT_OP_READ, 1, 8, 512),
+		 EV(4, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096)),
+	  "512=512 4096=4096 " },
+	/* END { printf(header); printa(fmt, @a); printf(footer) } prints in that
+	 * order; printa's format takes keys and the value with widths */
+	{ "#pragma D option quiet\n"
+	  "io:::start { @n[pid, args[1]->dev_statname] = count(); @b[pid] = sum(bytes); }\n"
+	  "END { printf(\"%5s %-4s %s\\n\", \"PID\", \"DEV\", \"N\");\n"
+	  "  printa(\"%5d %-4s %@d\\n\", @n); printf(\"--\\n\"); normalize(@b, 1024);\n"
+	  "  printa(\"%@8d|%d\\n\", @b); }\n",
+	  EVENTS(EV(1, VXT_PH_START, VXT_OP_READ, 3, 1, 4096),
+		 EV(2, VXT_PH_START, VXT_OP_READ, 3, 2, 4096),
+		 EV(3, VXT_PH_START, VXT_OP_WRITE, 12, 3, 4096)),
+	  "  PID DEV  N\n   12 sdz  1\n    3 sdz  2\n--\n       4|12\n       8|3\n" },
+	/* an action under a ?: whose condition the event decides runs when its
+	 * operand is picked: printf, printa, an aggregation, nested ?: */
+	{ "#pragma D option quiet\n"
+	  "io:::start { pid > 5 ? printf(\"big \") : printf(\"small \");\n"
+	  "  args[0]->b_flags & B_READ ? @r[pid] = sum(bytes) :\n"
+	  "    (pid == 12 ? printf(\"w12 \") : 1); }\n"
+	  "END { printa(\"%d:%@d \", @r); }\n",
+	  EVENTS(EV(1, VXT_PH_START, VXT_OP_READ, 3, 1, 4096),
+		 EV(2, VXT_PH_START, VXT_OP_WRITE, 12, 2, 512),
+		 EV(3, VXT_PH_START, VXT_OP_READ, 12, 3, 512)),
+	  "small big w12 big 12:512 3:4096 " },
+	/* inline constants, a typedef, declarations and casts; ?: with a constant
+	 * condition chooses its action; #! flags; $1 with defaultargs */
+	{ "#!/usr/sbin/dtrace -qs\n"
+	  "#pragma D option defaultargs\n"
+	  "typedef struct wanted { int a; } wanted_t;\n"
+	  "inline int ON = 2 * 3;\n inline string WHO = \"me\";\n"
+	  "int counter;\n self int seen[dev_t];\n"
+	  "dtrace:::BEGIN { ON == 6 ? printf(\"on %s \", WHO) : 1;\n"
+	  "  ON != 6 ? printf(\"off \") : 1; (ON > 1 && $1 == 0) ? printf(\"%d \", (int)ON) : 1;\n"
+	  "  printf(\"%s\", stringof(WHO)); }\n",
+	  NULL, 0, "on me 6 me" },
+};
+
+START_TEST(test_run)
 {
-	struct vxt_event e[2] = {
-		ev(1000, VXT_PH_START, VXT_OP_READ, 7, 77, 8192),
-		ev(2000, VXT_PH_START, VXT_OP_WRITE, 7, 99, 512),
-	};
-	struct out o;
+	struct ut_script_out o;
 
-	e[0].flags = VXT_F_SYNC;
-	run("#pragma D option quiet\n"
-	    "io:genunix::start {\n"
-	    "  printf(\"%d %d %s %s %d:%d %s %s %d|\", args[0]->b_bcount, args[0]->b_blkno,\n"
-	    "    args[0]->b_flags & B_READ ? \"R\" : \"W\", args[0]->b_flags & B_ASYNC ? \"a\" : \"s\",\n"
-	    "    args[1]->dev_major, args[1]->dev_minor, args[1]->dev_statname,\n"
-	    "    args[2]->fi_pathname, args[2]->fi_offset);\n"
-	    "  printf(\"%d %d %d %s %d|\", args[0]->bio_cmd == BIO_READ, args[0]->bio_offset,\n"
-	    "    args[0]->bio_bcount, args[1]->device_name, args[1]->unit_number);\n"
-	    "}\n", e, 2, &o);
-	ck_assert_str_eq(o.text, "8192 77 R s 8:3 sdz <none> -1|1 39424 8192 sdz 3|"
-				 "512 99 W a 8:3 sdz <none> -1|0 50688 512 sdz 3|");
-}
-END_TEST
-
-/* probeprov, probemod, probefunc and probename as illumos names its probes */
-START_TEST(test_probe_names)
-{
-	struct vxt_event e[2] = {
-		ev(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
-		ev(2, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096),
-	};
-	struct out o;
-
-	run("#pragma D option quiet\n"
-	    "BEGIN, END { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc, probename); }\n"
-	    "io:::start, io:::done { printf(\"%s:%s:%s:%s \", probeprov, probemod, probefunc,\n"
-	    "  probename); }\n", e, 2, &o);
-	ck_assert_str_eq(o.text, "dtrace:::BEGIN io:genunix:bdev_strategy:start "
-				 "io:genunix:biodone:done dtrace:::END ");
-}
-END_TEST
-
-/* arg0 names the I/O: the same at its start and its done, another for an
- * I/O of the same sector in flight beside it. */
-START_TEST(test_arg0)
-{
-	struct vxt_event e[4] = {
-		ev(1, VXT_PH_START, VXT_OP_READ, 1, 8, 4096),
-		ev(2, VXT_PH_START, VXT_OP_READ, 1, 8, 512),
-		ev(3, VXT_PH_DONE, VXT_OP_READ, 1, 8, 512),
-		ev(4, VXT_PH_DONE, VXT_OP_READ, 1, 8, 4096),
-	};
-	struct out o;
-
-	run("#pragma D option quiet\n"
-	    "io:::start { size[arg0] = args[0]->b_bcount; }\n"
-	    "io:::done /size[arg0]/ { printf(\"%d=%d \", size[arg0], args[0]->b_bcount); "
-	    "size[arg0] = 0; }\n", e, 4, &o);
-	ck_assert_str_eq(o.text, "512=512 4096=4096 ");
-}
-END_TEST
-
-/* END { printf(header); printa(fmt, @a); printf(footer) } prints in that
- * order; printa's format takes keys and the value with widths. */
-START_TEST(test_printa_order)
-{
-	struct vxt_event e[3] = {
-		ev(1, VXT_PH_START, VXT_OP_READ, 3, 1, 4096),
-		ev(2, VXT_PH_START, VXT_OP_READ, 3, 2, 4096),
-		ev(3, VXT_PH_START, VXT_OP_WRITE, 12, 3, 4096),
-	};
-	struct out o;
-
-	run("#pragma D option quiet\n"
-	    "io:::start { @n[pid, args[1]->dev_statname] = count(); @b[pid] = sum(bytes); }\n"
-	    "END { printf(\"%5s %-4s %s\\n\", \"PID\", \"DEV\", \"N\");\n"
-	    "  printa(\"%5d %-4s %@d\\n\", @n); printf(\"--\\n\"); normalize(@b, 1024);\n"
-	    "  printa(\"%@8d|%d\\n\", @b); }\n", e, 3, &o);
-	ck_assert_str_eq(o.text, "  PID DEV  N\n   12 sdz  1\n    3 sdz  2\n--\n"
-				 "       4|12\n       8|3\n");
-}
-END_TEST
-
-/* An action under a ?: whose condition the event decides runs when its
- * operand is picked: printf, printa, an aggregation, nested ?: */
-START_TEST(test_cond_action)
-{
-	struct vxt_event e[3] = {
-		ev(1, VXT_PH_START, VXT_OP_READ, 3, 1, 4096),
-		ev(2, VXT_PH_START, VXT_OP_WRITE, 12, 2, 512),
-		ev(3, VXT_PH_START, VXT_OP_READ, 12, 3, 512),
-	};
-	struct out o;
-
-	run("#pragma D option quiet\n"
-	    "io:::start { pid > 5 ? printf(\"big \") : printf(\"small \");\n"
-	    "  args[0]->b_flags & B_READ ? @r[pid] = sum(bytes) :\n"
-	    "    (pid == 12 ? printf(\"w12 \") : 1); }\n"
-	    "END { printa(\"%d:%@d \", @r); }\n", e, 3, &o);
-	ck_assert_str_eq(o.text, "small big w12 big 12:512 3:4096 ");
+	run(runs[_i].text, runs[_i].e, runs[_i].n, &o);
+	ck_assert_str_eq(o.text, runs[_i].want);
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -176,7 +150,7 @@ START_TEST(test_stddev)
 {
 	static const uint32_t v[8] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	struct vxt_event e[8];
-	struct out o;
+	struct ut_script_out o;
 
 	for (unsigned i = 0; i < 8; i++)
 		e[i] = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, v[i]);
@@ -184,6 +158,7 @@ START_TEST(test_stddev)
 	    "io:::start { @s = stddev(bytes); @a = avg(bytes); }\n"
 	    "END { printa(\"%@d \", @s); printa(\"%@d\", @a); }\n", e, 8, &o);
 	ck_assert_str_eq(o.text, "2 5");
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -193,7 +168,7 @@ START_TEST(test_llquantize)
 {
 	static const uint32_t v[5] = { 0, 5, 15, 150, 5000 };
 	struct vxt_event e[5];
-	struct out o;
+	struct ut_script_out o;
 	unsigned rows = 0;
 
 	for (unsigned i = 0; i < 5; i++)
@@ -211,6 +186,7 @@ START_TEST(test_llquantize)
 	ck_assert_ptr_nonnull(strstr(o.text, "\n             100 |@@@@@@@@ "));
 	ck_assert_ptr_nonnull(strstr(o.text, "\n             900 |         "));
 	ck_assert_ptr_nonnull(strstr(o.text, "\n         >= 1000 |@@@@@@@@ "));
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -225,10 +201,10 @@ START_TEST(test_free_string)
 				       "io:::done /self->what == \"read\"/ { self->what = 0; "
 				       "name[sector] = 0; }\n");
 	struct vxt_script_stats st;
-	struct out o;
+	struct ut_script_out o;
 
 	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &o), 0);
 	for (uint64_t i = 0; i < 20000; i++) {
 		struct vxt_event a = ev(2 * i + 1, VXT_PH_START, VXT_OP_READ,
 					(uint32_t)(i % 2000), i, 4096);
@@ -244,24 +220,7 @@ START_TEST(test_free_string)
 	ck_assert_uint_eq(st.dyn_drops, 0);
 	ck_assert_uint_eq(st.dyn_bytes, 0);
 	vxt_script_free(s);
-}
-END_TEST
-
-/* inline constants, a typedef, declarations and casts; ?: with a constant
- * condition chooses its action; #! flags; $1 with defaultargs */
-START_TEST(test_inline)
-{
-	struct out o;
-
-	run("#!/usr/sbin/dtrace -qs\n"
-	    "#pragma D option defaultargs\n"
-	    "typedef struct wanted { int a; } wanted_t;\n"
-	    "inline int ON = 2 * 3;\n inline string WHO = \"me\";\n"
-	    "int counter;\n self int seen[dev_t];\n"
-	    "dtrace:::BEGIN { ON == 6 ? printf(\"on %s \", WHO) : 1;\n"
-	    "  ON != 6 ? printf(\"off \") : 1; (ON > 1 && $1 == 0) ? printf(\"%d \", (int)ON) : 1;\n"
-	    "  printf(\"%s\", stringof(WHO)); }\n", NULL, 0, &o);
-	ck_assert_str_eq(o.text, "on me 6 me");
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -333,10 +292,10 @@ START_TEST(test_key_cost)
 	const unsigned keys = 3000;
 	struct vxt_script *s = compile(texts[_i]);
 	struct vxt_script_stats st;
-	struct out o;
+	struct ut_script_out o;
 
 	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, sink, &o), 0);
+	ck_assert_int_eq(vxt_script_start(s, NULL, NULL, ut_script_sink, &o), 0);
 	for (unsigned i = 0; i < keys; i++) {
 		struct vxt_event e = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, i, 512);
 
@@ -350,6 +309,7 @@ START_TEST(test_key_cost)
 	ck_assert_msg(st.dyn_bytes <= (64ull + 8 * (_i + 1) + 24) * keys,
 		      "%s: %" PRIu64 " bytes an array entry", texts[_i], st.dyn_bytes / keys);
 	vxt_script_free(s);
+	ut_script_out_free(&o);
 }
 END_TEST
 
@@ -358,15 +318,10 @@ Suite *script_dlang_suite(void)
 	Suite *s = suite_create("script_dlang");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, test_translators);
-	tcase_add_test(tc, test_arg0);
-	tcase_add_test(tc, test_probe_names);
-	tcase_add_test(tc, test_printa_order);
+	tcase_add_loop_test(tc, test_run, 0, sizeof(runs) / sizeof(runs[0]));
 	tcase_add_test(tc, test_stddev);
-	tcase_add_test(tc, test_cond_action);
 	tcase_add_test(tc, test_llquantize);
 	tcase_add_test(tc, test_free_string);
-	tcase_add_test(tc, test_inline);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_warnings);
 	tcase_add_loop_test(tc, test_key_cost, 0, 2);

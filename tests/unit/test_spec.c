@@ -150,44 +150,69 @@ static const struct {
 	{ 20000000, 500000 }, { 200000000, 50000000 },
 };
 
-static void context_case(unsigned key, unsigned w, const char *on,
-			 bool (*trigger)(const struct vxt_event *))
+/* A context engine on triggers @on, keyed by @key, its windows @before and
+ * @after around each trigger and, when @counts, @bev and @aev events. */
+static struct vxt_spec *new_context(unsigned key, uint64_t before, uint64_t after, const char *on,
+				    bool counts, uint32_t bev, uint32_t aev)
 {
 	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
 	char err[VXT_ERRBUF_SIZE];
-	struct stream s = make_stream(3000, 5, 7, 3);
-	struct vxt_spec_stats st;
 	struct vxt_spec *e;
-	uint64_t *out;
-	bool *ref;
-	size_t nref = 0, nout = 0;
 
-	ck_assert_int_eq(vxt_spec_config_context(&c, key, windows[w].before, windows[w].after, on), 0);
+	ck_assert_int_eq(vxt_spec_config_context(&c, key, before, after, on), 0);
+	if (counts)
+		vxt_spec_config_context_events(&c, bev, aev);
 	e = vxt_spec_new(&c, NULL, NULL, err);
 	ck_assert_msg(e != NULL, "%s", err);
-	out = run(e, &s);
-	ref = reference(&s, key, windows[w].before, windows[w].after, trigger);
-	for (size_t i = 0; i < s.n; i++) {
+	return e;
+}
+
+/* Run @s through @e and hold what it keeps against @ref, event by event
+ * (@label names the case in a failure): nothing failed or dropped, the
+ * count out is what it kept, and the reference keeps something. @st: the
+ * engine's statistics. @return out as run() (caller frees). */
+static uint64_t *check_against(struct vxt_spec *e, const struct stream *s, const bool *ref,
+			       const char *label, struct vxt_spec_stats *st)
+{
+	uint64_t *out = run(e, s);
+	size_t nref = 0, nout = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
 		ck_assert_msg(ref[i] == (out[i] != 0),
-			      "key %s window %llu/%llu on %s: event %zu (t=%llu obj %u pid %u) "
-			      "engine %d reference %d", vxt_spec_key_name(key),
-			      (unsigned long long)windows[w].before,
-			      (unsigned long long)windows[w].after, on, i,
-			      (unsigned long long)s.ev[i].time_ns, s.ev[i].object, s.ev[i].pid,
-			      out[i] != 0, ref[i]);
+			      "%s: event %zu (t=%llu obj %u pid %u) engine %d reference %d", label,
+			      i, (unsigned long long)s->ev[i].time_ns, s->ev[i].object,
+			      s->ev[i].pid, out[i] != 0, ref[i]);
 		nref += ref[i];
 		nout += out[i] != 0;
-		/* a trigger is kept with the speculation it committed */
+	}
+	vxt_spec_get_stats(e, st);
+	ck_assert_uint_eq(st->failed, 0);
+	ck_assert_uint_eq(st->drops, 0);
+	ck_assert_uint_eq(st->events_out, nout);
+	ck_assert_uint_gt(nref, 0);
+	return out;
+}
+
+static void context_case(unsigned key, unsigned w, const char *on,
+			 bool (*trigger)(const struct vxt_event *))
+{
+	struct stream s = make_stream(3000, 5, 7, 3);
+	struct vxt_spec *e = new_context(key, windows[w].before, windows[w].after, on, false, 0, 0);
+	struct vxt_spec_stats st;
+	char label[200];
+	uint64_t *out;
+	bool *ref;
+
+	ref = reference(&s, key, windows[w].before, windows[w].after, trigger);
+	snprintf(label, sizeof(label), "key %s window %llu/%llu on %s", vxt_spec_key_name(key),
+		 (unsigned long long)windows[w].before, (unsigned long long)windows[w].after, on);
+	out = check_against(e, &s, ref, label, &st);
+	/* a trigger is kept with the speculation it committed */
+	for (size_t i = 0; i < s.n; i++)
 		if (trigger(&s.ev[i]))
 			ck_assert_uint_gt(out[i], 1);
-	}
-	vxt_spec_get_stats(e, &st);
-	ck_assert_uint_eq(st.failed, 0);
-	ck_assert_uint_eq(st.drops, 0);
 	ck_assert_uint_eq(st.events_in, s.n);
-	ck_assert_uint_eq(st.events_out, nout);
 	ck_assert_uint_eq(st.active, 0);
-	ck_assert_uint_gt(nref, 0);
 	vxt_spec_free(e);
 	free(out);
 	free(ref);
@@ -264,36 +289,17 @@ static bool *reference_events(const struct stream *s, unsigned key, unsigned w,
 static void context_events_case(unsigned key, unsigned w, const char *on,
 				bool (*trigger)(const struct vxt_event *))
 {
-	struct vxt_spec_config c = { .nspec = 65536, .specsize = 1u << 24 };
-	char err[VXT_ERRBUF_SIZE];
 	struct stream s = make_stream(3000, 5, 7, 3);
+	struct vxt_spec *e = new_context(key, cwindows[w].bns, cwindows[w].ans, on, true,
+					 cwindows[w].bev, cwindows[w].aev);
 	struct vxt_spec_stats st;
-	struct vxt_spec *e;
+	char label[200];
 	uint64_t *out;
 	bool *ref;
-	size_t nref = 0, nout = 0;
 
-	ck_assert_int_eq(vxt_spec_config_context(&c, key, cwindows[w].bns, cwindows[w].ans, on),
-			 0);
-	vxt_spec_config_context_events(&c, cwindows[w].bev, cwindows[w].aev);
-	e = vxt_spec_new(&c, NULL, NULL, err);
-	ck_assert_msg(e != NULL, "%s", err);
-	out = run(e, &s);
 	ref = reference_events(&s, key, w, trigger);
-	for (size_t i = 0; i < s.n; i++) {
-		ck_assert_msg(ref[i] == (out[i] != 0),
-			      "key %s window #%u on %s: event %zu (t=%llu obj %u pid %u) "
-			      "engine %d reference %d", vxt_spec_key_name(key), w, on, i,
-			      (unsigned long long)s.ev[i].time_ns, s.ev[i].object, s.ev[i].pid,
-			      out[i] != 0, ref[i]);
-		nref += ref[i];
-		nout += out[i] != 0;
-	}
-	vxt_spec_get_stats(e, &st);
-	ck_assert_uint_eq(st.failed, 0);
-	ck_assert_uint_eq(st.drops, 0);
-	ck_assert_uint_eq(st.events_out, nout);
-	ck_assert_uint_gt(nref, 0);
+	snprintf(label, sizeof(label), "key %s window #%u on %s", vxt_spec_key_name(key), w, on);
+	out = check_against(e, &s, ref, label, &st);
 	vxt_spec_free(e);
 	free(out);
 	free(ref);

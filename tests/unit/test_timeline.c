@@ -277,18 +277,22 @@ START_TEST(heat_levels_and_quantile)
 }
 END_TEST
 
+/* The row of @ev moved to @sector. */
+static int row_at(const struct vxt_timeline *tl, struct vxt_event *ev, uint64_t sector)
+{
+	ev->sector = sector;
+	return vxt_timeline_row(tl, ev);
+}
+
 START_TEST(lba_rows)
 {
 	struct vxt_timeline tl;
 	struct vxt_event ev = mk(10, 3, 0, 1);
 
 	ck_assert_int_eq(vxt_timeline_init_lba(&tl, 0, 100, 2, 3, 1000, 4), 0);
-	ev.sector = 999;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
-	ev.sector = 0;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 0);
-	ev.sector = 5000;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
+	ck_assert_int_eq(row_at(&tl, &ev, 999), 3);
+	ck_assert_int_eq(row_at(&tl, &ev, 0), 0);
+	ck_assert_int_eq(row_at(&tl, &ev, 5000), 3);
 	ev.object = 1;
 	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
 	vxt_timeline_free(&tl);
@@ -375,16 +379,11 @@ START_TEST(lba_range_rows)
 	struct vxt_event ev = mk(10, 3, 0, 1);
 
 	ck_assert_int_eq(vxt_timeline_init_lba_range(&tl, 0, 100, 2, 3, 1000, 400, 4), 0);
-	ev.sector = 999;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
-	ev.sector = 1000;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 0);
-	ev.sector = 1299;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 2);
-	ev.sector = 1399;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), 3);
-	ev.sector = 1400;
-	ck_assert_int_eq(vxt_timeline_row(&tl, &ev), -1);
+	ck_assert_int_eq(row_at(&tl, &ev, 999), -1);
+	ck_assert_int_eq(row_at(&tl, &ev, 1000), 0);
+	ck_assert_int_eq(row_at(&tl, &ev, 1299), 2);
+	ck_assert_int_eq(row_at(&tl, &ev, 1399), 3);
+	ck_assert_int_eq(row_at(&tl, &ev, 1400), -1);
 	vxt_timeline_add(&tl, &ev);
 	ev.sector = 5;
 	vxt_timeline_add(&tl, &ev);

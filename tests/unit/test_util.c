@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vxtrace/util.h"
+#include "fixture.h"
 
 START_TEST(crc32c_known_values)
 {
@@ -25,28 +26,56 @@ START_TEST(crc32c_known_values)
 }
 END_TEST
 
+/* vxt_lower_bound_u64() against a linear scan: random ascending arrays with
+ * runs of equal values, every value in and around them, and an empty one. */
+START_TEST(lower_bound_oracle)
+{
+	uint64_t a[64], rng = 0x9e3779b97f4a7c15ull;
+
+	ck_assert_uint_eq(vxt_lower_bound_u64(NULL, 0, 5), 0);
+	for (int round = 0; round < 200; round++) {
+		size_t n = ut_rand_below(&rng, 65);
+
+		for (size_t i = 0; i < n; i++)
+			a[i] = (i ? a[i - 1] : 0) + ut_rand_below(&rng, 3);
+		for (uint64_t x = 0; x <= (n ? a[n - 1] + 1 : 1); x++) {
+			size_t want = 0;
+
+			while (want < n && a[want] < x)
+				want++;
+			ck_assert_uint_eq(vxt_lower_bound_u64(a, n, x), want);
+		}
+	}
+}
+END_TEST
+
+/* Known values of the two parsers: the text, the result and, when 0, the value. */
+static const struct {
+	int (*parse)(const char *s, uint64_t *v);
+	const char *in;
+	int rc;
+	uint64_t v;
+} parsed[] = {
+	{ vxt_parse_duration, "500us", 0, 500000 },
+	{ vxt_parse_duration, "20ms", 0, 20000000 },
+	{ vxt_parse_duration, "1.5", 0, 1500000000 },
+	{ vxt_parse_duration, "2m", 0, 120000000000ull },
+	{ vxt_parse_duration, "-1s", -EINVAL, 0 },
+	{ vxt_parse_duration, "5 parsecs", -EINVAL, 0 },
+	{ vxt_parse_duration, "", -EINVAL, 0 },
+	{ vxt_parse_size, "4k", 0, 4096 },
+	{ vxt_parse_size, "1M", 0, 1048576 },
+	{ vxt_parse_size, "2GiB", 0, 2147483648ull },
+	{ vxt_parse_size, "12q", -EINVAL, 0 },
+};
+
 START_TEST(durations_and_sizes)
 {
 	uint64_t v;
 
-	ck_assert_int_eq(vxt_parse_duration("500us", &v), 0);
-	ck_assert_uint_eq(v, 500000);
-	ck_assert_int_eq(vxt_parse_duration("20ms", &v), 0);
-	ck_assert_uint_eq(v, 20000000);
-	ck_assert_int_eq(vxt_parse_duration("1.5", &v), 0);
-	ck_assert_uint_eq(v, 1500000000);
-	ck_assert_int_eq(vxt_parse_duration("2m", &v), 0);
-	ck_assert_uint_eq(v, 120000000000ull);
-	ck_assert_int_eq(vxt_parse_duration("-1s", &v), -EINVAL);
-	ck_assert_int_eq(vxt_parse_duration("5 parsecs", &v), -EINVAL);
-	ck_assert_int_eq(vxt_parse_duration("", &v), -EINVAL);
-	ck_assert_int_eq(vxt_parse_size("4k", &v), 0);
-	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(vxt_parse_size("1M", &v), 0);
-	ck_assert_uint_eq(v, 1048576);
-	ck_assert_int_eq(vxt_parse_size("2GiB", &v), 0);
-	ck_assert_uint_eq(v, 2147483648ull);
-	ck_assert_int_eq(vxt_parse_size("12q", &v), -EINVAL);
+	ck_assert_int_eq(parsed[_i].parse(parsed[_i].in, &v), parsed[_i].rc);
+	if (parsed[_i].rc == 0)
+		ck_assert_uint_eq(v, parsed[_i].v);
 }
 END_TEST
 
@@ -88,7 +117,8 @@ Suite *util_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, crc32c_known_values);
-	tcase_add_test(tc, durations_and_sizes);
+	tcase_add_test(tc, lower_bound_oracle);
+	tcase_add_loop_test(tc, durations_and_sizes, 0, sizeof(parsed) / sizeof(parsed[0]));
 	tcase_add_test(tc, trace_times);
 	tcase_add_test(tc, errno_names);
 	suite_add_tcase(s, tc);

@@ -119,6 +119,19 @@ static uint64_t check_prefix(struct vxt_reader *r)
 	return n;
 }
 
+/* Writes NEV events in chunks of @chunk events, closed, and opens the
+ * file. @return the reader (caller closes). */
+static struct vxt_reader *write_and_open(size_t chunk)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_reader *r;
+
+	write_file(NEV, chunk, true, NULL);
+	r = vxt_reader_open(path, err);
+	ck_assert_msg(r != NULL, "%s", err);
+	return r;
+}
+
 static void setup(void)
 {
 	snprintf(path, sizeof(path), "/tmp/vxt-unit-%d.vxt", (int)getpid());
@@ -132,14 +145,11 @@ static void teardown(void)
 
 START_TEST(roundtrip)
 {
-	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	const struct vxt_event *ev;
 	uint64_t errors = 0, lost = 0;
 
-	write_file(NEV, 256, true, NULL);
-	r = vxt_reader_open(path, err);
-	ck_assert_msg(r != NULL, "%s", err);
+	r = write_and_open(256);
 	ck_assert(!vxt_reader_recovered(r));
 	ck_assert_uint_eq(vxt_reader_nevents(r), NEV);
 	ck_assert_uint_eq(vxt_reader_nchunks(r), (NEV + 255) / 256);
@@ -200,14 +210,11 @@ static void check_fields(struct vxt_reader *r, const struct vxt_event *ev, size_
 
 START_TEST(field_selection)
 {
-	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	const struct vxt_event *ev;
 	size_t i = 0, zero_sectors = 0;
 
-	write_file(NEV, 256, true, NULL);
-	r = vxt_reader_open(path, err);
-	ck_assert_msg(r != NULL, "%s", err);
+	r = write_and_open(256);
 	ck_assert_uint_ne(vxt_reader_info(r)->incompat & VXT_INCOMPAT_COLUMN_FRAMES, 0);
 	vxt_reader_set_fields(r, VXT_FIELD_BYTES | VXT_FIELD_LOST_COUNT);
 	while (vxt_reader_next(r, &ev) == 1) {
@@ -253,7 +260,6 @@ static void check_remap_latency(struct vxt_reader *r, const struct vxt_event *ev
  * skip the latencies. */
 START_TEST(remap_sources_only)
 {
-	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	struct vxt_scan *sc;
 	const struct vxt_event *ev;
@@ -269,9 +275,7 @@ START_TEST(remap_sources_only)
 		events[k].phase = VXT_PH_REMAP;
 		events[k].remap_from = vxt_remap_from_pack(2, k);
 	}
-	write_file(NEV, 256, true, NULL);
-	r = vxt_reader_open(path, err);
-	ck_assert_msg(r != NULL, "%s", err);
+	r = write_and_open(256);
 	vxt_reader_set_fields(r, VXT_FIELD_BYTES | VXT_FIELD_REMAP_FROM);
 	for (i = 0; vxt_reader_next(r, &ev) == 1; i++) {
 		check_remap_latency(r, ev, i);
@@ -397,9 +401,7 @@ START_TEST(scanner)
 	uint8_t *buf;
 	size_t len;
 
-	write_file(NEV, 100, true, NULL);
-	r = vxt_reader_open(path, err);
-	ck_assert_msg(r != NULL, "%s", err);
+	r = write_and_open(100);
 	for (unsigned threads = 0; threads <= 3; threads++) {
 		sc = vxt_scan_start(r, 2, VXT_FIELD_ALL, threads);
 		ck_assert_ptr_nonnull(sc);
@@ -459,13 +461,10 @@ END_TEST
 
 START_TEST(seek_against_scan)
 {
-	char err[VXT_ERRBUF_SIZE];
 	struct vxt_reader *r;
 	const struct vxt_event *ev;
 
-	write_file(NEV, 100, true, NULL);
-	r = vxt_reader_open(path, err);
-	ck_assert_ptr_nonnull(r);
+	r = write_and_open(100);
 	for (size_t k = 0; k < NEV; k += 37) {
 		uint64_t t = events[k].time_ns - 1, want = 0;
 

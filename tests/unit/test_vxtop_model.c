@@ -7,20 +7,15 @@
 #include <string.h>
 
 #include "model.h"
+#include "fixture.h"
 
 #define SEC 1000000000ull
 
 static void feed(struct vxtop_model *m, uint64_t t, unsigned phase, unsigned op,
 		 uint64_t sector)
 {
-	struct vxt_event ev;
+	struct vxt_event ev = ut_io_event(t, phase, op, sector);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = t;
-	ev.phase = (uint8_t)phase;
-	ev.op = (uint8_t)op;
-	ev.sector = sector;
-	ev.bytes = 4096;
 	ev.latency_ns = phase == VXT_PH_DONE ? 1000 : 0;
 	ck_assert_int_eq(vxtop_model_feed(m, &ev, 1), 0);
 }
@@ -105,12 +100,7 @@ START_TEST(lost_event_closes_its_io)
 	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
 	feed(&m, 10, VXT_PH_START, VXT_OP_READ, 100);
 	feed(&m, 20, VXT_PH_START, VXT_OP_READ, 200);
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = SEC / 2;
-	ev.phase = VXT_PH_LOST;
-	ev.op = VXT_OP_READ;
-	ev.sector = 1;
-	ev.lost_io = vxt_lost_io_pack(100);
+	ev = ut_lost_event(SEC / 2, VXT_OP_READ, 1, vxt_lost_io_pack(100));
 	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
 	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
 	ck_assert_uint_eq(last(&m)->in_flight, 1);
@@ -137,10 +127,7 @@ START_TEST(starts_before_an_anonymous_loss_age_out)
 	ck_assert_int_eq(vxtop_model_init(&m, objs, SEC, 0), 0);
 	feed(&m, 100, VXT_PH_START, VXT_OP_READ, 100);	/* its completion lost */
 	feed(&m, 200, VXT_PH_START, VXT_OP_READ, 200);
-	memset(&ev, 0, sizeof(ev));
-	ev.time_ns = SEC / 4;
-	ev.phase = VXT_PH_LOST;
-	ev.sector = 3;
+	ev = ut_lost_event(SEC / 4, 0, 3, 0);
 	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
 	feed(&m, SEC / 4 + 10, VXT_PH_DONE, VXT_OP_READ, 200);
 	feed(&m, SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */

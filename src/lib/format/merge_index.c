@@ -278,17 +278,7 @@ static const uint64_t *chunk_keys(struct part *p, size_t c)
 /* The first chunk of @p whose keys reach @key (p->nch if none). */
 static size_t chunk_reaching(const struct part *p, uint64_t key)
 {
-	size_t lo = 0, hi = p->nch;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->key_hi[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return vxt_lower_bound_u64(p->key_hi, p->nch, key);	/* key_hi never falls */
 }
 
 enum bound { LOWER, UPPER, EXACT, GUESS };
@@ -299,7 +289,7 @@ enum bound { LOWER, UPPER, EXACT, GUESS };
  * or UINT64_MAX when out of memory. */
 static uint64_t count_below(struct part *p, uint64_t key, enum bound b)
 {
-	size_t c = chunk_reaching(p, key), lo = 0, hi;
+	size_t c = chunk_reaching(p, key), hi;
 	const uint64_t *k;
 	uint64_t n = c < p->nch ? p->before[c] : vxt_reader_nevents(p->r);
 
@@ -313,15 +303,7 @@ static uint64_t count_below(struct part *p, uint64_t key, enum bound b)
 				      (double)(p->key_hi[c] - p->key_lo[c] + 1));
 	if (!(k = chunk_keys(p, c)))
 		return UINT64_MAX;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return n + lo;
+	return n + vxt_lower_bound_u64(k, hi, key);
 }
 
 /* The events of all files below @key. @return it or UINT64_MAX. */

@@ -161,7 +161,9 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int max)
+int vxt_profile_list_files(const char *dir,
+			   bool (*keep)(const char *file, char name[VXT_PROFILE_NAME_MAX]),
+			   char names[][VXT_PROFILE_NAME_MAX], int max)
 {
 	char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
 	int nd = vxt_profile_dirs(dir, dirs, VXT_PROFILE_MAX_DIRS), n = 0;
@@ -176,10 +178,7 @@ int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int ma
 			char name[VXT_PROFILE_NAME_MAX];
 			bool dup = false;
 
-			if (!vxt_ends_with(de->d_name, ".yaml") && !vxt_ends_with(de->d_name, ".yml"))
-				continue;
-			vxt_profile_name_from_file(de->d_name, name);
-			if (!vxt_profile_name_ok(name))
+			if (!keep(de->d_name, name))
 				continue;
 			for (int k = 0; k < n; k++)
 				dup |= !strcmp(names[k], name);
@@ -190,4 +189,18 @@ int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int ma
 	}
 	qsort(names, (size_t)n, VXT_PROFILE_NAME_MAX, cmp_names);
 	return n;
+}
+
+/* A profile file: NAME.yaml or NAME.yml, NAME a valid profile name. */
+static bool profile_file(const char *file, char name[VXT_PROFILE_NAME_MAX])
+{
+	if (!vxt_ends_with(file, ".yaml") && !vxt_ends_with(file, ".yml"))
+		return false;
+	vxt_profile_name_from_file(file, name);
+	return vxt_profile_name_ok(name);
+}
+
+int vxt_profile_list(const char *dir, char names[][VXT_PROFILE_NAME_MAX], int max)
+{
+	return vxt_profile_list_files(dir, profile_file, names, max);
 }

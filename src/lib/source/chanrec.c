@@ -373,6 +373,7 @@ static int decode(struct vxt_chandec *d, const uint8_t *p, size_t len, struct vx
 		r->u.io.len = p[0];
 		r->u.io.type = p[1];
 		r->u.io.op = p[2];
+		r->u.io.reserved0 = 0;
 		r->u.io.flags = le16(p + 4);
 		r->u.io.cpu = le16(p + 6);
 		r->u.io.dev = le32(p + 8);

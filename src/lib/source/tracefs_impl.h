@@ -188,6 +188,9 @@ int vxt_tfs_setup_parser(struct vxt_source *s, struct tfs *t);
 int vxt_tfs_open_cpus(struct vxt_source *s, struct tfs *t);
 /* Enable the tracepoints with the selected devices' filters. */
 int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t);
+/* Sets @filter (none when NULL or "") on block event @k and enables it:
+ * t->ev[k].id is then its id. @return 0, or a negative errno said in @s. */
+int vxt_tfs_enable_event(struct vxt_source *s, struct tfs *t, int k, const char *filter);
 /* The fixed offsets of the enabled events' fields (struct tfs_fld). */
 int vxt_tfs_learn_fields(struct vxt_source *s, struct tfs *t);
 

@@ -72,14 +72,7 @@ int vxt_tfs_setup_phase(struct vxt_source *s, struct tfs *t, int k, const char *
 		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s lacks dev, sector or %s",
 					 name, k == K_SPLIT ? "new_sector" : "nr_sector");
 	/* an event without dev and sector cannot be filtered by device */
-	if (d->dev && d->sector && filter && filter[0] &&
-	    tracefs_event_file_write(t->inst, "block", name, "filter", filter) < 0)
-		return vxt_source_seterr(s, -EINVAL, "tracefs: setting the filter of "
-					 "block:%s to '%.200s' failed", name, filter);
-	if (tracefs_event_enable(t->inst, "block", name) < 0)
-		return vxt_source_seterr(s, -EIO, "tracefs: enabling block:%s failed", name);
-	d->id = d->ev->id;
-	return 0;
+	return vxt_tfs_enable_event(s, t, k, d->dev && d->sector ? filter : NULL);
 }
 
 void vxt_tfs_decode_phase(const struct tfs_evdesc *d, void *data, struct tfs_raw *r)

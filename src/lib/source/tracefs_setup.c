@@ -140,6 +140,21 @@ static int build_filter(const struct tfs *t, bool bio, char *buf, size_t size)
 
 /* ---- events ---- */
 
+int vxt_tfs_enable_event(struct vxt_source *s, struct tfs *t, int k, const char *filter)
+{
+	struct tfs_evdesc *d = &t->ev[k];
+	const char *name = tfs_event_names[k];
+
+	if (filter && filter[0] &&
+	    tracefs_event_file_write(t->inst, "block", name, "filter", filter) < 0)
+		return vxt_source_seterr(s, -EINVAL, "tracefs: setting the filter of "
+					 "block:%s to '%.200s' failed", name, filter);
+	if (tracefs_event_enable(t->inst, "block", name) < 0)
+		return vxt_source_seterr(s, -EIO, "tracefs: enabling block:%s failed", name);
+	d->id = d->ev->id;
+	return 0;
+}
+
 static int setup_event(struct vxt_source *s, struct tfs *t, int k, const char *filter)
 {
 	struct tfs_evdesc *d = &t->ev[k];
@@ -163,14 +178,7 @@ static int setup_event(struct vxt_source *s, struct tfs *t, int k, const char *f
 	if (!d->dev || !d->sector || !d->nr_sector || !d->rwbs)
 		return vxt_source_seterr(s, -EPROTO, "tracefs: block:%s lacks dev, sector, "
 					 "nr_sector or rwbs", name);
-	if (filter && filter[0] &&
-	    tracefs_event_file_write(t->inst, "block", name, "filter", filter) < 0)
-		return vxt_source_seterr(s, -EINVAL, "tracefs: setting the filter of "
-					 "block:%s to '%.200s' failed", name, filter);
-	if (tracefs_event_enable(t->inst, "block", name) < 0)
-		return vxt_source_seterr(s, -EIO, "tracefs: enabling block:%s failed", name);
-	d->id = d->ev->id;
-	return 0;
+	return vxt_tfs_enable_event(s, t, k, filter);
 }
 
 int vxt_tfs_setup_events(struct vxt_source *s, struct tfs *t)

@@ -173,37 +173,18 @@ void vr_script_drop(struct vr_model *m)
 
 /* ---- the listing ---- */
 
-static int cmp_name(const void *a, const void *b)
+/* A script file: NAME.d, not hidden, its name shorter than 64 bytes. */
+static bool script_file(const char *file, char name[VXT_PROFILE_NAME_MAX])
 {
-	return strcmp(a, b);
+	if (!vr_script_is_name(file) || file[0] == '.' || strlen(file) >= 64)
+		return false;
+	snprintf(name, VXT_PROFILE_NAME_MAX, "%s", file);
+	return true;
 }
 
 int vr_script_names(const struct vr_model *m, char (*names)[64], int max)
 {
-	char dirs[VXT_PROFILE_MAX_DIRS][VXT_PROFILE_PATH_MAX];
-	int nd = vxt_profile_dirs(m->profile_dir, dirs, VXT_PROFILE_MAX_DIRS), n = 0;
-
-	for (int i = 0; i < nd; i++) {
-		DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d)) && n < max) {
-			bool dup = false;
-
-			if (!vr_script_is_name(de->d_name) || de->d_name[0] == '.' ||
-			    strlen(de->d_name) >= 64)
-				continue;
-			for (int k = 0; k < n; k++)
-				dup |= !strcmp(names[k], de->d_name);
-			if (!dup)
-				snprintf(names[n++], 64, "%s", de->d_name);
-		}
-		closedir(d);
-	}
-	qsort(names, (size_t)n, 64, cmp_name);
-	return n;
+	return vxt_profile_list_files(m->profile_dir, script_file, names, max);
 }
 
 void vr_script_describe(const struct vr_model *m, const char *name, char *buf, size_t size)

@@ -199,27 +199,12 @@ long vr_view_gap(const struct vr_view *v, uint64_t ord)
 	return (long)i;
 }
 
-static size_t lower_bound(const uint64_t *a, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (a[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int vr_view_first_at(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned budget)
 {
 	uint64_t total = vxt_reader_nevents(v->rd);
 
 	if (v->spec_on) {
-		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+		size_t k = vxt_lower_bound_u64(v->spec.ord, v->spec.n, ord);
 
 		if (k == v->spec.n)
 			return 0;
@@ -273,7 +258,7 @@ int vr_view_last_before(struct vr_view *v, uint64_t ord, uint64_t *out, unsigned
 	uint64_t total = vxt_reader_nevents(v->rd);
 
 	if (v->spec_on) {
-		size_t k = lower_bound(v->spec.ord, v->spec.n, ord);
+		size_t k = vxt_lower_bound_u64(v->spec.ord, v->spec.n, ord);
 
 		if (k == 0)
 			return 0;
@@ -339,7 +324,7 @@ void vr_spec_clear(struct vr_spec_set *s)
 
 long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord)
 {
-	size_t k = lower_bound(s->ord, s->n, ord);
+	size_t k = vxt_lower_bound_u64(s->ord, s->n, ord);
 
 	if (k == s->n || s->ord[k] != ord)
 		return -1;
@@ -348,7 +333,7 @@ long vr_spec_group_of(const struct vr_spec_set *s, uint64_t ord)
 
 static int spec_next_error(struct vr_view *v, uint64_t ord, bool backward, uint64_t *out)
 {
-	size_t k = lower_bound(v->spec.ord, v->spec.n, ord), left = 500000;
+	size_t k = vxt_lower_bound_u64(v->spec.ord, v->spec.n, ord), left = 500000;
 	const struct vxt_event *ev;
 
 	while (backward ? k > 0 : k < v->spec.n) {

@@ -108,17 +108,7 @@ bool report_kept_has(const uint64_t *kept, size_t n, size_t *cursor, uint64_t or
 
 	if (i && kept[i - 1] >= ord) {
 		/* a new pass: the first kept ordinal not below @ord */
-		size_t lo = 0, hi = i - 1;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (kept[mid] < ord)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		i = lo;
+		i = vxt_lower_bound_u64(kept, i - 1, ord);
 	}
 	while (i < n && kept[i] < ord)
 		i++;

@@ -489,18 +489,11 @@ static uint64_t group_error(struct vr_app *a, long g, uint32_t object)
 {
 	const struct vr_spec_set *s = &a->m.view.spec;
 	const struct vxt_event *ev;
-	size_t k, lo = 0, hi = s->n;
+	size_t k, lo;
 
 	if (s->trigger[g] != UINT64_MAX)
 		return s->trigger[g];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->ord[mid] < a->m.sel)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = vxt_lower_bound_u64(s->ord, s->n, a->m.sel);
 	for (size_t d = 0; d < 20000; d++) {
 		bool any = false;
 

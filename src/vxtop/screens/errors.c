@@ -51,19 +51,14 @@ static void errors_draw(struct top *t, int top, int bottom)
 		t->err_top = kept ? kept - 1 : 0;
 	for (int i = 0; i < rows; i++) {
 		const struct vxtop_err *e = vxtop_shown_err(&t->v, t->err_top + (uint64_t)i);
-		const struct vxt_object *ob;
-		const char *en;
-		char when[32], sz[16];
+		struct top_err_text et;
 
 		if (!e)
 			break;
-		ob = vxt_objtab_get(m->objs, e->object);
-		en = vxt_errno_name(e->error);
+		top_err_text(m, e, &et);
 		top_print(y + 1 + i, 0, -1, TUI_R_NORMAL, "%-12s  %-14s %-8s %14llu %7s  %-10s %7u  %s",
-			  top_clock(e->real_ns, true, when, sizeof(when)), ob ? ob->name : "?",
-			  vxt_op_name(e->op), (unsigned long long)e->sector,
-			  vxt_format_size(e->bytes, sz, sizeof(sz)), en ? en : "?", e->pid,
-			  strs ? vxt_strtab_get(strs, e->comm) : "");
+			  et.when, et.object, vxt_op_name(e->op), (unsigned long long)e->sector, et.size,
+			  et.errno_name, e->pid, strs ? vxt_strtab_get(strs, e->comm) : "");
 	}
 	if (nerrs > kept)
 		top_print(bottom - 1, 0, -1, TUI_R_DIM, "(the newest %llu of %llu shown)",

@@ -138,18 +138,14 @@ static int draw_ticker(struct top *t, int y, int lines)
 	}
 	for (i = 1; i < lines; i++) {
 		const struct vxtop_err *e = vxtop_shown_err(&t->v, (uint64_t)(i - 1));
-		const struct vxt_object *ob;
-		const char *en;
-		char when[32], sz[16];
+		struct top_err_text et;
 
 		if (!e)
 			break;
-		ob = vxt_objtab_get(m->objs, e->object);
-		en = vxt_errno_name(e->error);
+		top_err_text(m, e, &et);
 		top_print(y + i, 0, -1, TUI_R_NORMAL, "  %s  %-*s %-6s sector %-12llu %6s  %s",
-			  top_clock(e->real_ns, true, when, sizeof(when)), NAME_W,
-			  ob ? ob->name : "?", vxt_op_name(e->op), (unsigned long long)e->sector,
-			  vxt_format_size(e->bytes, sz, sizeof(sz)), en ? en : "?");
+			  et.when, NAME_W, et.object, vxt_op_name(e->op), (unsigned long long)e->sector,
+			  et.size, et.errno_name);
 		n++;
 	}
 	return n + 1;
