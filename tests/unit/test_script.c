@@ -790,7 +790,7 @@ START_TEST(test_ticks)
 	/* dt_consume.c: a value " %16lld" */
 	ck_assert_str_eq(u.text, "\n               10\n\n               10\n");
 	vxt_script_free(s);
-	free(u.ord);
+	ut_script_out_free(&u);
 }
 END_TEST
 
@@ -805,11 +805,11 @@ START_TEST(test_this_reset)
 				       "END { printf(\"%d %d\\n\", this->b, this->a[1]); "
 				       "printa(\"%@d\\n\", @x); printa(\"%@d\\n\", @a); }\n",
 				       NULL, 0);
-	struct run u = { 0 };
+	struct ut_script_out u = { 0 };
 	char want[64];
 	unsigned n = 0;
 
-	vxt_script_start(s, NULL, NULL, sink, &u);
+	vxt_script_start(s, NULL, NULL, ut_script_sink, &u);
 	for (uint64_t i = 0; i < 300; i++) {
 		struct vxt_event e = ev_at(i + 1, VXT_PH_START, 1 + (uint32_t)(rnd() % 4),
 					   rnd() % 1000, 0);
