@@ -1,4 +1,5 @@
 /* test_script.c - D-style scripts: rules, buffer life cycle, aggregations
+ * Over 700 lines: the engine's rules share one event builder and one reference run.
  *
  * Bad scripts, one per rule and per kind of mistake, must be refused with
  * their line, column and DTrace's words. The speculative buffers' life

@@ -1,5 +1,6 @@
 /* test_spec.c - a profile's speculation rules (compiled to the script engine)
  * against brute force, and their D rules
+ * Over 700 lines: one brute-force reference serves every rule's case, so they stay in one file.
  *
  * Random streams of I/Os (starts and completions, some failing, some slow)
  * go through the engine; what it keeps is compared with a reference computed
