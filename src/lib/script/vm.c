@@ -104,11 +104,9 @@ static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned cla
 	struct sspec *b;
 	struct srec *r;
 
-	if (id <= 0 || id > s->opt.nspec)
+	if (!vxt_sspec_active(s, id))
 		return 0;
-	b = &s->spec[id - 1];
-	if (b->state != SB_ACTIVE)
-		return 0;
+	b = vxt_sspec_buf(s, id);
 	if (b->windowed || b->n == b->cap || s->track ||
 	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
 		x->cl = &s->cl[clause];	/* what the record names */
@@ -343,7 +341,7 @@ do_OPEN_REQ:
 do_SPECULATE: {
 	int64_t id = R(op->a).i;
 
-	x->target = id > 0 && id <= s->opt.nspec && s->spec[id - 1].state == SB_ACTIVE ? id : -1;
+	x->target = vxt_sspec_active(s, id) ? id : -1;
 	NEXT();
 }
 do_SPECULATE_EVENT:
