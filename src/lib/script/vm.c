@@ -316,9 +316,17 @@ do_GLOB:
 	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
 			      R(op->a).type == SV_STR ? R(op->a).s : ""));
 	NEXT();
-do_NAME_MATCH:
-	INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
+do_NAME_MATCH: {
+	/* the answer kept for the event's command (a) or object id, here */
+	const struct sname_cache *nc = &s->ncache[op->b];
+	uint32_t id = op->a ? x->ev->comm : x->ev->object;
+
+	if (id < nc->n && nc->v[id])
+		INT_OP(nc->v[id] == 2);
+	else
+		INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
 	NEXT();
+}
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();
 do_LT: INT_OP(R(op->a).i < R(op->b).i); NEXT();
