@@ -72,7 +72,7 @@
 	X(TRUTH,	"truth",	"rr-")				\
 	X(STR_TRUTH,	"str_truth",	"rr-")				\
 	X(GLOB,		"glob",		"rr-q")				\
-	X(NAME_MATCH,	"name_match",	"r-nt")				\
+	X(NAME_MATCH,	"name_match",	"r-nt")	/* a: 1 keyed by command */	\
 	X(KNOWN,	"known",	"rf-")				\
 	X(EQ,		"eq",		"rrr")				\
 	X(NE,		"ne",		"rrr")				\

@@ -335,8 +335,8 @@ static bool plain(const struct vxt_script *s)
 /* Fetch into the cache what the ops of event @e will read, in stages a few
  * events apart so each finds the previous one's line there: 0 the home slot
  * of its request, 1 a done or requeue's request's req-> values, 2 the
- * speculative buffer they name in s->spec_slot, and the next buffer
- * speculation() hands out. Only hints: nothing changes. */
+ * speculative buffer of the ID they name in s->spec_slot, and the next ID
+ * and buffer speculation() hands out. Only hints: nothing changes. */
 static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_event *e,
 			       unsigned stage)
 {
@@ -351,8 +351,11 @@ static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_even
 		return;
 	}
 	if (e->phase != VXT_PH_DONE && e->phase != VXT_PH_REQUEUE) {
-		if (stage == 2 && s->spec_slot && s->nfree)
-			__builtin_prefetch(&s->spec[s->freel[s->nfree - 1] - 1]);
+		if (stage == 2 && s->spec_slot && s->nfree) {
+			__builtin_prefetch(&s->spec_ids[s->freel[s->nfree - 1] - 1], 1);
+			if (s->nbuf_free)
+				__builtin_prefetch(&s->spec[s->buf_free[s->nbuf_free - 1]], 1);
+		}
 		return;
 	}
 	r = vxt_sreqtab_bound(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector);
@@ -363,8 +366,8 @@ static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_even
 		return;
 	}
 	id = s->spec_slot ? r->v->v[s->spec_slot - 1].i : 0;
-	if (id > 0 && id <= s->opt.nspec) {
-		const char *b = (const char *)&s->spec[id - 1];
+	if (vxt_sspec_active(s, id)) {
+		const char *b = (const char *)vxt_sspec_buf(s, id);
 
 		for (size_t at = 0; at < offsetof(struct sspec, tx); at += 64)
 			__builtin_prefetch(b + at, 1);	/* its fields and inline records */

@@ -358,10 +358,18 @@ size_t vxt_sagg_entry_size(const struct sagg *a);
 
 /* ---- speculative buffers ---- */
 
-/* A buffer's state tells active from not; the free and busy lists tell
- * which of the two an inactive one is: a clean moves the busy list onto the
- * free one without touching the buffers, which keep reading SB_BUSY. */
-enum sbstate { SB_FREE, SB_ACTIVE, SB_BUSY };
+/* Speculation ID id is s->spec_ids[id - 1]: SPEC_ACTIVE while it is
+ * active, and the index in s->spec of its buffer (struct sspec), the last
+ * it had once inactive. An inactive ID is free or busy: the free and busy
+ * lists tell which, a clean moving the busy list onto the free one without
+ * touching the IDs. Its records are in a buffer only while it is active:
+ * commit() and discard() give the buffer back at once, the last given back
+ * handed out first, while the ID stays busy until the clean. So the
+ * thousands of IDs that cycle between two cleans take 4 bytes each, and
+ * the records of the active ones stay in as many buffers, the same ones
+ * over and over. */
+#define SPEC_ACTIVE	(UINT32_C(1) << 31)
+#define SPEC_BUF	(SPEC_ACTIVE - 1)
 
 /* A record: the event and whether the clause wrote its own text (trace,
  * printf); the text itself is in its buffer's text area (struct sspec), in
@@ -402,13 +410,12 @@ _Static_assert(sizeof(struct srec) == VXT_SCRIPT_RECORD_SIZE,
 #define SPEC_INLINE	2	/* records kept in the buffer itself */
 
 struct sspec {
-	uint8_t state;		/* enum sbstate */
 	bool has_ev;		/* holds an event (tracked: its oldest is in ->oldest) */
 	/* a window (profiles' context): the buffer keeps only the records
 	 * within window_ns of the newest event and at most window_events of
 	 * them, the oldest going first, also when specsize is reached */
 	bool windowed;
-	uint32_t gen;		/* bumped when the buffer empties or loses its oldest */
+	uint32_t gen;		/* new (s->spec_gen) when it empties or loses its oldest */
 	struct srec *recs;	/* live records are recs[head .. n): inl, or the heap's */
 	size_t head, n, cap;
 	uint64_t bytes;
@@ -491,9 +498,12 @@ struct vxt_script {
 	struct stab vtab;	/* associative arrays */
 	struct stab ltab;	/* clause-local ones (this->x[...]), emptied at each firing */
 	struct stab spool;	/* the strings the script keeps (interned) */
-	struct sspec *spec;
+	uint32_t *spec_ids;	/* the speculation IDs: SPEC_ACTIVE | buffer */
+	struct sspec *spec;	/* the buffers, as many as IDs */
+	uint32_t *buf_free;	/* the buffers no active ID has, last freed on top */
+	uint32_t nbuf_free, spec_gen;
 	uint64_t nbusy;		/* ids in busyl */
-	uint32_t *freel, *busyl;	/* free and busy buffer ids */
+	uint32_t *freel, *busyl;	/* free and busy ids */
 	uint32_t nfree;
 	struct sreqtab reqs;	/* the I/Os in flight */
 	struct itab selfs;	/* pid -> struct sdyn * */

@@ -162,12 +162,25 @@ static inline void vxt_sspec_mem(struct vxt_script *s, int64_t delta)
 	if (s->st.mem_bytes > s->st.peak_mem_bytes)
 		s->st.peak_mem_bytes = s->st.mem_bytes;
 }
-/* speculation(): a free buffer made active, its id; 0 when none is free
- * (a failed speculation). Can't fail. */
+/* The buffer of speculation ID @id (1..nspec): its records while it is
+ * active. */
+static inline struct sspec *vxt_sspec_buf(const struct vxt_script *s, int64_t id)
+{
+	return &s->spec[s->spec_ids[id - 1] & SPEC_BUF];
+}
+
+/* Whether @id (any value) is an active speculation ID. */
+static inline bool vxt_sspec_active(const struct vxt_script *s, int64_t id)
+{
+	return id > 0 && id <= s->opt.nspec && (s->spec_ids[id - 1] & SPEC_ACTIVE);
+}
+
+/* speculation(): a free ID made active with a free buffer, its id; 0
+ * when no ID is free (a failed speculation). Can't fail. */
 static inline int64_t vxt_sspec_open(struct vxt_script *s)
 {
 	struct sspec *b;
-	uint32_t id;
+	uint32_t id, buf;
 
 	if (!s->nfree) {
 		if (s->nbusy)
@@ -177,8 +190,9 @@ static inline int64_t vxt_sspec_open(struct vxt_script *s)
 		return 0;
 	}
 	id = s->freel[--s->nfree];
-	b = &s->spec[id - 1];
-	b->state = SB_ACTIVE;
+	buf = s->buf_free[--s->nbuf_free];	/* as many buffers as IDs */
+	s->spec_ids[id - 1] = SPEC_ACTIVE | buf;
+	b = &s->spec[buf];
 	b->n = 0;
 	b->bytes = 0;
 
@@ -197,24 +211,28 @@ static inline void vxt_sspec_empty(struct vxt_script *s, struct sspec *b)
 	b->txhead = b->txn = 0;
 	b->bytes = 0;
 	b->has_ev = false;
-	b->gen++;
+	b->gen = ++s->spec_gen;
+}
+
+/* Active ID @id leaves its buffer, emptied, to the next speculation(). */
+static inline void vxt_sspec_release(struct vxt_script *s, int64_t id)
+{
+	uint32_t buf = s->spec_ids[id - 1] & SPEC_BUF;
+
+	vxt_sspec_empty(s, &s->spec[buf]);
+	s->buf_free[s->nbuf_free++] = buf;
+	s->spec_ids[id - 1] = buf;	/* free or busy: the caller's lists say */
+	s->st.active--;
 }
 
 /* discard(@id) of a script (not a profile): vxt_sspec_end(s, @id, false).
  * @return 0. */
 static inline int vxt_sspec_discard(struct vxt_script *s, int64_t id)
 {
-	struct sspec *b;
-
-	if (id <= 0 || id > s->opt.nspec)
-		return 0;	/* 0 is always invalid, and harmless */
-	b = &s->spec[id - 1];
-	if (b->state != SB_ACTIVE)
-		return 0;	/* already committed or discarded: busy or free */
+	if (!vxt_sspec_active(s, id))
+		return 0;	/* 0 is always invalid, and harmless; busy or free */
 	s->st.discarded++;
-	vxt_sspec_empty(s, b);
-	s->st.active--;
-	b->state = SB_BUSY;
+	vxt_sspec_release(s, id);
 	s->busyl[s->nbusy++] = (uint32_t)id;
 	return 0;
 }

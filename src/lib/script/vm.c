@@ -104,11 +104,9 @@ static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned cla
 	struct sspec *b;
 	struct srec *r;
 
-	if (id <= 0 || id > s->opt.nspec)
+	if (!vxt_sspec_active(s, id))
 		return 0;
-	b = &s->spec[id - 1];
-	if (b->state != SB_ACTIVE)
-		return 0;
+	b = vxt_sspec_buf(s, id);
 	if (b->windowed || b->n == b->cap || s->track ||
 	    b->bytes + VXT_SCRIPT_RECORD_SIZE > s->opt.specsize) {
 		x->cl = &s->cl[clause];	/* what the record names */
@@ -326,9 +324,17 @@ do_GLOB:
 	INT_OP(vxt_glob_match((const char *)(intptr_t)op->imm,
 			      R(op->a).type == SV_STR ? R(op->a).s : ""));
 	NEXT();
-do_NAME_MATCH:
-	INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
+do_NAME_MATCH: {
+	/* the answer kept for the event's command (a) or object id, here */
+	const struct sname_cache *nc = &s->ncache[op->b];
+	uint32_t id = op->a ? x->ev->comm : x->ev->object;
+
+	if (id < nc->n && nc->v[id])
+		INT_OP(nc->v[id] == 2);
+	else
+		INT_OP(vxt_name_match(x, p->nodes[op->imm], &s->ncache[op->b]));
 	NEXT();
+}
 do_EQ: INT_OP(R(op->a).i == R(op->b).i); NEXT();
 do_NE: INT_OP(R(op->a).i != R(op->b).i); NEXT();
 do_LT: INT_OP(R(op->a).i < R(op->b).i); NEXT();
@@ -351,7 +357,7 @@ do_OPEN_REQ:
 do_SPECULATE: {
 	int64_t id = R(op->a).i;
 
-	x->target = id > 0 && id <= s->opt.nspec && s->spec[id - 1].state == SB_ACTIVE ? id : -1;
+	x->target = vxt_sspec_active(s, id) ? id : -1;
 	NEXT();
 }
 do_SPECULATE_EVENT:

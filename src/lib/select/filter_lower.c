@@ -252,16 +252,15 @@ static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
 	unsigned r = 0;
 
 	if (name_cached(t)) {
-		r = vxt_cc_reg(c);
-		vxt_cc_emit(c, VXT_INSN_NAME_MATCH, r, 0, i, vxt_cc_node(c, n));
-	} else if ((t->field == FF_OP || t->field == FF_PHASE) && t->op == FO_EQ) {
-		unsigned v;	/* the code itself, not its name: the same test */
+		int f = n->a->idx;	/* which id the answers are kept by */
 
 		r = vxt_cc_reg(c);
-		v = vxt_cc_reg(c);
-		vxt_cc_emit(c, VXT_INSN_FIELD_RAW, r, t->field == FF_OP ? SF_OP : SF_PHASE, 0, 0);
-		vxt_cc_emit(c, VXT_INSN_INT, v, 0, 0, (int64_t)t->val);
-		vxt_cc_emit(c, VXT_INSN_EQ, r, r, v, 0);
+		vxt_cc_emit(c, VXT_INSN_NAME_MATCH, r, f == SF_COMM || f == SF_EXECNAME, i,
+			    vxt_cc_node(c, n));
+	} else if ((t->field == FF_OP || t->field == FF_PHASE) && t->op == FO_EQ) {
+		r = vxt_cc_reg(c);	/* the code itself, not its name: the same test */
+		vxt_cc_emit(c, VXT_INSN_RAW_EQ, r, t->field == FF_OP ? SF_OP : SF_PHASE, 0,
+			    (int64_t)t->val);
 	}
 	if (ff == next) {
 		if (r)

@@ -69,13 +69,18 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 			s->spec[i].cap = SPEC_INLINE;
 		}
 	}
+	s->spec_ids = calloc(s->opt.nspec, sizeof(*s->spec_ids));
+	s->buf_free = calloc(s->opt.nspec, sizeof(*s->buf_free));
 	s->freel = calloc(s->opt.nspec, sizeof(*s->freel));
 	s->busyl = calloc(s->opt.nspec, sizeof(*s->busyl));
-	if (!s->freel || !s->busyl)
+	if (!s->spec || !s->spec_ids || !s->buf_free || !s->freel || !s->busyl)
 		return -ENOMEM;
-	for (unsigned i = 0; i < s->opt.nspec; i++)	/* id 1 first */
+	for (unsigned i = 0; i < s->opt.nspec; i++) {	/* id 1 and buffer 0 first */
 		s->freel[i] = s->opt.nspec - i;
+		s->buf_free[i] = s->opt.nspec - 1 - i;
+	}
 	s->nfree = s->opt.nspec;
+	s->nbuf_free = s->opt.nspec;
 	s->text = malloc(S_TEXT_MAX);
 	s->dtext = malloc(S_DTEXT_MAX);
 	s->thisl = calloc(s->nvars + 1, sizeof(*s->thisl));
@@ -294,6 +299,8 @@ void vxt_script_free(struct vxt_script *s)
 			free(s->spec[i].tx);
 		}
 	free(s->spec);
+	free(s->spec_ids);
+	free(s->buf_free);
 	free(s->freel);
 	free(s->busyl);
 	for (size_t i = 0; i < s->spool.cap; i++) {	/* interned strings */
@@ -419,9 +426,9 @@ uint64_t vxt_script_oldest_held(const struct vxt_script *s)
 	if (!s->spec)
 		return oldest;
 	for (unsigned i = 0; i < s->opt.nspec; i++) {
-		const struct sspec *b = &s->spec[i];
+		const struct sspec *b = vxt_sspec_buf(s, i + 1);
 
-		if (b->state != SB_ACTIVE)
+		if (!vxt_sspec_active(s, i + 1))
 			continue;
 		/* a buffer's records are in time order: its first event is its oldest */
 		for (size_t j = b->head; j < b->n; j++)

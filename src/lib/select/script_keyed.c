@@ -139,7 +139,7 @@ int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
 	x->key->id = (uint32_t)id;
 	if (!id)
 		return 0;	/* counted as a failed speculation */
-	b = &s->spec[id - 1];
+	b = vxt_sspec_buf(s, id);
 	b->windowed = c->windowed;
 	b->window_ns = c->window_ns;
 	b->window_events = c->windowed ? c->window_events : 0;
@@ -256,7 +256,8 @@ void vxt_skeyed_begin(struct ectx *x)
 
 void vxt_skeyed_closed(struct vxt_script *s, uint32_t id)
 {
-	const struct sspec *b = &s->spec[id - 1];
+	/* its buffer, given back, keeps its key until the next speculation() */
+	const struct sspec *b = vxt_sspec_buf(s, id);
 	struct ient *e = vxt_itab_find(&s->keyed->tab, b->ka, b->kb);
 	struct skent *k = e ? e->p : NULL;
 
@@ -271,9 +272,9 @@ void vxt_skeyed_closed(struct vxt_script *s, uint32_t id)
 static void sweep(struct vxt_script *s)
 {
 	for (unsigned i = 0; i < s->opt.nspec; i++) {
-		struct sspec *b = &s->spec[i];
+		struct sspec *b = vxt_sspec_buf(s, i + 1);
 
-		if (b->state != SB_ACTIVE || !b->windowed)
+		if (!vxt_sspec_active(s, i + 1) || !b->windowed)
 			continue;
 		if (vxt_sspec_expire(s, i + 1) < 0 || b->head < b->n)
 			continue;

@@ -2,10 +2,11 @@
  *
  * Speculative buffers are DTrace's: ids 1..nspec, states free, active and
  * busy, on a free list and a busy list so speculation() and the clean cost
- * O(1) per buffer; commit() and discard() leave a buffer busy until the next
- * clean. A record is the event and the clause's own text (trace, printf);
- * it takes what it really holds against specsize: its VXT_SCRIPT_RECORD_SIZE
- * bytes, and its text with the text's length and NUL in the text area. The
+ * O(1) per ID; commit() and discard() leave an ID busy until the next
+ * clean, and give its buffer back at once (s->spec_ids, script_impl.h). A
+ * record is the event and the clause's own text (trace, printf); it takes
+ * what it really holds against specsize: its VXT_SCRIPT_RECORD_SIZE bytes,
+ * and its text with the text's length and NUL in the text area. The
  * text the sink sees (DTrace's CPU ID FUNCTION:NAME columns, the event's
  * default text) is written only when a record reaches the principal buffer,
  * so what is discarded costs no formatting.
@@ -110,9 +111,7 @@ int vxt_sspec_text(struct vxt_script *s, const char *text, size_t len)
 
 static bool oldest_live(const struct vxt_script *s, const struct soldest *o)
 {
-	const struct sspec *b = &s->spec[o->id - 1];
-
-	return b->state == SB_ACTIVE && b->gen == o->gen;
+	return vxt_sspec_active(s, o->id) && vxt_sspec_buf(s, o->id)->gen == o->gen;
 }
 
 static bool ordinal_before(const void *ctx, const struct soldest *a, const struct soldest *b)
@@ -168,7 +167,7 @@ static bool timed(const struct sspec *b)
 uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 {
 	for (;;) {
-		const struct sspec *b;
+		struct sspec *b;
 		uint64_t ordinal;
 		uint32_t id;
 		size_t i;
@@ -179,7 +178,7 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 			return UINT64_MAX;
 		ordinal = s->oldest[0].ordinal;
 		id = s->oldest[0].id;
-		b = &s->spec[id - 1];
+		b = vxt_sspec_buf(s, id);
 		/* a window's oldest may be out of it by now: it can never reach
 		 * the principal buffer */
 		if (timed(b) && b->head < b->n &&
@@ -193,8 +192,8 @@ uint64_t vxt_script_oldest_buffered(struct vxt_script *s)
 		for (i = b->head; i < b->n && !srec_has_event(&b->recs[i]); i++)
 			;
 		if (i == b->n) {	/* no event any more */
-			s->spec[id - 1].gen++;
-			s->spec[id - 1].has_ev = false;
+			b->gen = ++s->spec_gen;
+			b->has_ev = false;
 			continue;
 		}
 		if (srec_ordinal(&b->recs[i]) == ordinal)
@@ -243,7 +242,7 @@ static unsigned probe_bit(unsigned bit)
 /* Buffer @id's first record goes; a tracked buffer's oldest moves on. */
 static int drop_front(struct vxt_script *s, uint32_t id)
 {
-	struct sspec *b = &s->spec[id - 1];
+	struct sspec *b = vxt_sspec_buf(s, id);
 	const struct srec *r = &b->recs[b->head++];
 	size_t len = 0;
 	uint64_t size;
@@ -259,7 +258,7 @@ static int drop_front(struct vxt_script *s, uint32_t id)
 		b->head = b->n = 0;
 		b->txhead = b->txn = 0;
 		if (b->has_ev) {	/* its entry in ->oldest is stale */
-			b->gen++;
+			b->gen = ++s->spec_gen;
 			b->has_ev = false;
 		}
 	}
@@ -271,7 +270,7 @@ static int drop_front(struct vxt_script *s, uint32_t id)
 
 int vxt_sspec_expire(struct vxt_script *s, uint32_t id)
 {
-	struct sspec *b = &s->spec[id - 1];
+	struct sspec *b = vxt_sspec_buf(s, id);
 	int rc = 0;
 
 	if (!timed(b))
@@ -325,7 +324,7 @@ int vxt_sspec_record(struct ectx *x)
 			d.ev = *x->ev;
 		return deliver(s, &d, s->text, len, x->via);
 	}
-	b = &s->spec[x->target - 1];
+	b = vxt_sspec_buf(s, x->target);
 	size = REC_COST(len);
 	if (b->windowed) {	/* expiry is lazy: when full, at commit, at the sweep */
 		int rc = b->bytes + size > s->opt.specsize ?
@@ -392,11 +391,9 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 	struct sspec *b;
 	int rc = 0;
 
-	if (id <= 0 || id > s->opt.nspec)
-		return 0;	/* 0 is always invalid, and harmless */
-	b = &s->spec[id - 1];
-	if (b->state != SB_ACTIVE)
-		return 0;	/* already committed or discarded: busy or free */
+	if (!vxt_sspec_active(s, id))
+		return 0;	/* 0 is always invalid, and harmless; busy or free */
+	b = vxt_sspec_buf(s, id);
 	if (commit) {
 		if (b->windowed)
 			rc = vxt_sspec_expire(s, (uint32_t)id);
@@ -426,15 +423,12 @@ int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit)
 	} else {
 		s->st.discarded++;
 	}
-	vxt_sspec_empty(s, b);
-	s->st.active--;
-	if (s->keyed) {		/* a profile's buffers are free again at once */
+	vxt_sspec_release(s, id);
+	if (s->keyed) {		/* a profile's IDs are free again at once */
 		s->kgen_of[id - 1] = 0;
-		b->state = SB_FREE;
 		s->freel[s->nfree++] = (uint32_t)id;
 		return rc;
 	}
-	b->state = SB_BUSY;
 	s->busyl[s->nbusy++] = (uint32_t)id;
 	return rc;
 }
@@ -449,15 +443,11 @@ void vxt_sspec_clean(struct vxt_script *s)
 void vxt_sspec_end_all(struct vxt_script *s)
 {
 	for (unsigned i = 0; i < s->opt.nspec; i++) {
-		struct sspec *b = &s->spec[i];
-
-		if (b->state == SB_ACTIVE) {
-			vxt_sspec_empty(s, b);
-			b->state = SB_FREE;
+		if (vxt_sspec_active(s, i + 1)) {
+			vxt_sspec_release(s, i + 1);
 			s->freel[s->nfree++] = i + 1;
 			s->st.eof_discarded++;
 			s->st.discarded++;
-			s->st.active--;
 			if (s->keyed) {
 				vxt_skeyed_closed(s, i + 1);
 				s->kgen_of[i] = 0;
