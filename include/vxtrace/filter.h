@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "source.h"
 #include "util.h"
@@ -127,6 +128,11 @@ bool vxt_filter_uses_intervals(const struct vxt_filter *f);
  * table (too many comparisons) or reads intervals (which pair every event
  * in user space). Can't fail otherwise. */
 int vxt_filter_kernel(const struct vxt_filter *f, struct vxt_kfilter *k);
+
+/* The ops @f runs (as vxreplay --explain lists a script's), then a line
+ * saying what of it a kernel source tests (vxt_filter_kernel()).
+ * @return 0, or EOF when @out fails. */
+int vxt_filter_explain(const struct vxt_filter *f, FILE *out);
 
 /* True when the expression is constant true (empty filters are not allowed;
  * this is "true"). */

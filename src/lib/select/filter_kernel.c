@@ -363,3 +363,21 @@ int vxt_filter_kernel(const struct vxt_filter *f, struct vxt_kfilter *k)
 		vxt_program_free(p);
 	return n;
 }
+
+int vxt_filter_explain(const struct vxt_filter *f, FILE *out)
+{
+	struct vxt_kfilter k;
+	int n = vxt_filter_kernel(f, &k);
+
+	vxt_program_list(f->run, f->prog[0], out);
+	if (n > 0)
+		fprintf(out, "kernel: tests %d of its %u tests (%s); user space the whole "
+			"filter on what it sends\n", n, k.n, k.fields);
+	else if (n == 0)
+		fprintf(out, "kernel: user space: no test the kernel can make (names, time, "
+			"dev, spec)\n");
+	else
+		fprintf(out, "kernel: user space: it reads intervals, has an op outside the "
+			"kernel's subset or more tests than the kernel's table holds\n");
+	return ferror(out) ? EOF : 0;
+}
