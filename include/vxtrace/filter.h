@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "source.h"
 #include "util.h"
@@ -122,11 +123,17 @@ unsigned vxt_filter_fields(const struct vxt_filter *f);
 bool vxt_filter_uses_intervals(const struct vxt_filter *f);
 
 /* The part of @f a kernel source can test (struct vxt_kfilter, source.h)
- * into @k. @return the number of comparisons the kernel can compute (0:
- * none, nothing to gain), or -1 when the filter does not fit the kernel's
- * table (too many comparisons) or reads intervals (which pair every event
- * in user space). Can't fail otherwise. */
+ * into @k, read off the ops @f runs. @return the number of comparisons the
+ * kernel can compute (0: none, nothing to gain), or -1 when the filter does
+ * not fit the kernel's table (too many comparisons, an op outside its
+ * subset) or reads intervals (which pair every event in user space), or
+ * on running out of memory. */
 int vxt_filter_kernel(const struct vxt_filter *f, struct vxt_kfilter *k);
+
+/* The ops @f runs (as vxreplay --explain lists a script's), then a line
+ * saying what of it a kernel source tests (vxt_filter_kernel()).
+ * @return 0, or EOF when @out fails. */
+int vxt_filter_explain(const struct vxt_filter *f, FILE *out);
 
 /* True when the expression is constant true (empty filters are not allowed;
  * this is "true"). */

@@ -81,7 +81,7 @@ static void usage(FILE *f)
 "                      --report or --export, cover the events it keeps\n"
 "                      (vxscript(5)); -- ARGS after the options are its $1 $2 ...\n"
 "  -x NAME=VALUE       a script option, as dtrace -x (nspec=4, specsize=1m, ...)\n"
-"      --explain       with --script or --profile, no FILE: its ops (dtrace -S)\n"
+"      --explain       with --script, --profile or --filter, no FILE: its ops\n"
 "  -o, --output FILE   write the report to FILE (created 0600, never the input)\n"
 "  -f, --force         overwrite an existing FILE\n"
 "      --follow-symlinks  allow FILE to be a symlink\n"
@@ -249,8 +249,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return die_usage("%s", "-x sets an option of a --script");
 	if (o->margs && !o->script)
 		return die_usage("%s", "arguments after -- are a --script's $1 ...");
-	if (o->explain && !o->script && !o->tui.profile)
-		return die_usage("%s", "--explain explains a --script or a --profile");
+	if (o->explain && !o->script && !o->tui.profile && !o->tui.filter)
+		return die_usage("%s", "--explain explains a --script, a --profile or a --filter");
 	if (o->explain && optind < argc)
 		return die_usage("--explain reads no trace file ('%s')", argv[optind]);
 	if (o->explain)
@@ -622,6 +622,28 @@ static int explain_profile(const struct options *o)
 	return 0;
 }
 
+/* --explain --filter EXPR: its program and what the kernel tests of it. */
+static int explain_filter(const struct options *o)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_filter *f = vxt_filter_compile(o->tui.filter, NULL, NULL, err);
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "vxreplay: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = vxt_filter_explain(f, stdout);
+	vxt_filter_free(f);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* --explain --script NAME: the script's programs on stdout. */
 static int run_explain(const struct options *o)
 {
@@ -629,6 +651,8 @@ static int run_explain(const struct options *o)
 	struct vxt_script *s;
 	int rc;
 
+	if (!o->script && !o->tui.profile)
+		return explain_filter(o);
 	if (!o->script)
 		return explain_profile(o);
 	if (vxt_script_find(o->script, o->tui.profile_dir, path, sizeof(path), err) < 0) {

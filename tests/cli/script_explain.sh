@@ -1,10 +1,12 @@
 #!/bin/sh
 # script_explain.sh - vxreplay --explain --script NAME prints the ops each
 # probe's program runs, without a trace file: the listings of the scripts in
-# tests/data/explain/ and of two shipped profiles (--explain --profile) are
+# tests/data/explain/, of two shipped profiles (--explain --profile) and of
+# three filters (--explain --filter, with what the kernel tests of them) are
 # compared with the golden ones beside them (a change of the compiler that
 # changes a listing changes its golden file in the same commit). Usage
-# errors: --explain without --script or --profile, with a file.
+# errors: --explain without --script, --profile or --filter, with a file, a
+# bad filter.
 . "$VXT_TOP/tests/lib.sh"
 
 dir=$VXT_TOP/tests/data/explain
@@ -50,7 +52,23 @@ grep -q 'unless_req *req->spec' "$dir/errspec.txt" && grep -q 'speculate_req' "$
 	fail "errspec: the req-> ops are missing"
 grep -q 'agg_raw .*@lat quantize' "$dir/latency.txt" && ok "latency: quantize keyed by raw fields" ||
 	fail "latency: no raw-key aggregation"
-expect_fail "--explain without --script" 2 "explains a --script or a --profile" -- \
+# a filter's program, and what of it the kernel tests, decided from its ops
+for f in "kernel:op == write && bytes >= 64k:tests 2 of its 2 tests (op, bytes)" \
+	"part:comm == fio && latency > 1ms:tests 1 of its 2 tests (latency)" \
+	"user:d2c > 1ms:user space: it reads intervals"; do
+	name=${f%%:*}; rest=${f#*:}; expr=${rest%%:*}; want=${rest#*:}
+	if "$B/vxreplay" --explain --filter "$expr" >"$T/f-$name.txt" 2>"$T/err"; then
+		diff -u "$dir/filter-$name.txt" "$T/f-$name.txt" >"$T/diff" &&
+			ok "filter $name: the listing is the golden one" ||
+			fail "filter $name: the listing differs: $(head -c 2000 "$T/diff")"
+		grep -qF "kernel: $want" "$T/f-$name.txt" && ok "filter $name: $want" ||
+			fail "filter $name: not '$want': $(tail -1 "$T/f-$name.txt")"
+	else
+		fail "filter $name: --explain failed: $(cat "$T/err")"
+	fi
+done
+expect_fail "--explain of a bad filter" 2 "filter:1:" -- "$B/vxreplay" --explain --filter "op =="
+expect_fail "--explain without --script" 2 "explains a --script, a --profile or a --filter" -- \
 	"$B/vxreplay" --explain
 expect_fail "--explain with a file" 2 "reads no trace file" -- \
 	"$B/vxreplay" --explain --script "$dir/vars.d" t.vxt

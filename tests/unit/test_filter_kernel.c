@@ -7,12 +7,17 @@
  * whole filter keeps those of its hand-written predicate, and that kernel
  * part AND user part == the whole filter (the kernel never drops an event
  * the filter keeps). Filters the kernel's table cannot take (interval
- * fields, too many comparisons) get -1.
+ * fields, too many comparisons) get -1. The table is read off the
+ * program's ops: a D predicate of the same meaning, compiled by the script
+ * compiler into a program of the filter's shape, gets the same table, and
+ * an op outside the kernel's subset keeps a program in user space.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "script/compile_impl.h"
+#include "select/filter_impl.h"
 #include "vxtrace/vxtrace.h"
 
 static struct vxt_objtab *objs;
@@ -283,6 +288,131 @@ START_TEST(test_not_for_kernel)
 }
 END_TEST
 
+/* ---- the table is the ops': the same from a D predicate ---- */
+
+/* D predicate @predicate (an io:::done clause's) compiled as a filter program
+ * is: its jumps, then return 1, return 0 where they go. */
+static struct vxt_program *d_program(const char *predicate, struct vxt_script **sp)
+{
+	char text[256], err[VXT_ERRBUF_SIZE];
+	struct vxt_program *p = calloc(1, sizeof(*p));
+	struct compiler c = { .p = p, .has_event = true, .next_reg = 1 };
+	int64_t no = NO_FIXUP;
+
+	snprintf(text, sizeof(text), "io:::done /%s/ { }", predicate);
+	*sp = vxt_script_compile(text, strlen(text), "t.d", NULL, 0, err);
+	ck_assert_msg(*sp != NULL, "%s: %s", predicate, err);
+	ck_assert_ptr_nonnull(p);
+	c.s = *sp;
+	p->nregs = 1;
+	vxt_cc_test(&c, (*sp)->cl[0].pred, false, &no);
+	vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 1);
+	vxt_cc_patch(&c, no, vxt_cc_here(&c));
+	vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 0);
+	ck_assert_int_eq(c.rc, 0);
+	return p;
+}
+
+/* The ops of @a and @b, operand for operand (a string by its text). */
+static bool same_ops(const struct vxt_program *a, const struct vxt_program *b)
+{
+	if (a->nops != b->nops)
+		return false;
+	for (unsigned i = 0; i < a->nops; i++) {
+		const struct vxt_insn *x = &a->ops[i], *y = &b->ops[i];
+
+		if (x->code != y->code || x->dst != y->dst || x->a != y->a || x->b != y->b ||
+		    (x->code == VXT_INSN_STR ?
+		     strcmp((const char *)(intptr_t)x->imm, (const char *)(intptr_t)y->imm) :
+		     x->imm != y->imm))
+			return false;
+	}
+	return true;
+}
+
+static void assert_same_table(const char *what, const struct vxt_kfilter *a,
+			      const struct vxt_kfilter *b)
+{
+	ck_assert_msg(a->entry == b->entry && a->n == b->n && a->nknown == b->nknown,
+		      "%s: entry %u/%u, %u/%u tests, %u/%u known", what, a->entry, b->entry,
+		      a->n, b->n, a->nknown, b->nknown);
+	ck_assert_str_eq(a->fields, b->fields);
+	for (unsigned j = 0; j < a->n; j++) {
+		const struct vxt_kfilter_test *x = &a->test[j], *y = &b->test[j];
+
+		ck_assert_msg(x->known == y->known && x->t == y->t && x->f == y->f &&
+			      (!x->known || (x->word == y->word && x->shift == y->shift &&
+					     x->mask == y->mask && x->lo == y->lo &&
+					     x->span == y->span)),
+			      "%s: test %u differs", what, j);
+	}
+}
+
+/* A filter and a D predicate of the same meaning; @same: their ops too. */
+static const struct {
+	const char *filter, *d;
+	bool same;
+	int want;
+} twins[] = {
+	{ "bytes >= 64k && latency > 1ms", "!(bytes < 65536) && !(latency <= 1000000)", true, 2 },
+	/* ge, jump_unless where the filter has lt, jump_if */
+	{ "bytes >= 64k && latency > 1ms", "bytes >= 65536 && latency > 1000000", false, 2 },
+	{ "pid == 1 || cpu != 2", "pid == 1 || !(cpu == 2)", true, 2 },
+	{ "pid == 1 || cpu != 2", "pid == 1 || cpu != 2", false, 2 },
+	{ "error != 0 && sector < 2048", "error && sector < 2048", true, 2 },
+	/* op by name: raw_eq of the code in D, field_raw, int, eq in the filter */
+	{ "op == write && bytes <= 8k", "op == \"write\" && bytes <= 8192", false, 2 },
+	{ "flags == fua || phase == done", "(flags & 2) || phase == \"done\"", false, 2 },
+	{ "comm == fio && bytes > 4k", "execname == \"fio\" && bytes > 4096", false, 1 },
+};
+
+START_TEST(test_d_predicate)
+{
+	char err[VXT_ERRBUF_SIZE];
+	struct vxt_filter *f = vxt_filter_compile(twins[_i].filter, objs, strs, err);
+	struct vxt_kfilter kf, kd;
+	struct vxt_script *s;
+	struct vxt_program *p;
+	int n;
+
+	ck_assert_msg(f != NULL, "%s: %s", twins[_i].filter, err);
+	p = d_program(twins[_i].d, &s);
+	ck_assert_msg(same_ops(f->prog[0], p) == twins[_i].same, "%s: ops %s",
+		      twins[_i].filter, twins[_i].same ? "differ" : "the same");
+	n = vxt_filter_kernel(f, &kf);
+	ck_assert_msg(n == twins[_i].want, "%s: %d kernel tests", twins[_i].filter, n);
+	ck_assert_int_eq(vxt_program_kfilter(p, &kd), n);
+	assert_same_table(twins[_i].d, &kf, &kd);
+	vxt_program_free(p);
+	vxt_script_free(s);
+	vxt_filter_free(f);
+}
+END_TEST
+
+/* One op outside the kernel's subset, the rest the same: user space. */
+START_TEST(test_op_outside)
+{
+	static const char *const preds[] = {
+		"bytes >= 65536 && latency > 1000000",
+		"bytes >= 65536 && latency % 1000 > 10",	/* mod: may abandon the clause */
+		"bytes >= 65536 && (latency > 1000000 ? 1 : 0)",	/* a jump into a value */
+	};
+	struct vxt_kfilter k;
+
+	for (size_t i = 0; i < sizeof(preds) / sizeof(preds[0]); i++) {
+		struct vxt_script *s;
+		struct vxt_program *p = d_program(preds[i], &s);
+		int n = vxt_program_kfilter(p, &k);
+
+		ck_assert_msg(n == (i ? -1 : 2), "%s: %d kernel tests", preds[i], n);
+		if (i)
+			ck_assert_msg(k.n == 0 && !k.fields[0], "%s: a table left", preds[i]);
+		vxt_program_free(p);
+		vxt_script_free(s);
+	}
+}
+END_TEST
+
 Suite *filter_kernel_suite(void)
 {
 	Suite *s = suite_create("filter_kernel");
@@ -291,6 +421,8 @@ Suite *filter_kernel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_cases, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_not_for_kernel);
+	tcase_add_loop_test(tc, test_d_predicate, 0, (int)(sizeof(twins) / sizeof(twins[0])));
+	tcase_add_test(tc, test_op_outside);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -130,6 +130,11 @@ static bool same_ops(const struct vxt_program *a, const struct vxt_program *b)
 	return a->nops == b->nops && !memcmp(a->ops, b->ops, a->nops * sizeof(*a->ops));
 }
 
+void vxt_program_list(const struct vxt_script *s, const struct vxt_program *p, FILE *out)
+{
+	explain_program(s, p, NULL, out);
+}
+
 void vxt_program_explain(const struct vxt_script *s, FILE *out)
 {
 	/* a done list without io:::error clauses is the failed one's: once */

@@ -161,6 +161,8 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p);
 
 /* The listing of every program of @s, one op a line. */
 void vxt_program_explain(const struct vxt_script *s, FILE *out);
+/* The listing of program @p alone (a filter's), its names from @s. */
+void vxt_program_list(const struct vxt_script *s, const struct vxt_program *p, FILE *out);
 
 const char *vxt_op_name_of(unsigned code);
 const char *vxt_op_operands(unsigned code);

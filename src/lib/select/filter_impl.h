@@ -7,7 +7,7 @@
  * tests; each test compares one field of the event and names the test to
  * run next when it holds (t) and when it does not (f). Two pseudo-indexes
  * end the walk: FT_ACCEPT and FT_REJECT. && , || and ! are only wiring.
- * The kernel's subset (filter_kernel.c) is the plain tests of the table.
+ * The kernel's subset (filter_kernel.c) is read off the ops.
  */
 #ifndef VXT_FILTER_IMPL_H
 #define VXT_FILTER_IMPL_H
@@ -118,6 +118,11 @@ struct vxt_filter {
 
 /* Compile @f's table into its programs (filter_run.c). @return 0 or -ENOMEM. */
 int vxt_filter_make_programs(struct vxt_filter *f);
+
+/* The kernel's table (struct vxt_kfilter) read off filter program @p's
+ * ops (filter_kernel.c): as vxt_filter_kernel(), whatever text produced
+ * them. */
+int vxt_program_kfilter(const struct vxt_program *p, struct vxt_kfilter *k);
 
 /* 1 when @f is exactly `spec`, 0 when exactly `!spec`, else -1 (lets the
  * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */
