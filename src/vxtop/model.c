@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "model.h"
+#include "vxtrace/util.h"
 
 int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 		     uint64_t interval_ns, uint64_t start_ns)
@@ -86,19 +87,9 @@ void vxtop_model_restart(struct vxtop_model *m, uint64_t start_ns)
 
 int vxtop_model_grow(struct vxtop_model *m, uint32_t id)
 {
-	size_t cap = m->capobj ? m->capobj : 16;
-	struct vxtop_obj *o;
-
-	while (cap <= id)
-		cap *= 2;
-	if (cap != m->capobj) {
-		o = realloc(m->obj, cap * sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-		m->obj = o;
-		m->capobj = cap;
-	}
-	memset(&m->obj[m->nobj], 0, (id + 1 - m->nobj) * sizeof(*o));
+	if (vxt_grow(&m->obj, &m->capobj, (size_t)id + 1, sizeof(*m->obj)) < 0)
+		return -ENOMEM;
+	memset(&m->obj[m->nobj], 0, (id + 1 - m->nobj) * sizeof(*m->obj));
 	for (size_t i = m->nobj; i <= id; i++)
 		m->obj[i].busy_mark = m->cur_start;
 	m->nobj = id + 1;

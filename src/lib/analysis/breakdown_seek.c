@@ -24,25 +24,14 @@ static int mode_bits(struct vxt_bd_seek *s)
 /* mode_count() when the table must grow first, or becomes full. */
 __attribute__((noinline)) int vxt_bd_mode_count_slow(struct vxt_bd_seek *s, uint64_t d)
 {
-	size_t cap;
-	struct vxt_bd_mode *t;
-
 	if (s->mlen >= VXT_BD_MODE_MAX) {
 		if (mode_bits(s) < 0)
 			return -ENOMEM;
 		mode_count_full(s, d);
 		return 0;
 	}
-	cap = s->mcap ? 2 * s->mcap : 1024;
-	t = calloc(cap, sizeof(*t));
-	if (!t)
+	if (modetab_room(&s->mtab, &s->mcap, s->mlen, 1024, NULL) < 0)
 		return -ENOMEM;
-	for (size_t j = 0; j < s->mcap; j++)
-		if (s->mtab[j].count)
-			*mode_slot(t, cap, s->mtab[j].key) = s->mtab[j];
-	free(s->mtab);
-	s->mtab = t;
-	s->mcap = cap;
 	mode_insert(s, d);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <errno.h>
 
 #include "vxtrace/breakdown.h"
+#include "vxtrace/hash.h"
 
 /* Written once into each caller's loop: no call per event. */
 #define BD_SEEK_HOT static inline __attribute__((always_inline))
@@ -24,19 +25,27 @@ int vxt_bd_mode_count_slow(struct vxt_bd_seek *s, uint64_t d);
 int vxt_bd_mode_flush(struct vxt_bd_seek *s);
 void vxt_bd_seek_free(struct vxt_bd_seek *s);
 
+static inline size_t mode_hash(uint64_t d)
+{
+	return (size_t)((d * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
 static inline size_t mode_home(uint64_t d, size_t cap)
 {
-	return (size_t)((d * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+	return mode_hash(d) & (cap - 1);
 }
+
+/* The mode table: a slot is a distance and its count (count 0 empty). */
+#define MODE_HASH(ctx, s) mode_hash((s)->key)
+#define MODE_MATCH(ctx, s, k) ((s)->key == *(k))
+#define MODE_EMPTY(s) (!(s)->count)
+VXT_HASH_DEFINE(modetab, struct vxt_bd_mode, const void *, uint64_t, MODE_HASH, MODE_MATCH,
+		MODE_EMPTY)
 
 /* The slot of @d, or the empty slot where it would go. */
 static inline struct vxt_bd_mode *mode_slot(struct vxt_bd_mode *t, size_t cap, uint64_t d)
 {
-	size_t i;
-
-	for (i = mode_home(d, cap); t[i].count && t[i].key != d; i = (i + 1) & (cap - 1))
-		;
-	return &t[i];
+	return &t[modetab_seek(t, cap, NULL, &d, mode_hash(d))];
 }
 
 /* A full table takes no more values: two bits of one word per value (a

@@ -1,7 +1,7 @@
 /* breakdown_tables.c - the breakdown's device, process and cell tables
  *
- * Devices by object id; processes and cells in open-addressing tables
- * (a cell's index, cellix[], holds its place in cell[] plus one, 0 empty),
+ * Devices by object id; processes and cells in hash.h's tables (a cell's
+ * index, cellix[], holds its place in cell[] plus one, 0 empty),
  * each found last kept to skip the lookup. At the end the cells are folded
  * into the device, op and process groups.
  */
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/breakdown_tables.h"
+#include "vxtrace/hash.h"
 #include "vxtrace/util.h"
 
 #define NONE UINT64_MAX
@@ -23,31 +24,38 @@ void vxt_bd_group_free(struct vxt_bd_group *g)
 __attribute__((noinline)) struct vxt_bd_dev *vxt_bd_dev_grow(struct vxt_breakdown *b,
 							     uint32_t object)
 {
-	size_t n = b->ndev ? b->ndev : 8;
-	struct vxt_bd_dev *d;
+	size_t old = b->ndev;
 
-	while (n <= object)
-		n *= 2;
-	d = realloc(b->dev, n * sizeof(*d));
-	if (!d)
+	if (vxt_grow(&b->dev, &b->ndev, (size_t)object + 1, sizeof(*b->dev)) < 0)
 		return NULL;
-	memset(d + b->ndev, 0, (n - b->ndev) * sizeof(*d));
-	for (size_t i = b->ndev; i < n; i++)
-		d[i].last_q = NONE;
-	b->dev = d;
-	b->ndev = n;
+	memset(b->dev + old, 0, (b->ndev - old) * sizeof(*b->dev));
+	for (size_t i = old; i < b->ndev; i++)
+		b->dev[i].last_q = NONE;
 	b->dev[object].used = true;
 	return &b->dev[object];
 }
 
-static uint64_t proc_hash(uint32_t pid, uint32_t comm)
+/* The process table: a slot is the process, keyed by pid << 32 | comm. */
+static size_t proc_hash(uint64_t key)
 {
-	return ((uint64_t)pid << 32 | comm) * 0x9e3779b97f4a7c15ull >> 20;
+	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20);
 }
+
+static inline uint64_t proc_key(const struct vxt_bd_proc *p)
+{
+	return (uint64_t)p->pid << 32 | p->comm;
+}
+
+#define PROC_HASH(ctx, s) proc_hash(proc_key(s))
+#define PROC_MATCH(ctx, s, k) (proc_key(s) == *(k))
+#define PROC_EMPTY(s) (!(s)->pid && !(s)->comm)
+VXT_HASH_DEFINE(proctab, struct vxt_bd_proc, const void *, uint64_t, PROC_HASH, PROC_MATCH,
+		PROC_EMPTY)
 
 static struct vxt_bd_group *proc_of(struct vxt_breakdown *b, uint32_t pid, uint32_t comm)
 {
-	size_t i;
+	uint64_t key = (uint64_t)pid << 32 | comm;
+	struct vxt_bd_proc *p;
 
 	if (b->last_proc && b->last_pid == pid && b->last_comm == comm)
 		return b->last_proc;
@@ -55,81 +63,64 @@ static struct vxt_bd_group *proc_of(struct vxt_breakdown *b, uint32_t pid, uint3
 		b->kernel_used = true;
 		return &b->kernel;
 	}
-	if (2 * (b->nproc + 1) > b->capproc) {
-		size_t cap = b->capproc ? 2 * b->capproc : 64, j;
-		struct vxt_bd_proc *old = b->proc, *p = calloc(cap, sizeof(*p));
-
-		if (!p)
-			return NULL;
-		for (j = 0; j < b->capproc; j++) {
-			if (!old[j].pid && !old[j].comm)
-				continue;
-			for (i = proc_hash(old[j].pid, old[j].comm) & (cap - 1);
-			     p[i].pid || p[i].comm; i = (i + 1) & (cap - 1))
-				;
-			p[i] = old[j];
-		}
-		free(old);
-		b->proc = p;
-		b->capproc = cap;
-	}
-	for (i = proc_hash(pid, comm) & (b->capproc - 1); b->proc[i].pid || b->proc[i].comm;
-	     i = (i + 1) & (b->capproc - 1))
-		if (b->proc[i].pid == pid && b->proc[i].comm == comm)
-			break;
-	if (!b->proc[i].pid && !b->proc[i].comm) {
-		b->proc[i].pid = pid;
-		b->proc[i].comm = comm;
+	if (proctab_room(&b->proc, &b->capproc, b->nproc, 64, NULL) < 0)
+		return NULL;
+	p = &b->proc[proctab_seek(b->proc, b->capproc, NULL, &key, proc_hash(key))];
+	if (PROC_EMPTY(p)) {
+		p->pid = pid;
+		p->comm = comm;
 		b->nproc++;
 	}
 	/* the table only moves when it grows, and that passes through here */
 	b->last_pid = pid;
 	b->last_comm = comm;
-	b->last_proc = &b->proc[i].g;
+	b->last_proc = &p->g;
 	return b->last_proc;
 }
 
 const struct vxt_bd_group *vxt_bd_process(const struct vxt_breakdown *b, uint32_t pid,
 					  uint32_t comm)
 {
-	size_t i;
+	uint64_t key = (uint64_t)pid << 32 | comm;
+	struct vxt_bd_proc *p;
 
 	if (!pid && !comm)
 		return b->kernel_used ? &b->kernel : NULL;
-	if (!b->capproc)
-		return NULL;
-	for (i = proc_hash(pid, comm) & (b->capproc - 1); b->proc[i].pid || b->proc[i].comm;
-	     i = (i + 1) & (b->capproc - 1))
-		if (b->proc[i].pid == pid && b->proc[i].comm == comm)
-			return &b->proc[i].g;
-	return NULL;
+	p = proctab_get(b->proc, b->capproc, NULL, &key, proc_hash(key));
+	return p ? &p->g : NULL;
 }
 
-static uint64_t cell_hash(uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
+/* The cell index: a slot is 1 + a cell's place in cell[] (0 empty). */
+struct cell_key {
+	uint32_t object, pid, comm;
+	uint8_t op;
+};
+
+static inline size_t cell_hash(uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
 {
 	uint64_t k = ((uint64_t)pid << 32 | comm) ^ ((uint64_t)object << 8 | op) * 0xff51afd7ed558ccdull;
 
-	return k * 0x9e3779b97f4a7c15ull >> 20;
+	return (size_t)(k * 0x9e3779b97f4a7c15ull >> 20);
 }
 
-/* The slot of cellix[] holding (@object, @op, @pid, @comm), or the empty
- * one where it would go. */
-static uint32_t *cell_ix_slot(const struct vxt_breakdown *b, uint32_t *t, size_t cap,
-			      uint32_t object, uint8_t op, uint32_t pid, uint32_t comm)
+static inline size_t cell_hash_of(const struct vxt_bd_cell *c)
 {
-	size_t i;
-
-	for (i = cell_hash(object, op, pid, comm) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {
-		const struct vxt_bd_cell *c = &b->cell[t[i] - 1];
-
-		if (c->object == object && c->op == op && c->pid == pid && c->comm == comm)
-			break;
-	}
-	return &t[i];
+	return cell_hash(c->object, c->op, c->pid, c->comm);
 }
+
+static inline bool cell_is(const struct vxt_bd_cell *c, const struct cell_key *k)
+{
+	return c->object == k->object && c->op == k->op && c->pid == k->pid && c->comm == k->comm;
+}
+
+#define CELL_HASH(b, s) cell_hash_of(&(b)->cell[*(s) - 1])
+#define CELL_MATCH(b, s, k) cell_is(&(b)->cell[*(s) - 1], k)
+#define CELL_EMPTY(s) (!*(s))
+VXT_HASH_DEFINE(cellix, uint32_t, const struct vxt_breakdown *, struct cell_key, CELL_HASH,
+		CELL_MATCH, CELL_EMPTY)
 
 /* Room for one more cell: cell[] (moved: last_cell[] forgets) and its
- * index (rebuilt when it grows). */
+ * index. */
 static int cell_room(struct vxt_breakdown *b)
 {
 	if (b->ncell == b->capcell) {
@@ -137,22 +128,7 @@ static int cell_room(struct vxt_breakdown *b)
 			return -ENOMEM;
 		memset(b->last_cell, 0, sizeof(b->last_cell));
 	}
-	if (2 * (b->ncell + 1) > b->capix) {
-		size_t cap = b->capix ? 2 * b->capix : 64;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (size_t j = 0; j < b->ncell; j++) {
-			const struct vxt_bd_cell *c = &b->cell[j];
-
-			*cell_ix_slot(b, t, cap, c->object, c->op, c->pid, c->comm) = (uint32_t)j + 1;
-		}
-		free(b->cellix);
-		b->cellix = t;
-		b->capix = cap;
-	}
-	return 0;
+	return cellix_room(&b->cellix, &b->capix, b->ncell, 64, b);
 }
 
 /* The cell of (@object, @op, @pid, @comm), made at its first interval: the
@@ -162,12 +138,13 @@ __attribute__((noinline)) struct vxt_bd_cell *
 vxt_bd_cell_find(struct vxt_breakdown *b, uint32_t object, uint8_t op, uint32_t pid,
 		 uint32_t comm)
 {
+	struct cell_key k = {.object = object, .pid = pid, .comm = comm, .op = op};
 	struct vxt_bd_cell *c;
 	uint32_t *ix;
 
 	if (cell_room(b) < 0)
 		return NULL;
-	ix = cell_ix_slot(b, b->cellix, b->capix, object, op, pid, comm);
+	ix = &b->cellix[cellix_seek(b->cellix, b->capix, b, &k, cell_hash(object, op, pid, comm))];
 	if (!*ix) {
 		if (!proc_of(b, pid, comm))
 			return NULL;

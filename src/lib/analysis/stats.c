@@ -13,6 +13,7 @@
 
 #include "analysis/stats_impl.h"
 #include "vxtrace/stats.h"
+#include "vxtrace/util.h"
 
 void vxt_stats_init(struct vxt_stats *st)
 {
@@ -48,17 +49,11 @@ void vxt_stats_reset(struct vxt_stats *st)
 
 static int grow(struct vxt_stats *st, uint32_t id)
 {
-	size_t n = st->nobj ? st->nobj : 8;
-	struct vxt_objstats *obj;
+	size_t old = st->nobj;
 
-	while (n <= id)
-		n *= 2;
-	obj = realloc(st->obj, n * sizeof(*obj));
-	if (!obj)
+	if (vxt_grow(&st->obj, &st->nobj, (size_t)id + 1, sizeof(*st->obj)) < 0)
 		return -ENOMEM;
-	memset(obj + st->nobj, 0, (n - st->nobj) * sizeof(*obj));
-	st->obj = obj;
-	st->nobj = n;
+	memset(st->obj + old, 0, (st->nobj - old) * sizeof(*st->obj));
 	return 0;
 }
 

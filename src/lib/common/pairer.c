@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/pairer_impl.h"
+#include "vxtrace/util.h"
 
 #define NONE VXT_PT_UNSET
 #define JOINED PAIRER_JOINED
@@ -98,17 +99,11 @@ void vxt_pairer_each(const struct vxt_pairer *p, void (*fn)(void *arg, const str
 
 struct pobj *vxt_pairer_obj_grow(struct vxt_pairer *p, uint32_t object)
 {
-	size_t n = p->nobj ? p->nobj : 8;
-	struct pobj *o;
+	size_t old = p->nobj;
 
-	while (n <= object)
-		n *= 2;
-	o = realloc(p->obj, n * sizeof(*o));
-	if (!o)
+	if (vxt_grow(&p->obj, &p->nobj, (size_t)object + 1, sizeof(*p->obj)) < 0)
 		return NULL;
-	memset(o + p->nobj, 0, (n - p->nobj) * sizeof(*o));
-	p->obj = o;
-	p->nobj = n;
+	memset(p->obj + old, 0, (p->nobj - old) * sizeof(*p->obj));
 	return &p->obj[object];
 }
 
@@ -119,19 +114,15 @@ int vxt_pairer_block_split(struct pobj *o, uint32_t k)
 	if (!nb)
 		return -ENOMEM;
 	if (o->nblk == o->capblk) {
-		uint32_t cap = o->capblk ? 2 * o->capblk : 4;
-		struct pblk **blk = realloc(o->blk, cap * sizeof(*blk));
-		uint64_t *first;
+		/* blk[] and first[] share one capacity: it is raised once both grew */
+		size_t capb = o->capblk, capf = o->capblk;
 
-		if (blk)
-			o->blk = blk;
-		first = blk ? realloc(o->first, cap * sizeof(*first)) : NULL;
-		if (!first) {
+		if (vxt_grow(&o->blk, &capb, (size_t)o->nblk + 1, sizeof(*o->blk)) < 0 ||
+		    vxt_grow(&o->first, &capf, (size_t)o->nblk + 1, sizeof(*o->first)) < 0) {
 			free(nb);
 			return -ENOMEM;
 		}
-		o->first = first;
-		o->capblk = cap;
+		o->capblk = (uint32_t)capb;
 	}
 	if (!o->nblk) {		/* the first block */
 		nb->n = 0;
@@ -164,17 +155,7 @@ void vxt_pairer_block_drop(struct pobj *o, uint32_t k)
 
 int vxt_pairer_out_grow(struct vxt_pairer *p, size_t n)
 {
-	size_t cap = p->outcap ? 2 * p->outcap : 16;
-	struct vxt_pio *out;
-
-	while (cap < n)
-		cap *= 2;
-	out = realloc(p->out, cap * sizeof(*out));
-	if (!out)
-		return -ENOMEM;
-	p->out = out;
-	p->outcap = cap;
-	return 0;
+	return vxt_grow(&p->out, &p->outcap, n, sizeof(*p->out));
 }
 
 /* An I/O opened by a later phase (VXT_PAIRER_UNQUEUED). */

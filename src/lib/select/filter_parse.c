@@ -112,16 +112,9 @@ static int next(struct fparser *p)
 
 static int new_node(struct fparser *p, enum nkind kind, int a, int b)
 {
-	if (p->nnodes == p->capnodes) {
-		size_t cap = p->capnodes ? p->capnodes * 2 : 32;
-		struct fnode *n = realloc(p->nodes, cap * sizeof(*n));
-
-		if (!n) {
-			p->nomem = true;
-			return fail_at(p, &p->tok, "out of memory");
-		}
-		p->nodes = n;
-		p->capnodes = cap;
+	if (vxt_grow(&p->nodes, &p->capnodes, p->nnodes + 1, sizeof(*p->nodes)) < 0) {
+		p->nomem = true;
+		return fail_at(p, &p->tok, "out of memory");
 	}
 	memset(&p->nodes[p->nnodes], 0, sizeof(p->nodes[0]));
 	p->nodes[p->nnodes].kind = kind;
@@ -151,16 +144,9 @@ static int pool_add(struct fparser *p, const char *s, uint32_t *off)
 {
 	size_t n = strlen(s) + 1;
 
-	if (p->poollen + n > p->poolcap) {
-		size_t cap = (p->poolcap + n) * 2;
-		char *np = realloc(p->pool, cap);
-
-		if (!np) {
-			p->nomem = true;
-			return fail_at(p, &p->tok, "out of memory");
-		}
-		p->pool = np;
-		p->poolcap = cap;
+	if (vxt_grow(&p->pool, &p->poolcap, p->poollen + n, 1) < 0) {
+		p->nomem = true;
+		return fail_at(p, &p->tok, "out of memory");
 	}
 	memcpy(p->pool + p->poollen, s, n);
 	*off = (uint32_t)p->poollen;

@@ -95,14 +95,11 @@ static struct metrics_series *series_of(struct vxt_metrics *m, const struct vxt_
 	if (k < m->nindex && m->index[k])
 		return &s->ser[m->index[k] - 1];
 	if (k >= m->nindex) {
-		size_t n = (k / VXT_OP_COUNT + 1) * VXT_OP_COUNT * 2;
-		uint32_t *ni = realloc(m->index, n * sizeof(*ni));
+		size_t old = m->nindex;
 
-		if (!ni)
+		if (vxt_grow(&m->index, &m->nindex, k + 1, sizeof(*m->index)) < 0)
 			return NULL;
-		memset(ni + m->nindex, 0, (n - m->nindex) * sizeof(*ni));
-		m->index = ni;
-		m->nindex = n;
+		memset(m->index + old, 0, (m->nindex - old) * sizeof(*m->index));
 	}
 	if (learn_name(m, objs, object) < 0 ||
 	    vxt_grow(&s->ser, &s->cap_ser, s->nser + 1, sizeof(*s->ser)) < 0)

@@ -27,23 +27,12 @@ struct out {
 
 static bool reserve(struct out *o, size_t more)
 {
-	size_t ncap;
-	char *np;
-
 	if (o->oom)
 		return false;
-	if (o->n + more <= o->cap)
-		return true;
-	ncap = o->cap ? o->cap : 65536;
-	while (ncap < o->n + more)
-		ncap *= 2;
-	np = realloc(o->p, ncap);
-	if (!np) {
+	if (vxt_grow(&o->p, &o->cap, o->n + more, 1) < 0) {
 		o->oom = true;
 		return false;
 	}
-	o->p = np;
-	o->cap = ncap;
 	return true;
 }
 

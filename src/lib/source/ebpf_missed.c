@@ -59,16 +59,9 @@ static void keep_found(void *arg, const struct vxt_bpf_slot *copy)
 {
 	struct ebpf *e = arg;
 
-	if (e->nfound == e->capfound) {
-		size_t cap = e->capfound ? e->capfound * 2 : 64;
-		struct vxt_bpf_slot *f = realloc(e->found, cap * sizeof(*f));
-
-		if (!f) {
-			e->found_nomem = true;
-			return;
-		}
-		e->found = f;
-		e->capfound = cap;
+	if (vxt_grow(&e->found, &e->capfound, e->nfound + 1, sizeof(*e->found)) < 0) {
+		e->found_nomem = true;
+		return;
 	}
 	e->found[e->nfound++] = *copy;
 }

@@ -12,6 +12,7 @@
 
 #include "source/ebpf_recon.h"
 #include "vxtrace/recon.h"
+#include "vxtrace/util.h"
 
 struct vxt_ebpf_recon {
 	vxt_recon_count_fn count;
@@ -67,15 +68,8 @@ static int collect(struct vxt_ebpf_recon *r, const struct vxt_bpf_slot *slots, u
 		k = vxt_recon_dev_at(d, nd, c.dev);
 		if (k == nd || !d[k].known)
 			continue;
-		if (r->ncand == r->cap) {
-			size_t cap = r->cap ? r->cap * 2 : 256;
-			struct vxt_recon_cand *a = realloc(r->cand, cap * sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			r->cand = a;
-			r->cap = cap;
-		}
+		if (vxt_grow(&r->cand, &r->cap, r->ncand + 1, sizeof(*r->cand)) < 0)
+			return -ENOMEM;
 		r->cand[r->ncand++] = c;
 	}
 	return 0;

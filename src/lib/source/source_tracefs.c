@@ -185,17 +185,13 @@ static inline void fld_str(const struct tfs_fld *f, const char *data, char *buf,
 static struct tfs_raw *pend_push(struct tfs *t)
 {
 	if (t->npend == t->cappend) {
-		size_t cap = t->cappend ? t->cappend * 2 : 4096;
-		struct tfs_raw *p = realloc(t->pend, cap * sizeof(*p)), *q;
+		/* pend[] and sorted[] share one capacity: it is raised once both grew */
+		size_t capp = t->cappend, caps = t->cappend;
 
-		if (!p)
+		if (vxt_grow(&t->pend, &capp, t->npend + 1, sizeof(*t->pend)) < 0 ||
+		    vxt_grow(&t->sorted, &caps, t->npend + 1, sizeof(*t->sorted)) < 0)
 			return NULL;
-		t->pend = p;
-		q = realloc(t->sorted, cap * sizeof(*q));
-		if (!q)
-			return NULL;
-		t->sorted = q;
-		t->cappend = cap;
+		t->cappend = capp;
 	}
 	return &t->pend[t->npend++];
 }

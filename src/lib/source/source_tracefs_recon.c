@@ -39,16 +39,9 @@ static bool collect(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
 
 	if (v->time_ns >= a->t0 || (op != VXT_OP_READ && op != VXT_OP_WRITE))
 		return true;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 256;
-		struct vxt_recon_cand *c = realloc(a->cand, cap * sizeof(*c));
-
-		if (!c) {
-			a->nomem = true;
-			return true;
-		}
-		a->cand = c;
-		a->cap = cap;
+	if (vxt_grow(&a->cand, &a->cap, a->n + 1, sizeof(*a->cand)) < 0) {
+		a->nomem = true;
+		return true;
 	}
 	a->cand[a->n++] = (struct vxt_recon_cand){ size, dev, sector, v->time_ns };
 	return true;
