@@ -360,9 +360,9 @@ static const struct {
 	{ "pid == 1 || cpu != 2", "pid == 1 || !(cpu == 2)", true, 2 },
 	{ "pid == 1 || cpu != 2", "pid == 1 || cpu != 2", false, 2 },
 	{ "error != 0 && sector < 2048", "error && sector < 2048", true, 2 },
-	/* op by name: raw_eq of the code in D, field_raw, int, eq in the filter */
-	{ "op == write && bytes <= 8k", "op == \"write\" && bytes <= 8192", false, 2 },
-	{ "flags == fua || phase == done", "(flags & 2) || phase == \"done\"", false, 2 },
+	/* op and phase by name: raw_eq of the code in both */
+	{ "op == write && bytes <= 8k", "op == \"write\" && bytes <= 8192", true, 2 },
+	{ "flags == fua || phase == done", "(flags & 2) || phase == \"done\"", true, 2 },
 	{ "comm == fio && bytes > 4k", "execname == \"fio\" && bytes > 4096", false, 1 },
 };
 
