@@ -21,6 +21,19 @@ void vxt_tok_adv(struct slexer *lx);
 /* A copy of @n bytes at @s kept by the lexer (freed by vxt_slex_free()),
  * NUL-terminated; NULL when out of memory. */
 char *vxt_tok_keep(struct slexer *lx, const char *s, size_t n);
+/* @t a token of @type whose text is the source from @start + @skip to the
+ * cursor, kept by the lexer. @return 0 or -ENOMEM. */
+int vxt_tok_take(struct slexer *lx, struct stoken *t, size_t start, size_t skip,
+		 enum stok type);
+/* Past the blanks and comments (and @directive's lines, as
+ * vxt_tok_space()) before the next token, whose position goes into @t
+ * (zeroed first). @return true when that is all @t gets: ST_END at the
+ * end, ST_ERROR on an unterminated comment. */
+bool vxt_tok_begin(struct slexer *lx, struct stoken *t,
+		   bool (*directive)(const struct slexer *));
+/* An ST_PROBE of the characters @is_probe takes at the cursor into @t.
+ * @return 0 or -ENOMEM. */
+int vxt_tok_probe(struct slexer *lx, struct stoken *t, bool (*is_probe)(int c));
 /* @t an ST_ERROR saying @msg. */
 void vxt_tok_error(struct stoken *t, const char *msg);
 /* Whether the source at the cursor starts with @w. */
