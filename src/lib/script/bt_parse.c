@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
+#include "script/tok.h"
 
 /* Arguments up to @close, each an expression (or a bare @map). */
 int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
@@ -250,8 +251,7 @@ static struct snode *unary(struct btparser *p)
 	struct stoken at = *t;
 	struct snode *n, *a;
 
-	if (t->type != ST_NOT && t->type != ST_MINUS && t->type != ST_TILDE &&
-	    t->type != ST_PLUS && t->type != ST_INC && t->type != ST_DEC)
+	if (!vxt_op_unary(t->type))
 		return postfix(p);
 	if (++p->depth > S_MAX_DEPTH)
 		return vxt_btp_fail(p, t->line, t->col, "ERROR: expression nested too deeply"),
@@ -272,25 +272,6 @@ static struct snode *unary(struct btparser *p)
 	return n;
 }
 
-/* C's binding strengths; a '/' outside parentheses ends a predicate. */
-static int prec(const struct btparser *p, enum stok t)
-{
-	switch (t) {
-	case ST_OROR: return 1;
-	case ST_ANDAND: return 3;
-	case ST_OR: return 4;
-	case ST_XOR: return 5;
-	case ST_AND: return 6;
-	case ST_EQ: case ST_NE: return 7;
-	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
-	case ST_SHL: case ST_SHR: return 9;
-	case ST_PLUS: case ST_MINUS: return 10;
-	case ST_SLASH: return p->in_pred && !p->parens ? 0 : 11;
-	case ST_STAR: case ST_PERCENT: return 11;
-	default: return 0;
-	}
-}
-
 static struct snode *binary(struct btparser *p, int min)
 {
 	struct snode *l = unary(p);
@@ -301,7 +282,7 @@ static struct snode *binary(struct btparser *p, int min)
 	while (l) {
 		struct stoken *t = vxt_btp_peek(p);
 		struct stoken at = *t;
-		int pr = prec(p, t->type);
+		int pr = vxt_op_prec(t->type, p->in_pred && !p->parens);	/* C's */
 		struct snode *r, *n;
 
 		if (!pr || pr < min)
@@ -310,8 +291,7 @@ static struct snode *binary(struct btparser *p, int min)
 		r = binary(p, pr + 1);
 		if (!r)
 			return NULL;
-		n = vxt_btp_node(p, at.type == ST_ANDAND ? SN_AND : at.type == ST_OROR ? SN_OR :
-				 SN_BINARY, at.line, at.col);
+		n = vxt_btp_node(p, vxt_op_binary_kind(at.type), at.line, at.col);
 		if (!n)
 			return NULL;
 		n->op = at.type;
@@ -354,8 +334,7 @@ struct snode *vxt_btp_assign(struct btparser *p)
 	if (!l)
 		return NULL;
 	t = vxt_btp_peek(p);
-	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
-	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
+	if (!vxt_op_assign(t->type))
 		return l;
 	at = *t;
 	vxt_btp_take(p);

@@ -1,5 +1,6 @@
 /* tok.h - what the D and the bpftrace front-ends share: their lexers'
- * token helpers (tok.c) and the slots of the names they meet (slots.c)
+ * token helpers (tok.c), and the slots of the names they meet, new nodes
+ * and C's operators for their parsers (slots.c)
  * (internal to libvxtrace)
  *
  * Both read a struct slexer (script_impl.h) into struct stoken: the cursor
@@ -74,5 +75,18 @@ void vxt_tok_bad_char(struct stoken *t, int c, const char *prefix);
 int vxt_slot_var(struct vxt_script *s, uint8_t scope, const char *name, unsigned line,
 		 unsigned col);
 int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned col);
+/* A zeroed node of @kind at @line, @col, kept by @s; NULL (*@rc set to
+ * -ENOMEM) when out of memory. */
+struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
+			    unsigned col);
+/* The binding strength of binary operator @t (C's, with D's ^^ between ||
+ * and &&); 0 when it is none, or a '/' that @slash_ends (a predicate's end). */
+int vxt_op_prec(enum stok t, bool slash_ends);
+/* The node of binary operator @t: SN_AND, SN_OR, SN_XORXOR or SN_BINARY. */
+enum snk vxt_op_binary_kind(enum stok t);
+/* Whether @t is a prefix operator (! - ~ + ++ --); an assignment (= += -=
+ * *= /=). */
+bool vxt_op_unary(enum stok t);
+bool vxt_op_assign(enum stok t);
 
 #endif

@@ -65,10 +65,12 @@ int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsign
 
 /* ---- tokens ---- */
 
-struct stoken *vxt_sp_peek(struct sparser *p)
+/* The next token, by @next (a lexer's entry), read when needed. */
+static struct stoken *peek_by(struct sparser *p,
+			      int (*next)(struct slexer *, struct stoken *))
 {
 	if (!p->have) {
-		if (vxt_slex_next(&p->lx, &p->tok) < 0) {
+		if (next(&p->lx, &p->tok) < 0) {
 			p->rc = -ENOMEM;
 			p->tok.type = ST_ERROR;
 			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
@@ -78,17 +80,14 @@ struct stoken *vxt_sp_peek(struct sparser *p)
 	return &p->tok;
 }
 
+struct stoken *vxt_sp_peek(struct sparser *p)
+{
+	return peek_by(p, vxt_slex_next);
+}
+
 struct stoken *vxt_sp_peek_probe(struct sparser *p)
 {
-	if (!p->have) {
-		if (vxt_slex_probe(&p->lx, &p->tok) < 0) {
-			p->rc = -ENOMEM;
-			p->tok.type = ST_ERROR;
-			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
-		}
-		p->have = true;
-	}
-	return &p->tok;
+	return peek_by(p, vxt_slex_probe);
 }
 
 void vxt_sp_take(struct sparser *p)
@@ -159,18 +158,9 @@ static int agg_slot(struct sparser *p, const char *name, unsigned line, unsigned
 	return v < 0 ? -1 : v;
 }
 
-static struct snode *node(struct sparser *p, enum snk kind, const struct stoken *at)
+struct snode *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken *at)
 {
-	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
-
-	if (!n) {
-		p->rc = -ENOMEM;
-		return NULL;
-	}
-	n->kind = (uint8_t)kind;
-	n->line = at->line;
-	n->col = at->col;
-	return n;
+	return vxt_snode_new(p->s, &p->rc, kind, at->line, at->col);
 }
 
 /* ---- expressions ---- */
@@ -196,7 +186,7 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 				return -EINVAL;
 			}
 			if (t->type == ST_AGG) {	/* printa(@a), clear(@a) ... */
-				a = node(p, SN_AGG, t);
+				a = vxt_sp_node(p, SN_AGG, t);
 				if (!a)
 					return -ENOMEM;
 				a->str = sdup(p->s, t->str);
@@ -230,7 +220,7 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 static struct snode *scoped_array(struct sparser *p, enum snk k, const char *name,
 				  const struct stoken *at)
 {
-	struct snode *n = node(p, SN_ARRAY, at), *owner, **keys;
+	struct snode *n = vxt_sp_node(p, SN_ARRAY, at), *owner, **keys;
 	unsigned nk;
 
 	if (!n)
@@ -245,7 +235,7 @@ static struct snode *scoped_array(struct sparser *p, enum snk k, const char *nam
 				"%s: 1 to %d keys", name, S_MAX_KEYS - 1);
 		return NULL;
 	}
-	owner = node(p, k == SN_THIS ? SN_NUM : SN_FIELD, at);
+	owner = vxt_sp_node(p, k == SN_THIS ? SN_NUM : SN_FIELD, at);
 	n->args = vxt_script_alloc(p->s, (nk + 1) * sizeof(*n->args));
 	if (!owner || !n->args)
 		return NULL;
@@ -269,13 +259,13 @@ static struct snode *primary(struct sparser *p)
 
 	switch (t->type) {
 	case ST_NUM:
-		n = node(p, SN_NUM, t);
+		n = vxt_sp_node(p, SN_NUM, t);
 		if (n)
 			n->num = t->num;
 		vxt_sp_take(p);
 		return n;
 	case ST_STR:
-		n = node(p, SN_STR, t);
+		n = vxt_sp_node(p, SN_STR, t);
 		if (n && !(n->str = sdup(p->s, t->str)))
 			return NULL;
 		vxt_sp_take(p);
@@ -339,7 +329,7 @@ static struct snode *primary(struct sparser *p)
 		vxt_sp_take(p);
 		if (vxt_sp_peek(p)->type == ST_LBRACK)
 			return scoped_array(p, k, name, &at);
-		n = node(p, k, &at);
+		n = vxt_sp_node(p, k, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, name);
@@ -347,7 +337,7 @@ static struct snode *primary(struct sparser *p)
 		return n->idx < 0 || !n->str ? NULL : n;
 	}
 	if (vxt_sp_peek(p)->type == ST_LPAREN) {	/* a call */
-		n = node(p, SN_CALL, &at);
+		n = vxt_sp_node(p, SN_CALL, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
@@ -358,7 +348,7 @@ static struct snode *primary(struct sparser *p)
 		return n;
 	}
 	if (vxt_sp_peek(p)->type == ST_LBRACK) {	/* an associative array */
-		n = node(p, SN_ARRAY, &at);
+		n = vxt_sp_node(p, SN_ARRAY, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
@@ -378,7 +368,7 @@ static struct snode *primary(struct sparser *p)
 		}
 		return n;
 	}
-	n = node(p, SN_FIELD, &at);
+	n = vxt_sp_node(p, SN_FIELD, &at);
 	if (!n || !(n->str = sdup(p->s, at.str)))
 		return NULL;
 	n->idx = vxt_script_field(at.str);
@@ -408,7 +398,7 @@ static struct snode *postfix(struct sparser *p)
 	t = vxt_sp_peek(p);
 	if (t->type != ST_INC && t->type != ST_DEC)
 		return n;
-	m = node(p, SN_INCDEC, t);
+	m = vxt_sp_node(p, SN_INCDEC, t);
 	if (!m)
 		return NULL;
 	m->op = t->type;
@@ -424,8 +414,7 @@ static struct snode *unary(struct sparser *p)
 	struct stoken at = *t;
 	struct snode *n, *a;
 
-	if (t->type != ST_NOT && t->type != ST_MINUS && t->type != ST_TILDE &&
-	    t->type != ST_PLUS && t->type != ST_INC && t->type != ST_DEC)
+	if (!vxt_op_unary(t->type))
 		return postfix(p);
 	if (++p->depth > S_MAX_DEPTH) {
 		vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
@@ -438,32 +427,12 @@ static struct snode *unary(struct sparser *p)
 		return NULL;
 	if (at.type == ST_PLUS)
 		return a;
-	n = node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY, &at);
+	n = vxt_sp_node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY, &at);
 	if (!n)
 		return NULL;
 	n->op = at.type;
 	n->a = a;
 	return n;
-}
-
-/* Binding strength of binary operator @t; 0 if it is none. */
-static int prec(const struct sparser *p, enum stok t)
-{
-	switch (t) {
-	case ST_OROR: return 1;
-	case ST_XORXOR: return 2;
-	case ST_ANDAND: return 3;
-	case ST_OR: return 4;
-	case ST_XOR: return 5;
-	case ST_AND: return 6;
-	case ST_EQ: case ST_NE: return 7;
-	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
-	case ST_SHL: case ST_SHR: return 9;
-	case ST_PLUS: case ST_MINUS: return 10;
-	case ST_SLASH: return p->in_pred && !p->parens ? 0 : 11;
-	case ST_STAR: case ST_PERCENT: return 11;
-	default: return 0;
-	}
 }
 
 static struct snode *binary(struct sparser *p, int min)
@@ -478,7 +447,7 @@ static struct snode *binary(struct sparser *p, int min)
 	while (l) {
 		struct stoken *t = vxt_sp_peek(p);
 		struct stoken at = *t;
-		int pr = prec(p, t->type);
+		int pr = vxt_op_prec(t->type, p->in_pred && !p->parens);
 		struct snode *r, *n;
 
 		if (!pr || pr < min)
@@ -487,8 +456,7 @@ static struct snode *binary(struct sparser *p, int min)
 		r = binary(p, pr + 1);
 		if (!r)
 			return NULL;
-		n = node(p, at.type == ST_ANDAND ? SN_AND : at.type == ST_OROR ? SN_OR :
-			 at.type == ST_XORXOR ? SN_XORXOR : SN_BINARY, &at);
+		n = vxt_sp_node(p, vxt_op_binary_kind(at.type), &at);
 		if (!n)
 			return NULL;
 		n->op = at.type;
@@ -518,7 +486,7 @@ static struct snode *cond_expr(struct sparser *p)
 		return c;
 	at = *vxt_sp_peek(p);
 	vxt_sp_take(p);
-	n = node(p, SN_COND, &at);
+	n = vxt_sp_node(p, SN_COND, &at);
 	if (!n)
 		return NULL;
 	n->a = c;
@@ -543,12 +511,11 @@ static struct snode *assign_expr(struct sparser *p)
 	if (!l)
 		return NULL;
 	t = vxt_sp_peek(p);
-	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
-	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
+	if (!vxt_op_assign(t->type))
 		return l;
 	at = *t;
 	vxt_sp_take(p);
-	n = node(p, SN_ASSIGN, &at);
+	n = vxt_sp_node(p, SN_ASSIGN, &at);
 	if (!n)
 		return NULL;
 	n->op = at.type;
@@ -569,7 +536,7 @@ struct snode *vxt_sp_expr(struct sparser *p)
 struct snode *vxt_sp_agg_stmt(struct sparser *p)
 {
 	struct stoken at = *vxt_sp_peek(p);
-	struct snode *n = node(p, SN_AGGSET, &at), *f;
+	struct snode *n = vxt_sp_node(p, SN_AGGSET, &at), *f;
 
 	if (!n)
 		return NULL;
