@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
-#include "script/tok.h"
+#include "script/expr.h"
 
 /* Arguments up to @close, each an expression (or a bare @map). */
 int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
@@ -245,106 +245,54 @@ static struct snode *postfix(struct btparser *p)
 	return m;
 }
 
+/* The shared expression levels (expr.c) over this parser, with C's
+ * binding strengths (bpftrace's lexer makes no ^^). */
+static struct stoken *x_peek(void *p)
+{
+	return vxt_btp_peek(p);
+}
+
+static void x_take(void *p)
+{
+	vxt_btp_take(p);
+}
+
+static int x_expect(void *p, enum stok type)
+{
+	return vxt_btp_expect(p, type);
+}
+
+static struct snode *x_operand(void *p)
+{
+	return postfix(p);
+}
+
+static int x_too_deep(void *p, unsigned line, unsigned col)
+{
+	return vxt_btp_fail(p, line, col, "ERROR: expression nested too deeply");
+}
+
+static struct xparse xparse(struct btparser *p)
+{
+	return (struct xparse){
+		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
+		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
+		.expect = x_expect, .operand = x_operand, .too_deep = x_too_deep,
+	};
+}
+
 static struct snode *unary(struct btparser *p)
 {
-	struct stoken *t = vxt_btp_peek(p);
-	struct stoken at = *t;
-	struct snode *n, *a;
+	struct xparse x = xparse(p);
 
-	if (!vxt_op_unary(t->type))
-		return postfix(p);
-	if (++p->depth > S_MAX_DEPTH)
-		return vxt_btp_fail(p, t->line, t->col, "ERROR: expression nested too deeply"),
-		       NULL;
-	vxt_btp_take(p);
-	a = unary(p);
-	p->depth--;
-	if (!a)
-		return NULL;
-	if (at.type == ST_PLUS)
-		return a;
-	n = vxt_btp_node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY,
-			 at.line, at.col);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = a;
-	return n;
-}
-
-static struct snode *binary(struct btparser *p, int min)
-{
-	struct snode *l = unary(p);
-
-	if (++p->depth > S_MAX_DEPTH)
-		return vxt_btp_fail(p, p->tok.line, p->tok.col, "ERROR: expression nested too "
-				    "deeply"), NULL;
-	while (l) {
-		struct stoken *t = vxt_btp_peek(p);
-		struct stoken at = *t;
-		int pr = vxt_op_prec(t->type, p->in_pred && !p->parens);	/* C's */
-		struct snode *r, *n;
-
-		if (!pr || pr < min)
-			break;
-		vxt_btp_take(p);
-		r = binary(p, pr + 1);
-		if (!r)
-			return NULL;
-		n = vxt_btp_node(p, vxt_op_binary_kind(at.type), at.line, at.col);
-		if (!n)
-			return NULL;
-		n->op = at.type;
-		n->a = l;
-		n->b = r;
-		l = n;
-	}
-	p->depth--;
-	return l;
-}
-
-static struct snode *cond_expr(struct btparser *p)
-{
-	struct snode *c = binary(p, 1), *n;
-	struct stoken at;
-
-	if (!c || vxt_btp_peek(p)->type != ST_QUEST)
-		return c;
-	at = *vxt_btp_peek(p);
-	vxt_btp_take(p);
-	n = vxt_btp_node(p, SN_COND, at.line, at.col);
-	if (!n)
-		return NULL;
-	n->a = c;
-	p->parens++;
-	n->b = vxt_btp_assign(p);
-	p->parens--;
-	if (!n->b || vxt_btp_expect(p, ST_COLON) < 0)
-		return NULL;
-	n->c = cond_expr(p);
-	return n->c ? n : NULL;
+	return vxt_x_unary(&x);
 }
 
 struct snode *vxt_btp_assign(struct btparser *p)
 {
-	struct snode *l = cond_expr(p), *n;
-	struct stoken *t;
-	struct stoken at;
+	struct xparse x = xparse(p);
 
-	if (!l)
-		return NULL;
-	t = vxt_btp_peek(p);
-	if (!vxt_op_assign(t->type))
-		return l;
-	at = *t;
-	vxt_btp_take(p);
-	n = vxt_btp_node(p, SN_ASSIGN, at.line, at.col);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = l;
-	n->b = vxt_btp_assign(p);
-	return n->b ? n : NULL;
+	return vxt_x_assign(&x);
 }
 
 struct snode *vxt_btp_unary(struct btparser *p)

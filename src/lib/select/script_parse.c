@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "script/expr.h"
 #include "script/tok.h"
 #include "select/script_parser.h"
 #include "vxtrace/util.h"
@@ -408,123 +409,56 @@ static struct snode *postfix(struct sparser *p)
 	return m;
 }
 
+/* The shared expression levels (expr.c) over this parser. */
+static struct stoken *x_peek(void *p)
+{
+	return vxt_sp_peek(p);
+}
+
+static void x_take(void *p)
+{
+	vxt_sp_take(p);
+}
+
+static int x_expect(void *p, enum stok type)
+{
+	return vxt_sp_expect(p, type);
+}
+
+static struct snode *x_operand(void *p)
+{
+	return postfix(p);
+}
+
+static int x_too_deep(void *v, unsigned line, unsigned col)
+{
+	struct sparser *p = v;
+
+	return vxt_script_fail(p->s, p->err, line, col, "expression nested too deeply");
+}
+
+static struct xparse xparse(struct sparser *p)
+{
+	return (struct xparse){
+		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
+		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
+		.expect = x_expect, .operand = x_operand, .too_deep = x_too_deep,
+		.nest_right = true,
+	};
+}
+
 static struct snode *unary(struct sparser *p)
 {
-	struct stoken *t = vxt_sp_peek(p);
-	struct stoken at = *t;
-	struct snode *n, *a;
+	struct xparse x = xparse(p);
 
-	if (!vxt_op_unary(t->type))
-		return postfix(p);
-	if (++p->depth > S_MAX_DEPTH) {
-		vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
-		return NULL;
-	}
-	vxt_sp_take(p);
-	a = unary(p);
-	p->depth--;
-	if (!a)
-		return NULL;
-	if (at.type == ST_PLUS)
-		return a;
-	n = vxt_sp_node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY, &at);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = a;
-	return n;
-}
-
-static struct snode *binary(struct sparser *p, int min)
-{
-	struct snode *l = unary(p);
-
-	if (++p->depth > S_MAX_DEPTH) {
-		vxt_script_fail(p->s, p->err, p->tok.line, p->tok.col,
-				"expression nested too deeply");
-		return NULL;
-	}
-	while (l) {
-		struct stoken *t = vxt_sp_peek(p);
-		struct stoken at = *t;
-		int pr = vxt_op_prec(t->type, p->in_pred && !p->parens);
-		struct snode *r, *n;
-
-		if (!pr || pr < min)
-			break;
-		vxt_sp_take(p);
-		r = binary(p, pr + 1);
-		if (!r)
-			return NULL;
-		n = vxt_sp_node(p, vxt_op_binary_kind(at.type), &at);
-		if (!n)
-			return NULL;
-		n->op = at.type;
-		n->a = l;
-		n->b = r;
-		l = n;
-	}
-	p->depth--;
-	return l;
-}
-
-/* One level deeper for the right operand of ?: or = at @t, which the
- * parser reaches by recursion. @return 0 or -EINVAL past S_MAX_DEPTH. */
-static int deeper(struct sparser *p, const struct stoken *t)
-{
-	if (++p->depth <= S_MAX_DEPTH)
-		return 0;
-	return vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
-}
-
-static struct snode *cond_expr(struct sparser *p)
-{
-	struct snode *c = binary(p, 1), *n;
-	struct stoken at;
-
-	if (!c || vxt_sp_peek(p)->type != ST_QUEST)
-		return c;
-	at = *vxt_sp_peek(p);
-	vxt_sp_take(p);
-	n = vxt_sp_node(p, SN_COND, &at);
-	if (!n)
-		return NULL;
-	n->a = c;
-	if (deeper(p, &at) < 0)
-		return NULL;
-	p->parens++;		/* a '/' between ? and : divides */
-	n->b = vxt_sp_expr(p);
-	p->parens--;
-	if (!n->b || vxt_sp_expect(p, ST_COLON) < 0)
-		return NULL;
-	n->c = cond_expr(p);
-	p->depth--;
-	return n->c ? n : NULL;
+	return vxt_x_unary(&x);
 }
 
 static struct snode *assign_expr(struct sparser *p)
 {
-	struct snode *l = cond_expr(p), *n;
-	struct stoken *t;
-	struct stoken at;
+	struct xparse x = xparse(p);
 
-	if (!l)
-		return NULL;
-	t = vxt_sp_peek(p);
-	if (!vxt_op_assign(t->type))
-		return l;
-	at = *t;
-	vxt_sp_take(p);
-	n = vxt_sp_node(p, SN_ASSIGN, &at);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = l;
-	if (deeper(p, &at) < 0)
-		return NULL;
-	n->b = assign_expr(p);
-	p->depth--;
-	return n->b ? n : NULL;
+	return vxt_x_assign(&x);
 }
 
 struct snode *vxt_sp_expr(struct sparser *p)
