@@ -14,36 +14,6 @@
 #include "script/bt_impl.h"
 #include "script/expr.h"
 
-/* Arguments up to @close, each an expression (or a bare @map). */
-int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
-{
-	struct stoken *t;
-
-	*n = 0;
-	p->parens++;
-	if (vxt_btp_peek(p)->type != close) {
-		for (;;) {
-			struct snode *a;
-
-			t = vxt_btp_peek(p);
-			if (*n == S_MAX_ARGS)
-				return vxt_btp_fail(p, t->line, t->col, "ERROR: too many arguments "
-						    "(at most %d)", S_MAX_ARGS);
-			a = vxt_btp_assign(p);
-			if (!a)
-				return -EINVAL;
-			v[(*n)++] = a;
-			if (vxt_btp_peek(p)->type != ST_COMMA)
-				break;
-			vxt_btp_take(p);
-		}
-	}
-	if (vxt_btp_expect(p, close) < 0)
-		return -EINVAL;
-	p->parens--;
-	return 0;
-}
-
 struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n)
 {
 	struct snode **out = vxt_script_alloc(p->s, (n ? n : 1) * sizeof(*out));
@@ -267,9 +237,14 @@ static struct snode *x_operand(void *p)
 	return postfix(p);
 }
 
-static int x_too_deep(void *p, unsigned line, unsigned col)
+static struct snode *x_arg(void *p)
 {
-	return vxt_btp_fail(p, line, col, "ERROR: expression nested too deeply");
+	return vxt_btp_assign(p);
+}
+
+static int x_fail(void *p, unsigned line, unsigned col, const char *msg)
+{
+	return vxt_btp_fail(p, line, col, "ERROR: %s", msg);
 }
 
 static struct xparse xparse(struct btparser *p)
@@ -277,7 +252,8 @@ static struct xparse xparse(struct btparser *p)
 	return (struct xparse){
 		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
 		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
-		.expect = x_expect, .operand = x_operand, .too_deep = x_too_deep,
+		.expect = x_expect, .operand = x_operand, .arg = x_arg,
+		.fail = x_fail,
 	};
 }
 
@@ -293,6 +269,14 @@ struct snode *vxt_btp_assign(struct btparser *p)
 	struct xparse x = xparse(p);
 
 	return vxt_x_assign(&x);
+}
+
+/* Arguments up to @close, each an expression (or a bare @map). */
+int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
+{
+	struct xparse x = xparse(p);
+
+	return vxt_x_args(&x, close, v, n);
 }
 
 struct snode *vxt_btp_unary(struct btparser *p)

@@ -1,8 +1,10 @@
 /* expr.c - the expression levels the D and the bpftrace parsers share:
- * prefix operators, binary operators climbed by binding strength, ?: and
- * the assignments (expr.h); each parser brings its operands and messages
+ * prefix operators, binary operators climbed by binding strength, ?:, the
+ * assignments and argument lists (expr.h); each parser brings its operands
+ * and words
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "script/expr.h"
 #include "script/tok.h"
@@ -21,7 +23,7 @@ struct snode *vxt_x_unary(const struct xparse *x)
 	if (!vxt_op_unary(t->type))
 		return x->operand(x->p);
 	if (++*x->depth > S_MAX_DEPTH) {
-		x->too_deep(x->p, t->line, t->col);
+		x->fail(x->p, t->line, t->col, "expression nested too deeply");
 		return NULL;
 	}
 	x->take(x->p);
@@ -45,7 +47,7 @@ static struct snode *binary(const struct xparse *x, int min)
 	struct snode *l = vxt_x_unary(x);
 
 	if (++*x->depth > S_MAX_DEPTH) {
-		x->too_deep(x->p, x->tok->line, x->tok->col);
+		x->fail(x->p, x->tok->line, x->tok->col, "expression nested too deeply");
 		return NULL;
 	}
 	while (l) {
@@ -79,7 +81,7 @@ static int deeper(const struct xparse *x, const struct stoken *t)
 {
 	if (!x->nest_right || ++*x->depth <= S_MAX_DEPTH)
 		return 0;
-	return x->too_deep(x->p, t->line, t->col);
+	return x->fail(x->p, t->line, t->col, "expression nested too deeply");
 }
 
 static void shallower(const struct xparse *x)
@@ -136,4 +138,35 @@ struct snode *vxt_x_assign(const struct xparse *x)
 	n->b = vxt_x_assign(x);
 	shallower(x);
 	return n->b ? n : NULL;
+}
+
+int vxt_x_args(const struct xparse *x, enum stok close, struct snode **v, unsigned *n)
+{
+	*n = 0;
+	++*x->parens;
+	if (x->peek(x->p)->type != close) {
+		for (;;) {
+			struct stoken *t = x->peek(x->p);
+			struct snode *a;
+
+			if (*n == S_MAX_ARGS) {
+				char msg[64];
+
+				snprintf(msg, sizeof(msg), "too many arguments (at most %d)",
+					 S_MAX_ARGS);
+				return x->fail(x->p, t->line, t->col, msg);
+			}
+			a = x->arg(x->p);
+			if (!a)
+				return -EINVAL;
+			v[(*n)++] = a;
+			if (x->peek(x->p)->type != ST_COMMA)
+				break;
+			x->take(x->p);
+		}
+	}
+	if (x->expect(x->p, close) < 0)
+		return -EINVAL;
+	--*x->parens;
+	return 0;
 }

@@ -1,6 +1,7 @@
 /* expr.h - the expression levels the D and the bpftrace parsers share
  * (expr.c): prefix operators, binary operators by binding strength, ?:
- * and assignments, over a parser each reaches through struct xparse
+ * assignments and argument lists, over a parser each reaches through
+ * struct xparse
  * (internal to libvxtrace)
  */
 #ifndef VXT_SCRIPT_EXPR_H
@@ -23,8 +24,10 @@ struct xparse {
 	void (*take)(void *p);
 	int (*expect)(void *p, enum stok type);
 	struct snode *(*operand)(void *p);
-	/* says "expression nested too deeply" at @line, @col; -EINVAL */
-	int (*too_deep)(void *p, unsigned line, unsigned col);
+	/* one argument of a list (vxt_x_args()); NULL on error */
+	struct snode *(*arg)(void *p);
+	/* says @msg at @line, @col in the dialect's words; -EINVAL */
+	int (*fail)(void *p, unsigned line, unsigned col, const char *msg);
 	bool nest_right;		/* ?: and = right operands count in depth (D) */
 };
 
@@ -32,5 +35,8 @@ struct xparse {
  * expression). NULL on error (the parser's message or *x->rc). */
 struct snode *vxt_x_unary(const struct xparse *x);
 struct snode *vxt_x_assign(const struct xparse *x);
+/* Up to S_MAX_ARGS arguments, by x->arg, separated by ',' up to @close
+ * (taken) into @v, *@n. @return 0 or -EINVAL (said, or *x->rc). */
+int vxt_x_args(const struct xparse *x, enum stok close, struct snode **v, unsigned *n);
 
 #endif

@@ -168,47 +168,74 @@ struct snode *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken 
 
 static struct snode *assign_expr(struct sparser *p);
 static struct snode *unary(struct sparser *p);
+static struct snode *postfix(struct sparser *p);
+
+/* The shared expression levels (expr.c) over this parser. */
+static struct stoken *x_peek(void *p)
+{
+	return vxt_sp_peek(p);
+}
+
+static void x_take(void *p)
+{
+	vxt_sp_take(p);
+}
+
+static int x_expect(void *p, enum stok type)
+{
+	return vxt_sp_expect(p, type);
+}
+
+static struct snode *x_operand(void *p)
+{
+	return postfix(p);
+}
+
+static int x_fail(void *v, unsigned line, unsigned col, const char *msg)
+{
+	struct sparser *p = v;
+
+	return vxt_script_fail(p->s, p->err, line, col, "%s", msg);
+}
+
+/* An argument: an expression, or a bare @aggregation (printa(@a),
+ * clear(@a) ...). */
+static struct snode *x_arg(void *v)
+{
+	struct sparser *p = v;
+	struct stoken *t = vxt_sp_peek(p);
+	struct snode *a;
+
+	if (t->type != ST_AGG)
+		return assign_expr(p);
+	a = vxt_sp_node(p, SN_AGG, t);
+	if (!a)
+		return NULL;
+	a->str = sdup(p->s, t->str);
+	a->idx = agg_slot(p, t->str, t->line, t->col);
+	if (a->idx < 0 || !a->str)
+		return NULL;
+	vxt_sp_take(p);
+	return a;
+}
+
+static struct xparse xparse(struct sparser *p)
+{
+	return (struct xparse){
+		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
+		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
+		.expect = x_expect, .operand = x_operand, .arg = x_arg, .fail = x_fail,
+		.nest_right = true,
+	};
+}
 
 static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
 {
 	struct snode *v[S_MAX_ARGS];
-	struct stoken *t;
+	struct xparse x = xparse(p);
 
-	*n = 0;
-	p->parens++;
-	if (vxt_sp_peek(p)->type != close) {
-		for (;;) {
-			struct snode *a;
-
-			t = vxt_sp_peek(p);
-			if (*n == S_MAX_ARGS) {
-				vxt_script_fail(p->s, p->err, t->line, t->col,
-						"too many arguments (at most %d)", S_MAX_ARGS);
-				return -EINVAL;
-			}
-			if (t->type == ST_AGG) {	/* printa(@a), clear(@a) ... */
-				a = vxt_sp_node(p, SN_AGG, t);
-				if (!a)
-					return -ENOMEM;
-				a->str = sdup(p->s, t->str);
-				a->idx = agg_slot(p, t->str, t->line, t->col);
-				if (a->idx < 0 || !a->str)
-					return -EINVAL;
-				vxt_sp_take(p);
-			} else {
-				a = assign_expr(p);
-				if (!a)
-					return -EINVAL;
-			}
-			v[(*n)++] = a;
-			if (vxt_sp_peek(p)->type != ST_COMMA)
-				break;
-			vxt_sp_take(p);
-		}
-	}
-	if (vxt_sp_expect(p, close) < 0)
+	if (vxt_x_args(&x, close, v, n) < 0)
 		return -EINVAL;
-	p->parens--;
 	*out = vxt_script_alloc(p->s, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return p->rc = -ENOMEM;
@@ -407,44 +434,6 @@ static struct snode *postfix(struct sparser *p)
 	m->a = n;
 	vxt_sp_take(p);
 	return m;
-}
-
-/* The shared expression levels (expr.c) over this parser. */
-static struct stoken *x_peek(void *p)
-{
-	return vxt_sp_peek(p);
-}
-
-static void x_take(void *p)
-{
-	vxt_sp_take(p);
-}
-
-static int x_expect(void *p, enum stok type)
-{
-	return vxt_sp_expect(p, type);
-}
-
-static struct snode *x_operand(void *p)
-{
-	return postfix(p);
-}
-
-static int x_too_deep(void *v, unsigned line, unsigned col)
-{
-	struct sparser *p = v;
-
-	return vxt_script_fail(p->s, p->err, line, col, "expression nested too deeply");
-}
-
-static struct xparse xparse(struct sparser *p)
-{
-	return (struct xparse){
-		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
-		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
-		.expect = x_expect, .operand = x_operand, .too_deep = x_too_deep,
-		.nest_right = true,
-	};
 }
 
 static struct snode *unary(struct sparser *p)
