@@ -279,6 +279,19 @@ static struct snode *scoped_array(struct sparser *p, enum snk k, const char *nam
 	return n;
 }
 
+/* An expression up to its ')' (taken), past a '(': a '/' in it divides. */
+static struct snode *paren_expr(struct sparser *p)
+{
+	struct snode *n;
+
+	p->parens++;
+	n = vxt_sp_expr(p);
+	if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
+		return NULL;
+	p->parens--;
+	return n;
+}
+
 static struct snode *primary(struct sparser *p)
 {
 	struct stoken *t = vxt_sp_peek(p);
@@ -308,12 +321,7 @@ static struct snode *primary(struct sparser *p)
 				return NULL;
 			return unary(p);
 		}
-		p->parens++;
-		n = vxt_sp_expr(p);
-		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
-			return NULL;
-		p->parens--;
-		return n;
+		return paren_expr(p);
 	case ST_IDENT:
 		break;
 	case ST_AGG:	/* an operand of ?: (`OPT_x ? @a[k] = sum(v) : 1`) */
@@ -325,12 +333,7 @@ static struct snode *primary(struct sparser *p)
 	vxt_sp_take(p);
 	if (!strcmp(at.str, "stringof") && vxt_sp_peek(p)->type == ST_LPAREN) {
 		vxt_sp_take(p);
-		p->parens++;
-		n = vxt_sp_expr(p);
-		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
-			return NULL;
-		p->parens--;
-		return n;
+		return paren_expr(p);
 	}
 	{
 		bool handled;
