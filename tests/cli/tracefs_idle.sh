@@ -72,18 +72,12 @@ expect_eq "the summary's lost events (the overruns' rows alone)" "$(json "$T/sum
 "$B/vxtop" -b -F jsonl -i 1 -c 11 -s tracefs --bufsize 16k --objects "$LNAME" \
 	--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 TOP=$!
-i=0
-while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 300 ]; do
-	sleep 0.1; i=$((i + 1))
-done
-url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
+url=$(metrics_url "$T/top.err")
 [ -n "$url" ] || { fail "vxtop did not serve: $(cat "$T/top.err")"; finish; }
 fio_stalling "$TOP"
 end=$(date +%s.%N)
 sleep 3
-python3 -c 'import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url" \
-	>"$T/metrics.txt" || fail "scrape vxtop"
+scrape "$url" >"$T/metrics.txt" || fail "scrape vxtop"
 expect_eq "/metrics' vxtrace_io_in_flight of $LNAME 3 s after fio" \
 	"$(in_flight_metric "$T/metrics.txt")" 0
 wait $TOP
