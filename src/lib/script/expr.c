@@ -20,7 +20,7 @@ struct snode *vxt_x_unary(const struct xparse *x)
 	struct stoken at = *t;
 	struct snode *n, *a;
 
-	if (!vxt_op_unary(t->type))
+	if (!vxt_tok_unary(t->type))
 		return x->operand(x->p);
 	if (++*x->depth > S_MAX_DEPTH) {
 		x->fail(x->p, t->line, t->col, "expression nested too deeply");
@@ -53,7 +53,7 @@ static struct snode *binary(const struct xparse *x, int min)
 	while (l) {
 		struct stoken *t = x->peek(x->p);
 		struct stoken at = *t;
-		int pr = vxt_op_prec(t->type, *x->in_pred && !*x->parens);
+		int pr = vxt_tok_prec(t->type, *x->in_pred && !*x->parens);
 		struct snode *r, *n;
 
 		if (!pr || pr < min)
@@ -62,7 +62,7 @@ static struct snode *binary(const struct xparse *x, int min)
 		r = binary(x, pr + 1);
 		if (!r)
 			return NULL;
-		n = node(x, vxt_op_binary_kind(at.type), &at);
+		n = node(x, vxt_tok_binary_kind(at.type), &at);
 		if (!n)
 			return NULL;
 		n->op = at.type;
@@ -124,7 +124,7 @@ struct snode *vxt_x_assign(const struct xparse *x)
 	if (!l)
 		return NULL;
 	t = x->peek(x->p);
-	if (!vxt_op_assign(t->type))
+	if (!vxt_tok_assign(t->type))
 		return l;
 	at = *t;
 	x->take(x->p);

@@ -74,7 +74,7 @@ struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsign
 	return n;
 }
 
-int vxt_op_prec(enum stok t, bool slash_ends)
+int vxt_tok_prec(enum stok t, bool slash_ends)
 {
 	switch (t) {
 	case ST_OROR: return 1;
@@ -93,19 +93,19 @@ int vxt_op_prec(enum stok t, bool slash_ends)
 	}
 }
 
-enum snk vxt_op_binary_kind(enum stok t)
+enum snk vxt_tok_binary_kind(enum stok t)
 {
 	return t == ST_ANDAND ? SN_AND : t == ST_OROR ? SN_OR : t == ST_XORXOR ? SN_XORXOR :
 	       SN_BINARY;
 }
 
-bool vxt_op_unary(enum stok t)
+bool vxt_tok_unary(enum stok t)
 {
 	return t == ST_NOT || t == ST_MINUS || t == ST_TILDE || t == ST_PLUS || t == ST_INC ||
 	       t == ST_DEC;
 }
 
-bool vxt_op_assign(enum stok t)
+bool vxt_tok_assign(enum stok t)
 {
 	return t == ST_ASSIGN || t == ST_ADDEQ || t == ST_SUBEQ || t == ST_MULEQ ||
 	       t == ST_DIVEQ;

@@ -81,12 +81,12 @@ struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsign
 			    unsigned col);
 /* The binding strength of binary operator @t (C's, with D's ^^ between ||
  * and &&); 0 when it is none, or a '/' that @slash_ends (a predicate's end). */
-int vxt_op_prec(enum stok t, bool slash_ends);
+int vxt_tok_prec(enum stok t, bool slash_ends);
 /* The node of binary operator @t: SN_AND, SN_OR, SN_XORXOR or SN_BINARY. */
-enum snk vxt_op_binary_kind(enum stok t);
+enum snk vxt_tok_binary_kind(enum stok t);
 /* Whether @t is a prefix operator (! - ~ + ++ --); an assignment (= += -=
  * *= /=). */
-bool vxt_op_unary(enum stok t);
-bool vxt_op_assign(enum stok t);
+bool vxt_tok_unary(enum stok t);
+bool vxt_tok_assign(enum stok t);
 
 #endif
