@@ -23,43 +23,10 @@ idle_cleanup() {
 }
 trap idle_cleanup EXIT
 
-get() {
-	python3 -c 'import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1"
-}
-in_flight_metric() {	# in_flight_metric SCRAPE: the device's I/Os in flight, all ops
-	awk -v d="$LNAME" 'index($0, "vxtrace_io_in_flight{object=\"" d "\"") == 1 { n += $2 }
-		END { print n + 0 }' "$1"
-}
-
 make_loop 256M
 # a device that does not exist: the error lists those that do, as sysfs has them
 expect_fail "an unknown object" 2 "no such block device (block devices here: $(ls /sys/class/block | sort | head -3 | tr '\n' ',' | sed 's/,$//; s/,/, /g')" -- \
 	"$B/vxtop" -b -c 1 -s ebpf --objects nosuchdisk9
-# late_busy JSONL END: of vxtop's intervals that ended two intervals or more
-# after END (seconds since the epoch), a "busy" line for each with the
-# device in flight or busy, then "intervals N" and "lost N" (lost_total)
-late_busy() {
-	python3 - "$1" "$2" "$LNAME" <<'EOF'
-import datetime, json, sys
-end, dev = float(sys.argv[2]), sys.argv[3]
-lost = late = 0
-for line in open(sys.argv[1]):
-    j = json.loads(line)
-    lost = max(lost, j["lost_total"])
-    t = datetime.datetime.strptime(j["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
-    t = t.replace(tzinfo=datetime.timezone.utc).timestamp()
-    if t < end + 2 * j["duration_s"]:
-        continue
-    late += 1
-    for o in j["objects"]:
-        if o["name"] == dev and (o["in_flight"] or o["util_pct"]):
-            print("busy %s in_flight %s util %s" % (j["time"], o["in_flight"], o["util_pct"]))
-print("intervals", late)
-print("lost", lost)
-EOF
-}
-
 # idle_after MODE ARGS...: vxtop with ARGS beside fio, then at rest
 idle_after() {
 	mode=$1
@@ -71,13 +38,7 @@ idle_after() {
 		VXT_EBPF_SKIP_DONE=701 "$B/vxtop" "$@" -b -F jsonl -i 1 -c 14 -s ebpf \
 			--objects "$LNAME" --listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 		TOP=$!
-		i=0
-		# the line is waited for as such (up to 30 s; vxtop runs 14): a
-		# poll of the process's life has ended the wait with vxtop running
-		while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 300 ]; do
-			sleep 0.1; i=$((i + 1))
-		done
-		url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
+		url=$(metrics_url "$T/top.err")	# vxtop runs 14 s
 		[ -n "$url" ] && break
 		wait $TOP
 		echo "$mode: vxtop ended before serving (try $try, exit $?): $(cat "$T/top.err") $(head -c 300 "$T/top.jsonl")"
@@ -92,7 +53,7 @@ idle_after() {
 	end=$(date +%s.%N)
 	expect_eq "$mode: the block layer's count in flight after fio" "$(cat "/sys/block/$LNAME/inflight" | tr -s ' ' | sed 's/^ //')" "0 0"
 	sleep 3
-	get "$url" >"$T/metrics.txt" || fail "scrape vxtop"
+	scrape "$url" >"$T/metrics.txt" || fail "scrape vxtop"
 	expect_eq "$mode: vxtrace_io_in_flight of $LNAME 3 s after fio" "$(in_flight_metric "$T/metrics.txt")" 0
 	wait $TOP
 	expect_eq "$mode: vxtop exit status" $? 0

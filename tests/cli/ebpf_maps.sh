@@ -23,11 +23,6 @@ expect_fail "--maps with --filter" 2 "not with --filter" -- \
 expect_fail "--maps with another source" 2 "source sim cannot count in the kernel; that needs --source ebpf" -- \
 	"$B/vxtop" --maps -b -c 1 --source sim
 
-get() {
-	python3 -c 'import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$1"
-}
-
 make_loop 64M
 # one request per fio I/O: a merge of two writes in the queue would make one completion of them
 echo 2 >"/sys/block/$LNAME/queue/nomerges" || skip "cannot turn off merges on $LNAME"
@@ -62,8 +57,8 @@ capture() {
 	set -- $(fio_run "$LOOP" w randwrite 2000)
 	writes=$2
 	sleep 1.2	# an interval closes and a publication is due
-	get "http://127.0.0.1:$port/metrics" >"$T/top.txt" || fail "scrape vxtop"
-	get "http://127.0.0.1:$rport/metrics" >"$T/rec.txt" || fail "scrape vxrecord"
+	scrape "http://127.0.0.1:$port/metrics" >"$T/top.txt" || fail "scrape vxtop"
+	scrape "http://127.0.0.1:$rport/metrics" >"$T/rec.txt" || fail "scrape vxrecord"
 	kill -INT $TOP; wait $TOP
 	expect_eq "vxtop --maps exit status" $? 0
 	stop_rec INT

@@ -72,43 +72,21 @@ expect_eq "the summary's lost events (the overruns' rows alone)" "$(json "$T/sum
 "$B/vxtop" -b -F jsonl -i 1 -c 11 -s tracefs --bufsize 16k --objects "$LNAME" \
 	--listen 127.0.0.1:0 >"$T/top.jsonl" 2>"$T/top.err" &
 TOP=$!
-i=0
-while ! grep -qs 'metrics on http' "$T/top.err" && [ $i -lt 300 ]; do
-	sleep 0.1; i=$((i + 1))
-done
-url=$(sed -n 's/.*metrics on \(http:[^ ]*\).*/\1/p' "$T/top.err")
+url=$(metrics_url "$T/top.err")
 [ -n "$url" ] || { fail "vxtop did not serve: $(cat "$T/top.err")"; finish; }
 fio_stalling "$TOP"
 end=$(date +%s.%N)
 sleep 3
-python3 -c 'import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url" \
-	>"$T/metrics.txt" || fail "scrape vxtop"
+scrape "$url" >"$T/metrics.txt" || fail "scrape vxtop"
 expect_eq "/metrics' vxtrace_io_in_flight of $LNAME 3 s after fio" \
-	"$(awk -v d="$LNAME" 'index($0, "vxtrace_io_in_flight{object=\"" d "\"") == 1 { n += $2 }
-		END { print n + 0 }' "$T/metrics.txt")" 0
+	"$(in_flight_metric "$T/metrics.txt")" 0
 wait $TOP
 expect_eq "vxtop exit status" $? 0
 TOP=
 lost=$(python3 -c 'import json, sys
 print(max(json.loads(l)["lost_total"] for l in open(sys.argv[1])))' "$T/top.jsonl")
 echo "vxtop: $lost events lost"
-python3 - "$T/top.jsonl" "$end" "$LNAME" >"$T/after.txt" <<'PY' || fail "vxtop's intervals: $(cat "$T/after.txt")"
-import datetime, json, sys
-end, dev = float(sys.argv[2]), sys.argv[3]
-late = 0
-for line in open(sys.argv[1]):
-    j = json.loads(line)
-    t = datetime.datetime.strptime(j["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
-    t = t.replace(tzinfo=datetime.timezone.utc).timestamp()
-    if t < end + 2 * j["duration_s"]:
-        continue
-    late += 1
-    for o in j["objects"]:
-        if o["name"] == dev and (o["in_flight"] or o["util_pct"]):
-            print("busy %s in_flight %s util %s" % (j["time"], o["in_flight"], o["util_pct"]))
-print("intervals", late)
-PY
+late_busy "$T/top.jsonl" "$end" >"$T/after.txt" || fail "vxtop's intervals: $(cat "$T/after.txt")"
 expect_eq "vxtop rows busy two intervals after fio" "$(grep -c '^busy' "$T/after.txt")" 0
 late=$(sed -n 's/^intervals //p' "$T/after.txt")
 [ "${late:-0}" -ge 1 ] || fail "only ${late:-0} intervals two intervals after fio"

@@ -1,8 +1,9 @@
-/* fixture.c - the trace and model helpers of fixture.h */
+/* fixture.c - the trace, model and fake sysfs helpers of fixture.h */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vxtrace/vxtrace.h"
@@ -192,4 +193,42 @@ struct vxt_event ut_lost_event(uint64_t t, unsigned op, uint64_t count, uint64_t
 	ev.sector = count;
 	ev.lost_io = lost_io;
 	return ev;
+}
+
+char ut_sysfs_root[64];
+
+void ut_sysfs_new(const char *name)
+{
+	snprintf(ut_sysfs_root, sizeof(ut_sysfs_root), "/tmp/%s-XXXXXX", name);
+	ck_assert_ptr_nonnull(mkdtemp(ut_sysfs_root));
+	setenv("VXT_SYSFS", ut_sysfs_root, 1);
+}
+
+void ut_sysfs_put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ut_sysfs_root, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+void ut_sysfs_dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", ut_sysfs_root, rel);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+}
+
+void ut_sysfs_remove(void)
+{
+	char cmd[128];
+
+	unsetenv("VXT_SYSFS");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", ut_sysfs_root);
+	ck_assert_int_eq(system(cmd), 0);
 }

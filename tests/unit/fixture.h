@@ -1,6 +1,7 @@
 /* fixture.h - what several unit suites share: the one random generator, a
  * trace of random overlapping I/O written to a temporary file, checks of the
- * browser model against it, and a script sink that keeps what it is given
+ * browser model against it, a script sink that keeps what it is given, and
+ * a fake sysfs tree
  *
  * ut_rand() is xorshift64 (shifts 13, 7, 17): each suite keeps its own state,
  * seeded with a constant, so its draws are the same at every run. The bench
@@ -95,5 +96,15 @@ void ut_model_finish(struct vr_model *m);
 
 /* closes the model and removes the trace at path and its marks sidecar */
 void ut_model_close(struct vr_model *m, const char *path);
+
+/* A fake sysfs tree: a new directory /tmp/NAME-XXXXXX that VXT_SYSFS points
+ * the device code at (its path in ut_sysfs_root); files and directories
+ * made in it by path under it; ut_sysfs_remove() unsets VXT_SYSFS and
+ * removes the tree. Failures fail the test. */
+extern char ut_sysfs_root[64];
+void ut_sysfs_new(const char *name);
+void ut_sysfs_put(const char *rel, const char *text);
+void ut_sysfs_dir(const char *rel);
+void ut_sysfs_remove(void);
 
 #endif

@@ -11,95 +11,67 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vxtrace/objtab.h"
 #include "vxtrace/sysdev.h"
-
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	ck_assert_int_eq(mkdir(path, 0755), 0);
-}
+#include "fixture.h"
 
 static void setup(void)
 {
-	snprintf(root, sizeof(root), "/tmp/vxt-sysfs-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	setenv("VXT_SYSFS", root, 1);
-	dir("class");
-	dir("class/block");
-	dir("dev");
-	dir("dev/block");
+	ut_sysfs_new("vxt-sysfs");
+	ut_sysfs_dir("class");
+	ut_sysfs_dir("class/block");
+	ut_sysfs_dir("dev");
+	ut_sysfs_dir("dev/block");
 	/* sda and its partition, nested as sysfs does */
-	dir("dev/block/8:0");
-	dir("dev/block/8:0/mq");
-	dir("dev/block/8:0/mq/0");
-	dir("dev/block/8:0/mq/1");
-	dir("dev/block/8:0/sda1");
-	put("dev/block/8:0/dev", "8:0\n");
-	put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
-	put("dev/block/8:0/size", "2097152\n");
-	put("dev/block/8:0/sda1/dev", "8:1\n");
-	put("dev/block/8:0/sda1/partition", "1\n");
-	put("dev/block/8:0/sda1/start", "2048\n");
-	put("dev/block/8:0/sda1/size", "1000\n");
-	put("dev/block/8:0/sda1/uevent", "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n");
+	ut_sysfs_dir("dev/block/8:0");
+	ut_sysfs_dir("dev/block/8:0/mq");
+	ut_sysfs_dir("dev/block/8:0/mq/0");
+	ut_sysfs_dir("dev/block/8:0/mq/1");
+	ut_sysfs_dir("dev/block/8:0/sda1");
+	ut_sysfs_put("dev/block/8:0/dev", "8:0\n");
+	ut_sysfs_put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	ut_sysfs_put("dev/block/8:0/size", "2097152\n");
+	ut_sysfs_put("dev/block/8:0/sda1/dev", "8:1\n");
+	ut_sysfs_put("dev/block/8:0/sda1/partition", "1\n");
+	ut_sysfs_put("dev/block/8:0/sda1/start", "2048\n");
+	ut_sysfs_put("dev/block/8:0/sda1/size", "1000\n");
+	ut_sysfs_put("dev/block/8:0/sda1/uevent", "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n");
 	{
 		char a[256], b[256];
 
-		snprintf(a, sizeof(a), "%s/dev/block/8:0/sda1", root);
-		snprintf(b, sizeof(b), "%s/dev/block/8:1", root);
+		snprintf(a, sizeof(a), "%s/dev/block/8:0/sda1", ut_sysfs_root);
+		snprintf(b, sizeof(b), "%s/dev/block/8:1", ut_sysfs_root);
 		ck_assert_int_eq(symlink(a, b), 0);
 	}
-	dir("dev/block/8:0/queue");
-	put("dev/block/8:0/queue/iostats", "1\n");
-	put("dev/block/8:0/queue/nr_requests", "64\n");
-	put("dev/block/8:0/inflight", "       3        2\n");
-	put("dev/block/8:0/sda1/inflight", "       1        0\n");
-	dir("dev/block/253:0");
-	put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
-	put("dev/block/253:0/size", "8\n");
-	dir("dev/block/7:3");
-	dir("dev/block/7:3/mq");
-	put("dev/block/7:3/uevent", "MAJOR=7\nMINOR=3\nDEVNAME=loop3\nDEVTYPE=disk\n");
-	dir("dev/block/7:3/queue");
-	put("dev/block/7:3/queue/iostats", "0\n");
-	put("dev/block/7:3/inflight", "       0        0\n");
-	dir("class/block/sda");
-	put("class/block/sda/dev", "8:0\n");
-	dir("class/block/sda1");
-	put("class/block/sda1/dev", "8:1\n");
-	dir("class/block/dm-0");
-	put("class/block/dm-0/dev", "253:0\n");
-	dir("class/block/loop3");
-	put("class/block/loop3/dev", "7:3\n");
+	ut_sysfs_dir("dev/block/8:0/queue");
+	ut_sysfs_put("dev/block/8:0/queue/iostats", "1\n");
+	ut_sysfs_put("dev/block/8:0/queue/nr_requests", "64\n");
+	ut_sysfs_put("dev/block/8:0/inflight", "       3        2\n");
+	ut_sysfs_put("dev/block/8:0/sda1/inflight", "       1        0\n");
+	ut_sysfs_dir("dev/block/253:0");
+	ut_sysfs_put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
+	ut_sysfs_put("dev/block/253:0/size", "8\n");
+	ut_sysfs_dir("dev/block/7:3");
+	ut_sysfs_dir("dev/block/7:3/mq");
+	ut_sysfs_put("dev/block/7:3/uevent", "MAJOR=7\nMINOR=3\nDEVNAME=loop3\nDEVTYPE=disk\n");
+	ut_sysfs_dir("dev/block/7:3/queue");
+	ut_sysfs_put("dev/block/7:3/queue/iostats", "0\n");
+	ut_sysfs_put("dev/block/7:3/inflight", "       0        0\n");
+	ut_sysfs_dir("class/block/sda");
+	ut_sysfs_put("class/block/sda/dev", "8:0\n");
+	ut_sysfs_dir("class/block/sda1");
+	ut_sysfs_put("class/block/sda1/dev", "8:1\n");
+	ut_sysfs_dir("class/block/dm-0");
+	ut_sysfs_put("class/block/dm-0/dev", "253:0\n");
+	ut_sysfs_dir("class/block/loop3");
+	ut_sysfs_put("class/block/loop3/dev", "7:3\n");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	unsetenv("VXT_SYSFS");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
+	ut_sysfs_remove();
 }
 
 START_TEST(resolve_list)

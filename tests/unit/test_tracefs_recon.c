@@ -11,68 +11,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "source/tracefs_impl.h"
 #include "vxtrace/sysdev.h"
+#include "fixture.h"
 
 #define SDA VXT_SYSDEV_MKDEV(8, 0)
 #define DM0 VXT_SYSDEV_MKDEV(253, 0)
 
-static char root[64];
 static uint64_t taken[16];
 static int ntaken;
 
-static void put(const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	ck_assert_int_eq(mkdir(path, 0755), 0);
-}
-
 static void setup(void)
 {
-	snprintf(root, sizeof(root), "/tmp/vxt-recon-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	setenv("VXT_SYSFS", root, 1);
-	dir("dev");
-	dir("dev/block");
-	dir("dev/block/8:0");
-	dir("dev/block/8:0/mq");
-	dir("dev/block/8:0/mq/0");
-	dir("dev/block/8:0/queue");
-	put("dev/block/8:0/dev", "8:0\n");
-	put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
-	put("dev/block/8:0/queue/iostats", "1\n");
-	put("dev/block/8:0/inflight", "       1        0\n");
-	dir("dev/block/253:0");
-	dir("dev/block/253:0/queue");
-	put("dev/block/253:0/dev", "253:0\n");
-	put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
-	put("dev/block/253:0/queue/iostats", "1\n");
-	put("dev/block/253:0/inflight", "       0        0\n");
+	ut_sysfs_new("vxt-recon");
+	ut_sysfs_dir("dev");
+	ut_sysfs_dir("dev/block");
+	ut_sysfs_dir("dev/block/8:0");
+	ut_sysfs_dir("dev/block/8:0/mq");
+	ut_sysfs_dir("dev/block/8:0/mq/0");
+	ut_sysfs_dir("dev/block/8:0/queue");
+	ut_sysfs_put("dev/block/8:0/dev", "8:0\n");
+	ut_sysfs_put("dev/block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	ut_sysfs_put("dev/block/8:0/queue/iostats", "1\n");
+	ut_sysfs_put("dev/block/8:0/inflight", "       1        0\n");
+	ut_sysfs_dir("dev/block/253:0");
+	ut_sysfs_dir("dev/block/253:0/queue");
+	ut_sysfs_put("dev/block/253:0/dev", "253:0\n");
+	ut_sysfs_put("dev/block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\nDEVTYPE=disk\n");
+	ut_sysfs_put("dev/block/253:0/queue/iostats", "1\n");
+	ut_sysfs_put("dev/block/253:0/inflight", "       0        0\n");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	unsetenv("VXT_SYSFS");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
+	ut_sysfs_remove();
 }
 
 static int found(void *arg, uint32_t dev, uint64_t sector, uint32_t size,
@@ -120,7 +93,7 @@ START_TEST(oldest_beyond_the_inflight_file)
 	ck_assert_uint_eq(taken[1], 200);
 	ck_assert_uint_eq(vxt_iopair_count(p), 4);
 	/* sda idle: "0 0", at once: 300 and 900 (now before t0) */
-	put("dev/block/8:0/inflight", "       0        0\n");
+	ut_sysfs_put("dev/block/8:0/inflight", "       0        0\n");
 	ck_assert_int_eq(round_(r, p, 1000, true), 2);
 	ck_assert_uint_eq(taken[2], 300);
 	ck_assert_uint_eq(taken[3], 900);
@@ -137,7 +110,7 @@ START_TEST(a_completion_under_way_is_waited_for)
 	struct vxt_iopair_val v;
 
 	ntaken = 0;
-	put("dev/block/8:0/inflight", "       0        0\n");
+	ut_sysfs_put("dev/block/8:0/inflight", "       0        0\n");
 	issue(p, SDA, 100, VXT_OP_READ, 100);
 	issue(p, SDA, 200, VXT_OP_READ, 200);
 	ck_assert_int_eq(round_(r, p, 500, false), 0);
@@ -148,11 +121,11 @@ START_TEST(a_completion_under_way_is_waited_for)
 	/* the same sector issued again later is a new look */
 	issue(p, SDA, 100, VXT_OP_READ, 1100);
 	ck_assert_int_eq(round_(r, p, 1200, false), 0);
-	put("dev/block/8:0/inflight", "       1        0\n");
+	ut_sysfs_put("dev/block/8:0/inflight", "       1        0\n");
 	ck_assert_int_eq(round_(r, p, 1300, false), 0);	/* in flight after all */
 	ck_assert_uint_eq(vxt_iopair_count(p), 1);
 	/* no count to go by (the queue keeps no statistics): never */
-	put("dev/block/8:0/queue/iostats", "0\n");
+	ut_sysfs_put("dev/block/8:0/queue/iostats", "0\n");
 	ck_assert_int_eq(round_(r, p, 2000, true), 0);
 	vxt_recon_free(r);
 	vxt_iopair_free(p);

@@ -99,73 +99,39 @@ static int lex_word(struct slexer *lx, struct stoken *t, size_t start)
 		vxt_tok_adv(lx);
 		vxt_tok_word(lx);
 	}
-	t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-	if (!t->str)
-		return -ENOMEM;
-	t->type = ST_IDENT;
-	return 0;
+	return vxt_tok_take(lx, t, start, 0, ST_IDENT);
 }
 
 int vxt_btlex_next(struct slexer *lx, struct stoken *t, bool probe)
 {
-	int c;
+	size_t start;
+	int c, rc;
 
-	memset(t, 0, sizeof(*t));
-	if (!vxt_tok_space(lx, preprocessor)) {
-		t->line = lx->line;
-		t->col = lx->col;
-		vxt_tok_error(t, "unterminated comment");
+	if (vxt_tok_begin(lx, t, preprocessor))
 		return 0;
-	}
-	t->line = lx->line;
-	t->col = lx->col;
+	start = lx->pos;
 	c = vxt_tok_peek(lx, 0);
-	if (c < 0) {
-		t->type = ST_END;
-		return 0;
-	}
-	if (probe && is_probe_char(c) && c != '*' && c != '-') {
-		size_t start = lx->pos;
-
-		while (is_probe_char(vxt_tok_peek(lx, 0)))
-			vxt_tok_adv(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_PROBE;
-		return 0;
-	}
+	if (probe && is_probe_char(c) && c != '*' && c != '-')
+		return vxt_tok_probe(lx, t, is_probe_char);
 	if (isdigit(c)) {
 		lex_number(lx, t);
 		return 0;
 	}
 	if (isalpha(c) || c == '_')
-		return lex_word(lx, t, lx->pos);
+		return lex_word(lx, t, start);
 	if (c == '.' && (isalpha(vxt_tok_peek(lx, 1)) || vxt_tok_peek(lx, 1) == '_')) {	/* .member */
-		size_t start = lx->pos;
-
 		vxt_tok_adv(lx);
 		vxt_tok_word(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_IDENT;	/* ".name" */
-		return 0;
+		return vxt_tok_take(lx, t, start, 0, ST_IDENT);	/* ".name" */
 	}
 	if (c == '$' || c == '@') {
-		size_t start = lx->pos;
-
 		vxt_tok_adv(lx);
 		vxt_tok_word(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start + (c == '@'), lx->pos - start - (c == '@'));
-		if (!t->str)
-			return -ENOMEM;
-		t->type = c == '@' ? ST_AGG : ST_IDENT;	/* "$name" keeps its '$' */
-		if (c == '$' && lx->pos - start == 1) {
+		/* "$name" keeps its '$' */
+		rc = vxt_tok_take(lx, t, start, c == '@', c == '@' ? ST_AGG : ST_IDENT);
+		if (!rc && c == '$' && lx->pos - start == 1)
 			vxt_tok_error(t, "syntax error, unexpected $");
-			return 0;
-		}
-		return 0;
+		return rc;
 	}
 	if (c == '"')
 		return lex_string(lx, t);

@@ -12,36 +12,7 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
-
-/* Arguments up to @close, each an expression (or a bare @map). */
-int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
-{
-	struct stoken *t;
-
-	*n = 0;
-	p->parens++;
-	if (vxt_btp_peek(p)->type != close) {
-		for (;;) {
-			struct snode *a;
-
-			t = vxt_btp_peek(p);
-			if (*n == S_MAX_ARGS)
-				return vxt_btp_fail(p, t->line, t->col, "ERROR: too many arguments "
-						    "(at most %d)", S_MAX_ARGS);
-			a = vxt_btp_assign(p);
-			if (!a)
-				return -EINVAL;
-			v[(*n)++] = a;
-			if (vxt_btp_peek(p)->type != ST_COMMA)
-				break;
-			vxt_btp_take(p);
-		}
-	}
-	if (vxt_btp_expect(p, close) < 0)
-		return -EINVAL;
-	p->parens--;
-	return 0;
-}
+#include "script/expr.h"
 
 struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n)
 {
@@ -244,128 +215,68 @@ static struct snode *postfix(struct btparser *p)
 	return m;
 }
 
+/* The shared expression levels (expr.c) over this parser, with C's
+ * binding strengths (bpftrace's lexer makes no ^^). */
+static struct stoken *x_peek(void *p)
+{
+	return vxt_btp_peek(p);
+}
+
+static void x_take(void *p)
+{
+	vxt_btp_take(p);
+}
+
+static int x_expect(void *p, enum stok type)
+{
+	return vxt_btp_expect(p, type);
+}
+
+static struct snode *x_operand(void *p)
+{
+	return postfix(p);
+}
+
+static struct snode *x_arg(void *p)
+{
+	return vxt_btp_assign(p);
+}
+
+static int x_fail(void *p, unsigned line, unsigned col, const char *msg)
+{
+	return vxt_btp_fail(p, line, col, "ERROR: %s", msg);
+}
+
+static struct xparse xparse(struct btparser *p)
+{
+	return (struct xparse){
+		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
+		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
+		.expect = x_expect, .operand = x_operand, .arg = x_arg,
+		.fail = x_fail,
+	};
+}
+
 static struct snode *unary(struct btparser *p)
 {
-	struct stoken *t = vxt_btp_peek(p);
-	struct stoken at = *t;
-	struct snode *n, *a;
+	struct xparse x = xparse(p);
 
-	if (t->type != ST_NOT && t->type != ST_MINUS && t->type != ST_TILDE &&
-	    t->type != ST_PLUS && t->type != ST_INC && t->type != ST_DEC)
-		return postfix(p);
-	if (++p->depth > S_MAX_DEPTH)
-		return vxt_btp_fail(p, t->line, t->col, "ERROR: expression nested too deeply"),
-		       NULL;
-	vxt_btp_take(p);
-	a = unary(p);
-	p->depth--;
-	if (!a)
-		return NULL;
-	if (at.type == ST_PLUS)
-		return a;
-	n = vxt_btp_node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY,
-			 at.line, at.col);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = a;
-	return n;
-}
-
-/* C's binding strengths; a '/' outside parentheses ends a predicate. */
-static int prec(const struct btparser *p, enum stok t)
-{
-	switch (t) {
-	case ST_OROR: return 1;
-	case ST_ANDAND: return 3;
-	case ST_OR: return 4;
-	case ST_XOR: return 5;
-	case ST_AND: return 6;
-	case ST_EQ: case ST_NE: return 7;
-	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
-	case ST_SHL: case ST_SHR: return 9;
-	case ST_PLUS: case ST_MINUS: return 10;
-	case ST_SLASH: return p->in_pred && !p->parens ? 0 : 11;
-	case ST_STAR: case ST_PERCENT: return 11;
-	default: return 0;
-	}
-}
-
-static struct snode *binary(struct btparser *p, int min)
-{
-	struct snode *l = unary(p);
-
-	if (++p->depth > S_MAX_DEPTH)
-		return vxt_btp_fail(p, p->tok.line, p->tok.col, "ERROR: expression nested too "
-				    "deeply"), NULL;
-	while (l) {
-		struct stoken *t = vxt_btp_peek(p);
-		struct stoken at = *t;
-		int pr = prec(p, t->type);
-		struct snode *r, *n;
-
-		if (!pr || pr < min)
-			break;
-		vxt_btp_take(p);
-		r = binary(p, pr + 1);
-		if (!r)
-			return NULL;
-		n = vxt_btp_node(p, at.type == ST_ANDAND ? SN_AND : at.type == ST_OROR ? SN_OR :
-				 SN_BINARY, at.line, at.col);
-		if (!n)
-			return NULL;
-		n->op = at.type;
-		n->a = l;
-		n->b = r;
-		l = n;
-	}
-	p->depth--;
-	return l;
-}
-
-static struct snode *cond_expr(struct btparser *p)
-{
-	struct snode *c = binary(p, 1), *n;
-	struct stoken at;
-
-	if (!c || vxt_btp_peek(p)->type != ST_QUEST)
-		return c;
-	at = *vxt_btp_peek(p);
-	vxt_btp_take(p);
-	n = vxt_btp_node(p, SN_COND, at.line, at.col);
-	if (!n)
-		return NULL;
-	n->a = c;
-	p->parens++;
-	n->b = vxt_btp_assign(p);
-	p->parens--;
-	if (!n->b || vxt_btp_expect(p, ST_COLON) < 0)
-		return NULL;
-	n->c = cond_expr(p);
-	return n->c ? n : NULL;
+	return vxt_x_unary(&x);
 }
 
 struct snode *vxt_btp_assign(struct btparser *p)
 {
-	struct snode *l = cond_expr(p), *n;
-	struct stoken *t;
-	struct stoken at;
+	struct xparse x = xparse(p);
 
-	if (!l)
-		return NULL;
-	t = vxt_btp_peek(p);
-	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
-	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
-		return l;
-	at = *t;
-	vxt_btp_take(p);
-	n = vxt_btp_node(p, SN_ASSIGN, at.line, at.col);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = l;
-	n->b = vxt_btp_assign(p);
-	return n->b ? n : NULL;
+	return vxt_x_assign(&x);
+}
+
+/* Arguments up to @close, each an expression (or a bare @map). */
+int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
+{
+	struct xparse x = xparse(p);
+
+	return vxt_x_args(&x, close, v, n);
 }
 
 struct snode *vxt_btp_unary(struct btparser *p)

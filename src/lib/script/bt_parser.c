@@ -93,16 +93,7 @@ int vxt_btp_expect(struct btparser *p, enum stok type)
 
 struct snode *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col)
 {
-	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
-
-	if (!n) {
-		p->rc = -ENOMEM;
-		return NULL;
-	}
-	n->kind = (uint8_t)kind;
-	n->line = line;
-	n->col = col;
-	return n;
+	return vxt_snode_new(p->s, &p->rc, kind, line, col);
 }
 
 char *vxt_btp_dup(struct btparser *p, const char *str)

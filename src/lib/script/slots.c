@@ -1,6 +1,7 @@
-/* slots.c - the variables and aggregations a script names, by slot: what
- * the D parser (script_parse.c) and the bpftrace parser (bt_parser.c) both
- * do when they meet a name (tok.h)
+/* slots.c - what the D parser (script_parse.c) and the bpftrace parser
+ * (bt_parser.c, bt_parse.c) both do: the slots of the variables and
+ * aggregations a script names, new tree nodes, and the classes and binding
+ * strengths of C's operators (tok.h)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,4 +57,56 @@ int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned
 	s->aggs[s->naggs].line = line;
 	s->aggs[s->naggs].col = col;
 	return (int)s->naggs++;
+}
+
+struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
+			    unsigned col)
+{
+	struct snode *n = vxt_script_alloc(s, sizeof(*n));
+
+	if (!n) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	n->kind = (uint8_t)kind;
+	n->line = line;
+	n->col = col;
+	return n;
+}
+
+int vxt_tok_prec(enum stok t, bool slash_ends)
+{
+	switch (t) {
+	case ST_OROR: return 1;
+	case ST_XORXOR: return 2;
+	case ST_ANDAND: return 3;
+	case ST_OR: return 4;
+	case ST_XOR: return 5;
+	case ST_AND: return 6;
+	case ST_EQ: case ST_NE: return 7;
+	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
+	case ST_SHL: case ST_SHR: return 9;
+	case ST_PLUS: case ST_MINUS: return 10;
+	case ST_SLASH: return slash_ends ? 0 : 11;
+	case ST_STAR: case ST_PERCENT: return 11;
+	default: return 0;
+	}
+}
+
+enum snk vxt_tok_binary_kind(enum stok t)
+{
+	return t == ST_ANDAND ? SN_AND : t == ST_OROR ? SN_OR : t == ST_XORXOR ? SN_XORXOR :
+	       SN_BINARY;
+}
+
+bool vxt_tok_unary(enum stok t)
+{
+	return t == ST_NOT || t == ST_MINUS || t == ST_TILDE || t == ST_PLUS || t == ST_INC ||
+	       t == ST_DEC;
+}
+
+bool vxt_tok_assign(enum stok t)
+{
+	return t == ST_ASSIGN || t == ST_ADDEQ || t == ST_SUBEQ || t == ST_MULEQ ||
+	       t == ST_DIVEQ;
 }

@@ -64,6 +64,45 @@ char *vxt_tok_keep(struct slexer *lx, const char *s, size_t n)
 	return p;
 }
 
+int vxt_tok_take(struct slexer *lx, struct stoken *t, size_t start, size_t skip,
+		 enum stok type)
+{
+	t->str = vxt_tok_keep(lx, lx->src + start + skip, lx->pos - start - skip);
+	if (!t->str)
+		return -ENOMEM;
+	t->type = type;
+	return 0;
+}
+
+bool vxt_tok_begin(struct slexer *lx, struct stoken *t,
+		   bool (*directive)(const struct slexer *))
+{
+	bool closed;
+
+	memset(t, 0, sizeof(*t));
+	closed = vxt_tok_space(lx, directive);
+	t->line = lx->line;
+	t->col = lx->col;
+	if (!closed) {
+		vxt_tok_error(t, "unterminated comment");
+		return true;
+	}
+	if (vxt_tok_peek(lx, 0) < 0) {
+		t->type = ST_END;
+		return true;
+	}
+	return false;
+}
+
+int vxt_tok_probe(struct slexer *lx, struct stoken *t, bool (*is_probe)(int c))
+{
+	size_t start = lx->pos;
+
+	while (is_probe(vxt_tok_peek(lx, 0)))
+		vxt_tok_adv(lx);
+	return vxt_tok_take(lx, t, start, 0, ST_PROBE);
+}
+
 void vxt_tok_error(struct stoken *t, const char *msg)
 {
 	t->type = ST_ERROR;

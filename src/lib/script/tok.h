@@ -1,5 +1,6 @@
 /* tok.h - what the D and the bpftrace front-ends share: their lexers'
- * token helpers (tok.c) and the slots of the names they meet (slots.c)
+ * token helpers (tok.c), and the slots of the names they meet, new nodes
+ * and C's operators for their parsers (slots.c)
  * (internal to libvxtrace)
  *
  * Both read a struct slexer (script_impl.h) into struct stoken: the cursor
@@ -21,6 +22,19 @@ void vxt_tok_adv(struct slexer *lx);
 /* A copy of @n bytes at @s kept by the lexer (freed by vxt_slex_free()),
  * NUL-terminated; NULL when out of memory. */
 char *vxt_tok_keep(struct slexer *lx, const char *s, size_t n);
+/* @t a token of @type whose text is the source from @start + @skip to the
+ * cursor, kept by the lexer. @return 0 or -ENOMEM. */
+int vxt_tok_take(struct slexer *lx, struct stoken *t, size_t start, size_t skip,
+		 enum stok type);
+/* Past the blanks and comments (and @directive's lines, as
+ * vxt_tok_space()) before the next token, whose position goes into @t
+ * (zeroed first). @return true when that is all @t gets: ST_END at the
+ * end, ST_ERROR on an unterminated comment. */
+bool vxt_tok_begin(struct slexer *lx, struct stoken *t,
+		   bool (*directive)(const struct slexer *));
+/* An ST_PROBE of the characters @is_probe takes at the cursor into @t.
+ * @return 0 or -ENOMEM. */
+int vxt_tok_probe(struct slexer *lx, struct stoken *t, bool (*is_probe)(int c));
 /* @t an ST_ERROR saying @msg. */
 void vxt_tok_error(struct stoken *t, const char *msg);
 /* Whether the source at the cursor starts with @w. */
@@ -61,5 +75,18 @@ void vxt_tok_bad_char(struct stoken *t, int c, const char *prefix);
 int vxt_slot_var(struct vxt_script *s, uint8_t scope, const char *name, unsigned line,
 		 unsigned col);
 int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned col);
+/* A zeroed node of @kind at @line, @col, kept by @s; NULL (*@rc set to
+ * -ENOMEM) when out of memory. */
+struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
+			    unsigned col);
+/* The binding strength of binary operator @t (C's, with D's ^^ between ||
+ * and &&); 0 when it is none, or a '/' that @slash_ends (a predicate's end). */
+int vxt_tok_prec(enum stok t, bool slash_ends);
+/* The node of binary operator @t: SN_AND, SN_OR, SN_XORXOR or SN_BINARY. */
+enum snk vxt_tok_binary_kind(enum stok t);
+/* Whether @t is a prefix operator (! - ~ + ++ --); an assignment (= += -=
+ * *= /=). */
+bool vxt_tok_unary(enum stok t);
+bool vxt_tok_assign(enum stok t);
 
 #endif

@@ -146,23 +146,9 @@ void vxt_script_warn(struct vxt_script *s, const char *what)
 static struct snode *lower_tree(struct sparser *p, const struct stoken *at,
 				const struct member *m);
 
-static struct snode *mk(struct sparser *p, enum snk kind, const struct stoken *at)
-{
-	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
-
-	if (!n) {
-		p->rc = -ENOMEM;
-		return NULL;
-	}
-	n->kind = (uint8_t)kind;
-	n->line = at->line;
-	n->col = at->col;
-	return n;
-}
-
 struct snode *vxt_sd_num(struct sparser *p, const struct stoken *at, int64_t v)
 {
-	struct snode *n = mk(p, SN_NUM, at);
+	struct snode *n = vxt_sp_node(p, SN_NUM, at);
 
 	if (n)
 		n->num = v;
@@ -171,7 +157,7 @@ struct snode *vxt_sd_num(struct sparser *p, const struct stoken *at, int64_t v)
 
 struct snode *vxt_sd_str(struct sparser *p, const struct stoken *at, const char *str)
 {
-	struct snode *n = mk(p, SN_STR, at);
+	struct snode *n = vxt_sp_node(p, SN_STR, at);
 
 	if (n)
 		n->str = str;	/* a constant, or the script's memory */
@@ -180,7 +166,7 @@ struct snode *vxt_sd_str(struct sparser *p, const struct stoken *at, const char 
 
 static struct snode *mk_field(struct sparser *p, const struct stoken *at, int f)
 {
-	struct snode *n = mk(p, SN_FIELD, at);
+	struct snode *n = vxt_sp_node(p, SN_FIELD, at);
 
 	if (n) {
 		n->idx = f;
@@ -192,7 +178,7 @@ static struct snode *mk_field(struct sparser *p, const struct stoken *at, int f)
 static struct snode *mk_bin(struct sparser *p, const struct stoken *at, enum snk kind, int op,
 			    struct snode *a, struct snode *b)
 {
-	struct snode *n = a && b ? mk(p, kind, at) : NULL;
+	struct snode *n = a && b ? vxt_sp_node(p, kind, at) : NULL;
 
 	if (n) {
 		n->op = op;
@@ -205,7 +191,7 @@ static struct snode *mk_bin(struct sparser *p, const struct stoken *at, enum snk
 static struct snode *mk_cond(struct sparser *p, const struct stoken *at, struct snode *c,
 			     struct snode *a, struct snode *b)
 {
-	struct snode *n = c && a && b ? mk(p, SN_COND, at) : NULL;
+	struct snode *n = c && a && b ? vxt_sp_node(p, SN_COND, at) : NULL;
 
 	if (n) {
 		n->a = c;

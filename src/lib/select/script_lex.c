@@ -90,86 +90,45 @@ static int lex_pragma(struct slexer *lx, struct stoken *t)
 
 	while (vxt_tok_peek(lx, 0) >= 0 && vxt_tok_peek(lx, 0) != '\n')
 		vxt_tok_adv(lx);
-	t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-	if (!t->str)
-		return -ENOMEM;
-	t->type = ST_PRAGMA;
-	return 0;
+	return vxt_tok_take(lx, t, start, 0, ST_PRAGMA);
 }
 
 static int lex_common(struct slexer *lx, struct stoken *t, bool probe)
 {
+	size_t start;
 	int c;
 
-	memset(t, 0, sizeof(*t));
-	if (!vxt_tok_space(lx, NULL)) {
-		t->line = lx->line;
-		t->col = lx->col;
-		vxt_tok_error(t, "unterminated comment");
+	if (vxt_tok_begin(lx, t, NULL))
 		return 0;
-	}
-	t->line = lx->line;
-	t->col = lx->col;
+	start = lx->pos;
 	c = vxt_tok_peek(lx, 0);
-	if (c < 0) {
-		t->type = ST_END;
-		return 0;
-	}
 	if (c == '#') {
 		if (vxt_tok_starts(lx, "#pragma"))
 			return lex_pragma(lx, t);
 		vxt_tok_error(t, "unknown directive (only #pragma D option is known)");
 		return 0;
 	}
-	if (probe && is_probe_char(c)) {
-		size_t start = lx->pos;
-
-		while (is_probe_char(vxt_tok_peek(lx, 0)))
-			vxt_tok_adv(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_PROBE;
-		return 0;
-	}
+	if (probe && is_probe_char(c))
+		return vxt_tok_probe(lx, t, is_probe_char);
 	if (isdigit(c))
 		return lex_number(lx, t);
 	if (isalpha(c) || c == '_') {
-		size_t start = lx->pos;
-
 		vxt_tok_word(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_IDENT;
-		return 0;
+		return vxt_tok_take(lx, t, start, 0, ST_IDENT);
 	}
 	if ((c == '`' || c == '$') &&
 	    (vxt_tok_is_word(vxt_tok_peek(lx, 1)) || vxt_tok_peek(lx, 1) == '$')) {
 		/* a kernel variable `name, a macro argument $1 $$1 $target */
-		size_t start = lx->pos;
-
 		vxt_tok_adv(lx);
 		if (c == '$' && vxt_tok_peek(lx, 0) == '$')
 			vxt_tok_adv(lx);
 		vxt_tok_word(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_IDENT;
-		return 0;
+		return vxt_tok_take(lx, t, start, 0, ST_IDENT);
 	}
 	if (c == '@') {
-		size_t start;
-
 		vxt_tok_adv(lx);
-		start = lx->pos;
 		vxt_tok_word(lx);
-		t->str = vxt_tok_keep(lx, lx->src + start, lx->pos - start);
-		if (!t->str)
-			return -ENOMEM;
-		t->type = ST_AGG;
-		return 0;
+		return vxt_tok_take(lx, t, start, 1, ST_AGG);
 	}
 	if (c == '"')
 		return lex_string(lx, t);

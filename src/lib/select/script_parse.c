@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "script/script_impl.h"
+#include "script/expr.h"
 #include "script/tok.h"
 #include "select/script_parser.h"
 #include "vxtrace/util.h"
@@ -65,10 +66,12 @@ int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsign
 
 /* ---- tokens ---- */
 
-struct stoken *vxt_sp_peek(struct sparser *p)
+/* The next token, by @next (a lexer's entry), read when needed. */
+static struct stoken *peek_by(struct sparser *p,
+			      int (*next)(struct slexer *, struct stoken *))
 {
 	if (!p->have) {
-		if (vxt_slex_next(&p->lx, &p->tok) < 0) {
+		if (next(&p->lx, &p->tok) < 0) {
 			p->rc = -ENOMEM;
 			p->tok.type = ST_ERROR;
 			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
@@ -78,17 +81,14 @@ struct stoken *vxt_sp_peek(struct sparser *p)
 	return &p->tok;
 }
 
+struct stoken *vxt_sp_peek(struct sparser *p)
+{
+	return peek_by(p, vxt_slex_next);
+}
+
 struct stoken *vxt_sp_peek_probe(struct sparser *p)
 {
-	if (!p->have) {
-		if (vxt_slex_probe(&p->lx, &p->tok) < 0) {
-			p->rc = -ENOMEM;
-			p->tok.type = ST_ERROR;
-			snprintf(p->tok.msg, sizeof(p->tok.msg), "out of memory");
-		}
-		p->have = true;
-	}
-	return &p->tok;
+	return peek_by(p, vxt_slex_probe);
 }
 
 void vxt_sp_take(struct sparser *p)
@@ -159,65 +159,83 @@ static int agg_slot(struct sparser *p, const char *name, unsigned line, unsigned
 	return v < 0 ? -1 : v;
 }
 
-static struct snode *node(struct sparser *p, enum snk kind, const struct stoken *at)
+struct snode *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken *at)
 {
-	struct snode *n = vxt_script_alloc(p->s, sizeof(*n));
-
-	if (!n) {
-		p->rc = -ENOMEM;
-		return NULL;
-	}
-	n->kind = (uint8_t)kind;
-	n->line = at->line;
-	n->col = at->col;
-	return n;
+	return vxt_snode_new(p->s, &p->rc, kind, at->line, at->col);
 }
 
 /* ---- expressions ---- */
 
 static struct snode *assign_expr(struct sparser *p);
 static struct snode *unary(struct sparser *p);
+static struct snode *postfix(struct sparser *p);
+
+/* The shared expression levels (expr.c) over this parser. */
+static struct stoken *x_peek(void *p)
+{
+	return vxt_sp_peek(p);
+}
+
+static void x_take(void *p)
+{
+	vxt_sp_take(p);
+}
+
+static int x_expect(void *p, enum stok type)
+{
+	return vxt_sp_expect(p, type);
+}
+
+static struct snode *x_operand(void *p)
+{
+	return postfix(p);
+}
+
+static int x_fail(void *v, unsigned line, unsigned col, const char *msg)
+{
+	struct sparser *p = v;
+
+	return vxt_script_fail(p->s, p->err, line, col, "%s", msg);
+}
+
+/* An argument: an expression, or a bare @aggregation (printa(@a),
+ * clear(@a) ...). */
+static struct snode *x_arg(void *v)
+{
+	struct sparser *p = v;
+	struct stoken *t = vxt_sp_peek(p);
+	struct snode *a;
+
+	if (t->type != ST_AGG)
+		return assign_expr(p);
+	a = vxt_sp_node(p, SN_AGG, t);
+	if (!a)
+		return NULL;
+	a->str = sdup(p->s, t->str);
+	a->idx = agg_slot(p, t->str, t->line, t->col);
+	if (a->idx < 0 || !a->str)
+		return NULL;
+	vxt_sp_take(p);
+	return a;
+}
+
+static struct xparse xparse(struct sparser *p)
+{
+	return (struct xparse){
+		.p = p, .s = p->s, .rc = &p->rc, .depth = &p->depth, .parens = &p->parens,
+		.in_pred = &p->in_pred, .tok = &p->tok, .peek = x_peek, .take = x_take,
+		.expect = x_expect, .operand = x_operand, .arg = x_arg, .fail = x_fail,
+		.nest_right = true,
+	};
+}
 
 static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
 {
 	struct snode *v[S_MAX_ARGS];
-	struct stoken *t;
+	struct xparse x = xparse(p);
 
-	*n = 0;
-	p->parens++;
-	if (vxt_sp_peek(p)->type != close) {
-		for (;;) {
-			struct snode *a;
-
-			t = vxt_sp_peek(p);
-			if (*n == S_MAX_ARGS) {
-				vxt_script_fail(p->s, p->err, t->line, t->col,
-						"too many arguments (at most %d)", S_MAX_ARGS);
-				return -EINVAL;
-			}
-			if (t->type == ST_AGG) {	/* printa(@a), clear(@a) ... */
-				a = node(p, SN_AGG, t);
-				if (!a)
-					return -ENOMEM;
-				a->str = sdup(p->s, t->str);
-				a->idx = agg_slot(p, t->str, t->line, t->col);
-				if (a->idx < 0 || !a->str)
-					return -EINVAL;
-				vxt_sp_take(p);
-			} else {
-				a = assign_expr(p);
-				if (!a)
-					return -EINVAL;
-			}
-			v[(*n)++] = a;
-			if (vxt_sp_peek(p)->type != ST_COMMA)
-				break;
-			vxt_sp_take(p);
-		}
-	}
-	if (vxt_sp_expect(p, close) < 0)
+	if (vxt_x_args(&x, close, v, n) < 0)
 		return -EINVAL;
-	p->parens--;
 	*out = vxt_script_alloc(p->s, (*n ? *n : 1) * sizeof(**out));
 	if (!*out)
 		return p->rc = -ENOMEM;
@@ -230,7 +248,7 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 static struct snode *scoped_array(struct sparser *p, enum snk k, const char *name,
 				  const struct stoken *at)
 {
-	struct snode *n = node(p, SN_ARRAY, at), *owner, **keys;
+	struct snode *n = vxt_sp_node(p, SN_ARRAY, at), *owner, **keys;
 	unsigned nk;
 
 	if (!n)
@@ -245,7 +263,7 @@ static struct snode *scoped_array(struct sparser *p, enum snk k, const char *nam
 				"%s: 1 to %d keys", name, S_MAX_KEYS - 1);
 		return NULL;
 	}
-	owner = node(p, k == SN_THIS ? SN_NUM : SN_FIELD, at);
+	owner = vxt_sp_node(p, k == SN_THIS ? SN_NUM : SN_FIELD, at);
 	n->args = vxt_script_alloc(p->s, (nk + 1) * sizeof(*n->args));
 	if (!owner || !n->args)
 		return NULL;
@@ -261,6 +279,19 @@ static struct snode *scoped_array(struct sparser *p, enum snk k, const char *nam
 	return n;
 }
 
+/* An expression up to its ')' (taken), past a '(': a '/' in it divides. */
+static struct snode *paren_expr(struct sparser *p)
+{
+	struct snode *n;
+
+	p->parens++;
+	n = vxt_sp_expr(p);
+	if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
+		return NULL;
+	p->parens--;
+	return n;
+}
+
 static struct snode *primary(struct sparser *p)
 {
 	struct stoken *t = vxt_sp_peek(p);
@@ -269,13 +300,13 @@ static struct snode *primary(struct sparser *p)
 
 	switch (t->type) {
 	case ST_NUM:
-		n = node(p, SN_NUM, t);
+		n = vxt_sp_node(p, SN_NUM, t);
 		if (n)
 			n->num = t->num;
 		vxt_sp_take(p);
 		return n;
 	case ST_STR:
-		n = node(p, SN_STR, t);
+		n = vxt_sp_node(p, SN_STR, t);
 		if (n && !(n->str = sdup(p->s, t->str)))
 			return NULL;
 		vxt_sp_take(p);
@@ -290,12 +321,7 @@ static struct snode *primary(struct sparser *p)
 				return NULL;
 			return unary(p);
 		}
-		p->parens++;
-		n = vxt_sp_expr(p);
-		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
-			return NULL;
-		p->parens--;
-		return n;
+		return paren_expr(p);
 	case ST_IDENT:
 		break;
 	case ST_AGG:	/* an operand of ?: (`OPT_x ? @a[k] = sum(v) : 1`) */
@@ -307,12 +333,7 @@ static struct snode *primary(struct sparser *p)
 	vxt_sp_take(p);
 	if (!strcmp(at.str, "stringof") && vxt_sp_peek(p)->type == ST_LPAREN) {
 		vxt_sp_take(p);
-		p->parens++;
-		n = vxt_sp_expr(p);
-		if (!n || vxt_sp_expect(p, ST_RPAREN) < 0)
-			return NULL;
-		p->parens--;
-		return n;
+		return paren_expr(p);
 	}
 	{
 		bool handled;
@@ -339,7 +360,7 @@ static struct snode *primary(struct sparser *p)
 		vxt_sp_take(p);
 		if (vxt_sp_peek(p)->type == ST_LBRACK)
 			return scoped_array(p, k, name, &at);
-		n = node(p, k, &at);
+		n = vxt_sp_node(p, k, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, name);
@@ -347,7 +368,7 @@ static struct snode *primary(struct sparser *p)
 		return n->idx < 0 || !n->str ? NULL : n;
 	}
 	if (vxt_sp_peek(p)->type == ST_LPAREN) {	/* a call */
-		n = node(p, SN_CALL, &at);
+		n = vxt_sp_node(p, SN_CALL, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
@@ -358,7 +379,7 @@ static struct snode *primary(struct sparser *p)
 		return n;
 	}
 	if (vxt_sp_peek(p)->type == ST_LBRACK) {	/* an associative array */
-		n = node(p, SN_ARRAY, &at);
+		n = vxt_sp_node(p, SN_ARRAY, &at);
 		if (!n)
 			return NULL;
 		n->str = sdup(p->s, at.str);
@@ -378,7 +399,7 @@ static struct snode *primary(struct sparser *p)
 		}
 		return n;
 	}
-	n = node(p, SN_FIELD, &at);
+	n = vxt_sp_node(p, SN_FIELD, &at);
 	if (!n || !(n->str = sdup(p->s, at.str)))
 		return NULL;
 	n->idx = vxt_script_field(at.str);
@@ -408,7 +429,7 @@ static struct snode *postfix(struct sparser *p)
 	t = vxt_sp_peek(p);
 	if (t->type != ST_INC && t->type != ST_DEC)
 		return n;
-	m = node(p, SN_INCDEC, t);
+	m = vxt_sp_node(p, SN_INCDEC, t);
 	if (!m)
 		return NULL;
 	m->op = t->type;
@@ -420,144 +441,16 @@ static struct snode *postfix(struct sparser *p)
 
 static struct snode *unary(struct sparser *p)
 {
-	struct stoken *t = vxt_sp_peek(p);
-	struct stoken at = *t;
-	struct snode *n, *a;
+	struct xparse x = xparse(p);
 
-	if (t->type != ST_NOT && t->type != ST_MINUS && t->type != ST_TILDE &&
-	    t->type != ST_PLUS && t->type != ST_INC && t->type != ST_DEC)
-		return postfix(p);
-	if (++p->depth > S_MAX_DEPTH) {
-		vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
-		return NULL;
-	}
-	vxt_sp_take(p);
-	a = unary(p);
-	p->depth--;
-	if (!a)
-		return NULL;
-	if (at.type == ST_PLUS)
-		return a;
-	n = node(p, at.type == ST_INC || at.type == ST_DEC ? SN_INCDEC : SN_UNARY, &at);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = a;
-	return n;
-}
-
-/* Binding strength of binary operator @t; 0 if it is none. */
-static int prec(const struct sparser *p, enum stok t)
-{
-	switch (t) {
-	case ST_OROR: return 1;
-	case ST_XORXOR: return 2;
-	case ST_ANDAND: return 3;
-	case ST_OR: return 4;
-	case ST_XOR: return 5;
-	case ST_AND: return 6;
-	case ST_EQ: case ST_NE: return 7;
-	case ST_LT: case ST_LE: case ST_GT: case ST_GE: return 8;
-	case ST_SHL: case ST_SHR: return 9;
-	case ST_PLUS: case ST_MINUS: return 10;
-	case ST_SLASH: return p->in_pred && !p->parens ? 0 : 11;
-	case ST_STAR: case ST_PERCENT: return 11;
-	default: return 0;
-	}
-}
-
-static struct snode *binary(struct sparser *p, int min)
-{
-	struct snode *l = unary(p);
-
-	if (++p->depth > S_MAX_DEPTH) {
-		vxt_script_fail(p->s, p->err, p->tok.line, p->tok.col,
-				"expression nested too deeply");
-		return NULL;
-	}
-	while (l) {
-		struct stoken *t = vxt_sp_peek(p);
-		struct stoken at = *t;
-		int pr = prec(p, t->type);
-		struct snode *r, *n;
-
-		if (!pr || pr < min)
-			break;
-		vxt_sp_take(p);
-		r = binary(p, pr + 1);
-		if (!r)
-			return NULL;
-		n = node(p, at.type == ST_ANDAND ? SN_AND : at.type == ST_OROR ? SN_OR :
-			 at.type == ST_XORXOR ? SN_XORXOR : SN_BINARY, &at);
-		if (!n)
-			return NULL;
-		n->op = at.type;
-		n->a = l;
-		n->b = r;
-		l = n;
-	}
-	p->depth--;
-	return l;
-}
-
-/* One level deeper for the right operand of ?: or = at @t, which the
- * parser reaches by recursion. @return 0 or -EINVAL past S_MAX_DEPTH. */
-static int deeper(struct sparser *p, const struct stoken *t)
-{
-	if (++p->depth <= S_MAX_DEPTH)
-		return 0;
-	return vxt_script_fail(p->s, p->err, t->line, t->col, "expression nested too deeply");
-}
-
-static struct snode *cond_expr(struct sparser *p)
-{
-	struct snode *c = binary(p, 1), *n;
-	struct stoken at;
-
-	if (!c || vxt_sp_peek(p)->type != ST_QUEST)
-		return c;
-	at = *vxt_sp_peek(p);
-	vxt_sp_take(p);
-	n = node(p, SN_COND, &at);
-	if (!n)
-		return NULL;
-	n->a = c;
-	if (deeper(p, &at) < 0)
-		return NULL;
-	p->parens++;		/* a '/' between ? and : divides */
-	n->b = vxt_sp_expr(p);
-	p->parens--;
-	if (!n->b || vxt_sp_expect(p, ST_COLON) < 0)
-		return NULL;
-	n->c = cond_expr(p);
-	p->depth--;
-	return n->c ? n : NULL;
+	return vxt_x_unary(&x);
 }
 
 static struct snode *assign_expr(struct sparser *p)
 {
-	struct snode *l = cond_expr(p), *n;
-	struct stoken *t;
-	struct stoken at;
+	struct xparse x = xparse(p);
 
-	if (!l)
-		return NULL;
-	t = vxt_sp_peek(p);
-	if (t->type != ST_ASSIGN && t->type != ST_ADDEQ && t->type != ST_SUBEQ &&
-	    t->type != ST_MULEQ && t->type != ST_DIVEQ)
-		return l;
-	at = *t;
-	vxt_sp_take(p);
-	n = node(p, SN_ASSIGN, &at);
-	if (!n)
-		return NULL;
-	n->op = at.type;
-	n->a = l;
-	if (deeper(p, &at) < 0)
-		return NULL;
-	n->b = assign_expr(p);
-	p->depth--;
-	return n->b ? n : NULL;
+	return vxt_x_assign(&x);
 }
 
 struct snode *vxt_sp_expr(struct sparser *p)
@@ -569,7 +462,7 @@ struct snode *vxt_sp_expr(struct sparser *p)
 struct snode *vxt_sp_agg_stmt(struct sparser *p)
 {
 	struct stoken at = *vxt_sp_peek(p);
-	struct snode *n = node(p, SN_AGGSET, &at), *f;
+	struct snode *n = vxt_sp_node(p, SN_AGGSET, &at), *f;
 
 	if (!n)
 		return NULL;

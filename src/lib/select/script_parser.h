@@ -27,6 +27,9 @@ struct sparser {
 struct stoken *vxt_sp_peek(struct sparser *p);
 struct stoken *vxt_sp_peek_probe(struct sparser *p);
 void vxt_sp_take(struct sparser *p);
+/* A zeroed node of @kind at @at's position, kept by the script; NULL
+ * (p->rc -ENOMEM) when out of memory. */
+struct snode *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken *at);
 /* "syntax error near ..." at @t. @return -EINVAL. */
 int vxt_sp_syntax(struct sparser *p, const struct stoken *t);
 /* Take a token of @type or fail. @return 0 or -EINVAL. */
