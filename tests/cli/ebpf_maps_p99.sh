@@ -7,7 +7,9 @@
 # recorders' programs read the clock each for itself, a few hundred ns
 # apart at issue and at completion: the margin is twice the difference of
 # their averages (each exact) plus 0.3%, far below the 19% of the kernel's
-# former 4 buckets per power of two.
+# former 4 buckets per power of two. Below, where a few I/Os the two clocks
+# put on either side of the 99th move the tail more than the average, the
+# capture's p98.5 bounds it too (the old buckets failed above, by +16%).
 . "$VXT_TOP/tests/lib.sh"
 . "$VXT_TOP/tests/cli/tracefs_env.inc"
 need_ebpf
@@ -62,13 +64,16 @@ l = sorted(int(r["latency_ns"]) for r in csv.DictReader(open(sys.argv[1]))
 	if r["phase"] == "done" and r["op"] == "read" and r["object"] == sys.argv[2])
 n = len(l)
 k = -(-99 * n // 100)	# the nearest rank, ceil(0.99 n)
-print(n, sum(l) / n / 1e3 if n else 0, l[k - 1] / 1e3 if n else 0)' "$T/ev.csv" "$LNAME")
+k2 = -(-985 * n // 1000)	# and ceil(0.985 n)
+print(n, sum(l) / n / 1e3 if n else 0, l[k - 1] / 1e3 if n else 0,
+	l[k2 - 1] / 1e3 if n else 0)' "$T/ev.csv" "$LNAME")
 expect_eq "completed reads in the capture" "$1" "$reads"
-want_avg=$2 want_p99=$3
-verdict=$(awk -v g="$got_p99" -v w="$want_p99" -v ga="$got_avg" -v wa="$want_avg" 'BEGIN {
+want_avg=$2 want_p99=$3 want_p985=$4
+verdict=$(awk -v g="$got_p99" -v w="$want_p99" -v w2="$want_p985" -v ga="$got_avg" -v wa="$want_avg" 'BEGIN {
 	d = ga - wa; if (d < 0) d = -d
 	m = 2 * d + 0.003 * w
-	lo = w - m; hi = w * (1 + 1 / 128) + m
+	lo = w - m; if (w2 - m < lo) lo = w2 - m
+	hi = w * (1 + 1 / 128) + m
 	printf "%s (p99 %.3f us, exact %.3f us, allowed %.3f .. %.3f; averages %.3f and %.3f us)",
 		(g >= lo && g <= hi) ? "yes" : "no", g, w, lo, hi, ga, wa }')
 case $verdict in
