@@ -162,7 +162,7 @@ START_TEST(test_dynvar_req)
 		"io:::done /req->t/ { trace(timestamp - req->t); }\n";
 	static const unsigned caps[] = { 1, 5, 33, 1000 };
 	unsigned cap = caps[_i];
-	size_t one = S_REQ_SIZE + sizeof(struct sdyn) + sizeof(struct sval);
+	size_t one = S_REQ_SIZE + sizeof(struct sdyn) + sizeof(struct script_value);
 	struct vxt_script_stats st;
 	char x[64];
 

@@ -11,10 +11,10 @@
 #include "script/bt_impl.h"
 
 /* @name or @name[keys] read or written as a variable. */
-struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at)
+struct script_node *vxt_btp_map_ref(struct btparser *p, const struct stoken *at)
 {
 	const struct btmap *m = vxt_btp_map(p, at->str);
-	struct snode *n, *v[S_MAX_ARGS];
+	struct script_node *n, *v[S_MAX_ARGS];
 	unsigned nv = 0;
 
 	if (!m || !m->assigned)
@@ -24,7 +24,7 @@ struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at)
 		return vxt_btp_fail(p, at->line, at->col, "ERROR: @%s is an aggregation: it "
 				    "is printed, not read (print(@%s))", at->str, at->str), NULL;
 	if (vxt_btp_peek(p)->type == ST_LBRACK) {
-		struct snode *raw[S_MAX_ARGS];
+		struct script_node *raw[S_MAX_ARGS];
 		unsigned nraw;
 
 		vxt_btp_take(p);
@@ -57,10 +57,10 @@ struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at)
 	return n;
 }
 
-static struct snode *call_node(struct btparser *p, int fn, const struct stoken *at,
-			       struct snode *const *args, unsigned nargs)
+static struct script_node *call_node(struct btparser *p, int fn, const struct stoken *at,
+			       struct script_node *const *args, unsigned nargs)
 {
-	struct snode *n = vxt_btp_node(p, SN_CALL, at->line, at->col);
+	struct script_node *n = vxt_btp_node(p, SN_CALL, at->line, at->col);
 
 	if (!n)
 		return NULL;
@@ -91,7 +91,7 @@ static const struct btmap *map_named(struct btparser *p, const char *fname, stru
 
 /* A map argument (print, clear, zero, delete, has_key): its reference, an
  * SN_AGG for an aggregation. */
-static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
+static struct script_node *map_arg(struct btparser *p, const char *fname, bool keys)
 {
 	struct stoken at;
 	const struct btmap *m = map_named(p, fname, &at);
@@ -100,7 +100,7 @@ static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
 		return NULL;
 	vxt_btp_take(p);
 	if (m && m->kind == BM_AGG) {
-		struct snode *n = vxt_btp_node(p, SN_AGG, at.line, at.col);
+		struct script_node *n = vxt_btp_node(p, SN_AGG, at.line, at.col);
 
 		if (!n)
 			return NULL;
@@ -109,7 +109,7 @@ static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
 		return n->str && n->idx >= 0 ? n : NULL;
 	}
 	if (!keys || !m || m->kind != BM_ARRAY) {	/* the whole map: its variable */
-		struct snode *n = vxt_btp_node(p, SN_NUM, at.line, at.col);
+		struct script_node *n = vxt_btp_node(p, SN_NUM, at.line, at.col);
 		char name[72];
 
 		if (!n)
@@ -125,10 +125,10 @@ static struct snode *map_arg(struct btparser *p, const char *fname, bool keys)
 }
 
 /* delete(@m, k...), delete(@m[k]), has_key(@m, k...): the element. */
-static struct snode *elem_arg(struct btparser *p, const char *fname)
+static struct script_node *elem_arg(struct btparser *p, const char *fname)
 {
 	struct stoken at;
-	struct snode *raw[S_MAX_ARGS], *v[S_MAX_ARGS], *n;
+	struct script_node *raw[S_MAX_ARGS], *v[S_MAX_ARGS], *n;
 	unsigned nraw = 0, nv;
 	const struct btmap *m = map_named(p, fname, &at);
 
@@ -175,10 +175,10 @@ static struct snode *elem_arg(struct btparser *p, const char *fname)
 	return n->str && n->idx >= 0 && n->args ? n : NULL;
 }
 
-struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at)
+struct script_node *vxt_btp_call(struct btparser *p, const struct stoken *at)
 {
 	const char *f = at->str;
-	struct snode *v[S_MAX_ARGS], *a, *n;
+	struct script_node *v[S_MAX_ARGS], *a, *n;
 	unsigned nv = 0;
 	static const struct { const char *name; int fn; } same[] = {
 		{ "printf", FN_PRINTF }, { "speculation", FN_SPECULATION },
@@ -287,9 +287,9 @@ struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at)
 /* hist(v, k) for k > 0 at @ft (@raw its two arguments): lquantize(idx, 0,
  * top + 1, 1) of bpftrace's bucket index of v (bt_run.c), so every index
  * has its own bucket. */
-static struct snode *hist_k(struct btparser *p, const struct stoken *ft, struct snode **raw)
+static struct script_node *hist_k(struct btparser *p, const struct stoken *ft, struct script_node **raw)
 {
-	struct snode *idx = call_node(p, FN_BT, ft, raw, 2), *a[4], *f;
+	struct script_node *idx = call_node(p, FN_BT, ft, raw, 2), *a[4], *f;
 
 	if (!idx)
 		return NULL;
@@ -308,7 +308,7 @@ static struct snode *hist_k(struct btparser *p, const struct stoken *ft, struct 
 }
 
 /* @name[keys] = f(args), f aggregating: an SN_AGGSET. */
-struct snode *vxt_btp_agg_stmt(struct btparser *p)
+struct script_node *vxt_btp_agg_stmt(struct btparser *p)
 {
 	static const struct { const char *name; int fn; uint8_t kind; } fns[] = {
 		{ "count", FN_COUNT, BTK_PLAIN }, { "sum", FN_SUM, BTK_PLAIN },
@@ -317,8 +317,8 @@ struct snode *vxt_btp_agg_stmt(struct btparser *p)
 		{ "lhist", FN_LQUANTIZE, BTK_LHIST }, { "stats", FN_AVG, BTK_STATS },
 	};
 	struct stoken at = *vxt_btp_peek(p), ft;
-	struct snode *n = vxt_btp_node(p, SN_AGGSET, at.line, at.col), *f;
-	struct snode *raw[S_MAX_ARGS], *v[S_MAX_ARGS];
+	struct script_node *n = vxt_btp_node(p, SN_AGGSET, at.line, at.col), *f;
+	struct script_node *raw[S_MAX_ARGS], *v[S_MAX_ARGS];
 	unsigned nraw = 0, nv = 0;
 	int k = -1;
 	uint8_t kind, hk = 0;

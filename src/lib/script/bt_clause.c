@@ -20,7 +20,7 @@
 #define SEG_AGG		0x8	/* an aggregation, clear() or zero() of one */
 #define SEG_LATE	0x10	/* exit(), print() of an aggregation */
 
-static unsigned seg_class(const struct snode *st)
+static unsigned seg_class(const struct script_node *st)
 {
 	if (st->kind == SN_AGGSET)
 		return SEG_AGG;
@@ -51,7 +51,7 @@ static bool must_split(unsigned seg, unsigned cls)
 	}
 }
 
-int vxt_btc_add(struct btparser *p, struct snode *st)
+int vxt_btc_add(struct btparser *p, struct script_node *st)
 {
 	unsigned cls = seg_class(st);
 
@@ -60,7 +60,7 @@ int vxt_btc_add(struct btparser *p, struct snode *st)
 	p->seg |= cls;
 	if (p->nstmts == p->capstmts) {
 		unsigned cap = p->capstmts ? 2 * p->capstmts : 16;
-		struct snode **v = realloc(p->stmts, cap * sizeof(*v));
+		struct script_node **v = realloc(p->stmts, cap * sizeof(*v));
 
 		if (!v)
 			return p->rc = -ENOMEM;
@@ -71,9 +71,9 @@ int vxt_btc_add(struct btparser *p, struct snode *st)
 	return 0;
 }
 
-struct snode *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col)
+struct script_node *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col)
 {
-	struct snode *n = vxt_btp_node(p, SN_THIS, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_THIS, line, col);
 
 	if (n) {
 		n->idx = var;
@@ -83,12 +83,12 @@ struct snode *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned 
 }
 
 /* The current clause's predicate: the phase test, the guards, then @user. */
-static struct snode *clause_pred(struct btparser *p, struct snode *user)
+static struct script_node *clause_pred(struct btparser *p, struct script_node *user)
 {
-	struct snode *g = p->has_event ? vxt_btp_event_guard(p) : NULL;
+	struct script_node *g = p->has_event ? vxt_btp_event_guard(p) : NULL;
 
 	if (p->ret_var >= 0) {	/* not after a return */
-		struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
+		struct script_node *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
 
 		if (!nt)
 			return NULL;
@@ -97,10 +97,10 @@ static struct snode *clause_pred(struct btparser *p, struct snode *user)
 		g = vxt_btp_and(p, g, nt->a ? nt : NULL);
 	}
 	for (unsigned i = 0; i < p->nguards; i++) {
-		struct snode *r = vxt_btc_this(p, p->guards[i].var, p->bline, p->bcol);
+		struct script_node *r = vxt_btc_this(p, p->guards[i].var, p->bline, p->bcol);
 
 		if (r && p->guards[i].neg) {
-			struct snode *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
+			struct script_node *nt = vxt_btp_node(p, SN_UNARY, p->bline, p->bcol);
 
 			if (nt) {
 				nt->op = ST_NOT;
@@ -117,7 +117,7 @@ static struct snode *clause_pred(struct btparser *p, struct snode *user)
 
 /* The statements so far as a clause (none: no clause, as bpftrace's empty
  * block does nothing where D's would record the event). */
-int vxt_btc_emit(struct btparser *p, struct snode *user)
+int vxt_btc_emit(struct btparser *p, struct script_node *user)
 {
 	struct vxt_script *s = p->s;
 	struct sclause *c;
@@ -149,10 +149,10 @@ int vxt_btc_emit(struct btparser *p, struct snode *user)
 }
 
 /* A fresh this->$$N set to @v in the current clause. @return its slot. */
-int vxt_btc_temp(struct btparser *p, struct snode *v)
+int vxt_btc_temp(struct btparser *p, struct script_node *v)
 {
 	char name[24];
-	struct snode *a;
+	struct script_node *a;
 	int var;
 
 	snprintf(name, sizeof(name), "$$%u", p->ntemp++);

@@ -11,9 +11,9 @@
 
 #include "script/bt_impl.h"
 
-struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b)
+struct script_node *vxt_btp_and(struct btparser *p, struct script_node *a, struct script_node *b)
 {
-	struct snode *n;
+	struct script_node *n;
 
 	if (!a || !b)
 		return a ? a : b;
@@ -26,9 +26,9 @@ struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b)
 	return n;
 }
 
-static struct snode *field_of(struct btparser *p, int f, const char *name)
+static struct script_node *field_of(struct btparser *p, int f, const char *name)
 {
-	struct snode *n = vxt_btp_node(p, SN_FIELD, p->bline, p->bcol);
+	struct script_node *n = vxt_btp_node(p, SN_FIELD, p->bline, p->bcol);
 
 	if (n) {
 		n->idx = f;
@@ -37,9 +37,9 @@ static struct snode *field_of(struct btparser *p, int f, const char *name)
 	return n;
 }
 
-static struct snode *or_node(struct btparser *p, struct snode *a, struct snode *b)
+static struct script_node *or_node(struct btparser *p, struct script_node *a, struct script_node *b)
 {
-	struct snode *n;
+	struct script_node *n;
 
 	if (!a || !b)
 		return a ? a : b;
@@ -53,9 +53,9 @@ static struct snode *or_node(struct btparser *p, struct snode *a, struct snode *
 }
 
 /* phase == "NAME" */
-static struct snode *phase_is(struct btparser *p, unsigned phase)
+static struct script_node *phase_is(struct btparser *p, unsigned phase)
 {
-	struct snode *eq = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol);
+	struct script_node *eq = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol);
 
 	if (!eq)
 		return NULL;
@@ -69,9 +69,9 @@ static struct snode *phase_is(struct btparser *p, unsigned phase)
 }
 
 /* flags & VXT_F_BIO (@bio), or !(flags & VXT_F_BIO) */
-static struct snode *level_is(struct btparser *p, bool bio)
+static struct script_node *level_is(struct btparser *p, bool bio)
 {
-	struct snode *and = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol), *n;
+	struct script_node *and = vxt_btp_node(p, SN_BINARY, p->bline, p->bcol), *n;
 
 	if (!and)
 		return NULL;
@@ -96,14 +96,14 @@ static struct snode *level_is(struct btparser *p, bool bio)
  * (a request, a bio-based device's bio), a failure. A block is lowered once
  * per attach point (vxt_btp_group()), so @p's probes are those of one. NULL when every event
  * its D probes fire on is one of its probes' (or out of memory: p->rc). */
-struct snode *vxt_btp_event_guard(struct btparser *p)
+struct script_node *vxt_btp_event_guard(struct btparser *p)
 {
 	bool several = p->other || __builtin_popcount(p->probes) > 1;
-	struct snode *g = NULL;
+	struct script_node *g = NULL;
 
 	for (unsigned i = 0; i < p->nbprobes; i++) {
 		const struct btprobe *b = p->bprobes[i];
-		struct snode *t = several ? phase_is(p, b->phase) : NULL;
+		struct script_node *t = several ? phase_is(p, b->phase) : NULL;
 
 		if (b->error_only && several)
 			t = vxt_btp_and(p, t, field_of(p, SF_ERROR, "error"));
@@ -118,13 +118,13 @@ struct snode *vxt_btp_event_guard(struct btparser *p)
 	return g;
 }
 
-struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col)
+struct script_node *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col)
 {
-	struct snode *tail = NULL;
+	struct script_node *tail = NULL;
 
 	for (unsigned i = p->nbprobes; i-- > 0;) {
 		const struct btprobe *b = p->bprobes[i];
-		struct snode *name = vxt_btp_node(p, SN_STR, line, col), *c, *t;
+		struct script_node *name = vxt_btp_node(p, SN_STR, line, col), *c, *t;
 
 		if (!name)
 			return NULL;

@@ -6,7 +6,7 @@
  * and names, bt_parse.c reads its expressions, bt_calls.c its maps and
  * calls, and bt_stmt.c its probe blocks and statements (bt_clause.c
  * keeping the clauses they become), lowered to the D parser's
- * tree (struct sclause, struct snode): if/else, unroll, while and return
+ * tree (struct sclause, struct script_node): if/else, unroll, while and return
  * become clauses guarded by this-> variables, maps become aggregations or associative
  * arrays, $locals this-> variables, tuples several keys. bt_probes.c knows
  * the probes (tracepoint:block:*, kprobe:blk_*) and builtins (args.X, nsecs
@@ -34,7 +34,7 @@ enum btagg { BTK_PLAIN, BTK_HIST, BTK_LHIST, BTK_STATS,
 #define BT_HIST_KMAX	5
 #define BT_HIST_TOP(k)	((64 - (k)) << (k))
 
-/* The FN_BT actions (snode.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
+/* The FN_BT actions (script_node.num); BTA_OLD_DEV and BTA_OLD_SECTOR are the
  * values of a remap's args.old_dev and args.old_sector (its source);
  * BTA_WHILE_BOUND the run-time error of a while loop whose condition still
  * holds after BT_WHILE_MAX rounds; BTA_LOG2K bpftrace's bucket of hist(v, k)
@@ -141,7 +141,7 @@ struct btparser {
 	struct btguard guards[BT_MAX_GUARDS];
 	unsigned nguards;
 	unsigned ntemp;		/* this->$$N made so far */
-	struct snode **stmts;	/* the current clause's statements */
+	struct script_node **stmts;	/* the current clause's statements */
 	unsigned nstmts, capstmts;
 	unsigned noted;		/* NOTE_* said */
 	unsigned seg;		/* what the current clause holds (bt_stmt.c's SEG_*) */
@@ -163,25 +163,25 @@ int vxt_btp_syntax(struct btparser *p, const struct stoken *t);
 int vxt_btp_expect(struct btparser *p, enum stok type);
 int vxt_btp_fail(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-struct snode *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col);
+struct script_node *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col);
 char *vxt_btp_dup(struct btparser *p, const char *str);
 int vxt_btp_var(struct btparser *p, uint8_t scope, const char *name, unsigned line,
 		unsigned col);
 struct btmap *vxt_btp_map(struct btparser *p, const char *name);
 struct btlocal *vxt_btp_local(struct btparser *p, const char *name, bool make);
-struct snode *vxt_btp_expr(struct btparser *p);
-struct snode *vxt_btp_unary(struct btparser *p);
+struct script_node *vxt_btp_expr(struct btparser *p);
+struct script_node *vxt_btp_unary(struct btparser *p);
 /* An assignment or anything below it (bt_parse.c). */
-struct snode *vxt_btp_assign(struct btparser *p);
+struct script_node *vxt_btp_assign(struct btparser *p);
 /* Arguments up to @close into @v (S_MAX_ARGS), each an expression or a
  * bare @map; @return 0 or negative. A copy of @v in the script's memory,
  * NULL when out of memory (p->rc set). */
-int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n);
-struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n);
+int vxt_btp_args(struct btparser *p, enum stok close, struct script_node **v, unsigned *n);
+struct script_node **vxt_btp_copy_args(struct btparser *p, struct script_node *const *v, unsigned n);
 /* bt_calls.c: @name or @name[keys] as a variable at @at (its '@' taken);
  * a call f( at @at (its name and '(' taken). NULL on error. */
-struct snode *vxt_btp_map_ref(struct btparser *p, const struct stoken *at);
-struct snode *vxt_btp_call(struct btparser *p, const struct stoken *at);
+struct script_node *vxt_btp_map_ref(struct btparser *p, const struct stoken *at);
+struct script_node *vxt_btp_call(struct btparser *p, const struct stoken *at);
 /* bt_parser.c: the aggregation slot of map @name (made at its first use);
  * whether @w names an aggregating function. */
 int vxt_btp_agg_slot(struct btparser *p, const char *name, unsigned line, unsigned col);
@@ -189,29 +189,29 @@ bool vxt_btp_is_aggfn(const char *w);
 /* bt_struct.c: a cast "(struct T *)e" after its "(" (at @at), "struct"
  * next; the member path after @base (->a.b ...: the event's field it ends
  * in), @base itself when none follows. NULL on error. */
-struct snode *vxt_btp_cast(struct btparser *p, const struct stoken *at);
-struct snode *vxt_btp_members(struct btparser *p, struct snode *base);
+struct script_node *vxt_btp_cast(struct btparser *p, const struct stoken *at);
+struct script_node *vxt_btp_members(struct btparser *p, struct script_node *base);
 /* @name[keys] = f(args), f aggregating (the map is one). */
-struct snode *vxt_btp_agg_stmt(struct btparser *p);
+struct script_node *vxt_btp_agg_stmt(struct btparser *p);
 /* A statement's value: a tuple is an SN_CALL with idx BT_TUPLE. */
 #define BT_TUPLE	(-2)
 /* Keys of a map, tuples and tuple $locals spread: into @v (S_MAX_KEYS). */
-int vxt_btp_keys(struct btparser *p, struct snode *const *in, unsigned nin, struct snode **v,
+int vxt_btp_keys(struct btparser *p, struct script_node *const *in, unsigned nin, struct script_node **v,
 		 unsigned *n);
 /* Map kinds, by a pass over the tokens. @return 0 or negative. */
 int vxt_btp_scan_maps(struct btparser *p, const char *text, size_t len);
 /* A builtin (nsecs, args.X, comm ...) at @at, or NULL (p->rc or p->err set
  * when it is one that cannot be used here; neither when it is no builtin). */
-struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at);
+struct script_node *vxt_btp_builtin(struct btparser *p, const struct stoken *at);
 /* args.rwbs: the block layer's letters for the event's op and flags. */
-struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
+struct script_node *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col);
 /* bt_fire.c: the probe that fired, as a string (the builtin probe): the
  * block's probe whose phase (level, failure) the event has; the test of
  * the event the block's probes need beyond D's probes (NULL: none, or out
  * of memory in p->rc); one probe description of the block (@return 0 or
  * -EINVAL); @a && @b (either NULL: the other). */
-struct snode *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
-struct snode *vxt_btp_event_guard(struct btparser *p);
+struct script_node *vxt_btp_fired(struct btparser *p, unsigned line, unsigned col);
+struct script_node *vxt_btp_event_guard(struct btparser *p);
 int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
 /* The block's attach points: as bpftrace, a block runs once per probe that
  * fires on an event, probes of which the kernel fires one (a kprobe's two
@@ -221,7 +221,7 @@ int vxt_btp_probe_desc(struct btparser *p, const struct stoken *t);
 unsigned vxt_btp_groups(const struct btparser *p, unsigned *group);
 void vxt_btp_keep_group(struct btparser *p, const struct btprobe *const *all, unsigned nall,
 			const unsigned *group, unsigned g);
-struct snode *vxt_btp_and(struct btparser *p, struct snode *a, struct snode *b);
+struct script_node *vxt_btp_and(struct btparser *p, struct script_node *a, struct script_node *b);
 /* A warning said once at load. */
 void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -233,10 +233,10 @@ void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *f
  * fresh this->$$N set to @v in the current clause (its slot, or -1); a
  * guard on this-> variable @var (negated with @neg) for the clauses after.
  * @return 0 or negative (the error said or p->rc set). */
-int vxt_btc_add(struct btparser *p, struct snode *st);
-int vxt_btc_emit(struct btparser *p, struct snode *user);
-struct snode *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col);
-int vxt_btc_temp(struct btparser *p, struct snode *v);
+int vxt_btc_add(struct btparser *p, struct script_node *st);
+int vxt_btc_emit(struct btparser *p, struct script_node *user);
+struct script_node *vxt_btc_this(struct btparser *p, int var, unsigned line, unsigned col);
+int vxt_btc_temp(struct btparser *p, struct script_node *v);
 int vxt_btc_guard(struct btparser *p, int var, bool neg, const struct stoken *at);
 
 /* bt_stmt.c: the entry, as vxt_script_parse(). */
@@ -249,12 +249,12 @@ bool vxt_bt_is_bpftrace(const char *text, size_t len, const char *file);
  * of their operands (@v: vxt_bt_operands() says which nodes); for the
  * checker, whether @n is an FN_BT that has a value (strftime) or prints,
  * and its type (@return 0 or -EINVAL with the message in @err). */
-bool vxt_bt_is_value(const struct snode *n);
-bool vxt_bt_prints(const struct snode *n);
-int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err);
-unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v);
-int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v);
-struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v);
+bool vxt_bt_is_value(const struct script_node *n);
+bool vxt_bt_prints(const struct script_node *n);
+int vxt_bt_check_call(const struct vxt_script *s, struct script_node *n, char *err);
+unsigned vxt_bt_operands(const struct script_node *n, struct script_node *const **v);
+int vxt_bt_run(struct firing *x, const struct script_node *n, const struct script_value *v);
+struct script_value vxt_bt_value(struct firing *x, const struct script_node *n, const struct script_value *v);
 
 /* bt_errors.c: the checker's message in @err (of @size bytes) in
  * bpftrace's words, where bpftrace has some. Can't fail. */

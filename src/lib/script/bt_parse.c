@@ -14,9 +14,9 @@
 #include "script/bt_impl.h"
 #include "script/expr.h"
 
-struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, unsigned n)
+struct script_node **vxt_btp_copy_args(struct btparser *p, struct script_node *const *v, unsigned n)
 {
-	struct snode **out = vxt_script_alloc(p->s, (n ? n : 1) * sizeof(*out));
+	struct script_node **out = vxt_script_alloc(p->s, (n ? n : 1) * sizeof(*out));
 
 	if (!out) {
 		p->rc = -ENOMEM;
@@ -26,11 +26,11 @@ struct snode **vxt_btp_copy_args(struct btparser *p, struct snode *const *v, uns
 	return out;
 }
 
-static struct snode *local_elem(struct btparser *p, const char *name, unsigned i,
+static struct script_node *local_elem(struct btparser *p, const char *name, unsigned i,
 				unsigned line, unsigned col)
 {
 	char buf[80];
-	struct snode *n = vxt_btp_node(p, SN_THIS, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_THIS, line, col);
 
 	if (!n)
 		return NULL;
@@ -40,12 +40,12 @@ static struct snode *local_elem(struct btparser *p, const char *name, unsigned i
 	return n->str && n->idx >= 0 ? n : NULL;
 }
 
-int vxt_btp_keys(struct btparser *p, struct snode *const *in, unsigned nin, struct snode **v,
+int vxt_btp_keys(struct btparser *p, struct script_node *const *in, unsigned nin, struct script_node **v,
 		 unsigned *n)
 {
 	*n = 0;
 	for (unsigned i = 0; i < nin; i++) {
-		struct snode *k = in[i];
+		struct script_node *k = in[i];
 		const struct btlocal *l = k->kind == SN_THIS && k->str[0] == '$' ?
 					  vxt_btp_local(p, k->str, false) : NULL;
 		unsigned m = k->kind == SN_CALL && k->idx == BT_TUPLE ? k->nargs :
@@ -71,12 +71,12 @@ int vxt_btp_keys(struct btparser *p, struct snode *const *in, unsigned nin, stru
 /* $N: the program's Nth argument (vxreplay FILE --script P -- ARGS), an
  * integer when it reads as one, else a string; 0 when not given, as
  * bpftrace reads a missing one. */
-static struct snode *positional(struct btparser *p, const struct stoken *at)
+static struct script_node *positional(struct btparser *p, const struct stoken *at)
 {
 	char *end;
 	unsigned long n = strtoul(at->str + 1, &end, 10);
 	const char *v = n >= 1 && n <= p->s->nmargs ? p->s->margs[n - 1] : NULL;
-	struct snode *r;
+	struct script_node *r;
 
 	if (*end)
 		return vxt_btp_fail(p, at->line, at->col, "ERROR: syntax error, unexpected %s",
@@ -100,11 +100,11 @@ static struct snode *positional(struct btparser *p, const struct stoken *at)
 	return vxt_btp_node(p, SN_NUM, at->line, at->col);	/* 0 */
 }
 
-static struct snode *primary(struct btparser *p)
+static struct script_node *primary(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek(p);
 	struct stoken at = *t;
-	struct snode *n;
+	struct script_node *n;
 
 	switch (t->type) {
 	case ST_NUM:
@@ -120,7 +120,7 @@ static struct snode *primary(struct btparser *p)
 		vxt_btp_take(p);
 		return n;
 	case ST_LPAREN: {	/* (e) or a tuple (a, b, ...) */
-		struct snode *v[S_MAX_ARGS];
+		struct script_node *v[S_MAX_ARGS];
 		unsigned nv = 0;
 
 		vxt_btp_take(p);
@@ -195,9 +195,9 @@ static struct snode *primary(struct btparser *p)
 	return vxt_btp_fail(p, at.line, at.col, "ERROR: Unknown identifier: '%s'", at.str), NULL;
 }
 
-static struct snode *postfix(struct btparser *p)
+static struct script_node *postfix(struct btparser *p)
 {
-	struct snode *n = primary(p), *m;
+	struct script_node *n = primary(p), *m;
 	struct stoken *t;
 
 	if (!n || !(n = vxt_btp_members(p, n)))	/* ->member, .member */
@@ -232,12 +232,12 @@ static int x_expect(void *p, enum stok type)
 	return vxt_btp_expect(p, type);
 }
 
-static struct snode *x_operand(void *p)
+static struct script_node *x_operand(void *p)
 {
 	return postfix(p);
 }
 
-static struct snode *x_arg(void *p)
+static struct script_node *x_arg(void *p)
 {
 	return vxt_btp_assign(p);
 }
@@ -257,14 +257,14 @@ static struct xparse xparse(struct btparser *p)
 	};
 }
 
-static struct snode *unary(struct btparser *p)
+static struct script_node *unary(struct btparser *p)
 {
 	struct xparse x = xparse(p);
 
 	return vxt_x_unary(&x);
 }
 
-struct snode *vxt_btp_assign(struct btparser *p)
+struct script_node *vxt_btp_assign(struct btparser *p)
 {
 	struct xparse x = xparse(p);
 
@@ -272,19 +272,19 @@ struct snode *vxt_btp_assign(struct btparser *p)
 }
 
 /* Arguments up to @close, each an expression (or a bare @map). */
-int vxt_btp_args(struct btparser *p, enum stok close, struct snode **v, unsigned *n)
+int vxt_btp_args(struct btparser *p, enum stok close, struct script_node **v, unsigned *n)
 {
 	struct xparse x = xparse(p);
 
 	return vxt_x_args(&x, close, v, n);
 }
 
-struct snode *vxt_btp_unary(struct btparser *p)
+struct script_node *vxt_btp_unary(struct btparser *p)
 {
 	return unary(p);
 }
 
-struct snode *vxt_btp_expr(struct btparser *p)
+struct script_node *vxt_btp_expr(struct btparser *p)
 {
 	return vxt_btp_assign(p);
 }

@@ -91,9 +91,9 @@ int vxt_btp_expect(struct btparser *p, enum stok type)
 	return 0;
 }
 
-struct snode *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col)
+struct script_node *vxt_btp_node(struct btparser *p, enum snk kind, unsigned line, unsigned col)
 {
-	return vxt_snode_new(p->s, &p->rc, kind, line, col);
+	return vxt_script_node_new(p->s, &p->rc, kind, line, col);
 }
 
 char *vxt_btp_dup(struct btparser *p, const char *str)

@@ -207,7 +207,7 @@ static int64_t value_of(const struct sagg *a, const struct saggval *d)
 static int cmp_key(const struct skey *a, const struct skey *b)
 {
 	for (uint32_t i = 0; i < a->n && i < b->n; i++) {
-		const struct sval *x = &a->k[i], *y = &b->k[i];
+		const struct script_value *x = &a->k[i], *y = &b->k[i];
 		int c = x->type == SV_STR && y->type == SV_STR ? strcmp(x->s, y->s) :
 			(x->i > y->i) - (x->i < y->i);
 
@@ -309,8 +309,8 @@ static int cmp_var(const void *pa, const void *pb)
 {
 	const struct sent *a = *(const struct sent *const *)pa;
 	const struct sent *b = *(const struct sent *const *)pb;
-	const struct sval *va = vxt_sent_value(sorting_vars, a);
-	const struct sval *vb = vxt_sent_value(sorting_vars, b);
+	const struct script_value *va = vxt_sent_value(sorting_vars, a);
+	const struct script_value *vb = vxt_sent_value(sorting_vars, b);
 	struct skey ka, kb;
 
 	if (va->type != SV_STR && vb->type != SV_STR && va->i != vb->i)
@@ -320,7 +320,7 @@ static int cmp_var(const void *pa, const void *pb)
 	return cmp_key(&ka, &kb);
 }
 
-static void print_val(const struct sval *v, FILE *out)
+static void print_val(const struct script_value *v, FILE *out)
 {
 	if (v->type == SV_STR)
 		fprintf(out, ": %s\n", v->s);

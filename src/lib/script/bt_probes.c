@@ -96,9 +96,9 @@ void vxt_btp_note(struct btparser *p, unsigned line, unsigned col, const char *f
 	}
 }
 
-static struct snode *field(struct btparser *p, int f, unsigned line, unsigned col)
+static struct script_node *field(struct btparser *p, int f, unsigned line, unsigned col)
 {
-	struct snode *n = vxt_btp_node(p, SN_FIELD, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_FIELD, line, col);
 
 	if (!n)
 		return NULL;
@@ -107,18 +107,18 @@ static struct snode *field(struct btparser *p, int f, unsigned line, unsigned co
 	return n;
 }
 
-static struct snode *num(struct btparser *p, int64_t v, unsigned line, unsigned col)
+static struct script_node *num(struct btparser *p, int64_t v, unsigned line, unsigned col)
 {
-	struct snode *n = vxt_btp_node(p, SN_NUM, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_NUM, line, col);
 
 	if (n)
 		n->num = v;
 	return n;
 }
 
-static struct snode *bin(struct btparser *p, int op, struct snode *a, struct snode *b)
+static struct script_node *bin(struct btparser *p, int op, struct script_node *a, struct script_node *b)
 {
-	struct snode *n;
+	struct script_node *n;
 
 	if (!a || !b)
 		return NULL;
@@ -131,9 +131,9 @@ static struct snode *bin(struct btparser *p, int op, struct snode *a, struct sno
 	return n;
 }
 
-static struct snode *str(struct btparser *p, const char *s, unsigned line, unsigned col)
+static struct script_node *str(struct btparser *p, const char *s, unsigned line, unsigned col)
 {
-	struct snode *n = vxt_btp_node(p, SN_STR, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_STR, line, col);
 
 	if (n && !(n->str = vxt_btp_dup(p, s)))
 		return NULL;
@@ -143,13 +143,13 @@ static struct snode *str(struct btparser *p, const char *s, unsigned line, unsig
 /* The letters of blk_fill_rwbs(): [F]op[F][A][S][M], by a tree of the
  * flag bits over each op's letter, so the value is a string the checker
  * knows. */
-static struct snode *rwbs_flags(struct btparser *p, const char *op, unsigned bit, unsigned set,
+static struct script_node *rwbs_flags(struct btparser *p, const char *op, unsigned bit, unsigned set,
 				unsigned line, unsigned col)
 {
 	static const unsigned fl[] = {
 		VXT_F_PREFLUSH, VXT_F_FUA, VXT_F_RAHEAD, VXT_F_SYNC, VXT_F_META,
 	};
-	struct snode *c, *yes, *no;
+	struct script_node *c, *yes, *no;
 
 	if (bit == sizeof(fl) / sizeof(fl[0])) {
 		char out[16];
@@ -170,16 +170,16 @@ static struct snode *rwbs_flags(struct btparser *p, const char *op, unsigned bit
 	return c->a ? c : NULL;
 }
 
-struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col)
+struct script_node *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col)
 {
 	static const struct { const char *op, *l; } ops[] = {
 		{ "read", "R" }, { "write", "W" }, { "discard", "D" }, { "flush", "F" },
 	};
-	struct snode *tail = NULL, *head = NULL;
+	struct script_node *tail = NULL, *head = NULL;
 
 	/* op == "read" ? R... : op == "write" ? W... : ... : N... */
 	for (int i = (int)(sizeof(ops) / sizeof(ops[0])); i >= 0; i--) {
-		struct snode *c, *leaf;
+		struct script_node *c, *leaf;
 
 		leaf = rwbs_flags(p, i == (int)(sizeof(ops) / sizeof(ops[0])) ? "N" : ops[i].l, 0,
 				  0, line, col);
@@ -209,14 +209,14 @@ struct snode *vxt_btp_rwbs(struct btparser *p, unsigned line, unsigned col)
 
 /* The request as a value, the same from its start to its completion (its
  * device and sector), as a kprobe's arg0 or a kfunc's args->rq. */
-static struct snode *request(struct btparser *p, unsigned l, unsigned c)
+static struct script_node *request(struct btparser *p, unsigned l, unsigned c)
 {
 	return bin(p, ST_XOR, bin(p, ST_SHL, field(p, SF_DEV, l, c), num(p, 40, l, c)),
 		   field(p, SF_SECTOR, l, c));
 }
 
 /* args.NAME for the block's probes. */
-static struct snode *arg_field(struct btparser *p, const char *name, const struct stoken *at)
+static struct script_node *arg_field(struct btparser *p, const char *name, const struct stoken *at)
 {
 	static const struct { const char *name; unsigned bf; } names[] = {
 		{ "dev", BF_DEV }, { "sector", BF_SECTOR }, { "nr_sector", BF_NR_SECTOR },
@@ -225,7 +225,7 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 		{ "old_sector", BF_OLD },
 	};
 	unsigned l = at->line, c = at->col, bf = 0;
-	struct snode *n;
+	struct script_node *n;
 
 	if (p->has_event && p->nbprobes && !strncmp(p->bprobes[0]->name, "kprobe:", 7) &&
 	    (!strcmp(name, "rq") || !strcmp(name, "req")))	/* kfunc's struct request * */
@@ -274,7 +274,7 @@ static struct snode *arg_field(struct btparser *p, const char *name, const struc
 	}
 }
 
-struct snode *vxt_btp_builtin(struct btparser *p, const struct stoken *at)
+struct script_node *vxt_btp_builtin(struct btparser *p, const struct stoken *at)
 {
 	const char *w = at->str;
 	unsigned l = at->line, c = at->col;

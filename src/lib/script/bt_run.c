@@ -21,7 +21,7 @@ static void forget(struct vxt_script *s, struct sent *e)
 	vxt_sdyn_take(s, -(int64_t)S_ARRAY_SIZE(s));
 }
 
-static void delete_elem(struct ectx *x, const struct snode *a, const struct sval *v)
+static void delete_elem(struct firing *x, const struct script_node *a, const struct script_value *v)
 {
 	struct skey k = { .ns = (uint32_t)a->idx, .n = a->nargs };
 	struct sent *e;
@@ -62,13 +62,13 @@ static int clear_array(struct vxt_script *s, uint32_t var)
 	return 0;
 }
 
-static void text(struct ectx *x, const char *p, size_t n)
+static void text(struct firing *x, const char *p, size_t n)
 {
 	vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, p, n);
 }
 
 /* The event's time (now, outside events) as a struct tm, local time. */
-static void wall(const struct ectx *x, struct tm *tm, int64_t ns)
+static void wall(const struct firing *x, struct tm *tm, int64_t ns)
 {
 	int64_t real = ns + x->s->wall_off;	/* walltimestamp's offset */
 	time_t t = (time_t)(real / 1000000000);
@@ -76,7 +76,7 @@ static void wall(const struct ectx *x, struct tm *tm, int64_t ns)
 	localtime_r(&t, tm);
 }
 
-static size_t format_time(const struct ectx *x, const char *fmt, int64_t ns, char *buf,
+static size_t format_time(const struct firing *x, const char *fmt, int64_t ns, char *buf,
 			  size_t size)
 {
 	struct tm tm;
@@ -88,17 +88,17 @@ static size_t format_time(const struct ectx *x, const char *fmt, int64_t ns, cha
 #pragma GCC diagnostic pop
 }
 
-static int64_t now_ns(const struct ectx *x)
+static int64_t now_ns(const struct firing *x)
 {
 	return x->ev ? (int64_t)x->ev->time_ns : (int64_t)x->s->now;
 }
 
-static bool prints_map(const struct snode *a)
+static bool prints_map(const struct script_node *a)
 {
 	return a->kind == SN_NUM && a->str && a->str[0] == '@';
 }
 
-unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
+unsigned vxt_bt_operands(const struct script_node *n, struct script_node *const **v)
 {
 	switch (n->num) {
 	case BTA_DELETE:	/* the element's keys */
@@ -127,7 +127,7 @@ unsigned vxt_bt_operands(const struct snode *n, struct snode *const **v)
 /* A while loop past its bound: a run-time error, counted and the first one
  * kept with its place as the engine keeps a division by zero; the clause
  * is abandoned. */
-static void while_bound(struct ectx *x, const struct snode *n)
+static void while_bound(struct firing *x, const struct script_node *n)
 {
 	struct vxt_script *s = x->s;
 
@@ -142,10 +142,10 @@ static void while_bound(struct ectx *x, const struct snode *n)
 	x->error = true;
 }
 
-int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
+int vxt_bt_run(struct firing *x, const struct script_node *n, const struct script_value *v)
 {
 	struct vxt_script *s = x->s;
-	const struct snode *a = n->nargs ? n->args[0] : NULL;
+	const struct script_node *a = n->nargs ? n->args[0] : NULL;
 	char buf[512];
 	size_t len;
 
@@ -200,7 +200,7 @@ int vxt_bt_run(struct ectx *x, const struct snode *n, const struct sval *v)
 
 /* A remap's source device (the kernel's dev_t, as args.dev) or sector: 0
  * when the event is no remap or its source is unknown. */
-static int64_t remap_source(const struct ectx *x, bool dev)
+static int64_t remap_source(const struct firing *x, bool dev)
 {
 	const struct vxt_object *o;
 	uint32_t obj;
@@ -230,9 +230,9 @@ static int64_t log2k(int64_t v, unsigned k)
 	return (int64_t)((((uint64_t)pos - k + 1) << k) + ((u >> (pos - k)) & mask) + 1);
 }
 
-struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sval *v)
+struct script_value vxt_bt_value(struct firing *x, const struct script_node *n, const struct script_value *v)
 {
-	struct sval r = { .type = SV_STR, .s = "" };
+	struct script_value r = { .type = SV_STR, .s = "" };
 	char buf[256];
 	int rc = 0;
 
@@ -258,19 +258,19 @@ struct sval vxt_bt_value(struct ectx *x, const struct snode *n, const struct sva
 	return r;
 }
 
-bool vxt_bt_is_value(const struct snode *n)
+bool vxt_bt_is_value(const struct script_node *n)
 {
 	return n->kind == SN_CALL && n->idx == FN_BT &&
 	       (n->num == BTA_STRFTIME || n->num == BTA_OLD_DEV || n->num == BTA_OLD_SECTOR ||
 		n->num == BTA_LOG2K);
 }
 
-bool vxt_bt_prints(const struct snode *n)
+bool vxt_bt_prints(const struct script_node *n)
 {
 	return n->kind == SN_CALL && n->idx == FN_BT && (n->num == BTA_PRINT || n->num == BTA_TIME);
 }
 
-int vxt_bt_check_call(const struct vxt_script *s, struct snode *n, char *err)
+int vxt_bt_check_call(const struct vxt_script *s, struct script_node *n, char *err)
 {
 	if (!s->bt)
 		return vxt_script_fail(s, err, n->line, n->col, "failed to resolve %s( ): "

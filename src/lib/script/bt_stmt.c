@@ -48,9 +48,9 @@ static void rewind_to(struct btparser *p, const struct lexmark *m)
 	p->have = m->have;
 }
 
-static struct snode *paren_expr(struct btparser *p)
+static struct script_node *paren_expr(struct btparser *p)
 {
-	struct snode *e;
+	struct script_node *e;
 
 	if (vxt_btp_expect(p, ST_LPAREN) < 0)
 		return NULL;
@@ -63,7 +63,7 @@ static struct snode *paren_expr(struct btparser *p)
 
 static int if_stmt(struct btparser *p, const struct stoken *at)
 {
-	struct snode *c = paren_expr(p);
+	struct script_node *c = paren_expr(p);
 	int var;
 
 	if (!c || (var = vxt_btc_temp(p, c)) < 0 || vxt_btc_emit(p, NULL) < 0)
@@ -95,7 +95,7 @@ static int if_stmt(struct btparser *p, const struct stoken *at)
 
 static int unroll_stmt(struct btparser *p, const struct stoken *at)
 {
-	struct snode *nn = paren_expr(p);
+	struct script_node *nn = paren_expr(p);
 	struct lexmark m;
 
 	if (!nn)
@@ -112,14 +112,14 @@ static int unroll_stmt(struct btparser *p, const struct stoken *at)
 	return 0;
 }
 
-static int end_return(struct btparser *p, const struct stoken *at, struct snode *last);
+static int end_return(struct btparser *p, const struct stoken *at, struct script_node *last);
 
 /* this->@var = c, c read again from @cond (the lexer back where it was). */
 static int retest(struct btparser *p, const struct lexmark *cond, int var,
 		  const struct stoken *at)
 {
 	struct lexmark end;
-	struct snode *c, *a;
+	struct script_node *c, *a;
 
 	mark(p, &end);
 	rewind_to(p, cond);
@@ -141,7 +141,7 @@ static int retest(struct btparser *p, const struct lexmark *cond, int var,
 static int while_stmt(struct btparser *p, const struct stoken *at)
 {
 	struct lexmark cond, body;
-	struct snode *c, *err;
+	struct script_node *c, *err;
 	int var;
 
 	mark(p, &cond);
@@ -168,9 +168,9 @@ static int while_stmt(struct btparser *p, const struct stoken *at)
 }
 
 /* $x = (a, b): $x.0 = a; $x.1 = b. */
-static int assign_stmt(struct btparser *p, struct snode *st)
+static int assign_stmt(struct btparser *p, struct script_node *st)
 {
-	struct snode *t = st->a, *v = st->b;
+	struct script_node *t = st->a, *v = st->b;
 	struct btlocal *l;
 
 	if (t->kind != SN_THIS || t->str[0] != '$') {
@@ -196,8 +196,8 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 	l->set = true;
 	for (unsigned i = 0; i < v->nargs; i++) {
 		char name[80];
-		struct snode *a = vxt_btp_node(p, SN_ASSIGN, st->line, st->col);
-		struct snode *e = vxt_btp_node(p, SN_THIS, t->line, t->col);
+		struct script_node *a = vxt_btp_node(p, SN_ASSIGN, st->line, st->col);
+		struct script_node *e = vxt_btp_node(p, SN_THIS, t->line, t->col);
 
 		if (!a || !e)
 			return -ENOMEM;
@@ -218,9 +218,9 @@ static int assign_stmt(struct btparser *p, struct snode *st)
 /* The block's return flag set in the current clause (with @last, a last
  * statement), then the clause ended: every clause after it in the block
  * tests !this->$$N. */
-static int end_return(struct btparser *p, const struct stoken *at, struct snode *last)
+static int end_return(struct btparser *p, const struct stoken *at, struct script_node *last)
 {
-	struct snode *one = vxt_btp_node(p, SN_NUM, at->line, at->col), *a;
+	struct script_node *one = vxt_btp_node(p, SN_NUM, at->line, at->col), *a;
 	int var = p->ret_var;
 
 	if (!one)
@@ -256,7 +256,7 @@ static int statement(struct btparser *p)
 {
 	struct stoken *t = vxt_btp_peek(p);
 	struct stoken at = *t;
-	struct snode *st;
+	struct script_node *st;
 
 	if (t->type == ST_IDENT && (!strcmp(t->str, "if") || !strcmp(t->str, "unroll") ||
 				    !strcmp(t->str, "while"))) {
@@ -358,7 +358,7 @@ static bool has_control(struct btparser *p)
  * probes (p->bprobes): one clause, or several cut at its control flow. */
 static int lower_body(struct btparser *p)
 {
-	struct snode *pred = NULL;
+	struct script_node *pred = NULL;
 	struct stoken *t, at;
 
 	p->nguards = 0;
@@ -505,7 +505,7 @@ static int config(struct btparser *p)
 static int attaching(struct btparser *p)
 {
 	struct vxt_script *s = p->s;
-	struct snode *call, *fmt;
+	struct script_node *call, *fmt;
 	struct sclause *c;
 	char line[64];
 

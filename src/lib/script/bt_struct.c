@@ -11,10 +11,10 @@
 
 #include "script/bt_impl.h"
 
-static struct snode *field(struct btparser *p, int f, const char *name, unsigned line,
+static struct script_node *field(struct btparser *p, int f, const char *name, unsigned line,
 			   unsigned col)
 {
-	struct snode *n = vxt_btp_node(p, SN_FIELD, line, col);
+	struct script_node *n = vxt_btp_node(p, SN_FIELD, line, col);
 
 	if (n) {
 		n->idx = f;
@@ -24,7 +24,7 @@ static struct snode *field(struct btparser *p, int f, const char *name, unsigned
 }
 
 /* The event's field a member path ends in, by its last member. */
-static struct snode *resolve(struct btparser *p, const char *last, const char *path,
+static struct script_node *resolve(struct btparser *p, const char *last, const char *path,
 			     unsigned line, unsigned col)
 {
 	static const struct { const char *member; int field; } m[] = {
@@ -40,7 +40,7 @@ static struct snode *resolve(struct btparser *p, const char *last, const char *p
 			    path), NULL;
 }
 
-struct snode *vxt_btp_members(struct btparser *p, struct snode *base)
+struct script_node *vxt_btp_members(struct btparser *p, struct script_node *base)
 {
 	char path[160] = "", last[64] = "";
 	unsigned line = base->line, col = base->col;
@@ -72,10 +72,10 @@ struct snode *vxt_btp_members(struct btparser *p, struct snode *base)
 	return resolve(p, last, path, line, col);
 }
 
-struct snode *vxt_btp_cast(struct btparser *p, const struct stoken *at)
+struct script_node *vxt_btp_cast(struct btparser *p, const struct stoken *at)
 {
 	struct stoken *t;
-	struct snode *e;
+	struct script_node *e;
 
 	vxt_btp_take(p);	/* struct */
 	t = vxt_btp_peek(p);

@@ -55,7 +55,7 @@ unsigned vxt_cc_reg(struct compiler *c)
 	return r;
 }
 
-unsigned vxt_cc_node(struct compiler *c, const struct snode *n)
+unsigned vxt_cc_node(struct compiler *c, const struct script_node *n)
 {
 	struct vxt_program *p = c->p;
 	size_t cap = p->capnodes;
@@ -85,19 +85,19 @@ void vxt_cc_patch(struct compiler *c, int64_t list, unsigned target)
 	}
 }
 
-unsigned vxt_cc_slot(const struct compiler *c, const struct snode *n)
+unsigned vxt_cc_slot(const struct compiler *c, const struct script_node *n)
 {
 	return c->s->vars[n->idx].slot;
 }
 
 /* Whether @n is an integer req-> variable, read in place by the ops on them. */
-bool vxt_cc_req_int(const struct snode *n)
+bool vxt_cc_req_int(const struct script_node *n)
 {
 	return n->kind == SN_REQ && n->type == SV_INT;
 }
 
 /* Keys @keys[0..@n) into consecutive registers. @return the first. */
-unsigned vxt_cc_keys(struct compiler *c, struct snode *const *k, unsigned n)
+unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n)
 {
 	unsigned first = c->next_reg;
 
@@ -121,7 +121,7 @@ static bool event_int_field(int f)
 
 /* The code whose name string @n is for code field @f (op, phase), -1 when
  * @n is no such name (then the comparison is by name). */
-static int code_of(int f, const struct snode *n)
+static int code_of(int f, const struct script_node *n)
 {
 	if (n->kind != SN_STR)
 		return -1;
@@ -131,9 +131,9 @@ static int code_of(int f, const struct snode *n)
 /* @n (== or !=) compares a code field of the event with one of its names:
  * the code itself is compared (raw_eq, no string), 1 in @dst when equal.
  * @return whether it did. */
-static bool code_compare(struct compiler *c, const struct snode *n, unsigned dst)
+static bool code_compare(struct compiler *c, const struct script_node *n, unsigned dst)
 {
-	const struct snode *f = n->a, *v = n->b;
+	const struct script_node *f = n->a, *v = n->b;
 	int code;
 
 	if (!c->has_event || (n->op != ST_EQ && n->op != ST_NE))
@@ -151,7 +151,7 @@ static bool code_compare(struct compiler *c, const struct snode *n, unsigned dst
 }
 
 /* Variable @n into @dst. */
-static void load(struct compiler *c, const struct snode *n, unsigned dst)
+static void load(struct compiler *c, const struct script_node *n, unsigned dst)
 {
 	switch (n->kind) {
 	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_GLOBAL, dst, (uint32_t)n->idx, n->type, 0); break;
@@ -166,7 +166,7 @@ static void load(struct compiler *c, const struct snode *n, unsigned dst)
 }
 
 /* Register @src into variable @n; an array's keys are in @key_regs. */
-static void store(struct compiler *c, const struct snode *n, unsigned src, unsigned key_regs)
+static void store(struct compiler *c, const struct script_node *n, unsigned src, unsigned key_regs)
 {
 	switch (n->kind) {
 	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_SET_GLOBAL, 0, (uint32_t)n->idx, src, 0); break;
@@ -197,7 +197,7 @@ static unsigned arith_op(int tok)
 
 /* @dst = @a op @b for the operator of @n; a division keeps @n to name
  * where its run-time error is. */
-static void arith(struct compiler *c, const struct snode *n, unsigned dst, unsigned a,
+static void arith(struct compiler *c, const struct script_node *n, unsigned dst, unsigned a,
 		  unsigned b)
 {
 	unsigned code = arith_op(n->op);
@@ -221,7 +221,7 @@ static unsigned compare_op(int tok, bool strings)
 
 /* What @n & @k is known to be before the run: 0 when zero, 1 when not,
  * -1 when only the run tells (constants, | and ?: of them). */
-static int masked_known(const struct snode *n, int64_t k)
+static int masked_known(const struct script_node *n, int64_t k)
 {
 	int a, b;
 
@@ -245,7 +245,7 @@ static int masked_known(const struct snode *n, int64_t k)
 /* Jumps onto @list taken when (@n & @k != 0) is @sense: a mask of | and ?:
  * (a translator's flags word, b_flags & B_READ) tests only the operands the
  * mask reaches, and a ?: whose arms are known tests its condition. */
-static void test_masked(struct compiler *c, const struct snode *n, int64_t k, bool sense,
+static void test_masked(struct compiler *c, const struct script_node *n, int64_t k, bool sense,
 			int64_t *list)
 {
 	int64_t other = NO_FIXUP, end = NO_FIXUP;
@@ -298,7 +298,7 @@ static void test_masked(struct compiler *c, const struct snode *n, int64_t k, bo
 
 /* Jumps (onto @list) taken when the truth of @n is @sense; falls through
  * otherwise. */
-void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t *list)
+void vxt_cc_test(struct compiler *c, const struct script_node *n, bool sense, int64_t *list)
 {
 	int64_t other = NO_FIXUP;
 	unsigned r;
@@ -369,15 +369,15 @@ void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t 
 }
 
 /* 0 or 1 into @dst: the truth of @n. */
-static void truth(struct compiler *c, const struct snode *n, unsigned dst)
+static void truth(struct compiler *c, const struct script_node *n, unsigned dst)
 {
 	vxt_cc_value(c, n, dst);
 	vxt_cc_emit(c, n->type == SV_STR ? VXT_INSN_STR_TRUTH : VXT_INSN_TRUTH, dst, dst, 0, 0);
 }
 
-static void assign(struct compiler *c, const struct snode *n, unsigned dst)
+static void assign(struct compiler *c, const struct script_node *n, unsigned dst)
 {
-	const struct snode *v = n->a;
+	const struct script_node *v = n->a;
 	unsigned key_regs = 0;
 
 	vxt_cc_value(c, n->b, dst);
@@ -395,9 +395,9 @@ static void assign(struct compiler *c, const struct snode *n, unsigned dst)
 	store(c, v, dst, key_regs);
 }
 
-static void incdec(struct compiler *c, const struct snode *n, unsigned dst)
+static void incdec(struct compiler *c, const struct script_node *n, unsigned dst)
 {
-	const struct snode *v = n->a;
+	const struct script_node *v = n->a;
 	unsigned key_regs = 0, one, now;
 
 	if (v->kind == SN_ARRAY)
@@ -416,7 +416,7 @@ static void incdec(struct compiler *c, const struct snode *n, unsigned dst)
 }
 
 /* The value of @n into register @dst; registers above it are free. */
-void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
+void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 {
 	unsigned saved = c->next_reg, r;
 	int64_t no = NO_FIXUP, end = NO_FIXUP;
@@ -488,7 +488,7 @@ void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst)
 		if (n->idx == FN_SPECULATION) {
 			vxt_cc_emit(c, VXT_INSN_SPECULATION, dst, 0, 0, 0);
 		} else if (n->idx == FN_BT) {	/* strftime(): its operands, then it */
-			struct snode *const *v;
+			struct script_node *const *v;
 			unsigned nv = vxt_bt_operands(n, &v);
 
 			r = nv ? vxt_cc_keys(c, v, nv) : dst;

@@ -20,10 +20,10 @@
 #include "script/compile_impl.h"
 
 /* @[keys] = f(value): raw keys when every key has one. */
-static void aggregate(struct compiler *c, const struct snode *n)
+static void aggregate(struct compiler *c, const struct script_node *n)
 {
 	const struct sfast *fast = &c->s->fast[n->num];
-	const struct snode *f = n->a;
+	const struct script_node *f = n->a;
 	unsigned v = vxt_cc_reg(c), first;
 	bool raw = c->has_event && fast->usable;
 
@@ -45,7 +45,7 @@ static void aggregate(struct compiler *c, const struct snode *n)
 	vxt_cc_emit(c, raw ? VXT_INSN_AGG_RAW : VXT_INSN_AGG, 0, v, first, vxt_cc_node(c, n));
 }
 
-static void call(struct compiler *c, const struct snode *n)
+static void call(struct compiler *c, const struct script_node *n)
 {
 	unsigned r = vxt_cc_reg(c), first;
 
@@ -99,7 +99,7 @@ static void call(struct compiler *c, const struct snode *n)
 		     n->nargs == 2 && n->args[1]->kind == SN_NUM ? n->args[1]->num : 0);
 		return;
 	case FN_BT: {		/* a bpftrace action: its operands, then it */
-		struct snode *const *v;
+		struct script_node *const *v;
 		unsigned nv = vxt_bt_operands(n, &v);
 
 		c->next_reg = r;
@@ -112,13 +112,13 @@ static void call(struct compiler *c, const struct snode *n)
 	}
 }
 
-static void statement(struct compiler *c, const struct snode *n)
+static void statement(struct compiler *c, const struct script_node *n)
 {
 	unsigned saved = c->next_reg;
 
 	if (n->kind == SN_AGGSET) {
 		aggregate(c, n);
-	} else if (vxt_snode_cond_action(n)) {	/* c ? action : other: the one c picks */
+	} else if (vxt_script_node_cond_action(n)) {	/* c ? action : other: the one c picks */
 		int64_t no = NO_FIXUP, end = NO_FIXUP;
 
 		vxt_cc_test(c, n->a, false, &no);
@@ -217,7 +217,7 @@ static void clause_end(struct compiler *c, unsigned at, int64_t end, bool record
 static void clause(struct compiler *c, unsigned idx, unsigned probe)
 {
 	const struct sclause *cl = &c->s->cl[idx];
-	const struct snode *st = cl->nstmts == 1 ? cl->stmts[0] : NULL;
+	const struct script_node *st = cl->nstmts == 1 ? cl->stmts[0] : NULL;
 	int64_t end = NO_FIXUP;
 	unsigned at = vxt_cc_emit(c, VXT_INSN_CLAUSE, 0, idx, probe, 0);
 

@@ -29,20 +29,20 @@ unsigned vxt_cc_here(const struct compiler *c);
 /* A free register, taken. */
 unsigned vxt_cc_reg(struct compiler *c);
 /* @n's index in the program's node table. */
-unsigned vxt_cc_node(struct compiler *c, const struct snode *n);
+unsigned vxt_cc_node(struct compiler *c, const struct script_node *n);
 /* A jump op @code (operand @a) onto @list, its target patched later. */
 void vxt_cc_jump(struct compiler *c, unsigned code, uint32_t a, int64_t *list);
 /* Every jump of @list to @target. */
 void vxt_cc_patch(struct compiler *c, int64_t list, unsigned target);
 /* The slot of self-> or req-> variable @n. */
-unsigned vxt_cc_slot(const struct compiler *c, const struct snode *n);
+unsigned vxt_cc_slot(const struct compiler *c, const struct script_node *n);
 /* Whether @n is an integer req-> variable (read in place by its ops). */
-bool vxt_cc_req_int(const struct snode *n);
+bool vxt_cc_req_int(const struct script_node *n);
 /* @n's value into @dst; registers above it are free. */
-void vxt_cc_value(struct compiler *c, const struct snode *n, unsigned dst);
+void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst);
 /* @k[0..@n) into consecutive registers. @return the first. */
-unsigned vxt_cc_keys(struct compiler *c, struct snode *const *k, unsigned n);
+unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n);
 /* Jumps onto @list taken when the truth of @n is @sense. */
-void vxt_cc_test(struct compiler *c, const struct snode *n, bool sense, int64_t *list);
+void vxt_cc_test(struct compiler *c, const struct script_node *n, bool sense, int64_t *list);
 
 #endif

@@ -88,7 +88,7 @@ static void operand(const struct vxt_script *s, const struct vxt_program *p, cha
 		break;
 	}
 	case 't': {
-		const struct snode *n = p->nodes[v];
+		const struct script_node *n = p->nodes[v];
 
 		if (n->kind == SN_AGGSET)
 			fprintf(out, " @%s %s", s->aggs[n->idx].name,

@@ -9,16 +9,16 @@
 #include "script/expr.h"
 #include "script/tok.h"
 
-static struct snode *node(const struct xparse *x, enum snk kind, const struct stoken *at)
+static struct script_node *node(const struct xparse *x, enum snk kind, const struct stoken *at)
 {
-	return vxt_snode_new(x->s, x->rc, kind, at->line, at->col);
+	return vxt_script_node_new(x->s, x->rc, kind, at->line, at->col);
 }
 
-struct snode *vxt_x_unary(const struct xparse *x)
+struct script_node *vxt_x_unary(const struct xparse *x)
 {
 	struct stoken *t = x->peek(x->p);
 	struct stoken at = *t;
-	struct snode *n, *a;
+	struct script_node *n, *a;
 
 	if (!vxt_tok_unary(t->type))
 		return x->operand(x->p);
@@ -42,9 +42,9 @@ struct snode *vxt_x_unary(const struct xparse *x)
 }
 
 /* Binary operators binding at least @min, left to right. */
-static struct snode *binary(const struct xparse *x, int min)
+static struct script_node *binary(const struct xparse *x, int min)
 {
-	struct snode *l = vxt_x_unary(x);
+	struct script_node *l = vxt_x_unary(x);
 
 	if (++*x->depth > S_MAX_DEPTH) {
 		x->fail(x->p, x->tok->line, x->tok->col, "expression nested too deeply");
@@ -54,7 +54,7 @@ static struct snode *binary(const struct xparse *x, int min)
 		struct stoken *t = x->peek(x->p);
 		struct stoken at = *t;
 		int pr = vxt_tok_prec(t->type, *x->in_pred && !*x->parens);
-		struct snode *r, *n;
+		struct script_node *r, *n;
 
 		if (!pr || pr < min)
 			break;
@@ -90,9 +90,9 @@ static void shallower(const struct xparse *x)
 		--*x->depth;
 }
 
-static struct snode *cond_expr(const struct xparse *x)
+static struct script_node *cond_expr(const struct xparse *x)
 {
-	struct snode *c = binary(x, 1), *n;
+	struct script_node *c = binary(x, 1), *n;
 	struct stoken at;
 
 	if (!c || x->peek(x->p)->type != ST_QUEST)
@@ -115,9 +115,9 @@ static struct snode *cond_expr(const struct xparse *x)
 	return n->c ? n : NULL;
 }
 
-struct snode *vxt_x_assign(const struct xparse *x)
+struct script_node *vxt_x_assign(const struct xparse *x)
 {
-	struct snode *l = cond_expr(x), *n;
+	struct script_node *l = cond_expr(x), *n;
 	struct stoken *t;
 	struct stoken at;
 
@@ -140,14 +140,14 @@ struct snode *vxt_x_assign(const struct xparse *x)
 	return n->b ? n : NULL;
 }
 
-int vxt_x_args(const struct xparse *x, enum stok close, struct snode **v, unsigned *n)
+int vxt_x_args(const struct xparse *x, enum stok close, struct script_node **v, unsigned *n)
 {
 	*n = 0;
 	++*x->parens;
 	if (x->peek(x->p)->type != close) {
 		for (;;) {
 			struct stoken *t = x->peek(x->p);
-			struct snode *a;
+			struct script_node *a;
 
 			if (*n == S_MAX_ARGS) {
 				char msg[64];

@@ -23,9 +23,9 @@ struct xparse {
 	struct stoken *(*peek)(void *p);
 	void (*take)(void *p);
 	int (*expect)(void *p, enum stok type);
-	struct snode *(*operand)(void *p);
+	struct script_node *(*operand)(void *p);
 	/* one argument of a list (vxt_x_args()); NULL on error */
-	struct snode *(*arg)(void *p);
+	struct script_node *(*arg)(void *p);
 	/* says @msg at @line, @col in the dialect's words; -EINVAL */
 	int (*fail)(void *p, unsigned line, unsigned col, const char *msg);
 	bool nest_right;		/* ?: and = right operands count in depth (D) */
@@ -33,10 +33,10 @@ struct xparse {
 
 /* A prefix operator's operand or x->operand(); an assignment (the whole
  * expression). NULL on error (the parser's message or *x->rc). */
-struct snode *vxt_x_unary(const struct xparse *x);
-struct snode *vxt_x_assign(const struct xparse *x);
+struct script_node *vxt_x_unary(const struct xparse *x);
+struct script_node *vxt_x_assign(const struct xparse *x);
 /* Up to S_MAX_ARGS arguments, by x->arg, separated by ',' up to @close
  * (taken) into @v, *@n. @return 0 or -EINVAL (said, or *x->rc). */
-int vxt_x_args(const struct xparse *x, enum stok close, struct snode **v, unsigned *n);
+int vxt_x_args(const struct xparse *x, enum stok close, struct script_node **v, unsigned *n);
 
 #endif

@@ -32,14 +32,14 @@ static bool cache_room(struct sname_cache *c, uint32_t id, size_t count)
 	return true;
 }
 
-bool vxt_name_match(struct ectx *x, const struct snode *n, struct sname_cache *c)
+bool vxt_name_match(struct firing *x, const struct script_node *n, struct sname_cache *c)
 {
-	const struct snode *fld = n->a;
+	const struct script_node *fld = n->a;
 	const struct vxt_script *s = x->s;
 	bool comm = fld->idx == SF_COMM || fld->idx == SF_EXECNAME;
 	uint32_t id = comm ? x->ev->comm : x->ev->object;
 	size_t count;
-	struct sval v;
+	struct script_value v;
 	bool r;
 
 	if (id < c->n && c->v[id])

@@ -141,7 +141,7 @@ struct vxt_program {
 	struct vxt_insn *ops;
 	unsigned nops, cap;
 	unsigned nregs;		/* registers the ops use */
-	const struct snode **nodes;	/* printf formats, aggregation statements */
+	const struct script_node **nodes;	/* printf formats, aggregation statements */
 	unsigned nnodes, capnodes;
 	const char *title;	/* the probe it runs for, for --explain */
 	uint64_t tick_ns;	/* a tick's: its interval */
@@ -157,7 +157,7 @@ void vxt_program_free(struct vxt_program *p);
 /* Run @p for the firing in @x (x->probe, x->ev set). @return 0, or the
  * value of the return op that ended it (a filter's answer), or negative
  * (out of memory, the sink's error); exit() stops it. */
-int vxt_program_run(struct ectx *x, const struct vxt_program *p);
+int vxt_program_run(struct firing *x, const struct vxt_program *p);
 
 /* The listing of every program of @s, one op a line. */
 void vxt_program_explain(const struct vxt_script *s, FILE *out);

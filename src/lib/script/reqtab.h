@@ -22,7 +22,7 @@
 struct sdyn {
 	unsigned nset;		/* values set (not 0): none left frees it */
 	struct sdyn *next;	/* on a free list */
-	struct sval v[];
+	struct script_value v[];
 };
 
 /* An I/O in flight, in the request table (script_reqtab.c) itself. */

@@ -63,7 +63,7 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 /* Number the aggregation statements and find which keys have a raw form
  * (the agg_raw op's cache, vm_ops.c). @return 0 or -ENOMEM. */
 /* The raw-key cache of aggregation statement @st. */
-static void prepare_one(struct vxt_script *s, struct snode *st)
+static void prepare_one(struct vxt_script *s, struct script_node *st)
 {
 	struct sfast *f;
 	unsigned k;
@@ -72,7 +72,7 @@ static void prepare_one(struct vxt_script *s, struct snode *st)
 	f = &s->fast[s->nfast++];
 	f->usable = true;
 	for (k = 0; k < st->nkeys; k++) {
-		const struct snode *key = st->keys[k];
+		const struct script_node *key = st->keys[k];
 
 		if (key->kind == SN_FIELD && key->idx == SF_OBJECT)
 			f->kind[k] = FK_OBJECT;
@@ -99,14 +99,14 @@ static void prepare_one(struct vxt_script *s, struct snode *st)
 
 /* How many aggregation statements @st is or runs under ?:; with @s, each
  * gets its raw-key cache (prepare_one()). */
-static unsigned agg_statements(struct vxt_script *s, struct snode *st)
+static unsigned agg_statements(struct vxt_script *s, struct script_node *st)
 {
 	if (st->kind == SN_AGGSET) {
 		if (s)
 			prepare_one(s, st);
 		return 1;
 	}
-	if (!vxt_snode_cond_action(st))
+	if (!vxt_script_node_cond_action(st))
 		return 0;
 	return agg_statements(s, st->b) + agg_statements(s, st->c);
 }
@@ -129,7 +129,7 @@ int vxt_script_prepare_fast(struct vxt_script *s)
 
 
 /* Run the program of event probe list @on over the event in @x. */
-static inline __attribute__((always_inline)) int run_list(struct ectx *x, unsigned on)
+static inline __attribute__((always_inline)) int run_list(struct firing *x, unsigned on)
 {
 	return vxt_program_run(x, x->s->prog_on[on]);
 }
@@ -145,7 +145,7 @@ static inline void reset_locals(struct vxt_script *s)
 }
 
 /* Run the program of probe @bit (ticks: of interval @tick). */
-static int fire(struct ectx *x, unsigned bit, uint64_t tick)
+static int fire(struct firing *x, unsigned bit, uint64_t tick)
 {
 	struct vxt_script *s = x->s;
 	const struct vxt_program *p = bit == SP_BEGIN ? s->prog_begin :
@@ -161,7 +161,7 @@ static int fire(struct ectx *x, unsigned bit, uint64_t tick)
 
 static int ticks_until(struct vxt_script *s, uint64_t now)
 {
-	struct ectx x = { .s = s };
+	struct firing x = { .s = s };
 	int rc = 0;
 
 	for (unsigned i = 0; i < s->nticks && rc == 0; i++) {
@@ -262,7 +262,7 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
  * phase's program, then the done request closed. @plain (a constant where
  * it is inlined): the script is plain(), without this-> variables or keys. */
 static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
-							 struct ectx *x,
+							 struct firing *x,
 							 const struct vxt_event *ev,
 							 uint64_t ordinal, bool plain)
 {
@@ -311,7 +311,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 
 int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t ordinal)
 {
-	struct ectx x = { 0 };
+	struct firing x = { 0 };
 	int rc;
 
 	if (s->exited || s->ended)
@@ -381,7 +381,7 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 						       uint64_t ordinal, size_t *pushed,
 						       uint32_t quick, bool is_plain)
 {
-	struct ectx x = { 0 };	/* kept over the batch */
+	struct firing x = { 0 };	/* kept over the batch */
 	size_t i;
 	int rc = 0;
 
@@ -452,14 +452,14 @@ int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 
 int vxt_script_run_begin(struct vxt_script *s)
 {
-	struct ectx x = { .s = s };
+	struct firing x = { .s = s };
 
 	return fire(&x, SP_BEGIN, 0);
 }
 
 int vxt_script_end(struct vxt_script *s)
 {
-	struct ectx x = { .s = s };
+	struct firing x = { .s = s };
 	bool exited = s->exited;
 	int rc;
 

@@ -14,7 +14,7 @@
 #include "vxtrace/util.h"
 
 struct pending {
-	const struct snode *n;
+	const struct script_node *n;
 	unsigned depth;
 };
 
@@ -23,7 +23,7 @@ struct walk {
 	size_t n, cap;
 };
 
-static int push(struct walk *w, const struct snode *n, unsigned depth)
+static int push(struct walk *w, const struct script_node *n, unsigned depth)
 {
 	if (!n)
 		return 0;
@@ -37,14 +37,14 @@ static int push(struct walk *w, const struct snode *n, unsigned depth)
 
 /* The tree of @root, depth first. @return 0, -EINVAL (message in @err) or
  * -ENOMEM. */
-static int measure(struct walk *w, const struct vxt_script *s, const struct snode *root,
+static int measure(struct walk *w, const struct vxt_script *s, const struct script_node *root,
 		   char *err)
 {
 	int rc = push(w, root, 1);
 
 	while (rc == 0 && w->n) {
 		struct pending at = w->stack[--w->n];
-		const struct snode *n = at.n;
+		const struct script_node *n = at.n;
 
 		if (at.depth > S_MAX_TREE_DEPTH)
 			return vxt_script_fail(s, err, n->line, n->col,

@@ -71,7 +71,7 @@ const char *vxt_stok_name(enum stok t);
 
 enum stype { SV_NONE, SV_INT, SV_STR };
 
-struct sval {
+struct script_value {
 	uint8_t type;		/* enum stype; SV_NONE = unset (reads as 0) */
 	int64_t i;
 	const char *s;		/* SV_STR: borrowed from the script or the tables */
@@ -79,7 +79,7 @@ struct sval {
 
 /* Whether assigning @v frees a dynamic variable: D's 0, and for a string
  * "" (what `s = 0` lowers to). */
-static inline bool vxt_sval_frees(const struct sval *v)
+static inline bool vxt_value_frees(const struct script_value *v)
 {
 	return v->type == SV_STR ? !v->s[0] : v->i == 0;
 }
@@ -113,17 +113,17 @@ enum sfield {
 enum sfunc {
 	FN_SPECULATION, FN_SPECULATE, FN_COMMIT, FN_DISCARD, FN_TRACE, FN_PRINTF,
 	FN_EXIT, FN_PRINTA, FN_CLEAR, FN_TRUNC, FN_NORMALIZE, FN_DENORMALIZE,
-	FN_BT,			/* a bpftrace action D lacks, snode.num says which (bt_run.c) */
+	FN_BT,			/* a bpftrace action D lacks, script_node.num says which (bt_run.c) */
 	/* aggregating functions, only on the right of @a[...] = */
 	FN_COUNT, FN_SUM, FN_AVG, FN_MIN, FN_MAX, FN_QUANTIZE, FN_LQUANTIZE, FN_STDDEV, FN_LLQUANTIZE,
 	FN_NFUNCS
 };
 
-struct ectx;
-struct snode;
+struct firing;
+struct script_node;
 struct vxt_program;
 
-struct snode {
+struct script_node {
 	uint8_t kind;		/* enum snk */
 	uint8_t type;		/* enum stype, set by the checker */
 	int op;			/* SN_UNARY, SN_BINARY, SN_ASSIGN, SN_INCDEC: enum stok */
@@ -131,10 +131,10 @@ struct snode {
 	int64_t num;		/* SN_NUM; SN_INCDEC: 1 = postfix */
 	const char *str;	/* SN_STR; names of variables, fields, functions */
 	int idx;		/* field, variable slot, function, aggregation */
-	struct snode *a, *b, *c;	/* operands; SN_ASSIGN: a = target, b = value */
-	struct snode **args;	/* SN_CALL, SN_ARRAY and SN_AGG keys, SN_AGGSET: value args */
+	struct script_node *a, *b, *c;	/* operands; SN_ASSIGN: a = target, b = value */
+	struct script_node **args;	/* SN_CALL, SN_ARRAY and SN_AGG keys, SN_AGGSET: value args */
 	unsigned nargs;
-	struct snode **keys;	/* SN_AGGSET: keys */
+	struct script_node **keys;	/* SN_AGGSET: keys */
 	unsigned nkeys;
 	struct sfmt *fmt;	/* printf: the parsed format */
 	const char *standin;	/* what it reads instead of what a block trace lacks
@@ -183,8 +183,8 @@ struct sclause {
 	uint64_t tick_ns;	/* SP_TICK */
 	unsigned tick_idx;	/* which tick schedule */
 	char probe_text[64];	/* the first probe as written, for messages */
-	struct snode *pred;
-	struct snode **stmts;
+	struct script_node *pred;
+	struct script_node **stmts;
 	unsigned nstmts;
 	unsigned line, col;
 	bool records;		/* has speculate, trace, printf or printa, or no statements */
@@ -201,12 +201,12 @@ struct sclause {
 struct skey {
 	uint32_t ns;		/* namespace: which array */
 	uint32_t n;
-	struct sval k[S_MAX_KEYS];
+	struct script_value k[S_MAX_KEYS];
 };
 
 /* An entry as a table keeps it: its key packed (an integer, or an interned
  * string's pointer, 8 bytes a value), then its value (the table's vsize
- * bytes: an array's struct sval, an aggregation's struct saggval prefix).
+ * bytes: an array's struct script_value, an aggregation's struct saggval prefix).
  * Entries live in blocks that never move: a pointer to one stays valid
  * until it is deleted. */
 struct sent {
@@ -281,7 +281,7 @@ static inline void *vxt_sent_value(const struct stab *t, const struct sent *e)
 	return (void *)((char *)(uintptr_t)e + sizeof(struct sent) +
 			t->maxkeys * sizeof(int64_t));
 }
-bool vxt_sval_eq(const struct sval *a, const struct sval *b);
+bool vxt_value_eq(const struct script_value *a, const struct script_value *b);
 
 /* ---- aggregations ---- */
 
@@ -493,8 +493,8 @@ struct vxt_script {
 	struct vxt_ivals iv;	/* the event's intervals, with uses_iv */
 	uint64_t spec_bytes;	/* in speculative buffers */
 	int exit_code;
-	struct sval *globals;
-	struct sval *thisv;
+	struct script_value *globals;
+	struct script_value *thisv;
 	struct stab vtab;	/* associative arrays */
 	struct stab ltab;	/* clause-local ones (this->x[...]), emptied at each firing */
 	struct stab spool;	/* the strings the script keeps (interned) */
@@ -511,7 +511,7 @@ struct vxt_script {
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
 	unsigned *thisl;	/* this-> variables (and arrays), reset at each firing */
 	unsigned nthis;
-	struct sfast *fast;	/* one per aggregation statement (snode.num) */
+	struct sfast *fast;	/* one per aggregation statement (script_node.num) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
 	bool track;		/* keep ->oldest (vxt_script_track_buffered()) */
@@ -534,7 +534,7 @@ struct vxt_script {
 	/* compiled (program.h): each event probe list's program, BEGIN's,
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
-	struct sval *regs;
+	struct script_value *regs;
 	unsigned spec_slot;	/* a speculate_req's req-> slot + 1 (0 none): the
 				 * buffer the run fetches ahead (run.c) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
@@ -547,7 +547,7 @@ struct vxt_script {
 
 #define S_DTEXT_MAX	(2 * S_TEXT_MAX + 256)
 
-struct ectx {
+struct firing {
 	struct vxt_script *s;
 	const struct vxt_event *ev;	/* NULL for BEGIN, END, tick */
 	uint64_t ordinal;
@@ -569,13 +569,13 @@ struct ectx {
  * == of one with a string) holds for x->ev, its answer kept in @c for the
  * event's object / command id once known (name_cache.c). No allocation but
  * the cache's growth; without memory the answer is computed uncached. */
-bool vxt_name_match(struct ectx *x, const struct snode *n, struct sname_cache *c);
+bool vxt_name_match(struct firing *x, const struct script_node *n, struct sname_cache *c);
 
 /* Field @f (enum sfield) of the firing in @x (no event: BEGIN, END, tick). */
-struct sval vxt_sfield(const struct ectx *x, int f);
+struct script_value vxt_sfield(const struct firing *x, int f);
 /* Run-time error @what at node @at: counted once per firing (x->error set,
  * the clause abandoned), the first one kept for vxt_script_first_error(). */
-void vxt_sruntime_error(struct ectx *x, const struct snode *at, const char *what);
+void vxt_sruntime_error(struct firing *x, const struct script_node *at, const char *what);
 const char *vxt_sprobe_name(unsigned bit);
 /* The FUNCTION part of probe @bit's description, as dtrace shows it in its
  * FUNCTION:NAME column and probefunc (io:genunix:bdev_strategy:start,
@@ -600,15 +600,15 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 /* An associative array entry, in tables of arrays of at most @maxkeys keys:
  * 4 slots, 16 bytes, its key values and its value. */
 #define S_ARRAY_ENTRY_SIZE(maxkeys)	(4 * sizeof(uint32_t) + sizeof(struct sent) + \
-					 (maxkeys) * sizeof(int64_t) + sizeof(struct sval))
+					 (maxkeys) * sizeof(int64_t) + sizeof(struct script_value))
 #define S_ARRAY_SIZE(s)	vxt_stab_key_size(&(s)->vtab)
 /* The req-> variable in slot @slot of the event's request := @v (0 frees
  * it). @return 0 or -ENOMEM. */
-int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v);
+int vxt_sreq_set(struct firing *x, unsigned slot, struct script_value v);
 /* The event's process's self-> variable in slot @slot, NULL when unset;
  * and its vxt_sdyn_set(). */
-struct sval *vxt_sself_get(struct ectx *x, unsigned slot);
-int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v);
+struct script_value *vxt_sself_get(struct firing *x, unsigned slot);
+int vxt_sself_set(struct firing *x, unsigned slot, struct script_value v);
 void vxt_sdyn_free_all(struct vxt_script *s);
 
 /* script_keyed.c: a profile's speculation rules (spec.h) on this engine. */
@@ -626,25 +626,25 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 	return k && k->id && s->kgen_of[k->id - 1] == k->kgen;
 }
 /* The op (program.h) of a profile's action node @step. */
-unsigned vxt_skeyed_op(const struct snode *step);
+unsigned vxt_skeyed_op(const struct script_node *step);
 /* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
-int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n);
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct script_node *n);
 /* Whether clause @clause's predicate, the filter's own (one D cannot
  * say: a number past INT64_MAX), holds for the event. */
-bool vxt_skeyed_pred(struct ectx *x, unsigned clause);
+bool vxt_skeyed_pred(struct firing *x, unsigned clause);
 /* The actions of a profile's clause @clause for the event (ops
  * keyed_speculation, keyed_speculate, keyed_commit, keyed_discard):
  * speculation() for its key (in the clause's window), speculate() (the
  * event into the key's buffer, or out while the key follows a commit),
  * commit or discard (with @commit) and the clause's follow-up. @return 0 or
  * -ENOMEM. */
-int vxt_skeyed_speculation(struct ectx *x, unsigned clause);
-void vxt_skeyed_speculate(struct ectx *x);
-int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit);
+int vxt_skeyed_speculation(struct firing *x, unsigned clause);
+void vxt_skeyed_speculate(struct firing *x);
+int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit);
 /* Before an event's clauses: find its key. */
-void vxt_skeyed_begin(struct ectx *x);
+void vxt_skeyed_begin(struct firing *x);
 /* After them: forget an idle key, close emptied windows now and then. */
-void vxt_skeyed_end(struct ectx *x);
+void vxt_skeyed_end(struct firing *x);
 /* Buffer @id was discarded by the engine (window emptied, forced, END). */
 void vxt_skeyed_closed(struct vxt_script *s, uint32_t id);
 void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns);
@@ -679,7 +679,7 @@ const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);
 /* Whether statement @n is a ?: with an action (or an aggregation) among its
  * operands: it runs the operand its condition picks (script_decl.c). */
-bool vxt_snode_cond_action(const struct snode *n);
+bool vxt_script_node_cond_action(const struct script_node *n);
 /* Add @what to the load warning, once (script_dlang.c). */
 void vxt_script_warn(struct vxt_script *s, const char *what);
 int vxt_script_func(const char *name);

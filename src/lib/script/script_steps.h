@@ -30,7 +30,7 @@ static inline bool vxt_sdyn_take(struct vxt_script *s, int64_t delta)
 /* What a request's req-> values take of dynvarsize. */
 static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
 {
-	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct sval));
+	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct script_value));
 }
 
 /* The request of queue or start @ev (*@out, NULL = none: not followed, its
@@ -90,12 +90,12 @@ static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script
  * values (nothing without a request), as vxt_sdyn_set() of an integer:
  * a value into values the request has, or into a set reused from the free
  * list, here; anything else through vxt_sreq_set(). @return 0 or -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct ectx *x, unsigned slot,
+static inline __attribute__((always_inline)) int vxt_sreq_set_int(struct firing *x, unsigned slot,
 								 int64_t i)
 {
 	struct vxt_script *s = x->s;
-	struct sval v = { .type = SV_INT, .i = i };
-	struct sval *to;
+	struct script_value v = { .type = SV_INT, .i = i };
+	struct script_value *to;
 	struct sdyn *d;
 
 	if (!x->req || !i)
@@ -147,7 +147,7 @@ static inline void vxt_sreq_close(struct vxt_script *s, struct sreq *r)
 		       VXT_FIELD_SECTOR | VXT_FIELD_BYTES | VXT_FIELD_LATENCY | VXT_FIELD_ERROR | \
 		       VXT_FIELD_PID | VXT_FIELD_LOST_COUNT)
 /* The clause's record (x->target, the text in s->text) into its buffer. */
-int vxt_sspec_record(struct ectx *x);
+int vxt_sspec_record(struct firing *x);
 int vxt_sspec_end(struct vxt_script *s, int64_t id, bool commit);
 void vxt_sspec_clean(struct vxt_script *s);
 /* END: discard every active buffer (eof_discarded). */

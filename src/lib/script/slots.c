@@ -59,10 +59,10 @@ int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned
 	return (int)s->naggs++;
 }
 
-struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
+struct script_node *vxt_script_node_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
 			    unsigned col)
 {
-	struct snode *n = vxt_script_alloc(s, sizeof(*n));
+	struct script_node *n = vxt_script_alloc(s, sizeof(*n));
 
 	if (!n) {
 		*rc = -ENOMEM;

@@ -77,7 +77,7 @@ int vxt_slot_var(struct vxt_script *s, uint8_t scope, const char *name, unsigned
 int vxt_slot_agg(struct vxt_script *s, const char *name, unsigned line, unsigned col);
 /* A zeroed node of @kind at @line, @col, kept by @s; NULL (*@rc set to
  * -ENOMEM) when out of memory. */
-struct snode *vxt_snode_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
+struct script_node *vxt_script_node_new(struct vxt_script *s, int *rc, enum snk kind, unsigned line,
 			    unsigned col);
 /* The binding strength of binary operator @t (C's, with D's ^^ between ||
  * and &&); 0 when it is none, or a '/' that @slash_ends (a predicate's end). */

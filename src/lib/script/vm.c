@@ -18,17 +18,17 @@
 #include "script/vm_impl.h"
 #include "vxtrace/util.h"
 
-static inline struct sval int_value(int64_t i)
+static inline struct script_value int_value(int64_t i)
 {
-	struct sval v = { .type = SV_INT, .i = i };
+	struct script_value v = { .type = SV_INT, .i = i };
 
 	return v;
 }
 
 /* The value an unset variable of @type reads as. */
-static inline struct sval zero_value(unsigned type)
+static inline struct script_value zero_value(unsigned type)
 {
-	struct sval v = { .type = type == SV_STR ? SV_STR : SV_INT, .s = "" };
+	struct script_value v = { .type = type == SV_STR ? SV_STR : SV_INT, .s = "" };
 
 	return v;
 }
@@ -49,12 +49,12 @@ static inline int64_t event_int(const struct vxt_event *ev, unsigned f)
 	}
 }
 
-static inline bool str_truth(const struct sval *v)
+static inline bool str_truth(const struct script_value *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
 }
 
-static int compare(const struct sval *a, const struct sval *b)
+static int compare(const struct script_value *a, const struct script_value *b)
 {
 	if (a->type == SV_STR && b->type == SV_STR)
 		return strcmp(a->s, b->s);
@@ -62,14 +62,14 @@ static int compare(const struct sval *a, const struct sval *b)
 }
 
 /* Value @v kept by a variable: a string is interned (it outlives the event). */
-static inline struct sval kept(struct ectx *x, struct sval v)
+static inline struct script_value kept(struct firing *x, struct script_value v)
 {
 	if (v.type == SV_STR)
 		v.s = vxt_sintern(x->s, v.s, &x->rc);
 	return v;
 }
 
-static int set_dyn(struct ectx *x, const struct vxt_insn *op, struct sval v)
+static int set_dyn(struct firing *x, const struct vxt_insn *op, struct script_value v)
 {
 	if (op->code == VXT_INSN_SET_SELF)
 		return vxt_sself_set(x, op->a, kept(x, v));
@@ -80,7 +80,7 @@ static int set_dyn(struct ectx *x, const struct vxt_insn *op, struct sval v)
 
 /* The event's request's req-> values (NULL: none), which only set_req and
  * open_req change while a program runs. */
-static inline const struct sdyn *req_values(const struct ectx *x)
+static inline const struct sdyn *req_values(const struct firing *x)
 {
 	return x->req ? x->req->v : NULL;
 }
@@ -97,7 +97,7 @@ static inline int64_t req_int(const struct sdyn *d, unsigned slot)
  * (@m: its record's word but the ordinal), else as any record is (the
  * window, the heap, the oldest tracked); nothing for an invalid or
  * inactive ID. */
-static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned clause,
+static inline int speculate(struct firing *x, int64_t id, uint64_t m, unsigned clause,
 			    unsigned probe)
 {
 	struct vxt_script *s = x->s;
@@ -126,7 +126,7 @@ static inline int speculate(struct ectx *x, int64_t id, uint64_t m, unsigned cla
 
 /* @a / @b (@mod: @a % @b) with D's rules: a division by zero is a
  * run-time error at @n and gives 0; INT64_MIN / -1 wraps. */
-static int64_t divide(struct ectx *x, const struct snode *n, int64_t a, int64_t b, bool mod)
+static int64_t divide(struct firing *x, const struct script_node *n, int64_t a, int64_t b, bool mod)
 {
 	if (b == 0) {
 		vxt_sruntime_error(x, n, "division by zero");
@@ -150,7 +150,7 @@ static inline int discard(struct vxt_script *s, int64_t id)
 #define CHECK() goto checked
 
 /* A label per op (computed goto), each op ending by dispatching the next. */
-int vxt_program_run(struct ectx *x, const struct vxt_program *p)
+int vxt_program_run(struct firing *x, const struct vxt_program *p)
 {
 	static const void *const dispatch[VXT_INSN_COUNT] = {
 #define VXT_INSN_LABEL(name, text, fmt) [VXT_INSN_##name] = &&do_##name,
@@ -158,7 +158,7 @@ int vxt_program_run(struct ectx *x, const struct vxt_program *p)
 #undef VXT_INSN_LABEL
 	};
 	struct vxt_script *s = x->s;
-	struct sval *regs = s->regs;
+	struct script_value *regs = s->regs;
 	const struct vxt_insn *op = p->ops, *end = p->ops;
 	const struct sdyn *reqv = req_values(x);
 	int rc = 0;
@@ -222,7 +222,7 @@ do_INT:
 	INT_OP(op->imm);
 	NEXT();
 do_STR:
-	R(op->dst) = (struct sval){ .type = SV_STR, .s = (const char *)(intptr_t)op->imm };
+	R(op->dst) = (struct script_value){ .type = SV_STR, .s = (const char *)(intptr_t)op->imm };
 	NEXT();
 do_FIELD:
 	R(op->dst) = vxt_sfield(x, (int)op->a);
@@ -243,7 +243,7 @@ do_THIS:
 	R(op->dst) = s->thisv[op->a].type ? s->thisv[op->a] : zero_value(op->b);
 	NEXT();
 do_SELF: {
-	const struct sval *v = vxt_sself_get(x, op->a);
+	const struct script_value *v = vxt_sself_get(x, op->a);
 
 	R(op->dst) = v ? *v : zero_value(op->b);
 	NEXT();

@@ -19,23 +19,23 @@ static inline int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
 }
 
 /* Element @keys[0..@nkeys) of associative array @var, its zero when absent. */
-struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,
+struct script_value vxt_vm_array_get(struct firing *x, unsigned var, const struct script_value *keys,
 			     unsigned nkeys);
 /* Set it to @v (0 deletes it, as D frees a dynamic variable). @return 0 or
  * -ENOMEM. */
-int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
-		     struct sval v);
+int vxt_vm_array_set(struct firing *x, unsigned var, const struct script_value *keys, unsigned nkeys,
+		     struct script_value v);
 
 /* trace(@v) and printf(@fmt, @args...) into the clause's text. */
-void vxt_vm_trace(struct ectx *x, const struct sval *v);
-void vxt_vm_printf(struct ectx *x, const struct sfmt *fmt, const struct sval *args);
+void vxt_vm_trace(struct firing *x, const struct script_value *v);
+void vxt_vm_printf(struct firing *x, const struct sfmt *fmt, const struct script_value *args);
 
 /* Aggregation statement @n (SN_AGGSET) with value @v, keyed by the values
  * @keys, or by the raw numbers @raw (vxt_vm_raw_field() and integers)
  * through its cache. @return 0 or -ENOMEM. */
-int vxt_vm_aggregate(struct ectx *x, const struct snode *n, const struct sval *keys,
+int vxt_vm_aggregate(struct firing *x, const struct script_node *n, const struct script_value *keys,
 		     int64_t v);
-int vxt_vm_aggregate_raw(struct ectx *x, const struct snode *n, const struct sval *raw,
+int vxt_vm_aggregate_raw(struct firing *x, const struct script_node *n, const struct script_value *raw,
 			 int64_t v);
 
 #endif

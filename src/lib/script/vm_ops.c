@@ -20,7 +20,7 @@
 
 /* ---- associative arrays ---- */
 
-static void array_key(struct skey *k, unsigned var, const struct sval *keys, unsigned nkeys)
+static void array_key(struct skey *k, unsigned var, const struct script_value *keys, unsigned nkeys)
 {
 	k->ns = var;
 	k->n = nkeys;
@@ -36,10 +36,10 @@ static inline struct stab *array_table(struct vxt_script *s, unsigned var)
 	return s->vars[var].local ? &s->ltab : &s->vtab;
 }
 
-struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *keys,
+struct script_value vxt_vm_array_get(struct firing *x, unsigned var, const struct script_value *keys,
 			     unsigned nkeys)
 {
-	struct sval zero = { .type = x->s->vars[var].type == SV_STR ? SV_STR : SV_INT, .s = "" };
+	struct script_value zero = { .type = x->s->vars[var].type == SV_STR ? SV_STR : SV_INT, .s = "" };
 	struct skey k;
 	struct sent *e;
 
@@ -47,11 +47,11 @@ struct sval vxt_vm_array_get(struct ectx *x, unsigned var, const struct sval *ke
 
 	array_key(&k, var, keys, nkeys);
 	e = vxt_stab_find(t, &k, vxt_stab_hash(&k));
-	return e ? *(struct sval *)vxt_sent_value(t, e) : zero;
+	return e ? *(struct script_value *)vxt_sent_value(t, e) : zero;
 }
 
-int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsigned nkeys,
-		     struct sval v)
+int vxt_vm_array_set(struct firing *x, unsigned var, const struct script_value *keys, unsigned nkeys,
+		     struct script_value v)
 {
 	struct vxt_script *s = x->s;
 	struct stab *t = array_table(s, var);
@@ -63,7 +63,7 @@ int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsi
 	array_key(&k, var, keys, nkeys);
 	h = vxt_stab_hash(&k);
 	e = vxt_stab_find(t, &k, h);
-	if (vxt_sval_frees(&v)) {	/* D: assigning 0 (a string: "") frees a dynamic variable */
+	if (vxt_value_frees(&v)) {	/* D: assigning 0 (a string: "") frees a dynamic variable */
 		if (e) {
 			vxt_stab_delete(t, e);
 			if (charged)
@@ -77,16 +77,16 @@ int vxt_vm_array_set(struct ectx *x, unsigned var, const struct sval *keys, unsi
 		if (vxt_sintern_key(s, &k) < 0 || !(e = vxt_stab_insert(t, &k, h)))
 			return -ENOMEM;
 	}
-	*(struct sval *)vxt_sent_value(t, e) = v;
+	*(struct script_value *)vxt_sent_value(t, e) = v;
 	return 0;
 }
 
 /* ---- text ---- */
 
-static void text_printf(struct ectx *x, const char *fmt, ...)
+static void text_printf(struct firing *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void text_printf(struct ectx *x, const char *fmt, ...)
+static void text_printf(struct firing *x, const char *fmt, ...)
 {
 	char buf[S_TEXT_MAX];
 	va_list ap;
@@ -100,7 +100,7 @@ static void text_printf(struct ectx *x, const char *fmt, ...)
 			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-void vxt_vm_trace(struct ectx *x, const struct sval *v)
+void vxt_vm_trace(struct firing *x, const struct script_value *v)
 {
 	char esc[S_TEXT_MAX];
 
@@ -110,14 +110,14 @@ void vxt_vm_trace(struct ectx *x, const struct sval *v)
 		text_printf(x, " %" PRId64, v->i);
 }
 
-void vxt_vm_printf(struct ectx *x, const struct sfmt *f, const struct sval *args)
+void vxt_vm_printf(struct firing *x, const struct sfmt *f, const struct script_value *args)
 {
 	char esc[S_TEXT_MAX];
 	unsigned argi = 0;
 
 	for (unsigned i = 0; i < f->n; i++) {
 		const struct sconv *c = &f->c[i];
-		const struct sval *v;
+		const struct script_value *v;
 
 		if (!c->conv) {
 			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, c->text, c->tlen);
@@ -153,7 +153,7 @@ static void mem_peak(struct vxt_script *s)
 		s->st.peak_mem_bytes = s->st.mem_bytes;
 }
 
-int vxt_vm_aggregate(struct ectx *x, const struct snode *n, const struct sval *keys,
+int vxt_vm_aggregate(struct firing *x, const struct script_node *n, const struct script_value *keys,
 		     int64_t v)
 {
 	struct vxt_script *s = x->s;
@@ -169,7 +169,7 @@ int vxt_vm_aggregate(struct ectx *x, const struct snode *n, const struct sval *k
 	return rc;
 }
 
-static uint64_t raw_hash(const struct sval *k, unsigned n)
+static uint64_t raw_hash(const struct script_value *k, unsigned n)
 {
 	uint64_t h = 0x84222325cbf29ce4ull;
 
@@ -184,7 +184,7 @@ static uint64_t raw_hash(const struct sval *k, unsigned n)
 
 /* a raw key looked for in the cache: @n values and their hash */
 struct rawkey {
-	const struct sval *k;
+	const struct script_value *k;
 	unsigned n;
 	uint64_t h;
 };
@@ -206,7 +206,7 @@ static bool cache_match(const struct sfastent *e, const struct rawkey *r)
 VXT_HASH_DEFINE(ftab, struct sfastent, const void *, struct rawkey, FAST_HASH, FAST_MATCH,
 		FAST_EMPTY)
 
-static struct sfastent *cache_find(const struct sfast *f, const struct sval *k, unsigned n,
+static struct sfastent *cache_find(const struct sfast *f, const struct script_value *k, unsigned n,
 				   uint64_t h)
 {
 	struct rawkey r = { k, n, h };
@@ -214,7 +214,7 @@ static struct sfastent *cache_find(const struct sfast *f, const struct sval *k, 
 	return ftab_get(f->e, f->cap, NULL, &r, (size_t)h);
 }
 
-static int cache_put(struct sfast *f, const struct sval *k, unsigned n, uint64_t h,
+static int cache_put(struct sfast *f, const struct script_value *k, unsigned n, uint64_t h,
 		     struct saggval *d)
 {
 	size_t i;
@@ -231,8 +231,8 @@ static int cache_put(struct sfast *f, const struct sval *k, unsigned n, uint64_t
 }
 
 /* A key not in the cache: the entry by the keys' values, then cached. */
-static __attribute__((noinline)) int raw_miss(struct ectx *x, const struct snode *n,
-					      const struct sval *raw, uint64_t h, int64_t v)
+static __attribute__((noinline)) int raw_miss(struct firing *x, const struct script_node *n,
+					      const struct script_value *raw, uint64_t h, int64_t v)
 {
 	struct vxt_script *s = x->s;
 	struct sfast *f = &s->fast[n->num];
@@ -251,7 +251,7 @@ static __attribute__((noinline)) int raw_miss(struct ectx *x, const struct snode
 	return rc;
 }
 
-int vxt_vm_aggregate_raw(struct ectx *x, const struct snode *n, const struct sval *raw,
+int vxt_vm_aggregate_raw(struct firing *x, const struct script_node *n, const struct script_value *raw,
 			 int64_t v)
 {
 	struct vxt_script *s = x->s;

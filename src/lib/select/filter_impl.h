@@ -100,7 +100,7 @@ void vxt_ftest_lower(struct ftest *t);
 
 struct vxt_script;
 struct vxt_program;
-struct ectx;
+struct firing;
 
 struct vxt_filter {
 	uint16_t entry;
@@ -112,7 +112,7 @@ struct vxt_filter {
 	 * their own (bound tables, time origin, registers, intervals) */
 	struct vxt_script *run;
 	struct vxt_program *prog[2];	/* `spec` false, true (the same without spec) */
-	struct ectx *x;		/* the firing the programs run for: ->ev set per event */
+	struct firing *x;		/* the firing the programs run for: ->ev set per event */
 	bool uses_iv;
 };
 

@@ -27,14 +27,14 @@
 struct lowering {
 	struct vxt_script *s;
 	const struct vxt_filter *f;
-	struct snode **done;	/* the node of each test, once made */
-	struct snode *yes, *no;
+	struct script_node **done;	/* the node of each test, once made */
+	struct script_node *yes, *no;
 	int spec;		/* -1: the keyed node; else the value of `spec` */
 };
 
-static struct snode *node(struct lowering *l, unsigned kind, unsigned type)
+static struct script_node *node(struct lowering *l, unsigned kind, unsigned type)
 {
-	struct snode *n = vxt_script_alloc(l->s, sizeof(*n));
+	struct script_node *n = vxt_script_alloc(l->s, sizeof(*n));
 
 	if (n) {
 		memset(n, 0, sizeof(*n));
@@ -44,10 +44,10 @@ static struct snode *node(struct lowering *l, unsigned kind, unsigned type)
 	return n;
 }
 
-static struct snode *pair(struct lowering *l, unsigned kind, int op, struct snode *a,
-			  struct snode *b)
+static struct script_node *pair(struct lowering *l, unsigned kind, int op, struct script_node *a,
+			  struct script_node *b)
 {
-	struct snode *n = a && b ? node(l, kind, SV_INT) : NULL;
+	struct script_node *n = a && b ? node(l, kind, SV_INT) : NULL;
 
 	if (n) {
 		n->op = op;
@@ -57,9 +57,9 @@ static struct snode *pair(struct lowering *l, unsigned kind, int op, struct snod
 	return n;
 }
 
-static struct snode *negate(struct lowering *l, struct snode *a)
+static struct script_node *negate(struct lowering *l, struct script_node *a)
 {
-	struct snode *n;
+	struct script_node *n;
 
 	if (a && a->kind == SN_UNARY && a->op == ST_NOT)
 		return a->a;	/* !!x as x: a bare `error` is the error field */
@@ -98,10 +98,10 @@ static int field_of(unsigned ff)
 
 /* Unsigned @fld < @val (@lt) or <= @val, @val past INT64_MAX (its bit
  * pattern in val->num): `fld >= 0 || fld <= val` in signed terms. */
-static struct snode *unsigned_le(struct lowering *l, struct snode *fld, struct snode *val,
+static struct script_node *unsigned_le(struct lowering *l, struct script_node *fld, struct script_node *val,
 				 bool lt)
 {
-	struct snode *zero = node(l, SN_NUM, SV_INT), *again = node(l, SN_FIELD, SV_INT);
+	struct script_node *zero = node(l, SN_NUM, SV_INT), *again = node(l, SN_FIELD, SV_INT);
 
 	if (!zero || !again)
 		return NULL;
@@ -111,16 +111,16 @@ static struct snode *unsigned_le(struct lowering *l, struct snode *fld, struct s
 }
 
 /* Test @t as a D node, NULL when it has none (or out of memory). */
-static struct snode *test_node(struct lowering *l, const struct ftest *t)
+static struct script_node *test_node(struct lowering *l, const struct ftest *t)
 {
 	int field = field_of(t->field);
 	bool name = t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST;
 	bool code = t->field == FF_OP || t->field == FF_PHASE;
 	unsigned op = t->op == FO_DEVCMP ? t->aux : t->op;
-	struct snode *fld, *val;
+	struct script_node *fld, *val;
 
 	if (t->field == FF_SPEC && t->op == FO_TRUE) {
-		struct snode *n = node(l, l->spec < 0 ? SN_KEYED : SN_NUM, SV_INT);
+		struct script_node *n = node(l, l->spec < 0 ? SN_KEYED : SN_NUM, SV_INT);
 
 		if (n && l->spec < 0)
 			n->idx = SK_ACTIVE;
@@ -167,10 +167,10 @@ static struct snode *test_node(struct lowering *l, const struct ftest *t)
 	}
 }
 
-static struct snode *lower_at(struct lowering *l, unsigned at, unsigned depth)
+static struct script_node *lower_at(struct lowering *l, unsigned at, unsigned depth)
 {
 	const struct ftest *t;
-	struct snode *test, *yes, *no, *n;
+	struct script_node *test, *yes, *no, *n;
 
 	if (at == FT_ACCEPT)
 		return l->yes;
@@ -207,15 +207,15 @@ static struct snode *lower_at(struct lowering *l, unsigned at, unsigned depth)
 	return n;
 }
 
-struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
+struct script_node *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
 {
 	return vxt_filter_lower_as(s, f, -1);
 }
 
-struct snode *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec)
+struct script_node *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec)
 {
 	struct lowering l = { .s = s, .f = f, .spec = spec };
-	struct snode *n = NULL;
+	struct script_node *n = NULL;
 
 	l.done = calloc(f->ntests + 1, sizeof(*l.done));
 	l.yes = node(&l, SN_NUM, SV_INT);
@@ -247,7 +247,7 @@ static bool name_cached(const struct ftest *t)
  * A name test is the cached name_match op, op and phase compare their
  * codes; the rest is the node as the script compiler compiles it. */
 static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
-			 struct snode *n, unsigned tt, unsigned ff, unsigned next, int64_t *to)
+			 struct script_node *n, unsigned tt, unsigned ff, unsigned next, int64_t *to)
 {
 	unsigned r = 0;
 
@@ -301,7 +301,7 @@ struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_fi
 	}
 	for (unsigned i = f->ntests; ok && i-- > 0;) {
 		const struct ftest *t = &f->tests[i];
-		struct snode *n = test_node(&l, t);
+		struct script_node *n = test_node(&l, t);
 
 		at[i] = vxt_cc_here(&c);
 		if (!n) {

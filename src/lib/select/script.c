@@ -95,8 +95,8 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 		for (unsigned i = 0; i < s->nvars; i++)
 			if (s->vars[i].scope == SN_ARRAY && s->vars[i].nkeys > maxkeys)
 				maxkeys = s->vars[i].nkeys;
-		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct sval));
-		vxt_stab_init(&s->ltab, maxkeys, sizeof(struct sval));
+		vxt_stab_init(&s->vtab, maxkeys, sizeof(struct script_value));
+		vxt_stab_init(&s->ltab, maxkeys, sizeof(struct script_value));
 	}
 	for (unsigned i = 0; i < s->nvars; i++) {
 		struct svar *v = &s->vars[i];

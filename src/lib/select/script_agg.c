@@ -483,7 +483,7 @@ void vxt_sagg_printa(const struct vxt_script *s, struct sagg *a, const struct sf
 						       sizeof(buf));
 				fputs(buf, out);
 			} else {
-				const struct sval *kv = ki < k.n ? &k.k[ki] : NULL;
+				const struct script_value *kv = ki < k.n ? &k.k[ki] : NULL;
 
 				ki++;
 				vxt_script_format_conv(c, kv && kv->type == SV_STR, kv ? kv->i : 0,

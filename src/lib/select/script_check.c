@@ -28,7 +28,7 @@ const char *vxt_check_type_name(int t)
 	return t == SV_STR ? "string" : t == SV_INT ? "int" : "void";
 }
 
-static int learn(struct checker *k, struct snode *target, int type, const struct snode *at)
+static int learn(struct checker *k, struct script_node *target, int type, const struct script_node *at)
 {
 	struct svar *v = &k->s->vars[target->idx];
 
@@ -47,13 +47,13 @@ static int learn(struct checker *k, struct snode *target, int type, const struct
 	return 0;
 }
 
-static bool is_lvalue(const struct snode *n)
+static bool is_lvalue(const struct script_node *n)
 {
 	return n->kind == SN_GLOBAL || n->kind == SN_THIS || n->kind == SN_SELF ||
 	       n->kind == SN_REQ || n->kind == SN_ARRAY;
 }
 
-static int check_var_read(struct checker *k, struct snode *n)
+static int check_var_read(struct checker *k, struct script_node *n)
 {
 	struct svar *v = &k->s->vars[n->idx];
 
@@ -70,7 +70,7 @@ static int check_var_read(struct checker *k, struct snode *n)
 	return 0;
 }
 
-static int check_keys(struct checker *k, struct snode *n)
+static int check_keys(struct checker *k, struct script_node *n)
 {
 	struct svar *v = &k->s->vars[n->idx];
 
@@ -90,9 +90,9 @@ static int check_keys(struct checker *k, struct snode *n)
 	return 0;
 }
 
-static int check_assign(struct checker *k, struct snode *n)
+static int check_assign(struct checker *k, struct script_node *n)
 {
-	struct snode *t = n->a;
+	struct script_node *t = n->a;
 
 	if (!is_lvalue(t))
 		return vxt_script_fail(k->s, k->err, t->line, t->col,
@@ -138,7 +138,7 @@ typed:
 
 /* A string compared with 0 (D's NULL, after a cast such as `(int)s == 0`)
  * is compared with "": an unset string variable reads "". */
-static void null_string(const struct snode *s, struct snode *z)
+static void null_string(const struct script_node *s, struct script_node *z)
 {
 	if (s->type == SV_STR && z->kind == SN_NUM && z->num == 0) {
 		z->kind = SN_STR;
@@ -147,7 +147,7 @@ static void null_string(const struct snode *s, struct snode *z)
 	}
 }
 
-int vxt_check_expr(struct checker *k, struct snode *n, bool stmt)
+int vxt_check_expr(struct checker *k, struct script_node *n, bool stmt)
 {
 	if (k->final && n->standin)	/* a name a block trace has no value for */
 		vxt_script_warn(k->s, n->standin);
@@ -195,7 +195,7 @@ int vxt_check_expr(struct checker *k, struct snode *n, bool stmt)
 	case SN_AGGSET:
 		return vxt_check_aggset(k, n);
 	case SN_COND:
-		if (stmt && vxt_snode_cond_action(n)) {	/* runs the operand it picks */
+		if (stmt && vxt_script_node_cond_action(n)) {	/* runs the operand it picks */
 			if (vxt_check_expr(k, n->a, false) < 0 || vxt_check_expr(k, n->b, true) < 0 ||
 			    vxt_check_expr(k, n->c, true) < 0)
 				return -EINVAL;
@@ -247,9 +247,9 @@ int vxt_check_expr(struct checker *k, struct snode *n, bool stmt)
 }
 
 /* Whether statement @st (and the operands a ?: of it may run) records. */
-static void note_records(struct sclause *c, const struct snode *st)
+static void note_records(struct sclause *c, const struct script_node *st)
 {
-	if (vxt_snode_cond_action(st)) {
+	if (vxt_script_node_cond_action(st)) {
 		note_records(c, st->b);
 		note_records(c, st->c);
 		return;
@@ -275,7 +275,7 @@ static int check_clause(struct checker *k, struct sclause *c)
 					       "predicate has no value");
 	}
 	for (unsigned i = 0; i < c->nstmts; i++) {
-		struct snode *st = c->stmts[i];
+		struct script_node *st = c->stmts[i];
 
 		if (vxt_check_expr(k, st, true) < 0)
 			return -EINVAL;

@@ -34,29 +34,29 @@ const char *vxt_check_type_name(int t);
 
 /* Check expression @n (a statement when @stmt) and set its type.
  * @return 0, or -EINVAL with the message in k->err. */
-int vxt_check_expr(struct checker *k, struct snode *n, bool stmt);
+int vxt_check_expr(struct checker *k, struct script_node *n, bool stmt);
 
 /* A call of a D function or action (SN_CALL). @return as vxt_check_expr(). */
-int vxt_check_call(struct checker *k, struct snode *n, bool stmt);
+int vxt_check_call(struct checker *k, struct script_node *n, bool stmt);
 
 /* An aggregation statement @name[keys] = fn(args) (SN_AGGSET). @return as
  * vxt_check_expr(). */
-int vxt_check_aggset(struct checker *k, struct snode *n);
+int vxt_check_aggset(struct checker *k, struct script_node *n);
 
 /* @n has exactly @want arguments. @return as vxt_check_expr(). */
-int vxt_check_proto(struct checker *k, const struct snode *n, unsigned want);
+int vxt_check_proto(struct checker *k, const struct script_node *n, unsigned want);
 
 /* Argument @i of @call is an integer. @return as vxt_check_expr(). */
-int vxt_check_want_int(struct checker *k, const struct snode *call, unsigned i);
+int vxt_check_want_int(struct checker *k, const struct script_node *call, unsigned i);
 
 /* Whether @n is an integer constant (a number or its negation), into @v. */
-bool vxt_check_is_const(const struct snode *n, int64_t *v);
+bool vxt_check_is_const(const struct script_node *n, int64_t *v);
 
 /* Whether @name is a D function or action that needs a live kernel or process. */
 bool vxt_check_not_here(const char *name);
 
 /* The rules of speculation for a statement of the clause that calls @fn
  * (DTrace's words). @return as vxt_check_expr(). */
-int vxt_check_rule(struct checker *k, const struct snode *n, int fn);
+int vxt_check_rule(struct checker *k, const struct script_node *n, int fn);
 
 #endif

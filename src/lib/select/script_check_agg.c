@@ -26,7 +26,7 @@ static bool llq_too_wide(const int64_t *v)
  * rather than 16: pid_t and processorid_t, an int constant, and C's usual
  * conversions over them (int op int is int; comparisons and logical
  * operators are int; a shift has its left operand's type). */
-static bool key_is_32(const struct snode *k)
+static bool key_is_32(const struct script_node *k)
 {
 	switch (k->kind) {
 	case SN_FIELD:
@@ -53,10 +53,10 @@ static bool key_is_32(const struct snode *k)
 	}
 }
 
-int vxt_check_aggset(struct checker *k, struct snode *n)
+int vxt_check_aggset(struct checker *k, struct script_node *n)
 {
 	struct sagg *a = &k->s->aggs[n->idx];
-	struct snode *f = n->a;
+	struct script_node *f = n->a;
 	int fn = f->idx;
 	/* lquantize's step is 1 when left out, as in D */
 	unsigned want = fn == FN_COUNT ? 0 : fn == FN_LQUANTIZE ? (f->nargs == 3 ? 3 : 4) :

@@ -17,7 +17,7 @@
 #include "select/script_check.h"
 
 /* The parsed format of printf or printa @n, kept for the run. */
-static int keep_format(struct checker *k, struct snode *n, const struct sconv *c, unsigned nc)
+static int keep_format(struct checker *k, struct script_node *n, const struct sconv *c, unsigned nc)
 {
 	if (!k->final)
 		return 0;
@@ -29,7 +29,7 @@ static int keep_format(struct checker *k, struct snode *n, const struct sconv *c
 	return 0;
 }
 
-int vxt_check_proto(struct checker *k, const struct snode *n, unsigned want)
+int vxt_check_proto(struct checker *k, const struct script_node *n, unsigned want)
 {
 	if (n->nargs != want)
 		return vxt_script_fail(k->s, k->err, n->line, n->col,
@@ -38,9 +38,9 @@ int vxt_check_proto(struct checker *k, const struct snode *n, unsigned want)
 	return 0;
 }
 
-int vxt_check_want_int(struct checker *k, const struct snode *call, unsigned i)
+int vxt_check_want_int(struct checker *k, const struct script_node *call, unsigned i)
 {
-	const struct snode *a = call->args[i];
+	const struct script_node *a = call->args[i];
 
 	if (k->final && a->type != SV_INT)
 		return vxt_script_fail(k->s, k->err, a->line, a->col,
@@ -50,9 +50,9 @@ int vxt_check_want_int(struct checker *k, const struct snode *call, unsigned i)
 	return 0;
 }
 
-static int want_agg(struct checker *k, const struct snode *call, unsigned i)
+static int want_agg(struct checker *k, const struct script_node *call, unsigned i)
 {
-	const struct snode *a = call->args[i];
+	const struct script_node *a = call->args[i];
 
 	if (a->kind != SN_AGG)
 		return vxt_script_fail(k->s, k->err, a->line, a->col,
@@ -65,7 +65,7 @@ static int want_agg(struct checker *k, const struct snode *call, unsigned i)
 	return 0;
 }
 
-bool vxt_check_is_const(const struct snode *n, int64_t *v)
+bool vxt_check_is_const(const struct script_node *n, int64_t *v)
 {
 	if (n->kind == SN_NUM) {
 		*v = n->num;
@@ -79,9 +79,9 @@ bool vxt_check_is_const(const struct snode *n, int64_t *v)
 }
 
 /* printf: the format into conversions, checked against the arguments. */
-static int check_printf(struct checker *k, struct snode *n)
+static int check_printf(struct checker *k, struct script_node *n)
 {
-	const struct snode *f = n->args[0];
+	const struct script_node *f = n->args[0];
 	struct sconv c[S_MAX_ARGS * 2 + 2];
 	unsigned nc = 0, argi = 1;
 
@@ -104,7 +104,7 @@ static int check_printf(struct checker *k, struct snode *n)
 					       "missing a corresponding value argument", argi,
 					       cv->spec);
 		if (k->final) {
-			const struct snode *a = n->args[argi];
+			const struct script_node *a = n->args[argi];
 			bool want_str = cv->conv == 's' || cv->conv == 'S';
 
 			if ((want_str && a->type != SV_STR) || (!want_str && a->type != SV_INT))
@@ -125,9 +125,9 @@ static int check_printf(struct checker *k, struct snode *n)
 }
 
 /* printa("format", @a ...): the format checked against the keys of each. */
-static int check_printa_format(struct checker *k, struct snode *n)
+static int check_printa_format(struct checker *k, struct script_node *n)
 {
-	const struct snode *f = n->args[0];
+	const struct script_node *f = n->args[0];
 	struct sconv c[S_MAX_ARGS * 2 + 2];
 	unsigned nc = 0;
 	int nval;
@@ -158,7 +158,7 @@ static int check_printa_format(struct checker *k, struct snode *n)
 }
 
 /* The rules of speculation for a statement that calls @fn (DTrace's words). */
-int vxt_check_rule(struct checker *k, const struct snode *n, int fn)
+int vxt_check_rule(struct checker *k, const struct script_node *n, int fn)
 {
 	unsigned *f = &k->flags;
 
@@ -233,7 +233,7 @@ bool vxt_check_not_here(const char *name)
 	return false;
 }
 
-int vxt_check_call(struct checker *k, struct snode *n, bool stmt)
+int vxt_check_call(struct checker *k, struct script_node *n, bool stmt)
 {
 	int fn = n->idx;
 

@@ -151,19 +151,19 @@ nomatch:
 
 static int stmt_list(struct sparser *p, struct sclause *c)
 {
-	struct snode **v = NULL;
+	struct script_node **v = NULL;
 	unsigned n = 0, cap = 0;
 	bool nothing = false;	/* statements that folded away: not an empty clause */
 
 	while (vxt_sp_peek(p)->type != ST_RBRACE) {
-		struct snode *st;
+		struct script_node *st;
 
 		if (vxt_sp_peek(p)->type == ST_SEMI) {
 			vxt_sp_take(p);
 			continue;
 		}
 		if (n == cap) {
-			struct snode **nv;
+			struct script_node **nv;
 
 			cap = cap ? 2 * cap : 8;
 			nv = vxt_script_alloc(p->s, cap * sizeof(*nv));

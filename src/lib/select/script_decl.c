@@ -18,13 +18,13 @@
 /* Inline constants: name -> its tree (a node list in parse order). */
 struct sinline {
 	const char *name;
-	struct snode *val;
+	struct script_node *val;
 	struct sinline *next;
 };
 
-static struct snode *copy_tree(struct sparser *p, const struct snode *n)
+static struct script_node *copy_tree(struct sparser *p, const struct script_node *n)
 {
-	struct snode *c;
+	struct script_node *c;
 
 	if (!n)
 		return NULL;
@@ -50,7 +50,7 @@ static struct snode *copy_tree(struct sparser *p, const struct snode *n)
 
 /* $N (an integer, or a string when not a number), $$N (a string); with
  * defaultargs, one not given reads 0 or "". */
-struct snode *vxt_sd_macro(struct sparser *p, const struct stoken *at)
+struct script_node *vxt_sd_macro(struct sparser *p, const struct stoken *at)
 {
 	const char *name = at->str;
 	bool str = name[1] == '$';
@@ -93,7 +93,7 @@ struct snode *vxt_sd_macro(struct sparser *p, const struct stoken *at)
 	}
 }
 
-bool vxt_sd_inline(struct sparser *p, const char *name, struct snode **out)
+bool vxt_sd_inline(struct sparser *p, const char *name, struct script_node **out)
 {
 	for (struct sinline *in = p->inlines; in; in = in->next)
 		if (!strcmp(in->name, name)) {
@@ -105,7 +105,7 @@ bool vxt_sd_inline(struct sparser *p, const char *name, struct snode **out)
 
 /* ---- constant folding ---- */
 
-bool vxt_sd_const(const struct snode *n, int64_t *v)
+bool vxt_sd_const(const struct script_node *n, int64_t *v)
 {
 	int64_t a, b;
 
@@ -171,7 +171,7 @@ bool vxt_sd_const(const struct snode *n, int64_t *v)
 }
 
 /* Whether @n holds an action (a call other than speculation()). */
-static bool has_action(const struct snode *n)
+static bool has_action(const struct script_node *n)
 {
 	if (!n)
 		return false;
@@ -180,9 +180,9 @@ static bool has_action(const struct snode *n)
 	return has_action(n->a) || has_action(n->b) || has_action(n->c);
 }
 
-int vxt_sd_statement(struct sparser *p, struct snode **st)
+int vxt_sd_statement(struct sparser *p, struct script_node **st)
 {
-	struct snode *n = *st;
+	struct script_node *n = *st;
 	int64_t c;
 
 	(void)p;
@@ -194,7 +194,7 @@ int vxt_sd_statement(struct sparser *p, struct snode **st)
 	return 0;
 }
 
-bool vxt_snode_cond_action(const struct snode *n)
+bool vxt_script_node_cond_action(const struct script_node *n)
 {
 	return n->kind == SN_COND && (has_action(n->b) || has_action(n->c));
 }

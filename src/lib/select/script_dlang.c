@@ -143,30 +143,30 @@ void vxt_script_warn(struct vxt_script *s, const char *what)
 
 /* ---- nodes ---- */
 
-static struct snode *lower_tree(struct sparser *p, const struct stoken *at,
+static struct script_node *lower_tree(struct sparser *p, const struct stoken *at,
 				const struct member *m);
 
-struct snode *vxt_sd_num(struct sparser *p, const struct stoken *at, int64_t v)
+struct script_node *vxt_sd_num(struct sparser *p, const struct stoken *at, int64_t v)
 {
-	struct snode *n = vxt_sp_node(p, SN_NUM, at);
+	struct script_node *n = vxt_sp_node(p, SN_NUM, at);
 
 	if (n)
 		n->num = v;
 	return n;
 }
 
-struct snode *vxt_sd_str(struct sparser *p, const struct stoken *at, const char *str)
+struct script_node *vxt_sd_str(struct sparser *p, const struct stoken *at, const char *str)
 {
-	struct snode *n = vxt_sp_node(p, SN_STR, at);
+	struct script_node *n = vxt_sp_node(p, SN_STR, at);
 
 	if (n)
 		n->str = str;	/* a constant, or the script's memory */
 	return n;
 }
 
-static struct snode *mk_field(struct sparser *p, const struct stoken *at, int f)
+static struct script_node *mk_field(struct sparser *p, const struct stoken *at, int f)
 {
-	struct snode *n = vxt_sp_node(p, SN_FIELD, at);
+	struct script_node *n = vxt_sp_node(p, SN_FIELD, at);
 
 	if (n) {
 		n->idx = f;
@@ -175,10 +175,10 @@ static struct snode *mk_field(struct sparser *p, const struct stoken *at, int f)
 	return n;
 }
 
-static struct snode *mk_bin(struct sparser *p, const struct stoken *at, enum snk kind, int op,
-			    struct snode *a, struct snode *b)
+static struct script_node *mk_bin(struct sparser *p, const struct stoken *at, enum snk kind, int op,
+			    struct script_node *a, struct script_node *b)
 {
-	struct snode *n = a && b ? vxt_sp_node(p, kind, at) : NULL;
+	struct script_node *n = a && b ? vxt_sp_node(p, kind, at) : NULL;
 
 	if (n) {
 		n->op = op;
@@ -188,10 +188,10 @@ static struct snode *mk_bin(struct sparser *p, const struct stoken *at, enum snk
 	return n;
 }
 
-static struct snode *mk_cond(struct sparser *p, const struct stoken *at, struct snode *c,
-			     struct snode *a, struct snode *b)
+static struct script_node *mk_cond(struct sparser *p, const struct stoken *at, struct script_node *c,
+			     struct script_node *a, struct script_node *b)
 {
-	struct snode *n = c && a && b ? vxt_sp_node(p, SN_COND, at) : NULL;
+	struct script_node *n = c && a && b ? vxt_sp_node(p, SN_COND, at) : NULL;
 
 	if (n) {
 		n->a = c;
@@ -202,23 +202,23 @@ static struct snode *mk_cond(struct sparser *p, const struct stoken *at, struct 
 }
 
 /* op == "@name" */
-static struct snode *op_is(struct sparser *p, const struct stoken *at, const char *name)
+static struct script_node *op_is(struct sparser *p, const struct stoken *at, const char *name)
 {
 	return mk_bin(p, at, SN_BINARY, ST_EQ, mk_field(p, at, SF_OP), vxt_sd_str(p, at, name));
 }
 
 /* The tree of member @m; a stand-in is marked on its node, for the load
  * warning when the node survives folding (script_check.c). */
-static struct snode *lower(struct sparser *p, const struct stoken *at, const struct member *m)
+static struct script_node *lower(struct sparser *p, const struct stoken *at, const struct member *m)
 {
-	struct snode *n = lower_tree(p, at, m);
+	struct script_node *n = lower_tree(p, at, m);
 
 	if (n)
 		n->standin = m->standin;
 	return n;
 }
 
-static struct snode *lower_tree(struct sparser *p, const struct stoken *at,
+static struct script_node *lower_tree(struct sparser *p, const struct stoken *at,
 				const struct member *m)
 {
 	const struct stoken *t = at;
@@ -293,7 +293,7 @@ static const char *arrow_member(struct sparser *p, const char *what)
 }
 
 /* args[N]->member */
-static struct snode *args_member(struct sparser *p, const struct stoken *at)
+static struct script_node *args_member(struct sparser *p, const struct stoken *at)
 {
 	static const char *const types[] = { "bufinfo_t", "devinfo_t", "fileinfo_t" };
 	static const struct member *const tabs[] = { bufinfo, devinfo, fileinfo };
@@ -337,12 +337,12 @@ static struct snode *args_member(struct sparser *p, const struct stoken *at)
 	return lower(p, at, m);
 }
 
-struct snode *vxt_sd_ident(struct sparser *p, const struct stoken *at, bool *handled)
+struct script_node *vxt_sd_ident(struct sparser *p, const struct stoken *at, bool *handled)
 {
 	const char *name = at->str;
 	const struct member *m;
 	struct stoken *t = vxt_sp_peek(p);
-	struct snode *n;
+	struct script_node *n;
 
 	*handled = true;
 	if (vxt_sd_inline(p, name, &n))

@@ -25,7 +25,7 @@
 
 static int64_t self_size(const struct vxt_script *s)
 {
-	return (int64_t)(sizeof(struct sdyn) + s->nself * sizeof(struct sval) +
+	return (int64_t)(sizeof(struct sdyn) + s->nself * sizeof(struct script_value) +
 			 2 * sizeof(struct ient));
 }
 
@@ -37,7 +37,7 @@ static struct sdyn *dyn_new(struct sdyn **fl, unsigned n)
 	struct sdyn *d = *fl;
 
 	if (!d)
-		return calloc(1, sizeof(struct sdyn) + n * sizeof(struct sval));
+		return calloc(1, sizeof(struct sdyn) + n * sizeof(struct script_value));
 	*fl = d->next;
 	d->nset = 0;
 	d->next = NULL;
@@ -66,7 +66,7 @@ static void dyn_free_list(struct sdyn *d)
 	}
 }
 
-static struct sdyn *self_of(struct ectx *x)
+static struct sdyn *self_of(struct firing *x)
 {
 	if (!x->self_known) {
 		struct ient *e = x->ev ? vxt_itab_find(&x->s->selfs, x->ev->pid, 0) : NULL;
@@ -79,7 +79,7 @@ static struct sdyn *self_of(struct ectx *x)
 
 /* Value @v (@zero: a zero, which unsets) into @slot of @d.
  * @return true when @d then holds no value (the caller frees it). */
-static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool zero)
+static inline bool slot_store(struct sdyn *d, unsigned slot, struct script_value v, bool zero)
 {
 	if (zero) {
 		if (d->v[slot].type) {
@@ -95,10 +95,10 @@ static inline bool slot_store(struct sdyn *d, unsigned slot, struct sval v, bool
 	return false;
 }
 
-int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
+int vxt_sreq_set(struct firing *x, unsigned slot, struct script_value v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = vxt_sval_frees(&v);
+	bool zero = vxt_value_frees(&v);
 	struct sdyn *d;
 
 	if (!x->req)
@@ -120,10 +120,10 @@ int vxt_sreq_set(struct ectx *x, unsigned slot, struct sval v)
 }
 
 /* The self-> variable in slot @slot of the event's process := @v. */
-static int self_set(struct ectx *x, unsigned slot, struct sval v)
+static int self_set(struct firing *x, unsigned slot, struct script_value v)
 {
 	struct vxt_script *s = x->s;
-	bool zero = vxt_sval_frees(&v);
+	bool zero = vxt_value_frees(&v);
 	struct sdyn *d;
 
 	if (!x->ev)
@@ -148,14 +148,14 @@ static int self_set(struct ectx *x, unsigned slot, struct sval v)
 	return 0;
 }
 
-struct sval *vxt_sself_get(struct ectx *x, unsigned slot)
+struct script_value *vxt_sself_get(struct firing *x, unsigned slot)
 {
 	struct sdyn *d = self_of(x);
 
 	return d && d->v[slot].type ? &d->v[slot] : NULL;
 }
 
-int vxt_sself_set(struct ectx *x, unsigned slot, struct sval v)
+int vxt_sself_set(struct firing *x, unsigned slot, struct script_value v)
 {
 	return self_set(x, slot, v);
 }

@@ -96,10 +96,10 @@ const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id)
 	return o ? o->name : "";
 }
 
-struct sval vxt_sfield(const struct ectx *x, int f)
+struct script_value vxt_sfield(const struct firing *x, int f)
 {
 	const struct vxt_event *ev = x->ev;
-	struct sval v = { .type = SV_INT };
+	struct script_value v = { .type = SV_INT };
 	const struct vxt_object *o;
 
 	if (f == SF_PROBEPROV || f == SF_PROBEMOD || f == SF_PROBEFUNC) {
@@ -178,7 +178,7 @@ struct sval vxt_sfield(const struct ectx *x, int f)
 
 /* ---- run-time errors ---- */
 
-void vxt_sruntime_error(struct ectx *x, const struct snode *at, const char *what)
+void vxt_sruntime_error(struct firing *x, const struct script_node *at, const char *what)
 {
 	struct vxt_script *s = x->s;
 

@@ -37,7 +37,7 @@ static unsigned field_bits(int f)
 }
 
 /* The fields under @n; VXT_FIELD_ALL for what this file does not know. */
-static unsigned node_fields(const struct snode *n, unsigned depth)
+static unsigned node_fields(const struct script_node *n, unsigned depth)
 {
 	unsigned f = 0;
 

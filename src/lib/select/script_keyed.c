@@ -123,7 +123,7 @@ static struct skent *key_insert(struct skeyed *ky, uint64_t a, uint64_t b)
 
 /* ---- the actions' ops ---- */
 
-int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
+int vxt_skeyed_speculation(struct firing *x, unsigned clause)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
@@ -154,7 +154,7 @@ int vxt_skeyed_speculation(struct ectx *x, unsigned clause)
 /* Where the clause's record goes: into the key's buffer, or straight out
  * while the key follows a commit; nowhere when the event is taken already
  * or the key has no speculation (speculate(0) is harmless). */
-void vxt_skeyed_speculate(struct ectx *x)
+void vxt_skeyed_speculate(struct firing *x)
 {
 	struct skent *k = x->key;
 
@@ -174,7 +174,7 @@ void vxt_skeyed_speculate(struct ectx *x)
 	x->target = k->id;
 }
 
-int vxt_skeyed_finish(struct ectx *x, unsigned clause, bool commit)
+int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit)
 {
 	const struct skclause *c = &x->s->keyed->cl[clause];
 	struct skent *k = x->key;
@@ -215,7 +215,7 @@ enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
 	return s->keyed->key;
 }
 
-unsigned vxt_skeyed_op(const struct snode *step)
+unsigned vxt_skeyed_op(const struct script_node *step)
 {
 	switch (step->idx) {
 	case VXT_ACT_SPECULATION: return VXT_INSN_KEYED_SPECULATION;
@@ -226,12 +226,12 @@ unsigned vxt_skeyed_op(const struct snode *step)
 	}
 }
 
-int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct snode *n)
+int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct script_node *n)
 {
 	return s->keyed->cl[n->num].pred_spec;
 }
 
-bool vxt_skeyed_pred(struct ectx *x, unsigned clause)
+bool vxt_skeyed_pred(struct firing *x, unsigned clause)
 {
 	const struct skclause *c = &x->s->keyed->cl[clause];
 	struct vxt_filter_ctx ctx;
@@ -243,7 +243,7 @@ bool vxt_skeyed_pred(struct ectx *x, unsigned clause)
 
 /* ---- per event ---- */
 
-void vxt_skeyed_begin(struct ectx *x)
+void vxt_skeyed_begin(struct firing *x)
 {
 	struct skeyed *ky = x->s->keyed;
 	struct ient *e;
@@ -284,7 +284,7 @@ static void sweep(struct vxt_script *s)
 	}
 }
 
-void vxt_skeyed_end(struct ectx *x)
+void vxt_skeyed_end(struct firing *x)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
@@ -346,10 +346,10 @@ static unsigned probes_of(unsigned mask)
 	return p;
 }
 
-static struct snode *step(struct vxt_script *s, int what, unsigned clause, unsigned line,
+static struct script_node *step(struct vxt_script *s, int what, unsigned clause, unsigned line,
 			  unsigned col)
 {
-	struct snode *n = vxt_script_alloc(s, sizeof(*n));
+	struct script_node *n = vxt_script_alloc(s, sizeof(*n));
 
 	if (!n)
 		return NULL;

@@ -159,16 +159,16 @@ static int agg_slot(struct sparser *p, const char *name, unsigned line, unsigned
 	return v < 0 ? -1 : v;
 }
 
-struct snode *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken *at)
+struct script_node *vxt_sp_node(struct sparser *p, enum snk kind, const struct stoken *at)
 {
-	return vxt_snode_new(p->s, &p->rc, kind, at->line, at->col);
+	return vxt_script_node_new(p->s, &p->rc, kind, at->line, at->col);
 }
 
 /* ---- expressions ---- */
 
-static struct snode *assign_expr(struct sparser *p);
-static struct snode *unary(struct sparser *p);
-static struct snode *postfix(struct sparser *p);
+static struct script_node *assign_expr(struct sparser *p);
+static struct script_node *unary(struct sparser *p);
+static struct script_node *postfix(struct sparser *p);
 
 /* The shared expression levels (expr.c) over this parser. */
 static struct stoken *x_peek(void *p)
@@ -186,7 +186,7 @@ static int x_expect(void *p, enum stok type)
 	return vxt_sp_expect(p, type);
 }
 
-static struct snode *x_operand(void *p)
+static struct script_node *x_operand(void *p)
 {
 	return postfix(p);
 }
@@ -200,11 +200,11 @@ static int x_fail(void *v, unsigned line, unsigned col, const char *msg)
 
 /* An argument: an expression, or a bare @aggregation (printa(@a),
  * clear(@a) ...). */
-static struct snode *x_arg(void *v)
+static struct script_node *x_arg(void *v)
 {
 	struct sparser *p = v;
 	struct stoken *t = vxt_sp_peek(p);
-	struct snode *a;
+	struct script_node *a;
 
 	if (t->type != ST_AGG)
 		return assign_expr(p);
@@ -229,9 +229,9 @@ static struct xparse xparse(struct sparser *p)
 	};
 }
 
-static int arg_list(struct sparser *p, enum stok close, struct snode ***out, unsigned *n)
+static int arg_list(struct sparser *p, enum stok close, struct script_node ***out, unsigned *n)
 {
-	struct snode *v[S_MAX_ARGS];
+	struct script_node *v[S_MAX_ARGS];
 	struct xparse x = xparse(p);
 
 	if (vxt_x_args(&x, close, v, n) < 0)
@@ -245,10 +245,10 @@ static int arg_list(struct sparser *p, enum stok close, struct snode ***out, uns
 
 /* self->x[k, ...] (and this->x[...], req->x[...]): an associative array
  * named "self->x" whose first key is the owner (the pid; the I/O's arg0). */
-static struct snode *scoped_array(struct sparser *p, enum snk k, const char *name,
+static struct script_node *scoped_array(struct sparser *p, enum snk k, const char *name,
 				  const struct stoken *at)
 {
-	struct snode *n = vxt_sp_node(p, SN_ARRAY, at), *owner, **keys;
+	struct script_node *n = vxt_sp_node(p, SN_ARRAY, at), *owner, **keys;
 	unsigned nk;
 
 	if (!n)
@@ -280,9 +280,9 @@ static struct snode *scoped_array(struct sparser *p, enum snk k, const char *nam
 }
 
 /* An expression up to its ')' (taken), past a '(': a '/' in it divides. */
-static struct snode *paren_expr(struct sparser *p)
+static struct script_node *paren_expr(struct sparser *p)
 {
-	struct snode *n;
+	struct script_node *n;
 
 	p->parens++;
 	n = vxt_sp_expr(p);
@@ -292,11 +292,11 @@ static struct snode *paren_expr(struct sparser *p)
 	return n;
 }
 
-static struct snode *primary(struct sparser *p)
+static struct script_node *primary(struct sparser *p)
 {
 	struct stoken *t = vxt_sp_peek(p);
 	struct stoken at = *t;
-	struct snode *n;
+	struct script_node *n;
 
 	switch (t->type) {
 	case ST_NUM:
@@ -419,9 +419,9 @@ static struct snode *primary(struct sparser *p)
 	return n->idx < 0 ? NULL : n;
 }
 
-static struct snode *postfix(struct sparser *p)
+static struct script_node *postfix(struct sparser *p)
 {
-	struct snode *n = primary(p), *m;
+	struct script_node *n = primary(p), *m;
 	struct stoken *t;
 
 	if (!n)
@@ -439,30 +439,30 @@ static struct snode *postfix(struct sparser *p)
 	return m;
 }
 
-static struct snode *unary(struct sparser *p)
+static struct script_node *unary(struct sparser *p)
 {
 	struct xparse x = xparse(p);
 
 	return vxt_x_unary(&x);
 }
 
-static struct snode *assign_expr(struct sparser *p)
+static struct script_node *assign_expr(struct sparser *p)
 {
 	struct xparse x = xparse(p);
 
 	return vxt_x_assign(&x);
 }
 
-struct snode *vxt_sp_expr(struct sparser *p)
+struct script_node *vxt_sp_expr(struct sparser *p)
 {
 	return assign_expr(p);
 }
 
 /* @name[keys] = func(args) */
-struct snode *vxt_sp_agg_stmt(struct sparser *p)
+struct script_node *vxt_sp_agg_stmt(struct sparser *p)
 {
 	struct stoken at = *vxt_sp_peek(p);
-	struct snode *n = vxt_sp_node(p, SN_AGGSET, &at), *f;
+	struct script_node *n = vxt_sp_node(p, SN_AGGSET, &at), *f;
 
 	if (!n)
 		return NULL;

@@ -298,7 +298,7 @@ static int text_room(struct sspec *b, size_t len)
 }
 
 /* The record's word (SREC_*). */
-static inline uint64_t rec_meta(const struct ectx *x, size_t len)
+static inline uint64_t rec_meta(const struct firing *x, size_t len)
 {
 	uint64_t m = x->cl->rec_bits | (uint64_t)probe_bit(x->probe) << SREC_PROBE_SHIFT;
 
@@ -307,7 +307,7 @@ static inline uint64_t rec_meta(const struct ectx *x, size_t len)
 	return len ? m | SREC_HAS_TEXT : m;
 }
 
-int vxt_sspec_record(struct ectx *x)
+int vxt_sspec_record(struct firing *x)
 {
 	struct vxt_script *s = x->s;
 	struct srec *r;

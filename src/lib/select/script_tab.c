@@ -32,7 +32,7 @@ uint64_t vxt_stab_hash(const struct skey *k)
 	uint64_t h = mix(k->ns * 0x9e3779b97f4a7c15ull + k->n);
 
 	for (uint32_t i = 0; i < k->n; i++) {
-		const struct sval *v = &k->k[i];
+		const struct script_value *v = &k->k[i];
 
 		if (v->type == SV_STR) {
 			for (const unsigned char *p = (const unsigned char *)v->s; *p; p++)
@@ -45,7 +45,7 @@ uint64_t vxt_stab_hash(const struct skey *k)
 	return h ? h : 1;
 }
 
-bool vxt_sval_eq(const struct sval *a, const struct sval *b)
+bool vxt_value_eq(const struct script_value *a, const struct script_value *b)
 {
 	if ((a->type == SV_STR) != (b->type == SV_STR))
 		return false;
@@ -95,7 +95,7 @@ static bool key_eq(const struct sent *e, const struct skey *k)
 	if (e->ns != k->ns || e->n != k->n)
 		return false;
 	for (uint32_t i = 0; i < k->n; i++) {
-		const struct sval *v = &k->k[i];
+		const struct script_value *v = &k->k[i];
 		bool str = e->strs >> i & 1;
 
 		if (str != (v->type == SV_STR))
@@ -111,7 +111,7 @@ void vxt_sent_key(const struct sent *e, struct skey *k)
 	k->ns = e->ns;
 	k->n = e->n;
 	for (uint32_t i = 0; i < e->n; i++) {
-		struct sval *v = &k->k[i];
+		struct script_value *v = &k->k[i];
 
 		if (e->strs >> i & 1) {
 			v->type = SV_STR;

@@ -26,11 +26,11 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
 
 /* Filter @f as a D predicate's tree in @s (filter_lower.c), NULL when one
  * of its tests has no D node of the same meaning (or out of memory). */
-struct snode;
-struct snode *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
+struct script_node;
+struct script_node *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
 /* As vxt_filter_lower(), `spec` read as the constant @spec (0 or 1) when
  * @spec >= 0. */
-struct snode *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec);
+struct script_node *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec);
 /* Filter @f's jump table compiled test by test into a program of @s (its
  * nodes allocated in @s), `spec` read as the constant @spec: run by
  * vxt_program_run(), it returns 1 when @f accepts the event, else 0
