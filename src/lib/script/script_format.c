@@ -153,7 +153,19 @@ void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const
 		break;
 	}
 	case 'c':
-		snprintf(buf, size, c->spec, (int)i);
+		if ((unsigned char)i) {
+			snprintf(buf, size, c->spec, (int)i);
+		} else {
+			/* a NUL byte cannot stand in a line of text: its field's
+			 * blanks alone, as %s of "" */
+			char sp[sizeof(c->spec)];
+			size_t n = strlen(c->spec);
+
+			memcpy(sp, c->spec, n + 1);
+			if (n)
+				sp[n - 1] = 's';
+			snprintf(buf, size, sp, "");
+		}
 		break;
 	default:
 		snprintf(buf, size, c->spec, (long long)i);

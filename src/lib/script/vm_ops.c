@@ -124,7 +124,8 @@ void vxt_vm_printf(struct firing *x, const struct sfmt *f, const struct script_v
 			continue;
 		}
 		v = &args[argi++];
-		if (c->conv == 'S' || c->conv == 'Y') {	/* D's own: formatted first */
+		/* D's own, and a %c of a NUL byte (its blanks): formatted first */
+		if (c->conv == 'S' || c->conv == 'Y' || (c->conv == 'c' && !(unsigned char)v->i)) {
 			char buf[1024];
 
 			vxt_script_format_conv(c, v->type == SV_STR, v->i, v->s, buf, sizeof(buf));
