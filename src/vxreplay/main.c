@@ -596,6 +596,18 @@ static void raise_nofile(void)
 	}
 }
 
+/* The end of an --explain: @rc of the listing, then stdout flushed. */
+static int explain_written(int rc)
+{
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
+		return 1;
+	}
+	return 0;
+}
+
 /* --explain --profile NAME: its speculation's programs on stdout. */
 static int explain_profile(const struct options *o)
 {
@@ -613,13 +625,7 @@ static int explain_profile(const struct options *o)
 		fprintf(stderr, "vxreplay: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = -1;
-	if (rc) {
-		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
-		return 1;
-	}
-	return 0;
+	return explain_written(rc);
 }
 
 /* --explain --filter EXPR: its program and what the kernel tests of it. */
@@ -635,13 +641,7 @@ static int explain_filter(const struct options *o)
 	}
 	rc = vxt_filter_explain(f, stdout);
 	vxt_filter_free(f);
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = -1;
-	if (rc) {
-		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
-		return 1;
-	}
-	return 0;
+	return explain_written(rc);
 }
 
 /* --explain --script NAME: the script's programs on stdout. */
@@ -666,13 +666,7 @@ static int run_explain(const struct options *o)
 	}
 	rc = vxt_script_explain(s, stdout);
 	vxt_script_free(s);
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = -1;
-	if (rc) {
-		fprintf(stderr, "vxreplay: --explain: cannot write the listing\n");
-		return 1;
-	}
-	return 0;
+	return explain_written(rc);
 }
 
 static int run(int argc, char **argv)
