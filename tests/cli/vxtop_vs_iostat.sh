@@ -12,14 +12,17 @@
 #   the jiffies elapsed, vxtop by its clock) and an I/O in flight at the
 #   first or last boundary.
 # - r_await and w_await, weighted by r/s and w/s (the mean request time of
-#   the run), and aqu-sz summed: within 10% plus 0.01 (ms, requests). The
-#   block layer times a request from its allocation (blk_account_io_start),
-#   the tracepoints from its issue: the moment between the two, and the
-#   interval lengths above, are in one and not the other: the shorter the
-#   await (a busy machine's loop device), the larger their share.
-# - %util summed: within 10% plus 5 points. iostat's busy time is the block
-#   layer's io_ticks, advanced in jiffies at each start and end, against
-#   vxtop's exact time with an I/O in flight; and the boundaries again.
+#   the run), aqu-sz summed and %util summed: vxtop times a request from its
+#   issue to its completion (block_rq_issue, block_rq_complete, as
+#   biolatency does), the block layer from its allocation to its end
+#   (blk_account_io_start, blk_account_io_done: /proc/diskstats). The first
+#   window lies inside the second, so vxtop's figures are at most iostat's
+#   (plus 3% and 0.01 ms, 0.01 requests or 5 points for the intervals'
+#   boundaries and iostat's jiffies), and at least 70% of them: what lies
+#   between allocation and issue is the time a request waits in the plug
+#   list and the dispatch queue, 6 to 15% of a loop device's await in the
+#   runs measured (the shorter the await, the larger its share). A figure
+#   counted twice, or an interval too long or too short, falls outside.
 # On the tracefs source, then on the ebpf source when it can run here.
 # Under the sanitizers (VXT_SAN) the counts are held, the timing printed.
 . "$VXT_TOP/tests/lib.sh"
@@ -78,19 +81,21 @@ V["r_await"] = tsum(vx, "r_await_ms", "r_s") / V["r"]
 V["w_await"] = tsum(vx, "w_await_ms", "w_s") / V["w"]
 I["r_await"] = tsum(io, "r_await", "r/s") / I["r"]
 I["w_await"] = tsum(io, "w_await", "w/s") / I["w"]
-tol = {"r": (0.01, 20), "w": (0.01, 20), "r_await": (0.10, 0.01), "w_await": (0.10, 0.01),
-       "aqu": (0.10, 0.01), "util": (0.10, 5)}
+# (lowest share, highest share, absolute slack) of iostat's figure
+tol = {"r": (0.99, 1.01, 20), "w": (0.99, 1.01, 20),
+       "r_await": (0.70, 1.03, 0.01), "w_await": (0.70, 1.03, 0.01),
+       "aqu": (0.70, 1.03, 0.01), "util": (0.70, 1.03, 5)}
 lost = max(json.loads(l).get("lost_total", 0) for l in open(top))
 print("%s: fio %d reads %d writes, vxtop %d events lost" %
       (src, job["read"]["total_ios"], job["write"]["total_ios"], lost))
-for k, (rel, ab) in tol.items():
-    ok = abs(V[k] - I[k]) <= rel * I[k] + ab
+for k, (lo, hi, ab) in tol.items():
+    ok = lo * I[k] - ab <= V[k] <= hi * I[k] + ab
     # a sanitizer build's vxtop beside two heavy jobs keeps its counts, not
     # its timing (one run: util 465 against iostat's 526): the timing is
     # held in the plain build's run only
     held = ok or (san and k in ("r_await", "w_await", "aqu", "util"))
-    print("%s: %s %s: vxtop %.3f iostat %.3f (within %g%% + %g)%s" %
-          ("ok" if held else "FAIL", src, k, V[k], I[k], rel * 100, ab,
+    print("%s: %s %s: vxtop %.3f iostat %.3f (from %g%% - %g to %g%% + %g)%s" %
+          ("ok" if held else "FAIL", src, k, V[k], I[k], lo * 100, ab, hi * 100, ab,
            "" if ok else " (timing, not held under the sanitizers)" if held else ""))
 PY
 }
