@@ -138,14 +138,13 @@ static void statement(struct compiler *c, const struct script_node *n)
 	c->next_reg = saved;
 }
 
-/* Whether @cl is a profile's clause: script_keyed.c's actions (its
- * predicate D's lowered from the filter, `spec` alone, or the filter's). */
+/* Whether @cl is a profile's clause: script_keyed.c's actions. */
 static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 {
 	if (!s->keyed)
 		return false;
 	for (unsigned i = 0; i < cl->nstmts; i++)
-		if (cl->stmts[i]->kind != SN_KEYED || cl->stmts[i]->idx == 0)
+		if (cl->stmts[i]->kind != SN_KEYED)
 			return false;
 	return true;
 }
@@ -155,16 +154,8 @@ static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
 {
 	const struct sclause *cl = &c->s->cl[idx];
 
-	if (cl->pred && cl->pred->kind != SN_KEYED) {
-		vxt_cc_test(c, cl->pred, false, end);
-	} else if (cl->pred) {
-		int spec = vxt_skeyed_pred_spec(c->s, cl->pred);
-
-		if (spec >= 0)
-			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, (uint32_t)spec, end);
-		else
-			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, idx, 0, 0);
-	}
+	if (vxt_skeyed_compile_pred(c, idx, end) < 0)
+		c->rc = -ENOMEM;
 	for (unsigned i = 0; i < cl->nstmts; i++)
 		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }

@@ -124,9 +124,6 @@ int vxt_filter_make_programs(struct vxt_filter *f);
  * them. */
 int vxt_program_kfilter(const struct vxt_program *p, struct vxt_kfilter *k);
 
-/* 1 when @f is exactly `spec`, 0 when exactly `!spec`, else -1 (lets the
- * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */
-int vxt_filter_spec_only(const struct vxt_filter *f);
 
 
 #endif

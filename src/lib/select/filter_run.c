@@ -139,19 +139,6 @@ bool vxt_filter_uses_intervals(const struct vxt_filter *f)
 	return false;
 }
 
-int vxt_filter_spec_only(const struct vxt_filter *f)
-{
-	const struct ftest *t = f->tests;
-
-	if (f->ntests != 1 || f->entry != 0 || t->field != FF_SPEC)
-		return -1;
-	if (t->t == FT_ACCEPT && t->f == FT_REJECT)
-		return 1;
-	if (t->t == FT_REJECT && t->f == FT_ACCEPT)
-		return 0;
-	return -1;
-}
-
 bool vxt_filter_is_true(const struct vxt_filter *f)
 {
 	return f->entry == FT_ACCEPT;

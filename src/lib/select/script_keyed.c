@@ -3,10 +3,10 @@
  * A YAML profile's `speculation:` clauses and its `context:` shorthand
  * (formats/profile.md, spec.h) become clauses of a script: the probes map to
  * io::: probes (`any` also fires for the phases D has no probe for), a
- * predicate is its filter expression lowered to D's (filter_lower.c), and
- * each action an op of its own (keyed_speculation, keyed_speculate,
- * keyed_commit, keyed_discard, keyed_trace) that the ops run through the
- * functions here. A profile's speculation belongs to a key (object, pid,
+ * predicate is its filter's table compiled inline into the clause's ops
+ * (filter_lower.c), and each action an op of its own (keyed_speculation,
+ * keyed_speculate, keyed_commit, keyed_discard, keyed_trace) that the ops
+ * run through the functions here. A profile's speculation belongs to a key (object, pid,
  * both, or the request's object, sector and size): the ops find the
  * event's key in a table of keys, so `spec` in a predicate is "this key has
  * an active speculation", `speculation` opens one for the key, `speculate`
@@ -25,17 +25,15 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
+#include "script/compile_impl.h"
 #include "script/program.h"
 #include "script/script_impl.h"
 #include "select/spec_impl.h"
 
 #define SWEEP_EVERY	4096	/* close emptied windows this often (events) */
 
-enum { K_PRED = 0 };	/* else an enum vxt_spec_action */
-
 struct skclause {
 	struct vxt_filter *pred;	/* NULL = none */
-	int pred_spec;			/* pred is `spec` (1), `!spec` (0), or other (-1) */
 	bool windowed;
 	uint64_t window_ns, follow_ns;
 	uint32_t window_events, follow_events;
@@ -226,19 +224,11 @@ unsigned vxt_skeyed_op(const struct script_node *step)
 	}
 }
 
-int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct script_node *n)
+int vxt_skeyed_compile_pred(struct compiler *c, unsigned clause, int64_t *reject)
 {
-	return s->keyed->cl[n->num].pred_spec;
-}
+	const struct vxt_filter *f = c->s->keyed->cl[clause].pred;
 
-bool vxt_skeyed_pred(struct firing *x, unsigned clause)
-{
-	const struct skclause *c = &x->s->keyed->cl[clause];
-	struct vxt_filter_ctx ctx;
-
-	ctx.spec = key_active(x->s, x->key);
-	ctx.iv = x->s->pp ? &x->s->iv : NULL;
-	return vxt_filter_eval(c->pred, x->ev, &ctx);
+	return f ? vxt_filter_emit(c, f, -1, reject) : 0;
 }
 
 /* ---- per event ---- */
@@ -296,13 +286,6 @@ void vxt_skeyed_end(struct firing *x)
 		sweep(s);
 		ky->last_sweep = x->ordinal + 1;
 	}
-}
-
-void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns)
-{
-	for (unsigned i = 0; i < s->keyed->ncl; i++)
-		if (s->keyed->cl[i].pred)
-			vxt_filter_set_time_base(s->keyed->cl[i].pred, base_ns);
 }
 
 void vxt_skeyed_free(struct vxt_script *s)
@@ -381,19 +364,12 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 	rc = vxt_spec_compile_pred(c, i, objs, strs, &kc->pred, err);
 	if (rc < 0)
 		return rc;
-	kc->pred_spec = kc->pred ? vxt_filter_spec_only(kc->pred) : -1;
 	if (kc->pred && vxt_filter_uses_intervals(kc->pred))
 		s->uses_iv = true;	/* the run pairs the phases (phasepair.h) */
 	cl->probes = probes_of(in->probes);
 	cl->line = in->line;
 	cl->col = in->col;
 	snprintf(cl->probe_text, sizeof(cl->probe_text), "clause %u", i + 1);
-	/* the predicate as D's, compiled as a script's is; else the filter's
-	 * own step (and `spec` / `!spec` alone: compile.c's keyed_spec op) */
-	if (kc->pred && kc->pred_spec < 0)
-		cl->pred = vxt_filter_lower(s, kc->pred);
-	if (kc->pred && !cl->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
-		return -ENOMEM;
 	cl->stmts = vxt_script_alloc(s, in->nactions * sizeof(*cl->stmts));
 	if (!cl->stmts)
 		return -ENOMEM;
