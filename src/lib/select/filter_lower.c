@@ -18,10 +18,10 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "script/compile_impl.h"
 #include "script/script_impl.h"
+#include "script/tok.h"
 #include "select/filter_impl.h"
 #include "select/spec_impl.h"
 
@@ -33,13 +33,11 @@ struct lowering {
 
 static struct script_node *node(struct lowering *l, unsigned kind, unsigned type)
 {
-	struct script_node *n = vxt_script_alloc(l->s, sizeof(*n));
+	int rc;
+	struct script_node *n = vxt_script_node_new(l->s, &rc, kind, 0, 0);
 
-	if (n) {
-		memset(n, 0, sizeof(*n));
-		n->kind = (uint8_t)kind;
+	if (n)
 		n->type = (uint8_t)type;
-	}
 	return n;
 }
 
@@ -58,11 +56,7 @@ static struct script_node *pair(struct lowering *l, unsigned kind, int op, struc
 
 static struct script_node *negate(struct lowering *l, struct script_node *a)
 {
-	struct script_node *n;
-
-	if (a && a->kind == SN_UNARY && a->op == ST_NOT)
-		return a->a;	/* !!x as x: a bare `error` is the error field */
-	n = a ? node(l, SN_UNARY, SV_INT) : NULL;
+	struct script_node *n = node(l, SN_UNARY, SV_INT);
 
 	if (n) {
 		n->op = ST_NOT;

@@ -53,10 +53,11 @@ void vxt_filter_free(struct vxt_filter *f)
 	free(f);
 }
 
-static bool uses_spec(const struct vxt_filter *f)
+/* Whether a test of @f reads a field from @lo to @hi. */
+static bool reads(const struct vxt_filter *f, unsigned lo, unsigned hi)
 {
 	for (unsigned i = 0; i < f->ntests; i++)
-		if (f->tests[i].field == FF_SPEC)
+		if (f->tests[i].field >= lo && f->tests[i].field <= hi)
 			return true;
 	return false;
 }
@@ -78,7 +79,7 @@ int vxt_filter_make_programs(struct vxt_filter *f)
 	f->x->s = s;
 	vxt_ivals_unset(&s->iv);
 	f->prog[0] = vxt_filter_program(s, f, 0);
-	f->prog[1] = uses_spec(f) ? vxt_filter_program(s, f, 1) : f->prog[0];
+	f->prog[1] = reads(f, FF_SPEC, FF_SPEC) ? vxt_filter_program(s, f, 1) : f->prog[0];
 	if (!f->prog[0] || !f->prog[1])
 		return -ENOMEM;
 	nregs = f->prog[0]->nregs > f->prog[1]->nregs ? f->prog[0]->nregs : f->prog[1]->nregs;
@@ -133,10 +134,7 @@ unsigned vxt_filter_fields(const struct vxt_filter *f)
 
 bool vxt_filter_uses_intervals(const struct vxt_filter *f)
 {
-	for (unsigned i = 0; i < f->ntests; i++)
-		if (f->tests[i].field >= FF_Q2D && f->tests[i].field <= FF_I2D)
-			return true;
-	return false;
+	return reads(f, FF_Q2D, FF_I2D);
 }
 
 bool vxt_filter_is_true(const struct vxt_filter *f)

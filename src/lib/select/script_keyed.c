@@ -28,22 +28,16 @@
 #include "script/compile_impl.h"
 #include "script/program.h"
 #include "script/script_impl.h"
+#include "script/tok.h"
 #include "select/spec_impl.h"
 
 #define SWEEP_EVERY	4096	/* close emptied windows this often (events) */
-
-struct skclause {
-	struct vxt_filter *pred;	/* NULL = none */
-	bool windowed;
-	uint64_t window_ns, follow_ns;
-	uint32_t window_events, follow_events;
-};
 
 struct skeyed {
 	enum vxt_spec_key key;
 	struct itab tab;	/* key -> struct skent * */
 	struct skent *free;
-	struct skclause *cl;
+	struct vxt_keyed_clause *cl;	/* a clause's predicate, window, follow-up */
 	unsigned ncl;
 	bool windows;		/* some clause opens a window: sweep */
 	uint64_t last_sweep;
@@ -73,11 +67,6 @@ static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t
 	}
 }
 
-static bool key_active(const struct vxt_script *s, const struct skent *k)
-{
-	return vxt_skeyed_active(s, k);
-}
-
 static bool following(const struct skent *k, uint64_t t)
 {
 	return k->follow_id && t <= k->follow_until && k->follow_left;
@@ -85,7 +74,7 @@ static bool following(const struct skent *k, uint64_t t)
 
 static bool key_idle(const struct vxt_script *s, const struct skent *k, uint64_t t)
 {
-	return !key_active(s, k) && !following(k, t);
+	return !vxt_skeyed_active(s, k) && !following(k, t);
 }
 
 static void key_forget(struct skeyed *ky, uint64_t a, uint64_t b)
@@ -125,13 +114,13 @@ int vxt_skeyed_speculation(struct firing *x, unsigned clause)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
-	const struct skclause *c = &ky->cl[clause];
+	const struct vxt_keyed_clause *c = &ky->cl[clause];
 	struct sspec *b;
 	int64_t id;
 
 	if (!x->key && !(x->key = key_insert(ky, x->ka, x->kb)))
 		return -ENOMEM;
-	if (key_active(s, x->key))
+	if (vxt_skeyed_active(s, x->key))
 		return 0;
 	id = vxt_sspec_open(s);
 	x->key->id = (uint32_t)id;
@@ -166,7 +155,7 @@ void vxt_skeyed_speculate(struct firing *x)
 		x->via = k->follow_id;
 		return;
 	}
-	if (!key_active(x->s, k))
+	if (!vxt_skeyed_active(x->s, k))
 		return;
 	x->taken = true;
 	x->target = k->id;
@@ -174,13 +163,13 @@ void vxt_skeyed_speculate(struct firing *x)
 
 int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit)
 {
-	const struct skclause *c = &x->s->keyed->cl[clause];
+	const struct vxt_keyed_clause *c = &x->s->keyed->cl[clause];
 	struct skent *k = x->key;
 	uint32_t id;
 	uint64_t as;
 	int rc;
 
-	if (!key_active(x->s, k))
+	if (!vxt_skeyed_active(x->s, k))
 		return 0;
 	id = k->id;
 	as = k->kgen;
@@ -198,14 +187,7 @@ int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit)
 
 void vxt_skeyed_clause(const struct vxt_script *s, unsigned i, struct vxt_keyed_clause *out)
 {
-	const struct skclause *c = &s->keyed->cl[i];
-
-	out->pred = c->pred;
-	out->windowed = c->windowed;
-	out->window_ns = c->window_ns;
-	out->window_events = c->window_events;
-	out->follow_ns = c->follow_ns;
-	out->follow_events = c->follow_events;
+	*out = s->keyed->cl[i];
 }
 
 enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
@@ -330,19 +312,16 @@ static unsigned probes_of(unsigned mask)
 }
 
 static struct script_node *step(struct vxt_script *s, int what, unsigned clause, unsigned line,
-			  unsigned col)
+				unsigned col)
 {
-	struct script_node *n = vxt_script_alloc(s, sizeof(*n));
+	int rc;
+	struct script_node *n = vxt_script_node_new(s, &rc, SN_KEYED, line, col);
 
-	if (!n)
-		return NULL;
-	memset(n, 0, sizeof(*n));
-	n->kind = SN_KEYED;
-	n->type = SV_INT;
-	n->idx = what;
-	n->num = clause;
-	n->line = line;
-	n->col = col;
+	if (n) {
+		n->type = SV_INT;
+		n->idx = what;
+		n->num = clause;
+	}
 	return n;
 }
 
@@ -350,7 +329,7 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 			  const struct vxt_objtab *objs, const struct vxt_strtab *strs, char *err)
 {
 	const struct vxt_spec_clause *in = &c->clauses[i];
-	struct skclause *kc = &s->keyed->cl[i];
+	struct vxt_keyed_clause *kc = &s->keyed->cl[i];
 	struct sclause *cl = &s->cl[i];
 	int rc;
 
