@@ -95,7 +95,8 @@ struct ftest {
 	uint64_t val;
 };
 
-/* Fill in kind, word, shift, mask, lo, span from field, op and val. */
+/* Fill in kind, word, shift, mask, lo, span from field, op and val
+ * (filter_kernel.c: the kernel's table is made of them). */
 void vxt_ftest_lower(struct ftest *t);
 
 struct vxt_script;
