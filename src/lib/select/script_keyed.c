@@ -47,34 +47,18 @@ struct skeyed {
 static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t *a,
 		     uint64_t *b)
 {
+	*b = key == VXT_SPEC_KEY_REQUEST ? (uint64_t)ev->object << 32 | ev->bytes : 0;
 	switch (key) {
-	case VXT_SPEC_KEY_PID:
-		*a = ev->pid;
-		*b = 0;
-		break;
-	case VXT_SPEC_KEY_OBJECT_PID:
-		*a = (uint64_t)ev->object << 32 | ev->pid;
-		*b = 0;
-		break;
-	case VXT_SPEC_KEY_REQUEST:
-		*a = ev->sector;
-		*b = (uint64_t)ev->object << 32 | ev->bytes;
-		break;
-	default:
-		*a = ev->object;
-		*b = 0;
-		break;
+	case VXT_SPEC_KEY_PID: *a = ev->pid; break;
+	case VXT_SPEC_KEY_OBJECT_PID: *a = (uint64_t)ev->object << 32 | ev->pid; break;
+	case VXT_SPEC_KEY_REQUEST: *a = ev->sector; break;
+	default: *a = ev->object; break;
 	}
 }
 
 static bool following(const struct skent *k, uint64_t t)
 {
 	return k->follow_id && t <= k->follow_until && k->follow_left;
-}
-
-static bool key_idle(const struct vxt_script *s, const struct skent *k, uint64_t t)
-{
-	return !vxt_skeyed_active(s, k) && !following(k, t);
 }
 
 static void key_forget(struct skeyed *ky, uint64_t a, uint64_t b)
@@ -261,7 +245,7 @@ void vxt_skeyed_end(struct firing *x)
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
 
-	if (x->key && key_idle(s, x->key, x->ev->time_ns))
+	if (x->key && !vxt_skeyed_active(s, x->key) && !following(x->key, x->ev->time_ns))
 		key_forget(ky, x->ka, x->kb);
 	x->key = NULL;
 	if (ky->windows && s->st.active && x->ordinal + 1 - ky->last_sweep >= SWEEP_EVERY) {
