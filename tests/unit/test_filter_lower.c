@@ -3,8 +3,8 @@
  * 2 000 random filter expressions (comparisons of bytes, sector, latency,
  * error, pid, cpu, time and dev with numbers, op and phase by name, flags
  * by name, object and command names and globs, bare error, ! && || and
- * parentheses, nested up to 5 levels), and 200 wide ones (a chain of up to
- * 100 tests joined by || or by &&, and a conjunction of up to 40 pairs
+ * parentheses, nested up to 5 levels), and 200 wide ones (a chain of 20 to
+ * 100 tests joined by || or by &&, and a conjunction of 20 to 100 pairs
  * `(a || b) && (c || d) && ...`, whose paths are too many to write out one
  * by one) are a profile's trace clause's predicate: the events the profile
  * traces (its predicate compiled into the engine's ops, filter_lower.c)
