@@ -150,8 +150,15 @@ static bool code_compare(struct compiler *c, const struct script_node *n, unsign
 	return true;
 }
 
-/* Variable @n into @dst. */
-static void load(struct compiler *c, const struct script_node *n, unsigned dst)
+/* The keys of array @n into registers (the first returned), 0 when @n is
+ * no array. */
+static unsigned keys_of(struct compiler *c, const struct script_node *n)
+{
+	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs) : 0;
+}
+
+/* Variable @n into @dst; an array's keys are in @key_regs. */
+static void load(struct compiler *c, const struct script_node *n, unsigned dst, unsigned key_regs)
 {
 	switch (n->kind) {
 	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_GLOBAL, dst, (uint32_t)n->idx, n->type, 0); break;
@@ -159,8 +166,7 @@ static void load(struct compiler *c, const struct script_node *n, unsigned dst)
 	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SELF, dst, vxt_cc_slot(c, n), n->type, 0); break;
 	case SN_REQ: vxt_cc_emit(c, VXT_INSN_REQ, dst, vxt_cc_slot(c, n), n->type, 0); break;
 	default:		/* SN_ARRAY */
-		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)n->idx, vxt_cc_keys(c, n->args, n->nargs),
-		     n->nargs);
+		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)n->idx, key_regs, n->nargs);
 		break;
 	}
 }
@@ -378,18 +384,14 @@ static void truth(struct compiler *c, const struct script_node *n, unsigned dst)
 static void assign(struct compiler *c, const struct script_node *n, unsigned dst)
 {
 	const struct script_node *v = n->a;
-	unsigned key_regs = 0;
+	unsigned key_regs;
 
 	vxt_cc_value(c, n->b, dst);
-	if (v->kind == SN_ARRAY)
-		key_regs = vxt_cc_keys(c, v->args, v->nargs);
+	key_regs = keys_of(c, v);
 	if (n->op != ST_ASSIGN) {
 		unsigned old = vxt_cc_reg(c);
 
-		if (v->kind == SN_ARRAY)
-			vxt_cc_emit(c, VXT_INSN_ARRAY, old, (uint32_t)v->idx, key_regs, v->nargs);
-		else
-			load(c, v, old);
+		load(c, v, old, key_regs);
 		arith(c, n, dst, old, dst);
 	}
 	store(c, v, dst, key_regs);
@@ -398,14 +400,9 @@ static void assign(struct compiler *c, const struct script_node *n, unsigned dst
 static void incdec(struct compiler *c, const struct script_node *n, unsigned dst)
 {
 	const struct script_node *v = n->a;
-	unsigned key_regs = 0, one, now;
+	unsigned key_regs = keys_of(c, v), one, now;
 
-	if (v->kind == SN_ARRAY)
-		key_regs = vxt_cc_keys(c, v->args, v->nargs);
-	if (v->kind == SN_ARRAY)
-		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)v->idx, key_regs, v->nargs);
-	else
-		load(c, v, dst);
+	load(c, v, dst, key_regs);
 	one = vxt_cc_reg(c);
 	now = vxt_cc_reg(c);
 	vxt_cc_emit(c, VXT_INSN_INT, one, 0, 0, n->op == ST_INC ? 1 : -1);
@@ -433,7 +430,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
 		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
-		load(c, n, dst);
+		load(c, n, dst, keys_of(c, n));
 		break;
 	case SN_AND: case SN_OR:
 		vxt_cc_test(c, n, false, &no);

@@ -138,14 +138,13 @@ static void statement(struct compiler *c, const struct script_node *n)
 	c->next_reg = saved;
 }
 
-/* Whether @cl is a profile's clause: script_keyed.c's actions (its
- * predicate D's lowered from the filter, `spec` alone, or the filter's). */
+/* Whether @cl is a profile's clause: script_keyed.c's actions. */
 static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
 {
 	if (!s->keyed)
 		return false;
 	for (unsigned i = 0; i < cl->nstmts; i++)
-		if (cl->stmts[i]->kind != SN_KEYED || cl->stmts[i]->idx == 0)
+		if (cl->stmts[i]->kind != SN_KEYED)
 			return false;
 	return true;
 }
@@ -155,16 +154,8 @@ static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
 {
 	const struct sclause *cl = &c->s->cl[idx];
 
-	if (cl->pred && cl->pred->kind != SN_KEYED) {
-		vxt_cc_test(c, cl->pred, false, end);
-	} else if (cl->pred) {
-		int spec = vxt_skeyed_pred_spec(c->s, cl->pred);
-
-		if (spec >= 0)
-			vxt_cc_jump(c, VXT_INSN_KEYED_SPEC, (uint32_t)spec, end);
-		else
-			vxt_cc_emit(c, VXT_INSN_KEYED_PRED, 0, idx, 0, 0);
-	}
+	if (vxt_skeyed_compile_pred(c, idx, end) < 0)
+		c->rc = -ENOMEM;
 	for (unsigned i = 0; i < cl->nstmts; i++)
 		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }
@@ -255,15 +246,16 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 
 /* The program of the clauses that fire on @bits (ticks: of interval
  * @tick_ns); @done_list: the done list, where each clause fires as its own
- * done probe. */
+ * done probe. @maxregs: raised to its registers. */
 static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t tick_ns,
-				   bool has_event, bool done_list, const char *title, int *rc)
+				   bool has_event, bool done_list, const char *title, int *rc,
+				   unsigned *maxregs)
 {
-	struct vxt_program *p = calloc(1, sizeof(*p));
+	struct vxt_program *p = *rc ? NULL : calloc(1, sizeof(*p));
 	struct compiler c = { .s = s, .p = p, .has_event = has_event };
 
 	if (!p) {
-		*rc = -ENOMEM;
+		*rc = *rc ? *rc : -ENOMEM;
 		return NULL;
 	}
 	p->title = title;
@@ -279,6 +271,8 @@ static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t
 	vxt_cc_emit(&c, VXT_INSN_HALT, 0, 0, 0, 0);
 	if (c.rc < 0)
 		*rc = c.rc;
+	if (p->nregs > *maxregs)
+		*maxregs = p->nregs;
 	return p;
 }
 
@@ -307,31 +301,22 @@ int vxt_program_compile_script(struct vxt_script *s)
 			       (cl->has_text ? SREC_OWN : 0);
 		cl->done_probe = cl->probes & SP_DONE ? SP_DONE : SP_ERROR;
 	}
-	for (unsigned k = 0; k < SON_COUNT && rc == 0; k++)
+	for (unsigned k = 0; k < SON_COUNT; k++)
 		s->prog_on[k] = program(s, lists[k].bits, 0, true, lists[k].done,
-					lists[k].title, &rc);
-	if (rc == 0)
-		s->prog_begin = program(s, SP_BEGIN, 0, false, false, "BEGIN", &rc);
-	if (rc == 0)
-		s->prog_end = program(s, SP_END, 0, false, false, "END", &rc);
+					lists[k].title, &rc, &maxregs);
+	s->prog_begin = program(s, SP_BEGIN, 0, false, false, "BEGIN", &rc, &maxregs);
+	s->prog_end = program(s, SP_END, 0, false, false, "END", &rc, &maxregs);
 	if (rc == 0 && s->nticks && !(s->prog_tick = calloc(s->nticks, sizeof(*s->prog_tick))))
 		rc = -ENOMEM;
-	for (unsigned i = 0; i < s->nticks && rc == 0; i++)
-		s->prog_tick[i] = program(s, SP_TICK, s->ticks[i], false, false, "tick", &rc);
-	for (unsigned k = 0; k < SON_COUNT && rc == 0; k++)
-		maxregs = s->prog_on[k]->nregs > maxregs ? s->prog_on[k]->nregs : maxregs;
-	if (rc == 0) {
-		maxregs = s->prog_begin->nregs > maxregs ? s->prog_begin->nregs : maxregs;
-		maxregs = s->prog_end->nregs > maxregs ? s->prog_end->nregs : maxregs;
-	}
-	for (unsigned i = 0; i < s->nticks && rc == 0; i++)
-		maxregs = s->prog_tick[i]->nregs > maxregs ? s->prog_tick[i]->nregs : maxregs;
+	for (unsigned i = 0; i < s->nticks && s->prog_tick; i++)
+		s->prog_tick[i] = program(s, SP_TICK, s->ticks[i], false, false, "tick", &rc,
+					  &maxregs);
 	if (rc == 0 && !(s->regs = calloc(maxregs, sizeof(*s->regs))))
 		rc = -ENOMEM;
 	return rc;
 }
 
-static void program_free(struct vxt_program *p)
+void vxt_program_free(struct vxt_program *p)
 {
 	if (!p)
 		return;
@@ -340,19 +325,14 @@ static void program_free(struct vxt_program *p)
 	free(p);
 }
 
-void vxt_program_free(struct vxt_program *p)
-{
-	program_free(p);
-}
-
 void vxt_program_free_script(struct vxt_script *s)
 {
 	for (unsigned k = 0; k < SON_COUNT; k++)
-		program_free(s->prog_on[k]);
-	program_free(s->prog_begin);
-	program_free(s->prog_end);
+		vxt_program_free(s->prog_on[k]);
+	vxt_program_free(s->prog_begin);
+	vxt_program_free(s->prog_end);
 	for (unsigned i = 0; s->prog_tick && i < s->nticks; i++)
-		program_free(s->prog_tick[i]);
+		vxt_program_free(s->prog_tick[i]);
 	free(s->prog_tick);
 	free(s->regs);
 }

@@ -107,7 +107,6 @@
 	X(TRUNC,	"trunc",	"-a-i")				\
 	X(AGG,		"agg",		"-rrt")				\
 	X(AGG_RAW,	"agg_raw",	"-rrt")				\
-	X(KEYED_PRED,	"keyed_pred",	"-c-")				\
 	X(KEYED_SPEC,	"keyed_spec",	"-i-j")				\
 	X(KEYED_ACTIVE,	"keyed_active",	"r--")				\
 	X(KEYED_SPECULATION, "keyed_open", "-c-")			\

@@ -627,11 +627,10 @@ static inline bool vxt_skeyed_active(const struct vxt_script *s, const struct sk
 }
 /* The op (program.h) of a profile's action node @step. */
 unsigned vxt_skeyed_op(const struct script_node *step);
-/* A clause's predicate node: 1 when it is `spec`, 0 when `!spec`, -1 else. */
-int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct script_node *n);
-/* Whether clause @clause's predicate, the filter's own (one D cannot
- * say: a number past INT64_MAX), holds for the event. */
-bool vxt_skeyed_pred(struct firing *x, unsigned clause);
+/* Clause @clause's predicate compiled into @c's program: falls through
+ * when it holds, jumps onto @reject when not. @return 0 or -ENOMEM. */
+struct compiler;
+int vxt_skeyed_compile_pred(struct compiler *c, unsigned clause, int64_t *reject);
 /* The actions of a profile's clause @clause for the event (ops
  * keyed_speculation, keyed_speculate, keyed_commit, keyed_discard):
  * speculation() for its key (in the clause's window), speculate() (the
@@ -647,7 +646,6 @@ void vxt_skeyed_begin(struct firing *x);
 void vxt_skeyed_end(struct firing *x);
 /* Buffer @id was discarded by the engine (window emptied, forced, END). */
 void vxt_skeyed_closed(struct vxt_script *s, uint32_t id);
-void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns);
 void vxt_skeyed_free(struct vxt_script *s);
 
 /* script_parse.c: @return 0, or -EINVAL with the message in @err. */

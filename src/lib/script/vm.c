@@ -425,10 +425,6 @@ do_AGG:
 do_AGG_RAW:
 	rc = vxt_vm_aggregate_raw(x, p->nodes[op->imm], &R(op->b), R(op->a).i);
 	CHECK();
-do_KEYED_PRED:
-	if (!vxt_skeyed_pred(x, op->a))
-		op = end - 1;
-	CHECK();
 do_KEYED_SPEC:
 	if (vxt_skeyed_active(s, x->key) != (bool)op->a)
 		JUMP(op->imm);

@@ -95,7 +95,8 @@ struct ftest {
 	uint64_t val;
 };
 
-/* Fill in kind, word, shift, mask, lo, span from field, op and val. */
+/* Fill in kind, word, shift, mask, lo, span from field, op and val
+ * (filter_kernel.c: the kernel's table is made of them). */
 void vxt_ftest_lower(struct ftest *t);
 
 struct vxt_script;
@@ -124,9 +125,6 @@ int vxt_filter_make_programs(struct vxt_filter *f);
  * them. */
 int vxt_program_kfilter(const struct vxt_program *p, struct vxt_kfilter *k);
 
-/* 1 when @f is exactly `spec`, 0 when exactly `!spec`, else -1 (lets the
- * keyed speculation (script_keyed.c) skip the evaluation of its commonest predicates). */
-int vxt_filter_spec_only(const struct vxt_filter *f);
 
 
 #endif

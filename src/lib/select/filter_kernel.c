@@ -15,13 +15,17 @@
  * table only jumps forward). A program with an op outside that subset, an
  * interval (which pairs every event in user space), more tests than the
  * kernel's table holds or any other shape is not given to the kernel.
+ * Here too the word form of a test (vxt_ftest_lower(), set at parse): the
+ * place of its field in the event and the range it must fall in.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "script/program.h"
 #include "select/filter_impl.h"
 #include "select/spec_impl.h"
+#include "vxtrace/vxt.h"
 
 /* What a register holds, as far as the kernel is concerned. */
 enum kval { KV_OTHER, KV_CONST, KV_FIELD, KV_TEST };
@@ -380,4 +384,69 @@ int vxt_filter_explain(const struct vxt_filter *f, FILE *out)
 		fprintf(out, "kernel: user space: it reads intervals, has an op outside the "
 			"kernel's subset or more tests than the kernel's table holds\n");
 	return ferror(out) ? EOF : 0;
+}
+
+/* Where each plain field sits: byte offset and size in struct vxt_event. */
+static bool field_place(unsigned field, size_t *off, size_t *size)
+{
+#define PLACE(m) (*off = offsetof(struct vxt_event, m), \
+		  *size = sizeof(((struct vxt_event *)0)->m), true)
+	switch (field) {
+	case FF_PHASE:		return PLACE(phase);
+	case FF_OP:		return PLACE(op);
+	case FF_FLAGS:		return PLACE(flags);
+	case FF_SECTOR:		return PLACE(sector);
+	case FF_BYTES:		return PLACE(bytes);
+	case FF_LATENCY:	return PLACE(latency_ns);
+	case FF_ERROR:		return PLACE(error);
+	case FF_PID:		return PLACE(pid);
+	case FF_CPU:		return PLACE(cpu);
+	default:		return false;
+	}
+#undef PLACE
+}
+
+void vxt_ftest_lower(struct ftest *t)
+{
+	size_t off, size;
+	uint64_t mask, val = t->val;
+
+	t->kind = FK_SLOW;
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	return;			/* the word layout below is little-endian */
+#endif
+	if (!field_place(t->field, &off, &size) || off / 8 != (off + size - 1) / 8)
+		return;
+	mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+	if (t->field == FF_ERROR) {	/* stored negative: only == maps to a word */
+		if (t->op != FO_EQ)
+			return;
+		val = (uint64_t)(-(int64_t)val) & mask;
+	}
+	t->word = (uint8_t)(off / 8);
+	t->shift = (uint8_t)(8 * (off % 8));	/* little-endian layout */
+	t->mask = mask;
+	switch (t->op) {
+	case FO_EQ:
+		t->kind = FK_RANGE;
+		t->lo = val;
+		t->span = 0;
+		break;
+	case FO_LT:		/* val > 0: x < 0 is folded by the parser */
+	case FO_LE:
+		t->kind = FK_RANGE;
+		t->lo = 0;
+		t->span = t->op == FO_LT ? val - 1 : val;
+		break;
+	case FO_BITS:		/* (x & val) != 0  <=>  (x & val) - 1 <= ~0 - 1 */
+		t->kind = FK_BITS;
+		t->mask = mask & val;
+		t->lo = 1;
+		t->span = ~0ull - 1;
+		break;
+	default:
+		break;
+	}
+	if (t->kind == FK_RANGE && t->lo > mask)	/* can never hold */
+		t->kind = FK_SLOW;
 }

@@ -1,46 +1,43 @@
-/* filter_lower.c - a compiled filter as a D predicate's tree
+/* filter_lower.c - a compiled filter as the script engine's ops
  *
- * A profile's predicates are filter expressions; the script engine runs
- * them as D predicates, compiled by its own compiler: every test of the
- * filter's jump table has a D node of the same meaning (a comparison of
- * time, flags, sector, bytes, latency, error (D's error is the filter's
- * errno, positive), pid, cpu, dev or an interval with a number, a bit
- * test, an object, command or host name equal to a string or matching a
- * glob (the glob op), op and phase equal to one (their names, one a code),
- * an interval known (the known op, before it compares, as the filter
- * tests it), and `spec`, the event's key has an active speculation). The
- * table becomes && || ! and ?: of those tests (ACCEPT is 1, REJECT 0; a
- * test several others lead to is one node they share). D compares signed:
+ * A filter is a D predicate: every test of its jump table has a D node of
+ * the same meaning (a comparison of time, flags, sector, bytes, latency,
+ * error (D's error is the filter's errno, positive), pid, cpu, dev or an
+ * interval with a number, a bit test, an object, command or host name
+ * equal to a string or matching a glob (the glob op), op and phase equal to
+ * one (their names, one a code), an interval known (the known op, before it
+ * compares, as the filter tests it), and `spec`, the event's key has an
+ * active speculation). The script compiler compiles each node once, and
+ * the table's wiring becomes jumps between them, so a filter of any size
+ * or nesting compiles in one pass: into a program of its own (filter_run.c)
+ * or inline as a profile's predicate (script_keyed.c). D compares signed:
  * a number past INT64_MAX is its bit pattern, and an unsigned x <= V of
  * such a V is `x >= 0 || x <= V` in signed terms (the numbers below 2^63
  * all are, and the others keep their order). `spec` is the keyed node, or,
- * for a filter run alone (filter_run.c), the constant it is known to be.
+ * for a filter run alone, the constant it is known to be.
  */
+#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "script/compile_impl.h"
 #include "script/script_impl.h"
+#include "script/tok.h"
 #include "select/filter_impl.h"
 #include "select/spec_impl.h"
 
 struct lowering {
 	struct vxt_script *s;
 	const struct vxt_filter *f;
-	struct script_node **done;	/* the node of each test, once made */
-	struct script_node *yes, *no;
 	int spec;		/* -1: the keyed node; else the value of `spec` */
 };
 
 static struct script_node *node(struct lowering *l, unsigned kind, unsigned type)
 {
-	struct script_node *n = vxt_script_alloc(l->s, sizeof(*n));
+	int rc;
+	struct script_node *n = vxt_script_node_new(l->s, &rc, kind, 0, 0);
 
-	if (n) {
-		memset(n, 0, sizeof(*n));
-		n->kind = (uint8_t)kind;
+	if (n)
 		n->type = (uint8_t)type;
-	}
 	return n;
 }
 
@@ -59,11 +56,7 @@ static struct script_node *pair(struct lowering *l, unsigned kind, int op, struc
 
 static struct script_node *negate(struct lowering *l, struct script_node *a)
 {
-	struct script_node *n;
-
-	if (a && a->kind == SN_UNARY && a->op == ST_NOT)
-		return a->a;	/* !!x as x: a bare `error` is the error field */
-	n = a ? node(l, SN_UNARY, SV_INT) : NULL;
+	struct script_node *n = node(l, SN_UNARY, SV_INT);
 
 	if (n) {
 		n->op = ST_NOT;
@@ -110,7 +103,8 @@ static struct script_node *unsigned_le(struct lowering *l, struct script_node *f
 		    pair(l, SN_BINARY, lt ? ST_LT : ST_LE, fld, val));
 }
 
-/* Test @t as a D node, NULL when it has none (or out of memory). */
+/* Test @t as a D node, NULL when out of memory (every test the parser
+ * makes has one). */
 static struct script_node *test_node(struct lowering *l, const struct ftest *t)
 {
 	int field = field_of(t->field);
@@ -167,100 +161,36 @@ static struct script_node *test_node(struct lowering *l, const struct ftest *t)
 	}
 }
 
-static struct script_node *lower_at(struct lowering *l, unsigned at, unsigned depth)
-{
-	const struct ftest *t;
-	struct script_node *test, *yes, *no, *n;
-
-	if (at == FT_ACCEPT)
-		return l->yes;
-	if (at >= FT_REJECT)
-		return l->no;
-	if (at >= l->f->ntests || depth > S_MAX_DEPTH)
-		return NULL;
-	if (l->done[at])
-		return l->done[at];
-	t = &l->f->tests[at];
-	test = test_node(l, t);
-	yes = test ? lower_at(l, t->t, depth + 1) : NULL;
-	no = yes ? lower_at(l, t->f, depth + 1) : NULL;
-	if (!no)
-		return NULL;
-	if (yes == l->yes && no == l->no)
-		n = test;
-	else if (yes == l->no && no == l->yes)
-		n = negate(l, test);
-	else if (no == l->no)
-		n = pair(l, SN_AND, ST_ANDAND, test, yes);
-	else if (yes == l->yes)
-		n = pair(l, SN_OR, ST_OROR, test, no);
-	else if (yes == l->no)
-		n = pair(l, SN_AND, ST_ANDAND, negate(l, test), no);
-	else if (no == l->yes)
-		n = pair(l, SN_OR, ST_OROR, negate(l, test), yes);
-	else if ((n = node(l, SN_COND, SV_INT))) {
-		n->a = test;
-		n->b = yes;
-		n->c = no;
-	}
-	l->done[at] = n;
-	return n;
-}
-
-struct script_node *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f)
-{
-	return vxt_filter_lower_as(s, f, -1);
-}
-
-struct script_node *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec)
-{
-	struct lowering l = { .s = s, .f = f, .spec = spec };
-	struct script_node *n = NULL;
-
-	l.done = calloc(f->ntests + 1, sizeof(*l.done));
-	l.yes = node(&l, SN_NUM, SV_INT);
-	l.no = node(&l, SN_NUM, SV_INT);
-	if (l.done && l.yes && l.no) {
-		l.yes->num = 1;
-		n = lower_at(&l, f->entry, 0);
-	}
-	free(l.done);
-	return n;
-}
-
 /* The label of jump target @to: a test, then ACCEPT and REJECT. */
 static unsigned label(const struct vxt_filter *f, unsigned to)
 {
 	return to == FT_ACCEPT ? f->ntests : to == FT_REJECT ? f->ntests + 1 : to;
 }
 
-/* Whether test @t is of a name (object, host, comm): the name_match op,
- * which keeps its answers per id in cache @i of the script. */
-static bool name_cached(const struct ftest *t)
+/* Whether test @t is of a name (object, host, comm) whose answers the
+ * script keeps per id (a filter's own script, name_cache.c): the cached
+ * name_match op, its answers in cache @i. */
+static bool name_cached(const struct compiler *c, const struct ftest *t, unsigned i)
 {
 	return (t->field == FF_OBJECT || t->field == FF_COMM || t->field == FF_HOST) &&
-	       (t->op == FO_STREQ || t->op == FO_GLOB);
+	       (t->op == FO_STREQ || t->op == FO_GLOB) && i < c->s->nncache;
 }
 
 /* Test @i's node, compiled as the jump table wires it: to @tt when it
  * holds, to @ff when not, falling through to @next where one of them is.
- * A name test is the cached name_match op, op and phase compare their
- * codes; the rest is the node as the script compiler compiles it. */
+ * A name test of a filter's own script is the cached name_match op; the
+ * rest is the node as the script compiler compiles it. */
 static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
 			 struct script_node *n, unsigned tt, unsigned ff, unsigned next, int64_t *to)
 {
-	unsigned r = 0;
+	unsigned saved = c->next_reg, r = 0;
 
-	if (name_cached(t)) {
+	if (name_cached(c, t, i)) {
 		int f = n->a->idx;	/* which id the answers are kept by */
 
 		r = vxt_cc_reg(c);
 		vxt_cc_emit(c, VXT_INSN_NAME_MATCH, r, f == SF_COMM || f == SF_EXECNAME, i,
 			    vxt_cc_node(c, n));
-	} else if ((t->field == FF_OP || t->field == FF_PHASE) && t->op == FO_EQ) {
-		r = vxt_cc_reg(c);	/* the code itself, not its name: the same test */
-		vxt_cc_emit(c, VXT_INSN_RAW_EQ, r, t->field == FF_OP ? SF_OP : SF_PHASE, 0,
-			    (int64_t)t->val);
 	}
 	if (ff == next) {
 		if (r)
@@ -275,53 +205,64 @@ static void compile_test(struct compiler *c, const struct ftest *t, unsigned i,
 		if (tt != next)
 			vxt_cc_jump(c, VXT_INSN_JUMP, 0, &to[tt]);
 	}
-	c->next_reg = 1;
+	c->next_reg = saved;
+}
+
+int vxt_filter_emit(struct compiler *c, const struct vxt_filter *f, int spec, int64_t *reject)
+{
+	struct lowering l = { .s = c->s, .f = f, .spec = spec };
+	unsigned nl = f->ntests + 2, entry = label(f, f->entry);
+	int64_t *to = malloc(nl * sizeof(*to));
+	unsigned *at = malloc(nl * sizeof(*at));
+	int rc = to && at ? 0 : -ENOMEM;
+
+	for (unsigned i = 0; rc == 0 && i < nl; i++)
+		to[i] = i == f->ntests + 1 ? *reject : NO_FIXUP;	/* refused: onto @reject */
+	/* tests from the last: the parser's jumps all go to lower indexes, so
+	 * most fall through to the next one emitted */
+	if (rc == 0 && entry != (f->ntests ? f->ntests - 1 : f->ntests))
+		vxt_cc_jump(c, VXT_INSN_JUMP, 0, &to[entry]);
+	for (unsigned i = f->ntests; rc == 0 && i-- > 0;) {
+		const struct ftest *t = &f->tests[i];
+		struct script_node *n = test_node(&l, t);
+
+		at[i] = vxt_cc_here(c);
+		if (!n)
+			rc = -ENOMEM;
+		else
+			compile_test(c, t, i, n, label(f, t->t), label(f, t->f),
+				     i ? i - 1 : f->ntests, to);
+	}
+	if (rc == 0) {
+		at[f->ntests] = vxt_cc_here(c);	/* accepted: what follows */
+		for (unsigned i = 0; i <= f->ntests; i++)
+			vxt_cc_patch(c, to[i], at[i]);
+		*reject = to[f->ntests + 1];
+	}
+	free(to);
+	free(at);
+	return rc ? rc : c->rc;
 }
 
 struct vxt_program *vxt_filter_program(struct vxt_script *s, const struct vxt_filter *f,
 				       int spec)
 {
-	struct lowering l = { .s = s, .f = f, .spec = spec };
 	struct vxt_program *p = calloc(1, sizeof(*p));
 	struct compiler c = { .s = s, .p = p, .has_event = true, .next_reg = 1 };
-	unsigned nl = f->ntests + 2, entry = label(f, f->entry);
-	int64_t *to = malloc(nl * sizeof(*to));
-	unsigned *at = malloc(nl * sizeof(*at));
-	bool ok = p && to && at;
+	int64_t reject = NO_FIXUP;
 
-	if (ok) {
-		p->title = "filter";
-		p->nregs = 1;
-		for (unsigned i = 0; i < nl; i++)
-			to[i] = NO_FIXUP;
-		/* tests from the last: the parser's jumps all go to lower indexes,
-		 * so most fall through to the next one emitted */
-		if (entry != (f->ntests ? f->ntests - 1 : f->ntests))
-			vxt_cc_jump(&c, VXT_INSN_JUMP, 0, &to[entry]);
+	if (!p)
+		return NULL;
+	p->title = "filter";
+	p->nregs = 1;
+	if (vxt_filter_emit(&c, f, spec, &reject) < 0) {
+		vxt_program_free(p);
+		return NULL;
 	}
-	for (unsigned i = f->ntests; ok && i-- > 0;) {
-		const struct ftest *t = &f->tests[i];
-		struct script_node *n = test_node(&l, t);
-
-		at[i] = vxt_cc_here(&c);
-		if (!n) {
-			ok = false;
-			break;
-		}
-		compile_test(&c, t, i, n, label(f, t->t), label(f, t->f), i ? i - 1 : f->ntests,
-			     to);
-	}
-	if (ok) {
-		at[f->ntests] = vxt_cc_here(&c);
-		vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 1);
-		at[f->ntests + 1] = vxt_cc_here(&c);
-		vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 0);
-		for (unsigned i = 0; i < nl; i++)
-			vxt_cc_patch(&c, to[i], at[i]);
-	}
-	free(to);
-	free(at);
-	if (!ok || c.rc < 0) {
+	vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 1);
+	vxt_cc_patch(&c, reject, vxt_cc_here(&c));
+	vxt_cc_emit(&c, VXT_INSN_RETURN, 0, 0, 0, 0);
+	if (c.rc < 0) {
 		vxt_program_free(p);
 		return NULL;
 	}

@@ -8,7 +8,7 @@
  * of its name tests per object / command id (name_cache.c). `spec` is a
  * constant in each of two programs, one for each of its values. Evaluation
  * allocates nothing. The rest is what the table tells: the fields it reads,
- * the kernel's word tests (vxt_ftest_lower()).
+ * the intervals, whether it is always true.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -53,10 +53,11 @@ void vxt_filter_free(struct vxt_filter *f)
 	free(f);
 }
 
-static bool uses_spec(const struct vxt_filter *f)
+/* Whether a test of @f reads a field from @lo to @hi. */
+static bool reads(const struct vxt_filter *f, unsigned lo, unsigned hi)
 {
 	for (unsigned i = 0; i < f->ntests; i++)
-		if (f->tests[i].field == FF_SPEC)
+		if (f->tests[i].field >= lo && f->tests[i].field <= hi)
 			return true;
 	return false;
 }
@@ -78,7 +79,7 @@ int vxt_filter_make_programs(struct vxt_filter *f)
 	f->x->s = s;
 	vxt_ivals_unset(&s->iv);
 	f->prog[0] = vxt_filter_program(s, f, 0);
-	f->prog[1] = uses_spec(f) ? vxt_filter_program(s, f, 1) : f->prog[0];
+	f->prog[1] = reads(f, FF_SPEC, FF_SPEC) ? vxt_filter_program(s, f, 1) : f->prog[0];
 	if (!f->prog[0] || !f->prog[1])
 		return -ENOMEM;
 	nregs = f->prog[0]->nregs > f->prog[1]->nregs ? f->prog[0]->nregs : f->prog[1]->nregs;
@@ -133,23 +134,7 @@ unsigned vxt_filter_fields(const struct vxt_filter *f)
 
 bool vxt_filter_uses_intervals(const struct vxt_filter *f)
 {
-	for (unsigned i = 0; i < f->ntests; i++)
-		if (f->tests[i].field >= FF_Q2D && f->tests[i].field <= FF_I2D)
-			return true;
-	return false;
-}
-
-int vxt_filter_spec_only(const struct vxt_filter *f)
-{
-	const struct ftest *t = f->tests;
-
-	if (f->ntests != 1 || f->entry != 0 || t->field != FF_SPEC)
-		return -1;
-	if (t->t == FT_ACCEPT && t->f == FT_REJECT)
-		return 1;
-	if (t->t == FT_REJECT && t->f == FT_ACCEPT)
-		return 0;
-	return -1;
+	return reads(f, FF_Q2D, FF_I2D);
 }
 
 bool vxt_filter_is_true(const struct vxt_filter *f)
@@ -175,69 +160,4 @@ bool vxt_filter_eval(struct vxt_filter *f, const struct vxt_event *ev,
 bool vxt_filter_matches(struct vxt_filter *f, const struct vxt_event *ev)
 {
 	return vxt_filter_eval(f, ev, NULL);
-}
-
-/* Where each plain field sits: byte offset and size in struct vxt_event. */
-static bool field_place(unsigned field, size_t *off, size_t *size)
-{
-#define PLACE(m) (*off = offsetof(struct vxt_event, m), \
-		  *size = sizeof(((struct vxt_event *)0)->m), true)
-	switch (field) {
-	case FF_PHASE:		return PLACE(phase);
-	case FF_OP:		return PLACE(op);
-	case FF_FLAGS:		return PLACE(flags);
-	case FF_SECTOR:		return PLACE(sector);
-	case FF_BYTES:		return PLACE(bytes);
-	case FF_LATENCY:	return PLACE(latency_ns);
-	case FF_ERROR:		return PLACE(error);
-	case FF_PID:		return PLACE(pid);
-	case FF_CPU:		return PLACE(cpu);
-	default:		return false;
-	}
-#undef PLACE
-}
-
-void vxt_ftest_lower(struct ftest *t)
-{
-	size_t off, size;
-	uint64_t mask, val = t->val;
-
-	t->kind = FK_SLOW;
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	return;			/* the word layout below is little-endian */
-#endif
-	if (!field_place(t->field, &off, &size) || off / 8 != (off + size - 1) / 8)
-		return;
-	mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
-	if (t->field == FF_ERROR) {	/* stored negative: only == maps to a word */
-		if (t->op != FO_EQ)
-			return;
-		val = (uint64_t)(-(int64_t)val) & mask;
-	}
-	t->word = (uint8_t)(off / 8);
-	t->shift = (uint8_t)(8 * (off % 8));	/* little-endian layout */
-	t->mask = mask;
-	switch (t->op) {
-	case FO_EQ:
-		t->kind = FK_RANGE;
-		t->lo = val;
-		t->span = 0;
-		break;
-	case FO_LT:		/* val > 0: x < 0 is folded by the parser */
-	case FO_LE:
-		t->kind = FK_RANGE;
-		t->lo = 0;
-		t->span = t->op == FO_LT ? val - 1 : val;
-		break;
-	case FO_BITS:		/* (x & val) != 0  <=>  (x & val) - 1 <= ~0 - 1 */
-		t->kind = FK_BITS;
-		t->mask = mask & val;
-		t->lo = 1;
-		t->span = ~0ull - 1;
-		break;
-	default:
-		break;
-	}
-	if (t->kind == FK_RANGE && t->lo > mask)	/* can never hold */
-		t->kind = FK_SLOW;
 }

@@ -53,7 +53,7 @@ static bool predicate_op(const struct vxt_insn *op)
 	case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE: case VXT_INSN_NOT:
 	case VXT_INSN_TRUTH: case VXT_INSN_JUMP: case VXT_INSN_JUMP_IF:
 	case VXT_INSN_JUMP_UNLESS: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
-	case VXT_INSN_KEYED_SPEC: case VXT_INSN_KEYED_ACTIVE: case VXT_INSN_KEYED_PRED:
+	case VXT_INSN_KEYED_SPEC: case VXT_INSN_KEYED_ACTIVE:
 		return true;
 	default:
 		return false;

@@ -380,8 +380,6 @@ void vxt_script_set_wall_offset(struct vxt_script *s, int64_t off_ns)
 void vxt_script_set_time_base(struct vxt_script *s, uint64_t base_ns)
 {
 	s->time_base = base_ns;
-	if (s->keyed)
-		vxt_skeyed_time_base(s, base_ns);
 }
 
 void vxt_script_set_live(struct vxt_script *s, bool live)

@@ -3,10 +3,10 @@
  * A YAML profile's `speculation:` clauses and its `context:` shorthand
  * (formats/profile.md, spec.h) become clauses of a script: the probes map to
  * io::: probes (`any` also fires for the phases D has no probe for), a
- * predicate is its filter expression lowered to D's (filter_lower.c), and
- * each action an op of its own (keyed_speculation, keyed_speculate,
- * keyed_commit, keyed_discard, keyed_trace) that the ops run through the
- * functions here. A profile's speculation belongs to a key (object, pid,
+ * predicate is its filter's table compiled inline into the clause's ops
+ * (filter_lower.c), and each action an op of its own (keyed_speculation,
+ * keyed_speculate, keyed_commit, keyed_discard, keyed_trace) that the ops
+ * run through the functions here. A profile's speculation belongs to a key (object, pid,
  * both, or the request's object, sector and size): the ops find the
  * event's key in a table of keys, so `spec` in a predicate is "this key has
  * an active speculation", `speculation` opens one for the key, `speculate`
@@ -25,27 +25,19 @@
 #include <string.h>
 
 #include "select/filter_impl.h"
+#include "script/compile_impl.h"
 #include "script/program.h"
 #include "script/script_impl.h"
+#include "script/tok.h"
 #include "select/spec_impl.h"
 
 #define SWEEP_EVERY	4096	/* close emptied windows this often (events) */
-
-enum { K_PRED = 0 };	/* else an enum vxt_spec_action */
-
-struct skclause {
-	struct vxt_filter *pred;	/* NULL = none */
-	int pred_spec;			/* pred is `spec` (1), `!spec` (0), or other (-1) */
-	bool windowed;
-	uint64_t window_ns, follow_ns;
-	uint32_t window_events, follow_events;
-};
 
 struct skeyed {
 	enum vxt_spec_key key;
 	struct itab tab;	/* key -> struct skent * */
 	struct skent *free;
-	struct skclause *cl;
+	struct vxt_keyed_clause *cl;	/* a clause's predicate, window, follow-up */
 	unsigned ncl;
 	bool windows;		/* some clause opens a window: sweep */
 	uint64_t last_sweep;
@@ -55,39 +47,18 @@ struct skeyed {
 static void make_key(enum vxt_spec_key key, const struct vxt_event *ev, uint64_t *a,
 		     uint64_t *b)
 {
+	*b = key == VXT_SPEC_KEY_REQUEST ? (uint64_t)ev->object << 32 | ev->bytes : 0;
 	switch (key) {
-	case VXT_SPEC_KEY_PID:
-		*a = ev->pid;
-		*b = 0;
-		break;
-	case VXT_SPEC_KEY_OBJECT_PID:
-		*a = (uint64_t)ev->object << 32 | ev->pid;
-		*b = 0;
-		break;
-	case VXT_SPEC_KEY_REQUEST:
-		*a = ev->sector;
-		*b = (uint64_t)ev->object << 32 | ev->bytes;
-		break;
-	default:
-		*a = ev->object;
-		*b = 0;
-		break;
+	case VXT_SPEC_KEY_PID: *a = ev->pid; break;
+	case VXT_SPEC_KEY_OBJECT_PID: *a = (uint64_t)ev->object << 32 | ev->pid; break;
+	case VXT_SPEC_KEY_REQUEST: *a = ev->sector; break;
+	default: *a = ev->object; break;
 	}
-}
-
-static bool key_active(const struct vxt_script *s, const struct skent *k)
-{
-	return vxt_skeyed_active(s, k);
 }
 
 static bool following(const struct skent *k, uint64_t t)
 {
 	return k->follow_id && t <= k->follow_until && k->follow_left;
-}
-
-static bool key_idle(const struct vxt_script *s, const struct skent *k, uint64_t t)
-{
-	return !key_active(s, k) && !following(k, t);
 }
 
 static void key_forget(struct skeyed *ky, uint64_t a, uint64_t b)
@@ -127,13 +98,13 @@ int vxt_skeyed_speculation(struct firing *x, unsigned clause)
 {
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
-	const struct skclause *c = &ky->cl[clause];
+	const struct vxt_keyed_clause *c = &ky->cl[clause];
 	struct sspec *b;
 	int64_t id;
 
 	if (!x->key && !(x->key = key_insert(ky, x->ka, x->kb)))
 		return -ENOMEM;
-	if (key_active(s, x->key))
+	if (vxt_skeyed_active(s, x->key))
 		return 0;
 	id = vxt_sspec_open(s);
 	x->key->id = (uint32_t)id;
@@ -168,7 +139,7 @@ void vxt_skeyed_speculate(struct firing *x)
 		x->via = k->follow_id;
 		return;
 	}
-	if (!key_active(x->s, k))
+	if (!vxt_skeyed_active(x->s, k))
 		return;
 	x->taken = true;
 	x->target = k->id;
@@ -176,13 +147,13 @@ void vxt_skeyed_speculate(struct firing *x)
 
 int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit)
 {
-	const struct skclause *c = &x->s->keyed->cl[clause];
+	const struct vxt_keyed_clause *c = &x->s->keyed->cl[clause];
 	struct skent *k = x->key;
 	uint32_t id;
 	uint64_t as;
 	int rc;
 
-	if (!key_active(x->s, k))
+	if (!vxt_skeyed_active(x->s, k))
 		return 0;
 	id = k->id;
 	as = k->kgen;
@@ -200,14 +171,7 @@ int vxt_skeyed_finish(struct firing *x, unsigned clause, bool commit)
 
 void vxt_skeyed_clause(const struct vxt_script *s, unsigned i, struct vxt_keyed_clause *out)
 {
-	const struct skclause *c = &s->keyed->cl[i];
-
-	out->pred = c->pred;
-	out->windowed = c->windowed;
-	out->window_ns = c->window_ns;
-	out->window_events = c->window_events;
-	out->follow_ns = c->follow_ns;
-	out->follow_events = c->follow_events;
+	*out = s->keyed->cl[i];
 }
 
 enum vxt_spec_key vxt_skeyed_key(const struct vxt_script *s)
@@ -226,19 +190,11 @@ unsigned vxt_skeyed_op(const struct script_node *step)
 	}
 }
 
-int vxt_skeyed_pred_spec(const struct vxt_script *s, const struct script_node *n)
+int vxt_skeyed_compile_pred(struct compiler *c, unsigned clause, int64_t *reject)
 {
-	return s->keyed->cl[n->num].pred_spec;
-}
+	const struct vxt_filter *f = c->s->keyed->cl[clause].pred;
 
-bool vxt_skeyed_pred(struct firing *x, unsigned clause)
-{
-	const struct skclause *c = &x->s->keyed->cl[clause];
-	struct vxt_filter_ctx ctx;
-
-	ctx.spec = key_active(x->s, x->key);
-	ctx.iv = x->s->pp ? &x->s->iv : NULL;
-	return vxt_filter_eval(c->pred, x->ev, &ctx);
+	return f ? vxt_filter_emit(c, f, -1, reject) : 0;
 }
 
 /* ---- per event ---- */
@@ -289,20 +245,13 @@ void vxt_skeyed_end(struct firing *x)
 	struct vxt_script *s = x->s;
 	struct skeyed *ky = s->keyed;
 
-	if (x->key && key_idle(s, x->key, x->ev->time_ns))
+	if (x->key && !vxt_skeyed_active(s, x->key) && !following(x->key, x->ev->time_ns))
 		key_forget(ky, x->ka, x->kb);
 	x->key = NULL;
 	if (ky->windows && s->st.active && x->ordinal + 1 - ky->last_sweep >= SWEEP_EVERY) {
 		sweep(s);
 		ky->last_sweep = x->ordinal + 1;
 	}
-}
-
-void vxt_skeyed_time_base(struct vxt_script *s, uint64_t base_ns)
-{
-	for (unsigned i = 0; i < s->keyed->ncl; i++)
-		if (s->keyed->cl[i].pred)
-			vxt_filter_set_time_base(s->keyed->cl[i].pred, base_ns);
 }
 
 void vxt_skeyed_free(struct vxt_script *s)
@@ -347,19 +296,16 @@ static unsigned probes_of(unsigned mask)
 }
 
 static struct script_node *step(struct vxt_script *s, int what, unsigned clause, unsigned line,
-			  unsigned col)
+				unsigned col)
 {
-	struct script_node *n = vxt_script_alloc(s, sizeof(*n));
+	int rc;
+	struct script_node *n = vxt_script_node_new(s, &rc, SN_KEYED, line, col);
 
-	if (!n)
-		return NULL;
-	memset(n, 0, sizeof(*n));
-	n->kind = SN_KEYED;
-	n->type = SV_INT;
-	n->idx = what;
-	n->num = clause;
-	n->line = line;
-	n->col = col;
+	if (n) {
+		n->type = SV_INT;
+		n->idx = what;
+		n->num = clause;
+	}
 	return n;
 }
 
@@ -367,7 +313,7 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 			  const struct vxt_objtab *objs, const struct vxt_strtab *strs, char *err)
 {
 	const struct vxt_spec_clause *in = &c->clauses[i];
-	struct skclause *kc = &s->keyed->cl[i];
+	struct vxt_keyed_clause *kc = &s->keyed->cl[i];
 	struct sclause *cl = &s->cl[i];
 	int rc;
 
@@ -381,19 +327,12 @@ static int compile_clause(struct vxt_script *s, const struct vxt_spec_config *c,
 	rc = vxt_spec_compile_pred(c, i, objs, strs, &kc->pred, err);
 	if (rc < 0)
 		return rc;
-	kc->pred_spec = kc->pred ? vxt_filter_spec_only(kc->pred) : -1;
 	if (kc->pred && vxt_filter_uses_intervals(kc->pred))
 		s->uses_iv = true;	/* the run pairs the phases (phasepair.h) */
 	cl->probes = probes_of(in->probes);
 	cl->line = in->line;
 	cl->col = in->col;
 	snprintf(cl->probe_text, sizeof(cl->probe_text), "clause %u", i + 1);
-	/* the predicate as D's, compiled as a script's is; else the filter's
-	 * own step (and `spec` / `!spec` alone: compile.c's keyed_spec op) */
-	if (kc->pred && kc->pred_spec < 0)
-		cl->pred = vxt_filter_lower(s, kc->pred);
-	if (kc->pred && !cl->pred && !(cl->pred = step(s, K_PRED, i, in->pred_line, in->pred_col)))
-		return -ENOMEM;
 	cl->stmts = vxt_script_alloc(s, in->nactions * sizeof(*cl->stmts));
 	if (!cl->stmts)
 		return -ENOMEM;

@@ -24,13 +24,14 @@ struct vxt_script *vxt_script_keyed(const struct vxt_spec_config *c,
 				    const struct vxt_objtab *objs, const struct vxt_strtab *strs,
 				    char err[VXT_ERRBUF_SIZE]);
 
-/* Filter @f as a D predicate's tree in @s (filter_lower.c), NULL when one
- * of its tests has no D node of the same meaning (or out of memory). */
-struct script_node;
-struct script_node *vxt_filter_lower(struct vxt_script *s, const struct vxt_filter *f);
-/* As vxt_filter_lower(), `spec` read as the constant @spec (0 or 1) when
- * @spec >= 0. */
-struct script_node *vxt_filter_lower_as(struct vxt_script *s, const struct vxt_filter *f, int spec);
+/* Filter @f's jump table compiled test by test into @c's program (its
+ * nodes allocated in c->s), `spec` read as the constant @spec when @spec >=
+ * 0: the ops fall through to what follows when @f accepts the event, and
+ * jump onto @reject when it refuses it (filter_lower.c). Name test i of a
+ * script that keeps name answers (c->s->nncache > i) is the cached
+ * name_match op. @return 0, or -ENOMEM. */
+struct compiler;
+int vxt_filter_emit(struct compiler *c, const struct vxt_filter *f, int spec, int64_t *reject);
 /* Filter @f's jump table compiled test by test into a program of @s (its
  * nodes allocated in @s), `spec` read as the constant @spec: run by
  * vxt_program_run(), it returns 1 when @f accepts the event, else 0
