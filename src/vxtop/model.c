@@ -279,7 +279,7 @@ static int on_lost(struct vxtop_model *m, const struct vxt_event *ev)
 	if (ev->lost_io && ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
 		return rc;
 	rc = vxt_flight_feed(m->inflight, ev);
-	if (rc > 0)
+	if (rc == 1)
 		leave_flight(&m->obj[ev->object], ev->time_ns);
 	return rc < 0 ? rc : 0;
 }
