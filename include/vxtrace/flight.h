@@ -14,7 +14,8 @@
  * VXT_FLIGHT_AGE_NS after its start): a lost event naming it that comes
  * after ends nothing (VXT_FLIGHT_GONE), rather than the next start of the
  * same object, op and sector, whose own completion would then pair with
- * nothing.
+ * nothing; so does a completion whose latency says it is that I/O's (its
+ * completion came after all, later than the rule allowed for).
  */
 #ifndef VXTRACE_FLIGHT_H
 #define VXTRACE_FLIGHT_H
@@ -26,7 +27,8 @@
 
 #define VXT_FLIGHT_AGE_NS (30 * 1000000000ull)
 
-/* vxt_flight_feed()'s: a lost event named an I/O a rule took out already. */
+/* vxt_flight_feed()'s: a lost event named an I/O a rule took out already,
+ * or a completion is that I/O's (its latency says it started then). */
 #define VXT_FLIGHT_GONE 2
 
 struct vxt_flight;
@@ -42,7 +44,8 @@ void vxt_flight_free(struct vxt_flight *f);
  * its start, a lost event naming an I/O that one (or, when a rule took that
  * I/O out already, nothing); a lost event naming none moves the mark.
  * @return 1 when @ev ended (or, a start, began) an I/O in flight,
- * VXT_FLIGHT_GONE when it named one taken out already, 0 when it did not
+ * VXT_FLIGHT_GONE when it named or completed one taken out already, 0 when
+ * it did not
  * (a completion whose start was never seen or already left; a start not
  * remembered; any other event), or -ENOMEM.
  */

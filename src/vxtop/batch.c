@@ -285,8 +285,8 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	fprintf(f, ",\"kind\":\"%s\",\"dev\":\"%u:%u\"", vxt_obj_kind_name(ob ? ob->kind : 0),
 		ob ? ob->dev >> 20 : 0, ob ? ob->dev & 0xfffff : 0);
 	json_figures(f, r, rate_figures, sizeof(rate_figures) / sizeof(rate_figures[0]));
-	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u,\"closed_by_loss\":%llu",
-		r->v[VXTOP_COL_QD], r->aged_out, (unsigned long long)r->closed_by_loss);
+	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u,\"closed_by_loss\":%lld",
+		r->v[VXTOP_COL_QD], r->aged_out, (long long)r->closed_by_loss);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);
 	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s", r->v[VXTOP_COL_ERR],

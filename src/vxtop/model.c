@@ -208,8 +208,8 @@ static void leave_flight(struct vxtop_obj *o, uint64_t t)
 /* A completion or a requeue: @return true if its start was in flight. */
 static bool take_flight(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
-	if (vxt_flight_feed(m->inflight, ev) <= 0)
-		return false;
+	if (vxt_flight_feed(m->inflight, ev) != 1)
+		return false;	/* none, or one out of flight already */
 	leave_flight(o, ev->time_ns);
 	return true;
 }
@@ -465,7 +465,7 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 		const struct vxt_objstats *t = vxt_stats_object(&m->total, (uint32_t)i);
 		uint64_t lost = t ? t->lost_ios : 0;
 
-		m->obj[i].acc.closed_by_loss = lost - m->obj[i].lost_ios_seen;
+		m->obj[i].acc.closed_by_loss = (int64_t)(lost - m->obj[i].lost_ios_seen);
 		m->obj[i].lost_ios_seen = lost;
 		close_object(&m->obj[i], &obj[i], end_ns, !m->tallied);
 	}

@@ -46,7 +46,9 @@ struct vxtop_osnap {
 	uint64_t lat_p50, lat_p99, lat_max;
 	uint32_t in_flight;		/* at the end of the interval */
 	uint32_t aged_out;		/* starts aged out at the end of the interval */
-	uint64_t closed_by_loss;	/* I/Os the stats closed by loss in the interval */
+	int64_t closed_by_loss;		/* the stats' I/Os closed by loss: the change
+					 * in the interval (below 0 when more came
+					 * after all than were closed) */
 	uint64_t unpaired_done;		/* completions of no start in flight */
 	uint32_t lba[VXTOP_LBA_BUCKETS];	/* completed I/Os by address slice */
 	/* iostat -x (formats/vxtop-json.md): per op, the completions with a
@@ -224,7 +226,7 @@ struct vxtop_row {
 	unsigned idle;			/* intervals without I/O (0 = active now) */
 	uint64_t errors_total;
 	uint32_t aged_out;		/* starts aged out in the interval */
-	uint64_t closed_by_loss;	/* I/Os closed by loss in the interval */
+	int64_t closed_by_loss;		/* the change of the I/Os closed by loss */
 	double dps, fps;		/* discards and flushes per second */
 	bool has_lat;			/* completions with a latency in the interval */
 	/* iostat -x: awaits in ms (negative: no such completion), aqu-sz,

@@ -10,7 +10,8 @@
  * (lost_ios) at that time; once a second of the events' clock, those older
  * than VXT_FLIGHT_AGE_NS leave the flight, not counted lost. A lost event
  * naming an I/O closed so already (the tracefs source names it when its
- * round finds it, which may be later) closes nothing more.
+ * round finds it, which may be later) closes nothing more; a completion
+ * whose latency says it is that I/O's takes it back out of lost_ios.
  */
 #include <errno.h>
 
@@ -49,8 +50,13 @@ bool vxt_stats_flight_track(struct vxt_stats *st, struct vxt_objstats *o,
 {
 	int rc = vxt_flight_feed(st->flight, ev);
 
-	if (rc == VXT_FLIGHT_GONE)
-		return false;	/* a lost event naming one closed by loss already */
+	if (rc == VXT_FLIGHT_GONE) {
+		/* a lost event naming one closed by loss already; or that one's
+		 * completion, which came after all: it was not lost */
+		if (ev->phase == VXT_PH_DONE && o->lost_ios)
+			o->lost_ios--;
+		return false;
+	}
 	if (rc != 0 || ev->phase == VXT_PH_START)
 		return rc > 0;
 	if (o->pre_gap) {	/* one from before the table, it seems */

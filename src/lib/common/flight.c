@@ -7,7 +7,9 @@
  * their start: a lost event naming one of them later (a source names the
  * I/O whose completion it lost when it finds out, which may be after the
  * lost-event rule took it out) ends it there, not a later start of the same
- * key that is still in flight.
+ * key that is still in flight; a completion whose latency says its start
+ * was one of them (the source paired it so: it came after all) ends it
+ * there, not a later start.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -52,6 +54,23 @@ static uint32_t key_of(uint32_t object, uint8_t op)
 	return object * 8u + (op < VXT_OP_COUNT ? op : VXT_OP_OTHER);
 }
 
+/* Is completion @ev, by its latency, that of the oldest I/O of its key a
+ * rule took out (the source paired them: its start was that one's)? Then
+ * that one is forgotten. */
+static bool done_of_gone(struct vxt_flight *f, const struct vxt_event *ev)
+{
+	struct vxt_iopair_val v;
+	uint32_t key = key_of(ev->object, ev->op);
+
+	if (!vxt_iopair_count(f->gone) || !ev->latency_ns || ev->latency_ns > ev->time_ns ||
+	    !vxt_iopair_take(f->gone, key, ev->sector, 0, &v))
+		return false;
+	if (v.time_ns == ev->time_ns - ev->latency_ns)
+		return true;
+	(void)vxt_iopair_put(f->gone, key, ev->sector, 0, &v);	/* not that one: back */
+	return false;
+}
+
 int vxt_flight_feed(struct vxt_flight *f, const struct vxt_event *ev)
 {
 	struct vxt_iopair_val v = { ev->time_ns, 0, 0 };
@@ -65,6 +84,9 @@ int vxt_flight_feed(struct vxt_flight *f, const struct vxt_event *ev)
 		rc = vxt_iopair_put(f->t, key_of(ev->object, ev->op), ev->sector, 0, &v);
 		return rc < 0 ? rc : 1;
 	case VXT_PH_DONE:
+		if (done_of_gone(f, ev))
+			return VXT_FLIGHT_GONE;
+		/* fall through */
 	case VXT_PH_REQUEUE:
 		return vxt_iopair_take(f->t, key_of(ev->object, ev->op), ev->sector, 0, &v);
 	case VXT_PH_LOST:

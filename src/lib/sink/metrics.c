@@ -186,6 +186,8 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		return 0;
 	}
 	ser->completed++;
+	if (gone == VXT_FLIGHT_GONE && ser->closed)
+		ser->closed--;	/* the one a rule closed came after all */
 	ser->bytes += ev->bytes;
 	if (metrics_q2c_done(m, ev, ser) < 0)
 		return -ENOMEM;
