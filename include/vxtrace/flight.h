@@ -10,7 +10,12 @@
  *   VXT_LOST_GRACE_NS after it (vxt_lost_mark_due(), event.h), is taken
  *   for one whose completion was lost.
  * vxt_flight_sweep() applies both at a time the caller chooses (the end of
- * an interval, a publication).
+ * an interval, a publication). An I/O taken out so is remembered (until
+ * VXT_FLIGHT_AGE_NS after its start): a lost event naming it that comes
+ * after ends nothing (VXT_FLIGHT_GONE), rather than the next start of the
+ * same object, op and sector, whose own completion would then pair with
+ * nothing; so does a completion whose latency says it is that I/O's (its
+ * completion came after all, later than the rule allowed for).
  */
 #ifndef VXTRACE_FLIGHT_H
 #define VXTRACE_FLIGHT_H
@@ -22,6 +27,10 @@
 
 #define VXT_FLIGHT_AGE_NS (30 * 1000000000ull)
 
+/* vxt_flight_feed()'s: a lost event named an I/O a rule took out already,
+ * or a completion is that I/O's (its latency says it started then). */
+#define VXT_FLIGHT_GONE 2
+
 struct vxt_flight;
 
 /* @return an empty table, or NULL (out of memory). Caller frees with
@@ -32,11 +41,13 @@ void vxt_flight_free(struct vxt_flight *f);
 /*
  * Follow @ev: a start is remembered (past VXT_IOPAIR_MAX entries it is not,
  * rather than the table starting afresh); a completion or requeue forgets
- * its start, a lost event naming an I/O that one; a lost event naming none
- * moves the mark.
- * @return 1 when @ev ended (or, a start, began) an I/O in flight, 0 when it
- * did not (a completion whose start was never seen or already left; a start
- * not remembered; any other event), or -ENOMEM.
+ * its start, a lost event naming an I/O that one (or, when a rule took that
+ * I/O out already, nothing); a lost event naming none moves the mark.
+ * @return 1 when @ev ended (or, a start, began) an I/O in flight,
+ * VXT_FLIGHT_GONE when it named or completed one taken out already, 0 when
+ * it did not
+ * (a completion whose start was never seen or already left; a start not
+ * remembered; any other event), or -ENOMEM.
  */
 int vxt_flight_feed(struct vxt_flight *f, const struct vxt_event *ev);
 

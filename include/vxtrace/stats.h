@@ -68,6 +68,11 @@ int vxt_stats_keep_flight(struct vxt_stats *st);
  * can no longer complete and are closed by loss, at its last event. Can't
  * fail; more events may follow (a file that grows). */
 void vxt_stats_finish(struct vxt_stats *st);
+/* The events' clock reached @now_ns with no event since the last one (a
+ * live reader at rest): apply what an event at @now_ns would meet first,
+ * the lost rule once due (the issues it closes are closed at its due time,
+ * as in a file) and the age bound. Can't fail. */
+void vxt_stats_tick(struct vxt_stats *st, uint64_t now_ns);
 /* vxt_stats_add() of @n events in a row. @return 0 or -ENOMEM. */
 int vxt_stats_add_many(struct vxt_stats *st, const struct vxt_event *ev, size_t n);
 /* Sum every object's stats into @total (busy_ns is then the sum of each

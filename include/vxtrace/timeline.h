@@ -43,6 +43,7 @@ struct vxt_tl_cell {
 	uint64_t bytes;			/* bytes of completed I/Os */
 	uint32_t lat[VXT_LAT_BUCKETS];	/* log2 histogram of done latencies */
 	struct vxt_latdist dist;	/* decoded done latencies: the quantiles */
+	uint32_t undecoded;		/* of ios, counted from the index only */
 };
 
 enum vxt_tl_rows {
@@ -67,6 +68,8 @@ struct vxt_timeline {
 	uint64_t *bytes;		/* per bin: their bytes */
 	uint32_t *lat;			/* nbins * VXT_LAT_BUCKETS: their log2 latency histograms */
 	struct vxt_latdist *dist;	/* per bin: their decoded latencies (the quantiles) */
+	uint64_t *undecoded;		/* per bin: of ios, those counted from the index
+					 * only, their latencies not decoded */
 	struct vxt_tl_cell *cells;	/* nrows * nbins, row-major */
 	uint64_t lba_first;		/* LBA: first sector of the rows */
 	bool lba_clip;			/* LBA: I/O outside the rows has no row (else the last) */
@@ -112,18 +115,20 @@ bool vxt_timeline_chunk_exact(const struct vxt_timeline *tl, const struct vxt_ch
 bool vxt_timeline_chunk_overlaps(const struct vxt_timeline *tl, const struct vxt_chunk_info *ci);
 
 /* The value of a bin-total metric of bin @b: completed I/Os per second,
- * bytes per second, or a latency quantile @q (ns): of the bin's decoded
- * latencies (vxt_latdist_quantile()), else of its index estimate. */
+ * bytes per second, or a latency quantile @q (ns) of the bin's latencies
+ * (vxt_latdist_quantile(), formats/reports.md), 0 when it has none or while
+ * some are not decoded (vxt_timeline_lat_pending()). */
 double vxt_timeline_iops(const struct vxt_timeline *tl, unsigned b);
 double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b);
 uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q);
 /* The same quantile of cell @c. */
 uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q);
-/* Are the latency quantiles of bin @b (of cell @c) an estimate from the
- * index's log2 histogram (completions not decoded yet), not the one
- * distribution's (formats/reports.md)? Views mark them "~". */
-bool vxt_timeline_lat_estimated(const struct vxt_timeline *tl, unsigned b);
-bool vxt_timeline_cell_estimated(const struct vxt_tl_cell *c);
+/* Does bin @b (cell @c) hold completions counted from the index only, whose
+ * latencies are not decoded yet? Its quantiles are then not known (the
+ * index keeps latencies to a power of two, not the one distribution of
+ * formats/reports.md): the views print no value for them. */
+bool vxt_timeline_lat_pending(const struct vxt_timeline *tl, unsigned b);
+bool vxt_timeline_cell_pending(const struct vxt_tl_cell *c);
 /* The histogram of every bin of @tl added into @out (VXT_LAT_BUCKETS). */
 void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out);
 

@@ -285,7 +285,8 @@ static void json_object(FILE *f, const struct vxtop_collector *c, const struct v
 	fprintf(f, ",\"kind\":\"%s\",\"dev\":\"%u:%u\"", vxt_obj_kind_name(ob ? ob->kind : 0),
 		ob ? ob->dev >> 20 : 0, ob ? ob->dev & 0xfffff : 0);
 	json_figures(f, r, rate_figures, sizeof(rate_figures) / sizeof(rate_figures[0]));
-	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u", r->v[VXTOP_COL_QD], r->aged_out);
+	fprintf(f, ",\"in_flight\":%.0f,\"aged_out\":%u,\"closed_by_loss\":%lld",
+		r->v[VXTOP_COL_QD], r->aged_out, (long long)r->closed_by_loss);
 	fputs(",\"util_pct\":", f);
 	json_num(f, r->v[VXTOP_COL_UTIL], 2);
 	fprintf(f, ",\"errors\":%.0f,\"errors_total\":%llu,\"idle\":%s", r->v[VXTOP_COL_ERR],
@@ -356,8 +357,10 @@ static void json_interval(struct vxtop_collector *c, struct batch_state *b,
 		printf(",\"rotations\":%llu", (unsigned long long)c->rotations);
 	printf(",\"events\":%llu,\"events_per_s\":", (unsigned long long)s->events);
 	json_num(stdout, sec > 0 ? s->events / sec : 0, 1);
-	printf(",\"lost\":%llu,\"lost_total\":%llu,\"errors\":%llu,\"errors_total\":%llu,\"objects\":[",
+	printf(",\"lost\":%llu,\"lost_total\":%llu,\"closed_by_loss_total\":%llu,"
+	       "\"errors\":%llu,\"errors_total\":%llu,\"objects\":[",
 	       (unsigned long long)s->lost, (unsigned long long)vxtop_collect_lost(c),
+	       (unsigned long long)vxtop_model_closed_by_loss(&c->model),
 	       (unsigned long long)s->errors,
 	       (unsigned long long)vxtop_model_obj_errors(&c->model, UINT32_MAX));
 	for (i = 0; i < n; i++) {

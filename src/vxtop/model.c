@@ -26,6 +26,10 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 	vxt_stats_init(&m->total);
 	m->inflight = vxt_flight_new();
 	m->queued = vxt_iopair_new();
+	/* the issues by key from the start, as vxreplay's reports keep them in
+	 * a file with lost events: the same I/Os closed by loss */
+	if (vxt_stats_keep_flight(&m->total) < 0)
+		return -ENOMEM;
 	return m->inflight && m->queued ? 0 : -ENOMEM;
 }
 
@@ -204,8 +208,8 @@ static void leave_flight(struct vxtop_obj *o, uint64_t t)
 /* A completion or a requeue: @return true if its start was in flight. */
 static bool take_flight(struct vxtop_model *m, struct vxtop_obj *o, const struct vxt_event *ev)
 {
-	if (vxt_flight_feed(m->inflight, ev) <= 0)
-		return false;
+	if (vxt_flight_feed(m->inflight, ev) != 1)
+		return false;	/* none, or one out of flight already */
 	leave_flight(o, ev->time_ns);
 	return true;
 }
@@ -279,7 +283,7 @@ static int on_lost(struct vxtop_model *m, const struct vxt_event *ev)
 	if (ev->lost_io && ev->object >= m->nobj && (rc = vxtop_model_grow(m, ev->object)) < 0)
 		return rc;
 	rc = vxt_flight_feed(m->inflight, ev);
-	if (rc > 0)
+	if (rc == 1)
 		leave_flight(&m->obj[ev->object], ev->time_ns);
 	return rc < 0 ? rc : 0;
 }
@@ -383,7 +387,7 @@ static bool keep_start(void *arg, uint32_t id, uint8_t op, uint64_t time_ns, boo
 		return true;
 	if (o->in_flight > 0)
 		o->in_flight--;
-	if (why != VXT_FLIGHT_DROPPED) {
+	if (why == VXT_FLIGHT_AGED) {	/* the lost rule's: closed_by_loss */
 		o->acc.aged_out++;
 		a->m->aged_out++;
 	}
@@ -456,8 +460,15 @@ int vxtop_model_close(struct vxtop_model *m, uint64_t end_ns)
 
 		vxt_iopair_sweep(m->queued, keep_queued, &before);
 	}
-	for (i = 0; i < m->nobj; i++)
+	vxt_stats_tick(&m->total, end_ns);	/* the lost rule at rest, as vxreplay's */
+	for (i = 0; i < m->nobj; i++) {
+		const struct vxt_objstats *t = vxt_stats_object(&m->total, (uint32_t)i);
+		uint64_t lost = t ? t->lost_ios : 0;
+
+		m->obj[i].acc.closed_by_loss = (int64_t)(lost - m->obj[i].lost_ios_seen);
+		m->obj[i].lost_ios_seen = lost;
 		close_object(&m->obj[i], &obj[i], end_ns, !m->tallied);
+	}
 	{	/* the open interval's processes become the last one's: no copy */
 		struct vxt_procstats t = m->last_procs;
 
@@ -491,6 +502,15 @@ const struct vxtop_err *vxtop_model_err(const struct vxtop_model *m, uint64_t ba
 	if (back >= kept)
 		return NULL;
 	return &m->errs[(m->nerrs - 1 - back) % VXTOP_ERR_RING];
+}
+
+uint64_t vxtop_model_closed_by_loss(const struct vxtop_model *m)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < m->total.nobj; i++)
+		n += m->total.obj[i].lost_ios;
+	return n;
 }
 
 uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id)
@@ -635,6 +655,7 @@ void vxtop_row_fill(const struct vxtop_model *m, const struct vxtop_snap *s, uin
 		r->v[VXTOP_COL_UTIL] = 100.0;
 	r->v[VXTOP_COL_ERR] = (double)o->errors;
 	r->aged_out = o->aged_out;
+	r->closed_by_loss = o->closed_by_loss;
 	iostat_fill(m, o, sec, r);
 }
 

@@ -25,12 +25,15 @@
 /* An I/O started this long ago and never completed, requeued or failed is
  * no longer counted in flight (the block layer's default request timeout:
  * by then the kernel has completed or failed it, so its completion was not
- * seen). It is counted in aged_out instead. */
+ * seen). It is counted in aged_out instead, as is the oldest of an object
+ * with more in flight than its device holds. */
 #define VXTOP_INFLIGHT_AGE_NS VXT_FLIGHT_AGE_NS
 /* A start from before a lost event that names no I/O, still without its
  * completion this long after that event, is taken for one whose completion
- * was among those lost: counted in aged_out, out of flight (the rule of
- * vxt_lost_mark_due(), shared with /metrics). */
+ * was among those lost: out of flight (the rule of vxt_lost_mark_due(),
+ * shared with /metrics). It and the I/Os a lost event names are counted in
+ * closed_by_loss, by the stats of the whole run (m->total): the figure and
+ * the rule of vxreplay's summary (closed_by_loss, formats/reports.md). */
 #define VXTOP_LOST_GRACE_NS VXT_LOST_GRACE_NS
 
 /* One object over one closed interval. */
@@ -43,6 +46,9 @@ struct vxtop_osnap {
 	uint64_t lat_p50, lat_p99, lat_max;
 	uint32_t in_flight;		/* at the end of the interval */
 	uint32_t aged_out;		/* starts aged out at the end of the interval */
+	int64_t closed_by_loss;		/* the stats' I/Os closed by loss: the change
+					 * in the interval (below 0 when more came
+					 * after all than were closed) */
 	uint64_t unpaired_done;		/* completions of no start in flight */
 	uint32_t lba[VXTOP_LBA_BUCKETS];	/* completed I/Os by address slice */
 	/* iostat -x (formats/vxtop-json.md): per op, the completions with a
@@ -80,6 +86,7 @@ struct vxtop_obj {
 	uint64_t queue_max;		/* requests its device holds at most (0: not
 					 * known); more in flight: the oldest lost */
 	bool queue_asked;		/* queue_max was looked up */
+	uint64_t lost_ios_seen;		/* m->total's lost_ios at the last close */
 };
 
 struct vxtop_err {
@@ -189,6 +196,9 @@ static inline const struct vxtop_osnap *vxtop_snap_obj(const struct vxtop_snap *
 const struct vxtop_err *vxtop_model_err(const struct vxtop_model *m, uint64_t back);
 /* Errors since start on object @id (every object for UINT32_MAX). */
 uint64_t vxtop_model_obj_errors(const struct vxtop_model *m, uint32_t id);
+/* The I/Os closed by loss since start (vxreplay's closed_by_loss, whose
+ * rule the model's stats keep). */
+uint64_t vxtop_model_closed_by_loss(const struct vxtop_model *m);
 /* Number of objects the model knows (table count or fed ids). */
 size_t vxtop_model_nobjects(const struct vxtop_model *m);
 
@@ -216,6 +226,7 @@ struct vxtop_row {
 	unsigned idle;			/* intervals without I/O (0 = active now) */
 	uint64_t errors_total;
 	uint32_t aged_out;		/* starts aged out in the interval */
+	int64_t closed_by_loss;		/* the change of the I/Os closed by loss */
 	double dps, fps;		/* discards and flushes per second */
 	bool has_lat;			/* completions with a latency in the interval */
 	/* iostat -x: awaits in ms (negative: no such completion), aqu-sz,

@@ -3,6 +3,9 @@
 # IOPS, MiB/s, p50, p99, Q2C p50, p99), the lanes' legend and cursor (L), and the axis alone
 # with "no errors in the file"; figures on screen against brute force over
 # `--report events --format csv` (111 bins over the span at 120 columns).
+# The latency scales are the busiest bin's quantile by the one rule of
+# formats/reports.md: at or above the exact nearest rank, at most 1/128
+# above it, as printed (never a "~" estimate from the index).
 . "$VXT_TOP/tests/tui/tmux.inc"
 
 make_trace "$T/s.vxt" 300000
@@ -57,12 +60,39 @@ want=$(awk -F, "$BINS"'NR > 1 && $3 == "done" { d[NR] = $1; by[NR] = $7 }
 got=$(line $((top + 1)) | cut -c1-8 | tr -d ' ')
 [ "$got" = "$want" ] || fail "MiB/s scale: got $got want $want"
 ok "MiB/s scale $got"
-keys c
-wait_for '^ Latency p50  '
-keys c
-wait_for '^ Latency p99  '
-screen | grep -q '^p99  ' || fail "p99: axis label"
-ok "latency p50 and p99"
+# lat_scale Q: the largest over the bins of their exact Q quantile (nearest
+# rank of the latencies of every completion but a failed one of unknown
+# latency), printed as the scale prints it, then the same 1/128 above
+lat_scale() {
+	awk -F, "$BINS"'NR > 1 && $3 == "done" && ($8 != 0 || $9 == 0) { lat[NR] = $8 }
+		END { span = last + 1 - t0; for (k in lat) print bin(t[k]), lat[k] }' \
+		"$T/ev.csv" | sort -n -k1,1 -k2,2 | awk -v q="$1" '
+	function fmt(ns) {
+		if (ns < 1000) return sprintf("%dns", ns)
+		if (ns < 1e6) return sprintf("%.1fus", ns / 1e3)
+		if (ns < 1e9) return sprintf("%.1fms", ns / 1e6)
+		return sprintf("%.2fs", ns / 1e9)
+	}
+	function flush() { if (!n) return; r = q * n; r = r == int(r) ? r : int(r) + 1
+		if (v[r] > m) m = v[r]; n = 0 }
+	$1 != b { flush(); b = $1 } { v[++n] = $2 }
+	END { flush(); print fmt(m), fmt(m + m / 128) }'
+}
+# ns TEXT: a printed duration in ns
+ns() { echo "$1" | awk '{ v = $1 + 0; u = $1; sub(/^[0-9.]+/, "", u)
+	print v * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1) }'; }
+for q in p50 p99; do
+	keys c
+	wait_for "^ Latency $q  "
+	wait_idle
+	screen | grep -q "^$q  " || fail "$q: axis label"
+	got=$(line $((top + 1)) | cut -c1-8 | tr -d ' ')
+	set -- $(lat_scale "0.${q#p}")
+	awk -v g="$(ns "$got")" -v lo="$(ns "$1")" -v hi="$(ns "$2")" 'BEGIN { exit !(g >= lo && g <= hi) }' ||
+		fail "latency $q scale: got $got, want $1 to $2 (the exact quantile to 1/128 above)"
+	screen | grep -q '~[0-9]' && fail "latency $q: an estimate (~) on screen"
+	ok "latency $q scale $got (exact $1)"
+done
 keys c
 wait_for '^ Q2C p50  '
 keys c

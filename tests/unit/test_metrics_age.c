@@ -99,6 +99,43 @@ START_TEST(starts_before_an_anonymous_loss_age_out)
 }
 END_TEST
 
+/* A lost event naming its I/O that comes after the gap's rule closed that
+ * I/O closes nothing more: the next start of the same op and sector, issued
+ * after the gap, stays in flight until its own completion. */
+START_TEST(late_name_after_the_gap)
+{
+	feed(met, sda_objs, SEC, VXT_PH_START, VXT_OP_READ, 8);		/* A */
+	lost(met, sda_objs, 2 * SEC, 5, VXT_OP_OTHER, 0);			/* the gap */
+	feed(met, sda_objs, 2 * SEC + SEC / 10, VXT_PH_START, VXT_OP_READ, 8);	/* B */
+	ck_assert_uint_eq(metrics_age(met, 2 * SEC + VXT_LOST_GRACE_NS), 1);	/* A */
+	ck_assert_int_eq(in_flight(met, "read"), 1);
+	lost(met, sda_objs, 2 * SEC + 7 * SEC / 10, 0, VXT_OP_READ, vxt_lost_io_pack(8));
+	ck_assert_int_eq(in_flight(met, "read"), 1);				/* B still */
+	feed(met, sda_objs, 2 * SEC + 8 * SEC / 10, VXT_PH_DONE, VXT_OP_READ, 8);
+	ck_assert_int_eq(in_flight(met, "read"), 0);
+}
+END_TEST
+
+/* A completion that comes after all for an issue aged out after a gap (its
+ * latency says its start was that one) takes it back: the gauge counts it
+ * once, and the other read in flight stays. */
+START_TEST(late_completion_after_the_gap)
+{
+	struct vxt_event ev = ut_io_event(4 * SEC, VXT_PH_DONE, VXT_OP_READ, 16);
+
+	feed(met, sda_objs, SEC, VXT_PH_START, VXT_OP_READ, 16);		/* A */
+	lost(met, sda_objs, 2 * SEC, 5, VXT_OP_OTHER, 0);
+	ck_assert_uint_eq(metrics_age(met, 2 * SEC + VXT_LOST_GRACE_NS), 1);
+	feed(met, sda_objs, 3 * SEC, VXT_PH_START, VXT_OP_READ, 24);		/* B */
+	ck_assert_int_eq(in_flight(met, "read"), 1);
+	ev.latency_ns = 3 * SEC;						/* A's */
+	ck_assert_int_eq(vxt_metrics_feed(met, sda_objs, &ev, 1), 0);
+	ck_assert_int_eq(in_flight(met, "read"), 1);				/* B */
+	feed(met, sda_objs, 4 * SEC + 10, VXT_PH_DONE, VXT_OP_READ, 24);
+	ck_assert_int_eq(in_flight(met, "read"), 0);
+}
+END_TEST
+
 /* The events' clock moves on with the feed: a later event past the grace
  * ages the issues out with no call but vxt_metrics_feed(). */
 START_TEST(ages_out_as_events_come)
@@ -177,6 +214,8 @@ Suite *metrics_age_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, starts_before_an_anonymous_loss_age_out);
 	tcase_add_test(tc, ages_out_as_events_come);
+	tcase_add_test(tc, late_name_after_the_gap);
+	tcase_add_test(tc, late_completion_after_the_gap);
 	tcase_add_test(tc, ages_out_when_idle);
 	tcase_add_test(tc, named_loss_closes_its_io_only);
 	tcase_add_test(tc, ages_out_past_the_bound);

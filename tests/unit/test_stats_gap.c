@@ -231,6 +231,92 @@ START_TEST(past_the_age_bound)
 }
 END_TEST
 
+/* A lost event naming its I/O that comes after the gap's rule closed that
+ * I/O (the tracefs source names it when a round finds it, which may be more
+ * than VXT_LOST_GRACE_NS after the ring's gap) closes nothing more: not the
+ * next start of the same object, op and sector, issued after the gap, whose
+ * completion is its own. By hand: A (read at sector 8) from 1 s, the gap
+ * at 2 s, B (the same key) from 2.1 s, A named at 2.7 s, B done at 2.8 s:
+ * one I/O closed by loss (A, at 2.5 s), none in flight, busy from 1 s to
+ * 2.8 s. */
+START_TEST(late_name_after_the_gap)
+{
+	struct vxt_event ev = { .object = 0, .op = VXT_OP_READ, .bytes = 4096 };
+	struct vxt_stats st;
+	const struct vxt_objstats *o;
+
+	vxt_stats_init(&st);
+	ck_assert_int_eq(vxt_stats_keep_flight(&st), 0);	/* as the reports do */
+	ev.phase = VXT_PH_START;
+	ev.time_ns = UT_SEC;
+	ev.sector = 8;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A */
+	ev.phase = VXT_PH_LOST;
+	ev.time_ns = 2 * UT_SEC;
+	ev.sector = 5;						/* the gap: 5 lost */
+	ev.op = VXT_OP_OTHER;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
+	ev.phase = VXT_PH_START;
+	ev.op = VXT_OP_READ;
+	ev.time_ns = 2 * UT_SEC + UT_SEC / 10;
+	ev.sector = 8;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* B */
+	ev.phase = VXT_PH_LOST;
+	ev.time_ns = 2 * UT_SEC + 7 * UT_SEC / 10;
+	ev.sector = 0;						/* counted by the gap */
+	ev.lost_io = vxt_lost_io_pack(8);			/* A, named late */
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
+	ev.phase = VXT_PH_DONE;
+	ev.time_ns = 2 * UT_SEC + 8 * UT_SEC / 10;
+	ev.sector = 8;
+	ev.latency_ns = 7 * UT_SEC / 10;			/* B's */
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
+	vxt_stats_finish(&st);
+	o = vxt_stats_object(&st, 0);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(o->lost_ios, 1);
+	ck_assert_int_eq(o->in_flight, 0);
+	ck_assert_uint_eq(o->busy_ns, 2 * UT_SEC - UT_SEC / 5);
+	vxt_stats_free(&st);
+}
+END_TEST
+
+/* A completion that comes after all, after the gap's rule closed its I/O
+ * (the file holds nothing for longer than VXT_LOST_GRACE_NS after the gap,
+ * its events lost too): its latency says its start was that one, as the
+ * source paired them, so that I/O was not lost. By hand: A from 1 s, the
+ * gap at 2 s, nothing until 4.5 s, when A's completion comes (latency
+ * 3.5 s): none closed by loss, none in flight. */
+START_TEST(late_completion_after_the_gap)
+{
+	struct vxt_event ev = { .object = 0, .op = VXT_OP_WRITE, .bytes = 4096 };
+	struct vxt_stats st;
+	const struct vxt_objstats *o;
+
+	vxt_stats_init(&st);
+	ck_assert_int_eq(vxt_stats_keep_flight(&st), 0);
+	ev.phase = VXT_PH_START;
+	ev.time_ns = UT_SEC;
+	ev.sector = 8;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A */
+	ev.phase = VXT_PH_LOST;
+	ev.time_ns = 2 * UT_SEC;
+	ev.sector = 900;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* the gap */
+	ev.phase = VXT_PH_DONE;
+	ev.time_ns = 4 * UT_SEC + UT_SEC / 2;
+	ev.sector = 8;
+	ev.latency_ns = ev.time_ns - UT_SEC;
+	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A's, late */
+	vxt_stats_finish(&st);
+	o = vxt_stats_object(&st, 0);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(o->lost_ios, 0);
+	ck_assert_int_eq(o->in_flight, 0);
+	vxt_stats_free(&st);
+}
+END_TEST
+
 Suite *stats_gap_suite(void)
 {
 	Suite *s = suite_create("stats_gap");
@@ -238,6 +324,8 @@ Suite *stats_gap_suite(void)
 
 	tcase_add_test(tc, gap_closes_what_it_took);
 	tcase_add_test(tc, past_the_age_bound);
+	tcase_add_test(tc, late_name_after_the_gap);
+	tcase_add_test(tc, late_completion_after_the_gap);
 	suite_add_tcase(s, tc);
 	return s;
 }

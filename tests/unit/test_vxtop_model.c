@@ -104,6 +104,7 @@ START_TEST(lost_event_closes_its_io)
 	ck_assert_int_eq(vxtop_model_feed(&m, &ev, 1), 0);
 	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
 	ck_assert_uint_eq(last(&m)->in_flight, 1);
+	ck_assert_uint_eq(last(&m)->closed_by_loss, 1);
 	ck_assert_uint_eq(vxtop_model_snap(&m, 0)->lost, 1);
 	feed(&m, SEC + 10, VXT_PH_DONE, VXT_OP_READ, 200);
 	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
@@ -116,8 +117,9 @@ START_TEST(lost_event_closes_its_io)
 END_TEST
 
 /* A lost event naming no I/O: the starts before it still in flight
- * VXTOP_LOST_GRACE_NS after it age out at the next close; those after it
- * and those completed stay as they are, and the device goes idle. */
+ * VXTOP_LOST_GRACE_NS after it leave the flight at the next close, closed
+ * by loss (not aged out); those after it and those completed stay as they
+ * are, and the device goes idle. */
 START_TEST(starts_before_an_anonymous_loss_age_out)
 {
 	struct vxt_objtab *objs = vxt_objtab_new();
@@ -133,7 +135,8 @@ START_TEST(starts_before_an_anonymous_loss_age_out)
 	feed(&m, SEC / 2, VXT_PH_START, VXT_OP_WRITE, 300);	/* after it */
 	ck_assert_int_eq(vxtop_model_close(&m, SEC), 0);
 	ck_assert_uint_eq(last(&m)->in_flight, 1);
-	ck_assert_uint_eq(last(&m)->aged_out, 1);
+	ck_assert_uint_eq(last(&m)->aged_out, 0);
+	ck_assert_uint_eq(last(&m)->closed_by_loss, 1);
 	feed(&m, SEC + SEC / 4, VXT_PH_DONE, VXT_OP_WRITE, 300);
 	ck_assert_int_eq(vxtop_model_close(&m, 2 * SEC), 0);
 	ck_assert_uint_eq(last(&m)->in_flight, 0);

@@ -126,6 +126,16 @@ static int close_lost_io(struct vxt_stats *st, const struct vxt_event *ev)
 	return 0;
 }
 
+void vxt_stats_tick(struct vxt_stats *st, uint64_t now_ns)
+{
+	if (!st->flight)
+		return;
+	if (st->lost_due && now_ns >= st->lost_due)
+		vxt_stats_flight_close(st, st->lost_due);
+	if (now_ns >= st->age_next)
+		vxt_stats_flight_age(st, now_ns);
+}
+
 /* inlined in both callers: the per-event call costs as much as the work */
 static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 							 const struct vxt_event *ev)
@@ -137,12 +147,8 @@ static inline __attribute__((always_inline)) int add_one(struct vxt_stats *st,
 		st->first_ns = ev->time_ns;
 	if (ev->time_ns > st->last_ns)
 		st->last_ns = ev->time_ns;
-	if (__builtin_expect(st->flight != NULL, 0)) {
-		if (st->lost_due && ev->time_ns >= st->lost_due)
-			vxt_stats_flight_close(st, st->lost_due);
-		if (ev->time_ns >= st->age_next)
-			vxt_stats_flight_age(st, ev->time_ns);
-	}
+	if (__builtin_expect(st->flight != NULL, 0))
+		vxt_stats_tick(st, ev->time_ns);
 	if (ev->phase == VXT_PH_LOST) {
 		st->lost += ev->sector;
 		if (ev->lost_io)	/* its I/O is no longer in flight */

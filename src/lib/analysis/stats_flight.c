@@ -8,7 +8,10 @@
  * flight when the table began). Once VXT_LOST_GRACE_NS passed after the
  * newest gap, the issues from before it still in flight are closed by loss
  * (lost_ios) at that time; once a second of the events' clock, those older
- * than VXT_FLIGHT_AGE_NS leave the flight, not counted lost.
+ * than VXT_FLIGHT_AGE_NS leave the flight, not counted lost. A lost event
+ * naming an I/O closed so already (the tracefs source names it when its
+ * round finds it, which may be later) closes nothing more; a completion
+ * whose latency says it is that I/O's takes it back out of lost_ios.
  */
 #include <errno.h>
 
@@ -47,6 +50,13 @@ bool vxt_stats_flight_track(struct vxt_stats *st, struct vxt_objstats *o,
 {
 	int rc = vxt_flight_feed(st->flight, ev);
 
+	if (rc == VXT_FLIGHT_GONE) {
+		/* a lost event naming one closed by loss already; or that one's
+		 * completion, which came after all: it was not lost */
+		if (ev->phase == VXT_PH_DONE && o->lost_ios)
+			o->lost_ios--;
+		return false;
+	}
 	if (rc != 0 || ev->phase == VXT_PH_START)
 		return rc > 0;
 	if (o->pre_gap) {	/* one from before the table, it seems */

@@ -22,9 +22,10 @@ static int alloc_bins(struct vxt_timeline *tl)
 	tl->bytes = calloc(tl->nbins, sizeof(*tl->bytes));
 	tl->lat = calloc((size_t)tl->nbins * VXT_LAT_BUCKETS, sizeof(*tl->lat));
 	tl->dist = calloc(tl->nbins, sizeof(*tl->dist));
+	tl->undecoded = calloc(tl->nbins, sizeof(*tl->undecoded));
 	tl->cells = calloc((size_t)tl->nbins * (tl->nrows ? tl->nrows : 1), sizeof(*tl->cells));
 	if (!tl->events || !tl->errors || !tl->lost || !tl->ios || !tl->bytes || !tl->lat ||
-	    !tl->dist || !tl->cells)
+	    !tl->dist || !tl->undecoded || !tl->cells)
 		return -ENOMEM;
 	return 0;
 }
@@ -120,6 +121,7 @@ void vxt_timeline_free(struct vxt_timeline *tl)
 	free(tl->bytes);
 	free(tl->lat);
 	free(tl->dist);
+	free(tl->undecoded);
 	free(tl->cells);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -134,6 +136,7 @@ void vxt_timeline_clear(struct vxt_timeline *tl)
 	memset(tl->ios, 0, tl->nbins * sizeof(*tl->ios));
 	memset(tl->bytes, 0, tl->nbins * sizeof(*tl->bytes));
 	memset(tl->lat, 0, (size_t)tl->nbins * VXT_LAT_BUCKETS * sizeof(*tl->lat));
+	memset(tl->undecoded, 0, tl->nbins * sizeof(*tl->undecoded));
 	tl->lba_outside = 0;
 	tl->lba_lo = tl->lba_hi = 0;
 	dists_drop(tl, true);
@@ -315,6 +318,7 @@ static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *
 		pios = part(ios, s);
 		pbytes = part(a->bytes_read + a->bytes_written, s);
 		tl->ios[b] += pios;
+		tl->undecoded[b] += pios;
 		tl->bytes[b] += pbytes;
 		for (int k = 0; k < VXT_LAT_BUCKETS; k++) {
 			pl[k] = (uint32_t)part(a->lat_hist[k], s);
@@ -325,6 +329,7 @@ static void add_chunk_bin(struct vxt_timeline *tl, const struct vxt_chunk_info *
 			struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + b];
 
 			c->ios += (uint32_t)pios;
+			c->undecoded += (uint32_t)pios;
 			c->errors += (uint32_t)part(a->errors, s);
 			c->bytes += pbytes;
 			for (int k = 0; k < VXT_LAT_BUCKETS; k++)
@@ -357,12 +362,14 @@ static void add_chunk_whole(struct vxt_timeline *tl, const struct vxt_chunk_info
 		for (int op = 0; op < VXT_OP_COUNT; op++)
 			ios += a->ios[op];
 		tl->ios[b] += ios;
+		tl->undecoded[b] += ios;
 		tl->bytes[b] += a->bytes_read + a->bytes_written;
 		add_hist(lat, a->lat_hist);
 		if (tl->mode == VXT_TL_ROWS_OBJECT && row >= 0) {
 			struct vxt_tl_cell *c = &tl->cells[(size_t)row * tl->nbins + b];
 
 			c->ios += ios;
+			c->undecoded += ios;
 			c->errors += a->errors;
 			c->bytes += a->bytes_read + a->bytes_written;
 			add_hist(c->lat, a->lat_hist);
@@ -420,37 +427,26 @@ double vxt_timeline_bps(const struct vxt_timeline *tl, unsigned b)
 
 uint64_t vxt_timeline_lat_quantile(const struct vxt_timeline *tl, unsigned b, double q)
 {
-	if (b >= tl->nbins)
+	if (b >= tl->nbins || tl->undecoded[b] || !tl->dist[b].count)
 		return 0;
-	if (tl->dist[b].count)
-		return vxt_latdist_quantile(&tl->dist[b], q);
-	return vxt_log2hist_quantile(&tl->lat[(size_t)b * VXT_LAT_BUCKETS], VXT_LAT_BUCKETS, q);
+	return vxt_latdist_quantile(&tl->dist[b], q);
 }
 
-static bool hist_nonempty(const uint32_t *lat)
+bool vxt_timeline_lat_pending(const struct vxt_timeline *tl, unsigned b)
 {
-	for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)
-		if (lat[k])
-			return true;
-	return false;
+	return b < tl->nbins && tl->undecoded[b];
 }
 
-bool vxt_timeline_lat_estimated(const struct vxt_timeline *tl, unsigned b)
+bool vxt_timeline_cell_pending(const struct vxt_tl_cell *c)
 {
-	return b < tl->nbins && !tl->dist[b].count &&
-	       hist_nonempty(&tl->lat[(size_t)b * VXT_LAT_BUCKETS]);
-}
-
-bool vxt_timeline_cell_estimated(const struct vxt_tl_cell *c)
-{
-	return !c->dist.count && hist_nonempty(c->lat);
+	return c->undecoded;
 }
 
 uint64_t vxt_timeline_cell_quantile(const struct vxt_tl_cell *c, double q)
 {
-	if (c->dist.count)
-		return vxt_latdist_quantile(&c->dist, q);
-	return vxt_log2hist_quantile(c->lat, VXT_LAT_BUCKETS, q);
+	if (c->undecoded || !c->dist.count)
+		return 0;
+	return vxt_latdist_quantile(&c->dist, q);
 }
 
 void vxt_timeline_lat_total(const struct vxt_timeline *tl, uint64_t *out)

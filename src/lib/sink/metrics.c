@@ -156,16 +156,18 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 {
 	struct metrics_series *ser;
 	unsigned op = ev->op < VXT_OP_COUNT ? ev->op : VXT_OP_OTHER;
+	int gone;
 
 	m->live.events++;
-	if (metrics_age_feed(m, ev) < 0)
+	gone = metrics_age_feed(m, ev);
+	if (gone < 0)
 		return -ENOMEM;
 	if (ev->phase == VXT_PH_LOST) {
 		uint64_t sector;
 
 		m->live.lost_stream += vxt_event_lost_count(ev);
-		if (!vxt_event_lost_io(ev, &sector))
-			return 0;
+		if (!vxt_event_lost_io(ev, &sector) || gone == VXT_FLIGHT_GONE)
+			return 0;	/* none, or one the rules closed already */
 		ser = series_of(m, objs, ev->object, op);
 		if (!ser)
 			return -ENOMEM;
@@ -184,6 +186,8 @@ static int feed_one(struct vxt_metrics *m, const struct vxt_objtab *objs,
 		return 0;
 	}
 	ser->completed++;
+	if (gone == VXT_FLIGHT_GONE && ser->closed)
+		ser->closed--;	/* the one a rule closed came after all */
 	ser->bytes += ev->bytes;
 	if (metrics_q2c_done(m, ev, ser) < 0)
 		return -ENOMEM;

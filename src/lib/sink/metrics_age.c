@@ -31,7 +31,7 @@ int metrics_age_feed(struct vxt_metrics *m, const struct vxt_event *ev)
 	if (!m->inflight && !(m->inflight = vxt_flight_new()))
 		return -ENOMEM;
 	rc = vxt_flight_feed(m->inflight, ev);
-	return rc < 0 ? rc : 0;
+	return rc < 0 || rc == VXT_FLIGHT_GONE ? rc : 0;
 }
 
 struct age_arg {

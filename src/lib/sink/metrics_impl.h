@@ -119,7 +119,9 @@ int metrics_q2c_done(struct vxt_metrics *m, const struct vxt_event *ev,
 void metrics_q2c_free(struct metrics_q2c *q);
 
 /* metrics_age.c: follow the issues in flight (starts, completions, lost
- * events) of event @ev. @return 0 or -ENOMEM. */
+ * events) of event @ev. @return VXT_FLIGHT_GONE for a lost event naming, or
+ * a completion of, an issue the rules closed already (flight.h), else 0,
+ * or -ENOMEM. */
 int metrics_age_feed(struct vxt_metrics *m, const struct vxt_event *ev);
 /* The rules of flight.h at @now_ns (the events' clock): the issues from
  * before the newest lost event naming no I/O still in flight

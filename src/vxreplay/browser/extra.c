@@ -101,6 +101,7 @@ void vr_tl_sum_into(struct vxt_timeline *to, const struct vxt_timeline *from)
 		to->errors[b] += from->errors[b];
 		to->lost[b] += from->lost[b];
 		to->ios[b] += from->ios[b];
+		to->undecoded[b] += from->undecoded[b];
 		to->bytes[b] += from->bytes[b];
 	}
 	for (size_t k = 0; k < nb * VXT_LAT_BUCKETS; k++)
@@ -110,6 +111,7 @@ void vr_tl_sum_into(struct vxt_timeline *to, const struct vxt_timeline *from)
 	for (size_t c = 0; c < nc && to->cells; c++) {
 		vxt_latdist_merge(&to->cells[c].dist, &from->cells[c].dist);
 		to->cells[c].ios += from->cells[c].ios;
+		to->cells[c].undecoded += from->cells[c].undecoded;
 		to->cells[c].errors += from->cells[c].errors;
 		to->cells[c].bytes += from->cells[c].bytes;
 		for (unsigned k = 0; k < VXT_LAT_BUCKETS; k++)

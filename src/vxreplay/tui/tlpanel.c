@@ -93,23 +93,25 @@ static uint64_t cell_value(const struct vr_app *a, const struct vxt_timeline *tl
 	}
 }
 
-/* Is the metric a latency quantile some shown bin (row -1) or cell of row
- * @r has only from the index's log2 histogram (not decoded yet)? Its
- * figures are then marked "~". */
-static bool lat_estimated(const struct vr_app *a, const struct vxt_timeline *tl, int r)
+/* Is the metric a latency quantile that some shown bin (row -1) or cell of
+ * row @r does not know yet (completions counted from the index, not
+ * decoded)? Its bars are then empty and its figures "...": the index's
+ * powers of two are not the one distribution every view prints. */
+static bool lat_pending(const struct vr_app *a, const struct vxt_timeline *tl, int r)
 {
 	if (a->tl_metric != VR_TLM_P50 && a->tl_metric != VR_TLM_P99)
 		return false;
 	for (unsigned b = 0; b < tl->nbins; b++)
-		if (r < 0 ? vxt_timeline_lat_estimated(tl, b) :
-		    vxt_timeline_cell_estimated(&tl->cells[(size_t)r * tl->nbins + b]))
+		if (r < 0 ? vxt_timeline_lat_pending(tl, b) :
+		    vxt_timeline_cell_pending(&tl->cells[(size_t)r * tl->nbins + b]))
 			return true;
 	return false;
 }
 
-/* @v (in bin_value()'s unit) for the label column; @est: "~" before a
- * latency estimated from the index. */
-static char *format_value(const struct vr_app *a, uint64_t v, bool est, char *buf, size_t size)
+/* @v (in bin_value()'s unit) for the label column; @pending: a latency not
+ * known yet (lat_pending()), printed "...". */
+static char *format_value(const struct vr_app *a, uint64_t v, bool pending, char *buf,
+			  size_t size)
 {
 	switch (a->tl_metric) {
 	case VR_TLM_IOPS:
@@ -122,12 +124,10 @@ static char *format_value(const struct vr_app *a, uint64_t v, bool est, char *bu
 		snprintf(buf, size, v >= 10485760000ull ? "%.0f" : "%.1f", (double)v / VXT_MIB);
 		break;
 	case VR_TLM_P50: case VR_TLM_P99: case VR_TLM_Q2C_P50: case VR_TLM_Q2C_P99:
-		if (est && size > 1) {
-			buf[0] = '~';
-			vxt_format_duration(v, buf + 1, size - 1);
-		} else {
+		if (pending)
+			snprintf(buf, size, "...");
+		else
 			vxt_format_duration(v, buf, size);
-		}
 		break;
 	default: snprintf(buf, size, "%" PRIu64, v); break;
 	}
@@ -251,7 +251,7 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 	struct tui_rect pr = plot_rect(p);
 	int lanes = pr.h - 1, shown = 0;
 	uint64_t max = 0;
-	bool est = false;
+	bool pending = false;
 	char mx[32], key[160], more[32];
 	const struct vxt_latdist *iv = q2c_metric(a) && vr_ivs_want(&a->m) != VR_IVS_NO_PHASES ?
 				       vr_ivs_dists(&a->m, tl, VR_IVS_Q2C, true) : NULL;
@@ -264,7 +264,7 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 				max = v;
 		}
 	for (int i = 0; i < lanes && (unsigned)i < tl->nrows; i++, shown++) {
-		est = est || lat_estimated(a, tl, i);
+		pending = pending || lat_pending(a, tl, i);
 		for (unsigned b = 0; b < n; b++)
 			lane[b] = cell_value(a, tl, (unsigned)i, b, iv);
 		tui_timeline_lane(pr.y + i, p->r.x, p->r.w,
@@ -282,19 +282,19 @@ static void timeline_lanes(struct vr_app *a, const struct tui_panel *p,
 		snprintf(more, sizeof(more), "  +%u rows not shown", tl->nrows - (unsigned)shown);
 	snprintf(key, sizeof(key), "  %s%s%s%s%s up to %s %s/bin%s", tui_glyphs->shade[1],
 		 tui_glyphs->shade[2], tui_glyphs->shade[3], tui_glyphs->shade[4],
-		 max ? "" : " (none)", format_value(a, max, est, mx, sizeof(mx)),
+		 max || pending ? "" : " (none)", format_value(a, max, pending, mx, sizeof(mx)),
 		 metric_label[a->tl_metric], more);
 	timeline_title(a, p, tui_screen_focused(&a->scr) == &a->timeline, tl, key);
 }
 
 static void draw_scale(struct vr_app *a, const struct tui_panel *p, const struct tui_rect *pr,
-		       uint64_t max, bool est)
+		       uint64_t max, bool pending)
 {
 	char v[32];
 
 	if (pr->h > 1)
 		tui_printw(pr->y, p->r.x, VR_LABEL_W, TUI_R_DIM, "%s",
-			   format_value(a, max, est, v, sizeof(v)));
+			   format_value(a, max, pending, v, sizeof(v)));
 	if (pr->h > 2)
 		tui_printw(pr->y + pr->h - 2, p->r.x, VR_LABEL_W, TUI_R_DIM, "0");
 	tui_printw(pr->y + pr->h - 1, p->r.x, VR_LABEL_W, TUI_R_DIM, "%s", metric_label[a->tl_metric]);
@@ -308,6 +308,7 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 	struct tui_timeline w;
 	uint64_t max = 0;
 	bool errs = errors_plotted(a), compact = vr_timeline_compact(a), none = false;
+	bool pending;
 	const struct vxt_latdist *iv = NULL;
 
 	if (!tl->nbins || pr.h < 1)
@@ -339,9 +340,10 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		if (a->tl_vals[b] > max)
 			max = a->tl_vals[b];
 	}
+	pending = lat_pending(a, tl, -1);
 	timeline_title(a, p, focused, tl, compact ? "  no errors in the file" :
 		       vr_ivs_state(&a->m) == VR_IVS_RUNNING && q2c_metric(a) ?
-		       "  (pairing the phases)" : "");
+		       "  (pairing the phases)" : pending ? "  (reading the latencies)" : "");
 	update_marks(a, tl);
 	w = (struct tui_timeline){
 		.nbins = (int)tl->nbins,
@@ -353,8 +355,8 @@ static void timeline_draw(struct tui_panel *p, bool focused)
 		.log_scale = a->tl_metric == VR_TLM_ERRORS,
 	};
 	tui_timeline_draw(&pr, &w);
-	draw_scale(a, p, &pr, max, lat_estimated(a, tl, -1));
-	if (!max && pr.h > 2 && w.val)
+	draw_scale(a, p, &pr, max, pending);
+	if (!max && !pending && pr.h > 2 && w.val)
 		tui_puts(pr.y + (pr.h - 1) / 2, pr.x + 2, pr.w - 2, TUI_R_DIM,
 			 none ? "Q2C not available: the trace holds issue and completion only "
 				"(captured with --phases issue)" :
