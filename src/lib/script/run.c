@@ -256,15 +256,16 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	return 0;
 }
 
-/* The program of event @ev (ordinal @ordinal) in context @x, once
- * push_begin() let it through: the fields an event starts afresh, its
- * request bound by its phase, this-> variables and a profile's key, its
- * phase's program, then the done request closed. @plain (a constant where
- * it is inlined): the script is plain(), without this-> variables or keys. */
+/* The program of event @ev (ordinal @ordinal, request key hash @h when
+ * requests are followed) in context @x, once push_begin() let it through:
+ * the fields an event starts afresh, its request bound by its phase, this->
+ * variables and a profile's key, its phase's program, then the done
+ * request closed. @plain (a constant where it is inlined): the script is
+ * plain(), without this-> variables or keys. */
 static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
 							 struct firing *x,
 							 const struct vxt_event *ev,
-							 uint64_t ordinal, bool plain)
+							 uint64_t ordinal, uint32_t h, bool plain)
 {
 	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST;
 	unsigned on;
@@ -284,7 +285,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->via = 0;
 		reset_locals(s);
 	}
-	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, &x->req)) < 0)
+	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, h, &x->req)) < 0)
 		return rc;
 	if (keyed)
 		vxt_skeyed_begin(x);
@@ -320,7 +321,7 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 	if (rc)
 		return rc < 0 ? rc : 0;
 	x.s = s;
-	return push_event(s, &x, ev, ordinal, false);
+	return push_event(s, &x, ev, ordinal, s->uses_req ? vxt_sreq_event_hash(ev) : 0, false);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -331,23 +332,34 @@ static bool plain(const struct vxt_script *s)
 }
 
 #define AHEAD	8	/* events between two stages of fetching ahead */
+#define RING	(4 * AHEAD)	/* a power of two over 3 * AHEAD */
+
+/* What fetching ahead found of an event, kept until the event runs: its
+ * request key's hash, and the slot + 1 (0 none) where a done or requeue's
+ * request was when it was looked for, a hint the table may have moved. */
+struct ahead {
+	uint32_t hash;
+	uint32_t slot;
+};
 
 /* Fetch into the cache what the ops of event @e will read, in stages a few
- * events apart so each finds the previous one's line there: 0 the home slot
- * of its request, 1 a done or requeue's request's req-> values, 2 the
- * speculative buffer of the ID they name in s->spec_slot, and the next ID
- * and buffer speculation() hands out. Only hints: nothing changes. */
+ * events apart so each finds the previous one's line there: 0 its key's
+ * hash into @a and the home slot of its request, 1 a done or requeue's
+ * request (its slot into @a) and req-> values, 2 the speculative buffer of
+ * the ID they name in s->spec_slot, and the next ID and buffer
+ * speculation() hands out. Only hints: nothing the event's steps see
+ * changes, and each key is hashed once. */
 static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_event *e,
-			       unsigned stage)
+			       unsigned stage, struct ahead *a)
 {
 	const struct sreq *r;
 	int64_t id;
 
 	if (stage == 0) {
+		a->hash = vxt_sreq_event_hash(e);
+		a->slot = 0;
 		if (s->reqs.cap)
-			__builtin_prefetch(&s->reqs.e[vxt_sreq_hash((uint64_t)e->object << 32 |
-								    e->bytes, e->sector) &
-						      (s->reqs.cap - 1)]);
+			__builtin_prefetch(&s->reqs.e[a->hash & (s->reqs.cap - 1)]);
 		return;
 	}
 	if (e->phase != VXT_PH_DONE && e->phase != VXT_PH_REQUEUE) {
@@ -358,14 +370,22 @@ static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_even
 		}
 		return;
 	}
-	r = vxt_sreqtab_bound(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector);
-	if (!r || !r->v)
-		return;
 	if (stage == 1) {
-		__builtin_prefetch(&r->v->v[s->spec_slot ? s->spec_slot - 1 : 0]);
+		r = vxt_sreqtab_bound_h(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector,
+					a->hash);
+		if (!r)
+			return;
+		a->slot = (uint32_t)(r - s->reqs.e) + 1;
+		if (r->v)
+			__builtin_prefetch(&r->v->v[s->spec_slot ? s->spec_slot - 1 : 0]);
 		return;
 	}
-	id = s->spec_slot ? r->v->v[s->spec_slot - 1].i : 0;
+	if (!a->slot || a->slot > s->reqs.cap || !s->spec_slot)
+		return;
+	r = &s->reqs.e[a->slot - 1];	/* moved or gone: another key's, or empty */
+	if (!r->v || r->kb != e->sector || r->ka != ((uint64_t)e->object << 32 | e->bytes))
+		return;
+	id = r->v->v[s->spec_slot - 1].i;
 	if (vxt_sspec_active(s, id)) {
 		const char *b = (const char *)vxt_sspec_buf(s, id);
 
@@ -382,22 +402,31 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 						       uint32_t quick, bool is_plain)
 {
 	struct firing x = { 0 };	/* kept over the batch */
+	struct ahead a[RING];
 	size_t i;
 	int rc = 0;
 
 	x.s = s;
 	if (s->ended)		/* only vxt_script_end() sets it */
 		n = 0;
+	if (s->uses_req)
+		for (i = 0; i < n && i < 3 * AHEAD; i++)
+			fetch_ahead(s, &ev[i], 0, &a[i]);
 	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
 
 		if (s->uses_req) {
-			if (i + 3 * AHEAD < n)
-				fetch_ahead(s, &ev[i + 3 * AHEAD], 0);
-			if (i + 2 * AHEAD < n)
-				fetch_ahead(s, &ev[i + 2 * AHEAD], 1);
-			if (i + AHEAD < n)
-				fetch_ahead(s, &ev[i + AHEAD], 2);
+			if (i + 3 * AHEAD < n) {
+				fetch_ahead(s, &ev[i + 3 * AHEAD], 0, &a[(i + 3 * AHEAD) % RING]);
+				fetch_ahead(s, &ev[i + 2 * AHEAD], 1, &a[(i + 2 * AHEAD) % RING]);
+				fetch_ahead(s, &ev[i + AHEAD], 2, &a[(i + AHEAD) % RING]);
+			} else {
+				if (i + 2 * AHEAD < n)
+					fetch_ahead(s, &ev[i + 2 * AHEAD], 1,
+						    &a[(i + 2 * AHEAD) % RING]);
+				if (i + AHEAD < n)
+					fetch_ahead(s, &ev[i + AHEAD], 2, &a[(i + AHEAD) % RING]);
+			}
 		}
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
 			push_count(s, e, is_plain);
@@ -405,7 +434,8 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 		}
 		rc = push_begin(s, e, is_plain);
 		if (rc == 0)
-			rc = push_event(s, &x, e, ordinal + i, is_plain);
+			rc = push_event(s, &x, e, ordinal + i, s->uses_req ? a[i % RING].hash : 0,
+					is_plain);
 		if (rc < 0) {
 			i++;
 			break;
