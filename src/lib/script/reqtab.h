@@ -51,13 +51,16 @@ int vxt_sreqtab_grow(struct sreqtab *t);
 void vxt_sreqtab_free(struct sreqtab *t);
 
 /* the table on vxtrace/hash.h: a slot is the request, id 0 = empty; a
- * key's requests are walked with sreqs_seek() then sreqs_next(), oldest first */
+ * key's requests are walked with sreqs_seek() then sreqs_next(), oldest
+ * first. A walk compares the hash kept in each slot before the key: most
+ * slots it passes hold other keys, and most of those have another hash. */
 struct sreq_key {
 	uint64_t ka, kb;
+	uint32_t h;		/* vxt_sreq_hash(ka, kb) */
 };
 
 #define SREQ_HASH(ctx, r) ((size_t)(r)->home)
-#define SREQ_MATCH(ctx, r, k) ((r)->ka == (k)->ka && (r)->kb == (k)->kb)
+#define SREQ_MATCH(ctx, r, k) ((r)->home == (k)->h && (r)->kb == (k)->kb && (r)->ka == (k)->ka)
 #define SREQ_EMPTY(r) (!(r)->id)
 VXT_HASH_DEFINE(sreqs, struct sreq, const void *, struct sreq_key, SREQ_HASH, SREQ_MATCH,
 		SREQ_EMPTY)
@@ -82,7 +85,7 @@ static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
 static inline struct sreq *vxt_sreqtab_bound_h(const struct sreqtab *t, uint64_t ka,
 					       uint64_t kb, uint32_t h)
 {
-	const struct sreq_key k = { ka, kb };
+	const struct sreq_key k = { ka, kb, h };
 	struct sreq *qu = NULL;
 	size_t i;
 
@@ -118,7 +121,7 @@ static inline __attribute__((always_inline)) int
 vxt_sreqtab_claim_h(struct sreqtab *t, uint64_t ka, uint64_t kb, uint32_t h, bool start,
 		    struct sreq **out)
 {
-	const struct sreq_key k = { ka, kb };
+	const struct sreq_key k = { ka, kb, h };
 	struct sreq *r;
 	size_t i;
 

@@ -236,13 +236,15 @@ static inline __attribute__((always_inline)) void push_count(struct vxt_script *
 /* What every event does before its clauses: push_count(), fire due ticks
  * and pair its phases. @return 0, 1 when the event goes no further (a
  * tick's exit(), or nothing follows requests or keys and no clause is on
- * its phase), or negative. */
+ * its phase), or negative. @req: s->uses_req (a constant where it is
+ * inlined). */
 static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
-							 const struct vxt_event *ev, bool plain)
+							 const struct vxt_event *ev, bool plain,
+							 bool req)
 {
 	push_count(s, ev, plain);
 	if (plain)
-		return !s->uses_req && !runs_clauses(s, ev->phase);
+		return !req && !runs_clauses(s, ev->phase);
 	if (!s->live && s->nticks) {
 		int rc = ticks_until(s, ev->time_ns);
 
@@ -251,7 +253,7 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	}
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
-	if (!s->uses_req && !s->keyed && !runs_clauses(s, ev->phase))
+	if (!req && !s->keyed && !runs_clauses(s, ev->phase))
 		return 1;	/* no request or key to follow, and no clause */
 	return 0;
 }
@@ -260,12 +262,13 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
  * requests are followed) in context @x, once push_begin() let it through:
  * the fields an event starts afresh, its request bound by its phase, this->
  * variables and a profile's key, its phase's program, then the done
- * request closed. @plain (a constant where it is inlined): the script is
- * plain(), without this-> variables or keys. */
+ * request closed. @plain, @req (constants where it is inlined): the script
+ * is plain(), without this-> variables or keys; s->uses_req. */
 static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
 							 struct firing *x,
 							 const struct vxt_event *ev,
-							 uint64_t ordinal, uint32_t h, bool plain)
+							 uint64_t ordinal, uint32_t h, bool plain,
+							 bool req)
 {
 	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST;
 	unsigned on;
@@ -285,7 +288,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->via = 0;
 		reset_locals(s);
 	}
-	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, h, &x->req)) < 0)
+	if (req && (rc = vxt_sreq_bind(s, ev, h, &x->req)) < 0)
 		return rc;
 	if (keyed)
 		vxt_skeyed_begin(x);
@@ -317,11 +320,12 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 
 	if (s->exited || s->ended)
 		return 0;
-	rc = push_begin(s, ev, false);
+	rc = push_begin(s, ev, false, s->uses_req);
 	if (rc)
 		return rc < 0 ? rc : 0;
 	x.s = s;
-	return push_event(s, &x, ev, ordinal, s->uses_req ? vxt_sreq_event_hash(ev) : 0, false);
+	return push_event(s, &x, ev, ordinal, s->uses_req ? vxt_sreq_event_hash(ev) : 0, false,
+			  s->uses_req);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -331,111 +335,55 @@ static bool plain(const struct vxt_script *s)
 	return !s->live && !s->nticks && !s->pp && !s->keyed && !s->nthis;
 }
 
-#define AHEAD	8	/* events between two stages of fetching ahead */
-#define RING	(4 * AHEAD)	/* a power of two over 3 * AHEAD */
+#define AHEAD	16	/* events between hashing a key and its event */
 
-/* What fetching ahead found of an event, kept until the event runs: its
- * request key's hash, and the slot + 1 (0 none) where a done or requeue's
- * request was when it was looked for, a hint the table may have moved. */
-struct ahead {
-	uint32_t hash;
-	uint32_t slot;
-};
-
-/* Fetch into the cache what the ops of event @e will read, in stages a few
- * events apart so each finds the previous one's line there: 0 its key's
- * hash into @a and the home slot of its request, 1 a done or requeue's
- * request (its slot into @a) and req-> values, 2 the speculative buffer of
- * the ID they name in s->spec_slot, and the next ID and buffer
- * speculation() hands out. Only hints: nothing the event's steps see
- * changes, and each key is hashed once. */
+/* The hash of event @e's request key into @h, and its home slot fetched
+ * into the cache, AHEAD events before the event binds its request: the
+ * hash serves the bind (each key is hashed once), the slot is a hint
+ * (nothing changes). */
 static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_event *e,
-			       unsigned stage, struct ahead *a)
+			       uint32_t *h)
 {
-	const struct sreq *r;
-	int64_t id;
-
-	if (stage == 0) {
-		a->hash = vxt_sreq_event_hash(e);
-		a->slot = 0;
-		if (s->reqs.cap)
-			__builtin_prefetch(&s->reqs.e[a->hash & (s->reqs.cap - 1)]);
-		return;
-	}
-	if (e->phase != VXT_PH_DONE && e->phase != VXT_PH_REQUEUE) {
-		if (stage == 2 && s->spec_slot && s->nfree) {
-			__builtin_prefetch(&s->spec_ids[s->freel[s->nfree - 1] - 1], 1);
-			if (s->nbuf_free)
-				__builtin_prefetch(&s->spec[s->buf_free[s->nbuf_free - 1]], 1);
-		}
-		return;
-	}
-	if (stage == 1) {
-		r = vxt_sreqtab_bound_h(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector,
-					a->hash);
-		if (!r)
-			return;
-		a->slot = (uint32_t)(r - s->reqs.e) + 1;
-		if (r->v)
-			__builtin_prefetch(&r->v->v[s->spec_slot ? s->spec_slot - 1 : 0]);
-		return;
-	}
-	if (!a->slot || a->slot > s->reqs.cap || !s->spec_slot)
-		return;
-	r = &s->reqs.e[a->slot - 1];	/* moved or gone: another key's, or empty */
-	if (!r->v || r->kb != e->sector || r->ka != ((uint64_t)e->object << 32 | e->bytes))
-		return;
-	id = r->v->v[s->spec_slot - 1].i;
-	if (vxt_sspec_active(s, id)) {
-		const char *b = (const char *)vxt_sspec_buf(s, id);
-
-		for (size_t at = 0; at < offsetof(struct sspec, tx); at += 64)
-			__builtin_prefetch(b + at, 1);	/* its fields and inline records */
-	}
+	*h = vxt_sreq_event_hash(e);
+	if (s->reqs.cap)
+		__builtin_prefetch(&s->reqs.e[*h & (s->reqs.cap - 1)]);
 }
 
 /* vxt_script_push_many()'s loop; @quick: the phases whose events only
- * count; @is_plain (a constant where it is inlined): plain(s). */
+ * count; @is_plain, @req (constants where it is inlined): plain(s),
+ * s->uses_req. */
 static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 						       const struct vxt_event *ev, size_t n,
 						       uint64_t ordinal, size_t *pushed,
-						       uint32_t quick, bool is_plain)
+						       uint32_t quick, bool is_plain, bool req)
 {
 	struct firing x = { 0 };	/* kept over the batch */
-	struct ahead a[RING];
+	uint32_t hash[AHEAD];		/* of events i .. i + AHEAD - 1, by i % AHEAD */
 	size_t i;
 	int rc = 0;
 
 	x.s = s;
 	if (s->ended)		/* only vxt_script_end() sets it */
 		n = 0;
-	if (s->uses_req)
-		for (i = 0; i < n && i < 3 * AHEAD; i++)
-			fetch_ahead(s, &ev[i], 0, &a[i]);
+	if (req)
+		for (i = 0; i < n && i < AHEAD; i++)
+			fetch_ahead(s, &ev[i], &hash[i]);
 	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
+		uint32_t h = 0;
 
-		if (s->uses_req) {
-			if (i + 3 * AHEAD < n) {
-				fetch_ahead(s, &ev[i + 3 * AHEAD], 0, &a[(i + 3 * AHEAD) % RING]);
-				fetch_ahead(s, &ev[i + 2 * AHEAD], 1, &a[(i + 2 * AHEAD) % RING]);
-				fetch_ahead(s, &ev[i + AHEAD], 2, &a[(i + AHEAD) % RING]);
-			} else {
-				if (i + 2 * AHEAD < n)
-					fetch_ahead(s, &ev[i + 2 * AHEAD], 1,
-						    &a[(i + 2 * AHEAD) % RING]);
-				if (i + AHEAD < n)
-					fetch_ahead(s, &ev[i + AHEAD], 2, &a[(i + AHEAD) % RING]);
-			}
+		if (req) {
+			h = hash[i % AHEAD];
+			if (i + AHEAD < n)
+				fetch_ahead(s, &ev[i + AHEAD], &hash[i % AHEAD]);
 		}
 		if (e->phase < 32 && (quick >> e->phase & 1)) {
 			push_count(s, e, is_plain);
 			continue;
 		}
-		rc = push_begin(s, e, is_plain);
+		rc = push_begin(s, e, is_plain, req);
 		if (rc == 0)
-			rc = push_event(s, &x, e, ordinal + i, s->uses_req ? a[i % RING].hash : 0,
-					is_plain);
+			rc = push_event(s, &x, e, ordinal + i, h, is_plain, req);
 		if (rc < 0) {
 			i++;
 			break;
@@ -458,10 +406,12 @@ int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_
 		for (unsigned ph = 0; ph < 32; ph++)
 			if (!runs_clauses(s, ph))
 				quick |= 1u << ph;
-	if (plain(s))
-		rc = push_run(s, ev, n, ordinal, &done, quick, true);
+	if (plain(s) && s->uses_req)
+		rc = push_run(s, ev, n, ordinal, &done, quick, true, true);
+	else if (plain(s))
+		rc = push_run(s, ev, n, ordinal, &done, quick, true, false);
 	else
-		rc = push_run(s, ev, n, ordinal, &done, quick, false);
+		rc = push_run(s, ev, n, ordinal, &done, quick, false, s->uses_req);
 	if (pushed)
 		*pushed = done;
 	return rc;
