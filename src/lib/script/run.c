@@ -270,7 +270,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 							 uint64_t ordinal, uint32_t h, bool plain,
 							 bool req)
 {
-	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST;
+	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST, closes = false;
 	unsigned on;
 	int rc;
 
@@ -288,27 +288,38 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->via = 0;
 		reset_locals(s);
 	}
-	if (req && (rc = vxt_sreq_bind(s, ev, h, &x->req)) < 0)
-		return rc;
-	if (keyed)
-		vxt_skeyed_begin(x);
+	/* one switch on the phase: its probe list, and its request bound (a
+	 * queue or start opens or takes one, a done or requeue finds its own) */
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: on = SON_QUEUE; break;
-	case VXT_PH_START: on = SON_START; break;
-	case VXT_PH_REQUEUE: on = SON_REQUEUE; break;
-	case VXT_PH_LOST: on = SON_LOST; break;
+	case VXT_PH_QUEUE:
+	case VXT_PH_START:
+		on = ev->phase == VXT_PH_START ? SON_START : SON_QUEUE;
+		if (req && (rc = vxt_sreq_open(s, ev, h, &x->req)) < 0)
+			return rc;
+		break;
+	case VXT_PH_REQUEUE:
+		on = SON_REQUEUE;
+		if (req)
+			x->req = vxt_sreq_of(s, ev, h);
+		break;
 	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
 		on = ev->error ? SON_DONE : SON_DONE_OK;
+		if (req)
+			x->req = vxt_sreq_of(s, ev, h);
+		closes = true;
 		break;
+	case VXT_PH_LOST: on = SON_LOST; break;
 	default:		/* a profile or a bpftrace program has clauses
 				 * for the other phases */
 		on = SON_OTHER;
 		break;
 	}
+	if (keyed)
+		vxt_skeyed_begin(x);
 	rc = run_list(x, on);
 	if (keyed)
 		vxt_skeyed_end(x);
-	if (x->req && ev->phase == VXT_PH_DONE)
+	if (closes && x->req)
 		vxt_sreq_close(s, x->req);
 	return rc;
 }
@@ -377,7 +388,8 @@ static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 			if (i + AHEAD < n)
 				fetch_ahead(s, &ev[i + AHEAD], &hash[i % AHEAD]);
 		}
-		if (e->phase < 32 && (quick >> e->phase & 1)) {
+		/* quick is 0 when requests are followed */
+		if (!req && e->phase < 32 && (quick >> e->phase & 1)) {
 			push_count(s, e, is_plain);
 			continue;
 		}

@@ -34,7 +34,9 @@ static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
 }
 
 /* The hash of @ev's request key (object, bytes, sector) in the request
- * table: computed once per event, for every step that finds its request. */
+ * table: computed once per event, for every step that finds its request
+ * (run.c binds an event to its request: vxt_sreq_open() for a queue or
+ * start, vxt_sreq_of() for a done or requeue). */
 static inline uint32_t vxt_sreq_event_hash(const struct vxt_event *ev)
 {
 	return vxt_sreq_hash((uint64_t)ev->object << 32 | ev->bytes, ev->sector);
@@ -73,27 +75,6 @@ static inline __attribute__((always_inline)) struct sreq *vxt_sreq_of(struct vxt
 	if (r && ev->phase == VXT_PH_REQUEUE)
 		r->started = false;	/* started or not, it is queued again */
 	return r;
-}
-
-/* Bind @ev, of key hash @h (vxt_sreq_event_hash()), to its request
- * (*@out, NULL = none; valid until the next bind or close): vxt_sreq_open()
- * or vxt_sreq_of() by its phase. @return 0 or -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
-							      const struct vxt_event *ev,
-							      uint32_t h, struct sreq **out)
-{
-	*out = NULL;
-	switch (ev->phase) {
-	case VXT_PH_START:
-	case VXT_PH_QUEUE:
-		return vxt_sreq_open(s, ev, h, out);
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-		*out = vxt_sreq_of(s, ev, h);
-		return 0;
-	default:
-		return 0;
-	}
 }
 
 /* Integer @i (0 unsets) into slot @slot of the event's request's req->
@@ -182,7 +163,7 @@ static inline struct sspec *vxt_sspec_buf(const struct vxt_script *s, int64_t id
 /* Whether @id (any value) is an active speculation ID. */
 static inline bool vxt_sspec_active(const struct vxt_script *s, int64_t id)
 {
-	return id > 0 && id <= s->opt.nspec && (s->spec_ids[id - 1] & SPEC_ACTIVE);
+	return (uint64_t)id - 1 < s->opt.nspec && (s->spec_ids[id - 1] & SPEC_ACTIVE);
 }
 
 /* speculation(): a free ID made active with a free buffer, its id; 0
