@@ -2,14 +2,15 @@
  *
  * For each event: clean busy speculative buffers at cleanrate and fire due
  * tick probes (event time offline, vxt_script_tick() live), bind the event
- * to its request (script_dyn.c), then run its phase's program (program.h,
- * vm.c). What a clause records (the event, and the text of trace / printf)
- * becomes one record in the principal buffer (straight to the sink) or in
- * the speculative buffer named by speculate() (script_spec.c). One event
- * path (push_event()) serves every script, specialised where it is inlined
- * for a plain one (no tick, phase pairing, key or this-> variable), whose
- * batch shares one context (the request table's walks are inline,
- * reqtab.h).
+ * to its request (script_steps.h, reqtab.h), then run its phase's program
+ * (program.h, vm.c). What a clause records (the event, and the text of
+ * trace / printf) becomes one record in the principal buffer (straight to
+ * the sink) or in the speculative buffer named by speculate()
+ * (script_spec.c). One event path (push_event()) serves every script,
+ * specialised where it is inlined for a plain one (no tick, phase pairing,
+ * key or this-> variable), with or without requests followed, whose batch
+ * shares one context. A batch hashes each event's request key once, a few
+ * events ahead, fetching its home slot of the request table meanwhile.
  */
 #include <errno.h>
 #include <inttypes.h>
