@@ -226,7 +226,6 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 					      << SREC_PROBE_SHIFT);
 
 			if (vxt_cc_req_int(st->args[0])) {
-				c->s->spec_slot = vxt_cc_slot(c, st->args[0]) + 1;
 				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
 					    idx, m);
 			} else {

@@ -51,13 +51,16 @@ int vxt_sreqtab_grow(struct sreqtab *t);
 void vxt_sreqtab_free(struct sreqtab *t);
 
 /* the table on vxtrace/hash.h: a slot is the request, id 0 = empty; a
- * key's requests are walked with sreqs_seek() then sreqs_next(), oldest first */
+ * key's requests are walked with sreqs_seek() then sreqs_next(), oldest
+ * first. A walk compares the hash kept in each slot before the key: most
+ * slots it passes hold other keys, and most of those have another hash. */
 struct sreq_key {
 	uint64_t ka, kb;
+	uint32_t h;		/* vxt_sreq_hash(ka, kb) */
 };
 
 #define SREQ_HASH(ctx, r) ((size_t)(r)->home)
-#define SREQ_MATCH(ctx, r, k) ((r)->ka == (k)->ka && (r)->kb == (k)->kb)
+#define SREQ_MATCH(ctx, r, k) ((r)->home == (k)->h && (r)->kb == (k)->kb && (r)->ka == (k)->ka)
 #define SREQ_EMPTY(r) (!(r)->id)
 VXT_HASH_DEFINE(sreqs, struct sreq, const void *, struct sreq_key, SREQ_HASH, SREQ_MATCH,
 		SREQ_EMPTY)
@@ -75,19 +78,20 @@ static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
 	return (uint32_t)h;
 }
 
-/* The request a done or requeue of key (@ka, @kb) binds: the oldest
- * started one, else the oldest queued one, NULL when there is none.
- * Borrowed; valid until the next add or delete. */
-static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
-					     uint64_t kb)
+/* The request a done or requeue of key (@ka, @kb), of hash @h
+ * (vxt_sreq_hash()), binds: the oldest started one, else the oldest queued
+ * one, NULL when there is none. Borrowed; valid until the next add or
+ * delete. */
+static inline struct sreq *vxt_sreqtab_bound_h(const struct sreqtab *t, uint64_t ka,
+					       uint64_t kb, uint32_t h)
 {
-	const struct sreq_key k = { ka, kb };
+	const struct sreq_key k = { ka, kb, h };
 	struct sreq *qu = NULL;
 	size_t i;
 
 	if (!t->cap)
 		return NULL;
-	for (i = sreqs_seek(t->e, t->cap, NULL, &k, vxt_sreq_hash(ka, kb)); t->e[i].id;
+	for (i = sreqs_seek(t->e, t->cap, NULL, &k, h); t->e[i].id;
 	     i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
 		struct sreq *r = &t->e[i];
 
@@ -99,17 +103,25 @@ static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t k
 	return qu;
 }
 
-/* A queue (@start false) or a start of key (@ka, @kb), in one pass: a start
- * takes the oldest queued request of the key, marked started (*@out,
- * @return 1); else a new request, the newest of its key, without req->
- * values (*@out, @return 0). *@out is borrowed, valid until the next
- * change. @return -ENOMEM when the table cannot grow. */
+/* vxt_sreqtab_bound_h() of the key's hash. */
+static inline struct sreq *vxt_sreqtab_bound(const struct sreqtab *t, uint64_t ka,
+					     uint64_t kb)
+{
+	return vxt_sreqtab_bound_h(t, ka, kb, vxt_sreq_hash(ka, kb));
+}
+
+/* A queue (@start false) or a start of key (@ka, @kb), of hash @h
+ * (vxt_sreq_hash()), in one pass: a start takes the oldest queued request
+ * of the key, marked started (*@out, @return 1); else a new request, the
+ * newest of its key, without req-> values (*@out, @return 0). *@out is
+ * borrowed, valid until the next change. @return -ENOMEM when the table
+ * cannot grow. */
 /* (inlined always: the event's path makes no call for it) */
 static inline __attribute__((always_inline)) int
-vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start, struct sreq **out)
+vxt_sreqtab_claim_h(struct sreqtab *t, uint64_t ka, uint64_t kb, uint32_t h, bool start,
+		    struct sreq **out)
 {
-	const struct sreq_key k = { ka, kb };
-	uint32_t h = vxt_sreq_hash(ka, kb);
+	const struct sreq_key k = { ka, kb, h };
 	struct sreq *r;
 	size_t i;
 
@@ -134,6 +146,13 @@ vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start, struc
 	t->n++;
 	*out = r;
 	return 0;
+}
+
+/* vxt_sreqtab_claim_h() of the key's hash. */
+static inline int vxt_sreqtab_claim(struct sreqtab *t, uint64_t ka, uint64_t kb, bool start,
+				    struct sreq **out)
+{
+	return vxt_sreqtab_claim_h(t, ka, kb, vxt_sreq_hash(ka, kb), start, out);
 }
 
 /* Forget @r (its values are the caller's). Other requests may move. */

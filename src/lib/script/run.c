@@ -2,14 +2,15 @@
  *
  * For each event: clean busy speculative buffers at cleanrate and fire due
  * tick probes (event time offline, vxt_script_tick() live), bind the event
- * to its request (script_dyn.c), then run its phase's program (program.h,
- * vm.c). What a clause records (the event, and the text of trace / printf)
- * becomes one record in the principal buffer (straight to the sink) or in
- * the speculative buffer named by speculate() (script_spec.c). One event
- * path (push_event()) serves every script, specialised where it is inlined
- * for a plain one (no tick, phase pairing, key or this-> variable), whose
- * batch shares one context (the request table's walks are inline,
- * reqtab.h).
+ * to its request (script_steps.h, reqtab.h), then run its phase's program
+ * (program.h, vm.c). What a clause records (the event, and the text of
+ * trace / printf) becomes one record in the principal buffer (straight to
+ * the sink) or in the speculative buffer named by speculate()
+ * (script_spec.c). One event path (push_event()) serves every script,
+ * specialised where it is inlined for a plain one (no tick, phase pairing,
+ * key or this-> variable), with or without requests followed, whose batch
+ * shares one context. A batch hashes each event's request key once, a few
+ * events ahead, fetching its home slot of the request table meanwhile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -236,13 +237,15 @@ static inline __attribute__((always_inline)) void push_count(struct vxt_script *
 /* What every event does before its clauses: push_count(), fire due ticks
  * and pair its phases. @return 0, 1 when the event goes no further (a
  * tick's exit(), or nothing follows requests or keys and no clause is on
- * its phase), or negative. */
+ * its phase), or negative. @req: s->uses_req (a constant where it is
+ * inlined). */
 static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s,
-							 const struct vxt_event *ev, bool plain)
+							 const struct vxt_event *ev, bool plain,
+							 bool req)
 {
 	push_count(s, ev, plain);
 	if (plain)
-		return !s->uses_req && !runs_clauses(s, ev->phase);
+		return !req && !runs_clauses(s, ev->phase);
 	if (!s->live && s->nticks) {
 		int rc = ticks_until(s, ev->time_ns);
 
@@ -251,22 +254,24 @@ static inline __attribute__((always_inline)) int push_begin(struct vxt_script *s
 	}
 	if (s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
-	if (!s->uses_req && !s->keyed && !runs_clauses(s, ev->phase))
+	if (!req && !s->keyed && !runs_clauses(s, ev->phase))
 		return 1;	/* no request or key to follow, and no clause */
 	return 0;
 }
 
-/* The program of event @ev (ordinal @ordinal) in context @x, once
- * push_begin() let it through: the fields an event starts afresh, its
- * request bound by its phase, this-> variables and a profile's key, its
- * phase's program, then the done request closed. @plain (a constant where
- * it is inlined): the script is plain(), without this-> variables or keys. */
+/* The program of event @ev (ordinal @ordinal, request key hash @h when
+ * requests are followed) in context @x, once push_begin() let it through:
+ * the fields an event starts afresh, its request bound by its phase, this->
+ * variables and a profile's key, its phase's program, then the done
+ * request closed. @plain, @req (constants where it is inlined): the script
+ * is plain(), without this-> variables or keys; s->uses_req. */
 static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
 							 struct firing *x,
 							 const struct vxt_event *ev,
-							 uint64_t ordinal, bool plain)
+							 uint64_t ordinal, uint32_t h, bool plain,
+							 bool req)
 {
-	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST;
+	bool keyed = !plain && s->keyed && ev->phase != VXT_PH_LOST, closes = false;
 	unsigned on;
 	int rc;
 
@@ -284,27 +289,38 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 		x->via = 0;
 		reset_locals(s);
 	}
-	if (s->uses_req && (rc = vxt_sreq_bind(s, ev, &x->req)) < 0)
-		return rc;
-	if (keyed)
-		vxt_skeyed_begin(x);
+	/* one switch on the phase: its probe list, and its request bound (a
+	 * queue or start opens or takes one, a done or requeue finds its own) */
 	switch (ev->phase) {
-	case VXT_PH_QUEUE: on = SON_QUEUE; break;
-	case VXT_PH_START: on = SON_START; break;
-	case VXT_PH_REQUEUE: on = SON_REQUEUE; break;
-	case VXT_PH_LOST: on = SON_LOST; break;
+	case VXT_PH_QUEUE:
+	case VXT_PH_START:
+		on = ev->phase == VXT_PH_START ? SON_START : SON_QUEUE;
+		if (req && (rc = vxt_sreq_open(s, ev, h, &x->req)) < 0)
+			return rc;
+		break;
+	case VXT_PH_REQUEUE:
+		on = SON_REQUEUE;
+		if (req)
+			x->req = vxt_sreq_of(s, ev, h);
+		break;
 	case VXT_PH_DONE:	/* a failed one runs the error-only clauses too */
 		on = ev->error ? SON_DONE : SON_DONE_OK;
+		if (req)
+			x->req = vxt_sreq_of(s, ev, h);
+		closes = true;
 		break;
+	case VXT_PH_LOST: on = SON_LOST; break;
 	default:		/* a profile or a bpftrace program has clauses
 				 * for the other phases */
 		on = SON_OTHER;
 		break;
 	}
+	if (keyed)
+		vxt_skeyed_begin(x);
 	rc = run_list(x, on);
 	if (keyed)
 		vxt_skeyed_end(x);
-	if (x->req && ev->phase == VXT_PH_DONE)
+	if (closes && x->req)
 		vxt_sreq_close(s, x->req);
 	return rc;
 }
@@ -316,11 +332,12 @@ int vxt_script_push(struct vxt_script *s, const struct vxt_event *ev, uint64_t o
 
 	if (s->exited || s->ended)
 		return 0;
-	rc = push_begin(s, ev, false);
+	rc = push_begin(s, ev, false, s->uses_req);
 	if (rc)
 		return rc < 0 ? rc : 0;
 	x.s = s;
-	return push_event(s, &x, ev, ordinal, false);
+	return push_event(s, &x, ev, ordinal, s->uses_req ? vxt_sreq_event_hash(ev) : 0, false,
+			  s->uses_req);
 }
 
 /* Whether script @s replays with no tick, phase pairing, key or this->
@@ -330,82 +347,56 @@ static bool plain(const struct vxt_script *s)
 	return !s->live && !s->nticks && !s->pp && !s->keyed && !s->nthis;
 }
 
-#define AHEAD	8	/* events between two stages of fetching ahead */
+#define AHEAD	16	/* events between hashing a key and its event */
 
-/* Fetch into the cache what the ops of event @e will read, in stages a few
- * events apart so each finds the previous one's line there: 0 the home slot
- * of its request, 1 a done or requeue's request's req-> values, 2 the
- * speculative buffer of the ID they name in s->spec_slot, and the next ID
- * and buffer speculation() hands out. Only hints: nothing changes. */
+/* The hash of event @e's request key into @h, and its home slot fetched
+ * into the cache, AHEAD events before the event binds its request: the
+ * hash serves the bind (each key is hashed once), the slot is a hint
+ * (nothing changes). */
 static inline void fetch_ahead(const struct vxt_script *s, const struct vxt_event *e,
-			       unsigned stage)
+			       uint32_t *h)
 {
-	const struct sreq *r;
-	int64_t id;
-
-	if (stage == 0) {
-		if (s->reqs.cap)
-			__builtin_prefetch(&s->reqs.e[vxt_sreq_hash((uint64_t)e->object << 32 |
-								    e->bytes, e->sector) &
-						      (s->reqs.cap - 1)]);
-		return;
-	}
-	if (e->phase != VXT_PH_DONE && e->phase != VXT_PH_REQUEUE) {
-		if (stage == 2 && s->spec_slot && s->nfree) {
-			__builtin_prefetch(&s->spec_ids[s->freel[s->nfree - 1] - 1], 1);
-			if (s->nbuf_free)
-				__builtin_prefetch(&s->spec[s->buf_free[s->nbuf_free - 1]], 1);
-		}
-		return;
-	}
-	r = vxt_sreqtab_bound(&s->reqs, (uint64_t)e->object << 32 | e->bytes, e->sector);
-	if (!r || !r->v)
-		return;
-	if (stage == 1) {
-		__builtin_prefetch(&r->v->v[s->spec_slot ? s->spec_slot - 1 : 0]);
-		return;
-	}
-	id = s->spec_slot ? r->v->v[s->spec_slot - 1].i : 0;
-	if (vxt_sspec_active(s, id)) {
-		const char *b = (const char *)vxt_sspec_buf(s, id);
-
-		for (size_t at = 0; at < offsetof(struct sspec, tx); at += 64)
-			__builtin_prefetch(b + at, 1);	/* its fields and inline records */
-	}
+	*h = vxt_sreq_event_hash(e);
+	if (s->reqs.cap)
+		__builtin_prefetch(&s->reqs.e[*h & (s->reqs.cap - 1)]);
 }
 
 /* vxt_script_push_many()'s loop; @quick: the phases whose events only
- * count; @is_plain (a constant where it is inlined): plain(s). */
+ * count; @is_plain, @req (constants where it is inlined): plain(s),
+ * s->uses_req. */
 static inline __attribute__((always_inline)) int push_run(struct vxt_script *s,
 						       const struct vxt_event *ev, size_t n,
 						       uint64_t ordinal, size_t *pushed,
-						       uint32_t quick, bool is_plain)
+						       uint32_t quick, bool is_plain, bool req)
 {
 	struct firing x = { 0 };	/* kept over the batch */
+	uint32_t hash[AHEAD];		/* of events i .. i + AHEAD - 1, by i % AHEAD */
 	size_t i;
 	int rc = 0;
 
 	x.s = s;
 	if (s->ended)		/* only vxt_script_end() sets it */
 		n = 0;
+	if (req)
+		for (i = 0; i < n && i < AHEAD; i++)
+			fetch_ahead(s, &ev[i], &hash[i]);
 	for (i = 0; i < n && !s->exited; i++) {
 		const struct vxt_event *e = &ev[i];
+		uint32_t h = 0;
 
-		if (s->uses_req) {
-			if (i + 3 * AHEAD < n)
-				fetch_ahead(s, &ev[i + 3 * AHEAD], 0);
-			if (i + 2 * AHEAD < n)
-				fetch_ahead(s, &ev[i + 2 * AHEAD], 1);
+		if (req) {
+			h = hash[i % AHEAD];
 			if (i + AHEAD < n)
-				fetch_ahead(s, &ev[i + AHEAD], 2);
+				fetch_ahead(s, &ev[i + AHEAD], &hash[i % AHEAD]);
 		}
-		if (e->phase < 32 && (quick >> e->phase & 1)) {
+		/* quick is 0 when requests are followed */
+		if (!req && e->phase < 32 && (quick >> e->phase & 1)) {
 			push_count(s, e, is_plain);
 			continue;
 		}
-		rc = push_begin(s, e, is_plain);
+		rc = push_begin(s, e, is_plain, req);
 		if (rc == 0)
-			rc = push_event(s, &x, e, ordinal + i, is_plain);
+			rc = push_event(s, &x, e, ordinal + i, h, is_plain, req);
 		if (rc < 0) {
 			i++;
 			break;
@@ -428,10 +419,12 @@ int vxt_script_push_many(struct vxt_script *s, const struct vxt_event *ev, size_
 		for (unsigned ph = 0; ph < 32; ph++)
 			if (!runs_clauses(s, ph))
 				quick |= 1u << ph;
-	if (plain(s))
-		rc = push_run(s, ev, n, ordinal, &done, quick, true);
+	if (plain(s) && s->uses_req)
+		rc = push_run(s, ev, n, ordinal, &done, quick, true, true);
+	else if (plain(s))
+		rc = push_run(s, ev, n, ordinal, &done, quick, true, false);
 	else
-		rc = push_run(s, ev, n, ordinal, &done, quick, false);
+		rc = push_run(s, ev, n, ordinal, &done, quick, false, s->uses_req);
 	if (pushed)
 		*pushed = done;
 	return rc;

@@ -535,8 +535,6 @@ struct vxt_script {
 	 * END's and each tick interval's; the registers they share */
 	struct vxt_program *prog_on[SON_COUNT], *prog_begin, *prog_end, **prog_tick;
 	struct script_value *regs;
-	unsigned spec_slot;	/* a speculate_req's req-> slot + 1 (0 none): the
-				 * buffer the run fetches ahead (run.c) */
 	uint32_t *kgen_of;	/* keyed: kgen of each active buffer, 0 = none (compact) */
 	/* the name_match ops' answers (a filter's script: filter_run.c frees them) */
 	struct sname_cache *ncache;

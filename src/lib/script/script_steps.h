@@ -33,15 +33,25 @@ static inline int64_t vxt_sreqv_size(const struct vxt_script *s)
 	return (int64_t)(sizeof(struct sdyn) + s->nreqv * sizeof(struct script_value));
 }
 
-/* The request of queue or start @ev (*@out, NULL = none: not followed, its
- * req-> are 0): a start takes the oldest queued one of its key (object,
- * sector, bytes), else a new one opens. @return 0 or -ENOMEM. */
+/* The hash of @ev's request key (object, bytes, sector) in the request
+ * table: computed once per event, for every step that finds its request
+ * (run.c binds an event to its request: vxt_sreq_open() for a queue or
+ * start, vxt_sreq_of() for a done or requeue). */
+static inline uint32_t vxt_sreq_event_hash(const struct vxt_event *ev)
+{
+	return vxt_sreq_hash((uint64_t)ev->object << 32 | ev->bytes, ev->sector);
+}
+
+/* The request of queue or start @ev, of key hash @h (*@out, NULL = none:
+ * not followed, its req-> are 0): a start takes the oldest queued one of
+ * its key (object, sector, bytes), else a new one opens. @return 0 or
+ * -ENOMEM. */
 static inline __attribute__((always_inline)) int vxt_sreq_open(struct vxt_script *s,
 							     const struct vxt_event *ev,
-							     struct sreq **out)
+							     uint32_t h, struct sreq **out)
 {
-	int rc = vxt_sreqtab_claim(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes, ev->sector,
-				   ev->phase == VXT_PH_START, out);
+	int rc = vxt_sreqtab_claim_h(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
+				     ev->sector, h, ev->phase == VXT_PH_START, out);
 
 	if (rc != 0)
 		return rc < 0 ? rc : 0;	/* error, or a queued request started */
@@ -52,38 +62,19 @@ static inline __attribute__((always_inline)) int vxt_sreq_open(struct vxt_script
 	return 0;
 }
 
-/* The request of done or requeue @ev: the oldest started one of its key,
- * else the oldest queued one, NULL when none; a requeue's is queued again. */
+/* The request of done or requeue @ev, of key hash @h: the oldest started
+ * one of its key, else the oldest queued one, NULL when none; a requeue's
+ * is queued again. */
 static inline __attribute__((always_inline)) struct sreq *vxt_sreq_of(struct vxt_script *s,
-								    const struct vxt_event *ev)
+								    const struct vxt_event *ev,
+								    uint32_t h)
 {
-	struct sreq *r = vxt_sreqtab_bound(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
-					   ev->sector);
+	struct sreq *r = vxt_sreqtab_bound_h(&s->reqs, (uint64_t)ev->object << 32 | ev->bytes,
+					     ev->sector, h);
 
 	if (r && ev->phase == VXT_PH_REQUEUE)
 		r->started = false;	/* started or not, it is queued again */
 	return r;
-}
-
-/* Bind @ev to its request (*@out, NULL = none; valid until the next bind
- * or close): vxt_sreq_open() or vxt_sreq_of() by its phase. @return 0 or
- * -ENOMEM. */
-static inline __attribute__((always_inline)) int vxt_sreq_bind(struct vxt_script *s,
-							      const struct vxt_event *ev,
-							      struct sreq **out)
-{
-	*out = NULL;
-	switch (ev->phase) {
-	case VXT_PH_START:
-	case VXT_PH_QUEUE:
-		return vxt_sreq_open(s, ev, out);
-	case VXT_PH_DONE:
-	case VXT_PH_REQUEUE:
-		*out = vxt_sreq_of(s, ev);
-		return 0;
-	default:
-		return 0;
-	}
 }
 
 /* Integer @i (0 unsets) into slot @slot of the event's request's req->
@@ -172,7 +163,7 @@ static inline struct sspec *vxt_sspec_buf(const struct vxt_script *s, int64_t id
 /* Whether @id (any value) is an active speculation ID. */
 static inline bool vxt_sspec_active(const struct vxt_script *s, int64_t id)
 {
-	return id > 0 && id <= s->opt.nspec && (s->spec_ids[id - 1] & SPEC_ACTIVE);
+	return (uint64_t)id - 1 < s->opt.nspec && (s->spec_ids[id - 1] & SPEC_ACTIVE);
 }
 
 /* speculation(): a free ID made active with a free buffer, its id; 0

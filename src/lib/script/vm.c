@@ -159,7 +159,9 @@ int vxt_program_run(struct firing *x, const struct vxt_program *p)
 	};
 	struct vxt_script *s = x->s;
 	struct script_value *regs = s->regs;
-	const struct vxt_insn *op = p->ops, *end = p->ops;
+	static const struct vxt_insn no_clause;	/* before the first: ends at op 0 */
+	/* the op of the clause running: its imm is the op where it ends */
+	const struct vxt_insn *op = p->ops, *clause = &no_clause;
 	const struct sdyn *reqv = req_values(x);
 	int rc = 0;
 
@@ -172,7 +174,7 @@ do_CLAUSE:
 	if (s->exited)
 		return 0;
 	x->error = false;
-	end = p->ops + op->imm;
+	clause = op;
 	if (op->dst) {		/* VXT_CLAUSE_*: the context it needs */
 		x->cl = &s->cl[op->a];
 		x->probe = op->b;
@@ -460,6 +462,6 @@ checked:
 	if (x->rc < 0)
 		return x->rc;
 	if (x->error)
-		op = end - 1;	/* the clause is abandoned */
+		op = p->ops + clause->imm - 1;	/* the clause is abandoned */
 	NEXT();
 }

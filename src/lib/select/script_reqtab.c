@@ -22,11 +22,11 @@
 void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 		      struct sreq **started, struct sreq **queued)
 {
-	const struct sreq_key k = { ka, kb };
+	const struct sreq_key k = { ka, kb, vxt_sreq_hash(ka, kb) };
 	struct sreq *st = NULL, *qu = NULL;
 
 	if (t->cap) {
-		for (size_t i = sreqs_seek(t->e, t->cap, NULL, &k, vxt_sreq_hash(ka, kb));
+		for (size_t i = sreqs_seek(t->e, t->cap, NULL, &k, k.h);
 		     t->e[i].id; i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
 			struct sreq *r = &t->e[i];
 
