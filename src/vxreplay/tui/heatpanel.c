@@ -121,6 +121,20 @@ static void lba_title(struct vr_app *a, const struct vxt_timeline *tl, int shown
 		snprintf(buf + n, size - n, "  (finding the span touched)");
 }
 
+/* Is the heatmap's metric a latency quantile that some cell does not know
+ * yet (completions counted from the index, not decoded)? Those cells are
+ * blank and the scale "...", as the timeline's: the index's powers of two
+ * are not the one distribution every view prints. */
+static bool heat_lat_pending(const struct vxt_timeline *tl, const struct vxt_heatmap *hm)
+{
+	if (hm->metric != VXT_HEAT_LAT_P99 && hm->metric != VXT_HEAT_LAT_P50)
+		return false;
+	for (size_t i = 0; i < (size_t)tl->nrows * tl->nbins; i++)
+		if (vxt_timeline_cell_pending(&tl->cells[i]))
+			return true;
+	return false;
+}
+
 static void heatmap_draw(struct tui_panel *p, bool focused)
 {
 	struct vr_app *a = p->data;
@@ -128,8 +142,9 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 	const struct vxt_heatmap *hm = vr_model_heatmap(&a->m);
 	struct tui_rect gr = { p->r.y + 1, p->r.x, p->r.h - 2, p->r.w };
 	struct tui_heatmap w;
-	char t[300], lo[32], hi[32], bins[64];
+	char t[300], lo[32], hi[32], bins[96];
 	int shown;
+	bool pending;
 
 	if (!tl->nbins || hm->cols != tl->nbins)
 		return;
@@ -145,6 +160,12 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 		return;
 	}
 	heat_bins_note(a, tl, bins, sizeof(bins));
+	pending = heat_lat_pending(tl, hm);
+	if (pending) {
+		size_t n = strlen(bins);
+
+		snprintf(bins + n, sizeof(bins) - n, "  (reading the latencies)");
+	}
 	if (a->hm_top > (int)hm->rows - gr.h)
 		a->hm_top = (int)hm->rows - gr.h;
 	if (a->hm_top < 0)
@@ -182,8 +203,8 @@ static void heatmap_draw(struct tui_panel *p, bool focused)
 	};
 	tui_heatmap_draw(&gr, &w);
 	tui_heatmap_legend(p->r.y + p->r.h - 1, p->r.x, p->r.w, vr_heat_name(&a->m),
-			   vxt_heat_format(hm->metric, hm->lo, lo, sizeof(lo)),
-			   vxt_heat_format(hm->metric, hm->hi, hi, sizeof(hi)));
+			   pending ? "..." : vxt_heat_format(hm->metric, hm->lo, lo, sizeof(lo)),
+			   pending ? "..." : vxt_heat_format(hm->metric, hm->hi, hi, sizeof(hi)));
 }
 
 static int heatmap_mouse(struct tui_panel *p, int y, int x)
