@@ -178,12 +178,15 @@ check: deps
 ifeq ($(origin T),command line)
 	@sh tests/run-one.sh '$(T)' $(B)
 else
-	@echo "check: the unit tests, then the module's guest tests (qemu), run beside the others; their log, $(B)/check-beside.log, follows at the end"
-	@{ rc=0; $(MAKE) --no-print-directory check-unit || rc=1; \
-	   $(MAKE) --no-print-directory check-kmod-maybe || rc=1; exit $$rc; } >$(B)/check-beside.log 2>&1 & \
-	 beside=$$!; rc=0; \
-	 $(MAKE) -k --no-print-directory check-cli check-tui || rc=1; \
-	 wait $$beside || rc=1; cat $(B)/check-beside.log; exit $$rc
+	@echo "check: the command-line tests; beside them the TUI tests then the unit tests, and the module's guest tests (qemu); the logs of those two, $(B)/check-tui-unit.log and $(B)/check-kmod.log, follow at the end"
+	@{ rc=0; $(MAKE) --no-print-directory check-tui || rc=1; \
+	   $(MAKE) --no-print-directory check-unit || rc=1; exit $$rc; } >$(B)/check-tui-unit.log 2>&1 & \
+	 tui=$$!; \
+	 $(MAKE) --no-print-directory check-kmod-maybe >$(B)/check-kmod.log 2>&1 & \
+	 kmod=$$!; rc=0; \
+	 $(MAKE) -k --no-print-directory check-cli || rc=1; \
+	 wait $$tui || rc=1; cat $(B)/check-tui-unit.log; \
+	 wait $$kmod || rc=1; cat $(B)/check-kmod.log; exit $$rc
 endif
 
 check-unit: $(B)/unit-tests
