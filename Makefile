@@ -75,7 +75,7 @@ TUIA      := $(B)/libvxtui.a
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o $(B)/tests/unit/fixture.o
 
-.PHONY: all deps check check-unit check-cli check-tui check-kmod bench fuzz demo clean \
+.PHONY: all deps check check-build check-unit check-cli check-tui check-kmod bench fuzz demo clean \
 	install uninstall
 SQL_EXT   := $(B)/vxtrace_sqlite.so
 all: $(PROGS:%=$(B)/%) $(SQL_EXT)
@@ -174,7 +174,7 @@ deps:
 	@sh contrib/install-deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(B)/unit-tests $(TEST_TOOLS)
+	@$(MAKE) --no-print-directory check-build
 ifeq ($(origin T),command line)
 	@sh tests/run-one.sh '$(T)' $(B)
 else
@@ -188,6 +188,9 @@ else
 	 wait $$tui || rc=1; cat $(B)/check-tui-unit.log; \
 	 wait $$kmod || rc=1; cat $(B)/check-kmod.log; exit $$rc
 endif
+
+# what the tests run: the programs, the unit tests and the test helpers
+check-build: all $(B)/unit-tests $(TEST_TOOLS)
 
 check-unit: $(B)/unit-tests
 	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests
