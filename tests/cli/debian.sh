@@ -15,7 +15,7 @@ dpkg -s dh-dkms >/dev/null 2>&1 || skip "dh-dkms not installed (apt-get install 
 git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
 
 version=$(sed -n 's/^#define VXT_VERSION_STRING "\(.*\)"/\1/p' "$top/include/vxtrace/vxtrace.h")
-DEB_BUILD_OPTIONS="nocheck noopt nostrip parallel=2" make -s -C "$top" deb DEB_DIR="$tmp/deb" \
+DEB_BUILD_OPTIONS="nocheck parallel=2" make -s -C "$top" deb DEB_DIR="$tmp/deb" \
 	> "$tmp/build.log" 2>&1 || { tail -n 30 "$tmp/build.log"; fail "make deb failed"; finish; }
 arch=$(dpkg --print-architecture)
 d=$tmp/deb
