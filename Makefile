@@ -75,7 +75,7 @@ TUIA      := $(B)/libvxtui.a
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(B)/%.o) $(B)/tests/unit/main.o $(B)/tests/unit/fixture.o
 
-.PHONY: all deps check check-unit check-cli check-tui check-kmod bench fuzz demo clean \
+.PHONY: all deps check check-build check-unit check-cli check-tui check-kmod bench fuzz demo clean \
 	install uninstall
 SQL_EXT   := $(B)/vxtrace_sqlite.so
 all: $(PROGS:%=$(B)/%) $(SQL_EXT)
@@ -174,17 +174,23 @@ deps:
 	@sh contrib/install-deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(B)/unit-tests $(TEST_TOOLS)
+	@$(MAKE) --no-print-directory check-build
 ifeq ($(origin T),command line)
 	@sh tests/run-one.sh '$(T)' $(B)
 else
-	@echo "check: the unit tests, then the module's guest tests (qemu), run beside the others; their log, $(B)/check-beside.log, follows at the end"
-	@{ rc=0; $(MAKE) --no-print-directory check-unit || rc=1; \
-	   $(MAKE) --no-print-directory check-kmod-maybe || rc=1; exit $$rc; } >$(B)/check-beside.log 2>&1 & \
-	 beside=$$!; rc=0; \
-	 $(MAKE) -k --no-print-directory check-cli check-tui || rc=1; \
-	 wait $$beside || rc=1; cat $(B)/check-beside.log; exit $$rc
+	@echo "check: the command-line tests; beside them the TUI tests then the unit tests, and the module's guest tests (qemu); the logs of those two, $(B)/check-tui-unit.log and $(B)/check-kmod.log, follow at the end"
+	@{ rc=0; $(MAKE) --no-print-directory check-tui || rc=1; \
+	   $(MAKE) --no-print-directory check-unit || rc=1; exit $$rc; } >$(B)/check-tui-unit.log 2>&1 & \
+	 tui=$$!; \
+	 $(MAKE) --no-print-directory check-kmod-maybe >$(B)/check-kmod.log 2>&1 & \
+	 kmod=$$!; rc=0; \
+	 $(MAKE) -k --no-print-directory check-cli || rc=1; \
+	 wait $$tui || rc=1; cat $(B)/check-tui-unit.log; \
+	 wait $$kmod || rc=1; cat $(B)/check-kmod.log; exit $$rc
 endif
+
+# what the tests run: the programs, the unit tests and the test helpers
+check-build: all $(B)/unit-tests $(TEST_TOOLS)
 
 check-unit: $(B)/unit-tests
 	VXT_SHARED=$(CURDIR)/../shared $(B)/unit-tests

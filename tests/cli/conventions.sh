@@ -71,36 +71,42 @@ expect 0 "$b/vxtop" -b -c 1 -i 100ms -s sim
 
 # Colours and terminals need a pseudo-terminal: script(1).
 command -v script >/dev/null || skip "script (bsdutils) not installed"
-# on_pty ENV...: run $cmd on a pty for at most 1.5 s; output in $tmp/pty.
-# --foreground keeps $cmd in the terminal's foreground process group: in a
+# on_pty OUT CMD ENV...: run CMD on a pty for at most 1.5 s; output in OUT.
+# --foreground keeps CMD in the terminal's foreground process group: in a
 # group of its own (what timeout does by default, and what happens when
 # script's shell is dash, which forks rather than execs) the first tcsetattr
-# stops it with SIGTTOU and nothing ever ends it.
+# stops it with SIGTTOU and nothing ever ends it. Each window is a clock's
+# 1.5 s, so the eight run at once, each on its own pty and output file.
 on_pty() {
-	env "$@" script -qec "timeout --foreground -k 3 -s TERM 1.5 $cmd" /dev/null \
-		< /dev/null > "$tmp/pty" 2>&1
+	out=$1 c=$2
+	shift 2
+	env "$@" script -qec "timeout --foreground -k 3 -s TERM 1.5 $c" /dev/null \
+		< /dev/null > "$out" 2>&1
 }
-colours() { grep -caP '\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[0-9;]*m' "$tmp/pty"; }
-for cmd in "$b/vxtop -s sim" "$b/vxreplay $tmp/t.vxt"; do
-	on_pty TERM=xterm-256color NO_COLOR=
-	[ "$(colours)" -gt 0 ] || fail "'$cmd' shows no colour on xterm-256color"
-	on_pty TERM=xterm-256color NO_COLOR=1
-	[ "$(colours)" -eq 0 ] || fail "'$cmd' shows colour with NO_COLOR=1"
-	grep -q . "$tmp/pty" || fail "'$cmd' drew nothing with NO_COLOR=1"
+colours() { grep -caP '\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[0-9;]*m' "$1"; }
+top="$b/vxtop -s sim" rep="$b/vxreplay $tmp/t.vxt"
+rec="$b/vxrecord -s sim --realtime -d 1.2s -f -o"
+on_pty "$tmp/pty-top" "$top" TERM=xterm-256color NO_COLOR= &
+on_pty "$tmp/pty-top-nc" "$top" TERM=xterm-256color NO_COLOR=1 &
+on_pty "$tmp/pty-rep" "$rep" TERM=xterm-256color NO_COLOR= &
+on_pty "$tmp/pty-rep-nc" "$rep" TERM=xterm-256color NO_COLOR=1 &
+on_pty "$tmp/pty-rep-dumb" "$rep" TERM=dumb &
+on_pty "$tmp/pty-top-dumb" "$top" TERM=dumb &
+on_pty "$tmp/pty-rec" "$rec $tmp/r1.vxt" TERM=xterm-256color &
+on_pty "$tmp/pty-rec-dumb" "$rec $tmp/r2.vxt" TERM=dumb &
+wait
+for p in top rep; do
+	[ $p = top ] && cmd=$top || cmd=$rep
+	[ "$(colours "$tmp/pty-$p")" -gt 0 ] || fail "'$cmd' shows no colour on xterm-256color"
+	[ "$(colours "$tmp/pty-$p-nc")" -eq 0 ] || fail "'$cmd' shows colour with NO_COLOR=1"
+	grep -q . "$tmp/pty-$p-nc" || fail "'$cmd' drew nothing with NO_COLOR=1"
 done
-cmd="$b/vxreplay $tmp/t.vxt"
-on_pty TERM=dumb
-grep -q '^events: ' "$tmp/pty" || fail "vxreplay on TERM=dumb did not print the summary"
-grep -qaP '\x1b' "$tmp/pty" && fail "vxreplay on TERM=dumb wrote escape sequences"
-cmd="$b/vxtop -s sim"
-on_pty TERM=dumb
-grep -q 'TERM=dumb.*-b' "$tmp/pty" || fail "vxtop on TERM=dumb did not refuse the screen"
-cmd="$b/vxrecord -s sim --realtime -d 1.2s -f -o $tmp/r.vxt"
-on_pty TERM=xterm-256color
-grep -q 'ev/s' "$tmp/pty" || fail "vxrecord shows no progress line on a terminal"
-on_pty TERM=dumb
-grep -q 'ev/s' "$tmp/pty" && fail "vxrecord shows a progress line on TERM=dumb"
-grep -qaP '\x1b' "$tmp/pty" && fail "vxrecord wrote escape sequences on TERM=dumb"
-grep -q '^vxrecord: .* events' "$tmp/pty" || fail "vxrecord printed no summary on TERM=dumb"
+grep -q '^events: ' "$tmp/pty-rep-dumb" || fail "vxreplay on TERM=dumb did not print the summary"
+grep -qaP '\x1b' "$tmp/pty-rep-dumb" && fail "vxreplay on TERM=dumb wrote escape sequences"
+grep -q 'TERM=dumb.*-b' "$tmp/pty-top-dumb" || fail "vxtop on TERM=dumb did not refuse the screen"
+grep -q 'ev/s' "$tmp/pty-rec" || fail "vxrecord shows no progress line on a terminal"
+grep -q 'ev/s' "$tmp/pty-rec-dumb" && fail "vxrecord shows a progress line on TERM=dumb"
+grep -qaP '\x1b' "$tmp/pty-rec-dumb" && fail "vxrecord wrote escape sequences on TERM=dumb"
+grep -q '^vxrecord: .* events' "$tmp/pty-rec-dumb" || fail "vxrecord printed no summary on TERM=dumb"
 [ $fails = 0 ] && ok "conventions: the three programs behave alike"
 finish

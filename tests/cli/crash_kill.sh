@@ -36,56 +36,75 @@ norm "$tmp/ref.csv" > "$tmp/ref.norm"
 
 delays=$(awk -v s="$seed" -v n="$kills" \
 	'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.2f\n", 0.15 + rand() * 1.65 }')
+# The kills go in rounds of three: each round starts three pairs of captures
+# at once and kills each pair at its own moment, earliest first, so a
+# round waits for its latest moment only, not for the sum of the three.
+set -- $delays
 i=0 torn=0
-for d in $delays; do
-	i=$((i + 1))
+while [ $# -gt 0 ]; do
 	rm -f "$tmp"/k-*.vxt
-	t0=$(uptime_cs)
-	"$B/vxrecord" -q --source sim --realtime --seed 9 --rate $rate -c 1000000 \
-		-o "$tmp/k-plain.vxt" & p1=$!
-	"$B/vxrecord" -q --source sim --realtime --seed 9 --rate $rate -c 1000000 --sync \
-		-o "$tmp/k-sync.vxt" & p2=$!
-	sleep "$d"
-	kill -9 $p1 $p2
-	t1=$(uptime_cs)
-	wait $p1 $p2 2>/dev/null
-	for mode in plain sync; do
-		f=$tmp/k-$mode.vxt
-		what="kill $i at ${d}s ($mode)"
-		[ -s "$f" ] || { fail "$what: no file"; continue; }
-		"$B/vxreplay" --info "$f" > "$tmp/info" 2>&1 || { cat "$tmp/info"; fail "$what: --info"; continue; }
-		grep -q "recovered by a forward scan" "$tmp/info" || fail "$what: not recovered by scan"
-		if ! "$B/vxreplay" --verify "$f" > "$tmp/verify" 2>&1; then
-			grep -q "torn" "$tmp/verify" || { cat "$tmp/verify"; fail "$what: --verify"; }
-			torn=$((torn + 1))
-		fi
-		"$B/vxreplay" "$f" --report events --format csv > "$tmp/got.csv" 2>"$tmp/err" ||
-			{ cat "$tmp/err"; fail "$what: events report"; continue; }
-		norm "$tmp/got.csv" > "$tmp/got.norm"
-		n=$(wc -l < "$tmp/got.norm")
-		head -n "$n" "$tmp/ref.norm" | cmp -s - "$tmp/got.norm" ||
-			fail "$what: the $n recovered events are not a prefix of the seed's events"
-		# produced by the kill <= rate * elapsed; one chunk spans at most 1 s
-		min=$(awk -v r=$rate -v a="$t0" -v b="$t1" -v n="$n" \
-			'BEGIN { m = r * ((b - a) / 100 - 1.3) - 200; print (n >= m) ? 0 : int(m) }')
-		[ "$min" = 0 ] || fail "$what: only $n events recovered, expected at least $min"
-		echo "$what: $n events, a prefix"
-		# a crash with a partly written tail: cut the file inside its last chunk
-		off=$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { o = $2 } END { print o }' "$tmp/info")
-		size=$(wc -c < "$f")
-		if [ -n "$off" ] && [ "$off" -gt 0 ] && [ "$n" -gt 0 ]; then
-			cut=$((off + 1 + (size - off - 2) * i / (kills + 1)))
-			head -c "$cut" "$f" > "$tmp/cut.vxt"
-			"$B/vxreplay" --verify "$tmp/cut.vxt" > "$tmp/verify" 2>&1 &&
-				fail "$what: cut at $cut of $size: --verify passed"
-			grep -q "torn" "$tmp/verify" || { cat "$tmp/verify"; fail "$what: cut: no torn"; }
-			"$B/vxreplay" "$tmp/cut.vxt" --report events --format csv > "$tmp/cut.csv" ||
-				{ fail "$what: cut: events report"; continue; }
-			m=$(($(wc -l < "$tmp/cut.csv") - 1))
-			last=$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { e = $5 } END { print e }' "$tmp/info")
-			[ "$m" -eq $((n - last)) ] ||
-				fail "$what: cut: $m events, expected $((n - last)) (all but the last chunk)"
-		fi
+	round=
+	for j in 1 2 3; do
+		[ $# -gt 0 ] || break
+		i=$((i + 1))
+		round="$round $i"
+		eval "d_$i=$1 t0_$i=$(uptime_cs)"
+		shift
+		"$B/vxrecord" -q --source sim --realtime --seed 9 --rate $rate -c 1000000 \
+			-o "$tmp/k-$i-plain.vxt" & eval "p1_$i=$!"
+		"$B/vxrecord" -q --source sim --realtime --seed 9 --rate $rate -c 1000000 --sync \
+			-o "$tmp/k-$i-sync.vxt" & eval "p2_$i=$!"
+	done
+	for k in $(for k in $round; do eval "echo \$d_$k $k"; done | sort -n | cut -d' ' -f2); do
+		eval "d=\$d_$k t0=\$t0_$k"
+		# until this pair's moment, counted from its own start
+		left=$(awk -v a="$t0" -v b="$(uptime_cs)" -v d="$d" \
+			'BEGIN { l = d - (b - a) / 100; printf "%.2f", (l > 0 ? l : 0) }')
+		sleep "$left"
+		eval "kill -9 \$p1_$k \$p2_$k"
+		eval "t1_$k=$(uptime_cs)"
+	done
+	wait 2>/dev/null
+	for k in $round; do
+		eval "d=\$d_$k t0=\$t0_$k t1=\$t1_$k"
+		for mode in plain sync; do
+			f=$tmp/k-$k-$mode.vxt
+			what="kill $k at ${d}s ($mode)"
+			[ -s "$f" ] || { fail "$what: no file"; continue; }
+			"$B/vxreplay" --info "$f" > "$tmp/info" 2>&1 || { cat "$tmp/info"; fail "$what: --info"; continue; }
+			grep -q "recovered by a forward scan" "$tmp/info" || fail "$what: not recovered by scan"
+			if ! "$B/vxreplay" --verify "$f" > "$tmp/verify" 2>&1; then
+				grep -q "torn" "$tmp/verify" || { cat "$tmp/verify"; fail "$what: --verify"; }
+				torn=$((torn + 1))
+			fi
+			"$B/vxreplay" "$f" --report events --format csv > "$tmp/got.csv" 2>"$tmp/err" ||
+				{ cat "$tmp/err"; fail "$what: events report"; continue; }
+			norm "$tmp/got.csv" > "$tmp/got.norm"
+			n=$(wc -l < "$tmp/got.norm")
+			head -n "$n" "$tmp/ref.norm" | cmp -s - "$tmp/got.norm" ||
+				fail "$what: the $n recovered events are not a prefix of the seed's events"
+			# produced by the kill <= rate * elapsed; one chunk spans at most 1 s
+			min=$(awk -v r=$rate -v a="$t0" -v b="$t1" -v n="$n" \
+				'BEGIN { m = r * ((b - a) / 100 - 1.3) - 200; print (n >= m) ? 0 : int(m) }')
+			[ "$min" = 0 ] || fail "$what: only $n events recovered, expected at least $min"
+			echo "$what: $n events, a prefix"
+			# a crash with a partly written tail: cut the file inside its last chunk
+			off=$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { o = $2 } END { print o }' "$tmp/info")
+			size=$(wc -c < "$f")
+			if [ -n "$off" ] && [ "$off" -gt 0 ] && [ "$n" -gt 0 ]; then
+				cut=$((off + 1 + (size - off - 2) * k / (kills + 1)))
+				head -c "$cut" "$f" > "$tmp/cut.vxt"
+				"$B/vxreplay" --verify "$tmp/cut.vxt" > "$tmp/verify" 2>&1 &&
+					fail "$what: cut at $cut of $size: --verify passed"
+				grep -q "torn" "$tmp/verify" || { cat "$tmp/verify"; fail "$what: cut: no torn"; }
+				"$B/vxreplay" "$tmp/cut.vxt" --report events --format csv > "$tmp/cut.csv" ||
+					{ fail "$what: cut: events report"; continue; }
+				m=$(($(wc -l < "$tmp/cut.csv") - 1))
+				last=$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { e = $5 } END { print e }' "$tmp/info")
+				[ "$m" -eq $((n - last)) ] ||
+					fail "$what: cut: $m events, expected $((n - last)) (all but the last chunk)"
+			fi
+		done
 	done
 done
 if [ $fails = 0 ]; then

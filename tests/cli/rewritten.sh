@@ -30,6 +30,8 @@ wait "$top"
 expect_eq "vxtop --follow on a file written anew: exit" $? 1
 grep -q "live.vxt: .*(written anew?)" "$T/top.err" && ok "vxtop: $(cat "$T/top.err")" ||
 	fail "vxtop said: $(cat "$T/top.err")"
+# the new capture has done its part once vxtop has ended: stopped, not run out
+kill -INT "$rec"
 wait "$rec"
 rec=
 

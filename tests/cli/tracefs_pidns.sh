@@ -11,10 +11,12 @@ unshare --pid --fork --mount-proc true 2>/dev/null || skip "unshare cannot make 
 make_loop 64M
 
 P1= P2=
-# container N OUT: vxrecord as PID 1 of a new PID namespace for 12 s
+# container N OUT: vxrecord as PID 1 of a new PID namespace, stopped by
+# SIGINT once fio is done (its handler lets a signal from this namespace in);
+# -d ends it should the signal never come
 container() {
 	unshare --pid --fork --mount-proc --kill-child "$B/vxrecord" --source tracefs \
-		--objects "$LNAME" -d 12s -q -o "$2" 2>"$T/rec$1.err" &
+		--objects "$LNAME" -d 120s -q -o "$2" 2>"$T/rec$1.err" &
 }
 container 1 "$T/a.vxt"; P1=$!
 container 2 "$T/b.vxt"; P2=$!
@@ -30,6 +32,12 @@ n=$(ls "$(tracing_dir)/instances" | grep -c '^vxrecord-1-ns[0-9]*$')
 expect_eq "instances named vxrecord-1-nsINODE" "$n" 2
 set -- $(fio_run "$LOOP" w randwrite 2000)
 writes=$2
+sleep 0.5
+# each recorder is the one child of its unshare
+for p in $P1 $P2; do
+	r=$(pgrep -P "$p")
+	[ -n "$r" ] && kill -INT $r || fail "no recorder under unshare $p"
+done
 wait $P1; expect_eq "first recorder's exit status" "$?" 0
 wait $P2; expect_eq "second recorder's exit status" "$?" 0
 P1= P2=
