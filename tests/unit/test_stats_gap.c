@@ -199,6 +199,17 @@ START_TEST(gap_closes_what_it_took)
 }
 END_TEST
 
+/* Add to @st the event @ev with its phase, time and sector (a lost
+ * event's count) set as given. */
+static void put(struct vxt_stats *st, struct vxt_event *ev, enum vxt_phase phase,
+		uint64_t time_ns, uint64_t sector)
+{
+	ev->phase = phase;
+	ev->time_ns = time_ns;
+	ev->sector = sector;
+	ck_assert_int_eq(vxt_stats_add(st, ev), 0);
+}
+
 /* With the table kept and no lost record, an issue never completed leaves
  * the flight past VXT_FLIGHT_AGE_NS (at the first event after), not
  * counted lost: busy from its start to there, by hand. */
@@ -210,17 +221,10 @@ START_TEST(past_the_age_bound)
 
 	vxt_stats_init(&st);
 	ck_assert_int_eq(vxt_stats_keep_flight(&st), 0);
-	ev.phase = VXT_PH_START;
-	ev.time_ns = UT_SEC;
-	ev.sector = 8;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* never completes */
-	ev.time_ns = 40 * UT_SEC;
-	ev.sector = 16;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
-	ev.phase = VXT_PH_DONE;
-	ev.time_ns += 1000;
+	put(&st, &ev, VXT_PH_START, UT_SEC, 8);			/* never completes */
+	put(&st, &ev, VXT_PH_START, 40 * UT_SEC, 16);
 	ev.latency_ns = 1000;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
+	put(&st, &ev, VXT_PH_DONE, 40 * UT_SEC + 1000, 16);
 	vxt_stats_finish(&st);
 	o = vxt_stats_object(&st, 0);
 	ck_assert_ptr_nonnull(o);
@@ -247,30 +251,15 @@ START_TEST(late_name_after_the_gap)
 
 	vxt_stats_init(&st);
 	ck_assert_int_eq(vxt_stats_keep_flight(&st), 0);	/* as the reports do */
-	ev.phase = VXT_PH_START;
-	ev.time_ns = UT_SEC;
-	ev.sector = 8;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A */
-	ev.phase = VXT_PH_LOST;
-	ev.time_ns = 2 * UT_SEC;
-	ev.sector = 5;						/* the gap: 5 lost */
+	put(&st, &ev, VXT_PH_START, UT_SEC, 8);			/* A */
 	ev.op = VXT_OP_OTHER;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
-	ev.phase = VXT_PH_START;
+	put(&st, &ev, VXT_PH_LOST, 2 * UT_SEC, 5);		/* the gap: 5 lost */
 	ev.op = VXT_OP_READ;
-	ev.time_ns = 2 * UT_SEC + UT_SEC / 10;
-	ev.sector = 8;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* B */
-	ev.phase = VXT_PH_LOST;
-	ev.time_ns = 2 * UT_SEC + 7 * UT_SEC / 10;
-	ev.sector = 0;						/* counted by the gap */
-	ev.lost_io = vxt_lost_io_pack(8);			/* A, named late */
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
-	ev.phase = VXT_PH_DONE;
-	ev.time_ns = 2 * UT_SEC + 8 * UT_SEC / 10;
-	ev.sector = 8;
+	put(&st, &ev, VXT_PH_START, 2 * UT_SEC + UT_SEC / 10, 8);	/* B */
+	ev.lost_io = vxt_lost_io_pack(8);			/* A, named late, */
+	put(&st, &ev, VXT_PH_LOST, 2 * UT_SEC + 7 * UT_SEC / 10, 0);	/* counted by the gap */
 	ev.latency_ns = 7 * UT_SEC / 10;			/* B's */
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);
+	put(&st, &ev, VXT_PH_DONE, 2 * UT_SEC + 8 * UT_SEC / 10, 8);
 	vxt_stats_finish(&st);
 	o = vxt_stats_object(&st, 0);
 	ck_assert_ptr_nonnull(o);
@@ -295,19 +284,10 @@ START_TEST(late_completion_after_the_gap)
 
 	vxt_stats_init(&st);
 	ck_assert_int_eq(vxt_stats_keep_flight(&st), 0);
-	ev.phase = VXT_PH_START;
-	ev.time_ns = UT_SEC;
-	ev.sector = 8;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A */
-	ev.phase = VXT_PH_LOST;
-	ev.time_ns = 2 * UT_SEC;
-	ev.sector = 900;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* the gap */
-	ev.phase = VXT_PH_DONE;
-	ev.time_ns = 4 * UT_SEC + UT_SEC / 2;
-	ev.sector = 8;
-	ev.latency_ns = ev.time_ns - UT_SEC;
-	ck_assert_int_eq(vxt_stats_add(&st, &ev), 0);		/* A's, late */
+	put(&st, &ev, VXT_PH_START, UT_SEC, 8);			/* A */
+	put(&st, &ev, VXT_PH_LOST, 2 * UT_SEC, 900);		/* the gap */
+	ev.latency_ns = 3 * UT_SEC + UT_SEC / 2;
+	put(&st, &ev, VXT_PH_DONE, 4 * UT_SEC + UT_SEC / 2, 8);	/* A's, late */
 	vxt_stats_finish(&st);
 	o = vxt_stats_object(&st, 0);
 	ck_assert_ptr_nonnull(o);
