@@ -25,18 +25,27 @@ struct sdyn {
 	struct script_value v[];
 };
 
-/* An I/O in flight, in the request table (script_reqtab.c) itself. */
+/* An I/O in flight, in the request table (script_reqtab.c) itself: 32
+ * bytes, so that two slots share a cache line and none straddles two (the
+ * table is aligned to one). */
 struct sreq {
 	uint64_t ka, kb;	/* key: object << 32 | bytes, sector */
-	uint64_t id;		/* FIFO order among equal keys; 0 = an empty slot */
+	uint64_t id : 63;	/* FIFO order among equal keys; 0 = an empty slot */
+	uint64_t started : 1;
 	struct sdyn *v;		/* its req-> values, NULL = none set */
-	uint32_t home;		/* the key's hash: its home slot is home & (cap - 1) */
-	bool started;
 };
+_Static_assert(sizeof(struct sreq) == 32, "a request slot is 32 bytes");
+
+/* The table is at most 1 / SREQTAB_FILL full. Every event's walk ends at
+ * the first empty slot after its request's, and whether the next slot is
+ * empty is a branch the processor cannot foresee: a quarter full, the
+ * walks of a start and of a done's deletion go past their first slot
+ * about half as often as half full, for twice the slots. */
+#define SREQTAB_FILL	4
 
 struct sreqtab {
 	struct sreq *e;
-	size_t cap, n;		/* cap a power of two (or 0), n <= cap / 2 */
+	size_t cap, n;		/* cap a power of two (or 0), n <= cap / SREQTAB_FILL */
 	uint64_t next_id;
 };
 
@@ -50,24 +59,7 @@ void vxt_sreqtab_find(const struct sreqtab *t, uint64_t ka, uint64_t kb,
 int vxt_sreqtab_grow(struct sreqtab *t);
 void vxt_sreqtab_free(struct sreqtab *t);
 
-/* the table on vxtrace/hash.h: a slot is the request, id 0 = empty; a
- * key's requests are walked with sreqs_seek() then sreqs_next(), oldest
- * first. A walk compares the hash kept in each slot before the key: most
- * slots it passes hold other keys, and most of those have another hash. */
-struct sreq_key {
-	uint64_t ka, kb;
-	uint32_t h;		/* vxt_sreq_hash(ka, kb) */
-};
-
-#define SREQ_HASH(ctx, r) ((size_t)(r)->home)
-#define SREQ_MATCH(ctx, r, k) ((r)->home == (k)->h && (r)->kb == (k)->kb && (r)->ka == (k)->ka)
-#define SREQ_EMPTY(r) (!(r)->id)
-VXT_HASH_DEFINE(sreqs, struct sreq, const void *, struct sreq_key, SREQ_HASH, SREQ_MATCH,
-		SREQ_EMPTY)
-
-/* The table's steps each event takes are inline, so its path makes no
- * call for them (script_reqtab.c has the rest, and its invariants). */
-
+/* The hash of key (@ka, @kb): a request's home slot is its hash & (cap - 1). */
 static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
 {
 	uint64_t h = (ka * 0x9e3779b97f4a7c15ull) ^ (kb + 0x632be59bd9b4e019ull);
@@ -77,6 +69,25 @@ static inline uint32_t vxt_sreq_hash(uint64_t ka, uint64_t kb)
 	h ^= h >> 29;
 	return (uint32_t)h;
 }
+
+/* the table on vxtrace/hash.h: a slot is the request, id 0 = empty; a
+ * key's requests are walked with sreqs_seek() then sreqs_next(), oldest
+ * first. A walk compares the sector first: most slots it passes hold other
+ * keys, and most of those another sector. A slot's hash is computed again
+ * where it is needed (a deletion's backward shift, a growth), not kept. */
+struct sreq_key {
+	uint64_t ka, kb;
+	uint32_t h;		/* vxt_sreq_hash(ka, kb) */
+};
+
+#define SREQ_HASH(ctx, r) ((size_t)vxt_sreq_hash((r)->ka, (r)->kb))
+#define SREQ_MATCH(ctx, r, k) ((r)->kb == (k)->kb && (r)->ka == (k)->ka)
+#define SREQ_EMPTY(r) (!(r)->id)
+VXT_HASH_DEFINE(sreqs, struct sreq, const void *, struct sreq_key, SREQ_HASH, SREQ_MATCH,
+		SREQ_EMPTY)
+
+/* The table's steps each event takes are inline, so its path makes no
+ * call for them (script_reqtab.c has the rest, and its invariants). */
 
 /* The request a done or requeue of key (@ka, @kb), of hash @h
  * (vxt_sreq_hash()), binds: the oldest started one, else the oldest queued
@@ -125,7 +136,7 @@ vxt_sreqtab_claim_h(struct sreqtab *t, uint64_t ka, uint64_t kb, uint32_t h, boo
 	struct sreq *r;
 	size_t i;
 
-	if (2 * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
+	if (SREQTAB_FILL * (t->n + 1) > t->cap && vxt_sreqtab_grow(t) < 0)
 		return -ENOMEM;
 	for (i = sreqs_seek(t->e, t->cap, NULL, &k, h); t->e[i].id;
 	     i = sreqs_next(t->e, t->cap, NULL, &k, i)) {
@@ -141,7 +152,6 @@ vxt_sreqtab_claim_h(struct sreqtab *t, uint64_t ka, uint64_t kb, uint32_t h, boo
 	r->kb = kb;
 	r->id = ++t->next_id;
 	r->v = NULL;
-	r->home = h;
 	r->started = start;
 	t->n++;
 	*out = r;

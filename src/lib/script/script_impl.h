@@ -592,8 +592,8 @@ void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 
 /* script_dyn.c: self-> and req-> values, requests. */
 /* What an I/O in flight is charged: the 112 bytes of the queue and two table
- * entries it once took (its two slots take 80 now), so a dynvarsize follows
- * as many requests as it did. */
+ * entries it once took (its four slots take 128 now), so a dynvarsize
+ * follows as many requests as it did. */
 #define S_REQ_SIZE	((size_t)112)
 /* An associative array entry, in tables of arrays of at most @maxkeys keys:
  * 4 slots, 16 bytes, its key values and its value. */
