@@ -313,6 +313,38 @@ START_TEST(test_key_cost)
 }
 END_TEST
 
+/* The fields a script reads are its ops', not its tree's: b_flags & B_READ
+ * is folded to a test of the op, so no flags are decoded for it; b_flags &
+ * B_ASYNC reads the flags, b_error the error, and fields a script never
+ * names are not decoded. */
+static const struct {
+	const char *text;
+	unsigned want, not;
+} field_cases[] = {
+	{ "io:::start { @[args[1]->dev_statname, args[0]->b_flags & B_READ ? \"R\" : \"W\"] =\n"
+	  "  quantize(args[0]->b_bcount); }\n",
+	  VXT_FIELD_PHASE_OP | VXT_FIELD_OBJECT | VXT_FIELD_BYTES,
+	  VXT_FIELD_FLAGS | VXT_FIELD_ERROR | VXT_FIELD_SECTOR | VXT_FIELD_PID | VXT_FIELD_COMM },
+	{ "io:::start /args[0]->b_flags & B_ASYNC/ { @n = count(); }\n",
+	  VXT_FIELD_FLAGS, VXT_FIELD_OBJECT | VXT_FIELD_BYTES | VXT_FIELD_SECTOR },
+	{ "io:::done { @e[args[0]->b_error, execname] = sum(args[0]->b_blkno); }\n",
+	  VXT_FIELD_ERROR | VXT_FIELD_COMM | VXT_FIELD_SECTOR, VXT_FIELD_FLAGS | VXT_FIELD_BYTES },
+};
+
+START_TEST(test_fields)
+{
+	struct vxt_script *s = compile(field_cases[_i].text);
+	unsigned f = vxt_script_fields(s);
+
+	ck_assert_msg((f & field_cases[_i].want) == field_cases[_i].want,
+		      "%s: fields %#x, want %#x among them", field_cases[_i].text, f,
+		      field_cases[_i].want);
+	ck_assert_msg(!(f & field_cases[_i].not), "%s: fields %#x, want none of %#x",
+		      field_cases[_i].text, f, field_cases[_i].not);
+	vxt_script_free(s);
+}
+END_TEST
+
 Suite *script_dlang_suite(void)
 {
 	Suite *s = suite_create("script_dlang");
@@ -325,6 +357,7 @@ Suite *script_dlang_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_warnings);
 	tcase_add_loop_test(tc, test_key_cost, 0, 2);
+	tcase_add_loop_test(tc, test_fields, 0, sizeof(field_cases) / sizeof(field_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
