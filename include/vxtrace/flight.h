@@ -45,9 +45,8 @@ void vxt_flight_free(struct vxt_flight *f);
  * I/O out already, nothing); a lost event naming none moves the mark.
  * @return 1 when @ev ended (or, a start, began) an I/O in flight,
  * VXT_FLIGHT_GONE when it named or completed one taken out already, 0 when
- * it did not
- * (a completion whose start was never seen or already left; a start not
- * remembered; any other event), or -ENOMEM.
+ * it did not (a completion whose start was never seen or already left; a
+ * start not remembered; any other event), or -ENOMEM.
  */
 int vxt_flight_feed(struct vxt_flight *f, const struct vxt_event *ev);
 

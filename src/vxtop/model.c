@@ -28,9 +28,9 @@ int vxtop_model_init(struct vxtop_model *m, const struct vxt_objtab *objs,
 	m->queued = vxt_iopair_new();
 	/* the issues by key from the start, as vxreplay's reports keep them in
 	 * a file with lost events: the same I/Os closed by loss */
-	if (vxt_stats_keep_flight(&m->total) < 0)
+	if (!m->inflight || !m->queued || vxt_stats_keep_flight(&m->total) < 0)
 		return -ENOMEM;
-	return m->inflight && m->queued ? 0 : -ENOMEM;
+	return 0;
 }
 
 void vxtop_model_free(struct vxtop_model *m)
