@@ -73,12 +73,14 @@ bucket='function bucket(v,  lo) { if (v < 0) return "(..., 0)"; if (v == 0) retu
 	function lab(x) { if (x >= 1048576 && x % 1048576 == 0) return x / 1048576 "M"
 		if (x >= 1024 && x % 1024 == 0) return x / 1024 "K"; return x }'
 # the recording's own latencies, issue to completion, from its events
+# (hist() prints the empty buckets between used ones, as bpftrace does:
+# awk lists the used ones)
 "$B/vxreplay" "$T/l.vxt" --export csv >"$T/ev.csv" || fail "vxreplay --export csv"
 awk -F, "$bucket"' $3 == "start" { st[$6] = $1 }
 	$3 == "done" && ($6 in st) { n[bucket(int(($1 - st[$6]) / 1000))]++; delete st[$6] }
 	END { for (k in n) print k "|" n[k] }' "$T/ev.csv" | sort >"$T/csv.rows"
 expect_eq "vxreplay's histogram: the recording's, bucket by bucket" \
-	"$(sort "$T/vx.rows" | diff - "$T/csv.rows" | head -5)" ""
+	"$(grep -v "|0$" "$T/vx.rows" | sort | diff - "$T/csv.rows" | head -5)" ""
 # each I/O in both tools: sector, latency (ns)
 sed -n 's/^io //p' "$T/bt.out" | sort >"$T/bt.io"
 sed -n 's/^io //p' "$T/vx.out" | sort >"$T/vx.io"
