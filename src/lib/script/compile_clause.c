@@ -18,14 +18,64 @@
 
 #include "script/bt_impl.h"
 #include "script/compile_impl.h"
+#include "script/vm_impl.h"
+
+/* Whether aggregation statement @n is keyed by raw numbers through its
+ * cache: every key has a raw form, and not every one is an integer
+ * (integer keys find their entry in the table as fast as in a cache,
+ * without its memory). */
+static bool raw_keys(const struct script_node *n)
+{
+	unsigned raw = 0;
+
+	for (unsigned k = 0; k < n->nkeys; k++) {
+		if (vxt_vm_raw_key(n->keys[k]))
+			raw++;
+		else if (n->keys[k]->type != SV_INT)
+			return false;
+	}
+	return !n->nkeys || raw;
+}
+
+/* How many aggregation statements @st is or runs under ?:; with @s, each
+ * is numbered for its raw-key cache (s->fast). */
+static unsigned agg_statements(struct vxt_script *s, struct script_node *st)
+{
+	if (st->kind == SN_AGGSET) {
+		if (s) {
+			st->num = s->nfast++;
+			if (raw_keys(st))
+				s->aggs[st->idx].cached = true;
+		}
+		return 1;
+	}
+	if (!vxt_script_node_cond_action(st))
+		return 0;
+	return agg_statements(s, st->b) + agg_statements(s, st->c);
+}
+
+int vxt_script_prepare_fast(struct vxt_script *s)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->ncl; i++)
+		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
+			n += agg_statements(NULL, s->cl[i].stmts[j]);
+	s->fast = calloc(n + 1, sizeof(*s->fast));
+	if (!s->fast)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->ncl; i++)
+		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
+			agg_statements(s, s->cl[i].stmts[j]);
+	return 0;
+}
 
 /* @[keys] = f(value): raw keys when every key has one. */
 static void aggregate(struct compiler *c, const struct script_node *n)
 {
-	const struct sfast *fast = &c->s->fast[n->num];
 	const struct script_node *f = n->a;
 	unsigned v = vxt_cc_reg(c), first;
-	bool raw = c->has_event && fast->usable;
+	bool raw = c->has_event && raw_keys(n);
 
 	if (f->idx != FN_COUNT)
 		vxt_cc_value(c, f->args[0], v);
@@ -36,7 +86,7 @@ static void aggregate(struct compiler *c, const struct script_node *n)
 		for (unsigned i = 0; i < n->nkeys; i++)
 			vxt_cc_reg(c);
 		for (unsigned i = 0; i < n->nkeys; i++) {
-			if (fast->kind[i] == FK_INT)
+			if (!vxt_vm_raw_key(n->keys[i]))
 				vxt_cc_value(c, n->keys[i], first + i);
 			else
 				vxt_cc_emit(c, VXT_INSN_FIELD_RAW, first + i, (uint32_t)n->keys[i]->idx, 0, 0);
@@ -275,6 +325,20 @@ static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t
 	return p;
 }
 
+/* The probe list of the events of @phase (SON_DONE: a done's, failed or
+ * not). */
+static unsigned list_of_phase(unsigned phase)
+{
+	switch (phase) {
+	case VXT_PH_QUEUE: return SON_QUEUE;
+	case VXT_PH_START: return SON_START;
+	case VXT_PH_DONE: return SON_DONE;
+	case VXT_PH_REQUEUE: return SON_REQUEUE;
+	case VXT_PH_LOST: return SON_LOST;
+	default: return SON_OTHER;	/* bpftrace's probes of other phases */
+	}
+}
+
 int vxt_program_compile_script(struct vxt_script *s)
 {
 	static const struct {
@@ -303,6 +367,11 @@ int vxt_program_compile_script(struct vxt_script *s)
 	for (unsigned k = 0; k < SON_COUNT; k++)
 		s->prog_on[k] = program(s, lists[k].bits, 0, true, lists[k].done,
 					lists[k].title, &rc, &maxregs);
+	/* the phases no clause is on (a mark never runs one) only count when
+	 * nothing follows requests or keys */
+	for (unsigned ph = 0; ph < 32 && rc == 0 && !s->uses_req && !s->keyed; ph++)
+		if (ph == VXT_PH_MARK || s->prog_on[list_of_phase(ph)]->nops <= 1)
+			s->quiet |= 1u << ph;
 	s->prog_begin = program(s, SP_BEGIN, 0, false, false, "BEGIN", &rc, &maxregs);
 	s->prog_end = program(s, SP_END, 0, false, false, "END", &rc, &maxregs);
 	if (rc == 0 && s->nticks && !(s->prog_tick = calloc(s->nticks, sizeof(*s->prog_tick))))

@@ -244,7 +244,7 @@ static __attribute__((noinline)) int raw_miss(struct firing *x, const struct scr
 	k.ns = (uint32_t)n->idx;
 	k.n = n->nkeys;
 	for (unsigned i = 0; i < n->nkeys; i++)
-		k.k[i] = f->kind[i] == FK_INT ? raw[i] : vxt_sfield(x, n->keys[i]->idx);
+		k.k[i] = vxt_vm_raw_key(n->keys[i]) ? vxt_sfield(x, n->keys[i]->idx) : raw[i];
 	rc = vxt_sagg_add(s, &s->aggs[n->idx], &k, v, &d);
 	if (rc == 0 && d)
 		rc = cache_put(f, raw, n->nkeys, h, d);
