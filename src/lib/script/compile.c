@@ -157,32 +157,26 @@ static unsigned keys_of(struct compiler *c, const struct script_node *n)
 	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs) : 0;
 }
 
-/* Variable @n into @dst; an array's keys are in @key_regs. */
-static void load(struct compiler *c, const struct script_node *n, unsigned dst, unsigned key_regs)
+/* Variable @n into register @reg (@set: register @reg into @n); an
+ * array's keys are in @key_regs. */
+static void variable(struct compiler *c, const struct script_node *n, unsigned reg,
+		     unsigned key_regs, bool set)
 {
-	switch (n->kind) {
-	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_GLOBAL, dst, (uint32_t)n->idx, n->type, 0); break;
-	case SN_THIS: vxt_cc_emit(c, VXT_INSN_THIS, dst, (uint32_t)n->idx, n->type, 0); break;
-	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SELF, dst, vxt_cc_slot(c, n), n->type, 0); break;
-	case SN_REQ: vxt_cc_emit(c, VXT_INSN_REQ, dst, vxt_cc_slot(c, n), n->type, 0); break;
-	default:		/* SN_ARRAY */
-		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)n->idx, key_regs, n->nargs);
-		break;
-	}
-}
+	uint32_t a = n->kind == SN_SELF || n->kind == SN_REQ ? vxt_cc_slot(c, n) : (uint32_t)n->idx;
+	unsigned code;
 
-/* Register @src into variable @n; an array's keys are in @key_regs. */
-static void store(struct compiler *c, const struct script_node *n, unsigned src, unsigned key_regs)
-{
 	switch (n->kind) {
-	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_SET_GLOBAL, 0, (uint32_t)n->idx, src, 0); break;
-	case SN_THIS: vxt_cc_emit(c, VXT_INSN_SET_THIS, 0, (uint32_t)n->idx, src, 0); break;
-	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SET_SELF, 0, vxt_cc_slot(c, n), src, 0); break;
-	case SN_REQ: vxt_cc_emit(c, VXT_INSN_SET_REQ, 0, vxt_cc_slot(c, n), src, 0); break;
-	default:
-		vxt_cc_emit(c, VXT_INSN_SET_ARRAY, key_regs, (uint32_t)n->idx, src, n->nargs);
-		break;
+	case SN_GLOBAL: code = set ? VXT_INSN_SET_GLOBAL : VXT_INSN_GLOBAL; break;
+	case SN_THIS: code = set ? VXT_INSN_SET_THIS : VXT_INSN_THIS; break;
+	case SN_SELF: code = set ? VXT_INSN_SET_SELF : VXT_INSN_SELF; break;
+	case SN_REQ: code = set ? VXT_INSN_SET_REQ : VXT_INSN_REQ; break;
+	default:		/* SN_ARRAY */
+		vxt_cc_emit(c, set ? VXT_INSN_SET_ARRAY : VXT_INSN_ARRAY, set ? key_regs : reg, a,
+			    set ? reg : key_regs, n->nargs);
+		return;
 	}
+	/* a read's b: the type of an unset value */
+	vxt_cc_emit(c, code, set ? 0 : reg, a, set ? reg : n->type, 0);
 }
 
 static unsigned arith_op(int tok)
@@ -391,10 +385,10 @@ static void assign(struct compiler *c, const struct script_node *n, unsigned dst
 	if (n->op != ST_ASSIGN) {
 		unsigned old = vxt_cc_reg(c);
 
-		load(c, v, old, key_regs);
+		variable(c, v, old, key_regs, false);
 		arith(c, n, dst, old, dst);
 	}
-	store(c, v, dst, key_regs);
+	variable(c, v, dst, key_regs, true);
 }
 
 static void incdec(struct compiler *c, const struct script_node *n, unsigned dst)
@@ -402,12 +396,12 @@ static void incdec(struct compiler *c, const struct script_node *n, unsigned dst
 	const struct script_node *v = n->a;
 	unsigned key_regs = keys_of(c, v), one, now;
 
-	load(c, v, dst, key_regs);
+	variable(c, v, dst, key_regs, false);
 	one = vxt_cc_reg(c);
 	now = vxt_cc_reg(c);
 	vxt_cc_emit(c, VXT_INSN_INT, one, 0, 0, n->op == ST_INC ? 1 : -1);
 	vxt_cc_emit(c, VXT_INSN_ADD, now, dst, one, 0);
-	store(c, v, now, key_regs);
+	variable(c, v, now, key_regs, true);
 	if (!n->num)		/* prefix: the new value */
 		vxt_cc_emit(c, VXT_INSN_MOVE, dst, now, 0, 0);
 }
@@ -430,7 +424,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
 		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
-		load(c, n, dst, keys_of(c, n));
+		variable(c, n, dst, keys_of(c, n), false);
 		break;
 	case SN_AND: case SN_OR:
 		vxt_cc_test(c, n, false, &no);

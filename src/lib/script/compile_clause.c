@@ -118,7 +118,7 @@ static void call(struct compiler *c, const struct script_node *n)
 		return;
 	case FN_TRACE:
 		vxt_cc_value(c, n->args[0], r);
-		vxt_cc_emit(c, n->args[0]->type == SV_STR ? VXT_INSN_TRACE_STR : VXT_INSN_TRACE, 0, r, 0, 0);
+		vxt_cc_emit(c, VXT_INSN_TRACE, 0, r, 0, 0);
 		return;
 	case FN_PRINTF:
 		c->next_reg = r;

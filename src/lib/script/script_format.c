@@ -6,9 +6,10 @@
  * %Y (nanoseconds since the epoch as a date, "2026 Dec  7 15:23:20") and,
  * in printa(), %@ before the letter for the aggregation's value. And the
  * aggregations printed (printa(), END, the periodic print) as one text
- * record into the principal buffer.
+ * record into the principal buffer, and text appended to a clause's text.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,4 +217,27 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
 {
 	return vxt_script_print_aggs(s, NULL, clear, false, NULL);
+}
+
+/* ---- a clause's text ---- */
+
+void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n)
+{
+	if (*len + n >= cap)
+		n = cap - 1 - *len;
+	memcpy(buf + *len, p, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n < cap - *len ? (size_t)n : cap - 1 - *len;
 }

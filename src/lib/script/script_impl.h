@@ -583,9 +583,11 @@ const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)
  * when the script escapes its output. */
 const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size);
+/* script_tab.c: @str kept by the script (interned: it outlives the event),
+ * "" with *@rc = -ENOMEM when out of memory; every string of key @k. */
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
 int vxt_sintern_key(struct vxt_script *s, struct skey *k);
-/* Append to a text of capacity @cap. */
+/* script_format.c: append to a text of capacity @cap. */
 void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n);
 void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -381,7 +381,6 @@ do_DISCARD:
 	rc = discard(s, R(op->a).i);
 	CHECK();
 do_TRACE:
-do_TRACE_STR:
 	vxt_vm_trace(x, &R(op->a));
 	NEXT();
 do_PRINTF:
