@@ -182,32 +182,12 @@ static void statement(struct compiler *c, const struct script_node *n)
 		vxt_cc_emit(c, VXT_INSN_OPEN_REQ, 0, vxt_cc_slot(c, n->a), 0, 0);
 	} else if (n->kind == SN_CALL && n->idx != FN_SPECULATION) {
 		call(c, n);
+	} else if (n->kind == SN_KEYED) {	/* a profile's action, of clause num */
+		vxt_cc_emit(c, vxt_skeyed_op(n), 0, (uint32_t)n->num, 0, 0);
 	} else {
 		vxt_cc_value(c, n, vxt_cc_reg(c));
 	}
 	c->next_reg = saved;
-}
-
-/* Whether @cl is a profile's clause: script_keyed.c's actions. */
-static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
-{
-	if (!s->keyed)
-		return false;
-	for (unsigned i = 0; i < cl->nstmts; i++)
-		if (cl->stmts[i]->kind != SN_KEYED)
-			return false;
-	return true;
-}
-
-/* A profile's clause @idx: its predicate, then an op per action. */
-static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
-{
-	const struct sclause *cl = &c->s->cl[idx];
-
-	if (vxt_skeyed_compile_pred(c, idx, end) < 0)
-		c->rc = -ENOMEM;
-	for (unsigned i = 0; i < cl->nstmts; i++)
-		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }
 
 /* Whether op @code reads nothing of the context but the event and its
@@ -263,31 +243,29 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 	unsigned at = vxt_cc_emit(c, VXT_INSN_CLAUSE, 0, idx, probe, 0);
 
 	c->next_reg = 0;
-	if (keyed_clause(c->s, cl)) {
-		keyed_body(c, idx, &end);
-	} else {
-		if (cl->pred)
-			vxt_cc_test(c, cl->pred, false, &end);
-		if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
-		    st->idx == FN_SPECULATE && c->has_event) {
-			unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
-			int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
-					      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
-					      << SREC_PROBE_SHIFT);
+	if (cl->pred)
+		vxt_cc_test(c, cl->pred, false, &end);
+	else if (c->s->keyed && vxt_skeyed_compile_pred(c, idx, &end) < 0)
+		c->rc = -ENOMEM;	/* a profile's: its filter's table */
+	if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
+	    st->idx == FN_SPECULATE && c->has_event) {
+		unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
+		int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
+				      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
+				      << SREC_PROBE_SHIFT);
 
-			if (vxt_cc_req_int(st->args[0])) {
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
-					    idx, m);
-			} else {
-				vxt_cc_value(c, st->args[0], r);
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
-			}
-			clause_end(c, at, end, false);
-			return;
+		if (vxt_cc_req_int(st->args[0])) {
+			vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
+				    idx, m);
+		} else {
+			vxt_cc_value(c, st->args[0], r);
+			vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
 		}
-		for (unsigned i = 0; i < cl->nstmts; i++)
-			statement(c, cl->stmts[i]);
+		clause_end(c, at, end, false);
+		return;
 	}
+	for (unsigned i = 0; i < cl->nstmts; i++)
+		statement(c, cl->stmts[i]);
 	if (cl->records)
 		vxt_cc_emit(c, VXT_INSN_RECORD, 0, 0, 0, 0);
 	clause_end(c, at, end, cl->records);
