@@ -17,6 +17,7 @@
 
 #include "script/bt_impl.h"
 #include "script/compile_impl.h"
+#include "script/vm_impl.h"
 #include "vxtrace/util.h"
 
 
@@ -110,13 +111,6 @@ unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned 
 		c->next_reg = saved;
 	}
 	return first;
-}
-
-/* Whether field @f is an integer the event holds (vm.c's event_int()). */
-static bool event_int_field(int f)
-{
-	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
-	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
 }
 
 /* The code whose name string @n is for code field @f (op, phase), -1 when
@@ -420,7 +414,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 	case SN_NUM: vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, n->num); break;
 	case SN_STR: vxt_cc_emit(c, VXT_INSN_STR, dst, 0, 0, (int64_t)(intptr_t)n->str); break;
 	case SN_FIELD:
-		vxt_cc_emit(c, c->has_event && event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
+		vxt_cc_emit(c, c->has_event && vxt_vm_event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
 		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
 		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:

@@ -33,22 +33,6 @@ static inline struct script_value zero_value(unsigned type)
 	return v;
 }
 
-/* Integer field @f of @ev, one the event holds (compile.c's
- * event_int_field()), as vxt_sfield() reads it. */
-static inline int64_t event_int(const struct vxt_event *ev, unsigned f)
-{
-	switch (f) {
-	case SF_FLAGS: return ev->flags;
-	case SF_SECTOR: return (int64_t)ev->sector;
-	case SF_BYTES: return ev->bytes;
-	case SF_LATENCY: return (int64_t)vxt_event_latency(ev);
-	case SF_ERROR: return -(int64_t)ev->error;
-	case SF_PID: return ev->pid;
-	case SF_CPU: return ev->cpu;
-	default: return (int64_t)ev->time_ns;	/* SF_TIMESTAMP */
-	}
-}
-
 static inline bool str_truth(const struct script_value *v)
 {
 	return v->type == SV_STR ? v->s[0] != '\0' : v->i != 0;
@@ -230,7 +214,7 @@ do_FIELD:
 	R(op->dst) = vxt_sfield(x, (int)op->a);
 	NEXT();
 do_EVENT_INT:
-	INT_OP(event_int(x->ev, op->a));
+	INT_OP(vxt_vm_event_int(x->ev, op->a));
 	NEXT();
 do_FIELD_RAW:
 	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a));

@@ -11,6 +11,7 @@
 
 #include "script/script_impl.h"
 #include "script/bt_impl.h"
+#include "script/vm_impl.h"
 
 /* ---- fields ---- */
 
@@ -103,17 +104,14 @@ struct script_value vxt_sfield(const struct firing *x, int f)
 		v.type = SV_STR;
 		v.s = vxt_op_name(ev->op);
 		break;
-	case SF_FLAGS: v.i = ev->flags; break;
-	case SF_SECTOR: v.i = (int64_t)ev->sector; break;
-	case SF_BYTES: v.i = ev->bytes; break;
-	case SF_LATENCY: v.i = (int64_t)vxt_event_latency(ev); break;
-	case SF_ERROR: v.i = -(int64_t)ev->error; break;
-	case SF_PID: v.i = ev->pid; break;
+	case SF_FLAGS: case SF_SECTOR: case SF_BYTES: case SF_LATENCY: case SF_ERROR:
+	case SF_PID: case SF_CPU:
+		v.i = vxt_vm_event_int(ev, (unsigned)f);
+		break;
 	case SF_COMM: case SF_EXECNAME:
 		v.type = SV_STR;
 		v.s = x->s->strs ? vxt_strtab_get(x->s->strs, ev->comm) : "";
 		break;
-	case SF_CPU: v.i = ev->cpu; break;
 	case SF_Q2D: case SF_D2C: case SF_Q2C: case SF_Q2G: case SF_G2I: case SF_I2D:
 		/* the completion's own interval; 0 where not known */
 		v.i = x->s->pp && x->s->iv.v[f - SF_Q2D] != VXT_IV_UNSET ?
