@@ -14,22 +14,11 @@
  * events ahead, fetching its home slot of the request table meanwhile.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "script/program.h"
 #include "script/script_impl.h"
-#include "script/bt_impl.h"
 
 #define TICK_CATCHUP	1000	/* tick firings at most per event; later ones are skipped */
-
-/* Run the program of event probe list @on over the event in @x. */
-static inline __attribute__((always_inline)) int run_list(struct firing *x, unsigned on)
-{
-	return vxt_program_run(x, x->s->prog_on[on]);
-}
 
 /* A firing starts with its clause-local variables unset (this->x, and
  * this->x[...] emptied), as DTrace zero-fills them at each firing. */
@@ -173,7 +162,7 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 	}
 	if (keyed)
 		vxt_skeyed_begin(x);
-	rc = run_list(x, on);
+	rc = vxt_program_run(x, s->prog_on[on]);
 	if (keyed)
 		vxt_skeyed_end(x);
 	if (closes && x->req)
