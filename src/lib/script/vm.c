@@ -234,12 +234,9 @@ do_SELF: {
 	R(op->dst) = v ? *v : zero_value(op->b);
 	NEXT();
 }
-do_REQ: {
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	R(op->dst) = d && d->v[op->a].type ? d->v[op->a] : zero_value(op->b);
+do_REQ:
+	R(op->dst) = reqv && reqv->v[op->a].type ? reqv->v[op->a] : zero_value(op->b);
 	NEXT();
-}
 do_ARRAY:
 	R(op->dst) = vxt_vm_array_get(x, op->a, &R(op->b), (unsigned)op->imm);
 	NEXT();
