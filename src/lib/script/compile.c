@@ -238,7 +238,8 @@ static int masked_known(const struct script_node *n, int64_t k)
 
 /* Jumps onto @list taken when (@n & @k != 0) is @sense: a mask of | and ?:
  * (a translator's flags word, b_flags & B_READ) tests only the operands the
- * mask reaches, and a ?: whose arms are known tests its condition. */
+ * mask reaches, a ?: whose arms are known tests its condition, and the
+ * event's flags are tested in place (if_flags, unless_flags). */
 static void test_masked(struct compiler *c, const struct script_node *n, int64_t k, bool sense,
 			int64_t *list)
 {
@@ -279,6 +280,11 @@ static void test_masked(struct compiler *c, const struct script_node *n, int64_t
 		vxt_cc_patch(c, other, vxt_cc_here(c));
 		test_masked(c, n->c, k, sense, list);
 		vxt_cc_patch(c, end, vxt_cc_here(c));
+		return;
+	}
+	if (n->kind == SN_FIELD && n->idx == SF_FLAGS && c->has_event && k > 0 && k <= UINT16_MAX) {
+		/* the event's flags & K: one op (bpftrace's level tests) */
+		vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS, (uint32_t)k, list);
 		return;
 	}
 	r = vxt_cc_reg(c);
@@ -331,14 +337,6 @@ void vxt_cc_test(struct compiler *c, const struct script_node *n, bool sense, in
 		}
 		break;
 	case SN_BINARY:
-		/* flags & MASK: one op (bpftrace's level tests) */
-		if (n->op == ST_AND && c->has_event && n->a->kind == SN_FIELD &&
-		    n->a->idx == SF_FLAGS && n->b->kind == SN_NUM && n->b->num > 0 &&
-		    n->b->num <= UINT16_MAX) {
-			vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS,
-				    (uint32_t)n->b->num, list);
-			return;
-		}
 		if (n->op == ST_AND && (n->a->kind == SN_NUM || n->b->kind == SN_NUM)) {
 			test_masked(c, n->a->kind == SN_NUM ? n->b : n->a,
 				    n->a->kind == SN_NUM ? n->a->num : n->b->num, sense, list);
