@@ -99,10 +99,7 @@ static void call(struct compiler *c, const struct script_node *n)
 {
 	unsigned r = vxt_cc_reg(c), first;
 
-	switch (n->idx) {
-	case FN_SPECULATION:
-		vxt_cc_emit(c, VXT_INSN_SPECULATION, r, 0, 0, 0);
-		return;
+	switch (n->idx) {	/* a lone speculation() is a value (statement()) */
 	case FN_COMMIT: case FN_DISCARD:
 		if (vxt_cc_req_int(n->args[0])) {	/* the ID in place */
 			vxt_cc_emit(c, n->idx == FN_COMMIT ? VXT_INSN_COMMIT_REQ : VXT_INSN_DISCARD_REQ, 0,
