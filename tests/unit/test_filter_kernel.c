@@ -184,10 +184,10 @@ static uint64_t pick(unsigned *seed, const uint64_t *v, size_t n)
 static struct vxt_event gen_event(unsigned *seed)
 {
 	static const uint64_t sectors[] = { 0, 1, 2047, 2048, 2049, 999999, 1000000,
-					    1000001, 1ull << 40 };
+					    1000001, 1ull << 40, 1ull << 63, UINT64_MAX - 1 };
 	static const uint64_t bytes[] = { 512, 4095, 4096, 4097, 8192, 8193, 65535, 65536,
 					  1u << 20 };
-	static const uint64_t lats[] = { 0, 1, MS - 1, MS, MS + 1, 50 * MS };
+	static const uint64_t lats[] = { 0, 1, MS - 1, MS, MS + 1, 50 * MS, 1ull << 63 };
 	static const uint64_t errs[] = { 0, 0, 5, 28, 4, 6, 61, 95 };
 	static const uint64_t pids[] = { 1, 2, 4242, 4243, 0x10001 };
 	static const uint64_t times[] = { 0, 999 * MS, 1000 * MS, 1001 * MS, 90000 * MS };

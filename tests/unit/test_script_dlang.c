@@ -162,6 +162,48 @@ START_TEST(test_stddev)
 }
 END_TEST
 
+/* D compares a 64-bit unsigned field (and a size) unsigned, as C does and
+ * as a kernel source tests it: each operator against C's own comparison on
+ * sectors around 2^63, an expression of one (sector + 1), and a size
+ * against -1 (C converts the -1: bytes > -1 is false). */
+START_TEST(test_unsigned)
+{
+	static const uint64_t sec[] = { 0, 5, INT64_MAX, (uint64_t)INT64_MAX + 5, UINT64_MAX - 1 };
+	static const char *const ops[] = { "<", "<=", ">", ">=" };
+	struct vxt_event e[5];
+	struct ut_script_out o;
+	char text[256], want[64];
+
+	for (unsigned i = 0; i < 5; i++)
+		e[i] = ev(i + 1, VXT_PH_START, VXT_OP_READ, 1, sec[i], 4096);
+	for (unsigned k = 0; k < 4; k++) {
+		size_t at = 0;
+
+		snprintf(text, sizeof(text), "#pragma D option quiet\n"
+			 "io:::start /sector %s 100/ { printf(\"a\"); }\n"
+			 "io:::start /sector + 1 %s 100/ { printf(\"b\"); }\n"
+			 "io:::start /bytes > -1/ { printf(\"c\"); }\n", ops[k], ops[k]);
+		for (unsigned i = 0; i < 5; i++) {
+			uint64_t x = sec[i];
+			bool a = k == 0 ? x < 100 : k == 1 ? x <= 100 : k == 2 ? x > 100 : x >= 100;
+
+			x++;
+			bool b = k == 0 ? x < 100 : k == 1 ? x <= 100 : k == 2 ? x > 100 : x >= 100;
+
+			if (a)
+				want[at++] = 'a';
+			if (b)
+				want[at++] = 'b';
+		}
+		want[at] = '\0';
+		run(text, e, 5, &o);
+		ck_assert_msg(!strcmp(o.text, want), "sector %s 100: '%s', C says '%s'", ops[k],
+			      o.text, want);
+		ut_script_out_free(&o);
+	}
+}
+END_TEST
+
 /* llquantize(x, 10, 0, 2, 10): below 1, 1 to 9, 10 to 90 by 10, 100 to
  * 900 by 100, at and above 1000, rows as dt_print_llquantize() labels them */
 START_TEST(test_llquantize)
@@ -352,6 +394,7 @@ Suite *script_dlang_suite(void)
 
 	tcase_add_loop_test(tc, test_run, 0, sizeof(runs) / sizeof(runs[0]));
 	tcase_add_test(tc, test_stddev);
+	tcase_add_test(tc, test_unsigned);
 	tcase_add_test(tc, test_llquantize);
 	tcase_add_test(tc, test_free_string);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));

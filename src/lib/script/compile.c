@@ -199,11 +199,51 @@ static void arith(struct compiler *c, const struct script_node *n, unsigned dst,
 	vxt_cc_emit(c, code, dst, a, b, code == VXT_INSN_DIV || code == VXT_INSN_MOD ? vxt_cc_node(c, n) : 0);
 }
 
-static unsigned compare_op(int tok, bool strings)
+bool vxt_cc_unsigned_field(int f)
 {
+	return f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY || f == SF_TIMESTAMP ||
+	       f == SF_WALLTIMESTAMP || f == SF_ARG0 || (f >= SF_Q2D && f <= SF_I2D);
+}
+
+/* Whether @n's value is unsigned, as C types it: such a field, and
+ * arithmetic with one (its left operand for a shift). */
+static bool unsigned_value(const struct script_node *n)
+{
+	switch (n->kind) {
+	case SN_FIELD:
+		return vxt_cc_unsigned_field(n->idx);
+	case SN_BINARY:
+		if (n->op >= ST_EQ && n->op <= ST_GE)
+			return false;
+		if (n->op == ST_SHL || n->op == ST_SHR)
+			return unsigned_value(n->a);
+		return unsigned_value(n->a) || unsigned_value(n->b);
+	case SN_UNARY:
+		return n->op != ST_NOT && unsigned_value(n->a);
+	case SN_COND:
+		return unsigned_value(n->b) || unsigned_value(n->c);
+	default:
+		return false;
+	}
+}
+
+/* The op comparing @n's operands: strings by content, integers signed
+ * unless one is unsigned (C's usual conversions: sector > -1 is false). */
+static unsigned compare_op(const struct script_node *n)
+{
+	bool strings = n->a->type == SV_STR && n->b->type == SV_STR;
 	unsigned base = strings ? VXT_INSN_STR_EQ : VXT_INSN_EQ;
 
-	switch (tok) {
+	if (!strings && (unsigned_value(n->a) || unsigned_value(n->b))) {
+		switch (n->op) {
+		case ST_LT: return VXT_INSN_ULT;
+		case ST_LE: return VXT_INSN_ULE;
+		case ST_GT: return VXT_INSN_UGT;
+		case ST_GE: return VXT_INSN_UGE;
+		default: break;	/* == != are the same either way */
+		}
+	}
+	switch (n->op) {
 	case ST_EQ: return base;
 	case ST_NE: return base + 1;
 	case ST_LT: return base + 2;
@@ -456,8 +496,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 		r = vxt_cc_reg(c);
 		vxt_cc_value(c, n->b, r);
 		if (n->op >= ST_EQ && n->op <= ST_GE)
-			vxt_cc_emit(c, compare_op(n->op, n->a->type == SV_STR && n->b->type == SV_STR),
-			     dst, dst, r, 0);
+			vxt_cc_emit(c, compare_op(n), dst, dst, r, 0);
 		else
 			arith(c, n, dst, dst, r);
 		break;

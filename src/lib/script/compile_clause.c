@@ -204,6 +204,7 @@ static bool context_free(unsigned code, uint32_t a)
 	case VXT_INSN_ADD: case VXT_INSN_SUB: case VXT_INSN_MUL: case VXT_INSN_BAND:
 	case VXT_INSN_BOR: case VXT_INSN_BXOR: case VXT_INSN_EQ: case VXT_INSN_NE:
 	case VXT_INSN_LT: case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE:
+	case VXT_INSN_ULT: case VXT_INSN_ULE: case VXT_INSN_UGT: case VXT_INSN_UGE:
 	case VXT_INSN_NOT: case VXT_INSN_TRUTH:
 		return true;
 	case VXT_INSN_FIELD:

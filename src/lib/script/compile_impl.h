@@ -38,6 +38,9 @@ void vxt_cc_patch(struct compiler *c, int64_t list, unsigned target);
 unsigned vxt_cc_slot(const struct compiler *c, const struct script_node *n);
 /* Whether @n is an integer req-> variable (read in place by its ops). */
 bool vxt_cc_req_int(const struct script_node *n);
+/* Whether D compares field @f unsigned (a 64-bit unsigned number or a
+ * size, as C types it). */
+bool vxt_cc_unsigned_field(int f);
 /* @n's value into @dst; registers above it are free. */
 void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst);
 /* @k[0..@n) into consecutive registers. @return the first. */

@@ -80,6 +80,10 @@
 	X(LE,		"le",		"rrr")				\
 	X(GT,		"gt",		"rrr")				\
 	X(GE,		"ge",		"rrr")				\
+	X(ULT,		"ult",		"rrr")	/* unsigned: an operand is */	\
+	X(ULE,		"ule",		"rrr")	/* an unsigned field's value */	\
+	X(UGT,		"ugt",		"rrr")				\
+	X(UGE,		"uge",		"rrr")				\
 	X(STR_EQ,	"str_eq",	"rrr")				\
 	X(STR_NE,	"str_ne",	"rrr")				\
 	X(STR_LT,	"str_lt",	"rrr")				\

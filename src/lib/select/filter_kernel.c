@@ -73,12 +73,26 @@ static struct kreg test_of(unsigned field, unsigned op, int64_t val, bool negate
 			      .negated = negated, .val = val };
 }
 
-/* Field @x compared with constant @v by @code (signed, as D compares), as
- * a test of the filter's unsigned kinds; KV_OTHER when an ordered one has
- * no such form (a negative or zero bound). */
-static struct kreg compare(const struct kreg *x, unsigned code, int64_t v)
+/* The signed comparison of unsigned one @code (the same for a bound the
+ * kernel takes: 0 to 2^63 - 1), else @code. */
+static unsigned signed_code(unsigned code)
 {
 	switch (code) {
+	case VXT_INSN_ULT: return VXT_INSN_LT;
+	case VXT_INSN_ULE: return VXT_INSN_LE;
+	case VXT_INSN_UGT: return VXT_INSN_GT;
+	case VXT_INSN_UGE: return VXT_INSN_GE;
+	default: return code;
+	}
+}
+
+/* Field @x compared with constant @v by @code, as a test of the filter's
+ * unsigned kinds: D compares a 64-bit field (sector, latency) unsigned as
+ * the kernel does, and the others hold no value of 2^63 or more; KV_OTHER
+ * when an ordered test has no such form (a negative or zero bound). */
+static struct kreg compare(const struct kreg *x, unsigned code, int64_t v)
+{
+	switch (signed_code(code)) {
 	case VXT_INSN_EQ: return test_of(x->field, FO_EQ, v, false);
 	case VXT_INSN_NE: return test_of(x->field, FO_EQ, v, true);
 	case VXT_INSN_LT: if (v > 0) return test_of(x->field, FO_LT, v, false); break;
@@ -94,6 +108,10 @@ static struct kreg compare(const struct kreg *x, unsigned code, int64_t v)
 static unsigned swapped(unsigned code)
 {
 	switch (code) {
+	case VXT_INSN_ULT: return VXT_INSN_UGT;
+	case VXT_INSN_ULE: return VXT_INSN_UGE;
+	case VXT_INSN_UGT: return VXT_INSN_ULT;
+	case VXT_INSN_UGE: return VXT_INSN_ULE;
 	case VXT_INSN_LT: return VXT_INSN_GT;
 	case VXT_INSN_LE: return VXT_INSN_GE;
 	case VXT_INSN_GT: return VXT_INSN_LT;
@@ -155,7 +173,8 @@ static int value_op(const struct vxt_insn *op, struct kreg *regs, unsigned nregs
 		return 1;
 	}
 	case VXT_INSN_EQ: case VXT_INSN_NE: case VXT_INSN_LT: case VXT_INSN_LE:
-	case VXT_INSN_GT: case VXT_INSN_GE:
+	case VXT_INSN_GT: case VXT_INSN_GE: case VXT_INSN_ULT: case VXT_INSN_ULE:
+	case VXT_INSN_UGT: case VXT_INSN_UGE:
 		if (a.what == KV_FIELD && b.what == KV_CONST)
 			*d = compare(&a, op->code, b.val);
 		else if (a.what == KV_CONST && b.what == KV_FIELD)

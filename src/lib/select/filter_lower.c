@@ -10,10 +10,11 @@
  * active speculation). The script compiler compiles each node once, and
  * the table's wiring becomes jumps between them, so a filter of any size
  * or nesting compiles in one pass: into a program of its own (filter_run.c)
- * or inline as a profile's predicate (script_keyed.c). D compares signed:
- * a number past INT64_MAX is its bit pattern, and an unsigned x <= V of
- * such a V is `x >= 0 || x <= V` in signed terms (the numbers below 2^63
- * all are, and the others keep their order). `spec` is the keyed node, or,
+ * or inline as a profile's predicate (script_keyed.c). A number past
+ * INT64_MAX is its bit pattern: D compares sector, bytes, latency and the
+ * intervals unsigned, as the filter does; a field D compares signed holds
+ * no value of 2^63 or more, so its x <= V of such a V is `x >= 0 || x <= V`
+ * in signed terms. `spec` is the keyed node, or,
  * for a filter run alone, the constant it is known to be.
  */
 #include <errno.h>
@@ -89,8 +90,9 @@ static int field_of(unsigned ff)
 	}
 }
 
-/* Unsigned @fld < @val (@lt) or <= @val, @val past INT64_MAX (its bit
- * pattern in val->num): `fld >= 0 || fld <= val` in signed terms. */
+/* Unsigned @fld < @val (@lt) or <= @val for a field D compares signed,
+ * @val past INT64_MAX (its bit pattern in val->num): `fld >= 0 || fld <=
+ * val` in signed terms. */
 static struct script_node *unsigned_le(struct lowering *l, struct script_node *fld, struct script_node *val,
 				 bool lt)
 {
@@ -151,7 +153,8 @@ static struct script_node *test_node(struct lowering *l, const struct ftest *t)
 		val->num = (int64_t)t->val;
 	if (op == FO_EQ && !name && !code && !t->val)
 		return negate(l, fld);	/* field == 0 as !field */
-	if ((op == FO_LT || op == FO_LE) && !name && !code && t->val > INT64_MAX)
+	if ((op == FO_LT || op == FO_LE) && !name && !code && t->val > INT64_MAX &&
+	    !vxt_cc_unsigned_field(field))
 		return unsigned_le(l, fld, val, op == FO_LT);
 	switch (op) {
 	case FO_EQ: case FO_STREQ: return pair(l, SN_BINARY, ST_EQ, fld, val);

@@ -50,7 +50,8 @@ static bool predicate_op(const struct vxt_insn *op)
 	case VXT_INSN_EVENT_INT: case VXT_INSN_FIELD:
 		return op->a == SF_ERROR || op->a == SF_LATENCY;
 	case VXT_INSN_INT: case VXT_INSN_EQ: case VXT_INSN_NE: case VXT_INSN_LT:
-	case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE: case VXT_INSN_NOT:
+	case VXT_INSN_LE: case VXT_INSN_GT: case VXT_INSN_GE: case VXT_INSN_ULT:
+	case VXT_INSN_ULE: case VXT_INSN_UGT: case VXT_INSN_UGE: case VXT_INSN_NOT:
 	case VXT_INSN_TRUTH: case VXT_INSN_JUMP: case VXT_INSN_JUMP_IF:
 	case VXT_INSN_JUMP_UNLESS: case VXT_INSN_UNLESS_ERROR: case VXT_INSN_IF_ERROR:
 	case VXT_INSN_KEYED_SPEC: case VXT_INSN_KEYED_ACTIVE:
