@@ -324,7 +324,8 @@ static void test_masked(struct compiler *c, const struct script_node *n, int64_t
 	}
 	if (n->kind == SN_FIELD && n->idx == SF_FLAGS && c->has_event && k > 0 && k <= UINT16_MAX) {
 		/* the event's flags & K: one op (bpftrace's level tests) */
-		vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS, (uint32_t)k, list);
+		vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS, (uint32_t)k,
+			    list);
 		return;
 	}
 	r = vxt_cc_reg(c);

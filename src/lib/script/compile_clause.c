@@ -37,46 +37,37 @@ static bool raw_keys(const struct script_node *n)
 	return !n->nkeys || raw;
 }
 
-/* How many aggregation statements @st is or runs under ?:; with @s, each
- * is numbered for its raw-key cache (s->fast). */
-static unsigned agg_statements(struct vxt_script *s, struct script_node *st)
+/* The raw-key cache of aggregation statement @n (s->fast[n->num]), made
+ * the first time it is compiled keyed by raw numbers (num 0: none). */
+static void raw_cache(struct compiler *c, struct script_node *n)
 {
-	if (st->kind == SN_AGGSET) {
-		if (s) {
-			st->num = s->nfast++;
-			if (raw_keys(st))
-				s->aggs[st->idx].cached = true;
-		}
-		return 1;
+	struct vxt_script *s = c->s;
+	struct sfast *f;
+
+	if (n->num)
+		return;
+	f = realloc(s->fast, (s->nfast + 2) * sizeof(*f));
+	if (!f) {
+		c->rc = -ENOMEM;
+		return;
 	}
-	if (!vxt_script_node_cond_action(st))
-		return 0;
-	return agg_statements(s, st->b) + agg_statements(s, st->c);
-}
-
-int vxt_script_prepare_fast(struct vxt_script *s)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < s->ncl; i++)
-		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
-			n += agg_statements(NULL, s->cl[i].stmts[j]);
-	s->fast = calloc(n + 1, sizeof(*s->fast));
-	if (!s->fast)
-		return -ENOMEM;
-	for (unsigned i = 0; i < s->ncl; i++)
-		for (unsigned j = 0; j < s->cl[i].nstmts; j++)
-			agg_statements(s, s->cl[i].stmts[j]);
-	return 0;
+	s->fast = f;
+	/* its slot zeroed, and slot 0 (no cache) the first time */
+	memset(&f[s->nfast], 0, 2 * sizeof(*f));
+	s->nfast += !s->nfast;	/* numbered from 1 */
+	n->num = s->nfast++;
+	s->aggs[n->idx].cached = true;
 }
 
 /* @[keys] = f(value): raw keys when every key has one. */
-static void aggregate(struct compiler *c, const struct script_node *n)
+static void aggregate(struct compiler *c, struct script_node *n)
 {
 	const struct script_node *f = n->a;
 	unsigned v = vxt_cc_reg(c), first;
 	bool raw = c->has_event && raw_keys(n);
 
+	if (raw)
+		raw_cache(c, n);
 	if (f->idx != FN_COUNT)
 		vxt_cc_value(c, f->args[0], v);
 	if (!raw) {
@@ -159,7 +150,7 @@ static void call(struct compiler *c, const struct script_node *n)
 	}
 }
 
-static void statement(struct compiler *c, const struct script_node *n)
+static void statement(struct compiler *c, struct script_node *n)
 {
 	unsigned saved = c->next_reg;
 

@@ -511,7 +511,8 @@ struct vxt_script {
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
 	unsigned *thisl;	/* this-> variables (and arrays), reset at each firing */
 	unsigned nthis;
-	struct sfast *fast;	/* one per aggregation statement (script_node.num) */
+	struct sfast *fast;	/* one per aggregation statement keyed by raw
+				 * numbers (script_node.num, from 1) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
 	bool track;		/* keep ->oldest (vxt_script_track_buffered()) */
@@ -670,9 +671,6 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 			  const struct sfmt *fmt);
 /* run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
-/* compile_clause.c: the aggregation statements numbered for their raw-key
- * caches. @return 0 or -ENOMEM. */
-int vxt_script_prepare_fast(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);

@@ -47,8 +47,9 @@ static inline int64_t vxt_vm_raw_field(const struct vxt_event *ev, int f)
  * field of the event that a number stands for. */
 static inline bool vxt_vm_raw_key(const struct script_node *k)
 {
-	return k->kind == SN_FIELD && (k->idx == SF_OBJECT || k->idx == SF_OP || k->idx == SF_PHASE ||
-				       k->idx == SF_COMM || k->idx == SF_EXECNAME);
+	return k->kind == SN_FIELD && (k->idx == SF_OBJECT || k->idx == SF_OP ||
+				       k->idx == SF_PHASE || k->idx == SF_COMM ||
+				       k->idx == SF_EXECNAME);
 }
 
 /* Element @keys[0..@nkeys) of associative array @var, its zero when absent. */
