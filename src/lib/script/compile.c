@@ -97,18 +97,19 @@ bool vxt_cc_req_int(const struct script_node *n)
 	return n->kind == SN_REQ && n->type == SV_INT;
 }
 
-/* Keys @keys[0..@n) into consecutive registers. @return the first. */
-unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n)
+/* Keys @keys[0..@n) into consecutive registers (@raw: a key with a raw
+ * form as its number, field_raw). @return the first. */
+unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n, bool raw)
 {
 	unsigned first = c->next_reg;
 
 	for (unsigned i = 0; i < n; i++)
 		vxt_cc_reg(c);
 	for (unsigned i = 0; i < n; i++) {
-		unsigned saved = c->next_reg;
-
-		vxt_cc_value(c, k[i], first + i);
-		c->next_reg = saved;
+		if (raw && vxt_vm_raw_key(k[i]))
+			vxt_cc_emit(c, VXT_INSN_FIELD_RAW, first + i, (uint32_t)k[i]->idx, 0, 0);
+		else
+			vxt_cc_value(c, k[i], first + i);
 	}
 	return first;
 }
@@ -148,7 +149,7 @@ static bool code_compare(struct compiler *c, const struct script_node *n, unsign
  * no array. */
 static unsigned keys_of(struct compiler *c, const struct script_node *n)
 {
-	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs) : 0;
+	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs, false) : 0;
 }
 
 /* Variable @n into register @reg (@set: register @reg into @n); an
@@ -514,7 +515,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 			struct script_node *const *v;
 			unsigned nv = vxt_bt_operands(n, &v);
 
-			r = nv ? vxt_cc_keys(c, v, nv) : dst;
+			r = nv ? vxt_cc_keys(c, v, nv, false) : dst;
 			vxt_cc_emit(c, VXT_INSN_BT_VALUE, dst, r, nv, vxt_cc_node(c, n));
 		} else {
 			vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);

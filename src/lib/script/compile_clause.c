@@ -70,19 +70,7 @@ static void aggregate(struct compiler *c, struct script_node *n)
 		raw_cache(c, n);
 	if (f->idx != FN_COUNT)
 		vxt_cc_value(c, f->args[0], v);
-	if (!raw) {
-		first = vxt_cc_keys(c, n->keys, n->nkeys);
-	} else {
-		first = c->next_reg;
-		for (unsigned i = 0; i < n->nkeys; i++)
-			vxt_cc_reg(c);
-		for (unsigned i = 0; i < n->nkeys; i++) {
-			if (!vxt_vm_raw_key(n->keys[i]))
-				vxt_cc_value(c, n->keys[i], first + i);
-			else
-				vxt_cc_emit(c, VXT_INSN_FIELD_RAW, first + i, (uint32_t)n->keys[i]->idx, 0, 0);
-		}
-	}
+	first = vxt_cc_keys(c, n->keys, n->nkeys, raw);
 	vxt_cc_emit(c, raw ? VXT_INSN_AGG_RAW : VXT_INSN_AGG, 0, v, first, vxt_cc_node(c, n));
 }
 
@@ -110,7 +98,7 @@ static void call(struct compiler *c, const struct script_node *n)
 		return;
 	case FN_PRINTF:
 		c->next_reg = r;
-		first = n->nargs > 1 ? vxt_cc_keys(c, n->args + 1, n->nargs - 1) : r;
+		first = n->nargs > 1 ? vxt_cc_keys(c, n->args + 1, n->nargs - 1, false) : r;
 		vxt_cc_emit(c, VXT_INSN_PRINTF, 0, first, n->nargs - 1, vxt_cc_node(c, n));
 		return;
 	case FN_PRINTA:
@@ -141,7 +129,7 @@ static void call(struct compiler *c, const struct script_node *n)
 		unsigned nv = vxt_bt_operands(n, &v);
 
 		c->next_reg = r;
-		first = nv ? vxt_cc_keys(c, v, nv) : r;
+		first = nv ? vxt_cc_keys(c, v, nv, false) : r;
 		vxt_cc_emit(c, VXT_INSN_BT, 0, first, nv, vxt_cc_node(c, n));
 		return;
 	}
