@@ -330,7 +330,6 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v);
 
 /* An aggregation statement whose keys are fields or integers finds its entry
  * by the event's raw numbers (object id, op, comm id ...), not by strings. */
-
 struct sfastent {
 	uint64_t h;		/* 0 = empty */
 	int64_t k[S_MAX_KEYS];
