@@ -17,6 +17,7 @@
 
 #include "script/bt_impl.h"
 #include "script/compile_impl.h"
+#include "script/vm_impl.h"
 #include "vxtrace/util.h"
 
 
@@ -96,27 +97,21 @@ bool vxt_cc_req_int(const struct script_node *n)
 	return n->kind == SN_REQ && n->type == SV_INT;
 }
 
-/* Keys @keys[0..@n) into consecutive registers. @return the first. */
-unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n)
+/* Keys @keys[0..@n) into consecutive registers (@raw: a key with a raw
+ * form as its number, field_raw). @return the first. */
+unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n, bool raw)
 {
 	unsigned first = c->next_reg;
 
 	for (unsigned i = 0; i < n; i++)
 		vxt_cc_reg(c);
 	for (unsigned i = 0; i < n; i++) {
-		unsigned saved = c->next_reg;
-
-		vxt_cc_value(c, k[i], first + i);
-		c->next_reg = saved;
+		if (raw && vxt_vm_raw_key(k[i]))
+			vxt_cc_emit(c, VXT_INSN_FIELD_RAW, first + i, (uint32_t)k[i]->idx, 0, 0);
+		else
+			vxt_cc_value(c, k[i], first + i);
 	}
 	return first;
-}
-
-/* Whether field @f is an integer the event holds (vm.c's event_int()). */
-static bool event_int_field(int f)
-{
-	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
-	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
 }
 
 /* The code whose name string @n is for code field @f (op, phase), -1 when
@@ -154,35 +149,29 @@ static bool code_compare(struct compiler *c, const struct script_node *n, unsign
  * no array. */
 static unsigned keys_of(struct compiler *c, const struct script_node *n)
 {
-	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs) : 0;
+	return n->kind == SN_ARRAY ? vxt_cc_keys(c, n->args, n->nargs, false) : 0;
 }
 
-/* Variable @n into @dst; an array's keys are in @key_regs. */
-static void load(struct compiler *c, const struct script_node *n, unsigned dst, unsigned key_regs)
+/* Variable @n into register @reg (@set: register @reg into @n); an
+ * array's keys are in @key_regs. */
+static void variable(struct compiler *c, const struct script_node *n, unsigned reg,
+		     unsigned key_regs, bool set)
 {
+	uint32_t a = n->kind == SN_SELF || n->kind == SN_REQ ? vxt_cc_slot(c, n) : (uint32_t)n->idx;
+	unsigned code;
+
 	switch (n->kind) {
-	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_GLOBAL, dst, (uint32_t)n->idx, n->type, 0); break;
-	case SN_THIS: vxt_cc_emit(c, VXT_INSN_THIS, dst, (uint32_t)n->idx, n->type, 0); break;
-	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SELF, dst, vxt_cc_slot(c, n), n->type, 0); break;
-	case SN_REQ: vxt_cc_emit(c, VXT_INSN_REQ, dst, vxt_cc_slot(c, n), n->type, 0); break;
+	case SN_GLOBAL: code = set ? VXT_INSN_SET_GLOBAL : VXT_INSN_GLOBAL; break;
+	case SN_THIS: code = set ? VXT_INSN_SET_THIS : VXT_INSN_THIS; break;
+	case SN_SELF: code = set ? VXT_INSN_SET_SELF : VXT_INSN_SELF; break;
+	case SN_REQ: code = set ? VXT_INSN_SET_REQ : VXT_INSN_REQ; break;
 	default:		/* SN_ARRAY */
-		vxt_cc_emit(c, VXT_INSN_ARRAY, dst, (uint32_t)n->idx, key_regs, n->nargs);
-		break;
+		vxt_cc_emit(c, set ? VXT_INSN_SET_ARRAY : VXT_INSN_ARRAY, set ? key_regs : reg, a,
+			    set ? reg : key_regs, n->nargs);
+		return;
 	}
-}
-
-/* Register @src into variable @n; an array's keys are in @key_regs. */
-static void store(struct compiler *c, const struct script_node *n, unsigned src, unsigned key_regs)
-{
-	switch (n->kind) {
-	case SN_GLOBAL: vxt_cc_emit(c, VXT_INSN_SET_GLOBAL, 0, (uint32_t)n->idx, src, 0); break;
-	case SN_THIS: vxt_cc_emit(c, VXT_INSN_SET_THIS, 0, (uint32_t)n->idx, src, 0); break;
-	case SN_SELF: vxt_cc_emit(c, VXT_INSN_SET_SELF, 0, vxt_cc_slot(c, n), src, 0); break;
-	case SN_REQ: vxt_cc_emit(c, VXT_INSN_SET_REQ, 0, vxt_cc_slot(c, n), src, 0); break;
-	default:
-		vxt_cc_emit(c, VXT_INSN_SET_ARRAY, key_regs, (uint32_t)n->idx, src, n->nargs);
-		break;
-	}
+	/* a read's b: the type of an unset value */
+	vxt_cc_emit(c, code, set ? 0 : reg, a, set ? reg : n->type, 0);
 }
 
 static unsigned arith_op(int tok)
@@ -290,7 +279,8 @@ static int masked_known(const struct script_node *n, int64_t k)
 
 /* Jumps onto @list taken when (@n & @k != 0) is @sense: a mask of | and ?:
  * (a translator's flags word, b_flags & B_READ) tests only the operands the
- * mask reaches, and a ?: whose arms are known tests its condition. */
+ * mask reaches, a ?: whose arms are known tests its condition, and the
+ * event's flags are tested in place (if_flags, unless_flags). */
 static void test_masked(struct compiler *c, const struct script_node *n, int64_t k, bool sense,
 			int64_t *list)
 {
@@ -331,6 +321,12 @@ static void test_masked(struct compiler *c, const struct script_node *n, int64_t
 		vxt_cc_patch(c, other, vxt_cc_here(c));
 		test_masked(c, n->c, k, sense, list);
 		vxt_cc_patch(c, end, vxt_cc_here(c));
+		return;
+	}
+	if (n->kind == SN_FIELD && n->idx == SF_FLAGS && c->has_event && k > 0 && k <= UINT16_MAX) {
+		/* the event's flags & K: one op (bpftrace's level tests) */
+		vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS, (uint32_t)k,
+			    list);
 		return;
 	}
 	r = vxt_cc_reg(c);
@@ -383,14 +379,6 @@ void vxt_cc_test(struct compiler *c, const struct script_node *n, bool sense, in
 		}
 		break;
 	case SN_BINARY:
-		/* flags & MASK: one op (bpftrace's level tests) */
-		if (n->op == ST_AND && c->has_event && n->a->kind == SN_FIELD &&
-		    n->a->idx == SF_FLAGS && n->b->kind == SN_NUM && n->b->num > 0 &&
-		    n->b->num <= UINT16_MAX) {
-			vxt_cc_jump(c, sense ? VXT_INSN_IF_FLAGS : VXT_INSN_UNLESS_FLAGS,
-				    (uint32_t)n->b->num, list);
-			return;
-		}
 		if (n->op == ST_AND && (n->a->kind == SN_NUM || n->b->kind == SN_NUM)) {
 			test_masked(c, n->a->kind == SN_NUM ? n->b : n->a,
 				    n->a->kind == SN_NUM ? n->a->num : n->b->num, sense, list);
@@ -431,10 +419,10 @@ static void assign(struct compiler *c, const struct script_node *n, unsigned dst
 	if (n->op != ST_ASSIGN) {
 		unsigned old = vxt_cc_reg(c);
 
-		load(c, v, old, key_regs);
+		variable(c, v, old, key_regs, false);
 		arith(c, n, dst, old, dst);
 	}
-	store(c, v, dst, key_regs);
+	variable(c, v, dst, key_regs, true);
 }
 
 static void incdec(struct compiler *c, const struct script_node *n, unsigned dst)
@@ -442,12 +430,12 @@ static void incdec(struct compiler *c, const struct script_node *n, unsigned dst
 	const struct script_node *v = n->a;
 	unsigned key_regs = keys_of(c, v), one, now;
 
-	load(c, v, dst, key_regs);
+	variable(c, v, dst, key_regs, false);
 	one = vxt_cc_reg(c);
 	now = vxt_cc_reg(c);
 	vxt_cc_emit(c, VXT_INSN_INT, one, 0, 0, n->op == ST_INC ? 1 : -1);
 	vxt_cc_emit(c, VXT_INSN_ADD, now, dst, one, 0);
-	store(c, v, now, key_regs);
+	variable(c, v, now, key_regs, true);
 	if (!n->num)		/* prefix: the new value */
 		vxt_cc_emit(c, VXT_INSN_MOVE, dst, now, 0, 0);
 }
@@ -466,11 +454,11 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 	case SN_NUM: vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, n->num); break;
 	case SN_STR: vxt_cc_emit(c, VXT_INSN_STR, dst, 0, 0, (int64_t)(intptr_t)n->str); break;
 	case SN_FIELD:
-		vxt_cc_emit(c, c->has_event && event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
+		vxt_cc_emit(c, c->has_event && vxt_vm_event_int_field(n->idx) ? VXT_INSN_EVENT_INT :
 		     VXT_INSN_FIELD, dst, (uint32_t)n->idx, 0, 0);
 		break;
 	case SN_GLOBAL: case SN_THIS: case SN_SELF: case SN_REQ: case SN_ARRAY:
-		load(c, n, dst, keys_of(c, n));
+		variable(c, n, dst, keys_of(c, n), false);
 		break;
 	case SN_AND: case SN_OR:
 		vxt_cc_test(c, n, false, &no);
@@ -527,7 +515,7 @@ void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst)
 			struct script_node *const *v;
 			unsigned nv = vxt_bt_operands(n, &v);
 
-			r = nv ? vxt_cc_keys(c, v, nv) : dst;
+			r = nv ? vxt_cc_keys(c, v, nv, false) : dst;
 			vxt_cc_emit(c, VXT_INSN_BT_VALUE, dst, r, nv, vxt_cc_node(c, n));
 		} else {
 			vxt_cc_emit(c, VXT_INSN_INT, dst, 0, 0, 0);

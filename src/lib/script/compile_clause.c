@@ -18,30 +18,59 @@
 
 #include "script/bt_impl.h"
 #include "script/compile_impl.h"
+#include "script/vm_impl.h"
+
+/* Whether aggregation statement @n is keyed by raw numbers through its
+ * cache: every key has a raw form, and not every one is an integer
+ * (integer keys find their entry in the table as fast as in a cache,
+ * without its memory). */
+static bool raw_keys(const struct script_node *n)
+{
+	unsigned raw = 0;
+
+	for (unsigned k = 0; k < n->nkeys; k++) {
+		if (vxt_vm_raw_key(n->keys[k]))
+			raw++;
+		else if (n->keys[k]->type != SV_INT)
+			return false;
+	}
+	return !n->nkeys || raw;
+}
+
+/* The raw-key cache of aggregation statement @n (s->fast[n->num]), made
+ * the first time it is compiled keyed by raw numbers (num 0: none). */
+static void raw_cache(struct compiler *c, struct script_node *n)
+{
+	struct vxt_script *s = c->s;
+	struct sfast *f;
+
+	if (n->num)
+		return;
+	f = realloc(s->fast, (s->nfast + 2) * sizeof(*f));
+	if (!f) {
+		c->rc = -ENOMEM;
+		return;
+	}
+	s->fast = f;
+	/* its slot zeroed, and slot 0 (no cache) the first time */
+	memset(&f[s->nfast], 0, 2 * sizeof(*f));
+	s->nfast += !s->nfast;	/* numbered from 1 */
+	n->num = s->nfast++;
+	s->aggs[n->idx].cached = true;
+}
 
 /* @[keys] = f(value): raw keys when every key has one. */
-static void aggregate(struct compiler *c, const struct script_node *n)
+static void aggregate(struct compiler *c, struct script_node *n)
 {
-	const struct sfast *fast = &c->s->fast[n->num];
 	const struct script_node *f = n->a;
 	unsigned v = vxt_cc_reg(c), first;
-	bool raw = c->has_event && fast->usable;
+	bool raw = c->has_event && raw_keys(n);
 
+	if (raw)
+		raw_cache(c, n);
 	if (f->idx != FN_COUNT)
 		vxt_cc_value(c, f->args[0], v);
-	if (!raw) {
-		first = vxt_cc_keys(c, n->keys, n->nkeys);
-	} else {
-		first = c->next_reg;
-		for (unsigned i = 0; i < n->nkeys; i++)
-			vxt_cc_reg(c);
-		for (unsigned i = 0; i < n->nkeys; i++) {
-			if (fast->kind[i] == FK_INT)
-				vxt_cc_value(c, n->keys[i], first + i);
-			else
-				vxt_cc_emit(c, VXT_INSN_FIELD_RAW, first + i, (uint32_t)n->keys[i]->idx, 0, 0);
-		}
-	}
+	first = vxt_cc_keys(c, n->keys, n->nkeys, raw);
 	vxt_cc_emit(c, raw ? VXT_INSN_AGG_RAW : VXT_INSN_AGG, 0, v, first, vxt_cc_node(c, n));
 }
 
@@ -49,10 +78,7 @@ static void call(struct compiler *c, const struct script_node *n)
 {
 	unsigned r = vxt_cc_reg(c), first;
 
-	switch (n->idx) {
-	case FN_SPECULATION:
-		vxt_cc_emit(c, VXT_INSN_SPECULATION, r, 0, 0, 0);
-		return;
+	switch (n->idx) {	/* a lone speculation() is a value (statement()) */
 	case FN_COMMIT: case FN_DISCARD:
 		if (vxt_cc_req_int(n->args[0])) {	/* the ID in place */
 			vxt_cc_emit(c, n->idx == FN_COMMIT ? VXT_INSN_COMMIT_REQ : VXT_INSN_DISCARD_REQ, 0,
@@ -68,11 +94,11 @@ static void call(struct compiler *c, const struct script_node *n)
 		return;
 	case FN_TRACE:
 		vxt_cc_value(c, n->args[0], r);
-		vxt_cc_emit(c, n->args[0]->type == SV_STR ? VXT_INSN_TRACE_STR : VXT_INSN_TRACE, 0, r, 0, 0);
+		vxt_cc_emit(c, VXT_INSN_TRACE, 0, r, 0, 0);
 		return;
 	case FN_PRINTF:
 		c->next_reg = r;
-		first = n->nargs > 1 ? vxt_cc_keys(c, n->args + 1, n->nargs - 1) : r;
+		first = n->nargs > 1 ? vxt_cc_keys(c, n->args + 1, n->nargs - 1, false) : r;
 		vxt_cc_emit(c, VXT_INSN_PRINTF, 0, first, n->nargs - 1, vxt_cc_node(c, n));
 		return;
 	case FN_PRINTA:
@@ -103,7 +129,7 @@ static void call(struct compiler *c, const struct script_node *n)
 		unsigned nv = vxt_bt_operands(n, &v);
 
 		c->next_reg = r;
-		first = nv ? vxt_cc_keys(c, v, nv) : r;
+		first = nv ? vxt_cc_keys(c, v, nv, false) : r;
 		vxt_cc_emit(c, VXT_INSN_BT, 0, first, nv, vxt_cc_node(c, n));
 		return;
 	}
@@ -112,7 +138,7 @@ static void call(struct compiler *c, const struct script_node *n)
 	}
 }
 
-static void statement(struct compiler *c, const struct script_node *n)
+static void statement(struct compiler *c, struct script_node *n)
 {
 	unsigned saved = c->next_reg;
 
@@ -132,32 +158,12 @@ static void statement(struct compiler *c, const struct script_node *n)
 		vxt_cc_emit(c, VXT_INSN_OPEN_REQ, 0, vxt_cc_slot(c, n->a), 0, 0);
 	} else if (n->kind == SN_CALL && n->idx != FN_SPECULATION) {
 		call(c, n);
+	} else if (n->kind == SN_KEYED) {	/* a profile's action, of clause num */
+		vxt_cc_emit(c, vxt_skeyed_op(n), 0, (uint32_t)n->num, 0, 0);
 	} else {
 		vxt_cc_value(c, n, vxt_cc_reg(c));
 	}
 	c->next_reg = saved;
-}
-
-/* Whether @cl is a profile's clause: script_keyed.c's actions. */
-static bool keyed_clause(const struct vxt_script *s, const struct sclause *cl)
-{
-	if (!s->keyed)
-		return false;
-	for (unsigned i = 0; i < cl->nstmts; i++)
-		if (cl->stmts[i]->kind != SN_KEYED)
-			return false;
-	return true;
-}
-
-/* A profile's clause @idx: its predicate, then an op per action. */
-static void keyed_body(struct compiler *c, unsigned idx, int64_t *end)
-{
-	const struct sclause *cl = &c->s->cl[idx];
-
-	if (vxt_skeyed_compile_pred(c, idx, end) < 0)
-		c->rc = -ENOMEM;
-	for (unsigned i = 0; i < cl->nstmts; i++)
-		vxt_cc_emit(c, vxt_skeyed_op(cl->stmts[i]), 0, idx, 0, 0);
 }
 
 /* Whether op @code reads nothing of the context but the event and its
@@ -214,31 +220,29 @@ static void clause(struct compiler *c, unsigned idx, unsigned probe)
 	unsigned at = vxt_cc_emit(c, VXT_INSN_CLAUSE, 0, idx, probe, 0);
 
 	c->next_reg = 0;
-	if (keyed_clause(c->s, cl)) {
-		keyed_body(c, idx, &end);
-	} else {
-		if (cl->pred)
-			vxt_cc_test(c, cl->pred, false, &end);
-		if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
-		    st->idx == FN_SPECULATE && c->has_event) {
-			unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
-			int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
-					      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
-					      << SREC_PROBE_SHIFT);
+	if (cl->pred)
+		vxt_cc_test(c, cl->pred, false, &end);
+	else if (c->s->keyed && vxt_skeyed_compile_pred(c, idx, &end) < 0)
+		c->rc = -ENOMEM;	/* a profile's: its filter's table */
+	if (cl->records && !cl->has_text && st && st->kind == SN_CALL &&
+	    st->idx == FN_SPECULATE && c->has_event) {
+		unsigned r = vxt_cc_reg(c);	/* a lone speculate: the event alone */
+		int64_t m = (int64_t)(cl->rec_bits | SREC_HAS_EVENT |
+				      (uint64_t)((unsigned)__builtin_ctz(probe) & 0xf)
+				      << SREC_PROBE_SHIFT);
 
-			if (vxt_cc_req_int(st->args[0])) {
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
-					    idx, m);
-			} else {
-				vxt_cc_value(c, st->args[0], r);
-				vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
-			}
-			clause_end(c, at, end, false);
-			return;
+		if (vxt_cc_req_int(st->args[0])) {
+			vxt_cc_emit(c, VXT_INSN_SPECULATE_REQ, probe, vxt_cc_slot(c, st->args[0]),
+				    idx, m);
+		} else {
+			vxt_cc_value(c, st->args[0], r);
+			vxt_cc_emit(c, VXT_INSN_SPECULATE_EVENT, probe, r, idx, m);
 		}
-		for (unsigned i = 0; i < cl->nstmts; i++)
-			statement(c, cl->stmts[i]);
+		clause_end(c, at, end, false);
+		return;
 	}
+	for (unsigned i = 0; i < cl->nstmts; i++)
+		statement(c, cl->stmts[i]);
 	if (cl->records)
 		vxt_cc_emit(c, VXT_INSN_RECORD, 0, 0, 0, 0);
 	clause_end(c, at, end, cl->records);
@@ -276,6 +280,20 @@ static struct vxt_program *program(struct vxt_script *s, unsigned bits, uint64_t
 	return p;
 }
 
+/* The probe list of the events of @phase (SON_DONE: a done's, failed or
+ * not). */
+static unsigned list_of_phase(unsigned phase)
+{
+	switch (phase) {
+	case VXT_PH_QUEUE: return SON_QUEUE;
+	case VXT_PH_START: return SON_START;
+	case VXT_PH_DONE: return SON_DONE;
+	case VXT_PH_REQUEUE: return SON_REQUEUE;
+	case VXT_PH_LOST: return SON_LOST;
+	default: return SON_OTHER;	/* bpftrace's probes of other phases */
+	}
+}
+
 int vxt_program_compile_script(struct vxt_script *s)
 {
 	static const struct {
@@ -304,6 +322,11 @@ int vxt_program_compile_script(struct vxt_script *s)
 	for (unsigned k = 0; k < SON_COUNT; k++)
 		s->prog_on[k] = program(s, lists[k].bits, 0, true, lists[k].done,
 					lists[k].title, &rc, &maxregs);
+	/* the phases no clause is on (a mark never runs one) only count when
+	 * nothing follows requests or keys */
+	for (unsigned ph = 0; ph < 32 && rc == 0 && !s->uses_req && !s->keyed; ph++)
+		if (ph == VXT_PH_MARK || s->prog_on[list_of_phase(ph)]->nops <= 1)
+			s->quiet |= 1u << ph;
 	s->prog_begin = program(s, SP_BEGIN, 0, false, false, "BEGIN", &rc, &maxregs);
 	s->prog_end = program(s, SP_END, 0, false, false, "END", &rc, &maxregs);
 	if (rc == 0 && s->nticks && !(s->prog_tick = calloc(s->nticks, sizeof(*s->prog_tick))))

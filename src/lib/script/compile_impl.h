@@ -43,8 +43,9 @@ bool vxt_cc_req_int(const struct script_node *n);
 bool vxt_cc_unsigned_field(int f);
 /* @n's value into @dst; registers above it are free. */
 void vxt_cc_value(struct compiler *c, const struct script_node *n, unsigned dst);
-/* @k[0..@n) into consecutive registers. @return the first. */
-unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n);
+/* @k[0..@n) into consecutive registers (@raw: those with a raw form as
+ * their numbers). @return the first. */
+unsigned vxt_cc_keys(struct compiler *c, struct script_node *const *k, unsigned n, bool raw);
 /* Jumps onto @list taken when the truth of @n is @sense. */
 void vxt_cc_test(struct compiler *c, const struct script_node *n, bool sense, int64_t *list);
 

@@ -100,7 +100,6 @@
 	X(COMMIT,	"commit",	"-r-")				\
 	X(DISCARD,	"discard",	"-r-")				\
 	X(TRACE,	"trace",	"-r-")				\
-	X(TRACE_STR,	"trace_str",	"-r-")				\
 	X(PRINTF,	"printf",	"-rnt")				\
 	X(EXIT,		"exit",		"-r-")				\
 	X(PRINTA,	"printa",	"-a-")				\

@@ -4,14 +4,19 @@
  * prefixes (l, ll, h: values are 64-bit here anyway) and d i u x X o c s,
  * plus D's own: %S (a string with its unprintable characters escaped),
  * %Y (nanoseconds since the epoch as a date, "2026 Dec  7 15:23:20") and,
- * in printa(), %@ before the letter for the aggregation's value.
+ * in printa(), %@ before the letter for the aggregation's value. And the
+ * aggregations printed (printa(), END, the periodic print) as one text
+ * record into the principal buffer, and text appended to a clause's text.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "script/script_impl.h"
+#include "script/bt_impl.h"
 
 /* The decimal number at *@p (0 when none), *@p moved past it; saturates
  * above S_FMT_WIDTH_MAX. */
@@ -172,4 +177,67 @@ void vxt_script_format_conv(const struct sconv *c, bool is_str, int64_t i, const
 		break;
 	}
 #pragma GCC diagnostic pop
+}
+
+int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, bool at_end,
+			  const struct sfmt *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = 0;
+
+	if (!f)
+		return -ENOMEM;
+	if (at_end && s->bt)	/* bpftrace prints every map at the end */
+		vxt_bt_print_end(s, f);
+	for (unsigned i = 0; i < s->naggs && !(at_end && s->bt); i++) {
+		struct sagg *a = &s->aggs[i];
+
+		if ((only && a != only) || (at_end && a->printed) || a->fn < 0)
+			continue;
+		if (fmt)
+			vxt_sagg_printa(s, a, fmt, f);
+		else
+			vxt_sagg_print(s, a, !at_end || !ftell(f), f);
+		if (clear)
+			vxt_sagg_clear(s, a, false, 0);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (len)
+		rc = vxt_sspec_text(s, buf, len);
+	free(buf);
+	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
+	return rc;
+}
+
+int vxt_script_print_aggregations(struct vxt_script *s, bool clear)
+{
+	return vxt_script_print_aggs(s, NULL, clear, false, NULL);
+}
+
+/* ---- a clause's text ---- */
+
+void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n)
+{
+	if (*len + n >= cap)
+		n = cap - 1 - *len;
+	memcpy(buf + *len, p, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n < cap - *len ? (size_t)n : cap - 1 - *len;
 }

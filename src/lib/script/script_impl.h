@@ -330,8 +330,6 @@ void vxt_sagg_add_to(const struct sagg *a, struct saggval *d, int64_t v);
 
 /* An aggregation statement whose keys are fields or integers finds its entry
  * by the event's raw numbers (object id, op, comm id ...), not by strings. */
-enum sfastkey { FK_INT, FK_OBJECT, FK_OP, FK_PHASE, FK_COMM };
-
 struct sfastent {
 	uint64_t h;		/* 0 = empty */
 	int64_t k[S_MAX_KEYS];
@@ -339,8 +337,6 @@ struct sfastent {
 };
 
 struct sfast {
-	bool usable;		/* every key has a raw form */
-	uint8_t kind[S_MAX_KEYS];	/* enum sfastkey */
 	uint64_t gen;		/* the aggregation's gen the entries belong to */
 	struct sfastent *e;
 	size_t cap, n;
@@ -488,6 +484,9 @@ struct vxt_script {
 	bool escape;		/* printed strings escaped (vxt_script_set_escape()) */
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
+	uint32_t quiet;		/* the event phases whose events only count:
+				 * no clause is on them, nothing follows
+				 * requests or keys (compile_clause.c) */
 	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
 	struct vxt_phasepair *pp;	/* with uses_iv */
 	struct vxt_ivals iv;	/* the event's intervals, with uses_iv */
@@ -511,7 +510,8 @@ struct vxt_script {
 	struct sdyn *free_self, *free_reqv;	/* freed values, reused first (hot in cache) */
 	unsigned *thisl;	/* this-> variables (and arrays), reset at each firing */
 	unsigned nthis;
-	struct sfast *fast;	/* one per aggregation statement (script_node.num) */
+	struct sfast *fast;	/* one per aggregation statement keyed by raw
+				 * numbers (script_node.num, from 1) */
 	unsigned nfast;
 	char *dtext;		/* a delivered record's text */
 	bool track;		/* keep ->oldest (vxt_script_track_buffered()) */
@@ -583,9 +583,11 @@ const char *vxt_sobj_name(const struct vxt_script *s, uint32_t id);
 /* A string to print: @str, or its escape in @buf (of @size, cut to fit)
  * when the script escapes its output. */
 const char *vxt_sprintable(const struct vxt_script *s, const char *str, char *buf, size_t size);
+/* script_tab.c: @str kept by the script (interned: it outlives the event),
+ * "" with *@rc = -ENOMEM when out of memory; every string of key @k. */
 const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc);
 int vxt_sintern_key(struct vxt_script *s, struct skey *k);
-/* Append to a text of capacity @cap. */
+/* script_format.c: append to a text of capacity @cap. */
 void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n);
 void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -660,7 +662,7 @@ int vxt_script_check_depth(const struct vxt_script *s, char *err);
  * clauses and options are final. @return 0 or -ENOMEM. */
 void vxt_script_defaults(struct vxt_script *s, const char *file);
 int vxt_script_alloc_runtime(struct vxt_script *s);
-/* run.c: print the aggregations (@only, or all; @at_end: those
+/* script_format.c: print the aggregations (@only, or all; @at_end: those
  * printa() did not print) into the principal buffer, clearing them with
  * @clear; with @fmt (printa's format), @only in that format. @return 0 or
  * negative. */
@@ -668,8 +670,6 @@ int vxt_script_print_aggs(struct vxt_script *s, struct sagg *only, bool clear, b
 			  const struct sfmt *fmt);
 /* run.c: run the BEGIN clauses. */
 int vxt_script_run_begin(struct vxt_script *s);
-/* run.c: the aggregation statements' raw-key caches. @return 0 or -ENOMEM. */
-int vxt_script_prepare_fast(struct vxt_script *s);
 int vxt_script_field(const char *name);
 const char *vxt_script_field_name(int f);
 const char *vxt_script_func_name(int fn);

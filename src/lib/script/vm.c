@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "script/bt_impl.h"
@@ -31,22 +30,6 @@ static inline struct script_value zero_value(unsigned type)
 	struct script_value v = { .type = type == SV_STR ? SV_STR : SV_INT, .s = "" };
 
 	return v;
-}
-
-/* Integer field @f of @ev, one the event holds (compile.c's
- * event_int_field()), as vxt_sfield() reads it. */
-static inline int64_t event_int(const struct vxt_event *ev, unsigned f)
-{
-	switch (f) {
-	case SF_FLAGS: return ev->flags;
-	case SF_SECTOR: return (int64_t)ev->sector;
-	case SF_BYTES: return ev->bytes;
-	case SF_LATENCY: return (int64_t)vxt_event_latency(ev);
-	case SF_ERROR: return -(int64_t)ev->error;
-	case SF_PID: return ev->pid;
-	case SF_CPU: return ev->cpu;
-	default: return (int64_t)ev->time_ns;	/* SF_TIMESTAMP */
-	}
 }
 
 static inline bool str_truth(const struct script_value *v)
@@ -230,7 +213,7 @@ do_FIELD:
 	R(op->dst) = vxt_sfield(x, (int)op->a);
 	NEXT();
 do_EVENT_INT:
-	INT_OP(event_int(x->ev, op->a));
+	INT_OP(vxt_vm_event_int(x->ev, op->a));
 	NEXT();
 do_FIELD_RAW:
 	INT_OP(vxt_vm_raw_field(x->ev, (int)op->a));
@@ -250,12 +233,9 @@ do_SELF: {
 	R(op->dst) = v ? *v : zero_value(op->b);
 	NEXT();
 }
-do_REQ: {
-	const struct sdyn *d = x->req ? x->req->v : NULL;
-
-	R(op->dst) = d && d->v[op->a].type ? d->v[op->a] : zero_value(op->b);
+do_REQ:
+	R(op->dst) = reqv && reqv->v[op->a].type ? reqv->v[op->a] : zero_value(op->b);
 	NEXT();
-}
 do_ARRAY:
 	R(op->dst) = vxt_vm_array_get(x, op->a, &R(op->b), (unsigned)op->imm);
 	NEXT();
@@ -385,7 +365,6 @@ do_DISCARD:
 	rc = discard(s, R(op->a).i);
 	CHECK();
 do_TRACE:
-do_TRACE_STR:
 	vxt_vm_trace(x, &R(op->a));
 	NEXT();
 do_PRINTF:

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,8 @@
 
 /* ---- associative arrays ---- */
 
+/* The key of @nkeys values @keys in name space @var (an array, an
+ * aggregation). */
 static void array_key(struct skey *k, unsigned var, const struct script_value *keys, unsigned nkeys)
 {
 	k->ns = var;
@@ -83,35 +84,21 @@ int vxt_vm_array_set(struct firing *x, unsigned var, const struct script_value *
 
 /* ---- text ---- */
 
-static void text_printf(struct firing *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void text_printf(struct firing *x, const char *fmt, ...)
-{
-	char buf[S_TEXT_MAX];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf,
-			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
 void vxt_vm_trace(struct firing *x, const struct script_value *v)
 {
+	struct vxt_script *s = x->s;
 	char esc[S_TEXT_MAX];
 
 	if (v->type == SV_STR)
-		text_printf(x, " %s", vxt_sprintable(x->s, v->s, esc, sizeof(esc)));
+		vxt_stext_printf(s->text, &s->tlen, S_TEXT_MAX, " %s",
+				 vxt_sprintable(s, v->s, esc, sizeof(esc)));
 	else
-		text_printf(x, " %" PRId64, v->i);
+		vxt_stext_printf(s->text, &s->tlen, S_TEXT_MAX, " %" PRId64, v->i);
 }
 
 void vxt_vm_printf(struct firing *x, const struct sfmt *f, const struct script_value *args)
 {
+	struct vxt_script *s = x->s;
 	char esc[S_TEXT_MAX];
 	unsigned argi = 0;
 
@@ -120,7 +107,7 @@ void vxt_vm_printf(struct firing *x, const struct sfmt *f, const struct script_v
 		const struct script_value *v;
 
 		if (!c->conv) {
-			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, c->text, c->tlen);
+			vxt_stext_add(s->text, &s->tlen, S_TEXT_MAX, c->text, c->tlen);
 			continue;
 		}
 		v = &args[argi++];
@@ -129,30 +116,23 @@ void vxt_vm_printf(struct firing *x, const struct sfmt *f, const struct script_v
 			char buf[1024];
 
 			vxt_script_format_conv(c, v->type == SV_STR, v->i, v->s, buf, sizeof(buf));
-			vxt_stext_add(x->s->text, &x->s->tlen, S_TEXT_MAX, buf, strlen(buf));
+			vxt_stext_add(s->text, &s->tlen, S_TEXT_MAX, buf, strlen(buf));
 			continue;
 		}
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if (c->conv == 's')
-			text_printf(x, c->spec, v->type == SV_STR ?
-				    vxt_sprintable(x->s, v->s, esc, sizeof(esc)) : "");
+			vxt_stext_printf(s->text, &s->tlen, S_TEXT_MAX, c->spec, v->type == SV_STR ?
+					 vxt_sprintable(s, v->s, esc, sizeof(esc)) : "");
 		else if (c->conv == 'c')
-			text_printf(x, c->spec, (int)v->i);
+			vxt_stext_printf(s->text, &s->tlen, S_TEXT_MAX, c->spec, (int)v->i);
 		else
-			text_printf(x, c->spec, (long long)v->i);
+			vxt_stext_printf(s->text, &s->tlen, S_TEXT_MAX, c->spec, (long long)v->i);
 #pragma GCC diagnostic pop
 	}
 }
 
 /* ---- aggregations ---- */
-
-static void mem_peak(struct vxt_script *s)
-{
-	s->st.mem_bytes = s->spec_bytes + s->agg_bytes;
-	if (s->st.mem_bytes > s->st.peak_mem_bytes)
-		s->st.peak_mem_bytes = s->st.mem_bytes;
-}
 
 int vxt_vm_aggregate(struct firing *x, const struct script_node *n, const struct script_value *keys,
 		     int64_t v)
@@ -161,12 +141,9 @@ int vxt_vm_aggregate(struct firing *x, const struct script_node *n, const struct
 	struct skey k;
 	int rc;
 
-	k.ns = (uint32_t)n->idx;
-	k.n = n->nkeys;
-	for (unsigned i = 0; i < n->nkeys; i++)
-		k.k[i] = keys[i];
+	array_key(&k, (unsigned)n->idx, keys, n->nkeys);
 	rc = vxt_sagg_add(s, &s->aggs[n->idx], &k, n->a->idx == FN_COUNT ? 1 : v, NULL);
-	mem_peak(s);
+	vxt_sspec_mem(s, 0);	/* the peak */
 	return rc;
 }
 
@@ -207,14 +184,6 @@ static bool cache_match(const struct sfastent *e, const struct rawkey *r)
 VXT_HASH_DEFINE(ftab, struct sfastent, const void *, struct rawkey, FAST_HASH, FAST_MATCH,
 		FAST_EMPTY)
 
-static struct sfastent *cache_find(const struct sfast *f, const struct script_value *k, unsigned n,
-				   uint64_t h)
-{
-	struct rawkey r = { k, n, h };
-
-	return ftab_get(f->e, f->cap, NULL, &r, (size_t)h);
-}
-
 static int cache_put(struct sfast *f, const struct script_value *k, unsigned n, uint64_t h,
 		     struct saggval *d)
 {
@@ -244,11 +213,11 @@ static __attribute__((noinline)) int raw_miss(struct firing *x, const struct scr
 	k.ns = (uint32_t)n->idx;
 	k.n = n->nkeys;
 	for (unsigned i = 0; i < n->nkeys; i++)
-		k.k[i] = f->kind[i] == FK_INT ? raw[i] : vxt_sfield(x, n->keys[i]->idx);
+		k.k[i] = vxt_vm_raw_key(n->keys[i]) ? vxt_sfield(x, n->keys[i]->idx) : raw[i];
 	rc = vxt_sagg_add(s, &s->aggs[n->idx], &k, v, &d);
 	if (rc == 0 && d)
 		rc = cache_put(f, raw, n->nkeys, h, d);
-	mem_peak(s);
+	vxt_sspec_mem(s, 0);	/* the peak */
 	return rc;
 }
 
@@ -269,7 +238,8 @@ int vxt_vm_aggregate_raw(struct firing *x, const struct script_node *n, const st
 		f->gen = a->gen;
 	}
 	if (f->cap) {
-		struct sfastent *e = cache_find(f, raw, n->nkeys, h);
+		struct rawkey r = { raw, n->nkeys, h };
+		struct sfastent *e = ftab_get(f->e, f->cap, NULL, &r, (size_t)h);
 
 		if (e) {
 			vxt_sagg_add_to(a, e->d, v);

@@ -87,7 +87,7 @@ int vxt_script_alloc_runtime(struct vxt_script *s)
 	s->ticks = calloc(s->ncl + 1, sizeof(*s->ticks));
 	s->next_tick = calloc(s->ncl + 1, sizeof(*s->next_tick));
 	if (!s->globals || !s->thisv || !s->spec || !s->text || !s->dtext || !s->thisl ||
-	    !s->ticks || !s->next_tick || vxt_script_prepare_fast(s) < 0)
+	    !s->ticks || !s->next_tick)
 		return -ENOMEM;
 	{
 		unsigned maxkeys = 1;	/* the widest associative array's keys */

@@ -1,59 +1,17 @@
-/* script_eval.c - what the ops of a script read and write besides registers
+/* script_eval.c - what the ops of a script read besides registers, and
+ * their run-time errors
  *
- * Fields of the event (and of a firing without one: BEGIN, END, tick), the
- * strings a script keeps (interned, so they outlive the event), run-time
- * errors (a division by zero: the clause is abandoned and the error
- * counted, as in DTrace) and the clause's text.
+ * Fields of the event (and of a firing without one: BEGIN, END, tick) and
+ * run-time errors (a division by zero: the clause is abandoned and the
+ * error counted, as in DTrace).
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "script/script_impl.h"
 #include "script/bt_impl.h"
-
-/* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
-
-const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
-{
-	struct skey k = { .n = 1 };
-	struct sent *e;
-	uint64_t h;
-	char *dup;
-
-	k.k[0].type = SV_STR;
-	k.k[0].s = str;
-	h = vxt_stab_hash(&k);
-	e = vxt_stab_find(&s->spool, &k, h);
-	if (e)
-		return (const char *)(uintptr_t)e->k[0];
-	dup = strdup(str);
-	if (!dup)
-		goto nomem;
-	k.k[0].s = dup;
-	e = vxt_stab_insert(&s->spool, &k, h);
-	if (!e) {
-		free(dup);
-		goto nomem;
-	}
-	return dup;
-nomem:
-	*rc = -ENOMEM;
-	return "";
-}
-
-int vxt_sintern_key(struct vxt_script *s, struct skey *k)
-{
-	int rc = 0;
-
-	for (uint32_t i = 0; i < k->n; i++)
-		if (k->k[i].type == SV_STR)
-			k->k[i].s = vxt_sintern(s, k->k[i].s, &rc);
-	return rc;
-}
+#include "script/vm_impl.h"
 
 /* ---- fields ---- */
 
@@ -146,17 +104,14 @@ struct script_value vxt_sfield(const struct firing *x, int f)
 		v.type = SV_STR;
 		v.s = vxt_op_name(ev->op);
 		break;
-	case SF_FLAGS: v.i = ev->flags; break;
-	case SF_SECTOR: v.i = (int64_t)ev->sector; break;
-	case SF_BYTES: v.i = ev->bytes; break;
-	case SF_LATENCY: v.i = (int64_t)vxt_event_latency(ev); break;
-	case SF_ERROR: v.i = -(int64_t)ev->error; break;
-	case SF_PID: v.i = ev->pid; break;
+	case SF_FLAGS: case SF_SECTOR: case SF_BYTES: case SF_LATENCY: case SF_ERROR:
+	case SF_PID: case SF_CPU:
+		v.i = vxt_vm_event_int(ev, (unsigned)f);
+		break;
 	case SF_COMM: case SF_EXECNAME:
 		v.type = SV_STR;
 		v.s = x->s->strs ? vxt_strtab_get(x->s->strs, ev->comm) : "";
 		break;
-	case SF_CPU: v.i = ev->cpu; break;
 	case SF_Q2D: case SF_D2C: case SF_Q2C: case SF_Q2G: case SF_G2I: case SF_I2D:
 		/* the completion's own interval; 0 where not known */
 		v.i = x->s->pp && x->s->iv.v[f - SF_Q2D] != VXT_IV_UNSET ?
@@ -194,27 +149,4 @@ void vxt_sruntime_error(struct firing *x, const struct script_node *at, const ch
 		}
 	}
 	x->error = true;
-}
-
-/* ---- text ---- */
-
-void vxt_stext_add(char *buf, size_t *len, size_t cap, const char *p, size_t n)
-{
-	if (*len + n >= cap)
-		n = cap - 1 - *len;
-	memcpy(buf + *len, p, n);
-	*len += n;
-	buf[*len] = '\0';
-}
-
-void vxt_stext_printf(char *buf, size_t *len, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*len += (size_t)n < cap - *len ? (size_t)n : cap - 1 - *len;
 }

@@ -320,3 +320,43 @@ void vxt_itab_free(struct itab *t)
 	free(t->e);
 	memset(t, 0, sizeof(*t));
 }
+
+/* ---- strings kept by the script (keys and values outlive the tables' names) ---- */
+
+const char *vxt_sintern(struct vxt_script *s, const char *str, int *rc)
+{
+	struct skey k = { .n = 1 };
+	struct sent *e;
+	uint64_t h;
+	char *dup;
+
+	k.k[0].type = SV_STR;
+	k.k[0].s = str;
+	h = vxt_stab_hash(&k);
+	e = vxt_stab_find(&s->spool, &k, h);
+	if (e)
+		return (const char *)(uintptr_t)e->k[0];
+	dup = strdup(str);
+	if (!dup)
+		goto nomem;
+	k.k[0].s = dup;
+	e = vxt_stab_insert(&s->spool, &k, h);
+	if (!e) {
+		free(dup);
+		goto nomem;
+	}
+	return dup;
+nomem:
+	*rc = -ENOMEM;
+	return "";
+}
+
+int vxt_sintern_key(struct vxt_script *s, struct skey *k)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < k->n; i++)
+		if (k->k[i].type == SV_STR)
+			k->k[i].s = vxt_sintern(s, k->k[i].s, &rc);
+	return rc;
+}
