@@ -11,7 +11,6 @@
 
 #include "script/script_impl.h"
 #include "script/bt_impl.h"
-#include "script/vm_impl.h"
 
 /* ---- fields ---- */
 
