@@ -5,10 +5,11 @@
  * expression trees, script_check.c resolves names and types and applies
  * D's rules, script_depth.c bounds the trees' depth, compile.c and
  * compile_clause.c turn the clauses into programs of ops (program.h) that
- * vm.c runs over events with the speculative buffers (script_spec.c),
- * script_agg.c keeps and prints aggregations, script_tab.c is the hash
- * table behind variables and aggregations, script_reqtab.c the table of
- * the I/Os in flight req-> follows.
+ * vm.c runs over events (event_int.h reads their integer fields) with the
+ * speculative buffers (script_spec.c), script_agg.c keeps and prints
+ * aggregations, script_tab.c is the hash table behind variables and
+ * aggregations, script_reqtab.c the table of the I/Os in flight req->
+ * follows.
  */
 #ifndef VXT_SCRIPT_IMPL_H
 #define VXT_SCRIPT_IMPL_H
@@ -686,29 +687,5 @@ int vxt_script_fail(const struct vxt_script *s, char *err, unsigned line, unsign
 
 /* the steps each event takes, inline */
 #include "script/script_steps.h"
-
-/* Whether field @f is an integer the event holds, read in place by the
- * event_int op (vxt_vm_event_int()). */
-static inline bool vxt_vm_event_int_field(int f)
-{
-	return f == SF_FLAGS || f == SF_SECTOR || f == SF_BYTES || f == SF_LATENCY ||
-	       f == SF_ERROR || f == SF_PID || f == SF_CPU || f == SF_TIMESTAMP;
-}
-
-/* Integer field @f of @ev, one vxt_vm_event_int_field() names, as
- * vxt_sfield() reads it. */
-static inline int64_t vxt_vm_event_int(const struct vxt_event *ev, unsigned f)
-{
-	switch (f) {
-	case SF_FLAGS: return ev->flags;
-	case SF_SECTOR: return (int64_t)ev->sector;
-	case SF_BYTES: return ev->bytes;
-	case SF_LATENCY: return (int64_t)vxt_event_latency(ev);
-	case SF_ERROR: return -(int64_t)ev->error;
-	case SF_PID: return ev->pid;
-	case SF_CPU: return ev->cpu;
-	default: return (int64_t)ev->time_ns;	/* SF_TIMESTAMP */
-	}
-}
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "script/bt_impl.h"
+#include "script/event_int.h"
 #include "script/program.h"
 #include "script/vm_impl.h"
 #include "vxtrace/util.h"

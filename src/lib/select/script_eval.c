@@ -11,6 +11,7 @@
 
 #include "script/script_impl.h"
 #include "script/bt_impl.h"
+#include "script/event_int.h"
 
 /* ---- fields ---- */
 
