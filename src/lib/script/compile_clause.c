@@ -326,7 +326,7 @@ int vxt_program_compile_script(struct vxt_script *s)
 	 * nothing follows requests or keys */
 	for (unsigned ph = 0; ph < 32 && rc == 0 && !s->uses_req && !s->keyed; ph++)
 		if (ph == VXT_PH_MARK || s->prog_on[list_of_phase(ph)]->nops <= 1)
-			s->quiet |= 1u << ph;
+			s->count_only |= 1u << ph;
 	s->prog_begin = program(s, SP_BEGIN, 0, false, false, "BEGIN", &rc, &maxregs);
 	s->prog_end = program(s, SP_END, 0, false, false, "END", &rc, &maxregs);
 	if (rc == 0 && s->nticks && !(s->prog_tick = calloc(s->nticks, sizeof(*s->prog_tick))))

@@ -90,9 +90,9 @@ static void clock_to(struct vxt_script *s, uint64_t now)
  * followed) through context @x: counted, the clock moved to it (replaying:
  * cleaning busy buffers as it goes; live: the clock is the source's), due
  * ticks fired and its phases paired, then, unless its phase only counts
- * (s->quiet), the fields an event starts afresh, its request bound by its
- * phase, this-> variables and a profile's key, its phase's program, and
- * the done request closed. @plain, @req (constants where it is inlined):
+ * (s->count_only), the fields an event starts afresh, its request bound
+ * by its phase, this-> variables and a profile's key, its phase's program,
+ * and the done request closed. @plain, @req (constants where it is inlined):
  * the script replays with no tick, phase pairing, key or this-> variable
  * (plain()); s->uses_req. @return 0 or negative. */
 static inline __attribute__((always_inline)) int push_event(struct vxt_script *s,
@@ -117,8 +117,8 @@ static inline __attribute__((always_inline)) int push_event(struct vxt_script *s
 	}
 	if (!plain && s->pp && vxt_phasepair_add(s->pp, ev, &s->iv) < 0)
 		return -ENOMEM;
-	/* s->quiet is 0 when requests are followed */
-	if (!req && ev->phase < 32 && (s->quiet >> ev->phase & 1))
+	/* s->count_only is 0 when requests are followed */
+	if (!req && ev->phase < 32 && (s->count_only >> ev->phase & 1))
 		return 0;
 	x->ev = ev;
 	x->ordinal = ordinal;

@@ -485,7 +485,7 @@ struct vxt_script {
 	bool escape;		/* printed strings escaped (vxt_script_set_escape()) */
 	bool started_output;	/* the column header went out */
 	bool uses_req;		/* some req-> variable: requests are tracked */
-	uint32_t quiet;		/* the event phases whose events only count:
+	uint32_t count_only;	/* the event phases whose events only count:
 				 * no clause is on them, nothing follows
 				 * requests or keys (compile_clause.c) */
 	bool uses_iv;		/* an interval field (q2c, ...): phases are paired */
